@@ -1,0 +1,55 @@
+/**
+ * `npm test`: the unit/API suite, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one
+ * closing line `N passed, N failed` counted from the runners' own summaries.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+interface Outcome {
+  passed: number;
+  failed: number;
+  exitCode: number;
+}
+
+async function run(cmd: string[]): Promise<Outcome> {
+  console.log(`$ ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: process.env });
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const s = decoder.decode(chunk, { stream: true });
+      text += s;
+      out.write(s);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const exitCode = await proc.exited;
+  const count = (word: string) => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"))?.[1] ?? 0);
+  return { passed: count("pass"), failed: count("fail"), exitCode };
+}
+
+const outcomes: Outcome[] = [await run(["bun", "test"])];
+
+const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
+if (e2eFiles.length > 0) {
+  if (existsSync(CHROMIUM)) {
+    const build = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+    if (build.exitCode !== 0) outcomes.push({ passed: 0, failed: 1, exitCode: build.exitCode ?? 1 });
+    else outcomes.push(await run(["bun", "test", "--timeout", "60000", ...e2eFiles.map((f) => `./${f}`)]));
+  } else if (process.env.CI) {
+    console.error(`browser tests need ${CHROMIUM} (apt-get install -y chromium)`);
+    outcomes.push({ passed: 0, failed: e2eFiles.length, exitCode: 1 });
+  } else {
+    console.warn(`skipping ${e2eFiles.length} browser test file(s): ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+  }
+}
+
+const passed = outcomes.reduce((n, o) => n + o.passed, 0);
+const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+const broken = outcomes.some((o) => o.exitCode !== 0) && failed === 0 ? 1 : 0;
+console.log(`${passed} passed, ${failed + broken} failed`);
+process.exit(failed + broken > 0 ? 1 : 0);

@@ -1,0 +1,87 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { isLogLevel, type LogLevel } from "./log";
+
+export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  databasePath: string;
+  mediaDir: string;
+  adminEmail: string;
+  /** Absent means: generate one and print it once. */
+  adminPassword?: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  logLevel: LogLevel;
+  passwordHashing: PasswordHashing;
+  /** Access-token lifetime in seconds. */
+  accessTokenTtl: number;
+  /** Refresh-token lifetime in seconds. */
+  refreshTokenTtl: number;
+  /** Trust X-Forwarded-For for the client IP (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Set the Secure flag on cookies (behind HTTPS). */
+  secureCookies: boolean;
+  /** Sandbox WhatsApp connections may be created. */
+  sandbox: boolean;
+  /** IANA time zone used for work hours, placeholders and the dashboard. */
+  timeZone: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the configuration from the environment; secrets not given are generated once and kept under DATA_DIR. */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR || "./data");
+  mkdirSync(dataDir, { recursive: true });
+  const mediaDir = join(dataDir, "media");
+  mkdirSync(mediaDir, { recursive: true });
+  const secrets = persistedSecrets(dataDir);
+  return {
+    port: parsePort(env.PORT),
+    dataDir,
+    databasePath: join(dataDir, "zapdesk.sqlite"),
+    mediaDir,
+    adminEmail: (env.ADMIN_EMAIL || "admin@example.com").trim().toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    jwtSecret: env.JWT_SECRET || secrets.jwtSecret,
+    jwtRefreshSecret: env.JWT_REFRESH_SECRET || secrets.jwtRefreshSecret,
+    logLevel: isLogLevel(env.LOG_LEVEL) ? env.LOG_LEVEL : "info",
+    passwordHashing: { algorithm: "argon2id" },
+    accessTokenTtl: 15 * 60,
+    refreshTokenTtl: 7 * 24 * 3600,
+    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+    secureCookies: env.SECURE_COOKIES === "true" || env.SECURE_COOKIES === "1",
+    sandbox: env.SANDBOX !== "off",
+    timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+  };
+}
+
+function parsePort(value: string | undefined): number {
+  const port = Number(value || 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+interface Secrets {
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+}
+
+function persistedSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, "secrets.json");
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as Partial<Secrets>;
+    if (stored.jwtSecret && stored.jwtRefreshSecret) return stored as Secrets;
+  }
+  const fresh: Secrets = { jwtSecret: randomSecret(), jwtRefreshSecret: randomSecret() };
+  writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return fresh;
+}
+
+export function randomSecret(bytes = 48): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
+}

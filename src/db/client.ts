@@ -1,0 +1,21 @@
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema";
+
+export type Db = ReturnType<typeof openDatabase>;
+
+/** Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. */
+export function openDatabase(path: string) {
+  const client = new Database(path, { create: true, strict: true });
+  client.exec("PRAGMA journal_mode = WAL");
+  client.exec("PRAGMA synchronous = NORMAL");
+  client.exec("PRAGMA foreign_keys = ON");
+  client.exec("PRAGMA busy_timeout = 5000");
+  return drizzle({ client, schema });
+}
+
+/** Checkpoints the WAL and closes the file. */
+export function closeDatabase(db: Db) {
+  db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.$client.close();
+}

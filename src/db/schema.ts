@@ -1,0 +1,353 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(now)
+    .$onUpdate(() => new Date());
+const bool = (name: string) => integer(name, { mode: "boolean" });
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  profile: text("profile", { enum: ["admin", "user"] }).notNull().default("user"),
+  tokenVersion: integer("token_version").notNull().default(0),
+  whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const whatsapps = sqliteTable("whatsapps", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  provider: text("provider", { enum: ["baileys", "sandbox"] }).notNull().default("baileys"),
+  number: text("number").notNull().default(""),
+  status: text("status").notNull().default("OPENING"),
+  qrcode: text("qrcode").notNull().default(""),
+  retries: integer("retries").notNull().default(0),
+  isDefault: bool("is_default").notNull().default(false),
+  isMultidevice: bool("is_multidevice").notNull().default(true),
+  greetingMessage: text("greeting_message").notNull().default(""),
+  farewellMessage: text("farewell_message").notNull().default(""),
+  transferTicketMessage: text("transfer_ticket_message").notNull().default(""),
+  outOfWorkMessage: text("out_of_work_message").notNull().default(""),
+  wavoip: text("wavoip").notNull().default(""),
+  defineWorkHours: bool("define_work_hours").notNull().default(false),
+  startWorkHour: text("start_work_hour").notNull().default("08:00"),
+  endWorkHour: text("end_work_hour").notNull().default("17:30"),
+  startWorkHourWeekend: text("start_work_hour_weekend").notNull().default("08:00"),
+  endWorkHourWeekend: text("end_work_hour_weekend").notNull().default("17:30"),
+  monday: bool("monday").notNull().default(true),
+  tuesday: bool("tuesday").notNull().default(true),
+  wednesday: bool("wednesday").notNull().default(true),
+  thursday: bool("thursday").notNull().default(true),
+  friday: bool("friday").notNull().default(true),
+  saturday: bool("saturday").notNull().default(false),
+  sunday: bool("sunday").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const queues = sqliteTable("queues", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  color: text("color").notNull().unique(),
+  greetingMessage: text("greeting_message").notNull().default(""),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A chatbot option: first-level options hang off a queue, deeper ones off a parent option. */
+export const chatbots = sqliteTable(
+  "chatbots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    isAgent: bool("is_agent").notNull().default(false),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "cascade" }),
+    parentId: integer("parent_id").references((): AnySQLiteColumn => chatbots.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("chatbots_queue_idx").on(t.queueId), index("chatbots_parent_idx").on(t.parentId)],
+);
+
+export const userQueues = sqliteTable(
+  "user_queues",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id").notNull().references(() => queues.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index("user_queues_queue_idx").on(t.queueId)],
+);
+
+export const whatsappQueues = sqliteTable(
+  "whatsapp_queues",
+  {
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id").notNull().references(() => queues.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index("whatsapp_queues_queue_idx").on(t.queueId)],
+);
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    /** Digits of the phone number (or the group id for groups); never LID digits. */
+    number: text("number").notNull().unique(),
+    lid: text("lid").unique(),
+    email: text("email").notNull().default(""),
+    profilePicUrl: text("profile_pic_url").notNull().default(""),
+    pictureCheckedAt: integer("picture_checked_at", { mode: "timestamp_ms" }),
+    isGroup: bool("is_group").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("contacts_name_idx").on(t.name)],
+);
+
+export const contactExtraInfo = sqliteTable(
+  "contact_extra_info",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: text("value").notNull().default(""),
+  },
+  (t) => [index("contact_extra_info_contact_idx").on(t.contactId)],
+);
+
+export const tickets = sqliteTable(
+  "tickets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    status: text("status", { enum: ["pending", "open", "closed"] }).notNull().default("pending"),
+    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    isGroup: bool("is_group").notNull().default(false),
+    isBot: bool("is_bot").notNull().default(false),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    lastMessage: text("last_message").notNull().default(""),
+    channel: text("channel").notNull().default("whatsapp"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt),
+    index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
+    index("tickets_user_status_idx").on(t.userId, t.status),
+    index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
+    index("tickets_created_idx").on(t.createdAt),
+    index("tickets_updated_idx").on(t.updatedAt),
+  ],
+);
+
+/** Where a ticket stands in its queue's chatbot tree (keyed per ticket, cleared on accept/transfer/close). */
+export const ticketDialogs = sqliteTable("ticket_dialogs", {
+  ticketId: integer("ticket_id").primaryKey().references(() => tickets.id, { onDelete: "cascade" }),
+  chatbotId: integer("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+  invalidCount: integer("invalid_count").notNull().default(0),
+  menuSentAt: integer("menu_sent_at", { mode: "timestamp_ms" }),
+  outOfWorkSentAt: integer("out_of_work_sent_at", { mode: "timestamp_ms" }),
+  updatedAt: updatedAt(),
+});
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The network's message id (WhatsApp key id); unique per connection so re-deliveries are idempotent. */
+    wid: text("wid").notNull(),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    ticketId: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    body: text("body").notNull().default(""),
+    fromMe: bool("from_me").notNull().default(false),
+    read: bool("read").notNull().default(false),
+    ack: integer("ack").notNull().default(0),
+    mediaType: text("media_type").notNull().default("chat"),
+    mediaUrl: text("media_url"),
+    mediaMime: text("media_mime"),
+    fileName: text("file_name"),
+    isDeleted: bool("is_deleted").notNull().default(false),
+    quotedMsgId: integer("quoted_msg_id").references((): AnySQLiteColumn => messages.id, { onDelete: "set null" }),
+    remoteJid: text("remote_jid"),
+    participant: text("participant"),
+    senderName: text("sender_name"),
+    dataJson: text("data_json"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_whatsapp_wid_unique").on(t.whatsappId, t.wid),
+    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt),
+    index("messages_ticket_read_idx").on(t.ticketId, t.read),
+  ],
+);
+
+export const quickAnswers = sqliteTable("quick_answers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  shortcut: text("shortcut").notNull().unique(),
+  message: text("message").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const schedules = sqliteTable(
+  "schedules",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    body: text("body").notNull(),
+    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    sendAt: integer("send_at", { mode: "timestamp_ms" }).notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    status: text("status", { enum: ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] }).notNull().default("PENDENTE"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("schedules_status_send_idx").on(t.status, t.sendAt), index("schedules_created_idx").on(t.createdAt)],
+);
+
+/** One bulk-send record per recipient (the shipping report). */
+export const massMessages = sqliteTable(
+  "mass_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "cascade" }),
+    phone: text("phone").notNull(),
+    message: text("message").notNull(),
+    status: text("status").notNull().default("pending"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id), index("mass_messages_created_idx").on(t.createdAt)],
+);
+
+/** Bulk-send throttling per connection. */
+export const settingsMessage = sqliteTable("settings_message", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  whatsappId: integer("whatsapp_id").notNull().unique().references(() => whatsapps.id, { onDelete: "cascade" }),
+  limit: integer("limit").notNull().default(10),
+  minutes: integer("minutes").notNull().default(1),
+  seconds: integer("seconds").notNull().default(0),
+  contacts: bool("contacts").notNull().default(false),
+  photo: bool("photo").notNull().default(false),
+  random: bool("random").notNull().default(false),
+  optOut: text("opt_out").notNull().default(""),
+  sendToday: integer("send_today").notNull().default(0),
+  status: text("status").notNull().default("active"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const tags = sqliteTable("tags", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  color: text("color").notNull().default("#eee"),
+  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const ticketTags = sqliteTable(
+  "ticket_tags",
+  {
+    ticketId: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
+);
+
+/** Phone book learnt from a connection (contacts.upsert), the source of the contacts import. */
+export const whatsappPhonebook = sqliteTable(
+  "whatsapp_phonebook",
+  {
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    jid: text("jid").notNull(),
+    phone: text("phone"),
+    lid: text("lid"),
+    name: text("name"),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.jid] })],
+);
+
+/** Baileys credentials, one JSON row per connection (BufferJSON encoded). */
+export const waAuthCreds = sqliteTable("wa_auth_creds", {
+  whatsappId: integer("whatsapp_id").primaryKey().references(() => whatsapps.id, { onDelete: "cascade" }),
+  creds: text("creds").notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Baileys signal keys, stored verbatim by (type, id). */
+export const waAuthKeys = sqliteTable(
+  "wa_auth_keys",
+  {
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    keyId: text("key_id").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.type, t.keyId] })],
+);
+
+/** The sandbox network's record of every message a simulated phone exchanged with a sandbox connection. */
+export const sandboxMessages = sqliteTable(
+  "sandbox_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    wid: text("wid").notNull().unique(),
+    direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    peer: text("peer").notNull(),
+    groupId: text("group_id"),
+    body: text("body").notNull().default(""),
+    mediaType: text("media_type"),
+    fileName: text("file_name"),
+    mediaPath: text("media_path"),
+    quotedId: text("quoted_id"),
+    ack: integer("ack").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sandbox_messages_peer_idx").on(t.whatsappId, t.peer, t.id)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type WhatsappRow = typeof whatsapps.$inferSelect;
+export type QueueRow = typeof queues.$inferSelect;
+export type ChatbotRow = typeof chatbots.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type TagRow = typeof tags.$inferSelect;
+export type ScheduleRow = typeof schedules.$inferSelect;
+export type SettingRow = typeof settings.$inferSelect;

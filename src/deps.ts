@@ -1,0 +1,19 @@
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { Logger } from "./log";
+import type { RealtimeHub } from "./realtime/hub";
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Everything a route or service may depend on; built once in server.ts, or once per test. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  hub: RealtimeHub;
+  log: Logger;
+  clock: Clock;
+}

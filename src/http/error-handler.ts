@@ -1,0 +1,59 @@
+import { Elysia, type ValidationError } from "elysia";
+import type { Logger } from "../log";
+import { AppError, FieldError } from "../errors";
+import { checkField, DEFAULT_MESSAGES } from "../shared/validation";
+import { ruleOf } from "./fields";
+
+interface Issue {
+  path?: string;
+  schema?: unknown;
+  value?: unknown;
+}
+
+/**
+ * Turns every failure into `{"error": CODE}` with its status: AppError as declared, bad input as 400 with
+ * the field and the spec's message, unknown routes 404, and anything unexpected 500 ERR_INTERNAL
+ * (logged with a request id, never with a stack in the answer).
+ */
+export function errorHandler(log: Logger) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
+    if (error instanceof AppError) {
+      set.status = error.status;
+      if (typeof error.details?.retryAfter === "number") set.headers["retry-after"] = String(error.details.retryAfter);
+      return { error: error.code, ...error.details };
+    }
+    if (error instanceof FieldError) {
+      set.status = 400;
+      return { error: error.message, field: error.field };
+    }
+    switch (code) {
+      case "VALIDATION":
+        set.status = 400;
+        return validationAnswer(error as ValidationError);
+      case "PARSE":
+        set.status = 400;
+        return { error: "ERR_INVALID_BODY" };
+      case "NOT_FOUND":
+        set.status = 404;
+        return { error: "ERR_NOT_FOUND" };
+      case "INVALID_COOKIE_SIGNATURE":
+        set.status = 401;
+        return { error: "ERR_SESSION_EXPIRED" };
+    }
+    const requestId = crypto.randomUUID();
+    log.error("unexpected error", { requestId, method: request.method, path, error });
+    set.status = 500;
+    set.headers["x-request-id"] = requestId;
+    return { error: "ERR_INTERNAL", requestId };
+  });
+}
+
+function validationAnswer(error: ValidationError): { error: string; field?: string } {
+  const issues = (error.all ?? []) as Issue[];
+  const issue = issues.find((i) => i.path) ?? issues[0];
+  const field = issue?.path?.replace(/^\//, "").replace(/\//g, ".") || undefined;
+  const rule = ruleOf(issue?.schema as never);
+  if (rule) return { error: checkField(rule, issue?.value) ?? DEFAULT_MESSAGES.pattern, field };
+  if (issue && issue.value === undefined) return { error: DEFAULT_MESSAGES.required, field };
+  return { error: DEFAULT_MESSAGES.pattern, field };
+}

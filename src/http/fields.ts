@@ -1,0 +1,34 @@
+import { t, type TSchema } from "elysia";
+import { type FieldRule, RULES } from "../shared/validation";
+
+type Opts = { optional?: boolean };
+
+/**
+ * A request-schema string built from a shared rule. The rule rides along on the schema (`rule`) so the
+ * error handler answers with the rule's own message (e.g. "Too Short!") and the field name.
+ */
+export function str(rule: FieldRule, opts: Opts = {}) {
+  const schema = t.String({
+    ...(rule.required ? { minLength: 1 } : {}),
+    ...(rule.min != null && rule.required ? { minLength: rule.min } : {}),
+    ...(rule.max != null ? { maxLength: rule.max } : {}),
+    ...(rule.email ? { format: "email" } : {}),
+    ...(rule.digits ? { pattern: "^\\s*\\d+\\s*$" } : rule.required ? { pattern: "\\S" } : {}),
+    rule,
+  });
+  return opts.optional || !rule.required ? t.Optional(schema) : schema;
+}
+
+/** The rule carried by a schema built with `str`, if any. */
+export function ruleOf(schema: TSchema | undefined): FieldRule | undefined {
+  return (schema as { rule?: FieldRule } | undefined)?.rule;
+}
+
+export const fields = {
+  userName: (o?: Opts) => str(RULES.userName, o),
+  email: (o?: Opts) => str(RULES.email, o),
+  password: (o?: Opts) => str(RULES.password, o),
+};
+
+/** An id in a path parameter: digits only, turned into a number. */
+export const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

@@ -1,0 +1,40 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../deps";
+import { AppError, forbidden } from "../../errors";
+import { can, type Permission } from "../../shared/permissions";
+import { type AuthUser, loadAuthUser } from "../users/service";
+import type { Tokens } from "./tokens";
+
+let instances = 0;
+
+/**
+ * The `auth` macro every protected route opts into: `{ auth: true }` for any signed-in user, or
+ * `{ auth: "<permission>" }` to also require a permission of the role table. Handlers then get `user`.
+ * Missing or invalid token → 401; expired → 403 ERR_SESSION_EXPIRED (the client refreshes once and retries).
+ */
+export function authContext(deps: AppDeps, tokens: Tokens) {
+  return new Elysia({ name: "auth.context", seed: ++instances }).macro({
+    auth: (rule: true | Permission) => ({
+      async resolve({ headers }) {
+        const user = await userFromAccessToken(deps, tokens, bearer(headers.authorization));
+        if (rule !== true && !can(user.profile, rule)) throw forbidden();
+        return { user };
+      },
+    }),
+  });
+}
+
+/** Resolves an access token to its user, or throws the refusal the client expects. */
+export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<AuthUser> {
+  const verified = await tokens.verifyAccess(token);
+  if (verified.status === "expired") throw new AppError("ERR_SESSION_EXPIRED", 403);
+  if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
+  const user = loadAuthUser(deps.db, verified.userId);
+  if (!user || user.tokenVersion !== verified.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return user;
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1]?.trim();
+}

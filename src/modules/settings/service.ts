@@ -1,0 +1,34 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { settings } from "../../db/schema";
+import { AppError } from "../../errors";
+import { isSettingKey, SETTING_DEFINITIONS, SETTING_KEYS, type SettingKey } from "../../shared/settings";
+
+/** Creates missing setting rows with their defaults; existing values are kept (idempotent, runs at every start). */
+export function seedSettings(db: Db) {
+  const rows = SETTING_KEYS.map((key) => ({ key, value: SETTING_DEFINITIONS[key].default ?? crypto.randomUUID() }));
+  db.insert(settings).values(rows).onConflictDoNothing().run();
+}
+
+/** The setting's stored value, or its default when the row is missing. */
+export function getSetting(db: Db, key: SettingKey): string {
+  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+  return row?.value ?? SETTING_DEFINITIONS[key].default ?? "";
+}
+
+export function listSettingRows(db: Db) {
+  return db.select().from(settings).orderBy(sql`${settings.key}`).all();
+}
+
+/** Writes a setting after checking the key exists and the value is one it allows. */
+export function updateSetting(db: Db, key: string, value: string) {
+  if (!isSettingKey(key)) throw new AppError("ERR_NO_SETTING_FOUND", 404);
+  const allowed: readonly string[] | null = SETTING_DEFINITIONS[key].allowed;
+  if (allowed ? !allowed.includes(value) : value.trim().length < 8) throw new AppError("ERR_INVALID_SETTING_VALUE", 400, { allowed });
+  return db
+    .insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
+    .returning()
+    .get();
+}

@@ -1,0 +1,66 @@
+import type { EventName } from "./events";
+import type { Room } from "./rooms";
+
+/**
+ * Contract: services publish domain events to rooms through this interface and never touch sockets.
+ * One call is one event: when it goes to several rooms, every frame carries the same `id` so a client
+ * subscribed to more than one of them handles it once.
+ */
+export interface RealtimeHub {
+  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown): void;
+}
+
+export interface Frame {
+  id: number;
+  event: EventName;
+  payload: unknown;
+}
+
+interface TopicServer {
+  publish(topic: string, data: string): number;
+}
+
+let nextFrameId = 1;
+
+/** Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS). */
+export class BunTopicHub implements RealtimeHub {
+  private server?: TopicServer;
+
+  attach(server: TopicServer) {
+    this.server = server;
+  }
+
+  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
+    if (!this.server) return;
+    const frame = JSON.stringify({ id: nextFrameId++, event, payload } satisfies Frame);
+    for (const room of new Set(typeof rooms === "string" ? [rooms] : rooms)) this.server.publish(room, frame);
+  }
+}
+
+export interface Recorded {
+  room: Room;
+  event: EventName;
+  payload: any;
+}
+
+/** Test hub: records every (room, event, payload) for assertions. */
+export class RecordingHub implements RealtimeHub {
+  sent: Recorded[] = [];
+
+  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
+    for (const room of new Set(typeof rooms === "string" ? [rooms] : rooms)) this.sent.push({ room, event, payload });
+  }
+
+  /** Events published to `room`, optionally only those named `event`. */
+  to(room: Room, event?: EventName): Recorded[] {
+    return this.sent.filter((s) => s.room === room && (!event || s.event === event));
+  }
+
+  named(event: EventName): Recorded[] {
+    return this.sent.filter((s) => s.event === event);
+  }
+
+  clear() {
+    this.sent = [];
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Rooms are the access model of the realtime hub: a socket subscribes only to rooms its user may see.
+ * - `all`: entity events everyone receives (contacts, queues, tags…).
+ * - `admins`, `user:<id>`.
+ * - `status:<s>` and `notification`: every ticket (admins only).
+ * - `queue:<q>:status:<s>` and `queue:<q>:notification`: tickets of queue q (`none` = no queue) for its agents.
+ * - `ticket:<id>`: one open chat.
+ */
+export type TicketStatus = "open" | "pending" | "closed";
+export type QueueKey = number | "none";
+
+export type Room =
+  | "all"
+  | "admins"
+  | "notification"
+  | `user:${number}`
+  | `ticket:${number}`
+  | `status:${TicketStatus}`
+  | `queue:${QueueKey}:status:${TicketStatus}`
+  | `queue:${QueueKey}:notification`;
+
+export const TICKET_STATUSES: readonly TicketStatus[] = ["open", "pending", "closed"];
+
+const queueKey = (queueId: number | null | undefined): QueueKey => queueId ?? "none";
+
+/** Rooms that list a ticket with this status (the tickets manager tabs). */
+export function statusRooms(ticket: { status: string; queueId: number | null }): Room[] {
+  const s = ticket.status as TicketStatus;
+  return [`status:${s}`, `queue:${queueKey(ticket.queueId)}:status:${s}`];
+}
+
+/** Rooms that get notified about a ticket (the bell, desktop notifications). */
+export function notificationRooms(ticket: { queueId: number | null }): Room[] {
+  return ["notification", `queue:${queueKey(ticket.queueId)}:notification`];
+}
+
+/** Every room that may show a ticket: its chat, its status lists and the notification rooms. */
+export function ticketRooms(ticket: { id: number; status: string; queueId: number | null }): Room[] {
+  return [`ticket:${ticket.id}`, ...statusRooms(ticket), ...notificationRooms(ticket)];
+}
+
+/** The queue keys whose rooms an agent may join: their queues, plus tickets without a queue. */
+export function agentQueueKeys(queueIds: readonly number[]): QueueKey[] {
+  return [...queueIds, "none"];
+}

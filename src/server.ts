@@ -1,0 +1,39 @@
+import { createApp } from "./app";
+import { loadConfig } from "./config";
+import { closeDatabase, openDatabase } from "./db/client";
+import { runMigrations } from "./db/migrate";
+import { type AppDeps, systemClock } from "./deps";
+import { createLogger } from "./log";
+import { ensureFirstAdmin } from "./modules/auth/service";
+import { seedSettings } from "./modules/settings/service";
+import { BunTopicHub } from "./realtime/hub";
+
+/** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const db = openDatabase(config.databasePath);
+  runMigrations(db);
+  const hub = new BunTopicHub();
+  const deps: AppDeps = { config, db, hub, log, clock: systemClock };
+  seedSettings(db);
+  await ensureFirstAdmin(deps);
+
+  const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
+  hub.attach(app.server!);
+  log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    await app.stop(true);
+    closeDatabase(db);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+await main();

@@ -1,0 +1,113 @@
+import { createApp, type App } from "../src/app";
+import type { Config } from "../src/config";
+import { openDatabase, type Db } from "../src/db/client";
+import { runMigrations } from "../src/db/migrate";
+import type { AppDeps, Clock } from "../src/deps";
+import { createLogger } from "../src/log";
+import { hashPassword } from "../src/modules/auth/passwords";
+import { seedSettings } from "../src/modules/settings/service";
+import { insertUser } from "../src/modules/users/service";
+import { RecordingHub } from "../src/realtime/hub";
+import type { Role } from "../src/shared/permissions";
+
+export const BASE = "http://localhost";
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    dataDir: "/tmp/zapdesk-test",
+    databasePath: ":memory:",
+    mediaDir: "/tmp/zapdesk-test/media",
+    adminEmail: "admin@example.com",
+    adminPassword: "admin-password",
+    jwtSecret: "test-access-secret-0123456789abcdef",
+    jwtRefreshSecret: "test-refresh-secret-0123456789abcdef",
+    logLevel: "silent",
+    passwordHashing: { algorithm: "argon2id", memoryCost: 8, timeCost: 1 },
+    accessTokenTtl: 900,
+    refreshTokenTtl: 7 * 24 * 3600,
+    trustProxy: true,
+    secureCookies: false,
+    sandbox: true,
+    timeZone: "UTC",
+    ...overrides,
+  };
+}
+
+/** A clock tests can move. */
+export class TestClock implements Clock {
+  constructor(public t = Date.now()) {}
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  hub: RecordingHub;
+  deps: AppDeps;
+  clock: TestClock;
+}
+
+/** A fresh app on an in-memory database with migrations and default settings applied. */
+export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const db = openDatabase(":memory:");
+  runMigrations(db);
+  seedSettings(db);
+  const hub = new RecordingHub();
+  const clock = new TestClock();
+  const deps: AppDeps = { config: testConfig(overrides), db, hub, log: createLogger("silent"), clock };
+  const app = await createApp(deps);
+  return { app, db, hub, deps, clock };
+}
+
+/** Sends a JSON request through app.handle (no port). */
+export async function call(app: App, method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await app.handle(
+    new Request(BASE + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+  );
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json, headers: res.headers };
+}
+
+let userSeq = 0;
+
+/** Creates a user directly in the database. */
+export async function createUser(ctx: TestContext, opts: { profile?: Role; email?: string; password?: string; name?: string; queueIds?: number[] } = {}) {
+  const password = opts.password ?? "password1";
+  const email = opts.email ?? `user${++userSeq}@example.com`;
+  const passwordHash = await hashPassword(password, ctx.deps.config.passwordHashing);
+  const row = insertUser(ctx.db, {
+    name: opts.name ?? `User ${userSeq}`,
+    email,
+    passwordHash,
+    profile: opts.profile ?? "user",
+    queueIds: opts.queueIds,
+  });
+  return { ...row, password };
+}
+
+/** Creates a user and logs in through the API: returns its access token and refresh cookie. */
+export async function loginAs(ctx: TestContext, opts: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(ctx, opts);
+  const res = await call(ctx.app, "POST", "/api/auth/login", {
+    body: { email: user.email, password: user.password },
+    headers: { "x-forwarded-for": `127.0.${userSeq % 250}.1` },
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.json)}`);
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return { user, token: res.json.token as string, cookie };
+}

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../src/app";
+import { contacts, queues, tickets } from "../src/db/schema";
+import { BunTopicHub } from "../src/realtime/hub";
+import { ticketRooms } from "../src/realtime/rooms";
+import { loginAs, makeTestApp, type TestContext } from "./helpers";
+import { TestSocket } from "./ws-client";
+
+let ctx: TestContext;
+let server: Awaited<ReturnType<typeof createApp>>;
+const hub = new BunTopicHub();
+let url: string;
+let ids: { sales: number; support: number; salesTicket: number; supportTicket: number; noQueueTicket: number };
+
+beforeAll(async () => {
+  ctx = await makeTestApp();
+  server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
+  hub.attach(server.server!);
+  url = `ws://127.0.0.1:${server.server!.port}/ws`;
+  const [sales, support] = ctx.db.insert(queues).values([{ name: "Sales", color: "#f00" }, { name: "Support", color: "#0f0" }]).returning().all();
+  const contact = ctx.db.insert(contacts).values({ name: "Carla", number: "5511999990000" }).returning().get();
+  const other = ctx.db.insert(contacts).values({ name: "Dan", number: "5511999990001" }).returning().get();
+  const third = ctx.db.insert(contacts).values({ name: "Eve", number: "5511999990002" }).returning().get();
+  const [t1, t2, t3] = ctx.db
+    .insert(tickets)
+    .values([
+      { contactId: contact.id, queueId: sales!.id, status: "pending" },
+      { contactId: other.id, queueId: support!.id, status: "pending" },
+      { contactId: third.id, queueId: null, status: "pending" },
+    ])
+    .returning()
+    .all();
+  ids = { sales: sales!.id, support: support!.id, salesTicket: t1!.id, supportTicket: t2!.id, noQueueTicket: t3!.id };
+});
+
+afterAll(() => server.stop(true));
+
+const ticketOf = (id: number, queueId: number | null) => ({ id, status: "pending", queueId });
+
+describe("/ws", () => {
+  test("refuses the upgrade with 401 without a valid token", async () => {
+    const res = await fetch(url.replace("ws:", "http:") + "?token=bad", {
+      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
+    });
+    expect(res.status).toBe(401);
+    const none = await fetch(url.replace("ws:", "http:"), {
+      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
+    });
+    expect(none.status).toBe(401);
+  });
+
+  test("sends ready on open and answers ping", async () => {
+    const { token, user } = await loginAs(ctx);
+    const socket = await TestSocket.open(`${url}?token=${token}`);
+    expect((await socket.next("ready")).payload).toEqual({ userId: user.id });
+    await socket.fence();
+    socket.close();
+  });
+
+  test("an agent receives ticket events of their queue and of queue-less tickets, never of another queue", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [ids.sales] });
+    const socket = await TestSocket.open(`${url}?token=${token}`);
+    await socket.next("ready");
+    socket.send({ type: "joinTickets", status: "pending" });
+    socket.send({ type: "joinNotification" });
+    await socket.fence();
+    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", { action: "update", ticket: { id: ids.supportTicket } });
+    hub.publish(ticketRooms(ticketOf(ids.salesTicket, ids.sales)), "ticket", { action: "update", ticket: { id: ids.salesTicket } });
+    hub.publish(ticketRooms(ticketOf(ids.noQueueTicket, null)), "ticket", { action: "update", ticket: { id: ids.noQueueTicket } });
+    await socket.fence();
+    const seen = socket.received("ticket").map((f) => f.payload.ticket.id);
+    expect(new Set(seen)).toEqual(new Set([ids.salesTicket, ids.noQueueTicket]));
+    socket.close();
+  });
+
+  test("one event published to several rooms reaches a socket in each room with the same frame id", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const socket = await TestSocket.open(`${url}?token=${token}`);
+    await socket.next("ready");
+    socket.send({ type: "joinTickets", status: "pending" });
+    socket.send({ type: "joinNotification" });
+    await socket.fence();
+    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", { action: "update" });
+    await socket.fence();
+    const frames = socket.received("ticket");
+    expect(frames.length).toBe(2);
+    expect(new Set(frames.map((f) => f.id)).size).toBe(1);
+    socket.close();
+  });
+
+  test("joinChatBox subscribes only to tickets the user may see", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [ids.sales] });
+    const socket = await TestSocket.open(`${url}?token=${token}`);
+    await socket.next("ready");
+    socket.send({ type: "joinChatBox", ticketId: ids.supportTicket });
+    socket.send({ type: "joinChatBox", ticketId: ids.salesTicket });
+    socket.send({ type: "joinChatBox", ticketId: 999999 });
+    await socket.fence();
+    hub.publish(`ticket:${ids.supportTicket}`, "appMessage", { action: "create", n: 1 });
+    hub.publish(`ticket:${ids.salesTicket}`, "appMessage", { action: "create", n: 2 });
+    await socket.fence();
+    expect(socket.received("appMessage").map((f) => f.payload.n)).toEqual([2]);
+    socket.close();
+  });
+
+  test("entity events reach everyone and admin-only events only admins", async () => {
+    const agent = await TestSocket.open(`${url}?token=${(await loginAs(ctx)).token}`);
+    const admin = await TestSocket.open(`${url}?token=${(await loginAs(ctx, { profile: "admin" })).token}`);
+    await agent.next("ready");
+    await admin.next("ready");
+    hub.publish("all", "tag", { action: "create" });
+    hub.publish("admins", "settings", { action: "update" });
+    await agent.fence();
+    await admin.fence();
+    expect(agent.received("tag")).toHaveLength(1);
+    expect(agent.received("settings")).toHaveLength(0);
+    expect(admin.received("settings")).toHaveLength(1);
+    agent.close();
+    admin.close();
+  });
+
+  test("malformed client messages are ignored without closing the socket", async () => {
+    const socket = await TestSocket.open(`${url}?token=${(await loginAs(ctx)).token}`);
+    await socket.next("ready");
+    socket.ws.send("not json");
+    socket.send({ type: "joinChatBox", ticketId: "x" });
+    socket.send({ type: "unknown" });
+    await socket.fence();
+    socket.close();
+  });
+});

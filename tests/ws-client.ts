@@ -1,0 +1,54 @@
+/** A WebSocket client for tests with a buffered inbox, so frames that arrive between awaits are not lost. */
+export class TestSocket {
+  private inbox: any[] = [];
+  private waiters: { match: (f: any) => boolean; resolve: (f: any) => void; reject: (e: Error) => void }[] = [];
+  private constructor(readonly ws: WebSocket) {
+    ws.onmessage = (e) => {
+      const frame = JSON.parse(String(e.data));
+      const waiter = this.waiters.find((w) => w.match(frame));
+      if (waiter) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(frame);
+      } else this.inbox.push(frame);
+    };
+    // Reject pending waiters on close so a missing frame fails fast instead of hanging until the test timeout.
+    ws.onclose = () => this.waiters.splice(0).forEach((w) => w.reject(new Error("socket closed")));
+  }
+
+  static open(url: string): Promise<TestSocket> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      const socket = new TestSocket(ws);
+      ws.onopen = () => resolve(socket);
+      ws.onerror = () => reject(new Error("websocket failed to open"));
+    });
+  }
+
+  send(msg: unknown) {
+    this.ws.send(JSON.stringify(msg));
+  }
+
+  next(event: string, timeoutMs = 2000): Promise<any> {
+    const match = (f: any) => f.event === event;
+    const i = this.inbox.findIndex(match);
+    if (i >= 0) return Promise.resolve(this.inbox.splice(i, 1)[0]);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)), reject });
+    });
+  }
+
+  /** Round-trips a ping: every message sent before it has been handled by the server. */
+  async fence() {
+    this.send({ type: "ping" });
+    await this.next("pong");
+  }
+
+  received(event: string): any[] {
+    return this.inbox.filter((f) => f.event === event);
+  }
+
+  close() {
+    this.ws.close();
+  }
+}
