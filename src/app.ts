@@ -3,19 +3,44 @@ import type { AppDeps } from "./deps";
 import { errorHandler } from "./http/error-handler";
 import { authRoutes } from "./modules/auth/index";
 import { createTokens } from "./modules/auth/tokens";
+import { sandboxRoutes } from "./modules/sandbox/index";
+import { sessionRoutes } from "./modules/sessions/index";
 import { settingsRoutes } from "./modules/settings/index";
+import { bulkRoutes } from "./modules/bulk/index";
+import { connectionsRoutes } from "./modules/connections/index";
+import { contactsRoutes } from "./modules/contacts/index";
+import { queuesRoutes } from "./modules/queues/index";
+import { quickAnswersRoutes } from "./modules/quick-answers/index";
+import { schedulesRoutes } from "./modules/schedules/index";
+import { settingsMessageRoutes } from "./modules/settings-message/index";
+import { tagsRoutes } from "./modules/tags/index";
+import { usersRoutes } from "./modules/users/index";
+import { ticketRoutes } from "./modules/tickets/index";
+import { dashboardRoutes } from "./modules/dashboard/index";
+import { messageRoutes } from "./modules/messages/index";
+import { mediaRoutes } from "./modules/media/index";
 import { realtimeRoutes } from "./realtime/routes";
+import { pagesRoutes } from "./web/pages/index";
+import { publicAssets } from "./web/static";
 
 /** Composes the HTTP app from its plugins; pure (no env, no listen), so tests build one per database. */
 export async function createApp(deps: AppDeps) {
   const tokens = createTokens(deps.config);
-  const api = new Elysia({ prefix: "/api" }).use(authRoutes(deps, tokens)).use(settingsRoutes(deps, tokens));
+  const api = new Elysia({ prefix: "/api" }).use(authRoutes(deps, tokens)).use(settingsRoutes(deps, tokens)).use(sandboxRoutes(deps, tokens)).use(sessionRoutes(deps, tokens))
+    .use(usersRoutes(deps, tokens)).use(contactsRoutes(deps, tokens)).use(queuesRoutes(deps, tokens)).use(quickAnswersRoutes(deps, tokens)).use(tagsRoutes(deps, tokens))
+    .use(schedulesRoutes(deps, tokens)).use(settingsMessageRoutes(deps, tokens)).use(bulkRoutes(deps, tokens)).use(connectionsRoutes(deps, tokens))
+    .use(ticketRoutes(deps, tokens))
+    .use(dashboardRoutes(deps, tokens))
+    .use(messageRoutes(deps, tokens))
+    .use(mediaRoutes(deps, tokens));
 
   return new Elysia({ serve: { maxRequestBodySize: 110 * 1024 * 1024 } })
     .use(errorHandler(deps.log))
     .get("/health", () => ({ status: "ok" }))
     .use(api)
-    .use(realtimeRoutes(deps, tokens));
+    .use(realtimeRoutes(deps, tokens))
+    .use(publicAssets())
+    .use(pagesRoutes(deps, tokens));
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

@@ -1,3 +1,4 @@
+import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
@@ -16,4 +17,5 @@ export interface AppDeps {
   hub: RealtimeHub;
   log: Logger;
   clock: Clock;
+  channels: Channels;
 }

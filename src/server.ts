@@ -1,4 +1,9 @@
 import { createApp } from "./app";
+import { createIngest } from "./channels/ingest";
+import { BaileysDriver } from "./channels/baileys/driver";
+import { ConnectionManager } from "./channels/manager";
+import { SandboxDriver } from "./channels/sandbox/driver";
+import { SandboxNetwork } from "./channels/sandbox/network";
 import { loadConfig } from "./config";
 import { closeDatabase, openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -15,13 +20,19 @@ async function main() {
   const db = openDatabase(config.databasePath);
   runMigrations(db);
   const hub = new BunTopicHub();
-  const deps: AppDeps = { config, db, hub, log, clock: systemClock };
+  const channels = new ConnectionManager({ db, hub, log });
+  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir });
+  channels.register(new SandboxDriver(sandboxNetwork));
+  channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log }));
+  const deps: AppDeps = { config, db, hub, log, clock: systemClock, channels };
+  channels.setInbound(createIngest(deps));
   seedSettings(db);
   await ensureFirstAdmin(deps);
 
   const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   hub.attach(app.server!);
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
+  void channels.startAll();
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -29,6 +40,8 @@ async function main() {
     stopping = true;
     log.info("shutting down", { signal });
     await app.stop(true);
+    await channels.stopAll();
+    sandboxNetwork.cancelAll();
     closeDatabase(db);
     process.exit(0);
   };

@@ -30,7 +30,8 @@ describe("layer rules", () => {
     const violations: string[] = [];
     for (const file of sources()) {
       const rules = RULES.filter((r) => file.startsWith(r.layer)).flatMap((r) => r.forbidden);
-      if (/^src\/modules\/[^/]+\/service\.ts$/.test(file) || /^src\/modules\/[^/]+\/[^/]+-service\.ts$/.test(file)) rules.push(...SERVICE_FORBIDDEN);
+      // Services and domain logic: everything in a module except its routes (index.ts), auth plugin and models.
+      if (/^src\/(modules|channels)\//.test(file) && !/\/(index|plugin|model)\.tsx?$/.test(file)) rules.push(...SERVICE_FORBIDDEN);
       for (const spec of importsOf(file)) if (rules.some((f) => spec === f || spec.startsWith(f))) violations.push(`${file} → ${spec}`);
     }
     expect(violations).toEqual([]);

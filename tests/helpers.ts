@@ -1,4 +1,8 @@
 import { createApp, type App } from "../src/app";
+import { createIngest } from "../src/channels/ingest";
+import { ConnectionManager } from "../src/channels/manager";
+import { SandboxDriver } from "../src/channels/sandbox/driver";
+import { SandboxNetwork } from "../src/channels/sandbox/network";
 import type { Config } from "../src/config";
 import { openDatabase, type Db } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
@@ -8,6 +12,8 @@ import { hashPassword } from "../src/modules/auth/passwords";
 import { seedSettings } from "../src/modules/settings/service";
 import { insertUser } from "../src/modules/users/service";
 import { RecordingHub } from "../src/realtime/hub";
+import { whatsappQueues, whatsapps, type WhatsappRow } from "../src/db/schema";
+import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
 
 export const BASE = "http://localhost";
@@ -51,18 +57,50 @@ export interface TestContext {
   hub: RecordingHub;
   deps: AppDeps;
   clock: TestClock;
+  /** The real ConnectionManager (also `deps.channels`). */
+  channels: ConnectionManager;
+  /** The sandbox driver: `scan`, `inbound`, `read`; `sandbox.network.settle()` runs pending ack steps now. */
+  sandbox: SandboxDriver;
 }
 
-/** A fresh app on an in-memory database with migrations and default settings applied. */
+/**
+ * A fresh app on an in-memory database (or `databasePath` when given, to test restarts) with migrations and
+ * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`.
+ */
 export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const db = openDatabase(":memory:");
+  const config = testConfig(overrides);
+  const db = openDatabase(config.databasePath);
   runMigrations(db);
   seedSettings(db);
   const hub = new RecordingHub();
   const clock = new TestClock();
-  const deps: AppDeps = { config: testConfig(overrides), db, hub, log: createLogger("silent"), clock };
+  const log = createLogger("silent");
+  const channels = new ConnectionManager({ db, hub, log });
+  const sandbox = new SandboxDriver(new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now() }));
+  channels.register(sandbox);
+  const deps: AppDeps = { config, db, hub, log, clock, channels };
+  channels.setInbound(createIngest(deps));
   const app = await createApp(deps);
-  return { app, db, hub, deps, clock };
+  return { app, db, hub, deps, clock, channels, sandbox };
+}
+
+let connectionSeq = 0;
+
+/** Inserts a sandbox connection (with queues, in order), starts it and, unless `scan: false`, pairs it (CONNECTED). */
+export async function createSandboxConnection(
+  ctx: TestContext,
+  opts: Partial<Pick<WhatsappRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">> & { queueIds?: number[]; scan?: boolean } = {},
+): Promise<WhatsappRow> {
+  const { queueIds = [], scan = true, ...fields } = opts;
+  const row = ctx.db
+    .insert(whatsapps)
+    .values({ name: `Sandbox ${++connectionSeq}`, provider: "sandbox", ...fields })
+    .returning()
+    .get();
+  if (queueIds.length) ctx.db.insert(whatsappQueues).values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId }))).run();
+  await ctx.channels.start(row.id);
+  if (scan) ctx.sandbox.scan(row.id);
+  return ctx.db.select().from(whatsapps).where(eq(whatsapps.id, row.id)).get()!;
 }
 
 /** Sends a JSON request through app.handle (no port). */

@@ -3,6 +3,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
+import { ConnectionManager } from "../src/channels/manager";
 import { loadConfig } from "../src/config";
 import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
@@ -18,7 +19,9 @@ function boot(env: Record<string, string>) {
   const db = openDatabase(config.databasePath);
   runMigrations(db);
   seedSettings(db);
-  const deps: AppDeps = { config, db, hub: new RecordingHub(), log: createLogger("silent"), clock: new TestClock() };
+  const hub = new RecordingHub();
+  const log = createLogger("silent");
+  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }) };
   return deps;
 }
 

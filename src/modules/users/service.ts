@@ -1,8 +1,13 @@
-import { count, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { queues, userQueues, users, whatsapps, type UserRow } from "../../db/schema";
-import { FieldError } from "../../errors";
-import type { Role } from "../../shared/permissions";
+import { queues, tickets, userQueues, users, whatsapps, type UserRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { can, type Role } from "../../shared/permissions";
+import { checkField, RULES } from "../../shared/validation";
+import { hashPassword } from "../auth/passwords";
+import { applyTicketChanges } from "../tickets/service";
+import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
 /** The user as every API answer shows it (never the hash or the token version). */
 export interface UserDto {
@@ -120,3 +125,134 @@ export function insertUser(db: Db, input: NewUser): UserRow {
 }
 
 export const EMAIL_TAKEN = "An user with this email already exists.";
+
+/** One page of users, newest first, searched by name or email. */
+export function listUsers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+  const search = normalizeSearch(opts.searchParam);
+  const where = search ? or(contains(users.name, search), contains(users.email, search)) : undefined;
+  const { limit, offset } = pageWindow(opts.pageNumber);
+  const rows = db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset).all();
+  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  return { users: toUserDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+}
+
+export function showUser(db: Db, id: number): UserDto {
+  const row = findUserById(db, id);
+  if (!row) throw notFound("ERR_NO_USER_FOUND");
+  return toUserDto(db, row);
+}
+
+/** Throws 400 unless every queue id exists. */
+export function assertQueuesExist(db: Db, queueIds: readonly number[]) {
+  const ids = [...new Set(queueIds)];
+  if (ids.length === 0) return;
+  const found = db.select({ n: count() }).from(queues).where(inArray(queues.id, ids)).get()?.n ?? 0;
+  if (found !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
+}
+
+function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
+  if (whatsappId == null) return;
+  if (!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()) throw new AppError("ERR_NO_WAPP_FOUND", 400);
+}
+
+export interface UserInput {
+  name: string;
+  email: string;
+  password: string;
+  profile?: Role;
+  whatsappId?: number | null;
+  queueIds?: number[];
+}
+
+/** POST /users (admins): an agent unless `profile` says otherwise. */
+export async function createUser(deps: AppDeps, input: UserInput): Promise<UserDto> {
+  assertQueuesExist(deps.db, input.queueIds ?? []);
+  assertConnectionExists(deps.db, input.whatsappId || null);
+  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", EMAIL_TAKEN);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
+  const row = insertUser(deps.db, {
+    name: input.name,
+    email: input.email,
+    passwordHash,
+    profile: input.profile ?? "user",
+    whatsappId: input.whatsappId || null,
+    queueIds: [...new Set(input.queueIds ?? [])],
+  });
+  const user = toUserDto(deps.db, row);
+  deps.hub.publish("all", "user", { action: "create", user });
+  return user;
+}
+
+export type UserChanges = Partial<UserInput>;
+
+/**
+ * PUT /users/:id. Anyone may edit their own name, email and password; everything else, and other users,
+ * needs `users:manage`. A password change bumps `tokenVersion` (every session of that user ends).
+ */
+export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, changes: UserChanges): Promise<UserDto> {
+  const row = findUserById(deps.db, id);
+  if (!row) throw notFound("ERR_NO_USER_FOUND");
+  const admin = can(actor.profile, "users:manage");
+  if (!admin) {
+    if (actor.id !== id) throw forbidden();
+    const currentQueues = userQueueIds(deps.db, id).sort().join(",");
+    const changesProfile = changes.profile !== undefined && changes.profile !== row.profile;
+    const changesQueues = changes.queueIds !== undefined && [...new Set(changes.queueIds)].sort().join(",") !== currentQueues;
+    const changesConnection = changes.whatsappId !== undefined && (changes.whatsappId || null) !== row.whatsappId;
+    if (changesProfile || changesQueues || changesConnection) throw forbidden();
+  }
+  if (changes.password) {
+    const problem = checkField(RULES.password, changes.password);
+    if (problem) throw new FieldError("password", problem);
+  }
+  if (changes.queueIds) assertQueuesExist(deps.db, changes.queueIds);
+  if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
+  const email = changes.email?.trim().toLowerCase();
+  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
+  const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
+  const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
+  deps.db.transaction((tx) => {
+    tx.update(users)
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+        ...(email ? { email } : {}),
+        ...(passwordHash ? { passwordHash } : {}),
+        ...(admin && changes.profile !== undefined ? { profile: changes.profile } : {}),
+        ...(admin && changes.whatsappId !== undefined ? { whatsappId: changes.whatsappId || null } : {}),
+        ...(passwordHash || profileChanged ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, id))
+      .run();
+    if (admin && changes.queueIds !== undefined) {
+      tx.delete(userQueues).where(eq(userQueues.userId, id)).run();
+      const ids = [...new Set(changes.queueIds)];
+      if (ids.length) tx.insert(userQueues).values(ids.map((queueId) => ({ userId: id, queueId }))).run();
+    }
+  });
+  const user = showUser(deps.db, id);
+  deps.hub.publish("all", "user", { action: "update", user });
+  return user;
+}
+
+function countAdmins(db: Db): number {
+  return db.select({ n: count() }).from(users).where(eq(users.profile, "admin")).get()?.n ?? 0;
+}
+
+/** DELETE /users/:id: their open tickets go back to pending in their queue, then the row goes. */
+export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
+  const row = findUserById(deps.db, id);
+  if (!row) throw notFound("ERR_NO_USER_FOUND");
+  if (row.id === actor.id) throw new AppError("ERR_CANNOT_DELETE_SELF", 400);
+  if (row.profile === "admin" && countAdmins(deps.db) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
+  const openTickets = deps.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.userId, id), eq(tickets.status, "open")))
+    .all();
+  // Their open conversations go back to their queue's waiting list, unread state untouched.
+  for (const ticket of openTickets) await applyTicketChanges(deps, ticket.id, { status: "pending", userId: null }, { actor, markRead: false });
+  deps.db.delete(users).where(eq(users.id, id)).run();
+  deps.hub.publish("all", "user", { action: "delete", userId: id });
+}

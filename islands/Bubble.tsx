@@ -1,0 +1,100 @@
+import type { TFunction } from "i18next";
+import { clockTime } from "./lib/format";
+import { Icon } from "./lib/icons";
+import { useMediaUrl } from "./lib/media";
+import { richText } from "./lib/rich-text";
+import type { Message } from "./lib/types";
+
+function Ack({ ack, t }: { ack: number; t: TFunction }) {
+  if (ack <= 0) return <span className="ack" title={t("chat.ack.pending")}><Icon name="clock" size={14} /></span>;
+  if (ack <= 2) return <span className="ack" title={t("chat.ack.sent")}><Icon name="check" size={14} /></span>;
+  if (ack === 3) return <span className="ack" title={t("chat.ack.delivered")}><Icon name="doneAll" size={14} /></span>;
+  return <span className="ack read" title={t("chat.ack.read")}><Icon name="doneAll" size={14} /></span>;
+}
+
+function vcardName(body: string): { name: string; number: string } {
+  const name = body.match(/^FN:(.*)$/m)?.[1]?.trim() ?? "";
+  const number = body.match(/waid=(\d+)/)?.[1] ?? body.match(/^TEL[^:]*:(.*)$/m)?.[1]?.replace(/\D/g, "") ?? "";
+  return { name, number };
+}
+
+function Media({ m, t }: { m: Message; t: TFunction }) {
+  const src = useMediaUrl(m.mediaUrl);
+  switch (m.mediaType) {
+    case "image":
+      return src ? <img className="media-image" src={src} alt={m.body || t("chat.media.image")} /> : <span className="media-loading">{t("chat.media.image")}</span>;
+    case "audio":
+      return src ? <audio className="media-audio" controls src={src} /> : <span className="media-loading">{t("chat.media.audio")}</span>;
+    case "video":
+      return src ? <video className="media-video" controls src={src} /> : <span className="media-loading">{t("chat.media.video")}</span>;
+    default:
+      return (
+        <a className="media-file" href={src ?? undefined} download={m.fileName ?? m.body ?? "file"} aria-disabled={!src}>
+          <Icon name="file" size={20} />
+          <span>{m.fileName || m.body || t("chat.media.document")}</span>
+          <span className="media-download">{t("chat.media.download")}</span>
+        </a>
+      );
+  }
+}
+
+const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
+
+/** One message bubble: own on the right, contact's on the left; text is rendered as text only. */
+export function Bubble({ m, t, onReply }: { m: Message; t: TFunction; onReply: (m: Message) => void }) {
+  let content;
+  if (m.isDeleted) {
+    content = (
+      <span className="deleted">
+        <Icon name="block" size={16} /> {t("chat.deleted")}
+      </span>
+    );
+  } else if (m.mediaType === "vcard") {
+    const card = vcardName(m.body);
+    content = (
+      <span className="vcard">
+        <strong>{card.name || t("chat.media.contact")}</strong>
+        <span>{card.number}</span>
+      </span>
+    );
+  } else if (m.mediaType === "location") {
+    const [coords] = m.body.split("|");
+    const href = `https://www.google.com/maps?q=${encodeURIComponent(coords ?? "")}`;
+    content = (
+      <a className="location" href={href} target="_blank" rel="noopener noreferrer">
+        <Icon name="place" size={20} /> {t("chat.media.location")}
+      </a>
+    );
+  } else if (m.mediaType === "call_log") {
+    content = <span className="call">{t("chat.missedCall", { time: clockTime(m.createdAt) })}</span>;
+  } else if (m.mediaUrl || MEDIA_KINDS.has(m.mediaType)) {
+    content = (
+      <>
+        <Media m={m} t={t} />
+        {m.body && m.mediaType !== "document" && m.mediaType !== "audio" && !m.body.startsWith("data:") && m.body !== m.fileName && <span className="text">{richText(m.body)}</span>}
+      </>
+    );
+  } else {
+    content = <span className="text">{richText(m.body)}</span>;
+  }
+  return (
+    <div className={`bubble ${m.fromMe ? "me" : "them"}`} data-message-id={m.id}>
+      {m.quotedMsg && (
+        <div className={`quote ${m.quotedMsg.fromMe ? "me" : "them"}`}>
+          <strong>{m.quotedMsg.fromMe ? t("chat.you") : (m.quotedMsg.contact?.name ?? "")}</strong>
+          <span>{m.quotedMsg.body}</span>
+        </div>
+      )}
+      {content}
+      <span className="meta">
+        <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>
+        {m.fromMe && <Ack ack={m.ack} t={t} />}
+      </span>
+      {!m.isDeleted && (
+        <button type="button" className="reply-button" aria-label={t("chat.reply")} onClick={() => onReply(m)}>
+          <Icon name="reply" size={16} />
+        </button>
+      )}
+    </div>
+  );
+}

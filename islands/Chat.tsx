@@ -1,0 +1,253 @@
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Bubble } from "./Bubble";
+import { api } from "./lib/api";
+import { errorText } from "./lib/errors";
+import { dayLabel } from "./lib/format";
+import { useT } from "./lib/i18n-context";
+import { Icon } from "./lib/icons";
+import { join, leave, on } from "./lib/socket";
+import { toast } from "./lib/toast";
+import type { Message, Ticket } from "./lib/types";
+
+const MAX_ROWS = 5;
+const TOP_MARGIN_PX = 100;
+
+interface Props {
+  ticketId: number;
+  userId: number;
+}
+
+const byTime = (a: Message, b: Message) => +new Date(a.createdAt) - +new Date(b.createdAt) || a.id - b.id;
+
+/** The chat of one ticket: header with actions, paged history, live messages and acks, and the input. */
+export default function Chat({ ticketId, userId }: Props) {
+  const t = useT();
+  const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [text, setText] = useState("");
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [sending, setSending] = useState(false);
+  const page = useRef(1);
+  const list = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const keepOffset = useRef<number | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const merge = useCallback((incoming: Message[]) => {
+    setMessages((prev) => {
+      const map = new Map(prev.map((m) => [m.id, m]));
+      for (const m of incoming) map.set(m.id, { ...map.get(m.id), ...m });
+      return [...map.values()].sort(byTime);
+    });
+  }, []);
+
+  const loadPage = useCallback(
+    async (pageNumber: number) => {
+      setLoading(true);
+      try {
+        const res = await api<{ messages: Message[]; ticket?: Ticket; hasMore: boolean }>(`/messages/${ticketId}?pageNumber=${pageNumber}`);
+        merge(res.messages);
+        setHasMore(res.hasMore);
+        page.current = pageNumber;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [ticketId, merge],
+  );
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([api<Ticket>(`/tickets/${ticketId}`), loadPage(1)])
+      .then(([tk]) => live && setTicket(tk))
+      .catch((error) => {
+        if (!live) return;
+        setFailed(true);
+        toast("error", errorText(t, error));
+      });
+    const room = { type: "joinChatBox" as const, ticketId };
+    join(room);
+    const offMsg = on("appMessage", (p: { action: string; message?: Message; ticket?: Ticket }) => {
+      if (!p.message || p.message.ticketId !== ticketId) return;
+      if (p.action === "create") stickToBottom.current = isNearBottom(list.current);
+      merge([p.message]);
+      if (p.ticket?.id === ticketId) setTicket((prev) => ({ ...prev, ...p.ticket! }));
+    });
+    const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number }) => {
+      if (p.action === "update" && p.ticket?.id === ticketId) setTicket(p.ticket);
+      if (p.action === "delete" && p.ticketId === ticketId) location.assign("/tickets");
+    });
+    return () => {
+      live = false;
+      offMsg();
+      offTicket();
+      leave(room);
+    };
+  }, [ticketId, loadPage, merge, t]);
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    if (keepOffset.current != null) {
+      el.scrollTop = el.scrollHeight - keepOffset.current;
+      keepOffset.current = null;
+    } else if (stickToBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [messages]);
+
+  function onScroll() {
+    const el = list.current!;
+    stickToBottom.current = isNearBottom(el);
+    if (el.scrollTop < TOP_MARGIN_PX && hasMore && !loading) {
+      keepOffset.current = el.scrollHeight - el.scrollTop;
+      void loadPage(page.current + 1).catch((error) => toast("error", errorText(t, error)));
+    }
+  }
+
+  async function setStatus(status: Ticket["status"]) {
+    try {
+      const updated = await api<Ticket>(`/tickets/${ticketId}`, {
+        method: "PUT",
+        body: { status, userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId },
+      });
+      if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
+      else location.assign("/tickets");
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function send(files?: FileList | null) {
+    const body = text.trim();
+    if (!files?.length && !body) return;
+    setSending(true);
+    try {
+      if (files?.length) {
+        const form = new FormData();
+        for (const f of files) form.append("medias", f);
+        form.append("body", body || files[0]!.name);
+        await api(`/messages/${ticketId}`, { method: "POST", body: form });
+      } else {
+        await api(`/messages/${ticketId}`, { method: "POST", body: { body, ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) } });
+      }
+      stickToBottom.current = true;
+      setText("");
+      setReplyTo(null);
+    } catch (error) {
+      toast("error", errorText(t, error));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  const isOpen = ticket?.status === "open";
+  const name = ticket?.contact?.name || ticket?.contact?.number || "";
+  const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
+
+  return (
+    <section className="chat" aria-label={name || t("chat.title")}>
+      <header className="chat-header">
+        <a className="icon-button" href="/tickets" aria-label={t("chat.back")}>
+          <Icon name="back" />
+        </a>
+        <div className="chat-title">
+          <strong>
+            {name} <span className="ticket-id">#{ticketId}</span>
+          </strong>
+          {ticket && <span className="chat-sub">{ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}</span>}
+        </div>
+        <div className="chat-actions">
+          {ticket?.status === "pending" && (
+            <button type="button" className="button primary small" onClick={() => setStatus("open")}>
+              {t("tickets.accept")}
+            </button>
+          )}
+          {ticket?.status === "open" && (
+            <>
+              <button type="button" className="button small" onClick={() => setStatus("pending")}>
+                {t("chat.return")}
+              </button>
+              <button type="button" className="button primary small" onClick={() => setStatus("closed")}>
+                {t("chat.resolve")}
+              </button>
+            </>
+          )}
+          {ticket?.status === "closed" && (
+            <button type="button" className="button primary small" onClick={() => setStatus("open")}>
+              {t("chat.reopen")}
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-busy={loading}>
+        {failed && <p className="list-empty">{t("errors.generic")}</p>}
+        {!failed && !loading && messages.length === 0 && <p className="list-empty">{t("chat.empty")}</p>}
+        {messages.map((m, i) => {
+          const day = dayLabel(m.createdAt);
+          const showDay = i === 0 || dayLabel(messages[i - 1]!.createdAt) !== day;
+          return (
+            <Fragment key={m.id}>
+              {showDay && (
+                <div className="day-separator">
+                  <span>{day}</span>
+                </div>
+              )}
+              <Bubble m={m} t={t} onReply={setReplyTo} />
+            </Fragment>
+          );
+        })}
+      </div>
+      {replyTo && (
+        <div className="reply-preview">
+          <div className="quote">
+            <strong>{replyTo.fromMe ? t("chat.you") : name}</strong>
+            <span>{replyTo.body}</span>
+          </div>
+          <button type="button" className="icon-button" aria-label={t("chat.cancelReply")} onClick={() => setReplyTo(null)}>
+            <Icon name="close" size={18} />
+          </button>
+        </div>
+      )}
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <input ref={fileInput} type="file" hidden multiple onChange={(e) => void send(e.target.files).then(() => (e.target.value = ""))} />
+        <button type="button" className="icon-button" aria-label={t("chat.attach")} disabled={!isOpen || sending} onClick={() => fileInput.current?.click()}>
+          <Icon name="attach" />
+        </button>
+        <textarea
+          aria-label={t("chat.placeholder")}
+          placeholder={isOpen ? t("chat.placeholder") : t("chat.closedPlaceholder")}
+          rows={rows}
+          value={text}
+          maxLength={4096}
+          disabled={!isOpen}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+        />
+        <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!isOpen || sending || !text.trim()}>
+          <Icon name="send" />
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function isNearBottom(el: HTMLElement | null) {
+  return !el || el.scrollHeight - el.scrollTop - el.clientHeight < 120;
+}

@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from "react";
+import { checkForm, RULES } from "../src/shared/validation";
+import { PasswordField, TextField } from "./PasswordField";
+import { api, setToken } from "./lib/api";
+import { errorText } from "./lib/errors";
+import { useT } from "./lib/i18n-context";
+import { toast } from "./lib/toast";
+
+const LOGIN_RULES = { email: RULES.loginEmail, password: RULES.loginPassword };
+
+/** /login form: email, password with show/hide, field validation, toasts; success goes to /tickets. */
+export default function LoginForm() {
+  const t = useT();
+  const [values, setValues] = useState({ email: "", password: "" });
+  const [errors, setErrors] = useState<Partial<Record<"email" | "password", string>>>({});
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = checkForm(LOGIN_RULES, values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const res = await api<{ token: string }>("/auth/login", { method: "POST", body: values, noAuthRedirect: true });
+      setToken(res.token);
+      toast("success", t("login.success"));
+      location.assign("/tickets");
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setBusy(false);
+    }
+  }
+
+  const set = (k: "email" | "password") => (v: string) => setValues({ ...values, [k]: v });
+  const msg = (k: "email" | "password") => (errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined);
+  return (
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <TextField id="email" label={t("login.email")} type="email" autoComplete="email" value={values.email} error={msg("email")} onChange={set("email")} />
+      <PasswordField id="password" label={t("login.password")} autoComplete="current-password" value={values.password} error={msg("password")} onChange={set("password")} />
+      <button className="button primary" type="submit" disabled={busy}>
+        {t("login.submit")}
+      </button>
+      <a className="auth-link" href="/signup">
+        {t("login.signupLink")}
+      </a>
+    </form>
+  );
+}

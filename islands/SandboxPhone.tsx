@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { api } from "./lib/api";
+import { errorText } from "./lib/errors";
+import { clockTime } from "./lib/format";
+import { useT } from "./lib/i18n-context";
+import { Icon } from "./lib/icons";
+import { on } from "./lib/socket";
+import { toast } from "./lib/toast";
+
+interface Connection {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string | null;
+  provider?: string;
+}
+
+interface Line {
+  id: string;
+  direction: "in" | "out";
+  body: string;
+  ack?: number;
+  createdAt: string;
+  mediaType?: string;
+  fileName?: string | null;
+}
+
+const POLL_MS = 2000;
+
+/** /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. */
+export default function SandboxPhone() {
+  const t = useT();
+  const [connections, setConnections] = useState<Connection[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [phone, setPhone] = useState("5511999990000");
+  const [name, setName] = useState("");
+  const [text, setText] = useState("");
+  const [sent, setSent] = useState<Line[]>([]);
+  const [outbox, setOutbox] = useState<Line[]>([]);
+  const list = useRef<HTMLDivElement>(null);
+
+  const loadConnections = useCallback(async () => {
+    try {
+      const rows = await api<Connection[]>("/whatsapp");
+      const sandbox = rows.filter((c) => !c.provider || c.provider === "sandbox");
+      setConnections(sandbox);
+      setSelected((cur) => cur ?? sandbox[0]?.id ?? null);
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void loadConnections();
+    const offA = on("whatsappSession", () => void loadConnections());
+    const offB = on("whatsapp", () => void loadConnections());
+    return () => {
+      offA();
+      offB();
+    };
+  }, [loadConnections]);
+
+  const validPhone = /^\d{8,20}$/.test(phone);
+  useEffect(() => {
+    if (selected == null || !validPhone) return;
+    let live = true;
+    const poll = async () => {
+      try {
+        const rows = await api<{ id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]>(`/sandbox/${selected}/outbox?to=${phone}`);
+        if (live) setOutbox(rows.map((r) => ({ ...r, direction: "out" as const })));
+      } catch {
+        // The next tick retries; a stopped connection answers again once it is started.
+      }
+    };
+    void poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [selected, phone, validPhone]);
+
+  useEffect(() => {
+    setSent([]);
+  }, [selected, phone]);
+
+  const lines = [...sent, ...outbox].sort((a, b) => +new Date(a.createdAt) - +new Date(b.createdAt));
+  useEffect(() => {
+    list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [lines.length]);
+
+  const connection = connections.find((c) => c.id === selected) ?? null;
+
+  async function scan() {
+    if (!connection) return;
+    try {
+      await api(`/sandbox/${connection.id}/scan`, { method: "POST" });
+      await loadConnections();
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function send(e: FormEvent) {
+    e.preventDefault();
+    const body = text.trim();
+    if (!connection || !body || !validPhone) return;
+    try {
+      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, { method: "POST", body: { from: phone, body, ...(name.trim() ? { name: name.trim() } : {}) } });
+      setSent((prev) => [...prev, { id: res.id, direction: "in", body, createdAt: new Date().toISOString() }]);
+      setText("");
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function markRead() {
+    if (!connection || !validPhone) return;
+    try {
+      await api(`/sandbox/${connection.id}/read`, { method: "POST", body: { to: phone } });
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  return (
+    <div className="sandbox">
+      <div className="sandbox-controls">
+        <div className="field">
+          <label htmlFor="sb-connection">{t("sandbox.connection")}</label>
+          <select id="sb-connection" value={selected ?? ""} onChange={(e) => setSelected(e.target.value ? Number(e.target.value) : null)}>
+            {connections.length === 0 && <option value="">{t("sandbox.noConnections")}</option>}
+            {connections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} ({c.status})
+              </option>
+            ))}
+          </select>
+        </div>
+        {connection && connection.status !== "CONNECTED" && (
+          <div className="sandbox-qr">
+            <p>{t("sandbox.status", { status: connection.status })}</p>
+            {connection.qrcode && <code className="qr-text">{connection.qrcode}</code>}
+            <button type="button" className="button primary" onClick={scan} disabled={connection.status !== "qrcode"}>
+              {t("sandbox.scan")}
+            </button>
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor="sb-phone">{t("sandbox.phone")}</label>
+          <input id="sb-phone" inputMode="numeric" value={phone} maxLength={20} aria-invalid={!validPhone || undefined} onChange={(e) => setPhone(e.target.value.replace(/\D/g, ""))} />
+        </div>
+        <div className="field">
+          <label htmlFor="sb-name">{t("sandbox.name")}</label>
+          <input id="sb-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <button type="button" className="button" onClick={markRead} disabled={!connection || !validPhone}>
+          {t("sandbox.markRead")}
+        </button>
+      </div>
+      <section className="phone" aria-label={t("sandbox.phoneTitle")}>
+        <header className="phone-header">
+          <strong>{connection?.name ?? t("sandbox.phoneTitle")}</strong>
+          <span>{phone}</span>
+        </header>
+        <div className="messages" ref={list} aria-live="polite">
+          {lines.length === 0 && <p className="list-empty">{t("sandbox.empty")}</p>}
+          {lines.map((l) => (
+            // On the customer's phone their own messages are on the right.
+            <div key={l.id} className={`bubble ${l.direction === "in" ? "me" : "them"}`} data-sandbox-id={l.id}>
+              <span className="text">{l.body || l.fileName || l.mediaType}</span>
+              <span className="meta">
+                <time dateTime={l.createdAt}>{clockTime(l.createdAt)}</time>
+                {l.direction === "out" && <span className="ack-number">ack {l.ack}</span>}
+              </span>
+            </div>
+          ))}
+        </div>
+        <form className="composer" onSubmit={send}>
+          <textarea aria-label={t("sandbox.message")} placeholder={t("sandbox.message")} rows={1} value={text} maxLength={4096} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }} />
+          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPhone}>
+            <Icon name="send" />
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from "react";
+import { checkForm, RULES } from "../src/shared/validation";
+import { PasswordField, TextField } from "./PasswordField";
+import { api } from "./lib/api";
+import { errorText } from "./lib/errors";
+import { useT } from "./lib/i18n-context";
+import { toast } from "./lib/toast";
+
+const SIGNUP_RULES = { name: RULES.userName, email: RULES.email, password: RULES.password };
+type Field = keyof typeof SIGNUP_RULES;
+
+/** /signup form (name, email, password with show/hide); a disabled notice when the userCreation setting is off. */
+export default function SignupForm({ enabled }: { enabled: boolean }) {
+  const t = useT();
+  const [values, setValues] = useState({ name: "", email: "", password: "" });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [busy, setBusy] = useState(false);
+
+  if (!enabled) {
+    return (
+      <div className="auth-form">
+        <p className="notice" role="status">
+          {t("signup.disabled")}
+        </p>
+        <a className="auth-link" href="/login">
+          {t("signup.loginLink")}
+        </a>
+      </div>
+    );
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = checkForm(SIGNUP_RULES, values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await api("/auth/signup", { method: "POST", body: values, noAuthRedirect: true });
+      toast("success", t("signup.success"));
+      location.assign("/login");
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setBusy(false);
+    }
+  }
+
+  const set = (k: Field) => (v: string) => setValues({ ...values, [k]: v });
+  const msg = (k: Field) => (errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined);
+  return (
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <TextField id="name" label={t("signup.name")} autoComplete="name" value={values.name} error={msg("name")} onChange={set("name")} />
+      <TextField id="email" label={t("signup.email")} type="email" autoComplete="email" value={values.email} error={msg("email")} onChange={set("email")} />
+      <PasswordField id="password" label={t("signup.password")} autoComplete="new-password" value={values.password} error={msg("password")} onChange={set("password")} />
+      <button className="button primary" type="submit" disabled={busy}>
+        {t("signup.submit")}
+      </button>
+      <a className="auth-link" href="/login">
+        {t("signup.loginLink")}
+      </a>
+    </form>
+  );
+}

@@ -1,0 +1,202 @@
+import { useEffect, useRef, useState, type UIEvent } from "react";
+import { api } from "./lib/api";
+import { errorText } from "./lib/errors";
+import { listTime } from "./lib/format";
+import { useT } from "./lib/i18n-context";
+import { useMounted } from "./lib/mounted";
+import { toast } from "./lib/toast";
+import type { QueueOption, Ticket } from "./lib/types";
+import { useTicketList, type ListQuery } from "./lib/use-ticket-list";
+
+type Tab = "open" | "closed" | "search";
+type SubTab = "open" | "pending";
+
+interface Props {
+  userId: number;
+  canShowAll: boolean;
+  queues: QueueOption[];
+  selectedId: number | null;
+}
+
+const SEARCH_DEBOUNCE_MS = 500;
+const SCROLL_MARGIN_PX = 100;
+
+/** The /tickets list: tabs open/closed/search, assigned/pending sub-tabs with counts, filters, live rows. */
+export default function TicketsManager({ userId, canShowAll, queues, selectedId }: Props) {
+  const t = useT();
+  const [tab, setTab] = useState<Tab>("open");
+  const [sub, setSub] = useState<SubTab>("open");
+  const [showAll, setShowAll] = useState(canShowAll);
+  const [queueIds, setQueueIds] = useState<number[]>(queues.map((q) => q.id));
+  const [search, setSearch] = useState("");
+  const [searchParam, setSearchParam] = useState("");
+
+  useEffect(() => {
+    const id = setTimeout(() => setSearchParam(search.trim().toLowerCase()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(id);
+  }, [search]);
+
+  const base = { showAll, queueIds };
+  const open = useTicketList({ ...base, status: "open" }, userId, tab === "open");
+  const pending = useTicketList({ ...base, status: "pending" }, userId, tab === "open");
+  const closed = useTicketList({ ...base, status: "closed" }, userId, tab === "closed");
+  const searchQuery: ListQuery = { showAll: true, queueIds, searchParam };
+  const found = useTicketList(searchQuery, userId, tab === "search" && searchParam.length > 0);
+  const current = tab === "open" ? (sub === "open" ? open : pending) : tab === "closed" ? closed : found;
+
+  function onScroll(e: UIEvent<HTMLUListElement>) {
+    const el = e.currentTarget;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_MARGIN_PX) current.loadMore();
+  }
+
+  async function accept(ticket: Ticket) {
+    try {
+      await api(`/tickets/${ticket.id}`, { method: "PUT", body: { status: "open", userId } });
+      location.assign(`/tickets/${ticket.id}`);
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  const tabButton = (value: Tab, label: string) => (
+    <button type="button" role="tab" aria-selected={tab === value} className="tab" onClick={() => setTab(value)}>
+      {label}
+    </button>
+  );
+  const subButton = (value: SubTab, label: string, count: number) => (
+    <button type="button" role="tab" aria-selected={sub === value} className="tab sub" onClick={() => setSub(value)}>
+      {label}
+      {count > 0 && <span className="count">{count}</span>}
+    </button>
+  );
+
+  return (
+    <div className="tickets-manager">
+      <div className="tabs" role="tablist" aria-label={t("tickets.title")}>
+        {tabButton("open", t("tickets.tabs.open"))}
+        {tabButton("closed", t("tickets.tabs.closed"))}
+        {tabButton("search", t("tickets.tabs.search"))}
+      </div>
+      <div className="filters">
+        {tab === "search" ? (
+          <input className="search" type="search" aria-label={t("tickets.search")} placeholder={t("tickets.search")} value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
+        ) : (
+          canShowAll && (
+            <label className="switch">
+              <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />
+              {t("tickets.showAll")}
+            </label>
+          )
+        )}
+        {queues.length > 0 && <QueueSelect queues={queues} value={queueIds} onChange={setQueueIds} />}
+      </div>
+      {tab === "open" && (
+        <div className="tabs sub-tabs" role="tablist">
+          {subButton("open", t("tickets.tabs.assigned"), open.count)}
+          {subButton("pending", t("tickets.tabs.pending"), pending.count)}
+        </div>
+      )}
+      <ul className="ticket-list" onScroll={onScroll} aria-busy={current.loading}>
+        {current.tickets.map((ticket) => (
+          <TicketRow key={ticket.id} ticket={ticket} selected={ticket.id === selectedId} onAccept={accept} />
+        ))}
+        {current.failed && <li className="list-empty">{t("errors.generic")}</li>}
+        {!current.loading && !current.failed && current.tickets.length === 0 && <li className="list-empty">{tab === "search" && !searchParam ? t("tickets.searchHint") : t("tickets.empty")}</li>}
+        {current.loading && <li className="list-empty">{t("app.loading")}</li>}
+      </ul>
+    </div>
+  );
+}
+
+function QueueSelect({ queues, value, onChange }: { queues: QueueOption[]; value: number[]; onChange: (ids: number[]) => void }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open]);
+  const toggle = (id: number) => onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
+  return (
+    <div className="queue-select" ref={root}>
+      <button type="button" className="chip-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {t("tickets.queues", { n: value.length })}
+      </button>
+      {open && (
+        <div className="menu left">
+          {queues.map((q) => (
+            <label key={q.id} className="menu-check">
+              <input type="checkbox" checked={value.includes(q.id)} onChange={() => toggle(q.id)} />
+              <span className="swatch" style={{ background: q.color }} />
+              {q.name}
+            </label>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function TicketRow({ ticket, selected, onAccept }: { ticket: Ticket; selected: boolean; onAccept: (t: Ticket) => void }) {
+  const t = useT();
+  const mounted = useMounted();
+  const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
+  const body = (
+    <>
+      <span className="queue-bar" style={{ background: ticket.queue?.color ?? "#b0bec5" }} title={ticket.queue?.name ?? t("tickets.noQueue")} />
+      <span className="avatar small" aria-hidden="true">
+        {ticket.contact?.profilePicUrl ? <img src={ticket.contact.profilePicUrl} alt="" /> : name.slice(0, 1).toUpperCase()}
+      </span>
+      <span className="row-main">
+        <span className="row-top">
+          <strong className="row-name">{name}</strong>
+          <time className="row-time" dateTime={ticket.updatedAt}>
+            {mounted ? listTime(ticket.updatedAt) : ""}
+          </time>
+        </span>
+        <span className="row-bottom">
+          <span className="row-last">{ticket.lastMessage ?? ""}</span>
+          {ticket.unreadMessages > 0 && (
+            <span className="unread" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
+              {ticket.unreadMessages}
+            </span>
+          )}
+        </span>
+        {(ticket.tags.length > 0 || ticket.whatsapp) && (
+          <span className="row-tags">
+            {ticket.whatsapp && <span className="chip">{ticket.whatsapp.name}</span>}
+            {ticket.tags.map((tag) => (
+              <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
+                {tag.name}
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+    </>
+  );
+  if (ticket.status === "pending") {
+    return (
+      <li className="ticket-row pending" data-ticket-id={ticket.id}>
+        {body}
+        <button type="button" className="button primary small" onClick={() => onAccept(ticket)}>
+          {t("tickets.accept")}
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li data-ticket-id={ticket.id}>
+      <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
+        {body}
+      </a>
+    </li>
+  );
+}

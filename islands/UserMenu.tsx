@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState } from "react";
+import { LANGUAGES, LANG_COOKIE, type Lang } from "../src/i18n/shared";
+import { api } from "./lib/api";
+import { useI18n, useT } from "./lib/i18n-context";
+import { closeSocket } from "./lib/socket";
+
+const YEAR = 365 * 24 * 3600;
+
+/** App-bar user menu: profile summary, interface language (pt/en/es, remembered in a cookie) and logout. */
+export default function UserMenu({ name, email }: { name: string; email: string }) {
+  const t = useT();
+  const lng = useI18n().language as Lang;
+  const [open, setOpen] = useState(false);
+  const [profile, setProfile] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  function chooseLanguage(l: Lang) {
+    document.cookie = `${LANG_COOKIE}=${l}; path=/; max-age=${YEAR}; samesite=lax`;
+    location.reload();
+  }
+
+  async function logout() {
+    try {
+      await api("/auth/logout", { method: "DELETE", noAuthRedirect: true });
+    } finally {
+      closeSocket();
+      location.assign("/login");
+    }
+  }
+
+  return (
+    <div className="user-menu" ref={root}>
+      <button type="button" className="icon-button on-dark" aria-haspopup="menu" aria-expanded={open} aria-label={t("menu.userMenu")} onClick={() => setOpen(!open)}>
+        <span className="avatar" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+      </button>
+      {open && (
+        <div className="menu" role="menu">
+          <button type="button" role="menuitem" onClick={() => setProfile(!profile)} aria-expanded={profile}>
+            {t("menu.profile")}
+          </button>
+          {profile && (
+            <div className="menu-profile">
+              <strong>{name}</strong>
+              <span>{email}</span>
+            </div>
+          )}
+          <div className="menu-group" role="group" aria-label={t("menu.language")}>
+            <span className="menu-label">{t("menu.language")}</span>
+            {LANGUAGES.map((l) => (
+              <button key={l} type="button" role="menuitemradio" aria-checked={l === lng} onClick={() => chooseLanguage(l)}>
+                {t(`languages.${l}`)}
+              </button>
+            ))}
+          </div>
+          <button type="button" role="menuitem" onClick={logout}>
+            {t("menu.logout")}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

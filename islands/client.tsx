@@ -1,0 +1,61 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import type { ComponentType } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { createI18n, isLang } from "../src/i18n/shared";
+import { setToken } from "./lib/api";
+import { setBoot, type Boot } from "./lib/boot";
+import { IslandBoundary } from "./lib/boundary";
+import { I18nProvider } from "./lib/i18n-context";
+import { connectSocket } from "./lib/socket";
+import { dismiss, toasts } from "./lib/toast";
+import { islandLoaders, type IslandName } from "./registry";
+
+function Toaster() {
+  useSignals();
+  return (
+    <>
+      {toasts.value.map((t) => (
+        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === "error" ? "alert" : "status"} onClick={() => dismiss(t.id)}>
+          {t.text}
+        </div>
+      ))}
+    </>
+  );
+}
+
+const boot = JSON.parse(document.getElementById("__boot")?.textContent ?? "{}") as Boot;
+if (!isLang(boot.lng)) boot.lng = "en";
+setBoot(boot);
+setToken(boot.token);
+const i18n = createI18n(boot.lng, boot.resources ?? {});
+
+const toastHost = document.createElement("div");
+toastHost.className = "toasts";
+toastHost.setAttribute("aria-live", "polite");
+document.body.append(toastHost);
+createRoot(toastHost).render(
+  <I18nProvider i18n={i18n}>
+    <Toaster />
+  </I18nProvider>,
+);
+
+if (boot.token) connectSocket();
+
+for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
+  const name = el.dataset.island as IslandName;
+  const load = islandLoaders[name];
+  if (!load) continue;
+  const props = JSON.parse(el.dataset.props ?? "{}");
+  load().then(({ default: C }) => {
+    const Island = C as ComponentType<any>;
+    hydrateRoot(
+      el,
+      <I18nProvider i18n={i18n}>
+        <IslandBoundary name={name} onMount={() => (el.dataset.hydrated = "true")}>
+          <Island {...props} />
+        </IslandBoundary>
+      </I18nProvider>,
+      { identifierPrefix: `${el.dataset.islandId}-` },
+    );
+  });
+}

@@ -1,0 +1,91 @@
+import { getBoot } from "./boot";
+
+/** A failed API call: HTTP status plus the server's `error` code or message and field, if any. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    readonly field: string | null = null,
+  ) {
+    super(code ?? `HTTP ${status}`);
+  }
+}
+
+let token: string | null = null;
+let refreshing: Promise<string | null | undefined> | null = null;
+
+/** Sets the access token used by `api` and the socket (boot, login, refresh). */
+export function setToken(value: string | null) {
+  token = value;
+}
+
+/** The current access token. */
+export function getToken(): string | null {
+  return token ?? getBoot()?.token ?? null;
+}
+
+/** A new access token from the refresh cookie (one request at a time); null when the session is gone, undefined when the server was unreachable. */
+export function refresh(): Promise<string | null | undefined> {
+  refreshing ??= fetch("/api/auth/refresh_token", { method: "POST", credentials: "same-origin" })
+    .then(async (res) => (res.ok ? (((await res.json()) as { token: string }).token ?? null) : res.status === 401 ? null : undefined))
+    .then((fresh) => {
+      if (fresh) setToken(fresh);
+      return fresh;
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+/** Goes to the login page (after a 401: the session is gone). */
+export function goToLogin() {
+  setToken(null);
+  if (location.pathname !== "/login") location.assign("/login");
+}
+
+/**
+ * Calls `/api<path>` with the Bearer token. On 403 ERR_SESSION_EXPIRED it refreshes the token once and retries;
+ * on 401 it logs out locally and goes to /login. JSON bodies are encoded; FormData is sent as is.
+ */
+export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean } = {}): Promise<T> {
+  const send = (bearer: string | null) => {
+    const headers: Record<string, string> = {};
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    let body: BodyInit | undefined;
+    if (init.body instanceof FormData) body = init.body;
+    else if (init.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(init.body);
+    }
+    return fetch(`/api${path}`, { method: init.method ?? "GET", headers, body, signal: init.signal, credentials: "same-origin" });
+  };
+  let res = await send(getToken());
+  if (res.status === 403) {
+    const code = await errorCode(res.clone());
+    if (code === "ERR_SESSION_EXPIRED") {
+      const fresh = await refresh();
+      if (!fresh) {
+        if (fresh === null) goToLogin();
+        throw new ApiError(fresh === null ? 401 : 0, "ERR_SESSION_EXPIRED");
+      }
+      setToken(fresh);
+      res = await send(fresh);
+    }
+  }
+  if (res.status === 401 && !init.noAuthRedirect) {
+    goToLogin();
+  }
+  if (!res.ok) {
+    const data = (await res.json().catch(() => null)) as { error?: string; field?: string } | null;
+    throw new ApiError(res.status, data?.error ?? null, data?.field ?? null);
+  }
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function errorCode(res: Response): Promise<string | null> {
+  const data = (await res.json().catch(() => null)) as { error?: string } | null;
+  return data?.error ?? null;
+}

@@ -1,0 +1,31 @@
+import type { Resource } from "i18next";
+import type { Lang } from "../../src/i18n/shared";
+
+/** The signed-in user as the page shell ships it. */
+export interface BootUser {
+  id: number;
+  name: string;
+  email: string;
+  profile: "admin" | "user";
+}
+
+/** What the server embeds in `#__boot` for the client entry. */
+export interface Boot {
+  lng: Lang;
+  resources: Resource;
+  token: string | null;
+  user: BootUser | null;
+  tz?: string;
+}
+
+let current: Boot | null = null;
+
+/** Stores the parsed boot data (client entry only). */
+export function setBoot(boot: Boot) {
+  current = boot;
+}
+
+/** The boot data, or null before the client entry ran (and on the server). */
+export function getBoot(): Boot | null {
+  return current;
+}

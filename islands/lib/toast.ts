@@ -1,0 +1,24 @@
+import { signal } from "@preact/signals-react";
+
+export interface Toast {
+  id: number;
+  kind: "success" | "error" | "info";
+  text: string;
+}
+
+/** Visible toasts; the client entry renders them in a live region. */
+export const toasts = signal<Toast[]>([]);
+const AUTO_CLOSE_MS = 3000;
+let nextId = 1;
+
+/** Shows a toast that closes itself after 3 s (product §9). */
+export function toast(kind: Toast["kind"], text: string) {
+  const id = nextId++;
+  toasts.value = [...toasts.value, { id, kind, text }];
+  setTimeout(() => dismiss(id), AUTO_CLOSE_MS);
+}
+
+/** Removes one toast. */
+export function dismiss(id: number) {
+  toasts.value = toasts.value.filter((t) => t.id !== id);
+}

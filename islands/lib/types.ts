@@ -1,0 +1,38 @@
+/** A ticket as GET /api/tickets and the `ticket`/`appMessage` events carry it. */
+export interface Ticket {
+  id: number;
+  status: "open" | "pending" | "closed";
+  userId: number | null;
+  queueId: number | null;
+  isGroup?: boolean;
+  unreadMessages: number;
+  lastMessage: string | null;
+  updatedAt: string;
+  contact: { id: number; name: string; number: string; profilePicUrl: string | null } | null;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string; color: string } | null;
+  whatsapp: { id: number; name: string } | null;
+  tags: { id: number; name: string; color: string }[];
+}
+
+/** A message as GET /api/messages/:ticketId and `appMessage` carry it. */
+export interface Message {
+  id: number;
+  body: string;
+  fromMe: boolean;
+  ack: number;
+  mediaType: string;
+  mediaUrl: string | null;
+  fileName?: string | null;
+  isDeleted: boolean;
+  createdAt: string;
+  ticketId: number;
+  quotedMsg?: { id: number; body: string; fromMe: boolean; mediaType?: string; contact?: { name: string } | null } | null;
+  contact?: { id: number; name: string } | null;
+}
+
+export interface QueueOption {
+  id: number;
+  name: string;
+  color: string;
+}

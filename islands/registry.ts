@@ -1,0 +1,16 @@
+import type { ComponentType } from "react";
+
+/** Island name → lazy loader; Bun's splitting turns each import() into its own chunk. */
+export const islandLoaders = {
+  LoginForm: () => import("./LoginForm"),
+  SignupForm: () => import("./SignupForm"),
+  UserMenu: () => import("./UserMenu"),
+  NavToggle: () => import("./NavToggle"),
+  NotificationsBell: () => import("./NotificationsBell"),
+  TicketsManager: () => import("./TicketsManager"),
+  Chat: () => import("./Chat"),
+  SandboxPhone: () => import("./SandboxPhone"),
+  ConnectionsBadge: () => import("./ConnectionsBadge"),
+} satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
+
+export type IslandName = keyof typeof islandLoaders;

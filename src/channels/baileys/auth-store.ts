@@ -1,0 +1,91 @@
+import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type SignalDataSet, type SignalDataTypeMap, type SignalKeyStore } from "baileys";
+import type { Db } from "../../db/client";
+
+const CHUNK = 500;
+
+export interface SqliteAuthState {
+  state: { creds: AuthenticationCreds; keys: SignalKeyStore };
+  saveCreds: () => void;
+  /** Deletes this connection's credentials, keys and phone book in one transaction; later writes are ignored. */
+  wipe: () => void;
+}
+
+/** Baileys auth state for one connection, stored in wa_auth_creds / wa_auth_keys (BufferJSON encoded). */
+export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState {
+  const sql = db.$client;
+  const readCreds = sql.query<{ creds: string }, [number]>("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = ?");
+  const writeCreds = sql.query(
+    "INSERT INTO wa_auth_creds (whatsapp_id, creds, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(whatsapp_id) DO UPDATE SET creds = excluded.creds, updated_at = excluded.updated_at",
+  );
+  const upsertKey = sql.query(
+    "INSERT INTO wa_auth_keys (whatsapp_id, type, key_id, value) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(whatsapp_id, type, key_id) DO UPDATE SET value = excluded.value",
+  );
+  const deleteKey = sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?1 AND type = ?2 AND key_id = ?3");
+
+  // After a wipe, late writes from a closing socket must not bring credentials or keys back.
+  let wiped = false;
+  const stored = readCreds.get(whatsappId);
+  const creds: AuthenticationCreds = stored ? JSON.parse(stored.creds, BufferJSON.reviver) : initAuthCreds();
+
+  const get = async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
+    const out: { [id: string]: SignalDataTypeMap[T] } = {};
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      const marks = chunk.map(() => "?").join(",");
+      const rows = sql
+        .query<{ key_id: string; value: string }, (string | number)[]>(
+          `SELECT key_id, value FROM wa_auth_keys WHERE whatsapp_id = ? AND type = ? AND key_id IN (${marks})`,
+        )
+        .all(whatsappId, type, ...chunk);
+      for (const row of rows) {
+        let value = JSON.parse(row.value, BufferJSON.reviver);
+        if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value);
+        out[row.key_id] = value;
+      }
+    }
+    return out;
+  };
+
+  // One transaction per call: Baileys commits each logical key transaction through a single set().
+  const setAll = sql.transaction((data: SignalDataSet) => {
+    for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
+      const entries = data[type];
+      if (!entries) continue;
+      for (const [id, value] of Object.entries(entries)) {
+        if (value === null || value === undefined) deleteKey.run(whatsappId, type, id);
+        else upsertKey.run(whatsappId, type, id, JSON.stringify(value, BufferJSON.replacer));
+      }
+    }
+  });
+
+  const clear = async () => {
+    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
+  };
+
+  const wipeAll = sql.transaction(() => {
+    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
+    sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(whatsappId);
+    sql.query("DELETE FROM whatsapp_phonebook WHERE whatsapp_id = ?").run(whatsappId);
+  });
+
+  return {
+    state: {
+      creds,
+      keys: {
+        get,
+        set: async (data) => {
+          if (!wiped) setAll(data);
+        },
+        clear,
+      },
+    },
+    saveCreds: () => {
+      if (wiped) return;
+      writeCreds.run(whatsappId, JSON.stringify(creds, BufferJSON.replacer), Date.now());
+    },
+    wipe: () => {
+      wiped = true;
+      wipeAll();
+    },
+  };
+}

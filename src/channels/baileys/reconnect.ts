@@ -1,0 +1,66 @@
+/** What to do after a Baileys socket closed (design/whatsapp-baileys.md §3.1). */
+export type CloseAction =
+  | { kind: "restart" }
+  | { kind: "disconnect"; wipe: boolean; reason?: string; clearQr?: boolean }
+  | { kind: "retry"; delayMs: number; attempt: number };
+
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+  /** Consecutive failed attempts before giving up (DISCONNECTED, creds kept). */
+  maxAttempts: number;
+  /** Fraction of the delay added or removed at random (0.2 = ±20 %). */
+  jitter: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, maxMs: 60_000, maxAttempts: 10, jitter: 0.2 };
+
+export const QR_ATTEMPTS_ENDED = "QR refs attempts ended";
+export const REASON_VERSION_REJECTED = "WhatsApp rejected this client version; update Baileys or the WA Web version";
+export const REASON_REPLACED = "Connection replaced by another session";
+export const REASON_LOGGED_OUT = "Logged out";
+export const REASON_FORBIDDEN = "Account restricted";
+export const REASON_GAVE_UP = "Too many reconnection attempts";
+
+/**
+ * Maps a close code (+ error message) and the number of consecutive failed attempts so far to an action.
+ * `random` is injectable so tests can pin the jitter.
+ */
+export function closeAction(
+  code: number | undefined,
+  message: string | undefined,
+  failedAttempts: number,
+  backoff: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): CloseAction {
+  switch (code) {
+    case 515:
+      return { kind: "restart" };
+    case 401:
+      return { kind: "disconnect", wipe: true, reason: REASON_LOGGED_OUT, clearQr: true };
+    case 403:
+      return { kind: "disconnect", wipe: true, reason: REASON_FORBIDDEN, clearQr: true };
+    case 411:
+      return { kind: "disconnect", wipe: true, reason: "Multi-device mismatch", clearQr: true };
+    case 402:
+    case 406:
+      return { kind: "disconnect", wipe: false, reason: `Closed with code ${code}` };
+    case 440:
+      return { kind: "disconnect", wipe: false, reason: REASON_REPLACED };
+    case 405:
+      return { kind: "disconnect", wipe: false, reason: REASON_VERSION_REJECTED };
+  }
+  if (code === 408 && message?.includes(QR_ATTEMPTS_ENDED)) {
+    return { kind: "disconnect", wipe: true, reason: QR_ATTEMPTS_ENDED, clearQr: true };
+  }
+  const attempt = failedAttempts + 1;
+  if (attempt > backoff.maxAttempts) return { kind: "disconnect", wipe: false, reason: REASON_GAVE_UP };
+  return { kind: "retry", delayMs: backoffDelay(failedAttempts, backoff, random), attempt };
+}
+
+/** min(max, base·2^n) with ±jitter. */
+export function backoffDelay(n: number, backoff: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+  const raw = Math.min(backoff.maxMs, backoff.baseMs * 2 ** n);
+  const spread = raw * backoff.jitter * (random() * 2 - 1);
+  return Math.max(0, Math.round(raw + spread));
+}

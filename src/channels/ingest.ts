@@ -1,0 +1,21 @@
+import type { AppDeps } from "../deps";
+import { botActions } from "../modules/inbound/actions";
+import { CallHandler } from "../modules/inbound/calls";
+import { savePhonebook } from "../modules/inbound/phonebook";
+import { InboundPipeline } from "../modules/inbound/pipeline";
+import { markRevoked, updateAck } from "../modules/messages/store";
+import type { InboundSink } from "./manager";
+
+/** The sink drivers report to (besides statuses): the inbound pipeline of server-behaviour §2, §9.3. */
+export function createIngest(deps: AppDeps): InboundSink {
+  const actions = botActions(deps);
+  const pipeline = new InboundPipeline(deps, actions);
+  const calls = new CallHandler(deps, actions, pipeline);
+  return {
+    onMessage: (whatsappId, message) => pipeline.handle(whatsappId, message),
+    onAck: (whatsappId, messageId, ack) => void updateAck(deps, whatsappId, messageId, ack),
+    onRevoked: (whatsappId, messageId) => void markRevoked(deps, whatsappId, messageId),
+    onCall: (whatsappId, call) => calls.handle(whatsappId, call),
+    onContacts: (whatsappId, contacts) => savePhonebook(deps.db, whatsappId, contacts),
+  };
+}

@@ -1,0 +1,239 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { type WhatsappRow, waAuthCreds, whatsappPhonebook, whatsapps } from "../db/schema";
+import { AppError, notFound } from "../errors";
+import type { Logger } from "../log";
+import type { RealtimeHub } from "../realtime/hub";
+import type { ErrorCode } from "../shared/error-codes";
+import type {
+  ChannelDriver,
+  ChannelSink,
+  Channels,
+  ConnectionStatus,
+  DeleteRef,
+  OutgoingMedia,
+  Provider,
+  SendOptions,
+  StatusInfo,
+} from "./types";
+
+/** What the inbound pipeline handles; the manager keeps `onStatus` for itself. */
+export type InboundSink = Omit<ChannelSink, "onStatus">;
+
+export interface ManagerDeps {
+  db: Db;
+  hub: RealtimeHub;
+  log: Logger;
+}
+
+/** The session row as broadcast to every socket: the connection row without its secret (`wavoip`). */
+export function publicSession(row: WhatsappRow) {
+  const { wavoip: _secret, ...session } = row;
+  return session;
+}
+
+/**
+ * Owns every connection's lifecycle (see types.ts). Lifecycle operations on one connection run one after the
+ * other; a start requested while another start runs joins it. Drivers report statuses, the manager persists
+ * them and emits `whatsappSession`.
+ */
+export class ConnectionManager implements Channels {
+  private readonly drivers = new Map<Provider, ChannelDriver>();
+  private readonly chains = new Map<number, Promise<unknown>>();
+  private readonly starting = new Map<number, Promise<void>>();
+  private inbound?: InboundSink;
+  private readonly sink: ChannelSink;
+
+  constructor(private readonly deps: ManagerDeps) {
+    this.sink = {
+      onStatus: (id, status, info) => this.persistStatus(id, status, info),
+      onMessage: async (id, m) => this.inbound?.onMessage(id, m),
+      onAck: (id, wid, ack) => this.inbound?.onAck(id, wid, ack),
+      onRevoked: (id, wid) => this.inbound?.onRevoked(id, wid),
+      onCall: async (id, c) => this.inbound?.onCall(id, c),
+      onContacts: (id, list) => this.inbound?.onContacts(id, list),
+    };
+  }
+
+  /** Registers the driver of one provider kind. */
+  register(driver: ChannelDriver): this {
+    this.drivers.set(driver.kind, driver);
+    return this;
+  }
+
+  /** The registered driver of a kind (the sandbox HTTP API drives its simulated phones through it). */
+  driver(kind: Provider): ChannelDriver | undefined {
+    return this.drivers.get(kind);
+  }
+
+  /** Connects the inbound pipeline (built after the manager, since it needs `deps.channels`). */
+  setInbound(sink: InboundSink) {
+    this.inbound = sink;
+  }
+
+  /** The sink drivers report to (statuses persisted here, everything else forwarded to the pipeline). */
+  get driverSink(): ChannelSink {
+    return this.sink;
+  }
+
+  start(connectionId: number): Promise<void> {
+    const running = this.starting.get(connectionId);
+    if (running) return running;
+    const job = this.serial(connectionId, () => this.doStart(connectionId)).finally(() => this.starting.delete(connectionId));
+    this.starting.set(connectionId, job);
+    return job;
+  }
+
+  stop(connectionId: number): Promise<void> {
+    return this.serial(connectionId, async () => {
+      const driver = this.driverOf(connectionId);
+      if (driver?.isRunning(connectionId)) await driver.stop(connectionId);
+    });
+  }
+
+  disconnect(connectionId: number): Promise<void> {
+    return this.serial(connectionId, async () => {
+      const driver = this.driverOf(connectionId);
+      if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      this.deps.db.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
+      await driver.logout(connectionId);
+      this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
+    });
+  }
+
+  async newQr(connectionId: number): Promise<void> {
+    await this.serial(connectionId, async () => {
+      const driver = this.driverOf(connectionId);
+      if (!driver) throw notFound("ERR_NO_WAPP_FOUND");
+      this.deps.db.transaction((tx) => {
+        tx.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
+        tx.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
+      });
+      // The credentials are already wiped; a logout that cannot reach the network changes nothing more.
+      await driver.logout(connectionId).catch((error) => this.deps.log.warn("logout before new QR failed", { whatsappId: connectionId, error }));
+    });
+    await this.start(connectionId);
+  }
+
+  /** Starts every connection in parallel (boot). A failing one is logged and left as reported. */
+  async startAll(): Promise<void> {
+    const rows = this.deps.db.select({ id: whatsapps.id, status: whatsapps.status }).from(whatsapps).all();
+    await Promise.all(
+      rows
+        .filter((r) => r.status !== "DISCONNECTED")
+        .map((r) => this.start(r.id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: r.id, error }))),
+    );
+  }
+
+  async restartAll(): Promise<void> {
+    await this.stopAll();
+    await this.startAll();
+  }
+
+  async stopAll(): Promise<void> {
+    const rows = this.deps.db.select({ id: whatsapps.id }).from(whatsapps).all();
+    await Promise.all(rows.map((r) => this.stop(r.id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: r.id, error }))));
+  }
+
+  isRunning(connectionId: number): boolean {
+    return this.driverOf(connectionId)?.isRunning(connectionId) ?? false;
+  }
+
+  newMessageId(connectionId: number): string {
+    return this.running(connectionId).newMessageId(connectionId);
+  }
+
+  sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.sendText(connectionId, to, isGroup, body, options));
+  }
+
+  sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.sendMedia(connectionId, to, isGroup, media, options));
+  }
+
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.markRead(connectionId, chatId, isGroup, messageIds));
+  }
+
+  deleteForEveryone(connectionId: number, ref: DeleteRef) {
+    return this.call(connectionId, "ERR_DELETE_WAPP_MSG", (d) => d.deleteForEveryone(connectionId, ref));
+  }
+
+  checkNumber(connectionId: number, phone: string) {
+    return this.call(connectionId, "ERR_WAPP_CHECK_CONTACT", (d) => d.checkNumber(connectionId, phone));
+  }
+
+  profilePictureUrl(connectionId: number, chatId: string, isGroup: boolean) {
+    return this.call(connectionId, "ERR_WAPP_NOT_INITIALIZED", (d) => d.profilePictureUrl(connectionId, chatId, isGroup));
+  }
+
+  /** Rejects a ringing call (used by the calls rule). */
+  rejectCall(connectionId: number, callId: string, from: string) {
+    return this.call(connectionId, "ERR_WAPP_NOT_INITIALIZED", (d) => d.rejectCall(connectionId, callId, from));
+  }
+
+  private async doStart(connectionId: number) {
+    const row = this.row(connectionId);
+    if (!row) throw notFound("ERR_NO_WAPP_FOUND");
+    const driver = this.drivers.get(row.provider);
+    if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (driver.isRunning(connectionId)) await driver.stop(connectionId);
+    this.persistStatus(connectionId, "OPENING");
+    try {
+      await driver.start({ id: row.id, name: row.name, provider: row.provider }, this.sink);
+    } catch (error) {
+      this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
+      this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
+      throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    }
+  }
+
+  private persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
+    const changes: Partial<WhatsappRow> = { status };
+    if (info.qr !== undefined) changes.qrcode = info.qr;
+    else if (status !== "qrcode") changes.qrcode = "";
+    if (info.number !== undefined) changes.number = info.number;
+    if (info.retries !== undefined) changes.retries = info.retries;
+    else if (status === "CONNECTED" || status === "qrcode") changes.retries = 0;
+    const row = this.deps.db.update(whatsapps).set(changes).where(eq(whatsapps.id, connectionId)).returning().get();
+    if (!row) return;
+    this.deps.hub.publish("all", "whatsappSession", { action: "update", session: publicSession(row) });
+  }
+
+  private row(connectionId: number) {
+    return this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
+  }
+
+  private driverOf(connectionId: number): ChannelDriver | undefined {
+    const row = this.deps.db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
+    return row ? this.drivers.get(row.provider) : undefined;
+  }
+
+  private running(connectionId: number): ChannelDriver {
+    const driver = this.driverOf(connectionId);
+    if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return driver;
+  }
+
+  private async call<T>(connectionId: number, code: ErrorCode, fn: (driver: ChannelDriver) => Promise<T>): Promise<T> {
+    const driver = this.running(connectionId);
+    try {
+      return await fn(driver);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      this.deps.log.warn("channel operation failed", { whatsappId: connectionId, code, error });
+      throw new AppError(code);
+    }
+  }
+
+  private serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(connectionId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(fn);
+    const tail = next.catch(() => undefined);
+    this.chains.set(connectionId, tail);
+    void tail.then(() => {
+      if (this.chains.get(connectionId) === tail) this.chains.delete(connectionId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { extname, join } from "node:path";
+import { and, asc, eq, lt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { sandboxMessages, waAuthCreds } from "../../db/schema";
+import type { MessageKind, StoredMedia } from "../types";
+
+/** Delays of the simulated delivery: server ack (1), delivered (2), played/seen by the device (3). */
+export interface AckDelays {
+  sent: number;
+  delivered: number;
+  device: number;
+}
+
+export interface SandboxNetworkOptions {
+  db: Db;
+  mediaDir: string;
+  now?: () => number;
+  delays?: Partial<AckDelays>;
+}
+
+export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
+
+/** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
+export interface SandboxInbound {
+  from: string;
+  name?: string;
+  body?: string;
+  mediaType?: MessageKind;
+  mediaBase64?: string;
+  fileName?: string;
+  quotedId?: string;
+  groupId?: string;
+  groupName?: string;
+  call?: "missed";
+  id?: string;
+}
+
+interface Pairing {
+  sandbox: true;
+  number: string;
+}
+
+const MIMES: Record<string, string> = {
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".ogg": "audio/ogg",
+  ".mp3": "audio/mpeg",
+  ".mp4": "video/mp4",
+  ".pdf": "application/pdf",
+  ".txt": "text/plain",
+};
+
+/** Guesses a mimetype from a file name (sandbox media carry no type of their own). */
+export function mimeOf(fileName: string, kind?: string): string {
+  return MIMES[extname(fileName).toLowerCase()] ?? (kind === "image" ? "image/jpeg" : kind === "audio" ? "audio/ogg" : kind === "video" ? "video/mp4" : "application/octet-stream");
+}
+
+/**
+ * The simulated WhatsApp network: the phones on the other side of sandbox connections. Everything it sees is
+ * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
+ * timers that tests can flush with `settle()`.
+ */
+export class SandboxNetwork {
+  readonly db: Db;
+  readonly mediaDir: string;
+  readonly now: () => number;
+  private readonly delays: AckDelays;
+  private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+
+  constructor(options: SandboxNetworkOptions) {
+    this.db = options.db;
+    this.mediaDir = options.mediaDir;
+    this.now = options.now ?? Date.now;
+    this.delays = { sent: 300, delivered: 1000, device: 2000, ...options.delays };
+  }
+
+  /** The fake but stable phone number of a sandbox connection. */
+  static numberOf(connectionId: number): string {
+    return `5500000000${connectionId}`;
+  }
+
+  pairing(connectionId: number): Pairing | null {
+    const row = this.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).get();
+    if (!row) return null;
+    try {
+      const parsed = JSON.parse(row.creds) as Partial<Pairing>;
+      return parsed.sandbox && parsed.number ? (parsed as Pairing) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  pair(connectionId: number): string {
+    const number = SandboxNetwork.numberOf(connectionId);
+    const creds = JSON.stringify({ sandbox: true, number } satisfies Pairing);
+    this.db.insert(waAuthCreds).values({ whatsappId: connectionId, creds }).onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds } }).run();
+    return number;
+  }
+
+  unpair(connectionId: number) {
+    this.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
+  }
+
+  /** Writes media sent by a simulated phone into the media directory. */
+  saveMedia(base64: string, fileName: string | undefined, kind: string): StoredMedia {
+    mkdirSync(this.mediaDir, { recursive: true });
+    const originalName = fileName || `${kind}${kind === "image" ? ".jpg" : kind === "audio" ? ".ogg" : kind === "video" ? ".mp4" : ".bin"}`;
+    const stored = `${randomUUID()}${extname(originalName).toLowerCase().replace(/[^.a-z0-9]/g, "")}`;
+    writeFileSync(join(this.mediaDir, stored), Buffer.from(base64, "base64"));
+    return { fileName: stored, originalName, mimetype: mimeOf(originalName, kind) };
+  }
+
+  /** Records a message on the network; returns false when that id was already recorded. */
+  record(row: Omit<typeof sandboxMessages.$inferInsert, "id">): boolean {
+    const inserted = this.db
+      .insert(sandboxMessages)
+      .values({ createdAt: new Date(this.now()), ...row })
+      .onConflictDoNothing({ target: sandboxMessages.wid })
+      .returning({ id: sandboxMessages.id })
+      .get();
+    return !!inserted;
+  }
+
+  /** Messages a connection sent, oldest first, optionally only to one peer. */
+  outbox(connectionId: number, to?: string): SandboxMessageRow[] {
+    const where = and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.direction, "out"), to ? eq(sandboxMessages.peer, to) : undefined);
+    return this.db.select().from(sandboxMessages).where(where).orderBy(asc(sandboxMessages.id)).all();
+  }
+
+  byWid(wid: string): SandboxMessageRow | undefined {
+    return this.db.select().from(sandboxMessages).where(eq(sandboxMessages.wid, wid)).get();
+  }
+
+  /** The message was deleted for everyone: the simulated phone no longer shows its content. */
+  revoke(wid: string) {
+    this.db.update(sandboxMessages).set({ body: "", mediaType: "revoked" }).where(eq(sandboxMessages.wid, wid)).run();
+  }
+
+  /** Raises a message's ack (never lowers it); returns true when it changed. */
+  setAck(wid: string, ack: number): boolean {
+    const row = this.db
+      .update(sandboxMessages)
+      .set({ ack })
+      .where(and(eq(sandboxMessages.wid, wid), lt(sandboxMessages.ack, ack)))
+      .returning({ id: sandboxMessages.id })
+      .get();
+    return !!row;
+  }
+
+  /** The simulated contact reads every message the connection sent them: returns the ids raised to 4. */
+  readAll(connectionId: number, peer: string): string[] {
+    return this.db
+      .update(sandboxMessages)
+      .set({ ack: 4 })
+      .where(and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.direction, "out"), eq(sandboxMessages.peer, peer), lt(sandboxMessages.ack, 4)))
+      .returning({ wid: sandboxMessages.wid })
+      .all()
+      .map((r) => r.wid);
+  }
+
+  /** Schedules the ack walk 1→2→3 of a sent message; `report` is called for each step that raised the ack. */
+  walkAcks(wid: string, report: (ack: number) => void) {
+    const step = (ack: number) => () => {
+      if (this.setAck(wid, ack)) report(ack);
+    };
+    this.schedule(step(1), this.delays.sent);
+    this.schedule(step(2), this.delays.delivered);
+    this.schedule(step(3), this.delays.device);
+  }
+
+  /** Runs every pending timer now, in due order (tests). */
+  settle() {
+    const pending = [...this.timers.entries()];
+    this.timers.clear();
+    for (const [handle, fn] of pending) {
+      clearTimeout(handle);
+      fn();
+    }
+  }
+
+  /** Cancels every pending timer (shutdown). */
+  cancelAll() {
+    for (const handle of this.timers.keys()) clearTimeout(handle);
+    this.timers.clear();
+  }
+
+  private schedule(fn: () => void, ms: number) {
+    const handle = setTimeout(() => {
+      this.timers.delete(handle);
+      fn();
+    }, ms);
+    this.timers.set(handle, fn);
+  }
+}

@@ -1,0 +1,173 @@
+import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { queues, whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, notFound } from "../../errors";
+import { can, type Role } from "../../shared/permissions";
+import { firstLevelOptions } from "../queues/chatbot-tree";
+import { assertQueuesExist } from "../users/service";
+
+/** Writable connection fields (product §3). */
+export interface ConnectionInput {
+  name: string;
+  provider?: "baileys" | "sandbox";
+  isDefault?: boolean;
+  isMultidevice?: boolean;
+  greetingMessage?: string;
+  farewellMessage?: string;
+  transferTicketMessage?: string;
+  outOfWorkMessage?: string;
+  wavoip?: string;
+  defineWorkHours?: boolean;
+  startWorkHour?: string;
+  endWorkHour?: string;
+  startWorkHourWeekend?: string;
+  endWorkHourWeekend?: string;
+  monday?: boolean;
+  tuesday?: boolean;
+  wednesday?: boolean;
+  thursday?: boolean;
+  friday?: boolean;
+  saturday?: boolean;
+  sunday?: boolean;
+  queueIds?: number[];
+}
+
+type QueueSummary = { id: number; name: string; color: string; greetingMessage: string };
+
+/** The call token is an integration secret: only admins see it. */
+function present<T extends WhatsappRow>(row: T, profile: Role | null) {
+  if (profile && can(profile, "connections:manage")) return row;
+  const { wavoip: _secret, ...rest } = row;
+  return rest;
+}
+
+function queuesOf(db: Db, ids: number[]) {
+  if (!ids.length) return new Map<number, QueueSummary[]>();
+  const links = db
+    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color, greetingMessage: queues.greetingMessage })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(inArray(whatsappQueues.whatsappId, ids))
+    .orderBy(asc(queues.id))
+    .all();
+  const byConnection = new Map<number, QueueSummary[]>();
+  for (const { whatsappId, ...queue } of links) byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
+  return byConnection;
+}
+
+/** GET /whatsapp: every connection with its queues, in id order. */
+export function listConnections(db: Db, profile: Role) {
+  const rows = db.select().from(whatsapps).orderBy(asc(whatsapps.id)).all();
+  const byConnection = queuesOf(db, rows.map((r) => r.id));
+  return rows.map((row) => ({ ...present(row, profile), queues: byConnection.get(row.id) ?? [] }));
+}
+
+/** GET /whatsapp/:id: the connection with its queues and their first-level chatbot options. */
+export function showConnection(db: Db, id: number, profile: Role | null) {
+  const row = db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  if (!row) throw notFound("ERR_NO_WAPP_FOUND");
+  const connectionQueues = queuesOf(db, [id]).get(id) ?? [];
+  const options = firstLevelOptions(db, connectionQueues.map((q) => q.id));
+  return {
+    ...present(row, profile),
+    queues: connectionQueues.map((q) => ({
+      ...q,
+      chatbots: options.filter((o) => o.queueId === q.id).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage })),
+    })),
+  };
+}
+
+function validate(deps: AppDeps, input: Partial<ConnectionInput>, current?: WhatsappRow) {
+  if (input.provider === "sandbox" && !deps.config.sandbox) throw new AppError("ERR_SANDBOX_DISABLED", 403);
+  const name = input.name?.trim();
+  if (name !== undefined) {
+    const clash = deps.db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.name, name), current ? ne(whatsapps.id, current.id) : undefined))
+      .get();
+    if (clash) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS", 400);
+  }
+  if (input.queueIds) assertQueuesExist(deps.db, input.queueIds);
+  const queueCount = input.queueIds ? new Set(input.queueIds).size : current ? (queuesOf(deps.db, [current.id]).get(current.id)?.length ?? 0) : 0;
+  const greeting = input.greetingMessage ?? current?.greetingMessage ?? "";
+  if (queueCount > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
+}
+
+function fieldsOf(input: Partial<ConnectionInput>) {
+  const { queueIds: _queues, ...fields } = input;
+  return { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
+}
+
+function replaceQueues(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], id: number, queueIds: number[] | undefined) {
+  if (queueIds === undefined) return;
+  tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, id)).run();
+  const ids = [...new Set(queueIds)];
+  if (ids.length) tx.insert(whatsappQueues).values(ids.map((queueId) => ({ whatsappId: id, queueId }))).run();
+}
+
+function publishUpdate(deps: AppDeps, id: number) {
+  deps.hub.publish("all", "whatsapp", { action: "update", whatsapp: showConnection(deps.db, id, null) });
+}
+
+/** POST /whatsapp: the first connection becomes the default; the session starts right away. */
+export function createConnection(deps: AppDeps, input: ConnectionInput) {
+  validate(deps, input);
+  const isFirst = (deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0) === 0;
+  const isDefault = isFirst || input.isDefault === true;
+  const { id, previousDefaults } = deps.db.transaction((tx) => {
+    const previousDefaults = isDefault
+      ? tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.isDefault, true)).returning({ id: whatsapps.id }).all()
+      : [];
+    const row = tx
+      .insert(whatsapps)
+      .values({ ...fieldsOf(input), name: input.name.trim(), isDefault, status: "OPENING" })
+      .returning({ id: whatsapps.id })
+      .get();
+    replaceQueues(tx, row.id, input.queueIds);
+    return { id: row.id, previousDefaults };
+  });
+  for (const previous of previousDefaults) publishUpdate(deps, previous.id);
+  publishUpdate(deps, id);
+  Promise.resolve()
+    .then(() => deps.channels.start(id))
+    .catch((error) => deps.log.error("connection start failed", { connectionId: id, error }));
+  return showConnection(deps.db, id, "admin");
+}
+
+/** PUT /whatsapp/:id: every given field is written; `queueIds` absent leaves the queues alone. */
+export function updateConnection(deps: AppDeps, id: number, input: Partial<ConnectionInput>) {
+  const current = deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  if (!current) throw notFound("ERR_NO_WAPP_FOUND");
+  validate(deps, input, current);
+  if (input.isDefault === false && current.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+  const previousDefaults = deps.db.transaction((tx) => {
+    const previous =
+      input.isDefault === true && !current.isDefault
+        ? tx.update(whatsapps).set({ isDefault: false }).where(and(eq(whatsapps.isDefault, true), ne(whatsapps.id, id))).returning({ id: whatsapps.id }).all()
+        : [];
+    const fields = fieldsOf(input);
+    if (Object.keys(fields).length) tx.update(whatsapps).set(fields).where(eq(whatsapps.id, id)).run();
+    replaceQueues(tx, id, input.queueIds);
+    return previous;
+  });
+  for (const previous of previousDefaults) publishUpdate(deps, previous.id);
+  publishUpdate(deps, id);
+  return showConnection(deps.db, id, "admin");
+}
+
+/** DELETE /whatsapp/:id: logs the session out, then removes the row (its phone book and credentials go with it). */
+export async function deleteConnection(deps: AppDeps, id: number) {
+  const current = deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  if (!current) throw notFound("ERR_NO_WAPP_FOUND");
+  const total = deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0;
+  if (current.isDefault && total > 1) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+  try {
+    await deps.channels.disconnect(id);
+  } catch (error) {
+    deps.log.warn("connection logout failed before delete", { connectionId: id, error });
+  }
+  deps.db.delete(whatsapps).where(eq(whatsapps.id, id)).run();
+  deps.hub.publish("all", "whatsapp", { action: "delete", whatsappId: id });
+}

@@ -1,0 +1,146 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { AppDeps } from "../../deps";
+import { type ChatbotRow, chatbots, queues, ticketDialogs, type TicketRow, type WhatsappRow, whatsappQueues } from "../../db/schema";
+import { isBackKey, optionNumber, renderMenu } from "./menu";
+import { isInsideWorkHours } from "./work-hours";
+
+/** How the bot acts on a ticket: through the messages and tickets services (auto sends, bot-driven changes). */
+export interface BotActions {
+  /** Sends an automatic text (LRM + placeholders) into the ticket and stores it. */
+  send(ticket: TicketRow, body: string): Promise<void>;
+  /** Applies a bot-driven change (queue, user, status, isBot) with the tickets service's events; returns the row. */
+  change(ticket: TicketRow, changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean }): Promise<TicketRow>;
+}
+
+/** The out-of-work message goes out at most once per ticket in this window (rule 63 Recommend). */
+export const OUT_OF_WORK_INTERVAL_MS = 5 * 60 * 1000;
+/** After this many invalid answers in a row the chatbot stops and the ticket waits for an agent (rule 57). */
+export const MAX_INVALID_ANSWERS = 3;
+
+type Dialog = typeof ticketDialogs.$inferSelect;
+type QueueOption = { id: number; name: string; greetingMessage: string };
+
+/**
+ * The bot stage after an inbound 1:1 message was stored (§2.8): work hours (§4), then the connection's queue
+ * menu (§3.3) for tickets without a queue, or the queue's chatbot (§3.4) for tickets in a queue, all with the
+ * Recommends. Never runs for groups, own messages, or tickets with an agent.
+ */
+export async function runBot(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, text: string) {
+  if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
+  const dialog = loadDialog(deps, ticket.id);
+
+  if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
+    const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
+    if (connection.outOfWorkMessage.trim() && deps.clock.now() - last >= OUT_OF_WORK_INTERVAL_MS) {
+      saveDialog(deps, ticket.id, { outOfWorkSentAt: new Date(deps.clock.now()) });
+      await actions.send(ticket, connection.outOfWorkMessage);
+    }
+    return;
+  }
+
+  if (ticket.queueId == null) return queueMenu(deps, actions, connection, ticket, dialog, text);
+  if (ticket.isBot) return chatbot(deps, actions, connection, ticket, dialog, text);
+}
+
+function connectionQueues(deps: AppDeps, whatsappId: number): QueueOption[] {
+  return deps.db
+    .select({ id: queues.id, name: queues.name, greetingMessage: queues.greetingMessage })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(eq(whatsappQueues.whatsappId, whatsappId))
+    .orderBy(asc(queues.id))
+    .all();
+}
+
+function firstLevel(deps: AppDeps, queueId: number): ChatbotRow[] {
+  return deps.db.select().from(chatbots).where(and(eq(chatbots.queueId, queueId), isNull(chatbots.parentId))).orderBy(asc(chatbots.id)).all();
+}
+
+function children(deps: AppDeps, parentId: number): ChatbotRow[] {
+  return deps.db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id)).all();
+}
+
+function loadDialog(deps: AppDeps, ticketId: number): Dialog | undefined {
+  return deps.db.select().from(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).get();
+}
+
+function saveDialog(deps: AppDeps, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
+  deps.db.insert(ticketDialogs).values({ ticketId, ...values }).onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values }).run();
+}
+
+function clearDialog(deps: AppDeps, ticketId: number) {
+  deps.db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId)).run();
+}
+
+/** The connection greeting and the numbered queue list (no back line at this level). */
+function mainMenu(connection: WhatsappRow, list: QueueOption[]): string {
+  return renderMenu(connection.greetingMessage, list, false);
+}
+
+async function queueMenu(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, dialog: Dialog | undefined, text: string) {
+  const list = connectionQueues(deps, connection.id);
+  if (list.length === 0) {
+    if (!dialog?.menuSentAt && connection.greetingMessage.trim()) {
+      saveDialog(deps, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+      await actions.send(ticket, connection.greetingMessage);
+    }
+    return;
+  }
+  const n = optionNumber(text);
+  const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
+  if (!chosen) {
+    saveDialog(deps, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+    await actions.send(ticket, mainMenu(connection, list));
+    return;
+  }
+  const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
+  saveDialog(deps, ticket.id, { chatbotId: null, invalidCount: 0 });
+  const options = firstLevel(deps, chosen.id);
+  const body = options.length ? renderMenu(chosen.greetingMessage, options, true) : chosen.greetingMessage.trim();
+  if (body) await actions.send(updated, body);
+}
+
+async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, dialog: Dialog | undefined, text: string) {
+  const queueId = ticket.queueId!;
+  const node = dialog?.chatbotId != null ? deps.db.select().from(chatbots).where(eq(chatbots.id, dialog.chatbotId)).get() : undefined;
+  const options = node ? children(deps, node.id) : firstLevel(deps, queueId);
+  if (options.length === 0) return;
+
+  if (isBackKey(text)) {
+    const updated = await actions.change(ticket, { queueId: null, isBot: true });
+    clearDialog(deps, ticket.id);
+    await actions.send(updated, mainMenu(connection, connectionQueues(deps, connection.id)));
+    return;
+  }
+
+  const n = optionNumber(text);
+  const option = n != null ? options[n - 1] : undefined;
+  if (!option) {
+    const invalid = (dialog?.invalidCount ?? 0) + 1;
+    if (invalid >= MAX_INVALID_ANSWERS) {
+      clearDialog(deps, ticket.id);
+      await actions.change(ticket, { isBot: false });
+      return;
+    }
+    saveDialog(deps, ticket.id, { invalidCount: invalid });
+    const greeting = node ? node.greetingMessage : (deps.db.select({ g: queues.greetingMessage }).from(queues).where(eq(queues.id, queueId)).get()?.g ?? "");
+    await actions.send(ticket, renderMenu(greeting, options, true));
+    return;
+  }
+
+  if (!option.greetingMessage.trim()) {
+    clearDialog(deps, ticket.id);
+    await actions.change(ticket, { isBot: false });
+    return;
+  }
+  const next = children(deps, option.id);
+  let current = ticket;
+  if (option.isAgent && option.userId != null) current = await actions.change(current, { userId: option.userId, status: "open" });
+  if (next.length) saveDialog(deps, ticket.id, { chatbotId: option.id, invalidCount: 0 });
+  else {
+    clearDialog(deps, ticket.id);
+    if (current.isBot) current = await actions.change(current, { isBot: false });
+  }
+  await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);
+}
+

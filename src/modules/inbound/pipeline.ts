@@ -1,0 +1,101 @@
+import { and, eq } from "drizzle-orm";
+import type { NormalizedMessage } from "../../channels/types";
+import type { AppDeps } from "../../deps";
+import { type ContactRow, messages, tickets, whatsapps } from "../../db/schema";
+import { LRM } from "../messages/placeholders";
+import { storeMessage } from "../messages/store";
+import { getSetting } from "../settings/service";
+import { emitTicketUpdate } from "../tickets/events";
+import { toTicketDto } from "../tickets/serialize";
+import { type BotActions, runBot } from "./bot";
+import { findOrCreateContact, refreshPicture } from "./contacts";
+import { KeyedMutex } from "./mutex";
+import { findOrCreateTicket } from "./tickets";
+
+const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
+
+/** The text a message shows as body and last message (rule 20: media fall back to their file name). */
+export function bodyOf(message: NormalizedMessage): string {
+  if (message.body) return message.body;
+  if (message.media) return MEDIA_FALLBACK[message.kind] ?? message.media.originalName;
+  return MEDIA_FALLBACK[message.kind] ?? "";
+}
+
+/** The inbound message pipeline (§2): contact, ticket, idempotent storage, then the bot stage. */
+export class InboundPipeline {
+  private readonly chats = new KeyedMutex();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly actions: BotActions,
+  ) {}
+
+  /** Handles one message seen on a connection (inbound, or sent from the phone itself). */
+  async handle(whatsappId: number, message: NormalizedMessage): Promise<void> {
+    const { deps } = this;
+    // Automatic messages were stored when they were sent; their echo is ignored (rule 19a).
+    if (message.fromMe && message.body.startsWith(LRM)) return;
+    if (message.isGroup && getSetting(deps.db, "CheckMsgIsGroup") === "enabled") return;
+    const connection = deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
+    if (!connection) return;
+    if (this.alreadyStored(whatsappId, message.id)) return;
+
+    let chatContact: ContactRow;
+    let sender: ContactRow | null = null;
+    if (message.isGroup) {
+      chatContact = findOrCreateContact(deps, { number: message.chatId, name: message.groupName, isGroup: true });
+      if (!message.fromMe && message.author) sender = findOrCreateContact(deps, { number: message.author.phone, name: message.author.name, isGroup: false });
+    } else {
+      chatContact = findOrCreateContact(deps, { number: message.chatId, lid: message.lid, name: message.fromMe ? undefined : message.pushName, isGroup: false });
+      if (!message.fromMe) sender = chatContact;
+    }
+
+    await this.chats.run(`${chatContact.id}:${whatsappId}`, async () => {
+      if (this.alreadyStored(whatsappId, message.id)) return;
+      const { ticket, change } = findOrCreateTicket(deps, { contactId: chatContact.id, whatsappId, isGroup: message.isGroup });
+      if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+      const body = bodyOf(message);
+      storeMessage(deps, {
+        whatsappId,
+        wid: message.id,
+        ticketId: ticket.id,
+        contactId: sender?.id ?? null,
+        body,
+        fromMe: message.fromMe,
+        ack: message.ack,
+        mediaType: message.kind,
+        mediaUrl: message.media?.fileName ?? null,
+        mediaMime: message.media?.mimetype ?? null,
+        fileName: message.media?.originalName ?? null,
+        quotedWid: message.quotedId ?? null,
+        remoteJid: message.remoteJid ?? null,
+        participant: message.participant ?? null,
+        senderName: message.isGroup ? (message.author?.name ?? sender?.name ?? null) : null,
+        dataJson: message.raw ?? null,
+        at: message.at,
+      });
+      if (message.fromMe || message.isGroup) return;
+      const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+      try {
+        await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
+      } catch (error) {
+        deps.log.error("bot stage failed", { whatsappId, ticketId: ticket.id, error });
+      }
+    });
+
+    await refreshPicture(deps, whatsappId, chatContact);
+  }
+
+  private alreadyStored(whatsappId: number, wid: string): boolean {
+    return !!this.deps.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+      .get();
+  }
+
+  /** Runs `job` under the chat lock of (contact, connection), as message handling does. */
+  runForChat<T>(contactId: number, whatsappId: number, job: () => Promise<T>): Promise<T> {
+    return this.chats.run(`${contactId}:${whatsappId}`, job);
+  }
+}

@@ -1,0 +1,63 @@
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
+import type { AppDeps } from "../../deps";
+import { type TicketRow, tickets } from "../../db/schema";
+import { getSetting } from "../settings/service";
+
+export interface TicketLookup {
+  contactId: number;
+  whatsappId: number;
+  isGroup: boolean;
+}
+
+export interface FoundTicket {
+  ticket: TicketRow;
+  /** `created` or `reopened` when the ticket (re)entered the lists; null when an open/pending one was reused. */
+  change: "created" | "reopened" | null;
+}
+
+const FALLBACK_WINDOW_S = 7200;
+
+/**
+ * FindOrCreateTicket (§2.6 with the [LS] window): reuse the open/pending ticket of (contact, connection);
+ * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
+ * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
+ */
+export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
+  return deps.db.transaction((tx) => {
+    const same = and(eq(tickets.contactId, key.contactId), eq(tickets.whatsappId, key.whatsappId), eq(tickets.channel, "whatsapp"));
+    const active = tx
+      .select()
+      .from(tickets)
+      .where(and(same, inArray(tickets.status, ["open", "pending"])))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .get();
+    if (active) return { ticket: active, change: null };
+
+    const seconds = Number.parseInt(getSetting(deps.db, "timeCreateNewTicket"), 10);
+    const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
+    const since = new Date(deps.clock.now() - windowMs);
+    const recent = tx
+      .select()
+      .from(tickets)
+      .where(key.isGroup ? same : and(same, gte(tickets.updatedAt, since)))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .get();
+    if (recent) {
+      const ticket = tx
+        .update(tickets)
+        .set({ status: "pending", userId: null, isBot: true, updatedAt: new Date(deps.clock.now()) })
+        .where(eq(tickets.id, recent.id))
+        .returning()
+        .get()!;
+      return { ticket, change: "reopened" as const };
+    }
+
+    const now = new Date(deps.clock.now());
+    const ticket = tx
+      .insert(tickets)
+      .values({ contactId: key.contactId, whatsappId: key.whatsappId, isGroup: key.isGroup, isBot: true, status: "pending", createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    return { ticket, change: "created" as const };
+  });
+}

@@ -1,0 +1,64 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
+import { idParam } from "../../http/fields";
+import { authContext } from "../auth/plugin";
+import type { Tokens } from "../auth/tokens";
+import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, sendFromPanel } from "./service";
+
+const MAX_FILES = 10;
+
+/** Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`). */
+async function readPanelMessage(request: Request): Promise<PanelMessage> {
+  const type = request.headers.get("content-type") ?? "";
+  if (type.startsWith("multipart/form-data")) {
+    const form = await request.formData().catch(() => {
+      throw new AppError("ERR_INVALID_BODY");
+    });
+    const files = form.getAll("medias").filter((v): v is File => typeof v !== "string");
+    if (files.length > MAX_FILES) throw new AppError("ERR_INVALID_BODY");
+    const body = form.get("body");
+    return { body: typeof body === "string" ? body : undefined, files };
+  }
+  const text = await request.text();
+  if (text.length > MAX_BODY * 2) throw new AppError("ERR_INVALID_BODY");
+  let json: unknown;
+  try {
+    json = JSON.parse(text || "{}");
+  } catch {
+    throw new AppError("ERR_INVALID_BODY");
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) throw new AppError("ERR_INVALID_BODY");
+  const { body, quotedMsg } = json as { body?: unknown; quotedMsg?: unknown };
+  if (body != null && typeof body !== "string") throw new AppError("ERR_INVALID_BODY");
+  const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;
+  if (quotedId != null && !(Number.isSafeInteger(quotedId) && (quotedId as number) > 0)) throw new AppError("ERR_INVALID_BODY");
+  return { body: body ?? undefined, quotedMsgId: (quotedId as number | undefined) ?? undefined };
+}
+
+/** /messages: a ticket's history, sending text or files from the panel, deleting own messages. */
+export function messageRoutes(deps: AppDeps, tokens: Tokens) {
+  return new Elysia({ prefix: "/messages" })
+    .use(authContext(deps, tokens))
+    .get("/:ticketId", ({ user, params, query }) => listMessages(deps, user, params.ticketId, query.pageNumber), {
+      auth: true,
+      params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      query: t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
+    })
+    .post(
+      "/:ticketId",
+      async ({ user, params, request }) => {
+        await sendFromPanel(deps, user, params.ticketId, await readPanelMessage(request));
+        return { ok: true };
+      },
+      { auth: true, parse: "none", params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }) },
+    )
+    .delete(
+      "/:id",
+      async ({ user, params }) => {
+        await deleteMessage(deps, user, params.id);
+        return { ok: true };
+      },
+      { auth: true, params: idParam },
+    );
+}

@@ -1,0 +1,94 @@
+import { count, desc, eq, inArray } from "drizzle-orm";
+import { contacts, messages, tickets } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { isAdmin } from "../../shared/permissions";
+import { DEFAULT_MESSAGES } from "../../shared/validation";
+import { saveUpload } from "../media/service";
+import { canSeeTicket } from "../tickets/access";
+import { loadTicketDto } from "../tickets/serialize";
+import { getTicketRow, markTicketRead } from "../tickets/service";
+import type { AuthUser } from "../users/service";
+import { sendTicketMedia, sendTicketText } from "./send";
+import { markRevoked, toMessageDtos } from "./store";
+
+export const MESSAGE_PAGE_SIZE = 20;
+export const MAX_BODY = 65_536;
+
+/**
+ * GET /messages/:ticketId: the contact's history across their tickets the user may see (rule 87 with the
+ * queue restriction), 20 per page, newest page first but each page ascending. Opening marks the ticket read.
+ */
+export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
+  const ticket = getTicketRow(deps, ticketId);
+  if (!canSeeTicket(user, ticket)) throw forbidden();
+  markTicketRead(deps, ticket);
+  const visibleIds = deps.db
+    .select({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(eq(tickets.contactId, ticket.contactId))
+    .all()
+    .filter((t) => canSeeTicket(user, t))
+    .map((t) => t.id);
+  const where = inArray(messages.ticketId, visibleIds);
+  const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
+  const rows = deps.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(MESSAGE_PAGE_SIZE).offset(offset).all();
+  const total = deps.db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
+  return { messages: toMessageDtos(deps.db, rows.reverse()), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
+}
+
+export interface PanelMessage {
+  body?: string;
+  quotedMsgId?: number;
+  files?: (Blob & { name?: string })[];
+}
+
+/**
+ * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all stored
+ * (and size-checked) before the first is sent; each goes as its own message, the body as the first caption.
+ * Agent text is sent as typed (no placeholders).
+ */
+export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage) {
+  const ticket = getTicketRow(deps, ticketId);
+  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
+  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+  const body = input.body ?? "";
+  if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
+  const files = input.files ?? [];
+  if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
+  const stored = [];
+  for (const file of files) stored.push(await saveUpload(deps, file));
+  if (stored.length) {
+    let current = ticket;
+    for (const [i, media] of stored.entries()) {
+      await sendTicketMedia(deps, current, media, i === 0 ? body.trim() : "", { userId: user.id });
+      current = getTicketRow(deps, ticketId);
+    }
+  } else {
+    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id });
+  }
+  markTicketRead(deps, getTicketRow(deps, ticketId));
+}
+
+/** DELETE /messages/:id: only own messages, deleted for everyone on the network, then marked deleted. */
+export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
+  const row = deps.db
+    .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, isGroup: contacts.isGroup })
+    .from(messages)
+    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(eq(messages.id, messageId))
+    .get();
+  if (!row) throw notFound("ERR_NO_MESSAGE_FOUND");
+  if (!canSeeTicket(user, row)) throw forbidden();
+  const { message } = row;
+  if (!message.fromMe || message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
+  if (message.isDeleted) return;
+  try {
+    await deps.channels.deleteForEveryone(message.whatsappId, { id: message.wid, chatId: row.number, isGroup: row.isGroup, fromMe: true, participant: message.participant });
+  } catch (error) {
+    deps.log.warn("delete for everyone failed", { messageId, error });
+    throw error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED" ? error : new AppError("ERR_DELETE_WAPP_MSG");
+  }
+  markRevoked(deps, message.whatsappId, message.wid);
+}

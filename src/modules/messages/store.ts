@@ -1,0 +1,167 @@
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { contacts, messages, tickets, type MessageRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { ticketRooms } from "../../realtime/rooms";
+import { toTicketDto } from "../tickets/serialize";
+
+export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
+  /** The authenticated media URL (`/api/media/<id>`, add `?token=` for <img>), or null when there is no file. */
+  mediaUrl: string | null;
+  contact: { id: number; name: string; profilePicUrl: string } | null;
+  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string; contact: { name: string } | null } | null;
+}
+
+export interface StoreMessageInput {
+  whatsappId: number | null;
+  wid: string;
+  ticketId: number;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  read?: boolean;
+  ack?: number;
+  mediaType?: string;
+  /** File name inside the media directory. */
+  mediaUrl?: string | null;
+  mediaMime?: string | null;
+  fileName?: string | null;
+  /** Network id of the quoted message; linked when that message is stored. */
+  quotedWid?: string | null;
+  remoteJid?: string | null;
+  participant?: string | null;
+  senderName?: string | null;
+  dataJson?: string | null;
+  /** Epoch ms of the message; defaults to the clock. */
+  at?: number;
+  /** Inbound messages count as unread unless this is false. */
+  countUnread?: boolean;
+}
+
+/** The URL the media route serves a message's file under. */
+export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
+
+/** Serialises messages with sender contact and quoted message in two extra queries, whatever the count. */
+export function toMessageDtos(db: Db, rows: MessageRow[]): MessageDto[] {
+  if (rows.length === 0) return [];
+  const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
+  const quoted = quotedIds.length
+    ? db
+        .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, contactId: messages.contactId })
+        .from(messages)
+        .where(inArray(messages.id, quotedIds))
+        .all()
+    : [];
+  const contactIds = [...new Set([...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null))];
+  const contactRows = contactIds.length
+    ? db.select({ id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl }).from(contacts).where(inArray(contacts.id, contactIds)).all()
+    : [];
+  const contactMap = new Map(contactRows.map((c) => [c.id, c]));
+  const quotedMap = new Map(
+    quoted.map(({ contactId, ...q }) => {
+      const contact = contactId != null ? contactMap.get(contactId) : undefined;
+      return [q.id, { ...q, contact: contact ? { name: contact.name } : null }];
+    }),
+  );
+  return rows.map((row) => ({
+    ...row,
+    mediaUrl: row.mediaUrl ? mediaPath(row.id) : null,
+    contact: row.contactId != null ? (contactMap.get(row.contactId) ?? null) : null,
+    quotedMsg: row.quotedMsgId != null ? (quotedMap.get(row.quotedMsgId) ?? null) : null,
+  }));
+}
+
+/**
+ * Stores a message once per (connection, network id) and updates its ticket in the same transaction
+ * (last message, updatedAt, unread +1 for inbound), then publishes `appMessage` create. A re-delivery returns
+ * the stored row with `created: false` and changes nothing.
+ */
+export function storeMessage(deps: Pick<AppDeps, "db" | "hub" | "clock">, input: StoreMessageInput): { message: MessageRow; created: boolean } {
+  const { db } = deps;
+  const at = new Date(input.at ?? deps.clock.now());
+  const countUnread = !input.fromMe && input.countUnread !== false;
+  const result = db.transaction((tx) => {
+    const existing = findByWid(tx, input.whatsappId, input.wid);
+    if (existing) return { message: existing, created: false };
+    const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
+    const message = tx
+      .insert(messages)
+      .values({
+        wid: input.wid,
+        whatsappId: input.whatsappId,
+        ticketId: input.ticketId,
+        contactId: input.contactId,
+        body: input.body,
+        fromMe: input.fromMe,
+        read: input.read ?? input.fromMe,
+        ack: input.ack ?? 0,
+        mediaType: input.mediaType ?? "chat",
+        mediaUrl: input.mediaUrl ?? null,
+        mediaMime: input.mediaMime ?? null,
+        fileName: input.fileName ?? null,
+        quotedMsgId: quoted?.id ?? null,
+        remoteJid: input.remoteJid ?? null,
+        participant: input.participant ?? null,
+        senderName: input.senderName ?? null,
+        dataJson: input.dataJson ?? null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning()
+      .get();
+    tx.update(tickets)
+      .set({
+        lastMessage: input.body,
+        updatedAt: new Date(deps.clock.now()),
+        ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
+      })
+      .where(eq(tickets.id, input.ticketId))
+      .run();
+    return { message, created: true };
+  });
+  if (result.created) {
+    const ticketRow = db.select().from(tickets).where(eq(tickets.id, input.ticketId)).get();
+    if (ticketRow) {
+      const ticket = toTicketDto(db, ticketRow);
+      const [message] = toMessageDtos(db, [result.message]);
+      deps.hub.publish(ticketRooms(ticket), "appMessage", { action: "create", message, ticket, contact: ticket.contact });
+    }
+  }
+  return result;
+}
+
+function findByWid(db: Pick<Db, "select">, whatsappId: number | null, wid: string): MessageRow | undefined {
+  const connection = whatsappId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, whatsappId);
+  return db.select().from(messages).where(and(connection, eq(messages.wid, wid))).get();
+}
+
+/** Publishes a changed message to its chat only. */
+export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "hub">, row: MessageRow) {
+  const [message] = toMessageDtos(deps.db, [row]);
+  deps.hub.publish(`ticket:${row.ticketId}`, "appMessage", { action: "update", message });
+}
+
+/** Writes a delivery status only when it is larger than the stored one (acks never go backwards). */
+export function updateAck(deps: Pick<AppDeps, "db" | "hub">, whatsappId: number, wid: string, ack: number): MessageRow | undefined {
+  if (!Number.isFinite(ack)) return undefined;
+  const row = deps.db
+    .update(messages)
+    .set({ ack })
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), lt(messages.ack, ack)))
+    .returning()
+    .get();
+  if (row) emitMessageUpdate(deps, row);
+  return row;
+}
+
+/** Marks a message deleted for everyone (revoked on the network or from the panel) and tells its chat. */
+export function markRevoked(deps: Pick<AppDeps, "db" | "hub">, whatsappId: number, wid: string): MessageRow | undefined {
+  const row = deps.db
+    .update(messages)
+    .set({ isDeleted: true })
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+    .returning()
+    .get();
+  if (row) emitMessageUpdate(deps, row);
+  return row;
+}

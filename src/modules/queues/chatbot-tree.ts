@@ -1,0 +1,113 @@
+import { and, asc, count, eq, inArray, isNull, notInArray } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { chatbots, users, type ChatbotRow } from "../../db/schema";
+import { AppError, FieldError } from "../../errors";
+
+/** A chatbot option as written by clients: `id` updates an existing node, no `id` creates one. */
+export interface OptionInput {
+  id?: number;
+  name: string;
+  greetingMessage?: string;
+  isAgent?: boolean;
+  userId?: number | null;
+  options?: OptionInput[];
+}
+
+export interface ChatbotNode {
+  id: number;
+  name: string;
+  greetingMessage: string;
+  isAgent: boolean;
+  userId: number | null;
+  queueId: number | null;
+  parentId: number | null;
+  options: ChatbotNode[];
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Parent = { queueId: number } | { parentId: number };
+
+const MAX_DEPTH = 10;
+
+/** Throws 400 for trees deeper than MAX_DEPTH or naming users that do not exist. */
+export function checkOptions(db: Db, options: OptionInput[] | undefined, depth = 1, userIds = new Set<number>()): Set<number> {
+  if (!options) return userIds;
+  if (depth > MAX_DEPTH) throw new FieldError("options", "Too deep");
+  for (const o of options) {
+    if (o.userId) userIds.add(o.userId);
+    checkOptions(db, o.options, depth + 1, userIds);
+  }
+  if (depth === 1 && userIds.size) {
+    const found = db.select({ n: count() }).from(users).where(inArray(users.id, [...userIds])).get()?.n ?? 0;
+    if (found !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
+  }
+  return userIds;
+}
+
+const parentWhere = (p: Parent) => ("queueId" in p ? and(eq(chatbots.queueId, p.queueId), isNull(chatbots.parentId)) : eq(chatbots.parentId, p.parentId));
+
+/**
+ * Makes the children of `parent` match `options`: nodes with a known id are updated, the others created,
+ * and existing children absent from the list are deleted with their subtrees. A node's `options`
+ * left out means its children stay as they are.
+ */
+export function syncOptions(tx: Tx, parent: Parent, options: OptionInput[]) {
+  const current = new Set(tx.select({ id: chatbots.id }).from(chatbots).where(parentWhere(parent)).all().map((r) => r.id));
+  const kept = options.filter((o) => o.id != null && current.has(o.id)).map((o) => o.id!);
+  tx.delete(chatbots)
+    .where(and(parentWhere(parent), kept.length ? notInArray(chatbots.id, kept) : undefined))
+    .run();
+  for (const option of options) {
+    const values = {
+      name: option.name.trim(),
+      greetingMessage: option.greetingMessage ?? "",
+      isAgent: option.isAgent ?? false,
+      userId: option.userId || null,
+    };
+    let id: number;
+    if (option.id != null && current.has(option.id)) {
+      id = option.id;
+      tx.update(chatbots).set(values).where(eq(chatbots.id, id)).run();
+    } else {
+      const link = "queueId" in parent ? { queueId: parent.queueId, parentId: null } : { queueId: null, parentId: parent.parentId };
+      id = tx.insert(chatbots).values({ ...values, ...link }).returning({ id: chatbots.id }).get().id;
+    }
+    if (option.options) syncOptions(tx, { parentId: id }, option.options);
+  }
+}
+
+const toNode = (row: ChatbotRow): ChatbotNode => ({
+  id: row.id,
+  name: row.name,
+  greetingMessage: row.greetingMessage,
+  isAgent: row.isAgent,
+  userId: row.userId,
+  queueId: row.queueId,
+  parentId: row.parentId,
+  options: [],
+});
+
+/** The subtrees under `roots`, loaded one level per query, every level ordered by id. */
+export function loadTrees(db: Db, roots: ChatbotRow[]): ChatbotNode[] {
+  const nodes = roots.map(toNode);
+  let level = nodes;
+  for (let depth = 0; level.length && depth <= MAX_DEPTH + 1; depth++) {
+    const byId = new Map(level.map((n) => [n.id, n]));
+    const rows = db.select().from(chatbots).where(inArray(chatbots.parentId, [...byId.keys()])).orderBy(asc(chatbots.id)).all();
+    const next = rows.map(toNode);
+    for (const child of next) byId.get(child.parentId!)!.options.push(child);
+    level = next;
+  }
+  return nodes;
+}
+
+/** First-level options of these queues, ordered by id. */
+export function firstLevelOptions(db: Db, queueIds: number[]) {
+  if (!queueIds.length) return [];
+  return db
+    .select()
+    .from(chatbots)
+    .where(and(inArray(chatbots.queueId, queueIds), isNull(chatbots.parentId)))
+    .orderBy(asc(chatbots.id))
+    .all();
+}

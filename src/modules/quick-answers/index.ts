@@ -1,0 +1,28 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../../deps";
+import { idParam, str } from "../../http/fields";
+import { RULES } from "../../shared/validation";
+import { authContext } from "../auth/plugin";
+import type { Tokens } from "../auth/tokens";
+import { listQuery } from "../../http/list-query";
+import { createQuickAnswer, deleteQuickAnswer, listQuickAnswers, showQuickAnswer, updateQuickAnswer } from "./service";
+
+const body = t.Object({ shortcut: str(RULES.quickAnswerShortcut), message: str(RULES.quickAnswerMessage) });
+
+/** /quickAnswers: shared by every agent. */
+export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
+  return new Elysia({ prefix: "/quickAnswers" })
+    .use(authContext(deps, tokens))
+    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: listQuery })
+    .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
+    .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body })
+    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
+    .delete(
+      "/:id",
+      ({ params }) => {
+        deleteQuickAnswer(deps, params.id);
+        return { message: "Quick Answer deleted" };
+      },
+      { auth: true, params: idParam },
+    );
+}

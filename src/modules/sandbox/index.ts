@@ -1,0 +1,58 @@
+import { Elysia, t } from "elysia";
+import { ConnectionManager } from "../../channels/manager";
+import { SandboxDriver } from "../../channels/sandbox/driver";
+import type { AppDeps } from "../../deps";
+import { authContext } from "../auth/plugin";
+import type { Tokens } from "../auth/tokens";
+import { assertSandboxEnabled, inbound, outbox, read, scan } from "./service";
+
+const whatsappIdParam = t.Object({ whatsappId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+const phone = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9-]+$" });
+const KINDS = ["chat", "image", "audio", "video", "document", "sticker", "vcard", "location"] as const;
+
+/** /sandbox: drives the simulated WhatsApp network (admin only; 403 when the sandbox is off). */
+export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
+  const registered = deps.channels instanceof ConnectionManager ? deps.channels.driver("sandbox") : undefined;
+  const driver = registered instanceof SandboxDriver ? registered : undefined;
+  return new Elysia({ prefix: "/sandbox" })
+    .use(authContext(deps, tokens))
+    .onBeforeHandle(() => assertSandboxEnabled(deps, driver))
+    .post(
+      "/:whatsappId/scan",
+      ({ params }) => {
+        scan(deps, driver!, params.whatsappId);
+        return { message: "Scanned." };
+      },
+      { auth: "connections:manage", params: whatsappIdParam },
+    )
+    .post("/:whatsappId/inbound", async ({ params, body }) => ({ id: await inbound(deps, driver!, params.whatsappId, body) }), {
+      auth: "connections:manage",
+      params: whatsappIdParam,
+      body: t.Object({
+        from: phone,
+        name: t.Optional(t.String({ maxLength: 100 })),
+        body: t.Optional(t.String({ maxLength: 65536 })),
+        mediaType: t.Optional(t.UnionEnum(KINDS)),
+        mediaBase64: t.Optional(t.String({ maxLength: 100 * 1024 * 1024 })),
+        fileName: t.Optional(t.String({ maxLength: 255 })),
+        quotedId: t.Optional(t.String({ maxLength: 128 })),
+        groupId: t.Optional(phone),
+        groupName: t.Optional(t.String({ maxLength: 100 })),
+        call: t.Optional(t.Literal("missed")),
+        id: t.Optional(t.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_-]+$" })),
+      }),
+    })
+    .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, driver!, params.whatsappId, query.to), {
+      auth: "connections:manage",
+      params: whatsappIdParam,
+      query: t.Object({ to: t.Optional(phone) }),
+    })
+    .post(
+      "/:whatsappId/read",
+      ({ params, body }) => {
+        read(deps, driver!, params.whatsappId, body.to);
+        return { message: "Read." };
+      },
+      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ to: phone }) },
+    );
+}

@@ -1,0 +1,52 @@
+import { eq } from "drizzle-orm";
+import type { SandboxDriver } from "../../channels/sandbox/driver";
+import type { SandboxInbound } from "../../channels/sandbox/network";
+import type { AppDeps } from "../../deps";
+import { whatsapps } from "../../db/schema";
+import { AppError, notFound } from "../../errors";
+
+/** The sandbox connection `id`, or 404 when it does not exist / 400 when it is not a sandbox connection. */
+function sandboxConnection(deps: AppDeps, id: number) {
+  const row = deps.db.select({ id: whatsapps.id, provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, id)).get();
+  if (!row) throw notFound("ERR_NO_WAPP_FOUND");
+  if (row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  return row;
+}
+
+/** Refuses every sandbox call when the sandbox is switched off. */
+export function assertSandboxEnabled(deps: AppDeps, driver: SandboxDriver | undefined) {
+  if (!deps.config.sandbox || !driver) throw new AppError("ERR_SANDBOX_DISABLED", 403);
+}
+
+/** The simulated phone scans the connection's QR. */
+export function scan(deps: AppDeps, driver: SandboxDriver, id: number) {
+  sandboxConnection(deps, id);
+  driver.scan(id);
+}
+
+/** A simulated phone writes to the connection; returns the message id. */
+export function inbound(deps: AppDeps, driver: SandboxDriver, id: number, input: SandboxInbound) {
+  sandboxConnection(deps, id);
+  return driver.inbound(id, input);
+}
+
+/** What the connection sent, oldest first (to one number when `to` is given). */
+export function outbox(deps: AppDeps, driver: SandboxDriver, id: number, to?: string) {
+  sandboxConnection(deps, id);
+  return driver.network.outbox(id, to).map((m) => ({
+    id: m.wid,
+    to: m.peer,
+    body: m.body,
+    mediaType: m.mediaType ?? "chat",
+    fileName: m.fileName,
+    quotedId: m.quotedId,
+    ack: m.ack,
+    createdAt: m.createdAt,
+  }));
+}
+
+/** The simulated contact reads the messages the connection sent them. */
+export function read(deps: AppDeps, driver: SandboxDriver, id: number, to: string) {
+  sandboxConnection(deps, id);
+  driver.read(id, to);
+}

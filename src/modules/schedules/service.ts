@@ -1,0 +1,134 @@
+import { and, count, desc, eq, inArray, or, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { contacts, schedules, users, type ScheduleRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { can } from "../../shared/permissions";
+import type { AuthUser } from "../users/service";
+import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+
+export interface ScheduleInput {
+  body: string;
+  contactId: number;
+  sendAt: string;
+  ticketId?: number | null;
+}
+
+/** Schedules with their contact and user `{id, name}`, loaded in two queries. */
+function withRelations(db: Db, rows: ScheduleRow[]) {
+  if (!rows.length) return [];
+  const contactIds = [...new Set(rows.map((r) => r.contactId))];
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v != null))];
+  const contactById = new Map(
+    db.select({ id: contacts.id, name: contacts.name, number: contacts.number }).from(contacts).where(inArray(contacts.id, contactIds)).all().map((c) => [c.id, c]),
+  );
+  const userById = new Map(
+    (userIds.length ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all() : []).map((u) => [u.id, u]),
+  );
+  return rows.map((row) => ({ ...row, contact: contactById.get(row.contactId) ?? null, user: row.userId ? (userById.get(row.userId) ?? null) : null }));
+}
+
+/** One page of schedules, newest first, searched by body or contact name, optionally for one contact or user. */
+export function listSchedules(db: Db, opts: { searchParam?: string; pageNumber?: number; contactId?: number; userId?: number }) {
+  const search = normalizeSearch(opts.searchParam);
+  const conditions: (SQL | undefined)[] = [
+    search ? or(contains(schedules.body, search), contains(contacts.name, search)) : undefined,
+    opts.contactId ? eq(schedules.contactId, opts.contactId) : undefined,
+    opts.userId ? eq(schedules.userId, opts.userId) : undefined,
+  ];
+  const where = and(...conditions);
+  const { limit, offset } = pageWindow(opts.pageNumber);
+  const rows = db
+    .select({ schedule: schedules })
+    .from(schedules)
+    .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+    .where(where)
+    .orderBy(desc(schedules.createdAt), desc(schedules.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.schedule);
+  const total = db.select({ n: count() }).from(schedules).innerJoin(contacts, eq(contacts.id, schedules.contactId)).where(where).get()?.n ?? 0;
+  return { schedules: withRelations(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+}
+
+export function showSchedule(db: Db, id: number) {
+  const row = db.select().from(schedules).where(eq(schedules.id, id)).get();
+  if (!row) throw notFound("ERR_NO_SCHEDULE_FOUND");
+  return withRelations(db, [row])[0]!;
+}
+
+const NAIVE_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+
+/** Offset of `timeZone` from UTC at `at`, in ms. */
+function zoneOffset(at: Date, timeZone: string) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" })
+      .formatToParts(at)
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/**
+ * The client sends `YYYY-MM-DDTHH:mm` without a zone (its datetime-local input): that is wall-clock time in
+ * the configured time zone. Values with a zone or offset are taken as they are.
+ */
+function parseSendAt(value: string, timeZone: string): Date {
+  const trimmed = value.trim();
+  if (NAIVE_LOCAL.test(trimmed)) {
+    const asUtc = new Date(`${trimmed}Z`);
+    if (!Number.isNaN(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
+  }
+  const date = new Date(trimmed);
+  if (Number.isNaN(date.getTime())) throw new FieldError("sendAt", "Invalid date");
+  return date;
+}
+
+function assertContact(db: Db, contactId: number) {
+  if (!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, contactId)).get()) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
+}
+
+/** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
+export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleInput) {
+  const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
+  if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "A data deve ser no futuro");
+  assertContact(deps.db, input.contactId);
+  const row = deps.db
+    .insert(schedules)
+    .values({ body: input.body, contactId: input.contactId, sendAt, userId: actor.id, status: "PENDENTE" })
+    .returning()
+    .get();
+  const schedule = withRelations(deps.db, [row])[0]!;
+  deps.hub.publish("all", "schedule", { action: "create", schedule });
+  return schedule;
+}
+
+/** PUT /schedules/:id by its creator or an admin; sent ones are frozen, failed ones go back to PENDENTE. */
+export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ScheduleInput>) {
+  const current = showSchedule(deps.db, id);
+  if (current.userId !== actor.id && !can(actor.profile, "schedules:editAny")) throw forbidden();
+  if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
+  if (input.contactId !== undefined) assertContact(deps.db, input.contactId);
+  const row = deps.db
+    .update(schedules)
+    .set({
+      ...(input.body !== undefined ? { body: input.body } : {}),
+      ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
+      ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
+      ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(schedules.id, id))
+    .returning()
+    .get();
+  const schedule = withRelations(deps.db, [row])[0]!;
+  deps.hub.publish("all", "schedule", { action: "update", schedule });
+  return schedule;
+}
+
+export function deleteSchedule(deps: AppDeps, id: number) {
+  const row = deps.db.delete(schedules).where(eq(schedules.id, id)).returning({ id: schedules.id }).get();
+  if (!row) throw notFound("ERR_NO_SCHEDULE_FOUND");
+  deps.hub.publish("all", "schedule", { action: "delete", scheduleId: id });
+}

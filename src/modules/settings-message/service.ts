@@ -1,0 +1,47 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { settingsMessage, whatsapps } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError } from "../../errors";
+
+export interface SettingsMessageInput {
+  whatsappId: number;
+  limit?: number;
+  minutes?: number;
+  seconds?: number;
+  contacts?: boolean;
+  /** The seed client's name for `contacts`. */
+  contact?: boolean;
+  photo?: boolean;
+  random?: boolean;
+  optOut?: string;
+}
+
+/** The connection's bulk-send throttling, or null when it was never saved. */
+export function getSettingsMessage(db: Db, whatsappId: number) {
+  return db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get() ?? null;
+}
+
+/** POST /settingsMessage: upserts every field for the connection; admins are told. */
+export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) {
+  if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId)).get()) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "Too Long!");
+  const contacts = input.contacts ?? input.contact;
+  const values = {
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    ...(input.minutes !== undefined ? { minutes: input.minutes } : {}),
+    ...(input.seconds !== undefined ? { seconds: input.seconds } : {}),
+    ...(contacts !== undefined ? { contacts } : {}),
+    ...(input.photo !== undefined ? { photo: input.photo } : {}),
+    ...(input.random !== undefined ? { random: input.random } : {}),
+    ...(input.optOut !== undefined ? { optOut: input.optOut } : {}),
+  };
+  const setting = deps.db
+    .insert(settingsMessage)
+    .values({ whatsappId: input.whatsappId, ...values })
+    .onConflictDoUpdate({ target: settingsMessage.whatsappId, set: { ...values, updatedAt: new Date() } })
+    .returning()
+    .get();
+  deps.hub.publish("admins", "settingsMessage", { action: "update", setting });
+  return setting;
+}

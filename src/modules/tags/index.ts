@@ -1,0 +1,29 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../../deps";
+import { idParam, str } from "../../http/fields";
+import { RULES } from "../../shared/validation";
+import { authContext } from "../auth/plugin";
+import type { Tokens } from "../auth/tokens";
+import { listQuery } from "../../http/list-query";
+import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from "./service";
+
+const body = t.Object({ name: str(RULES.tagName), color: t.Optional(t.String({ maxLength: 30 })) });
+
+/** /tags CRUD and lists (the ticket tag sync lives with tickets). Editing needs `tags:edit`. */
+export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
+  return new Elysia({ prefix: "/tags" })
+    .use(authContext(deps, tokens))
+    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: listQuery })
+    .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), { auth: true, query: t.Object({ searchParam: t.Optional(t.String({ maxLength: 200 })) }) })
+    .get("/:id", ({ params }) => showTag(deps.db, params.id), { auth: true, params: idParam })
+    .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body })
+    .put("/:id", ({ params, body }) => updateTag(deps, params.id, body), { auth: "tags:edit", params: idParam, body: t.Partial(body) })
+    .delete(
+      "/:id",
+      ({ params }) => {
+        deleteTag(deps, params.id);
+        return { message: "Tag deleted" };
+      },
+      { auth: true, params: idParam },
+    );
+}

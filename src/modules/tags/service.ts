@@ -1,0 +1,82 @@
+import { and, asc, count, countDistinct, eq, inArray, ne, or } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { tags, ticketTags, type TagRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, notFound } from "../../errors";
+import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+
+export interface TagInput {
+  name: string;
+  color?: string;
+}
+
+const DEFAULT_COLOR = "#eee";
+
+/** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
+function withCounts(db: Db, rows: TagRow[]) {
+  if (!rows.length) return [];
+  const counts = db
+    .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
+    .from(ticketTags)
+    .where(inArray(ticketTags.tagId, rows.map((r) => r.id)))
+    .groupBy(ticketTags.tagId)
+    .all();
+  const byTag = new Map(counts.map((c) => [c.tagId, c.n]));
+  return rows.map((row) => ({ ...row, ticketsCount: byTag.get(row.id) ?? 0 }));
+}
+
+const searchWhere = (searchParam?: string) => {
+  const search = normalizeSearch(searchParam);
+  return search ? or(contains(tags.name, search), contains(tags.color, search)) : undefined;
+};
+
+/** One page of tags by name, searched by name or colour. */
+export function listTags(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+  const where = searchWhere(opts.searchParam);
+  const { limit, offset } = pageWindow(opts.pageNumber);
+  const rows = db.select().from(tags).where(where).orderBy(asc(tags.name), asc(tags.id)).limit(limit).offset(offset).all();
+  const total = db.select({ n: count() }).from(tags).where(where).get()?.n ?? 0;
+  return { tags: withCounts(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+}
+
+/** Every tag by name (filters), optionally searched. */
+export function listAllTags(db: Db, searchParam?: string) {
+  return withCounts(db, db.select().from(tags).where(searchWhere(searchParam)).orderBy(asc(tags.name), asc(tags.id)).all());
+}
+
+export function showTag(db: Db, id: number) {
+  const row = db.select().from(tags).where(eq(tags.id, id)).get();
+  if (!row) throw notFound("ERR_NO_TAG_FOUND");
+  return withCounts(db, [row])[0]!;
+}
+
+function assertNameFree(db: Db, name: string, exceptId?: number) {
+  const clash = db.select({ id: tags.id }).from(tags).where(and(eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined)).get();
+  if (clash) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS", 400);
+}
+
+export function createTag(deps: AppDeps, userId: number, input: TagInput) {
+  const name = input.name.trim();
+  assertNameFree(deps.db, name);
+  const row = deps.db.insert(tags).values({ name, color: input.color?.trim() || DEFAULT_COLOR, userId }).returning().get();
+  const tag = withCounts(deps.db, [row])[0]!;
+  deps.hub.publish("all", "tag", { action: "create", tag });
+  return tag;
+}
+
+export function updateTag(deps: AppDeps, id: number, input: Partial<TagInput>) {
+  showTag(deps.db, id);
+  const name = input.name?.trim();
+  if (name !== undefined) assertNameFree(deps.db, name, id);
+  const set = { ...(name !== undefined ? { name } : {}), ...(input.color !== undefined ? { color: input.color.trim() || DEFAULT_COLOR } : {}) };
+  if (Object.keys(set).length) deps.db.update(tags).set(set).where(eq(tags.id, id)).run();
+  const tag = showTag(deps.db, id);
+  deps.hub.publish("all", "tag", { action: "update", tag });
+  return tag;
+}
+
+export function deleteTag(deps: AppDeps, id: number) {
+  const row = deps.db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id }).get();
+  if (!row) throw notFound("ERR_NO_TAG_FOUND");
+  deps.hub.publish("all", "tag", { action: "delete", tagId: id });
+}

@@ -1,0 +1,240 @@
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import { contacts, messages, queues, tags, ticketDialogs, ticketTags, tickets, users, whatsapps, type TicketRow } from "../../db/schema";
+import type { Db } from "../../db/client";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { notificationRooms, statusRooms, TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
+import { can, isAdmin } from "../../shared/permissions";
+import { DEFAULT_MESSAGES } from "../../shared/validation";
+import { sendTicketText } from "../messages/send";
+import type { AuthUser } from "../users/service";
+import { canSeeTicket } from "./access";
+import { defaultWhatsappId } from "./default-connection";
+import { emitTicketDelete, emitTicketUpdate } from "./events";
+import { loadTicketDto, type TicketDto } from "./serialize";
+
+export interface TicketChanges {
+  status?: string;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+}
+
+export interface ApplyOptions {
+  /** Who acts; null = the system or the bot (no permission checks, unread untouched unless markRead). */
+  actor: AuthUser | null;
+  /** Mark the ticket read (§6.6); defaults to true for people, false for the system. */
+  markRead?: boolean;
+  /** Send the connection's farewell on the transition into closed (default true). */
+  farewell?: boolean;
+}
+
+const ACTIVE: TicketStatus[] = ["open", "pending"];
+
+/** Loads a ticket row or throws 404 ERR_NO_TICKET_FOUND. */
+export function getTicketRow(deps: Pick<AppDeps, "db">, id: number): TicketRow {
+  const row = deps.db.select().from(tickets).where(eq(tickets.id, id)).get();
+  if (!row) throw notFound("ERR_NO_TICKET_FOUND");
+  return row;
+}
+
+/** The contact's open or pending ticket on a connection other than `exceptId`, if any. */
+export function otherActiveTicket(db: Pick<Db, "select">, contactId: number, whatsappId: number | null, exceptId?: number) {
+  return db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, contactId),
+        whatsappId == null ? undefined : eq(tickets.whatsappId, whatsappId),
+        inArray(tickets.status, ACTIVE),
+        exceptId != null ? ne(tickets.id, exceptId) : undefined,
+      ),
+    )
+    .get();
+}
+
+function otherOpenError(actor: AuthUser | null, ticketId: number) {
+  return new AppError("ERR_OTHER_OPEN_TICKET", 400, actor && isAdmin(actor.profile) ? { ticketId } : undefined);
+}
+
+/**
+ * Accept, return, close, reopen and transfer (server-behaviour §5.1): validates the change, enforces one
+ * active ticket per contact and connection, writes it, clears the bot dialog when a person takes over or the
+ * ticket closes, publishes the events, then sends the farewell (only on the transition into closed) or the
+ * transfer message. Those sends never fail the change: their failure is logged.
+ */
+export async function applyTicketChanges(deps: AppDeps, ticketId: number, changes: TicketChanges, opts: ApplyOptions): Promise<TicketDto> {
+  const { actor } = opts;
+  const before = getTicketRow(deps, ticketId);
+  if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+  if (actor && !canSeeTicket(actor, before)) throw forbidden();
+  if (changes.userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, changes.userId)).get()) throw notFound("ERR_NO_USER_FOUND");
+  if (changes.queueId != null && !deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, changes.queueId)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
+
+  const next = { status: before.status as TicketStatus, userId: before.userId, queueId: before.queueId, whatsappId: before.whatsappId };
+  if (changes.status !== undefined) next.status = changes.status as TicketStatus;
+  if (changes.userId !== undefined) next.userId = changes.userId;
+  if (changes.queueId !== undefined) next.queueId = changes.queueId;
+  if (changes.whatsappId !== undefined) next.whatsappId = changes.whatsappId;
+
+  const transferred = (changes.queueId !== undefined && changes.queueId !== before.queueId) || (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId);
+  // Rule 68: a transfer without a user goes back to waiting.
+  if (transferred && changes.userId === undefined && before.status !== "closed" && next.status !== "closed") {
+    next.status = "pending";
+    next.userId = null;
+  }
+  if (next.status === "open" && next.userId == null) {
+    if (!actor) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+    next.userId = actor.id;
+  }
+  if (next.status === "pending" && changes.userId === undefined && before.status === "open" && changes.status === "pending") next.userId = null;
+
+  if (actor) {
+    const reopening = before.status === "closed" && next.status !== "closed";
+    if (reopening && !isAdmin(actor.profile) && before.userId !== actor.id) throw forbidden();
+    if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId && !can(actor.profile, "ticket-options:transferWhatsapp")) throw forbidden();
+  }
+  if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId) {
+    if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, changes.whatsappId)).get()) throw notFound("ERR_NO_WAPP_FOUND");
+    const other = otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
+    if (other && next.status !== "closed") throw otherOpenError(actor, other.id);
+  }
+  if (before.status === "closed" && next.status !== "closed") {
+    const other = otherActiveTicket(deps.db, before.contactId, next.whatsappId, before.id);
+    if (other) throw otherOpenError(actor, other.id);
+  }
+
+  const tookOver = (next.status === "open" && before.status !== "open") || next.userId !== before.userId || transferred || next.status === "closed";
+  const markRead = opts.markRead ?? actor != null;
+  deps.db.transaction((tx) => {
+    tx.update(tickets)
+      .set({ ...next, ...(tookOver ? { isBot: false } : {}), ...(markRead ? { unreadMessages: 0 } : {}), updatedAt: new Date(deps.clock.now()) })
+      .where(eq(tickets.id, ticketId))
+      .run();
+    if (tookOver) tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).run();
+  });
+  const after = getTicketRow(deps, ticketId);
+  if (markRead) markTicketRead(deps, after);
+  emitTicketUpdate(deps, loadTicketDto(deps.db, ticketId), before);
+
+  const connection = after.whatsappId != null ? deps.db.select().from(whatsapps).where(eq(whatsapps.id, after.whatsappId)).get() : undefined;
+  if (connection && before.status !== "closed" && after.status === "closed" && opts.farewell !== false && connection.farewellMessage.trim()) {
+    await sendQuietly(deps, after, connection.farewellMessage, "farewell");
+  } else if (connection && after.status !== "closed" && after.queueId != null && after.queueId !== before.queueId && connection.transferTicketMessage.trim()) {
+    await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
+  }
+  return loadTicketDto(deps.db, ticketId);
+}
+
+async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, what: string) {
+  try {
+    await sendTicketText(deps, ticket, template, { auto: true });
+  } catch (error) {
+    deps.log.warn(`${what} not sent`, { ticketId: ticket.id, error });
+  }
+}
+
+/**
+ * Marks a ticket read (§6.6): unread 0, its messages read, `updateUnread` to its lists and notification rooms,
+ * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
+ */
+export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
+  const unread = deps.db.transaction((tx) => {
+    tx.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id)).run();
+    return tx
+      .update(messages)
+      .set({ read: true })
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.read, false)))
+      .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId })
+      .all();
+  });
+  deps.hub.publish([...statusRooms(ticket), ...notificationRooms(ticket)], "ticket", { action: "updateUnread", ticketId: ticket.id });
+  const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
+  if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
+  const contact = deps.db.select({ number: contacts.number, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, ticket.contactId)).get();
+  if (!contact) return;
+  deps.channels.markRead(ticket.whatsappId, contact.number, contact.isGroup, wids).catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
+}
+
+export interface NewTicket {
+  contactId: number;
+  userId?: number | null;
+  status?: string;
+  queueId?: number | null;
+}
+
+/**
+ * POST /tickets (rule 73): on the user's default connection (else the global default), refused while the
+ * contact has an active ticket there; without a queue, the user's only queue is used.
+ */
+export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
+  const status = (input.status ?? "open") as TicketStatus;
+  if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+  const contact = deps.db.select().from(contacts).where(eq(contacts.id, input.contactId)).get();
+  if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
+  const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
+  if (userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw notFound("ERR_NO_USER_FOUND");
+  if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+  let queueId = input.queueId ?? null;
+  if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
+  if (queueId != null) {
+    if (!deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, queueId)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
+    if (!canSeeTicket(actor, { queueId, userId: null })) throw forbidden();
+  }
+  const whatsappId = defaultWhatsappId(deps.db, actor.id);
+  const now = new Date(deps.clock.now());
+  const row = deps.db.transaction((tx) => {
+    const other = otherActiveTicket(tx, contact.id, whatsappId);
+    if (other) throw otherOpenError(actor, other.id);
+    return tx
+      .insert(tickets)
+      .values({ contactId: contact.id, status, userId, queueId, whatsappId, isGroup: contact.isGroup, isBot: false, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+  });
+  const dto = loadTicketDto(deps.db, row.id);
+  emitTicketUpdate(deps, dto);
+  return dto;
+}
+
+/** DELETE /tickets/:id: messages and tag links cascade; every room that showed it is told. */
+export function deleteTicket(deps: AppDeps, id: number) {
+  const row = getTicketRow(deps, id);
+  deps.db.delete(tickets).where(eq(tickets.id, id)).run();
+  emitTicketDelete(deps, row);
+}
+
+/** Replaces a ticket's tags with `tagIds` (unknown ids refused) and publishes the ticket. */
+export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number, tagIds: number[]): TicketDto {
+  const row = getTicketRow(deps, ticketId);
+  if (!canSeeTicket(actor, row)) throw forbidden();
+  const wanted = [...new Set(tagIds)];
+  if (wanted.length && deps.db.select({ id: tags.id }).from(tags).where(inArray(tags.id, wanted)).all().length !== wanted.length) throw notFound("ERR_NO_TAG_FOUND");
+  deps.db.transaction((tx) => {
+    tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId)).run();
+    if (wanted.length) tx.insert(ticketTags).values(wanted.map((tagId) => ({ ticketId, tagId }))).run();
+  });
+  const dto = loadTicketDto(deps.db, ticketId);
+  emitTicketUpdate(deps, dto);
+  return dto;
+}
+
+/**
+ * GET /ticketfind/:phone (rule 178): the contact by its digits (also the Brazilian number with or without
+ * the 9th digit), then its latest active ticket the caller may see, else its latest ticket the caller may see.
+ */
+export function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string): { ticketId: number } {
+  const digits = phone.replace(/\D/g, "");
+  if (digits.length < 8) throw notFound("ERR_NO_TICKET_FOUND");
+  const candidates = [digits];
+  const br = digits.match(/^55(\d{2})(9?)(\d{8})$/);
+  if (br) candidates.push(`55${br[1]}${br[2] ? "" : "9"}${br[3]}`);
+  const contact = deps.db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.number, candidates)).get();
+  if (!contact) throw notFound("ERR_NO_TICKET_FOUND");
+  const rows = deps.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).orderBy(desc(tickets.updatedAt), desc(tickets.id)).all();
+  const visible = rows.filter((r) => canSeeTicket(actor, r));
+  const best = visible.find((r) => r.status !== "closed") ?? visible[0];
+  if (!best) throw notFound("ERR_NO_TICKET_FOUND");
+  return { ticketId: best.id };
+}

@@ -1,0 +1,147 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../deps";
+import { LANG_COOKIE, pickLang, type Lang } from "../../i18n/shared";
+import { i18nFor, resourcesFor } from "../../i18n/server";
+import { REFRESH_COOKIE } from "../../modules/auth/index";
+import { userFromRefreshToken } from "../../modules/auth/service";
+import type { Tokens } from "../../modules/auth/tokens";
+import { getSetting } from "../../modules/settings/service";
+import type { BootUser } from "../../../islands/lib/boot";
+import { islandRenderer } from "../island";
+import { AppFrame } from "../layout/AppFrame";
+import { AuthFrame } from "../layout/AuthFrame";
+import { renderPage } from "../render";
+import { TicketsPage } from "./tickets";
+import { isAdmin } from "../../shared/permissions";
+import { listQueues } from "../../modules/queues/service";
+import { listConnections } from "../../modules/connections/service";
+import { WARNING_STATUSES } from "../../../islands/ConnectionsBadge";
+import { findUserById, toUserDto } from "../../modules/users/service";
+
+/** Private routes of product §2 served by this plugin; each renders inside the app frame. */
+export const PRIVATE_ROUTES = [
+  "/",
+  "/tickets",
+  "/tickets/:ticketId",
+  "/ticketfind/:phone",
+  "/connections",
+  "/contacts",
+  "/users",
+  "/quickAnswers",
+  "/Settings",
+  "/Queues",
+  "/tags",
+  "/schedules",
+  "/BulkMessage",
+  "/ShippingReport",
+  "/SettingsMessage",
+  "/sandbox",
+] as const;
+
+interface PageRequest {
+  request: Request;
+  cookie: Record<string, { value?: unknown } | undefined>;
+}
+
+const redirect = (to: string) => new Response(null, { status: 302, headers: { location: to, "cache-control": "no-store" } });
+
+/**
+ * Server-rendered pages. A page GET authenticates with the refresh cookie and embeds a fresh access token in
+ * the boot JSON; public pages send a logged-in user to /, private pages send everyone else to /login.
+ */
+export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
+  async function session({ request, cookie }: PageRequest) {
+    const lng: Lang = pickLang(request.headers.get("accept-language"), cookie[LANG_COOKIE]?.value as string | undefined);
+    const raw = cookie[REFRESH_COOKIE]?.value;
+    let user: BootUser | null = null;
+    let token: string | null = null;
+    if (typeof raw === "string" && raw) {
+      try {
+        const row = await userFromRefreshToken(deps, tokens, raw);
+        user = { id: row.id, name: row.name, email: row.email, profile: row.profile as BootUser["profile"] };
+        token = await tokens.signAccess(row);
+      } catch {
+        // An expired or revoked cookie is the same as none: the visitor is logged out.
+      }
+    }
+    return { lng, user, token, i18n: i18nFor(lng) };
+  }
+
+  async function privatePage(ctx: PageRequest & { params?: Record<string, string> }) {
+    const s = await session(ctx);
+    if (!s.user) return redirect("/login");
+    const user = s.user;
+    const t = s.i18n.t;
+    const Island = islandRenderer(s.i18n);
+    const path = new URL(ctx.request.url).pathname;
+    let main;
+    if (path === "/sandbox") {
+      // Dev/demo page: admins only, and only while the sandbox network is enabled.
+      if (!isAdmin(user.profile) || !deps.config.sandbox) return redirect("/");
+      main = (
+        <section className="page">
+          <h1 className="page-title">{t("sandbox.title")}</h1>
+          <Island name="SandboxPhone" />
+        </section>
+      );
+    } else if (path === "/tickets" || path.startsWith("/tickets/")) {
+      const ticketId = ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
+      main = <TicketsPage Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />;
+    } else {
+      main = (
+        <section className="empty-state">
+          <h1>{t("page.welcome", { name: user.name })}</h1>
+          <p>{t("page.comingSoon")}</p>
+        </section>
+      );
+    }
+    return renderPage({
+      title: t("app.title"),
+      boot: { lng: s.lng, resources: resourcesFor(s.lng), token: s.token, user },
+      body: (
+        <AppFrame t={t} user={user} path={path} Island={Island} sandbox={deps.config.sandbox} connectionWarning={isAdmin(user.profile) && listConnections(deps.db, user.profile).some((c) => WARNING_STATUSES.includes(c.status))}>
+          {main}
+        </AppFrame>
+      ),
+    });
+  }
+
+  /** Queues offered by the ticket filter: every queue for admins, the agent's own otherwise. */
+  function queueOptions(user: BootUser) {
+    const row = isAdmin(user.profile) ? null : findUserById(deps.db, user.id);
+    const rows = isAdmin(user.profile) ? listQueues(deps.db) : row ? toUserDto(deps.db, row).queues : [];
+    return rows.map((q) => ({ id: q.id, name: q.name, color: q.color }));
+  }
+
+  let app = new Elysia()
+    .get("/login", async (ctx) => {
+      const s = await session(ctx);
+      if (s.user) return redirect("/");
+      const Island = islandRenderer(s.i18n);
+      return renderPage({
+        title: `${s.i18n.t("login.title")} · ${s.i18n.t("app.title")}`,
+        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null },
+        body: (
+          <AuthFrame title={s.i18n.t("login.title")} brand={s.i18n.t("app.title")}>
+            <Island name="LoginForm" />
+          </AuthFrame>
+        ),
+      });
+    })
+    .get("/signup", async (ctx) => {
+      const s = await session(ctx);
+      if (s.user) return redirect("/");
+      const Island = islandRenderer(s.i18n);
+      return renderPage({
+        title: `${s.i18n.t("signup.title")} · ${s.i18n.t("app.title")}`,
+        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null },
+        body: (
+          <AuthFrame title={s.i18n.t("signup.title")} brand={s.i18n.t("app.title")}>
+            <Island name="SignupForm" props={{ enabled: getSetting(deps.db, "userCreation") === "enabled" }} />
+          </AuthFrame>
+        ),
+      });
+    });
+  for (const route of PRIVATE_ROUTES) app = app.get(route, privatePage) as unknown as typeof app;
+  return app;
+}

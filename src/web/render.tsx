@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ReactNode } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import type { Boot } from "../../islands/lib/boot";
+import { STATIC_DIR } from "../paths";
+
+let manifest: { entry: string; css?: string } | null = null;
+
+/** The built client entry (read once from dist/public/islands/manifest.json). */
+export function clientEntry(): string {
+  if (!manifest) {
+    try {
+      manifest = JSON.parse(readFileSync(join(STATIC_DIR, "islands", "manifest.json"), "utf8"));
+    } catch {
+      return "/public/islands/client.js";
+    }
+  }
+  return `/public/islands/${manifest!.entry}`;
+}
+
+/** JSON safe inside a `<script>` element: `<` becomes `\u003c`, so no `</script>` or `<!--` can appear. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** Streams a full HTML document: shell, page body, boot JSON and the client entry; never cached. */
+export async function renderPage({ title, boot, body }: { title: string; boot: Boot; body: ReactNode }): Promise<Response> {
+  const stream = await renderToReadableStream(
+    <html lang={boot.lng}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href="/public/app.css" />
+      </head>
+      <body>
+        {body}
+        <script id="__boot" type="application/json" dangerouslySetInnerHTML={{ __html: scriptJson(boot) }} />
+        <script type="module" src={clientEntry()} />
+      </body>
+    </html>,
+  );
+  return new Response(stream, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}

@@ -1,0 +1,86 @@
+import { describe, expect, test } from "bun:test";
+import { proto } from "baileys";
+import { useSqliteAuthState } from "../../src/channels/baileys/auth-store";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+
+function setup() {
+  const db = openDatabase(":memory:");
+  runMigrations(db);
+  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')").run();
+  return db;
+}
+
+describe("baileys SQLite auth store", () => {
+  test("creds and keys round-trip with Buffers intact", async () => {
+    const db = setup();
+    const a = useSqliteAuthState(db, 1);
+    a.saveCreds();
+    await a.state.keys.set({
+      "pre-key": { "1": { public: Buffer.from([1, 2]), private: Buffer.from([3, 4]) } },
+      session: { "5511_1.0": Buffer.from("session-bytes") as unknown as Uint8Array },
+      "app-state-sync-key": { k1: { keyData: Buffer.from([9, 9]) } as proto.Message.IAppStateSyncKeyData },
+    });
+    const b = useSqliteAuthState(db, 1);
+    expect(Buffer.from(b.state.creds.noiseKey.private).equals(Buffer.from(a.state.creds.noiseKey.private))).toBe(true);
+    const pre = await b.state.keys.get("pre-key", ["1", "2"]);
+    expect(Object.keys(pre)).toEqual(["1"]);
+    expect(Buffer.from(pre["1"]!.private).equals(Buffer.from([3, 4]))).toBe(true);
+    const sync = await b.state.keys.get("app-state-sync-key", ["k1"]);
+    expect(sync.k1).toBeInstanceOf(proto.Message.AppStateSyncKeyData);
+    expect(Buffer.from(sync.k1!.keyData!).equals(Buffer.from([9, 9]))).toBe(true);
+    expect(Object.keys(await useSqliteAuthState(db, 2).state.keys.get("pre-key", ["1"]))).toEqual([]);
+  });
+
+  test("null deletes a key, and batched reads cover many ids", async () => {
+    const db = setup();
+    const a = useSqliteAuthState(db, 1);
+    const many: Record<string, { public: Buffer; private: Buffer }> = {};
+    for (let i = 0; i < 1200; i++) many[String(i)] = { public: Buffer.from([i % 256]), private: Buffer.from([1]) };
+    await a.state.keys.set({ "pre-key": many });
+    expect(Object.keys(await a.state.keys.get("pre-key", Object.keys(many))).length).toBe(1200);
+    await a.state.keys.set({ "pre-key": { "5": null } });
+    expect((await a.state.keys.get("pre-key", ["5", "6"]))["5"]).toBeUndefined();
+  });
+
+  test("a set that fails half-way writes nothing", async () => {
+    const db = setup();
+    const a = useSqliteAuthState(db, 1);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(
+      Promise.resolve().then(() => a.state.keys.set({ session: { ok: Buffer.from([1]) as unknown as Uint8Array, bad: cyclic as unknown as Uint8Array } })),
+    ).rejects.toThrow();
+    expect(await a.state.keys.get("session", ["ok"])).toEqual({});
+  });
+
+  test("wipe deletes creds, keys and phone book of that connection only", async () => {
+    const db = setup();
+    const a = useSqliteAuthState(db, 1);
+    const b = useSqliteAuthState(db, 2);
+    a.saveCreds();
+    b.saveCreds();
+    await a.state.keys.set({ session: { s: Buffer.from([1]) as unknown as Uint8Array } });
+    await b.state.keys.set({ session: { s: Buffer.from([2]) as unknown as Uint8Array } });
+    db.$client.query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')").run();
+    a.wipe();
+    const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
+    expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 2")).toBe(1);
+    expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 2")).toBe(1);
+    expect(useSqliteAuthState(db, 1).state.creds.registered).toBe(false);
+  });
+
+  test("writes arriving after a wipe are ignored", async () => {
+    const db = setup();
+    const a = useSqliteAuthState(db, 1);
+    a.wipe();
+    a.saveCreds();
+    await a.state.keys.set({ session: { late: Buffer.from([1]) as unknown as Uint8Array } });
+    const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
+    expect(count("SELECT count(*) n FROM wa_auth_creds")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_auth_keys")).toBe(0);
+  });
+});

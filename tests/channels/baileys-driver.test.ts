@@ -1,0 +1,289 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BaileysDriver } from "../../src/channels/baileys/driver";
+import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../src/channels/types";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+import { createLogger } from "../../src/log";
+import { encryptedStream, proto } from "baileys";
+import { readFileSync } from "node:fs";
+import { FakeWa } from "./fakewa/server";
+
+class RecordingSink implements ChannelSink {
+  statuses: { status: ConnectionStatus; info?: StatusInfo }[] = [];
+  messages: NormalizedMessage[] = [];
+  acks: { id: string; ack: number }[] = [];
+  revoked: string[] = [];
+  calls: CallEvent[] = [];
+  contacts: NormalizedContact[] = [];
+  private waiters: (() => void)[] = [];
+  onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
+    this.statuses.push({ status, info });
+    this.poke();
+  }
+  async onMessage(_id: number, m: NormalizedMessage) {
+    this.messages.push(m);
+    this.poke();
+  }
+  onAck(_id: number, id: string, ack: number) {
+    this.acks.push({ id, ack });
+    this.poke();
+  }
+  onRevoked(_id: number, id: string) {
+    this.revoked.push(id);
+    this.poke();
+  }
+  async onCall(_id: number, call: CallEvent) {
+    this.calls.push(call);
+    this.poke();
+  }
+  onContacts(_id: number, c: NormalizedContact[]) {
+    this.contacts.push(...c);
+    this.poke();
+  }
+  private poke() {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+  /** Waits until `check` holds (re-checked on every sink event). */
+  async until<T>(check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = check();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out; statuses: ${this.statuses.map((s) => s.status).join(",")}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  }
+  lastStatus() {
+    return this.statuses.at(-1);
+  }
+}
+
+const CONN = { id: 1, name: "Main", provider: "baileys" as const };
+let cleanup: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}) {
+  const fake = new FakeWa(fakeOpts);
+  const db = openDatabase(":memory:");
+  runMigrations(db);
+  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-baileys-"));
+  const driver = new BaileysDriver({
+    db,
+    mediaDir,
+    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
+    waWebSocketUrl: fake.url,
+    backoff: { baseMs: 20, maxMs: 100, maxAttempts: 2 },
+    mediaTimeoutMs: 2000,
+    // The fake sends no history: skip the 20 s initial-sync wait.
+    socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
+  });
+  const sink = new RecordingSink();
+  cleanup.push(async () => {
+    await driver.stop(CONN.id);
+    fake.stop();
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+  return { fake, db, driver, sink, mediaDir };
+}
+
+const credsCount = (db: ReturnType<typeof openDatabase>) =>
+  (db.$client.query("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1").get() as { n: number }).n;
+
+async function pair(ctx: ReturnType<typeof setup>) {
+  const { fake, driver, sink } = ctx;
+  await driver.start(CONN, sink);
+  const qr = await sink.until(() => sink.statuses.find((s) => s.status === "qrcode")?.info?.qr);
+  fake.scan(qr);
+  await sink.until(() => sink.statuses.find((s) => s.status === "CONNECTED"));
+}
+
+describe("baileys driver against the fake WhatsApp server", () => {
+  test("QR pairing, the 515 restart and login end CONNECTED with our number and saved creds", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const seq = ctx.sink.statuses.map((s) => s.status);
+    expect(seq[0]).toBe("OPENING");
+    expect(seq).toContain("qrcode");
+    expect(seq).toContain("PAIRING");
+    expect(seq.filter((s) => s === "OPENING").length).toBe(2); // the 515 restart opened a second socket
+    expect(ctx.sink.lastStatus()).toEqual({ status: "CONNECTED", info: { qr: "", number: ctx.fake.phone, retries: 0 } });
+    expect(credsCount(ctx.db)).toBe(1);
+    expect(ctx.driver.isRunning(CONN.id)).toBe(true);
+  });
+
+  test("a pairing code is requested from the server and the status goes PAIRING", async () => {
+    const ctx = setup();
+    await ctx.driver.start(CONN, ctx.sink);
+    const code = await ctx.driver.requestPairingCode!(CONN.id, "+55 11 90000-0000");
+    expect(code).toMatch(/^[A-Z0-9]{8}$/);
+    const iq = await ctx.fake.waitFor((n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "link_code_companion_reg");
+    expect(iq.tag).toBe("iq");
+    expect(ctx.sink.lastStatus()?.status).toBe("PAIRING");
+  });
+
+  test("unscanned QRs end DISCONNECTED with an empty QR and no creds", async () => {
+    const ctx = setup({ refs: 6 });
+    await ctx.driver.start(CONN, ctx.sink);
+    const last = await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "DISCONNECTED"));
+    expect(ctx.sink.statuses.filter((s) => s.status === "qrcode").length).toBe(3);
+    expect(last.info?.qr).toBe("");
+    expect(credsCount(ctx.db)).toBe(0);
+    expect(ctx.driver.isRunning(CONN.id)).toBe(false);
+  });
+
+  test("an inbound text reaches the sink normalised", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    ctx.fake.deliver("5511988887777", "IN-1", { extendedTextMessage: { text: "olá", contextInfo: { stanzaId: "Q-9" } } });
+    const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IN-1"));
+    expect(m).toMatchObject({ chatId: "5511988887777", isGroup: false, fromMe: false, kind: "chat", body: "olá", quotedId: "Q-9", pushName: "Contato" });
+  });
+
+  test("logout unlinks, wipes creds and reports DISCONNECTED", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    await ctx.driver.logout(CONN.id);
+    await ctx.fake.waitFor((n) => n.tag === "iq" && (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device");
+    expect(ctx.sink.lastStatus()?.status).toBe("DISCONNECTED");
+    expect(credsCount(ctx.db)).toBe(0);
+    expect(ctx.driver.isRunning(CONN.id)).toBe(false);
+  });
+
+  test("a replaced connection (440) goes DISCONNECTED and keeps creds", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    ctx.fake.streamError(440);
+    await ctx.sink.until(() => ctx.sink.lastStatus()?.status === "DISCONNECTED");
+    expect(credsCount(ctx.db)).toBe(1);
+  });
+});
+
+describe("baileys driver reconnects", () => {
+  test("a transient close goes TIMEOUT, then reconnects with the stored creds", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const before = ctx.sink.statuses.length;
+    ctx.fake.streamError(503);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    expect(ctx.sink.statuses.slice(before).map((s) => s.status)).toEqual(["TIMEOUT", "OPENING", "CONNECTED"]);
+    expect(ctx.sink.statuses.slice(before)[0]!.info).toEqual({ retries: 1 });
+  });
+
+  test("stop ends the session without unlinking; start logs in again without a QR", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    await ctx.driver.stop(CONN.id);
+    expect(ctx.driver.isRunning(CONN.id)).toBe(false);
+    expect(ctx.fake.sent.some((n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device")).toBe(false);
+    const before = ctx.sink.statuses.length;
+    await ctx.driver.start(CONN, ctx.sink);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    expect(ctx.sink.statuses.slice(before).some((s) => s.status === "qrcode")).toBe(false);
+  });
+});
+
+describe("baileys driver sending against the fake WhatsApp server", () => {
+  test("a send goes out under the pre-generated id and its acks reach the sink in order", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "Olá, como posso ajudar?", { messageId: id });
+    const stanza = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
+    expect(stanza.attrs.to).toBe("5511988887777@s.whatsapp.net");
+    ctx.fake.receipt("5511988887777", id);
+    await ctx.sink.until(() => ctx.sink.acks.find((a) => a.id === id && a.ack === 3));
+    ctx.fake.receipt("5511988887777", id, "read");
+    await ctx.sink.until(() => ctx.sink.acks.find((a) => a.id === id && a.ack === 4));
+    const seen = ctx.sink.acks.filter((a) => a.id === id).map((a) => a.ack);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  test("a quoted reply and a delete for everyone go out", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    ctx.fake.deliver("5511988887777", "IN-Q", { conversation: "pergunta" });
+    const inbound = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IN-Q"));
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "resposta", {
+      messageId: id,
+      quoted: { id: inbound.id, fromMe: false, raw: inbound.raw, remoteJid: inbound.remoteJid },
+    });
+    await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
+    await ctx.driver.deleteForEveryone(CONN.id, { id, chatId: "5511988887777", isGroup: false, fromMe: true });
+    const del = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.edit === "7");
+    expect(del.attrs.to).toBe("5511988887777@s.whatsapp.net");
+  });
+
+  test("checkNumber returns the canonical digits, or null when not on WhatsApp", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    expect(await ctx.driver.checkNumber(CONN.id, "+55 (11) 98888-7777")).toBe("5511988887777");
+    expect(await ctx.driver.checkNumber(CONN.id, "5511900001111")).toBeNull();
+  });
+});
+
+describe("baileys driver inbound media and calls", () => {
+  test("inbound image is downloaded into the media dir under a random name", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const bytes = Buffer.from("fake-jpeg-bytes-".repeat(50));
+    const enc = await encryptedStream(bytes, "image");
+    const cdn = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(Bun.file(enc.encFilePath)) });
+    cleanup.push(() => cdn.stop(true));
+    ctx.fake.deliver("5511988887777", "IMG-1", {
+      imageMessage: {
+        url: `http://127.0.0.1:${cdn.port}/img.enc`,
+        mimetype: "image/jpeg",
+        caption: "comprovante",
+        mediaKey: enc.mediaKey,
+        fileEncSha256: enc.fileEncSha256,
+        fileSha256: enc.fileSha256,
+        fileLength: enc.fileLength,
+      },
+    });
+    const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IMG-1"));
+    expect(m).toMatchObject({ kind: "image", body: "comprovante", media: { mimetype: "image/jpeg" } });
+    expect(m.media!.fileName).toMatch(/^[0-9a-f-]{36}\.jpeg$/);
+    expect(readFileSync(join(ctx.mediaDir, m.media!.fileName)).equals(bytes)).toBe(true);
+  });
+
+  test("media that cannot be downloaded is reported unavailable", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const cdn = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("gone", { status: 500 }) });
+    cleanup.push(() => cdn.stop(true));
+    ctx.fake.deliver("5511988887777", "DOC-1", {
+      documentMessage: { url: `http://127.0.0.1:${cdn.port}/d.enc`, mimetype: "application/pdf", fileName: "nota.pdf", mediaKey: Buffer.alloc(32, 1) },
+    });
+    const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-1"));
+    expect(m).toMatchObject({ kind: "document", body: "nota.pdf", mediaUnavailable: true });
+    expect(m.media).toBeUndefined();
+  });
+
+  test("a call offer and its timeout reach the sink as offer and missed", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    ctx.fake.call("5511988887777", "CALL-1", "offer", true);
+    await ctx.sink.until(() => ctx.sink.calls.find((c) => c.kind === "offer"));
+    ctx.fake.call("5511988887777", "CALL-1", "timeout");
+    await ctx.sink.until(() => ctx.sink.calls.find((c) => c.kind === "missed"));
+    expect(ctx.sink.calls.map((c) => [c.id, c.kind, c.from])).toEqual([
+      ["CALL-1", "offer", "5511988887777"],
+      ["CALL-1", "missed", "5511988887777"],
+    ]);
+    expect(ctx.sink.calls[0]!.isVideo).toBe(true);
+  });
+});

@@ -1,0 +1,386 @@
+/**
+ * A small fake WhatsApp Web server for driver tests (design/whatsapp-baileys.md §5.2): Noise XX handshake with a
+ * test certificate chain, QR pairing (pair-device → scan → pair-success → 515), login, plaintext inbound
+ * messages, receipts, calls, and a record of what the client sent. Loopback only.
+ */
+import {
+  aesDecryptGCM,
+  aesEncryptGCM,
+  Curve,
+  decodeBinaryNode,
+  encodeBinaryNode,
+  hkdf,
+  hmacSign,
+  NOISE_MODE,
+  proto,
+  sha256,
+  WA_CERT_DETAILS,
+  type BinaryNode,
+} from "baileys";
+import type { ServerWebSocket } from "bun";
+
+type KeyPair = { private: Buffer; public: Buffer };
+
+// Baileys pins WhatsApp's root key; tests swap in their own root (an internal, mutable object).
+const ROOT = Curve.generateKeyPair();
+(WA_CERT_DETAILS as { PUBLIC_KEY: Buffer }).PUBLIC_KEY = Buffer.from(ROOT.public);
+const INTERMEDIATE = Curve.generateKeyPair();
+const SERVER_STATIC = Curve.generateKeyPair();
+const CERT_CHAIN = (() => {
+  const interDetails = proto.CertChain.NoiseCertificate.Details.encode({ serial: 1, issuerSerial: 0, key: INTERMEDIATE.public }).finish();
+  const leafDetails = proto.CertChain.NoiseCertificate.Details.encode({ serial: 2, issuerSerial: 1, key: SERVER_STATIC.public }).finish();
+  return proto.CertChain.encode({
+    intermediate: { details: interDetails, signature: Curve.sign(ROOT.private, interDetails) },
+    leaf: { details: leafDetails, signature: Curve.sign(INTERMEDIATE.private, leafDetails) },
+  }).finish();
+})();
+
+/** A stable fake LID for a phone number. */
+export const fakeLid = (digits: string) => `9${digits.padStart(14, "0")}`;
+
+const iv = (n: number) => {
+  const out = new Uint8Array(12);
+  new DataView(out.buffer).setUint32(8, n);
+  return out;
+};
+
+/** Server side of Baileys' Noise_XX handshake, then the transport cipher. */
+class NoiseServer {
+  private hash: Buffer;
+  private salt: Buffer;
+  private key: Buffer;
+  private counter = 0;
+  private ephemeral = Curve.generateKeyPair();
+  private enc?: { key: Buffer; n: number };
+  private dec?: { key: Buffer; n: number };
+
+  constructor(header: Uint8Array) {
+    const mode = Buffer.from(NOISE_MODE);
+    this.hash = mode;
+    this.salt = mode;
+    this.key = mode;
+    this.mix(header);
+  }
+
+  get ready() {
+    return !!this.enc;
+  }
+
+  private mix(data: Uint8Array) {
+    if (!this.enc) this.hash = sha256(Buffer.concat([this.hash, data]));
+  }
+
+  private mixKey(data: Uint8Array) {
+    const out = Buffer.from(hkdf(Buffer.from(data), 64, { salt: this.salt, info: "" }));
+    this.salt = out.subarray(0, 32);
+    this.key = out.subarray(32);
+    this.counter = 0;
+  }
+
+  private encryptHs(plain: Uint8Array) {
+    const out = aesEncryptGCM(plain, this.key, iv(this.counter++), this.hash);
+    this.mix(out);
+    return out;
+  }
+
+  private decryptHs(cipher: Uint8Array) {
+    const out = aesDecryptGCM(cipher, this.key, iv(this.counter++), this.hash);
+    this.mix(cipher);
+    return out;
+  }
+
+  /** Answers the client hello with the server hello. */
+  hello(clientEphemeral: Uint8Array): Uint8Array {
+    this.mix(clientEphemeral);
+    this.mix(this.ephemeral.public);
+    this.mixKey(Curve.sharedKey(this.ephemeral.private, clientEphemeral));
+    const staticEnc = this.encryptHs(SERVER_STATIC.public);
+    this.mixKey(Curve.sharedKey(SERVER_STATIC.private, clientEphemeral));
+    const payload = this.encryptHs(CERT_CHAIN);
+    return proto.HandshakeMessage.encode({ serverHello: { ephemeral: this.ephemeral.public, static: staticEnc, payload } }).finish();
+  }
+
+  /** Reads the client finish and switches to transport keys; returns the client payload. */
+  finish(staticEnc: Uint8Array, payloadEnc: Uint8Array): proto.ClientPayload {
+    const clientStatic = this.decryptHs(staticEnc);
+    this.mixKey(Curve.sharedKey(this.ephemeral.private, clientStatic));
+    const payload = proto.ClientPayload.decode(this.decryptHs(payloadEnc));
+    const out = Buffer.from(hkdf(Buffer.alloc(0), 64, { salt: this.salt, info: "" }));
+    this.dec = { key: out.subarray(0, 32), n: 0 };
+    this.enc = { key: out.subarray(32), n: 0 };
+    return payload;
+  }
+
+  encrypt(plain: Uint8Array) {
+    return aesEncryptGCM(plain, this.enc!.key, iv(this.enc!.n++), Buffer.alloc(0));
+  }
+
+  decrypt(cipher: Uint8Array) {
+    return aesDecryptGCM(cipher, this.dec!.key, iv(this.dec!.n++), Buffer.alloc(0));
+  }
+}
+
+interface Client {
+  ws: ServerWebSocket<unknown>;
+  noise?: NoiseServer;
+  buf: Buffer;
+  gotIntro: boolean;
+  loggedIn: boolean;
+  username?: string;
+}
+
+export interface FakeWaOptions {
+  /** QR refs handed out per registration (Baileys ends with 408 when they run out). */
+  refs?: number;
+  /** The phone number the fake phone pairs as. */
+  phone?: string;
+  /** Numbers that exist on WhatsApp (for usync / onWhatsApp). */
+  onWhatsApp?: string[];
+}
+
+/** A running fake server; `url` goes into the driver's `waWebSocketUrl`. */
+export class FakeWa {
+  readonly phone: string;
+  readonly lid = "987654321012345";
+  readonly sent: BinaryNode[] = [];
+  private clients = new Set<Client>();
+  private server: ReturnType<typeof Bun.serve>;
+  private tag = 0;
+  private waiters: { match: (n: BinaryNode) => boolean; resolve: (n: BinaryNode) => void }[] = [];
+  private onWhatsAppNumbers: Set<string>;
+  private phoneIdentity = Curve.generateKeyPair();
+
+  constructor(private opts: FakeWaOptions = {}) {
+    this.phone = opts.phone ?? "5511900000000";
+    this.onWhatsAppNumbers = new Set(opts.onWhatsApp ?? []);
+    this.server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req, server) => (server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 })),
+      websocket: {
+        open: (ws) => {
+          const client: Client = { ws, buf: Buffer.alloc(0), gotIntro: false, loggedIn: false };
+          (ws as { data: unknown }).data = client;
+          this.clients.add(client);
+        },
+        message: (ws, data) => void this.onData((ws as { data: Client }).data, Buffer.from(data as Uint8Array)),
+        close: (ws) => {
+          this.clients.delete((ws as { data: Client }).data);
+        },
+      },
+    });
+  }
+
+  get url() {
+    return `ws://127.0.0.1:${this.server.port}/ws/chat`;
+  }
+
+  stop() {
+    this.server.stop(true);
+  }
+
+  /** Resolves with the next client node matching `match` (or one already recorded). */
+  waitFor(match: (n: BinaryNode) => boolean, timeoutMs = 5000): Promise<BinaryNode> {
+    const seen = this.sent.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("fakewa: timed out waiting for a client node")), timeoutMs);
+      this.waiters.push({ match, resolve: (n) => (clearTimeout(timer), resolve(n)) });
+    });
+  }
+
+  /** The fake phone scans the QR: signs a device identity with the QR's adv secret and sends pair-success. */
+  scan(qr: string) {
+    const [, , identityB64, advB64] = qr.slice(qr.indexOf("#") + 1).split(",");
+    const identityKey = Buffer.from(identityB64!, "base64");
+    const deviceDetails = proto.ADVDeviceIdentity.encode({ rawId: 1, timestamp: Math.floor(Date.now() / 1000), keyIndex: 1 }).finish();
+    const accountSignature = Curve.sign(this.phoneIdentity.private, Buffer.concat([Buffer.from([6, 0]), deviceDetails, identityKey]));
+    const details = proto.ADVSignedDeviceIdentity.encode({
+      details: deviceDetails,
+      accountSignatureKey: this.phoneIdentity.public,
+      accountSignature,
+    }).finish();
+    const hmac = hmacSign(details, Buffer.from(advB64!, "base64"));
+    const identity = proto.ADVSignedDeviceIdentityHMAC.encode({ details, hmac }).finish();
+    this.broadcast({
+      tag: "iq",
+      attrs: { from: "s.whatsapp.net", type: "set", id: this.nextId(), t: String(Math.floor(Date.now() / 1000)) },
+      content: [
+        {
+          tag: "pair-success",
+          attrs: {},
+          content: [
+            { tag: "device-identity", attrs: {}, content: identity },
+            { tag: "platform", attrs: { name: "android" } },
+            { tag: "device", attrs: { jid: `${this.phone}:1@s.whatsapp.net`, lid: `${this.lid}:1@lid` } },
+          ],
+        },
+      ],
+    });
+    // The real server then asks the freshly paired client to restart.
+    setTimeout(() => this.broadcast({ tag: "stream:error", attrs: { code: "515" } }), 50);
+  }
+
+  /** Delivers a message from a contact as a plaintext stanza (no Signal session needed). */
+  deliver(from: string, id: string, message: proto.IMessage, extra: Record<string, string> = {}) {
+    this.broadcast({
+      tag: "message",
+      attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), type: "text", notify: "Contato", ...extra },
+      content: [{ tag: "plaintext", attrs: {}, content: proto.Message.encode(message).finish() }],
+    });
+  }
+
+  /** Sends a delivery (type undefined) or read receipt for one of the client's messages. */
+  receipt(from: string, id: string, type?: "read") {
+    this.broadcast({
+      tag: "receipt",
+      attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), ...(type ? { type } : {}) },
+    });
+  }
+
+  /** A call from a contact: `offer` starts ringing, `terminate` with reason timeout is a missed call. */
+  call(from: string, callId: string, status: "offer" | "timeout", video = false) {
+    const jid = `${from}@s.whatsapp.net`;
+    const info: BinaryNode =
+      status === "offer"
+        ? { tag: "offer", attrs: { "call-id": callId, "call-creator": jid }, content: video ? [{ tag: "video", attrs: {} }] : [] }
+        : { tag: "terminate", attrs: { "call-id": callId, "call-creator": jid, reason: "timeout" } };
+    this.broadcast({ tag: "call", attrs: { from: jid, id: this.nextId(), t: String(Math.floor(Date.now() / 1000)) }, content: [info] });
+  }
+
+  /** Ends every session with a stream error of that code (440 conflict is `<conflict/>`). */
+  streamError(code: number) {
+    this.broadcast(code === 440 ? { tag: "stream:error", attrs: {}, content: [{ tag: "conflict", attrs: {} }] } : { tag: "stream:error", attrs: { code: String(code) } });
+  }
+
+  private nextId() {
+    return `fake-${++this.tag}`;
+  }
+
+  private broadcast(node: BinaryNode) {
+    for (const c of this.clients) if (c.loggedIn || c.noise?.ready) this.send(c, node);
+  }
+
+  private frame(c: Client, data: Uint8Array) {
+    const frame = Buffer.alloc(3 + data.length);
+    frame.writeUIntBE(data.length, 0, 3);
+    frame.set(data, 3);
+    c.ws.sendBinary(frame);
+  }
+
+  private send(c: Client, node: BinaryNode) {
+    this.frame(c, c.noise!.encrypt(encodeBinaryNode(node)));
+  }
+
+  private async onData(c: Client, data: Buffer) {
+    c.buf = Buffer.concat([c.buf, data]);
+    if (!c.gotIntro) {
+      if (c.buf.length < 4) return;
+      c.noise = new NoiseServer(c.buf.subarray(0, 4));
+      c.buf = c.buf.subarray(4);
+      c.gotIntro = true;
+    }
+    while (c.buf.length >= 3) {
+      const size = c.buf.readUIntBE(0, 3);
+      if (c.buf.length < 3 + size) return;
+      const frame = c.buf.subarray(3, 3 + size);
+      c.buf = c.buf.subarray(3 + size);
+      await this.onFrame(c, frame);
+    }
+  }
+
+  private async onFrame(c: Client, frame: Buffer) {
+    const noise = c.noise!;
+    if (!noise.ready) {
+      const hs = proto.HandshakeMessage.decode(frame);
+      if (hs.clientHello?.ephemeral) {
+        this.frame(c, noise.hello(hs.clientHello.ephemeral));
+      } else if (hs.clientFinish) {
+        const payload = noise.finish(hs.clientFinish.static!, hs.clientFinish.payload!);
+        if (payload.username) {
+          c.username = String(payload.username);
+          c.loggedIn = true;
+          this.send(c, { tag: "success", attrs: { t: String(Math.floor(Date.now() / 1000)), lid: `${this.lid}@lid` } });
+          setTimeout(() => this.send(c, { tag: "ib", attrs: {}, content: [{ tag: "offline", attrs: { count: "0" } }] }), 20);
+        } else {
+          const refs = Array.from({ length: this.opts.refs ?? 3 }, (_, i) => ({ tag: "ref", attrs: {}, content: Buffer.from(`ref-${i}-${Date.now()}`) }));
+          this.send(c, { tag: "iq", attrs: { from: "s.whatsapp.net", type: "set", id: this.nextId() }, content: [{ tag: "pair-device", attrs: {}, content: refs }] });
+        }
+      }
+      return;
+    }
+    const node = await decodeBinaryNode(noise.decrypt(frame));
+    this.sent.push(node);
+    this.waiters = this.waiters.filter((w) => (w.match(node) ? (w.resolve(node), false) : true));
+    if (node.tag === "iq" && (node.attrs.type === "get" || node.attrs.type === "set")) this.answerIq(c, node);
+    if (node.tag === "message") {
+      this.send(c, { tag: "ack", attrs: { class: "message", id: node.attrs.id!, from: node.attrs.to!, t: String(Math.floor(Date.now() / 1000)) } });
+    }
+  }
+
+  private answerIq(c: Client, node: BinaryNode) {
+    const child = Array.isArray(node.content) ? node.content[0] : undefined;
+    const result = (content?: BinaryNode[]) =>
+      this.send(c, { tag: "iq", attrs: { from: "s.whatsapp.net", type: "result", id: node.attrs.id! }, ...(content ? { content } : {}) });
+    if (node.attrs.xmlns === "encrypt" && child?.tag === "count") return result([{ tag: "count", attrs: { value: "100" } }]);
+    if (node.attrs.xmlns === "encrypt" && child?.tag === "digest") return result([{ tag: "digest", attrs: {} }]);
+    if (node.attrs.xmlns === "md" && child?.tag === "remove-companion-device") {
+      result();
+      setTimeout(() => this.send(c, { tag: "failure", attrs: { reason: "401" } }), 10);
+      return;
+    }
+    if (node.attrs.xmlns === "usync") return result(this.usyncResult(child));
+    if (node.attrs.xmlns === "encrypt" && child?.tag === "key") return result([this.preKeyBundles(child)]);
+    result();
+  }
+
+  /** Invents a valid Signal pre-key bundle per requested device; the fake only records the ciphertext. */
+  private preKeyBundles(keyNode: BinaryNode): BinaryNode {
+    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => {
+      const identity = Curve.generateKeyPair();
+      const signed = Curve.generateKeyPair();
+      const pre = Curve.generateKeyPair();
+      const signature = Curve.sign(identity.private, Buffer.concat([Buffer.from([5]), signed.public]));
+      const id3 = (n: number) => Buffer.from([0, 0, n]);
+      return {
+        tag: "user",
+        attrs: { jid: u.attrs.jid! },
+        content: [
+          { tag: "registration", attrs: {}, content: Buffer.from([0, 0, 0, 7]) },
+          { tag: "identity", attrs: {}, content: identity.public },
+          { tag: "skey", attrs: {}, content: [
+            { tag: "id", attrs: {}, content: id3(1) },
+            { tag: "value", attrs: {}, content: signed.public },
+            { tag: "signature", attrs: {}, content: Buffer.from(signature) },
+          ] },
+          { tag: "key", attrs: {}, content: [
+            { tag: "id", attrs: {}, content: id3(2) },
+            { tag: "value", attrs: {}, content: pre.public },
+          ] },
+        ],
+      } satisfies BinaryNode;
+    });
+    return { tag: "list", attrs: {}, content: users };
+  }
+
+  private usyncResult(usync: BinaryNode | undefined): BinaryNode[] {
+    const list = (usync?.content as BinaryNode[] | undefined)?.find((n) => n.tag === "list");
+    const users = ((list?.content as BinaryNode[] | undefined) ?? []).map((u): BinaryNode => {
+      const contact = (u.content as BinaryNode[] | undefined)?.find((n) => n.tag === "contact");
+      const raw = contact?.content ? Buffer.from(contact.content as Uint8Array).toString() : (u.attrs.jid ?? "");
+      const digits = raw.replace(/\D/g, "");
+      const jid = `${digits}@s.whatsapp.net`;
+      const known = this.onWhatsAppNumbers.has(digits);
+      return {
+        tag: "user",
+        attrs: { jid },
+        content: [
+          { tag: "contact", attrs: { type: known ? "in" : "out" } },
+          { tag: "lid", attrs: { val: `${fakeLid(digits)}@lid` } },
+          { tag: "devices", attrs: {}, content: [{ tag: "device-list", attrs: {}, content: [{ tag: "device", attrs: { id: "0" } }] }] },
+        ],
+      };
+    });
+    return [{ tag: "usync", attrs: {}, content: [{ tag: "list", attrs: {}, content: users }] }];
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { ConnectionManager } from "../../src/channels/manager";
+import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
+import { whatsapps } from "../../src/db/schema";
+import { AppError } from "../../src/errors";
+import { createSandboxConnection, makeTestApp } from "../helpers";
+
+const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) => ctx.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get()!;
+
+describe("ConnectionManager with the sandbox driver", () => {
+  test("start sets OPENING then qrcode with a QR, persisted and broadcast without the wavoip token", async () => {
+    const ctx = await makeTestApp();
+    const row = ctx.db.insert(whatsapps).values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" }).returning().get();
+    await ctx.channels.start(row.id);
+    const after = rowOf(ctx, row.id);
+    expect(after.status).toBe("qrcode");
+    expect(after.qrcode).toStartWith(`sandbox:${row.id}:`);
+    const events = ctx.hub.to("all", "whatsappSession").map((e) => e.payload.session.status);
+    expect(events).toEqual(["OPENING", "qrcode"]);
+    for (const e of ctx.hub.named("whatsappSession")) expect(e.payload.session.wavoip).toBeUndefined();
+    expect(ctx.channels.isRunning(row.id)).toBe(true);
+  });
+
+  test("scan connects with a stable fake number and clears the QR", async () => {
+    const ctx = await makeTestApp();
+    const row = await createSandboxConnection(ctx);
+    expect(row.status).toBe("CONNECTED");
+    expect(row.qrcode).toBe("");
+    expect(row.number).toBe(`5500000000${row.id}`);
+  });
+
+  test("a paired connection comes back CONNECTED after a restart; disconnect wipes the pairing and does not restart", async () => {
+    const ctx = await makeTestApp();
+    const row = await createSandboxConnection(ctx);
+    await ctx.channels.restartAll();
+    expect(rowOf(ctx, row.id).status).toBe("CONNECTED");
+    await ctx.channels.disconnect(row.id);
+    expect(rowOf(ctx, row.id).status).toBe("DISCONNECTED");
+    expect(ctx.channels.isRunning(row.id)).toBe(false);
+    await ctx.channels.start(row.id);
+    expect(rowOf(ctx, row.id).status).toBe("qrcode");
+  });
+
+  test("newQr wipes the pairing and shows a new QR", async () => {
+    const ctx = await makeTestApp();
+    const row = await createSandboxConnection(ctx);
+    await ctx.channels.newQr(row.id);
+    expect(rowOf(ctx, row.id).status).toBe("qrcode");
+  });
+
+  test("sending on a stopped or unpaired connection fails with ERR_WAPP_NOT_INITIALIZED", async () => {
+    const ctx = await makeTestApp();
+    const row = await createSandboxConnection(ctx, { scan: false });
+    const send = () => ctx.channels.sendText(row.id, "5511999999999", false, "hi", { messageId: "X1" });
+    await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    await ctx.channels.stop(row.id);
+    expect(() => ctx.channels.newMessageId(row.id)).toThrow(AppError);
+    await expect(ctx.channels.disconnect(row.id)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+  });
+
+  test("a sent message walks acks 1→2→3 reported through the sink, and checkNumber accepts 8–15 digits", async () => {
+    const ctx = await makeTestApp();
+    const row = await createSandboxConnection(ctx);
+    const acks: number[] = [];
+    ctx.channels.setInbound({ onMessage: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onCall: async () => {}, onContacts() {} });
+    await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
+    ctx.sandbox.network.settle();
+    expect(acks).toEqual([1, 2, 3]);
+    ctx.sandbox.read(row.id, "5511999999999");
+    expect(acks).toEqual([1, 2, 3, 4]);
+    expect(ctx.sandbox.network.outbox(row.id)[0]!.ack).toBe(4);
+    expect(await ctx.channels.checkNumber(row.id, "+55 (11) 99999-9999")).toBe("5511999999999");
+    expect(await ctx.channels.checkNumber(row.id, "1234")).toBeNull();
+  });
+
+  test("concurrent starts of one connection join into one", async () => {
+    const ctx = await makeTestApp();
+    let starts = 0;
+    const sinkHolder: { sink?: ChannelSink } = {};
+    const driver: ChannelDriver = {
+      kind: "baileys",
+      async start(c: ConnectionRef, sink: ChannelSink) {
+        starts++;
+        sinkHolder.sink = sink;
+        await Bun.sleep(5);
+        sink.onStatus(c.id, "CONNECTED", { number: "551100000000" });
+      },
+      stop: async () => {},
+      logout: async () => {},
+      isRunning: () => starts > 0,
+      newMessageId: () => "id",
+      sendText: async () => {
+        throw new Error("network down");
+      },
+      sendMedia: async () => {},
+      markRead: async () => {},
+      deleteForEveryone: async () => {
+        throw new Error("nope");
+      },
+      checkNumber: async () => null,
+      profilePictureUrl: async () => null,
+      rejectCall: async () => {},
+    };
+    const manager = new ConnectionManager({ db: ctx.db, hub: ctx.hub, log: ctx.deps.log }).register(driver);
+    const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
+    await Promise.all([manager.start(row.id), manager.start(row.id)]);
+    expect(starts).toBe(1);
+    expect(rowOf(ctx, row.id).number).toBe("551100000000");
+    await expect(manager.sendText(row.id, "1", false, "x", { messageId: "a" })).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
+    await expect(manager.deleteForEveryone(row.id, { id: "a", chatId: "1", isGroup: false, fromMe: true })).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
+  });
+
+  test("startAll starts every connection not deliberately disconnected", async () => {
+    const ctx = await makeTestApp();
+    const a = ctx.db.insert(whatsapps).values({ name: "A", provider: "sandbox" }).returning().get();
+    const b = ctx.db.insert(whatsapps).values({ name: "B", provider: "sandbox", status: "DISCONNECTED" }).returning().get();
+    await ctx.channels.startAll();
+    expect(ctx.channels.isRunning(a.id)).toBe(true);
+    expect(ctx.channels.isRunning(b.id)).toBe(false);
+  });
+});

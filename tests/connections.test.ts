@@ -1,0 +1,161 @@
+import { describe, expect, test } from "bun:test";
+import { createApp } from "../src/app";
+import type { Channels } from "../src/channels/types";
+import { contacts, queues, tickets, whatsappPhonebook, whatsapps } from "../src/db/schema";
+import { call, loginAs, makeTestApp, testConfig } from "./helpers";
+
+/** Records start/disconnect calls; `failStart` makes every start reject. */
+function fakeChannels(opts: { failStart?: boolean } = {}) {
+  const calls: string[] = [];
+  const channels = {
+    async start(id: number) {
+      calls.push(`start:${id}`);
+      if (opts.failStart) throw new Error("boom");
+    },
+    async disconnect(id: number) {
+      calls.push(`disconnect:${id}`);
+    },
+    isRunning: () => false,
+  } as unknown as Channels;
+  return { channels, calls };
+}
+
+async function setup(opts: { failStart?: boolean; sandbox?: boolean } = {}) {
+  const ctx = await makeTestApp();
+  const fake = fakeChannels(opts);
+  const app = await createApp({ ...ctx.deps, config: testConfig({ sandbox: opts.sandbox ?? true }), channels: fake.channels });
+  const admin = await loginAs(ctx, { profile: "admin" });
+  const agent = await loginAs(ctx);
+  const q1 = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
+  const q2 = ctx.db.insert(queues).values({ name: "Support", color: "#0f0" }).returning().get();
+  return { ctx, app, fake, admin: admin.token, agent: agent.token, q1, q2 };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe("connections", () => {
+  test("create: every field stored, the first one is the default, the session starts, everyone is told", async () => {
+    const { ctx, app, fake, admin, q1 } = await setup();
+    const body = {
+      name: "Main",
+      provider: "sandbox",
+      greetingMessage: "Hello",
+      farewellMessage: "Bye",
+      transferTicketMessage: "Moving you",
+      outOfWorkMessage: "Closed",
+      wavoip: "secret-token",
+      defineWorkHours: true,
+      startWorkHour: "09:00",
+      endWorkHour: "18:00",
+      startWorkHourWeekend: "10:00",
+      endWorkHourWeekend: "12:00",
+      saturday: true,
+      monday: false,
+      queueIds: [q1.id],
+    };
+    const res = await call(app, "POST", "/api/whatsapp", { token: admin, body });
+    expect(res.status).toBe(200);
+    const { queueIds: _q, ...fields } = body;
+    expect(res.json).toMatchObject({ ...fields, isDefault: true, status: "OPENING", queues: [{ id: q1.id, name: "Sales", chatbots: [] }] });
+    await tick();
+    expect(fake.calls).toEqual([`start:${res.json.id}`]);
+    expect(ctx.hub.to("all", "whatsapp")[0]!.payload).toMatchObject({ action: "update", whatsapp: { id: res.json.id, name: "Main" } });
+    expect(JSON.stringify(ctx.hub.to("all", "whatsapp"))).not.toContain("secret-token");
+    const second = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Second" } });
+    expect(second.json).toMatchObject({ isDefault: false, provider: "baileys", startWorkHour: "08:00", saturday: false });
+  });
+
+  test("a failing session start does not fail the create", async () => {
+    const { app, fake, admin } = await setup({ failStart: true });
+    const res = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Main" } });
+    expect(res.status).toBe(200);
+    await tick();
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  test("validation: name 2–50 and unique, greeting with more than one queue, HH:mm hours, sandbox only when enabled", async () => {
+    const { app, admin, q1, q2 } = await setup();
+    const post = (body: unknown) => call(app, "POST", "/api/whatsapp", { token: admin, body });
+    expect(await post({})).toMatchObject({ status: 400, json: { error: "Required", field: "name" } });
+    expect(await post({ name: "M" })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "name" } });
+    expect(await post({ name: "M".repeat(51) })).toMatchObject({ status: 400, json: { error: "Too Long!", field: "name" } });
+    expect(await post({ name: "Main", queueIds: [q1.id, q2.id] })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_GREETING_REQUIRED" } });
+    expect(await post({ name: "Main", startWorkHour: "25:00" })).toMatchObject({ status: 400, json: { field: "startWorkHour" } });
+    expect(await post({ name: "Main", endWorkHour: "8:00" })).toMatchObject({ status: 400, json: { field: "endWorkHour" } });
+    expect(await post({ name: "Main", provider: "telegram" })).toMatchObject({ status: 400, json: { field: "provider" } });
+    expect(await post({ name: "Main", queueIds: [999] })).toMatchObject({ status: 400, json: { error: "ERR_NO_QUEUE_FOUND" } });
+    expect(await post({ name: "Main", monday: "yes" })).toMatchObject({ status: 400 });
+    expect((await post({ name: "Main", queueIds: [q1.id, q2.id], greetingMessage: "Pick a queue" })).status).toBe(200);
+    expect(await post({ name: "Main" })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" } });
+    const off = await setup({ sandbox: false });
+    expect(await call(off.app, "POST", "/api/whatsapp", { token: off.admin, body: { name: "Fake", provider: "sandbox" } })).toMatchObject({ status: 403, json: { error: "ERR_SANDBOX_DISABLED" } });
+  });
+
+  test("update: fields written, queueIds absent leaves queues, default moves (both told), the only default cannot be unset", async () => {
+    const { ctx, app, admin, q1, q2 } = await setup();
+    const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha", queueIds: [q1.id] } })).json;
+    const b = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo" } })).json;
+    const renamed = await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { name: "Alpha 2", sunday: true } });
+    expect(renamed.json).toMatchObject({ name: "Alpha 2", sunday: true, queues: [{ id: q1.id }] });
+    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { queueIds: [q1.id, q2.id] } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_GREETING_REQUIRED" } });
+    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { name: "Bravo" } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" } });
+    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { isDefault: false } })).toMatchObject({ status: 400, json: { error: "ERR_NO_OTHER_WHATSAPP" } });
+    ctx.hub.clear();
+    const moved = await call(app, "PUT", `/api/whatsapp/${b.id}`, { token: admin, body: { isDefault: true } });
+    expect(moved.json.isDefault).toBe(true);
+    const told = ctx.hub.to("all", "whatsapp").map((e) => (e.payload as { whatsapp: { id: number; isDefault: boolean } }).whatsapp);
+    expect(told).toEqual([expect.objectContaining({ id: a.id, isDefault: false }), expect.objectContaining({ id: b.id, isDefault: true })]);
+    const cleared = await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { queueIds: [] } });
+    expect(cleared.json.queues).toEqual([]);
+    expect(await call(app, "PUT", "/api/whatsapp/999", { token: admin, body: { name: "Nope" } })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+  });
+
+  test("delete: not the default while others exist; logs out first, drops the phone book, tickets lose the connection", async () => {
+    const { ctx, app, fake, admin } = await setup();
+    const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha" } })).json;
+    const b = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo" } })).json;
+    expect(await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).toMatchObject({ status: 400, json: { error: "ERR_NO_OTHER_WHATSAPP" } });
+    const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
+    ctx.db.insert(tickets).values({ contactId: contact.id, whatsappId: b.id }).run();
+    ctx.db.insert(whatsappPhonebook).values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" }).run();
+    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({ status: 200, json: { message: "Whatsapp deleted." } });
+    expect(fake.calls).toContain(`disconnect:${b.id}`);
+    expect(ctx.db.select().from(whatsappPhonebook).all()).toHaveLength(0);
+    expect(ctx.db.select().from(tickets).all()[0]!.whatsappId).toBeNull();
+    expect(ctx.hub.to("all", "whatsapp").at(-1)!.payload).toEqual({ action: "delete", whatsappId: b.id });
+    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect((await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).status).toBe(200);
+    expect(ctx.db.select().from(whatsapps).all()).toHaveLength(0);
+  });
+
+  test("reads for everyone (call token for admins only) with queues and first-level chatbots; writes admin-only", async () => {
+    const { app, admin, agent } = await setup();
+    const queue = (await call(app, "POST", "/api/queue", { token: admin, body: { name: "Bots", color: "#00f", chatbots: [{ name: "Option one", options: [{ name: "Deeper one" }] }] } })).json;
+    const w = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Main", wavoip: "tok", queueIds: [queue.id] } })).json;
+    const list = await call(app, "GET", "/api/whatsapp", { token: agent });
+    expect(list.json).toHaveLength(1);
+    expect(list.json[0]).toMatchObject({ id: w.id, queues: [{ id: queue.id, name: "Bots", color: "#00f" }] });
+    expect(list.json[0].wavoip).toBeUndefined();
+    expect((await call(app, "GET", "/api/whatsapp", { token: admin })).json[0].wavoip).toBe("tok");
+    const shown = await call(app, "GET", `/api/whatsapp/${w.id}`, { token: agent });
+    expect(shown.json.queues[0].chatbots).toEqual([{ id: queue.chatbots[0].id, name: "Option one", greetingMessage: "" }]);
+    expect(shown.json.wavoip).toBeUndefined();
+    expect(await call(app, "GET", "/api/whatsapp/999", { token: agent })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+    const no = { status: 403, json: { error: "ERR_NO_PERMISSION" } };
+    expect(await call(app, "POST", "/api/whatsapp", { token: agent, body: { name: "Mine" } })).toMatchObject(no);
+    expect(await call(app, "PUT", `/api/whatsapp/${w.id}`, { token: agent, body: { name: "Mine" } })).toMatchObject(no);
+    expect(await call(app, "DELETE", `/api/whatsapp/${w.id}`, { token: agent })).toMatchObject(no);
+    expect((await call(app, "GET", "/api/whatsapp")).status).toBe(401);
+  });
+
+  test("with the real connection manager: a sandbox connection starts after create and is logged out on delete", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const created = await call(ctx.app, "POST", "/api/whatsapp", { token, body: { name: "Sandbox", provider: "sandbox" } });
+    expect(created).toMatchObject({ status: 200, json: { provider: "sandbox", isDefault: true } });
+    for (let i = 0; i < 50 && !ctx.channels.isRunning(created.json.id); i++) await tick();
+    expect(ctx.channels.isRunning(created.json.id)).toBe(true);
+    expect(await call(ctx.app, "DELETE", `/api/whatsapp/${created.json.id}`, { token })).toMatchObject({ status: 200, json: { message: "Whatsapp deleted." } });
+    expect(ctx.channels.isRunning(created.json.id)).toBe(false);
+  });
+});

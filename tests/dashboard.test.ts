@@ -1,0 +1,29 @@
+import { describe, expect, test } from "bun:test";
+import { contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+let seq = 0;
+function ticket(ctx: TestContext, values: Partial<TicketRow>) {
+  const contact = ctx.db.insert(contacts).values({ name: "D", number: `55519${String(++seq).padStart(8, "0")}` }).returning().get();
+  return ctx.db.insert(tickets).values({ contactId: contact.id, ...values }).returning().get();
+}
+
+describe("GET /dashboard", () => {
+  test("counts by status and today's tickets per hour 08–19 in the configured time zone, with the caller's queue visibility", async () => {
+    const ctx = await makeTestApp({ timeZone: "America/Sao_Paulo" });
+    ctx.clock.t = Date.parse("2026-03-05T20:00:00Z"); // 17:00 in São Paulo
+    const a = ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning().get();
+    const b = ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning().get();
+    const { token } = await loginAs(ctx, { queueIds: [a.id] });
+    const admin = await loginAs(ctx, { profile: "admin" });
+    ticket(ctx, { status: "open", queueId: a.id, createdAt: new Date("2026-03-05T11:30:00Z") }); // 08:30 local
+    ticket(ctx, { status: "pending", queueId: null, createdAt: new Date("2026-03-05T22:59:00Z") }); // 19:59 local
+    ticket(ctx, { status: "closed", queueId: a.id, createdAt: new Date("2026-03-05T02:00:00Z") }); // 23:00 the day before
+    ticket(ctx, { status: "open", queueId: b.id, createdAt: new Date("2026-03-05T12:00:00Z") }); // other queue, 09:00
+    const mine = await call(ctx.app, "GET", "/api/dashboard", { token });
+    expect(mine.json).toEqual({ open: 1, pending: 1, closed: 1, hourly: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
+    const all = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
+    expect(all.json).toEqual({ open: 2, pending: 1, closed: 1, hourly: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect((await call(ctx.app, "GET", "/api/dashboard")).status).toBe(401);
+  });
+});

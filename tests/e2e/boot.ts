@@ -1,0 +1,72 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createApp } from "../../src/app";
+import { createIngest } from "../../src/channels/ingest";
+import { ConnectionManager } from "../../src/channels/manager";
+import { SandboxDriver } from "../../src/channels/sandbox/driver";
+import { SandboxNetwork } from "../../src/channels/sandbox/network";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+import type { AppDeps } from "../../src/deps";
+import { createLogger } from "../../src/log";
+import { seedSettings } from "../../src/modules/settings/service";
+import { BunTopicHub } from "../../src/realtime/hub";
+import { testConfig, TestClock } from "../helpers";
+
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Builds the islands once, boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium. */
+export async function bootE2E() {
+  // E2E_DEV=1 runs against the development React build, which also reports hydration mismatches.
+  const build = Bun.spawnSync(["node_modules/.bin/bun", "scripts/build.ts", ...(process.env.E2E_DEV ? ["--dev"] : [])], { cwd: `${import.meta.dir}/../..`, stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media" });
+  const db = openDatabase(":memory:");
+  runMigrations(db);
+  seedSettings(db);
+  const hub = new BunTopicHub();
+  const clock = new TestClock();
+  const log = createLogger("silent");
+  const channels = new ConnectionManager({ db, hub, log });
+  const sandbox = new SandboxDriver(new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => Date.now() }));
+  channels.register(sandbox);
+  const deps: AppDeps = { config, db, hub, log, clock: { now: () => Date.now() }, channels };
+  channels.setInbound(createIngest(deps));
+  const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
+  hub.attach(app.server!);
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const base = `http://127.0.0.1:${app.server!.port}`;
+  void clock;
+  return {
+    app,
+    deps,
+    sandbox,
+    browser,
+    base,
+    async stop() {
+      await browser.close();
+      await app.stop(true);
+    },
+  };
+}
+
+/** A fresh context and page that records console errors, page errors and failed responses. */
+export async function openPage(browser: Browser, opts: { locale?: string; width?: number; height?: number } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    locale: opts.locale ?? "en-US",
+    timezoneId: "UTC",
+    viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
+  });
+  const page: Page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    // Chromium logs every 4xx/5xx as "Failed to load resource"; expected refusals (a wrong password's 401) are
+    // part of the tested flows, so HTTP failures are judged by the response listener below instead.
+    if (m.type() === "error" && m.text().startsWith("Failed to load resource")) return;
+    if (m.type() === "error" || (m.type() === "warning" && /hydrat|did not match/i.test(m.text()))) errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("response", (r) => {
+    if (r.status() === 404 || r.status() >= 500) errors.push(`${r.status()} ${r.url()}`);
+  });
+  return { context, page, errors };
+}

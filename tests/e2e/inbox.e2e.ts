@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { whatsapps } from "../../src/db/schema";
+import { hashPassword } from "../../src/modules/auth/passwords";
+import { insertUser } from "../../src/modules/users/service";
+import { bootE2E, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let adminToken: string;
+const ADMIN = { email: "ana@example.com", password: "secret-123", name: "Ana Admin" };
+
+async function apiCall(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${env.base}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+beforeAll(async () => {
+  env = await bootE2E();
+  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" });
+  const row = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get();
+  whatsappId = row.id;
+  await env.deps.channels.start(whatsappId);
+  env.sandbox.scan(whatsappId);
+  const login = await fetch(`${env.base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) });
+  adminToken = ((await login.json()) as { token: string }).token;
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+describe("inbox in the browser", () => {
+  test("an inbound message appears live in pending; accept, reply and watch the ticks", async () => {
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await page.goto(`${env.base}/login`);
+    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${env.base}/tickets`);
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await page.click('role=tab[name="Waiting"]');
+    await page.waitForSelector('.ticket-list[aria-busy="false"]');
+
+    await apiCall("POST", `/sandbox/${whatsappId}/inbound`, { from: "5511988887777", name: "Carlos Cliente", body: "Olá, *preciso* de ajuda <b>x</b>" });
+    const row = page.locator(".ticket-row.pending", { hasText: "Carlos Cliente" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("<b>x</b>");
+    expect(await page.textContent('role=tab[name=/Waiting/]')).toContain("1");
+    await page.screenshot({ path: "/tmp/e2e-pending-1440.png" });
+
+    await row.getByRole("button", { name: "Accept" }).click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const inbound = page.locator(".bubble.them").first();
+    await inbound.waitFor();
+    expect(await inbound.locator("strong").textContent()).toBe("preciso");
+    expect(await inbound.locator("b").count()).toBe(0);
+
+    const input = page.getByRole("textbox", { name: "Type a message" });
+    await input.fill("Claro! Como posso ajudar?");
+    await input.press("Enter");
+    const mine = page.locator(".bubble.me", { hasText: "Claro! Como posso ajudar?" });
+    await mine.waitFor();
+    await page.waitForFunction(() => document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Delivered" || document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Read", null, { timeout: 10_000 });
+    await apiCall("POST", `/sandbox/${whatsappId}/read`, { to: "5511988887777" });
+    await page.waitForSelector(".bubble.me .ack.read");
+    await page.screenshot({ path: "/tmp/e2e-chat-1440.png" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
+
+  test("at 375 px a chat page shows the chat and the list page shows the list", async () => {
+    const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740, locale: "es-ES" });
+    await page.goto(`${env.base}/login`);
+    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${env.base}/tickets`);
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    expect(await page.locator(".tickets-manager").isVisible()).toBe(true);
+    const link = page.locator("a.ticket-row").first();
+    await link.waitFor();
+    await link.click();
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    expect(await page.locator(".tickets-manager").isVisible()).toBe(false);
+    expect(await page.locator(".chat").isVisible()).toBe(true);
+    await page.locator(".bubble").first().waitFor();
+    await page.screenshot({ path: "/tmp/e2e-chat-375.png" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+
+  test("the sandbox page plays the customer: its message opens a ticket and the agent's reply reaches the phone", async () => {
+    const { context, page, errors } = await openPage(env.browser);
+    await page.goto(`${env.base}/login`);
+    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${env.base}/tickets`);
+    await page.goto(`${env.base}/sandbox`);
+    await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
+    await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });
+    await page.fill("#sb-phone", "5511966665555");
+    await page.fill("#sb-name", "Dora Demo");
+    const phoneInput = page.getByRole("textbox", { name: "Message from the customer" });
+    await phoneInput.fill("Bom dia!");
+    await phoneInput.press("Enter");
+    await page.locator(".phone .bubble.me", { hasText: "Bom dia!" }).waitFor();
+
+    const agent = await context.newPage();
+    agent.on("pageerror", (e) => errors.push(String(e)));
+    await agent.goto(`${env.base}/tickets`);
+    await agent.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await agent.click('role=tab[name=/Waiting/]');
+    const row = agent.locator(".ticket-row.pending", { hasText: "Dora Demo" });
+    await row.waitFor();
+    await row.getByRole("button", { name: "Accept" }).click();
+    await agent.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const input = agent.getByRole("textbox", { name: "Type a message" });
+    await input.fill("Bom dia, Dora!");
+    await input.press("Enter");
+    await agent.locator(".bubble.me", { hasText: "Bom dia, Dora!" }).waitFor();
+
+    await page.locator(".phone .bubble.them", { hasText: "Bom dia, Dora!" }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: "/tmp/e2e-sandbox-1440.png" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
+});

@@ -1,0 +1,59 @@
+import { describe, expect, test } from "bun:test";
+import { LOCALES } from "../src/i18n/server";
+import { createI18n, pickLang } from "../src/i18n/shared";
+import { ERROR_CODES } from "../src/shared/error-codes";
+import { DEFAULT_MESSAGES } from "../src/shared/validation";
+
+function keys(obj: Record<string, unknown>, prefix = ""): string[] {
+  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+}
+
+describe("locales", () => {
+  test("pt and es have every key of en, and no key en lacks", () => {
+    const en = keys(LOCALES.en).sort();
+    expect(keys(LOCALES.pt).sort()).toEqual(en);
+    expect(keys(LOCALES.es).sort()).toEqual(en);
+  });
+
+  test("no translation is empty", () => {
+    for (const lng of ["pt", "en", "es"] as const) {
+      const flat = keys(LOCALES[lng]);
+      for (const k of flat) expect(k.split(".").reduce((o: any, p) => o[p], LOCALES[lng])).not.toBe("");
+    }
+  });
+
+  test("every validation message shown by the forms has a translation", () => {
+    for (const m of ["required", "min", "max", "email"] as const) expect(LOCALES.en.validation).toHaveProperty([DEFAULT_MESSAGES[m]]);
+  });
+
+  test("every error code of the catalogue that the browser can show is translated", () => {
+    const translated = Object.keys(LOCALES.en.errors);
+    for (const code of ["ERR_INVALID_CREDENTIALS", "ERR_SESSION_EXPIRED", "ERR_USER_CREATION_DISABLED", "ERR_NO_PERMISSION"]) {
+      expect(translated).toContain(code);
+    }
+    for (const code of translated.filter((c) => c.startsWith("ERR_"))) expect(ERROR_CODES as readonly string[]).toContain(code);
+  });
+});
+
+describe("language choice", () => {
+  test("the user's cookie wins over Accept-Language", () => {
+    expect(pickLang("pt-BR,pt;q=0.9", "es")).toBe("es");
+  });
+
+  test("Accept-Language picks the best supported language by quality", () => {
+    expect(pickLang("fr-FR,es;q=0.8,pt;q=0.9", undefined)).toBe("pt");
+    expect(pickLang("es-AR", undefined)).toBe("es");
+  });
+
+  test("unknown or missing languages fall back to English", () => {
+    expect(pickLang("de-DE,fr;q=0.5", "xx")).toBe("en");
+    expect(pickLang(undefined, undefined)).toBe("en");
+    expect(pickLang(";;q=abc,", undefined)).toBe("en");
+  });
+
+  test("an instance initialises synchronously and falls back to English for missing keys", () => {
+    const i18n = createI18n("pt", { pt: { translation: { a: "olá" } }, en: { translation: { a: "hi", b: "only en" } } });
+    expect(i18n.t("a")).toBe("olá");
+    expect(i18n.t("b")).toBe("only en");
+  });
+});

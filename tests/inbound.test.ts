@@ -1,0 +1,198 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { chatbots, contacts, messages, queues, settings, tickets, users, whatsapps } from "../src/db/schema";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+const LRM = "\u200e";
+
+async function setup(opts: { queues?: number; greeting?: string } = {}) {
+  const ctx = await makeTestApp();
+  const { token } = await loginAs(ctx, { profile: "admin" });
+  const qs = Array.from({ length: opts.queues ?? 2 }, (_, i) =>
+    ctx.db.insert(queues).values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` }).returning().get(),
+  );
+  const conn = await createSandboxConnection(ctx, { greetingMessage: opts.greeting ?? "Hello {{name}}, choose:", queueIds: qs.map((q) => q.id) });
+  return { ctx, token, qs, conn };
+}
+
+const inbound = (ctx: TestContext, token: string, whatsappId: number, body: Record<string, unknown>) =>
+  call(ctx.app, "POST", `/api/sandbox/${whatsappId}/inbound`, { token, body });
+const outbox = async (ctx: TestContext, token: string, whatsappId: number, to: string) =>
+  (await call(ctx.app, "GET", `/api/sandbox/${whatsappId}/outbox?to=${to}`, { token })).json as any[];
+const ticketsOf = (ctx: TestContext) => ctx.db.select().from(tickets).all();
+
+describe("inbound pipeline", () => {
+  test("a new number writing gets one pending ticket with unread 1 and the queue menu", async () => {
+    const { ctx, token, conn } = await setup();
+    const res = await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Ana", body: "Oi" });
+    expect(res.status).toBe(200);
+    expect(typeof res.json.id).toBe("string");
+    const all = ticketsOf(ctx);
+    expect(all).toHaveLength(1);
+    expect(all[0]!.status).toBe("pending");
+    expect(all[0]!.unreadMessages).toBe(1);
+    const out = await outbox(ctx, token, conn.id, "5511988887777");
+    expect(out).toHaveLength(1);
+    expect(out[0].body).toBe(`${LRM}Hello Ana, choose:\n\n*1* - Queue 1\n*2* - Queue 2`);
+    expect(ctx.hub.named("ticket").some((e) => e.payload.action === "update" && e.payload.ticket.id === all[0]!.id)).toBe(true);
+  });
+
+  test("replying with an option number moves the ticket to that queue and sends its greeting; invalid repeats the menu", async () => {
+    const { ctx, token, qs, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
+    expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "2" });
+    const [ticket] = ticketsOf(ctx);
+    expect(ticket!.queueId).toBe(qs[1]!.id);
+    expect(ticket!.unreadMessages).toBe(3);
+    const out = await outbox(ctx, token, conn.id, "5511988887777");
+    expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 2`);
+  });
+
+  test("a single queue is chosen automatically with its greeting", async () => {
+    const { ctx, token, qs, conn } = await setup({ queues: 1 });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    expect(ticketsOf(ctx)[0]!.queueId).toBe(qs[0]!.id);
+    expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Welcome to queue 1`]);
+  });
+
+  test("without queues the greeting goes once per ticket", async () => {
+    const { ctx, token, conn } = await setup({ queues: 0, greeting: "Hi there" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi again" });
+    expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Hi there`]);
+  });
+
+  test("the same message id delivered twice is stored once", async () => {
+    const { ctx, token, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi", id: "DUP1" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi", id: "DUP1" });
+    expect(ctx.db.select().from(messages).where(eq(messages.wid, "DUP1")).all()).toHaveLength(1);
+    expect(ticketsOf(ctx)[0]!.unreadMessages).toBe(1);
+  });
+
+  test("a burst of messages from a new number creates one ticket", async () => {
+    const { ctx, token, conn } = await setup();
+    await Promise.all([1, 2, 3, 4].map((i) => inbound(ctx, token, conn.id, { from: "5511977776666", body: `m${i}` })));
+    expect(ticketsOf(ctx)).toHaveLength(1);
+    expect(ticketsOf(ctx)[0]!.unreadMessages).toBe(4);
+  });
+
+  test("acks of a sent message reach 3, then 4 once the contact reads", async () => {
+    const { ctx, token, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    ctx.sandbox.network.settle();
+    const sent = ctx.db.select().from(messages).where(eq(messages.fromMe, true)).get()!;
+    expect(sent.ack).toBe(3);
+    const read = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: "5511988887777" } });
+    expect(read.status).toBe(200);
+    expect(ctx.db.select().from(messages).where(eq(messages.id, sent.id)).get()!.ack).toBe(4);
+    expect((await outbox(ctx, token, conn.id, "5511988887777"))[0].ack).toBe(4);
+  });
+
+  test("contact name comes from the push name only when new", async () => {
+    const { ctx, token, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Ana", body: "Oi" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Someone else", body: "Oi" });
+    const row = ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777")).get()!;
+    expect(row.name).toBe("Ana");
+    expect(ctx.hub.to("all", "contact").map((e) => e.payload.action)).toEqual(["create"]);
+  });
+
+  test("a closed ticket is reopened within timeCreateNewTicket, and a new one is created after it", async () => {
+    const { ctx, token, conn } = await setup({ queues: 0 });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    const first = ticketsOf(ctx)[0]!;
+    ctx.db.update(tickets).set({ status: "closed", updatedAt: new Date(ctx.clock.now()) }).where(eq(tickets.id, first.id)).run();
+    ctx.db.update(settings).set({ value: "60" }).where(eq(settings.key, "timeCreateNewTicket")).run();
+    ctx.clock.advance(30_000);
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "back" });
+    expect(ticketsOf(ctx)).toHaveLength(1);
+    expect(ticketsOf(ctx)[0]!.status).toBe("pending");
+    ctx.db.update(tickets).set({ status: "closed", updatedAt: new Date(ctx.clock.now()) }).where(eq(tickets.id, first.id)).run();
+    ctx.clock.advance(61_000);
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "later" });
+    expect(ticketsOf(ctx)).toHaveLength(2);
+  });
+
+  test("group messages are ignored by default and stored with the sender name when enabled", async () => {
+    const { ctx, token, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Bia", body: "hi all", groupId: "120363000000-1", groupName: "Team" });
+    expect(ticketsOf(ctx)).toHaveLength(0);
+    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "CheckMsgIsGroup")).run();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Bia", body: "hi all", groupId: "120363000000-1", groupName: "Team" });
+    const [ticket] = ticketsOf(ctx);
+    expect(ticket!.isGroup).toBe(true);
+    const msg = ctx.db.select().from(messages).get()!;
+    expect(msg.senderName).toBe("Bia");
+    expect(await outbox(ctx, token, conn.id, "120363000000-1")).toHaveLength(0);
+  });
+
+  test("outside work hours the out-of-work message goes at most once per 5 minutes and no menu is sent", async () => {
+    const { ctx, token, conn } = await setup();
+    const closedAllWeek = { monday: false, tuesday: false, wednesday: false, thursday: false, friday: false, saturday: false, sunday: false };
+    ctx.db.update(whatsapps).set({ defineWorkHours: true, outOfWorkMessage: "Closed now", ...closedAllWeek }).where(eq(whatsapps.id, conn.id)).run();
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi?" });
+    expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Closed now`]);
+    ctx.clock.advance(5 * 60 * 1000);
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "hello?" });
+    expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
+  });
+
+  test("the chatbot walks options, goes back with #, stops after 3 invalid answers, and agent options assign the user", async () => {
+    const { ctx, token, qs, conn } = await setup();
+    const agent = ctx.db.select().from(users).get()!;
+    const sales = ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).returning().get();
+    ctx.db.insert(chatbots).values({ name: "Talk to Ana", greetingMessage: "Connecting you", isAgent: true, userId: agent.id, parentId: sales.id }).run();
+    ctx.db.insert(chatbots).values({ name: "Prices", greetingMessage: "Our prices", parentId: sales.id }).run();
+    const from = "5511988887777";
+    await inbound(ctx, token, conn.id, { from, body: "Oi" });
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    let out = await outbox(ctx, token, conn.id, from);
+    expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    out = await outbox(ctx, token, conn.id, from);
+    expect(out.at(-1).body).toBe(`${LRM}Sales menu\n\n*1* - Talk to Ana\n*2* - Prices\n\n*#* Voltar para o menu principal`);
+    await inbound(ctx, token, conn.id, { from, body: "#" });
+    expect(ticketsOf(ctx)[0]!.queueId).toBeNull();
+    out = await outbox(ctx, token, conn.id, from);
+    expect(out.at(-1).body).toContain("*2* - Queue 2");
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    const [ticket] = ticketsOf(ctx);
+    expect(ticket!.userId).toBe(agent.id);
+    expect(ticket!.status).toBe("open");
+    out = await outbox(ctx, token, conn.id, from);
+    expect(out.at(-1).body).toBe(`${LRM}Connecting you`);
+  });
+
+  test("after 3 invalid answers the chatbot stops", async () => {
+    const { ctx, token, qs, conn } = await setup({ queues: 1 });
+    ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).run();
+    const from = "5511988887777";
+    await inbound(ctx, token, conn.id, { from, body: "Oi" });
+    const before = (await outbox(ctx, token, conn.id, from)).length;
+    for (const body of ["x", "y", "z", "w"]) await inbound(ctx, token, conn.id, { from, body });
+    expect((await outbox(ctx, token, conn.id, from)).length).toBe(before + 2);
+    expect(ticketsOf(ctx)[0]!.isBot).toBe(false);
+  });
+
+  test("a missed call is logged in a new pending ticket; with calls disabled the caller gets the auto message once", async () => {
+    const { ctx, token, conn } = await setup();
+    await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
+    const log = ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log")).all();
+    expect(log).toHaveLength(1);
+    expect(log[0]!.body).toMatch(/^Chamada de voz\/vídeo perdida às \d{2}:\d{2}$/);
+    expect(ticketsOf(ctx)[0]!.status).toBe("pending");
+    expect(await outbox(ctx, token, conn.id, "5511955554444")).toHaveLength(0);
+    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call")).run();
+    await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
+    await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
+    const out = await outbox(ctx, token, conn.id, "5511955554444");
+    expect(out).toHaveLength(1);
+    expect(out[0].body).toContain("chamadas de voz e vídeo estão desabilitadas");
+  });
+});

@@ -1,0 +1,181 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
+import { storeMessage } from "../src/modules/messages/store";
+import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+let seq = 0;
+function seed(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
+  const cid = contactId ?? ctx.db.insert(contacts).values({ name: `Lia ${++seq}`, number: `55319${String(seq).padStart(8, "0")}` }).returning().get().id;
+  return ctx.db.insert(tickets).values({ contactId: cid, status: "open", ...values }).returning().get();
+}
+const queue = (ctx: TestContext, name: string) => ctx.db.insert(queues).values({ name, color: `#${name}` }).returning().get();
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+async function multipart(ctx: TestContext, path: string, token: string, files: { bytes: Uint8Array; name: string; type?: string }[], body?: string) {
+  const form = new FormData();
+  for (const f of files) form.append("medias", new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type ?? "application/octet-stream" }));
+  if (body !== undefined) form.append("body", body);
+  const res = await ctx.app.handle(new Request(BASE + path, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+describe("GET /messages/:ticketId", () => {
+  test("pages of 20, newest page first but ascending inside, hasMore true then false; opening marks read", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const t = seed(ctx, { unreadMessages: 25 });
+    for (let i = 0; i < 25; i++) storeMessage(ctx.deps, { whatsappId: null, wid: `w${i}`, ticketId: t.id, contactId: t.contactId, body: `m${i}`, fromMe: false, at: 1_700_000_000_000 + i * 1000 });
+    ctx.hub.clear();
+    const first = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
+    expect(first.json).toMatchObject({ count: 25, hasMore: true, ticket: { id: t.id } });
+    expect(first.json.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
+    const second = await call(ctx.app, "GET", `/api/messages/${t.id}?pageNumber=2`, { token });
+    expect(second.json).toMatchObject({ hasMore: false });
+    expect(second.json.messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.unreadMessages).toBe(0);
+    expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
+  });
+
+  test("history spans the contact's tickets the user may see, never another queue's", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const b = queue(ctx, "B");
+    const { token } = await loginAs(ctx, { queueIds: [a.id] });
+    const mine = seed(ctx, { queueId: a.id });
+    const old = seed(ctx, { queueId: null, status: "closed" }, mine.contactId);
+    const secret = seed(ctx, { queueId: b.id, status: "closed" }, mine.contactId);
+    ctx.db.insert(messages).values([
+      { wid: "1", ticketId: old.id, body: "old" },
+      { wid: "2", ticketId: secret.id, body: "secret" },
+      { wid: "3", ticketId: mine.id, body: "now" },
+    ]).run();
+    const res = await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token });
+    expect(res.json.messages.map((m: { body: string }) => m.body).sort()).toEqual(["now", "old"]);
+    expect(await call(ctx.app, "GET", `/api/messages/${secret.id}`, { token })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    expect(await call(ctx.app, "GET", "/api/messages/999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_TICKET_FOUND" } });
+  });
+});
+
+describe("POST /messages/:ticketId", () => {
+  test("sends the agent's text as typed on the ticket's connection, quoted when asked", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const number = ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId)).get()!.number;
+    const quoted = storeMessage(ctx.deps, { whatsappId: wa.id, wid: "IN1", ticketId: t.id, contactId: t.contactId, body: "question", fromMe: false }).message;
+    const res = await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "hi {{name}}", quotedMsg: { id: quoted.id } } });
+    expect(res.status).toBe(200);
+    const out = ctx.sandbox.network.outbox(wa.id, number);
+    expect(out.map((m) => [m.body, m.quotedId])).toEqual([["hi {{name}}", "IN1"]]);
+    const stored = ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}")).get()!;
+    expect(stored).toMatchObject({ fromMe: true, read: true, quotedMsgId: quoted.id });
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!).toMatchObject({ lastMessage: "hi {{name}}", unreadMessages: 0 });
+  });
+
+  test("refusals: not theirs 403 (their own ticket in another queue is allowed), not open ERR_TICKET_NOT_OPEN, blank 400, bad JSON 400, unknown quote", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const b = queue(ctx, "B");
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx, { queueIds: [a.id] });
+    const other = await loginAs(ctx, { queueIds: [a.id] });
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: a.id });
+    const hidden = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: b.id });
+    const pending = seed(ctx, { userId: user.id, whatsappId: wa.id, status: "pending" });
+    const post = (id: number, body: unknown, tk = token) => call(ctx.app, "POST", `/api/messages/${id}`, { token: tk, body });
+    expect(await post(t.id, { body: "x" }, other.token)).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    expect((await post(hidden.id, { body: "x" })).status).toBe(200);
+    expect(await post(pending.id, { body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_TICKET_NOT_OPEN" } });
+    expect(await post(t.id, { body: "   " })).toMatchObject({ status: 400, json: { field: "body" } });
+    expect(await post(t.id, { body: 42 })).toMatchObject({ status: 400, json: { error: "ERR_INVALID_BODY" } });
+    expect(await post(t.id, [1])).toMatchObject({ status: 400 });
+    expect(await post(t.id, { body: "x", quotedMsg: { id: 999 } })).toMatchObject({ status: 400, json: { error: "ERR_FETCH_WAPP_MSG" } });
+    const raw = await ctx.app.handle(new Request(`${BASE}/api/messages/${t.id}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{nope" }));
+    expect(raw.status).toBe(400);
+  });
+
+  test("an agent cannot post into an unassigned ticket of another queue", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const b = queue(ctx, "B");
+    const wa = await createSandboxConnection(ctx);
+    const { token } = await loginAs(ctx, { queueIds: [a.id] });
+    const t = seed(ctx, { whatsappId: wa.id, queueId: b.id });
+    expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({ status: 403 });
+  });
+
+  test("a stopped connection answers ERR_WAPP_NOT_INITIALIZED", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    await ctx.channels.stop(wa.id);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NOT_INITIALIZED" } });
+  });
+
+  test("multipart files are stored under random names with sniffed types and sent one message each", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const res = await multipart(ctx, `/api/messages/${t.id}`, token, [
+      { bytes: PNG, name: "../../evil.html", type: "text/html" },
+      { bytes: new TextEncoder().encode("%PDF-1.4 hello"), name: "report.pdf" },
+    ], "caption");
+    expect(res.status).toBe(200);
+    const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
+    expect(rows.map((r) => [r.mediaType, r.mediaMime, r.fileName, r.body])).toEqual([
+      ["image", "image/png", "evil.html", "caption"],
+      ["document", "application/pdf", "report.pdf", "report.pdf"],
+    ]);
+    expect(rows[0]!.mediaUrl).toMatch(/^[0-9a-f-]{36}\.png$/);
+  });
+
+  test("an image over 5 MB is refused with 413 ERR_MEDIA_TOO_LARGE and nothing is sent", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(PNG);
+    const res = await multipart(ctx, `/api/messages/${t.id}`, token, [{ bytes: big, name: "big.png" }]);
+    expect(res).toMatchObject({ status: 413, json: { error: "ERR_MEDIA_TOO_LARGE" } });
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+  });
+});
+
+describe("DELETE /messages/:id", () => {
+  test("own messages are deleted for everyone and marked deleted; others' are ERR_DELETE_WAPP_MSG", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "oops" } });
+    const own = ctx.db.select().from(messages).where(eq(messages.body, "oops")).get()!;
+    const theirs = storeMessage(ctx.deps, { whatsappId: wa.id, wid: "T1", ticketId: t.id, contactId: t.contactId, body: "hey", fromMe: false }).message;
+    ctx.hub.clear();
+    expect(await call(ctx.app, "DELETE", `/api/messages/${theirs.id}`, { token })).toMatchObject({ status: 400, json: { error: "ERR_DELETE_WAPP_MSG" } });
+    expect((await call(ctx.app, "DELETE", `/api/messages/${own.id}`, { token })).status).toBe(200);
+    expect(ctx.db.select().from(messages).where(eq(messages.id, own.id)).get()!.isDeleted).toBe(true);
+    expect(ctx.hub.to(`ticket:${t.id}`, "appMessage")[0]!.payload).toMatchObject({ action: "update", message: { id: own.id, isDeleted: true } });
+    expect(await call(ctx.app, "DELETE", "/api/messages/999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_MESSAGE_FOUND" } });
+  });
+});
+
+describe("inbound through the sandbox", () => {
+  test("a contact's message shows in the list with unread 1, and opening the chat resets it", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    await ctx.sandbox.inbound(wa.id, { from: "5561999990000", name: "Rita", body: "olá" });
+    const list = await call(ctx.app, "GET", "/api/tickets?showAll=true", { token });
+    expect(list.json.tickets).toHaveLength(1);
+    const t = list.json.tickets[0];
+    expect(t).toMatchObject({ unreadMessages: 1, lastMessage: "olá", contact: { number: "5561999990000" } });
+    const history = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
+    expect(history.json.messages.map((m: { body: string }) => m.body)).toEqual(["olá"]);
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.unreadMessages).toBe(0);
+  });
+});

@@ -1,0 +1,138 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
+import { LRM, renderPlaceholders } from "../src/modules/messages/placeholders";
+import { sendTicketText } from "../src/modules/messages/send";
+import { markRevoked, storeMessage, updateAck } from "../src/modules/messages/store";
+import { createSandboxConnection, makeTestApp, type TestContext } from "./helpers";
+
+let seq = 0;
+function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
+  const contact = ctx.db.insert(contacts).values({ name: `Ana ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` }).returning().get();
+  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", ...values }).returning().get();
+  return { contact, ticket };
+}
+
+describe("placeholders", () => {
+  const at = new Date("2026-03-05T09:07:03Z");
+  test("name is inserted unescaped, greeting and protocol follow the configured time zone", () => {
+    expect(renderPlaceholders("{{gretting}} {{name}}!", { contactName: "Tom & Jerry" }, at, "UTC")).toBe("Bom dia Tom & Jerry!");
+    expect(renderPlaceholders("{{ms}}", { contactName: "x" }, new Date("2026-03-05T07:07:03Z"), "America/Sao_Paulo")).toBe("Boa madrugada");
+    expect(renderPlaceholders("{{protocol}} {{hora}}", { contactName: "x" }, at, "UTC")).toBe("2026030590703 9:07:03");
+  });
+  test("queue, agent, ticket and client placeholders; unknown tags stay", () => {
+    const out = renderPlaceholders("{{fila}}/{{atendente}}/{TICKET}/{CLIENTE}/{{other}}", { contactName: "Ana", ticketId: 7, queueName: "Vendas", userName: "Bia" }, at, "UTC");
+    expect(out).toBe("Vendas/Bia/7/Ana/{{other}}");
+  });
+  test("greeting boundaries: 0-5 madrugada, 12 tarde, 18 noite", () => {
+    const h = (hour: number) => renderPlaceholders("{{gretting}}", { contactName: "" }, new Date(Date.UTC(2026, 0, 1, hour)), "UTC");
+    expect([h(5), h(6), h(12), h(18), h(23)]).toEqual(["Boa madrugada", "Bom dia", "Boa tarde", "Boa noite", "Boa noite"]);
+  });
+});
+
+describe("storeMessage", () => {
+  test("stores once per (connection, id): a re-delivery returns the row with created false and changes nothing", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const input = { whatsappId: wa.id, wid: "W1", ticketId: ticket.id, contactId: contact.id, body: "oi", fromMe: false };
+    const first = storeMessage(ctx.deps, input);
+    expect(first.created).toBe(true);
+    const again = storeMessage(ctx.deps, { ...input, body: "changed" });
+    expect(again).toMatchObject({ created: false, message: { id: first.message.id, body: "oi" } });
+    const row = ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+    expect(row).toMatchObject({ unreadMessages: 1, lastMessage: "oi" });
+    expect(ctx.hub.named("appMessage").filter((e) => e.room === `ticket:${ticket.id}`)).toHaveLength(1);
+  });
+
+  test("inbound messages count as unread, own ones and countUnread:false do not; updatedAt always moves", async () => {
+    const ctx = await makeTestApp();
+    const { contact, ticket } = seedTicket(ctx);
+    storeMessage(ctx.deps, { whatsappId: null, wid: "a", ticketId: ticket.id, contactId: contact.id, body: "same", fromMe: false });
+    ctx.clock.advance(1000);
+    storeMessage(ctx.deps, { whatsappId: null, wid: "b", ticketId: ticket.id, contactId: contact.id, body: "same", fromMe: false });
+    storeMessage(ctx.deps, { whatsappId: null, wid: "c", ticketId: ticket.id, contactId: null, body: "mine", fromMe: true });
+    ctx.clock.advance(1000);
+    storeMessage(ctx.deps, { whatsappId: null, wid: "d", ticketId: ticket.id, contactId: contact.id, body: "bot", fromMe: false, countUnread: false });
+    const row = ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+    expect(row.unreadMessages).toBe(2);
+    expect(row.updatedAt.getTime()).toBe(ctx.clock.now());
+  });
+
+  test("the create event carries message, ticket and contact, to the ticket's rooms only; a stored quote is linked", async () => {
+    const ctx = await makeTestApp();
+    const queue = ctx.db.insert(queues).values({ name: "Q", color: "#111" }).returning().get();
+    const { contact, ticket } = seedTicket(ctx, { queueId: queue.id, status: "pending" });
+    const first = storeMessage(ctx.deps, { whatsappId: null, wid: "q1", ticketId: ticket.id, contactId: contact.id, body: "first", fromMe: false });
+    ctx.hub.clear();
+    const reply = storeMessage(ctx.deps, { whatsappId: null, wid: "q2", ticketId: ticket.id, contactId: contact.id, body: "second", fromMe: false, quotedWid: "q1" });
+    expect(reply.message.quotedMsgId).toBe(first.message.id);
+    const rooms: string[] = ctx.hub.named("appMessage").map((e) => e.room).sort();
+    expect(rooms).toEqual(["notification", `queue:${queue.id}:notification`, `queue:${queue.id}:status:pending`, "status:pending", `ticket:${ticket.id}`].sort());
+    const payload = ctx.hub.named("appMessage")[0]!.payload;
+    expect(payload).toMatchObject({ action: "create", message: { body: "second", quotedMsg: { body: "first", contact: { name: contact.name } } }, ticket: { id: ticket.id }, contact: { id: contact.id } });
+  });
+
+  test("acks only go up and are published to the chat only; revoke marks deleted", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    storeMessage(ctx.deps, { whatsappId: wa.id, wid: "m", ticketId: ticket.id, contactId: null, body: "x", fromMe: true });
+    ctx.hub.clear();
+    expect(updateAck(ctx.deps, wa.id, "m", 3)?.ack).toBe(3);
+    expect(updateAck(ctx.deps, wa.id, "m", 2)).toBeUndefined();
+    expect(updateAck(ctx.deps, wa.id, "unknown", 4)).toBeUndefined();
+    expect(ctx.hub.sent.map((e) => e.room)).toEqual([`ticket:${ticket.id}`]);
+    expect(markRevoked(ctx.deps, wa.id, "m")?.isDeleted).toBe(true);
+    expect(ctx.hub.sent.at(-1)!.payload).toMatchObject({ action: "update", message: { isDeleted: true, ack: 3 } });
+  });
+});
+
+describe("sendTicketText", () => {
+  test("stores the row first (fromMe, read, ack 0) and sends on the ticket's connection; unread untouched", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
+    const row = await sendTicketText(ctx.deps, ticket, "hello {{name}}");
+    expect(row).toMatchObject({ fromMe: true, read: true, body: "hello {{name}}" });
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual(["hello {{name}}"]);
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.unreadMessages).toBe(2);
+  });
+
+  test("automatic messages are LRM-prefixed and rendered", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const row = await sendTicketText(ctx.deps, ticket, "Bye {{name}} #{TICKET}", { auto: true });
+    expect(row.body).toBe(`${LRM}Bye ${contact.name} #${ticket.id}`);
+  });
+
+  test("a connection-less ticket gets the default connection; none → ERR_NO_DEF_WAPP_FOUND", async () => {
+    const ctx = await makeTestApp();
+    const { ticket } = seedTicket(ctx);
+    await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_NO_DEF_WAPP_FOUND" });
+    const wa = await createSandboxConnection(ctx, { isDefault: true });
+    await sendTicketText(ctx.deps, ticket, "x");
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.whatsappId).toBe(wa.id);
+  });
+
+  test("a connection that is not running refuses with ERR_WAPP_NOT_INITIALIZED and stores nothing", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx, { scan: false });
+    await ctx.channels.stop(wa.id);
+    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+  });
+
+  test("a failed send deletes the stored row, tells the chat, and answers ERR_SENDING_WAPP_MSG", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const channels = ctx.deps.channels;
+    ctx.deps.channels = Object.assign(Object.create(channels), { sendText: async () => Promise.reject(new Error("network down")), isRunning: () => true, newMessageId: () => "F1" });
+    await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({ action: "delete", ticketId: ticket.id });
+  });
+});

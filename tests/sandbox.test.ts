@@ -1,0 +1,109 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { closeDatabase } from "../src/db/client";
+import { messages, queues, tickets, whatsapps } from "../src/db/schema";
+import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("sandbox API", () => {
+  test("is admin only, and 403 ERR_SANDBOX_DISABLED when the sandbox is off", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    const agent = await loginAs(ctx, { profile: "user" });
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token: agent.token, body: { from: "5511988887777", body: "x" } });
+    expect(res.status).toBe(403);
+    expect((await call(ctx.app, "GET", `/api/sandbox/${conn.id}/outbox`)).status).toBe(401);
+
+    const off = await makeTestApp({ sandbox: false });
+    const admin = await loginAs(off, { profile: "admin" });
+    const refused = await call(off.app, "GET", "/api/sandbox/1/outbox", { token: admin.token });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe("ERR_SANDBOX_DISABLED");
+  });
+
+  test("scan pairs a connection waiting for its QR", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx, { scan: false });
+    expect(conn.status).toBe("qrcode");
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/scan`, { token });
+    expect(res.status).toBe(200);
+    expect(ctx.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!.status).toBe("CONNECTED");
+  });
+
+  test("odd input is refused with 400/404, never 500", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const bad = [
+      ["POST", "/api/sandbox/abc/scan", undefined],
+      ["POST", `/api/sandbox/${conn.id}/inbound`, { from: "not a phone" }],
+      ["POST", `/api/sandbox/${conn.id}/inbound`, { body: "no from" }],
+      ["POST", `/api/sandbox/${conn.id}/inbound`, { from: "5511", mediaType: "hologram" }],
+      ["POST", `/api/sandbox/${conn.id}/inbound`, { from: "5511", id: "bad id with spaces" }],
+      ["POST", `/api/sandbox/${conn.id}/read`, { to: 5 }],
+      ["GET", `/api/sandbox/${conn.id}/outbox?to=x`, undefined],
+    ] as const;
+    for (const [method, path, body] of bad) {
+      const res = await call(ctx.app, method, path, { token, body });
+      expect(res.status).toBe(400);
+    }
+    expect((await call(ctx.app, "POST", "/api/sandbox/999/scan", { token })).status).toBe(404);
+    const unpaired = await createSandboxConnection(ctx, { scan: false });
+    const notReady = await call(ctx.app, "POST", `/api/sandbox/${unpaired.id}/inbound`, { token, body: { from: "5511988887777", body: "x" } });
+    expect(notReady.status).toBe(400);
+    expect(notReady.json.error).toBe("ERR_WAPP_NOT_INITIALIZED");
+  });
+
+  test("inbound media is written to the media directory and stored on the message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-sandbox-"));
+    dirs.push(dir);
+    const ctx = await makeTestApp({ mediaDir: dir });
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token,
+      body: { from: "5511988887777", mediaType: "image", mediaBase64: Buffer.from("png-bytes").toString("base64"), fileName: "photo.png" },
+    });
+    expect(res.status).toBe(200);
+    const msg = ctx.db.select().from(messages).where(eq(messages.wid, res.json.id)).get()!;
+    expect(msg.mediaType).toBe("image");
+    expect(msg.body).toBe("photo.png");
+    expect(msg.mediaMime).toBe("image/png");
+    expect(existsSync(join(dir, msg.mediaUrl!))).toBe(true);
+  });
+
+  test("a restart on the same database keeps the connection paired and the outbox", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-sandbox-"));
+    dirs.push(dir);
+    const overrides = { databasePath: join(dir, "db.sqlite"), mediaDir: join(dir, "media") };
+    const first = await makeTestApp(overrides);
+    const { token } = await loginAs(first, { profile: "admin" });
+    const q1 = first.db.insert(queues).values({ name: "A", color: "#111111" }).returning().get();
+    const q2 = first.db.insert(queues).values({ name: "B", color: "#222222" }).returning().get();
+    const conn = await createSandboxConnection(first, { greetingMessage: "Hi", queueIds: [q1.id, q2.id] });
+    await call(first.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body: { from: "5511988887777", body: "Oi" } });
+    await first.channels.stopAll();
+    first.sandbox.network.cancelAll();
+    closeDatabase(first.db);
+
+    const second = await makeTestApp(overrides);
+    await second.channels.startAll();
+    expect(second.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!.status).toBe("CONNECTED");
+    const { token: token2 } = await loginAs(second, { profile: "admin", email: "again@example.com" });
+    const out = await call(second.app, "GET", `/api/sandbox/${conn.id}/outbox?to=5511988887777`, { token: token2 });
+    expect(out.json).toHaveLength(1);
+    expect(out.json[0]).toMatchObject({ to: "5511988887777", mediaType: "chat", quotedId: null });
+    await call(second.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token: token2, body: { from: "5511988887777", body: "2" } });
+    expect(second.db.select().from(tickets).get()!.queueId).toBe(q2.id);
+    second.sandbox.network.cancelAll();
+    closeDatabase(second.db);
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { chatbots, contactExtraInfo, contacts, messages, queues, tags, ticketDialogs, ticketTags, tickets, whatsapps, type TicketRow } from "../src/db/schema";
+import { LRM } from "../src/modules/messages/placeholders";
+import { emitTicketDelete, emitTicketUpdate } from "../src/modules/tickets/events";
+import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
+import { applyTicketChanges, markTicketRead } from "../src/modules/tickets/service";
+import { loadAuthUser } from "../src/modules/users/service";
+import { createSandboxConnection, createUser, makeTestApp, type TestContext } from "./helpers";
+
+let seq = 0;
+function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
+  const contact = ctx.db.insert(contacts).values({ name: `Caio ${++seq}`, number: `55219${String(seq).padStart(8, "0")}` }).returning().get();
+  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "pending", ...values }).returning().get();
+  return { contact, ticket };
+}
+const queue = (ctx: TestContext, name: string) => ctx.db.insert(queues).values({ name, color: `#${name}` }).returning().get();
+const row = (ctx: TestContext, id: number) => ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+async function actor(ctx: TestContext, opts: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(ctx, opts);
+  return loadAuthUser(ctx.db, user.id)!;
+}
+
+describe("ticket serialisation", () => {
+  test("tickets come with contact, user, queue, connection (with wavoip) and tags", async () => {
+    const ctx = await makeTestApp();
+    const q = queue(ctx, "Sales");
+    const wa = ctx.db.insert(whatsapps).values({ name: "W", wavoip: "tok" }).returning().get();
+    const agent = await createUser(ctx, { name: "Bia" });
+    const { contact, ticket } = seedTicket(ctx, { queueId: q.id, whatsappId: wa.id, userId: agent.id });
+    const tag = ctx.db.insert(tags).values({ name: "vip", color: "#f00" }).returning().get();
+    ctx.db.insert(ticketTags).values({ ticketId: ticket.id, tagId: tag.id }).run();
+    const other = seedTicket(ctx).ticket;
+    const [dto, bare] = toTicketDtos(ctx.db, [ticket, other]);
+    expect(dto).toMatchObject({
+      contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: "", isGroup: false },
+      user: { id: agent.id, name: "Bia" },
+      queue: { id: q.id, name: "Sales", color: q.color },
+      whatsapp: { id: wa.id, name: "W", wavoip: "tok" },
+      tags: [{ id: tag.id, name: "vip", color: "#f00" }],
+    });
+    expect(bare).toMatchObject({ user: null, queue: null, whatsapp: null, tags: [] });
+  });
+
+  test("loadTicketDto adds the contact's extra info and 404s an unknown id", async () => {
+    const ctx = await makeTestApp();
+    const { contact, ticket } = seedTicket(ctx);
+    ctx.db.insert(contactExtraInfo).values({ contactId: contact.id, name: "cpf", value: "1" }).run();
+    expect(loadTicketDto(ctx.db, ticket.id).contact?.extraInfo).toEqual([expect.objectContaining({ name: "cpf", value: "1" })]);
+    expect(() => loadTicketDto(ctx.db, 999)).toThrow(expect.objectContaining({ code: "ERR_NO_TICKET_FOUND", status: 404 }));
+  });
+});
+
+describe("ticket events", () => {
+  test("a status change first deletes from the old lists, then updates the new rooms; delete goes everywhere", async () => {
+    const ctx = await makeTestApp();
+    const q = queue(ctx, "A");
+    const { ticket } = seedTicket(ctx, { queueId: q.id, status: "open" });
+    const dto = loadTicketDto(ctx.db, ticket.id);
+    emitTicketUpdate(ctx.deps, dto, { status: "pending", userId: null, queueId: q.id });
+    expect(ctx.hub.sent.slice(0, 2).map((e) => [e.room, e.payload.action])).toEqual([
+      ["status:pending", "delete"],
+      [`queue:${q.id}:status:pending`, "delete"],
+    ]);
+    expect(ctx.hub.to("status:open", "ticket")[0]!.payload).toMatchObject({ action: "update", ticket: { id: ticket.id } });
+    ctx.hub.clear();
+    emitTicketUpdate(ctx.deps, dto, { status: "open", userId: null, queueId: q.id });
+    expect(ctx.hub.sent.every((e) => e.payload.action === "update")).toBe(true);
+    ctx.hub.clear();
+    emitTicketDelete(ctx.deps, dto);
+    expect(ctx.hub.sent.map((e) => e.room)).toContain(`ticket:${ticket.id}`);
+    expect(ctx.hub.sent.every((e) => e.payload.action === "delete" && e.payload.ticketId === ticket.id)).toBe(true);
+  });
+});
+
+describe("applyTicketChanges", () => {
+  test("accept: open with the actor, unread reset, bot dialog cleared, isBot false", async () => {
+    const ctx = await makeTestApp();
+    const q = queue(ctx, "A");
+    const me = await actor(ctx, { queueIds: [q.id] });
+    const { ticket } = seedTicket(ctx, { queueId: q.id, isBot: true, unreadMessages: 3 });
+    const bot = ctx.db.insert(chatbots).values({ name: "opt", queueId: q.id }).returning().get();
+    ctx.db.insert(ticketDialogs).values({ ticketId: ticket.id, chatbotId: bot.id }).run();
+    const dto = await applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: me });
+    expect(dto).toMatchObject({ status: "open", userId: me.id, isBot: false, unreadMessages: 0, user: { id: me.id } });
+    expect(ctx.db.select().from(ticketDialogs).all()).toHaveLength(0);
+    expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
+  });
+
+  test("an invalid status is refused with the field", async () => {
+    const ctx = await makeTestApp();
+    const { ticket } = seedTicket(ctx);
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "archived" }, { actor: null })).rejects.toMatchObject({ field: "status" });
+    await expect(applyTicketChanges(ctx.deps, 999, {}, { actor: null })).rejects.toMatchObject({ code: "ERR_NO_TICKET_FOUND" });
+  });
+
+  test("a queue transfer without a user goes back to pending with no user (rule 68), and sends the transfer message", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const b = queue(ctx, "B");
+    const wa = await createSandboxConnection(ctx);
+    ctx.db.update(whatsapps).set({ transferTicketMessage: "Now in {{fila}}" }).where(eq(whatsapps.id, wa.id)).run();
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = seedTicket(ctx, { queueId: a.id, status: "open", userId: admin.id, whatsappId: wa.id });
+    const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: b.id }, { actor: admin });
+    expect(dto).toMatchObject({ status: "pending", userId: null, queueId: b.id });
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual([`${LRM}Now in B`]);
+  });
+
+  test("close sends the farewell once (LRM, stored in history); a re-save of a closed ticket sends nothing", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx, { farewellMessage: "Tchau {{name}}" });
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
+    await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
+    await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
+    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all().map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
+    expect(row(ctx, ticket.id).status).toBe("closed");
+  });
+
+  test("a farewell that cannot be sent never fails the close", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx, { farewellMessage: "Bye", scan: false });
+    await ctx.channels.stop(wa.id);
+    const admin = await actor(ctx, { profile: "admin" });
+    const { ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
+    const dto = await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
+    expect(dto.status).toBe("closed");
+  });
+
+  test("reopen is refused while the contact has another active ticket on that connection, and allowed only to admins or the last user", async () => {
+    const ctx = await makeTestApp();
+    const wa = ctx.db.insert(whatsapps).values({ name: "W" }).returning().get();
+    const owner = await actor(ctx);
+    const stranger = await actor(ctx);
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = seedTicket(ctx, { status: "closed", userId: owner.id, whatsappId: wa.id });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: stranger.id }, { actor: stranger })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+    const other = ctx.db.insert(tickets).values({ contactId: contact.id, status: "pending", whatsappId: wa.id }).returning().get();
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: admin })).rejects.toMatchObject({ details: { ticketId: other.id } });
+    ctx.db.delete(tickets).where(eq(tickets.id, other.id)).run();
+    expect((await applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).status).toBe("open");
+  });
+
+  test("cross-connection transfer needs the permission and is refused when the contact is active on the target", async () => {
+    const ctx = await makeTestApp();
+    const w1 = ctx.db.insert(whatsapps).values({ name: "W1" }).returning().get();
+    const w2 = ctx.db.insert(whatsapps).values({ name: "W2" }).returning().get();
+    const agent = await actor(ctx);
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = seedTicket(ctx, { status: "open", userId: agent.id, whatsappId: w1.id });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: agent })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+    ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", whatsappId: w2.id }).run();
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: admin })).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: 999 }, { actor: admin })).rejects.toMatchObject({ code: "ERR_NO_WAPP_FOUND" });
+  });
+
+  test("an agent cannot change a ticket of another queue", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const b = queue(ctx, "B");
+    const agent = await actor(ctx, { queueIds: [a.id] });
+    const { ticket } = seedTicket(ctx, { queueId: b.id });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: agent })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+  });
+
+  test("the system (actor null) leaves unread alone and must name a user to open", async () => {
+    const ctx = await makeTestApp();
+    const q = queue(ctx, "A");
+    const { ticket } = seedTicket(ctx, { unreadMessages: 2 });
+    const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: q.id }, { actor: null });
+    expect(dto).toMatchObject({ queueId: q.id, unreadMessages: 2, status: "pending" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: null })).rejects.toMatchObject({ field: "userId" });
+  });
+});
+
+describe("markTicketRead", () => {
+  test("zeroes unread, marks messages read, tells the lists and sends a read receipt for inbound ones", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
+    ctx.db.insert(messages).values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" }).run();
+    ctx.hub.clear();
+    const calls: string[][] = [];
+    const channels = ctx.deps.channels;
+    ctx.deps.channels = Object.assign(Object.create(channels), { markRead: async (_w: number, _c: string, _g: boolean, ids: string[]) => void calls.push(ids) });
+    markTicketRead(ctx.deps, row(ctx, ticket.id));
+    expect(row(ctx, ticket.id).unreadMessages).toBe(0);
+    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all().every((m) => m.read)).toBe(true);
+    expect(calls[0]).toContain("in-1");
+    expect(ctx.hub.to("status:pending", "ticket")[0]!.payload).toEqual({ action: "updateUnread", ticketId: ticket.id });
+    expect(ctx.hub.to("notification", "ticket")).toHaveLength(1);
+  });
+});
