@@ -37,8 +37,9 @@ describe("inbound pipeline", () => {
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "update" && e.payload.ticket.id === all[0]!.id)).toBe(true);
   });
 
-  test("replying with an option number moves the ticket to that queue and sends its greeting; invalid repeats the menu", async () => {
+  test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid repeats the menu", async () => {
     const { ctx, token, qs, conn } = await setup();
+    ctx.db.update(whatsapps).set({ transferTicketMessage: "You were transferred" }).where(eq(whatsapps.id, conn.id)).run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
@@ -48,6 +49,7 @@ describe("inbound pipeline", () => {
     expect(ticket!.unreadMessages).toBe(3);
     const out = await outbox(ctx, token, conn.id, "5511988887777");
     expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 2`);
+    expect(out.map((m: { body: string }) => m.body).join()).not.toContain("transferred");
   });
 
   test("a single queue is chosen automatically with its greeting", async () => {

@@ -62,7 +62,8 @@ function otherOpenError(actor: AuthUser | null, ticketId: number) {
  * Accept, return, close, reopen and transfer (server-behaviour §5.1): validates the change, enforces one
  * active ticket per contact and connection, writes it, clears the bot dialog when a person takes over or the
  * ticket closes, publishes the events, then sends the farewell (only on the transition into closed) or the
- * transfer message. Those sends never fail the change: their failure is logged.
+ * transfer message (only for transfers made by a person: a bot queue choice sends the queue greeting instead).
+ * Those sends never fail the change: their failure is logged.
  */
 export async function applyTicketChanges(deps: AppDeps, ticketId: number, changes: TicketChanges, opts: ApplyOptions): Promise<TicketDto> {
   const { actor } = opts;
@@ -121,7 +122,7 @@ export async function applyTicketChanges(deps: AppDeps, ticketId: number, change
   const connection = after.whatsappId != null ? deps.db.select().from(whatsapps).where(eq(whatsapps.id, after.whatsappId)).get() : undefined;
   if (connection && before.status !== "closed" && after.status === "closed" && opts.farewell !== false && connection.farewellMessage.trim()) {
     await sendQuietly(deps, after, connection.farewellMessage, "farewell");
-  } else if (connection && after.status !== "closed" && after.queueId != null && after.queueId !== before.queueId && connection.transferTicketMessage.trim()) {
+  } else if (opts.actor && connection && after.status !== "closed" && after.queueId != null && after.queueId !== before.queueId && connection.transferTicketMessage.trim()) {
     await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   }
   return loadTicketDto(deps.db, ticketId);
