@@ -1,32 +1,18 @@
 import { createApp } from "./app";
-import { createIngest } from "./channels/ingest";
-import { BaileysDriver } from "./channels/baileys/driver";
-import { ConnectionManager } from "./channels/manager";
-import { SandboxDriver } from "./channels/sandbox/driver";
-import { SandboxNetwork } from "./channels/sandbox/network";
 import { loadConfig } from "./config";
-import { closeDatabase, openDatabase } from "./db/client";
-import { runMigrations } from "./db/migrate";
-import { type AppDeps, systemClock } from "./deps";
+import { composeDeps } from "./compose";
+import { closeDatabase } from "./db/client";
+import { systemClock } from "./deps";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
-import { seedSettings } from "./modules/settings/service";
 import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const db = openDatabase(config.databasePath);
-  runMigrations(db);
   const hub = new BunTopicHub();
-  const channels = new ConnectionManager({ db, hub, log });
-  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir });
-  channels.register(new SandboxDriver(sandboxNetwork));
-  channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log }));
-  const deps: AppDeps = { config, db, hub, log, clock: systemClock, channels };
-  channels.setInbound(createIngest(deps));
-  seedSettings(db);
+  const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });
   await ensureFirstAdmin(deps);
 
   const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });

@@ -1,15 +1,12 @@
 import { createApp, type App } from "../src/app";
-import { createIngest } from "../src/channels/ingest";
 import { ConnectionManager } from "../src/channels/manager";
 import { SandboxDriver } from "../src/channels/sandbox/driver";
-import { SandboxNetwork } from "../src/channels/sandbox/network";
 import type { Config } from "../src/config";
-import { openDatabase, type Db } from "../src/db/client";
-import { runMigrations } from "../src/db/migrate";
+import { composeDeps } from "../src/compose";
+import type { Db } from "../src/db/client";
 import type { AppDeps, Clock } from "../src/deps";
 import { createLogger } from "../src/log";
 import { hashPassword } from "../src/modules/auth/passwords";
-import { seedSettings } from "../src/modules/settings/service";
 import { insertUser } from "../src/modules/users/service";
 import { RecordingHub } from "../src/realtime/hub";
 import { whatsappQueues, whatsapps, type WhatsappRow } from "../src/db/schema";
@@ -69,17 +66,9 @@ export interface TestContext {
  */
 export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const config = testConfig(overrides);
-  const db = openDatabase(config.databasePath);
-  runMigrations(db);
-  seedSettings(db);
   const hub = new RecordingHub();
   const clock = new TestClock();
-  const log = createLogger("silent");
-  const channels = new ConnectionManager({ db, hub, log });
-  const sandbox = new SandboxDriver(new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now() }));
-  channels.register(sandbox);
-  const deps: AppDeps = { config, db, hub, log, clock, channels };
-  channels.setInbound(createIngest(deps));
+  const { deps, db, channels, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock });
   const app = await createApp(deps);
   return { app, db, hub, deps, clock, channels, sandbox };
 }

@@ -1,16 +1,9 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
-import { createIngest } from "../../src/channels/ingest";
-import { ConnectionManager } from "../../src/channels/manager";
-import { SandboxDriver } from "../../src/channels/sandbox/driver";
-import { SandboxNetwork } from "../../src/channels/sandbox/network";
-import { openDatabase } from "../../src/db/client";
-import { runMigrations } from "../../src/db/migrate";
-import type { AppDeps } from "../../src/deps";
+import { composeDeps } from "../../src/compose";
 import { createLogger } from "../../src/log";
-import { seedSettings } from "../../src/modules/settings/service";
 import { BunTopicHub } from "../../src/realtime/hub";
-import { testConfig, TestClock } from "../helpers";
+import { testConfig } from "../helpers";
 
 export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -20,22 +13,12 @@ export async function bootE2E() {
   const build = Bun.spawnSync(["node_modules/.bin/bun", "scripts/build.ts", ...(process.env.E2E_DEV ? ["--dev"] : [])], { cwd: `${import.meta.dir}/../..`, stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media" });
-  const db = openDatabase(":memory:");
-  runMigrations(db);
-  seedSettings(db);
   const hub = new BunTopicHub();
-  const clock = new TestClock();
-  const log = createLogger("silent");
-  const channels = new ConnectionManager({ db, hub, log });
-  const sandbox = new SandboxDriver(new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => Date.now() }));
-  channels.register(sandbox);
-  const deps: AppDeps = { config, db, hub, log, clock: { now: () => Date.now() }, channels };
-  channels.setInbound(createIngest(deps));
+  const { deps, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock: { now: () => Date.now() } });
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(app.server!);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const base = `http://127.0.0.1:${app.server!.port}`;
-  void clock;
   return {
     app,
     deps,
