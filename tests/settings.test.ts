@@ -32,3 +32,14 @@ describe("settings", () => {
     expect(unknown).toMatchObject({ status: 404, json: { error: "ERR_NO_SETTING_FOUND" } });
   });
 });
+
+describe("authorization before validation", () => {
+  test("a refused caller gets 401/403 even with an invalid body, never a validation answer", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx);
+    const bad = { value: 42 };
+    expect(await call(ctx.app, "PUT", "/api/settings/call", { body: bad })).toMatchObject({ status: 401 });
+    expect(await call(ctx.app, "PUT", "/api/settings/call", { token, body: bad })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    expect(await call(ctx.app, "POST", "/api/queue", { token, body: { name: "x" } })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+  });
+});

@@ -13,12 +13,18 @@ let instances = 0;
  * Missing or invalid token → 401; expired → 403 ERR_SESSION_EXPIRED (the client refreshes once and retries).
  */
 export function authContext(deps: AppDeps, tokens: Tokens) {
+  // Checked in `transform`, which runs before body validation, so a caller without the right never learns
+  // anything from validation answers; `resolve` then hands the user to the handler.
+  const signedIn = new WeakMap<Request, AuthUser>();
   return new Elysia({ name: "auth.context", seed: ++instances }).macro({
     auth: (rule: true | Permission) => ({
-      async resolve({ headers }) {
+      async transform({ headers, request }: { headers: Record<string, string | undefined>; request: Request }) {
         const user = await userFromAccessToken(deps, tokens, bearer(headers.authorization));
         if (rule !== true && !can(user.profile, rule)) throw forbidden();
-        return { user };
+        signedIn.set(request, user);
+      },
+      resolve({ request }) {
+        return { user: signedIn.get(request)! };
       },
     }),
   });
