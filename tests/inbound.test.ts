@@ -37,16 +37,19 @@ describe("inbound pipeline", () => {
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "update" && e.payload.ticket.id === all[0]!.id)).toBe(true);
   });
 
-  test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid repeats the menu", async () => {
+  test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid input repeats the menu, once per 3 s burst", async () => {
     const { ctx, token, qs, conn } = await setup();
     ctx.db.update(whatsapps).set({ transferTicketMessage: "You were transferred" }).where(eq(whatsapps.id, conn.id)).run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
+    expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(1);
+    ctx.clock.advance(3000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "2" });
     const [ticket] = ticketsOf(ctx);
     expect(ticket!.queueId).toBe(qs[1]!.id);
-    expect(ticket!.unreadMessages).toBe(3);
+    expect(ticket!.unreadMessages).toBe(4);
     const out = await outbox(ctx, token, conn.id, "5511988887777");
     expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 2`);
     expect(out.map((m: { body: string }) => m.body).join()).not.toContain("transferred");
@@ -177,7 +180,10 @@ describe("inbound pipeline", () => {
     const from = "5511988887777";
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
     const before = (await outbox(ctx, token, conn.id, from)).length;
-    for (const body of ["x", "y", "z", "w"]) await inbound(ctx, token, conn.id, { from, body });
+    for (const body of ["x", "y", "z", "w"]) {
+      ctx.clock.advance(3000);
+      await inbound(ctx, token, conn.id, { from, body });
+    }
     expect((await outbox(ctx, token, conn.id, from)).length).toBe(before + 2);
     expect(ticketsOf(ctx)[0]!.isBot).toBe(false);
   });

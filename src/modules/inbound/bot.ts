@@ -15,6 +15,7 @@ export interface BotActions {
 /** The out-of-work message goes out at most once per ticket in this window (rule 63 Recommend). */
 export const OUT_OF_WORK_INTERVAL_MS = 5 * 60 * 1000;
 /** After this many invalid answers in a row the chatbot stops and the ticket waits for an agent (rule 57). */
+const MENU_REPEAT_MS = 3000;
 export const MAX_INVALID_ANSWERS = 3;
 
 type Dialog = typeof ticketDialogs.$inferSelect;
@@ -73,6 +74,11 @@ function clearDialog(deps: AppDeps, ticketId: number) {
 }
 
 /** The connection greeting and the numbered queue list (no back line at this level). */
+/** A burst of messages (several lines typed quickly) gets one menu, not one per message. */
+function menuJustSent(deps: AppDeps, dialog: Dialog | undefined): boolean {
+  return !!dialog?.menuSentAt && deps.clock.now() - dialog.menuSentAt.getTime() < MENU_REPEAT_MS;
+}
+
 function mainMenu(connection: WhatsappRow, list: QueueOption[]): string {
   return renderMenu(connection.greetingMessage, list, false);
 }
@@ -89,6 +95,7 @@ async function queueMenu(deps: AppDeps, actions: BotActions, connection: Whatsap
   const n = optionNumber(text);
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
   if (!chosen) {
+    if (menuJustSent(deps, dialog)) return;
     saveDialog(deps, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
     await actions.send(ticket, mainMenu(connection, list));
     return;
@@ -122,7 +129,8 @@ async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappR
       await actions.change(ticket, { isBot: false });
       return;
     }
-    saveDialog(deps, ticket.id, { invalidCount: invalid });
+    if (menuJustSent(deps, dialog)) return;
+    saveDialog(deps, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
     const greeting = node ? node.greetingMessage : (deps.db.select({ g: queues.greetingMessage }).from(queues).where(eq(queues.id, queueId)).get()?.g ?? "");
     await actions.send(ticket, renderMenu(greeting, options, true));
     return;
