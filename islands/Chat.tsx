@@ -1,10 +1,18 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { can } from "../src/shared/permissions";
+import { ContactDrawer } from "./agent/ContactDrawer";
+import { Confirm } from "./agent/Modal";
+import { QuickAnswerPicker } from "./agent/QuickAnswerPicker";
+import { TagEditor } from "./agent/TagEditor";
+import { TransferDialog } from "./agent/TransferDialog";
 import { Bubble } from "./Bubble";
 import { api } from "./lib/api";
+import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
 import { dayLabel } from "./lib/format";
 import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
+import { useMounted } from "./lib/mounted";
 import { join, leave, on } from "./lib/socket";
 import { toast } from "./lib/toast";
 import type { Message, Ticket } from "./lib/types";
@@ -35,6 +43,10 @@ export default function Chat({ ticketId, userId }: Props) {
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [dialog, setDialog] = useState<"transfer" | "delete" | "contact" | null>(null);
+  const leaving = useRef(false);
+  const mounted = useMounted();
+  const canDelete = mounted && can(getBoot()?.user?.profile, "ticket-options:deleteTicket");
 
   const merge = useCallback((incoming: Message[]) => {
     setMessages((prev) => {
@@ -78,7 +90,12 @@ export default function Chat({ ticketId, userId }: Props) {
     });
     const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number }) => {
       if (p.action === "update" && p.ticket?.id === ticketId) setTicket(p.ticket);
-      if (p.action === "delete" && p.ticketId === ticketId) location.assign("/tickets");
+      // "delete" also means "left a status list" (status change): only leave when the ticket is really gone or hidden now.
+      if (p.action === "delete" && p.ticketId === ticketId && !leaving.current)
+        api<Ticket>(`/tickets/${ticketId}`, { noAuthRedirect: true }).then(
+          (tk) => live && setTicket(tk),
+          () => live && location.assign("/tickets"),
+        );
     });
     return () => {
       live = false;
@@ -117,6 +134,19 @@ export default function Chat({ ticketId, userId }: Props) {
       if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
       else location.assign("/tickets");
     } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function deleteTicket() {
+    setDialog(null);
+    leaving.current = true;
+    try {
+      await api(`/tickets/${ticketId}`, { method: "DELETE" });
+      toast("success", t("agent.ticket.deleted"));
+      location.assign("/tickets");
+    } catch (error) {
+      leaving.current = false;
       toast("error", errorText(t, error));
     }
   }
@@ -161,12 +191,12 @@ export default function Chat({ ticketId, userId }: Props) {
         <a className="icon-button" href="/tickets" aria-label={t("chat.back")}>
           <Icon name="back" />
         </a>
-        <div className="chat-title">
+        <button type="button" className="chat-title" onClick={() => setDialog("contact")} disabled={!ticket?.contact} aria-label={t("agent.ticket.contactDetails", { name })}>
           <strong>
             {name} <span className="ticket-id">#{ticketId}</span>
           </strong>
           {ticket && <span className="chat-sub">{ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}</span>}
-        </div>
+        </button>
         <div className="chat-actions">
           {ticket?.status === "pending" && (
             <button type="button" className="button primary small" onClick={() => setStatus("open")}>
@@ -183,6 +213,16 @@ export default function Chat({ ticketId, userId }: Props) {
               </button>
             </>
           )}
+          {ticket && (
+            <button type="button" className="button small" onClick={() => setDialog("transfer")}>
+              {t("agent.transfer.open")}
+            </button>
+          )}
+          {ticket && canDelete && (
+            <button type="button" className="button small danger" onClick={() => setDialog("delete")}>
+              {t("agent.common.delete")}
+            </button>
+          )}
           {ticket?.status === "closed" && (
             <button type="button" className="button primary small" onClick={() => setStatus("open")}>
               {t("chat.reopen")}
@@ -190,6 +230,10 @@ export default function Chat({ ticketId, userId }: Props) {
           )}
         </div>
       </header>
+      {ticket && <TagEditor ticket={ticket} onChange={(tk) => setTicket(tk)} />}
+      {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={() => setDialog(null)} />}
+      {dialog === "delete" && <Confirm title={t("agent.ticket.deleteTitle", { id: ticketId })} text={t("agent.ticket.deleteText")} onClose={() => setDialog(null)} onConfirm={deleteTicket} />}
+      {dialog === "contact" && ticket?.contact && <ContactDrawer contactId={ticket.contact.id} onClose={() => setDialog(null)} />}
       <div className="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-busy={loading}>
         {failed && <p className="list-empty">{t("errors.generic")}</p>}
         {!failed && !loading && messages.length === 0 && <p className="list-empty">{t("chat.empty")}</p>}
@@ -240,6 +284,7 @@ export default function Chat({ ticketId, userId }: Props) {
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
         />
+        {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
         <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!isOpen || sending || !text.trim()}>
           <Icon name="send" />
         </button>

@@ -1,35 +1,95 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
 import { join, on } from "./lib/socket";
+import type { Message, Ticket } from "./lib/types";
 
-interface Unread {
-  ticketId: number;
-  contact: string;
-  body: string;
+/** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
+function chime() {
+  try {
+    const Ctx = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    if (ctx.state === "suspended") return void ctx.close();
+    const gain = ctx.createGain();
+    gain.connect(ctx.destination);
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.5);
+    for (const [i, freq] of [880, 1320].entries()) {
+      const osc = ctx.createOscillator();
+      osc.frequency.value = freq;
+      osc.connect(gain);
+      osc.start(ctx.currentTime + i * 0.15);
+      osc.stop(ctx.currentTime + 0.5);
+    }
+    setTimeout(() => void ctx.close(), 800);
+  } catch {
+    // Sound is a nicety: a browser without Web Audio just stays quiet.
+  }
 }
 
-/** App-bar bell: counts incoming contact messages live (joinNotification) and lists them; a row opens the ticket. */
+/**
+ * App-bar bell: lists the tickets with unread messages (GET /tickets?withUnreadMessages=true, then live) and, per
+ * product §4, raises a desktop notification with a sound for a new contact message — except for the ticket open and
+ * visible on screen, another user's ticket, or a group.
+ */
 export default function NotificationsBell({ userId }: { userId: number }) {
   const t = useT();
-  const [items, setItems] = useState<Unread[]>([]);
+  const [items, setItems] = useState<Ticket[]>([]);
   const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     join({ type: "joinNotification" });
-    return on("appMessage", (p: { action?: string; message?: { fromMe?: boolean; body?: string }; ticket?: { id: number; userId?: number | null; user?: { id: number } | null; isGroup?: boolean }; contact?: { name?: string } }) => {
-      if (p?.action !== "create" || !p.message || p.message.fromMe || !p.ticket || p.ticket.isGroup) return;
-      const owner = p.ticket.userId ?? p.ticket.user?.id ?? null;
-      if (owner != null && owner !== userId) return;
-      if (location.pathname === `/tickets/${p.ticket.id}` && document.visibilityState === "visible") return;
-      const item = { ticketId: p.ticket.id, contact: p.contact?.name ?? "", body: p.message.body ?? "" };
-      setItems((prev) => [item, ...prev.filter((x) => x.ticketId !== item.ticketId)].slice(0, 20));
+    const mine = (tk: Ticket) => {
+      if (tk.isGroup) return false;
+      const owner = tk.userId ?? tk.user?.id ?? null;
+      return owner === null || owner === userId;
+    };
+    api<{ tickets: Ticket[] }>("/tickets?withUnreadMessages=true")
+      .then((res) => setItems(res.tickets.filter((tk) => tk.unreadMessages > 0 && mine(tk))))
+      .catch(() => undefined);
+    const drop = (id: number) => setItems((prev) => prev.filter((x) => x.id !== id));
+    const offMsg = on("appMessage", (p: { action?: string; message?: Message; ticket?: Ticket; contact?: { name?: string } }) => {
+      if (p?.action !== "create" || !p.message || p.message.fromMe || !p.ticket || !mine(p.ticket)) return;
+      const tk = p.ticket;
+      const visible = location.pathname === `/tickets/${tk.id}` && document.visibilityState === "visible";
+      if (visible) return;
+      setItems((prev) => [tk, ...prev.filter((x) => x.id !== tk.id)]);
+      notify(tk, p.contact?.name ?? tk.contact?.name ?? "", p.message.body);
     });
+    const offTicket = on("ticket", (p: { action?: string; ticket?: Ticket; ticketId?: number }) => {
+      if (p.action === "updateUnread" && p.ticketId != null) drop(p.ticketId);
+      else if (p.action === "update" && p.ticket && (p.ticket.unreadMessages === 0 || !mine(p.ticket))) drop(p.ticket.id);
+    });
+    return () => {
+      offMsg();
+      offTicket();
+    };
   }, [userId]);
 
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open]);
+
+  function toggle() {
+    // Asking from a click (a user gesture) is what browsers expect for the permission prompt.
+    if (typeof Notification !== "undefined" && Notification.permission === "default") void Notification.requestPermission().catch(() => undefined);
+    setOpen(!open);
+  }
+
   return (
-    <div className="bell">
-      <button type="button" className="icon-button on-dark" aria-haspopup="true" aria-expanded={open} aria-label={t("menu.notifications")} onClick={() => setOpen(!open)}>
+    <div className="bell" ref={root}>
+      <button type="button" className="icon-button on-dark" aria-haspopup="true" aria-expanded={open} aria-label={t("menu.notifications")} onClick={toggle}>
         <Icon name="bell" />
         {items.length > 0 && <span className="badge">{items.length}</span>}
       </button>
@@ -37,13 +97,27 @@ export default function NotificationsBell({ userId }: { userId: number }) {
         <div className="menu">
           {items.length === 0 && <p className="menu-empty">{t("menu.noNotifications")}</p>}
           {items.map((i) => (
-            <a key={i.ticketId} className="menu-row" href={`/tickets/${i.ticketId}`}>
-              <strong>{i.contact}</strong>
-              <span>{i.body}</span>
+            <a key={i.id} className="menu-row" href={`/tickets/${i.id}`}>
+              <strong>{i.contact?.name || i.contact?.number || `#${i.id}`}</strong>
+              <span>{i.lastMessage ?? ""}</span>
             </a>
           ))}
         </div>
       )}
     </div>
   );
+}
+
+function notify(ticket: Ticket, title: string, body: string) {
+  chime();
+  if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  try {
+    const n = new Notification(title || `#${ticket.id}`, { body, tag: `ticket-${ticket.id}`, icon: ticket.contact?.profilePicUrl ?? undefined });
+    n.onclick = () => {
+      window.focus();
+      location.assign(`/tickets/${ticket.id}`);
+    };
+  } catch {
+    // Some browsers (Android Chrome) only allow notifications from a service worker; the bell still lists the ticket.
+  }
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type UIEvent } from "react";
+import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
 import { errorText } from "./lib/errors";
 import { listTime } from "./lib/format";
@@ -30,6 +31,9 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
   const [queueIds, setQueueIds] = useState<number[]>(queues.map((q) => q.id));
   const [search, setSearch] = useState("");
   const [searchParam, setSearchParam] = useState("");
+  const [tagIds, setTagIds] = useState<number[]>([]);
+  const [tags, setTags] = useState<QueueOption[] | null>(null);
+  const [creating, setCreating] = useState(false);
 
   useEffect(() => {
     const id = setTimeout(() => setSearchParam(search.trim().toLowerCase()), SEARCH_DEBOUNCE_MS);
@@ -40,8 +44,13 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
   const open = useTicketList({ ...base, status: "open" }, userId, tab === "open");
   const pending = useTicketList({ ...base, status: "pending" }, userId, tab === "open");
   const closed = useTicketList({ ...base, status: "closed" }, userId, tab === "closed");
-  const searchQuery: ListQuery = { showAll: true, queueIds, searchParam };
-  const found = useTicketList(searchQuery, userId, tab === "search" && searchParam.length > 0);
+  const searchQuery: ListQuery = { showAll: true, queueIds, searchParam, tags: tagIds };
+  const found = useTicketList(searchQuery, userId, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
+
+  useEffect(() => {
+    if (tab !== "search" || tags) return;
+    api<QueueOption[]>("/tags/list").then(setTags, () => setTags([]));
+  }, [tab, tags]);
   const current = tab === "open" ? (sub === "open" ? open : pending) : tab === "closed" ? closed : found;
 
   function onScroll(e: UIEvent<HTMLUListElement>) {
@@ -77,7 +86,11 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
         {tabButton("closed", t("tickets.tabs.closed"))}
         {tabButton("search", t("tickets.tabs.search"))}
       </div>
+      {creating && <NewTicketDialog userId={userId} onClose={() => setCreating(false)} />}
       <div className="filters">
+        <button type="button" className="button primary small" onClick={() => setCreating(true)}>
+          {t("agent.newTicket.open")}
+        </button>
         {tab === "search" ? (
           <input className="search" type="search" aria-label={t("tickets.search")} placeholder={t("tickets.search")} value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
         ) : (
@@ -88,6 +101,7 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
             </label>
           )
         )}
+        {tab === "search" && tags && tags.length > 0 && <QueueSelect queues={tags} value={tagIds} onChange={setTagIds} label={t("agent.tags.filter", { n: tagIds.length })} />}
         {queues.length > 0 && <QueueSelect queues={queues} value={queueIds} onChange={setQueueIds} />}
       </div>
       {tab === "open" && (
@@ -101,14 +115,14 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
           <TicketRow key={ticket.id} ticket={ticket} selected={ticket.id === selectedId} onAccept={accept} />
         ))}
         {current.failed && <li className="list-empty">{t("errors.generic")}</li>}
-        {!current.loading && !current.failed && current.tickets.length === 0 && <li className="list-empty">{tab === "search" && !searchParam ? t("tickets.searchHint") : t("tickets.empty")}</li>}
+        {!current.loading && !current.failed && current.tickets.length === 0 && <li className="list-empty">{tab === "search" && !searchParam && tagIds.length === 0 ? t("tickets.searchHint") : t("tickets.empty")}</li>}
         {current.loading && <li className="list-empty">{t("app.loading")}</li>}
       </ul>
     </div>
   );
 }
 
-function QueueSelect({ queues, value, onChange }: { queues: QueueOption[]; value: number[]; onChange: (ids: number[]) => void }) {
+function QueueSelect({ queues, value, onChange, label }: { queues: QueueOption[]; value: number[]; onChange: (ids: number[]) => void; label?: string }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -127,7 +141,7 @@ function QueueSelect({ queues, value, onChange }: { queues: QueueOption[]; value
   return (
     <div className="queue-select" ref={root}>
       <button type="button" className="chip-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {t("tickets.queues", { n: value.length })}
+        {label ?? t("tickets.queues", { n: value.length })}
       </button>
       {open && (
         <div className="menu left">

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { LANGUAGES, LANG_COOKIE, type Lang } from "../src/i18n/shared";
+import { ProfileModal } from "./agent/ProfileModal";
 import { api } from "./lib/api";
+import { getBoot } from "./lib/boot";
 import { useI18n, useT } from "./lib/i18n-context";
 import { closeSocket } from "./lib/socket";
 
@@ -53,15 +55,9 @@ export default function UserMenu({ name, email }: { name: string; email: string 
       </button>
       {open && (
         <div className="menu" role="menu">
-          <button type="button" role="menuitem" onClick={() => setProfile(!profile)} aria-expanded={profile}>
+          <button type="button" role="menuitem" aria-haspopup="dialog" onClick={() => (setProfile(true), setOpen(false))}>
             {t("menu.profile")}
           </button>
-          {profile && (
-            <div className="menu-profile">
-              <strong>{name}</strong>
-              <span>{email}</span>
-            </div>
-          )}
           <div className="menu-group" role="group" aria-label={t("menu.language")}>
             <span className="menu-label">{t("menu.language")}</span>
             {LANGUAGES.map((l) => (
@@ -75,6 +71,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           </button>
         </div>
       )}
+      {profile && getBoot()?.user && <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />}
     </div>
   );
 }

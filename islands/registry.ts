@@ -11,6 +11,16 @@ export const islandLoaders = {
   Chat: () => import("./Chat"),
   SandboxPhone: () => import("./SandboxPhone"),
   ConnectionsBadge: () => import("./ConnectionsBadge"),
+  AgentDashboard: () => import("./agent/Dashboard"),
+  AgentContacts: () => import("./agent/Contacts"),
+  AgentTicketFind: () => import("./agent/TicketFind"),
+  AgentQuickAnswers: () => import("./agent/QuickAnswers"),
+  AgentSchedules: () => import("./agent/Schedules"),
+  AdminConnections: () => import("./admin/Connections"),
+  AdminUsers: () => import("./admin/Users"),
+  AdminQueues: () => import("./admin/Queues"),
+  AdminSettings: () => import("./admin/Settings"),
+  AdminTags: () => import("./admin/Tags"),
 } satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
 
 export type IslandName = keyof typeof islandLoaders;

@@ -113,7 +113,7 @@ describe("private pages", () => {
     const { cookie } = await loginAs(ctx);
     const res = await page("/", { cookie });
     const ids = [...res.html.matchAll(/data-island-id="(i\d+)"/g)].map((m) => m[1]);
-    expect(ids).toEqual(["i0", "i1", "i2"]);
+    expect(ids).toEqual(["i0", "i1", "i2", "i3"]);
   });
 
   test("/tickets/:id renders the list and the chat islands with the ticket id", async () => {

@@ -8,6 +8,7 @@ export interface ListQuery {
   searchParam?: string;
   showAll: boolean;
   queueIds: number[];
+  tags?: number[];
 }
 
 interface Page {
@@ -21,6 +22,7 @@ function matches(t: Ticket, q: ListQuery, userId: number): boolean {
   if (q.queueIds.length && t.queueId != null && !q.queueIds.includes(t.queueId)) return false;
   // The open (assigned) list shows the user's own tickets unless "show all" is on.
   if (q.status === "open" && !q.showAll && t.userId !== userId) return false;
+  if (q.tags?.length && !t.tags.some((tag) => q.tags!.includes(tag.id))) return false;
   return true;
 }
 
@@ -44,6 +46,7 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
       if (query.current.status) params.set("status", query.current.status);
       if (query.current.searchParam) params.set("searchParam", query.current.searchParam);
       if (query.current.queueIds.length) params.set("queueIds", JSON.stringify(query.current.queueIds));
+      if (query.current.tags?.length) params.set("tags", JSON.stringify(query.current.tags));
       setLoading(true);
       setFailed(false);
       try {

@@ -13,8 +13,10 @@ import SandboxPhone from "../../islands/SandboxPhone";
 import SignupForm from "../../islands/SignupForm";
 import TicketsManager from "../../islands/TicketsManager";
 import UserMenu from "../../islands/UserMenu";
+import { agentIslands } from "./pages/agent-islands";
+import { adminIslands } from "./pages/admin-islands";
 
-const serverIslands = { LoginForm, SignupForm, UserMenu, NavToggle, NotificationsBell, TicketsManager, Chat, SandboxPhone, ConnectionsBadge } satisfies Record<IslandName, ComponentType<any>>;
+const serverIslands = { LoginForm, SignupForm, UserMenu, NavToggle, NotificationsBell, TicketsManager, Chat, SandboxPhone, ConnectionsBadge, ...agentIslands, ...adminIslands } satisfies Record<IslandName, ComponentType<any>>;
 
 /** Per-request island renderer: each island is its own React root with prefix `i<n>-`, like the client hydrates it. */
 export function islandRenderer(i18n: i18n) {

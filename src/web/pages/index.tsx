@@ -12,6 +12,8 @@ import { AppFrame } from "../layout/AppFrame";
 import { AuthFrame } from "../layout/AuthFrame";
 import { renderPage } from "../render";
 import { TicketsPage } from "./tickets";
+import { agentPage, isAgentPath } from "./agent";
+import { AdminPage, isAdminPage } from "./admin";
 import { isAdmin } from "../../shared/permissions";
 import { listQueues } from "../../modules/queues/service";
 import { listConnections } from "../../modules/connections/service";
@@ -87,6 +89,10 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     } else if (path === "/tickets" || path.startsWith("/tickets/")) {
       const ticketId = ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
       main = <TicketsPage Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />;
+    } else if (isAdminPage(path)) {
+      main = <AdminPage Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
+    } else if (isAgentPath(path)) {
+      main = agentPage({ deps, Island, t, user, path, params: ctx.params });
     } else {
       main = (
         <section className="empty-state">

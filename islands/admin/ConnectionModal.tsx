@@ -1,0 +1,134 @@
+import { useEffect, useState } from "react";
+import { RULES } from "../../src/shared/validation";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import type { Connection, Queue } from "./types";
+import { Input, Modal, QueueChecks, ruleError, Select } from "./ui";
+
+const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+type Day = (typeof DAYS)[number];
+
+interface Form {
+  name: string;
+  provider: "baileys" | "sandbox";
+  isDefault: boolean;
+  greetingMessage: string;
+  farewellMessage: string;
+  transferTicketMessage: string;
+  outOfWorkMessage: string;
+  wavoip: string;
+  defineWorkHours: boolean;
+  startWorkHour: string;
+  endWorkHour: string;
+  startWorkHourWeekend: string;
+  endWorkHourWeekend: string;
+  queueIds: number[];
+  days: Record<Day, boolean>;
+}
+
+/** Product §3 form defaults: 08:00–17:30 every day, Monday to Friday on. */
+function initial(c: Connection | null, sandbox: boolean): Form {
+  return {
+    name: c?.name ?? "",
+    provider: c?.provider ?? (sandbox ? "sandbox" : "baileys"),
+    isDefault: c?.isDefault ?? false,
+    greetingMessage: c?.greetingMessage ?? "",
+    farewellMessage: c?.farewellMessage ?? "",
+    transferTicketMessage: c?.transferTicketMessage ?? "",
+    outOfWorkMessage: c?.outOfWorkMessage ?? "",
+    wavoip: c?.wavoip ?? "",
+    defineWorkHours: c?.defineWorkHours ?? false,
+    startWorkHour: c?.startWorkHour ?? "08:00",
+    endWorkHour: c?.endWorkHour ?? "17:30",
+    startWorkHourWeekend: c?.startWorkHourWeekend ?? "08:00",
+    endWorkHourWeekend: c?.endWorkHourWeekend ?? "17:30",
+    queueIds: c?.queues?.map((q) => q.id) ?? [],
+    days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Record<Day, boolean>,
+  };
+}
+
+/** Add/edit connection: name, provider, default flag, messages, call token, queues and work hours. */
+export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { connection: Connection | null; sandbox: boolean; onClose: () => void; onSaved: (c: Connection) => void }) {
+  const t = useT();
+  const [form, setForm] = useState(() => initial(connection, sandbox));
+  const [queues, setQueues] = useState<Queue[]>([]);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api<Queue[]>("/queue")
+      .then(setQueues)
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+
+  const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  async function save() {
+    const error = ruleError(t, RULES.connectionName, form.name);
+    setNameError(error);
+    if (error) return;
+    setBusy(true);
+    const { days, provider, ...rest } = form;
+    const body = { ...rest, ...days, ...(connection ? {} : { provider }) };
+    try {
+      const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", { method: connection ? "PUT" : "POST", body });
+      toast("success", t("admin.connections.saved"));
+      onSaved(saved);
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={t(connection ? "admin.connections.editTitle" : "admin.connections.addTitle")} onClose={onClose} onSubmit={save} busy={busy} wide>
+      <div className="admin-grid">
+        <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={nameError} maxLength={50} />
+        {sandbox && !connection && (
+          <Select
+            label={t("admin.connections.provider")}
+            value={form.provider}
+            onChange={(v) => set("provider")(v as Form["provider"])}
+            options={[
+              { value: "baileys", label: "WhatsApp (Baileys)" },
+              { value: "sandbox", label: t("admin.connections.sandboxProvider") },
+            ]}
+          />
+        )}
+      </div>
+      <label className="switch">
+        <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault")(e.target.checked)} />
+        {t("admin.connections.default")}
+      </label>
+      <Input label={t("admin.connections.greeting")} value={form.greetingMessage} onChange={set("greetingMessage")} multiline maxLength={30000} />
+      <Input label={t("admin.connections.farewell")} value={form.farewellMessage} onChange={set("farewellMessage")} multiline maxLength={30000} />
+      <Input label={t("admin.connections.transfer")} value={form.transferTicketMessage} onChange={set("transferTicketMessage")} multiline maxLength={30000} />
+      <Input label={t("admin.connections.outOfWork")} value={form.outOfWorkMessage} onChange={set("outOfWorkMessage")} multiline maxLength={30000} />
+      <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
+      <QueueChecks queues={queues} value={form.queueIds} onChange={set("queueIds")} />
+      <fieldset className="admin-checks">
+        <legend>{t("admin.connections.workHours")}</legend>
+        <label className="switch">
+          <input type="checkbox" checked={form.defineWorkHours} onChange={(e) => set("defineWorkHours")(e.target.checked)} />
+          {t("admin.connections.defineWorkHours")}
+        </label>
+        <div className="admin-grid">
+          <Input type="time" label={t("admin.connections.start")} value={form.startWorkHour} onChange={set("startWorkHour")} maxLength={5} />
+          <Input type="time" label={t("admin.connections.end")} value={form.endWorkHour} onChange={set("endWorkHour")} maxLength={5} />
+          <Input type="time" label={t("admin.connections.startWeekend")} value={form.startWorkHourWeekend} onChange={set("startWorkHourWeekend")} maxLength={5} />
+          <Input type="time" label={t("admin.connections.endWeekend")} value={form.endWorkHourWeekend} onChange={set("endWorkHourWeekend")} maxLength={5} />
+        </div>
+        <div className="admin-days">
+          {DAYS.map((d) => (
+            <label key={d} className="menu-check">
+              <input type="checkbox" checked={form.days[d]} onChange={(e) => set("days")({ ...form.days, [d]: e.target.checked })} />
+              {t(`admin.connections.days.${d}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </Modal>
+  );
+}

@@ -1,0 +1,191 @@
+import { format } from "date-fns";
+import { useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { Icon } from "../lib/icons";
+import { useMounted } from "../lib/mounted";
+import { toast } from "../lib/toast";
+import { ConnectionModal } from "./ConnectionModal";
+import { QrDialog } from "./QrDialog";
+import type { Connection } from "./types";
+import { Confirm, upsert, useLive } from "./ui";
+
+/** Product §9: the page reloads this long after "Restart service". */
+const RESTART_RELOAD_MS = 12_000;
+
+/** The saved row from an HTTP answer, unless a socket event already brought a newer state (the session starts at once). */
+function keepNewer(rows: Connection[], row: Connection): Connection[] {
+  const current = rows.find((c) => c.id === row.id);
+  return current && new Date(current.updatedAt) >= new Date(row.updatedAt) ? rows.map((c) => (c.id === row.id ? { ...row, ...pickSession(current) } : c)) : upsert(rows, row);
+}
+
+const pickSession = ({ status, qrcode, updatedAt }: Connection) => ({ status, qrcode, updatedAt });
+
+/** /connections: the connection table with per-status session actions, the connection modal and the QR dialog. */
+export default function Connections({ sandbox }: { sandbox: boolean }) {
+  const t = useT();
+  const mounted = useMounted();
+  const [rows, setRows] = useState<Connection[] | null>(null);
+  const [editing, setEditing] = useState<Connection | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Connection | null>(null);
+  const [qrId, setQrId] = useState<number | null>(null);
+  const [restarting, setRestarting] = useState(false);
+
+  useEffect(() => {
+    api<Connection[]>("/whatsapp")
+      .then(setRows)
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+
+  useLive(["whatsapp", "whatsappSession"], (payload, event) => {
+    if (event === "whatsapp" && payload.action === "delete") setRows((r) => r && r.filter((c) => c.id !== payload.whatsappId));
+    else if (event === "whatsapp" && payload.whatsapp) setRows((r) => r && upsert(r, payload.whatsapp));
+    else if (event === "whatsappSession" && payload.session) setRows((r) => r && upsert(r, { ...r.find((c) => c.id === payload.session.id), ...payload.session }));
+  });
+
+  async function run(action: () => Promise<unknown>) {
+    try {
+      await action();
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function restart() {
+    setRestarting(true);
+    try {
+      await api("/system/restart", { method: "POST" });
+      toast("info", t("admin.connections.restarting"));
+      setTimeout(() => location.reload(), RESTART_RELOAD_MS);
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setRestarting(false);
+    }
+  }
+
+  async function remove(c: Connection) {
+    setDeleting(null);
+    await run(async () => {
+      await api(`/whatsapp/${c.id}`, { method: "DELETE" });
+      setRows((r) => r && r.filter((x) => x.id !== c.id));
+      toast("success", t("admin.connections.deleted"));
+    });
+  }
+
+  function sessionActions(c: Connection) {
+    const session = (method: string) => () => run(() => api(`/whatsappsession/${c.id}`, { method }));
+    switch (c.status) {
+      case "qrcode":
+        return (
+          <button type="button" className="button primary small" onClick={() => setQrId(c.id)}>
+            {t("admin.connections.qrButton")}
+          </button>
+        );
+      case "OPENING":
+        return (
+          <button type="button" className="button small" disabled>
+            <span className="admin-spinner" aria-hidden="true" /> {t("admin.connections.connecting")}
+          </button>
+        );
+      case "DISCONNECTED":
+        return (
+          <>
+            <button type="button" className="button small" onClick={session("POST")}>
+              {t("admin.connections.tryAgain")}
+            </button>
+            <button type="button" className="button small" onClick={session("PUT")}>
+              {t("admin.connections.newQr")}
+            </button>
+          </>
+        );
+      default:
+        return (
+          <button type="button" className="button small" onClick={session("DELETE")}>
+            {t("admin.connections.disconnect")}
+          </button>
+        );
+    }
+  }
+
+  const qrConnection = rows?.find((c) => c.id === qrId) ?? null;
+  return (
+    <section className="page admin-page">
+      <div className="admin-header">
+        <h1 className="page-title">{t("admin.connections.title")}</h1>
+        <div className="admin-toolbar">
+          <button type="button" className="button" onClick={restart} disabled={restarting}>
+            {t("admin.connections.restart")}
+          </button>
+          <button type="button" className="button primary" onClick={() => setEditing("new")}>
+            {t("admin.connections.add")}
+          </button>
+        </div>
+      </div>
+      <div className="admin-table-wrap">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th>{t("admin.common.name")}</th>
+              <th>{t("admin.connections.status")}</th>
+              <th>{t("admin.connections.session")}</th>
+              <th>{t("admin.connections.updatedAt")}</th>
+              <th>{t("admin.connections.default")}</th>
+              <th>{t("admin.common.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows?.map((c) => (
+              <tr key={c.id} data-connection-id={c.id}>
+                <td>{c.name}</td>
+                <td className="connection-status">{t(`admin.connections.statuses.${c.status}`, { defaultValue: c.status })}</td>
+                <td>
+                  <div className="admin-row-actions">{sessionActions(c)}</div>
+                </td>
+                <td>{mounted ? format(new Date(c.updatedAt), "dd/MM/yy HH:mm") : ""}</td>
+                <td>{c.isDefault && <span className="admin-default" role="img" aria-label={t("admin.connections.default")}><Icon name="check" size={20} /></span>}</td>
+                <td>
+                  <div className="admin-row-actions">
+                    <button type="button" className="button small" onClick={() => setEditing(c)} aria-label={t("admin.common.editNamed", { name: c.name })}>
+                      {t("admin.common.edit")}
+                    </button>
+                    <button type="button" className="button small danger" onClick={() => setDeleting(c)} aria-label={t("admin.common.deleteNamed", { name: c.name })}>
+                      {t("admin.common.delete")}
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+            {rows?.length === 0 && (
+              <tr>
+                <td colSpan={6} className="list-empty">
+                  {t("admin.common.empty")}
+                </td>
+              </tr>
+            )}
+            {!rows && (
+              <tr>
+                <td colSpan={6} className="list-empty">
+                  {t("app.loading")}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {editing && (
+        <ConnectionModal
+          connection={editing === "new" ? null : editing}
+          sandbox={sandbox}
+          onClose={() => setEditing(null)}
+          onSaved={(c) => {
+            setRows((r) => r && keepNewer(r, c));
+            setEditing(null);
+          }}
+        />
+      )}
+      {deleting && <Confirm title={t("admin.connections.deleteTitle", { name: deleting.name })} text={t("admin.connections.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {qrConnection && <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect, useState } from "react";
+import { SETTING_DEFINITIONS } from "../../src/shared/settings";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import { Input, Select, useLive } from "./ui";
+
+const SELECTS = ["userCreation", "timeCreateNewTicket", "call", "CheckMsgIsGroup", "chatBotType"] as const;
+
+/** /Settings: one select per global setting (saved on change) and the read-only API token. */
+export default function Settings() {
+  const t = useT();
+  const [values, setValues] = useState<Record<string, string> | null>(null);
+
+  useEffect(() => {
+    api<{ key: string; value: string }[]>("/settings")
+      .then((rows) => setValues(Object.fromEntries(rows.map((r) => [r.key, r.value]))))
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+
+  useLive(["settings"], (payload) => payload.setting && setValues((v) => v && { ...v, [payload.setting.key]: payload.setting.value }));
+
+  async function change(key: string, value: string) {
+    const before = values;
+    setValues((v) => v && { ...v, [key]: value });
+    try {
+      await api(`/settings/${key}`, { method: "PUT", body: { value } });
+      toast("success", t("admin.settings.saved"));
+    } catch (error) {
+      setValues(before);
+      toast("error", errorText(t, error));
+    }
+  }
+
+  const label = (key: string, value: string) => t(`admin.settings.values.${key === "timeCreateNewTicket" ? `t${value}` : value}`);
+  return (
+    <section className="page admin-page">
+      <h1 className="page-title">{t("admin.settings.title")}</h1>
+      {values ? (
+        <div className="admin-card admin-settings">
+          {SELECTS.map((key) => (
+            <Select key={key} label={t(`admin.settings.${key}`)} value={values[key] ?? ""} onChange={(v) => change(key, v)} options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))} />
+          ))}
+          <Input label={t("admin.settings.userApiToken")} value={values.userApiToken ?? ""} readOnly />
+        </div>
+      ) : (
+        <p className="list-empty">{t("app.loading")}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState } from "react";
+import { RULES } from "../../src/shared/validation";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import type { Connection, Queue, User } from "./types";
+import { Input, Modal, QueueChecks, ruleError, Select } from "./ui";
+
+type Field = "name" | "email" | "password";
+
+/** Add/edit user: name, email, password (optional when editing), profile, queues and default connection. */
+export function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () => void; onSaved: (u: User) => void }) {
+  const t = useT();
+  const [form, setForm] = useState({ name: user?.name ?? "", email: user?.email ?? "", password: "", profile: user?.profile ?? "user", whatsappId: user?.whatsappId ? String(user.whatsappId) : "", queueIds: user?.queues.map((q) => q.id) ?? [] });
+  const [queues, setQueues] = useState<Queue[]>([]);
+  const [connections, setConnections] = useState<Connection[]>([]);
+  const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    Promise.all([api<Queue[]>("/queue"), api<Connection[]>("/whatsapp")])
+      .then(([q, c]) => {
+        setQueues(q);
+        setConnections(c);
+      })
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+
+  async function save() {
+    const found = {
+      name: ruleError(t, RULES.userName, form.name),
+      email: ruleError(t, RULES.email, form.email),
+      // Editing keeps the current password when the field is left empty.
+      password: user && !form.password ? null : ruleError(t, RULES.password, form.password),
+    };
+    setErrors(found);
+    if (found.name || found.email || found.password) return;
+    setBusy(true);
+    const { password, whatsappId, ...rest } = form;
+    const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password } : {}) };
+    try {
+      const saved = await api<User>(user ? `/users/${user.id}` : "/users", { method: user ? "PUT" : "POST", body });
+      toast("success", t("admin.users.saved"));
+      onSaved(saved);
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setBusy(false);
+    }
+  }
+
+  const set = (key: keyof typeof form) => (value: unknown) => setForm((f) => ({ ...f, [key]: value }));
+  return (
+    <Modal title={t(user ? "admin.users.editTitle" : "admin.users.addTitle")} onClose={onClose} onSubmit={save} busy={busy}>
+      <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={errors.name} maxLength={50} autoComplete="off" />
+      <Input label={t("admin.users.email")} type="email" value={form.email} onChange={set("email")} error={errors.email} maxLength={320} autoComplete="off" />
+      <Input label={t("admin.users.password")} type="password" value={form.password} onChange={set("password")} error={errors.password} maxLength={50} autoComplete="new-password" />
+      <Select
+        label={t("admin.users.profile")}
+        value={form.profile}
+        onChange={set("profile")}
+        options={[
+          { value: "admin", label: t("admin.users.profiles.admin") },
+          { value: "user", label: t("admin.users.profiles.user") },
+        ]}
+      />
+      <QueueChecks queues={queues} value={form.queueIds} onChange={set("queueIds")} />
+      <Select label={t("admin.users.connection")} value={form.whatsappId} onChange={set("whatsappId")} options={[{ value: "", label: t("admin.users.noConnection") }, ...connections.map((c) => ({ value: String(c.id), label: c.name }))]} />
+    </Modal>
+  );
+}

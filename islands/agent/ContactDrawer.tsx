@@ -1,0 +1,63 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { Icon } from "../lib/icons";
+import { toast } from "../lib/toast";
+import { ContactModal, type Contact } from "./ContactModal";
+
+type Full = Contact & { extraInfo: { id: number; name: string; value: string | null }[] };
+
+/** The chat's contact side drawer: photo, name, phone link, extra info and an edit button (a modal `<dialog>`). */
+export function ContactDrawer({ contactId, onClose }: { contactId: number; onClose: () => void }) {
+  const t = useT();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [contact, setContact] = useState<Full | null>(null);
+  const [editing, setEditing] = useState(false);
+
+  const load = useCallback(() => {
+    api<Full>(`/contacts/${contactId}`).then(setContact, (error) => toast("error", errorText(t, error)));
+  }, [contactId, t]);
+  useEffect(() => {
+    load();
+    if (ref.current && !ref.current.open) ref.current.showModal();
+  }, [load]);
+  const closeEdit = useCallback(() => setEditing(false), []);
+
+  return (
+    <dialog ref={ref} className="side-drawer" aria-label={t("agent.ticket.contactInfo")} onCancel={(e) => (e.preventDefault(), onClose())}>
+      <header className="side-drawer-header">
+        <strong>{t("agent.ticket.contactInfo")}</strong>
+        <button type="button" className="icon-button" aria-label={t("agent.common.close")} onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      </header>
+      {contact ? (
+        <div className="side-drawer-body">
+          <span className="avatar large" aria-hidden="true">
+            {contact.profilePicUrl ? <img src={contact.profilePicUrl} alt="" /> : (contact.name || contact.number).slice(0, 1).toUpperCase()}
+          </span>
+          <strong className="contact-name">{contact.name}</strong>
+          <a href={`tel:+${contact.number}`}>{contact.number}</a>
+          {contact.email && <span>{contact.email}</span>}
+          <button type="button" className="button small" onClick={() => setEditing(true)}>
+            {t("agent.contacts.edit")}
+          </button>
+          {contact.extraInfo.length > 0 && (
+            <dl className="extra-list">
+              {contact.extraInfo.map((x) => (
+                <div key={x.id}>
+                  <dt>{x.name}</dt>
+                  <dd>{x.value ?? ""}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+      ) : (
+        <p className="list-empty">{t("app.loading")}</p>
+      )}
+      {editing && <ContactModal contactId={contactId} onClose={closeEdit} onSaved={load} />}
+    </dialog>
+  );
+}

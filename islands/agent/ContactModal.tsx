@@ -1,0 +1,93 @@
+import { useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import { Modal } from "./Modal";
+
+export interface Contact {
+  id: number;
+  name: string;
+  number: string;
+  email: string | null;
+  profilePicUrl: string | null;
+  isGroup?: boolean;
+}
+
+interface Extra {
+  id?: number;
+  name: string;
+  value: string;
+}
+
+/** Add/edit a contact: name, number, email and the extra-info list (POST /contacts or PUT /contacts/:id). */
+export function ContactModal({ contactId, onClose, onSaved }: { contactId: number | null; onClose: () => void; onSaved?: (c: Contact) => void }) {
+  const t = useT();
+  const [form, setForm] = useState({ name: "", number: "", email: "" });
+  const [extra, setExtra] = useState<Extra[]>([]);
+  const [busy, setBusy] = useState(contactId != null);
+  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+
+  useEffect(() => {
+    if (contactId == null) return;
+    api<Contact & { extraInfo: Extra[] }>(`/contacts/${contactId}`)
+      .then((c) => {
+        setForm({ name: c.name, number: c.number, email: c.email ?? "" });
+        setExtra(c.extraInfo.map((x) => ({ id: x.id, name: x.name, value: x.value ?? "" })));
+        setBusy(false);
+      })
+      .catch((error) => {
+        toast("error", errorText(t, error));
+        onClose();
+      });
+  }, [contactId, t, onClose]);
+
+  async function save() {
+    setBusy(true);
+    setFieldError(null);
+    const body = { ...form, extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
+    try {
+      const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, { method: contactId == null ? "POST" : "PUT", body });
+      toast("success", t("agent.contacts.saved"));
+      onSaved?.(saved);
+      onClose();
+    } catch (error) {
+      const text = errorText(t, error);
+      const field = (error as { field?: string | null }).field;
+      if (field) setFieldError({ field, text });
+      toast("error", text);
+      setBusy(false);
+    }
+  }
+
+  const input = (k: keyof typeof form, type = "text") => (
+    <div className="field">
+      <label htmlFor={`contact-${k}`}>{t(`agent.contacts.${k}`)}</label>
+      <input id={`contact-${k}`} type={type} value={form[k]} maxLength={k === "email" ? 320 : 100} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
+    </div>
+  );
+  const setRow = (i: number, patch: Partial<Extra>) => setExtra(extra.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  return (
+    <Modal title={contactId == null ? t("agent.contacts.add") : t("agent.contacts.edit")} onClose={onClose} onSubmit={save} busy={busy}>
+      {input("name")}
+      {input("number", "tel")}
+      {input("email", "email")}
+      <fieldset className="extra-info">
+        <legend>{t("agent.contacts.extraInfo")}</legend>
+        {extra.map((x, i) => (
+          <div key={i} className="extra-row">
+            <input aria-label={t("agent.contacts.extraName")} placeholder={t("agent.contacts.extraName")} value={x.name} maxLength={100} onChange={(e) => setRow(i, { name: e.target.value })} />
+            <input aria-label={t("agent.contacts.extraValue")} placeholder={t("agent.contacts.extraValue")} value={x.value} maxLength={2000} onChange={(e) => setRow(i, { value: e.target.value })} />
+            <button type="button" className="button small" onClick={() => setExtra(extra.filter((_, j) => j !== i))}>
+              {t("agent.common.remove")}
+            </button>
+          </div>
+        ))}
+        <button type="button" className="button small" onClick={() => setExtra([...extra, { name: "", value: "" }])}>
+          {t("agent.contacts.addExtra")}
+        </button>
+      </fieldset>
+    </Modal>
+  );
+}

@@ -1,0 +1,50 @@
+import { useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import type { Contact } from "./ContactModal";
+import { ContactPicker } from "./ContactPicker";
+import { Modal } from "./Modal";
+
+/** New ticket: pick a contact (or add the typed name as one with POST /contact); OK opens the ticket for the current user. */
+export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
+  const t = useT();
+  const [picked, setPicked] = useState<Contact | null>(null);
+  const [newName, setNewName] = useState<string | null>(null);
+  const [number, setNumber] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    setBusy(true);
+    try {
+      const contact = picked ?? (await api<Contact>("/contact", { method: "POST", body: { name: newName, number } }));
+      const ticket = await api<{ id: number }>("/tickets", { method: "POST", body: { contactId: contact.id, userId, status: "open" } });
+      location.assign(`/tickets/${ticket.id}`);
+    } catch (error) {
+      toast("error", errorText(t, error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={t("agent.newTicket.title")} onClose={onClose} onSubmit={submit} busy={busy} okDisabled={!picked && !(newName && number.trim())}>
+      <ContactPicker
+        id="new-ticket-contact"
+        label={t("agent.newTicket.contact")}
+        value={picked}
+        onPick={(c) => {
+          setPicked(c);
+          setNewName(null);
+        }}
+        onCreate={setNewName}
+      />
+      {newName && !picked && (
+        <div className="field">
+          <label htmlFor="new-ticket-number">{t("agent.contacts.number")}</label>
+          <input id="new-ticket-number" type="tel" value={number} maxLength={30} onChange={(e) => setNumber(e.target.value)} />
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import { Modal } from "./Modal";
+
+/** The user modal for oneself (menu → Profile): name, email and an optional new password (PUT /users/:id). */
+export function ProfileModal({ userId, name, email, onClose }: { userId: number; name: string; email: string; onClose: () => void }) {
+  const t = useT();
+  const [form, setForm] = useState({ name, email, password: "" });
+  const [busy, setBusy] = useState(false);
+  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+
+  async function save() {
+    setBusy(true);
+    setFieldError(null);
+    try {
+      await api(`/users/${userId}`, { method: "PUT", body: { name: form.name, email: form.email, ...(form.password ? { password: form.password } : {}) } });
+      toast("success", t("agent.profile.saved"));
+      // The app bar and boot data carry the name and email: reload so every island shows the new ones.
+      location.reload();
+    } catch (error) {
+      const text = errorText(t, error);
+      const field = (error as { field?: string | null }).field;
+      if (field) setFieldError({ field, text });
+      toast("error", text);
+      setBusy(false);
+    }
+  }
+
+  const input = (k: keyof typeof form, type: string, autoComplete: string) => (
+    <div className="field">
+      <label htmlFor={`profile-${k}`}>{t(`agent.profile.${k}`)}</label>
+      <input id={`profile-${k}`} type={type} autoComplete={autoComplete} value={form[k]} maxLength={k === "email" ? 320 : 50} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
+    </div>
+  );
+  return (
+    <Modal title={t("agent.profile.title")} onClose={onClose} onSubmit={save} busy={busy}>
+      {input("name", "text", "name")}
+      {input("email", "email", "email")}
+      {input("password", "password", "new-password")}
+    </Modal>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import type { Ticket } from "../lib/types";
+
+interface Tag {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** The chat header's tag editor: the ticket's tags as chips and a checklist of every tag (GET /tags/list → POST /tags/sync). */
+export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: Ticket) => void }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const [all, setAll] = useState<Tag[] | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    if (!all) api<Tag[]>("/tags/list").then(setAll, (error) => toast("error", errorText(t, error)));
+    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open, all, t]);
+
+  async function toggle(tag: Tag) {
+    const has = ticket.tags.some((x) => x.id === tag.id);
+    const next = has ? ticket.tags.filter((x) => x.id !== tag.id) : [...ticket.tags, tag];
+    onChange({ ...ticket, tags: next });
+    try {
+      onChange(await api<Ticket>("/tags/sync", { method: "POST", body: { ticketId: ticket.id, tags: next.map((x) => ({ id: x.id })) } }));
+    } catch (error) {
+      onChange(ticket);
+      toast("error", errorText(t, error));
+    }
+  }
+
+  return (
+    <div className="tag-editor" ref={root}>
+      {ticket.tags.map((tag) => (
+        <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
+          {tag.name}
+        </span>
+      ))}
+      <button type="button" className="chip-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {t("agent.tags.edit")}
+      </button>
+      {open && (
+        <div className="menu tag-menu">
+          {all && all.length === 0 && <p className="menu-empty">{t("agent.tags.none")}</p>}
+          {all?.map((tag) => (
+            <label key={tag.id} className="menu-check">
+              <input type="checkbox" checked={ticket.tags.some((x) => x.id === tag.id)} onChange={() => toggle(tag)} />
+              <span className="swatch" style={{ background: tag.color }} />
+              {tag.name}
+            </label>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+
+const SEARCH_DEBOUNCE_MS = 500;
+
+/** A searchable (debounced 500 ms, lower-cased), paged list of `GET /api<path>?searchParam=&pageNumber=` whose rows live under `key`. */
+export function usePagedList<T extends { id: number }>(path: string, key: string) {
+  const t = useT();
+  const [search, setSearch] = useState("");
+  const [searchParam, setSearchParam] = useState("");
+  const [rows, setRows] = useState<T[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const page = useRef(1);
+  const param = useRef(searchParam);
+  param.current = searchParam;
+
+  useEffect(() => {
+    const id = setTimeout(() => setSearchParam(search.trim().toLowerCase()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(id);
+  }, [search]);
+
+  const load = useCallback(
+    async (pageNumber: number, signal?: AbortSignal) => {
+      const params = new URLSearchParams({ pageNumber: String(pageNumber) });
+      if (param.current) params.set("searchParam", param.current);
+      setLoading(true);
+      try {
+        const res = await api<Record<string, unknown> & { hasMore: boolean }>(`${path}?${params}`, { signal });
+        const got = (res[key] as T[]) ?? [];
+        setRows((prev) => (pageNumber === 1 ? got : [...prev, ...got.filter((r) => !prev.some((p) => p.id === r.id))]));
+        setHasMore(res.hasMore);
+        page.current = pageNumber;
+      } catch (error) {
+        if ((error as Error).name !== "AbortError") toast("error", errorText(t, error));
+      } finally {
+        if (!signal?.aborted) setLoading(false);
+      }
+    },
+    [path, key, t],
+  );
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void load(1, ctrl.signal);
+    return () => ctrl.abort();
+  }, [searchParam, load]);
+
+  const loadMore = useCallback(() => {
+    if (hasMore && !loading) void load(page.current + 1);
+  }, [hasMore, loading, load]);
+
+  /** Applies a socket event: update or create puts the row first (if new), delete drops it. */
+  const apply = useCallback((action: string, row: T | undefined, id: number | undefined) => {
+    if ((action === "update" || action === "create") && row)
+      setRows((prev) => (prev.some((p) => p.id === row.id) ? prev.map((p) => (p.id === row.id ? { ...p, ...row } : p)) : action === "create" ? [row, ...prev] : prev));
+    else if (action === "delete" && id != null) setRows((prev) => prev.filter((p) => p.id !== id));
+  }, []);
+
+  return { search, setSearch, rows, hasMore, loading, loadMore, apply, reload: () => load(1) };
+}

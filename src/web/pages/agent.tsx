@@ -1,0 +1,56 @@
+import type { TFunction } from "i18next";
+import type { ReactNode } from "react";
+import type { BootUser } from "../../../islands/lib/boot";
+import type { AppDeps } from "../../deps";
+import { dashboardFor } from "../../modules/dashboard/service";
+import { loadAuthUser } from "../../modules/users/service";
+import { can } from "../../shared/permissions";
+import type { IslandComponent } from "../island";
+
+/** Paths of the agent screens rendered by `agentPage`. */
+export function isAgentPath(path: string): boolean {
+  return path === "/" || path === "/contacts" || path === "/quickAnswers" || path === "/schedules" || path.startsWith("/ticketfind/");
+}
+
+/** The main content of an agent screen (/, /contacts, /quickAnswers, /schedules, /ticketfind/:phone), or null for another path. */
+export function agentPage({ deps, Island, t, user, path, params }: { deps: AppDeps; Island: IslandComponent; t: TFunction; user: BootUser; path: string; params?: Record<string, string> }): ReactNode {
+  if (path === "/") {
+    const auth = loadAuthUser(deps.db, user.id);
+    const initial = auth ? dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
+    return (
+      <section className="page">
+        <h1 className="page-title">{t("agent.dashboard.title")}</h1>
+        <Island name="AgentDashboard" props={{ initial }} />
+      </section>
+    );
+  }
+  if (path === "/contacts") {
+    return (
+      <section className="page page-fill">
+        <h1 className="page-title">{t("agent.contacts.title")}</h1>
+        <Island name="AgentContacts" className="island-fill" props={{ userId: user.id, canDelete: can(user.profile, "contacts-page:deleteContact") }} />
+      </section>
+    );
+  }
+  if (path === "/quickAnswers") {
+    return (
+      <section className="page page-fill">
+        <h1 className="page-title">{t("agent.quickAnswers.title")}</h1>
+        <Island name="AgentQuickAnswers" className="island-fill" />
+      </section>
+    );
+  }
+  if (path === "/schedules") {
+    return (
+      <section className="page page-fill">
+        <h1 className="page-title">{t("agent.schedules.title")}</h1>
+        <Island name="AgentSchedules" className="island-fill" />
+      </section>
+    );
+  }
+  if (path.startsWith("/ticketfind/")) {
+    const phone = (params?.phone ?? "").slice(0, 50);
+    return <Island name="AgentTicketFind" props={{ phone }} />;
+  }
+  return null;
+}
