@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { checkForm, RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api, setToken } from "./lib/api";
-import { errorText } from "./lib/errors";
+import { useFormSave } from "./lib/crud";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
@@ -13,23 +13,19 @@ export default function LoginForm() {
   const t = useT();
   const [values, setValues] = useState({ email: "", password: "" });
   const [errors, setErrors] = useState<Partial<Record<"email" | "password", string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const found = checkForm(LOGIN_RULES, values);
     setErrors(found);
     if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const res = await api<{ token: string }>("/auth/login", { method: "POST", body: values, noAuthRedirect: true });
       setToken(res.token);
       toast("success", t("login.success"));
       location.assign("/tickets");
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   const set = (k: "email" | "password") => (v: string) => setValues({ ...values, [k]: v });

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
+import { usePopover } from "./lib/popover";
 import { join, on } from "./lib/socket";
 import type { Message, Ticket } from "./lib/types";
 
@@ -37,8 +38,7 @@ function chime() {
 export default function NotificationsBell({ userId }: { userId: number }) {
   const t = useT();
   const [items, setItems] = useState<Ticket[]>([]);
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
+  const { open, setOpen, root } = usePopover();
 
   useEffect(() => {
     join({ type: "joinNotification" });
@@ -68,18 +68,6 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       offTicket();
     };
   }, [userId]);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", esc);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", esc);
-    };
-  }, [open]);
 
   function toggle() {
     // Asking from a click (a user gesture) is what browsers expect for the permission prompt.

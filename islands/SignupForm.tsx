@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { checkForm, RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api } from "./lib/api";
-import { errorText } from "./lib/errors";
+import { useFormSave } from "./lib/crud";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
@@ -14,7 +14,7 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
   const t = useT();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   if (!enabled) {
     return (
@@ -34,15 +34,11 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
     const found = checkForm(SIGNUP_RULES, values);
     setErrors(found);
     if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await api("/auth/signup", { method: "POST", body: values, noAuthRedirect: true });
       toast("success", t("signup.success"));
       location.assign("/login");
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   const set = (k: Field) => (v: string) => setValues({ ...values, [k]: v });

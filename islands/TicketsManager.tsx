@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState, type UIEvent } from "react";
+import { useEffect, useState, type UIEvent } from "react";
 import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
 import { errorText } from "./lib/errors";
 import { listTime } from "./lib/format";
 import { useT } from "./lib/i18n-context";
+import { SearchBox } from "./lib/list-ui";
 import { useMounted } from "./lib/mounted";
+import { usePopover } from "./lib/popover";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "./lib/types";
 import { useTicketList, type ListQuery } from "./lib/use-ticket-list";
@@ -92,7 +94,7 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
           {t("agent.newTicket.open")}
         </button>
         {tab === "search" ? (
-          <input className="search" type="search" aria-label={t("tickets.search")} placeholder={t("tickets.search")} value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
+          <SearchBox label={t("tickets.search")} value={search} onChange={setSearch} />
         ) : (
           canShowAll && (
             <label className="switch">
@@ -124,19 +126,7 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
 
 function QueueSelect({ queues, value, onChange, label }: { queues: QueueOption[]; value: number[]; onChange: (ids: number[]) => void; label?: string }) {
   const t = useT();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", esc);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", esc);
-    };
-  }, [open]);
+  const { open, setOpen, root } = usePopover();
   const toggle = (id: number) => onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
   return (
     <div className="queue-select" ref={root}>

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { LANGUAGES, LANG_COOKIE, type Lang } from "../src/i18n/shared";
 import { ProfileModal } from "./agent/ProfileModal";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { useI18n, useT } from "./lib/i18n-context";
+import { usePopover } from "./lib/popover";
 import { closeSocket } from "./lib/socket";
 
 const YEAR = 365 * 24 * 3600;
@@ -12,25 +13,8 @@ const YEAR = 365 * 24 * 3600;
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const t = useT();
   const lng = useI18n().language as Lang;
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, root } = usePopover();
   const [profile, setProfile] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
 
   function chooseLanguage(l: Lang) {
     document.cookie = `${LANG_COOKIE}=${l}; path=/; max-age=${YEAR}; samesite=lax`;

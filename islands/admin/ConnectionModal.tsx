@@ -1,11 +1,13 @@
 import { useEffect, useState } from "react";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
+import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
+import { Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, Queue } from "./types";
-import { Input, Modal, QueueChecks, ruleError, Select } from "./ui";
 
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 type Day = (typeof DAYS)[number];
@@ -55,7 +57,7 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
   const [form, setForm] = useState(() => initial(connection, sandbox));
   const [queues, setQueues] = useState<Queue[]>([]);
   const [nameError, setNameError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   useEffect(() => {
     api<Queue[]>("/queue")
@@ -69,21 +71,17 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
     const error = ruleError(t, RULES.connectionName, form.name);
     setNameError(error);
     if (error) return;
-    setBusy(true);
-    const { days, provider, ...rest } = form;
-    const body = { ...rest, ...days, ...(connection ? {} : { provider }) };
-    try {
+    await run(async () => {
+      const { days, provider, ...rest } = form;
+      const body = { ...rest, ...days, ...(connection ? {} : { provider }) };
       const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", { method: connection ? "PUT" : "POST", body });
       toast("success", t("admin.connections.saved"));
       onSaved(saved);
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   return (
-    <Modal title={t(connection ? "admin.connections.editTitle" : "admin.connections.addTitle")} onClose={onClose} onSubmit={save} busy={busy} wide>
+    <Modal variant="admin" title={t(connection ? "admin.connections.editTitle" : "admin.connections.addTitle")} onClose={onClose} onSubmit={save} busy={busy} wide>
       <div className="admin-grid">
         <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={nameError} maxLength={50} />
         {sandbox && !connection && (

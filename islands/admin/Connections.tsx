@@ -4,12 +4,14 @@ import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
+import { AdminHeader, ListStatus, RowActions } from "../lib/list-ui";
+import { upsert, useLive } from "../lib/live";
+import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 import { ConnectionModal } from "./ConnectionModal";
 import { QrDialog } from "./QrDialog";
 import type { Connection } from "./types";
-import { Confirm, upsert, useLive } from "./ui";
 
 /** Product §9: the page reloads this long after "Restart service". */
 const RESTART_RELOAD_MS = 12_000;
@@ -111,17 +113,14 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
   const qrConnection = rows?.find((c) => c.id === qrId) ?? null;
   return (
     <section className="page admin-page">
-      <div className="admin-header">
-        <h1 className="page-title">{t("admin.connections.title")}</h1>
-        <div className="admin-toolbar">
-          <button type="button" className="button" onClick={restart} disabled={restarting}>
-            {t("admin.connections.restart")}
-          </button>
-          <button type="button" className="button primary" onClick={() => setEditing("new")}>
-            {t("admin.connections.add")}
-          </button>
-        </div>
-      </div>
+      <AdminHeader title={t("admin.connections.title")}>
+        <button type="button" className="button" onClick={restart} disabled={restarting}>
+          {t("admin.connections.restart")}
+        </button>
+        <button type="button" className="button primary" onClick={() => setEditing("new")}>
+          {t("admin.connections.add")}
+        </button>
+      </AdminHeader>
       <div className="admin-table-wrap">
         <table className="admin-table">
           <thead>
@@ -145,31 +144,11 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
                 <td>{mounted ? format(new Date(c.updatedAt), "dd/MM/yy HH:mm") : ""}</td>
                 <td>{c.isDefault && <span className="admin-default" role="img" aria-label={t("admin.connections.default")}><Icon name="check" size={20} /></span>}</td>
                 <td>
-                  <div className="admin-row-actions">
-                    <button type="button" className="button small" onClick={() => setEditing(c)} aria-label={t("admin.common.editNamed", { name: c.name })}>
-                      {t("admin.common.edit")}
-                    </button>
-                    <button type="button" className="button small danger" onClick={() => setDeleting(c)} aria-label={t("admin.common.deleteNamed", { name: c.name })}>
-                      {t("admin.common.delete")}
-                    </button>
-                  </div>
+                  <RowActions variant="admin" onEdit={() => setEditing(c)} onDelete={() => setDeleting(c)} editLabel={t("admin.common.editNamed", { name: c.name })} deleteLabel={t("admin.common.deleteNamed", { name: c.name })} />
                 </td>
               </tr>
             ))}
-            {rows?.length === 0 && (
-              <tr>
-                <td colSpan={6} className="list-empty">
-                  {t("admin.common.empty")}
-                </td>
-              </tr>
-            )}
-            {!rows && (
-              <tr>
-                <td colSpan={6} className="list-empty">
-                  {t("app.loading")}
-                </td>
-              </tr>
-            )}
+            <ListStatus variant="admin" colSpan={6} loading={!rows} empty={rows?.length === 0} />
           </tbody>
         </table>
       </div>
@@ -184,7 +163,7 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
           }}
         />
       )}
-      {deleting && <Confirm title={t("admin.connections.deleteTitle", { name: deleting.name })} text={t("admin.connections.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && <Confirm variant="admin" title={t("admin.connections.deleteTitle", { name: deleting.name })} text={t("admin.connections.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
       {qrConnection && <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />}
     </section>
   );

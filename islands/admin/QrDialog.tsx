@@ -3,9 +3,9 @@ import { encode } from "uqr";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection } from "./types";
-import { Modal } from "./ui";
 
 const QR_SIZE_PX = 256;
 
@@ -43,7 +43,7 @@ export function QrDialog({ connection, onClose }: { connection: Connection; onCl
 
   if (empty) return null;
   return (
-    <Modal title={t("admin.qr.title", { name: connection.name })} onClose={onClose}>
+    <Modal variant="admin" title={t("admin.qr.title", { name: connection.name })} onClose={onClose}>
       <p>{t("admin.qr.help")}</p>
       <div className="admin-qr-box">
         <QrImage value={connection.qrcode} label={t("admin.qr.title", { name: connection.name })} />

@@ -1,11 +1,13 @@
 import { useEffect, useState } from "react";
 import { checkField, RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
+import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
+import { Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { ChatbotOption, Queue } from "./types";
-import { Input, Modal, ruleError } from "./ui";
 
 type Path = number[];
 
@@ -35,7 +37,7 @@ export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | nu
   const [users, setUsers] = useState<{ id: number; name: string }[]>([]);
   const [errors, setErrors] = useState<{ name?: string | null; color?: string | null }>({});
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
   const [loaded, setLoaded] = useState(queueId === null);
 
   useEffect(() => {
@@ -57,20 +59,16 @@ export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | nu
     setErrors(found);
     setSubmitted(true);
     if (found.name || found.color || firstInvalid(tree)) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const saved = await api<Queue>(queueId ? `/queue/${queueId}` : "/queue", { method: queueId ? "PUT" : "POST", body: { ...form, chatbots: tree } });
       toast("success", t("admin.queues.saved"));
       onSaved(saved);
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
-    <Modal title={t(queueId ? "admin.queues.editTitle" : "admin.queues.addTitle")} onClose={onClose} onSubmit={loaded ? save : undefined} busy={busy} wide>
+    <Modal variant="admin" title={t(queueId ? "admin.queues.editTitle" : "admin.queues.addTitle")} onClose={onClose} onSubmit={loaded ? save : undefined} busy={busy} wide>
       <div className="admin-grid">
         <Input label={t("admin.common.name")} value={form.name} onChange={(name) => setForm({ ...form, name })} error={errors.name} maxLength={50} />
         <div className="admin-color">

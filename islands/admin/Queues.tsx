@@ -1,18 +1,21 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
+import { useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { AdminHeader, ListStatus, RowActions } from "../lib/list-ui";
+import { upsert, useLive } from "../lib/live";
+import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { QueueModal } from "./QueueModal";
 import type { Queue } from "./types";
-import { Confirm, upsert, useLive } from "./ui";
 
 /** /Queues: queue table (name, colour, greeting) with the add/edit modal and its chatbot option tree. */
 export default function Queues() {
   const t = useT();
   const [rows, setRows] = useState<Queue[] | null>(null);
   const [editing, setEditing] = useState<Queue | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Queue | null>(null);
+  const { deleting, setDeleting, remove } = useRowDelete<Queue>((q) => `/queue/${q.id}`, (q) => setRows((r) => r && r.filter((x) => x.id !== q.id)), "admin.queues.deleted");
 
   useEffect(() => {
     api<Queue[]>("/queue")
@@ -25,27 +28,13 @@ export default function Queues() {
     else if (payload.queue) setRows((r) => r && upsert(r, payload.queue));
   });
 
-  async function remove(q: Queue) {
-    setDeleting(null);
-    try {
-      await api(`/queue/${q.id}`, { method: "DELETE" });
-      setRows((r) => r && r.filter((x) => x.id !== q.id));
-      toast("success", t("admin.queues.deleted"));
-    } catch (error) {
-      toast("error", errorText(t, error));
-    }
-  }
-
   return (
     <section className="page admin-page">
-      <div className="admin-header">
-        <h1 className="page-title">{t("admin.queues.title")}</h1>
-        <div className="admin-toolbar">
-          <button type="button" className="button primary" onClick={() => setEditing("new")}>
-            {t("admin.queues.add")}
-          </button>
-        </div>
-      </div>
+      <AdminHeader title={t("admin.queues.title")}>
+        <button type="button" className="button primary" onClick={() => setEditing("new")}>
+          {t("admin.queues.add")}
+        </button>
+      </AdminHeader>
       <div className="admin-table-wrap">
         <table className="admin-table">
           <thead>
@@ -65,31 +54,11 @@ export default function Queues() {
                 </td>
                 <td className="admin-clip">{q.greetingMessage}</td>
                 <td>
-                  <div className="admin-row-actions">
-                    <button type="button" className="button small" onClick={() => setEditing(q)} aria-label={t("admin.common.editNamed", { name: q.name })}>
-                      {t("admin.common.edit")}
-                    </button>
-                    <button type="button" className="button small danger" onClick={() => setDeleting(q)} aria-label={t("admin.common.deleteNamed", { name: q.name })}>
-                      {t("admin.common.delete")}
-                    </button>
-                  </div>
+                  <RowActions variant="admin" onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("admin.common.editNamed", { name: q.name })} deleteLabel={t("admin.common.deleteNamed", { name: q.name })} />
                 </td>
               </tr>
             ))}
-            {rows?.length === 0 && (
-              <tr>
-                <td colSpan={4} className="list-empty">
-                  {t("admin.common.empty")}
-                </td>
-              </tr>
-            )}
-            {!rows && (
-              <tr>
-                <td colSpan={4} className="list-empty">
-                  {t("app.loading")}
-                </td>
-              </tr>
-            )}
+            <ListStatus variant="admin" colSpan={4} loading={!rows} empty={rows?.length === 0} />
           </tbody>
         </table>
       </div>
@@ -103,7 +72,7 @@ export default function Queues() {
           }}
         />
       )}
-      {deleting && <Confirm title={t("admin.queues.deleteTitle", { name: deleting.name })} text={t("admin.queues.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && <Confirm variant="admin" title={t("admin.queues.deleteTitle", { name: deleting.name })} text={t("admin.queues.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
     </section>
   );
 }

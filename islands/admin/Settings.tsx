@@ -2,9 +2,10 @@ import { useEffect, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
+import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
+import { useLive } from "../lib/live";
 import { toast } from "../lib/toast";
-import { Input, Select, useLive } from "./ui";
 
 const SELECTS = ["userCreation", "timeCreateNewTicket", "call", "CheckMsgIsGroup", "chatBotType"] as const;
 

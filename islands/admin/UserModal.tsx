@@ -1,11 +1,13 @@
 import { useEffect, useState } from "react";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
+import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
+import { Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, Queue, User } from "./types";
-import { Input, Modal, QueueChecks, ruleError, Select } from "./ui";
 
 type Field = "name" | "email" | "password";
 
@@ -16,7 +18,7 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
   const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   useEffect(() => {
     Promise.all([api<Queue[]>("/queue"), api<Connection[]>("/whatsapp")])
@@ -36,22 +38,18 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
     };
     setErrors(found);
     if (found.name || found.email || found.password) return;
-    setBusy(true);
-    const { password, whatsappId, ...rest } = form;
-    const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password } : {}) };
-    try {
+    await run(async () => {
+      const { password, whatsappId, ...rest } = form;
+      const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password } : {}) };
       const saved = await api<User>(user ? `/users/${user.id}` : "/users", { method: user ? "PUT" : "POST", body });
       toast("success", t("admin.users.saved"));
       onSaved(saved);
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   const set = (key: keyof typeof form) => (value: unknown) => setForm((f) => ({ ...f, [key]: value }));
   return (
-    <Modal title={t(user ? "admin.users.editTitle" : "admin.users.addTitle")} onClose={onClose} onSubmit={save} busy={busy}>
+    <Modal variant="admin" title={t(user ? "admin.users.editTitle" : "admin.users.addTitle")} onClose={onClose} onSubmit={save} busy={busy}>
       <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={errors.name} maxLength={50} autoComplete="off" />
       <Input label={t("admin.users.email")} type="email" value={form.email} onChange={set("email")} error={errors.email} maxLength={320} autoComplete="off" />
       <Input label={t("admin.users.password")} type="password" value={form.password} onChange={set("password")} error={errors.password} maxLength={50} autoComplete="new-password" />

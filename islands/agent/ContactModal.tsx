@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
+import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { Modal } from "./Modal";
 
 export interface Contact {
   id: number;
@@ -25,8 +26,7 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
   const t = useT();
   const [form, setForm] = useState({ name: "", number: "", email: "" });
   const [extra, setExtra] = useState<Extra[]>([]);
-  const [busy, setBusy] = useState(contactId != null);
-  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  const { busy, setBusy, fieldError, run } = useFormSave(contactId != null);
 
   useEffect(() => {
     if (contactId == null) return;
@@ -42,22 +42,14 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
       });
   }, [contactId, t, onClose]);
 
-  async function save() {
-    setBusy(true);
-    setFieldError(null);
-    const body = { ...form, extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
-    try {
+  function save() {
+    return run(async () => {
+      const body = { ...form, extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
       const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, { method: contactId == null ? "POST" : "PUT", body });
       toast("success", t("agent.contacts.saved"));
       onSaved?.(saved);
       onClose();
-    } catch (error) {
-      const text = errorText(t, error);
-      const field = (error as { field?: string | null }).field;
-      if (field) setFieldError({ field, text });
-      toast("error", text);
-      setBusy(false);
-    }
+    });
   }
 
   const input = (k: keyof typeof form, type = "text") => (

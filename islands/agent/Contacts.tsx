@@ -1,30 +1,25 @@
-import { useCallback, useEffect, useState, type UIEvent } from "react";
+import { useCallback, useState } from "react";
 import { api } from "../lib/api";
+import { useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
-import { on } from "../lib/socket";
+import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { useLive } from "../lib/live";
+import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
+import { usePagedList } from "../lib/use-paged-list";
 import { ContactModal, type Contact } from "./ContactModal";
-import { Confirm } from "./Modal";
-import { usePagedList } from "./use-paged-list";
-
-const SCROLL_MARGIN_PX = 100;
 
 /** /contacts: searchable, infinitely scrolling table with start-ticket, edit and (admins) delete; import and add. */
 export default function Contacts({ userId, canDelete }: { userId: number; canDelete: boolean }) {
   const t = useT();
-  const list = usePagedList<Contact>("/contacts", "contacts");
+  const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true });
   const [editing, setEditing] = useState<number | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const { deleting, setDeleting, remove } = useRowDelete<Contact>((c) => `/contacts/${c.id}`, (c) => apply("delete", undefined, c.id), "agent.contacts.deleted");
   const [busy, setBusy] = useState(false);
   const { apply } = list;
 
-  useEffect(() => on("contact", (p: { action: string; contact?: Contact; contactId?: number }) => apply(p.action, p.contact, p.contactId)), [apply]);
-
-  function onScroll(e: UIEvent<HTMLDivElement>) {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_MARGIN_PX) list.loadMore();
-  }
+  useLive(["contact"], (p: { action: string; contact?: Contact; contactId?: number }) => apply(p.action, p.contact, p.contactId));
 
   async function startTicket(c: Contact) {
     setBusy(true);
@@ -37,16 +32,6 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
     }
   }
 
-  async function remove(c: Contact) {
-    setDeleting(null);
-    try {
-      await api(`/contacts/${c.id}`, { method: "DELETE" });
-      apply("delete", undefined, c.id);
-      toast("success", t("agent.contacts.deleted"));
-    } catch (error) {
-      toast("error", errorText(t, error));
-    }
-  }
 
   async function importPhonebook() {
     setBusy(true);
@@ -63,7 +48,7 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
   return (
     <div className="agent-list">
       <div className="list-toolbar">
-        <input className="search" type="search" aria-label={t("agent.contacts.search")} placeholder={t("agent.contacts.search")} value={list.search} maxLength={100} onChange={(e) => list.setSearch(e.target.value)} />
+        <SearchBox label={t("agent.contacts.search")} value={list.search} onChange={list.setSearch} />
         <button type="button" className="button" disabled={busy} onClick={importPhonebook}>
           {t("agent.contacts.import")}
         </button>
@@ -71,7 +56,7 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
           {t("agent.contacts.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={onScroll} aria-busy={list.loading}>
+      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
         <table className="table">
           <thead>
             <tr>
@@ -99,21 +84,13 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
                   <button type="button" className="button small primary" disabled={busy} onClick={() => startTicket(c)} aria-label={t("agent.contacts.startTicketFor", { name: c.name })}>
                     {t("agent.contacts.startTicket")}
                   </button>
-                  <button type="button" className="button small" onClick={() => setEditing(c.id)} aria-label={t("agent.contacts.editFor", { name: c.name })}>
-                    {t("agent.common.edit")}
-                  </button>
-                  {canDelete && (
-                    <button type="button" className="button small danger" onClick={() => setDeleting(c)} aria-label={t("agent.contacts.deleteFor", { name: c.name })}>
-                      {t("agent.common.delete")}
-                    </button>
-                  )}
+                  <RowActions onEdit={() => setEditing(c.id)} onDelete={canDelete ? () => setDeleting(c) : undefined} editLabel={t("agent.contacts.editFor", { name: c.name })} deleteLabel={t("agent.contacts.deleteFor", { name: c.name })} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {!list.loading && list.rows.length === 0 && <p className="list-empty">{t("agent.common.empty")}</p>}
-        {list.loading && <p className="list-empty">{t("app.loading")}</p>}
+        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
       {editing != null && <ContactModal contactId={editing === "new" ? null : editing} onClose={close} onSaved={(c) => apply(editing === "new" ? "create" : "update", c, c.id)} />}
       {deleting && <Confirm title={t("agent.contacts.deleteTitle", { name: deleting.name })} text={t("agent.contacts.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}

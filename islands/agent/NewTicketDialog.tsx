@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { api } from "../lib/api";
-import { errorText } from "../lib/errors";
+import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
-import { toast } from "../lib/toast";
+import { Modal } from "../lib/modal";
 import type { Contact } from "./ContactModal";
 import { ContactPicker } from "./ContactPicker";
-import { Modal } from "./Modal";
 
 /** New ticket: pick a contact (or add the typed name as one with POST /contact); OK opens the ticket for the current user. */
 export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
@@ -13,18 +12,14 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
   const [picked, setPicked] = useState<Contact | null>(null);
   const [newName, setNewName] = useState<string | null>(null);
   const [number, setNumber] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   async function submit() {
-    setBusy(true);
-    try {
+    await run(async () => {
       const contact = picked ?? (await api<Contact>("/contact", { method: "POST", body: { name: newName, number } }));
       const ticket = await api<{ id: number }>("/tickets", { method: "POST", body: { contactId: contact.id, userId, status: "open" } });
       location.assign(`/tickets/${ticket.id}`);
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   return (

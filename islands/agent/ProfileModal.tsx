@@ -1,32 +1,23 @@
 import { useState } from "react";
 import { api } from "../lib/api";
-import { errorText } from "../lib/errors";
+import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { Modal } from "./Modal";
 
 /** The user modal for oneself (menu → Profile): name, email and an optional new password (PUT /users/:id). */
 export function ProfileModal({ userId, name, email, onClose }: { userId: number; name: string; email: string; onClose: () => void }) {
   const t = useT();
   const [form, setForm] = useState({ name, email, password: "" });
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  const { busy, fieldError, run } = useFormSave();
 
-  async function save() {
-    setBusy(true);
-    setFieldError(null);
-    try {
+  function save() {
+    return run(async () => {
       await api(`/users/${userId}`, { method: "PUT", body: { name: form.name, email: form.email, ...(form.password ? { password: form.password } : {}) } });
       toast("success", t("agent.profile.saved"));
       // The app bar and boot data carry the name and email: reload so every island shows the new ones.
       location.reload();
-    } catch (error) {
-      const text = errorText(t, error);
-      const field = (error as { field?: string | null }).field;
-      if (field) setFieldError({ field, text });
-      toast("error", text);
-      setBusy(false);
-    }
+    });
   }
 
   const input = (k: keyof typeof form, type: string, autoComplete: string) => (

@@ -1,50 +1,34 @@
-import { useEffect, useState, type UIEvent } from "react";
+import { useState } from "react";
 import { api } from "../lib/api";
-import { errorText } from "../lib/errors";
+import { useFormSave, useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
-import { on } from "../lib/socket";
+import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { useLive } from "../lib/live";
+import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { Confirm, Modal } from "./Modal";
+import { usePagedList } from "../lib/use-paged-list";
 import type { QuickAnswer } from "./QuickAnswerPicker";
-import { usePagedList } from "./use-paged-list";
-
-const SCROLL_MARGIN_PX = 100;
 
 /** /quickAnswers: searchable, infinitely scrolling table (shortcut, message, actions) with an add/edit modal. */
 export default function QuickAnswers() {
   const t = useT();
-  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers");
+  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true });
   const [editing, setEditing] = useState<QuickAnswer | "new" | null>(null);
-  const [deleting, setDeleting] = useState<QuickAnswer | null>(null);
+  const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>((q) => `/quickAnswers/${q.id}`, (q) => apply("delete", undefined, q.id), "agent.quickAnswers.deleted");
   const { apply } = list;
 
-  useEffect(() => on("quickAnswer", (p: { action: string; quickAnswer?: QuickAnswer; quickAnswerId?: number }) => apply(p.action, p.quickAnswer, p.quickAnswerId)), [apply]);
+  useLive(["quickAnswer"], (p: { action: string; quickAnswer?: QuickAnswer; quickAnswerId?: number }) => apply(p.action, p.quickAnswer, p.quickAnswerId));
 
-  function onScroll(e: UIEvent<HTMLDivElement>) {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_MARGIN_PX) list.loadMore();
-  }
-
-  async function remove(q: QuickAnswer) {
-    setDeleting(null);
-    try {
-      await api(`/quickAnswers/${q.id}`, { method: "DELETE" });
-      apply("delete", undefined, q.id);
-      toast("success", t("agent.quickAnswers.deleted"));
-    } catch (error) {
-      toast("error", errorText(t, error));
-    }
-  }
 
   return (
     <div className="agent-list">
       <div className="list-toolbar">
-        <input className="search" type="search" aria-label={t("agent.quickAnswers.search")} placeholder={t("agent.quickAnswers.search")} value={list.search} maxLength={100} onChange={(e) => list.setSearch(e.target.value)} />
+        <SearchBox label={t("agent.quickAnswers.search")} value={list.search} onChange={list.setSearch} />
         <button type="button" className="button primary" onClick={() => setEditing("new")}>
           {t("agent.quickAnswers.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={onScroll} aria-busy={list.loading}>
+      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
         <table className="table">
           <thead>
             <tr>
@@ -59,19 +43,13 @@ export default function QuickAnswers() {
                 <td>/{q.shortcut}</td>
                 <td className="cell-text">{q.message}</td>
                 <td className="col-actions">
-                  <button type="button" className="button small" onClick={() => setEditing(q)} aria-label={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })}>
-                    {t("agent.common.edit")}
-                  </button>
-                  <button type="button" className="button small danger" onClick={() => setDeleting(q)} aria-label={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })}>
-                    {t("agent.common.delete")}
-                  </button>
+                  <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })} deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {!list.loading && list.rows.length === 0 && <p className="list-empty">{t("agent.common.empty")}</p>}
-        {list.loading && <p className="list-empty">{t("app.loading")}</p>}
+        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
       {editing && <QuickAnswerModal value={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(q) => apply(editing === "new" ? "create" : "update", q, q.id)} />}
       {deleting && <Confirm title={t("agent.quickAnswers.deleteTitle", { shortcut: deleting.shortcut })} text={t("agent.quickAnswers.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
@@ -83,24 +61,15 @@ function QuickAnswerModal({ value, onClose, onSaved }: { value: QuickAnswer | nu
   const t = useT();
   const [shortcut, setShortcut] = useState(value?.shortcut ?? "");
   const [message, setMessage] = useState(value?.message ?? "");
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  const { busy, fieldError, run } = useFormSave();
 
-  async function save() {
-    setBusy(true);
-    setFieldError(null);
-    try {
+  function save() {
+    return run(async () => {
       const saved = await api<QuickAnswer>(value ? `/quickAnswers/${value.id}` : "/quickAnswers", { method: value ? "PUT" : "POST", body: { shortcut, message } });
       toast("success", t("agent.quickAnswers.saved"));
       onSaved(saved);
       onClose();
-    } catch (error) {
-      const text = errorText(t, error);
-      const field = (error as { field?: string | null }).field;
-      if (field) setFieldError({ field, text });
-      toast("error", text);
-      setBusy(false);
-    }
+    });
   }
 
   return (

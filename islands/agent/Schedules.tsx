@@ -1,16 +1,16 @@
 import { addHours, format } from "date-fns";
-import { useEffect, useState, type UIEvent } from "react";
+import { useState } from "react";
 import { api } from "../lib/api";
-import { errorText } from "../lib/errors";
+import { useFormSave, useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
+import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { useLive } from "../lib/live";
+import { Confirm, Modal } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
-import { on } from "../lib/socket";
 import { toast } from "../lib/toast";
+import { usePagedList } from "../lib/use-paged-list";
 import { ContactPicker } from "./ContactPicker";
-import { Confirm, Modal } from "./Modal";
-import { usePagedList } from "./use-paged-list";
 
-const SCROLL_MARGIN_PX = 100;
 const BODY_PREVIEW = 25;
 
 export interface Schedule {
@@ -32,38 +32,22 @@ export function truncateBody(body: string): string {
 export default function Schedules() {
   const t = useT();
   const mounted = useMounted();
-  const list = usePagedList<Schedule>("/schedules", "schedules");
+  const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true });
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Schedule | null>(null);
+  const { deleting, setDeleting, remove } = useRowDelete<Schedule>((s) => `/schedules/${s.id}`, (s) => apply("delete", undefined, s.id), "agent.schedules.deleted");
   const { apply } = list;
 
-  useEffect(() => on("schedule", (p: { action: string; schedule?: Schedule; scheduleId?: number }) => apply(p.action, p.schedule, p.scheduleId)), [apply]);
-
-  function onScroll(e: UIEvent<HTMLDivElement>) {
-    const el = e.currentTarget;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_MARGIN_PX) list.loadMore();
-  }
-
-  async function remove(s: Schedule) {
-    setDeleting(null);
-    try {
-      await api(`/schedules/${s.id}`, { method: "DELETE" });
-      apply("delete", undefined, s.id);
-      toast("success", t("agent.schedules.deleted"));
-    } catch (error) {
-      toast("error", errorText(t, error));
-    }
-  }
+  useLive(["schedule"], (p: { action: string; schedule?: Schedule; scheduleId?: number }) => apply(p.action, p.schedule, p.scheduleId));
 
   return (
     <div className="agent-list">
       <div className="list-toolbar">
-        <input className="search" type="search" aria-label={t("agent.schedules.search")} placeholder={t("agent.schedules.search")} value={list.search} maxLength={100} onChange={(e) => list.setSearch(e.target.value)} />
+        <SearchBox label={t("agent.schedules.search")} value={list.search} onChange={list.setSearch} />
         <button type="button" className="button primary" onClick={() => setEditing("new")}>
           {t("agent.schedules.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={onScroll} aria-busy={list.loading}>
+      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
         <table className="table">
           <thead>
             <tr>
@@ -84,19 +68,13 @@ export default function Schedules() {
                 </td>
                 <td>{t(`agent.schedules.statuses.${s.status}`)}</td>
                 <td className="col-actions">
-                  <button type="button" className="button small" onClick={() => setEditing(s)} aria-label={t("agent.schedules.editFor", { id: s.id })}>
-                    {t("agent.common.edit")}
-                  </button>
-                  <button type="button" className="button small danger" onClick={() => setDeleting(s)} aria-label={t("agent.schedules.deleteFor", { id: s.id })}>
-                    {t("agent.common.delete")}
-                  </button>
+                  <RowActions onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} editLabel={t("agent.schedules.editFor", { id: s.id })} deleteLabel={t("agent.schedules.deleteFor", { id: s.id })} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {!list.loading && list.rows.length === 0 && <p className="list-empty">{t("agent.common.empty")}</p>}
-        {list.loading && <p className="list-empty">{t("app.loading")}</p>}
+        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
       {editing && <ScheduleModal value={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(s) => apply(editing === "new" ? "create" : "update", s, s.id)} />}
       {deleting && <Confirm title={t("agent.schedules.deleteTitle")} text={t("agent.schedules.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
@@ -111,27 +89,18 @@ function ScheduleModal({ value, onClose, onSaved }: { value: Schedule | null; on
   const [contact, setContact] = useState<{ id: number; name: string } | null>(value?.contact ?? null);
   const [body, setBody] = useState(value?.body ?? "");
   const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  const { busy, fieldError, run } = useFormSave();
   const sent = !!value?.sentAt;
 
-  async function save() {
-    setBusy(true);
-    setFieldError(null);
-    try {
+  function save() {
+    return run(async () => {
       // The datetime-local value is the browser's wall clock: send it as an absolute instant.
       const payload = { contactId: contact!.id, body, sendAt: new Date(sendAt).toISOString() };
       const saved = await api<Schedule>(value ? `/schedules/${value.id}` : "/schedules", { method: value ? "PUT" : "POST", body: payload });
       toast("success", t("agent.schedules.saved"));
       onSaved(saved);
       onClose();
-    } catch (error) {
-      const text = errorText(t, error);
-      const field = (error as { field?: string | null }).field;
-      if (field) setFieldError({ field, text });
-      toast("error", text);
-      setBusy(false);
-    }
+    });
   }
 
   const title = value ? `${t("agent.schedules.edit")} — ${t(`agent.schedules.statuses.${value.status}`)}` : t("agent.schedules.add");

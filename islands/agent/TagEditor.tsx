@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { usePopover } from "../lib/popover";
 import { toast } from "../lib/toast";
 import type { Ticket } from "../lib/types";
 
@@ -14,21 +15,11 @@ interface Tag {
 /** The chat header's tag editor: the ticket's tags as chips and a checklist of every tag (GET /tags/list → POST /tags/sync). */
 export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: Ticket) => void }) {
   const t = useT();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, root } = usePopover();
   const [all, setAll] = useState<Tag[] | null>(null);
-  const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (!open) return;
-    if (!all) api<Tag[]>("/tags/list").then(setAll, (error) => toast("error", errorText(t, error)));
-    const close = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", esc);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", esc);
-    };
+    if (open && !all) api<Tag[]>("/tags/list").then(setAll, (error) => toast("error", errorText(t, error)));
   }, [open, all, t]);
 
   async function toggle(tag: Tag) {

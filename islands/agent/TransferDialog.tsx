@@ -2,11 +2,12 @@ import { useEffect, useState } from "react";
 import { can } from "../../src/shared/permissions";
 import { api } from "../lib/api";
 import { getBoot } from "../lib/boot";
+import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { QueueOption, Ticket } from "../lib/types";
-import { Modal } from "./Modal";
 
 const SEARCH_DEBOUNCE_MS = 500;
 
@@ -29,7 +30,7 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   const [queueId, setQueueId] = useState<string>(ticket.queueId ? String(ticket.queueId) : "");
   const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
   const [whatsappId, setWhatsappId] = useState<string>(ticket.whatsapp ? String(ticket.whatsapp.id) : "");
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSave();
 
   useEffect(() => {
     api<QueueOption[]>("/queue")
@@ -64,15 +65,11 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
       body.userId = null;
       body.status = "pending";
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       await api(`/tickets/${ticket.id}`, { method: "PUT", body });
       toast("success", t("agent.transfer.done"));
       location.assign("/tickets");
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    });
   }
 
   return (

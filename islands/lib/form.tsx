@@ -1,53 +1,7 @@
 import type { TFunction } from "i18next";
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from "react";
+import { useId } from "react";
 import { checkField, type FieldRule } from "../../src/shared/validation";
-import { useT } from "../lib/i18n-context";
-import { on } from "../lib/socket";
-
-/** A native modal `<dialog>` (focus trap and Escape for free): title, form body, cancel/save buttons. */
-export function Modal({ title, onClose, onSubmit, busy, okLabel, wide, children }: { title: string; onClose: () => void; onSubmit?: () => void; busy?: boolean; okLabel?: string; wide?: boolean; children: ReactNode }) {
-  const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const el = ref.current;
-    if (el && !el.open) el.showModal();
-  }, []);
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!busy) onSubmit?.();
-  }
-  return (
-    <dialog ref={ref} className={`admin-modal${wide ? " wide" : ""}`} aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), onClose())}>
-      <form className="admin-modal-form" noValidate onSubmit={submit}>
-        <h2 id={titleId} className="admin-modal-title">
-          {title}
-        </h2>
-        <div className="admin-modal-body">{children}</div>
-        <div className="admin-modal-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {onSubmit ? t("admin.common.cancel") : t("admin.common.close")}
-          </button>
-          {onSubmit && (
-            <button type="submit" className="button primary" disabled={busy}>
-              {okLabel ?? t("admin.common.save")}
-            </button>
-          )}
-        </div>
-      </form>
-    </dialog>
-  );
-}
-
-/** A yes/no confirmation before a delete. */
-export function Confirm({ title, text, onClose, onConfirm }: { title: string; text: string; onClose: () => void; onConfirm: () => void }) {
-  const t = useT();
-  return (
-    <Modal title={title} onClose={onClose} onSubmit={onConfirm} okLabel={t("admin.common.confirm")}>
-      <p>{text}</p>
-    </Modal>
-  );
-}
+import { useT } from "./i18n-context";
 
 /** A labelled text input (or textarea) with its validation message. */
 export function Input({ label, value, onChange, error, type = "text", multiline, maxLength = 500, readOnly, autoComplete }: { label: string; value: string; onChange?: (v: string) => void; error?: string | null; type?: string; multiline?: boolean; maxLength?: number; readOnly?: boolean; autoComplete?: string }) {
@@ -112,20 +66,4 @@ export function QueueChecks({ queues, value, onChange }: { queues: { id: number;
 export function ruleError(t: TFunction, rule: FieldRule, value: unknown): string | null {
   const message = checkField(rule, value);
   return message ? t(`validation.${message}`, { defaultValue: message }) : null;
-}
-
-/** Runs `fn` on each of the given socket events while mounted. */
-export function useLive(events: string[], fn: (payload: any, event: string) => void) {
-  const ref = useRef(fn);
-  ref.current = fn;
-  useEffect(() => {
-    const offs = events.map((event) => on(event, (payload) => ref.current(payload, event)));
-    return () => offs.forEach((off) => off());
-    // Keyed by the names, not the array: callers pass a fresh literal on every render.
-  }, [events.join()]);
-}
-
-/** Inserts or replaces a row by id, keeping the list order (new rows at the end). */
-export function upsert<T extends { id: number }>(rows: T[], row: T): T[] {
-  return rows.some((r) => r.id === row.id) ? rows.map((r) => (r.id === row.id ? row : r)) : [...rows, row];
 }

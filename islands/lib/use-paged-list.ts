@@ -1,19 +1,25 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { api } from "../lib/api";
-import { errorText } from "../lib/errors";
-import { useT } from "../lib/i18n-context";
-import { toast } from "../lib/toast";
+import { useCallback, useEffect, useRef, useState, type UIEvent } from "react";
+import { api } from "./api";
+import { errorText } from "./errors";
+import { useT } from "./i18n-context";
+import { toast } from "./toast";
 
 const SEARCH_DEBOUNCE_MS = 500;
+const SCROLL_MARGIN_PX = 100;
 
-/** A searchable (debounced 500 ms, lower-cased), paged list of `GET /api<path>?searchParam=&pageNumber=` whose rows live under `key`. */
-export function usePagedList<T extends { id: number }>(path: string, key: string) {
+/**
+ * A searchable, paged list of `GET /api<path>?searchParam=&pageNumber=` answering `{<key>: T[], hasMore}`:
+ * the search is lower-cased and debounced 500 ms, `onScroll` loads the next page within 100 px of the box's bottom.
+ * A failed load sets `failed`, and with `toastErrors` also shows a toast.
+ */
+export function usePagedList<T extends { id: number }>(path: string, key: string, { toastErrors = false }: { toastErrors?: boolean } = {}) {
   const t = useT();
   const [search, setSearch] = useState("");
   const [searchParam, setSearchParam] = useState("");
   const [rows, setRows] = useState<T[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
   const page = useRef(1);
   const param = useRef(searchParam);
   param.current = searchParam;
@@ -33,14 +39,17 @@ export function usePagedList<T extends { id: number }>(path: string, key: string
         const got = (res[key] as T[]) ?? [];
         setRows((prev) => (pageNumber === 1 ? got : [...prev, ...got.filter((r) => !prev.some((p) => p.id === r.id))]));
         setHasMore(res.hasMore);
+        setFailed(false);
         page.current = pageNumber;
       } catch (error) {
-        if ((error as Error).name !== "AbortError") toast("error", errorText(t, error));
+        if ((error as Error).name === "AbortError" || signal?.aborted) return;
+        setFailed(true);
+        if (toastErrors) toast("error", errorText(t, error));
       } finally {
         if (!signal?.aborted) setLoading(false);
       }
     },
-    [path, key, t],
+    [path, key, t, toastErrors],
   );
 
   useEffect(() => {
@@ -53,6 +62,14 @@ export function usePagedList<T extends { id: number }>(path: string, key: string
     if (hasMore && !loading) void load(page.current + 1);
   }, [hasMore, loading, load]);
 
+  const onScroll = useCallback(
+    (e: UIEvent<HTMLElement>) => {
+      const el = e.currentTarget;
+      if (el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_MARGIN_PX) loadMore();
+    },
+    [loadMore],
+  );
+
   /** Applies a socket event: update or create puts the row first (if new), delete drops it. */
   const apply = useCallback((action: string, row: T | undefined, id: number | undefined) => {
     if ((action === "update" || action === "create") && row)
@@ -60,5 +77,5 @@ export function usePagedList<T extends { id: number }>(path: string, key: string
     else if (action === "delete" && id != null) setRows((prev) => prev.filter((p) => p.id !== id));
   }, []);
 
-  return { search, setSearch, rows, hasMore, loading, loadMore, apply, reload: () => load(1) };
+  return { search, setSearch, rows, setRows, hasMore, loading, failed, loadMore, onScroll, apply, reload: () => load(1) };
 }

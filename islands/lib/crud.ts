@@ -1,0 +1,49 @@
+import { useState } from "react";
+import { api } from "./api";
+import { errorText } from "./errors";
+import { useT } from "./i18n-context";
+import { toast } from "./toast";
+
+/**
+ * A list row's delete flow: `deleting` is the row awaiting confirmation; `remove` sends `DELETE /api<path(row)>`,
+ * then calls `onDeleted` and toasts `doneKey` (or toasts the error).
+ */
+export function useRowDelete<T>(path: (row: T) => string, onDeleted: (row: T) => void, doneKey: string) {
+  const t = useT();
+  const [deleting, setDeleting] = useState<T | null>(null);
+  async function remove(row: T) {
+    setDeleting(null);
+    try {
+      await api(path(row), { method: "DELETE" });
+      onDeleted(row);
+      toast("success", t(doneKey));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+  return { deleting, setDeleting, remove };
+}
+
+/**
+ * A modal form's save: `run(fn)` sets `busy` and clears the field error while `fn` runs; on failure it toasts the error,
+ * keeps it as `fieldError` when the server names the field, and clears `busy` (on success the modal closes, so `busy` stays).
+ */
+export function useFormSave(initialBusy = false) {
+  const t = useT();
+  const [busy, setBusy] = useState(initialBusy);
+  const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  async function run(fn: () => Promise<void>) {
+    setBusy(true);
+    setFieldError(null);
+    try {
+      await fn();
+    } catch (error) {
+      const text = errorText(t, error);
+      const field = (error as { field?: string | null }).field;
+      if (field) setFieldError({ field, text });
+      toast("error", text);
+      setBusy(false);
+    }
+  }
+  return { busy, setBusy, fieldError, run };
+}

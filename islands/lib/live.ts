@@ -1,0 +1,18 @@
+import { useEffect, useRef } from "react";
+import { on } from "./socket";
+
+/** Runs `fn` on each of the given socket events while mounted. */
+export function useLive(events: string[], fn: (payload: any, event: string) => void) {
+  const ref = useRef(fn);
+  ref.current = fn;
+  useEffect(() => {
+    const offs = events.map((event) => on(event, (payload) => ref.current(payload, event)));
+    return () => offs.forEach((off) => off());
+    // Keyed by the names, not the array: callers pass a fresh literal on every render.
+  }, [events.join()]);
+}
+
+/** Inserts or replaces a row by id, keeping the list order (new rows at the end). */
+export function upsert<T extends { id: number }>(rows: T[], row: T): T[] {
+  return rows.some((r) => r.id === row.id) ? rows.map((r) => (r.id === row.id ? row : r)) : [...rows, row];
+}
