@@ -5,6 +5,7 @@ import { ContactDrawer } from "./agent/ContactDrawer";
 import { QuickAnswerPicker } from "./agent/QuickAnswerPicker";
 import { TagEditor } from "./agent/TagEditor";
 import { TransferDialog } from "./agent/TransferDialog";
+import { VoiceRecorder } from "./agent/VoiceRecorder";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
@@ -18,6 +19,8 @@ import { toast } from "./lib/toast";
 import type { Message, Ticket } from "./lib/types";
 
 const MAX_ROWS = 5;
+/** localStorage key of the sign-message toggle (product §9: persisted locally). */
+const SIGN_KEY = "zapdesk.signMessage";
 const TOP_MARGIN_PX = 100;
 
 interface Props {
@@ -38,15 +41,43 @@ export default function Chat({ ticketId, userId }: Props) {
   const [text, setText] = useState("");
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [sending, setSending] = useState(false);
+  // Read after mount only, so the server HTML and the hydrating client render agree.
+  const [sign, setSign] = useState(false);
+  const [recording, setRecording] = useState(false);
   const page = useRef(1);
   const list = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
   const [dialog, setDialog] = useState<"transfer" | "delete" | "contact" | null>(null);
   const leaving = useRef(false);
   const mounted = useMounted();
   const canDelete = mounted && can(getBoot()?.user?.profile, "ticket-options:deleteTicket");
+
+  useEffect(() => {
+    try {
+      setSign(localStorage.getItem(SIGN_KEY) === "true");
+    } catch {
+      // Storage blocked: the toggle just starts off.
+    }
+  }, []);
+
+  function toggleSign() {
+    const next = !sign;
+    setSign(next);
+    try {
+      localStorage.setItem(SIGN_KEY, String(next));
+    } catch {
+      // Storage blocked: the choice lasts for this page only.
+    }
+  }
+
+  /** Product §9: with the sign toggle on, the body starts with the user's name in bold. */
+  function signed(body: string) {
+    const userName = getBoot()?.user?.name;
+    return sign && userName && body ? `*${userName}:*\n${body}` : body;
+  }
 
   const merge = useCallback((incoming: Message[]) => {
     setMessages((prev) => {
@@ -116,6 +147,21 @@ export default function Chat({ ticketId, userId }: Props) {
     }
   }, [messages]);
 
+  // Product §9: the input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
+    const style = getComputedStyle(el);
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const border = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    const inner = (px: number) => (style.boxSizing === "border-box" ? px + padding + border : px);
+    el.style.height = "auto";
+    const content = el.scrollHeight - padding;
+    el.style.height = `${inner(Math.min(content, line * MAX_ROWS))}px`;
+    el.style.overflowY = content > line * MAX_ROWS + 1 ? "auto" : "hidden";
+  }, [text]);
+
   function onScroll() {
     const el = list.current!;
     stickToBottom.current = isNearBottom(el);
@@ -151,7 +197,7 @@ export default function Chat({ ticketId, userId }: Props) {
     }
   }
 
-  async function send(files?: FileList | null) {
+  async function send(files?: FileList | File[] | null) {
     const body = text.trim();
     if (!files?.length && !body) return;
     setSending(true);
@@ -159,10 +205,10 @@ export default function Chat({ ticketId, userId }: Props) {
       if (files?.length) {
         const form = new FormData();
         for (const f of files) form.append("medias", f);
-        form.append("body", body || files[0]!.name);
+        form.append("body", body ? signed(body) : files[0]!.name);
         await api(`/messages/${ticketId}`, { method: "POST", body: form });
       } else {
-        await api(`/messages/${ticketId}`, { method: "POST", body: { body, ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) } });
+        await api(`/messages/${ticketId}`, { method: "POST", body: { body: signed(body), ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) } });
       }
       stickToBottom.current = true;
       setText("");
@@ -172,6 +218,21 @@ export default function Chat({ ticketId, userId }: Props) {
     } finally {
       setSending(false);
     }
+  }
+
+  /**
+   * Opens the Wavoip web dialer for the contact in a new window. URL: the issue's
+   * `https://app.wavoip.com/call?token=<token>&phone=<number>`, the connection's Wavoip device token plus the
+   * contact's digits as query parameters (both encoded), so no Wavoip SDK or dependency is loaded in the panel.
+   */
+  function startCall() {
+    const token = ticket?.whatsapp?.wavoip?.trim();
+    const phone = ticket?.contact?.number?.replace(/\D/g, "");
+    if (!token || !phone) {
+      toast("error", t("chat.callFailed"));
+      return;
+    }
+    window.open(`https://app.wavoip.com/call?token=${encodeURIComponent(token)}&phone=${encodeURIComponent(phone)}`, "wavoip", "noopener,width=440,height=640");
   }
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -198,6 +259,11 @@ export default function Chat({ ticketId, userId }: Props) {
           {ticket && <span className="chat-sub">{ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}</span>}
         </button>
         <div className="chat-actions">
+          {ticket?.whatsapp?.wavoip && (
+            <button type="button" className="icon-button" aria-label={t("chat.call")} title={t("chat.call")} onClick={startCall}>
+              <Icon name="phone" />
+            </button>
+          )}
           {ticket?.status === "pending" && (
             <button type="button" className="button primary small" onClick={() => setStatus("open")}>
               {t("tickets.accept")}
@@ -240,8 +306,15 @@ export default function Chat({ ticketId, userId }: Props) {
         {messages.map((m, i) => {
           const day = dayLabel(m.createdAt);
           const showDay = i === 0 || dayLabel(messages[i - 1]!.createdAt) !== day;
+          // The history spans the contact's tickets: mark where each ticket's messages begin.
+          const showTicket = i > 0 && messages[i - 1]!.ticketId !== m.ticketId;
           return (
             <Fragment key={m.id}>
+              {showTicket && (
+                <div className="day-separator ticket-separator">
+                  <span>{t("chat.ticketSeparator", { id: m.ticketId })}</span>
+                </div>
+              )}
               {showDay && (
                 <div className="day-separator">
                   <span>{day}</span>
@@ -274,20 +347,28 @@ export default function Chat({ ticketId, userId }: Props) {
         <button type="button" className="icon-button" aria-label={t("chat.attach")} disabled={!isOpen || sending} onClick={() => fileInput.current?.click()}>
           <Icon name="attach" />
         </button>
+        <button type="button" className={`icon-button sign${sign ? " on" : ""}`} aria-label={t("chat.sign")} title={t("chat.sign")} aria-pressed={sign} onClick={toggleSign}>
+          <Icon name="sign" />
+        </button>
         <textarea
+          ref={textarea}
           aria-label={t("chat.placeholder")}
           placeholder={isOpen ? t("chat.placeholder") : t("chat.closedPlaceholder")}
           rows={rows}
           value={text}
           maxLength={4096}
-          disabled={!isOpen}
+          disabled={!isOpen || recording}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
         />
         {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
-        <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!isOpen || sending || !text.trim()}>
-          <Icon name="send" />
-        </button>
+        {isOpen && (recording || !text.trim()) ? (
+          <VoiceRecorder t={t} disabled={sending} onRecordingChange={setRecording} onSend={(file) => void send([file])} />
+        ) : (
+          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!isOpen || sending || !text.trim()}>
+            <Icon name="send" />
+          </button>
+        )}
       </form>
     </section>
   );

@@ -20,6 +20,9 @@ describe("sniffMime", () => {
     expect(sniffMime(bytes(0, 0, 0, 0x20, "ftypisom"))).toBe("video/mp4");
     expect(sniffMime(bytes(0, 0, 0, 0x20, "ftypM4A "))).toBe("audio/mp4");
     expect(sniffMime(bytes(0x1a, 0x45, 0xdf, 0xa3))).toBe("video/webm");
+    // A MediaRecorder voice recording: WebM whose only track is Opus audio.
+    expect(sniffMime(bytes(0x1a, 0x45, 0xdf, 0xa3, 0, "webm", 0x86, 0x86, "A_OPUS"))).toBe("audio/webm");
+    expect(sniffMime(bytes(0x1a, 0x45, 0xdf, 0xa3, 0, "webm", 0x86, "V_VP8", 0x86, "A_OPUS"))).toBe("video/webm");
     expect(sniffMime(bytes(0x50, 0x4b, 0x03, 0x04, "....word/document.xml"))).toContain("wordprocessingml");
     expect(sniffMime(bytes(0x50, 0x4b, 0x03, 0x04, "....other"))).toBe("application/zip");
   });
@@ -32,7 +35,7 @@ describe("sniffMime", () => {
   });
 
   test("size limits: images 5 MB, audio/video 16 MB, documents 100 MB", () => {
-    expect([sizeLimitOf("image/png"), sizeLimitOf("audio/ogg"), sizeLimitOf("video/mp4"), sizeLimitOf("application/pdf")].map((n) => n / 1024 / 1024)).toEqual([5, 16, 16, 100]);
+    expect([sizeLimitOf("image/png"), sizeLimitOf("audio/ogg"), sizeLimitOf("audio/webm"), sizeLimitOf("video/mp4"), sizeLimitOf("application/pdf")].map((n) => n / 1024 / 1024)).toEqual([5, 16, 16, 16, 100]);
   });
 });
 

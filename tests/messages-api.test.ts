@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import type { OutgoingMedia } from "../src/channels/types";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
 import { storeMessage } from "../src/modules/messages/store";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -131,6 +132,38 @@ describe("POST /messages/:ticketId", () => {
       ["document", "application/pdf", "report.pdf", "report.pdf"],
     ]);
     expect(rows[0]!.mediaUrl).toMatch(/^[0-9a-f-]{36}\.png$/);
+  });
+
+  test("a chat voice recording (ogg or audio-only webm named audio-record-site-*) goes as a voice note; other audio does not", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const sent: OutgoingMedia[] = [];
+    const original = ctx.deps.channels.sendMedia.bind(ctx.deps.channels);
+    ctx.deps.channels.sendMedia = (id, to, isGroup, media, opts) => {
+      sent.push(media);
+      return original(id, to, isGroup, media, opts);
+    };
+    const pad = (head: number[] | string) => {
+      const out = new Uint8Array(12_000);
+      out.set(typeof head === "string" ? [...head].map((c) => c.charCodeAt(0)) : head);
+      return out;
+    };
+    const webmHead = [0x1a, 0x45, 0xdf, 0xa3, 0, ..."webm".split("").map((c) => c.charCodeAt(0)), 0x86, ..."A_OPUS".split("").map((c) => c.charCodeAt(0))];
+    const res = await multipart(ctx, `/api/messages/${t.id}`, token, [
+      { bytes: pad("OggS"), name: "audio-record-site-1700000000000.ogg", type: "audio/ogg" },
+      { bytes: pad(webmHead), name: "audio-record-site-1700000000001.webm", type: "audio/webm" },
+      { bytes: pad("OggS"), name: "song.ogg", type: "audio/ogg" },
+    ]);
+    expect(res.status).toBe(200);
+    expect(sent.map((m) => [m.mimetype, m.fileName, m.ptt ?? false])).toEqual([
+      ["audio/ogg", "audio-record-site-1700000000000.ogg", true],
+      ["audio/webm", "audio-record-site-1700000000001.webm", true],
+      ["audio/ogg", "song.ogg", false],
+    ]);
+    const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
+    expect(rows.map((r) => r.mediaType)).toEqual(["audio", "audio", "audio"]);
   });
 
   test("an image over 5 MB is refused with 413 ERR_MEDIA_TOO_LARGE and nothing is sent", async () => {

@@ -11,7 +11,8 @@ export interface Ticket {
   contact: { id: number; name: string; number: string; profilePicUrl: string | null } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
-  whatsapp: { id: number; name: string } | null;
+  /** `wavoip`: the connection's voice-call token ("" when it has none). */
+  whatsapp: { id: number; name: string; wavoip?: string } | null;
   tags: { id: number; name: string; color: string }[];
 }
 

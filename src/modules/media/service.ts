@@ -18,6 +18,7 @@ const EXTENSIONS: Record<string, string> = {
   "audio/ogg": ".ogg",
   "audio/mpeg": ".mp3",
   "audio/mp4": ".m4a",
+  "audio/webm": ".webm",
   "video/mp4": ".mp4",
   "video/webm": ".webm",
   "application/pdf": ".pdf",

@@ -17,9 +17,18 @@ export function sniffMime(head: Uint8Array): string {
     const brand = String.fromCharCode(...head.subarray(8, 12));
     return brand.startsWith("M4A") ? "audio/mp4" : "video/mp4";
   }
-  if (at(0, 0x1a, 0x45, 0xdf, 0xa3)) return "video/webm";
+  if (at(0, 0x1a, 0x45, 0xdf, 0xa3)) return webmKind(head);
   if (at(0, 0x50, 0x4b, 0x03, 0x04)) return zipKind(head);
   return "application/octet-stream";
+}
+
+/**
+ * A WebM (Matroska) file is audio when its track header names only audio codecs ("A_OPUS", "A_VORBIS"), as
+ * a browser's MediaRecorder voice recording does; with any video codec ("V_VP8", ...) it stays video.
+ */
+function webmKind(head: Uint8Array): string {
+  const text = new TextDecoder("latin1").decode(head);
+  return /A_(OPUS|VORBIS)/.test(text) && !/V_(VP8|VP9|AV1|MPEG4|MPEG4\/ISO)/.test(text) ? "audio/webm" : "video/webm";
 }
 
 /** Office documents are zip files whose first entry names their kind; other zips stay plain zip. */

@@ -100,6 +100,14 @@ const mediaKind = (mimetype: string) => {
   return major === "image" || major === "audio" || major === "video" ? major : "document";
 };
 
+/** The chat's voice recorder names its uploads `audio-record-site-<timestamp>.<ext>`. */
+export const VOICE_RECORDING_MARK = "audio-record-site";
+
+/** A browser voice recording is sent as a voice note (ptt), not as an audio file. */
+export function isVoiceRecording(file: Pick<StoredMedia, "mimetype" | "originalName">): boolean {
+  return mediaKind(file.mimetype) === "audio" && file.originalName.includes(VOICE_RECORDING_MARK);
+}
+
 /** Sends a file already stored in the media directory, caption = body; stored first like a text. */
 export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null } = {}): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
@@ -123,7 +131,13 @@ export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: St
       target.whatsappId,
       target.to,
       target.isGroup,
-      { path: join(deps.config.mediaDir, file.fileName), mimetype: file.mimetype, fileName: file.originalName, caption: caption || undefined },
+      {
+        path: join(deps.config.mediaDir, file.fileName),
+        mimetype: file.mimetype,
+        fileName: file.originalName,
+        caption: caption || undefined,
+        ...(isVoiceRecording(file) ? { ptt: true } : {}),
+      },
       { messageId: wid },
     );
   } catch (error) {

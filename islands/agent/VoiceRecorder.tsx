@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from "react";
+import type { TFunction } from "i18next";
+import { Icon } from "../lib/icons";
+import { toast } from "../lib/toast";
+
+/** Product §5/§9: a recording under this many bytes is discarded. */
+export const MIN_RECORDING_BYTES = 10_000;
+/** Opus in Ogg is what WhatsApp plays as a voice note; Chromium only records WebM, so that is the fallback. */
+const MIME_TYPES = ["audio/ogg;codecs=opus", "audio/webm;codecs=opus"];
+
+function pickMime(): string | undefined {
+  return MIME_TYPES.find((m) => typeof MediaRecorder !== "undefined" && MediaRecorder.isTypeSupported(m));
+}
+
+const clock = (seconds: number) => `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+
+interface Props {
+  t: TFunction;
+  disabled: boolean;
+  onRecordingChange(recording: boolean): void;
+  /** Receives the finished recording, named `audio-record-site-<timestamp>.<ext>` so the server sends it as a voice note. */
+  onSend(file: File): void;
+}
+
+/** The chat input's microphone: records with MediaRecorder, shows a timer with cancel and send. */
+export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props) {
+  const [seconds, setSeconds] = useState<number | null>(null);
+  const recorder = useRef<MediaRecorder | null>(null);
+  const keep = useRef(false);
+  const handlers = useRef({ onSend, onRecordingChange });
+  handlers.current = { onSend, onRecordingChange };
+
+  // One interval per recording (restarted only when recording starts or stops, not every tick).
+  const recording = seconds != null;
+  useEffect(() => {
+    if (!recording) return;
+    const id = setInterval(() => setSeconds((s) => (s == null ? s : s + 1)), 1000);
+    return () => clearInterval(id);
+  }, [recording]);
+
+  // Leaving the chat mid-recording discards it and releases the microphone.
+  useEffect(() => () => stop(false), []);
+
+  async function start() {
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      toast("error", t("chat.record.denied"));
+      return;
+    }
+    const mimeType = pickMime();
+    const rec = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    const chunks: Blob[] = [];
+    rec.ondataavailable = (e) => e.data.size && chunks.push(e.data);
+    rec.onstop = () => {
+      stream.getTracks().forEach((track) => track.stop());
+      recorder.current = null;
+      setSeconds(null);
+      handlers.current.onRecordingChange(false);
+      if (!keep.current) return;
+      const type = rec.mimeType || mimeType || "audio/webm";
+      const blob = new Blob(chunks, { type });
+      if (blob.size < MIN_RECORDING_BYTES) {
+        toast("error", t("chat.record.tooShort"));
+        return;
+      }
+      handlers.current.onSend(new File([blob], `audio-record-site-${Date.now()}.${type.includes("ogg") ? "ogg" : "webm"}`, { type }));
+    };
+    recorder.current = rec;
+    keep.current = false;
+    rec.start();
+    setSeconds(0);
+    handlers.current.onRecordingChange(true);
+  }
+
+  function stop(send: boolean) {
+    const rec = recorder.current;
+    if (!rec || rec.state === "inactive") return;
+    keep.current = send;
+    rec.stop();
+  }
+
+  if (seconds == null)
+    return (
+      <button type="button" className="icon-button send" aria-label={t("chat.record.start")} disabled={disabled} onClick={() => void start()}>
+        <Icon name="mic" />
+      </button>
+    );
+  return (
+    <div className="recorder" role="group" aria-label={t("chat.record.recording")}>
+      <button type="button" className="icon-button" aria-label={t("chat.record.cancel")} onClick={() => stop(false)}>
+        <Icon name="close" />
+      </button>
+      <span className="recorder-time" aria-live="off">
+        <span className="recorder-dot" aria-hidden="true" />
+        {clock(seconds)}
+      </span>
+      <button type="button" className="icon-button send" aria-label={t("chat.record.send")} onClick={() => stop(true)}>
+        <Icon name="send" />
+      </button>
+    </div>
+  );
+}

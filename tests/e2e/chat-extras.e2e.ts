@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Page } from "playwright-core";
+import { eq } from "drizzle-orm";
+import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
+import { hashPassword } from "../../src/modules/auth/passwords";
+import { insertUser } from "../../src/modules/users/service";
+import { bootE2E, CHROMIUM_ARGS, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let adminId: number;
+const ADMIN = { email: "eva@example.com", password: "secret-123", name: "Eva Agent" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  adminId = insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" }).id;
+  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
+  await env.deps.channels.start(whatsappId);
+  env.sandbox.scan(whatsappId);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** A contact with a closed older ticket and an open one of the admin, one message in each. */
+function seedContact(number: string, name: string) {
+  const db = env.deps.db;
+  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
+  const old = db.insert(tickets).values({ status: "closed", contactId, whatsappId, userId: adminId }).returning().get().id;
+  db.insert(messages).values({ wid: `old-${number}`, whatsappId, ticketId: old, contactId, body: "Mensagem antiga" }).run();
+  const current = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
+  db.insert(messages).values({ wid: `new-${number}`, whatsappId, ticketId: current, contactId, body: "Mensagem nova" }).run();
+  return { old, current };
+}
+
+async function login(page: Page) {
+  await page.goto(`${env.base}/login`);
+  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+  await page.fill("#email", ADMIN.email);
+  await page.fill("#password", ADMIN.password);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${env.base}/tickets`);
+}
+
+describe("chat extras", () => {
+  test("the history shows a ticket-number separator where the ticket changes", async () => {
+    const { old, current } = seedContact("5511955554444", "Gabi Histórico");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
+    const separators = page.locator(".ticket-separator");
+    expect(await separators.count()).toBe(1);
+    expect(await separators.textContent()).toBe(`Ticket #${current}`);
+    // The separator sits between the old ticket's message and the new one's.
+    const order = await page.$$eval(".messages > *", (els) => els.map((e) => (e.classList.contains("ticket-separator") ? "sep" : e.classList.contains("bubble") ? e.textContent?.includes("antiga") ? "old" : "new" : "other")));
+    expect(order.filter((x) => x !== "other")).toEqual(["old", "sep", "new"]);
+    expect(old).toBeLessThan(current);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 15_000);
+
+  test("the sign toggle persists and prefixes the sent body with the bold user name", async () => {
+    const { current } = seedContact("5511944443333", "Hugo Assinatura");
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const toggle = page.getByRole("button", { name: "Sign messages" });
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    const input = page.getByRole("textbox", { name: "Type a message" });
+    await input.fill("Assinado");
+    await input.press("Enter");
+    const bubble = page.locator(".bubble.me", { hasText: "Assinado" });
+    await bubble.waitFor();
+    expect(await bubble.locator("strong").textContent()).toBe(`${ADMIN.name}:`);
+    const sent = env.deps.db.select().from(messages).all().find((m) => m.ticketId === current && m.fromMe);
+    expect(sent?.body).toBe(`*${ADMIN.name}:*\nAssinado`);
+
+    await page.reload();
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.waitForSelector('button[aria-label="Sign messages"][aria-pressed="true"]');
+    await toggle.click();
+    expect(await page.evaluate(() => localStorage.getItem("zapdesk.signMessage"))).toBe("false");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 15_000);
+
+  test("the microphone records a voice note: a too-short one is discarded, a ~3 s one is uploaded as audio-record-site-*", async () => {
+    const { current } = seedContact("5511933332222", "Iris Voz");
+    // Fake capture devices only for this test: chromium grants the microphone and feeds it a beep.
+    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] });
+    try {
+      const { context, page, errors } = await openPage(browser, { locale: "en-US" });
+      await login(page);
+      await page.goto(`${env.base}/tickets/${current}`);
+      await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+      const input = page.getByRole("textbox", { name: "Type a message" });
+      const mic = page.getByRole("button", { name: "Record voice message" });
+      await input.fill("x");
+      expect(await mic.count()).toBe(0);
+      await input.fill("");
+
+      await mic.click();
+      await page.getByRole("group", { name: "Recording" }).waitFor();
+      expect(await input.isDisabled()).toBe(true);
+      await page.getByRole("button", { name: "Send recording" }).click();
+      await page.getByRole("alert").filter({ hasText: "Recording too short" }).waitFor();
+
+      await mic.click();
+      await page.waitForFunction(() => document.querySelector(".recorder-time")?.textContent === "00:03", null, { timeout: 6_000 });
+      await page.getByRole("button", { name: "Send recording" }).click();
+      await page.locator(".bubble.me audio").waitFor({ timeout: 5_000 });
+      const sent = env.deps.db.select().from(messages).all().filter((m) => m.ticketId === current && m.fromMe);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.mediaType).toBe("audio");
+      expect(sent[0]!.fileName).toMatch(/^audio-record-site-\d+\.(ogg|webm)$/);
+      expect(sent[0]!.mediaMime).toMatch(/^audio\/(ogg|webm)$/);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 15_000);
+
+  test("the call button shows only with a Wavoip token and opens the dialer for the contact's number", async () => {
+    const { current } = seedContact("5511922221111", "Joana Chamada");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await context.route("https://app.wavoip.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }));
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
+    expect(await page.getByRole("button", { name: "Chamada de voz" }).count()).toBe(0);
+
+    env.deps.db.update(whatsapps).set({ wavoip: "tok en/1" }).where(eq(whatsapps.id, whatsappId)).run();
+    try {
+      await page.reload();
+      await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+      const call = page.getByRole("button", { name: "Chamada de voz" });
+      await call.waitFor();
+      const [popup] = await Promise.all([context.waitForEvent("page"), call.click()]);
+      await popup.waitForLoadState();
+      expect(popup.url()).toBe("https://app.wavoip.com/call?token=tok%20en%2F1&phone=5511922221111");
+      await popup.close();
+
+      const noNumber = seedContact("", "Sem Número");
+      await page.goto(`${env.base}/tickets/${noNumber.current}`);
+      await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+      await page.getByRole("button", { name: "Chamada de voz" }).click();
+      await page.getByRole("alert").filter({ hasText: "Não foi possível iniciar a chamada: falta o token do Wavoip ou o número do contato." }).waitFor();
+    } finally {
+      env.deps.db.update(whatsapps).set({ wavoip: "" }).where(eq(whatsapps.id, whatsappId)).run();
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 15_000);
+
+  test("the input grows up to 5 rows (wrapped lines too); Shift+Enter adds a line and Enter sends", async () => {
+    const { current } = seedContact("5511911110000", "Kai Linhas");
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const input = page.getByRole("textbox", { name: "Type a message" });
+    const height = async (value: string) => {
+      await input.fill(value);
+      return input.evaluate((el) => el.getBoundingClientRect().height);
+    };
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
+    const [one, four, five, eight] = [await height("a"), await height(lines(4)), await height(lines(5)), await height(lines(8))];
+    expect(four).toBeGreaterThan(one);
+    expect(five).toBeGreaterThan(four);
+    expect(eight).toBe(five);
+    expect(await input.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    expect(await height("word ".repeat(120))).toBeGreaterThan(one);
+
+    await input.fill("");
+    await input.type("primeira");
+    await input.press("Shift+Enter");
+    await input.type("segunda");
+    expect(await input.inputValue()).toBe("primeira\nsegunda");
+    await input.press("Enter");
+    await page.locator(".bubble.me", { hasText: "segunda" }).waitFor();
+    expect(await input.inputValue()).toBe("");
+    const sent = env.deps.db.select().from(messages).all().filter((m) => m.ticketId === current && m.fromMe);
+    expect(sent.map((m) => m.body)).toEqual(["primeira\nsegunda"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 15_000);
+});
