@@ -25,7 +25,6 @@ interface Line {
   fileName?: string | null;
 }
 
-const POLL_MS = 2000;
 
 /** /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. */
 export default function SandboxPhone() {
@@ -64,19 +63,22 @@ export default function SandboxPhone() {
   useEffect(() => {
     if (selected == null || !validPhone) return;
     let live = true;
-    const poll = async () => {
+    const load = async () => {
       try {
         const rows = await api<{ id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]>(`/sandbox/${selected}/outbox?to=${phone}`);
         if (live) setOutbox(rows.map((r) => ({ ...r, direction: "out" as const })));
       } catch {
-        // The next tick retries; a stopped connection answers again once it is started.
+        // The next change event loads it again; a stopped connection answers once it is started.
       }
     };
-    void poll();
-    const timer = setInterval(poll, POLL_MS);
+    void load();
+    const off = on("sandbox", (payload) => {
+      const change = payload as { whatsappId: number; peer: string };
+      if (change.whatsappId === selected && change.peer === phone) void load();
+    });
     return () => {
       live = false;
-      clearInterval(timer);
+      off();
     };
   }, [selected, phone, validPhone]);
 

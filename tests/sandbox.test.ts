@@ -28,6 +28,23 @@ describe("sandbox API", () => {
     expect(refused.json.error).toBe("ERR_SANDBOX_DISABLED");
   });
 
+  test("admins are told when a simulated conversation changes (message, acks, read), so the phone page needs no polling", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx, { greetingMessage: "Hello" });
+    const from = "5511977776666";
+    await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body: { from, body: "Oi" } });
+    const afterInbound = ctx.hub.to("admins", "sandbox").length;
+    expect(afterInbound).toBeGreaterThanOrEqual(2);
+    expect(ctx.hub.to("admins", "sandbox")[0]!.payload).toEqual({ whatsappId: conn.id, peer: from });
+    ctx.sandbox.network.settle();
+    const afterAcks = ctx.hub.to("admins", "sandbox").length;
+    expect(afterAcks).toBeGreaterThan(afterInbound);
+    await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: from } });
+    expect(ctx.hub.to("admins", "sandbox").length).toBe(afterAcks + 1);
+    expect(ctx.hub.to("all", "sandbox")).toHaveLength(0);
+  });
+
   test("scan pairs a connection waiting for its QR", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });

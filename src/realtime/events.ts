@@ -14,6 +14,7 @@ export type EventName =
   | "massMessage"
   | "tag"
   | "schedule"
+  | "sandbox"
   | "ready"
   | "pong";
 

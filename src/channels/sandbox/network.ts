@@ -65,12 +65,19 @@ export function mimeOf(fileName: string, kind?: string): string {
  * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
  * timers that tests can flush with `settle()`.
  */
+/** Which simulated conversation changed. */
+export interface SandboxChange {
+  whatsappId: number;
+  peer: string;
+}
+
 export class SandboxNetwork {
   readonly db: Db;
   readonly mediaDir: string;
   readonly now: () => number;
   private readonly delays: AckDelays;
   private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  private readonly listeners = new Set<(change: SandboxChange) => void>();
 
   constructor(options: SandboxNetworkOptions) {
     this.db = options.db;
@@ -115,14 +122,25 @@ export class SandboxNetwork {
     return { fileName: stored, originalName, mimetype: mimeOf(originalName, kind) };
   }
 
+  /** Calls `listener` whenever a simulated phone's conversation changes (a message recorded, an ack raised). */
+  subscribe(listener: (change: SandboxChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(change: SandboxChange | undefined) {
+    if (change) for (const listener of this.listeners) listener(change);
+  }
+
   /** Records a message on the network; returns false when that id was already recorded. */
   record(row: Omit<typeof sandboxMessages.$inferInsert, "id">): boolean {
     const inserted = this.db
       .insert(sandboxMessages)
       .values({ createdAt: new Date(this.now()), ...row })
       .onConflictDoNothing({ target: sandboxMessages.wid })
-      .returning({ id: sandboxMessages.id })
+      .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer })
       .get();
+    this.changed(inserted);
     return !!inserted;
   }
 
@@ -147,20 +165,23 @@ export class SandboxNetwork {
       .update(sandboxMessages)
       .set({ ack })
       .where(and(eq(sandboxMessages.wid, wid), lt(sandboxMessages.ack, ack)))
-      .returning({ id: sandboxMessages.id })
+      .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer })
       .get();
+    this.changed(row);
     return !!row;
   }
 
   /** The simulated contact reads every message the connection sent them: returns the ids raised to 4. */
   readAll(connectionId: number, peer: string): string[] {
-    return this.db
+    const read = this.db
       .update(sandboxMessages)
       .set({ ack: 4 })
       .where(and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.direction, "out"), eq(sandboxMessages.peer, peer), lt(sandboxMessages.ack, 4)))
       .returning({ wid: sandboxMessages.wid })
       .all()
       .map((r) => r.wid);
+    if (read.length) this.changed({ whatsappId: connectionId, peer });
+    return read;
   }
 
   /** Schedules the ack walk 1→2→3 of a sent message; `report` is called for each step that raised the ack. */

@@ -14,6 +14,8 @@ const KINDS = ["chat", "image", "audio", "video", "document", "sticker", "vcard"
 export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
   const registered = deps.channels instanceof ConnectionManager ? deps.channels.driver("sandbox") : undefined;
   const driver = registered instanceof SandboxDriver ? registered : undefined;
+  // The /sandbox phone page refreshes on these instead of polling.
+  driver?.network.subscribe((change) => deps.hub.publish("admins", "sandbox", change));
   return new Elysia({ prefix: "/sandbox" })
     .use(authContext(deps, tokens))
     .onBeforeHandle(() => assertSandboxEnabled(deps, driver))
