@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { api, ApiError, setToken } from "../islands/lib/api";
+
+type Call = { url: string; auth: string | null };
+let calls: Call[];
+let answers: (() => Response)[];
+const realFetch = globalThis.fetch;
+const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+let assigned: string[];
+
+beforeEach(() => {
+  calls = [];
+  assigned = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    calls.push({ url: String(input), auth: headers.authorization ?? null });
+    return answers.shift()!();
+  }) as typeof fetch;
+  (globalThis as any).location = { pathname: "/tickets", assign: (to: string) => assigned.push(to) };
+});
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+  delete (globalThis as any).location;
+});
+
+describe("browser API client", () => {
+  test("an expired token (403 ERR_SESSION_EXPIRED) is refreshed once and the request retried with the new token", async () => {
+    setToken("old");
+    answers = [json(403, { error: "ERR_SESSION_EXPIRED" }), json(200, { token: "new" }), json(200, { ok: 1 })];
+    expect(await api("/tickets")).toEqual({ ok: 1 });
+    expect(calls).toEqual([
+      { url: "/api/tickets", auth: "Bearer old" },
+      { url: "/api/auth/refresh_token", auth: null },
+      { url: "/api/tickets", auth: "Bearer new" },
+    ]);
+    expect(assigned).toEqual([]);
+  });
+
+  test("a refresh refused with 401 logs out locally and goes to /login", async () => {
+    setToken("old");
+    answers = [json(403, { error: "ERR_SESSION_EXPIRED" }), json(401, { error: "ERR_SESSION_EXPIRED" })];
+    await expect(api("/tickets")).rejects.toBeInstanceOf(ApiError);
+    expect(assigned).toEqual(["/login"]);
+  });
+
+  test("a 401 goes to /login and a 403 ERR_NO_PERMISSION is not retried", async () => {
+    setToken("t");
+    answers = [json(401, { error: "ERR_SESSION_EXPIRED" })];
+    await expect(api("/tickets")).rejects.toBeInstanceOf(ApiError);
+    expect(assigned).toEqual(["/login"]);
+    answers = [json(403, { error: "ERR_NO_PERMISSION" })];
+    const refused = await api("/settings").catch((e) => e);
+    expect(refused).toMatchObject({ status: 403, code: "ERR_NO_PERMISSION" });
+    expect(calls.filter((c) => c.url.includes("refresh"))).toHaveLength(0);
+  });
+});
