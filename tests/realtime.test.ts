@@ -73,6 +73,19 @@ describe("/ws", () => {
     socket.close();
   });
 
+  test("an agent hears about a ticket assigned to them in a queue they are not in", async () => {
+    const { token, user } = await loginAs(ctx, { queueIds: [ids.sales] });
+    const socket = await TestSocket.open(`${url}?token=${token}`);
+    await socket.next("ready");
+    socket.send({ type: "joinTickets", status: "open" });
+    await socket.fence();
+    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: user.id }), "ticket", { action: "update", n: 1 });
+    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: null }), "ticket", { action: "update", n: 2 });
+    await socket.fence();
+    expect(socket.received("ticket").map((f) => f.payload.n)).toEqual([1]);
+    socket.close();
+  });
+
   test("one event published to several rooms reaches a socket in each room with the same frame id", async () => {
     const { token } = await loginAs(ctx, { profile: "admin" });
     const socket = await TestSocket.open(`${url}?token=${token}`);

@@ -23,10 +23,15 @@ export const TICKET_STATUSES: readonly TicketStatus[] = ["open", "pending", "clo
 
 const queueKey = (queueId: number | null | undefined): QueueKey => queueId ?? "none";
 
-/** Rooms that list a ticket with this status (the tickets manager tabs). */
-export function statusRooms(ticket: { status: string; queueId: number | null }): Room[] {
+/**
+ * Rooms that list a ticket with this status (the tickets manager tabs), plus its assignee's own room: an agent
+ * sees tickets assigned to them even in a queue they are not in, so they must hear about them too.
+ */
+export function statusRooms(ticket: { status: string; queueId: number | null; userId?: number | null }): Room[] {
   const s = ticket.status as TicketStatus;
-  return [`status:${s}`, `queue:${queueKey(ticket.queueId)}:status:${s}`];
+  const rooms: Room[] = [`status:${s}`, `queue:${queueKey(ticket.queueId)}:status:${s}`];
+  if (ticket.userId != null) rooms.push(`user:${ticket.userId}`);
+  return rooms;
 }
 
 /** Rooms that get notified about a ticket (the bell, desktop notifications). */
@@ -35,7 +40,7 @@ export function notificationRooms(ticket: { queueId: number | null }): Room[] {
 }
 
 /** Every room that may show a ticket: its chat, its status lists and the notification rooms. */
-export function ticketRooms(ticket: { id: number; status: string; queueId: number | null }): Room[] {
+export function ticketRooms(ticket: { id: number; status: string; queueId: number | null; userId?: number | null }): Room[] {
   return [`ticket:${ticket.id}`, ...statusRooms(ticket), ...notificationRooms(ticket)];
 }
 
