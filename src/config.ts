@@ -28,6 +28,8 @@ export interface Config {
   sandbox: boolean;
   /** IANA time zone used for work hours, placeholders and the dashboard. */
   timeZone: string;
+  /** Open tickets idle this many hours are closed; 0 disables. */
+  autoCloseHours: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +58,7 @@ export function loadConfig(env: Env = process.env): Config {
     secureCookies: env.SECURE_COOKIES === "true" || env.SECURE_COOKIES === "1",
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
   };
 }
 

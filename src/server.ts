@@ -3,6 +3,7 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { closeDatabase } from "./db/client";
 import { systemClock } from "./deps";
+import { startAutoClose } from "./jobs/auto-close";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { BunTopicHub } from "./realtime/hub";
@@ -19,12 +20,14 @@ async function main() {
   hub.attach(app.server!);
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
+  const stopAutoClose = startAutoClose(deps, config.autoCloseHours);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
+    stopAutoClose();
     await app.stop(true);
     await channels.stopAll();
     sandboxNetwork.cancelAll();

@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     secureCookies: false,
     sandbox: true,
     timeZone: "UTC",
+    autoCloseHours: 0,
     ...overrides,
   };
 }

@@ -1,0 +1,43 @@
+import { and, eq, lt } from "drizzle-orm";
+import { tickets } from "../db/schema";
+import type { AppDeps } from "../deps";
+import { applyTicketChanges } from "../modules/tickets/service";
+
+/**
+ * Auto-close (product §4, server-behaviour rule 180): open tickets whose last update is older than
+ * `AUTO_CLOSE_HOURS` are closed by the server, keeping their user, without the farewell, with the usual
+ * events. Runs every minute; 0 or unset disables it. Returns the ids it closed.
+ */
+export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<number[]> {
+  if (!(hours > 0)) return [];
+  const cutoff = new Date(deps.clock.now() - hours * 3600_000);
+  const stale = deps.db
+    .select({ id: tickets.id, userId: tickets.userId })
+    .from(tickets)
+    .where(and(eq(tickets.status, "open"), lt(tickets.updatedAt, cutoff)))
+    .limit(500)
+    .all();
+  const closed: number[] = [];
+  for (const ticket of stale) {
+    try {
+      await applyTicketChanges(deps, ticket.id, { status: "closed", userId: ticket.userId }, { actor: null, markRead: false, farewell: false });
+      closed.push(ticket.id);
+    } catch (error) {
+      deps.log.warn("auto-close failed", { ticketId: ticket.id, error });
+    }
+  }
+  if (closed.length) deps.log.info("auto-closed stale tickets", { count: closed.length, hours });
+  return closed;
+}
+
+/** Starts the auto-close timer; the returned function stops it. */
+export function startAutoClose(deps: AppDeps, hours: number, everyMs = 60_000): () => void {
+  if (!(hours > 0)) return () => {};
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void closeStaleTickets(deps, hours).finally(() => (running = false));
+  }, everyMs);
+  return () => clearInterval(timer);
+}
