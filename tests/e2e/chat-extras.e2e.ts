@@ -192,4 +192,32 @@ describe("chat extras", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 15_000);
+
+  test("scrolling to the top of a long history loads the older page and keeps the reading position", async () => {
+    const db = env.deps.db;
+    const contactId = db.insert(contacts).values({ name: "Paulo Paginas", number: "5511900001234" }).returning().get().id;
+    const ticketId = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
+    const start = Date.now() - 3600_000;
+    db.insert(messages)
+      .values(Array.from({ length: 45 }, (_, i) => ({ wid: `page-${i}`, whatsappId, ticketId, contactId, body: `Linha ${i + 1}`, createdAt: new Date(start + i * 1000) })))
+      .run();
+    const { context, page, errors } = await openPage(env.browser);
+    // A sixth form login within 20 s from one address would meet the login rate limit; this test comes from another.
+    await context.setExtraHTTPHeaders({ "x-forwarded-for": "127.0.0.9" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble", { hasText: "Linha 45" }).waitFor();
+    const bubbles = () => page.locator(".messages .bubble").count();
+    expect(await bubbles()).toBe(20);
+    for (const expected of [40, 45]) {
+      await page.locator(".messages").evaluate((el) => (el.scrollTop = 0));
+      await page.waitForFunction((n) => document.querySelectorAll(".messages .bubble").length === n, expected);
+    }
+    // The oldest message is first, and the newest is still there below it.
+    expect(await page.locator(".messages .bubble").first().textContent()).toContain("Linha 1");
+    expect(await page.locator(".messages .bubble").count()).toBe(45);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
