@@ -1,9 +1,10 @@
-import { and, count, desc, eq, exists, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, messages, ticketTags, tickets } from "../../db/schema";
+import { contacts, ticketTags, tickets } from "../../db/schema";
 import { can } from "../../shared/permissions";
 import type { TicketStatus } from "../../realtime/rooms";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { ticketsWithMatchingMessages } from "../messages/search";
 import type { AuthUser } from "../users/service";
 import { dayRangeParam } from "./day-range";
 import { toTicketDtos, type TicketDto } from "./serialize";
@@ -34,19 +35,33 @@ export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undef
 
 /** GET /tickets: every filter composes with AND; one query for the page, one for the count, then batch relations. */
 export function listTickets(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): { tickets: TicketDto[]; count: number; hasMore: boolean } {
+  const where = ticketFilter(db, user, params, timeZone);
+  const { limit, offset } = pageWindow(params.pageNumber, TICKET_PAGE_SIZE);
+  const rows = ticketPageQuery(db, where).limit(limit).offset(offset).all().map((r) => r.ticket);
+  const total = db.select({ n: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)).where(where).get()?.n ?? 0;
+  return { tickets: toTicketDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+}
+
+/** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
+export function ticketPageQuery(db: Db, where: SQL | undefined) {
+  return db
+    .select({ ticket: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
+/** The WHERE of the ticket list for this user and these filters. */
+export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds)];
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!showAll) conditions.push(or(eq(tickets.userId, user.id), eq(tickets.status, "pending")));
   if (params.status) conditions.push(eq(tickets.status, params.status));
   const search = normalizeSearch(params.searchParam);
   if (search) {
-    conditions.push(
-      or(
-        contains(contacts.name, search),
-        contains(contacts.number, search),
-        exists(db.select({ one: sql`1` }).from(messages).where(and(eq(messages.ticketId, tickets.id), contains(messages.body, search)))),
-      ),
-    );
+    const byMessage = ticketsWithMatchingMessages(db, search);
+    conditions.push(or(contains(contacts.name, search), contains(contacts.number, search), byMessage ? inArray(tickets.id, byMessage) : undefined));
   }
   if (params.date) {
     const [start, end] = dayRangeParam(params.date, timeZone, "date");
@@ -67,18 +82,5 @@ export function listTickets(db: Db, user: AuthUser, params: TicketListParams, ti
       .having(sql`count(distinct ${ticketTags.tagId}) = ${tagIds.length}`);
     conditions.push(inArray(tickets.id, carrying));
   }
-  const where = and(...conditions);
-  const { limit, offset } = pageWindow(params.pageNumber, TICKET_PAGE_SIZE);
-  const rows = db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(where)
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.ticket);
-  const total = db.select({ n: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)).where(where).get()?.n ?? 0;
-  return { tickets: toTicketDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+  return and(...conditions);
 }
