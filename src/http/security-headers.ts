@@ -1,7 +1,8 @@
 /**
  * The browser-side rules of every answer. Scripts come only from our own origin (the boot data is a
  * `type="application/json"` script, which is data and never runs); styles also allow inline `style` attributes,
- * which the server-rendered islands use for queue and tag colours; images also come from WhatsApp's picture CDN.
+ * which server-rendered islands use for queue and tag colours and chart bars; images also come from
+ * WhatsApp's picture CDN.
  * Pages may not be framed by anyone.
  */
 export const CONTENT_SECURITY_POLICY = [
