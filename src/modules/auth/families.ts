@@ -29,27 +29,23 @@ export function startFamily(deps: AppDeps, userId: number): { id: number; genera
  * which ends that device's session, and nothing is granted.
  */
 export function presentRefreshToken(deps: AppDeps, claim: { userId: number; familyId: number; generation: number }, rotate: boolean): Presented {
-  const family = deps.db
-    .select()
-    .from(refreshFamilies)
-    .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId)))
-    .get();
-  if (!family || family.revokedAt) return { status: "refused" };
   const now = deps.clock.now();
-  if (claim.generation === family.generation) {
-    if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
-    const next = family.generation + 1;
-    const moved = deps.db
-      .update(refreshFamilies)
-      .set({ generation: next, rotatedAt: new Date(now) })
-      .where(and(eq(refreshFamilies.id, family.id), eq(refreshFamilies.generation, family.generation), isNull(refreshFamilies.revokedAt)))
-      .returning({ id: refreshFamilies.id })
+  return deps.db.transaction((tx): Presented => {
+    const family = tx
+      .select()
+      .from(refreshFamilies)
+      .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId)))
       .get();
-    return moved ? { status: "current", familyId: family.id, generation: next } : { status: "superseded" };
-  }
-  if (claim.generation === family.generation - 1 && now - family.rotatedAt.getTime() < ROTATION_GRACE_MS) return { status: "superseded" };
-  revokeFamily(deps, family.id);
-  return { status: "refused" };
+    if (!family || family.revokedAt) return { status: "refused" };
+    if (claim.generation === family.generation) {
+      if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
+      tx.update(refreshFamilies).set({ generation: family.generation + 1, rotatedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+      return { status: "current", familyId: family.id, generation: family.generation + 1 };
+    }
+    if (claim.generation === family.generation - 1 && now - family.rotatedAt.getTime() < ROTATION_GRACE_MS) return { status: "superseded" };
+    tx.update(refreshFamilies).set({ revokedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+    return { status: "refused" };
+  });
 }
 
 /** True while the family an access token was issued for has not been revoked. */
