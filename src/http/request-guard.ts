@@ -3,8 +3,8 @@ import type { AppDeps } from "../deps";
 import { AppError, forbidden } from "../errors";
 import { userFromAccessToken } from "../modules/auth/plugin";
 import type { Tokens } from "../modules/auth/tokens";
-import { can } from "../shared/permissions";
-import { type BodyLimit, bodyLimitFor } from "./body-limits";
+import { can, type Permission } from "../shared/permissions";
+import { bodyLimitFor } from "./body-limits";
 import { parseBody, readCapped } from "./body-reader";
 import { isCrossSite } from "./cross-site";
 import { SECURITY_HEADERS } from "./security-headers";
@@ -31,7 +31,7 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
         if (type && type !== "application/json") throw new AppError("ERR_INVALID_BODY", 415);
       }
       const limit = limitOf(request, type);
-      if (limit.auth) await assertMaySend(request, limit);
+      if (limit.auth) await assertMaySend(request, limit.auth);
       if (Number(request.headers.get("content-length")) > limit.bytes) throw new AppError("ERR_PAYLOAD_TOO_LARGE", 413);
     })
     .onParse({ as: "global" }, async ({ request }) => {
@@ -42,10 +42,10 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
       return parseBody(await readCapped(request, limit.bytes), type, request.headers.get("content-type") ?? "");
     });
 
-  async function assertMaySend(request: Request, limit: BodyLimit) {
+  async function assertMaySend(request: Request, rule: true | Permission) {
     const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
     const user = await userFromAccessToken(deps, tokens, bearer);
-    if (limit.auth !== true && limit.auth && !can(user.profile, limit.auth)) throw forbidden();
+    if (rule !== true && !can(user.profile, rule)) throw forbidden();
   }
 }
 
