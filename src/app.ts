@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
+import { largestBodyLimit } from "./http/body-limits";
 import { errorHandler } from "./http/error-handler";
+import { requestGuard } from "./http/request-guard";
 import { authRoutes } from "./modules/auth/index";
 import { createTokens } from "./modules/auth/tokens";
 import { sandboxRoutes } from "./modules/sandbox/index";
@@ -34,8 +36,9 @@ export async function createApp(deps: AppDeps) {
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens));
 
-  return new Elysia({ serve: { maxRequestBodySize: 110 * 1024 * 1024 } })
+  return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) } })
     .use(errorHandler(deps.log))
+    .use(requestGuard(deps, tokens))
     .get("/health", () => ({ status: "ok" }))
     .use(api)
     .use(realtimeRoutes(deps, tokens))

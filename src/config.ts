@@ -20,9 +20,9 @@ export interface Config {
   accessTokenTtl: number;
   /** Refresh-token lifetime in seconds. */
   refreshTokenTtl: number;
-  /** Trust X-Forwarded-For for the client IP (behind a reverse proxy). */
-  trustProxy: boolean;
-  /** Set the Secure flag on cookies (behind HTTPS). */
+  /** Reverse proxies in front of the server (0 = none): the client IP is taken from X-Forwarded-For past that many hops. */
+  trustProxy: number;
+  /** Always set the Secure flag on cookies (it is also set whenever a request arrives over HTTPS). */
   secureCookies: boolean;
   /** Sandbox WhatsApp connections may be created. */
   sandbox: boolean;
@@ -30,6 +30,8 @@ export interface Config {
   timeZone: string;
   /** Open tickets idle this many hours are closed; 0 disables. */
   autoCloseHours: number;
+  /** Largest media file accepted, in MB: panel uploads, sandbox inbound and WhatsApp downloads. */
+  maxMediaMb: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -54,12 +56,30 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashing: { algorithm: "argon2id" },
     accessTokenTtl: 15 * 60,
     refreshTokenTtl: 7 * 24 * 3600,
-    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+    trustProxy: parseProxyHops(env.TRUST_PROXY),
     secureCookies: env.SECURE_COOKIES === "true" || env.SECURE_COOKIES === "1",
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
+    maxMediaMb: parseMediaMb(env.MAX_MEDIA_MB),
   };
+}
+
+/** `TRUST_PROXY`: a number of proxy hops; `true` means one (the usual single reverse proxy), `false` or empty none. */
+function parseProxyHops(value: string | undefined): number {
+  const text = (value ?? "").trim().toLowerCase();
+  if (text === "" || text === "false") return 0;
+  if (text === "true") return 1;
+  const hops = Number(text);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops (0-10), got "${value}"`);
+  return hops;
+}
+
+function parseMediaMb(value: string | undefined): number {
+  if (!value) return 64;
+  const mb = Number(value);
+  if (!Number.isFinite(mb) || mb <= 0 || mb > 1024) throw new Error(`MAX_MEDIA_MB must be a size in MB (1-1024), got "${value}"`);
+  return mb;
 }
 
 function parsePort(value: string | undefined): number {

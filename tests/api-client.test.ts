@@ -44,6 +44,14 @@ describe("browser API client", () => {
     expect(assigned).toEqual(["/login"]);
   });
 
+  test("M3: a refresh answered 409 (another tab just rotated the cookie) is asked once more, without logging out", async () => {
+    setToken("old");
+    answers = [json(403, { error: "ERR_SESSION_EXPIRED" }), json(409, { error: "ERR_SESSION_EXPIRED" }), json(200, { token: "new" }), json(200, { ok: 1 })];
+    expect(await api("/tickets")).toEqual({ ok: 1 });
+    expect(calls.map((c) => c.url)).toEqual(["/api/tickets", "/api/auth/refresh_token", "/api/auth/refresh_token", "/api/tickets"]);
+    expect(assigned).toEqual([]);
+  });
+
   test("a 401 goes to /login and a 403 ERR_NO_PERMISSION is not retried", async () => {
     setToken("t");
     answers = [json(401, { error: "ERR_SESSION_EXPIRED" })];

@@ -39,7 +39,7 @@ describe("login", () => {
     expect(blank).toMatchObject({ status: 400, json: { error: "Required", field: "password" } });
   });
 
-  test("is rate limited per IP: the sixth try within 20 s gets 429 with Retry-After", async () => {
+  test("is rate limited per email and address: after five wrong passwords the next try waits, with Retry-After", async () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
     for (let i = 0; i < 5; i++) {
@@ -52,20 +52,20 @@ describe("login", () => {
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     const otherIp = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(2) });
     expect(otherIp.status).toBe(200);
-    ctx.clock.advance(21_000);
+    ctx.clock.advance(1_000);
     const later = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(1) });
     expect(later.status).toBe(200);
   });
 
-  test("is rate limited per email: 20 tries in 5 minutes from many IPs", async () => {
+  test("is not limited per email alone: wrong passwords from many addresses never lock the account", async () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
     for (let i = 0; i < 20; i++) {
       const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: "bad" }, headers: ip(10 + i) });
       expect(res.status).toBe(401);
     }
-    const blocked = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(99) });
-    expect(blocked.status).toBe(429);
+    const owner = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(99) });
+    expect(owner.status).toBe(200);
   });
 });
 

@@ -29,11 +29,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     passwordHashing: { algorithm: "argon2id", memoryCost: 8, timeCost: 1 },
     accessTokenTtl: 900,
     refreshTokenTtl: 7 * 24 * 3600,
-    trustProxy: true,
+    trustProxy: 1,
     secureCookies: false,
     sandbox: true,
     timeZone: "UTC",
     autoCloseHours: 0,
+    maxMediaMb: 64,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
+import { BASE, call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const ODD_BODIES: unknown[] = [
   {},
@@ -12,9 +12,27 @@ const ODD_BODIES: unknown[] = [
   [{ phone: "abc", message: null, whatsappId: "1" }],
 ];
 const ODD_IDS = ["1", "abc", "-1", "0", "99999999", "1e309", "%00", "1.5"];
+const HUGE = "1e400";
+/** Bodies JSON.stringify can't produce: deep nesting, numbers past any range, dates past the calendar's end. */
+const RAW_BODIES = [
+  `${"[".repeat(20_000)}${"]".repeat(20_000)}`,
+  `{"name":${'{"a":'.repeat(40)}1${"}".repeat(40)},"email":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+  `{"id":${HUGE},"userId":-${HUGE},"contactId":123456789012345678901234567890,"queueIds":[${HUGE}],"whatsappId":9007199254740993,"ticketId":${HUGE},"tags":[{"id":${HUGE}}],"limit":${HUGE},"minutes":-${HUGE},"seconds":${HUGE},"status":"open"}`,
+  `{"sendAt":"+275760-09-13T00:00:00Z","date":"+275760-09-13","updatedAt":"-271821-04-19","body":"hello there","contactId":1}`,
+];
+const ODD_QUERIES = [
+  "?pageNumber=-1&searchParam=%25_&queueIds=[x&tags=nope&showAll=maybe&date=never",
+  `?date=%2B275760-09-13&updatedAt=-271821-04-19&pageNumber=${HUGE}&contactId=99999999999999999999&userId=1e309&queueIds=${HUGE}&tags=9007199254740993`,
+  "?date=9999-99-99&updatedAt=2101-01-01&pageNumber=9007199254740993",
+];
+
+async function callRaw(ctx: Awaited<ReturnType<typeof makeTestApp>>, method: string, path: string, token: string, body: string) {
+  const res = await ctx.app.handle(new Request(BASE + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body }));
+  return { status: res.status, text: await res.text() };
+}
 
 describe("no input of any shape gets a 500", () => {
-  test("every API route answers odd bodies, ids and queries with a 4xx or a success", async () => {
+  test("every API route answers odd bodies, ids and queries (deep nesting, huge numbers, out-of-range dates) with a 4xx or a success", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     await createSandboxConnection(ctx);
@@ -27,11 +45,18 @@ describe("no input of any shape gets a 500", () => {
       const paths = route.path.includes(":") ? ODD_IDS.map((id) => route.path.replace(/:[^/]+/g, id)) : [route.path];
       for (const path of paths) {
         const bodies = route.method === "GET" || route.method === "DELETE" ? [undefined] : ODD_BODIES;
-        for (const body of bodies) {
-          const query = route.method === "GET" ? "?pageNumber=-1&searchParam=%25_&queueIds=[x&tags=nope&showAll=maybe&date=never" : "";
-          const res = await call(ctx.app, route.method, path + query, { token, body });
+        for (const query of route.method === "GET" ? ODD_QUERIES : [""]) {
+          for (const body of bodies) {
+            const res = await call(ctx.app, route.method, path + query, { token, body });
+            if (!path.startsWith("/api/auth/")) statuses.add(res.status);
+            if (res.status >= 500) failures.push(`${route.method} ${path}${query} ${JSON.stringify(body)?.slice(0, 60)} → ${res.status} ${JSON.stringify(res.json)}`);
+          }
+        }
+        if (route.method === "GET") continue;
+        for (const body of RAW_BODIES) {
+          const res = await callRaw(ctx, route.method, path, token, body);
           if (!path.startsWith("/api/auth/")) statuses.add(res.status);
-          if (res.status >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(body)?.slice(0, 60)} → ${res.status} ${JSON.stringify(res.json)}`);
+          if (res.status >= 500) failures.push(`${route.method} ${path} ${body.slice(0, 60)} → ${res.status} ${res.text}`);
         }
       }
     }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
+import { getBoot } from "../lib/boot";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { Input, QueueChecks, ruleError, Select } from "../lib/form";
@@ -14,11 +15,13 @@ type Field = "name" | "email" | "password";
 /** Add/edit user: name, email, password (optional when editing), profile, queues and default connection. */
 export function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () => void; onSaved: (u: User) => void }) {
   const t = useT();
-  const [form, setForm] = useState({ name: user?.name ?? "", email: user?.email ?? "", password: "", profile: user?.profile ?? "user", whatsappId: user?.whatsappId ? String(user.whatsappId) : "", queueIds: user?.queues.map((q) => q.id) ?? [] });
+  const [form, setForm] = useState({ name: user?.name ?? "", email: user?.email ?? "", password: "", currentPassword: "", profile: user?.profile ?? "user", whatsappId: user?.whatsappId ? String(user.whatsappId) : "", queueIds: user?.queues.map((q) => q.id) ?? [] });
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
   const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
-  const { busy, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave();
+  // Changing one's own password needs the current one; an admin resetting someone else's does not.
+  const editingSelf = !!user && user.id === getBoot()?.user?.id;
 
   useEffect(() => {
     Promise.all([api<Queue[]>("/queue"), api<Connection[]>("/whatsapp")])
@@ -39,8 +42,8 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
     setErrors(found);
     if (found.name || found.email || found.password) return;
     await run(async () => {
-      const { password, whatsappId, ...rest } = form;
-      const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password } : {}) };
+      const { password, currentPassword, whatsappId, ...rest } = form;
+      const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password, ...(editingSelf ? { currentPassword } : {}) } : {}) };
       const saved = await api<User>(user ? `/users/${user.id}` : "/users", { method: user ? "PUT" : "POST", body });
       toast("success", t("admin.users.saved"));
       onSaved(saved);
@@ -53,6 +56,9 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
       <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={errors.name} maxLength={50} autoComplete="off" />
       <Input label={t("admin.users.email")} type="email" value={form.email} onChange={set("email")} error={errors.email} maxLength={320} autoComplete="off" />
       <Input label={t("admin.users.password")} type="password" value={form.password} onChange={set("password")} error={errors.password} maxLength={50} autoComplete="new-password" />
+      {editingSelf && form.password && (
+        <Input label={t("admin.users.currentPassword")} type="password" value={form.currentPassword} onChange={set("currentPassword")} error={fieldError?.field === "currentPassword" ? fieldError.text : null} maxLength={200} autoComplete="current-password" />
+      )}
       <Select
         label={t("admin.users.profile")}
         value={form.profile}

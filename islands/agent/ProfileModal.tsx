@@ -5,15 +5,16 @@ import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 
-/** The user modal for oneself (menu → Profile): name, email and an optional new password (PUT /users/:id). */
+/** The user modal for oneself (menu → Profile): name, email and an optional new password, which needs the current one (PUT /users/:id). */
 export function ProfileModal({ userId, name, email, onClose }: { userId: number; name: string; email: string; onClose: () => void }) {
   const t = useT();
-  const [form, setForm] = useState({ name, email, password: "" });
+  const [form, setForm] = useState({ name, email, password: "", currentPassword: "" });
   const { busy, fieldError, run } = useFormSave();
 
   function save() {
     return run(async () => {
-      await api(`/users/${userId}`, { method: "PUT", body: { name: form.name, email: form.email, ...(form.password ? { password: form.password } : {}) } });
+      const passwordChange = form.password ? { password: form.password, currentPassword: form.currentPassword } : {};
+      await api(`/users/${userId}`, { method: "PUT", body: { name: form.name, email: form.email, ...passwordChange } });
       toast("success", t("agent.profile.saved"));
       // The app bar and boot data carry the name and email: reload so every island shows the new ones.
       location.reload();
@@ -23,7 +24,7 @@ export function ProfileModal({ userId, name, email, onClose }: { userId: number;
   const input = (k: keyof typeof form, type: string, autoComplete: string) => (
     <div className="field">
       <label htmlFor={`profile-${k}`}>{t(`agent.profile.${k}`)}</label>
-      <input id={`profile-${k}`} type={type} autoComplete={autoComplete} value={form[k]} maxLength={k === "email" ? 320 : 50} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      <input id={`profile-${k}`} type={type} autoComplete={autoComplete} value={form[k]} maxLength={k === "email" ? 320 : k === "currentPassword" ? 200 : 50} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
       {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
     </div>
   );
@@ -32,6 +33,7 @@ export function ProfileModal({ userId, name, email, onClose }: { userId: number;
       {input("name", "text", "name")}
       {input("email", "email", "email")}
       {input("password", "password", "new-password")}
+      {form.password && input("currentPassword", "password", "current-password")}
     </Modal>
   );
 }

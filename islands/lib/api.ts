@@ -26,7 +26,10 @@ export function getToken(): string | null {
 
 /** A new access token from the refresh cookie (one request at a time); null when the session is gone, undefined when the server was unreachable. */
 export function refresh(): Promise<string | null | undefined> {
-  refreshing ??= fetch("/api/auth/refresh_token", { method: "POST", credentials: "same-origin" })
+  // 409: another tab refreshed with the same cookie a moment earlier; its answer set the new cookie, so ask once more.
+  const ask = () => fetch("/api/auth/refresh_token", { method: "POST", credentials: "same-origin" });
+  refreshing ??= ask()
+    .then((res) => (res.status === 409 ? ask() : res))
     .then(async (res) => (res.ok ? (((await res.json()) as { token: string }).token ?? null) : res.status === 401 ? null : undefined))
     .then((fresh) => {
       if (fresh) setToken(fresh);

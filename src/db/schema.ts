@@ -341,6 +341,24 @@ export const sandboxMessages = sqliteTable(
   (t) => [index("sandbox_messages_peer_idx").on(t.whatsappId, t.peer, t.id)],
 );
 
+/**
+ * One signed-in device: every login starts a family, every refresh moves it to the next generation, and only the
+ * refresh token of the current generation is valid. Presenting an older one means a token was copied, so the
+ * family is revoked.
+ */
+export const refreshFamilies = sqliteTable(
+  "refresh_families",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    generation: integer("generation").notNull().default(0),
+    rotatedAt: integer("rotated_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("refresh_families_user_idx").on(t.userId), index("refresh_families_rotated_idx").on(t.rotatedAt)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type WhatsappRow = typeof whatsapps.$inferSelect;
 export type QueueRow = typeof queues.$inferSelect;
@@ -351,3 +369,4 @@ export type MessageRow = typeof messages.$inferSelect;
 export type TagRow = typeof tags.$inferSelect;
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
+export type RefreshFamilyRow = typeof refreshFamilies.$inferSelect;

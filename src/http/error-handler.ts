@@ -16,7 +16,9 @@ interface Issue {
  * (logged with a request id, never with a stack in the answer).
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set, request, path }) => {
+    // Elysia wraps whatever a body parser throws; a refusal thrown while reading the body keeps its own answer.
+    const error = code === "PARSE" && (thrown as Error).cause instanceof AppError ? ((thrown as Error).cause as AppError) : thrown;
     if (error instanceof AppError) {
       set.status = error.status;
       if (typeof error.details?.retryAfter === "number") set.headers["retry-after"] = String(error.details.retryAfter);

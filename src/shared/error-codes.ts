@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   "ERR_INVALID_BODY",
   "ERR_NOT_FOUND",
   "ERR_INTERNAL",
+  "ERR_PAYLOAD_TOO_LARGE",
+  "ERR_WRONG_PASSWORD",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

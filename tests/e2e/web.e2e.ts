@@ -126,4 +126,26 @@ describe("browser", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);
+
+  test("L8: the profile modal asks for the current password before changing it", async () => {
+    const dani = { email: "dani@example.com", password: "secret-321" };
+    insertUser(env.deps.db, { name: "Dani Agent", email: dani.email, passwordHash: await hashPassword(dani.password, env.deps.config.passwordHashing), profile: "user" });
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, dani);
+    await page.click('button[aria-label="User menu"]');
+    await page.getByRole("menuitem", { name: "Profile" }).click();
+    const profile = page.getByRole("dialog", { name: "My profile" });
+    expect(await profile.getByLabel("Current password").count()).toBe(0);
+    await profile.getByLabel("New password").fill("secret-654");
+    await profile.getByLabel("Current password").fill("not-my-password");
+    await profile.getByRole("button", { name: "OK" }).click();
+    await profile.locator(".field-error", { hasText: "The current password is not correct." }).waitFor();
+    await profile.getByLabel("Current password").fill(dani.password);
+    await profile.getByRole("button", { name: "OK" }).click();
+    // A new password ends every session, this one included.
+    await page.waitForURL(`${env.base}/login`);
+    await logIn(page, { email: dani.email, password: "secret-654" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
 });

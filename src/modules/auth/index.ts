@@ -1,26 +1,35 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import { clientIp, requestIsHttps } from "../../http/client-ip";
 import { toUserDto } from "../users/service";
+import { revokeFamily } from "./families";
+import { loginThrottleFor } from "./login-throttle";
 import { AuthModel } from "./model";
 import { authContext } from "./plugin";
 import { SlidingWindowLimiter } from "./rate-limit";
-import { authenticate, revokeSessions, signup, userFromRefreshToken } from "./service";
+import { authenticate, revokeSessions, type Session, sessionFromRefreshToken, signup, startSession } from "./service";
 import type { Tokens } from "./tokens";
 
 export const REFRESH_COOKIE = "rt";
 
+const tooMany = (waitMs: number) => new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(waitMs / 1000) });
+
 /** /auth: login, refresh, logout, signup. The refresh token lives only in an httpOnly cookie. */
 export function authRoutes(deps: AppDeps, tokens: Tokens) {
-  const perIp = new SlidingWindowLimiter(5, 20_000, () => deps.clock.now());
-  const perEmail = new SlidingWindowLimiter(20, 5 * 60_000, () => deps.clock.now());
-  const cookieOptions = {
+  const throttle = loginThrottleFor(deps);
+  const signupsPerAddress = new SlidingWindowLimiter(10, 3600_000, () => deps.clock.now());
+  const cookieOptions = (request: Request) => ({
     httpOnly: true,
     sameSite: "lax" as const,
     path: "/",
-    secure: deps.config.secureCookies,
+    secure: deps.config.secureCookies || requestIsHttps(request, deps.config.trustProxy),
     maxAge: deps.config.refreshTokenTtl,
-  };
+  });
+  const answer = async (session: Session) => ({
+    token: await tokens.signAccess(session.user, session.familyId),
+    user: toUserDto(deps.db, session.user),
+  });
 
   return new Elysia({ prefix: "/auth" })
     .use(authContext(deps, tokens))
@@ -28,29 +37,37 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
       "/login",
       async ({ body, cookie, request, server }) => {
         const ip = clientIp(request, server, deps.config.trustProxy);
-        const wait = Math.max(perIp.hit(ip), perEmail.hit(body.email.trim().toLowerCase()));
-        if (wait > 0) throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(wait / 1000) });
-        const user = await authenticate(deps, body.email, body.password);
-        cookie[REFRESH_COOKIE]!.set({ value: await tokens.signRefresh(user), ...cookieOptions });
-        return { token: await tokens.signAccess(user), user: toUserDto(deps.db, user) };
+        const wait = throttle.waitFor(body.email, ip);
+        if (wait > 0) throw tooMany(wait);
+        const user = await authenticate(deps, body.email, body.password).catch((error) => {
+          throttle.failed(body.email, ip);
+          throw error;
+        });
+        throttle.succeeded(body.email, ip);
+        const session = startSession(deps, user);
+        cookie[REFRESH_COOKIE]!.set({ value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }), ...cookieOptions(request) });
+        return answer(session);
       },
       { body: AuthModel.login },
     )
-    .post("/refresh_token", async ({ cookie }) => {
+    .post("/refresh_token", async ({ cookie, request }) => {
       const jar = cookie[REFRESH_COOKIE]!;
       try {
-        const user = await userFromRefreshToken(deps, tokens, jar.value as string | undefined);
-        jar.set({ value: await tokens.signRefresh(user), ...cookieOptions });
-        return { token: await tokens.signAccess(user), user: toUserDto(deps.db, user) };
+        const session = await sessionFromRefreshToken(deps, tokens, jar.value as string | undefined, { rotate: true });
+        jar.set({ value: await tokens.signRefresh(session.user, { id: session.familyId, generation: session.generation }), ...cookieOptions(request) });
+        return answer(session);
       } catch (error) {
-        jar.remove();
+        // A 409 lost a race with a refresh from another tab, whose answer already set the cookie to keep.
+        if (!(error instanceof AppError && error.status === 409)) jar.remove();
         throw error;
       }
     })
     .delete(
       "/logout",
       ({ user, cookie }) => {
-        revokeSessions(deps, user.id);
+        // Only this device signs out; tokens issued before sessions had families can only be ended all at once.
+        if (user.familyId !== undefined) revokeFamily(deps, user.familyId);
+        else revokeSessions(deps, user.id);
         cookie[REFRESH_COOKIE]!.remove();
         return { message: "Logged out" };
       },
@@ -58,7 +75,9 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
     )
     .post(
       "/signup",
-      async ({ body }) => {
+      async ({ body, request, server }) => {
+        const wait = signupsPerAddress.hit(clientIp(request, server, deps.config.trustProxy));
+        if (wait > 0) throw tooMany(wait);
         const user = await signup(deps, body);
         const dto = toUserDto(deps.db, user);
         deps.hub.publish("all", "user", { action: "create", user: dto });
@@ -66,12 +85,4 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
       },
       { body: AuthModel.signup },
     );
-}
-
-function clientIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null, trustProxy: boolean) {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return server?.requestIP(request)?.address ?? "local";
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, forbidden } from "../../errors";
 import { can, type Permission } from "../../shared/permissions";
 import { type AuthUser, loadAuthUser } from "../users/service";
+import { familyIsActive } from "./families";
 import type { Tokens } from "./tokens";
 
 let instances = 0;
@@ -37,7 +38,10 @@ export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: 
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
   const user = loadAuthUser(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  return user;
+  if (verified.familyId === undefined) return user;
+  // A device that logged out (or whose refresh token was replayed) loses its access tokens too.
+  if (!familyIsActive(deps, verified.familyId, user.id)) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return { ...user, familyId: verified.familyId };
 }
 
 function bearer(header: string | undefined): string | undefined {

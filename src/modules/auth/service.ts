@@ -4,6 +4,7 @@ import { users, type UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
 import { countUsers, findUserByEmail, findUserById, insertUser } from "../users/service";
+import { presentRefreshToken, startFamily } from "./families";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 import type { Tokens } from "./tokens";
 
@@ -22,13 +23,33 @@ export async function authenticate(deps: AppDeps, email: string, password: strin
   return user;
 }
 
-/** The user behind a refresh token, if the token is authentic, unexpired and not revoked. */
-export async function userFromRefreshToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<UserRow> {
+/** A signed-in device: its user and the refresh family (and generation) its next refresh token belongs to. */
+export interface Session {
+  user: UserRow;
+  familyId: number;
+  generation: number;
+}
+
+/** Starts a session for a user who just proved who they are. */
+export function startSession(deps: AppDeps, user: UserRow): Session {
+  const family = startFamily(deps, user.id);
+  return { user, familyId: family.id, generation: family.generation };
+}
+
+/**
+ * The session behind a refresh token that is authentic, unexpired, not revoked and the current one of its
+ * family; with `rotate` the family moves on, so this token stops working. A replaced token presented again
+ * revokes its family (401); one replaced moments ago by a concurrent refresh answers 409, to be retried.
+ */
+export async function sessionFromRefreshToken(deps: AppDeps, tokens: Tokens, token: string | undefined, opts: { rotate: boolean }): Promise<Session> {
   const verified = await tokens.verifyRefresh(token);
   if (verified.status !== "ok") throw sessionExpired();
   const user = findUserById(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
-  return user;
+  const presented = presentRefreshToken(deps, { userId: user.id, familyId: verified.familyId!, generation: verified.generation! }, opts.rotate);
+  if (presented.status === "superseded") throw new AppError("ERR_SESSION_EXPIRED", 409);
+  if (presented.status !== "current") throw sessionExpired();
+  return { user, familyId: presented.familyId, generation: presented.generation };
 }
 
 /** Revokes every access and refresh token of the user. */

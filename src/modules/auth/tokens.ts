@@ -7,7 +7,14 @@ interface TokenSubject {
   tokenVersion: number;
 }
 
-export type Verified = { status: "ok"; userId: number; tokenVersion: number } | { status: "expired" } | { status: "invalid" };
+/** Refresh tokens always name their family and generation; access tokens name the family they were issued for. */
+export type Verified = { status: "ok"; userId: number; tokenVersion: number; familyId?: number; generation?: number } | { status: "expired" } | { status: "invalid" };
+
+/** A refresh family's position a refresh token is signed for. */
+export interface FamilyClaim {
+  id: number;
+  generation: number;
+}
 
 type Signer = {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -21,15 +28,17 @@ function signer(name: string, secret: string, exp: string): Signer {
 
 /**
  * Access tokens (short-lived, `Authorization: Bearer`) and refresh tokens (7 days, httpOnly cookie).
- * Both carry the user's token version, so bumping it revokes every session.
+ * Both carry the user's token version, so bumping it revokes every session, and the refresh family (one per
+ * login), so ending one device's session revokes only that family.
  */
 export function createTokens(config: Pick<Config, "jwtSecret" | "jwtRefreshSecret" | "accessTokenTtl" | "refreshTokenTtl">) {
   const access = signer("accessJwt", config.jwtSecret, `${config.accessTokenTtl}s`);
   const refresh = signer("refreshJwt", config.jwtRefreshSecret, `${config.refreshTokenTtl}s`);
 
   return {
-    signAccess: (u: TokenSubject) => access.sign({ sub: String(u.id), profile: u.profile, tv: u.tokenVersion, typ: "access" }),
-    signRefresh: (u: TokenSubject) => refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh" }),
+    signAccess: (u: TokenSubject, familyId?: number) =>
+      access.sign({ sub: String(u.id), profile: u.profile, tv: u.tokenVersion, typ: "access", ...(familyId ? { fam: familyId } : {}) }),
+    signRefresh: (u: TokenSubject, family: FamilyClaim) => refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh", fam: family.id, gen: family.generation }),
     verifyAccess: (token: string | undefined) => verify(access, token, "access"),
     verifyRefresh: (token: string | undefined) => verify(refresh, token, "refresh"),
   };
@@ -51,5 +60,8 @@ function fromPayload(payload: Record<string, unknown>, typ: string): Verified {
   const userId = Number(payload.sub);
   const tokenVersion = Number(payload.tv);
   if (payload.typ !== typ || !Number.isInteger(userId) || !Number.isInteger(tokenVersion)) return { status: "invalid" };
-  return { status: "ok", userId, tokenVersion };
+  const familyId = Number.isInteger(payload.fam) ? (payload.fam as number) : undefined;
+  const generation = Number.isInteger(payload.gen) ? (payload.gen as number) : undefined;
+  if (typ === "refresh" && (familyId === undefined || generation === undefined)) return { status: "invalid" };
+  return { status: "ok", userId, tokenVersion, familyId, generation };
 }

@@ -1,6 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import type { Config } from "../../config";
+import { bodyLimitFor } from "../../http/body-limits";
+import { parseJson, readCapped } from "../../http/body-reader";
 import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
@@ -8,11 +11,13 @@ import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, sendFromPanel
 
 const MAX_FILES = 10;
 
-/** Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`). */
-async function readPanelMessage(request: Request): Promise<PanelMessage> {
+/** Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`), within the route's body limit. */
+async function readPanelMessage(request: Request, config: Config): Promise<PanelMessage> {
   const type = request.headers.get("content-type") ?? "";
+  const limit = bodyLimitFor(config, request.method, new URL(request.url).pathname, type.split(";")[0]!.trim().toLowerCase());
+  const bytes = await readCapped(request, limit.bytes);
   if (type.startsWith("multipart/form-data")) {
-    const form = await request.formData().catch(() => {
+    const form = await new Response(bytes, { headers: { "content-type": type } }).formData().catch(() => {
       throw new AppError("ERR_INVALID_BODY");
     });
     const files = form.getAll("medias").filter((v): v is File => typeof v !== "string");
@@ -20,14 +25,9 @@ async function readPanelMessage(request: Request): Promise<PanelMessage> {
     const body = form.get("body");
     return { body: typeof body === "string" ? body : undefined, files };
   }
-  const text = await request.text();
+  const text = new TextDecoder().decode(bytes);
   if (text.length > MAX_BODY * 2) throw new AppError("ERR_INVALID_BODY");
-  let json: unknown;
-  try {
-    json = JSON.parse(text || "{}");
-  } catch {
-    throw new AppError("ERR_INVALID_BODY");
-  }
+  const json = parseJson(text || "{}");
   if (!json || typeof json !== "object" || Array.isArray(json)) throw new AppError("ERR_INVALID_BODY");
   const { body, quotedMsg } = json as { body?: unknown; quotedMsg?: unknown };
   if (body != null && typeof body !== "string") throw new AppError("ERR_INVALID_BODY");
@@ -48,7 +48,7 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
     .post(
       "/:ticketId",
       async ({ user, params, request }) => {
-        await sendFromPanel(deps, user, params.ticketId, await readPanelMessage(request));
+        await sendFromPanel(deps, user, params.ticketId, await readPanelMessage(request, deps.config));
         return { ok: true };
       },
       { auth: true, parse: "none", params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }) },

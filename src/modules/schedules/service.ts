@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { contacts, schedules, users, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { isWithinDateBounds } from "../../shared/date-bounds";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../users/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
@@ -78,10 +79,10 @@ function parseSendAt(value: string, timeZone: string): Date {
   const trimmed = value.trim();
   if (NAIVE_LOCAL.test(trimmed)) {
     const asUtc = new Date(`${trimmed}Z`);
-    if (!Number.isNaN(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
+    if (isWithinDateBounds(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
   }
   const date = new Date(trimmed);
-  if (Number.isNaN(date.getTime())) throw new FieldError("sendAt", "Invalid date");
+  if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "Invalid date");
   return date;
 }
 

@@ -1,4 +1,5 @@
 import { FieldError } from "../../errors";
+import { isWithinDateBounds, MAX_YEAR, MIN_YEAR } from "../../shared/date-bounds";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
 
 /** Offset of `timeZone` from UTC at instant `t`, in ms (local wall time minus UTC). */
@@ -29,15 +30,15 @@ export function dayRangeOf(t: number, timeZone: string): [number, number] {
 
 /**
  * The local day a `date`/`updatedAt` filter names: `YYYY-MM-DD` is taken as that calendar day, any other ISO
- * value as the day (in `timeZone`) containing that instant. Invalid → 400 on `field`.
+ * value as the day (in `timeZone`) containing that instant. Invalid or outside the accepted years → 400 on `field`.
  */
 export function dayRangeParam(value: string, timeZone: string, field: string): [number, number] {
   const plain = value.match(/^(\d{4})-(\d{2})-(\d{2})$/);
   if (plain) {
     const [y, m, d] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];
-    if (m >= 1 && m <= 12 && d >= 1 && d <= 31) return [localMidnight(y, m, d, timeZone), localMidnight(y, m, d + 1, timeZone)];
+    if (y >= MIN_YEAR && y <= MAX_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= 31) return [localMidnight(y, m, d, timeZone), localMidnight(y, m, d + 1, timeZone)];
   }
   const t = Date.parse(value);
-  if (!plain && Number.isFinite(t)) return dayRangeOf(t, timeZone);
+  if (!plain && isWithinDateBounds(t)) return dayRangeOf(t, timeZone);
   throw new FieldError(field, DEFAULT_MESSAGES.pattern);
 }

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../../deps";
+import { clientIp } from "../../http/client-ip";
 import { fields, idParam } from "../../http/fields";
+import { loginThrottleFor } from "../auth/login-throttle";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { listQuery } from "../../http/list-query";
@@ -28,18 +30,28 @@ export function usersRoutes(deps: AppDeps, tokens: Tokens) {
         queueIds: t.Optional(queueIds),
       }),
     })
-    .put("/:id", ({ params, body, user }) => updateUser(deps, user, params.id, { ...body, whatsappId: toConnection(body.whatsappId) }), {
-      auth: true,
-      params: idParam,
-      body: t.Object({
-        name: fields.userName({ optional: true }),
-        email: fields.email({ optional: true }),
-        password: t.Optional(t.String({ maxLength: 50 })),
-        profile: t.Optional(profile),
-        whatsappId: t.Optional(whatsappId),
-        queueIds: t.Optional(queueIds),
-      }),
-    })
+    .put(
+      "/:id",
+      ({ params, body, user, request, server }) => {
+        const ip = clientIp(request, server, deps.config.trustProxy);
+        const throttle = loginThrottleFor(deps);
+        const attempts = { waitMs: () => throttle.waitFor(user.email, ip), failed: () => throttle.failed(user.email, ip), succeeded: () => throttle.succeeded(user.email, ip) };
+        return updateUser(deps, user, params.id, { ...body, whatsappId: toConnection(body.whatsappId) }, attempts);
+      },
+      {
+        auth: true,
+        params: idParam,
+        body: t.Object({
+          name: fields.userName({ optional: true }),
+          email: fields.email({ optional: true }),
+          password: t.Optional(t.String({ maxLength: 50 })),
+          currentPassword: t.Optional(t.String({ maxLength: 200 })),
+          profile: t.Optional(profile),
+          whatsappId: t.Optional(whatsappId),
+          queueIds: t.Optional(queueIds),
+        }),
+      },
+    )
     .delete(
       "/:id",
       async ({ params, user }) => {

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
-import { hashPassword } from "../auth/passwords";
+import { hashPassword, verifyPassword } from "../auth/passwords";
 import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
@@ -31,6 +31,8 @@ export interface AuthUser {
   tokenVersion: number;
   whatsappId: number | null;
   queueIds: number[];
+  /** The refresh family (signed-in device) the access token belongs to; absent on tokens issued without one. */
+  familyId?: number;
 }
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
@@ -183,13 +185,21 @@ export async function createUser(deps: AppDeps, input: UserInput): Promise<UserD
   return user;
 }
 
-export type UserChanges = Partial<UserInput>;
+export type UserChanges = Partial<UserInput> & { currentPassword?: string };
+
+/** Tracks wrong current passwords like wrong logins, so a borrowed session can't be used to guess the password. */
+export interface PasswordAttempts {
+  waitMs(): number;
+  failed(): void;
+  succeeded(): void;
+}
 
 /**
  * PUT /users/:id. Anyone may edit their own name, email and password; everything else, and other users,
- * needs `users:manage`. A password change bumps `tokenVersion` (every session of that user ends).
+ * needs `users:manage`. Changing one's own password needs the current one (an admin resetting someone else's
+ * does not). A password change bumps `tokenVersion` (every session of that user ends).
  */
-export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, changes: UserChanges): Promise<UserDto> {
+export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, changes: UserChanges, attempts?: PasswordAttempts): Promise<UserDto> {
   const row = findUserById(deps.db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   const admin = can(actor.profile, "users:manage");
@@ -204,6 +214,7 @@ export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, cha
   if (changes.password) {
     const problem = checkField(RULES.password, changes.password);
     if (problem) throw new FieldError("password", problem);
+    if (actor.id === id) await assertCurrentPassword(row, changes.currentPassword, attempts);
   }
   if (changes.queueIds) assertQueuesExist(deps.db, changes.queueIds);
   if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
@@ -234,6 +245,14 @@ export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, cha
   const user = showUser(deps.db, id);
   deps.hub.publish("all", "user", { action: "update", user });
   return user;
+}
+
+async function assertCurrentPassword(row: UserRow, given: string | undefined, attempts?: PasswordAttempts) {
+  const wait = attempts?.waitMs() ?? 0;
+  if (wait > 0) throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(wait / 1000) });
+  if (given && (await verifyPassword(given, row.passwordHash))) return attempts?.succeeded();
+  attempts?.failed();
+  throw new AppError("ERR_WRONG_PASSWORD", 400, { field: "currentPassword" });
 }
 
 function countAdmins(db: Db): number {

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { LANG_COOKIE, pickLang, type Lang } from "../../i18n/shared";
 import { i18nFor, resourcesFor } from "../../i18n/server";
 import { REFRESH_COOKIE } from "../../modules/auth/index";
-import { userFromRefreshToken } from "../../modules/auth/service";
+import { sessionFromRefreshToken } from "../../modules/auth/service";
 import type { Tokens } from "../../modules/auth/tokens";
 import { getSetting } from "../../modules/settings/service";
 import type { BootUser } from "../../../islands/lib/boot";
@@ -59,9 +59,9 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     let token: string | null = null;
     if (typeof raw === "string" && raw) {
       try {
-        const row = await userFromRefreshToken(deps, tokens, raw);
+        const { user: row, familyId } = await sessionFromRefreshToken(deps, tokens, raw, { rotate: false });
         user = { id: row.id, name: row.name, email: row.email, profile: row.profile as BootUser["profile"] };
-        token = await tokens.signAccess(row);
+        token = await tokens.signAccess(row, familyId);
       } catch {
         // An expired or revoked cookie is the same as none: the visitor is logged out.
       }

@@ -1,0 +1,68 @@
+import { and, eq, isNull, lt } from "drizzle-orm";
+import { refreshFamilies } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+
+/**
+ * How long the refresh token just replaced is told apart from a stolen copy. Two tabs of one browser may send
+ * the same cookie at once; the later one arrives after the first rotated the family. Within this window it is
+ * answered "try again" (and gets nothing), so the tab retries with the cookie the first answer set.
+ */
+export const ROTATION_GRACE_MS = 10_000;
+
+/** What presenting a refresh token found: its family's current generation, a just-replaced one, or nothing valid. */
+export type Presented = { status: "current"; familyId: number; generation: number } | { status: "superseded" } | { status: "refused" };
+
+/** Starts the family of a new login (and forgets families whose last token has expired). */
+export function startFamily(deps: AppDeps, userId: number): { id: number; generation: number } {
+  const now = new Date(deps.clock.now());
+  const expired = new Date(now.getTime() - deps.config.refreshTokenTtl * 1000);
+  return deps.db.transaction((tx) => {
+    tx.delete(refreshFamilies).where(lt(refreshFamilies.rotatedAt, expired)).run();
+    const row = tx.insert(refreshFamilies).values({ userId, generation: 0, rotatedAt: now, createdAt: now }).returning().get();
+    return { id: row.id, generation: row.generation };
+  });
+}
+
+/**
+ * Checks a refresh token's family and generation and, with `rotate`, moves the family to the next generation.
+ * A generation older than the current one (past the grace window) is a replayed token: the family is revoked,
+ * which ends that device's session, and nothing is granted.
+ */
+export function presentRefreshToken(deps: AppDeps, claim: { userId: number; familyId: number; generation: number }, rotate: boolean): Presented {
+  const now = deps.clock.now();
+  return deps.db.transaction((tx): Presented => {
+    const family = tx
+      .select()
+      .from(refreshFamilies)
+      .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId)))
+      .get();
+    if (!family || family.revokedAt) return { status: "refused" };
+    if (claim.generation === family.generation) {
+      if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
+      tx.update(refreshFamilies).set({ generation: family.generation + 1, rotatedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+      return { status: "current", familyId: family.id, generation: family.generation + 1 };
+    }
+    if (claim.generation === family.generation - 1 && now - family.rotatedAt.getTime() < ROTATION_GRACE_MS) return { status: "superseded" };
+    tx.update(refreshFamilies).set({ revokedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+    return { status: "refused" };
+  });
+}
+
+/** True while the family an access token was issued for has not been revoked. */
+export function familyIsActive(deps: AppDeps, familyId: number, userId: number): boolean {
+  const row = deps.db
+    .select({ revokedAt: refreshFamilies.revokedAt })
+    .from(refreshFamilies)
+    .where(and(eq(refreshFamilies.id, familyId), eq(refreshFamilies.userId, userId)))
+    .get();
+  return !!row && !row.revokedAt;
+}
+
+/** Ends one device's session: its refresh and access tokens stop working. */
+export function revokeFamily(deps: AppDeps, familyId: number) {
+  deps.db
+    .update(refreshFamilies)
+    .set({ revokedAt: new Date(deps.clock.now()) })
+    .where(and(eq(refreshFamilies.id, familyId), isNull(refreshFamilies.revokedAt)))
+    .run();
+}
