@@ -20,6 +20,7 @@ import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
 import { mediaRoutes } from "./modules/media/index";
 import { realtimeRoutes } from "./realtime/routes";
+import { socketServerOptions } from "./realtime/limits";
 import { pagesRoutes } from "./web/pages/index";
 import { publicAssets } from "./web/static";
 
@@ -34,7 +35,7 @@ export async function createApp(deps: AppDeps) {
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens));
 
-  return new Elysia({ serve: { maxRequestBodySize: 110 * 1024 * 1024 } })
+  return new Elysia({ serve: { maxRequestBodySize: 110 * 1024 * 1024 }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))
     .get("/health", () => ({ status: "ok" }))
     .use(api)

@@ -32,12 +32,17 @@ export function authContext(deps: AppDeps, tokens: Tokens) {
 
 /** Resolves an access token to its user, or throws the refusal the client expects. */
 export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<AuthUser> {
+  return (await sessionFromAccessToken(deps, tokens, token)).user;
+}
+
+/** Like `userFromAccessToken`, with the token's expiry (epoch ms) for sockets that outlive a request. */
+export async function sessionFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<{ user: AuthUser; expiresAt: number }> {
   const verified = await tokens.verifyAccess(token);
   if (verified.status === "expired") throw new AppError("ERR_SESSION_EXPIRED", 403);
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
   const user = loadAuthUser(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  return user;
+  return { user, expiresAt: verified.expiresAt };
 }
 
 function bearer(header: string | undefined): string | undefined {

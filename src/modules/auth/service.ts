@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { users, type UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
-import { countUsers, findUserByEmail, findUserById, insertUser } from "../users/service";
+import { countUsers, findUserByEmail, findUserById, insertUser, toUserDto } from "../users/service";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 import type { Tokens } from "./tokens";
 
@@ -31,13 +31,15 @@ export async function userFromRefreshToken(deps: AppDeps, tokens: Tokens, token:
   return user;
 }
 
-/** Revokes every access and refresh token of the user. */
+/** Revokes every access and refresh token of the user; the `user` event closes their open sockets. */
 export function revokeSessions(deps: AppDeps, userId: number) {
-  deps.db
+  const row = deps.db
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId))
-    .run();
+    .returning()
+    .get();
+  if (row) deps.hub.publish(`user:${userId}`, "user", { action: "update", user: toUserDto(deps.db, row) });
 }
 
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */

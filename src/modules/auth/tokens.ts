@@ -7,7 +7,7 @@ interface TokenSubject {
   tokenVersion: number;
 }
 
-export type Verified = { status: "ok"; userId: number; tokenVersion: number } | { status: "expired" } | { status: "invalid" };
+export type Verified = { status: "ok"; userId: number; tokenVersion: number; expiresAt: number } | { status: "expired" } | { status: "invalid" };
 
 type Signer = {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -51,5 +51,5 @@ function fromPayload(payload: Record<string, unknown>, typ: string): Verified {
   const userId = Number(payload.sub);
   const tokenVersion = Number(payload.tv);
   if (payload.typ !== typ || !Number.isInteger(userId) || !Number.isInteger(tokenVersion)) return { status: "invalid" };
-  return { status: "ok", userId, tokenVersion };
+  return { status: "ok", userId, tokenVersion, expiresAt: Number(payload.exp) * 1000 };
 }
