@@ -243,3 +243,20 @@ describe("frame rate and logs", () => {
     sockets.forEach((s) => s.close());
   });
 });
+
+test("uncaught errors and unhandled rejections are logged and the process keeps running", async () => {
+  const script = `
+    import { keepRunningOnUncaughtErrors } from ${JSON.stringify(`${import.meta.dir}/../src/process-guards.ts`)};
+    import { createLogger } from ${JSON.stringify(`${import.meta.dir}/../src/log.ts`)};
+    keepRunningOnUncaughtErrors(createLogger("error"));
+    setImmediate(() => { throw new Error("boom"); });
+    Promise.reject(new Error("nope"));
+    setImmediate(() => setImmediate(() => console.log("still running")));
+  `;
+  const child = Bun.spawn([process.execPath, "--eval", script], { stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(child.stdout).text();
+  expect(await child.exited).toBe(0);
+  expect(out).toContain("ERROR uncaught exception");
+  expect(out).toContain("ERROR unhandled promise rejection");
+  expect(out).toContain("still running");
+});
