@@ -22,6 +22,7 @@ import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
 import { mediaRoutes } from "./modules/media/index";
 import { realtimeRoutes } from "./realtime/routes";
+import { socketServerOptions } from "./realtime/limits";
 import { pagesRoutes } from "./web/pages/index";
 import { publicAssets } from "./web/static";
 
@@ -36,7 +37,7 @@ export async function createApp(deps: AppDeps) {
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens));
 
-  return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) } })
+  return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))
     .use(requestGuard(deps, tokens))
     .get("/health", () => ({ status: "ok" }))

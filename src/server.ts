@@ -6,12 +6,14 @@ import { systemClock } from "./deps";
 import { startAutoClose } from "./jobs/auto-close";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
+import { keepRunningOnUncaughtErrors } from "./process-guards";
 import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();
   const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });
   await ensureFirstAdmin(deps);

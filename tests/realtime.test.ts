@@ -49,10 +49,13 @@ describe("/ws", () => {
     expect(none.status).toBe(401);
   });
 
-  test("sends ready on open and answers ping", async () => {
+  test("sends ready, with the seconds left on its token, on open and answers ping", async () => {
     const { token, user } = await loginAs(ctx);
     const socket = await TestSocket.open(`${url}?token=${token}`);
-    expect((await socket.next("ready")).payload).toEqual({ userId: user.id });
+    const ready = (await socket.next("ready")).payload;
+    expect(ready.userId).toBe(user.id);
+    expect(ready.expiresIn).toBeGreaterThan(ctx.deps.config.accessTokenTtl - 5);
+    expect(ready.expiresIn).toBeLessThanOrEqual(ctx.deps.config.accessTokenTtl);
     await socket.fence();
     socket.close();
   });

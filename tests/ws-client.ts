@@ -2,7 +2,11 @@
 export class TestSocket {
   private inbox: any[] = [];
   private waiters: { match: (f: any) => boolean; resolve: (f: any) => void; reject: (e: Error) => void }[] = [];
+  /** Resolves with the close code and reason once the socket is closed, from either side. */
+  readonly closed: Promise<{ code: number; reason: string }>;
   private constructor(readonly ws: WebSocket) {
+    let onClosed: (c: { code: number; reason: string }) => void = () => {};
+    this.closed = new Promise((resolve) => (onClosed = resolve));
     ws.onmessage = (e) => {
       const frame = JSON.parse(String(e.data));
       const waiter = this.waiters.find((w) => w.match(frame));
@@ -12,7 +16,10 @@ export class TestSocket {
       } else this.inbox.push(frame);
     };
     // Reject pending waiters on close so a missing frame fails fast instead of hanging until the test timeout.
-    ws.onclose = () => this.waiters.splice(0).forEach((w) => w.reject(new Error("socket closed")));
+    ws.onclose = (e) => {
+      this.waiters.splice(0).forEach((w) => w.reject(new Error("socket closed")));
+      onClosed({ code: e.code, reason: e.reason });
+    };
   }
 
   static open(url: string): Promise<TestSocket> {

@@ -13,9 +13,14 @@ const listeners = new Map<string, Set<Listener>>();
 const joined = new Map<string, ClientMessage>();
 const seen = new Set<string>();
 const SEEN_LIMIT = 500;
+/** The server closes a socket with this code when its session ended or its token expired unrenewed. */
+const SESSION_ENDED = 4001;
+/** Seconds before the access token expires when the socket asks for a fresh one. */
+const RENEW_AHEAD = 60;
 let ws: WebSocket | null = null;
 let attempt = 0;
 let stopped = false;
+let renewTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Opens the one shared socket (idempotent); it reconnects with backoff and re-joins its rooms. */
 export function connectSocket() {
@@ -44,16 +49,35 @@ export function connectSocket() {
       seen.add(key);
       if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
     }
+    // `ready` and each renewal say how long the socket's token has left.
+    if (frame.event === "ready" || frame.event === "token") scheduleRenewal(socket, (frame.payload as { expiresIn?: number } | null)?.expiresIn);
     if (frame.event) listeners.get(frame.event)?.forEach((fn) => fn(frame.payload));
   };
-  socket.onclose = () => {
+  socket.onclose = (e) => {
     ws = null;
+    clearTimeout(renewTimer);
     if (stopped) return;
     const delay = Math.min(30_000, 500 * 2 ** attempt++) * (0.8 + Math.random() * 0.4);
-    // A refused upgrade usually means the short-lived access token expired: refresh it before retrying.
-    const retry = opened ? connectSocket : () => void refresh().then((fresh) => (fresh === null ? goToLogin() : connectSocket()));
+    // A refused upgrade or an ended session usually means the access token expired: refresh it before retrying.
+    const needsToken = !opened || e.code === SESSION_ENDED;
+    const retry = needsToken ? () => void refresh().then((fresh) => (fresh === null ? goToLogin() : connectSocket())) : connectSocket;
     setTimeout(retry, delay);
   };
+}
+
+/** Sends the socket a fresh access token shortly before its current one expires, so no event is missed. */
+function scheduleRenewal(socket: WebSocket, expiresIn: number | undefined) {
+  clearTimeout(renewTimer);
+  if (typeof expiresIn !== "number") return;
+  renewTimer = setTimeout(
+    () =>
+      void refresh().then((fresh) => {
+        if (fresh === null) return goToLogin();
+        // Unreachable server: the socket closes at expiry and reconnects with a refreshed token then.
+        if (fresh && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "token", token: fresh }));
+      }),
+    Math.max(0, expiresIn - RENEW_AHEAD) * 1000,
+  );
 }
 
 /** Joins a room now and after every reconnect. */

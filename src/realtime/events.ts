@@ -16,6 +16,7 @@ export type EventName =
   | "schedule"
   | "sandbox"
   | "ready"
+  | "token"
   | "pong";
 
 /** Messages a client may send over /ws. */
@@ -26,4 +27,5 @@ export type ClientMessage =
   | { type: "joinChatBox"; ticketId: number }
   | { type: "leaveChatBox"; ticketId: number }
   | { type: "joinCompany" }
-  | { type: "ping" };
+  | { type: "ping" }
+  | { type: "token"; token: string };

@@ -8,7 +8,11 @@ import type { Room } from "./rooms";
  */
 export interface RealtimeHub {
   publish(rooms: Room | readonly Room[], event: EventName, payload: unknown): void;
+  /** Hubs that reach sockets call `listener` on every publish before any socket gets the frame. */
+  beforeFanOut?(listener: FanOutListener): void;
 }
+
+export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void;
 
 export interface Frame {
   id: number;
@@ -25,15 +29,22 @@ let nextFrameId = 1;
 /** Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS). */
 export class BunTopicHub implements RealtimeHub {
   private server?: TopicServer;
+  private listeners: FanOutListener[] = [];
 
   attach(server: TopicServer) {
     this.server = server;
   }
 
+  beforeFanOut(listener: FanOutListener) {
+    this.listeners.push(listener);
+  }
+
   publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
     if (!this.server) return;
+    const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
+    for (const listener of this.listeners) listener(targets, event, payload);
     const frame = JSON.stringify({ id: nextFrameId++, event, payload } satisfies Frame);
-    for (const room of new Set(typeof rooms === "string" ? [rooms] : rooms)) this.server.publish(room, frame);
+    for (const room of targets) this.server.publish(room, frame);
   }
 }
 

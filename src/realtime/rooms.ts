@@ -1,3 +1,5 @@
+import { isAdmin } from "../shared/permissions";
+
 /**
  * Rooms are the access model of the realtime hub: a socket subscribes only to rooms its user may see.
  * - `all`: entity events everyone receives (contacts, queues, tags…).
@@ -47,4 +49,10 @@ export function ticketRooms(ticket: { id: number; status: string; queueId: numbe
 /** The queue keys whose rooms an agent may join: their queues, plus tickets without a queue. */
 export function agentQueueKeys(queueIds: readonly number[]): QueueKey[] {
   return [...queueIds, "none"];
+}
+
+/** The rooms a user joins to follow the ticket lists of a status, or the notifications: admins the global ones, agents one per queue they may see. */
+export function listRooms(user: { profile: string; queueIds: readonly number[] }, kind: TicketStatus | "notification"): Room[] {
+  if (isAdmin(user.profile)) return kind === "notification" ? ["notification"] : [`status:${kind}`];
+  return agentQueueKeys(user.queueIds).map((q): Room => (kind === "notification" ? `queue:${q}:notification` : `queue:${q}:status:${kind}`));
 }

@@ -3,12 +3,11 @@ import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { clientIp, requestIsHttps } from "../../http/client-ip";
 import { toUserDto } from "../users/service";
-import { revokeFamily } from "./families";
 import { loginThrottleFor } from "./login-throttle";
 import { AuthModel } from "./model";
 import { authContext } from "./plugin";
 import { SlidingWindowLimiter } from "./rate-limit";
-import { authenticate, revokeSessions, type Session, sessionFromRefreshToken, signup, startSession } from "./service";
+import { authenticate, endDeviceSession, type Session, sessionFromRefreshToken, signup, startSession } from "./service";
 import type { Tokens } from "./tokens";
 
 export const REFRESH_COOKIE = "rt";
@@ -65,9 +64,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
     .delete(
       "/logout",
       ({ user, cookie }) => {
-        // Only this device signs out; tokens issued before sessions had families can only be ended all at once.
-        if (user.familyId !== undefined) revokeFamily(deps, user.familyId);
-        else revokeSessions(deps, user.id);
+        endDeviceSession(deps, user);
         cookie[REFRESH_COOKIE]!.remove();
         return { message: "Logged out" };
       },

@@ -33,15 +33,28 @@ export function authContext(deps: AppDeps, tokens: Tokens) {
 
 /** Resolves an access token to its user, or throws the refusal the client expects. */
 export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<AuthUser> {
+  return (await sessionFromAccessToken(deps, tokens, token)).user;
+}
+
+/** Like `userFromAccessToken`, with the token's expiry (epoch ms) for sockets that outlive a request. */
+export async function sessionFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<{ user: AuthUser; expiresAt: number }> {
   const verified = await tokens.verifyAccess(token);
   if (verified.status === "expired") throw new AppError("ERR_SESSION_EXPIRED", 403);
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
-  const user = loadAuthUser(deps.db, verified.userId);
-  if (!user || user.tokenVersion !== verified.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (verified.familyId === undefined) return user;
-  // A device that logged out (or whose refresh token was replayed) loses its access tokens too.
-  if (!familyIsActive(deps, verified.familyId, user.id)) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  return { ...user, familyId: verified.familyId };
+  const user = currentSessionUser(deps, { id: verified.userId, tokenVersion: verified.tokenVersion, familyId: verified.familyId });
+  if (!user) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return { user, expiresAt: verified.expiresAt };
+}
+
+/**
+ * The user behind a session as stored now, or undefined once that session ended: the user was deleted, all
+ * their sessions were revoked (token version), or this device logged out or replayed a refresh token (family).
+ */
+export function currentSessionUser(deps: AppDeps, session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">): AuthUser | undefined {
+  const user = loadAuthUser(deps.db, session.id);
+  if (!user || user.tokenVersion !== session.tokenVersion) return undefined;
+  if (session.familyId === undefined) return user;
+  return familyIsActive(deps, session.familyId, user.id) ? { ...user, familyId: session.familyId } : undefined;
 }
 
 function bearer(header: string | undefined): string | undefined {

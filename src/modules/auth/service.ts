@@ -3,8 +3,8 @@ import type { AppDeps } from "../../deps";
 import { users, type UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
-import { countUsers, findUserByEmail, findUserById, insertUser } from "../users/service";
-import { presentRefreshToken, startFamily } from "./families";
+import { countUsers, findUserByEmail, findUserById, insertUser, toUserDto } from "../users/service";
+import { presentRefreshToken, revokeFamily, startFamily } from "./families";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 import type { Tokens } from "./tokens";
 
@@ -52,13 +52,29 @@ export async function sessionFromRefreshToken(deps: AppDeps, tokens: Tokens, tok
   return { user, familyId: presented.familyId, generation: presented.generation };
 }
 
-/** Revokes every access and refresh token of the user. */
+/** Revokes every access and refresh token of the user; the `user` event closes their open sockets. */
 export function revokeSessions(deps: AppDeps, userId: number) {
   deps.db
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId))
     .run();
+  announceSessionChange(deps, userId);
+}
+
+/**
+ * Logout: ends only this device's session (its refresh family); tokens issued before sessions had families can
+ * only be ended all at once. The `user` event makes the realtime layer close that device's sockets.
+ */
+export function endDeviceSession(deps: AppDeps, user: { id: number; familyId?: number }) {
+  if (user.familyId === undefined) return revokeSessions(deps, user.id);
+  revokeFamily(deps, user.familyId);
+  announceSessionChange(deps, user.id);
+}
+
+function announceSessionChange(deps: AppDeps, userId: number) {
+  const row = findUserById(deps.db, userId);
+  if (row) deps.hub.publish(`user:${userId}`, "user", { action: "update", user: toUserDto(deps.db, row) });
 }
 
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */

@@ -8,7 +8,7 @@ interface TokenSubject {
 }
 
 /** Refresh tokens always name their family and generation; access tokens name the family they were issued for. */
-export type Verified = { status: "ok"; userId: number; tokenVersion: number; familyId?: number; generation?: number } | { status: "expired" } | { status: "invalid" };
+export type Verified = { status: "ok"; userId: number; tokenVersion: number; familyId?: number; generation?: number; expiresAt: number } | { status: "expired" } | { status: "invalid" };
 
 /** A refresh family's position a refresh token is signed for. */
 export interface FamilyClaim {
@@ -63,5 +63,5 @@ function fromPayload(payload: Record<string, unknown>, typ: string): Verified {
   const familyId = Number.isInteger(payload.fam) ? (payload.fam as number) : undefined;
   const generation = Number.isInteger(payload.gen) ? (payload.gen as number) : undefined;
   if (typ === "refresh" && (familyId === undefined || generation === undefined)) return { status: "invalid" };
-  return { status: "ok", userId, tokenVersion, familyId, generation };
+  return { status: "ok", userId, tokenVersion, familyId, generation, expiresAt: Number(payload.exp) * 1000 };
 }

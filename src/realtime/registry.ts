@@ -1,0 +1,335 @@
+import type { Clock } from "../deps";
+import type { Logger } from "../log";
+import type { AuthUser } from "../modules/users/service";
+import { isAdmin } from "../shared/permissions";
+import { parseClientMessage } from "./client-messages";
+import type { ClientMessage, EventName } from "./events";
+import {
+  CLOSE,
+  DROPPED_FRAME_ALLOWANCE,
+  DROPPED_FRAMES_FORGIVEN_PER_SECOND,
+  FRAME_BURST,
+  FRAMES_PER_SECOND,
+  LOG_LINES_BURST,
+  LOG_LINES_PER_SECOND,
+  SWEEP_INTERVAL_MS,
+} from "./limits";
+import { listRooms, type Room, type TicketStatus } from "./rooms";
+import { TokenBucket } from "./token-bucket";
+
+/** The part of Bun's ServerWebSocket the registry drives. */
+export interface RawSocket {
+  send(data: string): unknown;
+  subscribe(room: string): unknown;
+  unsubscribe(room: string): unknown;
+  close(code?: number, reason?: string): unknown;
+}
+
+/** Who a socket speaks for, and until when (epoch ms, the access token's expiry). */
+export interface SocketSession {
+  user: AuthUser;
+  expiresAt: number;
+}
+
+/** What the registry asks of the rest of the app; wired in routes.ts so this file stays free of modules. */
+export interface AccessChecks {
+  /** The socket's user as stored now, or undefined once deleted or once this session was revoked. */
+  reloadUser(user: AuthUser): AuthUser | undefined;
+  /** True when the ticket exists and the user may see it. */
+  maySeeTicket(user: AuthUser, ticketId: number): boolean;
+  /** The session behind an access token; throws when the token is not valid now. */
+  verifyToken(token: string): Promise<SocketSession>;
+}
+
+interface Entry {
+  socket: RawSocket;
+  user: AuthUser;
+  expiresAt: number;
+  /** Rooms the socket is subscribed to right now. */
+  rooms: Set<Room>;
+  /** What the client asked to follow; the rooms are derived from it and the user's current access. */
+  wants: { notification: boolean; statuses: Set<TicketStatus>; chats: Set<number> };
+  frames: TokenBucket;
+  dropAllowance: TokenBucket;
+  logLines: TokenBucket;
+  suppressedLogs: number;
+  /** Frames are handled one after another, also across the asynchronous token renewal. */
+  queue: Promise<void>;
+  closed: boolean;
+}
+
+/**
+ * Every open socket with its user, token expiry and rooms. It subscribes sockets only to rooms their user may
+ * see, and re-checks that before an event fans out (see `beforeFanOut`): a session that ended or expired
+ * closes its sockets, and a user who lost access to a queue or a ticket leaves its rooms first.
+ */
+export class SocketRegistry {
+  private readonly entries = new Map<RawSocket, Entry>();
+  private readonly byUser = new Map<number, Set<Entry>>();
+  private readonly members = new Map<Room, Set<Entry>>();
+  private nextExpiry = Infinity;
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks }) {}
+
+  /** A socket opened: it joins its always-on rooms and hears `ready`. */
+  add(socket: RawSocket, session: SocketSession) {
+    const now = () => this.deps.clock.now();
+    const entry: Entry = {
+      socket,
+      user: session.user,
+      expiresAt: session.expiresAt,
+      rooms: new Set(),
+      wants: { notification: false, statuses: new Set(), chats: new Set() },
+      frames: new TokenBucket(FRAME_BURST, FRAMES_PER_SECOND, now),
+      dropAllowance: new TokenBucket(DROPPED_FRAME_ALLOWANCE, DROPPED_FRAMES_FORGIVEN_PER_SECOND, now),
+      logLines: new TokenBucket(LOG_LINES_BURST, LOG_LINES_PER_SECOND, now),
+      suppressedLogs: 0,
+      queue: Promise.resolve(),
+      closed: false,
+    };
+    this.entries.set(socket, entry);
+    indexAdd(this.byUser, entry.user.id, entry);
+    this.nextExpiry = Math.min(this.nextExpiry, entry.expiresAt);
+    this.syncRooms(entry);
+    this.send(entry, "ready", { userId: entry.user.id, expiresIn: this.expiresIn(entry) });
+    this.sweepTimer ??= unref(setInterval(() => this.sweep(), SWEEP_INTERVAL_MS));
+  }
+
+  /** The socket closed (from either side). */
+  remove(socket: RawSocket) {
+    const entry = this.entries.get(socket);
+    if (entry) this.forget(entry);
+  }
+
+  /** One client frame, as the framework parsed it; never throws. */
+  receive(socket: RawSocket, frame: unknown) {
+    const entry = this.entries.get(socket);
+    if (!entry || entry.closed) return;
+    try {
+      if (this.deps.clock.now() >= entry.expiresAt) return this.end(entry, CLOSE.sessionEnded, "session expired");
+      if (!entry.frames.take()) return this.overLimit(entry);
+      const msg = parseClientMessage(frame);
+      if (!msg) return this.note(entry, "ignored an invalid socket frame");
+      entry.queue = entry.queue.then(() => this.handle(entry, msg)).catch((error) => this.failed(entry, error));
+    } catch (error) {
+      this.failed(entry, error);
+    }
+  }
+
+  /**
+   * Runs on every publish before the frame reaches any socket, so an access change takes effect before the
+   * event that announces it: expired sessions close, `user` events reload that user (closing its sockets when
+   * deleted or its sessions were revoked, re-deriving its rooms otherwise), a deleted queue re-derives
+   * everyone's rooms, and the sockets in a `ticket:<id>` room that may no longer see that ticket leave it.
+   */
+  beforeFanOut(rooms: readonly Room[], event: EventName, payload: unknown) {
+    if (this.entries.size === 0) return;
+    if (this.deps.clock.now() >= this.nextExpiry) this.sweep();
+    const action = (payload as { action?: string } | null)?.action;
+    if (event === "user") this.recheckUser(userIdOf(payload));
+    if (event === "queue" && action === "delete") for (const id of [...this.byUser.keys()]) this.recheckUser(id);
+    // A deleted ticket has nothing left to hide, and its chat must still hear that it is gone.
+    if (event === "ticket" && action === "delete") return;
+    for (const room of rooms) {
+      const ticketId = room.startsWith("ticket:") ? Number(room.slice("ticket:".length)) : NaN;
+      if (Number.isInteger(ticketId)) this.recheckTicket(ticketId);
+    }
+  }
+
+  /** Closes the sockets whose access token expired without being renewed. */
+  sweep() {
+    const now = this.deps.clock.now();
+    let next = Infinity;
+    for (const entry of [...this.entries.values()]) {
+      if (entry.expiresAt <= now) this.end(entry, CLOSE.sessionEnded, "session expired");
+      else next = Math.min(next, entry.expiresAt);
+    }
+    this.nextExpiry = next;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  private async handle(entry: Entry, msg: ClientMessage) {
+    if (entry.closed) return;
+    const { wants } = entry;
+    switch (msg.type) {
+      case "ping":
+        return this.send(entry, "pong", null);
+      case "joinNotification":
+        wants.notification = true;
+        return this.syncRooms(entry);
+      case "joinTickets":
+        wants.statuses.add(msg.status);
+        return this.syncRooms(entry);
+      case "leaveTickets":
+        wants.statuses.delete(msg.status);
+        return this.syncRooms(entry);
+      case "joinChatBox":
+        if (!this.deps.checks.maySeeTicket(entry.user, msg.ticketId)) return this.note(entry, "refused joinChatBox", { ticketId: msg.ticketId });
+        wants.chats.add(msg.ticketId);
+        return this.syncRooms(entry);
+      case "leaveChatBox":
+        wants.chats.delete(msg.ticketId);
+        return this.syncRooms(entry);
+      case "joinCompany":
+        return;
+      case "token":
+        return this.renew(entry, msg.token);
+    }
+  }
+
+  /** `{type:"token"}`: a fresh access token of the same user extends the socket's life. */
+  private async renew(entry: Entry, token: string) {
+    let session: SocketSession;
+    try {
+      session = await this.deps.checks.verifyToken(token);
+    } catch {
+      return this.end(entry, CLOSE.sessionEnded, "session expired");
+    }
+    if (entry.closed) return;
+    if (session.user.id !== entry.user.id) return this.end(entry, CLOSE.sessionEnded, "another user's token");
+    entry.user = session.user;
+    entry.expiresAt = session.expiresAt;
+    this.syncRooms(entry, { recheckChats: true });
+    this.send(entry, "token", { expiresIn: this.expiresIn(entry) });
+  }
+
+  private recheckUser(userId: number | undefined) {
+    const entries = userId === undefined ? undefined : this.byUser.get(userId);
+    if (!entries) return;
+    for (const entry of [...entries]) {
+      this.guard(entry, () => {
+        const fresh = this.deps.checks.reloadUser(entry.user);
+        if (!fresh) return this.end(entry, CLOSE.sessionEnded, "session ended");
+        entry.user = fresh;
+        this.syncRooms(entry, { recheckChats: true });
+      });
+    }
+  }
+
+  private recheckTicket(ticketId: number) {
+    const inRoom = this.members.get(`ticket:${ticketId}`);
+    if (!inRoom) return;
+    for (const entry of [...inRoom]) {
+      this.guard(entry, () => {
+        if (this.deps.checks.maySeeTicket(entry.user, ticketId)) return;
+        entry.wants.chats.delete(ticketId);
+        this.syncRooms(entry);
+      });
+    }
+  }
+
+  /** Subscribes the socket to exactly the rooms its user may see among those it asked for. */
+  private syncRooms(entry: Entry, opts: { recheckChats?: boolean } = {}) {
+    const { user, wants } = entry;
+    if (opts.recheckChats) for (const id of [...wants.chats]) if (!this.deps.checks.maySeeTicket(user, id)) wants.chats.delete(id);
+    const desired = new Set<Room>(["all", `user:${user.id}`]);
+    if (isAdmin(user.profile)) desired.add("admins");
+    if (wants.notification) for (const room of listRooms(user, "notification")) desired.add(room);
+    for (const status of wants.statuses) for (const room of listRooms(user, status)) desired.add(room);
+    for (const id of wants.chats) desired.add(`ticket:${id}`);
+    for (const room of [...entry.rooms]) if (!desired.has(room)) this.leave(entry, room);
+    for (const room of desired) if (!entry.rooms.has(room)) this.join(entry, room);
+  }
+
+  private join(entry: Entry, room: Room) {
+    entry.socket.subscribe(room);
+    entry.rooms.add(room);
+    indexAdd(this.members, room, entry);
+  }
+
+  private leave(entry: Entry, room: Room) {
+    entry.socket.unsubscribe(room);
+    entry.rooms.delete(room);
+    indexDelete(this.members, room, entry);
+  }
+
+  private overLimit(entry: Entry) {
+    if (entry.dropAllowance.take()) return this.note(entry, "dropped a socket frame over the rate limit");
+    this.deps.log.warn("closed a socket that kept flooding", { userId: entry.user.id });
+    this.end(entry, CLOSE.policyViolation, "too many messages");
+  }
+
+  /** Closes the socket after leaving every room, so nothing published from now on reaches it. */
+  private end(entry: Entry, code: number, reason: string) {
+    if (entry.closed) return;
+    for (const room of [...entry.rooms]) this.leave(entry, room);
+    this.forget(entry);
+    try {
+      entry.socket.close(code, reason);
+    } catch {
+      // Already closing: nothing more to do.
+    }
+  }
+
+  private forget(entry: Entry) {
+    entry.closed = true;
+    this.entries.delete(entry.socket);
+    indexDelete(this.byUser, entry.user.id, entry);
+    for (const room of entry.rooms) indexDelete(this.members, room, entry);
+    if (this.entries.size === 0 && this.sweepTimer) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = null;
+    }
+  }
+
+  /** A failed access check closes that socket rather than risk sending it what it may not see. */
+  private guard(entry: Entry, check: () => void) {
+    try {
+      check();
+    } catch (error) {
+      this.failed(entry, error);
+    }
+  }
+
+  private failed(entry: Entry, error: unknown) {
+    this.note(entry, "socket handling failed", { error });
+    this.end(entry, CLOSE.sessionEnded, "server error");
+  }
+
+  /** Logs about one socket's frames, a few at most per minute, so a client cannot flood the log. */
+  private note(entry: Entry, msg: string, data: Record<string, unknown> = {}) {
+    if (!entry.logLines.take()) {
+      entry.suppressedLogs++;
+      return;
+    }
+    const suppressed = entry.suppressedLogs ? { suppressed: entry.suppressedLogs } : {};
+    entry.suppressedLogs = 0;
+    this.deps.log.warn(msg, { userId: entry.user.id, ...data, ...suppressed });
+  }
+
+  private send(entry: Entry, event: EventName, payload: unknown) {
+    entry.socket.send(JSON.stringify({ event, payload }));
+  }
+
+  private expiresIn(entry: Entry) {
+    return Math.max(0, Math.floor((entry.expiresAt - this.deps.clock.now()) / 1000));
+  }
+}
+
+function userIdOf(payload: unknown): number | undefined {
+  const p = payload as { userId?: unknown; user?: { id?: unknown } } | null;
+  const id = p?.userId ?? p?.user?.id;
+  return typeof id === "number" ? id : undefined;
+}
+
+function indexAdd<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry) {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(entry);
+}
+
+function indexDelete<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry) {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(entry);
+  if (set.size === 0) index.delete(key);
+}
+
+function unref(timer: ReturnType<typeof setInterval>) {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
