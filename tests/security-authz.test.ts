@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+let seq = 0;
+
+/** Two queues, an agent in each, an admin, and a running default sandbox connection. */
+async function twoQueues() {
+  const ctx = await makeTestApp();
+  const q1 = ctx.db.insert(queues).values({ name: "Queue one", color: "#111" }).returning().get();
+  const q2 = ctx.db.insert(queues).values({ name: "Queue two", color: "#222" }).returning().get();
+  const admin = await loginAs(ctx, { profile: "admin" });
+  const agent1 = await loginAs(ctx, { queueIds: [q1.id] });
+  const agent2 = await loginAs(ctx, { queueIds: [q2.id] });
+  const connection = await createSandboxConnection(ctx, { isDefault: true });
+  return { ctx, q1, q2, admin, agent1, agent2, connection };
+}
+
+/** A contact with one ticket (open unless said otherwise). */
+function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
+  const id = contactId ?? ctx.db.insert(contacts).values({ name: `Customer ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` }).returning().get().id;
+  return ctx.db.insert(tickets).values({ contactId: id, status: "open", ...values }).returning().get();
+}
+
+const numberOf = (ctx: TestContext, contactId: number) => ctx.db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId)).get()!.number;
+
+describe("contact numbers", () => {
+  test("H2: an agent cannot re-point another queue's contact to a new number", async () => {
+    const { ctx, q1, q2, admin, agent1, agent2 } = await twoQueues();
+    const ticket = seedTicket(ctx, { queueId: q2.id, status: "pending" });
+    const original = numberOf(ctx, ticket.contactId);
+
+    const attack = await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { number: "5511977770001" } });
+    expect(attack).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    expect(numberOf(ctx, ticket.contactId)).toBe(original);
+    // The rest of the contact stays editable by everyone, and sending the same number is no change.
+    expect((await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { name: "Renamed", number: original } })).status).toBe(200);
+
+    // An agent who sees every active ticket of the contact may change it, and so may an admin.
+    expect(await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent2.token, body: { number: "5511977770002" } })).toMatchObject({ status: 200, json: { number: "5511977770002" } });
+    expect(await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: admin.token, body: { number: "5511977770003" } })).toMatchObject({ status: 200, json: { number: "5511977770003" } });
+
+    // One active ticket in a queue the agent cannot see is enough to refuse, whatever else the contact has.
+    seedTicket(ctx, { queueId: q1.id, status: "closed" }, ticket.contactId);
+    expect((await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { number: "5511977770004" } })).status).toBe(403);
+    ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id)).run();
+    expect((await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { number: "5511977770004" } })).status).toBe(200);
+  });
+});
