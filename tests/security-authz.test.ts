@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { storeMessage } from "../src/modules/messages/store";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
@@ -46,5 +47,32 @@ describe("contact numbers", () => {
     expect((await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { number: "5511977770004" } })).status).toBe(403);
     ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id)).run();
     expect((await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, { token: agent1.token, body: { number: "5511977770004" } })).status).toBe(200);
+  });
+});
+
+describe("quotes", () => {
+  test("M1: a quote reaches only those who may see the quoted message's ticket", async () => {
+    const { ctx, q1, q2, admin, agent1, connection } = await twoQueues();
+    const mine = seedTicket(ctx, { queueId: q1.id, userId: agent1.user.id, whatsappId: connection.id });
+    const secret = seedTicket(ctx, { queueId: q2.id, status: "closed", whatsappId: connection.id }, mine.contactId);
+    const pin = storeMessage(ctx.deps, { whatsappId: connection.id, wid: "PIN-1", ticketId: secret.id, contactId: null, body: "Your PIN is 4821", fromMe: true }).message;
+    const own = storeMessage(ctx.deps, { whatsappId: connection.id, wid: "HELLO-1", ticketId: mine.id, contactId: mine.contactId, body: "hello", fromMe: false }).message;
+
+    // Sending: quoting another queue's message is refused like an unknown one, and nothing goes out.
+    const refused = await call(ctx.app, "POST", `/api/messages/${mine.id}`, { token: agent1.token, body: { body: "as you said", quotedMsg: { id: pin.id } } });
+    expect(refused).toMatchObject({ status: 400, json: { error: "ERR_FETCH_WAPP_MSG" } });
+    expect(ctx.sandbox.network.outbox(connection.id)).toHaveLength(0);
+    expect((await call(ctx.app, "POST", `/api/messages/${mine.id}`, { token: agent1.token, body: { body: "about that", quotedMsg: { id: own.id } } })).status).toBe(200);
+
+    // Reading: a message of this ticket that quotes the other queue's message (e.g. the customer replied to it).
+    ctx.hub.clear();
+    storeMessage(ctx.deps, { whatsappId: connection.id, wid: "REPLY-1", ticketId: mine.id, contactId: mine.contactId, body: "what PIN?", fromMe: false, quotedWid: "PIN-1" });
+    const live = ctx.hub.named("appMessage").filter((e) => e.payload.action === "create");
+    expect(live.length).toBeGreaterThan(0);
+    for (const e of live) expect(e.payload.message.quotedMsg).toBeNull();
+    const quoteOf = (res: { json: { messages: { body: string; quotedMsg: { body: string } | null }[] } }, body: string) => res.json.messages.find((m) => m.body === body)!.quotedMsg;
+    expect(quoteOf(await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token: agent1.token }), "what PIN?")).toBeNull();
+    expect(quoteOf(await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token: agent1.token }), "about that")).toMatchObject({ body: "hello" });
+    expect(quoteOf(await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token: admin.token }), "what PIN?")).toMatchObject({ body: "Your PIN is 4821" });
   });
 });

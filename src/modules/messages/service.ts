@@ -34,7 +34,7 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
   const rows = deps.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(MESSAGE_PAGE_SIZE).offset(offset).all();
   const total = deps.db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
-  return { messages: toMessageDtos(deps.db, rows.reverse()), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
+  return { messages: toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
 }
 
 export interface PanelMessage {
@@ -65,7 +65,7 @@ export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: num
       current = getTicketRow(deps, ticketId);
     }
   } else {
-    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id });
+    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user });
   }
   markTicketRead(deps, getTicketRow(deps, ticketId));
 }
