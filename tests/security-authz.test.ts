@@ -76,3 +76,30 @@ describe("quotes", () => {
     expect(quoteOf(await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token: admin.token }), "what PIN?")).toMatchObject({ body: "Your PIN is 4821" });
   });
 });
+
+describe("deleting a queue", () => {
+  test("M7: a queue with tickets is deleted only by moving them to another queue, never leaving them queue-less", async () => {
+    const { ctx, q1, q2, admin, agent2 } = await twoQueues();
+    const q3 = ctx.db.insert(queues).values({ name: "Queue three", color: "#333" }).returning().get();
+    const open = seedTicket(ctx, { queueId: q1.id });
+    const closed = seedTicket(ctx, { queueId: q1.id, status: "closed" });
+    const queueOf = (id: number) => ctx.db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, id)).get()!.queueId;
+
+    expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}`, { token: admin.token })).toMatchObject({ status: 400, json: { error: "ERR_QUEUE_HAS_TICKETS", tickets: 2 } });
+    expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}?moveTo=999`, { token: admin.token })).toMatchObject({ status: 400, json: { error: "ERR_NO_QUEUE_FOUND" } });
+    expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}?moveTo=${q1.id}`, { token: admin.token })).toMatchObject({ status: 400, json: { error: "ERR_NO_QUEUE_FOUND" } });
+    expect(queueOf(open.id)).toBe(q1.id);
+    expect(ctx.db.select().from(queues).where(eq(queues.id, q1.id)).get()).toBeDefined();
+
+    ctx.hub.clear();
+    expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}?moveTo=${q3.id}`, { token: admin.token })).toMatchObject({ status: 200, json: { message: "Queue deleted" } });
+    expect([queueOf(open.id), queueOf(closed.id)]).toEqual([q3.id, q3.id]);
+    // The other queue's agent still cannot read them, and the live lists move the active one.
+    expect((await call(ctx.app, "GET", `/api/tickets/${closed.id}`, { token: agent2.token })).status).toBe(403);
+    expect(ctx.hub.to(`queue:${q3.id}:status:open`, "ticket").map((e) => e.payload.ticket.id)).toEqual([open.id]);
+    expect(ctx.hub.to(`queue:${q1.id}:status:open`, "ticket")[0]!.payload).toEqual({ action: "delete", ticketId: open.id });
+
+    // A queue without tickets goes without a target.
+    expect((await call(ctx.app, "DELETE", `/api/queue/${q2.id}`, { token: admin.token })).status).toBe(200);
+  });
+});

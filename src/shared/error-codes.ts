@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   "ERR_INVALID_BODY",
   "ERR_NOT_FOUND",
   "ERR_INTERNAL",
+  "ERR_QUEUE_HAS_TICKETS",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
