@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { contacts, queues, tickets, whatsapps, type TicketRow } from "../src/db/schema";
 import { storeMessage } from "../src/modules/messages/store";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -101,5 +101,48 @@ describe("deleting a queue", () => {
 
     // A queue without tickets goes without a target.
     expect((await call(ctx.app, "DELETE", `/api/queue/${q2.id}`, { token: admin.token })).status).toBe(200);
+  });
+});
+
+describe("connection secrets", () => {
+  test("Also: agents never receive the Wavoip call token or a pending pairing QR; the call URL is asked per ticket", async () => {
+    const { ctx, q1, admin, agent1, agent2 } = await twoQueues();
+    const pairing = await createSandboxConnection(ctx, { name: "Pairing", scan: false });
+    ctx.db.update(whatsapps).set({ wavoip: "secret-call-token" }).where(eq(whatsapps.id, pairing.id)).run();
+    const qr = ctx.db.select({ qrcode: whatsapps.qrcode }).from(whatsapps).where(eq(whatsapps.id, pairing.id)).get()!.qrcode;
+    expect(qr).not.toBe("");
+    const ticket = seedTicket(ctx, { queueId: q1.id, whatsappId: pairing.id });
+    await call(ctx.app, "PUT", `/api/whatsapp/${pairing.id}`, { token: admin.token, body: { greetingMessage: "Hi" } });
+
+    const agentViews = [
+      await call(ctx.app, "GET", `/api/tickets/${ticket.id}`, { token: agent1.token }),
+      await call(ctx.app, "GET", "/api/tickets?status=open", { token: agent1.token }),
+      await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token: agent1.token }),
+      await call(ctx.app, "GET", "/api/whatsapp", { token: agent1.token }),
+      await call(ctx.app, "GET", `/api/whatsapp/${pairing.id}`, { token: agent1.token }),
+    ];
+    for (const view of agentViews) {
+      expect(view.status).toBe(200);
+      expect(JSON.stringify(view.json)).not.toContain("secret-call-token");
+      expect(JSON.stringify(view.json)).not.toContain(qr);
+    }
+    expect(agentViews[0]!.json.whatsapp).toEqual({ id: pairing.id, name: "Pairing", hasCall: true });
+    for (const event of ctx.hub.sent.filter((e) => e.room !== "admins")) {
+      expect(JSON.stringify(event.payload)).not.toContain("secret-call-token");
+      expect(JSON.stringify(event.payload)).not.toContain(qr);
+    }
+    // Admins still see the QR to scan it.
+    expect(ctx.hub.to("admins", "whatsappSession").some((e) => e.payload.session.qrcode === qr)).toBe(true);
+    expect((await call(ctx.app, "GET", `/api/whatsapp/${pairing.id}`, { token: admin.token })).json.qrcode).toBe(qr);
+
+    // The call button asks for the dialer URL of one ticket, which needs that ticket to be visible.
+    const number = numberOf(ctx, ticket.contactId);
+    expect(await call(ctx.app, "GET", `/api/tickets/${ticket.id}/call`, { token: agent1.token })).toMatchObject({
+      status: 200,
+      json: { url: `https://app.wavoip.com/call?token=secret-call-token&phone=${number}` },
+    });
+    expect(await call(ctx.app, "GET", `/api/tickets/${ticket.id}/call`, { token: agent2.token })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    const silent = seedTicket(ctx, { queueId: q1.id, whatsappId: null });
+    expect(await call(ctx.app, "GET", `/api/tickets/${silent.id}/call`, { token: agent1.token })).toMatchObject({ status: 404, json: { error: "ERR_NOT_FOUND" } });
   });
 });
