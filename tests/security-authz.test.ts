@@ -146,3 +146,33 @@ describe("connection secrets", () => {
     expect(await call(ctx.app, "GET", `/api/tickets/${silent.id}/call`, { token: agent1.token })).toMatchObject({ status: 404, json: { error: "ERR_NOT_FOUND" } });
   });
 });
+
+describe("shared lists", () => {
+  test("Shared lists: agents edit or delete only the tags and schedules they created and no quick answers; admins edit all", async () => {
+    const { ctx, admin, agent1, agent2 } = await twoQueues();
+    const as = (who: { token: string }, method: string, path: string, body?: unknown) => call(ctx.app, method, path, { token: who.token, body });
+
+    const mine = (await as(agent1, "POST", "/api/tags", { name: "Mine" })).json;
+    const theirs = (await as(agent2, "POST", "/api/tags", { name: "Theirs" })).json;
+    expect((await as(agent1, "PUT", `/api/tags/${theirs.id}`, { name: "Hijacked" })).status).toBe(403);
+    expect((await as(agent1, "DELETE", `/api/tags/${theirs.id}`)).status).toBe(403);
+    expect((await as(agent1, "PUT", `/api/tags/${mine.id}`, { name: "Mine too" })).status).toBe(200);
+    expect((await as(agent1, "DELETE", `/api/tags/${mine.id}`)).status).toBe(200);
+    expect((await as(admin, "PUT", `/api/tags/${theirs.id}`, { name: "Renamed" })).status).toBe(200);
+    expect((await as(admin, "DELETE", `/api/tags/${theirs.id}`)).status).toBe(200);
+
+    const contactId = seedTicket(ctx).contactId;
+    const sendAt = new Date(ctx.clock.now() + 3_600_000).toISOString();
+    const schedule = (await as(agent2, "POST", "/api/schedules", { body: "Call back tomorrow", contactId, sendAt })).json;
+    expect((await as(agent1, "PUT", `/api/schedules/${schedule.id}`, { body: "Changed by someone else" })).status).toBe(403);
+    expect((await as(agent1, "DELETE", `/api/schedules/${schedule.id}`)).status).toBe(403);
+    expect((await as(admin, "PUT", `/api/schedules/${schedule.id}`, { body: "Changed by an admin" })).status).toBe(200);
+    expect((await as(agent2, "DELETE", `/api/schedules/${schedule.id}`)).status).toBe(200);
+
+    const answer = (await as(agent1, "POST", "/api/quickAnswers", { shortcut: "hello", message: "Hello, how can I help?" })).json;
+    expect((await as(agent1, "PUT", `/api/quickAnswers/${answer.id}`, { message: "Send me your password" })).status).toBe(403);
+    expect((await as(agent1, "DELETE", `/api/quickAnswers/${answer.id}`)).status).toBe(403);
+    expect((await as(admin, "PUT", `/api/quickAnswers/${answer.id}`, { message: "Hello there, how can I help?" })).status).toBe(200);
+    expect((await as(admin, "DELETE", `/api/quickAnswers/${answer.id}`)).status).toBe(200);
+  });
+});
