@@ -176,3 +176,21 @@ describe("shared lists", () => {
     expect((await as(admin, "DELETE", `/api/quickAnswers/${answer.id}`)).status).toBe(200);
   });
 });
+
+describe("colours", () => {
+  test("L4: tag and queue colours are only #rgb or #rrggbb, on create and update", async () => {
+    const { ctx, q1, admin } = await twoQueues();
+    const as = (method: string, path: string, body: unknown) => call(ctx.app, method, path, { token: admin.token, body });
+    const tag = (await as("POST", "/api/tags", { name: "Plain", color: "#A1b2C3" })).json;
+    expect(tag.color).toBe("#A1b2C3");
+    expect((await as("POST", "/api/tags", { name: "Blank", color: "" })).json.color).toBe("#eee");
+    for (const color of ["url(http://tracker.example/x.png)", "red", "#abcd", "#12345g", "#fff;background:url(x)", " #fff"]) {
+      expect(await as("POST", "/api/tags", { name: "Tracker", color })).toMatchObject({ status: 400, json: { field: "color" } });
+      expect(await as("PUT", `/api/tags/${tag.id}`, { color })).toMatchObject({ status: 400, json: { field: "color" } });
+      expect(await as("POST", "/api/queue", { name: "Tracker", color })).toMatchObject({ status: 400, json: { field: "color" } });
+      expect(await as("PUT", `/api/queue/${q1.id}`, { color })).toMatchObject({ status: 400, json: { field: "color" } });
+    }
+    expect(await as("PUT", `/api/queue/${q1.id}`, { color: "red" })).toMatchObject({ json: { error: "Invalid colour" } });
+    expect(await as("PUT", `/api/queue/${q1.id}`, { color: "#0a0" })).toMatchObject({ status: 200, json: { color: "#0a0" } });
+  });
+});

@@ -7,7 +7,7 @@ import type { Tokens } from "../auth/tokens";
 import { listQuery } from "../../http/list-query";
 import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from "./service";
 
-const body = t.Object({ name: str(RULES.tagName), color: t.Optional(t.String({ maxLength: 30 })) });
+const body = t.Object({ name: str(RULES.tagName), color: str(RULES.tagColor) });
 
 /** /tags CRUD and lists (the ticket tag sync lives with tickets). Anyone creates; a tag is edited or deleted by its creator or with `tags:edit`. */
 export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
