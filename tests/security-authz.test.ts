@@ -194,3 +194,29 @@ describe("colours", () => {
     expect(await as("PUT", `/api/queue/${q1.id}`, { color: "#0a0" })).toMatchObject({ status: 200, json: { color: "#0a0" } });
   });
 });
+
+describe("chatbot trees", () => {
+  test("L6: a chatbot tree deeper than 10 levels is refused with 400, in one body or option by option", async () => {
+    const { ctx, admin } = await twoQueues();
+    const as = (method: string, path: string, body?: unknown) => call(ctx.app, method, path, { token: admin.token, body });
+    const chain = (levels: number) => {
+      let node: Record<string, unknown> = { name: "Level leaf" };
+      for (let i = 1; i < levels; i++) node = { name: `Level ${levels - i}`, options: [node] };
+      return node;
+    };
+
+    const deep = chain(3000);
+    expect(await as("POST", "/api/queue", { name: "Deep", color: "#444", chatbots: [deep] })).toMatchObject({ status: 400, json: { error: "Too deep", field: "options" } });
+    expect(await as("POST", "/api/chatbot", deep)).toMatchObject({ status: 400, json: { field: "options" } });
+
+    const queue = await as("POST", "/api/queue", { name: "Ten levels", color: "#555", chatbots: [chain(10)] });
+    expect(queue.status).toBe(200);
+    let tenth = queue.json.chatbots[0];
+    while (tenth.options.length) tenth = tenth.options[0];
+    // Growing the tree one option at a time meets the same limit.
+    expect(await as("POST", "/api/chatbot", { name: "Eleventh", parentId: tenth.id })).toMatchObject({ status: 400, json: { field: "options" } });
+    expect(await as("PUT", `/api/chatbot/${tenth.id}`, { options: [{ name: "Eleventh" }] })).toMatchObject({ status: 400, json: { field: "options" } });
+    expect((await as("PUT", `/api/chatbot/${tenth.id}`, { name: "Tenth level" })).status).toBe(200);
+    expect((await as("DELETE", `/api/queue/${queue.json.id}`)).status).toBe(200);
+  });
+});

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDtos } from "../tickets/serialize";
-import { checkOptions, firstLevelOptions, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
+import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
 
 export interface QueueInput {
   name: string;
@@ -113,10 +113,10 @@ export function showChatbot(db: Db, id: number) {
   return { ...loadTrees(db, [row])[0]!, mainChatbot };
 }
 
-/** POST /chatbot: an option under `parentId`, or an orphan. */
+/** POST /chatbot: an option under `parentId`, or an orphan; the tree it joins stays within its depth limit. */
 export function createChatbot(deps: AppDeps, input: ChatbotInput) {
   if (input.parentId) showChatbot(deps.db, input.parentId);
-  checkOptions(deps.db, [input]);
+  checkOptions(deps.db, [input], input.parentId ? levelOf(deps.db, input.parentId) + 1 : 1);
   const id = deps.db.transaction((tx) => {
     const row = tx
       .insert(chatbots)
@@ -134,7 +134,7 @@ export function createChatbot(deps: AppDeps, input: ChatbotInput) {
 /** PUT /chatbot/:id: updates the node and, when `options` is given, makes its children match. */
 export function updateChatbot(deps: AppDeps, id: number, input: Partial<OptionInput>) {
   showChatbot(deps.db, id);
-  checkOptions(deps.db, [{ name: "", ...input }]);
+  checkOptions(deps.db, [{ name: "", ...input }], levelOf(deps.db, id));
   deps.db.transaction((tx) => {
     const set = {
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
