@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isLogLevel, type LogLevel } from "./log";
+import { makePrivateDir } from "./private-files";
 
 export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
 
@@ -30,6 +31,8 @@ export interface Config {
   timeZone: string;
   /** Open tickets idle this many hours are closed; 0 disables. */
   autoCloseHours: number;
+  /** Largest media file, in MB, taken from a browser upload or a WhatsApp message (MAX_MEDIA_MB, default 64). */
+  maxMediaMb: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -37,9 +40,9 @@ type Env = Record<string, string | undefined>;
 /** Reads the configuration from the environment; secrets not given are generated once and kept under DATA_DIR. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || "./data");
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const mediaDir = join(dataDir, "media");
-  mkdirSync(mediaDir, { recursive: true });
+  makePrivateDir(mediaDir);
   const secrets = persistedSecrets(dataDir);
   return {
     port: parsePort(env.PORT),
@@ -59,6 +62,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
+    maxMediaMb: Math.max(1, Number(env.MAX_MEDIA_MB) || 64),
   };
 }
 

@@ -6,11 +6,15 @@ import { systemClock } from "./deps";
 import { startAutoClose } from "./jobs/auto-close";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
+import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
+  // Everything the process creates (database, WAL, media, secrets) is private to its user.
+  process.umask(0o077);
   const config = loadConfig();
+  restrictDataDir(config);
   const log = createLogger(config.logLevel);
   const hub = new BunTopicHub();
   const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });

@@ -4,6 +4,7 @@ import { contactExtraInfo, contacts, tickets, users, whatsappPhonebook, whatsapp
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { checkField, RULES } from "../../shared/validation";
+import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
 import { canSeeTicket } from "../tickets/access";
 import type { AuthUser } from "../users/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
@@ -163,10 +164,15 @@ export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, 
   return contact;
 }
 
-/** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys). */
+/** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys), then its messages' media files. */
 export function deleteContact(deps: AppDeps, id: number) {
-  const row = deps.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
-  if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
+  const files = deps.db.transaction((tx) => {
+    const media = mediaFilesOfTickets(tx, eq(tickets.contactId, id));
+    const row = tx.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
+    if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
+    return media;
+  });
+  removeMediaFiles(deps, files);
   deps.hub.publish("all", "contact", { action: "delete", contactId: id });
 }
 

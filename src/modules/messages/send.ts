@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { ticketRooms } from "../../realtime/rooms";
 import type { SendOptions, StoredMedia } from "../../channels/types";
+import { removeMediaFiles } from "../media/files";
 import { canSeeTicket } from "../tickets/access";
 import { defaultWhatsappId } from "../tickets/default-connection";
 import type { AuthUser } from "../users/service";
@@ -119,8 +120,20 @@ export function isVoiceRecording(file: Pick<StoredMedia, "mimetype" | "originalN
   return mediaKind(file.mimetype) === "audio" && file.originalName.includes(VOICE_RECORDING_MARK);
 }
 
-/** Sends a file already stored in the media directory, caption = body; stored first like a text. */
+/**
+ * Sends a file already stored in the media directory, caption = body; stored first like a text. A send that
+ * fails (no connection, network error) also removes the file, which no message points at any more.
+ */
 export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null } = {}): Promise<MessageRow> {
+  try {
+    return await storeAndSendMedia(deps, ticket, file, caption, opts);
+  } catch (error) {
+    removeMediaFiles(deps, [file.fileName]);
+    throw error;
+  }
+}
+
+async function storeAndSendMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null }): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const { message } = storeMessage(deps, {
