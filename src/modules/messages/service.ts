@@ -46,7 +46,7 @@ export interface PanelMessage {
 /**
  * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all checked
  * (type and size) before the first is written; each is then written and sent as its own message, the body as
- * the first caption, and a failed send removes its file. Agent text is sent as typed (no placeholders).
+ * the first caption, and a failed send removes its file. Agent text is sent as typed (templates are not rendered).
  */
 export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage) {
   const ticket = getTicketRow(deps, ticketId);
