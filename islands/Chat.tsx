@@ -221,18 +221,26 @@ export default function Chat({ ticketId, userId }: Props) {
   }
 
   /**
-   * Opens the Wavoip web dialer for the contact in a new window. URL: the issue's
-   * `https://app.wavoip.com/call?token=<token>&phone=<number>`, the connection's Wavoip device token plus the
-   * contact's digits as query parameters (both encoded), so no Wavoip SDK or dependency is loaded in the panel.
+   * Opens the Wavoip web dialer for the contact in a new window. The server builds its URL (it holds the
+   * connection's call token), so the window is opened first and pointed there once the answer comes: a window
+   * opened after an await would be blocked as a popup.
    */
-  function startCall() {
-    const token = ticket?.whatsapp?.wavoip?.trim();
-    const phone = ticket?.contact?.number?.replace(/\D/g, "");
-    if (!token || !phone) {
+  async function startCall() {
+    if (!ticket?.contact?.number?.replace(/\D/g, "")) {
       toast("error", t("chat.callFailed"));
       return;
     }
-    window.open(`https://app.wavoip.com/call?token=${encodeURIComponent(token)}&phone=${encodeURIComponent(phone)}`, "wavoip", "noopener,width=440,height=640");
+    const popup = window.open("", "wavoip", "width=440,height=640");
+    try {
+      const { url } = await api<{ url: string }>(`/tickets/${ticketId}/call`);
+      if (popup) {
+        popup.opener = null;
+        popup.location.href = url;
+      }
+    } catch {
+      popup?.close();
+      toast("error", t("chat.callFailed"));
+    }
   }
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -259,8 +267,8 @@ export default function Chat({ ticketId, userId }: Props) {
           {ticket && <span className="chat-sub">{ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}</span>}
         </button>
         <div className="chat-actions">
-          {ticket?.whatsapp?.wavoip && (
-            <button type="button" className="icon-button" aria-label={t("chat.call")} title={t("chat.call")} onClick={startCall}>
+          {ticket?.whatsapp?.hasCall && (
+            <button type="button" className="icon-button" aria-label={t("chat.call")} title={t("chat.call")} onClick={() => void startCall()}>
               <Icon name="phone" />
             </button>
           )}

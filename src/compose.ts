@@ -21,10 +21,11 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   runMigrations(db);
   seedSettings(db);
   const channels = new ConnectionManager({ db, hub, log });
-  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now() });
+  const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
+  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
-  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log }));
+  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes }));
   const deps: AppDeps = { config, db, hub, log, clock, channels };
   channels.setInbound(createIngest(deps));
   return { deps, db, channels, sandbox, sandboxNetwork };

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isLogLevel, type LogLevel } from "./log";
+import { makePrivateDir } from "./private-files";
 
 export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
 
@@ -39,9 +40,9 @@ type Env = Record<string, string | undefined>;
 /** Reads the configuration from the environment; secrets not given are generated once and kept under DATA_DIR. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || "./data");
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const mediaDir = join(dataDir, "media");
-  mkdirSync(mediaDir, { recursive: true });
+  makePrivateDir(mediaDir);
   const secrets = persistedSecrets(dataDir);
   return {
     port: parsePort(env.PORT),

@@ -7,11 +7,15 @@ import { startAutoClose } from "./jobs/auto-close";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
+import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
+  // Everything the process creates (database, WAL, media, secrets) is private to its user.
+  process.umask(0o077);
   const config = loadConfig();
+  restrictDataDir(config);
   const log = createLogger(config.logLevel);
   keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();

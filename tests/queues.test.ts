@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, tickets } from "../src/db/schema";
+import { chatbots } from "../src/db/schema";
 import { call, createUser, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {
@@ -77,13 +77,11 @@ describe("queues", () => {
     expect(await call(ctx.app, "PUT", `/api/queue/${support.id}`, { token: admin, body: { name: "Support", color: "#000" } })).toMatchObject({ status: 200 });
   });
 
-  test("delete leaves tickets without a queue; unknown ids 404", async () => {
+  test("delete takes the chatbot tree with it and tells everyone; unknown ids 404", async () => {
     const { ctx, admin } = await setup();
     const q = (await call(ctx.app, "POST", "/api/queue", { token: admin, body: { name: "Sales", color: "#fff", chatbots: tree() } })).json;
-    const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
-    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, queueId: q.id }).returning().get();
     expect(await call(ctx.app, "DELETE", `/api/queue/${q.id}`, { token: admin })).toMatchObject({ status: 200 });
-    expect(ctx.db.select().from(tickets).all()).toMatchObject([{ id: ticket.id, queueId: null }]);
+    expect(ctx.db.select().from(chatbots).all()).toEqual([]);
     expect(ctx.hub.to("all", "queue").at(-1)!.payload).toEqual({ action: "delete", queueId: q.id });
     const missing = { status: 404, json: { error: "ERR_NO_QUEUE_FOUND" } };
     expect(await call(ctx.app, "DELETE", `/api/queue/${q.id}`, { token: admin })).toMatchObject(missing);

@@ -4,27 +4,28 @@ import { call, loginAs, makeTestApp } from "./helpers";
 async function setup() {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx);
-  return { ctx, token };
+  const admin = (await loginAs(ctx, { profile: "admin" })).token;
+  return { ctx, token, admin };
 }
 
 const MESSAGE = "Hello, how can I help?";
 
 describe("quick answers", () => {
-  test("an agent creates, reads, updates and deletes; everyone is told each time", async () => {
-    const { ctx, token } = await setup();
+  test("an agent creates and reads, an admin updates and deletes; everyone is told each time", async () => {
+    const { ctx, token, admin } = await setup();
     const created = await call(ctx.app, "POST", "/api/quickAnswers", { token, body: { shortcut: " hi ", message: MESSAGE } });
     expect(created).toMatchObject({ status: 200, json: { shortcut: "hi", message: MESSAGE } });
     const id = created.json.id;
     expect(await call(ctx.app, "GET", `/api/quickAnswers/${id}`, { token })).toMatchObject({ status: 200, json: { id } });
-    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${id}`, { token, body: { message: "Good morning!!" } })).toMatchObject({ status: 200, json: { message: "Good morning!!" } });
-    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${id}`, { token, body: {} })).toMatchObject({ status: 200 });
-    expect(await call(ctx.app, "DELETE", `/api/quickAnswers/${id}`, { token })).toMatchObject({ status: 200 });
+    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${id}`, { token: admin, body: { message: "Good morning!!" } })).toMatchObject({ status: 200, json: { message: "Good morning!!" } });
+    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${id}`, { token: admin, body: {} })).toMatchObject({ status: 200 });
+    expect(await call(ctx.app, "DELETE", `/api/quickAnswers/${id}`, { token: admin })).toMatchObject({ status: 200 });
     expect(ctx.hub.to("all", "quickAnswer").map((e) => (e.payload as { action: string }).action)).toEqual(["create", "update", "update", "delete"]);
     expect(ctx.hub.to("all", "quickAnswer").at(-1)!.payload).toEqual({ action: "delete", quickAnswerId: id });
   });
 
   test("shortcut 2–15 and message 8–30000 are required; a shortcut is unique", async () => {
-    const { ctx, token } = await setup();
+    const { ctx, token, admin } = await setup();
     const post = (body: unknown) => call(ctx.app, "POST", "/api/quickAnswers", { token, body });
     expect(await post({ message: MESSAGE })).toMatchObject({ status: 400, json: { error: "Required", field: "shortcut" } });
     expect(await post({ shortcut: "h", message: MESSAGE })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "shortcut" } });
@@ -36,15 +37,15 @@ describe("quick answers", () => {
     await post({ shortcut: "hi", message: MESSAGE });
     expect(await post({ shortcut: "hi", message: MESSAGE })).toMatchObject({ status: 400, json: { error: "ERR_SHORTCUT_DUPLICATED" } });
     const other = (await post({ shortcut: "bye", message: MESSAGE })).json;
-    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${other.id}`, { token, body: { shortcut: "hi" } })).toMatchObject({ status: 400, json: { error: "ERR_SHORTCUT_DUPLICATED" } });
+    expect(await call(ctx.app, "PUT", `/api/quickAnswers/${other.id}`, { token: admin, body: { shortcut: "hi" } })).toMatchObject({ status: 400, json: { error: "ERR_SHORTCUT_DUPLICATED" } });
   });
 
   test("unknown ids are 404 ERR_NO_QUICK_ANSWER_FOUND; bad ids 400", async () => {
-    const { ctx, token } = await setup();
+    const { ctx, token, admin } = await setup();
     const missing = { status: 404, json: { error: "ERR_NO_QUICK_ANSWER_FOUND" } };
     expect(await call(ctx.app, "GET", "/api/quickAnswers/77", { token })).toMatchObject(missing);
-    expect(await call(ctx.app, "PUT", "/api/quickAnswers/77", { token, body: { message: MESSAGE } })).toMatchObject(missing);
-    expect(await call(ctx.app, "DELETE", "/api/quickAnswers/77", { token })).toMatchObject(missing);
+    expect(await call(ctx.app, "PUT", "/api/quickAnswers/77", { token: admin, body: { message: MESSAGE } })).toMatchObject(missing);
+    expect(await call(ctx.app, "DELETE", "/api/quickAnswers/77", { token: admin })).toMatchObject(missing);
     expect((await call(ctx.app, "GET", "/api/quickAnswers/x1", { token })).status).toBe(400);
     expect((await call(ctx.app, "GET", "/api/quickAnswers/99999999999999999999", { token })).status).toBe(400);
   });

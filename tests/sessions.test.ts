@@ -46,7 +46,7 @@ describe("session actions", () => {
     expect(res.status).toBe(200);
     expect(typeof res.json.message).toBe("string");
     expect(ctx.channels.isRunning(conn.id)).toBe(true);
-    const statuses = ctx.hub.to("all", "whatsappSession").map((e) => e.payload.session.status);
+    const statuses = ctx.hub.to("admins", "whatsappSession").map((e) => e.payload.session.status);
     expect(statuses.slice(-2)).toEqual(["OPENING", "CONNECTED"]);
   });
 });

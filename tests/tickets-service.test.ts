@@ -22,7 +22,7 @@ async function actor(ctx: TestContext, opts: Parameters<typeof createUser>[1] = 
 }
 
 describe("ticket serialisation", () => {
-  test("tickets come with contact, user, queue, connection (with wavoip) and tags", async () => {
+  test("tickets come with contact, user, queue, connection (whether it has a call token, never the token) and tags", async () => {
     const ctx = await makeTestApp();
     const q = queue(ctx, "Sales");
     const wa = ctx.db.insert(whatsapps).values({ name: "W", wavoip: "tok" }).returning().get();
@@ -36,10 +36,11 @@ describe("ticket serialisation", () => {
       contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: "", isGroup: false },
       user: { id: agent.id, name: "Bia" },
       queue: { id: q.id, name: "Sales", color: q.color },
-      whatsapp: { id: wa.id, name: "W", wavoip: "tok" },
+      whatsapp: { id: wa.id, name: "W", hasCall: true },
       tags: [{ id: tag.id, name: "vip", color: "#f00" }],
     });
     expect(bare).toMatchObject({ user: null, queue: null, whatsapp: null, tags: [] });
+    expect(dto!.whatsapp).not.toHaveProperty("wavoip");
   });
 
   test("loadTicketDto adds the contact's extra info and 404s an unknown id", async () => {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
-import { api } from "../lib/api";
-import { useRowDelete } from "../lib/crud";
+import { api, ApiError } from "../lib/api";
 import { errorText } from "../lib/errors";
+import { Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { AdminHeader, ListStatus, RowActions } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
-import { Confirm } from "../lib/modal";
+import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { QueueModal } from "./QueueModal";
 import type { Queue } from "./types";
@@ -15,7 +15,7 @@ export default function Queues() {
   const t = useT();
   const [rows, setRows] = useState<Queue[] | null>(null);
   const [editing, setEditing] = useState<Queue | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<Queue>((q) => `/queue/${q.id}`, (q) => setRows((r) => r && r.filter((x) => x.id !== q.id)), "admin.queues.deleted");
+  const [deleting, setDeleting] = useState<Queue | null>(null);
 
   useEffect(() => {
     api<Queue[]>("/queue")
@@ -72,7 +72,55 @@ export default function Queues() {
           }}
         />
       )}
-      {deleting && <Confirm variant="admin" title={t("admin.queues.deleteTitle", { name: deleting.name })} text={t("admin.queues.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <DeleteQueueDialog
+          queue={deleting}
+          others={rows?.filter((q) => q.id !== deleting.id) ?? []}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => setRows((r) => r && r.filter((x) => x.id !== deleting.id))}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * The delete confirmation. A queue that still has tickets cannot just go (the server answers
+ * ERR_QUEUE_HAS_TICKETS): the dialog then asks which queue they move to and deletes with `moveTo`.
+ */
+function DeleteQueueDialog({ queue, others, onClose, onDeleted }: { queue: Queue; others: Queue[]; onClose: () => void; onDeleted: () => void }) {
+  const t = useT();
+  const [moveTo, setMoveTo] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await api(`/queue/${queue.id}${moveTo ? `?moveTo=${moveTo}` : ""}`, { method: "DELETE" });
+      onDeleted();
+      toast("success", t("admin.queues.deleted"));
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "ERR_QUEUE_HAS_TICKETS" && moveTo === null && others.length) {
+        setMoveTo(others[0]!.id);
+        setBusy(false);
+        return;
+      }
+      toast("error", errorText(t, error));
+      onClose();
+    }
+  }
+
+  return (
+    <Modal variant="admin" title={t("admin.queues.deleteTitle", { name: queue.name })} onClose={onClose} onSubmit={confirm} okLabel={t("admin.common.confirm")} busy={busy}>
+      {moveTo === null ? (
+        <p>{t("admin.queues.deleteText")}</p>
+      ) : (
+        <>
+          <p>{t("errors.ERR_QUEUE_HAS_TICKETS")}</p>
+          <Select label={t("admin.queues.moveTo")} value={String(moveTo)} onChange={(v) => setMoveTo(Number(v))} options={others.map((q) => ({ value: String(q.id), label: q.name }))} />
+        </>
+      )}
+    </Modal>
   );
 }

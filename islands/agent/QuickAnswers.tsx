@@ -1,17 +1,25 @@
 import { useState } from "react";
+import { can } from "../../src/shared/permissions";
 import { api } from "../lib/api";
+import { getBoot } from "../lib/boot";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
+import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 import { usePagedList } from "../lib/use-paged-list";
 import type { QuickAnswer } from "./QuickAnswerPicker";
 
-/** /quickAnswers: searchable, infinitely scrolling table (shortcut, message, actions) with an add/edit modal. */
+/**
+ * /quickAnswers: searchable, infinitely scrolling table (shortcut, message, actions) with an add/edit modal.
+ * Everyone adds; editing and deleting are for `quick-answers:edit` (known after mount, from the boot data).
+ */
 export default function QuickAnswers() {
   const t = useT();
+  const mounted = useMounted();
+  const canEdit = mounted && can(getBoot()?.user?.profile, "quick-answers:edit");
   const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true });
   const [editing, setEditing] = useState<QuickAnswer | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>((q) => `/quickAnswers/${q.id}`, (q) => apply("delete", undefined, q.id), "agent.quickAnswers.deleted");
@@ -43,7 +51,7 @@ export default function QuickAnswers() {
                 <td>/{q.shortcut}</td>
                 <td className="cell-text">{q.message}</td>
                 <td className="col-actions">
-                  <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })} deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })} />
+                  {canEdit && <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })} deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })} />}
                 </td>
               </tr>
             ))}

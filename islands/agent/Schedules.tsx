@@ -1,6 +1,8 @@
 import { addHours, format } from "date-fns";
 import { useState } from "react";
+import { can } from "../../src/shared/permissions";
 import { api } from "../lib/api";
+import { getBoot } from "../lib/boot";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
@@ -21,6 +23,7 @@ export interface Schedule {
   sentAt: string | null;
   status: "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
   contact: { id: number; name: string; number: string } | null;
+  userId: number | null;
 }
 
 /** Product §2: the body cut at 25 characters with an ellipsis. */
@@ -28,10 +31,15 @@ export function truncateBody(body: string): string {
   return body.length > BODY_PREVIEW ? `${body.slice(0, BODY_PREVIEW)}...` : body;
 }
 
-/** /schedules: search, infinite scroll, contact / body / send time / status columns, add/edit modal and delete. */
+/**
+ * /schedules: search, infinite scroll, contact / body / send time / status columns, add/edit modal and delete.
+ * A schedule is edited and deleted by its creator, or with `schedules:editAny`.
+ */
 export default function Schedules() {
   const t = useT();
   const mounted = useMounted();
+  const me = mounted ? getBoot()?.user : undefined;
+  const mayChange = (s: Schedule) => !!me && (s.userId === me.id || can(me.profile, "schedules:editAny"));
   const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true });
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Schedule>((s) => `/schedules/${s.id}`, (s) => apply("delete", undefined, s.id), "agent.schedules.deleted");
@@ -68,7 +76,7 @@ export default function Schedules() {
                 </td>
                 <td>{t(`agent.schedules.statuses.${s.status}`)}</td>
                 <td className="col-actions">
-                  <RowActions onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} editLabel={t("agent.schedules.editFor", { id: s.id })} deleteLabel={t("agent.schedules.deleteFor", { id: s.id })} />
+                  {mayChange(s) && <RowActions onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} editLabel={t("agent.schedules.editFor", { id: s.id })} deleteLabel={t("agent.schedules.deleteFor", { id: s.id })} />}
                 </td>
               </tr>
             ))}

@@ -11,8 +11,8 @@ export interface Ticket {
   contact: { id: number; name: string; number: string; profilePicUrl: string | null } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
-  /** `wavoip`: the connection's voice-call token ("" when it has none). */
-  whatsapp: { id: number; name: string; wavoip?: string } | null;
+  /** `hasCall`: the connection has a voice-call token (GET /tickets/:id/call gives the dialer URL). */
+  whatsapp: { id: number; name: string; hasCall?: boolean } | null;
   tags: { id: number; name: string; color: string }[];
 }
 

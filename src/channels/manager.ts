@@ -26,7 +26,7 @@ export interface ManagerDeps {
   log: Logger;
 }
 
-/** The session row as broadcast to every socket: the connection row without its secret (`wavoip`). */
+/** The session row as broadcast to admins: the connection row without its call token (`wavoip`). */
 export function publicSession(row: WhatsappRow) {
   const { wavoip: _secret, ...session } = row;
   return session;
@@ -197,7 +197,8 @@ export class ConnectionManager implements Channels {
     else if (status === "CONNECTED" || status === "qrcode") changes.retries = 0;
     const row = this.deps.db.update(whatsapps).set(changes).where(eq(whatsapps.id, connectionId)).returning().get();
     if (!row) return;
-    this.deps.hub.publish("all", "whatsappSession", { action: "update", session: publicSession(row) });
+    // The session carries the pending pairing QR: whoever scans it owns the connection, so admins only.
+    this.deps.hub.publish("admins", "whatsappSession", { action: "update", session: publicSession(row) });
   }
 
   private row(connectionId: number) {

@@ -35,6 +35,13 @@ export interface StoredMedia {
   mimetype: string;
 }
 
+/** What is kept of inbound media over the size limit. */
+export interface OversizedMedia {
+  fileName: string;
+  /** Its size as declared, or as far as it was read before the limit was passed. */
+  bytes: number;
+}
+
 /** A message seen on a connection, inbound or sent from the phone itself (fromMe). */
 export interface NormalizedMessage {
   /** The network's message id (unique per connection). */
@@ -50,6 +57,8 @@ export interface NormalizedMessage {
   /** Media already downloaded by the driver; absent when the message has none or the download failed. */
   media?: StoredMedia;
   mediaUnavailable?: boolean;
+  /** Media larger than MAX_MEDIA_MB: never downloaded past the limit nor stored; only its name and size are known. */
+  oversizedMedia?: OversizedMedia;
   /** The network id of the quoted message, if any. */
   quotedId?: string;
   /** In groups: who wrote it (phone digits) and their display name. */

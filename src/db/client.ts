@@ -1,12 +1,17 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { restrictFile } from "../private-files";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof openDatabase>;
 
-/** Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. */
+/**
+ * Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. The file is private to the
+ * server's user; SQLite gives its -wal and -shm files the database file's mode.
+ */
 export function openDatabase(path: string) {
   const client = new Database(path, { create: true, strict: true });
+  if (path !== ":memory:") for (const suffix of ["", "-wal", "-shm"]) restrictFile(path + suffix);
   client.exec("PRAGMA journal_mode = WAL");
   client.exec("PRAGMA synchronous = NORMAL");
   client.exec("PRAGMA foreign_keys = ON");

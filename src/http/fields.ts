@@ -13,10 +13,15 @@ export function str(rule: FieldRule, opts: Opts = {}) {
     ...(rule.min != null && rule.required ? { minLength: rule.min } : {}),
     ...(rule.max != null ? { maxLength: rule.max } : {}),
     ...(rule.email ? { format: "email" } : {}),
-    ...(rule.digits ? { pattern: "^\\s*\\d+\\s*$" } : rule.required ? { pattern: "\\S" } : {}),
+    ...(rule.digits ? { pattern: "^\\s*\\d+\\s*$" } : rule.pattern ? { pattern: patternOf(rule.pattern, rule.required) } : rule.required ? { pattern: "\\S" } : {}),
     rule,
   });
   return opts.optional || !rule.required ? t.Optional(schema) : schema;
+}
+
+/** A rule's pattern for the request schema; like `checkField`, an optional field may also be blank. */
+function patternOf(pattern: RegExp, required: boolean | undefined): string {
+  return required ? pattern.source : `^\\s*$|${pattern.source}`;
 }
 
 /** The rule carried by a schema built with `str`, if any. */

@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   "ERR_INTERNAL",
   "ERR_PAYLOAD_TOO_LARGE",
   "ERR_WRONG_PASSWORD",
+  "ERR_QUEUE_HAS_TICKETS",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   "tags:edit",
   "schedules:editAny",
   "sandbox:use",
+  "quick-answers:edit",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -49,6 +49,8 @@ export function checkForm<K extends string>(rules: Record<K, FieldRule>, values:
 }
 
 const SHORT_MESSAGE = { min: "Mensagem muito curta", required: "Obrigatório" };
+/** Colours end up in style attributes: only `#rgb` or `#rrggbb`, never `url(...)` or other CSS. */
+const COLOR = { pattern: /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, messages: { pattern: "Invalid colour" } };
 
 export const RULES = {
   userName: { required: true, min: 2, max: 50 },
@@ -63,10 +65,11 @@ export const RULES = {
   quickAnswerShortcut: { required: true, min: 2, max: 15 },
   quickAnswerMessage: { required: true, min: 8, max: 30000 },
   queueName: { required: true, min: 2, max: 50 },
-  queueColor: { required: true, min: 3, max: 9 },
+  queueColor: { required: true, min: 3, max: 9, ...COLOR },
   chatbotName: { required: true, min: 4, max: 100 },
   scheduleBody: { required: true, min: 5, max: 30000, messages: SHORT_MESSAGE },
   scheduleSendAt: { required: true, messages: { required: "Obrigatório" } },
   tagName: { required: true, min: 3, max: 50, messages: SHORT_MESSAGE },
+  tagColor: { max: 7, ...COLOR },
   bulkField: { required: true },
 } as const satisfies Record<string, FieldRule>;

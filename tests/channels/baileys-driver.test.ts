@@ -2,13 +2,13 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BaileysDriver } from "../../src/channels/baileys/driver";
+import { BaileysDriver, type BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../src/channels/types";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { createLogger } from "../../src/log";
 import { encryptedStream, proto } from "baileys";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { FakeWa } from "./fakewa/server";
 
 class RecordingSink implements ChannelSink {
@@ -74,7 +74,7 @@ afterEach(async () => {
   cleanup = [];
 });
 
-function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}) {
+function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpts: Partial<BaileysDriverOptions> = {}) {
   const fake = new FakeWa(fakeOpts);
   const db = openDatabase(":memory:");
   runMigrations(db);
@@ -89,6 +89,7 @@ function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}) {
     mediaTimeoutMs: 2000,
     // The fake sends no history: skip the 20 s initial-sync wait.
     socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
+    ...driverOpts,
   });
   const sink = new RecordingSink();
   cleanup.push(async () => {
@@ -285,5 +286,33 @@ describe("baileys driver inbound media and calls", () => {
       ["CALL-1", "missed", "5511988887777"],
     ]);
     expect(ctx.sink.calls[0]!.isVideo).toBe(true);
+  });
+});
+
+describe("baileys driver inbound media size", () => {
+  test("L9: media over the size limit is reported oversized, never stored, whether its declared length or the download shows it", async () => {
+    const ctx = setup({}, { maxMediaBytes: 1000 });
+    await pair(ctx);
+    const bytes = Buffer.from("x".repeat(3000));
+    const enc = await encryptedStream(bytes, "document");
+    let fetched = 0;
+    const cdn = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (fetched++, new Response(Bun.file(enc.encFilePath))) });
+    cleanup.push(() => cdn.stop(true));
+    const doc = (fileLength: number) => ({
+      documentMessage: { url: `http://127.0.0.1:${cdn.port}/d.enc`, mimetype: "application/pdf", fileName: "big.pdf", mediaKey: enc.mediaKey, fileEncSha256: enc.fileEncSha256, fileSha256: enc.fileSha256, fileLength },
+    });
+
+    ctx.fake.deliver("5511988887777", "DOC-DECLARED", doc(enc.fileLength));
+    const declared = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-DECLARED"));
+    expect(declared).toMatchObject({ oversizedMedia: { fileName: "big.pdf", bytes: 3000 } });
+    expect(fetched).toBe(0);
+
+    // A sender may declare a small length: the download stops once it passes the limit.
+    ctx.fake.deliver("5511988887777", "DOC-LIES", doc(10));
+    const lied = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-LIES"));
+    expect(lied.oversizedMedia).toMatchObject({ fileName: "big.pdf" });
+    expect(lied.oversizedMedia!.bytes).toBeGreaterThan(1000);
+    for (const m of [declared, lied]) expect(m.media).toBeUndefined();
+    expect(readdirSync(ctx.mediaDir)).toEqual([]);
   });
 });

@@ -9,14 +9,14 @@ import { createSandboxConnection, makeTestApp } from "../helpers";
 const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) => ctx.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get()!;
 
 describe("ConnectionManager with the sandbox driver", () => {
-  test("start sets OPENING then qrcode with a QR, persisted and broadcast without the wavoip token", async () => {
+  test("start sets OPENING then qrcode with a QR, persisted and told to admins without the wavoip token", async () => {
     const ctx = await makeTestApp();
     const row = ctx.db.insert(whatsapps).values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" }).returning().get();
     await ctx.channels.start(row.id);
     const after = rowOf(ctx, row.id);
     expect(after.status).toBe("qrcode");
     expect(after.qrcode).toStartWith(`sandbox:${row.id}:`);
-    const events = ctx.hub.to("all", "whatsappSession").map((e) => e.payload.session.status);
+    const events = ctx.hub.to("admins", "whatsappSession").map((e) => e.payload.session.status);
     expect(events).toEqual(["OPENING", "qrcode"]);
     for (const e of ctx.hub.named("whatsappSession")) expect(e.payload.session.wavoip).toBeUndefined();
     expect(ctx.channels.isRunning(row.id)).toBe(true);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { contacts, queues, tickets } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
@@ -139,6 +141,27 @@ describe("administration screens", () => {
       await page.screenshot({ path: `/tmp/e2e-admin${path.toLowerCase().replace("/", "-")}-375.png` });
     }
 
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+
+  test("deleting a queue that still has tickets asks which queue they move to", async () => {
+    const db = env.deps.db;
+    const leaving = db.insert(queues).values({ name: "Leaving", color: "#123456" }).returning().get();
+    const staying = db.insert(queues).values({ name: "Staying", color: "#654321" }).returning().get();
+    const contact = db.insert(contacts).values({ name: "Rita Fila", number: "5511955554444" }).returning().get();
+    const ticket = db.insert(tickets).values({ contactId: contact.id, queueId: leaving.id, status: "closed" }).returning().get();
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page);
+    await open(page, "/Queues", "AdminQueues");
+    await page.getByRole("button", { name: "Delete Leaving" }).click();
+    const dialog = page.locator("dialog.admin-modal", { hasText: "Delete Leaving?" });
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await dialog.getByLabel("Move its tickets to").selectOption({ label: "Staying" });
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await page.waitForSelector("text=Queue deleted.");
+    expect(await page.locator("tr", { hasText: "Leaving" }).count()).toBe(0);
+    expect(db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, ticket.id)).get()!.queueId).toBe(staying.id);
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);

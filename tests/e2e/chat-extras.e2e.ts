@@ -144,7 +144,7 @@ describe("chat extras", () => {
       const call = page.getByRole("button", { name: "Chamada de voz" });
       await call.waitFor();
       const [popup] = await Promise.all([context.waitForEvent("page"), call.click()]);
-      await popup.waitForLoadState();
+      await popup.waitForURL("https://app.wavoip.com/**");
       expect(popup.url()).toBe("https://app.wavoip.com/call?token=tok%20en%2F1&phone=5511922221111");
       await popup.close();
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import makeWASocket, {
   Browsers,
@@ -17,13 +16,16 @@ import makeWASocket, {
 } from "baileys";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../log";
+import { makePrivateDir, writePrivateFile } from "../../private-files";
 import type {
   ChannelDriver,
   ChannelSink,
   ConnectionRef,
   DeleteRef,
   OutgoingMedia,
+  OversizedMedia,
   SendOptions,
+  StoredMedia,
 } from "../types";
 import { useSqliteAuthState, type SqliteAuthState } from "./auth-store";
 import {
@@ -61,6 +63,8 @@ export interface BaileysDriverOptions {
   backoff?: Partial<BackoffOptions>;
   /** Per media download (and re-upload request) time limit. */
   mediaTimeoutMs?: number;
+  /** Inbound media larger than this is neither downloaded past it nor stored (MAX_MEDIA_MB; default 64 MB). */
+  maxMediaBytes?: number;
   /** Extra socket config (tests: qrTimeout, connectTimeoutMs…). */
   socketConfig?: Partial<Parameters<typeof makeWASocket>[0]>;
 }
@@ -91,12 +95,14 @@ export class BaileysDriver implements ChannelDriver {
   private backoff: BackoffOptions;
   private baileysLog: ILogger;
   private mediaTimeoutMs: number;
+  private maxMediaBytes: number;
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 30_000;
+    this.maxMediaBytes = opts.maxMediaBytes ?? 64 * 1024 * 1024;
     this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
-    mkdirSync(opts.mediaDir, { recursive: true });
+    makePrivateDir(opts.mediaDir);
   }
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
@@ -401,10 +407,11 @@ export class BaileysDriver implements ChannelDriver {
     const msg = mapMessage(m, lidToPn);
     if (!msg) return;
     if (hasMedia(m)) {
-      const media = await this.download(s, m);
-      if (media) {
-        msg.media = media;
-        if (!msg.body) msg.body = media.originalName;
+      const got = await this.download(s, m);
+      if (got && "oversized" in got) msg.oversizedMedia = got.oversized;
+      else if (got) {
+        msg.media = got;
+        if (!msg.body) msg.body = got.originalName;
       } else msg.mediaUnavailable = true;
     }
     await s.sink.onMessage(id, msg);
@@ -441,26 +448,43 @@ export class BaileysDriver implements ChannelDriver {
     return (lid) => found.get(lid);
   }
 
-  private async download(s: Session, m: WAMessage) {
+  /**
+   * Downloads a message's media into the media directory. Media over `maxMediaBytes` is refused from its
+   * declared length, or as soon as the download passes the limit, and reported as oversized instead.
+   */
+  private async download(s: Session, m: WAMessage): Promise<StoredMedia | { oversized: OversizedMedia } | undefined> {
     const inner = innerMessage(m);
     const type = inner ? getContentType(inner) : undefined;
-    const media = (type ? inner?.[type] : undefined) as { mimetype?: string | null; fileName?: string | null } | undefined;
+    const media = (type ? inner?.[type] : undefined) as { mimetype?: string | null; fileName?: string | null; fileLength?: unknown } | undefined;
     let ext = "bin";
     try {
       ext = extensionForMediaMessage(inner!) || "bin";
     } catch {}
+    const originalName = media?.fileName || `${m.key.id}.${ext}`;
+    const declared = byteCount(media?.fileLength);
+    if (declared > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes: declared } };
     let current = m;
     for (let attempt = 1; attempt <= MEDIA_ATTEMPTS; attempt++) {
       try {
-        const data = await downloadMediaMessage(
+        const stream = await downloadMediaMessage(
           current,
-          "buffer",
+          "stream",
           { options: { signal: AbortSignal.timeout(this.mediaTimeoutMs) } },
           { logger: this.baileysLog, reuploadRequest: (msg) => s.sock.updateMediaMessage(msg) },
         );
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          bytes += chunk.length;
+          if (bytes > this.maxMediaBytes) {
+            stream.destroy();
+            return { oversized: { fileName: originalName, bytes } };
+          }
+          chunks.push(chunk);
+        }
         const fileName = `${randomUUID()}.${ext}`;
-        await Bun.write(join(this.opts.mediaDir, fileName), data);
-        return { fileName, originalName: media?.fileName || `${m.key.id}.${ext}`, mimetype: media?.mimetype || "application/octet-stream" };
+        await writePrivateFile(join(this.opts.mediaDir, fileName), Buffer.concat(chunks));
+        return { fileName, originalName, mimetype: media?.mimetype || "application/octet-stream" };
       } catch (error) {
         const status = (error as { output?: { statusCode?: number } }).output?.statusCode;
         this.opts.log.warn("baileys media download failed", { whatsappId: s.conn.id, messageId: m.key.id, attempt, status });
@@ -476,6 +500,13 @@ export class BaileysDriver implements ChannelDriver {
     }
     return undefined;
   }
+}
+
+/** A protobuf length (a number, or a Long for 64-bit fields) as a number; 0 when unknown. */
+function byteCount(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (value && typeof (value as { toNumber?: unknown }).toNumber === "function") return (value as { toNumber(): number }).toNumber();
+  return Number(value) || 0;
 }
 
 function toJid(to: string, isGroup: boolean) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdirSync } from "node:fs";
 import { extname, join } from "node:path";
 import { AppError } from "../../errors";
+import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, MessageKind, NormalizedMessage, OutgoingMedia, SendOptions } from "../types";
 import type { SandboxInbound, SandboxNetwork } from "./network";
 
@@ -80,9 +80,9 @@ export class SandboxDriver implements ChannelDriver {
   async sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void> {
     const session = this.connected(connectionId);
     const dir = join(this.network.mediaDir, "sandbox");
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     const copy = join(dir, `${options.messageId}${extname(media.fileName).toLowerCase().replace(/[^.a-z0-9]/g, "")}`);
-    copyFileSync(media.path, copy);
+    copyPrivateFile(media.path, copy);
     this.network.record({
       whatsappId: connectionId,
       wid: options.messageId,
@@ -135,7 +135,9 @@ export class SandboxDriver implements ChannelDriver {
       return id;
     }
     const kind: MessageKind = input.mediaType ?? "chat";
-    const media = input.mediaBase64 && kind !== "chat" ? this.network.saveMedia(input.mediaBase64, input.fileName, kind) : undefined;
+    const received = input.mediaBase64 && kind !== "chat" ? this.network.receiveMedia(input.mediaBase64, input.fileName, kind) : undefined;
+    const media = received && "media" in received ? received.media : undefined;
+    const oversized = received && "oversized" in received ? received.oversized : undefined;
     const isGroup = !!input.groupId;
     this.network.record({
       whatsappId: connectionId,
@@ -145,7 +147,7 @@ export class SandboxDriver implements ChannelDriver {
       groupId: input.groupId ?? null,
       body: input.body ?? "",
       mediaType: kind,
-      fileName: media?.originalName ?? input.fileName ?? null,
+      fileName: media?.originalName ?? oversized?.fileName ?? input.fileName ?? null,
       mediaPath: media ? join(this.network.mediaDir, media.fileName) : null,
       quotedId: input.quotedId ?? null,
     });
@@ -158,6 +160,7 @@ export class SandboxDriver implements ChannelDriver {
       kind,
       body: input.body ?? "",
       media,
+      oversizedMedia: oversized,
       quotedId: input.quotedId,
       pushName: isGroup ? undefined : input.name,
       author: isGroup ? { phone: input.from, name: input.name } : undefined,

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandboxMessages, waAuthCreds } from "../../db/schema";
-import type { MessageKind, StoredMedia } from "../types";
+import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
+import type { MessageKind, OversizedMedia, StoredMedia } from "../types";
 
 /** Delays of the simulated delivery: server ack (1), delivered (2), played/seen by the device (3). */
 export interface AckDelays {
@@ -18,6 +19,8 @@ export interface SandboxNetworkOptions {
   mediaDir: string;
   now?: () => number;
   delays?: Partial<AckDelays>;
+  /** Media a simulated phone sends beyond this size is not stored (MAX_MEDIA_MB; default 64 MB). */
+  maxMediaBytes?: number;
 }
 
 export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
@@ -75,6 +78,7 @@ export class SandboxNetwork {
   readonly db: Db;
   readonly mediaDir: string;
   readonly now: () => number;
+  readonly maxMediaBytes: number;
   private readonly delays: AckDelays;
   private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
@@ -83,6 +87,7 @@ export class SandboxNetwork {
     this.db = options.db;
     this.mediaDir = options.mediaDir;
     this.now = options.now ?? Date.now;
+    this.maxMediaBytes = options.maxMediaBytes ?? 64 * 1024 * 1024;
     this.delays = { sent: 300, delivered: 1000, device: 2000, ...options.delays };
   }
 
@@ -113,13 +118,18 @@ export class SandboxNetwork {
     this.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
   }
 
-  /** Writes media sent by a simulated phone into the media directory. */
-  saveMedia(base64: string, fileName: string | undefined, kind: string): StoredMedia {
-    mkdirSync(this.mediaDir, { recursive: true });
+  /**
+   * Media sent by a simulated phone: written into the media directory, or, when larger than `maxMediaBytes`,
+   * only named and sized (its size is known from the base64 length, so it is never decoded).
+   */
+  receiveMedia(base64: string, fileName: string | undefined, kind: string): { media: StoredMedia } | { oversized: OversizedMedia } {
     const originalName = fileName || `${kind}${kind === "image" ? ".jpg" : kind === "audio" ? ".ogg" : kind === "video" ? ".mp4" : ".bin"}`;
+    const bytes = Buffer.byteLength(base64, "base64");
+    if (bytes > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes } };
+    makePrivateDir(this.mediaDir);
     const stored = `${randomUUID()}${extname(originalName).toLowerCase().replace(/[^.a-z0-9]/g, "")}`;
-    writeFileSync(join(this.mediaDir, stored), Buffer.from(base64, "base64"));
-    return { fileName: stored, originalName, mimetype: mimeOf(originalName, kind) };
+    writeFileSync(join(this.mediaDir, stored), Buffer.from(base64, "base64"), { mode: PRIVATE_FILE });
+    return { media: { fileName: stored, originalName, mimetype: mimeOf(originalName, kind) } };
   }
 
   /** Calls `listener` whenever a simulated phone's conversation changes (a message recorded, an ack raised). */

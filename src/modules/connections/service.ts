@@ -35,10 +35,10 @@ export interface ConnectionInput {
 
 type QueueSummary = { id: number; name: string; color: string; greetingMessage: string };
 
-/** The call token is an integration secret: only admins see it. */
+/** The call token is an integration secret and a pending QR pairs a phone with the connection: only admins see them. */
 function present<T extends WhatsappRow>(row: T, profile: Role | null) {
   if (profile && can(profile, "connections:manage")) return row;
-  const { wavoip: _secret, ...rest } = row;
+  const { wavoip: _secret, qrcode: _pairing, ...rest } = row;
   return rest;
 }
 
@@ -107,8 +107,9 @@ function replaceQueues(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], id: 
   if (ids.length) tx.insert(whatsappQueues).values(ids.map((queueId) => ({ whatsappId: id, queueId }))).run();
 }
 
+/** Connection events go to admins only (they manage connections), so they carry what an admin reads. */
 function publishUpdate(deps: AppDeps, id: number) {
-  deps.hub.publish("all", "whatsapp", { action: "update", whatsapp: showConnection(deps.db, id, null) });
+  deps.hub.publish("admins", "whatsapp", { action: "update", whatsapp: showConnection(deps.db, id, "admin") });
 }
 
 /** POST /whatsapp: the first connection becomes the default; the session starts right away. */
@@ -169,5 +170,5 @@ export async function deleteConnection(deps: AppDeps, id: number) {
     deps.log.warn("connection logout failed before delete", { connectionId: id, error });
   }
   deps.db.delete(whatsapps).where(eq(whatsapps.id, id)).run();
-  deps.hub.publish("all", "whatsapp", { action: "delete", whatsappId: id });
+  deps.hub.publish("admins", "whatsapp", { action: "delete", whatsappId: id });
 }

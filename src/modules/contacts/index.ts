@@ -21,7 +21,10 @@ const email = t.Optional(t.String({ maxLength: 320 }));
 /** Formatting is stripped from the number before the length and digits checks. */
 const numberChecked = <T extends { number?: string }>(body: T): T => (body.number === undefined ? body : { ...body, number: cleanNumber(body.number) });
 
-/** /contacts and /contact: everyone reads and writes; deleting needs `contacts-page:deleteContact`. */
+/**
+ * /contacts and /contact: everyone reads and writes, but a number changes only for callers who see every active
+ * ticket of the contact; deleting needs `contacts-page:deleteContact`.
+ */
 export function contactsRoutes(deps: AppDeps, tokens: Tokens) {
   const contactBody = t.Object({ name: str(RULES.contactName), number: str(numberRule), email, extraInfo: t.Optional(extraInfo) });
   return new Elysia()
@@ -36,7 +39,7 @@ export function contactsRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/contacts/:id", ({ params }) => showContact(deps.db, params.id), { auth: true, params: idParam })
     .post("/contacts/import", ({ user }) => importPhonebook(deps, user), { auth: true })
     .post("/contacts", ({ body }) => createContact(deps, body), { auth: true, body: contactBody })
-    .put("/contacts/:id", ({ params, body }) => updateContact(deps, params.id, body), { auth: true, params: idParam, body: t.Partial(contactBody) })
+    .put("/contacts/:id", ({ user, params, body }) => updateContact(deps, user, params.id, body), { auth: true, params: idParam, body: t.Partial(contactBody) })
     .delete(
       "/contacts/:id",
       ({ params }) => {

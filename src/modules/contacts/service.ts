@@ -1,9 +1,11 @@
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, users, whatsappPhonebook, whatsapps, type ContactRow } from "../../db/schema";
+import { contactExtraInfo, contacts, tickets, users, whatsappPhonebook, whatsapps, type ContactRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
-import { AppError, FieldError, notFound } from "../../errors";
+import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { checkField, RULES } from "../../shared/validation";
+import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
+import { canSeeTicket } from "../tickets/access";
 import type { AuthUser } from "../users/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
@@ -104,16 +106,37 @@ export async function createContact(deps: AppDeps, input: ContactInput) {
   return contact;
 }
 
-/** PUT /contacts/:id: the number is checked only when it changes; extra info is upserted by id, the rest removed. */
-export async function updateContact(deps: AppDeps, id: number, input: Partial<ContactInput>) {
+/**
+ * Re-pointing a contact to another number redirects every reply of every ticket of that contact, so the caller
+ * must see all of its active (open or pending) tickets: admins always do, an agent only when none of them sits
+ * in a queue they are not in. Refused with 403 otherwise.
+ */
+function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactId: number) {
+  const active = db
+    .select({ queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, ["open", "pending"])))
+    .all();
+  if (active.some((ticket) => !canSeeTicket(actor, ticket))) throw forbidden();
+}
+
+/**
+ * PUT /contacts/:id: the number is checked only when it changes, and only by someone who may change it;
+ * extra info is upserted by id, the rest removed.
+ */
+export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ContactInput>) {
   const current = showContact(deps.db, id);
   assertEmail(input.email);
   let number = current.number;
-  if (input.number !== undefined && cleanNumber(input.number) !== current.number) {
-    number = await checkOnWhatsapp(deps, cleanNumber(input.number));
+  const numberChanges = input.number !== undefined && cleanNumber(input.number) !== current.number;
+  if (numberChanges) {
+    assertMayChangeNumber(deps.db, actor, id);
+    number = await checkOnWhatsapp(deps, cleanNumber(input.number!));
     assertNumberFree(deps.db, number, id);
   }
   deps.db.transaction((tx) => {
+    // Checked again inside the write: a ticket may have opened in another queue while WhatsApp was asked.
+    if (numberChanges) assertMayChangeNumber(tx, actor, id);
     tx.update(contacts)
       .set({
         number,
@@ -141,10 +164,15 @@ export async function updateContact(deps: AppDeps, id: number, input: Partial<Co
   return contact;
 }
 
-/** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys). */
+/** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys), then its messages' media files. */
 export function deleteContact(deps: AppDeps, id: number) {
-  const row = deps.db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
-  if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
+  const files = deps.db.transaction((tx) => {
+    const media = mediaFilesOfTickets(tx, eq(tickets.contactId, id));
+    const row = tx.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
+    if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
+    return media;
+  });
+  removeMediaFiles(deps, files);
   deps.hub.publish("all", "contact", { action: "delete", contactId: id });
 }
 

@@ -14,8 +14,16 @@ import { findOrCreateTicket } from "./tickets";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
 
-/** The text a message shows as body and last message (rule 20: media fall back to their file name). */
+/**
+ * The text a message shows as body and last message (rule 20: media fall back to their file name). Media
+ * over the size limit is not stored, so its name and size stay in the text.
+ */
 export function bodyOf(message: NormalizedMessage): string {
+  if (message.oversizedMedia) {
+    const { fileName, bytes } = message.oversizedMedia;
+    const note = `${fileName} (${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
+    return message.body && message.body !== fileName ? `${message.body}\n${note}` : note;
+  }
   if (message.body) return message.body;
   if (message.media) return MEDIA_FALLBACK[message.kind] ?? message.media.originalName;
   return MEDIA_FALLBACK[message.kind] ?? "";
@@ -39,6 +47,7 @@ export class InboundPipeline {
     const connection = deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
     if (!connection) return;
     if (this.alreadyStored(whatsappId, message.id)) return;
+    if (message.oversizedMedia) deps.log.warn("inbound media over MAX_MEDIA_MB not stored", { whatsappId, messageId: message.id, bytes: message.oversizedMedia.bytes, limitMb: deps.config.maxMediaMb });
 
     let chatContact: ContactRow;
     let sender: ContactRow | null = null;

@@ -1,10 +1,10 @@
-import { mkdirSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { StoredMedia } from "../../channels/types";
 import { messages, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
+import { makePrivateDir, writePrivateFile } from "../../private-files";
 import { canSeeTicket } from "../tickets/access";
 import type { AuthUser } from "../users/service";
 import { isInlineMedia, sizeLimitOf, sniffMime } from "./sniff";
@@ -34,19 +34,34 @@ function displayName(name: string | undefined, mime: string): string {
   return clean || `file${EXTENSIONS[mime] ?? ".bin"}`;
 }
 
+/** An upload that passed the checks and is not written yet. */
+export interface CheckedUpload {
+  file: Blob;
+  mimetype: string;
+  originalName: string;
+  ext: string;
+}
+
 /**
- * Stores an upload under the media directory with a random name: the type comes from the file's magic
- * bytes and decides the size limit (413 ERR_MEDIA_TOO_LARGE beyond it).
+ * Checks an upload without writing anything: the type comes from the file's magic bytes and decides the size
+ * limit, which never exceeds MAX_MEDIA_MB (413 ERR_MEDIA_TOO_LARGE beyond it).
  */
-export async function saveUpload(deps: Pick<AppDeps, "config">, file: Blob & { name?: string }): Promise<StoredMedia> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const mimetype = sniffMime(bytes.subarray(0, 4096));
-  if (bytes.length > sizeLimitOf(mimetype)) throw new AppError("ERR_MEDIA_TOO_LARGE", 413);
-  mkdirSync(deps.config.mediaDir, { recursive: true });
+export async function checkUpload(deps: Pick<AppDeps, "config">, file: Blob & { name?: string }): Promise<CheckedUpload> {
+  const tooLarge = () => new AppError("ERR_MEDIA_TOO_LARGE", 413);
+  const cap = deps.config.maxMediaMb * 1024 * 1024;
+  if (file.size > cap) throw tooLarge();
+  const mimetype = sniffMime(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
+  if (file.size > Math.min(cap, sizeLimitOf(mimetype))) throw tooLarge();
   const ext = EXTENSIONS[mimetype] ?? (extname(file.name ?? "").toLowerCase().match(/^\.[a-z0-9]{1,8}$/)?.[0] || ".bin");
-  const fileName = `${crypto.randomUUID()}${ext}`;
-  await Bun.write(join(deps.config.mediaDir, fileName), bytes);
-  return { fileName, originalName: displayName(file.name, mimetype), mimetype };
+  return { file, mimetype, originalName: displayName(file.name, mimetype), ext };
+}
+
+/** Writes a checked upload under the media directory with a random name. */
+export async function storeUpload(deps: Pick<AppDeps, "config">, upload: CheckedUpload): Promise<StoredMedia> {
+  makePrivateDir(deps.config.mediaDir);
+  const fileName = `${crypto.randomUUID()}${upload.ext}`;
+  await writePrivateFile(join(deps.config.mediaDir, fileName), new Uint8Array(await upload.file.arrayBuffer()));
+  return { fileName, originalName: upload.originalName, mimetype: upload.mimetype };
 }
 
 export interface ServedMedia {

@@ -5,7 +5,10 @@ import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { ticketRooms } from "../../realtime/rooms";
 import type { SendOptions, StoredMedia } from "../../channels/types";
+import { removeMediaFiles } from "../media/files";
+import { canSeeTicket } from "../tickets/access";
 import { defaultWhatsappId } from "../tickets/default-connection";
+import type { AuthUser } from "../users/service";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { storeMessage } from "./store";
 
@@ -15,6 +18,8 @@ export interface SendTextOptions {
   auto?: boolean;
   /** Whose default connection to attach when the ticket has none (defaults to the ticket's user). */
   userId?: number | null;
+  /** The person sending: they may quote only messages of tickets they may see. */
+  quotedBy?: Pick<AuthUser, "id" | "profile" | "queueIds">;
 }
 
 interface Target {
@@ -59,11 +64,18 @@ export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: strin
   return LRM + text;
 }
 
-function quoteOf(deps: AppDeps, target: Target, quotedMessageId: number | undefined): { row: MessageRow; quoted: SendOptions["quoted"] } | undefined {
-  if (quotedMessageId == null) return undefined;
-  const row = deps.db.select().from(messages).where(eq(messages.id, quotedMessageId)).get();
-  const owner = row ? deps.db.select({ contactId: tickets.contactId }).from(tickets).where(eq(tickets.id, row.ticketId)).get() : undefined;
-  if (!row || owner?.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
+/**
+ * The message to quote: it must belong to the same contact and, when a person sends, to a ticket they may see.
+ * Every refusal is the same ERR_FETCH_WAPP_MSG, so a refused id does not tell whether the message exists.
+ */
+function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): { row: MessageRow; quoted: SendOptions["quoted"] } | undefined {
+  if (opts.quotedMessageId == null) return undefined;
+  const row = deps.db.select().from(messages).where(eq(messages.id, opts.quotedMessageId)).get();
+  const owner = row
+    ? deps.db.select({ contactId: tickets.contactId, queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, row.ticketId)).get()
+    : undefined;
+  if (!row || !owner || owner.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
+  if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
   return {
     row,
     quoted: { id: row.wid, fromMe: row.fromMe, raw: row.dataJson, remoteJid: row.remoteJid, participant: row.participant, body: row.body },
@@ -74,7 +86,7 @@ function quoteOf(deps: AppDeps, target: Target, quotedMessageId: number | undefi
 export async function sendTicketText(deps: AppDeps, ticket: TicketRow, body: string, opts: SendTextOptions = {}): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const text = opts.auto ? renderAutoText(deps, target.ticket, body, target.contactName) : body;
-  const quote = quoteOf(deps, target, opts.quotedMessageId);
+  const quote = quoteOf(deps, target, opts);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const { message } = storeMessage(deps, {
     whatsappId: target.whatsappId,
@@ -108,8 +120,20 @@ export function isVoiceRecording(file: Pick<StoredMedia, "mimetype" | "originalN
   return mediaKind(file.mimetype) === "audio" && file.originalName.includes(VOICE_RECORDING_MARK);
 }
 
-/** Sends a file already stored in the media directory, caption = body; stored first like a text. */
+/**
+ * Sends a file already stored in the media directory, caption = body; stored first like a text. A send that
+ * fails (no connection, network error) also removes the file, which no message points at any more.
+ */
 export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null } = {}): Promise<MessageRow> {
+  try {
+    return await storeAndSendMedia(deps, ticket, file, caption, opts);
+  } catch (error) {
+    removeMediaFiles(deps, [file.fileName]);
+    throw error;
+  }
+}
+
+async function storeAndSendMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null }): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const { message } = storeMessage(deps, {

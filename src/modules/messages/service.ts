@@ -4,7 +4,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
-import { saveUpload } from "../media/service";
+import { checkUpload, storeUpload } from "../media/service";
 import { canSeeTicket } from "../tickets/access";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
@@ -34,7 +34,7 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
   const rows = deps.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(MESSAGE_PAGE_SIZE).offset(offset).all();
   const total = deps.db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
-  return { messages: toMessageDtos(deps.db, rows.reverse()), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
+  return { messages: toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
 }
 
 export interface PanelMessage {
@@ -44,9 +44,9 @@ export interface PanelMessage {
 }
 
 /**
- * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all stored
- * (and size-checked) before the first is sent; each goes as its own message, the body as the first caption.
- * Agent text is sent as typed (no placeholders).
+ * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all checked
+ * (type and size) before the first is written; each is then written and sent as its own message, the body as
+ * the first caption, and a failed send removes its file. Agent text is sent as typed (templates are not rendered).
  */
 export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage) {
   const ticket = getTicketRow(deps, ticketId);
@@ -56,16 +56,15 @@ export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: num
   if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
   const files = input.files ?? [];
   if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
-  const stored = [];
-  for (const file of files) stored.push(await saveUpload(deps, file));
-  if (stored.length) {
+  const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
+  if (uploads.length) {
     let current = ticket;
-    for (const [i, media] of stored.entries()) {
-      await sendTicketMedia(deps, current, media, i === 0 ? body.trim() : "", { userId: user.id });
+    for (const [i, upload] of uploads.entries()) {
+      await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", { userId: user.id });
       current = getTicketRow(deps, ticketId);
     }
   } else {
-    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id });
+    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user });
   }
   markTicketRead(deps, getTicketRow(deps, ticketId));
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { contacts, messages, tickets, type MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { ticketRooms } from "../../realtime/rooms";
+import { everyViewerMaySee } from "../tickets/access";
 import { toTicketDto } from "../tickets/serialize";
 
 export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
@@ -41,16 +42,25 @@ export interface StoreMessageInput {
 /** The URL the media route serves a message's file under. */
 export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
 
-/** Serialises messages with sender contact and quoted message in two extra queries, whatever the count. */
-export function toMessageDtos(db: Db, rows: MessageRow[]): MessageDto[] {
+/** Whether the quoted message's ticket may be shown to whoever receives the serialised messages. */
+export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: number | null }) => boolean;
+
+/**
+ * Serialises messages with sender contact and quoted message in two extra queries, whatever the count. A
+ * quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
+ */
+export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): MessageDto[] {
   if (rows.length === 0) return [];
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
   const quoted = quotedIds.length
     ? db
-        .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, contactId: messages.contactId })
+        .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, contactId: messages.contactId, queueId: tickets.queueId, userId: tickets.userId })
         .from(messages)
+        .innerJoin(tickets, eq(tickets.id, messages.ticketId))
         .where(inArray(messages.id, quotedIds))
         .all()
+        .filter((q) => mayQuote(q))
+        .map(({ queueId: _queue, userId: _user, ...q }) => q)
     : [];
   const contactIds = [...new Set([...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null))];
   const contactRows = contactIds.length
@@ -123,7 +133,7 @@ export function storeMessage(deps: Pick<AppDeps, "db" | "hub" | "clock">, input:
     const ticketRow = db.select().from(tickets).where(eq(tickets.id, input.ticketId)).get();
     if (ticketRow) {
       const ticket = toTicketDto(db, ticketRow);
-      const [message] = toMessageDtos(db, [result.message]);
+      const [message] = toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
       deps.hub.publish(ticketRooms(ticket), "appMessage", { action: "create", message, ticket, contact: ticket.contact });
     }
   }
@@ -135,9 +145,15 @@ function findByWid(db: Pick<Db, "select">, whatsappId: number | null, wid: strin
   return db.select().from(messages).where(and(connection, eq(messages.wid, wid))).get();
 }
 
+/** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
+function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {
+  return (quotedTicket) => everyViewerMaySee(db, ticket, quotedTicket);
+}
+
 /** Publishes a changed message to its chat only. */
 export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "hub">, row: MessageRow) {
-  const [message] = toMessageDtos(deps.db, [row]);
+  const ticket = deps.db.select({ queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, row.ticketId)).get();
+  const [message] = toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
   deps.hub.publish(`ticket:${row.ticketId}`, "appMessage", { action: "update", message });
 }
 

@@ -27,21 +27,40 @@ export interface ChatbotNode {
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Parent = { queueId: number } | { parentId: number };
 
+/** Levels a chatbot tree may have; deeper trees are refused (deleting one would also overflow SQLite's cascade). */
 const MAX_DEPTH = 10;
 
-/** Throws 400 for trees deeper than MAX_DEPTH or naming users that do not exist. */
-export function checkOptions(db: Db, options: OptionInput[] | undefined, depth = 1, userIds = new Set<number>()): Set<number> {
-  if (!options) return userIds;
-  if (depth > MAX_DEPTH) throw new FieldError("options", "Too deep");
-  for (const o of options) {
-    if (o.userId) userIds.add(o.userId);
-    checkOptions(db, o.options, depth + 1, userIds);
-  }
-  if (depth === 1 && userIds.size) {
+/**
+ * Throws 400 when options would sit deeper than MAX_DEPTH (the given ones at `level`, their children one below)
+ * or name users that do not exist.
+ */
+export function checkOptions(db: Db, options: OptionInput[] | undefined, level = 1) {
+  if (!options) return;
+  const userIds = new Set<number>();
+  collectUsers(options, level, userIds);
+  if (userIds.size) {
     const found = db.select({ n: count() }).from(users).where(inArray(users.id, [...userIds])).get()?.n ?? 0;
     if (found !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
   }
-  return userIds;
+}
+
+function collectUsers(options: OptionInput[], level: number, userIds: Set<number>) {
+  if (level > MAX_DEPTH) throw new FieldError("options", "Too deep");
+  for (const o of options) {
+    if (o.userId) userIds.add(o.userId);
+    if (o.options) collectUsers(o.options, level + 1, userIds);
+  }
+}
+
+/** The level of an option in its tree: first-level options (and orphans) are at 1; counting stops past MAX_DEPTH. */
+export function levelOf(db: Db, id: number): number {
+  let level = 1;
+  let parentId = db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, id)).get()?.parentId;
+  while (parentId != null && level <= MAX_DEPTH) {
+    level++;
+    parentId = db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, parentId)).get()?.parentId;
+  }
+  return level;
 }
 
 const parentWhere = (p: Parent) => ("queueId" in p ? and(eq(chatbots.queueId, p.queueId), isNull(chatbots.parentId)) : eq(chatbots.parentId, p.parentId));

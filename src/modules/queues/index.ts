@@ -32,11 +32,11 @@ export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
     .put("/queue/:id", ({ params, body }) => updateQueue(deps, params.id, body), { auth: "queues:manage", params: idParam, body: t.Partial(queueBody) })
     .delete(
       "/queue/:id",
-      ({ params }) => {
-        deleteQueue(deps, params.id);
+      ({ params, query }) => {
+        deleteQueue(deps, params.id, query.moveTo);
         return { message: "Queue deleted" };
       },
-      { auth: "queues:manage", params: idParam },
+      { auth: "queues:manage", params: idParam, query: t.Object({ moveTo: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) }) },
     )
     .get("/chatbot", () => listChatbots(deps.db), { auth: true })
     .get("/chatbot/:id", ({ params }) => showChatbot(deps.db, params.id), { auth: true, params: idParam })

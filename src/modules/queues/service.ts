@@ -1,9 +1,11 @@
-import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { chatbots, queues } from "../../db/schema";
+import { chatbots, queues, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
-import { checkOptions, firstLevelOptions, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
+import { emitTicketUpdate } from "../tickets/events";
+import { toTicketDtos } from "../tickets/serialize";
+import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
 
 export interface QueueInput {
   name: string;
@@ -68,11 +70,28 @@ export function updateQueue(deps: AppDeps, id: number, input: Partial<QueueInput
   return queue;
 }
 
-/** DELETE /queue/:id: tickets keep existing without a queue; the chatbot tree goes. */
-export function deleteQueue(deps: AppDeps, id: number) {
-  const row = deps.db.delete(queues).where(eq(queues.id, id)).returning({ id: queues.id }).get();
-  if (!row) throw notFound("ERR_NO_QUEUE_FOUND");
+/**
+ * DELETE /queue/:id: the chatbot tree goes with it. Its tickets must never become queue-less (every agent
+ * would then see their history): they move to queue `moveTo` in the same transaction, and while it has
+ * tickets a delete without `moveTo` is refused with 400 ERR_QUEUE_HAS_TICKETS (`tickets` = how many).
+ */
+export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
+  const moved = deps.db.transaction((tx) => {
+    if (!tx.select({ id: queues.id }).from(queues).where(eq(queues.id, id)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
+    if (moveTo !== undefined && (moveTo === id || !tx.select({ id: queues.id }).from(queues).where(eq(queues.id, moveTo)).get())) {
+      throw new AppError("ERR_NO_QUEUE_FOUND", 400);
+    }
+    const held = tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, id)).get()?.n ?? 0;
+    if (held > 0 && moveTo === undefined) throw new AppError("ERR_QUEUE_HAS_TICKETS", 400, { tickets: held });
+    // Only active tickets sit in live lists; closed ones move silently.
+    const active = tx.select().from(tickets).where(and(eq(tickets.queueId, id), inArray(tickets.status, ["open", "pending"]))).all();
+    if (held > 0) tx.update(tickets).set({ queueId: moveTo }).where(eq(tickets.queueId, id)).run();
+    tx.delete(queues).where(eq(queues.id, id)).run();
+    return active;
+  });
   deps.hub.publish("all", "queue", { action: "delete", queueId: id });
+  const after = toTicketDtos(deps.db, moved.map((row) => ({ ...row, queueId: moveTo ?? null })));
+  after.forEach((ticket, i) => emitTicketUpdate(deps, ticket, moved[i]));
 }
 
 // ---- /chatbot: single options and their subtrees ----
@@ -94,10 +113,10 @@ export function showChatbot(db: Db, id: number) {
   return { ...loadTrees(db, [row])[0]!, mainChatbot };
 }
 
-/** POST /chatbot: an option under `parentId`, or an orphan. */
+/** POST /chatbot: an option under `parentId`, or an orphan; the tree it joins stays within its depth limit. */
 export function createChatbot(deps: AppDeps, input: ChatbotInput) {
   if (input.parentId) showChatbot(deps.db, input.parentId);
-  checkOptions(deps.db, [input]);
+  checkOptions(deps.db, [input], input.parentId ? levelOf(deps.db, input.parentId) + 1 : 1);
   const id = deps.db.transaction((tx) => {
     const row = tx
       .insert(chatbots)
@@ -115,7 +134,7 @@ export function createChatbot(deps: AppDeps, input: ChatbotInput) {
 /** PUT /chatbot/:id: updates the node and, when `options` is given, makes its children match. */
 export function updateChatbot(deps: AppDeps, id: number, input: Partial<OptionInput>) {
   showChatbot(deps.db, id);
-  checkOptions(deps.db, [{ name: "", ...input }]);
+  checkOptions(deps.db, [{ name: "", ...input }], levelOf(deps.db, id));
   deps.db.transaction((tx) => {
     const set = {
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),

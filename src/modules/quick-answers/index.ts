@@ -9,20 +9,20 @@ import { createQuickAnswer, deleteQuickAnswer, listQuickAnswers, showQuickAnswer
 
 const body = t.Object({ shortcut: str(RULES.quickAnswerShortcut), message: str(RULES.quickAnswerMessage) });
 
-/** /quickAnswers: shared by every agent. */
+/** /quickAnswers: shared by every agent; anyone creates, `quick-answers:edit` edits and deletes (they have no owner). */
 export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/quickAnswers" })
     .use(authContext(deps, tokens))
     .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: listQuery })
     .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body })
-    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
+    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), { auth: "quick-answers:edit", params: idParam, body: t.Partial(body) })
     .delete(
       "/:id",
       ({ params }) => {
         deleteQuickAnswer(deps, params.id);
         return { message: "Quick Answer deleted" };
       },
-      { auth: true, params: idParam },
+      { auth: "quick-answers:edit", params: idParam },
     );
 }

@@ -13,7 +13,7 @@ const body = t.Object({
   sendAt: t.String({ minLength: 1, maxLength: 40, rule: RULES.scheduleSendAt }),
 });
 
-/** /schedules: anyone creates and deletes; editing is for the creator or an admin. */
+/** /schedules: anyone creates; editing and deleting are for the creator or `schedules:editAny` (admins). */
 export function schedulesRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/schedules" })
     .use(authContext(deps, tokens))
@@ -30,8 +30,8 @@ export function schedulesRoutes(deps: AppDeps, tokens: Tokens) {
     .put("/:id", ({ params, body, user }) => updateSchedule(deps, user, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
     .delete(
       "/:id",
-      ({ params }) => {
-        deleteSchedule(deps, params.id);
+      ({ params, user }) => {
+        deleteSchedule(deps, user, params.id);
         return { message: "Schedule deleted" };
       },
       { auth: true, params: idParam },

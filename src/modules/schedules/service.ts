@@ -105,10 +105,15 @@ export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleIn
   return schedule;
 }
 
+/** A schedule is changed by whoever created it, or with `schedules:editAny` (admins). */
+function assertMayChange(actor: AuthUser, schedule: { userId: number | null }) {
+  if (schedule.userId !== actor.id && !can(actor.profile, "schedules:editAny")) throw forbidden();
+}
+
 /** PUT /schedules/:id by its creator or an admin; sent ones are frozen, failed ones go back to PENDENTE. */
 export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ScheduleInput>) {
   const current = showSchedule(deps.db, id);
-  if (current.userId !== actor.id && !can(actor.profile, "schedules:editAny")) throw forbidden();
+  assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
   if (input.contactId !== undefined) assertContact(deps.db, input.contactId);
   const row = deps.db
@@ -128,8 +133,9 @@ export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input
   return schedule;
 }
 
-export function deleteSchedule(deps: AppDeps, id: number) {
-  const row = deps.db.delete(schedules).where(eq(schedules.id, id)).returning({ id: schedules.id }).get();
-  if (!row) throw notFound("ERR_NO_SCHEDULE_FOUND");
+/** DELETE /schedules/:id by its creator or an admin. */
+export function deleteSchedule(deps: AppDeps, actor: AuthUser, id: number) {
+  assertMayChange(actor, showSchedule(deps.db, id));
+  deps.db.delete(schedules).where(eq(schedules.id, id)).run();
   deps.hub.publish("all", "schedule", { action: "delete", scheduleId: id });
 }

@@ -7,9 +7,9 @@ import type { Tokens } from "../auth/tokens";
 import { listQuery } from "../../http/list-query";
 import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from "./service";
 
-const body = t.Object({ name: str(RULES.tagName), color: t.Optional(t.String({ maxLength: 30 })) });
+const body = t.Object({ name: str(RULES.tagName), color: str(RULES.tagColor) });
 
-/** /tags CRUD and lists (the ticket tag sync lives with tickets). Editing needs `tags:edit`. */
+/** /tags CRUD and lists (the ticket tag sync lives with tickets). Anyone creates; a tag is edited or deleted by its creator or with `tags:edit`. */
 export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/tags" })
     .use(authContext(deps, tokens))
@@ -17,11 +17,11 @@ export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), { auth: true, query: t.Object({ searchParam: t.Optional(t.String({ maxLength: 200 })) }) })
     .get("/:id", ({ params }) => showTag(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body })
-    .put("/:id", ({ params, body }) => updateTag(deps, params.id, body), { auth: "tags:edit", params: idParam, body: t.Partial(body) })
+    .put("/:id", ({ params, body, user }) => updateTag(deps, user, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
     .delete(
       "/:id",
-      ({ params }) => {
-        deleteTag(deps, params.id);
+      ({ params, user }) => {
+        deleteTag(deps, user, params.id);
         return { message: "Tag deleted" };
       },
       { auth: true, params: idParam },

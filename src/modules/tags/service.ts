@@ -2,8 +2,10 @@ import { and, asc, count, countDistinct, eq, inArray, ne, or } from "drizzle-orm
 import type { Db } from "../../db/client";
 import { tags, ticketTags, type TagRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
-import { AppError, notFound } from "../../errors";
+import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { can } from "../../shared/permissions";
+import type { AuthUser } from "../users/service";
 
 export interface TagInput {
   name: string;
@@ -64,8 +66,13 @@ export function createTag(deps: AppDeps, userId: number, input: TagInput) {
   return tag;
 }
 
-export function updateTag(deps: AppDeps, id: number, input: Partial<TagInput>) {
-  showTag(deps.db, id);
+/** A tag is changed by whoever created it, or with `tags:edit` (admins). */
+function assertMayChange(actor: AuthUser, tag: TagRow) {
+  if (tag.userId !== actor.id && !can(actor.profile, "tags:edit")) throw forbidden();
+}
+
+export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: Partial<TagInput>) {
+  assertMayChange(actor, showTag(deps.db, id));
   const name = input.name?.trim();
   if (name !== undefined) assertNameFree(deps.db, name, id);
   const set = { ...(name !== undefined ? { name } : {}), ...(input.color !== undefined ? { color: input.color.trim() || DEFAULT_COLOR } : {}) };
@@ -75,8 +82,8 @@ export function updateTag(deps: AppDeps, id: number, input: Partial<TagInput>) {
   return tag;
 }
 
-export function deleteTag(deps: AppDeps, id: number) {
-  const row = deps.db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id }).get();
-  if (!row) throw notFound("ERR_NO_TAG_FOUND");
+export function deleteTag(deps: AppDeps, actor: AuthUser, id: number) {
+  assertMayChange(actor, showTag(deps.db, id));
+  deps.db.delete(tags).where(eq(tags.id, id)).run();
   deps.hub.publish("all", "tag", { action: "delete", tagId: id });
 }

@@ -6,6 +6,7 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { canSeeTicket } from "./access";
+import { callUrl } from "./call";
 import { listTickets } from "./list";
 import { loadTicketDto } from "./serialize";
 import { applyTicketChanges, createTicket, deleteTicket, findTicketByPhone, syncTicketTags } from "./service";
@@ -76,6 +77,7 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       },
       { auth: true, params: idParam },
     )
+    .get("/tickets/:id/call", ({ user, params }) => callUrl(deps, user, params.id), { auth: true, params: idParam })
     .put("/tickets/:id", ({ user, params, body }) => applyTicketChanges(deps, params.id, body, { actor: user }), {
       auth: true,
       params: idParam,

@@ -7,7 +7,8 @@ export interface TicketDto extends TicketRow {
   contact: { id: number; name: string; number: string; profilePicUrl: string; isGroup: boolean; extraInfo?: { id: number; name: string; value: string }[] } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
-  whatsapp: { id: number; name: string; wavoip: string } | null;
+  /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
+  whatsapp: { id: number; name: string; hasCall: boolean } | null;
   tags: { id: number; name: string; color: string }[];
 }
 
@@ -37,7 +38,12 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
   );
   const whatsappMap = byId(
     whatsappIds.length
-      ? db.select({ id: whatsapps.id, name: whatsapps.name, wavoip: whatsapps.wavoip }).from(whatsapps).where(inArray(whatsapps.id, whatsappIds)).all()
+      ? db
+          .select({ id: whatsapps.id, name: whatsapps.name, wavoip: whatsapps.wavoip })
+          .from(whatsapps)
+          .where(inArray(whatsapps.id, whatsappIds))
+          .all()
+          .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }))
       : [],
   );
   const tagLinks = db

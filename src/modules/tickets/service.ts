@@ -6,6 +6,7 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { notificationRooms, statusRooms, TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
 import { can, isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
+import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
 import { sendTicketText } from "../messages/send";
 import type { AuthUser } from "../users/service";
 import { canSeeTicket } from "./access";
@@ -199,10 +200,15 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
   return dto;
 }
 
-/** DELETE /tickets/:id: messages and tag links cascade; every room that showed it is told. */
+/** DELETE /tickets/:id: messages and tag links cascade, then their media files go; every room that showed it is told. */
 export function deleteTicket(deps: AppDeps, id: number) {
   const row = getTicketRow(deps, id);
-  deps.db.delete(tickets).where(eq(tickets.id, id)).run();
+  const files = deps.db.transaction((tx) => {
+    const files = mediaFilesOfTickets(tx, eq(tickets.id, id));
+    tx.delete(tickets).where(eq(tickets.id, id)).run();
+    return files;
+  });
+  removeMediaFiles(deps, files);
   emitTicketDelete(deps, row);
 }
 
