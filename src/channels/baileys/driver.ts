@@ -51,6 +51,14 @@ const MAX_QR = 3;
 const MEDIA_ATTEMPTS = 3;
 const ACK_CACHE = 5000;
 
+/** Runs `fn` after `ms` milliseconds; returns a function that cancels it. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+const realTimer: SetTimer = (fn, ms) => {
+  const handle = setTimeout(fn, ms);
+  return () => clearTimeout(handle);
+};
+
 export interface BaileysDriverOptions {
   db: Db;
   mediaDir: string;
@@ -63,6 +71,10 @@ export interface BaileysDriverOptions {
   mediaTimeoutMs?: number;
   /** Extra socket config (tests: qrTimeout, connectTimeoutMs…). */
   socketConfig?: Partial<Parameters<typeof makeWASocket>[0]>;
+  /** Schedules reconnect attempts (default setTimeout); tests pass a virtual clock. */
+  setTimer?: SetTimer;
+  /** Epoch milliseconds (default Date.now). */
+  now?: () => number;
 }
 
 interface Session {
@@ -72,10 +84,12 @@ interface Session {
   sock: WASocket;
   auth: SqliteAuthState;
   qrCount: number;
+  /** Consecutive failed attempts; `downSince` = when the first of them closed. */
   failures: number;
+  downSince?: number;
   pairing: boolean;
   closed: boolean;
-  timer?: ReturnType<typeof setTimeout>;
+  cancelTimer?: () => void;
   acks: Map<string, number>;
   calls: Map<string, string>;
   missed: Set<string>;
@@ -91,9 +105,13 @@ export class BaileysDriver implements ChannelDriver {
   private backoff: BackoffOptions;
   private baileysLog: ILogger;
   private mediaTimeoutMs: number;
+  private setTimer: SetTimer;
+  private now: () => number;
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    this.setTimer = opts.setTimer ?? realTimer;
+    this.now = opts.now ?? Date.now;
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 30_000;
     this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
     mkdirSync(opts.mediaDir, { recursive: true });
@@ -102,7 +120,7 @@ export class BaileysDriver implements ChannelDriver {
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
     const old = this.sessions.get(connection.id);
     if (old) await this.close(old);
-    this.open(connection, sink, 0);
+    this.open(connection, sink, { failures: 0 });
   }
 
   async stop(connectionId: number): Promise<void> {
@@ -214,8 +232,8 @@ export class BaileysDriver implements ChannelDriver {
     return out;
   }
 
-  /** Creates a socket for the connection; state carried over (failures) comes from the previous attempt. */
-  private open(conn: ConnectionRef, sink: ChannelSink, failures: number) {
+  /** Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). */
+  private open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
     const auth = useSqliteAuthState(this.opts.db, conn.id);
     const gen = ++this.generation;
     let qrSeen = () => {};
@@ -233,7 +251,7 @@ export class BaileysDriver implements ChannelDriver {
       ...this.opts.socketConfig,
     });
     const s: Session = {
-      conn, sink, gen, sock, auth, qrCount: 0, failures, pairing: false, closed: false,
+      conn, sink, gen, sock, auth, qrCount: 0, ...carry, pairing: false, closed: false,
       acks: new Map(), calls: new Map(), missed: new Set(), firstQr, qrSeen,
     };
     this.sessions.set(conn.id, s);
@@ -275,7 +293,7 @@ export class BaileysDriver implements ChannelDriver {
   /** Stops handling a session's events and forgets it (without closing the socket). */
   private detach(s: Session) {
     s.closed = true;
-    if (s.timer) clearTimeout(s.timer);
+    s.cancelTimer?.();
     if (this.sessions.get(s.conn.id)?.gen === s.gen) this.sessions.delete(s.conn.id);
   }
 
@@ -359,7 +377,12 @@ export class BaileysDriver implements ChannelDriver {
     }
     if (update.isNewLogin) s.sink.onStatus(id, "PAIRING", { qr: "" });
     if (update.connection === "open") {
+      if (s.failures > 0) {
+        const downForS = s.downSince === undefined ? undefined : Math.round((this.now() - s.downSince) / 1000);
+        this.opts.log.info("baileys connection back", { whatsappId: id, attempts: s.failures, downForS });
+      }
       s.failures = 0;
+      s.downSince = undefined;
       s.qrCount = 0;
       s.sink.onStatus(id, "CONNECTED", { qr: "", number: jidUser(s.sock.user?.id) ?? "", retries: 0 });
     }
@@ -368,18 +391,23 @@ export class BaileysDriver implements ChannelDriver {
       const code = error?.output?.statusCode;
       const action = closeAction(code, error?.message, s.failures, this.backoff);
       this.detach(s);
-      this.opts.log.info("baileys connection closed", { whatsappId: id, code, action: action.kind });
       if (action.kind === "restart") {
-        this.open(s.conn, s.sink, s.failures);
+        this.opts.log.info("baileys connection restarting", { whatsappId: id, code });
+        this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
       } else if (action.kind === "disconnect") {
+        const detail = { whatsappId: id, code, reason: action.reason };
+        if (code === 405) this.opts.log.error("baileys connection ended", detail);
+        else this.opts.log.warn("baileys connection ended", detail);
         if (action.wipe) s.auth.wipe();
         s.sink.onStatus(id, "DISCONNECTED", { ...(action.clearQr ? { qr: "" } : {}), reason: action.reason, retries: s.failures });
       } else {
+        const downSince = s.downSince ?? this.now();
+        this.opts.log.info("baileys connection lost; reconnecting", { whatsappId: id, code, attempt: action.attempt, delayMs: action.delayMs });
         s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
         // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
-        const waiting: Session = { ...s, closed: false, gen: ++this.generation };
-        waiting.timer = setTimeout(() => {
-          if (this.isCurrent(waiting)) this.open(s.conn, s.sink, action.attempt);
+        const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
+        waiting.cancelTimer = this.setTimer(() => {
+          if (this.isCurrent(waiting)) this.open(s.conn, s.sink, { failures: action.attempt, downSince });
         }, action.delayMs);
         this.sessions.set(id, waiting);
       }

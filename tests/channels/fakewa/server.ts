@@ -149,6 +149,9 @@ export class FakeWa {
   private waiters: { match: (n: BinaryNode) => boolean; resolve: (n: BinaryNode) => void }[] = [];
   private onWhatsAppNumbers: Set<string>;
   private phoneIdentity = Curve.generateKeyPair();
+  private down = false;
+  /** Connections dropped at once while down. */
+  refused = 0;
 
   constructor(private opts: FakeWaOptions = {}) {
     this.phone = opts.phone ?? "5511900000000";
@@ -159,11 +162,21 @@ export class FakeWa {
       fetch: (req, server) => (server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 })),
       websocket: {
         open: (ws) => {
+          // Bun's WebSocket client never reports an HTTP error answer to the upgrade (it waits for its own
+          // timeout), so an outage accepts each connection and drops it at once.
+          if (this.down) {
+            this.refused++;
+            ws.close();
+            return;
+          }
           const client: Client = { ws, buf: Buffer.alloc(0), gotIntro: false, loggedIn: false };
           (ws as { data: unknown }).data = client;
           this.clients.add(client);
         },
-        message: (ws, data) => void this.onData((ws as { data: Client }).data, Buffer.from(data as Uint8Array)),
+        message: (ws, data) => {
+          const client = (ws as { data: Client | undefined }).data;
+          if (client) void this.onData(client, Buffer.from(data as Uint8Array));
+        },
         close: (ws) => {
           this.clients.delete((ws as { data: Client }).data);
         },
@@ -177,6 +190,12 @@ export class FakeWa {
 
   stop() {
     this.server.stop(true);
+  }
+
+  /** An outage: `true` drops every open session and every new connection until called with `false`. */
+  setDown(down: boolean) {
+    this.down = down;
+    if (down) for (const c of this.clients) c.ws.close();
   }
 
   /** Resolves with the next client node matching `match` (or one already recorded). */
