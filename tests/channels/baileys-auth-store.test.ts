@@ -54,7 +54,7 @@ describe("baileys SQLite auth store", () => {
     expect(await a.state.keys.get("session", ["ok"])).toEqual({});
   });
 
-  test("wipe deletes creds, keys and phone book of that connection only", async () => {
+  test("wipe deletes creds, keys, phone book and sent-message content of that connection only", async () => {
     const db = setup();
     const a = useSqliteAuthState(db, 1);
     const b = useSqliteAuthState(db, 2);
@@ -63,11 +63,14 @@ describe("baileys SQLite auth store", () => {
     await a.state.keys.set({ session: { s: Buffer.from([1]) as unknown as Uint8Array } });
     await b.state.keys.set({ session: { s: Buffer.from([2]) as unknown as Uint8Array } });
     db.$client.query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')").run();
+    db.$client.query("INSERT INTO wa_sent_messages (whatsapp_id, wid, content) VALUES (1, 'A', x'0a0161'), (2, 'B', x'0a0162')").run();
     a.wipe();
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 2")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 2")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 2")).toBe(1);
     expect(useSqliteAuthState(db, 1).state.creds.registered).toBe(false);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -170,6 +170,36 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     await ctx.driver.deleteForEveryone(CONN.id, { id, chatId: "5511988887777", isGroup: false, fromMe: true });
     const del = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.edit === "7");
     expect(del.attrs.to).toBe("5511988887777@s.whatsapp.net");
+  });
+
+  test("a retry receipt after a reconnect is answered with the agent message's content", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "*Ana:* seu pedido saiu para entrega", { messageId: id });
+    const first = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
+    const content = await ctx.fake.decryptFor(first, "5511988887777");
+    expect(content.extendedTextMessage?.text).toBe("*Ana:* seu pedido saiu para entrega");
+
+    // A new socket starts with an empty recent-message cache: only the stored content can answer.
+    await ctx.driver.stop(CONN.id);
+    // libsignal prints every session it replaces, and answering a retry replaces one on both sides.
+    const quiet = [spyOn(console, "info"), spyOn(console, "warn")].map((spy) => spy.mockImplementation(() => {}));
+    cleanup.push(() => quiet.forEach((spy) => spy.mockRestore()));
+    const before = ctx.sink.statuses.length;
+    await ctx.driver.start(CONN, ctx.sink);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    ctx.fake.retryReceipt("5511988887777", id);
+    const again = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id && n !== first);
+    expect(proto.Message.create(await ctx.fake.decryptFor(again, "5511988887777")).toJSON()).toEqual(proto.Message.create(content).toJSON());
+  });
+
+  test("a retry receipt for a message this connection never sent is not answered", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    ctx.fake.retryReceipt("5511988887777", "3EB0NEVERSENT");
+    await ctx.fake.waitFor((n) => n.tag === "ack" && n.attrs.id === "3EB0NEVERSENT");
+    expect(ctx.fake.sent.some((n) => n.tag === "message" && n.attrs.id === "3EB0NEVERSENT")).toBe(false);
   });
 
   test("checkNumber returns the canonical digits, or null when not on WhatsApp", async () => {

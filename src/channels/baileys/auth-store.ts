@@ -6,7 +6,7 @@ const CHUNK = 500;
 export interface SqliteAuthState {
   state: { creds: AuthenticationCreds; keys: SignalKeyStore };
   saveCreds: () => void;
-  /** Deletes this connection's credentials, keys and phone book in one transaction; later writes are ignored. */
+  /** Deletes this connection's credentials, keys, phone book and sent-message content in one transaction; later writes are ignored. */
   wipe: () => void;
 }
 
@@ -66,6 +66,8 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
     sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
     sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(whatsappId);
     sql.query("DELETE FROM whatsapp_phonebook WHERE whatsapp_id = ?").run(whatsappId);
+    // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
+    sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(whatsappId);
   });
 
   return {

@@ -43,6 +43,7 @@ import {
   type LidToPn,
 } from "./map";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
+import { SentMessageStore } from "./sent-store";
 
 type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 
@@ -107,11 +108,13 @@ export class BaileysDriver implements ChannelDriver {
   private mediaTimeoutMs: number;
   private setTimer: SetTimer;
   private now: () => number;
+  private sent: SentMessageStore;
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
     this.setTimer = opts.setTimer ?? realTimer;
     this.now = opts.now ?? Date.now;
+    this.sent = new SentMessageStore(opts.db, this.now);
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 30_000;
     this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
     mkdirSync(opts.mediaDir, { recursive: true });
@@ -156,13 +159,13 @@ export class BaileysDriver implements ChannelDriver {
   async sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
-    await s.sock.sendMessage(jid, { text: body }, this.sendOptions(jid, options));
+    await this.send(s, jid, { text: body }, this.sendOptions(jid, options));
   }
 
   async sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
-    await s.sock.sendMessage(jid, mediaContent(media), this.sendOptions(jid, options));
+    await this.send(s, jid, mediaContent(media), this.sendOptions(jid, options));
   }
 
   async markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void> {
@@ -175,7 +178,7 @@ export class BaileysDriver implements ChannelDriver {
   async deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(ref.chatId, ref.isGroup);
-    await s.sock.sendMessage(jid, {
+    await this.send(s, jid, {
       delete: { remoteJid: jid, fromMe: ref.fromMe, id: ref.id, ...(ref.participant ? { participant: ref.participant } : {}) },
     });
   }
@@ -220,6 +223,21 @@ export class BaileysDriver implements ChannelDriver {
     return s;
   }
 
+  /**
+   * Sends and keeps the content for later retry receipts. The content (with its media keys and message secret)
+   * only exists once Baileys generated it; until this socket closes Baileys answers retries from its own cache.
+   */
+  private async send(s: Session, jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
+    const sent = await s.sock.sendMessage(jid, content, options);
+    if (!sent?.key.id || !sent.message) return;
+    try {
+      this.sent.save(s.conn.id, sent.key.id, sent.message);
+    } catch (error) {
+      // The message is out; failing the send now would only make the agent send it twice.
+      this.opts.log.error("baileys sent content not stored", { whatsappId: s.conn.id, messageId: sent.key.id, error });
+    }
+  }
+
   private sendOptions(jid: string, options: SendOptions): MiscMessageGenerationOptions {
     const out: MiscMessageGenerationOptions = { messageId: options.messageId };
     const q = options.quoted;
@@ -245,7 +263,7 @@ export class BaileysDriver implements ChannelDriver {
       markOnlineOnConnect: false,
       syncFullHistory: false,
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
-      getMessage: async (key) => this.storedMessage(conn.id, key.id),
+      getMessage: async (key) => (key.id ? this.sent.get(conn.id, key.id) : undefined),
       ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
       ...(this.opts.version ? { version: this.opts.version } : {}),
       ...this.opts.socketConfig,
@@ -269,21 +287,6 @@ export class BaileysDriver implements ChannelDriver {
       });
       return queue;
     });
-  }
-
-  /** Content of a message we stored (`raw` kept in messages.data_json), for Baileys' retry receipts. */
-  private async storedMessage(connectionId: number, wid: string | null | undefined): Promise<proto.IMessage | undefined> {
-    if (!wid) return undefined;
-    const row = this.opts.db.$client
-      .query<{ data_json: string | null }, [number, string]>("SELECT data_json FROM messages WHERE whatsapp_id = ? AND wid = ?")
-      .get(connectionId, wid);
-    if (!row?.data_json) return undefined;
-    try {
-      const message = proto.Message.fromObject(JSON.parse(row.data_json));
-      return getContentType(message) ? message : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   private isCurrent(s: Session) {

@@ -1,7 +1,8 @@
 /**
  * A small fake WhatsApp Web server for driver tests (design/whatsapp-baileys.md §5.2): Noise XX handshake with a
  * test certificate chain, QR pairing (pair-device → scan → pair-success → 515), login, plaintext inbound
- * messages, receipts, calls, and a record of what the client sent. Loopback only.
+ * messages, receipts (retry receipts too), calls, and a record of what the client sent, which the contacts'
+ * fake phones can decrypt. Loopback only.
  */
 import {
   aesDecryptGCM,
@@ -11,6 +12,7 @@ import {
   encodeBinaryNode,
   hkdf,
   hmacSign,
+  jidDecode,
   NOISE_MODE,
   proto,
   sha256,
@@ -18,6 +20,7 @@ import {
   type BinaryNode,
 } from "baileys";
 import type { ServerWebSocket } from "bun";
+import { FakePeer } from "./peer";
 
 type KeyPair = { private: Buffer; public: Buffer };
 
@@ -150,6 +153,9 @@ export class FakeWa {
   private onWhatsAppNumbers: Set<string>;
   private phoneIdentity = Curve.generateKeyPair();
   private down = false;
+  /** Contacts' phones by number (created when first needed), and the numbers behind the LIDs handed out. */
+  private peers = new Map<string, FakePeer>();
+  private lidToPhone = new Map<string, string>();
   /** Connections dropped at once while down. */
   refused = 0;
 
@@ -257,6 +263,39 @@ export class FakeWa {
     });
   }
 
+  /** The contact's phone could not decrypt one of the client's messages and asks for it again. */
+  retryReceipt(from: string, id: string, count = 1) {
+    const t = String(Math.floor(Date.now() / 1000));
+    const peer = this.peer(from);
+    this.broadcast({
+      tag: "receipt",
+      attrs: { from: `${from}@s.whatsapp.net`, id, type: "retry", t },
+      content: [
+        { tag: "retry", attrs: { count: String(count), id, t, v: "1" } },
+        { tag: "registration", attrs: {}, content: peer.registration },
+      ],
+    });
+  }
+
+  /** What the client encrypted to this phone number (or its LID) in a message stanza, decrypted by its phone. */
+  async decryptFor(stanza: BinaryNode, phone: string): Promise<proto.IMessage> {
+    const to = findNodes(stanza, "to").find((n) => this.phoneOf(n.attrs.jid!) === phone);
+    const enc = to && findNodes(to, "enc")[0];
+    if (!enc) throw new Error(`fakewa: no <enc> for ${phone} in the stanza`);
+    return this.peer(phone).decrypt(`${this.phone}:1@s.whatsapp.net`, enc);
+  }
+
+  private phoneOf(jid: string) {
+    const user = jidDecode(jid)?.user ?? "";
+    return this.lidToPhone.get(user) ?? user;
+  }
+
+  private peer(phone: string) {
+    let peer = this.peers.get(phone);
+    if (!peer) this.peers.set(phone, (peer = new FakePeer()));
+    return peer;
+  }
+
   /** A call from a contact: `offer` starts ringing, `terminate` with reason timeout is a missed call. */
   call(from: string, callId: string, status: "offer" | "timeout", video = false) {
     const jid = `${from}@s.whatsapp.net`;
@@ -353,32 +392,9 @@ export class FakeWa {
     result();
   }
 
-  /** Invents a valid Signal pre-key bundle per requested device; the fake only records the ciphertext. */
+  /** A pre-key bundle per requested device, from that contact's fake phone. */
   private preKeyBundles(keyNode: BinaryNode): BinaryNode {
-    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => {
-      const identity = Curve.generateKeyPair();
-      const signed = Curve.generateKeyPair();
-      const pre = Curve.generateKeyPair();
-      const signature = Curve.sign(identity.private, Buffer.concat([Buffer.from([5]), signed.public]));
-      const id3 = (n: number) => Buffer.from([0, 0, n]);
-      return {
-        tag: "user",
-        attrs: { jid: u.attrs.jid! },
-        content: [
-          { tag: "registration", attrs: {}, content: Buffer.from([0, 0, 0, 7]) },
-          { tag: "identity", attrs: {}, content: identity.public },
-          { tag: "skey", attrs: {}, content: [
-            { tag: "id", attrs: {}, content: id3(1) },
-            { tag: "value", attrs: {}, content: signed.public },
-            { tag: "signature", attrs: {}, content: Buffer.from(signature) },
-          ] },
-          { tag: "key", attrs: {}, content: [
-            { tag: "id", attrs: {}, content: id3(2) },
-            { tag: "value", attrs: {}, content: pre.public },
-          ] },
-        ],
-      } satisfies BinaryNode;
-    });
+    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => this.peer(this.phoneOf(u.attrs.jid!)).bundle(u.attrs.jid!));
     return { tag: "list", attrs: {}, content: users };
   }
 
@@ -390,6 +406,7 @@ export class FakeWa {
       const digits = raw.replace(/\D/g, "");
       const jid = `${digits}@s.whatsapp.net`;
       const known = this.onWhatsAppNumbers.has(digits);
+      this.lidToPhone.set(fakeLid(digits), digits);
       return {
         tag: "user",
         attrs: { jid },
@@ -402,4 +419,9 @@ export class FakeWa {
     });
     return [{ tag: "usync", attrs: {}, content: [{ tag: "list", attrs: {}, content: users }] }];
   }
+}
+
+function findNodes(node: BinaryNode, tag: string): BinaryNode[] {
+  const children = Array.isArray(node.content) ? node.content : [];
+  return children.flatMap((c) => (c.tag === tag ? [c] : findNodes(c, tag)));
 }
