@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { proto } from "baileys";
-import { useSqliteAuthState } from "../../src/channels/baileys/auth-store";
+import { cachedKeyStore, useSqliteAuthState } from "../../src/channels/baileys/auth-store";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
+import { TestClock } from "../helpers";
 
 function setup() {
   const db = openDatabase(":memory:");
@@ -85,5 +86,25 @@ describe("baileys SQLite auth store", () => {
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys")).toBe(0);
+  });
+
+  test("keys written through the socket's cached store are in SQLite for the next start, and reads come from memory", async () => {
+    const db = setup();
+    const clock = new TestClock(0);
+    const keys = cachedKeyStore(useSqliteAuthState(db, 1).state.keys, undefined, () => clock.now());
+    await keys.set({
+      session: { "5511_1.0": Buffer.from("s1") as unknown as Uint8Array },
+      "pre-key": { "7": { public: Buffer.from([1]), private: Buffer.from([2]) } },
+    });
+    await keys.set({ "pre-key": { "7": null } });
+
+    const restarted = useSqliteAuthState(db, 1).state.keys;
+    expect(Buffer.from((await restarted.get("session", ["5511_1.0"]))["5511_1.0"]!).toString()).toBe("s1");
+    expect(await restarted.get("pre-key", ["7"])).toEqual({});
+
+    db.$client.query("DELETE FROM wa_auth_keys").run();
+    expect(Object.keys(await keys.get("session", ["5511_1.0"]))).toEqual(["5511_1.0"]);
+    clock.advance(5 * 60_000);
+    expect(await keys.get("session", ["5511_1.0"])).toEqual({});
   });
 });

@@ -6,7 +6,7 @@ import { BaileysDriver } from "../../src/channels/baileys/driver";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { createLogger } from "../../src/log";
-import { encryptedStream, proto } from "baileys";
+import { encryptedStream, proto, type BinaryNode } from "baileys";
 import { readFileSync } from "node:fs";
 import { FakeWa } from "./fakewa/server";
 import { RecordingSink } from "./fakewa/sink";
@@ -194,12 +194,65 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     expect(proto.Message.create(await ctx.fake.decryptFor(again, "5511988887777")).toJSON()).toEqual(proto.Message.create(content).toJSON());
   });
 
+  test("retry counts outlive the socket: once Baileys stops re-sending a message, a reconnect does not start over", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    const quiet = [spyOn(console, "info"), spyOn(console, "warn")].map((spy) => spy.mockImplementation(() => {}));
+    cleanup.push(() => quiet.forEach((spy) => spy.mockRestore()));
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "olá", { messageId: id });
+    const isSend = (n: BinaryNode) => n.tag === "message" && n.attrs.id === id;
+    const isReceiptAck = (n: BinaryNode) => n.tag === "ack" && n.attrs.class === "receipt" && n.attrs.id === id;
+    // rc14 counts each answered retry twice against its limit of 5, so it answers two retry receipts.
+    for (let retry = 1; retry <= 3; retry++) {
+      ctx.fake.retryReceipt("5511988887777", id, retry);
+      await ctx.fake.waitForNth(isReceiptAck, retry);
+    }
+    expect(ctx.fake.sent.filter(isSend).length).toBe(1 + 2);
+
+    await ctx.driver.stop(CONN.id);
+    const before = ctx.sink.statuses.length;
+    await ctx.driver.start(CONN, ctx.sink);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    ctx.fake.retryReceipt("5511988887777", id, 4);
+    await ctx.fake.waitForNth(isReceiptAck, 4);
+    expect(ctx.fake.sent.filter(isSend).length).toBe(1 + 2);
+  });
+
   test("a retry receipt for a message this connection never sent is not answered", async () => {
     const ctx = setup({ onWhatsApp: ["5511988887777"] });
     await pair(ctx);
     ctx.fake.retryReceipt("5511988887777", "3EB0NEVERSENT");
     await ctx.fake.waitFor((n) => n.tag === "ack" && n.attrs.id === "3EB0NEVERSENT");
     expect(ctx.fake.sent.some((n) => n.tag === "message" && n.attrs.id === "3EB0NEVERSENT")).toBe(false);
+  });
+
+  test("sends to a group use the members announced by groups.upsert and group-participants.update, with no metadata query", async () => {
+    const members = ["5511988887777", "5511977776666"];
+    const ctx = setup({ onWhatsApp: [...members, "5511966665555"] });
+    await pair(ctx);
+    const gid = "120363000000000001";
+    const inGroup = (id: string) => ctx.fake.deliver(members[1]!, id, { conversation: "oi" }, { from: `${gid}@g.us`, participant: `${members[1]}@s.whatsapp.net` });
+    const recipients = (n: BinaryNode) => findAll(n, "to").map((t) => t.attrs.jid!.split("@")[0]);
+    // An inbound group message after each notification: events are handled in order, so once it reached the
+    // sink the notification has been applied.
+    ctx.fake.groupCreated(gid, "Suporte", members);
+    inGroup("G-1");
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "G-1"));
+    const first = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, gid, true, "Bom dia, grupo", { messageId: first });
+    const sent = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === first);
+    expect(sent.attrs.to).toBe(`${gid}@g.us`);
+    expect(recipients(sent)).toEqual(expect.arrayContaining(members));
+
+    ctx.fake.groupParticipants(gid, "add", ["5511966665555"], members[0]!);
+    inGroup("G-2");
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "G-2"));
+    const second = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, gid, true, "Bem-vinda", { messageId: second });
+    const again = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === second);
+    expect(recipients(again)).toContain("5511966665555");
+    expect(ctx.fake.sent.some((n) => n.tag === "iq" && n.attrs.xmlns === "w:g2")).toBe(false);
   });
 
   test("checkNumber returns the canonical digits, or null when not on WhatsApp", async () => {
@@ -262,3 +315,8 @@ describe("baileys driver inbound media and calls", () => {
     expect(ctx.sink.calls[0]!.isVideo).toBe(true);
   });
 });
+
+function findAll(node: BinaryNode, tag: string): BinaryNode[] {
+  const children = Array.isArray(node.content) ? node.content : [];
+  return children.flatMap((c) => (c.tag === tag ? [c] : findAll(c, tag)));
+}

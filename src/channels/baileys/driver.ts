@@ -25,7 +25,9 @@ import type {
   OutgoingMedia,
   SendOptions,
 } from "../types";
-import { useSqliteAuthState, type SqliteAuthState } from "./auth-store";
+import { cachedKeyStore, useSqliteAuthState, type SqliteAuthState } from "./auth-store";
+import { TtlCache } from "./cache";
+import { GroupMetadataCache } from "./group-cache";
 import {
   ackOfReceipt,
   ackOfStatus,
@@ -51,6 +53,9 @@ type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 const MAX_QR = 3;
 const MEDIA_ATTEMPTS = 3;
 const ACK_CACHE = 5000;
+/** A message's retry count is remembered for an hour, as Baileys does by default. */
+const RETRY_COUNT_TTL = 3600_000;
+const RETRY_COUNT_MAX = 10_000;
 
 /** Runs `fn` after `ms` milliseconds; returns a function that cancels it. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;
@@ -84,6 +89,7 @@ interface Session {
   gen: number;
   sock: WASocket;
   auth: SqliteAuthState;
+  groups: GroupMetadataCache;
   qrCount: number;
   /** Consecutive failed attempts; `downSince` = when the first of them closed. */
   failures: number;
@@ -109,6 +115,8 @@ export class BaileysDriver implements ChannelDriver {
   private setTimer: SetTimer;
   private now: () => number;
   private sent: SentMessageStore;
+  /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
+  private retryCounts = new Map<number, TtlCache>();
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
@@ -133,6 +141,7 @@ export class BaileysDriver implements ChannelDriver {
 
   async logout(connectionId: number): Promise<void> {
     const s = this.sessions.get(connectionId);
+    this.retryCounts.delete(connectionId);
     if (!s) {
       useSqliteAuthState(this.opts.db, connectionId).wipe();
       return;
@@ -256,20 +265,24 @@ export class BaileysDriver implements ChannelDriver {
     const gen = ++this.generation;
     let qrSeen = () => {};
     const firstQr = new Promise<void>((resolve) => (qrSeen = resolve));
+    const logger = this.baileysLog.child({ whatsappId: conn.id });
+    const groups = new GroupMetadataCache((jid) => sock.groupMetadata(jid));
     const sock = makeWASocket({
-      auth: auth.state,
-      logger: this.baileysLog.child({ whatsappId: conn.id }),
+      auth: { creds: auth.state.creds, keys: cachedKeyStore(auth.state.keys, logger, this.now) },
+      logger,
       browser: Browsers.ubuntu("Chrome"),
       markOnlineOnConnect: false,
       syncFullHistory: false,
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
       getMessage: async (key) => (key.id ? this.sent.get(conn.id, key.id) : undefined),
+      msgRetryCounterCache: this.retryCountsOf(conn.id),
+      cachedGroupMetadata: (jid) => groups.get(jid),
       ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
       ...(this.opts.version ? { version: this.opts.version } : {}),
       ...this.opts.socketConfig,
     });
     const s: Session = {
-      conn, sink, gen, sock, auth, qrCount: 0, ...carry, pairing: false, closed: false,
+      conn, sink, gen, sock, auth, groups, qrCount: 0, ...carry, pairing: false, closed: false,
       acks: new Map(), calls: new Map(), missed: new Set(), firstQr, qrSeen,
     };
     this.sessions.set(conn.id, s);
@@ -287,6 +300,12 @@ export class BaileysDriver implements ChannelDriver {
       });
       return queue;
     });
+  }
+
+  private retryCountsOf(connectionId: number) {
+    let cache = this.retryCounts.get(connectionId);
+    if (!cache) this.retryCounts.set(connectionId, (cache = new TtlCache(RETRY_COUNT_TTL, RETRY_COUNT_MAX, this.now)));
+    return cache;
   }
 
   private isCurrent(s: Session) {
@@ -311,6 +330,10 @@ export class BaileysDriver implements ChannelDriver {
     const update = events["connection.update"];
     if (update) await this.onConnection(s, update);
     if (!this.isCurrent(s)) return;
+
+    if (events["groups.upsert"]) s.groups.upsert(events["groups.upsert"]);
+    if (events["groups.update"]) s.groups.update(events["groups.update"]);
+    if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
 
     const upsert = events["messages.upsert"];
     if (upsert) {

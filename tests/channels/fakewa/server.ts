@@ -204,6 +204,19 @@ export class FakeWa {
     if (down) for (const c of this.clients) c.ws.close();
   }
 
+
+  /** Resolves once `n` client nodes matching `match` were recorded. */
+  async waitForNth(match: (n: BinaryNode) => boolean, n: number, timeoutMs = 5000): Promise<BinaryNode> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const seen = this.sent.filter(match);
+      if (seen.length >= n) return seen[n - 1]!;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`fakewa: saw ${seen.length} of ${n} client nodes`);
+      await this.waitFor((node) => match(node) && !seen.includes(node), left);
+    }
+  }
+
   /** Resolves with the next client node matching `match` (or one already recorded). */
   waitFor(match: (n: BinaryNode) => boolean, timeoutMs = 5000): Promise<BinaryNode> {
     const seen = this.sent.find(match);
@@ -294,6 +307,39 @@ export class FakeWa {
     let peer = this.peers.get(phone);
     if (!peer) this.peers.set(phone, (peer = new FakePeer()));
     return peer;
+  }
+
+  /** A group the fake phone's number was added to (`members`: phone numbers, the first one created it). */
+  groupCreated(groupId: string, subject: string, members: string[]) {
+    const creator = `${members[0]}@s.whatsapp.net`;
+    this.groupNotification(groupId, creator, {
+      tag: "create",
+      attrs: {},
+      content: [
+        {
+          tag: "group",
+          attrs: { id: groupId, subject, creation: String(Math.floor(Date.now() / 1000)), creator },
+          content: members.map((m, i) => ({ tag: "participant", attrs: { jid: `${m}@s.whatsapp.net`, ...(i === 0 ? { type: "superadmin" } : {}) } })),
+        },
+      ],
+    });
+  }
+
+  /** Members added to or removed from a group by its first admin. */
+  groupParticipants(groupId: string, action: "add" | "remove", members: string[], by: string) {
+    this.groupNotification(groupId, `${by}@s.whatsapp.net`, {
+      tag: action,
+      attrs: {},
+      content: members.map((m) => ({ tag: "participant", attrs: { jid: `${m}@s.whatsapp.net` } })),
+    });
+  }
+
+  private groupNotification(groupId: string, participant: string, child: BinaryNode) {
+    this.broadcast({
+      tag: "notification",
+      attrs: { from: `${groupId}@g.us`, type: "w:gp2", id: this.nextId(), participant, t: String(Math.floor(Date.now() / 1000)) },
+      content: [child],
+    });
   }
 
   /** A call from a contact: `offer` starts ringing, `terminate` with reason timeout is a missed call. */
