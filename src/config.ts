@@ -30,6 +30,8 @@ export interface Config {
   timeZone: string;
   /** Open tickets idle this many hours are closed; 0 disables. */
   autoCloseHours: number;
+  /** WhatsApp Web version to present (WA_VERSION); absent means the latest published, else Baileys' own. */
+  waVersion?: [number, number, number];
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,7 +61,15 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
+    waVersion: parseWaVersion(env.WA_VERSION),
   };
+}
+
+function parseWaVersion(value: string | undefined): [number, number, number] | undefined {
+  if (!value?.trim()) return undefined;
+  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(value.trim());
+  if (!match) throw new Error(`WA_VERSION must be a WhatsApp Web version like 2.3000.1023456789, got "${value}"`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 
 function parsePort(value: string | undefined): number {

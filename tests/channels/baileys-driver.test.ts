@@ -30,6 +30,7 @@ function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}) {
     mediaDir,
     log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
     waWebSocketUrl: fake.url,
+    fetchLatestVersion: false,
     backoff: { baseMs: 20, maxMs: 100 },
     mediaTimeoutMs: 2000,
     // The fake sends no history: skip the 20 s initial-sync wait.

@@ -46,6 +46,7 @@ import {
 } from "./map";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
 import { SentMessageStore } from "./sent-store";
+import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersion } from "./version";
 
 type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 
@@ -71,7 +72,10 @@ export interface BaileysDriverOptions {
   log: Logger;
   /** Test-only: a local fake server instead of WhatsApp Web. */
   waWebSocketUrl?: string;
-  version?: [number, number, number];
+  /** The WhatsApp Web version to present (WA_VERSION); otherwise the latest published is read once at first start. */
+  version?: WaVersion;
+  /** How the latest published version is read (default: from web.whatsapp.com); false uses Baileys' bundled one. */
+  fetchLatestVersion?: FetchLatestVersion | false;
   backoff?: Partial<BackoffOptions>;
   /** Per media download (and re-upload request) time limit. */
   mediaTimeoutMs?: number;
@@ -117,6 +121,8 @@ export class BaileysDriver implements ChannelDriver {
   private sent: SentMessageStore;
   /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
   private retryCounts = new Map<number, TtlCache>();
+  private versionQuery?: Promise<WaVersion>;
+  private version?: WaVersion;
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
@@ -129,6 +135,8 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
+    this.versionQuery ??= resolveWaVersion({ pinned: this.opts.version, fetchLatest: this.opts.fetchLatestVersion, log: this.opts.log });
+    this.version = await this.versionQuery;
     const old = this.sessions.get(connection.id);
     if (old) await this.close(old);
     this.open(connection, sink, { failures: 0 });
@@ -278,7 +286,7 @@ export class BaileysDriver implements ChannelDriver {
       msgRetryCounterCache: this.retryCountsOf(conn.id),
       cachedGroupMetadata: (jid) => groups.get(jid),
       ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
-      ...(this.opts.version ? { version: this.opts.version } : {}),
+      ...(this.version ? { version: this.version } : {}),
       ...this.opts.socketConfig,
     });
     const s: Session = {
@@ -422,8 +430,11 @@ export class BaileysDriver implements ChannelDriver {
         this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
       } else if (action.kind === "disconnect") {
         const detail = { whatsappId: id, code, reason: action.reason };
-        if (code === 405) this.opts.log.error("baileys connection ended", detail);
-        else this.opts.log.warn("baileys connection ended", detail);
+        if (code === 405) {
+          this.opts.log.error("baileys connection ended", { ...detail, version: this.version && formatVersion(this.version) });
+          // Unless WA_VERSION pins it, the next start reads the latest published version again.
+          this.versionQuery = undefined;
+        } else this.opts.log.warn("baileys connection ended", detail);
         if (action.wipe) s.auth.wipe();
         s.sink.onStatus(id, "DISCONNECTED", { ...(action.clearQr ? { qr: "" } : {}), reason: action.reason, retries: s.failures });
       } else {

@@ -139,6 +139,8 @@ export interface FakeWaOptions {
   phone?: string;
   /** Numbers that exist on WhatsApp (for usync / onWhatsApp). */
   onWhatsApp?: string[];
+  /** Clients presenting an older WhatsApp Web version are refused with `<failure reason="405">`. */
+  minVersion?: [number, number, number];
 }
 
 /** A running fake server; `url` goes into the driver's `waWebSocketUrl`. */
@@ -162,6 +164,7 @@ export class FakeWa {
   constructor(private opts: FakeWaOptions = {}) {
     this.phone = opts.phone ?? "5511900000000";
     this.onWhatsAppNumbers = new Set(opts.onWhatsApp ?? []);
+    this.minVersion = opts.minVersion;
     this.server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -204,6 +207,10 @@ export class FakeWa {
     if (down) for (const c of this.clients) c.ws.close();
   }
 
+  /** The WhatsApp Web versions clients presented, in order. */
+  readonly versions: string[] = [];
+  /** Clients presenting an older version are refused with 405 (can change while running). */
+  minVersion?: [number, number, number];
 
   /** Resolves once `n` client nodes matching `match` were recorded. */
   async waitForNth(match: (n: BinaryNode) => boolean, n: number, timeoutMs = 5000): Promise<BinaryNode> {
@@ -401,6 +408,13 @@ export class FakeWa {
         this.frame(c, noise.hello(hs.clientHello.ephemeral));
       } else if (hs.clientFinish) {
         const payload = noise.finish(hs.clientFinish.static!, hs.clientFinish.payload!);
+        const v = payload.userAgent?.appVersion;
+        const version: [number, number, number] = [v?.primary ?? 0, v?.secondary ?? 0, v?.tertiary ?? 0];
+        this.versions.push(version.join("."));
+        if (this.minVersion && compareVersions(version, this.minVersion) < 0) {
+          this.send(c, { tag: "failure", attrs: { reason: "405", location: "fake" } });
+          return;
+        }
         if (payload.username) {
           c.username = String(payload.username);
           c.loggedIn = true;
@@ -470,4 +484,9 @@ export class FakeWa {
 function findNodes(node: BinaryNode, tag: string): BinaryNode[] {
   const children = Array.isArray(node.content) ? node.content : [];
   return children.flatMap((c) => (c.tag === tag ? [c] : findNodes(c, tag)));
+}
+
+function compareVersions(a: number[], b: number[]) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }
