@@ -171,8 +171,8 @@ export class FakeWa {
       fetch: (req, server) => (server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 })),
       websocket: {
         open: (ws) => {
-          // Bun's WebSocket client never reports an HTTP error answer to the upgrade (it waits for its own
-          // timeout), so an outage accepts each connection and drops it at once.
+          // Under Bun an HTTP error answer to the upgrade only raises 'unexpected-response', which Baileys ignores
+          // until its connect timeout, so an outage accepts each connection and drops it at once.
           if (this.down) {
             this.refused++;
             ws.close();
