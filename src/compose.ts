@@ -25,7 +25,7 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
-  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes }));
+  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
   const deps: AppDeps = { config, db, hub, log, clock, channels };
   channels.setInbound(createIngest(deps));
   return { deps, db, channels, sandbox, sandboxNetwork };

@@ -33,6 +33,8 @@ export interface Config {
   autoCloseHours: number;
   /** Largest media file accepted, in MB: panel uploads, sandbox inbound and WhatsApp downloads. */
   maxMediaMb: number;
+  /** WhatsApp Web version to present (WA_VERSION); absent means the latest published, else Baileys' own. */
+  waVersion?: [number, number, number];
 }
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
     maxMediaMb: parseMediaMb(env.MAX_MEDIA_MB),
+    waVersion: parseWaVersion(env.WA_VERSION),
   };
 }
 
@@ -81,6 +84,13 @@ function parseMediaMb(value: string | undefined): number {
   const mb = Number(value);
   if (!Number.isFinite(mb) || mb <= 0 || mb > 1024) throw new Error(`MAX_MEDIA_MB must be a size in MB (1-1024), got "${value}"`);
   return mb;
+}
+
+function parseWaVersion(value: string | undefined): [number, number, number] | undefined {
+  if (!value?.trim()) return undefined;
+  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(value.trim());
+  if (!match) throw new Error(`WA_VERSION must be a WhatsApp Web version like 2.3000.1023456789, got "${value}"`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 
 function parsePort(value: string | undefined): number {

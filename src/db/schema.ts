@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
+  blob,
   index,
   integer,
   primaryKey,
@@ -318,6 +319,18 @@ export const waAuthKeys = sqliteTable(
     value: text("value").notNull(),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.type, t.keyId] })],
+);
+
+/** What a Baileys connection sent (proto.Message bytes), kept 30 days to answer WhatsApp's retry receipts. */
+export const waSentMessages = sqliteTable(
+  "wa_sent_messages",
+  {
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    wid: text("wid").notNull(),
+    content: blob("content", { mode: "buffer" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.wid] }), index("wa_sent_messages_created_idx").on(t.createdAt)],
 );
 
 /** The sandbox network's record of every message a simulated phone exchanged with a sandbox connection. */

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { proto } from "baileys";
-import { useSqliteAuthState } from "../../src/channels/baileys/auth-store";
+import { cachedKeyStore, useSqliteAuthState } from "../../src/channels/baileys/auth-store";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
+import { TestClock } from "../helpers";
 
 function setup() {
   const db = openDatabase(":memory:");
@@ -54,7 +55,7 @@ describe("baileys SQLite auth store", () => {
     expect(await a.state.keys.get("session", ["ok"])).toEqual({});
   });
 
-  test("wipe deletes creds, keys and phone book of that connection only", async () => {
+  test("wipe deletes creds, keys, phone book and sent-message content of that connection only", async () => {
     const db = setup();
     const a = useSqliteAuthState(db, 1);
     const b = useSqliteAuthState(db, 2);
@@ -63,11 +64,14 @@ describe("baileys SQLite auth store", () => {
     await a.state.keys.set({ session: { s: Buffer.from([1]) as unknown as Uint8Array } });
     await b.state.keys.set({ session: { s: Buffer.from([2]) as unknown as Uint8Array } });
     db.$client.query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')").run();
+    db.$client.query("INSERT INTO wa_sent_messages (whatsapp_id, wid, content) VALUES (1, 'A', x'0a0161'), (2, 'B', x'0a0162')").run();
     a.wipe();
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 2")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 2")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 2")).toBe(1);
     expect(useSqliteAuthState(db, 1).state.creds.registered).toBe(false);
@@ -82,5 +86,25 @@ describe("baileys SQLite auth store", () => {
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys")).toBe(0);
+  });
+
+  test("keys written through the socket's cached store are in SQLite for the next start, and reads come from memory", async () => {
+    const db = setup();
+    const clock = new TestClock(0);
+    const keys = cachedKeyStore(useSqliteAuthState(db, 1).state.keys, undefined, () => clock.now());
+    await keys.set({
+      session: { "5511_1.0": Buffer.from("s1") as unknown as Uint8Array },
+      "pre-key": { "7": { public: Buffer.from([1]), private: Buffer.from([2]) } },
+    });
+    await keys.set({ "pre-key": { "7": null } });
+
+    const restarted = useSqliteAuthState(db, 1).state.keys;
+    expect(Buffer.from((await restarted.get("session", ["5511_1.0"]))["5511_1.0"]!).toString()).toBe("s1");
+    expect(await restarted.get("pre-key", ["7"])).toEqual({});
+
+    db.$client.query("DELETE FROM wa_auth_keys").run();
+    expect(Object.keys(await keys.get("session", ["5511_1.0"]))).toEqual(["5511_1.0"]);
+    clock.advance(5 * 60_000);
+    expect(await keys.get("session", ["5511_1.0"])).toEqual({});
   });
 });

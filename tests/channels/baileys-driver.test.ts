@@ -1,70 +1,15 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaileysDriver, type BaileysDriverOptions } from "../../src/channels/baileys/driver";
-import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../src/channels/types";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { createLogger } from "../../src/log";
-import { encryptedStream, proto } from "baileys";
+import { encryptedStream, proto, type BinaryNode } from "baileys";
 import { readdirSync, readFileSync } from "node:fs";
 import { FakeWa } from "./fakewa/server";
-
-class RecordingSink implements ChannelSink {
-  statuses: { status: ConnectionStatus; info?: StatusInfo }[] = [];
-  messages: NormalizedMessage[] = [];
-  acks: { id: string; ack: number }[] = [];
-  revoked: string[] = [];
-  calls: CallEvent[] = [];
-  contacts: NormalizedContact[] = [];
-  private waiters: (() => void)[] = [];
-  onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
-    this.statuses.push({ status, info });
-    this.poke();
-  }
-  async onMessage(_id: number, m: NormalizedMessage) {
-    this.messages.push(m);
-    this.poke();
-  }
-  onAck(_id: number, id: string, ack: number) {
-    this.acks.push({ id, ack });
-    this.poke();
-  }
-  onRevoked(_id: number, id: string) {
-    this.revoked.push(id);
-    this.poke();
-  }
-  async onCall(_id: number, call: CallEvent) {
-    this.calls.push(call);
-    this.poke();
-  }
-  onContacts(_id: number, c: NormalizedContact[]) {
-    this.contacts.push(...c);
-    this.poke();
-  }
-  private poke() {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
-  }
-  /** Waits until `check` holds (re-checked on every sink event). */
-  async until<T>(check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = check();
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out; statuses: ${this.statuses.map((s) => s.status).join(",")}`);
-      await new Promise<void>((r) => {
-        this.waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-  }
-  lastStatus() {
-    return this.statuses.at(-1);
-  }
-}
+import { RecordingSink } from "./fakewa/sink";
 
 const CONN = { id: 1, name: "Main", provider: "baileys" as const };
 let cleanup: (() => Promise<void> | void)[] = [];
@@ -85,7 +30,8 @@ function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpt
     mediaDir,
     log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
     waWebSocketUrl: fake.url,
-    backoff: { baseMs: 20, maxMs: 100, maxAttempts: 2 },
+    fetchLatestVersion: false,
+    backoff: { baseMs: 20, maxMs: 100 },
     mediaTimeoutMs: 2000,
     // The fake sends no history: skip the 20 s initial-sync wait.
     socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
@@ -228,6 +174,89 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     expect(del.attrs.to).toBe("5511988887777@s.whatsapp.net");
   });
 
+  test("a retry receipt after a reconnect is answered with the agent message's content", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "*Ana:* seu pedido saiu para entrega", { messageId: id });
+    const first = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
+    const content = await ctx.fake.decryptFor(first, "5511988887777");
+    expect(content.extendedTextMessage?.text).toBe("*Ana:* seu pedido saiu para entrega");
+
+    // A new socket starts with an empty recent-message cache: only the stored content can answer.
+    await ctx.driver.stop(CONN.id);
+    // libsignal prints every session it replaces, and answering a retry replaces one on both sides.
+    const quiet = [spyOn(console, "info"), spyOn(console, "warn")].map((spy) => spy.mockImplementation(() => {}));
+    cleanup.push(() => quiet.forEach((spy) => spy.mockRestore()));
+    const before = ctx.sink.statuses.length;
+    await ctx.driver.start(CONN, ctx.sink);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    ctx.fake.retryReceipt("5511988887777", id);
+    const again = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id && n !== first);
+    expect(proto.Message.create(await ctx.fake.decryptFor(again, "5511988887777")).toJSON()).toEqual(proto.Message.create(content).toJSON());
+  });
+
+  test("retry counts outlive the socket: once Baileys stops re-sending a message, a reconnect does not start over", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    const quiet = [spyOn(console, "info"), spyOn(console, "warn")].map((spy) => spy.mockImplementation(() => {}));
+    cleanup.push(() => quiet.forEach((spy) => spy.mockRestore()));
+    const id = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "olá", { messageId: id });
+    const isSend = (n: BinaryNode) => n.tag === "message" && n.attrs.id === id;
+    const isReceiptAck = (n: BinaryNode) => n.tag === "ack" && n.attrs.class === "receipt" && n.attrs.id === id;
+    // rc14 counts each answered retry twice against its limit of 5, so it answers two retry receipts.
+    for (let retry = 1; retry <= 3; retry++) {
+      ctx.fake.retryReceipt("5511988887777", id, retry);
+      await ctx.fake.waitForNth(isReceiptAck, retry);
+    }
+    expect(ctx.fake.sent.filter(isSend).length).toBe(1 + 2);
+
+    await ctx.driver.stop(CONN.id);
+    const before = ctx.sink.statuses.length;
+    await ctx.driver.start(CONN, ctx.sink);
+    await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+    ctx.fake.retryReceipt("5511988887777", id, 4);
+    await ctx.fake.waitForNth(isReceiptAck, 4);
+    expect(ctx.fake.sent.filter(isSend).length).toBe(1 + 2);
+  });
+
+  test("a retry receipt for a message this connection never sent is not answered", async () => {
+    const ctx = setup({ onWhatsApp: ["5511988887777"] });
+    await pair(ctx);
+    ctx.fake.retryReceipt("5511988887777", "3EB0NEVERSENT");
+    await ctx.fake.waitFor((n) => n.tag === "ack" && n.attrs.id === "3EB0NEVERSENT");
+    expect(ctx.fake.sent.some((n) => n.tag === "message" && n.attrs.id === "3EB0NEVERSENT")).toBe(false);
+  });
+
+  test("sends to a group use the members announced by groups.upsert and group-participants.update, with no metadata query", async () => {
+    const members = ["5511988887777", "5511977776666"];
+    const ctx = setup({ onWhatsApp: [...members, "5511966665555"] });
+    await pair(ctx);
+    const gid = "120363000000000001";
+    const inGroup = (id: string) => ctx.fake.deliver(members[1]!, id, { conversation: "oi" }, { from: `${gid}@g.us`, participant: `${members[1]}@s.whatsapp.net` });
+    const recipients = (n: BinaryNode) => findAll(n, "to").map((t) => t.attrs.jid!.split("@")[0]);
+    // An inbound group message after each notification: events are handled in order, so once it reached the
+    // sink the notification has been applied.
+    ctx.fake.groupCreated(gid, "Suporte", members);
+    inGroup("G-1");
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "G-1"));
+    const first = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, gid, true, "Bom dia, grupo", { messageId: first });
+    const sent = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === first);
+    expect(sent.attrs.to).toBe(`${gid}@g.us`);
+    expect(recipients(sent)).toEqual(expect.arrayContaining(members));
+
+    ctx.fake.groupParticipants(gid, "add", ["5511966665555"], members[0]!);
+    inGroup("G-2");
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "G-2"));
+    const second = ctx.driver.newMessageId(CONN.id);
+    await ctx.driver.sendText(CONN.id, gid, true, "Bem-vinda", { messageId: second });
+    const again = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === second);
+    expect(recipients(again)).toContain("5511966665555");
+    expect(ctx.fake.sent.some((n) => n.tag === "iq" && n.attrs.xmlns === "w:g2")).toBe(false);
+  });
+
   test("checkNumber returns the canonical digits, or null when not on WhatsApp", async () => {
     const ctx = setup({ onWhatsApp: ["5511988887777"] });
     await pair(ctx);
@@ -316,3 +345,8 @@ describe("baileys driver inbound media size", () => {
     expect(readdirSync(ctx.mediaDir)).toEqual([]);
   });
 });
+
+function findAll(node: BinaryNode, tag: string): BinaryNode[] {
+  const children = Array.isArray(node.content) ? node.content : [];
+  return children.flatMap((c) => (c.tag === tag ? [c] : findAll(c, tag)));
+}

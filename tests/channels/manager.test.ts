@@ -111,12 +111,16 @@ describe("ConnectionManager with the sandbox driver", () => {
     await expect(manager.deleteForEveryone(row.id, { id: "a", chatId: "1", isGroup: false, fromMe: true })).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
   });
 
-  test("startAll starts every connection not deliberately disconnected", async () => {
+  test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {
     const ctx = await makeTestApp();
     const a = ctx.db.insert(whatsapps).values({ name: "A", provider: "sandbox" }).returning().get();
     const b = ctx.db.insert(whatsapps).values({ name: "B", provider: "sandbox", status: "DISCONNECTED" }).returning().get();
+    const resumed = (["CONNECTED", "TIMEOUT", "OPENING"] as const).map(
+      (status) => ctx.db.insert(whatsapps).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get().id,
+    );
     await ctx.channels.startAll();
     expect(ctx.channels.isRunning(a.id)).toBe(true);
     expect(ctx.channels.isRunning(b.id)).toBe(false);
+    for (const id of resumed) expect(ctx.channels.isRunning(id)).toBe(true);
   });
 });

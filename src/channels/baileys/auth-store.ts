@@ -1,12 +1,26 @@
-import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type SignalDataSet, type SignalDataTypeMap, type SignalKeyStore } from "baileys";
+import {
+  BufferJSON,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  proto,
+  type AuthenticationCreds,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+  type SignalKeyStore,
+} from "baileys";
 import type { Db } from "../../db/client";
+import { TtlCache } from "./cache";
 
 const CHUNK = 500;
+const KEY_CACHE_TTL = 5 * 60_000;
+const KEY_CACHE_MAX = 20_000;
+
+type ILogger = NonNullable<Parameters<typeof makeCacheableSignalKeyStore>[1]>;
 
 export interface SqliteAuthState {
   state: { creds: AuthenticationCreds; keys: SignalKeyStore };
   saveCreds: () => void;
-  /** Deletes this connection's credentials, keys and phone book in one transaction; later writes are ignored. */
+  /** Deletes this connection's credentials, keys, phone book and sent-message content in one transaction; later writes are ignored. */
   wipe: () => void;
 }
 
@@ -66,6 +80,8 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
     sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
     sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(whatsappId);
     sql.query("DELETE FROM whatsapp_phonebook WHERE whatsapp_id = ?").run(whatsappId);
+    // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
+    sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(whatsappId);
   });
 
   return {
@@ -88,4 +104,13 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
       wipeAll();
     },
   };
+}
+
+/**
+ * The key store a socket gets: Baileys' read cache over the SQLite store, bounded (5 minutes, 20 000 keys) so
+ * many connections cannot grow memory without limit. Every write still reaches SQLite, and Baileys commits each
+ * of its key transactions through a single set(), which the SQLite store runs as one transaction.
+ */
+export function cachedKeyStore(keys: SignalKeyStore, logger?: ILogger, now: () => number = Date.now): SignalKeyStore {
+  return makeCacheableSignalKeyStore(keys, logger, new TtlCache(KEY_CACHE_TTL, KEY_CACHE_MAX, now));
 }

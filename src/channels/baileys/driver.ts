@@ -27,7 +27,9 @@ import type {
   SendOptions,
   StoredMedia,
 } from "../types";
-import { useSqliteAuthState, type SqliteAuthState } from "./auth-store";
+import { cachedKeyStore, useSqliteAuthState, type SqliteAuthState } from "./auth-store";
+import { TtlCache } from "./cache";
+import { GroupMetadataCache } from "./group-cache";
 import {
   ackOfReceipt,
   ackOfStatus,
@@ -45,6 +47,8 @@ import {
   type LidToPn,
 } from "./map";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
+import { SentMessageStore } from "./sent-store";
+import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersion } from "./version";
 
 type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 
@@ -52,6 +56,17 @@ type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 const MAX_QR = 3;
 const MEDIA_ATTEMPTS = 3;
 const ACK_CACHE = 5000;
+/** A message's retry count is remembered for an hour, as Baileys does by default. */
+const RETRY_COUNT_TTL = 3600_000;
+const RETRY_COUNT_MAX = 10_000;
+
+/** Runs `fn` after `ms` milliseconds; returns a function that cancels it. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+const realTimer: SetTimer = (fn, ms) => {
+  const handle = setTimeout(fn, ms);
+  return () => clearTimeout(handle);
+};
 
 export interface BaileysDriverOptions {
   db: Db;
@@ -59,7 +74,10 @@ export interface BaileysDriverOptions {
   log: Logger;
   /** Test-only: a local fake server instead of WhatsApp Web. */
   waWebSocketUrl?: string;
-  version?: [number, number, number];
+  /** The WhatsApp Web version to present (WA_VERSION); otherwise the latest published is read once at first start. */
+  version?: WaVersion;
+  /** How the latest published version is read (default: from web.whatsapp.com); false uses Baileys' bundled one. */
+  fetchLatestVersion?: FetchLatestVersion | false;
   backoff?: Partial<BackoffOptions>;
   /** Per media download (and re-upload request) time limit. */
   mediaTimeoutMs?: number;
@@ -67,6 +85,10 @@ export interface BaileysDriverOptions {
   maxMediaBytes?: number;
   /** Extra socket config (tests: qrTimeout, connectTimeoutMs…). */
   socketConfig?: Partial<Parameters<typeof makeWASocket>[0]>;
+  /** Schedules reconnect attempts (default setTimeout); tests pass a virtual clock. */
+  setTimer?: SetTimer;
+  /** Epoch milliseconds (default Date.now). */
+  now?: () => number;
 }
 
 interface Session {
@@ -75,11 +97,14 @@ interface Session {
   gen: number;
   sock: WASocket;
   auth: SqliteAuthState;
+  groups: GroupMetadataCache;
   qrCount: number;
+  /** Consecutive failed attempts; `downSince` = when the first of them closed. */
   failures: number;
+  downSince?: number;
   pairing: boolean;
   closed: boolean;
-  timer?: ReturnType<typeof setTimeout>;
+  cancelTimer?: () => void;
   acks: Map<string, number>;
   calls: Map<string, string>;
   missed: Set<string>;
@@ -96,9 +121,19 @@ export class BaileysDriver implements ChannelDriver {
   private baileysLog: ILogger;
   private mediaTimeoutMs: number;
   private maxMediaBytes: number;
+  private setTimer: SetTimer;
+  private now: () => number;
+  private sent: SentMessageStore;
+  /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
+  private retryCounts = new Map<number, TtlCache>();
+  private versionQuery?: Promise<WaVersion>;
+  private version?: WaVersion;
 
   constructor(private opts: BaileysDriverOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    this.setTimer = opts.setTimer ?? realTimer;
+    this.now = opts.now ?? Date.now;
+    this.sent = new SentMessageStore(opts.db, this.now);
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 30_000;
     this.maxMediaBytes = opts.maxMediaBytes ?? 64 * 1024 * 1024;
     this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
@@ -106,9 +141,11 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
+    this.versionQuery ??= resolveWaVersion({ pinned: this.opts.version, fetchLatest: this.opts.fetchLatestVersion, log: this.opts.log });
+    this.version = await this.versionQuery;
     const old = this.sessions.get(connection.id);
     if (old) await this.close(old);
-    this.open(connection, sink, 0);
+    this.open(connection, sink, { failures: 0 });
   }
 
   async stop(connectionId: number): Promise<void> {
@@ -118,6 +155,7 @@ export class BaileysDriver implements ChannelDriver {
 
   async logout(connectionId: number): Promise<void> {
     const s = this.sessions.get(connectionId);
+    this.retryCounts.delete(connectionId);
     if (!s) {
       useSqliteAuthState(this.opts.db, connectionId).wipe();
       return;
@@ -144,13 +182,13 @@ export class BaileysDriver implements ChannelDriver {
   async sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
-    await s.sock.sendMessage(jid, { text: body }, this.sendOptions(jid, options));
+    await this.send(s, jid, { text: body }, this.sendOptions(jid, options));
   }
 
   async sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
-    await s.sock.sendMessage(jid, mediaContent(media), this.sendOptions(jid, options));
+    await this.send(s, jid, mediaContent(media), this.sendOptions(jid, options));
   }
 
   async markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void> {
@@ -163,7 +201,7 @@ export class BaileysDriver implements ChannelDriver {
   async deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(ref.chatId, ref.isGroup);
-    await s.sock.sendMessage(jid, {
+    await this.send(s, jid, {
       delete: { remoteJid: jid, fromMe: ref.fromMe, id: ref.id, ...(ref.participant ? { participant: ref.participant } : {}) },
     });
   }
@@ -208,6 +246,21 @@ export class BaileysDriver implements ChannelDriver {
     return s;
   }
 
+  /**
+   * Sends and keeps the content for later retry receipts. The content (with its media keys and message secret)
+   * only exists once Baileys generated it; until this socket closes Baileys answers retries from its own cache.
+   */
+  private async send(s: Session, jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
+    const sent = await s.sock.sendMessage(jid, content, options);
+    if (!sent?.key.id || !sent.message) return;
+    try {
+      this.sent.save(s.conn.id, sent.key.id, sent.message);
+    } catch (error) {
+      // The message is out; failing the send now would only make the agent send it twice.
+      this.opts.log.error("baileys sent content not stored", { whatsappId: s.conn.id, messageId: sent.key.id, error });
+    }
+  }
+
   private sendOptions(jid: string, options: SendOptions): MiscMessageGenerationOptions {
     const out: MiscMessageGenerationOptions = { messageId: options.messageId };
     const q = options.quoted;
@@ -220,26 +273,30 @@ export class BaileysDriver implements ChannelDriver {
     return out;
   }
 
-  /** Creates a socket for the connection; state carried over (failures) comes from the previous attempt. */
-  private open(conn: ConnectionRef, sink: ChannelSink, failures: number) {
+  /** Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). */
+  private open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
     const auth = useSqliteAuthState(this.opts.db, conn.id);
     const gen = ++this.generation;
     let qrSeen = () => {};
     const firstQr = new Promise<void>((resolve) => (qrSeen = resolve));
+    const logger = this.baileysLog.child({ whatsappId: conn.id });
+    const groups = new GroupMetadataCache((jid) => sock.groupMetadata(jid));
     const sock = makeWASocket({
-      auth: auth.state,
-      logger: this.baileysLog.child({ whatsappId: conn.id }),
+      auth: { creds: auth.state.creds, keys: cachedKeyStore(auth.state.keys, logger, this.now) },
+      logger,
       browser: Browsers.ubuntu("Chrome"),
       markOnlineOnConnect: false,
       syncFullHistory: false,
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
-      getMessage: async (key) => this.storedMessage(conn.id, key.id),
+      getMessage: async (key) => (key.id ? this.sent.get(conn.id, key.id) : undefined),
+      msgRetryCounterCache: this.retryCountsOf(conn.id),
+      cachedGroupMetadata: (jid) => groups.get(jid),
       ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
-      ...(this.opts.version ? { version: this.opts.version } : {}),
+      ...(this.version ? { version: this.version } : {}),
       ...this.opts.socketConfig,
     });
     const s: Session = {
-      conn, sink, gen, sock, auth, qrCount: 0, failures, pairing: false, closed: false,
+      conn, sink, gen, sock, auth, groups, qrCount: 0, ...carry, pairing: false, closed: false,
       acks: new Map(), calls: new Map(), missed: new Set(), firstQr, qrSeen,
     };
     this.sessions.set(conn.id, s);
@@ -259,19 +316,10 @@ export class BaileysDriver implements ChannelDriver {
     });
   }
 
-  /** Content of a message we stored (`raw` kept in messages.data_json), for Baileys' retry receipts. */
-  private async storedMessage(connectionId: number, wid: string | null | undefined): Promise<proto.IMessage | undefined> {
-    if (!wid) return undefined;
-    const row = this.opts.db.$client
-      .query<{ data_json: string | null }, [number, string]>("SELECT data_json FROM messages WHERE whatsapp_id = ? AND wid = ?")
-      .get(connectionId, wid);
-    if (!row?.data_json) return undefined;
-    try {
-      const message = proto.Message.fromObject(JSON.parse(row.data_json));
-      return getContentType(message) ? message : undefined;
-    } catch {
-      return undefined;
-    }
+  private retryCountsOf(connectionId: number) {
+    let cache = this.retryCounts.get(connectionId);
+    if (!cache) this.retryCounts.set(connectionId, (cache = new TtlCache(RETRY_COUNT_TTL, RETRY_COUNT_MAX, this.now)));
+    return cache;
   }
 
   private isCurrent(s: Session) {
@@ -281,7 +329,7 @@ export class BaileysDriver implements ChannelDriver {
   /** Stops handling a session's events and forgets it (without closing the socket). */
   private detach(s: Session) {
     s.closed = true;
-    if (s.timer) clearTimeout(s.timer);
+    s.cancelTimer?.();
     if (this.sessions.get(s.conn.id)?.gen === s.gen) this.sessions.delete(s.conn.id);
   }
 
@@ -296,6 +344,10 @@ export class BaileysDriver implements ChannelDriver {
     const update = events["connection.update"];
     if (update) await this.onConnection(s, update);
     if (!this.isCurrent(s)) return;
+
+    if (events["groups.upsert"]) s.groups.upsert(events["groups.upsert"]);
+    if (events["groups.update"]) s.groups.update(events["groups.update"]);
+    if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
 
     const upsert = events["messages.upsert"];
     if (upsert) {
@@ -365,7 +417,12 @@ export class BaileysDriver implements ChannelDriver {
     }
     if (update.isNewLogin) s.sink.onStatus(id, "PAIRING", { qr: "" });
     if (update.connection === "open") {
+      if (s.failures > 0) {
+        const downForS = s.downSince === undefined ? undefined : Math.round((this.now() - s.downSince) / 1000);
+        this.opts.log.info("baileys connection back", { whatsappId: id, attempts: s.failures, downForS });
+      }
       s.failures = 0;
+      s.downSince = undefined;
       s.qrCount = 0;
       s.sink.onStatus(id, "CONNECTED", { qr: "", number: jidUser(s.sock.user?.id) ?? "", retries: 0 });
     }
@@ -374,18 +431,26 @@ export class BaileysDriver implements ChannelDriver {
       const code = error?.output?.statusCode;
       const action = closeAction(code, error?.message, s.failures, this.backoff);
       this.detach(s);
-      this.opts.log.info("baileys connection closed", { whatsappId: id, code, action: action.kind });
       if (action.kind === "restart") {
-        this.open(s.conn, s.sink, s.failures);
+        this.opts.log.info("baileys connection restarting", { whatsappId: id, code });
+        this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
       } else if (action.kind === "disconnect") {
+        const detail = { whatsappId: id, code, reason: action.reason };
+        if (code === 405) {
+          this.opts.log.error("baileys connection ended", { ...detail, version: this.version && formatVersion(this.version) });
+          // Unless WA_VERSION pins it, the next start reads the latest published version again.
+          this.versionQuery = undefined;
+        } else this.opts.log.warn("baileys connection ended", detail);
         if (action.wipe) s.auth.wipe();
         s.sink.onStatus(id, "DISCONNECTED", { ...(action.clearQr ? { qr: "" } : {}), reason: action.reason, retries: s.failures });
       } else {
+        const downSince = s.downSince ?? this.now();
+        this.opts.log.info("baileys connection lost; reconnecting", { whatsappId: id, code, attempt: action.attempt, delayMs: action.delayMs });
         s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
         // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
-        const waiting: Session = { ...s, closed: false, gen: ++this.generation };
-        waiting.timer = setTimeout(() => {
-          if (this.isCurrent(waiting)) this.open(s.conn, s.sink, action.attempt);
+        const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
+        waiting.cancelTimer = this.setTimer(() => {
+          if (this.isCurrent(waiting)) this.open(s.conn, s.sink, { failures: action.attempt, downSince });
         }, action.delayMs);
         this.sessions.set(id, waiting);
       }

@@ -1,7 +1,8 @@
 /**
  * A small fake WhatsApp Web server for driver tests (design/whatsapp-baileys.md §5.2): Noise XX handshake with a
  * test certificate chain, QR pairing (pair-device → scan → pair-success → 515), login, plaintext inbound
- * messages, receipts, calls, and a record of what the client sent. Loopback only.
+ * messages, receipts (retry receipts too), calls, and a record of what the client sent, which the contacts'
+ * fake phones can decrypt. Loopback only.
  */
 import {
   aesDecryptGCM,
@@ -11,6 +12,7 @@ import {
   encodeBinaryNode,
   hkdf,
   hmacSign,
+  jidDecode,
   NOISE_MODE,
   proto,
   sha256,
@@ -18,6 +20,7 @@ import {
   type BinaryNode,
 } from "baileys";
 import type { ServerWebSocket } from "bun";
+import { FakePeer } from "./peer";
 
 type KeyPair = { private: Buffer; public: Buffer };
 
@@ -136,6 +139,8 @@ export interface FakeWaOptions {
   phone?: string;
   /** Numbers that exist on WhatsApp (for usync / onWhatsApp). */
   onWhatsApp?: string[];
+  /** Clients presenting an older WhatsApp Web version are refused with `<failure reason="405">`. */
+  minVersion?: [number, number, number];
 }
 
 /** A running fake server; `url` goes into the driver's `waWebSocketUrl`. */
@@ -149,21 +154,38 @@ export class FakeWa {
   private waiters: { match: (n: BinaryNode) => boolean; resolve: (n: BinaryNode) => void }[] = [];
   private onWhatsAppNumbers: Set<string>;
   private phoneIdentity = Curve.generateKeyPair();
+  private down = false;
+  /** Contacts' phones by number (created when first needed), and the numbers behind the LIDs handed out. */
+  private peers = new Map<string, FakePeer>();
+  private lidToPhone = new Map<string, string>();
+  /** Connections dropped at once while down. */
+  refused = 0;
 
   constructor(private opts: FakeWaOptions = {}) {
     this.phone = opts.phone ?? "5511900000000";
     this.onWhatsAppNumbers = new Set(opts.onWhatsApp ?? []);
+    this.minVersion = opts.minVersion;
     this.server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
       fetch: (req, server) => (server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 })),
       websocket: {
         open: (ws) => {
+          // Under Bun an HTTP error answer to the upgrade only raises 'unexpected-response', which Baileys ignores
+          // until its connect timeout, so an outage accepts each connection and drops it at once.
+          if (this.down) {
+            this.refused++;
+            ws.close();
+            return;
+          }
           const client: Client = { ws, buf: Buffer.alloc(0), gotIntro: false, loggedIn: false };
           (ws as { data: unknown }).data = client;
           this.clients.add(client);
         },
-        message: (ws, data) => void this.onData((ws as { data: Client }).data, Buffer.from(data as Uint8Array)),
+        message: (ws, data) => {
+          const client = (ws as { data: Client | undefined }).data;
+          if (client) void this.onData(client, Buffer.from(data as Uint8Array));
+        },
         close: (ws) => {
           this.clients.delete((ws as { data: Client }).data);
         },
@@ -177,6 +199,29 @@ export class FakeWa {
 
   stop() {
     this.server.stop(true);
+  }
+
+  /** An outage: `true` drops every open session and every new connection until called with `false`. */
+  setDown(down: boolean) {
+    this.down = down;
+    if (down) for (const c of this.clients) c.ws.close();
+  }
+
+  /** The WhatsApp Web versions clients presented, in order. */
+  readonly versions: string[] = [];
+  /** Clients presenting an older version are refused with 405 (can change while running). */
+  minVersion?: [number, number, number];
+
+  /** Resolves once `n` client nodes matching `match` were recorded. */
+  async waitForNth(match: (n: BinaryNode) => boolean, n: number, timeoutMs = 5000): Promise<BinaryNode> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const seen = this.sent.filter(match);
+      if (seen.length >= n) return seen[n - 1]!;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`fakewa: saw ${seen.length} of ${n} client nodes`);
+      await this.waitFor((node) => match(node) && !seen.includes(node), left);
+    }
   }
 
   /** Resolves with the next client node matching `match` (or one already recorded). */
@@ -235,6 +280,72 @@ export class FakeWa {
     this.broadcast({
       tag: "receipt",
       attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), ...(type ? { type } : {}) },
+    });
+  }
+
+  /** The contact's phone could not decrypt one of the client's messages and asks for it again. */
+  retryReceipt(from: string, id: string, count = 1) {
+    const t = String(Math.floor(Date.now() / 1000));
+    const peer = this.peer(from);
+    this.broadcast({
+      tag: "receipt",
+      attrs: { from: `${from}@s.whatsapp.net`, id, type: "retry", t },
+      content: [
+        { tag: "retry", attrs: { count: String(count), id, t, v: "1" } },
+        { tag: "registration", attrs: {}, content: peer.registration },
+      ],
+    });
+  }
+
+  /** What the client encrypted to this phone number (or its LID) in a message stanza, decrypted by its phone. */
+  async decryptFor(stanza: BinaryNode, phone: string): Promise<proto.IMessage> {
+    const to = findNodes(stanza, "to").find((n) => this.phoneOf(n.attrs.jid!) === phone);
+    const enc = to && findNodes(to, "enc")[0];
+    if (!enc) throw new Error(`fakewa: no <enc> for ${phone} in the stanza`);
+    return this.peer(phone).decrypt(`${this.phone}:1@s.whatsapp.net`, enc);
+  }
+
+  private phoneOf(jid: string) {
+    const user = jidDecode(jid)?.user ?? "";
+    return this.lidToPhone.get(user) ?? user;
+  }
+
+  private peer(phone: string) {
+    let peer = this.peers.get(phone);
+    if (!peer) this.peers.set(phone, (peer = new FakePeer()));
+    return peer;
+  }
+
+  /** A group the fake phone's number was added to (`members`: phone numbers, the first one created it). */
+  groupCreated(groupId: string, subject: string, members: string[]) {
+    const creator = `${members[0]}@s.whatsapp.net`;
+    this.groupNotification(groupId, creator, {
+      tag: "create",
+      attrs: {},
+      content: [
+        {
+          tag: "group",
+          attrs: { id: groupId, subject, creation: String(Math.floor(Date.now() / 1000)), creator },
+          content: members.map((m, i) => ({ tag: "participant", attrs: { jid: `${m}@s.whatsapp.net`, ...(i === 0 ? { type: "superadmin" } : {}) } })),
+        },
+      ],
+    });
+  }
+
+  /** Members added to or removed from a group by its first admin. */
+  groupParticipants(groupId: string, action: "add" | "remove", members: string[], by: string) {
+    this.groupNotification(groupId, `${by}@s.whatsapp.net`, {
+      tag: action,
+      attrs: {},
+      content: members.map((m) => ({ tag: "participant", attrs: { jid: `${m}@s.whatsapp.net` } })),
+    });
+  }
+
+  private groupNotification(groupId: string, participant: string, child: BinaryNode) {
+    this.broadcast({
+      tag: "notification",
+      attrs: { from: `${groupId}@g.us`, type: "w:gp2", id: this.nextId(), participant, t: String(Math.floor(Date.now() / 1000)) },
+      content: [child],
     });
   }
 
@@ -297,6 +408,13 @@ export class FakeWa {
         this.frame(c, noise.hello(hs.clientHello.ephemeral));
       } else if (hs.clientFinish) {
         const payload = noise.finish(hs.clientFinish.static!, hs.clientFinish.payload!);
+        const v = payload.userAgent?.appVersion;
+        const version: [number, number, number] = [v?.primary ?? 0, v?.secondary ?? 0, v?.tertiary ?? 0];
+        this.versions.push(version.join("."));
+        if (this.minVersion && compareVersions(version, this.minVersion) < 0) {
+          this.send(c, { tag: "failure", attrs: { reason: "405", location: "fake" } });
+          return;
+        }
         if (payload.username) {
           c.username = String(payload.username);
           c.loggedIn = true;
@@ -334,32 +452,9 @@ export class FakeWa {
     result();
   }
 
-  /** Invents a valid Signal pre-key bundle per requested device; the fake only records the ciphertext. */
+  /** A pre-key bundle per requested device, from that contact's fake phone. */
   private preKeyBundles(keyNode: BinaryNode): BinaryNode {
-    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => {
-      const identity = Curve.generateKeyPair();
-      const signed = Curve.generateKeyPair();
-      const pre = Curve.generateKeyPair();
-      const signature = Curve.sign(identity.private, Buffer.concat([Buffer.from([5]), signed.public]));
-      const id3 = (n: number) => Buffer.from([0, 0, n]);
-      return {
-        tag: "user",
-        attrs: { jid: u.attrs.jid! },
-        content: [
-          { tag: "registration", attrs: {}, content: Buffer.from([0, 0, 0, 7]) },
-          { tag: "identity", attrs: {}, content: identity.public },
-          { tag: "skey", attrs: {}, content: [
-            { tag: "id", attrs: {}, content: id3(1) },
-            { tag: "value", attrs: {}, content: signed.public },
-            { tag: "signature", attrs: {}, content: Buffer.from(signature) },
-          ] },
-          { tag: "key", attrs: {}, content: [
-            { tag: "id", attrs: {}, content: id3(2) },
-            { tag: "value", attrs: {}, content: pre.public },
-          ] },
-        ],
-      } satisfies BinaryNode;
-    });
+    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => this.peer(this.phoneOf(u.attrs.jid!)).bundle(u.attrs.jid!));
     return { tag: "list", attrs: {}, content: users };
   }
 
@@ -371,6 +466,7 @@ export class FakeWa {
       const digits = raw.replace(/\D/g, "");
       const jid = `${digits}@s.whatsapp.net`;
       const known = this.onWhatsAppNumbers.has(digits);
+      this.lidToPhone.set(fakeLid(digits), digits);
       return {
         tag: "user",
         attrs: { jid },
@@ -383,4 +479,14 @@ export class FakeWa {
     });
     return [{ tag: "usync", attrs: {}, content: [{ tag: "list", attrs: {}, content: users }] }];
   }
+}
+
+function findNodes(node: BinaryNode, tag: string): BinaryNode[] {
+  const children = Array.isArray(node.content) ? node.content : [];
+  return children.flatMap((c) => (c.tag === tag ? [c] : findNodes(c, tag)));
+}
+
+function compareVersions(a: number[], b: number[]) {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }

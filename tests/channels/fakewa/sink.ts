@@ -1,0 +1,57 @@
+import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../../src/channels/types";
+
+/** Records everything a driver reports; `until` waits for a condition re-checked on every report. */
+export class RecordingSink implements ChannelSink {
+  statuses: { status: ConnectionStatus; info?: StatusInfo }[] = [];
+  messages: NormalizedMessage[] = [];
+  acks: { id: string; ack: number }[] = [];
+  revoked: string[] = [];
+  calls: CallEvent[] = [];
+  contacts: NormalizedContact[] = [];
+  private waiters: (() => void)[] = [];
+  onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
+    this.statuses.push({ status, info });
+    this.poke();
+  }
+  async onMessage(_id: number, m: NormalizedMessage) {
+    this.messages.push(m);
+    this.poke();
+  }
+  onAck(_id: number, id: string, ack: number) {
+    this.acks.push({ id, ack });
+    this.poke();
+  }
+  onRevoked(_id: number, id: string) {
+    this.revoked.push(id);
+    this.poke();
+  }
+  async onCall(_id: number, call: CallEvent) {
+    this.calls.push(call);
+    this.poke();
+  }
+  onContacts(_id: number, c: NormalizedContact[]) {
+    this.contacts.push(...c);
+    this.poke();
+  }
+  private poke() {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+  /** Waits until `check` holds (re-checked on every sink event). */
+  async until<T>(check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = check();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out; statuses: ${this.statuses.map((s) => s.status).join(",")}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  }
+  lastStatus() {
+    return this.statuses.at(-1);
+  }
+}
