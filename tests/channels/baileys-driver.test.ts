@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaileysDriver } from "../../src/channels/baileys/driver";
-import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../src/channels/types";
+import type { CallEvent, ChannelSink, ConnectionStatus, MessageEdit, NormalizedContact, NormalizedMessage, Reaction, StatusInfo } from "../../src/channels/types";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { createLogger } from "../../src/log";
@@ -16,6 +16,8 @@ class RecordingSink implements ChannelSink {
   messages: NormalizedMessage[] = [];
   acks: { id: string; ack: number }[] = [];
   revoked: string[] = [];
+  edits: MessageEdit[] = [];
+  reactions: Reaction[] = [];
   calls: CallEvent[] = [];
   contacts: NormalizedContact[] = [];
   private waiters: (() => void)[] = [];
@@ -33,6 +35,14 @@ class RecordingSink implements ChannelSink {
   }
   onRevoked(_id: number, id: string) {
     this.revoked.push(id);
+    this.poke();
+  }
+  onEdit(_id: number, edit: MessageEdit) {
+    this.edits.push(edit);
+    this.poke();
+  }
+  onReaction(_id: number, reaction: Reaction) {
+    this.reactions.push(reaction);
     this.poke();
   }
   async onCall(_id: number, call: CallEvent) {

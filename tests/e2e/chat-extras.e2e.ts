@@ -220,4 +220,23 @@ describe("chat extras", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test("a customer's edit, reaction and undecryptable message show live on the bubbles", async () => {
+    const { current } = seedContact("5511977776666", "Iara Reações");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
+    const sink = env.deps.channels.driverSink;
+    sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
+    sink.onReaction(whatsappId, { targetId: "new-5511977776666", emoji: "👍", reactor: "5511977776666", at: Date.now() });
+    const bubble = page.locator(".bubble", { hasText: "Mensagem corrigida" });
+    await bubble.locator(".reactions", { hasText: "👍" }).waitFor();
+    expect(await bubble.locator(".edited").textContent()).toBe("editada");
+    await sink.onMessage(whatsappId, { id: "W-1", chatId: "5511977776666", isGroup: false, fromMe: false, at: Date.now(), kind: "waiting", body: "x" });
+    await page.locator(".bubble .waiting", { hasText: "Aguardando mensagem" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
