@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
+import type { ConnectionManager } from "../../src/channels/manager";
 import { bootE2E, CHROMIUM_ARGS, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -228,7 +229,7 @@ describe("chat extras", () => {
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
-    const sink = env.deps.channels.driverSink;
+    const sink = (env.deps.channels as ConnectionManager).driverSink;
     sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
     sink.onReaction(whatsappId, { targetId: "new-5511977776666", emoji: "👍", reactor: "5511977776666", at: Date.now() });
     const bubble = page.locator(".bubble", { hasText: "Mensagem corrigida" });
