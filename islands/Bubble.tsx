@@ -38,6 +38,22 @@ function Media({ m, t }: { m: Message; t: TFunction }) {
   }
 }
 
+/** The reactions under a bubble: each emoji once, with how many reacted with it. */
+function Reactions({ reactions, t }: { reactions: NonNullable<Message["reactions"]>; t: TFunction }) {
+  const counts = new Map<string, number>();
+  for (const r of reactions) counts.set(r.emoji, (counts.get(r.emoji) ?? 0) + 1);
+  return (
+    <span className="reactions" aria-label={t("chat.reactions")}>
+      {[...counts].map(([emoji, n]) => (
+        <span key={emoji} className="reaction">
+          {emoji}
+          {n > 1 && <small>{n}</small>}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
 
 /** One message bubble: own on the right, contact's on the left; text is rendered as text only. */
@@ -65,6 +81,12 @@ export function Bubble({ m, t, onReply }: { m: Message; t: TFunction; onReply: (
         <Icon name="place" size={20} /> {t("chat.media.location")}
       </a>
     );
+  } else if (m.mediaType === "waiting") {
+    content = (
+      <span className="waiting">
+        <Icon name="clock" size={16} /> {t("chat.waiting")}
+      </span>
+    );
   } else if (m.mediaType === "call_log") {
     content = <span className="call">{t("chat.missedCall", { time: clockTime(m.createdAt) })}</span>;
   } else if (m.mediaUrl || MEDIA_KINDS.has(m.mediaType)) {
@@ -87,9 +109,11 @@ export function Bubble({ m, t, onReply }: { m: Message; t: TFunction; onReply: (
       )}
       {content}
       <span className="meta">
+        {m.isEdited && !m.isDeleted && <span className="edited">{t("chat.edited")}</span>}
         <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>
         {m.fromMe && <Ack ack={m.ack} t={t} />}
       </span>
+      {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}
       {!m.isDeleted && (
         <button type="button" className="reply-button" aria-label={t("chat.reply")} onClick={() => onReply(m)}>
           <Icon name="reply" size={16} />

@@ -26,8 +26,10 @@ export interface Message {
   mediaUrl: string | null;
   fileName?: string | null;
   isDeleted: boolean;
+  isEdited?: boolean;
   createdAt: string;
   ticketId: number;
+  reactions?: { emoji: string; reactor: string }[];
   quotedMsg?: { id: number; body: string; fromMe: boolean; mediaType?: string; contact?: { name: string } | null } | null;
   contact?: { id: number; name: string } | null;
 }

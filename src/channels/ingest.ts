@@ -3,7 +3,7 @@ import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
-import { markRevoked, updateAck } from "../modules/messages/store";
+import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
 import type { InboundSink } from "./manager";
 
 /** The sink drivers report to (besides statuses): the inbound pipeline of server-behaviour §2, §9.3. */
@@ -15,6 +15,8 @@ export function createIngest(deps: AppDeps): InboundSink {
     onMessage: (whatsappId, message) => pipeline.handle(whatsappId, message),
     onAck: (whatsappId, messageId, ack) => void updateAck(deps, whatsappId, messageId, ack),
     onRevoked: (whatsappId, messageId) => void markRevoked(deps, whatsappId, messageId),
+    onEdit: (whatsappId, edit) => void applyEdit(deps, whatsappId, edit),
+    onReaction: (whatsappId, reaction) => void applyReaction(deps, whatsappId, reaction),
     onCall: (whatsappId, call) => calls.handle(whatsappId, call),
     onContacts: (whatsappId, contacts) => savePhonebook(deps.db, whatsappId, contacts),
   };

@@ -50,6 +50,8 @@ export class ConnectionManager implements Channels {
       onMessage: async (id, m) => this.inbound?.onMessage(id, m),
       onAck: (id, wid, ack) => this.inbound?.onAck(id, wid, ack),
       onRevoked: (id, wid) => this.inbound?.onRevoked(id, wid),
+      onEdit: (id, edit) => this.inbound?.onEdit(id, edit),
+      onReaction: (id, reaction) => this.inbound?.onReaction(id, reaction),
       onCall: async (id, c) => this.inbound?.onCall(id, c),
       onContacts: (id, list) => this.inbound?.onContacts(id, list),
     };

@@ -17,7 +17,8 @@ export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | 
 
 export type Provider = "baileys" | "sandbox";
 
-export type MessageKind = "chat" | "image" | "audio" | "video" | "document" | "sticker" | "vcard" | "location" | "reaction" | "call_log";
+/** `waiting`: a message that could not be decrypted yet; WhatsApp resends it under the same id. */
+export type MessageKind = "chat" | "image" | "audio" | "video" | "document" | "sticker" | "vcard" | "location" | "reaction" | "call_log" | "waiting";
 
 /** The connection fields a driver needs to start a session. */
 export interface ConnectionRef {
@@ -80,6 +81,25 @@ export interface NormalizedMessage {
   participant?: string;
 }
 
+/** A sender changed the text (or caption) of a message they sent. */
+export interface MessageEdit {
+  /** The network id of the edited message. */
+  id: string;
+  body: string;
+  /** Epoch milliseconds of the edit. */
+  at: number;
+}
+
+/** An emoji reaction to a message; an empty emoji takes the reactor's reaction back. */
+export interface Reaction {
+  /** The network id of the message reacted to. */
+  targetId: string;
+  emoji: string;
+  /** Who reacted: the contact's phone digits, or "me" (this connection, e.g. from the phone). */
+  reactor: string;
+  at: number;
+}
+
 export interface NormalizedContact {
   /** Phone digits; LID-only entries without a phone mapping are not reported. */
   phone: string;
@@ -111,6 +131,8 @@ export interface ChannelSink {
   onMessage(connectionId: number, message: NormalizedMessage): Promise<void>;
   onAck(connectionId: number, messageId: string, ack: number): void;
   onRevoked(connectionId: number, messageId: string): void;
+  onEdit(connectionId: number, edit: MessageEdit): void;
+  onReaction(connectionId: number, reaction: Reaction): void;
   onCall(connectionId: number, call: CallEvent): Promise<void>;
   onContacts(connectionId: number, contacts: NormalizedContact[]): void;
 }

@@ -190,6 +190,8 @@ export const messages = sqliteTable(
     mediaMime: text("media_mime"),
     fileName: text("file_name"),
     isDeleted: bool("is_deleted").notNull().default(false),
+    /** The sender edited the text after sending it. */
+    isEdited: bool("is_edited").notNull().default(false),
     quotedMsgId: integer("quoted_msg_id").references((): AnySQLiteColumn => messages.id, { onDelete: "set null" }),
     remoteJid: text("remote_jid"),
     participant: text("participant"),
@@ -378,6 +380,18 @@ export type QueueRow = typeof queues.$inferSelect;
 export type ChatbotRow = typeof chatbots.$inferSelect;
 export type ContactRow = typeof contacts.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
+/** Emoji reactions to a message: one per reactor (the contact's phone digits, or "me" for this connection). */
+export const messageReactions = sqliteTable(
+  "message_reactions",
+  {
+    messageId: integer("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    reactor: text("reactor").notNull(),
+    emoji: text("emoji").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.reactor] })],
+);
+
 export type MessageRow = typeof messages.$inferSelect;
 export type TagRow = typeof tags.$inferSelect;
 export type ScheduleRow = typeof schedules.$inferSelect;

@@ -1,6 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { proto, type WAMessage } from "baileys";
-import { ackOfReceipt, mapCall, mapContacts, mapMessage, missedCallOf, nextAck, quotedFromRaw, revokedIdOf } from "../../src/channels/baileys/map";
+import {
+  ackOfReceipt,
+  editedBody,
+  mapCall,
+  mapContacts,
+  mapMessage,
+  missedCallOf,
+  nextAck,
+  quotedFromRaw,
+  readUpsert,
+  revokedIdOf,
+  VIEW_ONCE_BODY,
+  WAITING_BODY,
+} from "../../src/channels/baileys/map";
 
 const PN = "5511999990001@s.whatsapp.net";
 const LID = "123456789012345@lid";
@@ -48,9 +61,40 @@ describe("baileys message mapping", () => {
     expect(m).toMatchObject({ kind: "location", body: "|https://maps.google.com/maps?q=-23.5%2C-46.6&z=17|-23.5, -46.6" });
   });
 
-  test("reaction carries the emoji and the reacted message id", () => {
-    const m = mapMessage(wa({ key: { remoteJid: PN, id: "R" }, message: { reactionMessage: { text: "👍", key: { remoteJid: PN, id: "T1", fromMe: true } } } }));
-    expect(m).toMatchObject({ kind: "reaction", body: "👍", quotedId: "T1" });
+  test("a reaction is read as a reaction to its target, never as a chat message", () => {
+    const m = wa({ key: { remoteJid: PN, id: "R" }, message: { reactionMessage: { text: "👍", key: { remoteJid: PN, id: "T1", fromMe: true } } } });
+    expect(mapMessage(m)).toBeNull();
+    expect(readUpsert(m)).toEqual({ type: "reaction", reaction: { targetId: "T1", emoji: "👍", reactor: "5511999990001", at: 1_700_000_000_000 } });
+    const removal = wa({ key: { remoteJid: PN, id: "R2", fromMe: true }, message: { reactionMessage: { text: "", key: { remoteJid: PN, id: "T2" } } } });
+    expect(readUpsert(removal)).toMatchObject({ type: "reaction", reaction: { targetId: "T2", emoji: "", reactor: "me" } });
+  });
+
+  test("an edit protocol message is read as an edit of the target's text", () => {
+    const m = wa({
+      key: { remoteJid: PN, id: "E1" },
+      message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT, key: { remoteJid: PN, id: "T9" }, editedMessage: { conversation: "novo texto" }, timestampMs: 1_700_000_050_000 } },
+    });
+    expect(readUpsert(m)).toEqual({ type: "edit", edit: { id: "T9", body: "novo texto", at: 1_700_000_050_000 } });
+    expect(editedBody({ imageMessage: { caption: "nova legenda" } })).toBe("nova legenda");
+  });
+
+  test("polls, orders, products, group invites, events and interactive replies become readable text", () => {
+    const body = (message: Record<string, unknown>) => mapMessage(wa({ key: { remoteJid: PN, id: "K" }, message }))?.body;
+    expect(body({ pollCreationMessageV3: { name: "Melhor dia?", options: [{ optionName: "Seg" }, { optionName: "Ter" }, { optionName: "Qua" }] } })).toBe("📊 Poll: Melhor dia? — Seg / Ter / Qua");
+    expect(body({ orderMessage: { itemCount: 2, orderTitle: "Pedido", totalAmount1000: 15990, totalCurrencyCode: "BRL" } })).toBe("🛒 Order: 2 item(s) — Pedido — 15.99 BRL");
+    expect(body({ productMessage: { product: { title: "Camiseta", priceAmount1000: 49900, currencyCode: "BRL" } } })).toBe("🛍️ Product: Camiseta — 49.90 BRL");
+    expect(body({ groupInviteMessage: { groupName: "Clientes VIP", inviteCode: "x" } })).toBe("👥 Group invite: Clientes VIP");
+    expect(body({ eventMessage: { name: "Live", startTime: 1_700_000_000 } })).toBe("📅 Event: Live — 2023-11-14 22:13");
+    const reply = mapMessage(wa({ key: { remoteJid: PN, id: "IR" }, message: { interactiveResponseMessage: { body: { text: "Suporte" }, nativeFlowResponseMessage: { name: "menu", paramsJson: '{"id":"2"}' } } } }));
+    expect(reply).toMatchObject({ kind: "chat", body: "Suporte", selectedId: "2" });
+    expect(body({ viewOnceMessageV2: { message: { imageMessage: { caption: "segredo", mimetype: "image/jpeg" } } } })).toBe("segredo");
+    expect(body({ stickerPackMessage: { name: "pack" } })).toStartWith("⚠️ Unsupported message (stickerPackMessage)");
+  });
+
+  test("an undecryptable message waits under its id; view-once media the phone keeps is named", () => {
+    expect(mapMessage(wa({ key: { remoteJid: PN, id: "C" }, messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT }))).toMatchObject({ id: "C", kind: "waiting", body: WAITING_BODY });
+    expect(mapMessage(wa({ key: { remoteJid: PN, id: "V1" } }, { isViewOnce: true } as never))).toMatchObject({ kind: "chat", body: VIEW_ONCE_BODY });
+    expect(readUpsert(wa({ key: { remoteJid: PN, id: "P" }, message: { pollUpdateMessage: { vote: {} } } }))).toMatchObject({ type: "ignored" });
   });
 
   test("ephemeral and view-once wrappers are unwrapped", () => {
@@ -85,10 +129,9 @@ describe("baileys message mapping", () => {
     expect(revokedIdOf(m)).toBe("GONE");
   });
 
-  test("status broadcast, ciphertext stubs and unknown types are dropped", () => {
-    expect(mapMessage(wa({ key: { remoteJid: "status@broadcast", id: "SB", participant: PN }, message: { conversation: "story" } }))).toBeNull();
-    expect(mapMessage(wa({ key: { remoteJid: PN, id: "C" }, messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT }))).toBeNull();
-    expect(mapMessage(wa({ key: { remoteJid: PN, id: "U" }, message: { pollCreationMessage: { name: "?" } } }))).toBeNull();
+  test("status broadcast and system stubs are ignored with a reason", () => {
+    expect(readUpsert(wa({ key: { remoteJid: "status@broadcast", id: "SB", participant: PN }, message: { conversation: "story" } }))).toEqual({ type: "ignored", reason: "status, broadcast or newsletter" });
+    expect(readUpsert(wa({ key: { remoteJid: PN, id: "S" }, messageStubType: proto.WebMessageInfo.StubType.E2E_ENCRYPTED }))).toMatchObject({ type: "ignored" });
   });
 
   test("own message with LRM is dropped; own message without it keeps its ack", () => {

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
+import type { ConnectionManager } from "../../src/channels/manager";
 import { bootE2E, CHROMIUM_ARGS, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -217,6 +218,25 @@ describe("chat extras", () => {
     // The oldest message is first, and the newest is still there below it.
     expect(await page.locator(".messages .bubble").first().textContent()).toContain("Linha 1");
     expect(await page.locator(".messages .bubble").count()).toBe(45);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test("a customer's edit, reaction and undecryptable message show live on the bubbles", async () => {
+    const { current } = seedContact("5511977776666", "Iara Reações");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
+    const sink = (env.deps.channels as ConnectionManager).driverSink;
+    sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
+    sink.onReaction(whatsappId, { targetId: "new-5511977776666", emoji: "👍", reactor: "5511977776666", at: Date.now() });
+    const bubble = page.locator(".bubble", { hasText: "Mensagem corrigida" });
+    await bubble.locator(".reactions", { hasText: "👍" }).waitFor();
+    expect(await bubble.locator(".edited").textContent()).toBe("editada");
+    await sink.onMessage(whatsappId, { id: "W-1", chatId: "5511977776666", isGroup: false, fromMe: false, at: Date.now(), kind: "waiting", body: "x" });
+    await page.locator(".bubble .waiting", { hasText: "Aguardando mensagem" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

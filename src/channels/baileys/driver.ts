@@ -39,11 +39,10 @@ import {
   jidUser,
   mapCall,
   mapContacts,
-  mapMessage,
-  missedCallOf,
   nextAck,
   quotedFromRaw,
-  revokedIdOf,
+  readUpsert,
+  editedBody,
   type LidToPn,
 } from "./map";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
@@ -365,6 +364,9 @@ export class BaileysDriver implements ChannelDriver {
       if (u.update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && u.update.message === null) {
         s.sink.onRevoked(id, u.key.id);
       }
+      const edited = u.update.message?.editedMessage?.message;
+      const body = edited ? editedBody(edited) : null;
+      if (body !== null) s.sink.onEdit(id, { id: u.key.id, body, at: u.update.messageTimestamp ? Number(u.update.messageTimestamp) * 1000 : Date.now() });
       const ack = ackOfStatus(u.update.status);
       if (ack !== undefined) this.ack(s, u.key.id, ack);
     }
@@ -459,18 +461,21 @@ export class BaileysDriver implements ChannelDriver {
 
   private async onUpsert(s: Session, m: WAMessage, lidToPn: LidToPn) {
     const id = s.conn.id;
-    const revoked = revokedIdOf(m);
-    if (revoked) {
-      s.sink.onRevoked(id, revoked);
-      return;
+    const read = readUpsert(m, lidToPn);
+    switch (read.type) {
+      case "ignored":
+        this.opts.log.debug("baileys message ignored", { whatsappId: id, messageId: m.key.id, reason: read.reason });
+        return;
+      case "revoke":
+        return s.sink.onRevoked(id, read.id);
+      case "missedCall":
+        return this.reportCall(s, read.call);
+      case "edit":
+        return s.sink.onEdit(id, read.edit);
+      case "reaction":
+        return s.sink.onReaction(id, read.reaction);
     }
-    const missed = missedCallOf(m, lidToPn);
-    if (missed) {
-      await this.reportCall(s, missed);
-      return;
-    }
-    const msg = mapMessage(m, lidToPn);
-    if (!msg) return;
+    const msg = read.message;
     if (hasMedia(m)) {
       const got = await this.download(s, m);
       if (got && "oversized" in got) msg.oversizedMedia = got.oversized;

@@ -16,7 +16,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from "baileys";
-import type { CallEvent, MessageKind, NormalizedContact, NormalizedMessage } from "../types";
+import type { CallEvent, MessageEdit, MessageKind, NormalizedContact, NormalizedMessage, Reaction } from "../types";
 
 /** Resolves a LID jid to a phone-number jid when Baileys already knows the pair. */
 export type LidToPn = (lidJid: string) => string | undefined;
@@ -50,7 +50,6 @@ export function isIgnoredJid(jid: string | null | undefined): boolean {
 
 const DROPPED_STUBS = new Set<number>([
   WAMessageStubType.REVOKE,
-  WAMessageStubType.CIPHERTEXT,
   WAMessageStubType.E2E_DEVICE_CHANGED,
   WAMessageStubType.E2E_IDENTITY_CHANGED,
   WAMessageStubType.E2E_ENCRYPTED,
@@ -80,6 +79,9 @@ export function missedCallOf(m: WAMessage, lidToPn: LidToPn = noPn): CallEvent |
     m.messageStubType === WAMessageStubType.CALL_MISSED_VIDEO || m.messageStubType === WAMessageStubType.CALL_MISSED_GROUP_VIDEO;
   return { id: m.key.id, from, at: toNumber(m.messageTimestamp) * 1000, kind: "missed", isVideo };
 }
+
+/** What an undecryptable message shows until WhatsApp resends it under the same id. */
+export const WAITING_BODY = "Waiting for this message. This may take a while.";
 
 interface Content {
   kind: MessageKind;
@@ -131,7 +133,52 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     case "reactionMessage": {
       const r = msg.reactionMessage!;
-      return { kind: "reaction", body: r.text || "reaction", quotedId: r.key?.id ?? undefined, hasMedia: false };
+      return { kind: "reaction", body: r.text ?? "", quotedId: r.key?.id ?? undefined, hasMedia: false };
+    }
+    case "pollCreationMessage":
+    case "pollCreationMessageV2":
+    case "pollCreationMessageV3": {
+      const p = msg[type]!;
+      const options = (p.options ?? []).map((o) => o.optionName ?? "").filter(Boolean);
+      return text(`📊 Poll: ${p.name ?? ""}${options.length ? ` — ${options.join(" / ")}` : ""}`);
+    }
+    case "eventMessage": {
+      const e = msg.eventMessage!;
+      const when = e.startTime ? new Date(toNumber(e.startTime) * 1000).toISOString().slice(0, 16).replace("T", " ") : "";
+      return text(["📅 Event: " + (e.name ?? ""), when, e.location?.name ?? ""].filter(Boolean).join(" — "));
+    }
+    case "orderMessage": {
+      const o = msg.orderMessage!;
+      const total = o.totalAmount1000 != null ? ` — ${money(o.totalAmount1000, o.totalCurrencyCode)}` : "";
+      return text(`🛒 Order: ${o.itemCount ?? 0} item(s)${o.orderTitle ? ` — ${o.orderTitle}` : ""}${total}${o.message ? `\n${o.message}` : ""}`);
+    }
+    case "productMessage": {
+      const p = msg.productMessage?.product;
+      const price = p?.priceAmount1000 != null ? ` — ${money(p.priceAmount1000, p.currencyCode)}` : "";
+      return text(`🛍️ Product: ${p?.title ?? ""}${price}${msg.productMessage?.body ? `\n${msg.productMessage.body}` : ""}`);
+    }
+    case "groupInviteMessage": {
+      const g = msg.groupInviteMessage!;
+      return text(`👥 Group invite: ${g.groupName ?? ""}${g.caption ? `\n${g.caption}` : ""}`);
+    }
+    case "interactiveResponseMessage": {
+      const r = msg.interactiveResponseMessage!;
+      const chosen = selectionOf(r.nativeFlowResponseMessage?.paramsJson);
+      return { kind: "chat", body: r.body?.text || chosen || r.nativeFlowResponseMessage?.name || "", selectedId: chosen, hasMedia: false };
+    }
+    case "interactiveMessage": {
+      const i = msg.interactiveMessage!;
+      return text([i.header?.title, i.body?.text, i.footer?.text].filter(Boolean).join("\n"));
+    }
+    case "buttonsMessage":
+      return text(msg.buttonsMessage?.contentText ?? "");
+    case "listMessage": {
+      const l = msg.listMessage!;
+      return text([l.title, l.description].filter(Boolean).join("\n"));
+    }
+    case "templateMessage": {
+      const h = msg.templateMessage?.hydratedTemplate ?? msg.templateMessage?.hydratedFourRowTemplate;
+      return text([h?.hydratedTitleText, h?.hydratedContentText, h?.hydratedFooterText].filter(Boolean).join("\n"));
     }
     case "buttonsResponseMessage": {
       const b = msg.buttonsResponseMessage!;
@@ -148,6 +195,23 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     default:
       return null;
+  }
+}
+
+const text = (body: string): Content => ({ kind: "chat", body, hasMedia: false });
+
+function money(amount1000: Parameters<typeof toNumber>[0], currency: string | null | undefined): string {
+  return `${(toNumber(amount1000) / 1000).toFixed(2)}${currency ? ` ${currency}` : ""}`;
+}
+
+/** The id chosen in a native-flow reply (`{"id": "..."}`), if any. */
+function selectionOf(paramsJson: string | null | undefined): string | undefined {
+  if (!paramsJson) return undefined;
+  try {
+    const id = (JSON.parse(paramsJson) as { id?: unknown }).id;
+    return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -185,39 +249,55 @@ export function quotedFromRaw(
   };
 }
 
+/** What one upserted message means to the inbox. */
+export type Upsert =
+  | { type: "message"; message: NormalizedMessage }
+  | { type: "edit"; edit: MessageEdit }
+  | { type: "reaction"; reaction: Reaction }
+  | { type: "revoke"; id: string }
+  | { type: "missedCall"; call: CallEvent }
+  | { type: "ignored"; reason: string };
+
 /**
- * Maps a Baileys message to the driver-neutral shape, or null when the inbox ignores it (status/broadcast,
- * protocol messages, stubs, unknown types, our own LRM-marked auto messages, or a LID sender with no known phone).
- * Revokes and missed-call stubs are read with `revokedIdOf` / `missedCallOf`.
+ * Reads an upserted message: a chat message, an edit, a reaction, a revoke, a missed call, or something the
+ * inbox ignores with the reason (status/broadcast chats, protocol messages, our own LRM-marked automatic
+ * messages, a LID sender with no known phone).
  */
-export function mapMessage(m: WAMessage, lidToPn: LidToPn = noPn): NormalizedMessage | null {
+export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
   const key = m.key as WAMessageKey;
   const remoteJid = key.remoteJid;
-  if (!remoteJid || !key.id || isIgnoredJid(remoteJid)) return null;
-  if (m.messageStubType != null && (DROPPED_STUBS.has(m.messageStubType) || MISSED_CALL_STUBS.has(m.messageStubType))) return null;
+  if (!remoteJid || !key.id) return { type: "ignored", reason: "no chat or id" };
+  if (isIgnoredJid(remoteJid)) return { type: "ignored", reason: "status, broadcast or newsletter" };
+  const revoked = revokedIdOf(m);
+  if (revoked) return { type: "revoke", id: revoked };
+  const call = missedCallOf(m, lidToPn);
+  if (call) return { type: "missedCall", call };
+  if (m.messageStubType != null && DROPPED_STUBS.has(m.messageStubType)) return { type: "ignored", reason: `stub ${m.messageStubType}` };
   const msg = innerMessage(m);
-  if (!msg || msg.protocolMessage) return null;
-  const content = contentOf(msg);
-  if (!content) return null;
+  const edit = editOf(m, msg);
+  if (edit) return { type: "edit", edit };
+  if (msg?.protocolMessage) return { type: "ignored", reason: `protocol message ${msg.protocolMessage.type ?? ""}` };
+  const content = upsertContent(m, msg);
+  if (!content) return { type: "ignored", reason: `no content (${msg ? getContentType(msg) : "empty"})` };
+  if (content === "pollVote") return { type: "ignored", reason: "poll vote (encrypted for the poll's author)" };
   const fromMe = !!key.fromMe;
-  if (fromMe && content.body.includes(LRM)) return null;
+  if (fromMe && content.body.includes(LRM)) return { type: "ignored", reason: "own automatic message" };
 
   const isGroup = !!isJidGroup(remoteJid);
-  let chatId: string | undefined;
-  let author: NormalizedMessage["author"];
-  let lid: string | undefined;
-  if (isGroup) {
-    chatId = jidUser(remoteJid);
-    const phone = phoneOf(key.participant, key.participantAlt, lidToPn);
-    if (phone && !fromMe) author = { phone, ...(m.pushName ? { name: m.pushName } : {}) };
-    lid = lidOf(key.participant, key.participantAlt);
-  } else {
-    chatId = phoneOf(remoteJid, key.remoteJidAlt, lidToPn);
-    lid = lidOf(remoteJid, key.remoteJidAlt);
-  }
-  if (!chatId) return null;
+  const senderJid = isGroup ? key.participant : remoteJid;
+  const senderAlt = isGroup ? key.participantAlt : key.remoteJidAlt;
+  const senderPhone = phoneOf(senderJid, senderAlt, lidToPn);
+  const lid = lidOf(senderJid, senderAlt);
+  const chatId = isGroup ? jidUser(remoteJid) : senderPhone;
+  if (!chatId) return { type: "ignored", reason: "sender known only by LID" };
 
-  const ctx = contextInfoOf(msg);
+  if (content.kind === "reaction") {
+    const reactor = fromMe ? "me" : senderPhone;
+    if (!reactor || !content.quotedId) return { type: "ignored", reason: "reaction without target or sender" };
+    return { type: "reaction", reaction: { targetId: content.quotedId, emoji: content.body, reactor, at: toNumber(m.messageTimestamp) * 1000 } };
+  }
+
+  const ctx = msg ? contextInfoOf(msg) : undefined;
   const quotedId = content.quotedId ?? (ctx?.stanzaId || undefined);
   const out: NormalizedMessage = {
     id: key.id,
@@ -230,7 +310,7 @@ export function mapMessage(m: WAMessage, lidToPn: LidToPn = noPn): NormalizedMes
     remoteJid,
   };
   if (quotedId) out.quotedId = quotedId;
-  if (author) out.author = author;
+  if (isGroup && senderPhone && !fromMe) out.author = { phone: senderPhone, ...(m.pushName ? { name: m.pushName } : {}) };
   if (!isGroup && !fromMe && m.pushName) out.pushName = m.pushName;
   if (lid) out.lid = lid;
   if (fromMe && typeof m.status === "number") out.ack = m.status;
@@ -238,7 +318,42 @@ export function mapMessage(m: WAMessage, lidToPn: LidToPn = noPn): NormalizedMes
   if (key.participant) out.participant = key.participant;
   const raw = rawOf(m);
   if (raw) out.raw = raw;
-  return out;
+  return { type: "message", message: out };
+}
+
+/** Maps a Baileys chat message to the driver-neutral shape, or null when it is not one (see `readUpsert`). */
+export function mapMessage(m: WAMessage, lidToPn: LidToPn = noPn): NormalizedMessage | null {
+  const read = readUpsert(m, lidToPn);
+  return read.type === "message" ? read.message : null;
+}
+
+/** The content of an upsert: undecryptable stubs and view-once media the companion never gets become text. */
+function upsertContent(m: WAMessage, msg: proto.IMessage | undefined): Content | "pollVote" | null {
+  if (m.messageStubType === WAMessageStubType.CIPHERTEXT) return { kind: "waiting", body: WAITING_BODY, hasMedia: false };
+  if (!msg) return (m.key as { isViewOnce?: boolean }).isViewOnce ? text(VIEW_ONCE_BODY) : null;
+  if (msg.pollUpdateMessage) return "pollVote";
+  const type = getContentType(msg);
+  if (!type) return null;
+  return contentOf(msg) ?? text(`⚠️ Unsupported message (${type}): open it on the phone`);
+}
+
+/** What a view-once photo or video shows: WhatsApp never gives its file to linked devices. */
+export const VIEW_ONCE_BODY = "📷 View-once media: open it on the phone";
+
+/** The edit carried by a MESSAGE_EDIT protocol message, if this is one. */
+function editOf(m: WAMessage, msg: proto.IMessage | undefined): MessageEdit | null {
+  const pm = msg?.protocolMessage;
+  if (!pm || pm.type !== proto.Message.ProtocolMessage.Type.MESSAGE_EDIT || !pm.key?.id || !pm.editedMessage) return null;
+  const body = editedBody(pm.editedMessage);
+  if (body === null) return null;
+  const at = pm.timestampMs ? toNumber(pm.timestampMs) : toNumber(m.messageTimestamp) * 1000;
+  return { id: pm.key.id, body, at };
+}
+
+/** The new text of an edited message (text or a media caption), or null when it has none. */
+export function editedBody(edited: proto.IMessage): string | null {
+  const content = contentOf(normalizeMessageContent(edited) ?? edited);
+  return content && content.kind !== "reaction" ? content.body : null;
 }
 
 /** Baileys status (0 error … 5 played) as our ack, or undefined when absent. */

@@ -1,9 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, messages, tickets, whatsapps } from "../../db/schema";
 import { LRM } from "../messages/placeholders";
-import { storeMessage } from "../messages/store";
+import { storeMessage, WAITING } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
@@ -64,7 +64,7 @@ export class InboundPipeline {
       const { ticket, change } = findOrCreateTicket(deps, { contactId: chatContact.id, whatsappId, isGroup: message.isGroup });
       if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
       const body = bodyOf(message);
-      storeMessage(deps, {
+      const stored = storeMessage(deps, {
         whatsappId,
         wid: message.id,
         ticketId: ticket.id,
@@ -83,7 +83,8 @@ export class InboundPipeline {
         dataJson: message.raw ?? null,
         at: message.at,
       });
-      if (message.fromMe || message.isGroup) return;
+      if (message.fromMe || message.isGroup || message.kind === "waiting") return;
+      if (!stored.created && !stored.replaced) return;
       const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
       try {
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
@@ -95,11 +96,12 @@ export class InboundPipeline {
     await refreshPicture(deps, whatsappId, chatContact);
   }
 
+  /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
   private alreadyStored(whatsappId: number, wid: string): boolean {
     return !!this.deps.db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), ne(messages.mediaType, WAITING)))
       .get();
   }
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, messages, tickets, type MessageRow } from "../../db/schema";
+import { contacts, messageReactions, messages, tickets, type MessageRow } from "../../db/schema";
+import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import { ticketRooms } from "../../realtime/rooms";
 import { everyViewerMaySee } from "../tickets/access";
@@ -11,6 +12,8 @@ export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
   mediaUrl: string | null;
   contact: { id: number; name: string; profilePicUrl: string } | null;
   quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string; contact: { name: string } | null } | null;
+  /** Emoji reactions, oldest first; `reactor` is the contact's phone digits or "me". */
+  reactions: { emoji: string; reactor: string }[];
 }
 
 export interface StoreMessageInput {
@@ -67,6 +70,7 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
     ? db.select({ id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl }).from(contacts).where(inArray(contacts.id, contactIds)).all()
     : [];
   const contactMap = new Map(contactRows.map((c) => [c.id, c]));
+  const reactions = reactionsOf(db, rows.map((r) => r.id));
   const quotedMap = new Map(
     quoted.map(({ contactId, ...q }) => {
       const contact = contactId != null ? contactMap.get(contactId) : undefined;
@@ -78,20 +82,41 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
     mediaUrl: row.mediaUrl ? mediaPath(row.id) : null,
     contact: row.contactId != null ? (contactMap.get(row.contactId) ?? null) : null,
     quotedMsg: row.quotedMsgId != null ? (quotedMap.get(row.quotedMsgId) ?? null) : null,
+    reactions: reactions.get(row.id) ?? [],
   }));
 }
+
+function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
+  const rows = db
+    .select({ messageId: messageReactions.messageId, emoji: messageReactions.emoji, reactor: messageReactions.reactor })
+    .from(messageReactions)
+    .where(inArray(messageReactions.messageId, messageIds))
+    .orderBy(messageReactions.createdAt)
+    .all();
+  const byMessage = new Map<number, MessageDto["reactions"]>();
+  for (const { messageId, ...reaction } of rows) byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
+  return byMessage;
+}
+
+/** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
+export const WAITING = "waiting";
 
 /**
  * Stores a message once per (connection, network id) and updates its ticket in the same transaction
  * (last message, updatedAt, unread +1 for inbound), then publishes `appMessage` create. A re-delivery returns
- * the stored row with `created: false` and changes nothing.
+ * the stored row with `created: false` and changes nothing, except that it replaces a `waiting` placeholder
+ * (`replaced: true`).
  */
-export function storeMessage(deps: Pick<AppDeps, "db" | "hub" | "clock">, input: StoreMessageInput): { message: MessageRow; created: boolean } {
+export function storeMessage(
+  deps: Pick<AppDeps, "db" | "hub" | "clock">,
+  input: StoreMessageInput,
+): { message: MessageRow; created: boolean; replaced?: boolean } {
   const { db } = deps;
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
-  const result = db.transaction((tx) => {
+  const result = db.transaction((tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
     const existing = findByWid(tx, input.whatsappId, input.wid);
+    if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
     if (existing) return { message: existing, created: false };
     const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
     const message = tx
@@ -129,6 +154,7 @@ export function storeMessage(deps: Pick<AppDeps, "db" | "hub" | "clock">, input:
       .run();
     return { message, created: true };
   });
+  if (result.replaced) emitMessageUpdate(deps, result.message);
   if (result.created) {
     const ticketRow = db.select().from(tickets).where(eq(tickets.id, input.ticketId)).get();
     if (ticketRow) {
@@ -138,6 +164,26 @@ export function storeMessage(deps: Pick<AppDeps, "db" | "hub" | "clock">, input:
     }
   }
   return result;
+}
+
+function replacePlaceholder(tx: Pick<Db, "select" | "update">, placeholder: MessageRow, input: StoreMessageInput) {
+  const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
+  const message = tx
+    .update(messages)
+    .set({
+      body: input.body,
+      mediaType: input.mediaType ?? "chat",
+      mediaUrl: input.mediaUrl ?? null,
+      mediaMime: input.mediaMime ?? null,
+      fileName: input.fileName ?? null,
+      quotedMsgId: quoted?.id ?? null,
+      dataJson: input.dataJson ?? null,
+    })
+    .where(eq(messages.id, placeholder.id))
+    .returning()
+    .get()!;
+  tx.update(tickets).set({ lastMessage: input.body }).where(and(eq(tickets.id, placeholder.ticketId), eq(tickets.lastMessage, placeholder.body))).run();
+  return { message, created: false, replaced: true };
 }
 
 function findByWid(db: Pick<Db, "select">, whatsappId: number | null, wid: string): MessageRow | undefined {
@@ -180,4 +226,39 @@ export function markRevoked(deps: Pick<AppDeps, "db" | "hub">, whatsappId: numbe
     .get();
   if (row) emitMessageUpdate(deps, row);
   return row;
+}
+
+/** Applies an edit made by the sender: new text, the "edited" mark, and an update to its chat. */
+export function applyEdit(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, edit: MessageEdit): MessageRow | undefined {
+  const row = deps.db
+    .update(messages)
+    .set({ body: edit.body, isEdited: true })
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
+    .returning()
+    .get();
+  if (row) emitMessageUpdate(deps, row);
+  else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId, wid: edit.id });
+  return row;
+}
+
+/**
+ * Attaches a reaction to the message it reacts to (one per reactor; an empty emoji removes it) and updates
+ * that message's bubble. A reaction is never a chat message: no unread count, no ticket activity.
+ */
+export function applyReaction(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, reaction: Reaction): MessageRow | undefined {
+  const target = findByWid(deps.db, whatsappId, reaction.targetId);
+  if (!target) {
+    deps.log.info("reaction to an unknown message ignored", { whatsappId, wid: reaction.targetId });
+    return undefined;
+  }
+  const key = and(eq(messageReactions.messageId, target.id), eq(messageReactions.reactor, reaction.reactor));
+  if (!reaction.emoji) deps.db.delete(messageReactions).where(key).run();
+  else
+    deps.db
+      .insert(messageReactions)
+      .values({ messageId: target.id, reactor: reaction.reactor, emoji: reaction.emoji, createdAt: new Date(reaction.at) })
+      .onConflictDoUpdate({ target: [messageReactions.messageId, messageReactions.reactor], set: { emoji: reaction.emoji, createdAt: new Date(reaction.at) } })
+      .run();
+  emitMessageUpdate(deps, target);
+  return target;
 }

@@ -1,4 +1,4 @@
-import type { CallEvent, ChannelSink, ConnectionStatus, NormalizedContact, NormalizedMessage, StatusInfo } from "../../../src/channels/types";
+import type { CallEvent, ChannelSink, ConnectionStatus, MessageEdit, NormalizedContact, NormalizedMessage, Reaction, StatusInfo } from "../../../src/channels/types";
 
 /** Records everything a driver reports; `until` waits for a condition re-checked on every report. */
 export class RecordingSink implements ChannelSink {
@@ -6,6 +6,8 @@ export class RecordingSink implements ChannelSink {
   messages: NormalizedMessage[] = [];
   acks: { id: string; ack: number }[] = [];
   revoked: string[] = [];
+  edits: MessageEdit[] = [];
+  reactions: Reaction[] = [];
   calls: CallEvent[] = [];
   contacts: NormalizedContact[] = [];
   private waiters: (() => void)[] = [];
@@ -23,6 +25,14 @@ export class RecordingSink implements ChannelSink {
   }
   onRevoked(_id: number, id: string) {
     this.revoked.push(id);
+    this.poke();
+  }
+  onEdit(_id: number, edit: MessageEdit) {
+    this.edits.push(edit);
+    this.poke();
+  }
+  onReaction(_id: number, reaction: Reaction) {
+    this.reactions.push(reaction);
     this.poke();
   }
   async onCall(_id: number, call: CallEvent) {
