@@ -44,12 +44,31 @@ describe("browser API client", () => {
     expect(assigned).toEqual(["/login"]);
   });
 
-  test("M3: a refresh answered 409 (another tab just rotated the cookie) is asked once more, without logging out", async () => {
+  test("M3: tabs refresh one at a time, holding the browser lock, so no tab sends a cookie another just replaced", async () => {
     setToken("old");
-    answers = [json(403, { error: "ERR_SESSION_EXPIRED" }), json(409, { error: "ERR_SESSION_EXPIRED" }), json(200, { token: "new" }), json(200, { ok: 1 })];
-    expect(await api("/tickets")).toEqual({ ok: 1 });
-    expect(calls.map((c) => c.url)).toEqual(["/api/tickets", "/api/auth/refresh_token", "/api/auth/refresh_token", "/api/tickets"]);
-    expect(assigned).toEqual([]);
+    answers = [json(403, { error: "ERR_SESSION_EXPIRED" }), json(200, { token: "new" }), json(200, { ok: 1 })];
+    const held: string[] = [];
+    const nav = globalThis.navigator as { locks?: unknown };
+    const before = Object.getOwnPropertyDescriptor(nav, "locks");
+    Object.defineProperty(nav, "locks", {
+      configurable: true,
+      value: {
+        async request(name: string, job: () => Promise<unknown>) {
+          held.push(name);
+          const result = await job();
+          held.push(`${name} released after ${calls.length} calls`);
+          return result;
+        },
+      },
+    });
+    try {
+      expect(await api("/tickets")).toEqual({ ok: 1 });
+    } finally {
+      if (before) Object.defineProperty(nav, "locks", before);
+      else delete nav.locks;
+    }
+    expect(held).toEqual(["zapdesk-refresh", "zapdesk-refresh released after 2 calls"]);
+    expect(calls.map((c) => c.url)).toEqual(["/api/tickets", "/api/auth/refresh_token", "/api/tickets"]);
   });
 
   test("a 401 goes to /login and a 403 ERR_NO_PERMISSION is not retried", async () => {

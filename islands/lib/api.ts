@@ -24,12 +24,14 @@ export function getToken(): string | null {
   return token ?? getBoot()?.token ?? null;
 }
 
-/** A new access token from the refresh cookie (one request at a time); null when the session is gone, undefined when the server was unreachable. */
+/**
+ * A new access token from the refresh cookie (one request at a time); null when the session is gone, undefined
+ * when the server was unreachable. Tabs take turns through a browser lock: a tab that sent a cookie another tab
+ * had just replaced would be taken for a stolen copy, and the server would end the session.
+ */
 export function refresh(): Promise<string | null | undefined> {
-  // 409: another tab refreshed with the same cookie a moment earlier; its answer set the new cookie, so ask once more.
   const ask = () => fetch("/api/auth/refresh_token", { method: "POST", credentials: "same-origin" });
-  refreshing ??= ask()
-    .then((res) => (res.status === 409 ? ask() : res))
+  refreshing ??= oneTabAtATime(ask)
     .then(async (res) => (res.ok ? (((await res.json()) as { token: string }).token ?? null) : res.status === 401 ? null : undefined))
     .then((fresh) => {
       if (fresh) setToken(fresh);
@@ -40,6 +42,12 @@ export function refresh(): Promise<string | null | undefined> {
       refreshing = null;
     });
   return refreshing;
+}
+
+/** Runs `job` holding the refresh lock shared by this site's tabs (where the browser offers locks: HTTPS or localhost). */
+function oneTabAtATime<T>(job: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== "undefined" ? (navigator as { locks?: LockManager }).locks : undefined;
+  return locks ? locks.request("zapdesk-refresh", job) : job();
 }
 
 /** Goes to the login page (after a 401: the session is gone). */

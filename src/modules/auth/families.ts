@@ -2,15 +2,8 @@ import { and, eq, isNull, lt } from "drizzle-orm";
 import { refreshFamilies } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 
-/**
- * How long the refresh token just replaced is told apart from a stolen copy. Two tabs of one browser may send
- * the same cookie at once; the later one arrives after the first rotated the family. Within this window it is
- * answered "try again" (and gets nothing), so the tab retries with the cookie the first answer set.
- */
-export const ROTATION_GRACE_MS = 10_000;
-
-/** What presenting a refresh token found: its family's current generation, a just-replaced one, or nothing valid. */
-export type Presented = { status: "current"; familyId: number; generation: number } | { status: "superseded" } | { status: "refused" };
+/** What presenting a refresh token found: its family's current generation, or nothing valid. */
+export type Presented = { status: "current"; familyId: number; generation: number } | { status: "replayed" } | { status: "refused" };
 
 /** Starts the family of a new login (and forgets families whose last token has expired). */
 export function startFamily(deps: AppDeps, userId: number): { id: number; generation: number } {
@@ -25,8 +18,8 @@ export function startFamily(deps: AppDeps, userId: number): { id: number; genera
 
 /**
  * Checks a refresh token's family and generation and, with `rotate`, moves the family to the next generation.
- * A generation older than the current one (past the grace window) is a replayed token: the family is revoked,
- * which ends that device's session, and nothing is granted.
+ * A generation older than the current one is a replayed token: the family is revoked, which ends that device's
+ * session, and nothing is granted. (The browser refreshes one tab at a time, so its own tabs never replay.)
  */
 export function presentRefreshToken(deps: AppDeps, claim: { userId: number; familyId: number; generation: number }, rotate: boolean): Presented {
   const now = deps.clock.now();
@@ -42,9 +35,8 @@ export function presentRefreshToken(deps: AppDeps, claim: { userId: number; fami
       tx.update(refreshFamilies).set({ generation: family.generation + 1, rotatedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
       return { status: "current", familyId: family.id, generation: family.generation + 1 };
     }
-    if (claim.generation === family.generation - 1 && now - family.rotatedAt.getTime() < ROTATION_GRACE_MS) return { status: "superseded" };
     tx.update(refreshFamilies).set({ revokedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
-    return { status: "refused" };
+    return { status: "replayed" };
   });
 }
 

@@ -56,8 +56,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
         jar.set({ value: await tokens.signRefresh(session.user, { id: session.familyId, generation: session.generation }), ...cookieOptions(request) });
         return answer(session);
       } catch (error) {
-        // A 409 lost a race with a refresh from another tab, whose answer already set the cookie to keep.
-        if (!(error instanceof AppError && error.status === 409)) jar.remove();
+        jar.remove();
         throw error;
       }
     })

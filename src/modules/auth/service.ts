@@ -39,7 +39,7 @@ export function startSession(deps: AppDeps, user: UserRow): Session {
 /**
  * The session behind a refresh token that is authentic, unexpired, not revoked and the current one of its
  * family; with `rotate` the family moves on, so this token stops working. A replaced token presented again
- * revokes its family (401); one replaced moments ago by a concurrent refresh answers 409, to be retried.
+ * revokes its family (401), and that device's open sockets are closed.
  */
 export async function sessionFromRefreshToken(deps: AppDeps, tokens: Tokens, token: string | undefined, opts: { rotate: boolean }): Promise<Session> {
   const verified = await tokens.verifyRefresh(token);
@@ -47,7 +47,7 @@ export async function sessionFromRefreshToken(deps: AppDeps, tokens: Tokens, tok
   const user = findUserById(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
   const presented = presentRefreshToken(deps, { userId: user.id, familyId: verified.familyId!, generation: verified.generation! }, opts.rotate);
-  if (presented.status === "superseded") throw new AppError("ERR_SESSION_EXPIRED", 409);
+  if (presented.status === "replayed") announceSessionChange(deps, user.id);
   if (presented.status !== "current") throw sessionExpired();
   return { user, familyId: presented.familyId, generation: presented.generation };
 }
