@@ -8,12 +8,14 @@ import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
 import type { Logger } from "./log";
+import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import type { RealtimeHub } from "./realtime/hub";
 
 /**
- * Opens the database (migrated, settings seeded) and builds the connection manager with its drivers and the
- * inbound pipeline: the wiring shared by server.ts, the tests and the benchmarks.
+ * Opens the database (migrated, settings seeded) and builds the connection manager with its drivers, the
+ * inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
+ * server.ts, the tests and the benchmarks.
  */
 export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logger; clock: Clock; baileys?: boolean }) {
   const { config, hub, log, clock } = opts;
@@ -26,7 +28,10 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
   if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
-  const deps: AppDeps = { config, db, hub, log, clock, channels };
+  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox() };
   channels.setInbound(createIngest(deps));
+  // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
+  requeueInterrupted(deps);
+  channels.onConnected((whatsappId) => void deps.outbox.flush(deps, whatsappId));
   return { deps, db, channels, sandbox, sandboxNetwork };
 }

@@ -2,6 +2,7 @@ import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
+import type { Outbox } from "./modules/messages/outbox";
 import type { RealtimeHub } from "./realtime/hub";
 
 export interface Clock {
@@ -18,4 +19,6 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   channels: Channels;
+  /** Sends stored messages on their connection, in order, when it is connected. */
+  outbox: Outbox;
 }

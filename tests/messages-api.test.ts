@@ -107,15 +107,6 @@ describe("POST /messages/:ticketId", () => {
     expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({ status: 403 });
   });
 
-  test("a stopped connection answers ERR_WAPP_NOT_INITIALIZED", async () => {
-    const ctx = await makeTestApp();
-    const wa = await createSandboxConnection(ctx);
-    await ctx.channels.stop(wa.id);
-    const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
-    expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NOT_INITIALIZED" } });
-  });
-
   test("multipart files are stored under random names with sniffed types and sent one message each", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);

@@ -116,23 +116,26 @@ describe("sendTicketText", () => {
     expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.whatsappId).toBe(wa.id);
   });
 
-  test("a connection that is not running refuses with ERR_WAPP_NOT_INITIALIZED and stores nothing", async () => {
+  test("a connection that is not running keeps the message queued with ack 0 and sends nothing", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx, { scan: false });
     await ctx.channels.stop(wa.id);
     const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
-    await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    const row = await sendTicketText(ctx.deps, ticket, "x");
+    expect(row).toMatchObject({ body: "x", fromMe: true, ack: 0, sendState: "queued", sendError: null });
+    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect(ctx.sandbox.network.outbox(wa.id)).toHaveLength(0);
   });
 
-  test("a failed send deletes the stored row, tells the chat, and answers ERR_SENDING_WAPP_MSG", async () => {
+  test("a send that fails for good keeps the message as failed with its error and tells the chat", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
     const channels = ctx.deps.channels;
     ctx.deps.channels = Object.assign(Object.create(channels), { sendText: async () => Promise.reject(new Error("network down")), isRunning: () => true, newMessageId: () => "F1" });
-    await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
-    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({ action: "delete", ticketId: ticket.id });
+    const row = await sendTicketText(ctx.deps, ticket, "x");
+    expect(row).toMatchObject({ wid: "F1", ack: 0, sendState: "failed", sendError: "ERR_SENDING_WAPP_MSG" });
+    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({ action: "update", message: { id: row.id, sendState: "failed" } });
   });
 });

@@ -46,7 +46,7 @@ async function withMedia(overrides: Parameters<typeof makeTestApp>[0] = {}) {
 }
 
 describe("uploads", () => {
-  test("M5: an upload is checked before anything is written, and a failed send removes its file", async () => {
+  test("M5: an upload is checked before anything is written, and a file waiting for its connection stays with its message", async () => {
     const { ctx, connection, openTicket, upload } = await withMedia({ maxMediaMb: 1 });
     const ticket = openTicket();
     // Under the request's own cap (MAX_MEDIA_MB + 1 MB), so the file check itself answers.
@@ -57,14 +57,14 @@ describe("uploads", () => {
     expect(await upload(ticket.id, [{ bytes: PNG, name: "ok.png" }, { bytes: tooBig, name: "big.png" }])).toMatchObject({ status: 413, json: { error: "ERR_MEDIA_TOO_LARGE" } });
     expect(mediaFiles(ctx)).toEqual([]);
 
-    // The connection is down: the message is not sent, and its file does not stay behind.
+    // The connection is down: the message waits for it, and its file with it.
     await ctx.channels.stop(connection.id);
-    expect(await upload(ticket.id, [{ bytes: PNG, name: "ok.png" }])).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NOT_INITIALIZED" } });
-    expect(mediaFiles(ctx)).toEqual([]);
+    expect(await upload(ticket.id, [{ bytes: PNG, name: "ok.png" }])).toMatchObject({ status: 200, json: { messages: [{ sendState: "queued" }] } });
+    expect(mediaFiles(ctx)).toHaveLength(1);
 
     await ctx.channels.start(connection.id);
     expect((await upload(ticket.id, [{ bytes: PNG, name: "ok.png" }])).status).toBe(200);
-    expect(mediaFiles(ctx)).toHaveLength(1);
+    expect(mediaFiles(ctx)).toHaveLength(2);
   });
 });
 

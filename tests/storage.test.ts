@@ -10,6 +10,7 @@ import { runMigrations } from "../src/db/migrate";
 import type { AppDeps } from "../src/deps";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
+import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
 import { call, TestClock } from "./helpers";
@@ -21,7 +22,7 @@ function boot(env: Record<string, string>) {
   seedSettings(db);
   const hub = new RecordingHub();
   const log = createLogger("silent");
-  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }) };
+  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox() };
   return deps;
 }
 

@@ -3,6 +3,7 @@ import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
+import { markRejected } from "../modules/messages/outbox";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
 import type { InboundSink } from "./manager";
 
@@ -19,5 +20,6 @@ export function createIngest(deps: AppDeps): InboundSink {
     onReaction: (whatsappId, reaction) => void applyReaction(deps, whatsappId, reaction),
     onCall: (whatsappId, call) => calls.handle(whatsappId, call),
     onContacts: (whatsappId, contacts) => savePhonebook(deps.db, whatsappId, contacts),
+    onSendRejected: (whatsappId, messageId, reason) => markRejected(deps, whatsappId, messageId, reason),
   };
 }

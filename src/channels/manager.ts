@@ -42,6 +42,7 @@ export class ConnectionManager implements Channels {
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly starting = new Map<number, Promise<void>>();
   private inbound?: InboundSink;
+  private readonly connectedListeners = new Set<(connectionId: number) => void>();
   private readonly sink: ChannelSink;
 
   constructor(private readonly deps: ManagerDeps) {
@@ -54,6 +55,7 @@ export class ConnectionManager implements Channels {
       onReaction: (id, reaction) => this.inbound?.onReaction(id, reaction),
       onCall: async (id, c) => this.inbound?.onCall(id, c),
       onContacts: (id, list) => this.inbound?.onContacts(id, list),
+      onSendRejected: (id, wid, reason) => this.inbound?.onSendRejected(id, wid, reason),
     };
   }
 
@@ -71,6 +73,12 @@ export class ConnectionManager implements Channels {
   /** Connects the inbound pipeline (built after the manager, since it needs `deps.channels`). */
   setInbound(sink: InboundSink) {
     this.inbound = sink;
+  }
+
+  /** Calls `listener` each time a connection reports CONNECTED (after the status is stored); returns an unsubscribe. */
+  onConnected(listener: (connectionId: number) => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
   }
 
   /** The sink drivers report to (statuses persisted here, everything else forwarded to the pipeline). */
@@ -141,8 +149,11 @@ export class ConnectionManager implements Channels {
     return this.driverOf(connectionId)?.isRunning(connectionId) ?? false;
   }
 
+  /** Works while the connection is down too, so a message can be stored under its final id before it is sent. */
   newMessageId(connectionId: number): string {
-    return this.running(connectionId).newMessageId(connectionId);
+    const driver = this.driverOf(connectionId);
+    if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return driver.newMessageId(connectionId);
   }
 
   sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions) {
@@ -201,6 +212,14 @@ export class ConnectionManager implements Channels {
     if (!row) return;
     // The session carries the pending pairing QR: whoever scans it owns the connection, so admins only.
     this.deps.hub.publish("admins", "whatsappSession", { action: "update", session: publicSession(row) });
+    if (status !== "CONNECTED") return;
+    for (const listener of this.connectedListeners) {
+      try {
+        listener(connectionId);
+      } catch (error) {
+        this.deps.log.error("connected listener failed", { whatsappId: connectionId, error });
+      }
+    }
   }
 
   private row(connectionId: number) {

@@ -135,6 +135,8 @@ export interface ChannelSink {
   onReaction(connectionId: number, reaction: Reaction): void;
   onCall(connectionId: number, call: CallEvent): Promise<void>;
   onContacts(connectionId: number, contacts: NormalizedContact[]): void;
+  /** The network refused a message this connection sent (a nack); `reason` is the network's own code, if any. */
+  onSendRejected(connectionId: number, messageId: string, reason?: string): void;
 }
 
 export interface SendOptions {
@@ -171,7 +173,9 @@ export interface ChannelDriver {
   /** Logs out and wipes credentials. */
   logout(connectionId: number): Promise<void>;
   isRunning(connectionId: number): boolean;
+  /** Must work while the connection is not running (messages are stored under their id before they can be sent). */
   newMessageId(connectionId: number): string;
+  /** Throws AppError ERR_WAPP_NOT_INITIALIZED when the link to the network is down, so the send is tried again later. */
   sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void>;
   sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void>;
   markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void>;
@@ -185,8 +189,9 @@ export interface ChannelDriver {
 }
 
 /**
- * What services use to reach the networks. Errors: sends on a connection that is not running throw
- * AppError ERR_WAPP_NOT_INITIALIZED; network failures throw ERR_SENDING_WAPP_MSG (or the code named below).
+ * What services use to reach the networks. Errors: sends on a connection that is not running, or whose link to
+ * the network is down at that moment, throw AppError ERR_WAPP_NOT_INITIALIZED (worth trying again once it is
+ * back); other network failures throw ERR_SENDING_WAPP_MSG (or the code named below).
  */
 export interface Channels {
   /** Starts (or restarts) a connection's session; status goes OPENING then qrcode/CONNECTED. */
@@ -202,6 +207,7 @@ export interface Channels {
   /** Stops every session without logging out (shutdown). */
   stopAll(): Promise<void>;
   isRunning(connectionId: number): boolean;
+  /** A fresh network id for a message to send on this connection, also while it is down. */
   newMessageId(connectionId: number): string;
   sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void>;
   sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void>;

@@ -197,11 +197,19 @@ export const messages = sqliteTable(
     participant: text("participant"),
     senderName: text("sender_name"),
     dataJson: text("data_json"),
+    /**
+     * Delivery of a message sent from here: `queued` waits for its connection, `sending` is being handed to the
+     * network, `sent` was handed over, `failed` waits for a retry. Null for everything the network reported.
+     */
+    sendState: text("send_state", { enum: ["queued", "sending", "sent", "failed"] }),
+    /** Why the last send failed: an error code (ERR_SENDING_WAPP_MSG, ERR_WAPP_MSG_REJECTED). */
+    sendError: text("send_error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("messages_whatsapp_wid_unique").on(t.whatsappId, t.wid),
+    index("messages_send_state_idx").on(t.sendState, t.whatsappId),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt),
     index("messages_ticket_read_idx").on(t.ticketId, t.read),
   ],

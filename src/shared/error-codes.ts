@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   "ERR_PAYLOAD_TOO_LARGE",
   "ERR_WRONG_PASSWORD",
   "ERR_QUEUE_HAS_TICKETS",
+  "ERR_WAPP_MSG_REJECTED",
+  "ERR_MESSAGE_NOT_FAILED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

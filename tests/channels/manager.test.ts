@@ -49,13 +49,15 @@ describe("ConnectionManager with the sandbox driver", () => {
     expect(rowOf(ctx, row.id).status).toBe("qrcode");
   });
 
-  test("sending on a stopped or unpaired connection fails with ERR_WAPP_NOT_INITIALIZED", async () => {
+  test("sending on a stopped or unpaired connection fails with ERR_WAPP_NOT_INITIALIZED; a message id is still handed out", async () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx, { scan: false });
     const send = () => ctx.channels.sendText(row.id, "5511999999999", false, "hi", { messageId: "X1" });
     await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
     await ctx.channels.stop(row.id);
-    expect(() => ctx.channels.newMessageId(row.id)).toThrow(AppError);
+    await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    expect(ctx.channels.newMessageId(row.id)).toMatch(/^SB[0-9A-F]{20}$/);
+    expect(() => ctx.channels.newMessageId(9999)).toThrow(AppError);
     await expect(ctx.channels.disconnect(row.id)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
   });
 
@@ -63,7 +65,7 @@ describe("ConnectionManager with the sandbox driver", () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx);
     const acks: number[] = [];
-    ctx.channels.setInbound({ onMessage: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {} });
+    ctx.channels.setInbound({ onMessage: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     ctx.sandbox.network.settle();
     expect(acks).toEqual([1, 2, 3]);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import makeWASocket, {
   Browsers,
+  DisconnectReason,
   downloadMediaMessage,
   extensionForMediaMessage,
   generateMessageIDV2,
@@ -15,6 +16,7 @@ import makeWASocket, {
   type WASocket,
 } from "baileys";
 import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
 import type { Logger } from "../../log";
 import { makePrivateDir, writePrivateFile } from "../../private-files";
 import type {
@@ -250,7 +252,14 @@ export class BaileysDriver implements ChannelDriver {
    * only exists once Baileys generated it; until this socket closes Baileys answers retries from its own cache.
    */
   private async send(s: Session, jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
-    const sent = await s.sock.sendMessage(jid, content, options);
+    let sent: WAMessage | undefined;
+    try {
+      sent = await s.sock.sendMessage(jid, content, options);
+    } catch (error) {
+      // The socket closed or stopped answering: the send is worth trying again once the connection is back.
+      if (linkDown(s, error)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      throw error;
+    }
     if (!sent?.key.id || !sent.message) return;
     try {
       this.sent.save(s.conn.id, sent.key.id, sent.message);
@@ -368,7 +377,8 @@ export class BaileysDriver implements ChannelDriver {
       const body = edited ? editedBody(edited) : null;
       if (body !== null) s.sink.onEdit(id, { id: u.key.id, body, at: u.update.messageTimestamp ? Number(u.update.messageTimestamp) * 1000 : Date.now() });
       const ack = ackOfStatus(u.update.status);
-      if (ack !== undefined) this.ack(s, u.key.id, ack);
+      // An ERROR status is a nack from the server (design doc §4.3); its first stub parameter is the error code.
+      if (ack !== undefined) this.ack(s, u.key.id, ack, u.update.messageStubParameters?.[0] ?? undefined);
     }
     for (const r of events["message-receipt.update"] ?? []) {
       const ack = ackOfReceipt(r.receipt);
@@ -485,7 +495,8 @@ export class BaileysDriver implements ChannelDriver {
       } else msg.mediaUnavailable = true;
     }
     await s.sink.onMessage(id, msg);
-    if (msg.fromMe && msg.ack !== undefined) this.ack(s, msg.id, msg.ack);
+    // A nack that came before this upsert left the buffer is folded into it, with its code.
+    if (msg.fromMe && msg.ack !== undefined) this.ack(s, msg.id, msg.ack, m.messageStubParameters?.[0] ?? undefined);
   }
 
   private async reportCall(s: Session, call: Parameters<ChannelSink["onCall"]>[1]) {
@@ -497,14 +508,15 @@ export class BaileysDriver implements ChannelDriver {
     await s.sink.onCall(s.conn.id, call);
   }
 
-  /** Reports an ack only when it moves forward (three sources race; see design doc §4.3). */
-  private ack(s: Session, messageId: string, ack: number) {
+  /** Reports an ack only when it moves forward (three sources race; see design doc §4.3); 0 is a rejection. */
+  private ack(s: Session, messageId: string, ack: number, reason?: string) {
     const next = nextAck(s.acks.get(messageId), ack);
     if (next === undefined) return;
     s.acks.delete(messageId);
     s.acks.set(messageId, next);
     if (s.acks.size > ACK_CACHE) s.acks.delete(s.acks.keys().next().value!);
-    s.sink.onAck(s.conn.id, messageId, next);
+    if (next === 0) s.sink.onSendRejected(s.conn.id, messageId, reason);
+    else s.sink.onAck(s.conn.id, messageId, next);
   }
 
   /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */
@@ -570,6 +582,12 @@ export class BaileysDriver implements ChannelDriver {
     }
     return undefined;
   }
+}
+
+/** A send failed because the socket is closed or a query to the server timed out, not because of the message. */
+function linkDown(s: Session, error: unknown): boolean {
+  const code = (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
+  return !s.sock.ws.isOpen || code === DisconnectReason.connectionClosed || code === DisconnectReason.timedOut;
 }
 
 /** A protobuf length (a number, or a Long for 64-bit fields) as a number; 0 when unknown. */

@@ -176,6 +176,14 @@ export class SandboxDriver implements ChannelDriver {
     for (const wid of this.network.readAll(connectionId, peer)) session.sink.onAck(connectionId, wid, 4);
   }
 
+  /** The network refuses a message the connection sent: reported through the sink as WhatsApp's nack is. False when unknown. */
+  reject(connectionId: number, wid: string, reason = "sandbox"): boolean {
+    const session = this.connected(connectionId);
+    if (!this.network.reject(connectionId, wid)) return false;
+    session.sink.onSendRejected(connectionId, wid, reason);
+    return true;
+  }
+
   private sessionOf(connectionId: number): Session {
     const session = this.sessions.get(connectionId);
     if (!session) throw new AppError("ERR_WAPP_NOT_INITIALIZED");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -162,6 +162,16 @@ export class SandboxNetwork {
 
   byWid(wid: string): SandboxMessageRow | undefined {
     return this.db.select().from(sandboxMessages).where(eq(sandboxMessages.wid, wid)).get();
+  }
+
+  /** The network refuses a message the connection sent (a nack): the simulated phone never gets it. False when unknown. */
+  reject(connectionId: number, wid: string): boolean {
+    const where = and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.wid, wid), eq(sandboxMessages.direction, "out"));
+    const row = this.db.delete(sandboxMessages).where(where).returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer, mediaPath: sandboxMessages.mediaPath }).get();
+    if (!row) return false;
+    if (row.mediaPath) rmSync(row.mediaPath, { force: true });
+    this.changed({ whatsappId: row.whatsappId, peer: row.peer });
+    return true;
   }
 
   /** The message was deleted for everyone: the simulated phone no longer shows its content. */

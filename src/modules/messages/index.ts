@@ -7,7 +7,7 @@ import { parseJson, readCapped } from "../../http/body-reader";
 import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, sendFromPanel } from "./service";
+import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, retryMessage, sendFromPanel } from "./service";
 
 const MAX_FILES = 10;
 
@@ -36,7 +36,7 @@ async function readPanelMessage(request: Request, config: Config): Promise<Panel
   return { body: body ?? undefined, quotedMsgId: (quotedId as number | undefined) ?? undefined };
 }
 
-/** /messages: a ticket's history, sending text or files from the panel, deleting own messages. */
+/** /messages: a ticket's history, sending text or files from the panel, retrying a failed send, deleting own messages. */
 export function messageRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/messages" })
     .use(authContext(deps, tokens))
@@ -45,14 +45,16 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
       params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
       query: t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
     })
+    // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
     .post(
-      "/:ticketId",
+      "/:id",
       async ({ user, params, request }) => {
-        await sendFromPanel(deps, user, params.ticketId, await readPanelMessage(request, deps.config));
-        return { ok: true };
+        const messages = await sendFromPanel(deps, user, params.id, await readPanelMessage(request, deps.config));
+        return { ok: true, messages };
       },
-      { auth: true, parse: "none", params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }) },
+      { auth: true, parse: "none", params: idParam },
     )
+    .post("/:id/retry", ({ user, params }) => retryMessage(deps, user, params.id), { auth: true, params: idParam })
     .delete(
       "/:id",
       async ({ user, params }) => {

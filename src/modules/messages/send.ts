@@ -1,16 +1,14 @@
-import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { contacts, messages, queues, tickets, users, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { ticketRooms } from "../../realtime/rooms";
-import type { SendOptions, StoredMedia } from "../../channels/types";
+import type { StoredMedia } from "../../channels/types";
 import { removeMediaFiles } from "../media/files";
 import { canSeeTicket } from "../tickets/access";
 import { defaultWhatsappId } from "../tickets/default-connection";
 import type { AuthUser } from "../users/service";
 import { LRM, renderPlaceholders } from "./placeholders";
-import { storeMessage } from "./store";
+import { emitMessageUpdate, storeMessage } from "./store";
 
 export interface SendTextOptions {
   quotedMessageId?: number;
@@ -25,35 +23,28 @@ export interface SendTextOptions {
 interface Target {
   ticket: TicketRow;
   whatsappId: number;
-  to: string;
-  isGroup: boolean;
   contactName: string;
 }
 
-/** Attaches a connection to a connection-less ticket and checks that it is running. */
+/** Attaches a connection to a connection-less ticket. Whether that connection is up only decides when the message goes out. */
 function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undefined): Target {
   let row = ticket;
   if (row.whatsappId == null) {
     const whatsappId = defaultWhatsappId(deps.db, userId ?? row.userId);
     row = deps.db.update(tickets).set({ whatsappId }).where(eq(tickets.id, row.id)).returning().get()!;
   }
-  const whatsappId = row.whatsappId!;
-  if (!deps.channels.isRunning(whatsappId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   const contact = deps.db.select().from(contacts).where(eq(contacts.id, row.contactId)).get();
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
-  return { ticket: row, whatsappId, to: contact.number, isGroup: contact.isGroup, contactName: contact.name };
+  return { ticket: row, whatsappId: row.whatsappId!, contactName: contact.name };
 }
 
 /**
- * A send that failed leaves no trace: the row stored before sending is deleted and its chat told
- * (`appMessage` `{action:"delete", messageId}`), so history never shows a message the contact did not get.
+ * Hands a stored message to its connection's outbox and returns it as it is afterwards: sent, failed, or still
+ * queued while the connection is down (it goes out when the connection is back).
  */
-function dropFailed(deps: AppDeps, target: Target, message: MessageRow, error: unknown): never {
-  deps.db.delete(messages).where(eq(messages.id, message.id)).run();
-  deps.hub.publish(ticketRooms(target.ticket), "appMessage", { action: "delete", messageId: message.id, ticketId: message.ticketId });
-  deps.log.warn("send failed", { ticketId: target.ticket.id, whatsappId: target.whatsappId, error });
-  if (error instanceof AppError && (error.code === "ERR_WAPP_NOT_INITIALIZED" || error.code === "ERR_SENDING_WAPP_MSG")) throw error;
-  throw new AppError("ERR_SENDING_WAPP_MSG");
+async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRow> {
+  await deps.outbox.flush(deps, message.whatsappId!, message.id);
+  return deps.db.select().from(messages).where(eq(messages.id, message.id)).get() ?? message;
 }
 
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
@@ -68,7 +59,7 @@ export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: strin
  * The message to quote: it must belong to the same contact and, when a person sends, to a ticket they may see.
  * Every refusal is the same ERR_FETCH_WAPP_MSG, so a refused id does not tell whether the message exists.
  */
-function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): { row: MessageRow; quoted: SendOptions["quoted"] } | undefined {
+function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): MessageRow | undefined {
   if (opts.quotedMessageId == null) return undefined;
   const row = deps.db.select().from(messages).where(eq(messages.id, opts.quotedMessageId)).get();
   const owner = row
@@ -76,17 +67,17 @@ function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): { row: M
     : undefined;
   if (!row || !owner || owner.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
   if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
-  return {
-    row,
-    quoted: { id: row.wid, fromMe: row.fromMe, raw: row.dataJson, remoteJid: row.remoteJid, participant: row.participant, body: row.body },
-  };
+  return row;
 }
 
-/** Sends a text on the ticket's connection: the row is stored first (fromMe, read, ack 0), then the network send. */
+/**
+ * Sends a text on the ticket's connection: the row is stored first (fromMe, read, ack 0, queued), then sent
+ * through the outbox. Only a message of the same connection can be quoted on the network.
+ */
 export async function sendTicketText(deps: AppDeps, ticket: TicketRow, body: string, opts: SendTextOptions = {}): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const text = opts.auto ? renderAutoText(deps, target.ticket, body, target.contactName) : body;
-  const quote = quoteOf(deps, target, opts);
+  const quoted = quoteOf(deps, target, opts);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const { message } = storeMessage(deps, {
     whatsappId: target.whatsappId,
@@ -97,14 +88,10 @@ export async function sendTicketText(deps: AppDeps, ticket: TicketRow, body: str
     fromMe: true,
     read: true,
     ack: 0,
-    quotedWid: quote?.row.whatsappId === target.whatsappId ? quote.row.wid : null,
+    sendState: "queued",
+    quotedWid: quoted?.whatsappId === target.whatsappId ? quoted.wid : null,
   });
-  try {
-    await deps.channels.sendText(target.whatsappId, target.to, target.isGroup, text, { messageId: wid, quoted: quote?.quoted });
-  } catch (error) {
-    dropFailed(deps, target, message, error);
-  }
-  return message;
+  return sendStored(deps, message);
 }
 
 const mediaKind = (mimetype: string) => {
@@ -121,22 +108,25 @@ export function isVoiceRecording(file: Pick<StoredMedia, "mimetype" | "originalN
 }
 
 /**
- * Sends a file already stored in the media directory, caption = body; stored first like a text. A send that
- * fails (no connection, network error) also removes the file, which no message points at any more.
+ * Sends a file already stored in the media directory, caption = body; stored first like a text. The file stays
+ * with its message (also while it waits or after a failure, for a retry); it is removed only when the message
+ * cannot even be stored.
  */
 export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null } = {}): Promise<MessageRow> {
+  let message: MessageRow;
   try {
-    return await storeAndSendMedia(deps, ticket, file, caption, opts);
+    message = storeMedia(deps, ticket, file, caption, opts);
   } catch (error) {
     removeMediaFiles(deps, [file.fileName]);
     throw error;
   }
+  return sendStored(deps, message);
 }
 
-async function storeAndSendMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null }): Promise<MessageRow> {
+function storeMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null }): MessageRow {
   const target = prepare(deps, ticket, opts.userId);
   const wid = deps.channels.newMessageId(target.whatsappId);
-  const { message } = storeMessage(deps, {
+  return storeMessage(deps, {
     whatsappId: target.whatsappId,
     wid,
     ticketId: target.ticket.id,
@@ -145,27 +135,31 @@ async function storeAndSendMedia(deps: AppDeps, ticket: TicketRow, file: StoredM
     fromMe: true,
     read: true,
     ack: 0,
+    sendState: "queued",
     mediaType: mediaKind(file.mimetype),
     mediaUrl: file.fileName,
     mediaMime: file.mimetype,
     fileName: file.originalName,
-  });
-  try {
-    await deps.channels.sendMedia(
-      target.whatsappId,
-      target.to,
-      target.isGroup,
-      {
-        path: join(deps.config.mediaDir, file.fileName),
-        mimetype: file.mimetype,
-        fileName: file.originalName,
-        caption: caption || undefined,
-        ...(isVoiceRecording(file) ? { ptt: true } : {}),
-      },
-      { messageId: wid },
-    );
-  } catch (error) {
-    dropFailed(deps, target, message, error);
-  }
-  return message;
+  }).message;
+}
+
+/**
+ * Queues a failed message again under a new id, on the ticket's connection. A new id because the network has
+ * already seen the old one and refused or lost it: the retry is a new message, and the failed one was never
+ * delivered, so the contact cannot get it twice. A message that is no longer failed is returned as it is.
+ */
+export async function resendMessage(deps: AppDeps, ticket: TicketRow, message: MessageRow, userId: number): Promise<MessageRow> {
+  const target = prepare(deps, ticket, userId);
+  const wid = deps.channels.newMessageId(target.whatsappId);
+  const row = deps.db.transaction((tx) =>
+    tx
+      .update(messages)
+      .set({ whatsappId: target.whatsappId, wid, ack: 0, sendState: "queued", sendError: null })
+      .where(and(eq(messages.id, message.id), message.sendState == null ? isNull(messages.sendState) : eq(messages.sendState, message.sendState)))
+      .returning()
+      .get(),
+  );
+  if (!row) return deps.db.select().from(messages).where(eq(messages.id, message.id)).get() ?? message;
+  emitMessageUpdate(deps, row);
+  return sendStored(deps, row);
 }

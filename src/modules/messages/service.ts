@@ -1,5 +1,5 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
-import { contacts, messages, tickets } from "../../db/schema";
+import { contacts, messages, tickets, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isAdmin } from "../../shared/permissions";
@@ -9,8 +9,9 @@ import { canSeeTicket } from "../tickets/access";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
 import type { AuthUser } from "../users/service";
-import { sendTicketMedia, sendTicketText } from "./send";
-import { markRevoked, toMessageDtos } from "./store";
+import { cancelUnsent } from "./outbox";
+import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
+import { markRevoked, type MessageDto, toMessageDtos } from "./store";
 
 export const MESSAGE_PAGE_SIZE = 20;
 export const MAX_BODY = 65_536;
@@ -43,46 +44,84 @@ export interface PanelMessage {
   files?: (Blob & { name?: string })[];
 }
 
+/** Whether `user` may send on the ticket: theirs (or any, for an admin), visible to them, and open. */
+function assertMaySend(user: AuthUser, ticket: TicketRow) {
+  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
+  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+}
+
 /**
  * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all checked
  * (type and size) before the first is written; each is then written and sent as its own message, the body as
- * the first caption, and a failed send removes its file. Agent text is sent as typed (templates are not rendered).
+ * the first caption. Agent text is sent as typed (templates are not rendered). Returns the stored messages:
+ * sent, failed (shown so, to be retried), or queued until the connection is back.
  */
-export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage) {
+export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage): Promise<MessageDto[]> {
   const ticket = getTicketRow(deps, ticketId);
-  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
-  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+  assertMaySend(user, ticket);
   const body = input.body ?? "";
   if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
   const files = input.files ?? [];
   if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
+  const sent: MessageRow[] = [];
   if (uploads.length) {
     let current = ticket;
     for (const [i, upload] of uploads.entries()) {
-      await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", { userId: user.id });
+      sent.push(await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", { userId: user.id }));
       current = getTicketRow(deps, ticketId);
     }
   } else {
-    await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user });
+    sent.push(await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user }));
   }
   markTicketRead(deps, getTicketRow(deps, ticketId));
+  return toMessageDtos(deps.db, sent, (quoted) => canSeeTicket(user, quoted));
 }
 
-/** DELETE /messages/:id: only own messages, deleted for everyone on the network, then marked deleted. */
+/**
+ * POST /messages/:id/retry: sends a message that failed again (see resendMessage), for whoever may send on
+ * its ticket. A message already queued or being sent again is returned as it is; one whose connection was
+ * removed while it waited is queued on the ticket's connection.
+ */
+export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: number): Promise<MessageDto> {
+  const message = deps.db.select().from(messages).where(eq(messages.id, messageId)).get();
+  if (!message) throw notFound("ERR_NO_MESSAGE_FOUND");
+  const ticket = getTicketRow(deps, message.ticketId);
+  assertMaySend(user, ticket);
+  const orphan = message.sendState === "queued" && message.whatsappId == null;
+  let row = message;
+  if (message.sendState === "failed" || orphan) row = await resendMessage(deps, ticket, message, user.id);
+  else if (message.sendState !== "queued" && message.sendState !== "sending") throw new AppError("ERR_MESSAGE_NOT_FAILED");
+  return toMessageDtos(deps.db, [row], (quoted) => canSeeTicket(user, quoted))[0]!;
+}
+
+/**
+ * DELETE /messages/:id: only own messages. One not handed to the network yet (queued or failed) is cancelled:
+ * removed with its file. Otherwise it is deleted for everyone on the network, then marked deleted.
+ */
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
-  const row = deps.db
-    .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, isGroup: contacts.isGroup })
-    .from(messages)
-    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(messages.id, messageId))
-    .get();
+  const found = () =>
+    deps.db
+      .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, isGroup: contacts.isGroup })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(eq(messages.id, messageId))
+      .get();
+  let row = found();
   if (!row) throw notFound("ERR_NO_MESSAGE_FOUND");
   if (!canSeeTicket(user, row)) throw forbidden();
+  if (!row.message.fromMe) throw new AppError("ERR_DELETE_WAPP_MSG");
+  if (row.message.isDeleted) return;
+  // Being handed to the network right now: whether it is cancelled or deleted for everyone depends on how that ends.
+  if (row.message.sendState === "sending" && row.message.whatsappId != null) {
+    await deps.outbox.idle(row.message.whatsappId);
+    row = found();
+    if (!row) return;
+  }
+  if (cancelUnsent(deps, messageId)) return;
   const { message } = row;
-  if (!message.fromMe || message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
-  if (message.isDeleted) return;
+  if (message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
   try {
     await deps.channels.deleteForEveryone(message.whatsappId, { id: message.wid, chatId: row.number, isGroup: row.isGroup, fromMe: true, participant: message.participant });
   } catch (error) {

@@ -40,6 +40,8 @@ export interface StoreMessageInput {
   at?: number;
   /** Inbound messages count as unread unless this is false. */
   countUnread?: boolean;
+  /** Messages sent from here start `queued` (see outbox.ts). */
+  sendState?: MessageRow["sendState"];
 }
 
 /** The URL the media route serves a message's file under. */
@@ -139,6 +141,7 @@ export function storeMessage(
         participant: input.participant ?? null,
         senderName: input.senderName ?? null,
         dataJson: input.dataJson ?? null,
+        sendState: input.sendState ?? null,
         createdAt: at,
         updatedAt: at,
       })

@@ -4,7 +4,7 @@ import { SandboxDriver } from "../../channels/sandbox/driver";
 import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { assertSandboxEnabled, inbound, outbox, read, scan } from "./service";
+import { assertSandboxEnabled, inbound, outbox, read, reject, scan } from "./service";
 
 const whatsappIdParam = t.Object({ whatsappId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 const phone = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9-]+$" });
@@ -56,5 +56,13 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         return { message: "Read." };
       },
       { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ to: phone }) },
+    )
+    .post(
+      "/:whatsappId/reject",
+      ({ params, body }) => {
+        reject(deps, driver!, params.whatsappId, body.id);
+        return { message: "Rejected." };
+      },
+      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) }) },
     );
 }

@@ -50,3 +50,9 @@ export function read(deps: AppDeps, driver: SandboxDriver, id: number, to: strin
   sandboxConnection(deps, id);
   driver.read(id, to);
 }
+
+/** The network refuses a message the connection sent (a nack), as WhatsApp does to a restricted account. */
+export function reject(deps: AppDeps, driver: SandboxDriver, id: number, wid: string) {
+  sandboxConnection(deps, id);
+  if (!driver.reject(id, wid)) throw notFound("ERR_NO_MESSAGE_FOUND");
+}

@@ -283,6 +283,11 @@ export class FakeWa {
     });
   }
 
+  /** The server refuses one of the client's messages with an error ack (463: restricted account, 479: bad stanza). */
+  nack(to: string, id: string, error = "479") {
+    this.broadcast({ tag: "ack", attrs: { class: "message", id, from: `${to}@s.whatsapp.net`, error, t: String(Math.floor(Date.now() / 1000)) } });
+  }
+
   /** The contact's phone could not decrypt one of the client's messages and asks for it again. */
   retryReceipt(from: string, id: string, count = 1) {
     const t = String(Math.floor(Date.now() / 1000));

@@ -10,6 +10,7 @@ export class RecordingSink implements ChannelSink {
   reactions: Reaction[] = [];
   calls: CallEvent[] = [];
   contacts: NormalizedContact[] = [];
+  rejections: { id: string; reason?: string }[] = [];
   private waiters: (() => void)[] = [];
   onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
     this.statuses.push({ status, info });
@@ -41,6 +42,10 @@ export class RecordingSink implements ChannelSink {
   }
   onContacts(_id: number, c: NormalizedContact[]) {
     this.contacts.push(...c);
+    this.poke();
+  }
+  onSendRejected(_id: number, id: string, reason?: string) {
+    this.rejections.push({ id, reason });
     this.poke();
   }
   private poke() {

@@ -1,0 +1,201 @@
+import { join } from "node:path";
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import type { OutgoingMedia, SendOptions } from "../../channels/types";
+import { contacts, messages, tickets, whatsapps, type MessageRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
+import { ticketRooms } from "../../realtime/rooms";
+import type { ErrorCode } from "../../shared/error-codes";
+import { removeMediaFiles } from "../media/files";
+import { isVoiceRecording } from "./send";
+import { emitMessageUpdate } from "./store";
+
+type SendState = NonNullable<MessageRow["sendState"]>;
+
+interface Lane {
+  /** Set when more was queued while the lane ran: it looks again before stopping. */
+  again: boolean;
+  run: Promise<void>;
+  /** Callers waiting for one message to leave the queue (sent, failed or left queued for later). */
+  waiters: Map<number, (() => void)[]>;
+}
+
+/**
+ * Messages sent from here are stored first (`queued`) and handed to the network by one lane per connection,
+ * oldest first, and only while that connection is CONNECTED: a message written while it is down waits and goes
+ * out once it is back, in the order it was written. A row is claimed (`sending`) in a transaction before the
+ * network call, so no two lanes can send it; one left `sending` by a stop or a crash is queued again at start
+ * and sent under the same id, which WhatsApp does not deliver twice.
+ */
+export class Outbox {
+  private readonly lanes = new Map<number, Lane>();
+
+  /**
+   * Sends what is queued on the connection if it is connected (a no-op otherwise). With `messageId`, resolves
+   * once that message was handled or the lane stopped; without, once the lane is idle.
+   */
+  flush(deps: AppDeps, whatsappId: number, messageId?: number): Promise<void> {
+    let lane = this.lanes.get(whatsappId);
+    if (lane) lane.again = true;
+    else {
+      const fresh: Lane = { again: true, run: Promise.resolve(), waiters: new Map() };
+      this.lanes.set(whatsappId, fresh);
+      fresh.run = this.run(deps, whatsappId, fresh);
+      lane = fresh;
+    }
+    if (messageId === undefined) return lane.run;
+    const waiting = lane;
+    return new Promise((resolve) => waiting.waiters.set(messageId, [...(waiting.waiters.get(messageId) ?? []), resolve]));
+  }
+
+  /** Resolves when nothing is being sent on the connection. */
+  idle(whatsappId: number): Promise<void> {
+    return this.lanes.get(whatsappId)?.run ?? Promise.resolve();
+  }
+
+  private async run(deps: AppDeps, whatsappId: number, lane: Lane) {
+    // Flushes are asked for from inside a driver's status report: start once that report has returned.
+    await Promise.resolve();
+    try {
+      while (lane.again) {
+        lane.again = false;
+        await this.drain(deps, whatsappId, lane);
+      }
+    } catch (error) {
+      deps.log.error("outbox flush failed", { whatsappId, error });
+    } finally {
+      this.lanes.delete(whatsappId);
+      for (const waiters of lane.waiters.values()) for (const resolve of waiters) resolve();
+    }
+  }
+
+  private async drain(deps: AppDeps, whatsappId: number, lane: Lane) {
+    for (;;) {
+      if (!isConnected(deps, whatsappId)) return;
+      const row = claimNext(deps, whatsappId);
+      if (!row) return;
+      const outcome = await deliver(deps, row);
+      for (const resolve of lane.waiters.get(row.id) ?? []) resolve();
+      lane.waiters.delete(row.id);
+      // The link went down mid-send: later messages wait with it, so they keep their order.
+      if (outcome === "queued") return;
+    }
+  }
+}
+
+/** A send only starts on a connection that runs and last reported CONNECTED (not while it opens or reconnects). */
+function isConnected(deps: AppDeps, whatsappId: number): boolean {
+  if (!deps.channels.isRunning(whatsappId)) return false;
+  return deps.db.select({ status: whatsapps.status }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()?.status === "CONNECTED";
+}
+
+function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
+  const row = deps.db.transaction((tx) => {
+    const next = tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, whatsappId)))
+      .orderBy(asc(messages.id))
+      .limit(1)
+      .get();
+    if (!next) return undefined;
+    return tx.update(messages).set({ sendState: "sending" }).where(and(eq(messages.id, next.id), eq(messages.sendState, "queued"))).returning().get();
+  });
+  if (row) emitMessageUpdate(deps, row);
+  return row;
+}
+
+/** Moves a message on from `from` (only if it is still there, e.g. not failed by a nack meanwhile) and tells its chat. */
+function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendError: ErrorCode | null = null) {
+  const row = deps.db
+    .update(messages)
+    .set({ sendState: to, sendError })
+    .where(and(eq(messages.id, id), eq(messages.sendState, from)))
+    .returning()
+    .get();
+  if (row) emitMessageUpdate(deps, row);
+}
+
+async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed" | "queued"> {
+  const whatsappId = row.whatsappId!;
+  try {
+    const chat = deps.db
+      .select({ number: contacts.number, isGroup: contacts.isGroup })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(eq(tickets.id, row.ticketId))
+      .get();
+    if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
+    if (row.mediaUrl) await deps.channels.sendMedia(whatsappId, chat.number, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
+    else await deps.channels.sendText(whatsappId, chat.number, chat.isGroup, row.body, { messageId: row.wid, quoted: quotedOf(deps, row) });
+  } catch (error) {
+    if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, whatsappId)) {
+      deps.log.info("send waits for the connection", { whatsappId, messageId: row.id });
+      settle(deps, row.id, "sending", "queued");
+      return "queued";
+    }
+    deps.log.warn("send failed", { whatsappId, messageId: row.id, error });
+    settle(deps, row.id, "sending", "failed", error instanceof AppError ? error.code : "ERR_SENDING_WAPP_MSG");
+    return "failed";
+  }
+  settle(deps, row.id, "sending", "sent");
+  return "sent";
+}
+
+/** A stored media message as the driver sends it; a body that only repeats the file name is no caption. */
+function outgoingMedia(deps: AppDeps, row: MessageRow): OutgoingMedia {
+  const mimetype = row.mediaMime ?? "application/octet-stream";
+  const fileName = row.fileName ?? row.mediaUrl!;
+  const caption = row.body && row.body !== fileName ? row.body : undefined;
+  return {
+    path: join(deps.config.mediaDir, row.mediaUrl!),
+    mimetype,
+    fileName,
+    ...(caption ? { caption } : {}),
+    ...(isVoiceRecording({ mimetype, originalName: fileName }) ? { ptt: true } : {}),
+  };
+}
+
+function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
+  if (row.quotedMsgId == null) return undefined;
+  const q = deps.db.select().from(messages).where(eq(messages.id, row.quotedMsgId)).get();
+  return q ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body } : undefined;
+}
+
+/** Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back. */
+export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
+  const rows = deps.db.update(messages).set({ sendState: "queued" }).where(eq(messages.sendState, "sending")).returning({ id: messages.id }).all();
+  if (rows.length) deps.log.info("interrupted sends queued again", { messageIds: rows.map((r) => r.id) });
+}
+
+/**
+ * The network refused a message (a nack): it shows as failed, to be retried. A message the contact already
+ * received (delivered or read) stays as it is.
+ */
+export function markRejected(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, wid: string, reason?: string) {
+  const row = deps.db
+    .update(messages)
+    .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)))
+    .returning()
+    .get();
+  deps.log.warn("message rejected by the network", { whatsappId, wid, reason, known: !!row });
+  if (row) emitMessageUpdate(deps, row);
+}
+
+/**
+ * Cancels a message that was not handed to the network (queued, or failed): the row and its file are removed
+ * and its chat told. Returns false when it is no longer cancellable (being sent, or sent).
+ */
+export function cancelUnsent(deps: Pick<AppDeps, "db" | "hub" | "config" | "log">, messageId: number): boolean {
+  const row = deps.db
+    .delete(messages)
+    .where(and(eq(messages.id, messageId), inArray(messages.sendState, ["queued", "failed"])))
+    .returning()
+    .get();
+  if (!row) return false;
+  if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
+  const ticket = deps.db.select().from(tickets).where(eq(tickets.id, row.ticketId)).get();
+  if (ticket) deps.hub.publish(ticketRooms(ticket), "appMessage", { action: "delete", messageId: row.id, ticketId: row.ticketId });
+  return true;
+}

@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import type { BinaryNode } from "baileys";
+import { BaileysDriver } from "../../src/channels/baileys/driver";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
+import { createLogger } from "../../src/log";
+import type { RecordingHub } from "../../src/realtime/hub";
+import { call, loginAs, makeTestApp, type TestContext } from "../helpers";
+import { FakeWa } from "./fakewa/server";
+import { RecordingSink } from "./fakewa/sink";
+
+const CONN = { id: 1, name: "Main", provider: "baileys" as const };
+const CONTACT = "5511988887777";
+let cleanup: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+function newDriver(db: ReturnType<typeof openDatabase>, fake: FakeWa) {
+  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-outbound-"));
+  const driver = new BaileysDriver({
+    db,
+    mediaDir,
+    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
+    waWebSocketUrl: fake.url,
+    fetchLatestVersion: false,
+    backoff: { baseMs: 20, maxMs: 100 },
+    // The fake sends no history: skip the 20 s initial-sync wait.
+    socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
+  });
+  cleanup.push(async () => {
+    await driver.stop(CONN.id);
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+  return driver;
+}
+
+function newFake() {
+  const fake = new FakeWa({ onWhatsApp: [CONTACT] });
+  cleanup.push(() => fake.stop());
+  return fake;
+}
+
+const isMessage = (id: string) => (n: BinaryNode) => n.tag === "message" && n.attrs.id === id;
+
+describe("baileys driver: outbound failures", () => {
+  async function paired() {
+    const fake = newFake();
+    const db = openDatabase(":memory:");
+    runMigrations(db);
+    db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+    const driver = newDriver(db, fake);
+    const sink = new RecordingSink();
+    await driver.start(CONN, sink);
+    fake.scan(await sink.until(() => sink.statuses.find((s) => s.status === "qrcode")?.info?.qr));
+    await sink.until(() => sink.statuses.find((s) => s.status === "CONNECTED"));
+    return { fake, driver, sink };
+  }
+
+  test("a message the server refuses (an error ack) is reported as a rejection with its code, not as an ack", async () => {
+    const { fake, driver, sink } = await paired();
+    const id = driver.newMessageId(CONN.id);
+    await driver.sendText(CONN.id, CONTACT, false, "olá", { messageId: id });
+    await fake.waitFor(isMessage(id));
+    fake.nack(CONTACT, id, "463");
+    expect(await sink.until(() => sink.rejections.find((r) => r.id === id))).toEqual({ id, reason: "463" });
+    expect(sink.acks.filter((a) => a.id === id && a.ack === 0)).toEqual([]);
+  });
+
+  test("a send while the link is down fails with ERR_WAPP_NOT_INITIALIZED, which keeps it waiting for the connection", async () => {
+    const { fake, driver, sink } = await paired();
+    const before = sink.statuses.length;
+    fake.setDown(true);
+    await sink.until(() => sink.statuses.slice(before).find((s) => s.status === "TIMEOUT"));
+    const id = driver.newMessageId(CONN.id);
+    await expect(driver.sendText(CONN.id, CONTACT, false, "olá", { messageId: id })).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+  });
+});
+
+/** Resolves once `check` holds, re-checked on every realtime event the app publishes (no polling). */
+function whenPublished<T>(hub: RecordingHub, check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+  const first = check();
+  if (first) return Promise.resolve(first);
+  return new Promise((resolve, reject) => {
+    const publish = hub.publish.bind(hub);
+    const restore = () => {
+      hub.publish = publish;
+      clearTimeout(timer);
+    };
+    const timer = setTimeout(() => {
+      restore();
+      reject(new Error("timed out waiting for a realtime event"));
+    }, timeoutMs);
+    hub.publish = (...args) => {
+      publish(...args);
+      const value = check();
+      if (value) {
+        restore();
+        resolve(value);
+      }
+    };
+  });
+}
+
+describe("the outbox on a Baileys connection against the fake WhatsApp server", () => {
+  async function app() {
+    const fake = newFake();
+    const ctx = await makeTestApp();
+    ctx.channels.register(newDriver(ctx.db, fake));
+    const conn = ctx.db.insert(whatsapps).values({ name: "Main", provider: "baileys" }).returning().get();
+    const status = () => ctx.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!;
+    await ctx.channels.start(conn.id);
+    fake.scan(await whenPublished(ctx.hub, () => status().status === "qrcode" && status().qrcode));
+    await whenPublished(ctx.hub, () => status().status === "CONNECTED");
+    const { user, token } = await loginAs(ctx, { profile: "admin" });
+    const contact = ctx.db.insert(contacts).values({ name: "Ana", number: CONTACT }).returning().get();
+    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: conn.id }).returning().get();
+    return { fake, ctx, conn, status, token, ticket };
+  }
+
+  const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(messages).where(eq(messages.id, id)).get()!;
+
+  test("an agent's message written during a reconnect waits queued and goes out once the connection is back", async () => {
+    const { fake, ctx, status, token, ticket } = await app();
+    fake.setDown(true);
+    await whenPublished(ctx.hub, () => status().status === "TIMEOUT");
+
+    const res = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body: "Seu pedido saiu" } });
+    expect(res.status).toBe(200);
+    const [queued] = res.json.messages;
+    expect(queued).toMatchObject({ sendState: "queued", ack: 0 });
+    expect(fake.sent.some(isMessage(queued.wid))).toBe(false);
+
+    fake.setDown(false);
+    const stanza = await fake.waitFor(isMessage(queued.wid), 8000);
+    expect((await fake.decryptFor(stanza, CONTACT)).extendedTextMessage?.text).toBe("Seu pedido saiu");
+    await whenPublished(ctx.hub, () => rowOf(ctx, queued.id).sendState === "sent");
+    expect(fake.sent.filter(isMessage(queued.wid))).toHaveLength(1);
+  });
+
+  test("a message WhatsApp refuses shows as failed, and a retry sends it again under a new id", async () => {
+    const { fake, ctx, token, ticket } = await app();
+    const res = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body: "Oi" } });
+    const [sent] = res.json.messages;
+    expect(sent.sendState).toBe("sent");
+    fake.nack(CONTACT, sent.wid, "463");
+    const failed = await whenPublished(ctx.hub, () => rowOf(ctx, sent.id).sendState === "failed" && rowOf(ctx, sent.id));
+    expect(failed.sendError).toBe("ERR_WAPP_MSG_REJECTED");
+
+    const retried = await call(ctx.app, "POST", `/api/messages/${sent.id}/retry`, { token });
+    expect(retried.status).toBe(200);
+    expect(retried.json).toMatchObject({ id: sent.id, sendState: "sent", sendError: null });
+    expect(retried.json.wid).not.toBe(sent.wid);
+    const again = await fake.waitFor(isMessage(retried.json.wid));
+    expect((await fake.decryptFor(again, CONTACT)).extendedTextMessage?.text).toBe("Oi");
+  });
+});
