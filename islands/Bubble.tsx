@@ -1,11 +1,14 @@
 import type { TFunction } from "i18next";
+import { useState } from "react";
 import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
 import { useMediaUrl } from "./lib/media";
 import { richText } from "./lib/rich-text";
 import type { Message } from "./lib/types";
 
-function Ack({ ack, t }: { ack: number; t: TFunction }) {
+function Ack({ m, t }: { m: Message; t: TFunction }) {
+  const { ack } = m;
+  if (m.sendState === "queued" || m.sendState === "sending") return <span className="ack" title={t("chat.ack.queued")}><Icon name="clock" size={14} /></span>;
   if (ack <= 0) return <span className="ack" title={t("chat.ack.pending")}><Icon name="clock" size={14} /></span>;
   if (ack <= 2) return <span className="ack" title={t("chat.ack.sent")}><Icon name="check" size={14} /></span>;
   if (ack === 3) return <span className="ack" title={t("chat.ack.delivered")}><Icon name="doneAll" size={14} /></span>;
@@ -54,10 +57,43 @@ function Reactions({ reactions, t }: { reactions: NonNullable<Message["reactions
   );
 }
 
+/** Why a send failed, from its error code (translated like the toasts). */
+function failureText(m: Message, t: TFunction): string {
+  const reason = t(`errors.${m.sendError ?? "ERR_SENDING_WAPP_MSG"}`, { defaultValue: t("errors.ERR_SENDING_WAPP_MSG") });
+  return t("chat.ack.failed", { reason });
+}
+
+/** A failed send: the red mark (its reason as tooltip) and the button that sends it again. */
+function SendFailed({ m, t, onRetry }: { m: Message; t: TFunction; onRetry?: (m: Message) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const text = failureText(m, t);
+  return (
+    <>
+      <span className="ack failed" role="img" aria-label={text} title={text}>
+        <Icon name="error" size={14} />
+      </span>
+      {onRetry && (
+        <button
+          type="button"
+          className="retry-button"
+          title={text}
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void onRetry(m).finally(() => setBusy(false));
+          }}
+        >
+          <Icon name="retry" size={14} /> {t("chat.retry")}
+        </button>
+      )}
+    </>
+  );
+}
+
 const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
 
 /** One message bubble: own on the right, contact's on the left; text is rendered as text only. */
-export function Bubble({ m, t, onReply }: { m: Message; t: TFunction; onReply: (m: Message) => void }) {
+export function Bubble({ m, t, onReply, onRetry }: { m: Message; t: TFunction; onReply: (m: Message) => void; onRetry?: (m: Message) => Promise<void> }) {
   let content;
   if (m.isDeleted) {
     content = (
@@ -111,7 +147,7 @@ export function Bubble({ m, t, onReply }: { m: Message; t: TFunction; onReply: (
       <span className="meta">
         {m.isEdited && !m.isDeleted && <span className="edited">{t("chat.edited")}</span>}
         <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>
-        {m.fromMe && <Ack ack={m.ack} t={t} />}
+        {m.fromMe && (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}
       {!m.isDeleted && (

@@ -113,7 +113,13 @@ export default function Chat({ ticketId, userId }: Props) {
       });
     const room = { type: "joinChatBox" as const, ticketId };
     join(room);
-    const offMsg = on("appMessage", (p: { action: string; message?: Message; ticket?: Ticket }) => {
+    const offMsg = on("appMessage", (p: { action: string; message?: Message; ticket?: Ticket; messageId?: number }) => {
+      // A message cancelled before it was sent is gone.
+      if (p.action === "delete" && p.messageId != null) {
+        const gone = p.messageId;
+        setMessages((prev) => prev.filter((m) => m.id !== gone));
+        return;
+      }
       if (!p.message || p.message.ticketId !== ticketId) return;
       if (p.action === "create") stickToBottom.current = isNearBottom(list.current);
       merge([p.message]);
@@ -217,6 +223,15 @@ export default function Chat({ ticketId, userId }: Props) {
       toast("error", errorText(t, error));
     } finally {
       setSending(false);
+    }
+  }
+
+  /** Sends a failed message again; its bubble follows through the chat's realtime updates. */
+  async function retry(m: Message) {
+    try {
+      await api(`/messages/${m.id}/retry`, { method: "POST" });
+    } catch (error) {
+      toast("error", errorText(t, error));
     }
   }
 
@@ -328,7 +343,7 @@ export default function Chat({ ticketId, userId }: Props) {
                   <span>{day}</span>
                 </div>
               )}
-              <Bubble m={m} t={t} onReply={setReplyTo} />
+              <Bubble m={m} t={t} onReply={setReplyTo} onRetry={isOpen && m.ticketId === ticketId ? retry : undefined} />
             </Fragment>
           );
         })}

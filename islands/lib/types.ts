@@ -27,6 +27,10 @@ export interface Message {
   fileName?: string | null;
   isDeleted: boolean;
   isEdited?: boolean;
+  /** Own messages sent from here: `queued` until the connection is up, `failed` until retried. */
+  sendState?: "queued" | "sending" | "sent" | "failed" | null;
+  /** The error code of a failed send. */
+  sendError?: string | null;
   createdAt: string;
   ticketId: number;
   reactions?: { emoji: string; reactor: string }[];

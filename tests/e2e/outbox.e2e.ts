@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { and, eq } from "drizzle-orm";
+import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
+import { hashPassword } from "../../src/modules/auth/passwords";
+import { insertUser } from "../../src/modules/users/service";
+import { bootE2E, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let adminId: number;
+const ADMIN = { email: "olga@example.com", password: "secret-123", name: "Olga Outbox" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  adminId = insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" }).id;
+  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
+  await env.deps.channels.start(whatsappId);
+  env.sandbox.scan(whatsappId);
+}, 30_000);
+
+afterAll(async () => {
+  env?.sandbox.network.cancelAll();
+  await env?.stop();
+});
+
+function openTicket(number: string, name: string) {
+  const contactId = env.deps.db.insert(contacts).values({ name, number }).returning().get().id;
+  return env.deps.db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
+}
+
+async function openChat(page: Page, ticketId: number) {
+  await page.goto(`${env.base}/login`);
+  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+  await page.fill("#email", ADMIN.email);
+  await page.fill("#password", ADMIN.password);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${env.base}/tickets`);
+  await page.goto(`${env.base}/tickets/${ticketId}`);
+  await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+}
+
+async function write(page: Page, text: string) {
+  const input = page.getByRole("textbox", { name: "Type a message" });
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+const sentRow = (ticketId: number, body: string) =>
+  env.deps.db.select().from(messages).where(and(eq(messages.ticketId, ticketId), eq(messages.body, body))).get()!;
+
+describe("outbound in the chat", () => {
+  test("a message written while the connection is down shows the clock, then the tick once the connection is back", async () => {
+    const ticketId = openTicket("5511966665555", "Rita Fila");
+    const { context, page, errors } = await openPage(env.browser);
+    await openChat(page, ticketId);
+    await env.deps.channels.stop(whatsappId);
+
+    await write(page, "Chegou?");
+    const bubble = page.locator(".bubble.me", { hasText: "Chegou?" });
+    await bubble.locator('.ack[title="Waiting for the connection to send"]').waitFor();
+    expect(env.sandbox.network.outbox(whatsappId)).toHaveLength(0);
+
+    await env.deps.channels.start(whatsappId);
+    await env.deps.outbox.idle(whatsappId);
+    env.sandbox.network.settle();
+    await bubble.locator('.ack[title="Delivered"]').waitFor();
+    expect(env.sandbox.network.outbox(whatsappId).map((m) => m.body)).toContain("Chegou?");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+
+  test("a message WhatsApp rejects shows the red mark with its reason and a button that sends it again", async () => {
+    const ticketId = openTicket("5511977778888", "Saulo Recusa");
+    const { context, page, errors } = await openPage(env.browser);
+    await openChat(page, ticketId);
+
+    await write(page, "Recusada");
+    const bubble = page.locator(".bubble.me", { hasText: "Recusada" });
+    await bubble.locator(".ack").waitFor();
+    await env.deps.outbox.idle(whatsappId);
+    const first = sentRow(ticketId, "Recusada");
+    expect(env.sandbox.reject(whatsappId, first.wid)).toBe(true);
+
+    const mark = bubble.getByRole("img", { name: "Not sent: WhatsApp rejected this message." });
+    await mark.waitFor();
+    expect(await mark.getAttribute("title")).toBe("Not sent: WhatsApp rejected this message.");
+    await bubble.getByRole("button", { name: "Send again" }).click();
+    await bubble.locator(".ack.failed").waitFor({ state: "detached" });
+    const again = sentRow(ticketId, "Recusada");
+    expect(again.wid).not.toBe(first.wid);
+    expect(env.sandbox.network.outbox(whatsappId).map((m) => m.wid)).toContain(again.wid);
+    env.sandbox.network.settle();
+    await bubble.locator('.ack[title="Delivered"]').waitFor();
+    expect(await bubble.getByRole("button", { name: "Send again" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+});
