@@ -249,4 +249,36 @@ describe("cancelling", () => {
     await ctx.deps.outbox.idle(conn.id);
     expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.wid)).toEqual([kept.wid]);
   });
+
+  test("deleting a message while it is being handed over waits for that, then deletes it for everyone", async () => {
+    const { ctx, conn, agent, ticket } = await setup();
+    const driverSend = ctx.sandbox.sendText.bind(ctx.sandbox);
+    let entered!: () => void;
+    const handingOver = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    spyOn(ctx.sandbox, "sendText").mockImplementation(async (...args) => {
+      entered();
+      await gate;
+      return driverSend(...args);
+    });
+    const sending = send(ctx, agent.token, ticket, "a caminho");
+    await handingOver;
+    const row = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).get()!;
+    expect(row.sendState).toBe("sending");
+    const idle = ctx.deps.outbox.idle.bind(ctx.deps.outbox);
+    let waited!: () => void;
+    const deleteWaits = new Promise<void>((resolve) => (waited = resolve));
+    spyOn(ctx.deps.outbox, "idle").mockImplementation((whatsappId) => {
+      waited();
+      return idle(whatsappId);
+    });
+    const deleting = call(ctx.app, "DELETE", `/api/messages/${row.id}`, { token: agent.token });
+    await deleteWaits;
+    release();
+    expect((await deleting).status).toBe(200);
+    expect((await sending).json.messages[0].sendState).toBe("sent");
+    expect(rowOf(ctx, row.id)).toMatchObject({ sendState: "sent", isDeleted: true });
+    expect(ctx.sandbox.network.byWid(row.wid)?.mediaType).toBe("revoked");
+  });
 });

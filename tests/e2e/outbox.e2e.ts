@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
+import { cancelUnsent } from "../../src/modules/messages/outbox";
 import { insertUser } from "../../src/modules/users/service";
 import { bootE2E, openPage } from "./boot";
 
@@ -93,6 +94,21 @@ describe("outbound in the chat", () => {
     env.sandbox.network.settle();
     await bubble.locator('.ack[title="Delivered"]').waitFor();
     expect(await bubble.getByRole("button", { name: "Send again" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+
+  test("a waiting message cancelled before it was sent leaves the chat", async () => {
+    const ticketId = openTicket("5511944442222", "Tina Cancela");
+    const { context, page, errors } = await openPage(env.browser);
+    await openChat(page, ticketId);
+    await env.deps.channels.stop(whatsappId);
+    await write(page, "Esquece");
+    const bubble = page.locator(".bubble.me", { hasText: "Esquece" });
+    await bubble.locator('.ack[title="Waiting for the connection to send"]').waitFor();
+    expect(cancelUnsent(env.deps, sentRow(ticketId, "Esquece").id)).toBe(true);
+    await bubble.waitFor({ state: "detached" });
+    await env.deps.channels.start(whatsappId);
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);

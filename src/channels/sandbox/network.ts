@@ -167,7 +167,9 @@ export class SandboxNetwork {
   /** The network refuses a message the connection sent (a nack): the simulated phone never gets it. False when unknown. */
   reject(connectionId: number, wid: string): boolean {
     const where = and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.wid, wid), eq(sandboxMessages.direction, "out"));
-    const row = this.db.delete(sandboxMessages).where(where).returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer, mediaPath: sandboxMessages.mediaPath }).get();
+    const row = this.db.transaction((tx) =>
+      tx.delete(sandboxMessages).where(where).returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer, mediaPath: sandboxMessages.mediaPath }).get(),
+    );
     if (!row) return false;
     if (row.mediaPath) rmSync(row.mediaPath, { force: true });
     this.changed({ whatsappId: row.whatsappId, peer: row.peer });

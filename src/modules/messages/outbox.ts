@@ -107,12 +107,14 @@ function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
 
 /** Moves a message on from `from` (only if it is still there, e.g. not failed by a nack meanwhile) and tells its chat. */
 function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendError: ErrorCode | null = null) {
-  const row = deps.db
-    .update(messages)
-    .set({ sendState: to, sendError })
-    .where(and(eq(messages.id, id), eq(messages.sendState, from)))
-    .returning()
-    .get();
+  const row = deps.db.transaction((tx) =>
+    tx
+      .update(messages)
+      .set({ sendState: to, sendError })
+      .where(and(eq(messages.id, id), eq(messages.sendState, from)))
+      .returning()
+      .get(),
+  );
   if (row) emitMessageUpdate(deps, row);
 }
 
@@ -164,7 +166,7 @@ function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
 
 /** Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back. */
 export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
-  const rows = deps.db.update(messages).set({ sendState: "queued" }).where(eq(messages.sendState, "sending")).returning({ id: messages.id }).all();
+  const rows = deps.db.transaction((tx) => tx.update(messages).set({ sendState: "queued" }).where(eq(messages.sendState, "sending")).returning({ id: messages.id }).all());
   if (rows.length) deps.log.info("interrupted sends queued again", { messageIds: rows.map((r) => r.id) });
 }
 
@@ -173,12 +175,14 @@ export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
  * received (delivered or read) stays as it is.
  */
 export function markRejected(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, wid: string, reason?: string) {
-  const row = deps.db
-    .update(messages)
-    .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)))
-    .returning()
-    .get();
+  const row = deps.db.transaction((tx) =>
+    tx
+      .update(messages)
+      .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)))
+      .returning()
+      .get(),
+  );
   deps.log.warn("message rejected by the network", { whatsappId, wid, reason, known: !!row });
   if (row) emitMessageUpdate(deps, row);
 }
@@ -188,11 +192,13 @@ export function markRejected(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsapp
  * and its chat told. Returns false when it is no longer cancellable (being sent, or sent).
  */
 export function cancelUnsent(deps: Pick<AppDeps, "db" | "hub" | "config" | "log">, messageId: number): boolean {
-  const row = deps.db
-    .delete(messages)
-    .where(and(eq(messages.id, messageId), inArray(messages.sendState, ["queued", "failed"])))
-    .returning()
-    .get();
+  const row = deps.db.transaction((tx) =>
+    tx
+      .delete(messages)
+      .where(and(eq(messages.id, messageId), inArray(messages.sendState, ["queued", "failed"])))
+      .returning()
+      .get(),
+  );
   if (!row) return false;
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
   const ticket = deps.db.select().from(tickets).where(eq(tickets.id, row.ticketId)).get();
