@@ -377,7 +377,7 @@ export class BaileysDriver implements ChannelDriver {
       const body = edited ? editedBody(edited) : null;
       if (body !== null) s.sink.onEdit(id, { id: u.key.id, body, at: u.update.messageTimestamp ? Number(u.update.messageTimestamp) * 1000 : Date.now() });
       const ack = ackOfStatus(u.update.status);
-      // An ERROR status is a nack from the server (design doc §4.3); its first stub parameter is the error code.
+      // An ERROR status is the server refusing the message (an error ack); its first stub parameter is the code.
       if (ack !== undefined) this.ack(s, u.key.id, ack, u.update.messageStubParameters?.[0] ?? undefined);
     }
     for (const r of events["message-receipt.update"] ?? []) {
