@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { runCommand } from "./cli";
 import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { closeDatabase } from "./db/client";
@@ -12,8 +13,6 @@ import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
-  // Everything the process creates (database, WAL, media, secrets) is private to its user.
-  process.umask(0o077);
   const config = loadConfig();
   restrictDataDir(config);
   const log = createLogger(config.logLevel);
@@ -44,4 +43,8 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-await main();
+// Everything the process creates (database, WAL, media, secrets, backups) is private to its user.
+process.umask(0o077);
+const code = await runCommand(process.argv.slice(2));
+if (code === null) await main();
+else process.exit(code);
