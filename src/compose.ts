@@ -10,6 +10,7 @@ import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
 import type { Logger } from "./log";
 import { seedSettings } from "./modules/settings/service";
+import { createAppMetrics } from "./monitoring/app-metrics";
 import { backupsDir } from "./ops/backups-dir";
 import { snapshot } from "./ops/backup";
 import type { RealtimeHub } from "./realtime/hub";
@@ -30,7 +31,9 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
   if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
-  const deps: AppDeps = { config, db, hub, log, clock, channels };
+  const metrics = createAppMetrics(db);
+  hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
+  const deps: AppDeps = { config, db, hub, log, clock, channels, metrics };
   channels.setInbound(createIngest(deps));
   return { deps, db, channels, sandbox, sandboxNetwork };
 }

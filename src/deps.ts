@@ -2,6 +2,7 @@ import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
+import type { AppMetrics } from "./monitoring/app-metrics";
 import type { RealtimeHub } from "./realtime/hub";
 
 export interface Clock {
@@ -18,4 +19,5 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   channels: Channels;
+  metrics: AppMetrics;
 }

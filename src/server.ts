@@ -15,7 +15,7 @@ import { BunTopicHub } from "./realtime/hub";
 async function main() {
   const config = loadConfig();
   restrictDataDir(config);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, config.logFormat);
   keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();
   const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });
@@ -23,6 +23,7 @@ async function main() {
 
   const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   hub.attach(app.server!);
+  deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
   const stopAutoClose = startAutoClose(deps, config.autoCloseHours);
