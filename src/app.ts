@@ -21,6 +21,7 @@ import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
 import { mediaRoutes } from "./modules/media/index";
+import { monitoringRoutes } from "./monitoring/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { socketServerOptions } from "./realtime/limits";
 import { pagesRoutes } from "./web/pages/index";
@@ -40,7 +41,7 @@ export async function createApp(deps: AppDeps) {
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))
     .use(requestGuard(deps, tokens))
-    .get("/health", () => ({ status: "ok" }))
+    .use(monitoringRoutes(deps))
     .use(api)
     .use(realtimeRoutes(deps, tokens))
     .use(publicAssets())

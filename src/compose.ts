@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { BaileysDriver } from "./channels/baileys/driver";
 import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
@@ -5,11 +6,14 @@ import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
-import { runMigrations } from "./db/migrate";
+import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
 import type { Logger } from "./log";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
+import { createAppMetrics } from "./monitoring/app-metrics";
+import { backupsDir } from "./ops/backups-dir";
+import { snapshot } from "./ops/backup";
 import type { RealtimeHub } from "./realtime/hub";
 
 /**
@@ -20,6 +24,7 @@ import type { RealtimeHub } from "./realtime/hub";
 export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logger; clock: Clock; baileys?: boolean }) {
   const { config, hub, log, clock } = opts;
   const db = openDatabase(config.databasePath);
+  backupBeforeMigrations(db, config, log);
   runMigrations(db);
   seedSettings(db);
   const channels = new ConnectionManager({ db, hub, log });
@@ -28,10 +33,22 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
   if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
-  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox() };
+  const metrics = createAppMetrics(db);
+  hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
+  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics };
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   requeueInterrupted(deps);
   channels.onConnected((whatsappId) => void deps.outbox.flush(deps, whatsappId));
   return { deps, db, channels, sandbox, sandboxNetwork };
+}
+
+/** Before an upgrade changes the schema, the database as it was goes to DATA_DIR/backups (never on a new one). */
+function backupBeforeMigrations(db: ReturnType<typeof openDatabase>, config: Config, log: Logger) {
+  if (config.databasePath === ":memory:") return;
+  const pending = pendingMigrations(db);
+  if (!pending.length) return;
+  const out = join(backupsDir(config), `pre-migration-${new Date().toISOString().replace(/[:.]/g, "-")}.sqlite`);
+  snapshot(config.databasePath, out);
+  log.info("database backed up before migrating", { file: out, migrations: pending });
 }

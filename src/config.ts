@@ -33,6 +33,10 @@ export interface Config {
   autoCloseHours: number;
   /** Largest media file accepted, in MB: panel uploads, sandbox inbound and WhatsApp downloads. */
   maxMediaMb: number;
+  /** Bearer token that opens /metrics; without one, /metrics answers only callers on this machine. */
+  metricsToken?: string;
+  /** Log lines as JSON objects (LOG_FORMAT=json) instead of text. */
+  logFormat: "text" | "json";
   /** WhatsApp Web version to present (WA_VERSION); absent means the latest published, else Baileys' own. */
   waVersion?: [number, number, number];
 }
@@ -66,6 +70,8 @@ export function loadConfig(env: Env = process.env): Config {
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
     maxMediaMb: parseMediaMb(env.MAX_MEDIA_MB),
     waVersion: parseWaVersion(env.WA_VERSION),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    logFormat: env.LOG_FORMAT === "json" ? "json" : "text",
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
 import type { Outbox } from "./modules/messages/outbox";
+import type { AppMetrics } from "./monitoring/app-metrics";
 import type { RealtimeHub } from "./realtime/hub";
 
 export interface Clock {
@@ -21,4 +22,5 @@ export interface AppDeps {
   channels: Channels;
   /** Sends stored messages on their connection, in order, when it is connected. */
   outbox: Outbox;
+  metrics: AppMetrics;
 }

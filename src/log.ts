@@ -8,13 +8,18 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
-/** A line-per-event logger: `2026-01-01T10:00:00.000Z INFO message {"key":"value"}`. */
-export function createLogger(level: LogLevel = "info", write: (line: string) => void = (l) => console.log(l)): Logger {
+/**
+ * A line-per-event logger: `2026-01-01T10:00:00.000Z INFO message {"key":"value"}`, or with `json` one object per
+ * line (`{"time":…,"level":"info","msg":…,"key":"value"}`) for log collectors.
+ */
+export function createLogger(level: LogLevel = "info", write: (line: string) => void = (l) => console.log(l), format: "text" | "json" = "text"): Logger {
   const min = LEVELS[level] ?? LEVELS.info;
   const emit = (lvl: Exclude<LogLevel, "silent">) => (msg: string, data?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
+    const time = new Date().toISOString();
+    if (format === "json") return write(JSON.stringify({ time, level: lvl, msg, ...data }, errorReplacer));
     const extra = data && Object.keys(data).length ? ` ${JSON.stringify(data, errorReplacer)}` : "";
-    write(`${new Date().toISOString()} ${lvl.toUpperCase()} ${msg}${extra}`);
+    write(`${time} ${lvl.toUpperCase()} ${msg}${extra}`);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { runCommand } from "./cli";
 import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { closeDatabase } from "./db/client";
@@ -12,11 +13,9 @@ import { BunTopicHub } from "./realtime/hub";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
-  // Everything the process creates (database, WAL, media, secrets) is private to its user.
-  process.umask(0o077);
   const config = loadConfig();
   restrictDataDir(config);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, config.logFormat);
   keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();
   const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });
@@ -24,6 +23,7 @@ async function main() {
 
   const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   hub.attach(app.server!);
+  deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
   const stopAutoClose = startAutoClose(deps, config.autoCloseHours);
@@ -44,4 +44,8 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-await main();
+// Everything the process creates (database, WAL, media, secrets, backups) is private to its user.
+process.umask(0o077);
+const code = await runCommand(process.argv.slice(2));
+if (code === null) await main();
+else process.exit(code);

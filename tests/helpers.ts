@@ -34,6 +34,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sandbox: true,
     timeZone: "UTC",
     autoCloseHours: 0,
+    logFormat: "text",
     maxMediaMb: 64,
     ...overrides,
   };

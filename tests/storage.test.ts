@@ -9,6 +9,7 @@ import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import type { AppDeps } from "../src/deps";
 import { createLogger } from "../src/log";
+import { createAppMetrics } from "../src/monitoring/app-metrics";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
@@ -22,7 +23,7 @@ function boot(env: Record<string, string>) {
   seedSettings(db);
   const hub = new RecordingHub();
   const log = createLogger("silent");
-  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox() };
+  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox(), metrics: createAppMetrics(db) };
   return deps;
 }
 

@@ -57,9 +57,16 @@ export interface Recorded {
 /** Test hub: records every (room, event, payload) for assertions. */
 export class RecordingHub implements RealtimeHub {
   sent: Recorded[] = [];
+  private listeners: FanOutListener[] = [];
+
+  beforeFanOut(listener: FanOutListener) {
+    this.listeners.push(listener);
+  }
 
   publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
-    for (const room of new Set(typeof rooms === "string" ? [rooms] : rooms)) this.sent.push({ room, event, payload });
+    const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
+    for (const listener of this.listeners) listener(targets, event, payload);
+    for (const room of targets) this.sent.push({ room, event, payload });
   }
 
   /** Events published to `room`, optionally only those named `event`. */

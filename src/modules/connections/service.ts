@@ -172,3 +172,8 @@ export async function deleteConnection(deps: AppDeps, id: number) {
   deps.db.delete(whatsapps).where(eq(whatsapps.id, id)).run();
   deps.hub.publish("admins", "whatsapp", { action: "delete", whatsappId: id });
 }
+
+/** How many connections are in each status (monitoring). */
+export function countConnectionsByStatus(db: Db): { status: string; count: number }[] {
+  return db.select({ status: whatsapps.status, count: count() }).from(whatsapps).groupBy(whatsapps.status).all();
+}

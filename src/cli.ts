@@ -1,0 +1,87 @@
+import { version } from "../package.json";
+import { loadConfig } from "./config";
+import { backup, restore } from "./ops/backup";
+
+const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
+
+Usage:
+  zapdesk                          serve the inbox (the default)
+  zapdesk backup --out FILE        copy the database while the server runs
+         [--with-media]            ... with the media folder, as a tar archive
+  zapdesk restore FILE [--force]   restore a backup into DATA_DIR (stop the server first;
+                                   --force replaces a database that already has users)
+  zapdesk healthcheck              exit 0 when the server on PORT answers /health
+  zapdesk --version                print the version
+  zapdesk --help                   print this help
+
+Every command reads the same environment as the server (DATA_DIR, PORT, ...); see the README.`;
+
+type Io = { out: (line: string) => void; err: (line: string) => void };
+const stdio: Io = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/**
+ * Runs the command named by `args` (process.argv after the program) and returns its exit code, or null when
+ * the command is to serve (no command, or `serve`).
+ */
+export async function runCommand(args: string[], env: Record<string, string | undefined> = process.env, io: Io = stdio): Promise<number | null> {
+  const [command, ...rest] = args;
+  const flag = (name: string) => rest.includes(name);
+  const value = (name: string) => {
+    const at = rest.indexOf(name);
+    return at >= 0 ? rest[at + 1] : undefined;
+  };
+  try {
+    switch (command) {
+      case undefined:
+      case "serve":
+        return null;
+      case "--version":
+      case "-v":
+      case "version":
+        io.out(version);
+        return 0;
+      case "--help":
+      case "-h":
+      case "help":
+        io.out(HELP);
+        return 0;
+      case "backup": {
+        const out = value("--out");
+        if (!out) return usage(io, "backup needs --out FILE");
+        await backup(loadConfig(env), out, { withMedia: flag("--with-media") });
+        io.out(`backup written to ${out}`);
+        return 0;
+      }
+      case "restore": {
+        const file = rest.find((a) => !a.startsWith("--"));
+        if (!file) return usage(io, "restore needs the backup FILE");
+        restore(loadConfig(env), file, { force: flag("--force") });
+        io.out(`restored ${file}; start the server to use it`);
+        return 0;
+      }
+      case "healthcheck":
+        return await healthcheck(env);
+      default:
+        return usage(io, `unknown command "${command}"`);
+    }
+  } catch (error) {
+    io.err(`zapdesk ${command}: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+function usage(io: Io, problem: string): number {
+  io.err(`${problem}\n\n${HELP}`);
+  return 2;
+}
+
+/** For container health checks (the image has no curl): asks the local server's /health. */
+async function healthcheck(env: Record<string, string | undefined>): Promise<number> {
+  const port = Number(env.PORT || 8080);
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) });
+    return res.ok ? 0 : 1;
+  } catch {
+    return 1;
+  }
+}

@@ -1,0 +1,53 @@
+import { timingSafeEqual } from "node:crypto";
+import { Elysia } from "elysia";
+import type { AppDeps } from "../deps";
+import { AppError } from "../errors";
+import { clientIp } from "../http/client-ip";
+import { countConnectionsByStatus } from "../modules/connections/service";
+import { version } from "../../package.json";
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.|local$)/;
+
+/**
+ * GET /health: the database and the connections' states (counts only, nothing secret); 503 when the database
+ * does not answer. GET /metrics: Prometheus text, for `METRICS_TOKEN` as a Bearer token, or without a token
+ * only from this machine (behind a proxy, the forwarded client address counts, so outside callers are refused).
+ * Every request's duration feeds the latency histogram.
+ */
+export function monitoringRoutes(deps: AppDeps) {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: "monitoring" })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      const at = started.get(request);
+      if (at !== undefined) deps.metrics.observeRequest(request.method, Number(set.status) || 200, (performance.now() - at) / 1000);
+    })
+    .get("/health", ({ set }) => {
+      try {
+        deps.db.$client.query("SELECT 1").get();
+      } catch {
+        set.status = 503;
+        return { status: "error", version, database: "unavailable" };
+      }
+      const connections = Object.fromEntries(countConnectionsByStatus(deps.db).map((c) => [c.status, c.count]));
+      return { status: "ok", version, database: "ok", connections };
+    })
+    .get("/metrics", ({ request, server, set }) => {
+      if (!mayScrape(request, server, deps)) throw new AppError("ERR_NO_PERMISSION", 403);
+      set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
+      return deps.metrics.text();
+    });
+}
+
+function mayScrape(request: Request, server: Parameters<typeof clientIp>[1], deps: AppDeps): boolean {
+  const token = deps.config.metricsToken;
+  if (token) {
+    const given = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() ?? "";
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+  return LOOPBACK.test(clientIp(request, server, deps.config.trustProxy));
+}
