@@ -21,6 +21,7 @@ import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
 import { mediaRoutes } from "./modules/media/index";
+import { backupsRoutes } from "./modules/backups/index";
 import { monitoringRoutes } from "./monitoring/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { socketServerOptions } from "./realtime/limits";
@@ -36,7 +37,8 @@ export async function createApp(deps: AppDeps) {
     .use(ticketRoutes(deps, tokens))
     .use(dashboardRoutes(deps, tokens))
     .use(messageRoutes(deps, tokens))
-    .use(mediaRoutes(deps, tokens));
+    .use(mediaRoutes(deps, tokens))
+    .use(backupsRoutes(deps, tokens));
 
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))

@@ -33,6 +33,10 @@ export interface Config {
   autoCloseHours: number;
   /** Largest media file accepted, in MB: panel uploads, sandbox inbound and WhatsApp downloads. */
   maxMediaMb: number;
+  /** Hours between scheduled backups into DATA_DIR/backups; 0 switches them off. */
+  backupEveryHours: number;
+  /** Scheduled backups kept (older ones are deleted). */
+  backupKeep: number;
   /** Bearer token that opens /metrics; without one, /metrics answers only callers on this machine. */
   metricsToken?: string;
   /** Log lines as JSON objects (LOG_FORMAT=json) instead of text. */
@@ -71,6 +75,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxMediaMb: parseMediaMb(env.MAX_MEDIA_MB),
     waVersion: parseWaVersion(env.WA_VERSION),
     metricsToken: env.METRICS_TOKEN || undefined,
+    backupEveryHours: wholeNumber("BACKUP_EVERY_HOURS", env.BACKUP_EVERY_HOURS, 24),
+    backupKeep: Math.max(1, wholeNumber("BACKUP_KEEP", env.BACKUP_KEEP, 7)),
     logFormat: env.LOG_FORMAT === "json" ? "json" : "text",
   };
 }
@@ -97,6 +103,13 @@ function parseWaVersion(value: string | undefined): [number, number, number] | u
   const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(value.trim());
   if (!match) throw new Error(`WA_VERSION must be a WhatsApp Web version like 2.3000.1023456789, got "${value}"`);
   return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
 }
 
 function parsePort(value: string | undefined): number {

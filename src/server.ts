@@ -4,7 +4,9 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { closeDatabase } from "./db/client";
 import { systemClock } from "./deps";
-import { startAutoClose } from "./jobs/auto-close";
+import { scheduleAutoClose } from "./jobs/auto-close";
+import { JobRunner } from "./jobs/runner";
+import { scheduleBackups } from "./ops/backup-job";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
@@ -26,14 +28,17 @@ async function main() {
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
-  const stopAutoClose = startAutoClose(deps, config.autoCloseHours);
+  const jobs = new JobRunner(deps);
+  scheduleAutoClose(jobs, deps, config.autoCloseHours);
+  scheduleBackups(jobs, config, log, () => deps.clock.now());
+  jobs.start();
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    stopAutoClose();
+    await jobs.stop();
     await app.stop(true);
     await channels.stopAll();
     sandboxNetwork.cancelAll();

@@ -35,6 +35,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     timeZone: "UTC",
     autoCloseHours: 0,
     logFormat: "text",
+    backupEveryHours: 0,
+    backupKeep: 7,
     maxMediaMb: 64,
     ...overrides,
   };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
-import { api } from "../lib/api";
+import { api, getToken } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -48,6 +48,50 @@ export default function Settings() {
       ) : (
         <p className="list-empty">{t("app.loading")}</p>
       )}
+      <Backups />
     </section>
   );
 }
+
+interface BackupFile {
+  name: string;
+  size: number;
+  createdAt: string;
+  kind: "scheduled" | "pre-migration";
+}
+
+/** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link. */
+function Backups() {
+  const t = useT();
+  const [files, setFiles] = useState<BackupFile[] | null>(null);
+  useEffect(() => {
+    api<BackupFile[]>("/backups")
+      .then(setFiles)
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+  return (
+    <div className="admin-card admin-backups">
+      <h2>{t("admin.settings.backups.title")}</h2>
+      {files === null ? (
+        <p className="list-empty">{t("app.loading")}</p>
+      ) : files.length === 0 ? (
+        <p className="list-empty">{t("admin.settings.backups.empty")}</p>
+      ) : (
+        <ul>
+          {files.map((f) => (
+            <li key={f.name}>
+              <span>{new Date(f.createdAt).toLocaleString()}</span>
+              <span>{t(`admin.settings.backups.${f.kind}`)}</span>
+              <span>{megabytes(f.size)}</span>
+              <a href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent(getToken() ?? "")}`} download={f.name}>
+                {t("admin.settings.backups.download")}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

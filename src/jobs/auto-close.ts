@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { tickets } from "../db/schema";
 import type { AppDeps } from "../deps";
 import { applyTicketChanges } from "../modules/tickets/service";
+import type { JobRunner } from "./runner";
 
 /**
  * Auto-close (product §4, server-behaviour rule 180): open tickets whose last update is older than
@@ -30,14 +31,11 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
   return closed;
 }
 
-/** Starts the auto-close timer; the returned function stops it. */
-export function startAutoClose(deps: AppDeps, hours: number, everyMs = 60_000): () => void {
-  if (!(hours > 0)) return () => {};
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void closeStaleTickets(deps, hours).finally(() => (running = false));
-  }, everyMs);
-  return () => clearInterval(timer);
+/** Auto-close as a recurring job of the runner, every minute while `hours` is positive. */
+export function scheduleAutoClose(jobs: JobRunner, deps: AppDeps, hours: number, everyMs = 60_000) {
+  jobs.handle("auto-close", async () => {
+    await closeStaleTickets(deps, hours);
+  });
+  if (hours > 0) jobs.every("auto-close", everyMs);
+  else jobs.never("auto-close");
 }

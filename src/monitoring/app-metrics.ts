@@ -1,5 +1,6 @@
 import { version } from "../../package.json";
 import type { Db } from "../db/client";
+import { countJobs } from "../jobs/store";
 import { countConnectionsByStatus } from "../modules/connections/service";
 import type { EventName } from "../realtime/events";
 import { MetricsRegistry } from "./metrics";
@@ -17,6 +18,7 @@ export function createAppMetrics(db: Db) {
     countConnectionsByStatus(db).map((c) => ({ labels: { status: c.status }, value: c.count })),
   );
   const messages = registry.counter("zapdesk_messages_total", "Messages stored since start: in from contacts, out from agents, bots or the phone.");
+  registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", () => countJobs(db).map((j) => ({ labels: { status: j.status }, value: j.count })));
   registry.gauge("zapdesk_websocket_clients", "Open browser sockets.", () => [{ value: sockets() }]);
   const requests = registry.histogram("zapdesk_http_request_duration_seconds", "HTTP request durations by method and status class.", LATENCY_BUCKETS);
   registry.gauge("process_resident_memory_bytes", "Resident memory of the server process.", () => [{ value: process.memoryUsage().rss }]);

@@ -1,0 +1,100 @@
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { type JobRow, jobs } from "../db/schema";
+
+export interface EnqueueOptions {
+  /** Epoch ms; defaults to now. */
+  runAt?: number;
+  /** One job per key: enqueueing an existing key changes nothing and returns the existing job. */
+  key?: string;
+  maxAttempts?: number;
+  /** Runs again this long after each run ends (a recurring job is never done). */
+  everyMs?: number;
+}
+
+/** Adds a job (or returns the one already holding `key`). */
+export function enqueue(db: Db, kind: string, payload: unknown, now: number, opts: EnqueueOptions = {}): JobRow {
+  return db.transaction((tx) => {
+    if (opts.key) {
+      const existing = tx.select().from(jobs).where(eq(jobs.key, opts.key)).get();
+      if (existing) return existing;
+    }
+    return tx
+      .insert(jobs)
+      .values({
+        kind,
+        key: opts.key ?? null,
+        payload: JSON.stringify(payload ?? {}),
+        runAt: opts.runAt ?? now,
+        everyMs: opts.everyMs ?? null,
+        maxAttempts: opts.maxAttempts ?? 5,
+      })
+      .returning()
+      .get();
+  });
+}
+
+/**
+ * Leases up to `limit` due jobs of the given kinds to this runner until `now + leaseMs`: pending ones whose time
+ * has come, and running ones whose lease ran out (their runner died). In one transaction, so two runners never
+ * take the same job.
+ */
+export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, limit: number): JobRow[] {
+  if (!kinds.length) return [];
+  return db.transaction((tx) => {
+    const due = tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          inArray(jobs.kind, kinds),
+          or(and(eq(jobs.status, "pending"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now))),
+        ),
+      )
+      .orderBy(jobs.runAt, jobs.id)
+      .limit(limit)
+      .all()
+      .map((r) => r.id);
+    if (!due.length) return [];
+    return tx
+      .update(jobs)
+      .set({ status: "running", leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: new Date(now) })
+      .where(inArray(jobs.id, due))
+      .returning()
+      .all();
+  });
+}
+
+/** A run ended well: done, or (recurring) pending again after its interval. Only the lease holder's run counts. */
+export function complete(db: Db, job: JobRow, now: number) {
+  const next = job.everyMs != null ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 } : { status: "done" as const };
+  db.update(jobs)
+    .set({ ...next, leaseUntil: null, lastError: null, updatedAt: new Date(now) })
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))
+    .run();
+}
+
+/** A run failed: tried again after `retryInMs`, or failed for good after its last attempt (a recurring job waits for its next turn). */
+export function fail(db: Db, job: JobRow, now: number, error: string, retryInMs: number) {
+  const exhausted = job.attempts >= job.maxAttempts;
+  const next =
+    !exhausted
+      ? { status: "pending" as const, runAt: now + retryInMs }
+      : job.everyMs != null
+        ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
+        : { status: "failed" as const };
+  db.update(jobs)
+    .set({ ...next, leaseUntil: null, lastError: error.slice(0, 2000), updatedAt: new Date(now) })
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))
+    .run();
+}
+
+/** Counts by status, for monitoring. */
+export function countJobs(db: Db): { status: string; count: number }[] {
+  return db.select({ status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.status).all();
+}
+
+/** Removes the job holding `key` (a recurring job that was switched off). */
+export function cancel(db: Db, key: string) {
+  db.delete(jobs).where(eq(jobs.key, key)).run();
+}

@@ -1,0 +1,106 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { jobs } from "../src/db/schema";
+import { scheduleAutoClose } from "../src/jobs/auto-close";
+import { JobRunner } from "../src/jobs/runner";
+import { claimDue } from "../src/jobs/store";
+import { createLogger } from "../src/log";
+import { makeTestApp, type TestContext } from "./helpers";
+
+const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunner>[1] = {}) =>
+  new JobRunner({ db: ctx.db, clock: ctx.clock, log: createLogger("silent") }, { leaseMs: 60_000, retryBaseMs: 1000, ...opts });
+const row = (ctx: TestContext, id: number) => ctx.db.select().from(jobs).where(eq(jobs.id, id)).get()!;
+
+describe("jobs", () => {
+  test("a job runs once when due, not before", async () => {
+    const ctx = await makeTestApp();
+    const runs: unknown[] = [];
+    const runner = runnerFor(ctx).handle("greet", async (payload) => void runs.push(payload));
+    const job = runner.enqueue("greet", { to: "ana" }, { runAt: ctx.clock.now() + 5000 });
+    await runner.tick();
+    expect(runs).toEqual([]);
+    ctx.clock.advance(5000);
+    await runner.tick();
+    await runner.tick();
+    expect(runs).toEqual([{ to: "ana" }]);
+    expect(row(ctx, job.id).status).toBe("done");
+  });
+
+  test("a job leased by a runner that died is taken again once the lease expires, and run once", async () => {
+    const ctx = await makeTestApp();
+    const runs: number[] = [];
+    const survivor = runnerFor(ctx).handle("work", async () => void runs.push(ctx.clock.now()));
+    const job = survivor.enqueue("work", {});
+    // Another runner claims it and dies before finishing.
+    expect(claimDue(ctx.db, ["work"], ctx.clock.now(), 60_000, 10).map((j) => j.id)).toEqual([job.id]);
+    await survivor.tick();
+    expect(runs).toEqual([]);
+    ctx.clock.advance(60_000);
+    await survivor.tick();
+    await survivor.tick();
+    expect(runs).toHaveLength(1);
+    expect(row(ctx, job.id)).toMatchObject({ status: "done", attempts: 2 });
+  });
+
+  test("a failing job is retried with growing waits, then marked failed with its last error", async () => {
+    const ctx = await makeTestApp();
+    let calls = 0;
+    const runner = runnerFor(ctx).handle("flaky", async () => {
+      calls++;
+      throw new Error(`attempt ${calls} failed`);
+    });
+    const job = runner.enqueue("flaky", {}, { maxAttempts: 3 });
+    await runner.tick();
+    expect(row(ctx, job.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 1000, lastError: "attempt 1 failed" });
+    ctx.clock.advance(1000);
+    await runner.tick();
+    expect(row(ctx, job.id).runAt).toBe(ctx.clock.now() + 2000);
+    ctx.clock.advance(2000);
+    await runner.tick();
+    expect(row(ctx, job.id)).toMatchObject({ status: "failed", attempts: 3, lastError: "attempt 3 failed" });
+    ctx.clock.advance(3_600_000);
+    await runner.tick();
+    expect(calls).toBe(3);
+  });
+
+  test("a recurring job is kept once per kind and runs every interval; switching it off removes it", async () => {
+    const ctx = await makeTestApp();
+    let runs = 0;
+    const runner = runnerFor(ctx).handle("tick", async () => void runs++);
+    const first = runner.every("tick", 60_000);
+    expect(runner.every("tick", 60_000).id).toBe(first.id);
+    for (let minute = 0; minute < 3; minute++) {
+      ctx.clock.advance(60_000);
+      await runner.tick();
+    }
+    expect(runs).toBe(3);
+    expect(row(ctx, first.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 60_000 });
+    runner.never("tick");
+    expect(ctx.db.select().from(jobs).all()).toEqual([]);
+  });
+
+  test("stop waits for the runs in progress and takes nothing after", async () => {
+    const ctx = await makeTestApp();
+    let release = () => {};
+    const order: string[] = [];
+    const runner = runnerFor(ctx).handle("slow", () => new Promise<void>((resolve) => (release = () => (order.push("ran"), resolve()))));
+    runner.enqueue("slow", {});
+    runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
+    const ticking = runner.tick();
+    const stopping = runner.stop().then(() => order.push("stopped"));
+    release();
+    await Promise.all([ticking, stopping]);
+    ctx.clock.advance(10);
+    await runner.tick();
+    expect(order).toEqual(["ran", "stopped"]);
+  });
+
+  test("auto-close runs as a recurring job every minute while AUTO_CLOSE_HOURS is set", async () => {
+    const ctx = await makeTestApp();
+    const runner = runnerFor(ctx);
+    scheduleAutoClose(runner, ctx.deps, 2);
+    expect(ctx.db.select().from(jobs).all().map((j) => [j.kind, j.everyMs])).toEqual([["auto-close", 60_000]]);
+    scheduleAutoClose(runner, ctx.deps, 0);
+    expect(ctx.db.select().from(jobs).all()).toEqual([]);
+  });
+});

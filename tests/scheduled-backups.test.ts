@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JobRunner } from "../src/jobs/runner";
+import { createLogger } from "../src/log";
+import { scheduleBackups } from "../src/ops/backup-job";
+import { call, loginAs, makeTestApp } from "./helpers";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+async function fileApp(overrides: { backupEveryHours?: number; backupKeep?: number } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-sched-"));
+  dirs.push(dataDir);
+  mkdirSync(join(dataDir, "media"));
+  const ctx = await makeTestApp({ dataDir, databasePath: join(dataDir, "zapdesk.sqlite"), mediaDir: join(dataDir, "media"), ...overrides });
+  const runner = new JobRunner({ db: ctx.db, clock: ctx.clock, log: createLogger("silent") });
+  scheduleBackups(runner, ctx.deps.config, createLogger("silent"), () => ctx.clock.now());
+  return { ctx, runner, dir: join(dataDir, "backups") };
+}
+
+describe("scheduled backups", () => {
+  test("run every BACKUP_EVERY_HOURS as a job and keep the newest BACKUP_KEEP", async () => {
+    const { ctx, runner, dir } = await fileApp({ backupEveryHours: 24, backupKeep: 3 });
+    for (let day = 0; day < 5; day++) {
+      ctx.clock.advance(24 * 3600_000);
+      await runner.tick();
+    }
+    const kept = readdirSync(dir).sort();
+    expect(kept).toHaveLength(3);
+    const newest = new Date(ctx.clock.now()).toISOString().replace(/[:.]/g, "-");
+    expect(kept.at(-1)).toBe(`zapdesk-${newest}.sqlite`);
+    const copy = new Database(join(dir, kept.at(-1)!), { readonly: true });
+    expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    copy.close();
+  });
+
+  test("BACKUP_EVERY_HOURS=0 takes none", async () => {
+    const { ctx, runner, dir } = await fileApp({ backupEveryHours: 0 });
+    ctx.clock.advance(48 * 3600_000);
+    await runner.tick();
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+
+  test("admins list backups and download one (also with ?token=); agents and odd names are refused", async () => {
+    const { ctx, runner } = await fileApp({ backupEveryHours: 1 });
+    ctx.clock.advance(3600_000);
+    await runner.tick();
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const agent = await loginAs(ctx);
+    const list = await call(ctx.app, "GET", "/api/backups", { token: admin.token });
+    expect(list.status).toBe(200);
+    expect(list.json).toHaveLength(1);
+    expect(list.json[0]).toMatchObject({ kind: "scheduled" });
+    expect(list.json[0].size).toBeGreaterThan(0);
+    const name = list.json[0].name as string;
+    const download = await ctx.app.handle(new Request(`http://localhost/api/backups/${name}?token=${admin.token}`));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${name}"`);
+    expect((await download.arrayBuffer()).byteLength).toBe(list.json[0].size);
+    expect((await call(ctx.app, "GET", "/api/backups", { token: agent.token })).status).toBe(403);
+    expect((await call(ctx.app, "GET", `/api/backups/${name}`, { token: agent.token })).status).toBe(403);
+    expect((await call(ctx.app, "GET", `/api/backups/${encodeURIComponent("../zapdesk.sqlite")}`, { token: admin.token })).status).toBe(404);
+    expect((await call(ctx.app, "GET", `/api/backups/${name}`)).status).toBe(401);
+  });
+});
