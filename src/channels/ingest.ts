@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps";
 import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
+import { linkLids } from "../modules/contacts/lid";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
@@ -18,6 +19,9 @@ export function createIngest(deps: AppDeps): InboundSink {
     onEdit: (whatsappId, edit) => void applyEdit(deps, whatsappId, edit),
     onReaction: (whatsappId, reaction) => void applyReaction(deps, whatsappId, reaction),
     onCall: (whatsappId, call) => calls.handle(whatsappId, call),
-    onContacts: (whatsappId, contacts) => savePhonebook(deps.db, whatsappId, contacts),
+    onContacts: (whatsappId, contacts) => {
+      savePhonebook(deps.db, whatsappId, contacts);
+      linkLids(deps, contacts);
+    },
   };
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
   blob,
+  check,
   index,
   integer,
   primaryKey,
@@ -111,8 +112,12 @@ export const contacts = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    /** Digits of the phone number (or the group id for groups); never LID digits. */
-    number: text("number").notNull().unique(),
+    /**
+     * Digits of the phone number (or the group id for groups); never LID digits. Null while WhatsApp shows the
+     * person only by their LID: such a contact is addressed by `lid` until the phone number becomes known.
+     */
+    number: text("number").unique(),
+    /** WhatsApp's private id for the person (LID digits), when known. */
     lid: text("lid").unique(),
     email: text("email").notNull().default(""),
     profilePicUrl: text("profile_pic_url").notNull().default(""),
@@ -121,7 +126,7 @@ export const contacts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("contacts_name_idx").on(t.name)],
+  (t) => [index("contacts_name_idx").on(t.name), check("contacts_number_or_lid", sql`number IS NOT NULL OR lid IS NOT NULL`)],
 );
 
 export const contactExtraInfo = sqliteTable(

@@ -17,6 +17,7 @@ import makeWASocket, {
 import type { Db } from "../../db/client";
 import type { Logger } from "../../log";
 import { makePrivateDir, writePrivateFile } from "../../private-files";
+import { lidOfAddress } from "../../shared/address";
 import type {
   ChannelDriver,
   ChannelSink,
@@ -580,7 +581,9 @@ function byteCount(value: unknown): number {
 }
 
 function toJid(to: string, isGroup: boolean) {
-  return isGroup ? `${to}@g.us` : `${to.replace(/\D/g, "")}@s.whatsapp.net`;
+  if (isGroup) return `${to}@g.us`;
+  const lid = lidOfAddress(to);
+  return lid ? `${lid}@lid` : `${to.replace(/\D/g, "")}@s.whatsapp.net`;
 }
 
 function mediaContent(media: OutgoingMedia): AnyMessageContent {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets, users, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import { contactAddress } from "../../shared/address";
 import { ticketRooms } from "../../realtime/rooms";
 import type { SendOptions, StoredMedia } from "../../channels/types";
 import { removeMediaFiles } from "../media/files";
@@ -41,7 +42,7 @@ function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undef
   if (!deps.channels.isRunning(whatsappId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   const contact = deps.db.select().from(contacts).where(eq(contacts.id, row.contactId)).get();
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
-  return { ticket: row, whatsappId, to: contact.number, isGroup: contact.isGroup, contactName: contact.name };
+  return { ticket: row, whatsappId, to: contactAddress(contact), isGroup: contact.isGroup, contactName: contact.name };
 }
 
 /**
