@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps";
 import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
 import { linkLids } from "../modules/contacts/lid";
+import { importHistory } from "../modules/inbound/history";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
@@ -23,5 +24,6 @@ export function createIngest(deps: AppDeps): InboundSink {
       savePhonebook(deps.db, whatsappId, contacts);
       linkLids(deps, contacts);
     },
+    onHistory: async (whatsappId, messages) => void (await importHistory(deps, whatsappId, messages)),
   };
 }

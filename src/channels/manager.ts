@@ -54,6 +54,7 @@ export class ConnectionManager implements Channels {
       onReaction: (id, reaction) => this.inbound?.onReaction(id, reaction),
       onCall: async (id, c) => this.inbound?.onCall(id, c),
       onContacts: (id, list) => this.inbound?.onContacts(id, list),
+      onHistory: async (id, list) => this.inbound?.onHistory?.(id, list),
     };
   }
 
@@ -182,7 +183,7 @@ export class ConnectionManager implements Channels {
     if (driver.isRunning(connectionId)) await driver.stop(connectionId);
     this.persistStatus(connectionId, "OPENING");
     try {
-      await driver.start({ id: row.id, name: row.name, provider: row.provider }, this.sink);
+      await driver.start({ id: row.id, name: row.name, provider: row.provider, ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}) }, this.sink);
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
       this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });

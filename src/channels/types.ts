@@ -27,6 +27,8 @@ export interface ConnectionRef {
   id: number;
   name: string;
   provider: Provider;
+  /** Days of chat history to import when the phone sends it after pairing; absent when the import is off. */
+  historyDays?: number;
 }
 
 /** Media as stored on disk under DATA_DIR/media. */
@@ -139,6 +141,8 @@ export interface ChannelSink {
   onReaction(connectionId: number, reaction: Reaction): void;
   onCall(connectionId: number, call: CallEvent): Promise<void>;
   onContacts(connectionId: number, contacts: NormalizedContact[]): void;
+  /** Chat history the phone sent after pairing (only when the connection imports it), in any order. */
+  onHistory?(connectionId: number, messages: NormalizedMessage[]): Promise<void>;
 }
 
 export interface SendOptions {

@@ -59,6 +59,9 @@ export const whatsapps = sqliteTable("whatsapps", {
   friday: bool("friday").notNull().default(true),
   saturday: bool("saturday").notNull().default(false),
   sunday: bool("sunday").notNull().default(false),
+  /** When the phone sends its chat history after pairing, the last `importHistoryDays` days become closed tickets. */
+  importHistory: bool("import_history").notNull().default(false),
+  importHistoryDays: integer("import_history_days").notNull().default(7),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -154,6 +157,8 @@ export const tickets = sqliteTable(
     unreadMessages: integer("unread_messages").notNull().default(0),
     lastMessage: text("last_message").notNull().default(""),
     channel: text("channel").notNull().default("whatsapp"),
+    /** Created closed by the history import to hold a chat's messages from before pairing. */
+    fromHistory: bool("from_history").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,6 +8,7 @@ import makeWASocket, {
   getContentType,
   isLidUser,
   proto,
+  toNumber,
   type AnyMessageContent,
   type BaileysEventMap,
   type MiscMessageGenerationOptions,
@@ -46,6 +47,7 @@ import {
   editedBody,
   type LidToPn,
 } from "./map";
+import { historyOf } from "./history";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
 import { SentMessageStore } from "./sent-store";
 import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersion } from "./version";
@@ -286,7 +288,9 @@ export class BaileysDriver implements ChannelDriver {
       logger,
       browser: Browsers.ubuntu("Chrome"),
       markOnlineOnConnect: false,
-      syncFullHistory: false,
+      // Asked for at pairing only: the phone then sends older chats too, which the import needs.
+      syncFullHistory: !!conn.historyDays,
+      ...(conn.historyDays ? { shouldSyncHistoryMessage: () => true } : {}),
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
       getMessage: async (key) => (key.id ? this.sent.get(conn.id, key.id) : undefined),
       msgRetryCounterCache: this.retryCountsOf(conn.id),
@@ -385,6 +389,8 @@ export class BaileysDriver implements ChannelDriver {
         if (call) await this.reportCall(s, call);
       }
     }
+    const history = events["messaging-history.set"];
+    if (history) await this.reportHistory(s, history);
     const mapping = events["lid-mapping.update"];
     if (mapping) {
       const phone = jidUser(mapping.pn);
@@ -506,6 +512,22 @@ export class BaileysDriver implements ChannelDriver {
     s.acks.set(messageId, next);
     if (s.acks.size > ACK_CACHE) s.acks.delete(s.acks.keys().next().value!);
     s.sink.onAck(s.conn.id, messageId, next);
+  }
+
+  /**
+   * The chat history the phone sends after pairing, when the connection imports it. Its LID↔phone pairs need
+   * nothing here: Baileys stores them before this event, and its chats come as contacts too. Media is not
+   * downloaded: a history holds days of it, and downloading here would hold up every live event behind it.
+   */
+  private async reportHistory(s: Session, history: BaileysEventMap["messaging-history.set"]) {
+    const days = s.conn.historyDays;
+    if (!days) return;
+    const since = this.now() - days * 86_400_000;
+    const recent = history.messages.filter((m) => toNumber(m.messageTimestamp ?? 0) * 1000 >= since);
+    if (!recent.length) return;
+    const lidToPn = await this.lidResolver(s, recent.flatMap((m) => [m.key.remoteJid, m.key.participant]));
+    const messages = historyOf(recent, lidToPn);
+    if (messages.length) await s.sink.onHistory?.(s.conn.id, messages);
   }
 
   /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */

@@ -10,6 +10,7 @@ export class RecordingSink implements ChannelSink {
   reactions: Reaction[] = [];
   calls: CallEvent[] = [];
   contacts: NormalizedContact[] = [];
+  history: NormalizedMessage[] = [];
   private waiters: (() => void)[] = [];
   onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
     this.statuses.push({ status, info });
@@ -41,6 +42,10 @@ export class RecordingSink implements ChannelSink {
   }
   onContacts(_id: number, c: NormalizedContact[]) {
     this.contacts.push(...c);
+    this.poke();
+  }
+  async onHistory(_id: number, messages: NormalizedMessage[]) {
+    this.history.push(...messages);
     this.poke();
   }
   private poke() {
