@@ -64,4 +64,13 @@ describe("baileys driver and LID-only senders, against the fake WhatsApp server"
     const stanza = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
     expect(stanza.attrs.to).toBe(`${LID}@lid`);
   });
+
+  test("a LID-addressed message that carries the sender's phone number is addressed by the number, with the LID beside it", async () => {
+    const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys" };
+    const ctx = setup(conn);
+    await pair(ctx, conn);
+    ctx.fake.deliver("unused", "IN-ALT", { conversation: "oi" }, { from: `${LID}@lid`, sender_pn: "5511977776666@s.whatsapp.net" });
+    const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IN-ALT"));
+    expect(m).toMatchObject({ chatId: "5511977776666", lid: LID });
+  });
 });
