@@ -26,13 +26,18 @@ interface Line {
 }
 
 
-/** /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. */
+/**
+ * /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. With a
+ * LID, the customer can show WhatsApp only that LID, and the number can be told to the connection later.
+ */
 export default function SandboxPhone() {
   const t = useT();
   const [connections, setConnections] = useState<Connection[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
   const [phone, setPhone] = useState("5511999990000");
   const [name, setName] = useState("");
+  const [lid, setLid] = useState("");
+  const [lidOnly, setLidOnly] = useState(false);
   const [text, setText] = useState("");
   const [sent, setSent] = useState<Line[]>([]);
   const [outbox, setOutbox] = useState<Line[]>([]);
@@ -60,12 +65,16 @@ export default function SandboxPhone() {
   }, [loadConnections]);
 
   const validPhone = /^\d{8,20}$/.test(phone);
+  const validLid = /^\d{1,20}$/.test(lid);
+  // Who the connection sees: the phone number, or only the LID.
+  const peer = lidOnly && validLid ? `lid:${lid}` : phone;
+  const validPeer = lidOnly ? validLid : validPhone;
   useEffect(() => {
-    if (selected == null || !validPhone) return;
+    if (selected == null || !validPeer) return;
     let live = true;
     const load = async () => {
       try {
-        const rows = await api<{ id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]>(`/sandbox/${selected}/outbox?to=${phone}`);
+        const rows = await api<{ id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]>(`/sandbox/${selected}/outbox?to=${encodeURIComponent(peer)}`);
         if (live) setOutbox(rows.map((r) => ({ ...r, direction: "out" as const })));
       } catch {
         // The next change event loads it again; a stopped connection answers once it is started.
@@ -74,17 +83,17 @@ export default function SandboxPhone() {
     void load();
     const off = on("sandbox", (payload) => {
       const change = payload as { whatsappId: number; peer: string };
-      if (change.whatsappId === selected && change.peer === phone) void load();
+      if (change.whatsappId === selected && change.peer === peer) void load();
     });
     return () => {
       live = false;
       off();
     };
-  }, [selected, phone, validPhone]);
+  }, [selected, peer, validPeer]);
 
   useEffect(() => {
     setSent([]);
-  }, [selected, phone]);
+  }, [selected, peer]);
 
   const lines = [...sent, ...outbox].sort((a, b) => +new Date(a.createdAt) - +new Date(b.createdAt));
   useEffect(() => {
@@ -106,9 +115,10 @@ export default function SandboxPhone() {
   async function send(e: FormEvent) {
     e.preventDefault();
     const body = text.trim();
-    if (!connection || !body || !validPhone) return;
+    if (!connection || !body || !validPeer) return;
     try {
-      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, { method: "POST", body: { from: phone, body, ...(name.trim() ? { name: name.trim() } : {}) } });
+      const sender = { from: peer, ...(!lidOnly && validLid ? { lid } : {}) };
+      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, { method: "POST", body: { ...sender, body, ...(name.trim() ? { name: name.trim() } : {}) } });
       setSent((prev) => [...prev, { id: res.id, direction: "in", body, createdAt: new Date().toISOString() }]);
       setText("");
     } catch (error) {
@@ -117,9 +127,20 @@ export default function SandboxPhone() {
   }
 
   async function markRead() {
-    if (!connection || !validPhone) return;
+    if (!connection || !validPeer) return;
     try {
-      await api(`/sandbox/${connection.id}/read`, { method: "POST", body: { to: phone } });
+      await api(`/sandbox/${connection.id}/read`, { method: "POST", body: { to: peer } });
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function shareNumber() {
+    if (!connection || !validLid || !validPhone) return;
+    try {
+      await api(`/sandbox/${connection.id}/lid-mapping`, { method: "POST", body: { lid, phone } });
+      setLidOnly(false);
+      toast("success", t("sandbox.numberShared"));
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -156,14 +177,25 @@ export default function SandboxPhone() {
           <label htmlFor="sb-name">{t("sandbox.name")}</label>
           <input id="sb-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
         </div>
-        <button type="button" className="button" onClick={markRead} disabled={!connection || !validPhone}>
+        <div className="field">
+          <label htmlFor="sb-lid">{t("sandbox.lid")}</label>
+          <input id="sb-lid" inputMode="numeric" value={lid} maxLength={20} onChange={(e) => setLid(e.target.value.replace(/\D/g, ""))} />
+        </div>
+        <label className="switch">
+          <input type="checkbox" checked={lidOnly} disabled={!validLid} onChange={(e) => setLidOnly(e.target.checked)} />
+          {t("sandbox.lidOnly")}
+        </label>
+        <button type="button" className="button" onClick={shareNumber} disabled={!connection || !validLid || !validPhone}>
+          {t("sandbox.shareNumber")}
+        </button>
+        <button type="button" className="button" onClick={markRead} disabled={!connection || !validPeer}>
           {t("sandbox.markRead")}
         </button>
       </div>
       <section className="phone" aria-label={t("sandbox.phoneTitle")}>
         <header className="phone-header">
           <strong>{connection?.name ?? t("sandbox.phoneTitle")}</strong>
-          <span>{phone}</span>
+          <span>{peer}</span>
         </header>
         <div className="messages" ref={list} aria-live="polite">
           {lines.length === 0 && <p className="list-empty">{t("sandbox.empty")}</p>}
@@ -185,7 +217,7 @@ export default function SandboxPhone() {
               e.currentTarget.form?.requestSubmit();
             }
           }} />
-          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPhone}>
+          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPeer}>
             <Icon name="send" />
           </button>
         </form>

@@ -68,7 +68,7 @@ describe("POST /messages/:ticketId", () => {
     const quoted = storeMessage(ctx.deps, { whatsappId: wa.id, wid: "IN1", ticketId: t.id, contactId: t.contactId, body: "question", fromMe: false }).message;
     const res = await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "hi {{name}}", quotedMsg: { id: quoted.id } } });
     expect(res.status).toBe(200);
-    const out = ctx.sandbox.network.outbox(wa.id, number);
+    const out = ctx.sandbox.network.outbox(wa.id, number!);
     expect(out.map((m) => [m.body, m.quotedId])).toEqual([["hi {{name}}", "IN1"]]);
     const stored = ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}")).get()!;
     expect(stored).toMatchObject({ fromMe: true, read: true, quotedMsgId: quoted.id });

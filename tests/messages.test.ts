@@ -95,7 +95,7 @@ describe("sendTicketText", () => {
     const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
     const row = await sendTicketText(ctx.deps, ticket, "hello {{name}}");
     expect(row).toMatchObject({ fromMe: true, read: true, body: "hello {{name}}" });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual(["hello {{name}}"]);
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual(["hello {{name}}"]);
     expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.unreadMessages).toBe(2);
   });
 

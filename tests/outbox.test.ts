@@ -73,7 +73,7 @@ describe("sending while the connection is down", () => {
 
     ctx.sandbox.scan(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    const out = ctx.sandbox.network.outbox(conn.id, contact.number);
+    const out = ctx.sandbox.network.outbox(conn.id, contact.number!);
     expect(out.map((m) => [m.wid, m.mediaType, m.body])).toEqual([
       [first.wid, "chat", "primeira"],
       [second.wid, "image", ""],
@@ -97,7 +97,7 @@ describe("sending while the connection is down", () => {
     expect(farewell).toMatchObject({ body: "\u200eTchau Ana", sendState: "queued" });
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number).map((m) => m.wid)).toEqual([farewell.wid]);
+    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([farewell.wid]);
   });
 
   test("a send the link drops while the connection looks up waits for it, and what was written after goes out behind it", async () => {
@@ -133,7 +133,7 @@ describe("sending across a restart", () => {
     const second = await makeTestApp(paths);
     await second.channels.startAll();
     await second.deps.outbox.idle(first.conn.id);
-    const out = second.sandbox.network.outbox(first.conn.id, first.contact.number);
+    const out = second.sandbox.network.outbox(first.conn.id, first.contact.number!);
     expect(out.map((m) => [m.wid, m.body])).toEqual([
       [handedOver.wid, "entregue"],
       [waiting.wid, "na fila"],
@@ -164,7 +164,7 @@ describe("rejected and failed sends", () => {
     expect(retried.status).toBe(200);
     expect(retried.json).toMatchObject({ id: sent.id, body: "Oi", sendState: "sent", sendError: null });
     expect(retried.json.wid).not.toBe(sent.wid);
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number).map((m) => m.wid)).toEqual([retried.json.wid]);
+    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([retried.json.wid]);
     ctx.sandbox.network.settle();
     expect(rowOf(ctx, sent.id)!.ack).toBe(3);
     expect((await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: "unknown" } })).status).toBe(404);
@@ -227,7 +227,7 @@ describe("a connection removed while messages wait on it", () => {
 
     const retried = await call(ctx.app, "POST", `/api/messages/${waiting.id}/retry`, { token: agent.token });
     expect(retried.json).toMatchObject({ whatsappId: other.id, sendState: "sent" });
-    expect(ctx.sandbox.network.outbox(other.id, contact.number).map((m) => m.wid)).toEqual([retried.json.wid]);
+    expect(ctx.sandbox.network.outbox(other.id, contact.number!).map((m) => m.wid)).toEqual([retried.json.wid]);
   });
 });
 

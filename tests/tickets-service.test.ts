@@ -105,7 +105,7 @@ describe("applyTicketChanges", () => {
     const { contact, ticket } = seedTicket(ctx, { queueId: a.id, status: "open", userId: admin.id, whatsappId: wa.id });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: b.id }, { actor: admin });
     expect(dto).toMatchObject({ status: "pending", userId: null, queueId: b.id });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual([`${LRM}Now in B`]);
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([`${LRM}Now in B`]);
   });
 
   test("close sends the farewell once (LRM, stored in history); a re-save of a closed ticket sends nothing", async () => {
@@ -115,7 +115,7 @@ describe("applyTicketChanges", () => {
     const { contact, ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number).map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
     expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all().map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
     expect(row(ctx, ticket.id).status).toBe("closed");
   });

@@ -26,6 +26,8 @@ interface Form {
   endWorkHour: string;
   startWorkHourWeekend: string;
   endWorkHourWeekend: string;
+  importHistory: boolean;
+  importHistoryDays: string;
   queueIds: number[];
   days: Record<Day, boolean>;
 }
@@ -46,6 +48,8 @@ function initial(c: Connection | null, sandbox: boolean): Form {
     endWorkHour: c?.endWorkHour ?? "17:30",
     startWorkHourWeekend: c?.startWorkHourWeekend ?? "08:00",
     endWorkHourWeekend: c?.endWorkHourWeekend ?? "17:30",
+    importHistory: c?.importHistory ?? false,
+    importHistoryDays: String(c?.importHistoryDays ?? 7),
     queueIds: c?.queues?.map((q) => q.id) ?? [],
     days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Record<Day, boolean>,
   };
@@ -57,6 +61,7 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
   const [form, setForm] = useState(() => initial(connection, sandbox));
   const [queues, setQueues] = useState<Queue[]>([]);
   const [nameError, setNameError] = useState<string | null>(null);
+  const [daysError, setDaysError] = useState<string | null>(null);
   const { busy, run } = useFormSave();
 
   useEffect(() => {
@@ -70,10 +75,13 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
   async function save() {
     const error = ruleError(t, RULES.connectionName, form.name);
     setNameError(error);
-    if (error) return;
+    const historyDays = Number(form.importHistoryDays);
+    const daysProblem = Number.isInteger(historyDays) && historyDays >= 1 && historyDays <= 365 ? null : t("admin.connections.importHistoryDaysRange");
+    setDaysError(daysProblem);
+    if (error || daysProblem) return;
     await run(async () => {
       const { days, provider, ...rest } = form;
-      const body = { ...rest, ...days, ...(connection ? {} : { provider }) };
+      const body = { ...rest, ...days, importHistoryDays: historyDays, ...(connection ? {} : { provider }) };
       const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", { method: connection ? "PUT" : "POST", body });
       toast("success", t("admin.connections.saved"));
       onSaved(saved);
@@ -105,6 +113,17 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
       <Input label={t("admin.connections.transfer")} value={form.transferTicketMessage} onChange={set("transferTicketMessage")} multiline maxLength={30000} />
       <Input label={t("admin.connections.outOfWork")} value={form.outOfWorkMessage} onChange={set("outOfWorkMessage")} multiline maxLength={30000} />
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
+      <fieldset className="admin-checks">
+        <legend>{t("admin.connections.history")}</legend>
+        <label className="switch">
+          <input type="checkbox" checked={form.importHistory} onChange={(e) => set("importHistory")(e.target.checked)} />
+          {t("admin.connections.importHistory")}
+        </label>
+        {form.importHistory && (
+          <Input type="number" label={t("admin.connections.importHistoryDays")} value={form.importHistoryDays} onChange={set("importHistoryDays")} error={daysError} maxLength={3} />
+        )}
+        <p className="field-note">{t("admin.connections.importHistoryHint")}</p>
+      </fieldset>
       <QueueChecks queues={queues} value={form.queueIds} onChange={set("queueIds")} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.workHours")}</legend>

@@ -24,6 +24,8 @@ export interface Connection {
   friday: boolean;
   saturday: boolean;
   sunday: boolean;
+  importHistory: boolean;
+  importHistoryDays: number;
   queues?: { id: number; name: string; color: string }[];
 }
 

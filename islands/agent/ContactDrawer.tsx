@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../lib/api";
+import { ContactNumber } from "../lib/contact-number";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
@@ -35,10 +36,10 @@ export function ContactDrawer({ contactId, onClose }: { contactId: number; onClo
       {contact ? (
         <div className="side-drawer-body">
           <span className="avatar large" aria-hidden="true">
-            {contact.profilePicUrl ? <img src={contact.profilePicUrl} alt="" /> : (contact.name || contact.number).slice(0, 1).toUpperCase()}
+            {contact.profilePicUrl ? <img src={contact.profilePicUrl} alt="" /> : (contact.name || contact.number || "?").slice(0, 1).toUpperCase()}
           </span>
           <strong className="contact-name">{contact.name}</strong>
-          <a href={`tel:+${contact.number}`}>{contact.number}</a>
+          <ContactNumber number={contact.number} link />
           {contact.email && <span>{contact.email}</span>}
           <button type="button" className="button small" onClick={() => setEditing(true)}>
             {t("agent.contacts.edit")}

@@ -9,7 +9,8 @@ import { toast } from "../lib/toast";
 export interface Contact {
   id: number;
   name: string;
-  number: string;
+  /** Null while WhatsApp shows the person only by their LID. */
+  number: string | null;
   email: string | null;
   profilePicUrl: string | null;
   isGroup?: boolean;
@@ -26,13 +27,15 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
   const t = useT();
   const [form, setForm] = useState({ name: "", number: "", email: "" });
   const [extra, setExtra] = useState<Extra[]>([]);
+  const [numberUnknown, setNumberUnknown] = useState(false);
   const { busy, setBusy, fieldError, run } = useFormSave(contactId != null);
 
   useEffect(() => {
     if (contactId == null) return;
     api<Contact & { extraInfo: Extra[] }>(`/contacts/${contactId}`)
       .then((c) => {
-        setForm({ name: c.name, number: c.number, email: c.email ?? "" });
+        setForm({ name: c.name, number: c.number ?? "", email: c.email ?? "" });
+        setNumberUnknown(c.number == null);
         setExtra(c.extraInfo.map((x) => ({ id: x.id, name: x.name, value: x.value ?? "" })));
         setBusy(false);
       })
@@ -44,7 +47,9 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
 
   function save() {
     return run(async () => {
-      const body = { ...form, extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
+      // A contact known only by its LID keeps no number until one is typed.
+      const { number, ...rest } = form;
+      const body = { ...rest, ...(numberUnknown && !number.trim() ? {} : { number }), extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
       const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, { method: contactId == null ? "POST" : "PUT", body });
       toast("success", t("agent.contacts.saved"));
       onSaved?.(saved);
@@ -55,7 +60,7 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
   const input = (k: keyof typeof form, type = "text") => (
     <div className="field">
       <label htmlFor={`contact-${k}`}>{t(`agent.contacts.${k}`)}</label>
-      <input id={`contact-${k}`} type={type} value={form[k]} maxLength={k === "email" ? 320 : 100} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      <input id={`contact-${k}`} type={type} value={form[k]} maxLength={k === "email" ? 320 : 100} placeholder={k === "number" && numberUnknown ? t("agent.contacts.numberUnknown") : undefined} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
       {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
+import { ContactNumber } from "../lib/contact-number";
 import { useT } from "../lib/i18n-context";
 import type { Contact } from "./ContactModal";
 
@@ -55,7 +56,7 @@ export function ContactPicker({ id, label, value, onPick, onCreate }: { id: stri
           {options.map((c) => (
             <li key={c.id}>
               <button type="button" role="option" aria-selected="false" onClick={() => onPick(c)}>
-                <strong>{c.name}</strong> <span>{c.number}</span>
+                <strong>{c.name}</strong> <ContactNumber number={c.number} />
               </button>
             </li>
           ))}

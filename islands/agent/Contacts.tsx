@@ -8,6 +8,7 @@ import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { usePagedList } from "../lib/use-paged-list";
+import { ContactNumber } from "../lib/contact-number";
 import { ContactModal, type Contact } from "./ContactModal";
 
 /** /contacts: searchable, infinitely scrolling table with start-ticket, edit and (admins) delete; import and add. */
@@ -74,11 +75,13 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
               <tr key={c.id} data-contact-id={c.id}>
                 <td className="col-avatar">
                   <span className="avatar small" aria-hidden="true">
-                    {c.profilePicUrl ? <img src={c.profilePicUrl} alt="" /> : (c.name || c.number).slice(0, 1).toUpperCase()}
+                    {c.profilePicUrl ? <img src={c.profilePicUrl} alt="" /> : (c.name || c.number || "?").slice(0, 1).toUpperCase()}
                   </span>
                 </td>
                 <td>{c.name}</td>
-                <td>{c.number}</td>
+                <td>
+                  <ContactNumber number={c.number} />
+                </td>
                 <td className="col-email">{c.email ?? ""}</td>
                 <td className="col-actions">
                   <button type="button" className="button small primary" disabled={busy} onClick={() => startTicket(c)} aria-label={t("agent.contacts.startTicketFor", { name: c.name })}>

@@ -22,7 +22,7 @@ export interface Schedule {
   sendAt: string;
   sentAt: string | null;
   status: "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
-  contact: { id: number; name: string; number: string } | null;
+  contact: { id: number; name: string; number: string | null } | null;
   userId: number | null;
 }
 

@@ -8,7 +8,7 @@ export interface Ticket {
   unreadMessages: number;
   lastMessage: string | null;
   updatedAt: string;
-  contact: { id: number; name: string; number: string; profilePicUrl: string | null } | null;
+  contact: { id: number; name: string; number: string | null; profilePicUrl: string | null } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
   /** `hasCall`: the connection has a voice-call token (GET /tickets/:id/call gives the dialer URL). */

@@ -1,6 +1,8 @@
 import type { AppDeps } from "../deps";
 import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
+import { linkLids } from "../modules/contacts/lid";
+import { importHistory } from "../modules/inbound/history";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
 import { markRejected } from "../modules/messages/outbox";
@@ -19,7 +21,11 @@ export function createIngest(deps: AppDeps): InboundSink {
     onEdit: (whatsappId, edit) => void applyEdit(deps, whatsappId, edit),
     onReaction: (whatsappId, reaction) => void applyReaction(deps, whatsappId, reaction),
     onCall: (whatsappId, call) => calls.handle(whatsappId, call),
-    onContacts: (whatsappId, contacts) => savePhonebook(deps.db, whatsappId, contacts),
+    onContacts: (whatsappId, contacts) => {
+      savePhonebook(deps.db, whatsappId, contacts);
+      linkLids(deps, contacts);
+    },
     onSendRejected: (whatsappId, messageId, reason) => markRejected(deps, whatsappId, messageId, reason),
+    onHistory: async (whatsappId, messages) => void (await importHistory(deps, whatsappId, messages)),
   };
 }

@@ -56,6 +56,7 @@ export class ConnectionManager implements Channels {
       onCall: async (id, c) => this.inbound?.onCall(id, c),
       onContacts: (id, list) => this.inbound?.onContacts(id, list),
       onSendRejected: (id, wid, reason) => this.inbound?.onSendRejected(id, wid, reason),
+      onHistory: async (id, list) => this.inbound?.onHistory?.(id, list),
     };
   }
 
@@ -193,7 +194,7 @@ export class ConnectionManager implements Channels {
     if (driver.isRunning(connectionId)) await driver.stop(connectionId);
     this.persistStatus(connectionId, "OPENING");
     try {
-      await driver.start({ id: row.id, name: row.name, provider: row.provider }, this.sink);
+      await driver.start({ id: row.id, name: row.name, provider: row.provider, ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}) }, this.sink);
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
       this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });

@@ -9,8 +9,10 @@
  * owns every connection's lifecycle (start at boot, single-flight reconnects, status persistence) and picks
  * the driver by the connection's `provider`.
  *
- * Addresses: `to`/`chatId` are digits of a phone number for 1:1 chats, or a group id (digits and `-`) with
- * `isGroup` true. Drivers map them to their own ids (e.g. `<digits>@s.whatsapp.net`, `<id>@g.us`).
+ * Addresses: `to`/`chatId` are digits of a phone number for 1:1 chats, `lid:<digits>` for a person the network
+ * shows only by their LID (no phone number known yet; see src/shared/address.ts), or a group id (digits and
+ * `-`) with `isGroup` true. Drivers map them to their own ids (e.g. `<digits>@s.whatsapp.net`,
+ * `<digits>@lid`, `<id>@g.us`). People inside messages (group authors, reactors, callers) use the same form.
  */
 
 export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | "TIMEOUT" | "DISCONNECTED";
@@ -25,6 +27,8 @@ export interface ConnectionRef {
   id: number;
   name: string;
   provider: Provider;
+  /** Days of chat history to import when the phone sends it after pairing; absent when the import is off. */
+  historyDays?: number;
 }
 
 /** Media as stored on disk under DATA_DIR/media. */
@@ -47,7 +51,7 @@ export interface OversizedMedia {
 export interface NormalizedMessage {
   /** The network's message id (unique per connection). */
   id: string;
-  /** Phone digits (1:1) or group id (groups). */
+  /** Phone digits or `lid:<digits>` (1:1), or the group id (groups). */
   chatId: string;
   isGroup: boolean;
   fromMe: boolean;
@@ -62,13 +66,13 @@ export interface NormalizedMessage {
   oversizedMedia?: OversizedMedia;
   /** The network id of the quoted message, if any. */
   quotedId?: string;
-  /** In groups: who wrote it (phone digits) and their display name. */
+  /** In groups: who wrote it (phone digits, or `lid:<digits>`) and their display name. */
   author?: { phone: string; name?: string };
   /** The sender's display (push) name for 1:1 messages. */
   pushName?: string;
   /** Group subject, when known. */
   groupName?: string;
-  /** Sender's LID, when the network reported one besides the phone number. */
+  /** Sender's LID digits, when the network reported one besides the phone number. */
   lid?: string;
   /** Delivery status carried by the message itself (own messages), 0–5. */
   ack?: number;
@@ -95,11 +99,12 @@ export interface Reaction {
   /** The network id of the message reacted to. */
   targetId: string;
   emoji: string;
-  /** Who reacted: the contact's phone digits, or "me" (this connection, e.g. from the phone). */
+  /** Who reacted: the contact's address (phone digits or `lid:<digits>`), or "me" (this connection, e.g. from the phone). */
   reactor: string;
   at: number;
 }
 
+/** A phone-book entry, or the pairing of a LID with its phone number (then `lid` is set). */
 export interface NormalizedContact {
   /** Phone digits; LID-only entries without a phone mapping are not reported. */
   phone: string;
@@ -110,6 +115,7 @@ export interface NormalizedContact {
 export interface CallEvent {
   /** The call id (unique). */
   id: string;
+  /** The caller's address (phone digits or `lid:<digits>`). */
   from: string;
   at: number;
   /** `offer` when it starts ringing, `missed` when it ended unanswered. */
@@ -137,6 +143,8 @@ export interface ChannelSink {
   onContacts(connectionId: number, contacts: NormalizedContact[]): void;
   /** The network refused a message this connection sent (a nack); `reason` is the network's own code, if any. */
   onSendRejected(connectionId: number, messageId: string, reason?: string): void;
+  /** Chat history the phone sent after pairing (only when the connection imports it), in any order. */
+  onHistory?(connectionId: number, messages: NormalizedMessage[]): Promise<void>;
 }
 
 export interface SendOptions {

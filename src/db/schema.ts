@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
   blob,
+  check,
   index,
   integer,
   primaryKey,
@@ -58,6 +59,9 @@ export const whatsapps = sqliteTable("whatsapps", {
   friday: bool("friday").notNull().default(true),
   saturday: bool("saturday").notNull().default(false),
   sunday: bool("sunday").notNull().default(false),
+  /** When the phone sends its chat history after pairing, the last `importHistoryDays` days become closed tickets. */
+  importHistory: bool("import_history").notNull().default(false),
+  importHistoryDays: integer("import_history_days").notNull().default(7),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -111,8 +115,12 @@ export const contacts = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    /** Digits of the phone number (or the group id for groups); never LID digits. */
-    number: text("number").notNull().unique(),
+    /**
+     * Digits of the phone number (or the group id for groups); never LID digits. Null while WhatsApp shows the
+     * person only by their LID: such a contact is addressed by `lid` until the phone number becomes known.
+     */
+    number: text("number").unique(),
+    /** WhatsApp's private id for the person (LID digits), when known. */
     lid: text("lid").unique(),
     email: text("email").notNull().default(""),
     profilePicUrl: text("profile_pic_url").notNull().default(""),
@@ -121,7 +129,7 @@ export const contacts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("contacts_name_idx").on(t.name)],
+  (t) => [index("contacts_name_idx").on(t.name), check("contacts_number_or_lid", sql`number IS NOT NULL OR lid IS NOT NULL`)],
 );
 
 export const contactExtraInfo = sqliteTable(
@@ -149,6 +157,8 @@ export const tickets = sqliteTable(
     unreadMessages: integer("unread_messages").notNull().default(0),
     lastMessage: text("last_message").notNull().default(""),
     channel: text("channel").notNull().default("whatsapp"),
+    /** Created closed by the history import to hold a chat's messages from before pairing. */
+    fromHistory: bool("from_history").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -112,10 +112,19 @@ describe("baileys message mapping", () => {
     expect(m).toMatchObject({ chatId: "5511999990001", lid: "123456789012345" });
   });
 
-  test("LID chat uses Baileys' known mapping, and is dropped when no phone is known", () => {
-    const msg = wa({ key: { remoteJid: LID, id: "LID2" }, message: { conversation: "oi" } });
+  test("LID chat uses Baileys' known mapping, and is addressed by its LID when no phone is known", () => {
+    const msg = wa({ key: { remoteJid: LID, id: "LID2" }, pushName: "Duda", message: { conversation: "oi" } });
     expect(mapMessage(msg, (lid) => (lid === LID ? PN : undefined))?.chatId).toBe("5511999990001");
-    expect(mapMessage(msg)).toBeNull();
+    expect(mapMessage(msg)).toMatchObject({ chatId: "lid:123456789012345", lid: "123456789012345", pushName: "Duda", isGroup: false });
+  });
+
+  test("a group member known only by LID is the author by LID; their reaction and missed call too", () => {
+    const group = mapMessage(wa({ key: { remoteJid: "120363000000000001@g.us", id: "GL", participant: LID }, pushName: "Caio", message: { conversation: "oi" } }));
+    expect(group).toMatchObject({ chatId: "120363000000000001", author: { phone: "lid:123456789012345", name: "Caio" }, lid: "123456789012345" });
+    const reaction = readUpsert(wa({ key: { remoteJid: LID, id: "RL" }, message: { reactionMessage: { text: "👍", key: { remoteJid: LID, id: "T1" } } } }));
+    expect(reaction).toMatchObject({ type: "reaction", reaction: { targetId: "T1", reactor: "lid:123456789012345" } });
+    const call = missedCallOf(wa({ key: { remoteJid: LID, id: "CL" }, messageStubType: proto.WebMessageInfo.StubType.CALL_MISSED_VOICE }));
+    expect(call).toMatchObject({ id: "CL", from: "lid:123456789012345" });
   });
 
   test("button and list replies expose the selected id", () => {
@@ -173,6 +182,7 @@ describe("baileys acks, calls and contacts mapping", () => {
     expect(mapCall({ ...base, status: "offer" })).toEqual({ id: "K1", from: "5511999990001", at: 1000, kind: "offer", isVideo: false });
     expect(mapCall({ ...base, status: "timeout" })?.kind).toBe("missed");
     expect(mapCall({ ...base, status: "accept" })).toBeNull();
+    expect(mapCall({ ...base, callerPn: undefined, status: "offer" })?.from).toBe("lid:123456789012345");
   });
 
   test("contacts: phone from the PN id or phoneNumber, LID-only and groups skipped", () => {

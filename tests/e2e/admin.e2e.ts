@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { contacts, queues, tickets } from "../../src/db/schema";
+import { contacts, queues, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
@@ -49,9 +49,17 @@ describe("administration screens", () => {
     expect(await modal.getByLabel("End (weekdays)").inputValue()).toBe("17:30");
     expect(await modal.getByLabel("Friday").isChecked()).toBe(true);
     expect(await modal.getByLabel("Saturday").isChecked()).toBe(false);
+    // History import: off by default; once on, 7 days unless changed, within 1–365.
+    await modal.getByLabel("Import chat history when the phone is paired").check();
+    expect(await modal.getByLabel("Days of history to import").inputValue()).toBe("7");
+    await modal.getByLabel("Days of history to import").fill("0");
+    await modal.getByRole("button", { name: "Save" }).click();
+    await modal.locator(".field-error", { hasText: "Between 1 and 365 days" }).waitFor();
+    await modal.getByLabel("Days of history to import").fill("14");
     await page.screenshot({ path: "/tmp/e2e-admin-connection-modal-1440.png" });
     await modal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Connection saved.");
+    expect(env.deps.db.select().from(whatsapps).where(eq(whatsapps.name, "Front desk")).get()).toMatchObject({ importHistory: true, importHistoryDays: 14 });
     const row = page.locator("tr", { hasText: "Front desk" });
     await row.getByRole("button", { name: "QR CODE" }).click();
 

@@ -134,4 +134,58 @@ describe("inbox in the browser", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 40_000);
+
+  test("a customer shown only by a LID chats under their push name with 'number unknown', until the number is told", async () => {
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await page.goto(`${env.base}/login`);
+    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+    await page.fill("#email", ADMIN.email);
+    await page.fill("#password", ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${env.base}/tickets`);
+    await page.goto(`${env.base}/sandbox`);
+    await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
+    await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });
+    await page.fill("#sb-phone", "5511955554444");
+    await page.fill("#sb-name", "Lia Lid");
+    await page.fill("#sb-lid", "123456789012345");
+    await page.getByLabel("Show WhatsApp only the LID (hide the number)").check();
+    await page.locator(".phone-header", { hasText: "lid:123456789012345" }).waitFor();
+    const phoneInput = page.getByRole("textbox", { name: "Message from the customer" });
+    await phoneInput.fill("Oi pelo LID");
+    await phoneInput.press("Enter");
+    await page.locator(".phone .bubble.me", { hasText: "Oi pelo LID" }).waitFor();
+
+    const agent = await context.newPage();
+    agent.on("pageerror", (e) => errors.push(String(e)));
+    await agent.goto(`${env.base}/tickets`);
+    await agent.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await agent.click('role=tab[name=/Waiting/]');
+    const row = agent.locator(".ticket-row.pending", { hasText: "Lia Lid" });
+    await row.getByRole("button", { name: "Accept" }).click();
+    await agent.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const input = agent.getByRole("textbox", { name: "Type a message" });
+    await input.fill("Olá, Lia!");
+    await input.press("Enter");
+    await agent.locator(".bubble.me", { hasText: "Olá, Lia!" }).waitFor();
+    await page.locator(".phone .bubble.them", { hasText: "Olá, Lia!" }).waitFor({ timeout: 10_000 });
+    await agent.getByRole("button", { name: /Lia Lid/ }).first().click();
+    const drawer = agent.locator("dialog.side-drawer");
+    await drawer.locator(".number-unknown", { hasText: "number unknown" }).waitFor();
+    await agent.screenshot({ path: "/tmp/e2e-lid-contact-1440.png" });
+    // Editing the contact keeps it without a number until one is typed.
+    await drawer.getByRole("button", { name: "Edit contact" }).click();
+    const edit = agent.locator("dialog.modal", { hasText: "Edit contact" });
+    await edit.locator('#contact-number[placeholder="number unknown"]').waitFor();
+    await edit.getByLabel("Name", { exact: true }).fill("Lia Lid");
+    await edit.getByRole("button", { name: "OK" }).click();
+    await agent.waitForSelector("text=Contact saved.");
+
+    await page.getByRole("button", { name: "Tell the inbox this LID's number" }).click();
+    await page.waitForSelector("text=The connection now knows the number of this LID.");
+    await agent.goto(`${env.base}/contacts`);
+    await agent.locator("tr", { hasText: "Lia Lid" }).locator("td", { hasText: "5511955554444" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
 });

@@ -9,6 +9,7 @@ import makeWASocket, {
   getContentType,
   isLidUser,
   proto,
+  toNumber,
   type AnyMessageContent,
   type BaileysEventMap,
   type MiscMessageGenerationOptions,
@@ -19,6 +20,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
 import { makePrivateDir, writePrivateFile } from "../../private-files";
+import { lidOfAddress } from "../../shared/address";
 import type {
   ChannelDriver,
   ChannelSink,
@@ -47,6 +49,7 @@ import {
   editedBody,
   type LidToPn,
 } from "./map";
+import { historyOf } from "./history";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
 import { SentMessageStore } from "./sent-store";
 import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersion } from "./version";
@@ -294,7 +297,9 @@ export class BaileysDriver implements ChannelDriver {
       logger,
       browser: Browsers.ubuntu("Chrome"),
       markOnlineOnConnect: false,
-      syncFullHistory: false,
+      // Asked for at pairing only: the phone then sends older chats too, which the import needs.
+      syncFullHistory: !!conn.historyDays,
+      ...(conn.historyDays ? { shouldSyncHistoryMessage: () => true } : {}),
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
       getMessage: async (key) => (key.id ? this.sent.get(conn.id, key.id) : undefined),
       msgRetryCounterCache: this.retryCountsOf(conn.id),
@@ -394,6 +399,8 @@ export class BaileysDriver implements ChannelDriver {
         if (call) await this.reportCall(s, call);
       }
     }
+    const history = events["messaging-history.set"];
+    if (history) await this.reportHistory(s, history);
     const mapping = events["lid-mapping.update"];
     if (mapping) {
       const phone = jidUser(mapping.pn);
@@ -519,6 +526,22 @@ export class BaileysDriver implements ChannelDriver {
     else s.sink.onAck(s.conn.id, messageId, next);
   }
 
+  /**
+   * The chat history the phone sends after pairing, when the connection imports it. Its LID↔phone pairs need
+   * nothing here: Baileys stores them before this event, and its chats come as contacts too. Media is not
+   * downloaded: a history holds days of it, and downloading here would hold up every live event behind it.
+   */
+  private async reportHistory(s: Session, history: BaileysEventMap["messaging-history.set"]) {
+    const days = s.conn.historyDays;
+    if (!days) return;
+    const since = this.now() - days * 86_400_000;
+    const recent = history.messages.filter((m) => toNumber(m.messageTimestamp ?? 0) * 1000 >= since);
+    if (!recent.length) return;
+    const lidToPn = await this.lidResolver(s, recent.flatMap((m) => [m.key.remoteJid, m.key.participant]));
+    const messages = historyOf(recent, lidToPn);
+    if (messages.length) await s.sink.onHistory?.(s.conn.id, messages);
+  }
+
   /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */
   private async lidResolver(s: Session, jids: (string | null | undefined)[]): Promise<LidToPn> {
     const lids = [...new Set(jids.filter((j): j is string => !!j && !!isLidUser(j)))];
@@ -598,7 +621,9 @@ function byteCount(value: unknown): number {
 }
 
 function toJid(to: string, isGroup: boolean) {
-  return isGroup ? `${to}@g.us` : `${to.replace(/\D/g, "")}@s.whatsapp.net`;
+  if (isGroup) return `${to}@g.us`;
+  const lid = lidOfAddress(to);
+  return lid ? `${lid}@lid` : `${to.replace(/\D/g, "")}@s.whatsapp.net`;
 }
 
 function mediaContent(media: OutgoingMedia): AnyMessageContent {

@@ -16,6 +16,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from "baileys";
+import { lidAddress } from "../../shared/address";
 import type { CallEvent, MessageEdit, MessageKind, NormalizedContact, NormalizedMessage, Reaction } from "../types";
 
 /** Resolves a LID jid to a phone-number jid when Baileys already knows the pair. */
@@ -41,6 +42,14 @@ export function phoneOf(jid: string | null | undefined, alt: string | null | und
 function lidOf(jid: string | null | undefined, alt: string | null | undefined): string | undefined {
   const lid = [jid, alt].find((j) => j && isLidUser(j));
   return lid ? jidUser(lid) : undefined;
+}
+
+/** How the inbox addresses a person: phone digits, else `lid:<digits>` while only their LID is known. */
+export function addressOf(jid: string | null | undefined, alt: string | null | undefined, lidToPn: LidToPn = noPn): string | undefined {
+  const phone = phoneOf(jid, alt, lidToPn);
+  if (phone) return phone;
+  const lid = lidOf(jid, alt);
+  return lid ? lidAddress(lid) : undefined;
 }
 
 /** Chats the inbox never handles: status, broadcast lists, newsletters. */
@@ -73,7 +82,7 @@ export function revokedIdOf(m: WAMessage): string | undefined {
 export function missedCallOf(m: WAMessage, lidToPn: LidToPn = noPn): CallEvent | null {
   if (m.messageStubType == null || !MISSED_CALL_STUBS.has(m.messageStubType) || !m.key.id) return null;
   const key = m.key as WAMessageKey;
-  const from = phoneOf(key.remoteJid, key.remoteJidAlt, lidToPn);
+  const from = addressOf(key.remoteJid, key.remoteJidAlt, lidToPn);
   if (!from) return null;
   const isVideo =
     m.messageStubType === WAMessageStubType.CALL_MISSED_VIDEO || m.messageStubType === WAMessageStubType.CALL_MISSED_GROUP_VIDEO;
@@ -261,7 +270,7 @@ export type Upsert =
 /**
  * Reads an upserted message: a chat message, an edit, a reaction, a revoke, a missed call, or something the
  * inbox ignores with the reason (status/broadcast chats, protocol messages, our own LRM-marked automatic
- * messages, a LID sender with no known phone).
+ * messages). A sender whose phone number is not known yet is addressed by their LID (`lid:<digits>`).
  */
 export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
   const key = m.key as WAMessageKey;
@@ -286,13 +295,13 @@ export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
   const isGroup = !!isJidGroup(remoteJid);
   const senderJid = isGroup ? key.participant : remoteJid;
   const senderAlt = isGroup ? key.participantAlt : key.remoteJidAlt;
-  const senderPhone = phoneOf(senderJid, senderAlt, lidToPn);
+  const sender = addressOf(senderJid, senderAlt, lidToPn);
   const lid = lidOf(senderJid, senderAlt);
-  const chatId = isGroup ? jidUser(remoteJid) : senderPhone;
-  if (!chatId) return { type: "ignored", reason: "sender known only by LID" };
+  const chatId = isGroup ? jidUser(remoteJid) : sender;
+  if (!chatId) return { type: "ignored", reason: "sender has neither a phone number nor a LID" };
 
   if (content.kind === "reaction") {
-    const reactor = fromMe ? "me" : senderPhone;
+    const reactor = fromMe ? "me" : sender;
     if (!reactor || !content.quotedId) return { type: "ignored", reason: "reaction without target or sender" };
     return { type: "reaction", reaction: { targetId: content.quotedId, emoji: content.body, reactor, at: toNumber(m.messageTimestamp) * 1000 } };
   }
@@ -310,7 +319,7 @@ export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
     remoteJid,
   };
   if (quotedId) out.quotedId = quotedId;
-  if (isGroup && senderPhone && !fromMe) out.author = { phone: senderPhone, ...(m.pushName ? { name: m.pushName } : {}) };
+  if (isGroup && sender && !fromMe) out.author = { phone: sender, ...(m.pushName ? { name: m.pushName } : {}) };
   if (!isGroup && !fromMe && m.pushName) out.pushName = m.pushName;
   if (lid) out.lid = lid;
   if (fromMe && typeof m.status === "number") out.ack = m.status;
@@ -381,7 +390,7 @@ export function mapCall(call: WACallEvent, lidToPn: LidToPn = noPn): CallEvent |
   if (call.isGroup) return null;
   const kind = call.status === "offer" ? "offer" : call.status === "timeout" ? "missed" : null;
   if (!kind) return null;
-  const from = phoneOf(call.callerPn, call.from, lidToPn) ?? phoneOf(call.from, call.chatId, lidToPn);
+  const from = phoneOf(call.callerPn, call.from, lidToPn) ?? addressOf(call.from, call.chatId, lidToPn);
   if (!from) return null;
   return { id: call.id, from, at: new Date(call.date).getTime(), kind, ...(call.isVideo !== undefined ? { isVideo: !!call.isVideo } : {}) };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { extname, join } from "node:path";
 import { AppError } from "../../errors";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
+import { lidOfAddress } from "../../shared/address";
 import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, MessageKind, NormalizedMessage, OutgoingMedia, SendOptions } from "../types";
 import type { SandboxInbound, SandboxNetwork } from "./network";
 
@@ -139,6 +140,7 @@ export class SandboxDriver implements ChannelDriver {
     const media = received && "media" in received ? received.media : undefined;
     const oversized = received && "oversized" in received ? received.oversized : undefined;
     const isGroup = !!input.groupId;
+    const lid = input.lid ?? lidOfAddress(input.from);
     this.network.record({
       whatsappId: connectionId,
       wid: id,
@@ -165,9 +167,16 @@ export class SandboxDriver implements ChannelDriver {
       pushName: isGroup ? undefined : input.name,
       author: isGroup ? { phone: input.from, name: input.name } : undefined,
       groupName: input.groupName,
+      ...(lid ? { lid } : {}),
     };
     await session.sink.onMessage(connectionId, message);
     return id;
+  }
+
+  /** The network tells which phone number a LID belongs to (WhatsApp's `lid-mapping.update`). */
+  mapLid(connectionId: number, lid: string, phone: string) {
+    const session = this.connected(connectionId);
+    session.sink.onContacts(connectionId, [{ phone, lid }]);
   }
 
   /** The simulated contact reads what the connection sent them: acks go to 4, reported through the sink. */

@@ -27,7 +27,10 @@ export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
 
 /** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
 export interface SandboxInbound {
+  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
   from: string;
+  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
+  lid?: string;
   name?: string;
   body?: string;
   mediaType?: MessageKind;

@@ -31,6 +31,8 @@ const body = t.Object({
   friday: flag,
   saturday: flag,
   sunday: flag,
+  importHistory: flag,
+  importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
   queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
 });
 

@@ -30,6 +30,9 @@ export interface ConnectionInput {
   friday?: boolean;
   saturday?: boolean;
   sunday?: boolean;
+  /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
+  importHistory?: boolean;
+  importHistoryDays?: number;
   queueIds?: number[];
 }
 

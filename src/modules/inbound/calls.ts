@@ -8,7 +8,7 @@ import { getSetting } from "../settings/service";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import type { BotActions } from "./bot";
-import { findOrCreateContact } from "./contacts";
+import { currentContact, findOrCreateContact } from "./contacts";
 import type { InboundPipeline } from "./pipeline";
 import { findOrCreateTicket } from "./tickets";
 
@@ -48,8 +48,9 @@ export class CallHandler {
       if (!disabled) return;
       await deps.channels.rejectCall(whatsappId, call.id, call.from).catch((error) => deps.log.warn("call reject failed", { whatsappId, error }));
     }
-    const contact = findOrCreateContact(deps, { number: call.from, isGroup: false });
+    let contact = findOrCreateContact(deps, { address: call.from, isGroup: false });
     await this.pipeline.runForChat(contact.id, whatsappId, async () => {
+      contact = currentContact(deps, contact);
       const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
       if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
       storeMessage(deps, {

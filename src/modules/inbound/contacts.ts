@@ -1,13 +1,16 @@
-import { eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/schema";
+import { contactAddress, lidOfAddress } from "../../shared/address";
+import { lidFallbackName, linkLid } from "../contacts/lid";
 
 /** A contact's picture is asked from the network at most this often (rule 24 Recommend). */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;
 
 export interface ContactInput {
-  /** Phone digits, or the group id for groups. */
-  number: string;
+  /** Phone digits, the group id for groups, or `lid:<digits>` for a person known only by their LID. */
+  address: string;
+  /** The person's LID digits, when the network reported one besides the phone number. */
   lid?: string;
   /** Push name or group subject; used only when the contact is new (groups: kept in sync with the subject). */
   name?: string;
@@ -16,30 +19,53 @@ export interface ContactInput {
 
 /**
  * Finds the contact by number (or LID) or creates it (rule 23 with the Recommends of rule 24): the name comes
- * from the push name only when new; a learnt LID is recorded; `contact` is emitted only on a real change.
+ * from the push name only when new; a person known only by a LID gets a contact without a number; a number
+ * arriving with a LID links the two (see linkLid); `contact` is emitted only on a real change.
  */
 export function findOrCreateContact(deps: AppDeps, input: ContactInput): ContactRow {
-  const match = input.lid ? or(eq(contacts.number, input.number), eq(contacts.lid, input.lid)) : eq(contacts.number, input.number);
-  const found = deps.db.select().from(contacts).where(match).all();
-  const existing = found.find((c) => c.number === input.number) ?? found[0];
+  const lidOnly = input.isGroup ? undefined : lidOfAddress(input.address);
+  if (lidOnly) return findOrCreateLidContact(deps, lidOnly, input.name);
+  const number = input.address;
+  const linked = input.lid && !input.isGroup ? linkLid(deps, number, input.lid) : undefined;
+  const existing = linked ?? deps.db.select().from(contacts).where(eq(contacts.number, number)).get();
   if (existing) {
-    const changes: Partial<ContactRow> = {};
-    if (input.lid && !existing.lid && !found.some((c) => c.id !== existing.id && c.lid === input.lid)) changes.lid = input.lid;
-    if (input.isGroup && input.name && input.name !== existing.name) changes.name = input.name;
-    if (!Object.keys(changes).length) return existing;
-    const updated = deps.db.update(contacts).set(changes).where(eq(contacts.id, existing.id)).returning().get()!;
+    if (!input.isGroup || !input.name || input.name === existing.name) return existing;
+    const updated = deps.db.update(contacts).set({ name: input.name }).where(eq(contacts.id, existing.id)).returning().get()!;
     deps.hub.publish("all", "contact", { action: "update", contact: updated });
     return updated;
   }
-  const created = deps.db
-    .insert(contacts)
-    .values({ number: input.number, lid: input.lid ?? null, name: input.name?.trim() || input.number, isGroup: input.isGroup })
-    .onConflictDoNothing()
-    .returning()
-    .get();
-  if (!created) return deps.db.select().from(contacts).where(eq(contacts.number, input.number)).get()!;
+  // A LID another contact holds stays with it: this number is then a different person for WhatsApp.
+  const lidFree = input.lid && !input.isGroup && !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid)).get();
+  return create(deps, { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup }, eq(contacts.number, number));
+}
+
+/** The contact of a person known only by their LID, named by their push name. */
+function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undefined): ContactRow {
+  const existing = deps.db.select().from(contacts).where(eq(contacts.lid, lid)).get();
+  const pushName = name?.trim();
+  if (!existing) return create(deps, { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false }, eq(contacts.lid, lid));
+  if (!pushName || existing.name !== lidFallbackName(lid)) return existing;
+  const updated = deps.db.update(contacts).set({ name: pushName }).where(eq(contacts.id, existing.id)).returning().get()!;
+  deps.hub.publish("all", "contact", { action: "update", contact: updated });
+  return updated;
+}
+
+function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: ReturnType<typeof eq>): ContactRow {
+  const created = deps.db.insert(contacts).values(values).onConflictDoNothing().returning().get();
+  if (!created) return deps.db.select().from(contacts).where(sameKey).get()!;
   deps.hub.publish("all", "contact", { action: "create", contact: created });
   return created;
+}
+
+/**
+ * The contact as it is now. A LID-only contact may have been merged into its phone contact meanwhile (by a
+ * mapping that arrived while a message waited for its chat): it is then found by its LID.
+ */
+export function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): ContactRow {
+  const same = deps.db.select().from(contacts).where(eq(contacts.id, contact.id)).get();
+  if (same) return same;
+  const merged = contact.lid ? deps.db.select().from(contacts).where(eq(contacts.lid, contact.lid)).get() : undefined;
+  return merged ?? contact;
 }
 
 /** Refreshes the contact's picture when the last check is older than PICTURE_REFRESH_MS; emits only on change. */
@@ -48,7 +74,7 @@ export async function refreshPicture(deps: AppDeps, whatsappId: number, contact:
   if (contact.pictureCheckedAt && now - contact.pictureCheckedAt.getTime() < PICTURE_REFRESH_MS) return;
   let url = contact.profilePicUrl;
   try {
-    url = (await deps.channels.profilePictureUrl(whatsappId, contact.number, contact.isGroup)) ?? "";
+    url = (await deps.channels.profilePictureUrl(whatsappId, contactAddress(contact), contact.isGroup)) ?? "";
   } catch (error) {
     deps.log.debug("profile picture unavailable", { contactId: contact.id, error });
   }

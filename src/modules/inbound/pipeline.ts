@@ -8,7 +8,7 @@ import { getSetting } from "../settings/service";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
-import { findOrCreateContact, refreshPicture } from "./contacts";
+import { currentContact, findOrCreateContact, refreshPicture } from "./contacts";
 import { KeyedMutex } from "./mutex";
 import { findOrCreateTicket } from "./tickets";
 
@@ -52,15 +52,17 @@ export class InboundPipeline {
     let chatContact: ContactRow;
     let sender: ContactRow | null = null;
     if (message.isGroup) {
-      chatContact = findOrCreateContact(deps, { number: message.chatId, name: message.groupName, isGroup: true });
-      if (!message.fromMe && message.author) sender = findOrCreateContact(deps, { number: message.author.phone, name: message.author.name, isGroup: false });
+      chatContact = findOrCreateContact(deps, { address: message.chatId, name: message.groupName, isGroup: true });
+      if (!message.fromMe && message.author) sender = findOrCreateContact(deps, { address: message.author.phone, lid: message.lid, name: message.author.name, isGroup: false });
     } else {
-      chatContact = findOrCreateContact(deps, { number: message.chatId, lid: message.lid, name: message.fromMe ? undefined : message.pushName, isGroup: false });
+      chatContact = findOrCreateContact(deps, { address: message.chatId, lid: message.lid, name: message.fromMe ? undefined : message.pushName, isGroup: false });
       if (!message.fromMe) sender = chatContact;
     }
 
     await this.chats.run(`${chatContact.id}:${whatsappId}`, async () => {
       if (this.alreadyStored(whatsappId, message.id)) return;
+      chatContact = currentContact(deps, chatContact);
+      if (sender) sender = currentContact(deps, sender);
       const { ticket, change } = findOrCreateTicket(deps, { contactId: chatContact.id, whatsappId, isGroup: message.isGroup });
       if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
       const body = bodyOf(message);

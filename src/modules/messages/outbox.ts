@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { OutgoingMedia, SendOptions } from "../../channels/types";
 import { contacts, messages, tickets, whatsapps, type MessageRow } from "../../db/schema";
@@ -122,14 +123,15 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
   const whatsappId = row.whatsappId!;
   try {
     const chat = deps.db
-      .select({ number: contacts.number, isGroup: contacts.isGroup })
+      .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
       .from(tickets)
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(eq(tickets.id, row.ticketId))
       .get();
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
-    if (row.mediaUrl) await deps.channels.sendMedia(whatsappId, chat.number, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
-    else await deps.channels.sendText(whatsappId, chat.number, chat.isGroup, row.body, { messageId: row.wid, quoted: quotedOf(deps, row) });
+    const to = contactAddress(chat);
+    if (row.mediaUrl) await deps.channels.sendMedia(whatsappId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
+    else await deps.channels.sendText(whatsappId, to, chat.isGroup, row.body, { messageId: row.wid, quoted: quotedOf(deps, row) });
   } catch (error) {
     if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, whatsappId)) {
       deps.log.info("send waits for the connection", { whatsappId, messageId: row.id });

@@ -2,6 +2,7 @@ import { count, desc, eq, inArray } from "drizzle-orm";
 import { contacts, messages, tickets, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import { contactAddress } from "../../shared/address";
 import { isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { checkUpload, storeUpload } from "../media/service";
@@ -102,7 +103,7 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
   const found = () =>
     deps.db
-      .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, isGroup: contacts.isGroup })
+      .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
@@ -123,7 +124,7 @@ export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: nu
   const { message } = row;
   if (message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
   try {
-    await deps.channels.deleteForEveryone(message.whatsappId, { id: message.wid, chatId: row.number, isGroup: row.isGroup, fromMe: true, participant: message.participant });
+    await deps.channels.deleteForEveryone(message.whatsappId, { id: message.wid, chatId: contactAddress(row), isGroup: row.isGroup, fromMe: true, participant: message.participant });
   } catch (error) {
     deps.log.warn("delete for everyone failed", { messageId, error });
     throw error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED" ? error : new AppError("ERR_DELETE_WAPP_MSG");

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contacts, messageReactions, messages, tickets, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
@@ -42,6 +42,11 @@ export interface StoreMessageInput {
   countUnread?: boolean;
   /** Messages sent from here start `queued` (see outbox.ts). */
   sendState?: MessageRow["sendState"];
+  /**
+   * Imported from the chat history sent at pairing: never unread, no `appMessage` event, and the ticket's last
+   * message and time move only forward, to the message's own time.
+   */
+  history?: boolean;
 }
 
 /** The URL the media route serves a message's file under. */
@@ -147,6 +152,10 @@ export function storeMessage(
       })
       .returning()
       .get();
+    if (input.history) {
+      tx.update(tickets).set({ lastMessage: input.body, updatedAt: at }).where(and(eq(tickets.id, input.ticketId), lte(tickets.updatedAt, at))).run();
+      return { message, created: true };
+    }
     tx.update(tickets)
       .set({
         lastMessage: input.body,
@@ -158,7 +167,7 @@ export function storeMessage(
     return { message, created: true };
   });
   if (result.replaced) emitMessageUpdate(deps, result.message);
-  if (result.created) {
+  if (result.created && !input.history) {
     const ticketRow = db.select().from(tickets).where(eq(tickets.id, input.ticketId)).get();
     if (ticketRow) {
       const ticket = toTicketDto(db, ticketRow);

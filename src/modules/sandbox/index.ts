@@ -4,10 +4,13 @@ import { SandboxDriver } from "../../channels/sandbox/driver";
 import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { assertSandboxEnabled, inbound, outbox, read, reject, scan } from "./service";
+import { assertSandboxEnabled, inbound, mapLid, outbox, read, reject, scan } from "./service";
 
 const whatsappIdParam = t.Object({ whatsappId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 const phone = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9-]+$" });
+const lid = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9]+$" });
+/** A simulated phone: its number, or `lid:<digits>` for one that shows only its LID. */
+const peer = t.String({ minLength: 1, maxLength: 44, pattern: "^([0-9-]+|lid:[0-9]+)$" });
 const KINDS = ["chat", "image", "audio", "video", "document", "sticker", "vcard", "location"] as const;
 
 /** /sandbox: drives the simulated WhatsApp network (admin only; 403 when the sandbox is off). */
@@ -31,7 +34,8 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
       auth: "connections:manage",
       params: whatsappIdParam,
       body: t.Object({
-        from: phone,
+        from: peer,
+        lid: t.Optional(lid),
         name: t.Optional(t.String({ maxLength: 100 })),
         body: t.Optional(t.String({ maxLength: 65536 })),
         mediaType: t.Optional(t.UnionEnum(KINDS)),
@@ -47,7 +51,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, driver!, params.whatsappId, query.to), {
       auth: "connections:manage",
       params: whatsappIdParam,
-      query: t.Object({ to: t.Optional(phone) }),
+      query: t.Object({ to: t.Optional(peer) }),
     })
     .post(
       "/:whatsappId/read",
@@ -55,7 +59,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         read(deps, driver!, params.whatsappId, body.to);
         return { message: "Read." };
       },
-      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ to: phone }) },
+      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ to: peer }) },
     )
     .post(
       "/:whatsappId/reject",
@@ -64,5 +68,13 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         return { message: "Rejected." };
       },
       { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) }) },
+    )
+    .post(
+      "/:whatsappId/lid-mapping",
+      ({ params, body }) => {
+        mapLid(deps, driver!, params.whatsappId, body.lid, body.phone);
+        return { message: "Mapped." };
+      },
+      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ lid, phone: t.String({ minLength: 8, maxLength: 20, pattern: "^[0-9]+$" }) }) },
     );
 }

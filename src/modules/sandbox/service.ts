@@ -30,6 +30,12 @@ export function inbound(deps: AppDeps, driver: SandboxDriver, id: number, input:
   return driver.inbound(id, input);
 }
 
+/** The network tells the connection which phone number a LID belongs to. */
+export function mapLid(deps: AppDeps, driver: SandboxDriver, id: number, lid: string, phone: string) {
+  sandboxConnection(deps, id);
+  driver.mapLid(id, lid, phone);
+}
+
 /** What the connection sent, oldest first (to one number when `to` is given). */
 export function outbox(deps: AppDeps, driver: SandboxDriver, id: number, to?: string) {
   sandboxConnection(deps, id);

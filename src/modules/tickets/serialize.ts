@@ -4,7 +4,8 @@ import { contactExtraInfo, contacts, queues, tags, ticketTags, tickets, users, w
 import { notFound } from "../../errors";
 
 export interface TicketDto extends TicketRow {
-  contact: { id: number; name: string; number: string; profilePicUrl: string; isGroup: boolean; extraInfo?: { id: number; name: string; value: string }[] } | null;
+  /** `number` is null while WhatsApp shows the contact only by their LID. */
+  contact: { id: number; name: string; number: string | null; profilePicUrl: string; isGroup: boolean; extraInfo?: { id: number; name: string; value: string }[] } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
   /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */

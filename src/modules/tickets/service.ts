@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { notificationRooms, statusRooms, TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
+import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
@@ -154,9 +155,9 @@ export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
   deps.hub.publish([...statusRooms(ticket), ...notificationRooms(ticket)], "ticket", { action: "updateUnread", ticketId: ticket.id });
   const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
   if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
-  const contact = deps.db.select({ number: contacts.number, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, ticket.contactId)).get();
+  const contact = deps.db.select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, ticket.contactId)).get();
   if (!contact) return;
-  deps.channels.markRead(ticket.whatsappId, contact.number, contact.isGroup, wids).catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
+  deps.channels.markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids).catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
 
 export interface NewTicket {

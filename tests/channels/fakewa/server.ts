@@ -20,6 +20,7 @@ import {
   type BinaryNode,
 } from "baileys";
 import type { ServerWebSocket } from "bun";
+import { deflateSync } from "node:zlib";
 import { FakePeer } from "./peer";
 
 type KeyPair = { private: Buffer; public: Buffer };
@@ -275,6 +276,29 @@ export class FakeWa {
     });
   }
 
+  /**
+   * The phone sends the client its chat history, inline as WhatsApp does for the initial bootstrap: each chat's
+   * messages, and the LID↔phone pairs it knows (`lidToPhone`: LID digits → phone digits).
+   */
+  historySync(chats: { jid: string; messages: proto.IWebMessageInfo[] }[], lidToPhone: Record<string, string> = {}) {
+    const sync = proto.HistorySync.encode({
+      syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+      progress: 100,
+      conversations: chats.map((c) => ({ id: c.jid, messages: c.messages.map((message, i) => ({ message, msgOrderId: i + 1 })) })),
+      phoneNumberToLidMappings: Object.entries(lidToPhone).map(([lid, pn]) => ({ lidJid: `${lid}@lid`, pnJid: `${pn}@s.whatsapp.net` })),
+    }).finish();
+    this.deliver(this.phone, `HIST-${++this.tag}`, {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+        historySyncNotification: {
+          syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+          initialHistBootstrapInlinePayload: deflateSync(sync),
+          progress: 100,
+        },
+      },
+    });
+  }
+
   /** Sends a delivery (type undefined) or read receipt for one of the client's messages. */
   receipt(from: string, id: string, type?: "read") {
     this.broadcast({
@@ -453,6 +477,11 @@ export class FakeWa {
       return;
     }
     if (node.attrs.xmlns === "usync") return result(this.usyncResult(child));
+    // App state after a history sync: every collection is answered as empty and complete.
+    if (node.attrs.xmlns === "w:sync:app:state") {
+      const asked = ((child?.content as BinaryNode[] | undefined) ?? []).filter((n) => n.tag === "collection");
+      return result([{ tag: "sync", attrs: {}, content: asked.map((n) => ({ tag: "collection", attrs: { name: n.attrs.name!, version: n.attrs.version ?? "0" } })) }]);
+    }
     if (node.attrs.xmlns === "encrypt" && child?.tag === "key") return result([this.preKeyBundles(child)]);
     result();
   }

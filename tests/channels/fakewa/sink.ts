@@ -11,6 +11,7 @@ export class RecordingSink implements ChannelSink {
   calls: CallEvent[] = [];
   contacts: NormalizedContact[] = [];
   rejections: { id: string; reason?: string }[] = [];
+  history: NormalizedMessage[] = [];
   private waiters: (() => void)[] = [];
   onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
     this.statuses.push({ status, info });
@@ -46,6 +47,10 @@ export class RecordingSink implements ChannelSink {
   }
   onSendRejected(_id: number, id: string, reason?: string) {
     this.rejections.push({ id, reason });
+    this.poke();
+  }
+  async onHistory(_id: number, messages: NormalizedMessage[]) {
+    this.history.push(...messages);
     this.poke();
   }
   private poke() {

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../src/db/client";
+import { runMigrations } from "../src/db/migrate";
+import { MIGRATIONS_DIR } from "../src/paths";
+
+/** A copy of the migrations that stops before the one tagged `tag`. */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "zapdesk-migrations-"));
+  cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+  const journalPath = join(dir, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag.endsWith(tag));
+  expect(at).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+describe("migrations", () => {
+  test("rebuilding the contacts table (number made optional) keeps every contact's tickets, messages and extra info", () => {
+    const before = migrationsBefore("lid_contacts_and_history");
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      db.$client.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      db.$client.run("INSERT INTO contact_extra_info (contact_id, name, value) VALUES (1, 'cpf', '123')");
+      db.$client.run("INSERT INTO tickets (id, contact_id) VALUES (1, 1)");
+      db.$client.run("INSERT INTO messages (wid, ticket_id, contact_id, body) VALUES ('W1', 1, 1, 'olá')");
+
+      runMigrations(db);
+
+      const count = (table: string) => (db.$client.query(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n;
+      expect([count("contacts"), count("contact_extra_info"), count("tickets"), count("messages")]).toEqual([1, 1, 1, 1]);
+      expect(db.$client.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+      // A contact needs a phone number or a LID.
+      expect(() => db.$client.run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();
+      db.$client.run("INSERT INTO contacts (name, lid) VALUES ('LID only', '123456789012345')");
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+});
