@@ -1,4 +1,4 @@
-import { BaileysDriver } from "./channels/baileys/driver";
+import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
 import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
@@ -15,7 +15,14 @@ import type { RealtimeHub } from "./realtime/hub";
  * Opens the database (migrated, settings seeded) and builds the connection manager with its drivers and the
  * inbound pipeline: the wiring shared by server.ts, the tests and the benchmarks.
  */
-export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logger; clock: Clock; baileys?: boolean }) {
+export function composeDeps(opts: {
+  config: Config;
+  hub: RealtimeHub;
+  log: Logger;
+  clock: Clock;
+  /** Registers the Baileys driver; tests pass its options (a local fake server, time limits). */
+  baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
+}) {
   const { config, hub, log, clock } = opts;
   const db = openDatabase(config.databasePath);
   runMigrations(db);
@@ -25,7 +32,10 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
-  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
+  if (opts.baileys) {
+    const extra = opts.baileys === true ? {} : opts.baileys;
+    channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }));
+  }
   const deps: AppDeps = { config, db, hub, log, clock, channels };
   channels.setInbound(createIngest(deps));
   return { deps, db, channels, sandbox, sandboxNetwork };
