@@ -322,6 +322,35 @@ describe("baileys driver inbound media and calls", () => {
   });
 });
 
+describe("baileys driver inbound lines", () => {
+  test("a message whose handling never ends holds up only its own chat", async () => {
+    const ctx = setup({}, { drainTimeoutMs: 50 });
+    await pair(ctx);
+    const record = ctx.sink.onMessage.bind(ctx.sink);
+    const seen: string[] = [];
+    ctx.sink.onMessage = async (id, m) => {
+      seen.push(m.id);
+      if (m.id === "A-1") return new Promise(() => {});
+      return record(id, m);
+    };
+    ctx.fake.deliver("5511911111111", "A-1", { conversation: "primeira" });
+    ctx.fake.deliver("5511911111111", "A-2", { conversation: "segunda" });
+    ctx.fake.deliver("5511922222222", "B-1", { conversation: "outra conversa" });
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "B-1"));
+    expect(seen).toContain("A-1");
+    expect(seen).not.toContain("A-2");
+  });
+
+  test("a call whose handling never ends does not hold up the messages after it", async () => {
+    const ctx = setup({}, { drainTimeoutMs: 50 });
+    await pair(ctx);
+    ctx.sink.onCall = () => new Promise(() => {});
+    ctx.fake.call("5511988887777", "CALL-H", "offer");
+    ctx.fake.deliver("5511988887777", "AFTER-CALL", { conversation: "liguei" });
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "AFTER-CALL"));
+  });
+});
+
 describe("baileys driver inbound media size", () => {
   test("L9: media over the size limit is reported oversized, never stored, whether its declared length or the download shows it", async () => {
     const ctx = setup({}, { maxMediaBytes: 1000 });
