@@ -1,7 +1,6 @@
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
-import { closeDatabase } from "./db/client";
 import { systemClock } from "./deps";
 import { startAutoClose } from "./jobs/auto-close";
 import { createLogger } from "./log";
@@ -9,6 +8,7 @@ import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
 import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
+import { stopServer } from "./shutdown";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
@@ -32,12 +32,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal });
-    stopAutoClose();
-    await app.stop(true);
-    await channels.stopAll();
-    sandboxNetwork.cancelAll();
-    closeDatabase(db);
+    await stopServer({ app, stopJobs: stopAutoClose, channels, sandboxNetwork, db, log }, signal);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -171,6 +171,8 @@ export class FakeWa {
   refused = 0;
   /** Delivered messages the client has not receipted or acked yet (delivered again at its next login). */
   private undelivered = new Map<string, BinaryNode>();
+  /** Clients logged in so far (with stored credentials, after pairing or a restart). */
+  logins = 0;
   /** Ids of the delivered messages the client receipted or acked. */
   readonly receipted = new Set<string>();
 
@@ -275,8 +277,11 @@ export class FakeWa {
         },
       ],
     });
-    // The real server then asks the freshly paired client to restart.
-    setTimeout(() => this.broadcast({ tag: "stream:error", attrs: { code: "515" } }), 50);
+    // The real server then asks the freshly paired client to restart (not a client already logged in again).
+    const pairing = [...this.clients].filter((c) => !c.loggedIn);
+    setTimeout(() => {
+      for (const c of pairing) if (this.clients.has(c) && !c.loggedIn && c.noise?.ready) this.send(c, { tag: "stream:error", attrs: { code: "515" } });
+    }, 50);
   }
 
   /** Delivers a message from a contact as a plaintext stanza (no Signal session needed). */
@@ -438,6 +443,7 @@ export class FakeWa {
         if (payload.username) {
           c.username = String(payload.username);
           c.loggedIn = true;
+          this.logins++;
           this.send(c, { tag: "success", attrs: { t: String(Math.floor(Date.now() / 1000)), lid: `${this.lid}@lid` } });
           setTimeout(() => {
             const backlog = [...this.undelivered.values()];
