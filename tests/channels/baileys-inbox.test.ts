@@ -161,6 +161,20 @@ describe("baileys inbound without head-of-line blocking", () => {
     expect(await waitFor(() => unavailable("DOC-BIG"))).toMatchObject({ mediaUrl: null, body: "big.pdf (0.0 MB)" });
   });
 
+  test("an expired media link asks the phone to upload it again without holding up the next messages", async () => {
+    const app = await connectedApp({ mediaTimeoutMs: 150 });
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    const media = cdn(() => new Response("expired", { status: 404 }));
+    app.fake.deliver(CUSTOMER, "IMG-OLD", image(media.url("old.enc"), enc));
+    app.fake.deliver(CUSTOMER, "TXT-AFTER", { conversation: "e agora?" });
+    const asked = app.fake.waitFor((n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD");
+    await waitFor(() => app.stored("TXT-AFTER"));
+    expect(app.stored("IMG-OLD")?.mediaState).toBe("downloading");
+    await asked;
+    // The phone never answers: after its attempts the media is unavailable.
+    await waitFor(() => app.stored("IMG-OLD")?.mediaState === "unavailable");
+  });
+
   test("media downloads run at most three at once", async () => {
     const app = await connectedApp();
     const enc = await encryptedStream(Buffer.from("jpeg"), "image");

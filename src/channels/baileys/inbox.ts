@@ -125,6 +125,8 @@ export class Inbox {
 
   private fetchMedia(rowId: number, m: WAMessage) {
     const id = this.opts.connectionId;
+    // Stopping: the download is left to the next start, with its row.
+    if (this.paused) return void this.handling.delete(rowId);
     this.opts.downloads
       .run(id, (signal) => this.opts.download(m, signal))
       .then((outcome) => this.sink!.onMedia(id, m.key.id!, outcome))
