@@ -4,14 +4,20 @@ import { and, asc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DownloadPool } from "../../src/channels/baileys/download-pool";
 import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
+import { Inbox } from "../../src/channels/baileys/inbox";
+import { InboundJournal } from "../../src/channels/baileys/journal";
 import { composeDeps } from "../../src/compose";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, whatsapps } from "../../src/db/schema";
 import { systemClock } from "../../src/deps";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
 import { testConfig } from "../helpers";
 import { FakeWa } from "./fakewa/server";
+import { RecordingSink } from "./fakewa/sink";
 
 const CUSTOMER = "5511988887777";
 // The fake sends no history: skip the 20 s initial-sync wait.
@@ -263,5 +269,28 @@ describe("baileys inbound journal", () => {
       { wid: "J-1", body: "primeira" },
       { wid: "J-2", body: "segunda" },
     ]);
+  });
+});
+
+describe("baileys inbound journal unavailable", () => {
+  test("events that cannot be journaled are still handled, and logged", async () => {
+    const db = openDatabase(":memory:");
+    runMigrations(db);
+    db.insert(whatsapps).values({ id: 1, name: "Main", provider: "baileys" }).run();
+    db.$client.exec("DROP TABLE inbound_journal");
+    const lines: string[] = [];
+    const inbox = new Inbox({
+      connectionId: 1,
+      journal: new InboundJournal(db),
+      downloads: new DownloadPool(1),
+      download: async () => ({ unavailable: true }),
+      maxMediaBytes: 1000,
+      log: createLogger("error", (line) => lines.push(line)),
+    });
+    const sink = new RecordingSink();
+    inbox.start(sink);
+    inbox.receive([{ kind: "upsert", type: "notify", message: { key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "NJ-1" }, messageTimestamp: 1767225600, message: { conversation: "oi" } } }]);
+    expect((await sink.until(() => sink.messages.find((m) => m.id === "NJ-1"))).body).toBe("oi");
+    expect(lines.some((l) => l.includes("inbound events not journaled"))).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { BufferJSON } from "baileys";
  * objects, which turns bytes into base64 strings and Longs into strings and keeps only proto fields, so the key's
  * `remoteJidAlt`/`participantAlt` would be lost. Here every object is read field by field instead: bytes are kept
  * as BufferJSON, Longs become numbers (in these payloads they are times and sizes), Dates epoch milliseconds.
- * What comes back is plain objects (not proto instances), which Baileys' helpers and our mapper accept.
+ * What comes back is plain objects (not proto instances), which Baileys' functions and our mapper accept.
  */
 export function toEventJson(value: unknown): string {
   return JSON.stringify(plain(value), BufferJSON.replacer);

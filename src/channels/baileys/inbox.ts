@@ -50,7 +50,13 @@ export class Inbox {
     this.sink = sink;
     this.paused = false;
     const held = new Set(this.awaitingUpsert.values());
-    for (const row of this.opts.journal.pending(this.opts.connectionId)) if (!held.has(row.id)) this.dispatch(row);
+    let left: JournalRow[] = [];
+    try {
+      left = this.opts.journal.pending(this.opts.connectionId);
+    } catch (error) {
+      this.opts.log.error("inbound journal not read; what it holds waits for the next start", { whatsappId: this.opts.connectionId, error });
+    }
+    for (const row of left) if (!held.has(row.id)) this.dispatch(row);
   }
 
   /**
@@ -86,7 +92,7 @@ export class Inbox {
       });
     } catch (error) {
       this.opts.log.error("inbound events not journaled; handling them anyway", { whatsappId: this.opts.connectionId, error });
-      for (const event of events) if (!this.paused) void this.lanes.run(laneOf(event), () => this.handle(event)).catch(() => undefined);
+      for (const event of events) this.dispatch({ event });
       return;
     }
     for (const row of rows) this.dispatch(row);
@@ -102,19 +108,21 @@ export class Inbox {
     }
   }
 
-  private dispatch(row: JournalRow) {
-    if (this.paused || this.handling.has(row.id)) return;
-    this.handling.add(row.id);
+  /** Hands an event to its line; `id` is its journal row (absent when it could not be journaled). */
+  private dispatch(row: { id?: number; event: JournalEvent }) {
+    if (this.paused || (row.id !== undefined && this.handling.has(row.id))) return;
+    if (row.id !== undefined) this.handling.add(row.id);
     this.lanes.run(laneOf(row.event), () => this.handle(row.event)).then(
       (media) => (media ? this.fetchMedia(row.id, media) : this.finish(row.id)),
       (error) => {
-        this.handling.delete(row.id);
+        if (row.id !== undefined) this.handling.delete(row.id);
         this.opts.log.error("inbound event handling failed; kept for the next start", { whatsappId: this.opts.connectionId, kind: row.event.kind, error });
       },
     );
   }
 
-  private finish(rowId: number) {
+  private finish(rowId: number | undefined) {
+    if (rowId === undefined) return;
     try {
       this.opts.journal.remove(rowId);
     } catch (error) {
@@ -123,17 +131,17 @@ export class Inbox {
     this.handling.delete(rowId);
   }
 
-  private fetchMedia(rowId: number, m: WAMessage) {
+  private fetchMedia(rowId: number | undefined, m: WAMessage) {
     const id = this.opts.connectionId;
     // Stopping: the download is left to the next start, with its row.
-    if (this.paused) return void this.handling.delete(rowId);
+    if (this.paused) return void (rowId !== undefined && this.handling.delete(rowId));
     this.opts.downloads
       .run(id, (signal) => this.opts.download(m, signal))
       .then((outcome) => this.sink!.onMedia(id, m.key.id!, outcome))
       .then(
         () => this.finish(rowId),
         (error) => {
-          this.handling.delete(rowId);
+          if (rowId !== undefined) this.handling.delete(rowId);
           if (!(error instanceof DownloadCancelled)) this.opts.log.error("inbound media not settled; kept for the next start", { whatsappId: id, messageId: m.key.id, error });
         },
       );
@@ -223,7 +231,7 @@ export class Inbox {
     await this.sink!.onCall(this.opts.connectionId, call);
   }
 
-  /** Reports an ack only when it moves forward (three sources race; see the design doc §4.3). */
+  /** Reports an ack only when it moves forward: the own message's upsert, messages.update and group receipts race. */
   private ack(messageId: string, ack: number) {
     const next = nextAck(this.acks.get(messageId), ack);
     if (next === undefined) return;
