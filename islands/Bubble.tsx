@@ -41,6 +41,23 @@ function Media({ m, t }: { m: Message; t: TFunction }) {
   }
 }
 
+/** Inbound media without its file: still downloading (a spinner), or unavailable for good. */
+function MediaState({ m, t }: { m: Message; t: TFunction }) {
+  const name = m.mediaType === "document" && m.fileName ? <span className="media-name">{m.fileName}</span> : null;
+  if (m.mediaState === "downloading") {
+    return (
+      <span className="media-state" role="status">
+        <span className="spinner" aria-hidden="true" /> {t("chat.media.downloading")} {name}
+      </span>
+    );
+  }
+  return (
+    <span className="media-state unavailable">
+      <Icon name="block" size={16} /> {t("chat.media.unavailable")} {name}
+    </span>
+  );
+}
+
 /** The reactions under a bubble: each emoji once, with how many reacted with it. */
 function Reactions({ reactions, t }: { reactions: NonNullable<Message["reactions"]>; t: TFunction }) {
   const counts = new Map<string, number>();
@@ -125,10 +142,10 @@ export function Bubble({ m, t, onReply, onRetry }: { m: Message; t: TFunction; o
     );
   } else if (m.mediaType === "call_log") {
     content = <span className="call">{t("chat.missedCall", { time: clockTime(m.createdAt) })}</span>;
-  } else if (m.mediaUrl || MEDIA_KINDS.has(m.mediaType)) {
+  } else if (m.mediaUrl || m.mediaState || MEDIA_KINDS.has(m.mediaType)) {
     content = (
       <>
-        <Media m={m} t={t} />
+        {m.mediaState ? <MediaState m={m} t={t} /> : <Media m={m} t={t} />}
         {m.body && m.mediaType !== "document" && m.mediaType !== "audio" && !m.body.startsWith("data:") && m.body !== m.fileName && <span className="text">{richText(m.body)}</span>}
       </>
     );

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { BaileysDriver } from "./channels/baileys/driver";
+import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
 import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
@@ -21,7 +21,14 @@ import type { RealtimeHub } from "./realtime/hub";
  * inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
  * server.ts, the tests and the benchmarks.
  */
-export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logger; clock: Clock; baileys?: boolean }) {
+export function composeDeps(opts: {
+  config: Config;
+  hub: RealtimeHub;
+  log: Logger;
+  clock: Clock;
+  /** Registers the Baileys driver; tests pass its options (a local fake server, time limits). */
+  baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
+}) {
   const { config, hub, log, clock } = opts;
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);
@@ -32,7 +39,10 @@ export function composeDeps(opts: { config: Config; hub: RealtimeHub; log: Logge
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
-  if (opts.baileys) channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion }));
+  if (opts.baileys) {
+    const extra = opts.baileys === true ? {} : opts.baileys;
+    channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }));
+  }
   const metrics = createAppMetrics(db);
   hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
   const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics };

@@ -2,7 +2,6 @@ import { createApp } from "./app";
 import { runCommand } from "./cli";
 import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
-import { closeDatabase } from "./db/client";
 import { systemClock } from "./deps";
 import { scheduleAutoClose } from "./jobs/auto-close";
 import { JobRunner } from "./jobs/runner";
@@ -12,6 +11,7 @@ import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
 import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
+import { stopServer } from "./shutdown";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
@@ -37,12 +37,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal });
-    await jobs.stop();
-    await app.stop(true);
-    await channels.stopAll();
-    sandboxNetwork.cancelAll();
-    closeDatabase(db);
+    await stopServer({ app, stopJobs: () => jobs.stop(), channels, sandboxNetwork, db, log }, signal);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -111,4 +111,13 @@ describe("driver reports", () => {
     expect(asked).toBe(2);
     expect(ctx.hub.to("all", "contact")).toHaveLength(2);
   });
+
+  test("a picture query that never answers does not hold up the chat's next message", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    ctx.sandbox.profilePictureUrl = () => new Promise(() => {});
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id: "H1" });
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Tem alguém?", id: "H2" });
+    expect(ctx.db.select().from(messages).all().map((m) => m.wid)).toEqual(["H1", "H2"]);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { chatbots, contacts, messages, queues, settings, tickets, users, whatsapps } from "../src/db/schema";
+import { createIngest } from "../src/channels/ingest";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const LRM = "\u200e";
@@ -202,5 +203,19 @@ describe("inbound pipeline", () => {
     const out = await outbox(ctx, token, conn.id, "5511955554444");
     expect(out).toHaveLength(1);
     expect(out[0].body).toContain("chamadas de voz e vídeo estão desabilitadas");
+  });
+
+  test("a call handled again, as after a restart, is neither rejected nor answered twice", async () => {
+    const { ctx, token, conn } = await setup();
+    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call")).run();
+    const rejected: string[] = [];
+    ctx.sandbox.rejectCall = async (_connectionId, callId) => void rejected.push(callId);
+    const offer = { id: "CALL-R", from: "5511955554444", at: ctx.clock.now(), kind: "offer" as const };
+    await createIngest(ctx.deps).onCall(conn.id, offer);
+    // A new ingest starts with no memory of earlier answers, as the process does after a restart.
+    await createIngest(ctx.deps).onCall(conn.id, offer);
+    expect(rejected).toEqual(["CALL-R"]);
+    expect(ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log")).all()).toHaveLength(1);
+    expect(await outbox(ctx, token, conn.id, "5511955554444")).toHaveLength(1);
   });
 });

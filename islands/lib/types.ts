@@ -25,6 +25,8 @@ export interface Message {
   mediaType: string;
   mediaUrl: string | null;
   fileName?: string | null;
+  /** Inbound media without its file yet (`downloading`) or for good (`unavailable`). */
+  mediaState?: "downloading" | "unavailable" | null;
   isDeleted: boolean;
   isEdited?: boolean;
   /** Own messages sent from here: `queued` until the connection is up, `failed` until retried. */

@@ -6,6 +6,7 @@ import { importHistory } from "../modules/inbound/history";
 import { savePhonebook } from "../modules/inbound/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
 import { markRejected } from "../modules/messages/outbox";
+import { isMediaPending, settleMedia } from "../modules/messages/inbound-media";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
 import type { InboundSink } from "./manager";
 
@@ -16,6 +17,8 @@ export function createIngest(deps: AppDeps): InboundSink {
   const calls = new CallHandler(deps, actions, pipeline);
   return {
     onMessage: (whatsappId, message) => pipeline.handle(whatsappId, message),
+    wantsMedia: (whatsappId, messageId) => isMediaPending(deps, whatsappId, messageId),
+    onMedia: async (whatsappId, messageId, outcome) => void settleMedia(deps, whatsappId, messageId, outcome),
     onAck: (whatsappId, messageId, ack) => void updateAck(deps, whatsappId, messageId, ack),
     onRevoked: (whatsappId, messageId) => void markRevoked(deps, whatsappId, messageId),
     onEdit: (whatsappId, edit) => void applyEdit(deps, whatsappId, edit),

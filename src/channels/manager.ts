@@ -49,6 +49,8 @@ export class ConnectionManager implements Channels {
     this.sink = {
       onStatus: (id, status, info) => this.persistStatus(id, status, info),
       onMessage: async (id, m) => this.inbound?.onMessage(id, m),
+      wantsMedia: (id, wid) => this.inbound?.wantsMedia(id, wid) ?? false,
+      onMedia: async (id, wid, outcome) => this.inbound?.onMedia(id, wid, outcome),
       onAck: (id, wid, ack) => this.inbound?.onAck(id, wid, ack),
       onRevoked: (id, wid) => this.inbound?.onRevoked(id, wid),
       onEdit: (id, edit) => this.inbound?.onEdit(id, edit),

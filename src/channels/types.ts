@@ -62,6 +62,8 @@ export interface NormalizedMessage {
   /** Media already downloaded by the driver; absent when the message has none or the download failed. */
   media?: StoredMedia;
   mediaUnavailable?: boolean;
+  /** The file is still downloading (name and type as announced); it comes later through `ChannelSink.onMedia`. */
+  mediaPending?: { originalName: string; mimetype: string };
   /** Media larger than MAX_MEDIA_MB: never downloaded past the limit nor stored; only its name and size are known. */
   oversizedMedia?: OversizedMedia;
   /** The network id of the quoted message, if any. */
@@ -104,6 +106,9 @@ export interface Reaction {
   at: number;
 }
 
+/** How a pending media download ended (see `NormalizedMessage.mediaPending`). */
+export type MediaOutcome = { media: StoredMedia } | { oversized: OversizedMedia } | { unavailable: true };
+
 /** A phone-book entry, or the pairing of a LID with its phone number (then `lid` is set). */
 export interface NormalizedContact {
   /** Phone digits; LID-only entries without a phone mapping are not reported. */
@@ -135,6 +140,10 @@ export interface StatusInfo {
 export interface ChannelSink {
   onStatus(connectionId: number, status: ConnectionStatus, info?: StatusInfo): void;
   onMessage(connectionId: number, message: NormalizedMessage): Promise<void>;
+  /** True while a message reported with `mediaPending` still waits for its file (false once settled or never stored). */
+  wantsMedia(connectionId: number, messageId: string): boolean;
+  /** The end of a pending media download; the sink owns the file from then on. */
+  onMedia(connectionId: number, messageId: string, outcome: MediaOutcome): Promise<void>;
   onAck(connectionId: number, messageId: string, ack: number): void;
   onRevoked(connectionId: number, messageId: string): void;
   onEdit(connectionId: number, edit: MessageEdit): void;
@@ -176,7 +185,10 @@ export interface DeleteRef {
 export interface ChannelDriver {
   readonly kind: Provider;
   start(connection: ConnectionRef, sink: ChannelSink): Promise<void>;
-  /** Ends the session without logging out (credentials kept). */
+  /**
+   * Ends the session without logging out (credentials kept). What was received is handled first (within a time
+   * limit) and what arrives meanwhile is kept for the next start, so nothing received is lost.
+   */
   stop(connectionId: number): Promise<void>;
   /** Logs out and wipes credentials. */
   logout(connectionId: number): Promise<void>;
@@ -212,7 +224,7 @@ export interface Channels {
   newQr(connectionId: number): Promise<void>;
   /** Stops and starts every connection (POST /system/restart). */
   restartAll(): Promise<void>;
-  /** Stops every session without logging out (shutdown). */
+  /** Stops every session without logging out (shutdown); each first finishes handling what it received. */
   stopAll(): Promise<void>;
   isRunning(connectionId: number): boolean;
   /** A fresh network id for a message to send on this connection, also while it is down. */

@@ -199,6 +199,8 @@ export const messages = sqliteTable(
     mediaUrl: text("media_url"),
     mediaMime: text("media_mime"),
     fileName: text("file_name"),
+    /** Inbound media not in `mediaUrl` yet: `downloading` until its file is stored, `unavailable` when it could not be. */
+    mediaState: text("media_state", { enum: ["downloading", "unavailable"] }),
     isDeleted: bool("is_deleted").notNull().default(false),
     /** The sender edited the text after sending it. */
     isEdited: bool("is_edited").notNull().default(false),
@@ -351,6 +353,24 @@ export const waSentMessages = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.wid] }), index("wa_sent_messages_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Every inbound WhatsApp event of a Baileys connection, written as it is received and before WhatsApp is told it
+ * arrived where Baileys allows it. A row is deleted once the event is handled (its message stored and its media
+ * settled); rows left by a stop or a crash are handled again at the next start, and handling is idempotent.
+ */
+export const inboundJournal = sqliteTable(
+  "inbound_journal",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    /** The Baileys event as JSON (bytes as BufferJSON, Longs as numbers). */
+    payload: text("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inbound_journal_whatsapp_idx").on(t.whatsappId, t.id)],
 );
 
 /** The sandbox network's record of every message a simulated phone exchanged with a sandbox connection. */

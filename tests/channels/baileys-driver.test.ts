@@ -266,7 +266,7 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
 });
 
 describe("baileys driver inbound media and calls", () => {
-  test("inbound image is downloaded into the media dir under a random name", async () => {
+  test("an inbound image is reported at once with its media pending, then its file is streamed into the media dir under a random name", async () => {
     const ctx = setup();
     await pair(ctx);
     const bytes = Buffer.from("fake-jpeg-bytes-".repeat(50));
@@ -285,9 +285,13 @@ describe("baileys driver inbound media and calls", () => {
       },
     });
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IMG-1"));
-    expect(m).toMatchObject({ kind: "image", body: "comprovante", media: { mimetype: "image/jpeg" } });
-    expect(m.media!.fileName).toMatch(/^[0-9a-f-]{36}\.jpeg$/);
-    expect(readFileSync(join(ctx.mediaDir, m.media!.fileName)).equals(bytes)).toBe(true);
+    expect(m).toMatchObject({ kind: "image", body: "comprovante", mediaPending: { mimetype: "image/jpeg", originalName: "IMG-1.jpeg" } });
+    expect(m.media).toBeUndefined();
+    const outcome = await ctx.sink.until(() => ctx.sink.media.get("IMG-1"));
+    if (!("media" in outcome)) throw new Error(`no file: ${JSON.stringify(outcome)}`);
+    expect(outcome.media).toMatchObject({ mimetype: "image/jpeg", originalName: "IMG-1.jpeg" });
+    expect(outcome.media.fileName).toMatch(/^[0-9a-f-]{36}\.jpeg$/);
+    expect(readFileSync(join(ctx.mediaDir, outcome.media.fileName)).equals(bytes)).toBe(true);
   });
 
   test("media that cannot be downloaded is reported unavailable", async () => {
@@ -299,8 +303,8 @@ describe("baileys driver inbound media and calls", () => {
       documentMessage: { url: `http://127.0.0.1:${cdn.port}/d.enc`, mimetype: "application/pdf", fileName: "nota.pdf", mediaKey: Buffer.alloc(32, 1) },
     });
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-1"));
-    expect(m).toMatchObject({ kind: "document", body: "nota.pdf", mediaUnavailable: true });
-    expect(m.media).toBeUndefined();
+    expect(m).toMatchObject({ kind: "document", body: "nota.pdf", mediaPending: { originalName: "nota.pdf" } });
+    expect(await ctx.sink.until(() => ctx.sink.media.get("DOC-1"))).toEqual({ unavailable: true });
   });
 
   test("a call offer and its timeout reach the sink as offer and missed", async () => {
@@ -315,6 +319,35 @@ describe("baileys driver inbound media and calls", () => {
       ["CALL-1", "missed", "5511988887777"],
     ]);
     expect(ctx.sink.calls[0]!.isVideo).toBe(true);
+  });
+});
+
+describe("baileys driver inbound lines", () => {
+  test("a message whose handling never ends holds up only its own chat", async () => {
+    const ctx = setup({}, { drainTimeoutMs: 50 });
+    await pair(ctx);
+    const record = ctx.sink.onMessage.bind(ctx.sink);
+    const seen: string[] = [];
+    ctx.sink.onMessage = async (id, m) => {
+      seen.push(m.id);
+      if (m.id === "A-1") return new Promise(() => {});
+      return record(id, m);
+    };
+    ctx.fake.deliver("5511911111111", "A-1", { conversation: "primeira" });
+    ctx.fake.deliver("5511911111111", "A-2", { conversation: "segunda" });
+    ctx.fake.deliver("5511922222222", "B-1", { conversation: "outra conversa" });
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "B-1"));
+    expect(seen).toContain("A-1");
+    expect(seen).not.toContain("A-2");
+  });
+
+  test("a call whose handling never ends does not hold up the messages after it", async () => {
+    const ctx = setup({}, { drainTimeoutMs: 50 });
+    await pair(ctx);
+    ctx.sink.onCall = () => new Promise(() => {});
+    ctx.fake.call("5511988887777", "CALL-H", "offer");
+    ctx.fake.deliver("5511988887777", "AFTER-CALL", { conversation: "liguei" });
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "AFTER-CALL"));
   });
 });
 
@@ -334,14 +367,16 @@ describe("baileys driver inbound media size", () => {
     ctx.fake.deliver("5511988887777", "DOC-DECLARED", doc(enc.fileLength));
     const declared = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-DECLARED"));
     expect(declared).toMatchObject({ oversizedMedia: { fileName: "big.pdf", bytes: 3000 } });
+    expect(declared.mediaPending).toBeUndefined();
     expect(fetched).toBe(0);
 
     // A sender may declare a small length: the download stops once it passes the limit.
     ctx.fake.deliver("5511988887777", "DOC-LIES", doc(10));
-    const lied = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-LIES"));
-    expect(lied.oversizedMedia).toMatchObject({ fileName: "big.pdf" });
-    expect(lied.oversizedMedia!.bytes).toBeGreaterThan(1000);
-    for (const m of [declared, lied]) expect(m.media).toBeUndefined();
+    const lied = await ctx.sink.until(() => ctx.sink.media.get("DOC-LIES"));
+    if (!("oversized" in lied)) throw new Error(`not oversized: ${JSON.stringify(lied)}`);
+    expect(lied.oversized.fileName).toBe("big.pdf");
+    expect(lied.oversized.bytes).toBeGreaterThan(1000);
+    for (const id of ["DOC-DECLARED", "DOC-LIES"]) expect(ctx.sink.messages.find((m) => m.id === id)!.media).toBeUndefined();
     expect(readdirSync(ctx.mediaDir)).toEqual([]);
   });
 });

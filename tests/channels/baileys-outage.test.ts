@@ -125,7 +125,7 @@ describe("baileys driver through a long outage", () => {
   test("a connection stopped while reconnecting resumes when the server starts again", async () => {
     const { fake, db, driver: makeDriver } = setup();
     const log = createLogger("silent");
-    const inbound = { onMessage: async () => {}, onAck() {}, onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} };
+    const inbound = { onMessage: async () => {}, wantsMedia: () => false, onMedia: async () => {}, onAck() {}, onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} };
     const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, CONN.id)).get()!;
 
     const first = new ConnectionManager({ db, hub: new RecordingHub(), log }).register(makeDriver());

@@ -65,7 +65,7 @@ describe("ConnectionManager with the sandbox driver", () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx);
     const acks: number[] = [];
-    ctx.channels.setInbound({ onMessage: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} });
+    ctx.channels.setInbound({ onMessage: async () => {}, wantsMedia: () => false, onMedia: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     ctx.sandbox.network.settle();
     expect(acks).toEqual([1, 2, 3]);

@@ -5,7 +5,12 @@ import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import type { ConnectionManager } from "../../src/channels/manager";
+import { join } from "node:path";
+import { settleMedia } from "../../src/modules/messages/inbound-media";
+import { makePrivateDir, writePrivateFile } from "../../src/private-files";
 import { bootE2E, CHROMIUM_ARGS, openPage } from "./boot";
+
+const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -59,6 +64,30 @@ describe("chat extras", () => {
     const order = await page.$$eval(".messages > *", (els) => els.map((e) => (e.classList.contains("ticket-separator") ? "sep" : e.classList.contains("bubble") ? e.textContent?.includes("antiga") ? "old" : "new" : "other")));
     expect(order.filter((x) => x !== "other")).toEqual(["old", "sep", "new"]);
     expect(old).toBeLessThan(current);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 15_000);
+
+  test("an image still downloading shows a spinner, then the picture as soon as its file is stored", async () => {
+    const { current } = seedContact("5511900007777", "Júlia Foto");
+    const ticket = env.deps.db.select().from(tickets).where(eq(tickets.id, current)).get()!;
+    env.deps.db
+      .insert(messages)
+      .values({ wid: "IMG-E2E", whatsappId, ticketId: current, contactId: ticket.contactId, body: "", mediaType: "image", mediaMime: "image/png", fileName: "foto.png", mediaState: "downloading" })
+      .run();
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await login(page);
+    await page.goto(`${env.base}/tickets/${current}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble .media-state", { hasText: "Baixando…" }).waitFor();
+    expect(await page.locator(".bubble .spinner").count()).toBe(1);
+
+    makePrivateDir(env.deps.config.mediaDir);
+    const fileName = `${crypto.randomUUID()}.png`;
+    await writePrivateFile(join(env.deps.config.mediaDir, fileName), PNG_1PX);
+    settleMedia(env.deps, whatsappId, "IMG-E2E", { media: { fileName, originalName: "foto.png", mimetype: "image/png" } });
+    await page.locator(".bubble img.media-image").waitFor();
+    expect(await page.locator(".bubble .spinner").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   }, 15_000);

@@ -1,14 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import makeWASocket, {
   Browsers,
   DisconnectReason,
-  downloadMediaMessage,
-  extensionForMediaMessage,
   generateMessageIDV2,
-  getContentType,
   isLidUser,
-  proto,
   toNumber,
   type AnyMessageContent,
   type BaileysEventMap,
@@ -19,37 +13,19 @@ import makeWASocket, {
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
-import { makePrivateDir, writePrivateFile } from "../../private-files";
+import { makePrivateDir } from "../../private-files";
 import { lidOfAddress } from "../../shared/address";
-import type {
-  ChannelDriver,
-  ChannelSink,
-  ConnectionRef,
-  DeleteRef,
-  OutgoingMedia,
-  OversizedMedia,
-  SendOptions,
-  StoredMedia,
-} from "../types";
+import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, OutgoingMedia, SendOptions } from "../types";
 import { cachedKeyStore, useSqliteAuthState, type SqliteAuthState } from "./auth-store";
 import { TtlCache } from "./cache";
+import { DownloadPool } from "./download-pool";
 import { GroupMetadataCache } from "./group-cache";
-import {
-  ackOfReceipt,
-  ackOfStatus,
-  hasMedia,
-  innerMessage,
-  isIgnoredJid,
-  jidUser,
-  mapCall,
-  mapContacts,
-  nextAck,
-  quotedFromRaw,
-  readUpsert,
-  editedBody,
-  type LidToPn,
-} from "./map";
 import { historyOf } from "./history";
+import { Inbox } from "./inbox";
+import { InboundJournal, journalEvents } from "./journal";
+import { isIgnoredJid, jidUser, quotedFromRaw, type LidToPn } from "./map";
+import { downloadMedia, removePartialDownloads } from "./media";
+import { holdBeforeReceipts } from "./receipt-guard";
 import { closeAction, DEFAULT_BACKOFF, type BackoffOptions } from "./reconnect";
 import { SentMessageStore } from "./sent-store";
 import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersion } from "./version";
@@ -58,8 +34,6 @@ type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 
 /** QR codes shown per start before giving up (server-behaviour rule 162). */
 const MAX_QR = 3;
-const MEDIA_ATTEMPTS = 3;
-const ACK_CACHE = 5000;
 /** A message's retry count is remembered for an hour, as Baileys does by default. */
 const RETRY_COUNT_TTL = 3600_000;
 const RETRY_COUNT_MAX = 10_000;
@@ -83,8 +57,12 @@ export interface BaileysDriverOptions {
   /** How the latest published version is read (default: from web.whatsapp.com); false uses Baileys' bundled one. */
   fetchLatestVersion?: FetchLatestVersion | false;
   backoff?: Partial<BackoffOptions>;
-  /** Per media download (and re-upload request) time limit. */
+  /** Per media download attempt (and re-upload request) time limit. */
   mediaTimeoutMs?: number;
+  /** Media downloads running at once, over all connections (default 3). */
+  mediaConcurrency?: number;
+  /** How long a stop waits for the inbound events already being handled (default 8 s). */
+  drainTimeoutMs?: number;
   /** Inbound media larger than this is neither downloaded past it nor stored (MAX_MEDIA_MB; default 64 MB). */
   maxMediaBytes?: number;
   /** Extra socket config (tests: qrTimeout, connectTimeoutMs…). */
@@ -109,9 +87,7 @@ interface Session {
   pairing: boolean;
   closed: boolean;
   cancelTimer?: () => void;
-  acks: Map<string, number>;
   calls: Map<string, string>;
-  missed: Set<string>;
   firstQr: Promise<void>;
   qrSeen: () => void;
 }
@@ -128,6 +104,11 @@ export class BaileysDriver implements ChannelDriver {
   private setTimer: SetTimer;
   private now: () => number;
   private sent: SentMessageStore;
+  private journal: InboundJournal;
+  private downloads: DownloadPool;
+  private drainTimeoutMs: number;
+  /** Per connection and kept across sockets: the journaled inbound events on their way to the sink. */
+  private inboxes = new Map<number, Inbox>();
   /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
   private retryCounts = new Map<number, TtlCache>();
   private versionQuery?: Promise<WaVersion>;
@@ -140,8 +121,12 @@ export class BaileysDriver implements ChannelDriver {
     this.sent = new SentMessageStore(opts.db, this.now);
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 30_000;
     this.maxMediaBytes = opts.maxMediaBytes ?? 64 * 1024 * 1024;
+    this.journal = new InboundJournal(opts.db);
+    this.downloads = new DownloadPool(opts.mediaConcurrency ?? 3);
+    this.drainTimeoutMs = opts.drainTimeoutMs ?? 8000;
     this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
     makePrivateDir(opts.mediaDir);
+    removePartialDownloads(opts.mediaDir);
   }
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
@@ -150,9 +135,13 @@ export class BaileysDriver implements ChannelDriver {
     const old = this.sessions.get(connection.id);
     if (old) await this.close(old);
     this.open(connection, sink, { failures: 0 });
+    // After the socket exists (LIDs are looked up through it) and before it can deliver anything new.
+    this.inboxOf(connection.id).start(sink);
   }
 
+  /** Finishes handling what was received (new events stay journaled for the next start), then ends the socket. */
   async stop(connectionId: number): Promise<void> {
+    await this.inboxes.get(connectionId)?.drain(this.drainTimeoutMs);
     const s = this.sessions.get(connectionId);
     if (s) await this.close(s);
   }
@@ -310,23 +299,40 @@ export class BaileysDriver implements ChannelDriver {
     });
     const s: Session = {
       conn, sink, gen, sock, auth, groups, qrCount: 0, ...carry, pairing: false, closed: false,
-      acks: new Map(), calls: new Map(), missed: new Set(), firstQr, qrSeen,
+      calls: new Map(), firstQr, qrSeen,
     };
     this.sessions.set(conn.id, s);
     sink.onStatus(conn.id, "OPENING");
-    // Batches are handled one after another so messages keep their order while media downloads.
-    let queue = Promise.resolve();
-    sock.ev.process((events) => {
-      queue = queue.then(async () => {
-        if (!this.isCurrent(s)) return;
-        try {
-          await this.handle(s, events);
-        } catch (error) {
-          this.opts.log.error("baileys event handling failed", { whatsappId: conn.id, error });
-        }
-      });
-      return queue;
+    const inbox = this.inboxOf(conn.id);
+    inbox.lidMapping = sock.signalRepository.lidMapping;
+    holdBeforeReceipts(sock, (message, type) => inbox.hold(message, type), this.opts.log);
+    sock.ev.process((events) => this.receive(s, events));
+  }
+
+  private inboxOf(connectionId: number): Inbox {
+    let inbox = this.inboxes.get(connectionId);
+    if (inbox) return inbox;
+    inbox = new Inbox({
+      connectionId,
+      journal: this.journal,
+      downloads: this.downloads,
+      maxMediaBytes: this.maxMediaBytes,
+      log: this.opts.log,
+      download: (m, signal) =>
+        downloadMedia(m, signal, {
+          mediaDir: this.opts.mediaDir,
+          maxBytes: this.maxMediaBytes,
+          timeoutMs: this.mediaTimeoutMs,
+          log: this.opts.log,
+          whatsappId: connectionId,
+          reupload: (msg) => {
+            const s = this.sessions.get(connectionId);
+            return s ? s.sock.updateMediaMessage(msg) : Promise.reject(new Error("not connected"));
+          },
+        }),
     });
+    this.inboxes.set(connectionId, inbox);
+    return inbox;
   }
 
   private retryCountsOf(connectionId: number) {
@@ -344,6 +350,7 @@ export class BaileysDriver implements ChannelDriver {
     s.closed = true;
     s.cancelTimer?.();
     if (this.sessions.get(s.conn.id)?.gen === s.gen) this.sessions.delete(s.conn.id);
+    this.inboxes.get(s.conn.id)?.releaseHeld();
   }
 
   private async close(s: Session) {
@@ -351,72 +358,62 @@ export class BaileysDriver implements ChannelDriver {
     await s.sock.end(undefined).catch(() => undefined);
   }
 
-  private async handle(s: Session, events: Partial<BaileysEventMap>) {
+  /**
+   * Takes one batch of events inside Baileys' own emit: credentials, connection changes and group caches at
+   * once, and everything that becomes or changes a stored message journaled before this returns (bun:sqlite is
+   * synchronous), then handled by the connection's inbox. Nothing here waits for a message to be handled.
+   */
+  private receive(s: Session, events: Partial<BaileysEventMap>) {
     const id = s.conn.id;
-    if (events["creds.update"]) s.auth.saveCreds();
-    const update = events["connection.update"];
-    if (update) await this.onConnection(s, update);
-    if (!this.isCurrent(s)) return;
-
-    if (events["groups.upsert"]) s.groups.upsert(events["groups.upsert"]);
-    if (events["groups.update"]) s.groups.update(events["groups.update"]);
-    if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
-
-    const upsert = events["messages.upsert"];
-    if (upsert) {
-      const lidToPn = await this.lidResolver(s, upsert.messages.flatMap((m) => [m.key.remoteJid, m.key.participant]));
-      for (const m of upsert.messages) {
-        try {
-          await this.onUpsert(s, m, lidToPn);
-        } catch (error) {
-          this.opts.log.error("baileys message handling failed", { whatsappId: id, messageId: m.key.id, error });
-        }
+    try {
+      if (this.isCurrent(s)) {
+        if (events["creds.update"]) s.auth.saveCreds();
+        const update = events["connection.update"];
+        if (update) void this.onConnection(s, update).catch((error) => this.opts.log.error("baileys connection update failed", { whatsappId: id, error }));
+        if (events["groups.upsert"]) s.groups.upsert(events["groups.upsert"]);
+        if (events["groups.update"]) s.groups.update(events["groups.update"]);
+        if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
       }
-    }
-    for (const u of events["messages.update"] ?? []) {
-      if (!u.key.id) continue;
-      if (u.update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && u.update.message === null) {
-        s.sink.onRevoked(id, u.key.id);
-      }
-      const edited = u.update.message?.editedMessage?.message;
-      const body = edited ? editedBody(edited) : null;
-      if (body !== null) s.sink.onEdit(id, { id: u.key.id, body, at: u.update.messageTimestamp ? Number(u.update.messageTimestamp) * 1000 : Date.now() });
-      const ack = ackOfStatus(u.update.status);
-      // An ERROR status is the server refusing the message (an error ack); its first stub parameter is the code.
-      if (ack !== undefined) this.ack(s, u.key.id, ack, u.update.messageStubParameters?.[0] ?? undefined);
-    }
-    for (const r of events["message-receipt.update"] ?? []) {
-      const ack = ackOfReceipt(r.receipt);
-      if (r.key.id && r.key.fromMe && ack !== undefined) this.ack(s, r.key.id, ack);
-    }
-    const calls = events.call;
-    if (calls) {
-      const lidToPn = await this.lidResolver(s, calls.map((c) => c.from));
-      for (const c of calls) {
+      for (const c of events.call ?? []) {
         s.calls.set(c.id, c.from);
         if (s.calls.size > 500) s.calls.delete(s.calls.keys().next().value!);
-        const call = mapCall(c, lidToPn);
-        if (call) await this.reportCall(s, call);
       }
+      const history = events["messaging-history.set"];
+      if (history && this.isCurrent(s)) void this.reportHistory(s, history).catch((error) => this.opts.log.error("history import failed", { whatsappId: id, error }));
+      const journaled = journalEvents(events);
+      // Events of an older socket of the connection were received all the same: they are kept too.
+      if (journaled.length) this.inboxOf(id).receive(journaled);
+    } catch (error) {
+      this.opts.log.error("baileys events not taken", { whatsappId: id, error });
     }
-    const history = events["messaging-history.set"];
-    if (history) await this.reportHistory(s, history);
-    const mapping = events["lid-mapping.update"];
-    if (mapping) {
-      const phone = jidUser(mapping.pn);
-      const lid = jidUser(mapping.lid);
-      if (phone && lid) s.sink.onContacts(id, [{ phone, lid }]);
+  }
+
+  /**
+   * The chat history the phone sends after pairing, when the connection imports it. Its LID↔phone pairs need
+   * nothing here: Baileys stores them before this event, and its chats come as contacts too. Media is not
+   * downloaded: a history holds days of it. History is not journaled: WhatsApp sends it once, at pairing, and a
+   * crash during the import loses only what was not imported yet (New QR asks for it again).
+   */
+  private async reportHistory(s: Session, history: BaileysEventMap["messaging-history.set"]) {
+    const days = s.conn.historyDays;
+    if (!days) return;
+    const since = this.now() - days * 86_400_000;
+    const recent = history.messages.filter((m) => toNumber(m.messageTimestamp ?? 0) * 1000 >= since);
+    if (!recent.length) return;
+    const lidToPn = await this.lidResolver(s, recent.flatMap((m) => [m.key.remoteJid, m.key.participant]));
+    const messages = historyOf(recent, lidToPn);
+    if (messages.length) await s.sink.onHistory?.(s.conn.id, messages);
+  }
+
+  /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */
+  private async lidResolver(s: Session, jids: (string | null | undefined)[]): Promise<LidToPn> {
+    const lids = [...new Set(jids.filter((j): j is string => !!j && !!isLidUser(j)))];
+    const found = new Map<string, string>();
+    for (const lid of lids) {
+      const pn = await s.sock.signalRepository.lidMapping.getPNForLID(lid).catch(() => null);
+      if (pn) found.set(lid, pn);
     }
-    const contacts = [
-      ...(events["contacts.upsert"] ?? []),
-      ...(events["contacts.update"] ?? []),
-      ...(events["messaging-history.set"]?.contacts ?? []),
-    ];
-    if (contacts.length) {
-      const lidToPn = await this.lidResolver(s, contacts.map((c) => c.id));
-      const mapped = mapContacts(contacts, lidToPn);
-      if (mapped.length) s.sink.onContacts(id, mapped);
-    }
+    return (lid) => found.get(lid);
   }
 
   private async onConnection(s: Session, update: BaileysEventMap["connection.update"]) {
@@ -475,149 +472,12 @@ export class BaileysDriver implements ChannelDriver {
       }
     }
   }
-
-  private async onUpsert(s: Session, m: WAMessage, lidToPn: LidToPn) {
-    const id = s.conn.id;
-    const read = readUpsert(m, lidToPn);
-    switch (read.type) {
-      case "ignored":
-        this.opts.log.debug("baileys message ignored", { whatsappId: id, messageId: m.key.id, reason: read.reason });
-        return;
-      case "revoke":
-        return s.sink.onRevoked(id, read.id);
-      case "missedCall":
-        return this.reportCall(s, read.call);
-      case "edit":
-        return s.sink.onEdit(id, read.edit);
-      case "reaction":
-        return s.sink.onReaction(id, read.reaction);
-    }
-    const msg = read.message;
-    if (hasMedia(m)) {
-      const got = await this.download(s, m);
-      if (got && "oversized" in got) msg.oversizedMedia = got.oversized;
-      else if (got) {
-        msg.media = got;
-        if (!msg.body) msg.body = got.originalName;
-      } else msg.mediaUnavailable = true;
-    }
-    await s.sink.onMessage(id, msg);
-    // A nack that came before this upsert left the buffer is folded into it, with its code.
-    if (msg.fromMe && msg.ack !== undefined) this.ack(s, msg.id, msg.ack, m.messageStubParameters?.[0] ?? undefined);
-  }
-
-  private async reportCall(s: Session, call: Parameters<ChannelSink["onCall"]>[1]) {
-    if (call.kind === "missed") {
-      if (s.missed.has(call.id)) return;
-      s.missed.add(call.id);
-      if (s.missed.size > 500) s.missed.delete(s.missed.values().next().value!);
-    }
-    await s.sink.onCall(s.conn.id, call);
-  }
-
-  /** Reports an ack only when it moves forward (three sources race; see design doc §4.3); 0 is a rejection. */
-  private ack(s: Session, messageId: string, ack: number, reason?: string) {
-    const next = nextAck(s.acks.get(messageId), ack);
-    if (next === undefined) return;
-    s.acks.delete(messageId);
-    s.acks.set(messageId, next);
-    if (s.acks.size > ACK_CACHE) s.acks.delete(s.acks.keys().next().value!);
-    if (next === 0) s.sink.onSendRejected(s.conn.id, messageId, reason);
-    else s.sink.onAck(s.conn.id, messageId, next);
-  }
-
-  /**
-   * The chat history the phone sends after pairing, when the connection imports it. Its LID↔phone pairs need
-   * nothing here: Baileys stores them before this event, and its chats come as contacts too. Media is not
-   * downloaded: a history holds days of it, and downloading here would hold up every live event behind it.
-   */
-  private async reportHistory(s: Session, history: BaileysEventMap["messaging-history.set"]) {
-    const days = s.conn.historyDays;
-    if (!days) return;
-    const since = this.now() - days * 86_400_000;
-    const recent = history.messages.filter((m) => toNumber(m.messageTimestamp ?? 0) * 1000 >= since);
-    if (!recent.length) return;
-    const lidToPn = await this.lidResolver(s, recent.flatMap((m) => [m.key.remoteJid, m.key.participant]));
-    const messages = historyOf(recent, lidToPn);
-    if (messages.length) await s.sink.onHistory?.(s.conn.id, messages);
-  }
-
-  /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */
-  private async lidResolver(s: Session, jids: (string | null | undefined)[]): Promise<LidToPn> {
-    const lids = [...new Set(jids.filter((j): j is string => !!j && !!isLidUser(j)))];
-    const found = new Map<string, string>();
-    for (const lid of lids) {
-      const pn = await s.sock.signalRepository.lidMapping.getPNForLID(lid).catch(() => null);
-      if (pn) found.set(lid, pn);
-    }
-    return (lid) => found.get(lid);
-  }
-
-  /**
-   * Downloads a message's media into the media directory. Media over `maxMediaBytes` is refused from its
-   * declared length, or as soon as the download passes the limit, and reported as oversized instead.
-   */
-  private async download(s: Session, m: WAMessage): Promise<StoredMedia | { oversized: OversizedMedia } | undefined> {
-    const inner = innerMessage(m);
-    const type = inner ? getContentType(inner) : undefined;
-    const media = (type ? inner?.[type] : undefined) as { mimetype?: string | null; fileName?: string | null; fileLength?: unknown } | undefined;
-    let ext = "bin";
-    try {
-      ext = extensionForMediaMessage(inner!) || "bin";
-    } catch {}
-    const originalName = media?.fileName || `${m.key.id}.${ext}`;
-    const declared = byteCount(media?.fileLength);
-    if (declared > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes: declared } };
-    let current = m;
-    for (let attempt = 1; attempt <= MEDIA_ATTEMPTS; attempt++) {
-      try {
-        const stream = await downloadMediaMessage(
-          current,
-          "stream",
-          { options: { signal: AbortSignal.timeout(this.mediaTimeoutMs) } },
-          { logger: this.baileysLog, reuploadRequest: (msg) => s.sock.updateMediaMessage(msg) },
-        );
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        for await (const chunk of stream as AsyncIterable<Buffer>) {
-          bytes += chunk.length;
-          if (bytes > this.maxMediaBytes) {
-            stream.destroy();
-            return { oversized: { fileName: originalName, bytes } };
-          }
-          chunks.push(chunk);
-        }
-        const fileName = `${randomUUID()}.${ext}`;
-        await writePrivateFile(join(this.opts.mediaDir, fileName), Buffer.concat(chunks));
-        return { fileName, originalName, mimetype: media?.mimetype || "application/octet-stream" };
-      } catch (error) {
-        const status = (error as { output?: { statusCode?: number } }).output?.statusCode;
-        this.opts.log.warn("baileys media download failed", { whatsappId: s.conn.id, messageId: m.key.id, attempt, status });
-        // rc14 never triggers its own re-upload (design doc §6 #1): ask the phone ourselves on expired links.
-        if ((status === 404 || status === 410) && this.isCurrent(s)) {
-          // Baileys waits for the phone's answer with no time limit.
-          current = await Promise.race([
-            s.sock.updateMediaMessage(current),
-            Bun.sleep(this.mediaTimeoutMs).then(() => current),
-          ]).catch(() => current);
-        }
-      }
-    }
-    return undefined;
-  }
 }
 
 /** A send failed because the socket is closed or a query to the server timed out, not because of the message. */
 function linkDown(s: Session, error: unknown): boolean {
   const code = (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
   return !s.sock.ws.isOpen || code === DisconnectReason.connectionClosed || code === DisconnectReason.timedOut;
-}
-
-/** A protobuf length (a number, or a Long for 64-bit fields) as a number; 0 when unknown. */
-function byteCount(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (value && typeof (value as { toNumber?: unknown }).toNumber === "function") return (value as { toNumber(): number }).toNumber();
-  return Number(value) || 0;
 }
 
 function toJid(to: string, isGroup: boolean) {

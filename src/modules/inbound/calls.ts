@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CallEvent } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { tickets, whatsapps } from "../../db/schema";
+import { messages, tickets, whatsapps } from "../../db/schema";
 import { localTime } from "./work-hours";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
@@ -43,6 +43,9 @@ export class CallHandler {
     const { deps } = this;
     const connection = deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
     if (!connection) return;
+    // A call already logged was handled: the same event again (received events are handled again after a
+    // restart) must not reject or answer the caller twice.
+    if (this.logged(whatsappId, call.id)) return;
     const disabled = getSetting(deps.db, "call") === "disabled";
     if (call.kind === "offer") {
       if (!disabled) return;
@@ -53,7 +56,7 @@ export class CallHandler {
       contact = currentContact(deps, contact);
       const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
       if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
-      storeMessage(deps, {
+      const stored = storeMessage(deps, {
         whatsappId,
         wid: call.id,
         ticketId: ticket.id,
@@ -66,7 +69,7 @@ export class CallHandler {
         at: call.at,
         countUnread: false,
       });
-      if (!disabled) return;
+      if (!disabled || !stored.created) return;
       const key = `${whatsappId}:${call.from}`;
       const last = this.lastReply.get(key) ?? -Infinity;
       if (deps.clock.now() - last < CALL_REPLY_INTERVAL_MS) return;
@@ -74,5 +77,10 @@ export class CallHandler {
       const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
       await this.actions.send(fresh, CALLS_DISABLED_TEXT).catch((error) => deps.log.warn("call auto message failed", { whatsappId, error }));
     });
+  }
+
+  private logged(whatsappId: number, callId: string): boolean {
+    const row = this.deps.db.select({ id: messages.id }).from(messages).where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, callId))).get();
+    return !!row;
   }
 }

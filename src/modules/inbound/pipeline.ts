@@ -3,7 +3,8 @@ import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, messages, tickets, whatsapps } from "../../db/schema";
 import { LRM } from "../messages/placeholders";
-import { storeMessage, WAITING } from "../messages/store";
+import { withOversizedNote } from "../messages/inbound-media";
+import { type StoreMessageInput, storeMessage, WAITING } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
@@ -19,14 +20,17 @@ const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { aud
  * over the size limit is not stored, so its name and size stay in the text.
  */
 export function bodyOf(message: NormalizedMessage): string {
-  if (message.oversizedMedia) {
-    const { fileName, bytes } = message.oversizedMedia;
-    const note = `${fileName} (${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
-    return message.body && message.body !== fileName ? `${message.body}\n${note}` : note;
-  }
+  if (message.oversizedMedia) return withOversizedNote(message.body, message.oversizedMedia);
   if (message.body) return message.body;
-  if (message.media) return MEDIA_FALLBACK[message.kind] ?? message.media.originalName;
+  const file = message.media ?? message.mediaPending;
+  if (file) return MEDIA_FALLBACK[message.kind] ?? file.originalName;
   return MEDIA_FALLBACK[message.kind] ?? "";
+}
+
+/** What a message's media waits for: its file is `downloading`, or it is `unavailable` for good. */
+function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState"] {
+  if (message.mediaPending) return "downloading";
+  return message.mediaUnavailable || message.oversizedMedia ? "unavailable" : null;
 }
 
 /** The inbound message pipeline (§2): contact, ticket, idempotent storage, then the bot stage. */
@@ -76,8 +80,9 @@ export class InboundPipeline {
         ack: message.ack,
         mediaType: message.kind,
         mediaUrl: message.media?.fileName ?? null,
-        mediaMime: message.media?.mimetype ?? null,
-        fileName: message.media?.originalName ?? null,
+        mediaMime: (message.media ?? message.mediaPending)?.mimetype ?? null,
+        fileName: (message.media ?? message.mediaPending)?.originalName ?? null,
+        mediaState: mediaStateOf(message),
         quotedWid: message.quotedId ?? null,
         remoteJid: message.remoteJid ?? null,
         participant: message.participant ?? null,
@@ -95,7 +100,8 @@ export class InboundPipeline {
       }
     });
 
-    await refreshPicture(deps, whatsappId, chatContact);
+    // Not awaited: a slow picture query must not hold up this chat's next message.
+    void refreshPicture(deps, whatsappId, chatContact).catch((error) => deps.log.warn("profile picture refresh failed", { whatsappId, contactId: chatContact.id, error }));
   }
 
   /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */

@@ -30,6 +30,8 @@ export interface StoreMessageInput {
   mediaUrl?: string | null;
   mediaMime?: string | null;
   fileName?: string | null;
+  /** Inbound media whose file is not stored (yet): `downloading` or `unavailable`. */
+  mediaState?: MessageRow["mediaState"];
   /** Network id of the quoted message; linked when that message is stored. */
   quotedWid?: string | null;
   remoteJid?: string | null;
@@ -141,6 +143,7 @@ export function storeMessage(
         mediaUrl: input.mediaUrl ?? null,
         mediaMime: input.mediaMime ?? null,
         fileName: input.fileName ?? null,
+        mediaState: input.mediaState ?? null,
         quotedMsgId: quoted?.id ?? null,
         remoteJid: input.remoteJid ?? null,
         participant: input.participant ?? null,
@@ -188,6 +191,7 @@ function replacePlaceholder(tx: Pick<Db, "select" | "update">, placeholder: Mess
       mediaUrl: input.mediaUrl ?? null,
       mediaMime: input.mediaMime ?? null,
       fileName: input.fileName ?? null,
+      mediaState: input.mediaState ?? null,
       quotedMsgId: quoted?.id ?? null,
       dataJson: input.dataJson ?? null,
     })

@@ -2,7 +2,8 @@
  * A small fake WhatsApp Web server for driver tests (design/whatsapp-baileys.md §5.2): Noise XX handshake with a
  * test certificate chain, QR pairing (pair-device → scan → pair-success → 515), login, plaintext inbound
  * messages, receipts (retry receipts too), calls, and a record of what the client sent, which the contacts'
- * fake phones can decrypt. Loopback only.
+ * fake phones can decrypt. Like WhatsApp, it delivers again, at the next login and marked offline, every message
+ * the client never receipted or acked. Loopback only.
  */
 import {
   aesDecryptGCM,
@@ -38,6 +39,14 @@ const CERT_CHAIN = (() => {
     leaf: { details: leafDetails, signature: Curve.sign(INTERMEDIATE.private, leafDetails) },
   }).finish();
 })();
+
+/** The test root key, for a client in another process to trust the fake (see `trustFakeRoot`). */
+export const FAKE_ROOT_PUBLIC_KEY = Buffer.from(ROOT.public).toString("base64");
+
+/** Makes Baileys in this process trust a fake server started in another process (its root key, base64). */
+export function trustFakeRoot(publicKeyBase64: string) {
+  (WA_CERT_DETAILS as { PUBLIC_KEY: Buffer }).PUBLIC_KEY = Buffer.from(publicKeyBase64, "base64");
+}
 
 /** A stable fake LID for a phone number. */
 export const fakeLid = (digits: string) => `9${digits.padStart(14, "0")}`;
@@ -161,6 +170,12 @@ export class FakeWa {
   private lidToPhone = new Map<string, string>();
   /** Connections dropped at once while down. */
   refused = 0;
+  /** Delivered messages the client has not receipted or acked yet (delivered again at its next login). */
+  private undelivered = new Map<string, BinaryNode>();
+  /** Clients logged in so far (with stored credentials, after pairing or a restart). */
+  logins = 0;
+  /** Ids of the delivered messages the client receipted or acked. */
+  readonly receipted = new Set<string>();
 
   constructor(private opts: FakeWaOptions = {}) {
     this.phone = opts.phone ?? "5511900000000";
@@ -263,17 +278,27 @@ export class FakeWa {
         },
       ],
     });
-    // The real server then asks the freshly paired client to restart.
-    setTimeout(() => this.broadcast({ tag: "stream:error", attrs: { code: "515" } }), 50);
+    // The real server then asks the freshly paired client to restart (not a client already logged in again).
+    const pairing = [...this.clients].filter((c) => !c.loggedIn);
+    setTimeout(() => {
+      for (const c of pairing) if (this.clients.has(c) && !c.loggedIn && c.noise?.ready) this.send(c, { tag: "stream:error", attrs: { code: "515" } });
+    }, 50);
   }
 
   /** Delivers a message from a contact as a plaintext stanza (no Signal session needed). */
   deliver(from: string, id: string, message: proto.IMessage, extra: Record<string, string> = {}) {
-    this.broadcast({
+    const node: BinaryNode = {
       tag: "message",
       attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), type: "text", notify: "Contato", ...extra },
       content: [{ tag: "plaintext", attrs: {}, content: proto.Message.encode(message).finish() }],
-    });
+    };
+    this.undelivered.set(id, node);
+    this.broadcast(node);
+  }
+
+  /** Sends new routing info, which Baileys saves into its credentials (a `creds.update`). */
+  routingInfo(info: Uint8Array) {
+    this.broadcast({ tag: "ib", attrs: {}, content: [{ tag: "edge_routing", attrs: {}, content: [{ tag: "routing_info", attrs: {}, content: info }] }] });
   }
 
   /**
@@ -447,8 +472,13 @@ export class FakeWa {
         if (payload.username) {
           c.username = String(payload.username);
           c.loggedIn = true;
+          this.logins++;
           this.send(c, { tag: "success", attrs: { t: String(Math.floor(Date.now() / 1000)), lid: `${this.lid}@lid` } });
-          setTimeout(() => this.send(c, { tag: "ib", attrs: {}, content: [{ tag: "offline", attrs: { count: "0" } }] }), 20);
+          setTimeout(() => {
+            const backlog = [...this.undelivered.values()];
+            for (const node of backlog) this.send(c, { ...node, attrs: { ...node.attrs, offline: "1" } });
+            this.send(c, { tag: "ib", attrs: {}, content: [{ tag: "offline", attrs: { count: String(backlog.length) } }] });
+          }, 20);
         } else {
           const refs = Array.from({ length: this.opts.refs ?? 3 }, (_, i) => ({ tag: "ref", attrs: {}, content: Buffer.from(`ref-${i}-${Date.now()}`) }));
           this.send(c, { tag: "iq", attrs: { from: "s.whatsapp.net", type: "set", id: this.nextId() }, content: [{ tag: "pair-device", attrs: {}, content: refs }] });
@@ -459,9 +489,19 @@ export class FakeWa {
     const node = await decodeBinaryNode(noise.decrypt(frame));
     this.sent.push(node);
     this.waiters = this.waiters.filter((w) => (w.match(node) ? (w.resolve(node), false) : true));
+    if (node.tag === "receipt" || (node.tag === "ack" && node.attrs.class === "message")) this.delivered(node);
     if (node.tag === "iq" && (node.attrs.type === "get" || node.attrs.type === "set")) this.answerIq(c, node);
     if (node.tag === "message") {
       this.send(c, { tag: "ack", attrs: { class: "message", id: node.attrs.id!, from: node.attrs.to!, t: String(Math.floor(Date.now() / 1000)) } });
+    }
+  }
+
+  /** The client receipted (or acked) delivered messages: they are not delivered again. */
+  private delivered(node: BinaryNode) {
+    const ids = [node.attrs.id!, ...findNodes(node, "item").map((n) => n.attrs.id!)];
+    for (const id of ids) {
+      if (!this.undelivered.delete(id)) continue;
+      this.receipted.add(id);
     }
   }
 

@@ -1,9 +1,11 @@
-import type { CallEvent, ChannelSink, ConnectionStatus, MessageEdit, NormalizedContact, NormalizedMessage, Reaction, StatusInfo } from "../../../src/channels/types";
+import type { CallEvent, ChannelSink, ConnectionStatus, MediaOutcome, MessageEdit, NormalizedContact, NormalizedMessage, Reaction, StatusInfo } from "../../../src/channels/types";
 
 /** Records everything a driver reports; `until` waits for a condition re-checked on every report. */
 export class RecordingSink implements ChannelSink {
   statuses: { status: ConnectionStatus; info?: StatusInfo }[] = [];
   messages: NormalizedMessage[] = [];
+  /** How each pending media download ended, by message id. */
+  media = new Map<string, MediaOutcome>();
   acks: { id: string; ack: number }[] = [];
   revoked: string[] = [];
   edits: MessageEdit[] = [];
@@ -19,6 +21,13 @@ export class RecordingSink implements ChannelSink {
   }
   async onMessage(_id: number, m: NormalizedMessage) {
     this.messages.push(m);
+    this.poke();
+  }
+  wantsMedia(_id: number, messageId: string) {
+    return this.messages.some((m) => m.id === messageId && m.mediaPending) && !this.media.has(messageId);
+  }
+  async onMedia(_id: number, messageId: string, outcome: MediaOutcome) {
+    this.media.set(messageId, outcome);
     this.poke();
   }
   onAck(_id: number, id: string, ack: number) {

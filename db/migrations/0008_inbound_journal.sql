@@ -1,0 +1,11 @@
+CREATE TABLE `inbound_journal` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`whatsapp_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`payload` text NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	FOREIGN KEY (`whatsapp_id`) REFERENCES `whatsapps`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `inbound_journal_whatsapp_idx` ON `inbound_journal` (`whatsapp_id`,`id`);--> statement-breakpoint
+ALTER TABLE `messages` ADD `media_state` text;

@@ -1,0 +1,282 @@
+import { isLidUser, isPnUser, jidNormalizedUser, proto, type MessageUpsertType, type WAMessage, type WAMessageKey, type WASocket } from "baileys";
+import type { Logger } from "../../log";
+import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
+import { DownloadCancelled, type DownloadPool } from "./download-pool";
+import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
+import { KeyedLanes } from "./lanes";
+import { ackOfReceipt, ackOfStatus, editedBody, hasMedia, jidUser, mapCall, mapContacts, nextAck, readUpsert, type LidToPn } from "./map";
+import { mediaInfo } from "./media";
+
+const ACK_CACHE = 5000;
+const MISSED_CACHE = 500;
+const CONTACTS_LANE = "#contacts";
+
+type LidMapping = WASocket["signalRepository"]["lidMapping"];
+
+export interface InboxOptions {
+  connectionId: number;
+  journal: InboundJournal;
+  downloads: DownloadPool;
+  /** Downloads one message's media; throws only when `signal` aborts. */
+  download: (m: WAMessage, signal: AbortSignal) => Promise<MediaOutcome>;
+  maxMediaBytes: number;
+  log: Logger;
+}
+
+/**
+ * One Baileys connection's inbound events on their way from the journal to the sink. Events are handled in
+ * arrival order per chat and concurrently across chats; calls never wait in a chat's line, and media files are
+ * downloaded apart (the message is reported at once with its media pending), so nothing waits behind a download.
+ * A journal row is removed once its event is handled, media included; rows of a stop or a crash are handled at the
+ * next `start`. The inbox outlives the connection's sockets.
+ */
+export class Inbox {
+  /** Where LIDs are looked up: the signal repository of the latest socket (it reads the stored mappings). */
+  lidMapping?: LidMapping;
+  private sink?: ChannelSink;
+  private readonly lanes = new KeyedLanes();
+  /** Rows being handled, so a replay never handles one twice. */
+  private readonly handling = new Set<number>();
+  /** Messages journaled before their receipt, by message id, until their upsert comes. */
+  private readonly awaitingUpsert = new Map<string, number>();
+  private paused = true;
+  private readonly acks = new Map<string, number>();
+  private readonly missed = new Set<string>();
+
+  constructor(private readonly opts: InboxOptions) {}
+
+  /** Starts handling: first every row left by an earlier stop or crash, then what arrives. */
+  start(sink: ChannelSink) {
+    this.sink = sink;
+    this.paused = false;
+    const held = new Set(this.awaitingUpsert.values());
+    let left: JournalRow[] = [];
+    try {
+      left = this.opts.journal.pending(this.opts.connectionId);
+    } catch (error) {
+      this.opts.log.error("inbound journal not read; what it holds waits for the next start", { whatsappId: this.opts.connectionId, error });
+    }
+    for (const row of left) if (!held.has(row.id)) this.dispatch(row);
+  }
+
+  /**
+   * Stops taking new events (they are still journaled, and handled at the next start) and waits, at most
+   * `timeoutMs`, for the events already taken. Media downloads are cancelled; their rows stay.
+   */
+  async drain(timeoutMs: number) {
+    this.paused = true;
+    this.opts.downloads.cancel(this.opts.connectionId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
+    const timedOut = await Promise.race([this.lanes.idle().then(() => false), late]);
+    clearTimeout(timer);
+    if (timedOut) this.opts.log.warn("inbound handling still running at stop; left for the next start", { whatsappId: this.opts.connectionId });
+  }
+
+  /** Journals a decrypted message before Baileys receipts it; it is handled when its upsert comes. */
+  hold(message: WAMessage, type: MessageUpsertType) {
+    if (!message.key.id) return;
+    const [row] = this.opts.journal.write(this.opts.connectionId, [{ kind: "upsert", type, message }]);
+    this.awaitingUpsert.set(message.key.id, row!.id);
+  }
+
+  /** Journals one batch of events in one transaction, then hands them over (unless paused). */
+  receive(events: JournalEvent[]) {
+    let rows: JournalRow[];
+    try {
+      rows = this.opts.journal.write(this.opts.connectionId, events, (event) => {
+        const id = event.kind === "upsert" ? event.message.key.id : undefined;
+        const held = id ? this.awaitingUpsert.get(id) : undefined;
+        if (id && held !== undefined) this.awaitingUpsert.delete(id);
+        return held;
+      });
+    } catch (error) {
+      this.opts.log.error("inbound events not journaled; handling them anyway", { whatsappId: this.opts.connectionId, error });
+      for (const event of events) this.dispatch({ event });
+      return;
+    }
+    for (const row of rows) this.dispatch(row);
+  }
+
+  /** Messages journaled before their receipt whose upsert will not come (their socket ended) are handled now. */
+  releaseHeld() {
+    const rows = [...this.awaitingUpsert.values()];
+    this.awaitingUpsert.clear();
+    for (const id of rows) {
+      const row = this.opts.journal.get(this.opts.connectionId, id);
+      if (row) this.dispatch(row);
+    }
+  }
+
+  /** Hands an event to its line; `id` is its journal row (absent when it could not be journaled). */
+  private dispatch(row: { id?: number; event: JournalEvent }) {
+    if (this.paused || (row.id !== undefined && this.handling.has(row.id))) return;
+    if (row.id !== undefined) this.handling.add(row.id);
+    this.lanes.run(laneOf(row.event), () => this.handle(row.event)).then(
+      (media) => (media ? this.fetchMedia(row.id, media) : this.finish(row.id)),
+      (error) => {
+        if (row.id !== undefined) this.handling.delete(row.id);
+        this.opts.log.error("inbound event handling failed; kept for the next start", { whatsappId: this.opts.connectionId, kind: row.event.kind, error });
+      },
+    );
+  }
+
+  private finish(rowId: number | undefined) {
+    if (rowId === undefined) return;
+    try {
+      this.opts.journal.remove(rowId);
+    } catch (error) {
+      this.opts.log.error("handled inbound event not removed from the journal", { whatsappId: this.opts.connectionId, error });
+    }
+    this.handling.delete(rowId);
+  }
+
+  private fetchMedia(rowId: number | undefined, m: WAMessage) {
+    const id = this.opts.connectionId;
+    // Stopping: the download is left to the next start, with its row.
+    if (this.paused) return void (rowId !== undefined && this.handling.delete(rowId));
+    this.opts.downloads
+      .run(id, (signal) => this.opts.download(m, signal))
+      .then((outcome) => this.sink!.onMedia(id, m.key.id!, outcome))
+      .then(
+        () => this.finish(rowId),
+        (error) => {
+          if (rowId !== undefined) this.handling.delete(rowId);
+          if (!(error instanceof DownloadCancelled)) this.opts.log.error("inbound media not settled; kept for the next start", { whatsappId: id, messageId: m.key.id, error });
+        },
+      );
+  }
+
+  /** Handles one event; returns the message whose media is still to download, if any. */
+  private async handle(event: JournalEvent): Promise<WAMessage | undefined> {
+    const id = this.opts.connectionId;
+    const sink = this.sink!;
+    switch (event.kind) {
+      case "upsert":
+        return this.handleUpsert(event.message);
+      case "update": {
+        const { key, update } = event.update;
+        if (!key.id) return;
+        if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && update.message === null) sink.onRevoked(id, key.id);
+        const edited = update.message?.editedMessage?.message;
+        const body = edited ? editedBody(edited) : null;
+        if (body !== null) sink.onEdit(id, { id: key.id, body, at: update.messageTimestamp ? Number(update.messageTimestamp) * 1000 : Date.now() });
+        const ack = ackOfStatus(update.status);
+        // An ERROR status is the server refusing the message (an error ack); its first stub parameter is the code.
+        if (ack !== undefined) this.ack(key.id, ack, update.messageStubParameters?.[0] ?? undefined);
+        return;
+      }
+      case "receipt": {
+        const ack = ackOfReceipt(event.receipt.receipt);
+        if (event.receipt.key.id && ack !== undefined) this.ack(event.receipt.key.id, ack);
+        return;
+      }
+      case "call": {
+        const call = mapCall(event.call, await this.resolver([event.call.from]));
+        if (call) await this.reportCall(call);
+        return;
+      }
+      case "lid-mapping": {
+        const phone = jidUser(event.mapping.pn);
+        const lid = jidUser(event.mapping.lid);
+        if (phone && lid) sink.onContacts(id, [{ phone, lid }]);
+        return;
+      }
+      case "contacts": {
+        const mapped = mapContacts(event.contacts, await this.resolver(event.contacts.map((c) => c.id)));
+        if (mapped.length) sink.onContacts(id, mapped);
+        return;
+      }
+    }
+  }
+
+  private async handleUpsert(m: WAMessage): Promise<WAMessage | undefined> {
+    const id = this.opts.connectionId;
+    const sink = this.sink!;
+    const read = readUpsert(m, await this.resolver([m.key.remoteJid, m.key.participant]));
+    switch (read.type) {
+      case "ignored":
+        this.opts.log.debug("baileys message ignored", { whatsappId: id, messageId: m.key.id, reason: read.reason });
+        return;
+      case "revoke":
+        sink.onRevoked(id, read.id);
+        return;
+      case "missedCall":
+        // Out of the chat's line; the call event of the same call is journaled on its own too.
+        void this.lanes.run(null, () => this.reportCall(read.call)).catch((error) => this.opts.log.error("missed call not handled", { whatsappId: id, error }));
+        return;
+      case "edit":
+        sink.onEdit(id, read.edit);
+        return;
+      case "reaction":
+        sink.onReaction(id, read.reaction);
+        return;
+    }
+    const msg = read.message;
+    if (hasMedia(m)) {
+      const info = mediaInfo(m);
+      if (info.declaredBytes > this.opts.maxMediaBytes) msg.oversizedMedia = { fileName: info.originalName, bytes: info.declaredBytes };
+      else msg.mediaPending = { originalName: info.originalName, mimetype: info.mimetype };
+    }
+    await sink.onMessage(id, msg);
+    // A nack that came before this upsert left the buffer is folded into it, with its code.
+    if (msg.fromMe && msg.ack !== undefined) this.ack(msg.id, msg.ack, m.messageStubParameters?.[0] ?? undefined);
+    return msg.mediaPending && sink.wantsMedia(id, msg.id) ? m : undefined;
+  }
+
+  private async reportCall(call: CallEvent) {
+    if (call.kind === "missed") {
+      if (this.missed.has(call.id)) return;
+      this.missed.add(call.id);
+      if (this.missed.size > MISSED_CACHE) this.missed.delete(this.missed.values().next().value!);
+    }
+    await this.sink!.onCall(this.opts.connectionId, call);
+  }
+
+  /**
+   * Reports an ack only when it moves forward: the own message's upsert, messages.update and group receipts
+   * race. 0 is WhatsApp refusing the message, reported as a rejection with its code.
+   */
+  private ack(messageId: string, ack: number, reason?: string) {
+    const next = nextAck(this.acks.get(messageId), ack);
+    if (next === undefined) return;
+    this.acks.delete(messageId);
+    this.acks.set(messageId, next);
+    if (this.acks.size > ACK_CACHE) this.acks.delete(this.acks.keys().next().value!);
+    if (next === 0) this.sink!.onSendRejected(this.opts.connectionId, messageId, reason);
+    else this.sink!.onAck(this.opts.connectionId, messageId, next);
+  }
+
+  /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */
+  private async resolver(jids: (string | null | undefined)[]): Promise<LidToPn> {
+    const lids = [...new Set(jids.filter((j): j is string => !!j && !!isLidUser(j)))];
+    const found = new Map<string, string>();
+    for (const lid of lids) {
+      const pn = await this.lidMapping?.getPNForLID(lid).catch(() => null);
+      if (pn) found.set(lid, pn);
+    }
+    return (lid) => found.get(lid);
+  }
+}
+
+/** The line an event waits in: its chat (the phone jid when known), none for calls, one for contact news. */
+function laneOf(event: JournalEvent): string | null {
+  switch (event.kind) {
+    case "upsert":
+      return chatLane(event.message.key);
+    case "update":
+      return chatLane(event.update.key);
+    case "receipt":
+      return chatLane(event.receipt.key);
+    case "call":
+      return null;
+    default:
+      return CONTACTS_LANE;
+  }
+}
+
+function chatLane(key: WAMessageKey): string {
+  const alt = key.remoteJidAlt;
+  const jid = alt && isPnUser(alt) ? alt : key.remoteJid;
+  return jid ? jidNormalizedUser(jid) : "#unknown";
+}

@@ -1,0 +1,92 @@
+import type { BaileysEventMap, Contact, MessageUpsertType, MessageUserReceiptUpdate, WACallEvent, WAMessage, WAMessageUpdate } from "baileys";
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { inboundJournal } from "../../db/schema";
+import { fromEventJson, toEventJson } from "./event-json";
+
+/** One inbound event as journaled: a message, a change to one, a call, or what was learnt about contacts. */
+export type JournalEvent =
+  | { kind: "upsert"; type: MessageUpsertType; message: WAMessage }
+  | { kind: "update"; update: WAMessageUpdate }
+  | { kind: "receipt"; receipt: MessageUserReceiptUpdate }
+  | { kind: "call"; call: WACallEvent }
+  | { kind: "contacts"; contacts: Partial<Contact>[] }
+  | { kind: "lid-mapping"; mapping: BaileysEventMap["lid-mapping.update"] };
+
+export interface JournalRow {
+  id: number;
+  event: JournalEvent;
+}
+
+/** The events of one Baileys batch that the inbox keeps: everything that becomes a stored message or changes one. */
+export function journalEvents(events: Partial<BaileysEventMap>): JournalEvent[] {
+  const out: JournalEvent[] = [];
+  const upsert = events["messages.upsert"];
+  for (const message of upsert?.messages ?? []) out.push({ kind: "upsert", type: upsert!.type, message });
+  for (const update of events["messages.update"] ?? []) {
+    const u = update.update;
+    if (u.status != null || u.messageStubType != null || u.message !== undefined) out.push({ kind: "update", update });
+  }
+  for (const receipt of events["message-receipt.update"] ?? []) if (receipt.key.fromMe) out.push({ kind: "receipt", receipt });
+  for (const call of events.call ?? []) out.push({ kind: "call", call });
+  const mapping = events["lid-mapping.update"];
+  if (mapping) out.push({ kind: "lid-mapping", mapping });
+  const contacts = [...(events["contacts.upsert"] ?? []), ...(events["contacts.update"] ?? []), ...(events["messaging-history.set"]?.contacts ?? [])];
+  if (contacts.length) out.push({ kind: "contacts", contacts });
+  return out;
+}
+
+/** The inbound_journal table: every write is its own transaction, synchronous (bun:sqlite). */
+export class InboundJournal {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Writes the events in one transaction and returns them with their row ids, in order. `replacing` may name, per
+   * event, a row of the connection to overwrite instead of adding one.
+   */
+  write(whatsappId: number, events: JournalEvent[], replacing: (event: JournalEvent) => number | undefined = () => undefined): JournalRow[] {
+    return this.db.transaction((tx) =>
+      events.map((event) => {
+        const { kind, ...payload } = event;
+        const json = toEventJson(payload);
+        const existing = replacing(event);
+        if (existing !== undefined) {
+          const updated = tx
+            .update(inboundJournal)
+            .set({ kind, payload: json })
+            .where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, existing)))
+            .returning({ id: inboundJournal.id })
+            .get();
+          if (updated) return { id: updated.id, event };
+        }
+        const { id } = tx.insert(inboundJournal).values({ whatsappId, kind, payload: json }).returning({ id: inboundJournal.id }).get();
+        return { id, event };
+      }),
+    );
+  }
+
+  remove(id: number) {
+    this.db.delete(inboundJournal).where(eq(inboundJournal.id, id)).run();
+  }
+
+  /** One row, or undefined once it is handled. */
+  get(whatsappId: number, id: number): JournalRow | undefined {
+    const row = this.db.select().from(inboundJournal).where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, id))).get();
+    return row ? { id: row.id, event: decode(row.kind, row.payload) } : undefined;
+  }
+
+  /** Every row of the connection still to handle, oldest first. */
+  pending(whatsappId: number): JournalRow[] {
+    return this.db
+      .select()
+      .from(inboundJournal)
+      .where(eq(inboundJournal.whatsappId, whatsappId))
+      .orderBy(asc(inboundJournal.id))
+      .all()
+      .map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
+  }
+}
+
+function decode(kind: string, payload: string): JournalEvent {
+  return { kind, ...fromEventJson<object>(payload) } as JournalEvent;
+}

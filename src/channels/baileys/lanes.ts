@@ -1,0 +1,30 @@
+/**
+ * Jobs run one after another per key (a chat) and concurrently across keys, so a slow job holds up only its own
+ * chat; a job without a key runs at once. `idle()` tells when every job started so far has ended.
+ */
+export class KeyedLanes {
+  private readonly tails = new Map<string, Promise<void>>();
+  private running = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  run<T>(key: string | null, job: () => Promise<T>): Promise<T> {
+    this.running++;
+    const previous = (key !== null && this.tails.get(key)) || Promise.resolve();
+    const result = previous.then(job);
+    const tail = result.then(
+      () => {},
+      () => {},
+    );
+    if (key !== null) this.tails.set(key, tail);
+    void tail.then(() => {
+      if (key !== null && this.tails.get(key) === tail) this.tails.delete(key);
+      if (--this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    });
+    return result;
+  }
+
+  /** Resolves when no job is running or waiting. */
+  idle(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+}

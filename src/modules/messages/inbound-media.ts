@@ -1,0 +1,51 @@
+import { and, eq } from "drizzle-orm";
+import type { MediaOutcome, OversizedMedia } from "../../channels/types";
+import { messages, tickets, type MessageRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { removeMediaFiles } from "../media/files";
+import { emitMessageUpdate } from "./store";
+
+/** The text of a message whose media was over the size limit: what it said, then the file's name and size. */
+export function withOversizedNote(body: string, oversized: OversizedMedia): string {
+  const note = `${oversized.fileName} (${(oversized.bytes / (1024 * 1024)).toFixed(1)} MB)`;
+  return body && body !== oversized.fileName ? `${body}\n${note}` : note;
+}
+
+/** True while the message is stored with its media `downloading`. */
+export function isMediaPending(deps: Pick<AppDeps, "db">, whatsappId: number, wid: string): boolean {
+  return !!deps.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
+    .get();
+}
+
+/**
+ * Settles the media of a message stored as `downloading`: it gets its file, or becomes `unavailable` (media over
+ * the size limit also gets its name and size in the text), and its chat is told. Only a message still waiting is
+ * changed; a file that nothing waits for any more is removed.
+ */
+export function settleMedia(deps: Pick<AppDeps, "db" | "hub" | "log" | "config">, whatsappId: number, wid: string, outcome: MediaOutcome): MessageRow | undefined {
+  const row = deps.db.transaction((tx) => {
+    const waiting = tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
+      .get();
+    if (!waiting) return undefined;
+    let changes: Partial<MessageRow>;
+    if ("media" in outcome) {
+      changes = { mediaUrl: outcome.media.fileName, mediaMime: outcome.media.mimetype, fileName: outcome.media.originalName, mediaState: null };
+    } else if ("oversized" in outcome) {
+      changes = { body: withOversizedNote(waiting.body, outcome.oversized), mediaState: "unavailable" };
+      tx.update(tickets).set({ lastMessage: changes.body }).where(and(eq(tickets.id, waiting.ticketId), eq(tickets.lastMessage, waiting.body))).run();
+    } else {
+      changes = { mediaState: "unavailable" };
+    }
+    return tx.update(messages).set(changes).where(eq(messages.id, waiting.id)).returning().get();
+  });
+  if ("media" in outcome && !row) removeMediaFiles(deps, [outcome.media.fileName]);
+  if ("oversized" in outcome) deps.log.warn("inbound media over MAX_MEDIA_MB not stored", { whatsappId, messageId: wid, bytes: outcome.oversized.bytes, limitMb: deps.config.maxMediaMb });
+  if (row) emitMessageUpdate(deps, row);
+  return row;
+}

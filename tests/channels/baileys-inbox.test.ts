@@ -1,0 +1,296 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { BufferJSON, encryptedStream, type proto } from "baileys";
+import { and, asc, eq } from "drizzle-orm";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DownloadPool } from "../../src/channels/baileys/download-pool";
+import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
+import { Inbox } from "../../src/channels/baileys/inbox";
+import { InboundJournal } from "../../src/channels/baileys/journal";
+import { composeDeps } from "../../src/compose";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+import { inboundJournal, messages, waAuthCreds, whatsapps } from "../../src/db/schema";
+import { systemClock } from "../../src/deps";
+import { createLogger } from "../../src/log";
+import { RecordingHub } from "../../src/realtime/hub";
+import { testConfig } from "../helpers";
+import { FakeWa } from "./fakewa/server";
+import { RecordingSink } from "./fakewa/sink";
+
+const CUSTOMER = "5511988887777";
+// The fake sends no history: skip the 20 s initial-sync wait.
+const FAKE_SOCKET = { shouldSyncHistoryMessage: () => false, qrTimeout: 200 };
+type SocketLogger = NonNullable<NonNullable<BaileysDriverOptions["socketConfig"]>["logger"]>;
+let cleanup: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+/** The app's wiring (manager, inbound pipeline, Baileys driver) on an in-memory database, against the fake. */
+async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
+  const fake = new FakeWa();
+  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-inbox-"));
+  const hub = new RecordingHub();
+  const { db, channels } = composeDeps({
+    config: testConfig({ mediaDir, dataDir: mediaDir }),
+    hub,
+    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
+    clock: systemClock,
+    baileys: {
+      waWebSocketUrl: fake.url,
+      fetchLatestVersion: false,
+      mediaTimeoutMs: 2000,
+      drainTimeoutMs: 2000,
+      socketConfig: FAKE_SOCKET,
+      ...driver,
+    },
+  });
+  const conn = db.insert(whatsapps).values({ name: "Main", provider: "baileys" }).returning().get();
+  cleanup.push(async () => {
+    await channels.stopAll();
+    fake.stop();
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+  const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!;
+  await channels.start(conn.id);
+  fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
+  await waitFor(() => row().status === "CONNECTED");
+  const stored = (wid: string) => db.select().from(messages).where(and(eq(messages.whatsappId, conn.id), eq(messages.wid, wid))).get();
+  /** The message once it has its file. */
+  const withFile = (wid: string) => {
+    const m = stored(wid);
+    return m?.mediaUrl ? { ...m, mediaUrl: m.mediaUrl } : undefined;
+  };
+  const journal = () => db.select().from(inboundJournal).all();
+  return { fake, db, hub, channels, conn, mediaDir, row, stored, withFile, journal };
+}
+
+async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A media server; `answer` decides each request (it may never answer). */
+function cdn(answer: (req: Request) => Response | Promise<Response>) {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: answer });
+  cleanup.push(() => server.stop(true));
+  return { url: (name: string) => `http://127.0.0.1:${server.port}/${name}` };
+}
+
+/** An image message whose encrypted file is `enc`, served at `url`. */
+function image(url: string, enc: Awaited<ReturnType<typeof encryptedStream>>, caption = ""): proto.IMessage {
+  return {
+    imageMessage: { url, mimetype: "image/jpeg", caption, mediaKey: enc.mediaKey, fileEncSha256: enc.fileEncSha256, fileSha256: enc.fileSha256, fileLength: enc.fileLength },
+  };
+}
+
+const never = () => new Promise<Response>(() => {});
+
+describe("baileys inbound without head-of-line blocking", () => {
+  test("20 texts after a hanging media download are each stored within 1 s; the image is stored first, downloading", async () => {
+    const app = await connectedApp();
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    const media = cdn(never);
+    const sent = Date.now();
+    app.fake.deliver(CUSTOMER, "IMG-HANG", image(media.url("hang.enc"), enc));
+    for (let i = 0; i < 20; i++) app.fake.deliver(CUSTOMER, `TXT-${i}`, { conversation: `mensagem ${i}` });
+    await waitFor(() => Array.from({ length: 20 }, (_, i) => app.stored(`TXT-${i}`)).every(Boolean), 1000);
+    expect(Date.now() - sent).toBeLessThan(1000);
+    const img = app.stored("IMG-HANG")!;
+    expect(img).toMatchObject({ mediaType: "image", mediaState: "downloading", mediaUrl: null, fileName: "IMG-HANG.jpeg" });
+    const order = app.db.select({ wid: messages.wid }).from(messages).orderBy(asc(messages.id)).all().map((m) => m.wid);
+    expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
+  });
+
+  test("a credentials update is saved while a download hangs", async () => {
+    const app = await connectedApp();
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    app.fake.deliver(CUSTOMER, "IMG-HANG", image(cdn(never).url("hang.enc"), enc));
+    await waitFor(() => app.stored("IMG-HANG"));
+    app.fake.routingInfo(Buffer.from("edge-2"));
+    const saved = () => {
+      const row = app.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, app.conn.id)).get();
+      return row && JSON.parse(row.creds, BufferJSON.reviver).routingInfo?.toString() === "edge-2";
+    };
+    await waitFor(saved, 1000);
+  });
+
+  test("a connection close is reported while a download hangs", async () => {
+    const app = await connectedApp();
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    app.fake.deliver(CUSTOMER, "IMG-HANG", image(cdn(never).url("hang.enc"), enc));
+    await waitFor(() => app.stored("IMG-HANG"));
+    app.fake.streamError(503);
+    await waitFor(() => app.hub.named("whatsappSession").some((e) => e.payload.session.status === "TIMEOUT"), 1000);
+  });
+
+  test("the media arrives when its download ends: the file is stored and the chat gets the message update", async () => {
+    const app = await connectedApp();
+    const bytes = Buffer.from("fake-jpeg-bytes-".repeat(64));
+    const enc = await encryptedStream(bytes, "image");
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const media = cdn(async () => (await gate, new Response(Bun.file(enc.encFilePath))));
+    app.fake.deliver(CUSTOMER, "IMG-1", image(media.url("img.enc"), enc, "comprovante"));
+    app.fake.deliver(CUSTOMER, "TXT-1", { conversation: "segue o comprovante" });
+    await waitFor(() => app.stored("TXT-1"));
+    expect(app.stored("IMG-1")).toMatchObject({ body: "comprovante", mediaState: "downloading", mediaUrl: null });
+    release();
+    const done = await waitFor(() => app.withFile("IMG-1"));
+    expect(done).toMatchObject({ mediaState: null, mediaMime: "image/jpeg", fileName: "IMG-1.jpeg" });
+    expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
+    const update = app.hub.to(`ticket:${done.ticketId}`, "appMessage").find((e) => e.payload.action === "update" && e.payload.message.id === done.id);
+    expect(update?.payload.message).toMatchObject({ mediaState: null, mediaUrl: `/api/media/${done.id}` });
+    await waitFor(() => app.journal().length === 0);
+  });
+
+  test("media that cannot be downloaded, or passes the size limit while downloading, ends unavailable", async () => {
+    const app = await connectedApp({ maxMediaBytes: 1000 });
+    const big = await encryptedStream(Buffer.alloc(3000, 1), "document");
+    const media = cdn((req) => (req.url.endsWith("gone.enc") ? new Response("gone", { status: 500 }) : new Response(Bun.file(big.encFilePath))));
+    app.fake.deliver(CUSTOMER, "DOC-GONE", { documentMessage: { url: media.url("gone.enc"), mimetype: "application/pdf", fileName: "nota.pdf", mediaKey: Buffer.alloc(32, 1) } });
+    // The sender declares a small size; the download stops at the limit.
+    app.fake.deliver(CUSTOMER, "DOC-BIG", {
+      documentMessage: { url: media.url("big.enc"), mimetype: "application/pdf", fileName: "big.pdf", mediaKey: big.mediaKey, fileEncSha256: big.fileEncSha256, fileSha256: big.fileSha256, fileLength: 10 },
+    });
+    const unavailable = (wid: string) => (app.stored(wid)?.mediaState === "unavailable" ? app.stored(wid) : undefined);
+    expect(await waitFor(() => unavailable("DOC-GONE"))).toMatchObject({ mediaUrl: null, body: "nota.pdf" });
+    expect(await waitFor(() => unavailable("DOC-BIG"))).toMatchObject({ mediaUrl: null, body: "big.pdf (0.0 MB)" });
+  });
+
+  test("an expired media link asks the phone to upload it again without holding up the next messages", async () => {
+    const app = await connectedApp({ mediaTimeoutMs: 150 });
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    const media = cdn(() => new Response("expired", { status: 404 }));
+    app.fake.deliver(CUSTOMER, "IMG-OLD", image(media.url("old.enc"), enc));
+    app.fake.deliver(CUSTOMER, "TXT-AFTER", { conversation: "e agora?" });
+    const asked = app.fake.waitFor((n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD");
+    await waitFor(() => app.stored("TXT-AFTER"));
+    expect(app.stored("IMG-OLD")?.mediaState).toBe("downloading");
+    await asked;
+    // The phone never answers: after its attempts the media is unavailable.
+    await waitFor(() => app.stored("IMG-OLD")?.mediaState === "unavailable");
+  });
+
+  test("media downloads run at most three at once", async () => {
+    const app = await connectedApp();
+    const enc = await encryptedStream(Buffer.from("jpeg"), "image");
+    let active = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    const media = cdn(async () => {
+      most = Math.max(most, ++active);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      active--;
+      return new Response(Bun.file(enc.encFilePath));
+    });
+    for (let i = 0; i < 5; i++) app.fake.deliver(CUSTOMER, `IMG-${i}`, image(media.url(`${i}.enc`), enc));
+    for (let answered = 0; answered < 5; answered++) {
+      await waitFor(() => waiting.length > 0);
+      waiting.shift()!();
+    }
+    await waitFor(() => Array.from({ length: 5 }, (_, i) => app.withFile(`IMG-${i}`)).every(Boolean));
+    expect(most).toBe(3);
+  });
+
+  test("a stop while a download hangs keeps its event; the next start downloads the file again", async () => {
+    const app = await connectedApp();
+    const bytes = Buffer.from("jpeg-after-restart");
+    const enc = await encryptedStream(bytes, "image");
+    let answering = false;
+    const media = cdn(() => (answering ? new Response(Bun.file(enc.encFilePath)) : never()));
+    app.fake.deliver(CUSTOMER, "IMG-R", image(media.url("r.enc"), enc));
+    await waitFor(() => app.stored("IMG-R"));
+    await app.channels.stop(app.conn.id);
+    expect(app.journal().some((r) => r.kind === "upsert" && r.payload.includes(`"IMG-R"`))).toBe(true);
+    answering = true;
+    await app.channels.start(app.conn.id);
+    const done = await waitFor(() => app.withFile("IMG-R"));
+    expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
+    expect(app.db.select().from(messages).where(eq(messages.wid, "IMG-R")).all()).toHaveLength(1);
+    await waitFor(() => app.journal().length === 0);
+  });
+});
+
+describe("baileys inbound journal", () => {
+  test("a message is journaled before Baileys sends its receipt, live and in the offline backlog Baileys holds back", async () => {
+    // Baileys logs each receipt just before sending it: the message must be durable by then.
+    const atReceipt = new Map<string, boolean>();
+    let durable = (_id: string) => false;
+    const spy: SocketLogger = {
+      level: "debug",
+      child: () => spy,
+      trace: () => {},
+      debug: (obj, msg) => {
+        if (msg !== "sending receipt for messages") return;
+        for (const id of (obj as { messageIds: string[] }).messageIds) atReceipt.set(id, durable(id));
+      },
+      info: () => {},
+      warn: () => {},
+      error: () => {},
+    };
+    const app = await connectedApp({ socketConfig: { ...FAKE_SOCKET, logger: spy } });
+    durable = (id) => !!app.stored(id) || app.journal().some((r) => r.payload.includes(`"${id}"`));
+    app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
+    await waitFor(() => app.stored("LIVE-1"));
+    await app.channels.stop(app.conn.id);
+    // Delivered while the connection is down: they come in the offline backlog at the next login.
+    for (let i = 0; i < 10; i++) app.fake.deliver(CUSTOMER, `OFF-${i}`, { conversation: `offline ${i}` });
+    await app.channels.start(app.conn.id);
+    await waitFor(() => Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)).every(Boolean));
+    expect([...atReceipt.keys()].sort()).toEqual(["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort());
+    expect([...atReceipt].filter(([, ok]) => !ok)).toEqual([]);
+  });
+
+  test("what a stop leaves in the journal is handled at the next start, once", async () => {
+    const app = await connectedApp();
+    await app.channels.stop(app.conn.id);
+    const upsert = (id: string, text: string) => ({
+      type: "notify",
+      message: { key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Ana", message: { conversation: text } },
+    });
+    app.db.insert(inboundJournal).values([
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-2", "segunda")) },
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+    ]).run();
+    await app.channels.start(app.conn.id);
+    await waitFor(() => app.db.select().from(inboundJournal).all().length === 0);
+    expect(app.db.select({ wid: messages.wid, body: messages.body }).from(messages).orderBy(asc(messages.id)).all()).toEqual([
+      { wid: "J-1", body: "primeira" },
+      { wid: "J-2", body: "segunda" },
+    ]);
+  });
+});
+
+describe("baileys inbound journal unavailable", () => {
+  test("events that cannot be journaled are still handled, and logged", async () => {
+    const db = openDatabase(":memory:");
+    runMigrations(db);
+    db.insert(whatsapps).values({ id: 1, name: "Main", provider: "baileys" }).run();
+    db.$client.exec("DROP TABLE inbound_journal");
+    const lines: string[] = [];
+    const inbox = new Inbox({
+      connectionId: 1,
+      journal: new InboundJournal(db),
+      downloads: new DownloadPool(1),
+      download: async () => ({ unavailable: true }),
+      maxMediaBytes: 1000,
+      log: createLogger("error", (line) => lines.push(line)),
+    });
+    const sink = new RecordingSink();
+    inbox.start(sink);
+    inbox.receive([{ kind: "upsert", type: "notify", message: { key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "NJ-1" }, messageTimestamp: 1767225600, message: { conversation: "oi" } } }]);
+    expect((await sink.until(() => sink.messages.find((m) => m.id === "NJ-1"))).body).toBe("oi");
+    expect(lines.some((l) => l.includes("inbound events not journaled"))).toBe(true);
+  });
+});
