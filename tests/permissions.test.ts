@@ -1,12 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { can, PERMISSIONS } from "../src/shared/permissions";
+import { can } from "../src/shared/permissions";
 
 describe("permission table", () => {
-  test("admins hold every permission, case-insensitively", () => {
-    for (const p of PERMISSIONS) {
-      expect(can("admin", p)).toBe(true);
-      expect(can("ADMIN", p)).toBe(true);
-    }
+  test("the role is compared case-insensitively", () => {
+    expect(can("ADMIN", "users:manage")).toBe(true);
+    expect(can("Admin", "tickets-manager:showall")).toBe(true);
   });
 
   test("agents and unknown roles hold none of the admin-only permissions", () => {

@@ -142,6 +142,8 @@ describe("/ws", () => {
     socket.send({ type: "joinChatBox", ticketId: "x" });
     socket.send({ type: "unknown" });
     await socket.fence();
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    expect(socket.received("error" as never)).toEqual([]);
     socket.close();
   });
 });

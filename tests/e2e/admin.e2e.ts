@@ -6,7 +6,7 @@ import { hashPassword } from "../../src/modules/auth/passwords";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "ada@example.com", password: "secret-123", name: "Ada Admin" };
@@ -56,7 +56,7 @@ describe("administration screens", () => {
     await modal.getByRole("button", { name: "Save" }).click();
     await modal.locator(".field-error", { hasText: "Between 1 and 365 days" }).waitFor();
     await modal.getByLabel("Days of history to import").fill("14");
-    await page.screenshot({ path: "/tmp/e2e-admin-connection-modal-1440.png" });
+    await snapshot(page, "e2e-admin-connection-modal-1440");
     await modal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Connection saved.");
     expect(env.deps.db.select().from(whatsapps).where(eq(whatsapps.name, "Front desk")).get()).toMatchObject({ importHistory: true, importHistoryDays: 14 });
@@ -66,13 +66,13 @@ describe("administration screens", () => {
     const qr = page.locator("dialog.admin-modal", { hasText: "QR code: Front desk" });
     await qr.locator("svg.admin-qr").waitFor();
     expect(await qr.locator("svg.admin-qr").getAttribute("width")).toBe("256");
-    await page.screenshot({ path: "/tmp/e2e-admin-qr-1440.png" });
+    await snapshot(page, "e2e-admin-qr-1440");
     await qr.getByRole("button", { name: "Scan (sandbox)" }).click();
     // The dialog closes on the live whatsappSession event (qrcode emptied) and the row turns CONNECTED.
     await qr.waitFor({ state: "detached" });
     await row.locator(".connection-status", { hasText: "Connected" }).waitFor();
     await row.getByRole("button", { name: "Disconnect" }).waitFor();
-    await page.screenshot({ path: "/tmp/e2e-admin-connections-1440.png" });
+    await snapshot(page, "e2e-admin-connections-1440");
 
     // Queue with a chatbot option (Attendant) through the modal.
     await open(page, "/Queues", "AdminQueues");
@@ -87,7 +87,7 @@ describe("administration screens", () => {
     await queueModal.getByLabel("Message").last().fill("Billing team here");
     await queueModal.getByLabel("Attendant", { exact: true }).check();
     await queueModal.getByLabel("Attendant user").selectOption({ label: ADMIN.name });
-    await page.screenshot({ path: "/tmp/e2e-admin-queue-modal-1440.png" });
+    await snapshot(page, "e2e-admin-queue-modal-1440");
     await queueModal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Queue saved.");
     await page.locator("tr", { hasText: "Sales" }).waitFor();
@@ -102,7 +102,7 @@ describe("administration screens", () => {
     await page.waitForSelector("text=Setting saved.");
     expect(getSetting(env.deps.db, "userCreation")).toBe("enabled");
     expect(await page.getByLabel("New ticket after").locator("option").allTextContents()).toContain("48 hours");
-    await page.screenshot({ path: "/tmp/e2e-admin-settings-1440.png" });
+    await snapshot(page, "e2e-admin-settings-1440");
 
     // Users: the list shows the admin; the modal validates with the product §5 messages.
     await open(page, "/users", "AdminUsers");
@@ -128,25 +128,25 @@ describe("administration screens", () => {
     await page.locator("dialog.admin-modal").getByLabel("Name", { exact: true }).fill("VIP");
     await page.locator("dialog.admin-modal").getByRole("button", { name: "Save" }).click();
     await page.locator("tr", { hasText: "VIP" }).waitFor();
-    await page.screenshot({ path: "/tmp/e2e-admin-tags-1440.png" });
+    await snapshot(page, "e2e-admin-tags-1440");
 
     // Small screens: the same screens stay usable at 375 px.
     await page.setViewportSize({ width: 375, height: 740 });
     await open(page, "/connections", "AdminConnections");
     await page.locator("tr", { hasText: "Front desk" }).waitFor();
-    await page.screenshot({ path: "/tmp/e2e-admin-connections-375.png" });
+    await snapshot(page, "e2e-admin-connections-375");
     await open(page, "/Queues", "AdminQueues");
     await page.locator("tr", { hasText: "Sales" }).getByRole("button", { name: "Edit" }).click();
     await page.locator("dialog.admin-modal").getByLabel("Option 1", { exact: true }).waitFor();
     expect(await page.locator("dialog.admin-modal").getByLabel("Option 1", { exact: true }).inputValue()).toBe("Billing");
-    await page.screenshot({ path: "/tmp/e2e-admin-queue-modal-375.png" });
+    await snapshot(page, "e2e-admin-queue-modal-375");
     await page.keyboard.press("Escape");
     await page.locator("dialog.admin-modal").waitFor({ state: "detached" });
 
     for (const [path, island] of [["/users", "AdminUsers"], ["/tags", "AdminTags"], ["/Settings", "AdminSettings"]] as const) {
       await open(page, path, island);
       await page.locator("tbody tr, .admin-settings").first().waitFor();
-      await page.screenshot({ path: `/tmp/e2e-admin${path.toLowerCase().replace("/", "-")}-375.png` });
+      await snapshot(page, `e2e-admin${path.toLowerCase().replace("/", "-")}-375`);
     }
 
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { queues, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -62,7 +62,7 @@ describe("agent screens in the browser", () => {
     await page.fill('input[type="search"]', "CARLA");
     const row = page.locator("tr", { hasText: "Carla Compras" });
     await row.waitFor();
-    await page.screenshot({ path: "/tmp/e2e-contacts-1440.png" });
+    await snapshot(page, "e2e-contacts-1440");
     await row.getByRole("button", { name: "Start ticket with Carla Compras" }).click();
     await page.waitForURL(/\/tickets\/\d+$/);
     const ticketId = Number(page.url().split("/").pop());
@@ -89,7 +89,7 @@ describe("agent screens in the browser", () => {
 
     await page.setInputFiles('.composer input[type="file"]', { name: "pixel.png", mimeType: "image/png", buffer: PNG });
     await page.locator(".bubble.me img.media-image").waitFor();
-    await page.screenshot({ path: "/tmp/e2e-agent-chat-1440.png" });
+    await snapshot(page, "e2e-agent-chat-1440");
 
     await page.getByRole("button", { name: "Resolve" }).click();
     await page.waitForURL(`${env.base}/tickets`);
@@ -124,12 +124,12 @@ describe("agent screens in the browser", () => {
     await page.getByRole("button", { name: "Transfer" }).click();
     const dialog = page.getByRole("dialog", { name: "Transfer ticket" });
     await dialog.getByLabel("Queue").selectOption({ label: "Suporte" });
-    await dialog.screenshot({ path: "/tmp/e2e-transfer-1440.png" });
+    await snapshot(dialog, "e2e-transfer-1440");
     await dialog.getByRole("button", { name: "Transfer" }).click();
     await page.waitForURL(`${env.base}/tickets`);
 
     await second.page.locator(".ticket-row.pending", { hasText: "Carla Compras" }).waitFor();
-    await second.page.screenshot({ path: "/tmp/e2e-transfer-375.png" });
+    await snapshot(second.page, "e2e-transfer-375");
     expect((await apiAs("first", "GET", `/tickets/${ticketId}`)).status).not.toBe(200);
     // A new message on the agent's waiting ticket: desktop notification and the bell lists the ticket.
     await apiAs("admin", "POST", `/sandbox/${whatsappId}/inbound`, { from: "5511977776666", name: "Carla Compras", body: "Alguém aí?" });
@@ -146,7 +146,7 @@ describe("agent screens in the browser", () => {
     await newDialog.getByLabel("Contact").fill("Diego");
     await newDialog.getByRole("option", { name: 'Add contact "Diego"' }).click();
     await newDialog.getByLabel("WhatsApp number").fill("5511955554444");
-    await newDialog.screenshot({ path: "/tmp/e2e-new-ticket-1440.png" });
+    await snapshot(newDialog, "e2e-new-ticket-1440");
     await newDialog.getByRole("button", { name: "OK" }).click();
     await page.waitForURL(/\/tickets\/\d+$/);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
@@ -161,7 +161,7 @@ describe("agent screens in the browser", () => {
     await page.getByRole("button", { name: "Contact details of Diego" }).click();
     const drawer = page.getByRole("dialog", { name: "Contact details" });
     await drawer.getByRole("link", { name: "5511955554444" }).waitFor();
-    await page.screenshot({ path: "/tmp/e2e-contact-drawer-1440.png" });
+    await snapshot(page, "e2e-contact-drawer-1440");
     await drawer.getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByRole("dialog", { name: /Delete ticket/ }).getByRole("button", { name: "Confirm" }).click();
@@ -184,30 +184,30 @@ describe("agent screens in the browser", () => {
     await scheduleRow.waitFor();
     expect(await scheduleRow.textContent()).toContain("Lembrete: sua entrega che...");
     expect(await scheduleRow.textContent()).toContain("Pending");
-    await page.screenshot({ path: "/tmp/e2e-schedules-1440.png" });
+    await snapshot(page, "e2e-schedules-1440");
 
     await second.page.goto(`${env.base}/tickets/${ticketId}`);
     await second.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await second.page.locator(".bubble").first().waitFor();
-    await second.page.screenshot({ path: "/tmp/e2e-chat-375.png" });
+    await snapshot(second.page, "e2e-chat-375");
     await second.page.goto(`${env.base}/`);
     await second.page.waitForSelector('[data-island="UserMenu"][data-hydrated="true"]');
     await second.page.getByRole("button", { name: "User menu" }).click();
     await second.page.getByRole("menuitem", { name: "Profile" }).click();
     const profile = second.page.getByRole("dialog", { name: "My profile" });
     await profile.getByLabel("Name").fill("Sara S. Suporte");
-    await profile.screenshot({ path: "/tmp/e2e-profile-375.png" });
+    await snapshot(profile, "e2e-profile-375");
     await profile.getByRole("button", { name: "OK" }).click();
     await second.page.waitForLoadState("load");
     await second.page.waitForFunction(() => JSON.parse(document.getElementById("__boot")!.textContent!).user.name === "Sara S. Suporte");
     await second.page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
-    await second.page.screenshot({ path: "/tmp/e2e-dashboard-375.png" });
+    await snapshot(second.page, "e2e-dashboard-375");
     await second.page.goto(`${env.base}/contacts`);
     await second.page.locator("tr", { hasText: "Carla Compras" }).waitFor();
-    await second.page.screenshot({ path: "/tmp/e2e-contacts-375.png" });
+    await snapshot(second.page, "e2e-contacts-375");
     await page.goto(`${env.base}/`);
     await page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
-    await page.screenshot({ path: "/tmp/e2e-dashboard-1440.png" });
+    await snapshot(page, "e2e-dashboard-1440");
 
     expect(errors).toEqual([]);
     expect(second.errors).toEqual([]);

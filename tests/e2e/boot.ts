@@ -53,3 +53,9 @@ export async function openPage(browser: Browser, opts: { locale?: string; width?
   });
   return { context, page, errors };
 }
+
+/** Saves a screenshot for a person to look at, only with E2E_SCREENSHOTS=1 (into test-results/, which git ignores). */
+export async function snapshot(target: { screenshot(options: { path: string }): Promise<unknown> }, name: string) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  await target.screenshot({ path: `test-results/${name}.png` });
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -52,7 +52,7 @@ describe("inbox in the browser", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain("<b>x</b>");
     expect(await page.textContent('role=tab[name=/Waiting/]')).toContain("1");
-    await page.screenshot({ path: "/tmp/e2e-pending-1440.png" });
+    await snapshot(page, "e2e-pending-1440");
 
     await row.getByRole("button", { name: "Accept" }).click();
     await page.waitForURL(/\/tickets\/\d+$/);
@@ -70,7 +70,7 @@ describe("inbox in the browser", () => {
     await page.waitForFunction(() => document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Delivered" || document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Read", null, { timeout: 10_000 });
     await apiCall("POST", `/sandbox/${whatsappId}/read`, { to: "5511988887777" });
     await page.waitForSelector(".bubble.me .ack.read");
-    await page.screenshot({ path: "/tmp/e2e-chat-1440.png" });
+    await snapshot(page, "e2e-chat-1440");
     expect(errors).toEqual([]);
     await context.close();
   }, 40_000);
@@ -92,7 +92,7 @@ describe("inbox in the browser", () => {
     expect(await page.locator(".tickets-manager").isVisible()).toBe(false);
     expect(await page.locator(".chat").isVisible()).toBe(true);
     await page.locator(".bubble").first().waitFor();
-    await page.screenshot({ path: "/tmp/e2e-chat-375.png" });
+    await snapshot(page, "e2e-chat-375");
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);
@@ -130,7 +130,7 @@ describe("inbox in the browser", () => {
     await agent.locator(".bubble.me", { hasText: "Bom dia, Dora!" }).waitFor();
 
     await page.locator(".phone .bubble.them", { hasText: "Bom dia, Dora!" }).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: "/tmp/e2e-sandbox-1440.png" });
+    await snapshot(page, "e2e-sandbox-1440");
     expect(errors).toEqual([]);
     await context.close();
   }, 40_000);
@@ -172,7 +172,7 @@ describe("inbox in the browser", () => {
     await agent.getByRole("button", { name: /Lia Lid/ }).first().click();
     const drawer = agent.locator("dialog.side-drawer");
     await drawer.locator(".number-unknown", { hasText: "number unknown" }).waitFor();
-    await agent.screenshot({ path: "/tmp/e2e-lid-contact-1440.png" });
+    await snapshot(agent, "e2e-lid-contact-1440");
     // Editing the contact keeps it without a number until one is typed.
     await drawer.getByRole("button", { name: "Edit contact" }).click();
     const edit = agent.locator("dialog.modal", { hasText: "Edit contact" });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { updateSetting } from "../../src/modules/settings/service";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "ana@example.com", password: "secret-123", name: "Ana Admin" };
@@ -50,7 +50,7 @@ describe("browser", () => {
     await page.waitForURL(`${env.base}/tickets`);
     await page.waitForSelector('[data-island="UserMenu"][data-hydrated="true"]');
     expect(await page.textContent(".drawer")).toContain("Administration");
-    await page.screenshot({ path: "/tmp/e2e-tickets-1440.png" });
+    await snapshot(page, "e2e-tickets-1440");
 
     // A logged-in user opening /login is sent to /.
     await page.goto(`${env.base}/login`);
@@ -72,7 +72,7 @@ describe("browser", () => {
     await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
     expect(await page.getAttribute("html", "lang")).toBe("pt");
     expect(await page.textContent("body")).toContain("Senha");
-    await page.screenshot({ path: "/tmp/e2e-login-pt.png" });
+    await snapshot(page, "e2e-login-pt");
     await logIn(page, AGENT);
     const body = await page.innerText(".app");
     expect(body).toContain("Atendimentos");
@@ -102,7 +102,7 @@ describe("browser", () => {
     await page.waitForSelector('[data-island="NavToggle"][data-hydrated="true"]');
     await page.click('button[aria-label="Open menu"]');
     await page.waitForFunction(() => document.querySelector("#drawer")!.getBoundingClientRect().x >= 0);
-    await page.screenshot({ path: "/tmp/e2e-drawer-375.png" });
+    await snapshot(page, "e2e-drawer-375");
     await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await context.close();
