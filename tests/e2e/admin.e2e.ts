@@ -6,7 +6,7 @@ import { hashPassword } from "../../src/modules/auth/passwords";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot } from "./boot";
+import { bootE2E, openPage, snapshot, logIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "ada@example.com", password: "secret-123", name: "Ada Admin" };
@@ -20,15 +20,6 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function logIn(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
-}
-
 async function open(page: Page, path: string, island: string) {
   await page.goto(`${env.base}${path}`);
   await page.waitForSelector(`[data-island="${island}"][data-hydrated="true"]`);
@@ -37,7 +28,7 @@ async function open(page: Page, path: string, island: string) {
 describe("administration screens", () => {
   test("an admin creates a sandbox connection, scans its QR live, builds a queue with a chatbot option and changes a setting", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page);
+    await logIn(page, env.base, ADMIN);
 
     // Connection through the modal; the session starts by itself and waits for a QR scan.
     await open(page, "/connections", "AdminConnections");
@@ -160,7 +151,7 @@ describe("administration screens", () => {
     const contact = db.insert(contacts).values({ name: "Rita Fila", number: "5511955554444" }).returning().get();
     const ticket = db.insert(tickets).values({ contactId: contact.id, queueId: leaving.id, status: "closed" }).returning().get();
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page);
+    await logIn(page, env.base, ADMIN);
     await open(page, "/Queues", "AdminQueues");
     await page.getByRole("button", { name: "Delete Leaving" }).click();
     const dialog = page.locator("dialog.admin-modal", { hasText: "Delete Leaving?" });

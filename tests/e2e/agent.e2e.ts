@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { queues, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot } from "./boot";
+import { bootE2E, openPage, snapshot, logIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -23,12 +23,7 @@ async function apiAs(who: keyof typeof PEOPLE, method: string, path: string, bod
 }
 
 async function login(page: Page, email: string, landing: string) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", email);
-  await page.fill("#password", PASSWORD);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+  await logIn(page, env.base, { email, password: PASSWORD });
   if (landing !== "/tickets") await page.goto(env.base + landing);
 }
 

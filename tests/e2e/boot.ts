@@ -59,3 +59,13 @@ export async function snapshot(target: { screenshot(options: { path: string }): 
   if (!process.env.E2E_SCREENSHOTS) return;
   await target.screenshot({ path: `test-results/${name}.png` });
 }
+
+/** Signs in through the login form, like a person, and waits for the tickets page. */
+export async function logIn(page: Page, base: string, who: { email: string; password: string }) {
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+  await page.fill("#email", who.email);
+  await page.fill("#password", who.password);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${base}/tickets`);
+}

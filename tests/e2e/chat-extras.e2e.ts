@@ -8,7 +8,7 @@ import type { ConnectionManager } from "../../src/channels/manager";
 import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";
 import { makePrivateDir, writePrivateFile } from "../../src/private-files";
-import { bootE2E, CHROMIUM_ARGS, openPage } from "./boot";
+import { bootE2E, CHROMIUM_ARGS, openPage, logIn } from "./boot";
 
 const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
@@ -40,20 +40,12 @@ function seedContact(number: string, name: string) {
   return { old, current };
 }
 
-async function login(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
-}
 
 describe("chat extras", () => {
   test("the history shows a ticket-number separator where the ticket changes", async () => {
     const { old, current } = seedContact("5511955554444", "Gabi Histórico");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
@@ -76,7 +68,7 @@ describe("chat extras", () => {
       .values({ wid: "IMG-E2E", whatsappId, ticketId: current, contactId: ticket.contactId, body: "", mediaType: "image", mediaMime: "image/png", fileName: "foto.png", mediaState: "downloading" })
       .run();
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble .media-state", { hasText: "Baixando…" }).waitFor();
@@ -95,7 +87,7 @@ describe("chat extras", () => {
   test("the sign toggle persists and prefixes the sent body with the bold user name", async () => {
     const { current } = seedContact("5511944443333", "Hugo Assinatura");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const toggle = page.getByRole("button", { name: "Sign messages" });
@@ -126,7 +118,7 @@ describe("chat extras", () => {
     const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] });
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
-      await login(page);
+      await logIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets/${current}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       const input = page.getByRole("textbox", { name: "Type a message" });
@@ -161,7 +153,7 @@ describe("chat extras", () => {
     const { current } = seedContact("5511922221111", "Joana Chamada");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await context.route("https://app.wavoip.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }));
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
@@ -193,7 +185,7 @@ describe("chat extras", () => {
   test("the input grows up to 5 rows (wrapped lines too); Shift+Enter adds a line and Enter sends", async () => {
     const { current } = seedContact("5511911110000", "Kai Linhas");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const input = page.getByRole("textbox", { name: "Type a message" });
@@ -234,7 +226,7 @@ describe("chat extras", () => {
     const { context, page, errors } = await openPage(env.browser);
     // A sixth form login within 20 s from one address would meet the login rate limit; this test comes from another.
     await context.setExtraHTTPHeaders({ "x-forwarded-for": "127.0.0.9" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Linha 45" }).waitFor();
@@ -254,7 +246,7 @@ describe("chat extras", () => {
   test("a customer's edit, reaction and undecryptable message show live on the bubbles", async () => {
     const { current } = seedContact("5511977776666", "Iara Reações");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await login(page);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot } from "./boot";
+import { bootE2E, openPage, snapshot, logIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -37,12 +37,7 @@ afterAll(async () => {
 describe("inbox in the browser", () => {
   test("an inbound message appears live in pending; accept, reply and watch the ticks", async () => {
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await page.goto(`${env.base}/login`);
-    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.keyboard.press("Enter");
-    await page.waitForURL(`${env.base}/tickets`);
+    await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await page.click('role=tab[name="Waiting"]');
     await page.waitForSelector('.ticket-list[aria-busy="false"]');
@@ -77,12 +72,7 @@ describe("inbox in the browser", () => {
 
   test("at 375 px a chat page shows the chat and the list page shows the list", async () => {
     const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740, locale: "es-ES" });
-    await page.goto(`${env.base}/login`);
-    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.keyboard.press("Enter");
-    await page.waitForURL(`${env.base}/tickets`);
+    await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     expect(await page.locator(".tickets-manager").isVisible()).toBe(true);
     const link = page.locator("a.ticket-row").first();
@@ -99,12 +89,7 @@ describe("inbox in the browser", () => {
 
   test("the sandbox page plays the customer: its message opens a ticket and the agent's reply reaches the phone", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await page.goto(`${env.base}/login`);
-    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.keyboard.press("Enter");
-    await page.waitForURL(`${env.base}/tickets`);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/sandbox`);
     await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
     await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });
@@ -137,12 +122,7 @@ describe("inbox in the browser", () => {
 
   test("a customer shown only by a LID chats under their push name with 'number unknown', until the number is told", async () => {
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await page.goto(`${env.base}/login`);
-    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-    await page.fill("#email", ADMIN.email);
-    await page.fill("#password", ADMIN.password);
-    await page.keyboard.press("Enter");
-    await page.waitForURL(`${env.base}/tickets`);
+    await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/sandbox`);
     await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
     await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });

@@ -5,7 +5,7 @@ import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { cancelUnsent } from "../../src/modules/messages/outbox";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, logIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -31,12 +31,7 @@ function openTicket(number: string, name: string) {
 }
 
 async function openChat(page: Page, ticketId: number) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+  await logIn(page, env.base, ADMIN);
   await page.goto(`${env.base}/tickets/${ticketId}`);
   await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { updateSetting } from "../../src/modules/settings/service";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot } from "./boot";
+import { bootE2E, openPage, snapshot, logIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "ana@example.com", password: "secret-123", name: "Ana Admin" };
@@ -19,13 +19,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function logIn(page: import("playwright-core").Page, who: { email: string; password: string }) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", who.email);
-  await page.fill("#password", who.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+async function logInAndWait(page: import("playwright-core").Page, who: { email: string; password: string }) {
+  await logIn(page, env.base, who);
   await page.waitForSelector('[data-island="UserMenu"][data-hydrated="true"]');
 }
 
@@ -73,7 +68,7 @@ describe("browser", () => {
     expect(await page.getAttribute("html", "lang")).toBe("pt");
     expect(await page.textContent("body")).toContain("Senha");
     await snapshot(page, "e2e-login-pt");
-    await logIn(page, AGENT);
+    await logInAndWait(page, AGENT);
     const body = await page.innerText(".app");
     expect(body).toContain("Atendimentos");
     expect(body).not.toContain("Administração");
@@ -95,7 +90,7 @@ describe("browser", () => {
     await page.goto(`${env.base}/signup`);
     await page.waitForSelector('[data-island="SignupForm"][data-hydrated="true"]');
     expect(await page.textContent(".notice")).toContain("Sign up is disabled");
-    await logIn(page, ADMIN);
+    await logInAndWait(page, ADMIN);
     const drawer = page.locator("#drawer");
     expect(await drawer.isVisible()).toBe(true);
     expect((await drawer.boundingBox())!.x).toBeLessThan(0);
@@ -122,7 +117,7 @@ describe("browser", () => {
     await page.fill("#password", "secret-789");
     await page.click('button[type="submit"]');
     await page.waitForURL(`${env.base}/login`);
-    await logIn(page, { email: "carla@example.com", password: "secret-789" });
+    await logInAndWait(page, { email: "carla@example.com", password: "secret-789" });
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);
@@ -131,7 +126,7 @@ describe("browser", () => {
     const dani = { email: "dani@example.com", password: "secret-321" };
     insertUser(env.deps.db, { name: "Dani Agent", email: dani.email, passwordHash: await hashPassword(dani.password, env.deps.config.passwordHashing), profile: "user" });
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, dani);
+    await logInAndWait(page, dani);
     await page.click('button[aria-label="User menu"]');
     await page.getByRole("menuitem", { name: "Profile" }).click();
     const profile = page.getByRole("dialog", { name: "My profile" });
@@ -144,7 +139,7 @@ describe("browser", () => {
     await profile.getByRole("button", { name: "OK" }).click();
     // A new password ends every session, this one included.
     await page.waitForURL(`${env.base}/login`);
-    await logIn(page, { email: dani.email, password: "secret-654" });
+    await logInAndWait(page, { email: dani.email, password: "secret-654" });
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);
