@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { call, loginAs, makeTestApp } from "./helpers";
+import { call, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
-  const ctx = await makeTestApp();
-  const admin = await loginAs(ctx, { profile: "admin" });
-  const agent = await loginAs(ctx);
+  const { ctx, admin, agent } = await setupAdminAndAgent();
   const queue = (
     await call(ctx.app, "POST", "/api/queue", {
       token: admin.token,

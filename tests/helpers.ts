@@ -143,3 +143,11 @@ export async function loginAs(ctx: TestContext, opts: Parameters<typeof createUs
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
   return { user, token: res.json.token as string, cookie };
 }
+
+/** A fresh app with one signed-in admin and one signed-in agent (without queues unless given). */
+export async function setupAdminAndAgent(opts: { agent?: Parameters<typeof createUser>[1] } = {}) {
+  const ctx = await makeTestApp();
+  const admin = await loginAs(ctx, { profile: "admin" });
+  const agent = await loginAs(ctx, opts.agent);
+  return { ctx, admin, agent };
+}

@@ -1,11 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { chatbots } from "../src/db/schema";
-import { call, createUser, loginAs, makeTestApp } from "./helpers";
+import { call, createUser, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
-  const ctx = await makeTestApp();
-  const admin = await loginAs(ctx, { profile: "admin" });
-  const agent = await loginAs(ctx);
+  const { ctx, admin, agent } = await setupAdminAndAgent();
   return { ctx, admin: admin.token, agent: agent.token };
 }
 

@@ -1,11 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { call, loginAs, makeTestApp } from "./helpers";
+import { call, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
-  const ctx = await makeTestApp();
-  const { token } = await loginAs(ctx);
-  const admin = (await loginAs(ctx, { profile: "admin" })).token;
-  return { ctx, token, admin };
+  const { ctx, admin, agent } = await setupAdminAndAgent();
+  return { ctx, token: agent.token, admin: admin.token };
 }
 
 const MESSAGE = "Hello, how can I help?";

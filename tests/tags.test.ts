@@ -1,11 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { tickets, ticketTags, contacts } from "../src/db/schema";
-import { call, loginAs, makeTestApp } from "./helpers";
+import { call, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
-  const ctx = await makeTestApp();
-  const admin = await loginAs(ctx, { profile: "admin" });
-  const agent = await loginAs(ctx);
+  const { ctx, admin, agent } = await setupAdminAndAgent();
   return { ctx, admin: admin.token, agent: agent.token };
 }
 

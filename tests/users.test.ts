@@ -1,12 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { contacts, queues, tickets, whatsapps } from "../src/db/schema";
-import { call, createUser, loginAs, makeTestApp } from "./helpers";
+import { call, createUser, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
-  const ctx = await makeTestApp();
-  const admin = await loginAs(ctx, { profile: "admin" });
-  const agent = await loginAs(ctx, { name: "Agent Smith" });
-  return { ctx, admin, agent };
+  return setupAdminAndAgent({ agent: { name: "Agent Smith" } });
 }
 
 describe("users", () => {
