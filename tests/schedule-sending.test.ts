@@ -4,6 +4,7 @@ import { contacts, messages, schedules, tickets } from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
 import { scheduleSchedules } from "../src/jobs/schedules";
+import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const HOUR = 3600_000;
@@ -107,6 +108,20 @@ describe("sending schedules", () => {
     await runAfter(HOUR);
     expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([waiting.wid]);
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
+  });
+
+  test("two runs of the same schedule at once send one message", async () => {
+    const { ctx, conn, agent, contact } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Só uma vez, por favor", contactId: contact.id });
+    ctx.clock.advance(HOUR);
+    expect(pickDueSchedules(ctx.deps)).toEqual([s.id]);
+    expect(pickDueSchedules(ctx.deps)).toEqual([]);
+    await Promise.all([sendSchedule(ctx.deps, s.id), sendSchedule(ctx.deps, s.id)]);
+    await ctx.deps.outbox.idle(conn.id);
+    await sendSchedule(ctx.deps, s.id);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["Só uma vez, por favor"]);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
   });
 
   test("overdue schedules go out after a stop: a new runner on the same data sends them", async () => {

@@ -142,13 +142,16 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
     message = await sendTicketText(deps, ticket, schedule.body, {
       userId: schedule.userId,
       onStored: (stored) => {
-        deps.db.transaction((tx) =>
+        const held = deps.db.transaction((tx) =>
           tx
             .update(schedules)
             .set({ messageId: stored.id })
             .where(and(eq(schedules.id, scheduleId), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
-            .run(),
+            .returning({ id: schedules.id })
+            .get(),
         );
+        // Another run of this schedule stored its message first: this copy is withdrawn before it can go out.
+        if (!held) cancelUnsent(deps, stored.id);
       },
     });
   } catch (error) {
