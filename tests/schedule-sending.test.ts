@@ -4,6 +4,7 @@ import { contacts, messages, schedules, tickets } from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
 import { scheduleSchedules } from "../src/jobs/schedules";
+import { cancelUnsent } from "../src/modules/messages/outbox";
 import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -108,6 +109,21 @@ describe("sending schedules", () => {
     await runAfter(HOUR);
     expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([waiting.wid]);
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
+  });
+
+  test("a scheduled message cancelled in the chat while it waits is not written again: the schedule ends ERRO", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Melhor não enviar", contactId: contact.id });
+    await ctx.channels.stop(conn.id);
+    await runAfter(HOUR);
+    expect(cancelUnsent(ctx.deps, rowOf(ctx, s.id).messageId!)).toBe(true);
+    await runAfter(5_000);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", sentAt: null });
+    await ctx.channels.start(conn.id);
+    await runAfter(HOUR);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ERRO"]);
   });
 
   test("two runs of the same schedule at once send one message", async () => {

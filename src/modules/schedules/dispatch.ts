@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, messages, schedules, tickets, type ScheduleRow } from "../../db/schema";
+import { contacts, jobs, messages, schedules, tickets, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/store";
@@ -67,6 +67,30 @@ export function settleWaitingSchedules(deps: AppDeps) {
     if (row.sendState === "sent") markSent(deps, row.id, row.messageId!);
     else failAttempt(deps, row.id, row.messageId, row.sendError ?? "ERR_SENDING_WAPP_MSG");
   }
+  withdrawOrphans(deps);
+}
+
+/**
+ * An AGENDADA schedule always has its message or a send job to come. One with neither lost its waiting message
+ * (cancelled in the chat): it is not written again, it ends ERRO.
+ */
+function withdrawOrphans(deps: AppDeps) {
+  const now = new Date(deps.clock.now());
+  const noJob = notExists(
+    deps.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, SCHEDULE_SEND_JOB), inArray(jobs.status, ["pending", "running"]), sql`json_extract(${jobs.payload}, '$.scheduleId') = ${schedules.id}`)),
+  );
+  const orphans = deps.db.transaction((tx) =>
+    tx
+      .update(schedules)
+      .set({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", updatedAt: now })
+      .where(and(eq(schedules.status, "AGENDADA"), isNull(schedules.messageId), noJob))
+      .returning({ id: schedules.id })
+      .all(),
+  );
+  for (const { id } of orphans) publish(deps, id);
 }
 
 function markSent(deps: AppDeps, id: number, messageId: number) {
