@@ -3,6 +3,7 @@ import { can } from "../src/shared/permissions";
 import { Bubble } from "./Bubble";
 import { ContactDrawer } from "./agent/ContactDrawer";
 import { QuickAnswerPicker } from "./agent/QuickAnswerPicker";
+import { ScheduleModal } from "./agent/ScheduleModal";
 import { TagEditor } from "./agent/TagEditor";
 import { TransferDialog } from "./agent/TransferDialog";
 import { VoiceRecorder } from "./agent/VoiceRecorder";
@@ -50,7 +51,7 @@ export default function Chat({ ticketId, userId }: Props) {
   const keepOffset = useRef<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const [dialog, setDialog] = useState<"transfer" | "delete" | "contact" | null>(null);
+  const [dialog, setDialog] = useState<"transfer" | "delete" | "contact" | "schedule" | null>(null);
   const leaving = useRef(false);
   const mounted = useMounted();
   const canDelete = mounted && can(getBoot()?.user?.profile, "ticket-options:deleteTicket");
@@ -323,6 +324,14 @@ export default function Chat({ ticketId, userId }: Props) {
       {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={() => setDialog(null)} />}
       {dialog === "delete" && <Confirm title={t("agent.ticket.deleteTitle", { id: ticketId })} text={t("agent.ticket.deleteText")} onClose={() => setDialog(null)} onConfirm={deleteTicket} />}
       {dialog === "contact" && ticket?.contact && <ContactDrawer contactId={ticket.contact.id} onClose={() => setDialog(null)} />}
+      {dialog === "schedule" && ticket?.contact && (
+        <ScheduleModal
+          value={null}
+          prefill={{ contact: { id: ticket.contact.id, name: name }, body: text, ticketId: ticket.id }}
+          onClose={() => setDialog(null)}
+          onSaved={() => setText("")}
+        />
+      )}
       <div className="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-busy={loading}>
         {failed && <p className="list-empty">{t("errors.generic")}</p>}
         {!failed && !loading && messages.length === 0 && <p className="list-empty">{t("chat.empty")}</p>}
@@ -385,6 +394,9 @@ export default function Chat({ ticketId, userId }: Props) {
           onKeyDown={onKey}
         />
         {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
+        <button type="button" className="icon-button" aria-label={t("chat.sendLater")} title={t("chat.sendLater")} disabled={!ticket?.contact || recording} onClick={() => setDialog("schedule")}>
+          <Icon name="clock" />
+        </button>
         {isOpen && (recording || !text.trim()) ? (
           <VoiceRecorder t={t} disabled={sending} onRecordingChange={setRecording} onSend={(file) => void send([file])} />
         ) : (

@@ -5,6 +5,7 @@ import { composeDeps } from "./compose";
 import { systemClock } from "./deps";
 import { scheduleAutoClose } from "./jobs/auto-close";
 import { JobRunner } from "./jobs/runner";
+import { scheduleSchedules } from "./jobs/schedules";
 import { scheduleBackups } from "./ops/backup-job";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
@@ -31,6 +32,7 @@ async function main() {
   const jobs = new JobRunner(deps);
   scheduleAutoClose(jobs, deps, config.autoCloseHours);
   scheduleBackups(jobs, config, log, () => deps.clock.now());
+  scheduleSchedules(jobs, deps);
   jobs.start();
 
   let stopping = false;

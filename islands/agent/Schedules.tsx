@@ -1,30 +1,20 @@
-import { addHours, format } from "date-fns";
+import { format } from "date-fns";
 import { useState } from "react";
 import { can } from "../../src/shared/permissions";
-import { api } from "../lib/api";
 import { getBoot } from "../lib/boot";
-import { useFormSave, useRowDelete } from "../lib/crud";
+import { useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
-import { Confirm, Modal } from "../lib/modal";
+import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
-import { toast } from "../lib/toast";
 import { usePagedList } from "../lib/use-paged-list";
-import { ContactPicker } from "./ContactPicker";
+import { type Schedule, ScheduleModal } from "./ScheduleModal";
+
+export type { Schedule };
 
 const BODY_PREVIEW = 25;
 
-export interface Schedule {
-  id: number;
-  body: string;
-  contactId: number;
-  sendAt: string;
-  sentAt: string | null;
-  status: "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
-  contact: { id: number; name: string; number: string | null } | null;
-  userId: number | null;
-}
 
 /** Product §2: the body cut at 25 characters with an ellipsis. */
 export function truncateBody(body: string): string {
@@ -74,7 +64,7 @@ export default function Schedules() {
                 <td>
                   <time dateTime={s.sendAt}>{mounted ? format(new Date(s.sendAt), "dd/MM/yyyy HH:mm:ss") : ""}</time>
                 </td>
-                <td>{t(`agent.schedules.statuses.${s.status}`)}</td>
+                <td title={s.status === "ERRO" && s.lastError ? t(`errors.${s.lastError}`, { defaultValue: s.lastError }) : undefined}>{t(`agent.schedules.statuses.${s.status}`)}</td>
                 <td className="col-actions">
                   {mayChange(s) && <RowActions onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} editLabel={t("agent.schedules.editFor", { id: s.id })} deleteLabel={t("agent.schedules.deleteFor", { id: s.id })} />}
                 </td>
@@ -87,45 +77,5 @@ export default function Schedules() {
       {editing && <ScheduleModal value={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(s) => apply(editing === "new" ? "create" : "update", s, s.id)} />}
       {deleting && <Confirm title={t("agent.schedules.deleteTitle")} text={t("agent.schedules.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
     </div>
-  );
-}
-
-const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
-
-function ScheduleModal({ value, onClose, onSaved }: { value: Schedule | null; onClose: () => void; onSaved: (s: Schedule) => void }) {
-  const t = useT();
-  const [contact, setContact] = useState<{ id: number; name: string } | null>(value?.contact ?? null);
-  const [body, setBody] = useState(value?.body ?? "");
-  const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
-  const { busy, fieldError, run } = useFormSave();
-  const sent = !!value?.sentAt;
-
-  function save() {
-    return run(async () => {
-      // The datetime-local value is the browser's wall clock: send it as an absolute instant.
-      const payload = { contactId: contact!.id, body, sendAt: new Date(sendAt).toISOString() };
-      const saved = await api<Schedule>(value ? `/schedules/${value.id}` : "/schedules", { method: value ? "PUT" : "POST", body: payload });
-      toast("success", t("agent.schedules.saved"));
-      onSaved(saved);
-      onClose();
-    });
-  }
-
-  const title = value ? `${t("agent.schedules.edit")} — ${t(`agent.schedules.statuses.${value.status}`)}` : t("agent.schedules.add");
-  return (
-    <Modal title={title} onClose={onClose} onSubmit={save} busy={busy} okDisabled={sent || !contact || !sendAt}>
-      {sent && <p className="notice">{t("agent.schedules.alreadySent")}</p>}
-      <ContactPicker id="schedule-contact" label={t("agent.schedules.contact")} value={contact} onPick={setContact} />
-      <div className="field">
-        <label htmlFor="schedule-body">{t("agent.schedules.body")}</label>
-        <textarea id="schedule-body" rows={5} value={body} maxLength={30000} disabled={sent} aria-invalid={fieldError?.field === "body" || undefined} onChange={(e) => setBody(e.target.value)} />
-        {fieldError?.field === "body" && <p className="field-error">{fieldError.text}</p>}
-      </div>
-      <div className="field">
-        <label htmlFor="schedule-send-at">{t("agent.schedules.sendAt")}</label>
-        <input id="schedule-send-at" type="datetime-local" value={sendAt} disabled={sent} aria-invalid={fieldError?.field === "sendAt" || undefined} onChange={(e) => setSendAt(e.target.value)} />
-        {fieldError?.field === "sendAt" && <p className="field-error">{fieldError.text}</p>}
-      </div>
-    </Modal>
   );
 }

@@ -248,6 +248,8 @@ export const schedules = sqliteTable(
     status: text("status", { enum: ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] }).notNull().default("PENDENTE"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** The message this schedule stored in its ticket, so a repeated run never stores a second one. */
+    messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   "ERR_QUEUE_HAS_TICKETS",
   "ERR_WAPP_MSG_REJECTED",
   "ERR_MESSAGE_NOT_FAILED",
+  "ERR_SCHEDULE_MESSAGE_CANCELLED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

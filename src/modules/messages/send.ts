@@ -18,6 +18,8 @@ export interface SendTextOptions {
   userId?: number | null;
   /** The person sending: they may quote only messages of tickets they may see. */
   quotedBy?: Pick<AuthUser, "id" | "profile" | "queueIds">;
+  /** Called once the row is stored, before it is handed to the network (to remember which message a job wrote). */
+  onStored?: (message: MessageRow) => void;
 }
 
 interface Target {
@@ -91,6 +93,7 @@ export async function sendTicketText(deps: AppDeps, ticket: TicketRow, body: str
     sendState: "queued",
     quotedWid: quoted?.whatsappId === target.whatsappId ? quoted.wid : null,
   });
+  opts.onStored?.(message);
   return sendStored(deps, message);
 }
 

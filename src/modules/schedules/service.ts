@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, schedules, users, type ScheduleRow } from "../../db/schema";
+import { contacts, schedules, tickets, users, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
@@ -90,14 +90,21 @@ function assertContact(db: Db, contactId: number) {
   if (!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, contactId)).get()) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
 }
 
+/** A schedule written from a chat goes out on that chat's connection: the ticket must be the contact's. */
+function assertTicketOf(db: Db, ticketId: number, contactId: number) {
+  const ticket = db.select({ contactId: tickets.contactId }).from(tickets).where(eq(tickets.id, ticketId)).get();
+  if (!ticket || ticket.contactId !== contactId) throw new AppError("ERR_NO_TICKET_FOUND", 400);
+}
+
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
 export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleInput) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "A data deve ser no futuro");
   assertContact(deps.db, input.contactId);
+  if (input.ticketId != null) assertTicketOf(deps.db, input.ticketId, input.contactId);
   const row = deps.db
     .insert(schedules)
-    .values({ body: input.body, contactId: input.contactId, sendAt, userId: actor.id, status: "PENDENTE" })
+    .values({ body: input.body, contactId: input.contactId, ticketId: input.ticketId ?? null, sendAt, userId: actor.id, status: "PENDENTE" })
     .returning()
     .get();
   const schedule = withRelations(deps.db, [row])[0]!;

@@ -16,6 +16,7 @@ const MAIN: NavItem[] = [
   { href: "/tickets", key: "drawer.tickets", icon: "chat" },
   { href: "/contacts", key: "drawer.contacts", icon: "contacts" },
   { href: "/quickAnswers", key: "drawer.quickAnswers", icon: "bolt" },
+  { href: "/schedules", key: "drawer.schedules", icon: "clock" },
 ];
 
 const ADMIN: NavItem[] = [

@@ -1,0 +1,1 @@
+ALTER TABLE `schedules` ADD `message_id` integer REFERENCES messages(id) ON DELETE set null;

@@ -1,0 +1,188 @@
+import { and, eq, inArray, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { contacts, jobs, messages, schedules, tickets, type ScheduleRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
+import { enqueue } from "../../jobs/store";
+import { findOrCreateTicket } from "../inbound/tickets";
+import { cancelUnsent } from "../messages/outbox";
+import { sendTicketText } from "../messages/send";
+import { defaultWhatsappId } from "../tickets/default-connection";
+import { emitTicketUpdate } from "../tickets/events";
+import { toTicketDto } from "../tickets/serialize";
+import { markTicketRead } from "../tickets/service";
+import { showSchedule } from "./service";
+
+export const SCHEDULE_SEND_JOB = "schedule-send";
+/** Attempts before a schedule is given up as ERRO. */
+export const SCHEDULE_MAX_ATTEMPTS = 3;
+/** Delay before attempt n+1: base · 2^(n-1). */
+export const SCHEDULE_RETRY_BASE_MS = 30_000;
+
+function publish(deps: AppDeps, id: number) {
+  deps.hub.publish("all", "schedule", { action: "update", schedule: showSchedule(deps.db, id) });
+}
+
+/**
+ * Due schedules (PENDENTE, not sent, `sendAt` reached, however long ago) become AGENDADA, each with a send job,
+ * in one transaction so none is taken twice or left without its job. Returns their ids.
+ */
+export function pickDueSchedules(deps: AppDeps): number[] {
+  const now = deps.clock.now();
+  const picked = deps.db.transaction((tx) => {
+    const due = tx
+      .select({ id: schedules.id })
+      .from(schedules)
+      .where(and(eq(schedules.status, "PENDENTE"), isNull(schedules.sentAt), lte(schedules.sendAt, new Date(now))))
+      .orderBy(schedules.sendAt, schedules.id)
+      .limit(100)
+      .all()
+      .map((r) => r.id);
+    if (!due.length) return [];
+    const rows = tx
+      .update(schedules)
+      .set({ status: "AGENDADA", lastError: null, messageId: null, updatedAt: new Date(now) })
+      .where(and(inArray(schedules.id, due), eq(schedules.status, "PENDENTE")))
+      .returning({ id: schedules.id })
+      .all();
+    for (const row of rows) enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: row.id }, now);
+    return rows.map((r) => r.id);
+  });
+  for (const id of picked) publish(deps, id);
+  return picked;
+}
+
+/**
+ * Follows schedules whose message waited in the outbox (the connection was down when it was written): sent ones
+ * become ENVIADA, failed ones count as a failed attempt.
+ */
+export function settleWaitingSchedules(deps: AppDeps) {
+  const waiting = deps.db
+    .select({ id: schedules.id, messageId: schedules.messageId, sendState: messages.sendState, sendError: messages.sendError })
+    .from(schedules)
+    .innerJoin(messages, eq(messages.id, schedules.messageId))
+    .where(and(eq(schedules.status, "AGENDADA"), isNotNull(schedules.messageId), inArray(messages.sendState, ["sent", "failed"])))
+    .all();
+  for (const row of waiting) {
+    if (row.sendState === "sent") markSent(deps, row.id, row.messageId!);
+    else failAttempt(deps, row.id, row.messageId, row.sendError ?? "ERR_SENDING_WAPP_MSG");
+  }
+  withdrawOrphans(deps);
+}
+
+/**
+ * An AGENDADA schedule always has its message or a send job to come. One with neither lost its waiting message
+ * (cancelled in the chat): it is not written again, it ends ERRO.
+ */
+function withdrawOrphans(deps: AppDeps) {
+  const now = new Date(deps.clock.now());
+  const noJob = notExists(
+    deps.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, SCHEDULE_SEND_JOB), inArray(jobs.status, ["pending", "running"]), sql`json_extract(${jobs.payload}, '$.scheduleId') = ${schedules.id}`)),
+  );
+  const orphans = deps.db.transaction((tx) =>
+    tx
+      .update(schedules)
+      .set({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", updatedAt: now })
+      .where(and(eq(schedules.status, "AGENDADA"), isNull(schedules.messageId), noJob))
+      .returning({ id: schedules.id })
+      .all(),
+  );
+  for (const { id } of orphans) publish(deps, id);
+}
+
+function markSent(deps: AppDeps, id: number, messageId: number) {
+  const now = new Date(deps.clock.now());
+  const row = deps.db.transaction((tx) =>
+    tx
+      .update(schedules)
+      .set({ status: "ENVIADA", sentAt: now, lastError: null, updatedAt: now })
+      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), eq(schedules.messageId, messageId)))
+      .returning()
+      .get(),
+  );
+  if (row) publish(deps, id);
+}
+
+/**
+ * One attempt failed with `reason`: its unsent message leaves the chat, and the schedule is tried again after a
+ * backoff, or becomes ERRO after the last attempt. Only the holder of `messageId` (null: none stored) counts it.
+ */
+function failAttempt(deps: AppDeps, id: number, messageId: number | null, reason: string) {
+  const now = deps.clock.now();
+  const row = deps.db.transaction((tx) => {
+    const current = tx
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), messageId == null ? isNull(schedules.messageId) : eq(schedules.messageId, messageId)))
+      .get();
+    if (!current) return undefined;
+    const attempts = current.attempts + 1;
+    const giveUp = attempts >= SCHEDULE_MAX_ATTEMPTS;
+    const updated = tx
+      .update(schedules)
+      .set({ attempts, lastError: reason.slice(0, 500), messageId: null, updatedAt: new Date(now), ...(giveUp ? { status: "ERRO" as const } : {}) })
+      .where(eq(schedules.id, id))
+      .returning()
+      .get();
+    if (!giveUp) enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, { runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1) });
+    return updated;
+  });
+  if (!row) return;
+  if (messageId != null) cancelUnsent(deps, messageId);
+  deps.log.warn("scheduled message not sent", { scheduleId: id, attempt: row.attempts, error: reason, status: row.status });
+  publish(deps, id);
+}
+
+/** The ticket a schedule goes out on: found or created for its contact on its ticket's connection, else the default one. */
+function ticketFor(deps: AppDeps, schedule: ScheduleRow) {
+  const contact = deps.db.select({ id: contacts.id, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, schedule.contactId)).get();
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+  const own = schedule.ticketId != null ? deps.db.select({ whatsappId: tickets.whatsappId }).from(tickets).where(eq(tickets.id, schedule.ticketId)).get() : undefined;
+  const whatsappId = own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId);
+  const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: contact.isGroup });
+  if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+  markTicketRead(deps, ticket);
+  return ticket;
+}
+
+/**
+ * One send attempt of an AGENDADA schedule, through the ticket send path so the message is stored in the
+ * ticket's history and shown live. Safe to run again: a message already stored for the schedule is followed,
+ * never written twice. A message that waits for its connection is left to the outbox (see settleWaitingSchedules).
+ */
+export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<void> {
+  const schedule = deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
+  if (!schedule || schedule.status !== "AGENDADA" || schedule.sentAt) return;
+  if (schedule.messageId != null) {
+    settleWaitingSchedules(deps);
+    return;
+  }
+  let message;
+  try {
+    const ticket = ticketFor(deps, schedule);
+    message = await sendTicketText(deps, ticket, schedule.body, {
+      userId: schedule.userId,
+      onStored: (stored) => {
+        const held = deps.db.transaction((tx) =>
+          tx
+            .update(schedules)
+            .set({ messageId: stored.id })
+            .where(and(eq(schedules.id, scheduleId), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
+            .returning({ id: schedules.id })
+            .get(),
+        );
+        // Another run of this schedule stored its message first: this copy is withdrawn before it can go out.
+        if (!held) cancelUnsent(deps, stored.id);
+      },
+    });
+  } catch (error) {
+    const stored = deps.db.select({ messageId: schedules.messageId }).from(schedules).where(eq(schedules.id, scheduleId)).get();
+    failAttempt(deps, scheduleId, stored?.messageId ?? null, error instanceof AppError ? error.code : error instanceof Error ? error.message : String(error));
+    return;
+  }
+  if (message.sendState === "sent") markSent(deps, scheduleId, message.id);
+  else if (message.sendState === "failed") failAttempt(deps, scheduleId, message.id, message.sendError ?? "ERR_SENDING_WAPP_MSG");
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { eq } from "drizzle-orm";
+import { contacts, schedules, tickets, whatsapps } from "../../src/db/schema";
+import { hashPassword } from "../../src/modules/auth/passwords";
+import { insertUser } from "../../src/modules/users/service";
+import { bootE2E, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let agentId: number;
+const AGENT = { email: "lia@example.com", password: "secret-123", name: "Lia Agent" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  agentId = insertUser(env.deps.db, { name: AGENT.name, email: AGENT.email, passwordHash: await hashPassword(AGENT.password, env.deps.config.passwordHashing), profile: "user" }).id;
+  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
+  await env.deps.channels.start(whatsappId);
+  env.sandbox.scan(whatsappId);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+async function login(page: Page) {
+  await page.goto(`${env.base}/login`);
+  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+  await page.fill("#email", AGENT.email);
+  await page.fill("#password", AGENT.password);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${env.base}/tickets`);
+}
+
+describe("send later", () => {
+  test("the clock button opens the schedule modal with the chat's contact and typed text; the schedule appears in /schedules", async () => {
+    const db = env.deps.db;
+    const contactId = db.insert(contacts).values({ name: "Rita Agenda", number: "5511944443333" }).returning().get().id;
+    const ticketId = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: agentId }).returning().get().id;
+    const { context, page, errors } = await openPage(env.browser);
+    await login(page);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+
+    await page.getByLabel("Type a message").fill("Amanhã confirmo o horário com você");
+    await page.getByRole("button", { name: "Send later" }).click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(await dialog.locator("#schedule-contact").inputValue()).toBe("Rita Agenda");
+    expect(await dialog.locator("#schedule-body").inputValue()).toBe("Amanhã confirmo o horário com você");
+    expect(await dialog.locator("#schedule-send-at").inputValue()).not.toBe("");
+    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.getByLabel("Type a message").inputValue()).toBe("");
+
+    const saved = db.select().from(schedules).where(eq(schedules.contactId, contactId)).get()!;
+    expect(saved).toMatchObject({ body: "Amanhã confirmo o horário com você", ticketId, userId: agentId, status: "PENDENTE" });
+
+    await page.locator("#drawer").getByRole("link", { name: "Schedules" }).click();
+    await page.waitForURL(`${env.base}/schedules`);
+    const row = page.locator("tbody tr", { hasText: "Rita Agenda" });
+    await row.waitFor();
+    expect(await row.locator("td").nth(1).textContent()).toBe("Amanhã confirmo o horário...");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+});

@@ -1,0 +1,201 @@
+import { describe, expect, spyOn, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, messages, schedules, tickets } from "../src/db/schema";
+import { AppError } from "../src/errors";
+import { JobRunner } from "../src/jobs/runner";
+import { scheduleSchedules } from "../src/jobs/schedules";
+import { cancelUnsent } from "../src/modules/messages/outbox";
+import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+const HOUR = 3600_000;
+let seq = 0;
+
+/** A default sandbox connection, an agent, a contact and the schedule jobs on a runner ticked by hand. */
+async function setup() {
+  const ctx = await makeTestApp();
+  const conn = await createSandboxConnection(ctx, { isDefault: true });
+  const agent = await loginAs(ctx);
+  const contact = ctx.db.insert(contacts).values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` }).returning().get();
+  const jobs = new JobRunner(ctx.deps);
+  scheduleSchedules(jobs, ctx.deps);
+  /** Moves the clock and lets the monitor and then the send jobs it queued run. */
+  const runAfter = async (ms: number) => {
+    ctx.clock.advance(ms);
+    await jobs.tick();
+    await jobs.tick();
+    await ctx.deps.outbox.idle(conn.id);
+  };
+  return { ctx, conn, agent, contact, jobs, runAfter };
+}
+
+async function createSchedule(ctx: TestContext, token: string, body: Record<string, unknown>) {
+  const res = await call(ctx.app, "POST", "/api/schedules", { token, body: { sendAt: new Date(ctx.clock.now() + HOUR).toISOString(), ...body } });
+  expect(res.status).toBe(200);
+  return res.json as { id: number };
+}
+
+const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(schedules).where(eq(schedules.id, id)).get()!;
+const statusesTold = (ctx: TestContext, id: number) =>
+  ctx.hub
+    .to("all", "schedule")
+    .map((e) => e.payload.schedule)
+    .filter((s) => s?.id === id)
+    .map((s) => s.status);
+
+describe("sending schedules", () => {
+  test("a due schedule is sent once through its contact's ticket, shown live in the chat, and ENVIADA with sentAt", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Lembrete da consulta", contactId: contact.id });
+
+    await runAfter(HOUR - 10_000);
+    expect(rowOf(ctx, s.id).status).toBe("PENDENTE");
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+
+    await runAfter(15_000);
+    const row = rowOf(ctx, s.id);
+    expect(row).toMatchObject({ status: "ENVIADA", lastError: null });
+    expect(row.sentAt!.getTime()).toBe(ctx.clock.now());
+    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.body)).toEqual(["Lembrete da consulta"]);
+    const ticket = ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).get()!;
+    expect(ticket).toMatchObject({ whatsappId: conn.id, unreadMessages: 0 });
+    const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    expect(stored.map((m) => [m.body, m.fromMe, m.sendState])).toEqual([["Lembrete da consulta", true, "sent"]]);
+    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").map((e) => e.payload.action)).toContain("create");
+    expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
+
+    await runAfter(HOUR);
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
+    expect(await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Mudou de ideia" } })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_SCHEDULE_ALREADY_SENT" },
+    });
+  });
+
+  test("a schedule written from a chat goes out in that chat's ticket on its connection", async () => {
+    const { ctx, agent, contact, runAfter } = await setup();
+    const other = await createSandboxConnection(ctx);
+    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: other.id }).returning().get();
+    const s = await createSchedule(ctx, agent.token, { body: "Volto a falar amanhã", contactId: contact.id, ticketId: ticket.id });
+    await runAfter(HOUR);
+    await ctx.deps.outbox.idle(other.id);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect(ctx.sandbox.network.outbox(other.id, contact.number!).map((m) => m.body)).toEqual(["Volto a falar amanhã"]);
+    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toHaveLength(1);
+    expect(await call(ctx.app, "POST", "/api/schedules", { token: agent.token, body: { body: "Outro contato", contactId: contact.id, ticketId: 999, sendAt: new Date(ctx.clock.now() + HOUR).toISOString() } })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_TICKET_FOUND" },
+    });
+  });
+
+  test("with the connection down the schedule waits in the chat, goes out when it is back, and never twice", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Seu pedido chegou", contactId: contact.id });
+    await ctx.channels.stop(conn.id);
+
+    await runAfter(HOUR);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", sentAt: null });
+    const waiting = ctx.db.select().from(messages).where(eq(messages.id, rowOf(ctx, s.id).messageId!)).get()!;
+    expect(waiting).toMatchObject({ body: "Seu pedido chegou", sendState: "queued" });
+    await runAfter(HOUR);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+
+    await ctx.channels.start(conn.id);
+    await ctx.deps.outbox.idle(conn.id);
+    await runAfter(5_000);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    await ctx.channels.restartAll();
+    await runAfter(HOUR);
+    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([waiting.wid]);
+    expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
+  });
+
+  test("a scheduled message cancelled in the chat while it waits is not written again: the schedule ends ERRO", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Melhor não enviar", contactId: contact.id });
+    await ctx.channels.stop(conn.id);
+    await runAfter(HOUR);
+    expect(cancelUnsent(ctx.deps, rowOf(ctx, s.id).messageId!)).toBe(true);
+    await runAfter(5_000);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", sentAt: null });
+    await ctx.channels.start(conn.id);
+    await runAfter(HOUR);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ERRO"]);
+  });
+
+  test("two runs of the same schedule at once send one message", async () => {
+    const { ctx, conn, agent, contact } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Só uma vez, por favor", contactId: contact.id });
+    ctx.clock.advance(HOUR);
+    expect(pickDueSchedules(ctx.deps)).toEqual([s.id]);
+    expect(pickDueSchedules(ctx.deps)).toEqual([]);
+    await Promise.all([sendSchedule(ctx.deps, s.id), sendSchedule(ctx.deps, s.id)]);
+    await ctx.deps.outbox.idle(conn.id);
+    await sendSchedule(ctx.deps, s.id);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["Só uma vez, por favor"]);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+  });
+
+  test("overdue schedules go out after a stop: a new runner on the same data sends them", async () => {
+    const { ctx, conn, agent, contact } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Atrasado mas vai", contactId: contact.id });
+    ctx.clock.advance(3 * HOUR);
+    const restarted = new JobRunner(ctx.deps);
+    scheduleSchedules(restarted, ctx.deps);
+    await restarted.tick();
+    await restarted.tick();
+    await ctx.deps.outbox.idle(conn.id);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
+  });
+
+  test("a failing send is tried 3 times with backoff, then ERRO with the reason; editing it makes it PENDENTE and it is sent", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const driverSend = ctx.sandbox.sendText.bind(ctx.sandbox);
+    const broken = spyOn(ctx.sandbox, "sendText").mockImplementation(async () => {
+      throw new AppError("ERR_SENDING_WAPP_MSG");
+    });
+    const s = await createSchedule(ctx, agent.token, { body: "Promoção de hoje", contactId: contact.id });
+
+    await runAfter(HOUR);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 1, lastError: "ERR_SENDING_WAPP_MSG" });
+    await runAfter(10_000);
+    expect(rowOf(ctx, s.id).attempts).toBe(1);
+    await runAfter(20_000);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 2 });
+    await runAfter(60_000);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_SENDING_WAPP_MSG", sentAt: null });
+    expect(broken).toHaveBeenCalledTimes(3);
+    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
+
+    await runAfter(HOUR);
+    expect(broken).toHaveBeenCalledTimes(3);
+
+    broken.mockImplementation(driverSend);
+    const edited = await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { sendAt: new Date(ctx.clock.now() + 60_000).toISOString() } });
+    expect(edited).toMatchObject({ status: 200, json: { status: "PENDENTE", attempts: 0, lastError: null } });
+    await runAfter(60_000);
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["Promoção de hoje"]);
+  });
+
+  test("without any connection the schedule ends ERRO with ERR_NO_DEF_WAPP_FOUND", async () => {
+    const ctx = await makeTestApp();
+    const agent = await loginAs(ctx);
+    const contact = ctx.db.insert(contacts).values({ name: "Caio", number: "5521977776666" }).returning().get();
+    const jobs = new JobRunner(ctx.deps);
+    scheduleSchedules(jobs, ctx.deps);
+    const s = await createSchedule(ctx, agent.token, { body: "Sem conexão", contactId: contact.id });
+    for (const ms of [HOUR, 30_000, 60_000]) {
+      ctx.clock.advance(ms);
+      await jobs.tick();
+      await jobs.tick();
+    }
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_NO_DEF_WAPP_FOUND" });
+  });
+});
