@@ -20,6 +20,7 @@ import { usersRoutes } from "./modules/users/index";
 import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
+import { externalApiRoutes } from "./modules/external-api/index";
 import { mediaRoutes } from "./modules/media/index";
 import { backupsRoutes } from "./modules/backups/index";
 import { monitoringRoutes } from "./monitoring/routes";
@@ -36,6 +37,7 @@ export async function createApp(deps: AppDeps) {
     .use(schedulesRoutes(deps, tokens)).use(settingsMessageRoutes(deps, tokens)).use(bulkRoutes(deps, tokens)).use(connectionsRoutes(deps, tokens))
     .use(ticketRoutes(deps, tokens))
     .use(dashboardRoutes(deps, tokens))
+    .use(externalApiRoutes(deps))
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))
     .use(backupsRoutes(deps, tokens));

@@ -54,6 +54,10 @@ export const ERROR_CODES = [
   "ERR_QUEUE_HAS_TICKETS",
   "ERR_WAPP_MSG_REJECTED",
   "ERR_MESSAGE_NOT_FAILED",
+  "ERR_INVALID_API_TOKEN",
+  "ERR_INVALID_NUMBER",
+  "ERR_INVALID_WEBHOOK_URL",
+  "ERR_NO_WEBHOOK_FOUND",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
