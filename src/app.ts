@@ -21,6 +21,7 @@ import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
 import { externalApiRoutes } from "./modules/external-api/index";
+import { webhooksRoutes } from "./modules/webhooks/index";
 import { mediaRoutes } from "./modules/media/index";
 import { backupsRoutes } from "./modules/backups/index";
 import { monitoringRoutes } from "./monitoring/routes";
@@ -40,7 +41,8 @@ export async function createApp(deps: AppDeps) {
     .use(externalApiRoutes(deps))
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))
-    .use(backupsRoutes(deps, tokens));
+    .use(backupsRoutes(deps, tokens))
+    .use(webhooksRoutes(deps, tokens));
 
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))

@@ -4,8 +4,8 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { systemClock } from "./deps";
 import { scheduleAutoClose } from "./jobs/auto-close";
-import { JobRunner } from "./jobs/runner";
 import { scheduleBackups } from "./ops/backup-job";
+import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
@@ -28,9 +28,10 @@ async function main() {
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
-  const jobs = new JobRunner(deps);
+  const jobs = deps.jobs;
   scheduleAutoClose(jobs, deps, config.autoCloseHours);
   scheduleBackups(jobs, config, log, () => deps.clock.now());
+  scheduleWebhookPrune(deps);
   jobs.start();
 
   let stopping = false;
