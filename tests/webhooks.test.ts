@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { jobs, tickets, webhookDeliveries } from "../src/db/schema";
 import { RETRY_BASE_MS, RETRY_WINDOW_MS } from "../src/modules/webhooks/deliver";
@@ -131,6 +134,21 @@ describe("outbound webhooks", () => {
     expect(events.slice(1).every((e) => e === "message.ack")).toBe(true);
     expect(events.length).toBeGreaterThan(1);
     expect(sentHook.received.some((r) => JSON.parse(r.body).data.fromMe === false)).toBe(false);
+  });
+
+  test("a delivery recorded without its job (a stop in between) is queued again at the next start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-hooks-"));
+    const databasePath = join(dir, "db.sqlite");
+    const hook = receiver([200]);
+    const first = await makeTestApp({ databasePath });
+    const { token } = await loginAs(first, { profile: "admin" });
+    const endpoint = await addEndpoint(first, token, hook.url, ["message.received"]);
+    first.db.insert(webhookDeliveries).values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" }).run();
+    first.db.$client.close();
+    const second = await makeTestApp({ databasePath });
+    await second.deps.jobs.tick();
+    expect(hook.received).toHaveLength(1);
+    expect(second.db.select().from(webhookDeliveries).get()!.status).toBe("delivered");
   });
 
   test("only http(s) URLs and known events are accepted; agents may not manage webhooks", async () => {

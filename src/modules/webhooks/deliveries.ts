@@ -39,6 +39,19 @@ export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: strin
   for (const { id } of created) enqueueAttempt(deps, id, 1);
 }
 
+/**
+ * Queues the next attempt of every delivery still pending (at start): a stop between recording a delivery and
+ * queueing its job would otherwise leave it waiting forever. Attempts already queued are left as they are.
+ */
+export function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
+  const pending = deps.db
+    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"))
+    .all();
+  for (const d of pending) enqueueAttempt(deps, d.id, d.attempts + 1, d.nextAttemptAt ?? undefined);
+}
+
 export const LOG_PAGE = 20;
 
 /** The delivery log, newest first, 20 a page, each delivery with all of its attempts. */

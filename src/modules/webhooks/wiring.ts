@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps";
-import { DELIVER_JOB, type DeliverPayload, pruneDeliveries } from "./deliveries";
+import { DELIVER_JOB, type DeliverPayload, pruneDeliveries, requeuePendingDeliveries } from "./deliveries";
 import { deliverAttempt } from "./deliver";
 import { observeForWebhooks } from "./observe";
 
@@ -15,4 +15,5 @@ export function startWebhooks(deps: AppDeps) {
   deps.jobs.handle(DELIVER_JOB, (payload: DeliverPayload) => deliverAttempt(deps, payload));
   deps.jobs.handle(PRUNE_JOB, async () => pruneDeliveries(deps.db, deps.clock.now()));
   deps.hub.beforeFanOut?.(observeForWebhooks(deps));
+  requeuePendingDeliveries(deps);
 }
