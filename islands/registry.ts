@@ -21,6 +21,7 @@ export const islandLoaders = {
   AdminQueues: () => import("./admin/Queues"),
   AdminSettings: () => import("./admin/Settings"),
   AdminTags: () => import("./admin/Tags"),
+  AdminWebhooks: () => import("./admin/Webhooks"),
 } satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
 
 export type IslandName = keyof typeof islandLoaders;

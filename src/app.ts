@@ -20,6 +20,8 @@ import { usersRoutes } from "./modules/users/index";
 import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { messageRoutes } from "./modules/messages/index";
+import { externalApiRoutes } from "./modules/external-api/index";
+import { webhooksRoutes } from "./modules/webhooks/index";
 import { mediaRoutes } from "./modules/media/index";
 import { backupsRoutes } from "./modules/backups/index";
 import { monitoringRoutes } from "./monitoring/routes";
@@ -36,9 +38,11 @@ export async function createApp(deps: AppDeps) {
     .use(schedulesRoutes(deps, tokens)).use(settingsMessageRoutes(deps, tokens)).use(bulkRoutes(deps, tokens)).use(connectionsRoutes(deps, tokens))
     .use(ticketRoutes(deps, tokens))
     .use(dashboardRoutes(deps, tokens))
+    .use(externalApiRoutes(deps))
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))
-    .use(backupsRoutes(deps, tokens));
+    .use(backupsRoutes(deps, tokens))
+    .use(webhooksRoutes(deps, tokens));
 
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))

@@ -8,9 +8,11 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/client";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
+import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
+import { startWebhooks } from "./modules/webhooks/wiring";
 import { createAppMetrics } from "./monitoring/app-metrics";
 import { backupsDir } from "./ops/backups-dir";
 import { snapshot } from "./ops/backup";
@@ -45,7 +47,8 @@ export function composeDeps(opts: {
   }
   const metrics = createAppMetrics(db);
   hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
-  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics };
+  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics, jobs: new JobRunner({ db, clock, log }) };
+  startWebhooks(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   requeueInterrupted(deps);

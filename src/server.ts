@@ -4,9 +4,9 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { systemClock } from "./deps";
 import { scheduleAutoClose } from "./jobs/auto-close";
-import { JobRunner } from "./jobs/runner";
 import { scheduleSchedules } from "./jobs/schedules";
 import { scheduleBackups } from "./ops/backup-job";
+import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
@@ -29,10 +29,11 @@ async function main() {
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
-  const jobs = new JobRunner(deps);
+  const jobs = deps.jobs;
   scheduleAutoClose(jobs, deps, config.autoCloseHours);
   scheduleBackups(jobs, config, log, () => deps.clock.now());
   scheduleSchedules(jobs, deps);
+  scheduleWebhookPrune(deps);
   jobs.start();
 
   let stopping = false;

@@ -17,6 +17,7 @@ const ADMIN_ROUTES = [
   ["/Queues", "AdminQueues", "Add queue"],
   ["/Settings", "AdminSettings", "Settings"],
   ["/tags", "AdminTags", "Add tag"],
+  ["/webhooks", "AdminWebhooks", "Add webhook"],
 ] as const;
 
 describe("administration pages", () => {

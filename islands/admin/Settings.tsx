@@ -5,6 +5,7 @@ import { errorText } from "../lib/errors";
 import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
+import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
 
 const SELECTS = ["userCreation", "timeCreateNewTicket", "call", "CheckMsgIsGroup", "chatBotType"] as const;
@@ -13,6 +14,7 @@ const SELECTS = ["userCreation", "timeCreateNewTicket", "call", "CheckMsgIsGroup
 export default function Settings() {
   const t = useT();
   const [values, setValues] = useState<Record<string, string> | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     api<{ key: string; value: string }[]>("/settings")
@@ -34,6 +36,17 @@ export default function Settings() {
     }
   }
 
+  async function regenerate() {
+    setConfirming(false);
+    try {
+      const setting = await api<{ key: string; value: string }>("/settings/userApiToken/regenerate", { method: "POST" });
+      setValues((v) => v && { ...v, userApiToken: setting.value });
+      toast("success", t("admin.settings.saved"));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
   const label = (key: string, value: string) => t(`admin.settings.values.${key === "timeCreateNewTicket" ? `t${value}` : value}`);
   return (
     <section className="page admin-page">
@@ -44,11 +57,15 @@ export default function Settings() {
             <Select key={key} label={t(`admin.settings.${key}`)} value={values[key] ?? ""} onChange={(v) => change(key, v)} options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))} />
           ))}
           <Input label={t("admin.settings.userApiToken")} value={values.userApiToken ?? ""} readOnly />
+          <button type="button" className="button" onClick={() => setConfirming(true)}>
+            {t("admin.settings.regenerateToken")}
+          </button>
         </div>
       ) : (
         <p className="list-empty">{t("app.loading")}</p>
       )}
       <Backups />
+      {confirming && <Confirm variant="admin" title={t("admin.settings.regenerateToken")} text={t("admin.settings.regenerateConfirm")} onClose={() => setConfirming(false)} onConfirm={regenerate} />}
     </section>
   );
 }

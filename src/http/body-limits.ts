@@ -10,8 +10,11 @@ export const DEFAULT_BODY_LIMIT = 64 * KB;
 /** How much body a route may receive, and who may send more than the default. */
 export interface BodyLimit {
   bytes: number;
-  /** Set when `bytes` exceeds the default: the caller must be signed in (with this permission) before it is read. */
-  auth?: true | Permission;
+  /**
+   * Set when `bytes` exceeds the default: the caller must be signed in (with this permission), or hold the
+   * external API token (`apiToken`), before it is read.
+   */
+  auth?: true | Permission | "apiToken";
   /** The route reads its own body (through `readCapped`); the shared parser leaves it alone. */
   ownReader?: boolean;
 }
@@ -31,6 +34,12 @@ const mediaBytes = (config: Config) => config.maxMediaMb * MB;
  * UTF-8 (a 30 000-character message may take 90 KB), not just typical use.
  */
 const RULES: Rule[] = [
+  // The external API: the same sizes as a panel send, authorised by the API token.
+  {
+    methods: ["POST"],
+    path: /^\/api\/messages\/send\/?$/,
+    limit: (config, type) => ({ bytes: type === "multipart/form-data" ? mediaBytes(config) + MB : 256 * KB, auth: "apiToken", ownReader: true }),
+  },
   // Panel sends: text up to 64 K characters, or up to ten files in one multipart body.
   {
     methods: ["POST"],

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../deps";
 import { AppError, forbidden } from "../errors";
 import { userFromAccessToken } from "../modules/auth/plugin";
+import { assertApiToken } from "../modules/external-api/token";
 import type { Tokens } from "../modules/auth/tokens";
 import { can, type Permission } from "../shared/permissions";
 import { bodyLimitFor } from "./body-limits";
@@ -42,7 +43,11 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
       return parseBody(await readCapped(request, limit.bytes), type, request.headers.get("content-type") ?? "");
     });
 
-  async function assertMaySend(request: Request, rule: true | Permission) {
+  async function assertMaySend(request: Request, rule: true | Permission | "apiToken") {
+    if (rule === "apiToken") {
+      assertApiToken(deps.db, request.headers.get("authorization"));
+      return;
+    }
     const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
     const user = await userFromAccessToken(deps, tokens, bearer);
     if (rule !== true && !can(user.profile, rule)) throw forbidden();

@@ -2,13 +2,22 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { listSettingRows, updateSetting } from "./service";
+import { listSettingRows, regenerateApiToken, updateSetting } from "./service";
 
 /** /settings: global settings, admin only (they include the external API token). */
 export function settingsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/settings" })
     .use(authContext(deps, tokens))
     .get("/", () => listSettingRows(deps.db), { auth: "settings:manage" })
+    .post(
+      "/userApiToken/regenerate",
+      () => {
+        const setting = regenerateApiToken(deps.db);
+        deps.hub.publish("admins", "settings", { action: "update", setting });
+        return setting;
+      },
+      { auth: "settings:manage" },
+    )
     .put(
       "/:key",
       ({ params, body }) => {

@@ -32,3 +32,16 @@ export function updateSetting(db: Db, key: string, value: string) {
     .returning()
     .get();
 }
+
+/** Replaces the external API token with a new random one; the old token stops working at once. */
+export function regenerateApiToken(db: Db) {
+  const value = crypto.randomUUID();
+  return db.transaction((tx) =>
+    tx
+      .insert(settings)
+      .values({ key: "userApiToken", value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
+      .returning()
+      .get(),
+  );
+}

@@ -25,6 +25,7 @@ const ADMIN: NavItem[] = [
   { href: "/tags", key: "drawer.tags", icon: "tag" },
   { href: "/connections", key: "drawer.connections", icon: "signal" },
   { href: "/Settings", key: "drawer.settings", icon: "settings" },
+  { href: "/webhooks", key: "drawer.webhooks", icon: "send" },
 ];
 
 const SANDBOX: NavItem = { href: "/sandbox", key: "drawer.sandbox", icon: "chat" };

@@ -3,6 +3,7 @@ import Queues from "../../../islands/admin/Queues";
 import Settings from "../../../islands/admin/Settings";
 import Tags from "../../../islands/admin/Tags";
 import Users from "../../../islands/admin/Users";
+import Webhooks from "../../../islands/admin/Webhooks";
 
 /** Server-side components of the administration islands (`islands/admin/**`), merged into the island renderer. */
-export const adminIslands = { AdminConnections: Connections, AdminUsers: Users, AdminQueues: Queues, AdminSettings: Settings, AdminTags: Tags };
+export const adminIslands = { AdminConnections: Connections, AdminUsers: Users, AdminQueues: Queues, AdminSettings: Settings, AdminTags: Tags, AdminWebhooks: Webhooks };

@@ -9,6 +9,7 @@ const ADMIN_PAGES = {
   "/users": { island: "AdminUsers", adminOnly: true },
   "/Queues": { island: "AdminQueues", adminOnly: true },
   "/Settings": { island: "AdminSettings", adminOnly: true },
+  "/webhooks": { island: "AdminWebhooks", adminOnly: true },
   "/tags": { island: "AdminTags", adminOnly: false },
 } as const;
 

@@ -31,6 +31,7 @@ export const PRIVATE_ROUTES = [
   "/users",
   "/quickAnswers",
   "/Settings",
+  "/webhooks",
   "/Queues",
   "/tags",
   "/schedules",

@@ -1,0 +1,212 @@
+import { useCallback, useEffect, useState } from "react";
+import { WEBHOOK_EVENTS } from "../../src/shared/webhook-events";
+import { api } from "../lib/api";
+import { useFormSave, useRowDelete } from "../lib/crud";
+import { errorText } from "../lib/errors";
+import { Input } from "../lib/form";
+import { useT } from "../lib/i18n-context";
+import { AdminHeader, ListStatus } from "../lib/list-ui";
+import { Confirm, Modal } from "../lib/modal";
+import { toast } from "../lib/toast";
+
+interface Endpoint {
+  id: number;
+  url: string;
+  events: string[];
+  secret: string;
+  active: boolean;
+}
+
+interface Delivery {
+  id: number;
+  endpointId: number;
+  event: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: number | null;
+  createdAt: string;
+  tries: { attempt: number; statusCode: number | null; error: string | null; at: number }[];
+}
+
+/** /webhooks: the endpoints (URL, events, signing secret, on/off) and the log of their deliveries. */
+export default function Webhooks() {
+  const t = useT();
+  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [log, setLog] = useState(0);
+  const { deleting, setDeleting, remove } = useRowDelete<Endpoint>(
+    (e) => `/webhooks/${e.id}`,
+    (e) => setEndpoints((rows) => rows && rows.filter((x) => x.id !== e.id)),
+    "admin.webhooks.deleted",
+  );
+
+  useEffect(() => {
+    api<Endpoint[]>("/webhooks")
+      .then(setEndpoints)
+      .catch((error) => {
+        setFailed(true);
+        toast("error", errorText(t, error));
+      });
+  }, [t]);
+
+  async function toggle(endpoint: Endpoint) {
+    try {
+      const saved = await api<Endpoint>(`/webhooks/${endpoint.id}`, { method: "PUT", body: { active: !endpoint.active } });
+      setEndpoints((rows) => rows && rows.map((x) => (x.id === saved.id ? saved : x)));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  return (
+    <section className="page admin-page">
+      <AdminHeader title={t("admin.webhooks.title")}>
+        <button type="button" className="button primary" onClick={() => setAdding(true)}>
+          {t("admin.webhooks.add")}
+        </button>
+      </AdminHeader>
+      <div className="admin-table-wrap scroll">
+        <table className="admin-table" data-testid="webhook-endpoints">
+          <thead>
+            <tr>
+              <th>{t("admin.webhooks.url")}</th>
+              <th>{t("admin.webhooks.events")}</th>
+              <th>{t("admin.webhooks.secret")}</th>
+              <th>{t("admin.webhooks.active")}</th>
+              <th>{t("admin.common.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(endpoints ?? []).map((e) => (
+              <tr key={e.id} data-webhook-id={e.id}>
+                <td className="webhook-url">{e.url}</td>
+                <td>{e.events.map((name) => t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)).join(", ")}</td>
+                <td>
+                  <code className="webhook-secret">{e.secret}</code>
+                </td>
+                <td>
+                  <input type="checkbox" checked={e.active} onChange={() => toggle(e)} aria-label={t("admin.webhooks.active")} />
+                </td>
+                <td>
+                  <button type="button" className="button" onClick={() => setDeleting(e)} aria-label={t("admin.common.deleteNamed", { name: e.url })}>
+                    {t("admin.webhooks.remove")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+            <ListStatus variant="admin" colSpan={5} loading={endpoints === null && !failed} empty={endpoints?.length === 0} failed={failed} />
+          </tbody>
+        </table>
+      </div>
+      <DeliveryLog key={log} />
+      {adding && (
+        <EndpointModal
+          onClose={() => setAdding(false)}
+          onSaved={(saved) => {
+            setEndpoints((rows) => [...(rows ?? []), saved]);
+            setAdding(false);
+            setLog((n) => n + 1);
+          }}
+        />
+      )}
+      {deleting && <Confirm variant="admin" title={t("admin.webhooks.deleteTitle")} text={t("admin.webhooks.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting).then(() => setLog((n) => n + 1))} />}
+    </section>
+  );
+}
+
+function EndpointModal({ onClose, onSaved }: { onClose: () => void; onSaved: (endpoint: Endpoint) => void }) {
+  const t = useT();
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
+  const [error, setError] = useState<string | null>(null);
+  const { busy, run } = useFormSave();
+
+  async function save() {
+    const found = /^https?:\/\/\S+$/i.test(url.trim()) ? null : t("errors.ERR_INVALID_WEBHOOK_URL");
+    setError(found);
+    if (found || !events.length) return;
+    await run(async () => {
+      const saved = await api<Endpoint>("/webhooks", { method: "POST", body: { url: url.trim(), events } });
+      toast("success", t("admin.webhooks.saved"));
+      onSaved(saved);
+    });
+  }
+
+  const flip = (name: string) => setEvents((list) => (list.includes(name) ? list.filter((x) => x !== name) : [...list, name]));
+  return (
+    <Modal variant="admin" title={t("admin.webhooks.addTitle")} onClose={onClose} onSubmit={save} busy={busy} okDisabled={!events.length}>
+      <Input label={t("admin.webhooks.url")} value={url} onChange={setUrl} error={error} maxLength={2000} />
+      <fieldset className="webhook-events">
+        <legend>{t("admin.webhooks.events")}</legend>
+        {WEBHOOK_EVENTS.map((name) => (
+          <label key={name}>
+            <input type="checkbox" checked={events.includes(name)} onChange={() => flip(name)} /> {t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)}
+          </label>
+        ))}
+      </fieldset>
+    </Modal>
+  );
+}
+
+/** The latest deliveries with each attempt's answer; reloaded on demand. */
+function DeliveryLog() {
+  const t = useT();
+  const [rows, setRows] = useState<Delivery[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const load = useCallback(() => {
+    setFailed(false);
+    api<{ deliveries: Delivery[] }>("/webhooks/deliveries")
+      .then((page) => setRows(page.deliveries))
+      .catch((error) => {
+        setFailed(true);
+        toast("error", errorText(t, error));
+      });
+  }, [t]);
+  useEffect(load, [load]);
+
+  const answer = (code: number | null, error: string | null) => (code != null ? String(code) : (error ?? "—"));
+  return (
+    <div className="admin-card webhook-log">
+      <AdminHeader title={t("admin.webhooks.log")}>
+        <button type="button" className="button" onClick={load}>
+          {t("admin.webhooks.reload")}
+        </button>
+      </AdminHeader>
+      <table className="admin-table" data-testid="webhook-log">
+        <thead>
+          <tr>
+            <th>{t("admin.webhooks.when")}</th>
+            <th>{t("admin.webhooks.event")}</th>
+            <th>{t("admin.webhooks.status")}</th>
+            <th>{t("admin.webhooks.attempts")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(rows ?? []).map((d) => (
+            <tr key={d.id} data-delivery-id={d.id} data-status={d.status}>
+              <td>{new Date(d.createdAt).toLocaleString()}</td>
+              <td>{t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}</td>
+              <td>
+                {t(`admin.webhooks.statuses.${d.status}`)}
+                {d.nextAttemptAt != null && ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
+              </td>
+              <td>
+                <ol className="webhook-tries">
+                  {d.tries.map((a) => (
+                    <li key={a.attempt}>
+                      {new Date(a.at).toLocaleTimeString()} → {answer(a.statusCode, a.error)}
+                    </li>
+                  ))}
+                </ol>
+              </td>
+            </tr>
+          ))}
+          <ListStatus variant="admin" colSpan={4} loading={rows === null && !failed} empty={rows?.length === 0} failed={failed} />
+        </tbody>
+      </table>
+    </div>
+  );
+}

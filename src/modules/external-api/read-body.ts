@@ -1,0 +1,62 @@
+import type { Config } from "../../config";
+import { AppError } from "../../errors";
+import { bodyLimitFor } from "../../http/body-limits";
+import { parseJson, readCapped } from "../../http/body-reader";
+import type { ApiMessage } from "./service";
+
+const MAX_FILES = 10;
+const MAX_NUMBER = 64;
+const invalid = () => new AppError("ERR_INVALID_BODY");
+
+function optionalId(value: unknown): number | undefined {
+  if (value == null || value === "") return undefined;
+  const id = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (!(typeof id === "number" && Number.isSafeInteger(id) && id > 0)) throw invalid();
+  return id;
+}
+
+function optionalFlag(value: unknown): boolean {
+  if (value == null || value === "" || value === false || value === "false" || value === "0") return false;
+  if (value === true || value === "true" || value === "1") return true;
+  throw invalid();
+}
+
+function requiredNumber(value: unknown): string {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value !== "string" || value.length > MAX_NUMBER) throw new AppError("ERR_INVALID_NUMBER");
+  return value;
+}
+
+/**
+ * Reads POST /api/messages/send within its body limit: JSON `{number, body, whatsappId?, quotedMsg?: {id},
+ * closeTicket?}`, or multipart with the same fields as text and the files as `medias`.
+ */
+export async function readApiMessage(request: Request, config: Config): Promise<ApiMessage> {
+  const type = request.headers.get("content-type") ?? "";
+  const mediaType = type.split(";")[0]!.trim().toLowerCase();
+  const bytes = await readCapped(request, bodyLimitFor(config, request.method, new URL(request.url).pathname, mediaType).bytes);
+  if (mediaType === "multipart/form-data") {
+    const form = await new Response(bytes, { headers: { "content-type": type } }).formData().catch(() => {
+      throw invalid();
+    });
+    const files = form.getAll("medias").filter((v): v is File => typeof v !== "string");
+    if (files.length > MAX_FILES) throw invalid();
+    const text = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" ? value : undefined;
+    };
+    return { number: requiredNumber(text("number")), body: text("body"), whatsappId: optionalId(text("whatsappId")), closeTicket: optionalFlag(text("closeTicket")), files };
+  }
+  const json = parseJson(new TextDecoder().decode(bytes) || "{}");
+  if (!json || typeof json !== "object" || Array.isArray(json)) throw invalid();
+  const { number, body, whatsappId, quotedMsg, closeTicket } = json as Record<string, unknown>;
+  if (body != null && typeof body !== "string") throw invalid();
+  const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;
+  return {
+    number: requiredNumber(number),
+    body: body ?? undefined,
+    whatsappId: optionalId(whatsappId),
+    quotedMsgId: optionalId(quotedId),
+    closeTicket: optionalFlag(closeTicket),
+  };
+}

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { whatsapps, type MessageRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { AppError, FieldError } from "../../errors";
+import { DEFAULT_MESSAGES } from "../../shared/validation";
+import { findOrCreateContact } from "../inbound/contacts";
+import { findOrCreateTicket } from "../inbound/tickets";
+import { checkUpload, storeUpload } from "../media/service";
+import { sendTicketMedia, sendTicketText } from "../messages/send";
+import { MAX_BODY } from "../messages/service";
+import { defaultWhatsappId } from "../tickets/default-connection";
+import { emitTicketUpdate } from "../tickets/events";
+import { toTicketDto } from "../tickets/serialize";
+import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
+
+export interface ApiMessage {
+  number: string;
+  body?: string;
+  whatsappId?: number;
+  quotedMsgId?: number;
+  closeTicket?: boolean;
+  files?: File[];
+}
+
+export interface ApiSendResult {
+  ticketId: number;
+  /** The first message sent (the text, or the first file with the body as its caption). */
+  messageId: number;
+  messageIds: number[];
+}
+
+/** Every non-digit is dropped (`+55 (11) 99999-9999` → `5511999999999`); nothing left is ERR_INVALID_NUMBER. */
+export function normaliseNumber(raw: string): string {
+  const digits = raw.replace(/\D/g, "");
+  if (!digits) throw new AppError("ERR_INVALID_NUMBER");
+  return digits;
+}
+
+function connectionFor(deps: AppDeps, whatsappId: number | undefined): number {
+  if (whatsappId == null) return defaultWhatsappId(deps.db, null);
+  const row = deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  return row.id;
+}
+
+/** The digits WhatsApp knows for the number, asked through the connection the message goes out on. */
+async function checkOnWhatsapp(deps: AppDeps, whatsappId: number, number: string): Promise<string> {
+  if (!deps.channels.isRunning(whatsappId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  let canonical: string | null;
+  try {
+    canonical = await deps.channels.checkNumber(whatsappId, number);
+  } catch {
+    throw new AppError("ERR_WAPP_CHECK_CONTACT");
+  }
+  if (!canonical) throw new AppError("ERR_WAPP_INVALID_CONTACT");
+  return canonical;
+}
+
+/**
+ * POST /api/messages/send (§10 with its Recommends): the number must be on WhatsApp; the contact and its ticket
+ * are found or created like for an inbound message; the text, or each file (the body as the first caption), is
+ * sent through the outbox; the ticket is marked read and, on `closeTicket`, closed without a farewell.
+ */
+export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<ApiSendResult> {
+  const body = input.body ?? "";
+  if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
+  const files = input.files ?? [];
+  if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
+  const number = normaliseNumber(input.number);
+  const whatsappId = connectionFor(deps, input.whatsappId);
+  const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
+  const canonical = await checkOnWhatsapp(deps, whatsappId, number);
+
+  const contact = findOrCreateContact(deps, { address: canonical, isGroup: false });
+  const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
+  if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+
+  const sent: MessageRow[] = [];
+  if (uploads.length) {
+    for (const [i, upload] of uploads.entries()) {
+      sent.push(await sendTicketMedia(deps, getTicketRow(deps, ticket.id), await storeUpload(deps, upload), i === 0 ? body.trim() : ""));
+    }
+  } else {
+    sent.push(await sendTicketText(deps, getTicketRow(deps, ticket.id), body, { quotedMessageId: input.quotedMsgId }));
+  }
+  markTicketRead(deps, getTicketRow(deps, ticket.id));
+  if (input.closeTicket) await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
+  return { ticketId: ticket.id, messageId: sent[0]!.id, messageIds: sent.map((m) => m.id) };
+}

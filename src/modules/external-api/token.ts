@@ -1,0 +1,18 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
+import { getSetting } from "../settings/service";
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/**
+ * Checks `Authorization: Bearer <token>` against the `userApiToken` setting only (never any other setting's
+ * value), in constant time: both sides are hashed first so their lengths cannot leak either. Returns the token.
+ */
+export function assertApiToken(db: Db, authorization: string | null | undefined): string {
+  const token = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  const expected = getSetting(db, "userApiToken");
+  if (!expected || !timingSafeEqual(digest(token), digest(expected))) throw new AppError("ERR_INVALID_API_TOKEN", 401);
+  return token;
+}

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { type DeliverPayload, enqueueAttempt } from "./deliveries";
+import { signBody } from "./sign";
+
+/** A delivery is tried again for this long after the event, with the waits below growing in between. */
+export const RETRY_WINDOW_MS = 24 * 3600 * 1000;
+export const RETRY_BASE_MS = 30_000;
+export const RETRY_MAX_MS = 3600 * 1000;
+/** A receiver that takes longer than this to answer counts as a failed attempt. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** Wait after failed attempt `n`: 30 s, 1 min, 2 min … up to an hour. */
+export const retryDelay = (attempt: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempt - 1));
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+}
+
+async function post(url: string, secret: string, event: string, deliveryId: number, body: string): Promise<Outcome> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Zapdesk-Webhooks",
+        "x-zapdesk-event": event,
+        "x-zapdesk-delivery": String(deliveryId),
+        "x-zapdesk-signature": signBody(secret, body),
+      },
+    });
+    await res.body?.cancel().catch(() => {});
+    return { statusCode: res.status, error: res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}` };
+  } catch (error) {
+    return { statusCode: null, error: error instanceof Error ? error.message.slice(0, 500) : "request failed" };
+  }
+}
+
+/**
+ * One attempt of one delivery. An attempt already recorded is not made again (a job can run twice after a
+ * crash); only its follow-up is queued again if needed. A non-2xx answer, a redirect, a timeout or a network
+ * error is a failure, tried again after `retryDelay` while within RETRY_WINDOW_MS of the event.
+ */
+export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
+  const row = deps.db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, payload.deliveryId))
+    .get();
+  if (!row || row.delivery.status !== "pending") return;
+  const { delivery, endpoint } = row;
+  if (delivery.attempts >= payload.attempt) {
+    if (delivery.nextAttemptAt != null) enqueueAttempt(deps, delivery.id, delivery.attempts + 1, delivery.nextAttemptAt);
+    return;
+  }
+  if (!endpoint.active) {
+    deps.db.transaction((tx) => tx.update(webhookDeliveries).set({ status: "failed", lastError: "endpoint inactive", nextAttemptAt: null, updatedAt: new Date(deps.clock.now()) }).where(eq(webhookDeliveries.id, delivery.id)).run());
+    return;
+  }
+
+  const started = performance.now();
+  const outcome = await post(endpoint.url, endpoint.secret, delivery.event, delivery.id, delivery.body);
+  const durationMs = Math.round(performance.now() - started);
+  const now = deps.clock.now();
+  const ok = outcome.error == null;
+  const next = now + retryDelay(payload.attempt);
+  const retry = !ok && next <= delivery.createdAt.getTime() + RETRY_WINDOW_MS;
+  deps.db.transaction((tx) => {
+    tx.insert(webhookAttempts).values({ deliveryId: delivery.id, attempt: payload.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs, at: now }).onConflictDoNothing().run();
+    tx.update(webhookDeliveries)
+      .set({
+        attempts: payload.attempt,
+        status: ok ? "delivered" : retry ? "pending" : "failed",
+        lastStatusCode: outcome.statusCode,
+        lastError: outcome.error,
+        nextAttemptAt: retry ? next : null,
+        updatedAt: new Date(now),
+      })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .run();
+  });
+  if (retry) enqueueAttempt(deps, delivery.id, payload.attempt + 1, next);
+}

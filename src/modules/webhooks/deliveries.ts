@@ -1,0 +1,97 @@
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { webhookAttempts, webhookDeliveries } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import type { WebhookEvent } from "../../shared/webhook-events";
+import { endpointsFor } from "./endpoints";
+
+export const DELIVER_JOB = "webhook.deliver";
+
+export interface DeliverPayload {
+  deliveryId: number;
+  attempt: number;
+}
+
+/** The job of one attempt; its key makes enqueueing the same attempt twice harmless. */
+export function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, attempt: number, runAt?: number) {
+  deps.jobs.enqueue(DELIVER_JOB, { deliveryId, attempt } satisfies DeliverPayload, { key: `webhook:${deliveryId}:${attempt}`, runAt, maxAttempts: 3 });
+}
+
+/**
+ * Records `event` for every active endpoint subscribed to it and queues the first attempt of each. The body is
+ * fixed here, so every attempt sends (and signs) the same bytes; `dedupeKey` makes a repeated report one delivery.
+ */
+export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: unknown) {
+  const endpoints = endpointsFor(deps.db, event);
+  if (!endpoints.length) return;
+  const now = deps.clock.now();
+  const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data });
+  const created = deps.db.transaction((tx) =>
+    endpoints.flatMap((endpoint) =>
+      tx
+        .insert(webhookDeliveries)
+        .values({ endpointId: endpoint.id, event, dedupeKey, body, createdAt: new Date(now), updatedAt: new Date(now) })
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id })
+        .all(),
+    ),
+  );
+  for (const { id } of created) enqueueAttempt(deps, id, 1);
+}
+
+/**
+ * Queues the next attempt of every delivery still pending (at start): a stop between recording a delivery and
+ * queueing its job would otherwise leave it waiting forever. Attempts already queued are left as they are.
+ */
+export function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
+  const pending = deps.db
+    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"))
+    .all();
+  for (const d of pending) enqueueAttempt(deps, d.id, d.attempts + 1, d.nextAttemptAt ?? undefined);
+}
+
+export const LOG_PAGE = 20;
+
+/** The delivery log, newest first, 20 a page, each delivery with all of its attempts. */
+export function listDeliveries(db: Db, opts: { endpointId?: number; pageNumber?: number }) {
+  const page = opts.pageNumber ?? 1;
+  const where = opts.endpointId != null ? eq(webhookDeliveries.endpointId, opts.endpointId) : undefined;
+  const rows = db
+    .select({
+      id: webhookDeliveries.id,
+      endpointId: webhookDeliveries.endpointId,
+      event: webhookDeliveries.event,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+      lastStatusCode: webhookDeliveries.lastStatusCode,
+      lastError: webhookDeliveries.lastError,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      createdAt: webhookDeliveries.createdAt,
+      body: webhookDeliveries.body,
+    })
+    .from(webhookDeliveries)
+    .where(where)
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(LOG_PAGE + 1)
+    .offset((page - 1) * LOG_PAGE)
+    .all();
+  const shown = rows.slice(0, LOG_PAGE);
+  const ids = shown.map((r) => r.id);
+  const tries = ids.length ? db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(asc(webhookAttempts.attempt)).all() : [];
+  return {
+    deliveries: shown.map((d) => ({
+      ...d,
+      tries: tries.filter((a) => a.deliveryId === d.id).map(({ attempt, statusCode, error, durationMs, at }) => ({ attempt, statusCode, error, durationMs, at })),
+    })),
+    hasMore: rows.length > LOG_PAGE,
+  };
+}
+
+/** Deliveries older than this are dropped from the log. */
+export const LOG_KEEP_MS = 30 * 24 * 3600 * 1000;
+
+export function pruneDeliveries(db: Db, now: number) {
+  db.transaction((tx) => tx.delete(webhookDeliveries).where(and(lt(webhookDeliveries.createdAt, new Date(now - LOG_KEEP_MS)), inArray(webhookDeliveries.status, ["delivered", "failed"]))).run());
+}

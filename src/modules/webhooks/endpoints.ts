@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type WebhookEndpointRow, webhookEndpoints } from "../../db/schema";
+import { AppError, notFound } from "../../errors";
+import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
+
+export interface WebhookEndpointDto {
+  id: number;
+  url: string;
+  events: WebhookEvent[];
+  secret: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface EndpointInput {
+  url?: string;
+  events?: string[];
+  active?: boolean;
+}
+
+const MAX_URL = 2000;
+
+/** Only absolute http(s) URLs without credentials in them. */
+export function checkWebhookUrl(raw: string): string {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AppError("ERR_INVALID_WEBHOOK_URL");
+  }
+  if (value.length > MAX_URL || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || url.username || url.password) {
+    throw new AppError("ERR_INVALID_WEBHOOK_URL");
+  }
+  return url.toString();
+}
+
+function checkEvents(events: string[]): WebhookEvent[] {
+  const unique = [...new Set(events)];
+  if (!unique.length || !unique.every(isWebhookEvent)) throw new AppError("ERR_INVALID_BODY");
+  return unique as WebhookEvent[];
+}
+
+export function toEndpointDto(row: WebhookEndpointRow): WebhookEndpointDto {
+  return { id: row.id, url: row.url, events: JSON.parse(row.events) as WebhookEvent[], secret: row.secret, active: row.active, createdAt: row.createdAt };
+}
+
+export function listEndpoints(db: Db): WebhookEndpointDto[] {
+  return db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.id)).all().map(toEndpointDto);
+}
+
+/** A new endpoint gets its own random signing secret. */
+export function createEndpoint(db: Db, input: EndpointInput): WebhookEndpointDto {
+  const url = checkWebhookUrl(input.url ?? "");
+  const events = checkEvents(input.events ?? []);
+  const secret = `whsec_${randomBytes(24).toString("hex")}`;
+  const row = db.transaction((tx) =>
+    tx
+      .insert(webhookEndpoints)
+      .values({ url, events: JSON.stringify(events), secret, active: input.active ?? true })
+      .returning()
+      .get(),
+  );
+  return toEndpointDto(row);
+}
+
+export function updateEndpoint(db: Db, id: number, input: EndpointInput, now: number): WebhookEndpointDto {
+  const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date(now) };
+  if (input.url !== undefined) set.url = checkWebhookUrl(input.url);
+  if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));
+  if (input.active !== undefined) set.active = input.active;
+  const row = db.transaction((tx) => tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning().get());
+  if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
+  return toEndpointDto(row);
+}
+
+/** Removes the endpoint with its delivery log; deliveries still waiting are dropped with it. */
+export function deleteEndpoint(db: Db, id: number) {
+  const row = db.transaction((tx) => tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }).get());
+  if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
+}
+
+/** The active endpoints subscribed to `event`. */
+export function endpointsFor(db: Db, event: WebhookEvent): WebhookEndpointRow[] {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.active, true))
+    .all()
+    .filter((row) => (JSON.parse(row.events) as string[]).includes(event));
+}

@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { contacts, tickets, webhookTicketStatus } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import type { EventName } from "../../realtime/events";
+import type { MessageDto } from "../messages/store";
+import type { TicketDto } from "../tickets/serialize";
+import { recordEvent } from "./deliveries";
+
+function contactOfTicket(deps: AppDeps, ticketId: number) {
+  return deps.db
+    .select({ id: contacts.id, name: contacts.name, number: contacts.number, isGroup: contacts.isGroup })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(eq(tickets.id, ticketId))
+    .get();
+}
+
+function messageData(deps: AppDeps, m: MessageDto) {
+  return {
+    id: m.id,
+    ticketId: m.ticketId,
+    whatsappId: m.whatsappId,
+    body: m.body,
+    fromMe: m.fromMe,
+    ack: m.ack,
+    sendState: m.sendState,
+    mediaType: m.mediaType,
+    createdAt: m.createdAt,
+    contact: contactOfTicket(deps, m.ticketId) ?? null,
+  };
+}
+
+/**
+ * A ticket status differing from the last one seen becomes `ticket.status`. The last status is kept per ticket
+ * (in the database, so a restart does not report old changes again); the compare and the write are one step.
+ */
+function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
+  const previous = deps.db.transaction((tx) => {
+    const seen = tx.select({ status: webhookTicketStatus.status }).from(webhookTicketStatus).where(eq(webhookTicketStatus.ticketId, ticket.id)).get();
+    if (seen?.status === ticket.status) return undefined;
+    tx.insert(webhookTicketStatus)
+      .values({ ticketId: ticket.id, status: ticket.status })
+      .onConflictDoUpdate({ target: webhookTicketStatus.ticketId, set: { status: ticket.status } })
+      .run();
+    return { status: seen?.status ?? null };
+  });
+  if (!previous) return;
+  recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, {
+    id: ticket.id,
+    status: ticket.status,
+    previousStatus: previous.status,
+    userId: ticket.userId,
+    queueId: ticket.queueId,
+    whatsappId: ticket.whatsappId,
+    contact: contactOfTicket(deps, ticket.id) ?? null,
+  });
+}
+
+function observe(deps: AppDeps, event: EventName, payload: any) {
+  if (event === "appMessage" && payload?.message) {
+    const m = payload.message as MessageDto;
+    if (payload.action === "create") recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
+    else if (payload.action === "update" && m.fromMe) recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
+  } else if (event === "ticket" && payload?.action === "update" && payload.ticket) {
+    ticketStatusChange(deps, payload.ticket as TicketDto);
+  }
+}
+
+/**
+ * Turns published realtime events into webhook deliveries. Events are published from inside services, some
+ * while a write is still open, so the work is deferred until that code has finished.
+ */
+export function observeForWebhooks(deps: AppDeps) {
+  return (_rooms: unknown, event: EventName, payload: unknown) => {
+    if (event !== "appMessage" && event !== "ticket") return;
+    queueMicrotask(() => {
+      try {
+        observe(deps, event, payload);
+      } catch (error) {
+        deps.log.warn("webhook event not recorded", { event, error });
+      }
+    });
+  };
+}
