@@ -8,7 +8,9 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/client";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
+import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
+import { scheduleBulk } from "./modules/bulk/worker";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { createAppMetrics } from "./monitoring/app-metrics";
@@ -45,11 +47,13 @@ export function composeDeps(opts: {
   }
   const metrics = createAppMetrics(db);
   hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
-  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics };
+  const jobs = new JobRunner({ db, clock, log });
+  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics, jobs };
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   requeueInterrupted(deps);
   channels.onConnected((whatsappId) => void deps.outbox.flush(deps, whatsappId));
+  scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork };
 }
 

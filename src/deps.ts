@@ -1,6 +1,7 @@
 import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import type { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import type { Outbox } from "./modules/messages/outbox";
 import type { AppMetrics } from "./monitoring/app-metrics";
@@ -23,4 +24,6 @@ export interface AppDeps {
   /** Sends stored messages on their connection, in order, when it is connected. */
   outbox: Outbox;
   metrics: AppMetrics;
+  /** Timed work kept in the database (started by server.ts; tests call `tick`). */
+  jobs: JobRunner;
 }

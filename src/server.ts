@@ -4,7 +4,6 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { systemClock } from "./deps";
 import { scheduleAutoClose } from "./jobs/auto-close";
-import { JobRunner } from "./jobs/runner";
 import { scheduleBackups } from "./ops/backup-job";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
@@ -28,7 +27,7 @@ async function main() {
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
-  const jobs = new JobRunner(deps);
+  const jobs = deps.jobs;
   scheduleAutoClose(jobs, deps, config.autoCloseHours);
   scheduleBackups(jobs, config, log, () => deps.clock.now());
   jobs.start();

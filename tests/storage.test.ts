@@ -14,6 +14,7 @@ import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
+import { JobRunner } from "../src/jobs/runner";
 import { call, TestClock } from "./helpers";
 
 function boot(env: Record<string, string>) {
@@ -23,7 +24,9 @@ function boot(env: Record<string, string>) {
   seedSettings(db);
   const hub = new RecordingHub();
   const log = createLogger("silent");
-  const deps: AppDeps = { config, db, hub, log, clock: new TestClock(), channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox(), metrics: createAppMetrics(db) };
+  const clock = new TestClock();
+  const jobs = new JobRunner({ db, clock, log });
+  const deps: AppDeps = { config, db, hub, log, clock, channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox(), metrics: createAppMetrics(db), jobs };
   return deps;
 }
 
