@@ -38,7 +38,7 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
     : [];
   if (records.length) ensureBulkJob(deps);
   for (const record of records) deps.hub.publish("admins", "massMessage", { action: "create", record });
-  return { created: records.length, skippedDuplicates: items.length - unique.length };
+  return { created: records.length, skippedDuplicates: items.length - unique.length, ids: records.map((r) => r.id) };
 }
 
 /** The shipping report: newest first, searched by phone, with the connection's name and number. */
