@@ -21,6 +21,9 @@ export const islandLoaders = {
   AdminQueues: () => import("./admin/Queues"),
   AdminSettings: () => import("./admin/Settings"),
   AdminTags: () => import("./admin/Tags"),
+  BulkMessage: () => import("./bulk/BulkMessage"),
+  BulkSettings: () => import("./bulk/SettingsMessage"),
+  BulkReport: () => import("./bulk/ShippingReport"),
 } satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
 
 export type IslandName = keyof typeof islandLoaders;

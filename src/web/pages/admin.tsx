@@ -10,6 +10,9 @@ const ADMIN_PAGES = {
   "/Queues": { island: "AdminQueues", adminOnly: true },
   "/Settings": { island: "AdminSettings", adminOnly: true },
   "/tags": { island: "AdminTags", adminOnly: false },
+  "/BulkMessage": { island: "BulkMessage", adminOnly: true },
+  "/ShippingReport": { island: "BulkReport", adminOnly: true },
+  "/SettingsMessage": { island: "BulkSettings", adminOnly: true },
 } as const;
 
 /** True when `path` is one of the administration screens. */
