@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { massMessages, settingsMessage, whatsapps } from "../../src/db/schema";
+import { contacts, massMessages, optOuts, settingsMessage, tickets, whatsapps } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { bootE2E, openPage } from "./boot";
@@ -34,7 +34,7 @@ async function open(page: Page, path: string, island: string) {
 }
 
 describe("bulk screens", () => {
-  test("an admin sets the throttling, previews a CSV campaign, sends it and watches progress and the report move live", async () => {
+  test("an admin sets the throttling, previews a CSV campaign, sends it, watches progress and the report move live, and clears an opt-out from the contact drawer", async () => {
     const w = env.deps.db.insert(whatsapps).values({ name: "Campaigns", provider: "sandbox" }).returning().get();
     await env.deps.channels.start(w.id);
     env.sandbox.scan(w.id);
@@ -77,6 +77,20 @@ describe("bulk screens", () => {
     await page.screenshot({ path: "/tmp/e2e-bulk-send-1440.png" });
     await report.screenshot({ path: "/tmp/e2e-bulk-report-1440.png" });
     expect(env.sandbox.network.outbox(w.id).map((m) => m.body)).toEqual(["Hi Ana, see you in Rio; RJ", "Hi Bia, see you in Recife"]);
+    expect(errors).toEqual([]);
+
+    // The first recipient answers with the opt-out keyword: the contact drawer shows it and the admin clears it.
+    await env.sandbox.inbound(w.id, { from: "5511999990001", body: "stop" });
+    const contact = env.deps.db.select().from(contacts).where(eq(contacts.number, "5511999990001")).get()!;
+    const ticket = env.deps.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).get()!;
+    await open(page, `/tickets/${ticket.id}`, "Chat");
+    await page.locator("button.chat-title").click();
+    const entry = page.locator(`.contact-opt-outs [data-opt-out="${w.id}"]`, { hasText: "Campaigns" });
+    await entry.waitFor();
+    await page.screenshot({ path: "/tmp/e2e-bulk-opt-out-1440.png" });
+    await entry.getByRole("button", { name: "Clear the opt-out on Campaigns" }).click();
+    await page.waitForSelector("text=Opt-out cleared");
+    expect(env.deps.db.select().from(optOuts).all()).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
