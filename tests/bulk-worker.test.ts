@@ -65,6 +65,18 @@ describe("bulk worker", () => {
     expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(3);
   });
 
+  test("with random on, each wait is the interval plus at most as much again", async () => {
+    const ctx = await makeTestApp();
+    await campaign(ctx, { limit: 10, minutes: 0, seconds: 2, random: true });
+    await runFor(ctx, 20);
+    const times = records(ctx).map((r) => r.sentAt!);
+    expect(times.every(Boolean)).toBe(true);
+    for (let i = 1; i < times.length; i++) {
+      expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(2000);
+      expect(times[i]! - times[i - 1]!).toBeLessThanOrEqual(4000);
+    }
+  });
+
   test("limit 0 pauses the campaign", async () => {
     const ctx = await makeTestApp();
     const { w } = await campaign(ctx, { limit: 0, minutes: 0, seconds: 1 });

@@ -19,6 +19,8 @@ export type MassStatus = "pending" | "sending" | "sent" | "number not exists" | 
 
 /** Records being worked on in this process; any other `sending` record was cut off by a stop or a crash. */
 const inFlight = new WeakMap<AppDeps, Set<number>>();
+/** Connections with a send in progress in this process: a slow send is not overtaken by the next tick. */
+const busyLanes = new WeakMap<AppDeps, Set<number>>();
 
 /**
  * The bulk worker as a recurring job of the runner: each tick sends at most one record per connection that is
@@ -127,6 +129,18 @@ function finish(deps: AppDeps, id: number, status: MassStatus, extra: Partial<Ma
 
 async function sendNext(deps: AppDeps, whatsappId: number) {
   if (!deps.channels.isRunning(whatsappId)) return;
+  let busy = busyLanes.get(deps);
+  if (!busy) busyLanes.set(deps, (busy = new Set()));
+  if (busy.has(whatsappId)) return;
+  busy.add(whatsappId);
+  try {
+    await sendNextFree(deps, whatsappId);
+  } finally {
+    busy.delete(whatsappId);
+  }
+}
+
+async function sendNextFree(deps: AppDeps, whatsappId: number) {
   const throttle = throttleFor(deps.db, whatsappId);
   if (throttle.limit <= 0) return;
   const record = claimNext(deps, whatsappId, throttle);
