@@ -22,6 +22,9 @@ export const islandLoaders = {
   AdminSettings: () => import("./admin/Settings"),
   AdminTags: () => import("./admin/Tags"),
   AdminWebhooks: () => import("./admin/Webhooks"),
+  BulkMessage: () => import("./bulk/BulkMessage"),
+  BulkSettings: () => import("./bulk/SettingsMessage"),
+  BulkReport: () => import("./bulk/ShippingReport"),
 } satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
 
 export type IslandName = keyof typeof islandLoaders;

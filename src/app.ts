@@ -8,7 +8,7 @@ import { createTokens } from "./modules/auth/tokens";
 import { sandboxRoutes } from "./modules/sandbox/index";
 import { sessionRoutes } from "./modules/sessions/index";
 import { settingsRoutes } from "./modules/settings/index";
-import { bulkRoutes } from "./modules/bulk/index";
+import { bulkRoutes, optOutRoutes } from "./modules/bulk/index";
 import { connectionsRoutes } from "./modules/connections/index";
 import { contactsRoutes } from "./modules/contacts/index";
 import { queuesRoutes } from "./modules/queues/index";
@@ -35,7 +35,7 @@ export async function createApp(deps: AppDeps) {
   const tokens = createTokens(deps.config);
   const api = new Elysia({ prefix: "/api" }).use(authRoutes(deps, tokens)).use(settingsRoutes(deps, tokens)).use(sandboxRoutes(deps, tokens)).use(sessionRoutes(deps, tokens))
     .use(usersRoutes(deps, tokens)).use(contactsRoutes(deps, tokens)).use(queuesRoutes(deps, tokens)).use(quickAnswersRoutes(deps, tokens)).use(tagsRoutes(deps, tokens))
-    .use(schedulesRoutes(deps, tokens)).use(settingsMessageRoutes(deps, tokens)).use(bulkRoutes(deps, tokens)).use(connectionsRoutes(deps, tokens))
+    .use(schedulesRoutes(deps, tokens)).use(settingsMessageRoutes(deps, tokens)).use(bulkRoutes(deps, tokens)).use(optOutRoutes(deps, tokens)).use(connectionsRoutes(deps, tokens))
     .use(ticketRoutes(deps, tokens))
     .use(dashboardRoutes(deps, tokens))
     .use(externalApiRoutes(deps))

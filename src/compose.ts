@@ -10,6 +10,7 @@ import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps, Clock } from "./deps";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
+import { scheduleBulk } from "./modules/bulk/worker";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
@@ -53,6 +54,7 @@ export function composeDeps(opts: {
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   requeueInterrupted(deps);
   channels.onConnected((whatsappId) => void deps.outbox.flush(deps, whatsappId));
+  scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork };
 }
 

@@ -5,6 +5,7 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { toast } from "../lib/toast";
+import { ContactOptOuts } from "../bulk/ContactOptOuts";
 import { ContactModal, type Contact } from "./ContactModal";
 
 type Full = Contact & { extraInfo: { id: number; name: string; value: string | null }[] };
@@ -44,6 +45,7 @@ export function ContactDrawer({ contactId, onClose }: { contactId: number; onClo
           <button type="button" className="button small" onClick={() => setEditing(true)}>
             {t("agent.contacts.edit")}
           </button>
+          <ContactOptOuts contactId={contactId} />
           {contact.extraInfo.length > 0 && (
             <dl className="extra-list">
               {contact.extraInfo.map((x) => (

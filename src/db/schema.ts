@@ -265,10 +265,14 @@ export const massMessages = sqliteTable(
     phone: text("phone").notNull(),
     message: text("message").notNull(),
     status: text("status").notNull().default("pending"),
+    /** The network id chosen for this record's message before it is stored: decides, after a crash, whether it was. */
+    wid: text("wid"),
+    /** Epoch ms when the record was sent: the 24 h limit counts these. */
+    sentAt: integer("sent_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id), index("mass_messages_created_idx").on(t.createdAt)],
+  (t) => [index("mass_messages_sent_idx").on(t.whatsappId, t.sentAt), index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id), index("mass_messages_created_idx").on(t.createdAt)],
 );
 
 /** Bulk-send throttling per connection. */
@@ -287,6 +291,25 @@ export const settingsMessage = sqliteTable("settings_message", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** Each connection's last bulk send (epoch ms) and the random extra wait drawn for the next one. */
+export const bulkLanes = sqliteTable("bulk_lanes", {
+  whatsappId: integer("whatsapp_id").primaryKey().references(() => whatsapps.id, { onDelete: "cascade" }),
+  lastAt: integer("last_at").notNull(),
+  jitterMs: integer("jitter_ms").notNull().default(0),
+});
+
+/** Numbers that sent a connection's opt-out keyword: bulk sends skip them. */
+export const optOuts = sqliteTable(
+  "opt_outs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    number: text("number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("opt_outs_whatsapp_number_idx").on(t.whatsappId, t.number)],
+);
 
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
@@ -435,6 +458,7 @@ export const messageReactions = sqliteTable(
 export type MessageRow = typeof messages.$inferSelect;
 export type TagRow = typeof tags.$inferSelect;
 export type ScheduleRow = typeof schedules.$inferSelect;
+export type MassMessageRow = typeof massMessages.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
 export type RefreshFamilyRow = typeof refreshFamilies.$inferSelect;
 

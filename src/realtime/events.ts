@@ -12,6 +12,7 @@ export type EventName =
   | "settings"
   | "settingsMessage"
   | "massMessage"
+  | "optOut"
   | "tag"
   | "schedule"
   | "sandbox"

@@ -4,6 +4,7 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { listQuery } from "../../http/list-query";
+import { clearContactOptOut, listContactOptOuts } from "./opt-out";
 import { cleanFinished, deleteRecord, listReport, storeBulk } from "./service";
 
 const item = t.Object({
@@ -33,5 +34,22 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
         return { message: "Registro deletado", removed };
       },
       { auth: "bulk:manage" },
+    );
+}
+
+const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+/** /contacts/:id/optOuts: where a contact opted out of bulk messages; everyone sees it, admins clear it. */
+export function optOutRoutes(deps: AppDeps, tokens: Tokens) {
+  return new Elysia()
+    .use(authContext(deps, tokens))
+    .get("/contacts/:id/optOuts", ({ params }) => listContactOptOuts(deps.db, params.id), { auth: true, params: t.Object({ id }) })
+    .delete(
+      "/contacts/:id/optOuts/:whatsappId",
+      ({ params }) => {
+        clearContactOptOut(deps, params.id, params.whatsappId);
+        return { message: "Registro deletado" };
+      },
+      { auth: "bulk:manage", params: t.Object({ id, whatsappId: id }) },
     );
 }

@@ -1,9 +1,10 @@
-import { count, desc, eq, inArray, ne } from "drizzle-orm";
+import { count, desc, eq, inArray, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { massMessages, whatsapps } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { ensureBulkJob } from "./worker";
 
 export interface BulkItem {
   message: string;
@@ -35,8 +36,9 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
           .all(),
       )
     : [];
+  if (records.length) ensureBulkJob(deps);
   for (const record of records) deps.hub.publish("admins", "massMessage", { action: "create", record });
-  return { created: records.length, skippedDuplicates: items.length - unique.length };
+  return { created: records.length, skippedDuplicates: items.length - unique.length, ids: records.map((r) => r.id) };
 }
 
 /** The shipping report: newest first, searched by phone, with the connection's name and number. */
@@ -66,7 +68,7 @@ export function deleteRecord(deps: AppDeps, id: number) {
 
 /** DELETE /bulkMessage/clean: removes finished records only; pending ones still have to be sent. */
 export function cleanFinished(deps: AppDeps) {
-  const removed = deps.db.delete(massMessages).where(ne(massMessages.status, "pending")).returning({ id: massMessages.id }).all();
+  const removed = deps.db.delete(massMessages).where(notInArray(massMessages.status, ["pending", "sending"])).returning({ id: massMessages.id }).all();
   for (const { id } of removed) deps.hub.publish("admins", "massMessage", { action: "delete", id });
   return removed.length;
 }

@@ -12,6 +12,7 @@ import { type BotActions, runBot } from "./bot";
 import { currentContact, findOrCreateContact, refreshPicture } from "./contacts";
 import { KeyedMutex } from "./mutex";
 import { findOrCreateTicket } from "./tickets";
+import { handleOptOut } from "../bulk/opt-out";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
 
@@ -94,6 +95,7 @@ export class InboundPipeline {
       if (!stored.created && !stored.replaced) return;
       const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
       try {
+        if (chatContact.number && (await handleOptOut(deps, whatsappId, fresh, chatContact.number, message.body))) return;
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
       } catch (error) {
         deps.log.error("bot stage failed", { whatsappId, ticketId: ticket.id, error });

@@ -26,6 +26,9 @@ const ADMIN: NavItem[] = [
   { href: "/connections", key: "drawer.connections", icon: "signal" },
   { href: "/Settings", key: "drawer.settings", icon: "settings" },
   { href: "/webhooks", key: "drawer.webhooks", icon: "send" },
+  { href: "/BulkMessage", key: "drawer.bulkMessage", icon: "send" },
+  { href: "/ShippingReport", key: "drawer.shippingReport", icon: "file" },
+  { href: "/SettingsMessage", key: "drawer.settingsMessage", icon: "settings" },
 ];
 
 const SANDBOX: NavItem = { href: "/sandbox", key: "drawer.sandbox", icon: "chat" };

@@ -11,6 +11,9 @@ const ADMIN_PAGES = {
   "/Settings": { island: "AdminSettings", adminOnly: true },
   "/webhooks": { island: "AdminWebhooks", adminOnly: true },
   "/tags": { island: "AdminTags", adminOnly: false },
+  "/BulkMessage": { island: "BulkMessage", adminOnly: true },
+  "/ShippingReport": { island: "BulkReport", adminOnly: true },
+  "/SettingsMessage": { island: "BulkSettings", adminOnly: true },
 } as const;
 
 /** True when `path` is one of the administration screens. */

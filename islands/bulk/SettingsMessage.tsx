@@ -1,0 +1,85 @@
+import { useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { Input, Select } from "../lib/form";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+import { useConnections } from "./connections";
+
+interface Form {
+  limit: string;
+  minutes: string;
+  seconds: string;
+  contacts: boolean;
+  photo: boolean;
+  random: boolean;
+  optOut: string;
+}
+
+const DEFAULTS: Form = { limit: "10", minutes: "1", seconds: "0", contacts: false, photo: false, random: false, optOut: "" };
+
+/** /SettingsMessage: one connection's bulk throttling (24 h limit, wait, filters, opt-out keyword). */
+export default function SettingsMessage() {
+  const t = useT();
+  const connections = useConnections();
+  const [whatsappId, setWhatsappId] = useState("");
+  const [form, setForm] = useState<Form>(DEFAULTS);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!whatsappId) return;
+    api<Partial<Record<keyof Form, unknown>>>(`/settingsMessage/${whatsappId}`)
+      .then((row) =>
+        setForm({
+          limit: String(row.limit ?? DEFAULTS.limit),
+          minutes: String(row.minutes ?? DEFAULTS.minutes),
+          seconds: String(row.seconds ?? DEFAULTS.seconds),
+          contacts: !!row.contacts,
+          photo: !!row.photo,
+          random: !!row.random,
+          optOut: String(row.optOut ?? ""),
+        }),
+      )
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [whatsappId, t]);
+
+  async function save() {
+    if (!whatsappId) return toast("error", t("bulk.send.pickConnection"));
+    setBusy(true);
+    try {
+      const body = { whatsappId: Number(whatsappId), limit: Number(form.limit), minutes: Number(form.minutes), seconds: Number(form.seconds), contacts: form.contacts, photo: form.photo, random: form.random, optOut: form.optOut };
+      await api("/settingsMessage", { method: "POST", body });
+      toast("success", t("bulk.settings.saved"));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const number = (key: "limit" | "minutes" | "seconds") => <Input label={t(`bulk.settings.${key}`)} type="number" value={form[key]} onChange={(v) => setForm({ ...form, [key]: v })} maxLength={7} />;
+  const check = (key: "contacts" | "photo" | "random") => (
+    <label className="check">
+      <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
+      {t(`bulk.settings.${key}`)}
+    </label>
+  );
+  return (
+    <section className="page admin-page">
+      <h1 className="page-title">{t("bulk.settings.title")}</h1>
+      <div className="admin-card">
+        <Select label={t("bulk.common.connection")} value={whatsappId} onChange={setWhatsappId} options={[{ value: "", label: t("bulk.common.pick") }, ...connections.map((c) => ({ value: String(c.id), label: c.name }))]} />
+        {number("limit")}
+        {number("minutes")}
+        {number("seconds")}
+        {check("contacts")}
+        {check("photo")}
+        {check("random")}
+        <Input label={t("bulk.settings.optOut")} value={form.optOut} onChange={(optOut) => setForm({ ...form, optOut })} maxLength={1000} />
+        <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
+          {t("bulk.settings.save")}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { contacts, optOuts, settingsMessage, whatsapps, type TicketRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { notFound } from "../../errors";
+import { sendTicketText } from "../messages/send";
+
+/** Sent to a number once it is on the opt-out list. */
+export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens em massa deste número.";
+
+/** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
+export function isOptedOut(db: Db, whatsappId: number, number: string): boolean {
+  return !!db.select({ id: optOuts.id }).from(optOuts).where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number))).get();
+}
+
+const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
+
+/**
+ * An inbound 1:1 text equal to the connection's opt-out keyword (case and surrounding spaces aside) puts the
+ * number on the connection's opt-out list and gets a confirmation. True when the message was that keyword.
+ */
+export async function handleOptOut(deps: AppDeps, whatsappId: number, ticket: TicketRow, number: string, body: string): Promise<boolean> {
+  const keyword = deps.db.select({ optOut: settingsMessage.optOut }).from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get()?.optOut;
+  if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
+  const added = deps.db.transaction((tx) =>
+    tx.insert(optOuts).values({ whatsappId, number, createdAt: new Date(deps.clock.now()) }).onConflictDoNothing().returning().get(),
+  );
+  if (added) deps.hub.publish("admins", "optOut", { action: "create", optOut: added });
+  await sendTicketText(deps, ticket, OPT_OUT_CONFIRMATION, { auto: true });
+  return true;
+}
+
+function contactNumber(db: Db, contactId: number): string | null {
+  const contact = db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId)).get();
+  if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
+  return contact.number;
+}
+
+/** The connections the contact opted out of bulk messages on, for the contact drawer. */
+export function listContactOptOuts(db: Db, contactId: number) {
+  const number = contactNumber(db, contactId);
+  if (!number) return [];
+  return db
+    .select({ whatsappId: optOuts.whatsappId, whatsappName: whatsapps.name, createdAt: optOuts.createdAt })
+    .from(optOuts)
+    .innerJoin(whatsapps, eq(whatsapps.id, optOuts.whatsappId))
+    .where(eq(optOuts.number, number))
+    .orderBy(asc(optOuts.id))
+    .all();
+}
+
+/** Takes the contact off the connection's opt-out list: later campaigns reach them again. */
+export function clearContactOptOut(deps: AppDeps, contactId: number, whatsappId: number) {
+  const number = contactNumber(deps.db, contactId);
+  const removed = number
+    ? deps.db.transaction((tx) => tx.delete(optOuts).where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number))).returning().get())
+    : undefined;
+  if (!removed) throw notFound("ERR_NO_OPT_OUT_FOUND");
+  deps.hub.publish("admins", "optOut", { action: "delete", optOut: removed });
+}

@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { settingsMessage } from "../../db/schema";
+
+export interface Throttle {
+  limit: number;
+  minutes: number;
+  seconds: number;
+  photo: boolean;
+  random: boolean;
+  contacts: boolean;
+}
+
+/** A connection whose throttling was never saved sends with the defaults of the settings screen. */
+const DEFAULTS: Throttle = { limit: 10, minutes: 1, seconds: 0, photo: false, random: false, contacts: false };
+
+/** The connection's bulk throttling as it is now: read on every tick, so a change applies to the next send. */
+export function throttleFor(db: Db, whatsappId: number): Throttle {
+  const row = db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get();
+  if (!row) return DEFAULTS;
+  return { limit: row.limit, minutes: row.minutes, seconds: row.seconds, photo: row.photo, random: row.random, contacts: row.contacts };
+}
