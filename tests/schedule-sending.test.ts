@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, schedules, tickets } from "../src/db/schema";
+import { contacts, messages, optOuts, schedules, tickets } from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
 import { scheduleSchedules } from "../src/jobs/schedules";
@@ -197,5 +197,16 @@ describe("sending schedules", () => {
       await jobs.tick();
     }
     expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_NO_DEF_WAPP_FOUND" });
+  });
+
+  test("a schedule to a contact who opted out of the connection ends ERRO with the reason, and nothing is sent", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    ctx.db.insert(optOuts).values({ whatsappId: conn.id, number: contact.number!, createdAt: new Date(ctx.clock.now()) }).run();
+    const s = await createSchedule(ctx, agent.token, { body: "Promoção da semana", contactId: contact.id });
+    await runAfter(HOUR + 5_000);
+    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_CONTACT_OPTED_OUT", sentAt: null });
+    expect(ctx.sandbox.network.outbox(conn.id, contact.number!)).toEqual([]);
+    expect(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).all()).toEqual([]);
+    expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
   });
 });

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
+import { isOptedOut } from "../bulk/opt-out";
 import type { Db } from "../../db/client";
 import { contacts, jobs, messages, schedules, tickets, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
@@ -136,12 +137,34 @@ function failAttempt(deps: AppDeps, id: number, messageId: number | null, reason
   publish(deps, id);
 }
 
-/** The ticket a schedule goes out on: found or created for its contact on its ticket's connection, else the default one. */
-function ticketFor(deps: AppDeps, schedule: ScheduleRow) {
-  const contact = deps.db.select({ id: contacts.id, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, schedule.contactId)).get();
+/** Ends an AGENDADA schedule that must not be sent at all as ERRO with `reason`. */
+function giveUp(deps: AppDeps, id: number, reason: string) {
+  const now = new Date(deps.clock.now());
+  const row = deps.db.transaction((tx) =>
+    tx
+      .update(schedules)
+      .set({ status: "ERRO", lastError: reason, updatedAt: now })
+      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
+      .returning()
+      .get(),
+  );
+  if (row) publish(deps, id);
+}
+
+/** Who a schedule goes to and on which connection: its ticket's connection, else the user's or the default one. */
+function targetOf(deps: AppDeps, schedule: ScheduleRow) {
+  const contact = deps.db
+    .select({ id: contacts.id, isGroup: contacts.isGroup, number: contacts.number })
+    .from(contacts)
+    .where(eq(contacts.id, schedule.contactId))
+    .get();
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   const own = schedule.ticketId != null ? deps.db.select({ whatsappId: tickets.whatsappId }).from(tickets).where(eq(tickets.id, schedule.ticketId)).get() : undefined;
-  const whatsappId = own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId);
+  return { contact, whatsappId: own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId) };
+}
+
+/** The ticket a schedule goes out on: found or created for its contact on its connection (see targetOf). */
+function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof targetOf>) {
   const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: contact.isGroup });
   if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
   markTicketRead(deps, ticket);
@@ -162,7 +185,10 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
   }
   let message;
   try {
-    const ticket = ticketFor(deps, schedule);
+    const target = targetOf(deps, schedule);
+    // A contact who opted out of this connection's messages is not written to by a schedule either.
+    if (target.contact.number && isOptedOut(deps.db, target.whatsappId, target.contact.number)) return giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
+    const ticket = ticketFor(deps, target);
     message = await sendTicketText(deps, ticket, schedule.body, {
       userId: schedule.userId,
       onStored: (stored) => {
