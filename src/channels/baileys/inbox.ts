@@ -42,6 +42,8 @@ export class Inbox {
   private paused = true;
   private readonly acks = new Map<string, number>();
   private readonly missed = new Set<string>();
+  /** Message ids whose media is being downloaded now. */
+  private readonly downloading = new Set<string>();
 
   constructor(private readonly opts: InboxOptions) {}
 
@@ -133,11 +135,16 @@ export class Inbox {
 
   private fetchMedia(rowId: number | undefined, m: WAMessage) {
     const id = this.opts.connectionId;
+    const messageId = m.key.id!;
     // Stopping: the download is left to the next start, with its row.
     if (this.paused) return void (rowId !== undefined && this.handling.delete(rowId));
+    // The same message delivered twice: the download already running settles its media.
+    if (this.downloading.has(messageId)) return this.finish(rowId);
+    this.downloading.add(messageId);
     this.opts.downloads
       .run(id, (signal) => this.opts.download(m, signal))
-      .then((outcome) => this.sink!.onMedia(id, m.key.id!, outcome))
+      .then((outcome) => this.sink!.onMedia(id, messageId, outcome))
+      .finally(() => this.downloading.delete(messageId))
       .then(
         () => this.finish(rowId),
         (error) => {

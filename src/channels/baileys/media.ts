@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createWriteStream, readdirSync, renameSync, rmSync } from "node:fs";
+import { createWriteStream, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -100,11 +100,14 @@ async function writeCapped(stream: Readable, dir: string, ext: string, maxBytes:
       done(bytes > maxBytes ? new TooLarge(bytes) : null, chunk);
     },
   });
+  // Opened here, not by the stream: a file the stream opened on its own could appear after a failure removed it.
+  const out = createWriteStream("", { fd: openSync(path + PART, "wx", PRIVATE_FILE) });
   try {
-    await pipeline(stream, cap, createWriteStream(path + PART, { flags: "wx", mode: PRIVATE_FILE }), { signal });
+    await pipeline(stream, cap, out, { signal });
     renameSync(path + PART, path);
     return { fileName };
   } catch (error) {
+    out.destroy();
     rmSync(path + PART, { force: true });
     if (error instanceof TooLarge) return { oversized: error.bytes };
     throw error;
