@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { massMessages } from "../src/db/schema";
+import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
+
+const APP = join(import.meta.dir, "bulk-app-process.ts");
+let cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+/** Polls `check` (a read of the shared database) until it holds. */
+async function waitFor<T>(check: () => T | false | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await Bun.sleep(5);
+  }
+}
+
+describe("bulk campaigns survive a crash", () => {
+  test("kill -9 in the middle of a 50-recipient campaign, then a restart: every recipient gets exactly one message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-bulk-crash-"));
+    mkdirSync(join(dir, "media"));
+    const paths = { dataDir: dir, databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") };
+    const apps: Subprocess[] = [];
+    cleanup.push(async () => {
+      for (const app of apps) app.kill("SIGKILL");
+      await Promise.all(apps.map((app) => app.exited));
+      rmSync(dir, { recursive: true, force: true });
+    });
+    // The campaign is set up through the API; this process's runner never starts, so it sends nothing itself.
+    const ctx = await makeTestApp(paths);
+    const admin = (await loginAs(ctx, { profile: "admin" })).token;
+    const w = await createSandboxConnection(ctx);
+    await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, limit: 500, minutes: 0, seconds: 1 } });
+    const phones = Array.from({ length: 50 }, (_, i) => `55119${String(70000000 + i)}`);
+    const stored = await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: phones.map((phone) => ({ message: `Oferta para ${phone}`, phone, whatsappId: w.id })) });
+    expect(stored.status).toBe(200);
+
+    const env = { ...process.env, DB_PATH: paths.databasePath, DATA_DIR: dir, CLOCK_ORIGIN: String(Date.now()), SPEED: "20" };
+    const start = () => {
+      const app = Bun.spawn([process.execPath, APP], { env, stdout: "ignore", stderr: "inherit" });
+      apps.push(app);
+      return app;
+    };
+    const sent = () => ctx.sandbox.network.outbox(w.id);
+    const first = start();
+    await waitFor(() => sent().length >= 15);
+    first.kill("SIGKILL");
+    await first.exited;
+    const atCrash = sent().length;
+    expect(atCrash).toBeLessThan(50);
+
+    start();
+    const statuses = () => ctx.db.select({ status: massMessages.status }).from(massMessages).all().map((r) => r.status);
+    await waitFor(() => statuses().every((s) => s === "sent"));
+    const peers = sent().map((m) => m.peer);
+    expect(peers.length).toBe(50);
+    expect(new Set(peers).size).toBe(50);
+    expect([...peers].sort()).toEqual([...phones].sort());
+  }, 60_000);
+});
