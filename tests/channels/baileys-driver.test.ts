@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BaileysDriver, type BaileysDriverOptions } from "../../src/channels/baileys/driver";
-import { openDatabase } from "../../src/db/client";
-import { runMigrations } from "../../src/db/migrate";
-import { createLogger } from "../../src/log";
+import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import { encryptedStream, proto, type BinaryNode } from "baileys";
 import { readdirSync, readFileSync } from "node:fs";
 import { FakeWa } from "./fakewa/server";
-import { RecordingSink } from "./fakewa/sink";
+import { driverOnFake, pair } from "./fakewa/driver";
 
 const CONN = { id: 1, name: "Main", provider: "baileys" as const };
 let cleanup: (() => Promise<void> | void)[] = [];
@@ -20,42 +15,13 @@ afterEach(async () => {
 });
 
 function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpts: Partial<BaileysDriverOptions> = {}) {
-  const fake = new FakeWa(fakeOpts);
-  const db = openDatabase(":memory:");
-  runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
-  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-baileys-"));
-  const driver = new BaileysDriver({
-    db,
-    mediaDir,
-    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
-    waWebSocketUrl: fake.url,
-    fetchLatestVersion: false,
-    backoff: { baseMs: 20, maxMs: 100 },
-    mediaTimeoutMs: 2000,
-    // The fake sends no history: skip the 20 s initial-sync wait.
-    socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
-    ...driverOpts,
-  });
-  const sink = new RecordingSink();
-  cleanup.push(async () => {
-    await driver.stop(CONN.id);
-    fake.stop();
-    rmSync(mediaDir, { recursive: true, force: true });
-  });
-  return { fake, db, driver, sink, mediaDir };
+  const ctx = driverOnFake(fakeOpts, driverOpts);
+  cleanup.push(ctx.dispose);
+  return ctx;
 }
 
-const credsCount = (db: ReturnType<typeof openDatabase>) =>
+const credsCount = (db: ReturnType<typeof setup>["db"]) =>
   (db.$client.query("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1").get() as { n: number }).n;
-
-async function pair(ctx: ReturnType<typeof setup>) {
-  const { fake, driver, sink } = ctx;
-  await driver.start(CONN, sink);
-  const qr = await sink.until(() => sink.statuses.find((s) => s.status === "qrcode")?.info?.qr);
-  fake.scan(qr);
-  await sink.until(() => sink.statuses.find((s) => s.status === "CONNECTED"));
-}
 
 describe("baileys driver against the fake WhatsApp server", () => {
   test("QR pairing, the 515 restart and login end CONNECTED with our number and saved creds", async () => {

@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { BaileysDriver } from "../../src/channels/baileys/driver";
 import type { ConnectionRef } from "../../src/channels/types";
-import { openDatabase } from "../../src/db/client";
-import { runMigrations } from "../../src/db/migrate";
-import { createLogger } from "../../src/log";
-import { FakeWa } from "./fakewa/server";
-import { RecordingSink } from "./fakewa/sink";
+import { driverOnFake, pair } from "./fakewa/driver";
 
 const LID = "123456789012345";
 let cleanup: (() => Promise<void> | void)[] = [];
@@ -19,35 +11,10 @@ afterEach(async () => {
 });
 
 /** A driver on the fake server with Baileys' history sync on, as for a connection that imports it. */
-function setup(conn: ConnectionRef) {
-  const fake = new FakeWa({ onWhatsApp: ["5511988887777"] });
-  const db = openDatabase(":memory:");
-  runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
-  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-baileys-"));
-  const driver = new BaileysDriver({
-    db,
-    mediaDir,
-    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
-    waWebSocketUrl: fake.url,
-    fetchLatestVersion: false,
-    backoff: { baseMs: 20, maxMs: 100 },
-    socketConfig: { qrTimeout: 200 },
-  });
-  const sink = new RecordingSink();
-  cleanup.push(async () => {
-    await driver.stop(conn.id);
-    fake.stop();
-    rmSync(mediaDir, { recursive: true, force: true });
-  });
-  return { fake, driver, sink };
-}
-
-async function pair(ctx: ReturnType<typeof setup>, conn: ConnectionRef) {
-  await ctx.driver.start(conn, ctx.sink);
-  const qr = await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "qrcode")?.info?.qr);
-  ctx.fake.scan(qr);
-  await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "CONNECTED"));
+function setup() {
+  const ctx = driverOnFake({ onWhatsApp: ["5511988887777"] }, { socketConfig: { qrTimeout: 200 } });
+  cleanup.push(ctx.dispose);
+  return ctx;
 }
 
 const at = (daysAgo: number) => Math.floor(Date.now() / 1000) - daysAgo * 86_400;
@@ -71,7 +38,7 @@ describe("baileys driver and the history sent at pairing, against the fake Whats
 
   test("with the import on, the last N days of chats reach onHistory (media not downloaded) and the LID↔phone pairs reach onContacts", async () => {
     const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys", historyDays: 7 };
-    const ctx = setup(conn);
+    const ctx = setup();
     await pair(ctx, conn);
     ctx.fake.historySync(history(), { [LID]: "5511977776666" });
     await ctx.sink.until(() => ctx.sink.history.length >= 4);
@@ -89,7 +56,7 @@ describe("baileys driver and the history sent at pairing, against the fake Whats
 
   test("with the import off, history messages are not reported, but its chats' LID↔phone pairs are", async () => {
     const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys" };
-    const ctx = setup(conn);
+    const ctx = setup();
     await pair(ctx, conn);
     ctx.fake.historySync(history(), { [LID]: "5511977776666" });
     await ctx.sink.until(() => ctx.sink.contacts.find((c) => c.lid === LID && c.phone === "5511977776666"));

@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { BinaryNode } from "baileys";
-import { BaileysDriver } from "../../src/channels/baileys/driver";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
-import { createLogger } from "../../src/log";
 import type { RecordingHub } from "../../src/realtime/hub";
 import { call, loginAs, makeTestApp, type TestContext } from "../helpers";
 import { FakeWa } from "./fakewa/server";
+import { testDriver } from "./fakewa/driver";
 import { RecordingSink } from "./fakewa/sink";
 
 const CONN = { id: 1, name: "Main", provider: "baileys" as const };
@@ -24,21 +20,8 @@ afterEach(async () => {
 });
 
 function newDriver(db: ReturnType<typeof openDatabase>, fake: FakeWa) {
-  const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-outbound-"));
-  const driver = new BaileysDriver({
-    db,
-    mediaDir,
-    log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
-    waWebSocketUrl: fake.url,
-    fetchLatestVersion: false,
-    backoff: { baseMs: 20, maxMs: 100 },
-    // The fake sends no history: skip the 20 s initial-sync wait.
-    socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
-  });
-  cleanup.push(async () => {
-    await driver.stop(CONN.id);
-    rmSync(mediaDir, { recursive: true, force: true });
-  });
+  const { driver, dispose } = testDriver(db, fake);
+  cleanup.push(dispose);
   return driver;
 }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { queues, whatsapps } from "../../src/db/schema";
+import { queues } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot, logIn } from "./boot";
+import { bootE2E, openPage, snapshot, logIn, addSandboxConnection } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -34,9 +34,7 @@ beforeAll(async () => {
   insertUser(env.deps.db, { name: "Ada Admin", email: PEOPLE.admin, passwordHash: hash, profile: "admin" });
   insertUser(env.deps.db, { name: "Fred Vendas", email: PEOPLE.first, passwordHash: hash, profile: "user", queueIds: [qa!.id] });
   insertUser(env.deps.db, { name: "Sara Suporte", email: PEOPLE.second, passwordHash: hash, profile: "user", queueIds: [qb!.id] });
-  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
-  await env.deps.channels.start(whatsappId);
-  env.sandbox.scan(whatsappId);
+  whatsappId = await addSandboxConnection(env);
   for (const [who, email] of Object.entries(PEOPLE)) {
     const res = await fetch(`${env.base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
     tokens[who] = ((await res.json()) as { token: string }).token;

@@ -1,5 +1,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
+import { whatsapps } from "../../src/db/schema";
+import { hashPassword } from "../../src/modules/auth/passwords";
+import { insertUser } from "../../src/modules/users/service";
 import { composeDeps } from "../../src/compose";
 import { createLogger } from "../../src/log";
 import { BunTopicHub } from "../../src/realtime/hub";
@@ -68,4 +71,20 @@ export async function logIn(page: Page, base: string, who: { email: string; pass
   await page.fill("#password", who.password);
   await page.keyboard.press("Enter");
   await page.waitForURL(`${base}/tickets`);
+}
+
+type E2E = Awaited<ReturnType<typeof bootE2E>>;
+
+/** A user who can sign in with `who`'s email and password; returns its id. */
+export async function addUser(env: E2E, who: { name: string; email: string; password: string }, profile: "admin" | "user") {
+  const passwordHash = await hashPassword(who.password, env.deps.config.passwordHashing);
+  return insertUser(env.deps.db, { name: who.name, email: who.email, passwordHash, profile }).id;
+}
+
+/** A default sandbox connection, started and scanned (CONNECTED); returns its id. */
+export async function addSandboxConnection(env: E2E) {
+  const id = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
+  await env.deps.channels.start(id);
+  env.sandbox.scan(id);
+  return id;
 }

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Page } from "playwright-core";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
-import { hashPassword } from "../../src/modules/auth/passwords";
-import { insertUser } from "../../src/modules/users/service";
 import type { ConnectionManager } from "../../src/channels/manager";
 import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";
 import { makePrivateDir, writePrivateFile } from "../../src/private-files";
-import { bootE2E, CHROMIUM_ARGS, openPage, logIn } from "./boot";
+import { bootE2E, CHROMIUM_ARGS, openPage, logIn, addUser, addSandboxConnection } from "./boot";
 
 const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
@@ -19,10 +17,8 @@ const ADMIN = { email: "eva@example.com", password: "secret-123", name: "Eva Age
 
 beforeAll(async () => {
   env = await bootE2E();
-  adminId = insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" }).id;
-  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
-  await env.deps.channels.start(whatsappId);
-  env.sandbox.scan(whatsappId);
+  adminId = await addUser(env, ADMIN, "admin");
+  whatsappId = await addSandboxConnection(env);
 }, 30_000);
 
 afterAll(async () => {

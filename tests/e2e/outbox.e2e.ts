@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
-import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
-import { hashPassword } from "../../src/modules/auth/passwords";
+import { contacts, messages, tickets } from "../../src/db/schema";
 import { cancelUnsent } from "../../src/modules/messages/outbox";
-import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, logIn } from "./boot";
+import { bootE2E, openPage, logIn, addUser, addSandboxConnection } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -14,10 +12,8 @@ const ADMIN = { email: "olga@example.com", password: "secret-123", name: "Olga O
 
 beforeAll(async () => {
   env = await bootE2E();
-  adminId = insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" }).id;
-  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
-  await env.deps.channels.start(whatsappId);
-  env.sandbox.scan(whatsappId);
+  adminId = await addUser(env, ADMIN, "admin");
+  whatsappId = await addSandboxConnection(env);
 }, 30_000);
 
 afterAll(async () => {

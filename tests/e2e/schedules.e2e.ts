@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { eq } from "drizzle-orm";
-import { contacts, schedules, tickets, whatsapps } from "../../src/db/schema";
-import { hashPassword } from "../../src/modules/auth/passwords";
-import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { contacts, schedules, tickets } from "../../src/db/schema";
+import { bootE2E, openPage, addUser, addSandboxConnection } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -13,10 +11,8 @@ const AGENT = { email: "lia@example.com", password: "secret-123", name: "Lia Age
 
 beforeAll(async () => {
   env = await bootE2E();
-  agentId = insertUser(env.deps.db, { name: AGENT.name, email: AGENT.email, passwordHash: await hashPassword(AGENT.password, env.deps.config.passwordHashing), profile: "user" }).id;
-  whatsappId = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
-  await env.deps.channels.start(whatsappId);
-  env.sandbox.scan(whatsappId);
+  agentId = await addUser(env, AGENT, "user");
+  whatsappId = await addSandboxConnection(env);
 }, 30_000);
 
 afterAll(async () => {
