@@ -20,7 +20,7 @@ import { toast } from "./lib/toast";
 import type { Message, Ticket } from "./lib/types";
 
 const MAX_ROWS = 5;
-/** localStorage key of the sign-message toggle (product §9: persisted locally). */
+/** LocalStorage key of the sign-message toggle (persisted locally). */
 const SIGN_KEY = "zapdesk.signMessage";
 const TOP_MARGIN_PX = 100;
 
@@ -74,7 +74,7 @@ export default function Chat({ ticketId, userId }: Props) {
     }
   }
 
-  /** Product §9: with the sign toggle on, the body starts with the user's name in bold. */
+  /** With the sign toggle on, the body starts with the user's name in bold. */
   function signed(body: string) {
     const userName = getBoot()?.user?.name;
     return sign && userName && body ? `*${userName}:*\n${body}` : body;
@@ -154,7 +154,7 @@ export default function Chat({ ticketId, userId }: Props) {
     }
   }, [messages]);
 
-  // Product §9: the input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
+  // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
   useLayoutEffect(() => {
     const el = textarea.current;
     if (!el) return;

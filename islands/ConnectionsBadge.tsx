@@ -3,7 +3,7 @@ import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { on } from "./lib/socket";
 
-/** Session states that need an admin's attention (product §2). */
+/** Session states that need an admin's attention. */
 export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
 const SETTLE_MS = 2000;
 

@@ -31,8 +31,8 @@ function chime() {
 }
 
 /**
- * App-bar bell: lists the tickets with unread messages (GET /tickets?withUnreadMessages=true, then live) and, per
- * product §4, raises a desktop notification with a sound for a new contact message — except for the ticket open and
+ * App-bar bell: lists the tickets with unread messages (GET /tickets?withUnreadMessages=true, then live) and
+ * raises a desktop notification with a sound for a new contact message — except for the ticket open and
  * visible on screen, another user's ticket, or a group.
  */
 export default function NotificationsBell({ userId }: { userId: number }) {

@@ -95,7 +95,7 @@ describe("applyTicketChanges", () => {
     await expect(applyTicketChanges(ctx.deps, 999, {}, { actor: null })).rejects.toMatchObject({ code: "ERR_NO_TICKET_FOUND" });
   });
 
-  test("a queue transfer without a user goes back to pending with no user (rule 68), and sends the transfer message", async () => {
+  test("a queue transfer without a user goes back to pending with no user, and sends the transfer message", async () => {
     const ctx = await makeTestApp();
     const a = queue(ctx, "A");
     const b = queue(ctx, "B");

@@ -75,7 +75,7 @@ describe("contacts page", () => {
 });
 
 describe("ticketfind page", () => {
-  test("/ticketfind/:phone shows the redirect text of product §2 with the phone", async () => {
+  test("/ticketfind/:phone shows the redirect text with the phone", async () => {
     const { cookie } = await loginAs(ctx);
     const res = await page("/ticketfind/5511988887777", { cookie, "accept-language": "pt-BR" });
     expect(res.status).toBe(200);

@@ -32,7 +32,7 @@ interface Form {
   days: Record<Day, boolean>;
 }
 
-/** Product §3 form defaults: 08:00–17:30 every day, Monday to Friday on. */
+/** Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on. */
 function initial(c: Connection | null, sandbox: boolean): Form {
   return {
     name: c?.name ?? "",

@@ -13,7 +13,7 @@ import { ConnectionModal } from "./ConnectionModal";
 import { QrDialog } from "./QrDialog";
 import type { Connection } from "./types";
 
-/** Product §9: the page reloads this long after "Restart service". */
+/** The page reloads this long after "Restart service". */
 const RESTART_RELOAD_MS = 12_000;
 
 /** The saved row from an HTTP answer, unless a socket event already brought a newer state (the session starts at once). */

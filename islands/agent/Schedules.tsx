@@ -16,7 +16,7 @@ export type { Schedule };
 const BODY_PREVIEW = 25;
 
 
-/** Product §2: the body cut at 25 characters with an ellipsis. */
+/** The body cut at 25 characters with an ellipsis. */
 export function truncateBody(body: string): string {
   return body.length > BODY_PREVIEW ? `${body.slice(0, BODY_PREVIEW)}...` : body;
 }

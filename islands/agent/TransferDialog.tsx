@@ -18,7 +18,7 @@ interface UserOption {
 
 /**
  * Transfer a ticket: optional user (searched), queue and — with `ticket-options:transferWhatsapp` — connection.
- * A queue without a user sends the ticket back to waiting in that queue (server-behaviour rule 68).
+ * A queue without a user sends the ticket back to waiting in that queue.
  */
 export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const t = useT();

@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import { Icon } from "../lib/icons";
 import { toast } from "../lib/toast";
 
-/** Product §5/§9: a recording under this many bytes is discarded. */
+/** A recording under this many bytes is discarded. */
 export const MIN_RECORDING_BYTES = 10_000;
 /** Opus in Ogg is what WhatsApp plays as a voice note; Chromium only records WebM, so that is the fallback. */
 const MIME_TYPES = ["audio/ogg;codecs=opus", "audio/webm;codecs=opus"];

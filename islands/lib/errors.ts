@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { ApiError } from "./api";
 
-/** Product §8: the server's code looked up in the translated list, else shown raw, else the generic message. */
+/** The server's code looked up in the translated list, else shown raw, else the generic message. */
 export function errorText(t: TFunction, error: unknown): string {
   const code = error instanceof ApiError ? error.code : null;
   if (!code) return t("errors.generic");

@@ -1,6 +1,6 @@
 import { format, isSameDay } from "date-fns";
 
-/** Product §2: HH:mm when the time is today, else dd/MM/yyyy (in the browser's time zone; call after mount only). */
+/** HH:mm when the time is today, else dd/MM/yyyy (in the browser's time zone; call after mount only). */
 export function listTime(iso: string | number | Date, now = new Date()): string {
   const d = new Date(iso);
   return isSameDay(d, now) ? format(d, "HH:mm") : format(d, "dd/MM/yyyy");

@@ -11,7 +11,7 @@ export const toasts = signal<Toast[]>([]);
 const AUTO_CLOSE_MS = 3000;
 let nextId = 1;
 
-/** Shows a toast that closes itself after 3 s (product §9). */
+/** Shows a toast that closes itself after 3 s. */
 export function toast(kind: Toast["kind"], text: string) {
   const id = nextId++;
   toasts.value = [...toasts.value, { id, kind, text }];

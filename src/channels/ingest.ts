@@ -10,7 +10,7 @@ import { isMediaPending, settleMedia } from "../modules/messages/inbound-media";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
 import type { InboundSink } from "./manager";
 
-/** The sink drivers report to (besides statuses): the inbound pipeline of server-behaviour §2, §9.3. */
+/** The sink drivers report to (besides statuses): the inbound pipeline and the calls rule. */
 export function createIngest(deps: AppDeps): InboundSink {
   const actions = botActions(deps);
   const pipeline = new InboundPipeline(deps, actions);

@@ -1,6 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 
-/** Page size of every paged list except tickets (server-behaviour §1.1 rule 4). */
+/** Page size of every paged list except tickets. */
 export const PAGE_SIZE = 20;
 
 /** Limit and offset for a 1-based page number. */

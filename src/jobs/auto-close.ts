@@ -5,7 +5,7 @@ import { applyTicketChanges } from "../modules/tickets/service";
 import type { JobRunner } from "./runner";
 
 /**
- * Auto-close (product §4, server-behaviour rule 180): open tickets whose last update is older than
+ * Auto-close: open tickets whose last update is older than
  * `AUTO_CLOSE_HOURS` are closed by the server, keeping their user, without the farewell, with the usual
  * events. Runs every minute; 0 or unset disables it. Returns the ids it closed.
  */

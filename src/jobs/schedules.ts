@@ -3,7 +3,7 @@ import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedul
 import type { JobRunner } from "./runner";
 
 /**
- * Schedules (server-behaviour §7): every few seconds due ones are picked (overdue ones too, after a stop) and each
+ * Schedules: every few seconds due ones are picked (overdue ones too, after a stop) and each
  * is sent by its own job right away; messages that waited for their connection are followed until sent or failed.
  */
 export function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs = 5_000) {

@@ -1,4 +1,4 @@
-/** Event names the server emits over /ws (product §4, server-behaviour §1.4); frames are `{id, event, payload}`. */
+/** Event names the server emits over /ws; frames are `{id, event, payload}`. */
 export type EventName =
   | "user"
   | "whatsapp"

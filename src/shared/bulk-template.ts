@@ -5,7 +5,7 @@ export interface BulkPreview {
   message: string;
 }
 
-/** Product §5: the phone gets the 55 prefix unless it has more than 11 digits and already starts with 55. */
+/** The phone gets the 55 prefix unless it has more than 11 digits and already starts with 55. */
 export function withCountryCode(raw: string): string {
   const digits = raw.replace(/\D/g, "");
   return digits.length > 11 && digits.startsWith("55") ? digits : `55${digits}`;

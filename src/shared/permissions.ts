@@ -1,5 +1,5 @@
 /**
- * The static permission table per role (product §6). The server checks it on every route; the UI uses the
+ * The static permission table per role. The server checks it on every route; the UI uses the
  * same table to hide what a role may not do. Unknown roles get nothing.
  */
 export const PERMISSIONS = [

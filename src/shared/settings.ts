@@ -1,4 +1,4 @@
-/** Global settings (server-behaviour §9.1): key → allowed values (null = free text) and default. */
+/** Global settings: key → allowed values (null = free text) and default. */
 export const SETTING_DEFINITIONS = {
   userCreation: { allowed: ["enabled", "disabled"], default: "disabled" },
   timeCreateNewTicket: {

@@ -1,5 +1,5 @@
 /**
- * Field rules of product §5 as data, with their visible messages. The server builds its request schemas
+ * The form field rules as data, with their visible messages. The server builds its request schemas
  * from them and the UI forms check the same rules, so both say the same thing.
  */
 export interface FieldRule {

@@ -95,7 +95,7 @@ describe("administration screens", () => {
     expect(await page.getByLabel("New ticket after").locator("option").allTextContents()).toContain("48 hours");
     await snapshot(page, "e2e-admin-settings-1440");
 
-    // Users: the list shows the admin; the modal validates with the product §5 messages.
+    // Users: the list shows the admin; the modal validates with the form messages.
     await open(page, "/users", "AdminUsers");
     await page.locator("tr", { hasText: ADMIN.email }).waitFor();
     await page.click("text=Add user");

@@ -32,7 +32,7 @@ import { formatVersion, resolveWaVersion, type FetchLatestVersion, type WaVersio
 
 type ILogger = NonNullable<Parameters<typeof makeWASocket>[0]["logger"]>;
 
-/** QR codes shown per start before giving up (server-behaviour rule 162). */
+/** QR codes shown per start before giving up. */
 const MAX_QR = 3;
 /** A message's retry count is remembered for an hour, as Baileys does by default. */
 const RETRY_COUNT_TTL = 3600_000;

@@ -1,4 +1,4 @@
-/** What to do after a Baileys socket closed (design/whatsapp-baileys.md §3.1). */
+/** What to do after a Baileys socket closed. */
 export type CloseAction =
   | { kind: "restart" }
   | { kind: "disconnect"; wipe: boolean; reason?: string; clearQr?: boolean }

@@ -7,7 +7,7 @@ import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist } from "../users/service";
 
-/** Writable connection fields (product §3). */
+/** Writable connection fields. */
 export interface ConnectionInput {
   name: string;
   provider?: "baileys" | "sandbox";

@@ -15,7 +15,7 @@ export interface Dashboard {
 
 const FIRST_HOUR = 8;
 
-/** The dashboard counts (server-behaviour §15) under the caller's queue visibility, today in the configured time zone. */
+/** The dashboard counts under the caller's queue visibility, today in the configured time zone. */
 export function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Dashboard {
   const visible = visibleTickets(user);
   const byStatus = db.select({ status: tickets.status, n: count() }).from(tickets).where(visible).groupBy(tickets.status).all();

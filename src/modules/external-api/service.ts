@@ -57,7 +57,7 @@ async function checkOnWhatsapp(deps: AppDeps, whatsappId: number, number: string
 }
 
 /**
- * POST /api/messages/send (§10 with its Recommends): the number must be on WhatsApp; the contact and its ticket
+ * POST /api/messages/send: the number must be on WhatsApp; the contact and its ticket
  * are found or created like for an inbound message; the text, or each file (the body as the first caption), is
  * sent through the outbox; the ticket is marked read and, on `closeTicket`, closed without a farewell.
  */

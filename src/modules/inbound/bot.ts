@@ -12,9 +12,9 @@ export interface BotActions {
   change(ticket: TicketRow, changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean }): Promise<TicketRow>;
 }
 
-/** The out-of-work message goes out at most once per ticket in this window (rule 63 Recommend). */
+/** The out-of-work message goes out at most once per ticket in this window. */
 export const OUT_OF_WORK_INTERVAL_MS = 5 * 60 * 1000;
-/** After this many invalid answers in a row the chatbot stops and the ticket waits for an agent (rule 57). */
+/** After this many invalid answers in a row the chatbot stops and the ticket waits for an agent. */
 const MENU_REPEAT_MS = 3000;
 export const MAX_INVALID_ANSWERS = 3;
 
@@ -22,8 +22,8 @@ type Dialog = typeof ticketDialogs.$inferSelect;
 type QueueOption = { id: number; name: string; greetingMessage: string };
 
 /**
- * The bot stage after an inbound 1:1 message was stored (§2.8): work hours (§4), then the connection's queue
- * menu (§3.3) for tickets without a queue, or the queue's chatbot (§3.4) for tickets in a queue, all with the
+ * The bot stage after an inbound 1:1 message was stored: work hours, then the connection's queue
+ * menu for tickets without a queue, or the queue's chatbot for tickets in a queue, all with the
  * Recommends. Never runs for groups, own messages, or tickets with an agent.
  */
 export async function runBot(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, text: string) {

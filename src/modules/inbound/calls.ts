@@ -12,7 +12,7 @@ import { currentContact, findOrCreateContact } from "./contacts";
 import type { InboundPipeline } from "./pipeline";
 import { findOrCreateTicket } from "./tickets";
 
-/** The auto message sent to callers when calls are disabled (§9.3, typo fixed as in [LS]). */
+/** The auto message sent to callers when calls are disabled. */
 export const CALLS_DISABLED_TEXT =
   "*Mensagem Automática:*\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado";
 /** A caller gets the auto message at most once in this window. */
@@ -26,7 +26,7 @@ export function missedCallText(at: number, timeZone: string): string {
 }
 
 /**
- * Calls (§9.3 with the Recommends): with `call` disabled a ringing call is rejected and the caller gets the
+ * Calls: with `call` disabled a ringing call is rejected and the caller gets the
  * auto message once per 10 min; every missed (or rejected) call is logged as a `call_log` message in the
  * caller's ticket, creating a pending ticket when there is none.
  */

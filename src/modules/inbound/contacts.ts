@@ -4,7 +4,7 @@ import { type ContactRow, contacts } from "../../db/schema";
 import { contactAddress, lidOfAddress } from "../../shared/address";
 import { lidFallbackName, linkLid } from "../contacts/lid";
 
-/** A contact's picture is asked from the network at most this often (rule 24 Recommend). */
+/** A contact's picture is asked from the network at most this often. */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;
 
 export interface ContactInput {
@@ -18,7 +18,7 @@ export interface ContactInput {
 }
 
 /**
- * Finds the contact by number (or LID) or creates it (rule 23 with the Recommends of rule 24): the name comes
+ * Finds the contact by number (or LID) or creates it: the name comes
  * from the push name only when new; a person known only by a LID gets a contact without a number; a number
  * arriving with a LID links the two (see linkLid); `contact` is emitted only on a real change.
  */

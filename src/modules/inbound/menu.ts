@@ -1,8 +1,8 @@
-/** The back line of queue and chatbot submenus (§3.2). */
+/** The back line of queue and chatbot submenus. */
 export const BACK_LINE = "*#* Voltar para o menu principal";
 
 /**
- * A menu as text (§3.2 `text` mode): the greeting, a blank line, `*n* - Name` per option, and for submenus a
+ * A menu as text (the `text` chatbot type): the greeting, a blank line, `*n* - Name` per option, and for submenus a
  * blank line and the back line. `button`/`list` menus are sent as this same numbered text: WhatsApp no longer
  * renders those message types for unofficial clients.
  */
@@ -19,7 +19,7 @@ export function optionNumber(text: string): number | null {
   return /^\d{1,3}$/.test(t) ? Number(t) : null;
 }
 
-/** `#` (and `0`) mean "back to the main menu" at every level (rule 57 Recommend). */
+/** `#` (and `0`) mean "back to the main menu" at every level. */
 export function isBackKey(text: string): boolean {
   const t = text.trim();
   return t === "#" || t === "0";

@@ -17,7 +17,7 @@ import { handleOptOut } from "../bulk/opt-out";
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
 
 /**
- * The text a message shows as body and last message (rule 20: media fall back to their file name). Media
+ * The text a message shows as body and last message: media fall back to their file name. Media
  * over the size limit is not stored, so its name and size stay in the text.
  */
 export function bodyOf(message: NormalizedMessage): string {
@@ -34,7 +34,7 @@ function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState
   return message.mediaUnavailable || message.oversizedMedia ? "unavailable" : null;
 }
 
-/** The inbound message pipeline (§2): contact, ticket, idempotent storage, then the bot stage. */
+/** The inbound message pipeline: contact, ticket, idempotent storage, then the bot stage. */
 export class InboundPipeline {
   private readonly chats = new KeyedMutex();
 
@@ -46,7 +46,7 @@ export class InboundPipeline {
   /** Handles one message seen on a connection (inbound, or sent from the phone itself). */
   async handle(whatsappId: number, message: NormalizedMessage): Promise<void> {
     const { deps } = this;
-    // Automatic messages were stored when they were sent; their echo is ignored (rule 19a).
+    // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && getSetting(deps.db, "CheckMsgIsGroup") === "enabled") return;
     const connection = deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();

@@ -18,7 +18,7 @@ export interface FoundTicket {
 const FALLBACK_WINDOW_S = 7200;
 
 /**
- * FindOrCreateTicket (§2.6 with the [LS] window): reuse the open/pending ticket of (contact, connection);
+ * FindOrCreateTicket: reuse the open/pending ticket of (contact, connection);
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  */

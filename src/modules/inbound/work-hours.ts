@@ -25,7 +25,7 @@ export function localTime(at: number, timeZone: string): { day: Day; minutes: nu
 }
 
 /**
- * §4 with the Recommends: the receiving connection only, minutes since midnight in the configured time zone,
+ * Work hours: the receiving connection only, minutes since midnight in the configured time zone,
  * a disabled day is outside, and an end before the start crosses midnight.
  */
 export function isInsideWorkHours(connection: WorkHours, at: number, timeZone: string): boolean {

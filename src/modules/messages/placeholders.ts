@@ -42,7 +42,7 @@ function greeting(hour: number): string {
 }
 
 /**
- * Renders the message placeholders of server-behaviour §3.5 in the configured time zone. Values are inserted
+ * Renders the message placeholders in the configured time zone. Values are inserted
  * verbatim (no HTML escaping); unknown `{{…}}` tags are left as they are.
  */
 export function renderPlaceholders(template: string, values: PlaceholderValues, now: Date, timeZone: string): string {

@@ -18,8 +18,8 @@ export const MESSAGE_PAGE_SIZE = 20;
 export const MAX_BODY = 65_536;
 
 /**
- * GET /messages/:ticketId: the contact's history across their tickets the user may see (rule 87 with the
- * queue restriction), 20 per page, newest page first but each page ascending. Opening marks the ticket read.
+ * GET /messages/:ticketId: the contact's history across their tickets the user may see, 20 per page, newest
+ * page first but each page ascending. Opening marks the ticket read.
  */
 export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
   const ticket = getTicketRow(deps, ticketId);

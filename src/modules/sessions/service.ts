@@ -8,21 +8,21 @@ function assertExists(deps: AppDeps, id: number) {
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
 }
 
-/** "Try again": starts the session (rule 161); the outcome arrives as whatsappSession events. */
+/** "Try again": starts the session; the outcome arrives as whatsappSession events. */
 export async function startSession(deps: AppDeps, id: number) {
   assertExists(deps, id);
   await deps.channels.start(id);
   return { message: "Starting session." };
 }
 
-/** "New QR": wipes the credentials and phone book, then starts again (rule 165 Recommend). */
+/** "New QR": wipes the credentials and phone book, then starts again. */
 export async function newQr(deps: AppDeps, id: number) {
   assertExists(deps, id);
   await deps.channels.newQr(id);
   return { message: "Starting session." };
 }
 
-/** "Disconnect": logs out; the connection stays DISCONNECTED until started again (rule 165 Recommend). */
+/** "Disconnect": logs out; the connection stays DISCONNECTED until started again. */
 export async function disconnectSession(deps: AppDeps, id: number) {
   assertExists(deps, id);
   await deps.channels.disconnect(id);

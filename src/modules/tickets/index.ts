@@ -30,7 +30,7 @@ function idList(field: string, value: string | undefined): number[] | undefined 
   return parsed.map(Number);
 }
 
-/** /tickets, /ticketfind and /tags/sync (server-behaviour §5). */
+/** /tickets, /ticketfind and /tags/sync. */
 export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))

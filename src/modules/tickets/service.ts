@@ -25,7 +25,7 @@ export interface TicketChanges {
 export interface ApplyOptions {
   /** Who acts; null = the system or the bot (no permission checks, unread untouched unless markRead). */
   actor: AuthUser | null;
-  /** Mark the ticket read (§6.6); defaults to true for people, false for the system. */
+  /** Mark the ticket read; defaults to true for people, false for the system. */
   markRead?: boolean;
   /** Send the connection's farewell on the transition into closed (default true). */
   farewell?: boolean;
@@ -61,7 +61,7 @@ function otherOpenError(actor: AuthUser | null, ticketId: number) {
 }
 
 /**
- * Accept, return, close, reopen and transfer (server-behaviour §5.1): validates the change, enforces one
+ * Accept, return, close, reopen and transfer: validates the change, enforces one
  * active ticket per contact and connection, writes it, clears the bot dialog when a person takes over or the
  * ticket closes, publishes the events, then sends the farewell (only on the transition into closed) or the
  * transfer message (only for transfers made by a person: a bot queue choice sends the queue greeting instead).
@@ -139,7 +139,7 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
 }
 
 /**
- * Marks a ticket read (§6.6): unread 0, its messages read, `updateUnread` to its lists and notification rooms,
+ * Marks a ticket read: unread 0, its messages read, `updateUnread` to its lists and notification rooms,
  * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
  */
 export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
@@ -168,7 +168,7 @@ export interface NewTicket {
 }
 
 /**
- * POST /tickets (rule 73): on the user's default connection (else the global default), refused while the
+ * POST /tickets: on the user's default connection (else the global default), refused while the
  * contact has an active ticket there; without a queue, the user's only queue is used.
  */
 export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
@@ -229,7 +229,7 @@ export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number,
 }
 
 /**
- * GET /ticketfind/:phone (rule 178): the contact by its digits (also the Brazilian number with or without
+ * GET /ticketfind/:phone: the contact by its digits (also the Brazilian number with or without
  * the 9th digit), then its latest active ticket the caller may see, else its latest ticket the caller may see.
  */
 export function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string): { ticketId: number } {

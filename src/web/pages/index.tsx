@@ -20,7 +20,7 @@ import { listConnections } from "../../modules/connections/service";
 import { WARNING_STATUSES } from "../../../islands/ConnectionsBadge";
 import { findUserById, toUserDto } from "../../modules/users/service";
 
-/** Private routes of product §2 served by this plugin; each renders inside the app frame. */
+/** Private routes served by this plugin; each renders inside the app frame. */
 export const PRIVATE_ROUTES = [
   "/",
   "/tickets",

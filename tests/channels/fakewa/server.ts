@@ -1,5 +1,5 @@
 /**
- * A small fake WhatsApp Web server for driver tests (design/whatsapp-baileys.md §5.2): Noise XX handshake with a
+ * A small fake WhatsApp Web server for driver tests: Noise XX handshake with a
  * test certificate chain, QR pairing (pair-device → scan → pair-success → 515), login, plaintext inbound
  * messages, receipts (retry receipts too), calls, and a record of what the client sent, which the contacts'
  * fake phones can decrypt. Like WhatsApp, it delivers again, at the next login and marked offline, every message
