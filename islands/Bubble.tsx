@@ -8,11 +8,35 @@ import type { Message } from "./lib/types";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;
-  if (m.sendState === "queued" || m.sendState === "sending") return <span className="ack" title={t("chat.ack.queued")}><Icon name="clock" size={14} /></span>;
-  if (ack <= 0) return <span className="ack" title={t("chat.ack.pending")}><Icon name="clock" size={14} /></span>;
-  if (ack <= 2) return <span className="ack" title={t("chat.ack.sent")}><Icon name="check" size={14} /></span>;
-  if (ack === 3) return <span className="ack" title={t("chat.ack.delivered")}><Icon name="doneAll" size={14} /></span>;
-  return <span className="ack read" title={t("chat.ack.read")}><Icon name="doneAll" size={14} /></span>;
+  if (m.sendState === "queued" || m.sendState === "sending")
+    return (
+      <span className="ack" title={t("chat.ack.queued")}>
+        <Icon name="clock" size={14} />
+      </span>
+    );
+  if (ack <= 0)
+    return (
+      <span className="ack" title={t("chat.ack.pending")}>
+        <Icon name="clock" size={14} />
+      </span>
+    );
+  if (ack <= 2)
+    return (
+      <span className="ack" title={t("chat.ack.sent")}>
+        <Icon name="check" size={14} />
+      </span>
+    );
+  if (ack === 3)
+    return (
+      <span className="ack" title={t("chat.ack.delivered")}>
+        <Icon name="doneAll" size={14} />
+      </span>
+    );
+  return (
+    <span className="ack read" title={t("chat.ack.read")}>
+      <Icon name="doneAll" size={14} />
+    </span>
+  );
 }
 
 function vcardName(body: string): { name: string; number: string } {
@@ -25,14 +49,31 @@ function Media({ m, t }: { m: Message; t: TFunction }) {
   const src = useMediaUrl(m.mediaUrl);
   switch (m.mediaType) {
     case "image":
-      return src ? <img className="media-image" src={src} alt={m.body || t("chat.media.image")} /> : <span className="media-loading">{t("chat.media.image")}</span>;
+      return src ? (
+        <img className="media-image" src={src} alt={m.body || t("chat.media.image")} />
+      ) : (
+        <span className="media-loading">{t("chat.media.image")}</span>
+      );
     case "audio":
-      return src ? <audio className="media-audio" controls src={src} /> : <span className="media-loading">{t("chat.media.audio")}</span>;
+      return src ? (
+        <audio className="media-audio" controls src={src} />
+      ) : (
+        <span className="media-loading">{t("chat.media.audio")}</span>
+      );
     case "video":
-      return src ? <video className="media-video" controls src={src} /> : <span className="media-loading">{t("chat.media.video")}</span>;
+      return src ? (
+        <video className="media-video" controls src={src} />
+      ) : (
+        <span className="media-loading">{t("chat.media.video")}</span>
+      );
     default:
       return (
-        <a className="media-file" href={src ?? undefined} download={m.fileName ?? m.body ?? "file"} aria-disabled={!src}>
+        <a
+          className="media-file"
+          href={src ?? undefined}
+          download={m.fileName ?? m.body ?? "file"}
+          aria-disabled={!src}
+        >
           <Icon name="file" size={20} />
           <span>{m.fileName || m.body || t("chat.media.document")}</span>
           <span className="media-download">{t("chat.media.download")}</span>
@@ -76,7 +117,9 @@ function Reactions({ reactions, t }: { reactions: NonNullable<Message["reactions
 
 /** Why a send failed, from its error code (translated like the toasts). */
 function failureText(m: Message, t: TFunction): string {
-  const reason = t(`errors.${m.sendError ?? "ERR_SENDING_WAPP_MSG"}`, { defaultValue: t("errors.ERR_SENDING_WAPP_MSG") });
+  const reason = t(`errors.${m.sendError ?? "ERR_SENDING_WAPP_MSG"}`, {
+    defaultValue: t("errors.ERR_SENDING_WAPP_MSG"),
+  });
   return t("chat.ack.failed", { reason });
 }
 
@@ -110,7 +153,17 @@ function SendFailed({ m, t, onRetry }: { m: Message; t: TFunction; onRetry?: (m:
 const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
 
 /** One message bubble: own on the right, contact's on the left; text is rendered as text only. */
-export function Bubble({ m, t, onReply, onRetry }: { m: Message; t: TFunction; onReply: (m: Message) => void; onRetry?: (m: Message) => Promise<void> }) {
+export function Bubble({
+  m,
+  t,
+  onReply,
+  onRetry,
+}: {
+  m: Message;
+  t: TFunction;
+  onReply: (m: Message) => void;
+  onRetry?: (m: Message) => Promise<void>;
+}) {
   let content;
   if (m.isDeleted) {
     content = (
@@ -146,7 +199,11 @@ export function Bubble({ m, t, onReply, onRetry }: { m: Message; t: TFunction; o
     content = (
       <>
         {m.mediaState ? <MediaState m={m} t={t} /> : <Media m={m} t={t} />}
-        {m.body && m.mediaType !== "document" && m.mediaType !== "audio" && !m.body.startsWith("data:") && m.body !== m.fileName && <span className="text">{richText(m.body)}</span>}
+        {m.body &&
+          m.mediaType !== "document" &&
+          m.mediaType !== "audio" &&
+          !m.body.startsWith("data:") &&
+          m.body !== m.fileName && <span className="text">{richText(m.body)}</span>}
       </>
     );
   } else {

@@ -92,7 +92,9 @@ export default function Chat({ ticketId, userId }: Props) {
     async (pageNumber: number) => {
       setLoading(true);
       try {
-        const res = await api<{ messages: Message[]; ticket?: Ticket; hasMore: boolean }>(`/messages/${ticketId}?pageNumber=${pageNumber}`);
+        const res = await api<{ messages: Message[]; ticket?: Ticket; hasMore: boolean }>(
+          `/messages/${ticketId}?pageNumber=${pageNumber}`,
+        );
         merge(res.messages);
         setHasMore(res.hasMore);
         page.current = pageNumber;
@@ -182,7 +184,10 @@ export default function Chat({ ticketId, userId }: Props) {
     try {
       const updated = await api<Ticket>(`/tickets/${ticketId}`, {
         method: "PUT",
-        body: { status, userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId },
+        body: {
+          status,
+          userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId,
+        },
       });
       if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
       else location.assign("/tickets");
@@ -215,7 +220,10 @@ export default function Chat({ ticketId, userId }: Props) {
         form.append("body", body ? signed(body) : files[0]!.name);
         await api(`/messages/${ticketId}`, { method: "POST", body: form });
       } else {
-        await api(`/messages/${ticketId}`, { method: "POST", body: { body: signed(body), ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) } });
+        await api(`/messages/${ticketId}`, {
+          method: "POST",
+          body: { body: signed(body), ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) },
+        });
       }
       stickToBottom.current = true;
       setText("");
@@ -276,15 +284,31 @@ export default function Chat({ ticketId, userId }: Props) {
         <a className="icon-button" href="/tickets" aria-label={t("chat.back")}>
           <Icon name="back" />
         </a>
-        <button type="button" className="chat-title" onClick={() => setDialog("contact")} disabled={!ticket?.contact} aria-label={t("agent.ticket.contactDetails", { name })}>
+        <button
+          type="button"
+          className="chat-title"
+          onClick={() => setDialog("contact")}
+          disabled={!ticket?.contact}
+          aria-label={t("agent.ticket.contactDetails", { name })}
+        >
           <strong>
             {name} <span className="ticket-id">#{ticketId}</span>
           </strong>
-          {ticket && <span className="chat-sub">{ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}</span>}
+          {ticket && (
+            <span className="chat-sub">
+              {ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}
+            </span>
+          )}
         </button>
         <div className="chat-actions">
           {ticket?.whatsapp?.hasCall && (
-            <button type="button" className="icon-button" aria-label={t("chat.call")} title={t("chat.call")} onClick={() => void startCall()}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("chat.call")}
+              title={t("chat.call")}
+              onClick={() => void startCall()}
+            >
               <Icon name="phone" />
             </button>
           )}
@@ -322,8 +346,17 @@ export default function Chat({ ticketId, userId }: Props) {
       </header>
       {ticket && <TagEditor ticket={ticket} onChange={(tk) => setTicket(tk)} />}
       {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={() => setDialog(null)} />}
-      {dialog === "delete" && <Confirm title={t("agent.ticket.deleteTitle", { id: ticketId })} text={t("agent.ticket.deleteText")} onClose={() => setDialog(null)} onConfirm={deleteTicket} />}
-      {dialog === "contact" && ticket?.contact && <ContactDrawer contactId={ticket.contact.id} onClose={() => setDialog(null)} />}
+      {dialog === "delete" && (
+        <Confirm
+          title={t("agent.ticket.deleteTitle", { id: ticketId })}
+          text={t("agent.ticket.deleteText")}
+          onClose={() => setDialog(null)}
+          onConfirm={deleteTicket}
+        />
+      )}
+      {dialog === "contact" && ticket?.contact && (
+        <ContactDrawer contactId={ticket.contact.id} onClose={() => setDialog(null)} />
+      )}
       {dialog === "schedule" && ticket?.contact && (
         <ScheduleModal
           value={null}
@@ -352,7 +385,12 @@ export default function Chat({ ticketId, userId }: Props) {
                   <span>{day}</span>
                 </div>
               )}
-              <Bubble m={m} t={t} onReply={setReplyTo} onRetry={isOpen && m.ticketId === ticketId ? retry : undefined} />
+              <Bubble
+                m={m}
+                t={t}
+                onReply={setReplyTo}
+                onRetry={isOpen && m.ticketId === ticketId ? retry : undefined}
+              />
             </Fragment>
           );
         })}
@@ -363,7 +401,12 @@ export default function Chat({ ticketId, userId }: Props) {
             <strong>{replyTo.fromMe ? t("chat.you") : name}</strong>
             <span>{replyTo.body}</span>
           </div>
-          <button type="button" className="icon-button" aria-label={t("chat.cancelReply")} onClick={() => setReplyTo(null)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("chat.cancelReply")}
+            onClick={() => setReplyTo(null)}
+          >
             <Icon name="close" size={18} />
           </button>
         </div>
@@ -375,11 +418,30 @@ export default function Chat({ ticketId, userId }: Props) {
           void send();
         }}
       >
-        <input ref={fileInput} type="file" hidden multiple onChange={(e) => void send(e.target.files).then(() => (e.target.value = ""))} />
-        <button type="button" className="icon-button" aria-label={t("chat.attach")} disabled={!isOpen || sending} onClick={() => fileInput.current?.click()}>
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          multiple
+          onChange={(e) => void send(e.target.files).then(() => (e.target.value = ""))}
+        />
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("chat.attach")}
+          disabled={!isOpen || sending}
+          onClick={() => fileInput.current?.click()}
+        >
           <Icon name="attach" />
         </button>
-        <button type="button" className={`icon-button sign${sign ? " on" : ""}`} aria-label={t("chat.sign")} title={t("chat.sign")} aria-pressed={sign} onClick={toggleSign}>
+        <button
+          type="button"
+          className={`icon-button sign${sign ? " on" : ""}`}
+          aria-label={t("chat.sign")}
+          title={t("chat.sign")}
+          aria-pressed={sign}
+          onClick={toggleSign}
+        >
           <Icon name="sign" />
         </button>
         <textarea
@@ -394,13 +456,30 @@ export default function Chat({ ticketId, userId }: Props) {
           onKeyDown={onKey}
         />
         {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
-        <button type="button" className="icon-button" aria-label={t("chat.sendLater")} title={t("chat.sendLater")} disabled={!ticket?.contact || recording} onClick={() => setDialog("schedule")}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("chat.sendLater")}
+          title={t("chat.sendLater")}
+          disabled={!ticket?.contact || recording}
+          onClick={() => setDialog("schedule")}
+        >
           <Icon name="clock" />
         </button>
         {isOpen && (recording || !text.trim()) ? (
-          <VoiceRecorder t={t} disabled={sending} onRecordingChange={setRecording} onSend={(file) => void send([file])} />
+          <VoiceRecorder
+            t={t}
+            disabled={sending}
+            onRecordingChange={setRecording}
+            onSend={(file) => void send([file])}
+          />
         ) : (
-          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!isOpen || sending || !text.trim()}>
+          <button
+            type="submit"
+            className="icon-button send"
+            aria-label={t("chat.send")}
+            disabled={!isOpen || sending || !text.trim()}
+          >
             <Icon name="send" />
           </button>
         )}

@@ -32,5 +32,12 @@ export default function ConnectionsBadge({ initial }: { initial: boolean }) {
       offB();
     };
   }, []);
-  return warn ? <span className="warn-dot" role="img" aria-label={t("drawer.connectionWarning")} title={t("drawer.connectionWarning")} /> : null;
+  return warn ? (
+    <span
+      className="warn-dot"
+      role="img"
+      aria-label={t("drawer.connectionWarning")}
+      title={t("drawer.connectionWarning")}
+    />
+  ) : null;
 }

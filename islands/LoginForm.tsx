@@ -29,11 +29,27 @@ export default function LoginForm() {
   }
 
   const set = (k: "email" | "password") => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: "email" | "password") => (errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined);
+  const msg = (k: "email" | "password") =>
+    errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined;
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
-      <TextField id="email" label={t("login.email")} type="email" autoComplete="email" value={values.email} error={msg("email")} onChange={set("email")} />
-      <PasswordField id="password" label={t("login.password")} autoComplete="current-password" value={values.password} error={msg("password")} onChange={set("password")} />
+      <TextField
+        id="email"
+        label={t("login.email")}
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        error={msg("email")}
+        onChange={set("email")}
+      />
+      <PasswordField
+        id="password"
+        label={t("login.password")}
+        autoComplete="current-password"
+        value={values.password}
+        error={msg("password")}
+        onChange={set("password")}
+      />
       <button className="button primary" type="submit" disabled={busy}>
         {t("login.submit")}
       </button>

@@ -24,7 +24,14 @@ export default function NavToggle() {
   }, [open]);
 
   return (
-    <button type="button" className="icon-button on-dark nav-toggle" aria-controls="drawer" aria-expanded={open} aria-label={t("menu.openDrawer")} onClick={() => setOpen(!open)}>
+    <button
+      type="button"
+      className="icon-button on-dark nav-toggle"
+      aria-controls="drawer"
+      aria-expanded={open}
+      aria-label={t("menu.openDrawer")}
+      onClick={() => setOpen(!open)}
+    >
       <Icon name="menu" />
     </button>
   );

@@ -9,7 +9,8 @@ import type { Message, Ticket } from "./lib/types";
 /** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
 function chime() {
   try {
-    const Ctx = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const Ctx =
+      window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!Ctx) return;
     const ctx = new Ctx();
     if (ctx.state === "suspended") return void ctx.close();
@@ -51,17 +52,21 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       .then((res) => setItems(res.tickets.filter((tk) => tk.unreadMessages > 0 && mine(tk))))
       .catch(() => undefined);
     const drop = (id: number) => setItems((prev) => prev.filter((x) => x.id !== id));
-    const offMsg = on("appMessage", (p: { action?: string; message?: Message; ticket?: Ticket; contact?: { name?: string } }) => {
-      if (p?.action !== "create" || !p.message || p.message.fromMe || !p.ticket || !mine(p.ticket)) return;
-      const tk = p.ticket;
-      const visible = location.pathname === `/tickets/${tk.id}` && document.visibilityState === "visible";
-      if (visible) return;
-      setItems((prev) => [tk, ...prev.filter((x) => x.id !== tk.id)]);
-      notify(tk, p.contact?.name ?? tk.contact?.name ?? "", p.message.body);
-    });
+    const offMsg = on(
+      "appMessage",
+      (p: { action?: string; message?: Message; ticket?: Ticket; contact?: { name?: string } }) => {
+        if (p?.action !== "create" || !p.message || p.message.fromMe || !p.ticket || !mine(p.ticket)) return;
+        const tk = p.ticket;
+        const visible = location.pathname === `/tickets/${tk.id}` && document.visibilityState === "visible";
+        if (visible) return;
+        setItems((prev) => [tk, ...prev.filter((x) => x.id !== tk.id)]);
+        notify(tk, p.contact?.name ?? tk.contact?.name ?? "", p.message.body);
+      },
+    );
     const offTicket = on("ticket", (p: { action?: string; ticket?: Ticket; ticketId?: number }) => {
       if (p.action === "updateUnread" && p.ticketId != null) drop(p.ticketId);
-      else if (p.action === "update" && p.ticket && (p.ticket.unreadMessages === 0 || !mine(p.ticket))) drop(p.ticket.id);
+      else if (p.action === "update" && p.ticket && (p.ticket.unreadMessages === 0 || !mine(p.ticket)))
+        drop(p.ticket.id);
     });
     return () => {
       offMsg();
@@ -71,13 +76,21 @@ export default function NotificationsBell({ userId }: { userId: number }) {
 
   function toggle() {
     // Asking from a click (a user gesture) is what browsers expect for the permission prompt.
-    if (typeof Notification !== "undefined" && Notification.permission === "default") void Notification.requestPermission().catch(() => undefined);
+    if (typeof Notification !== "undefined" && Notification.permission === "default")
+      void Notification.requestPermission().catch(() => undefined);
     setOpen(!open);
   }
 
   return (
     <div className="bell" ref={root}>
-      <button type="button" className="icon-button on-dark" aria-haspopup="true" aria-expanded={open} aria-label={t("menu.notifications")} onClick={toggle}>
+      <button
+        type="button"
+        className="icon-button on-dark"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-label={t("menu.notifications")}
+        onClick={toggle}
+      >
         <Icon name="bell" />
         {items.length > 0 && <span className="badge">{items.length}</span>}
       </button>
@@ -100,7 +113,11 @@ function notify(ticket: Ticket, title: string, body: string) {
   chime();
   if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
   try {
-    const n = new Notification(title || `#${ticket.id}`, { body, tag: `ticket-${ticket.id}`, icon: ticket.contact?.profilePicUrl ?? undefined });
+    const n = new Notification(title || `#${ticket.id}`, {
+      body,
+      tag: `ticket-${ticket.id}`,
+      icon: ticket.contact?.profilePicUrl ?? undefined,
+    });
     n.onclick = () => {
       window.focus();
       location.assign(`/tickets/${ticket.id}`);

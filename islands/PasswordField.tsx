@@ -3,7 +3,14 @@ import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
 
 /** A password input with a show/hide toggle. */
-export function PasswordField(props: { id: string; label: string; value: string; error?: string; autoComplete: string; onChange: (v: string) => void }) {
+export function PasswordField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error?: string;
+  autoComplete: string;
+  onChange: (v: string) => void;
+}) {
   const t = useT();
   const [visible, setVisible] = useState(false);
   return (
@@ -20,7 +27,13 @@ export function PasswordField(props: { id: string; label: string; value: string;
           aria-describedby={props.error ? `${props.id}-error` : undefined}
           onChange={(e) => props.onChange(e.target.value)}
         />
-        <button type="button" className="icon-button" aria-pressed={visible} aria-label={t(visible ? "login.hidePassword" : "login.showPassword")} onClick={() => setVisible(!visible)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-pressed={visible}
+          aria-label={t(visible ? "login.hidePassword" : "login.showPassword")}
+          onClick={() => setVisible(!visible)}
+        >
           <Icon name={visible ? "eyeOff" : "eye"} size={20} />
         </button>
       </div>
@@ -34,7 +47,15 @@ export function PasswordField(props: { id: string; label: string; value: string;
 }
 
 /** A labelled text input with its validation message. */
-export function TextField(props: { id: string; label: string; value: string; error?: string; type?: string; autoComplete?: string; onChange: (v: string) => void }) {
+export function TextField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error?: string;
+  type?: string;
+  autoComplete?: string;
+  onChange: (v: string) => void;
+}) {
   return (
     <div className="field">
       <label htmlFor={props.id}>{props.label}</label>

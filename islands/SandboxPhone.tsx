@@ -25,7 +25,6 @@ interface Line {
   fileName?: string | null;
 }
 
-
 /**
  * /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. With a
  * LID, the customer can show WhatsApp only that LID, and the number can be told to the connection later.
@@ -74,7 +73,9 @@ export default function SandboxPhone() {
     let live = true;
     const load = async () => {
       try {
-        const rows = await api<{ id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]>(`/sandbox/${selected}/outbox?to=${encodeURIComponent(peer)}`);
+        const rows = await api<
+          { id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]
+        >(`/sandbox/${selected}/outbox?to=${encodeURIComponent(peer)}`);
         if (live) setOutbox(rows.map((r) => ({ ...r, direction: "out" as const })));
       } catch {
         // The next change event loads it again; a stopped connection answers once it is started.
@@ -118,7 +119,10 @@ export default function SandboxPhone() {
     if (!connection || !body || !validPeer) return;
     try {
       const sender = { from: peer, ...(!lidOnly && validLid ? { lid } : {}) };
-      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, { method: "POST", body: { ...sender, body, ...(name.trim() ? { name: name.trim() } : {}) } });
+      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, {
+        method: "POST",
+        body: { ...sender, body, ...(name.trim() ? { name: name.trim() } : {}) },
+      });
       setSent((prev) => [...prev, { id: res.id, direction: "in", body, createdAt: new Date().toISOString() }]);
       setText("");
     } catch (error) {
@@ -151,7 +155,11 @@ export default function SandboxPhone() {
       <div className="sandbox-controls">
         <div className="field">
           <label htmlFor="sb-connection">{t("sandbox.connection")}</label>
-          <select id="sb-connection" value={selected ?? ""} onChange={(e) => setSelected(e.target.value ? Number(e.target.value) : null)}>
+          <select
+            id="sb-connection"
+            value={selected ?? ""}
+            onChange={(e) => setSelected(e.target.value ? Number(e.target.value) : null)}
+          >
             {connections.length === 0 && <option value="">{t("sandbox.noConnections")}</option>}
             {connections.map((c) => (
               <option key={c.id} value={c.id}>
@@ -171,7 +179,14 @@ export default function SandboxPhone() {
         )}
         <div className="field">
           <label htmlFor="sb-phone">{t("sandbox.phone")}</label>
-          <input id="sb-phone" inputMode="numeric" value={phone} maxLength={20} aria-invalid={!validPhone || undefined} onChange={(e) => setPhone(e.target.value.replace(/\D/g, ""))} />
+          <input
+            id="sb-phone"
+            inputMode="numeric"
+            value={phone}
+            maxLength={20}
+            aria-invalid={!validPhone || undefined}
+            onChange={(e) => setPhone(e.target.value.replace(/\D/g, ""))}
+          />
         </div>
         <div className="field">
           <label htmlFor="sb-name">{t("sandbox.name")}</label>
@@ -179,13 +194,29 @@ export default function SandboxPhone() {
         </div>
         <div className="field">
           <label htmlFor="sb-lid">{t("sandbox.lid")}</label>
-          <input id="sb-lid" inputMode="numeric" value={lid} maxLength={20} onChange={(e) => setLid(e.target.value.replace(/\D/g, ""))} />
+          <input
+            id="sb-lid"
+            inputMode="numeric"
+            value={lid}
+            maxLength={20}
+            onChange={(e) => setLid(e.target.value.replace(/\D/g, ""))}
+          />
         </div>
         <label className="switch">
-          <input type="checkbox" checked={lidOnly} disabled={!validLid} onChange={(e) => setLidOnly(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={lidOnly}
+            disabled={!validLid}
+            onChange={(e) => setLidOnly(e.target.checked)}
+          />
           {t("sandbox.lidOnly")}
         </label>
-        <button type="button" className="button" onClick={shareNumber} disabled={!connection || !validLid || !validPhone}>
+        <button
+          type="button"
+          className="button"
+          onClick={shareNumber}
+          disabled={!connection || !validLid || !validPhone}
+        >
           {t("sandbox.shareNumber")}
         </button>
         <button type="button" className="button" onClick={markRead} disabled={!connection || !validPeer}>
@@ -211,13 +242,26 @@ export default function SandboxPhone() {
           ))}
         </div>
         <form className="composer" onSubmit={send}>
-          <textarea aria-label={t("sandbox.message")} placeholder={t("sandbox.message")} rows={1} value={text} maxLength={4096} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey) {
-              e.preventDefault();
-              e.currentTarget.form?.requestSubmit();
-            }
-          }} />
-          <button type="submit" className="icon-button send" aria-label={t("chat.send")} disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPeer}>
+          <textarea
+            aria-label={t("sandbox.message")}
+            placeholder={t("sandbox.message")}
+            rows={1}
+            value={text}
+            maxLength={4096}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
+            }}
+          />
+          <button
+            type="submit"
+            className="icon-button send"
+            aria-label={t("chat.send")}
+            disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPeer}
+          >
             <Icon name="send" />
           </button>
         </form>

@@ -45,9 +45,31 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
   const msg = (k: Field) => (errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined);
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
-      <TextField id="name" label={t("signup.name")} autoComplete="name" value={values.name} error={msg("name")} onChange={set("name")} />
-      <TextField id="email" label={t("signup.email")} type="email" autoComplete="email" value={values.email} error={msg("email")} onChange={set("email")} />
-      <PasswordField id="password" label={t("signup.password")} autoComplete="new-password" value={values.password} error={msg("password")} onChange={set("password")} />
+      <TextField
+        id="name"
+        label={t("signup.name")}
+        autoComplete="name"
+        value={values.name}
+        error={msg("name")}
+        onChange={set("name")}
+      />
+      <TextField
+        id="email"
+        label={t("signup.email")}
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        error={msg("email")}
+        onChange={set("email")}
+      />
+      <PasswordField
+        id="password"
+        label={t("signup.password")}
+        autoComplete="new-password"
+        value={values.password}
+        error={msg("password")}
+        onChange={set("password")}
+      />
       <button className="button primary" type="submit" disabled={busy}>
         {t("signup.submit")}
       </button>

@@ -103,7 +103,14 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
             </label>
           )
         )}
-        {tab === "search" && tags && tags.length > 0 && <QueueSelect queues={tags} value={tagIds} onChange={setTagIds} label={t("agent.tags.filter", { n: tagIds.length })} />}
+        {tab === "search" && tags && tags.length > 0 && (
+          <QueueSelect
+            queues={tags}
+            value={tagIds}
+            onChange={setTagIds}
+            label={t("agent.tags.filter", { n: tagIds.length })}
+          />
+        )}
         {queues.length > 0 && <QueueSelect queues={queues} value={queueIds} onChange={setQueueIds} />}
       </div>
       {tab === "open" && (
@@ -117,20 +124,40 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
           <TicketRow key={ticket.id} ticket={ticket} selected={ticket.id === selectedId} onAccept={accept} />
         ))}
         {current.failed && <li className="list-empty">{t("errors.generic")}</li>}
-        {!current.loading && !current.failed && current.tickets.length === 0 && <li className="list-empty">{tab === "search" && !searchParam && tagIds.length === 0 ? t("tickets.searchHint") : t("tickets.empty")}</li>}
+        {!current.loading && !current.failed && current.tickets.length === 0 && (
+          <li className="list-empty">
+            {tab === "search" && !searchParam && tagIds.length === 0 ? t("tickets.searchHint") : t("tickets.empty")}
+          </li>
+        )}
         {current.loading && <li className="list-empty">{t("app.loading")}</li>}
       </ul>
     </div>
   );
 }
 
-function QueueSelect({ queues, value, onChange, label }: { queues: QueueOption[]; value: number[]; onChange: (ids: number[]) => void; label?: string }) {
+function QueueSelect({
+  queues,
+  value,
+  onChange,
+  label,
+}: {
+  queues: QueueOption[];
+  value: number[];
+  onChange: (ids: number[]) => void;
+  label?: string;
+}) {
   const t = useT();
   const { open, setOpen, root } = usePopover();
   const toggle = (id: number) => onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
   return (
     <div className="queue-select" ref={root}>
-      <button type="button" className="chip-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="chip-button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         {label ?? t("tickets.queues", { n: value.length })}
       </button>
       {open && (
@@ -148,15 +175,31 @@ function QueueSelect({ queues, value, onChange, label }: { queues: QueueOption[]
   );
 }
 
-function TicketRow({ ticket, selected, onAccept }: { ticket: Ticket; selected: boolean; onAccept: (t: Ticket) => void }) {
+function TicketRow({
+  ticket,
+  selected,
+  onAccept,
+}: {
+  ticket: Ticket;
+  selected: boolean;
+  onAccept: (t: Ticket) => void;
+}) {
   const t = useT();
   const mounted = useMounted();
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
   const body = (
     <>
-      <span className="queue-bar" style={{ background: ticket.queue?.color ?? "#b0bec5" }} title={ticket.queue?.name ?? t("tickets.noQueue")} />
+      <span
+        className="queue-bar"
+        style={{ background: ticket.queue?.color ?? "#b0bec5" }}
+        title={ticket.queue?.name ?? t("tickets.noQueue")}
+      />
       <span className="avatar small" aria-hidden="true">
-        {ticket.contact?.profilePicUrl ? <img src={ticket.contact.profilePicUrl} alt="" /> : name.slice(0, 1).toUpperCase()}
+        {ticket.contact?.profilePicUrl ? (
+          <img src={ticket.contact.profilePicUrl} alt="" />
+        ) : (
+          name.slice(0, 1).toUpperCase()
+        )}
       </span>
       <span className="row-main">
         <span className="row-top">

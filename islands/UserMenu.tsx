@@ -32,20 +32,38 @@ export default function UserMenu({ name, email }: { name: string; email: string 
 
   return (
     <div className="user-menu" ref={root}>
-      <button type="button" className="icon-button on-dark" aria-haspopup="menu" aria-expanded={open} aria-label={t("menu.userMenu")} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="icon-button on-dark"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={t("menu.userMenu")}
+        onClick={() => setOpen(!open)}
+      >
         <span className="avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
       </button>
       {open && (
         <div className="menu" role="menu">
-          <button type="button" role="menuitem" aria-haspopup="dialog" onClick={() => (setProfile(true), setOpen(false))}>
+          <button
+            type="button"
+            role="menuitem"
+            aria-haspopup="dialog"
+            onClick={() => (setProfile(true), setOpen(false))}
+          >
             {t("menu.profile")}
           </button>
           <div className="menu-group" role="group" aria-label={t("menu.language")}>
             <span className="menu-label">{t("menu.language")}</span>
             {LANGUAGES.map((l) => (
-              <button key={l} type="button" role="menuitemradio" aria-checked={l === lng} onClick={() => chooseLanguage(l)}>
+              <button
+                key={l}
+                type="button"
+                role="menuitemradio"
+                aria-checked={l === lng}
+                onClick={() => chooseLanguage(l)}
+              >
                 {t(`languages.${l}`)}
               </button>
             ))}
@@ -55,7 +73,9 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           </button>
         </div>
       )}
-      {profile && getBoot()?.user && <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />}
+      {profile && getBoot()?.user && (
+        <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />
+      )}
     </div>
   );
 }

@@ -15,7 +15,12 @@ function Toaster() {
   return (
     <>
       {toasts.value.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === "error" ? "alert" : "status"} onClick={() => dismiss(t.id)}>
+        <div
+          key={t.id}
+          className={`toast toast-${t.kind}`}
+          role={t.kind === "error" ? "alert" : "status"}
+          onClick={() => dismiss(t.id)}
+        >
           {t.text}
         </div>
       ))}

@@ -22,7 +22,10 @@ function visit(name: string, from: string) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const key = `${pkg.name}@${pkg.version}`;
   if (seen.has(key)) return;
-  const license = typeof pkg.license === "string" ? pkg.license : (pkg.license?.type ?? pkg.licenses?.map((l: any) => l.type).join(" OR ") ?? "UNKNOWN");
+  const license =
+    typeof pkg.license === "string"
+      ? pkg.license
+      : (pkg.license?.type ?? pkg.licenses?.map((l: any) => l.type).join(" OR ") ?? "UNKNOWN");
   seen.set(key, { version: pkg.version, license });
   for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, dir);
 }
@@ -30,7 +33,9 @@ function visit(name: string, from: string) {
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 for (const dep of Object.keys(own.dependencies ?? {})) visit(dep, root);
 
-const rows = [...seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, v]) => `| ${key.slice(0, key.lastIndexOf("@"))} | ${v.version} | ${v.license} |`);
+const rows = [...seen.entries()]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([key, v]) => `| ${key.slice(0, key.lastIndexOf("@"))} | ${v.version} | ${v.license} |`);
 writeFileSync(
   join(root, "THIRD-PARTY-LICENSES.md"),
   `# Third-party licences\n\nZapdesk is AGPL-3.0-or-later (see LICENSE). The server and the compiled binary include these packages, found by \`bun scripts/licenses.ts\` from the installed dependency tree. Notably \`libsignal\` (pulled by Baileys) is GPL-3.0, which the AGPL is compatible with.\n\n| package | version | licence |\n|---|---|---|\n${rows.join("\n")}\n`,

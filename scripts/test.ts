@@ -32,7 +32,21 @@ async function run(cmd: string[]): Promise<Outcome> {
   return { passed: count("pass"), failed: count("fail"), exitCode };
 }
 
-const outcomes: Outcome[] = [await run(["bun", "test"])];
+/** Lint and format (Biome) and types (tsc) are checked first; each that fails counts as one failure. */
+async function check(name: string, cmd: string[]): Promise<Outcome> {
+  console.log(`$ ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, { cwd: root, stdout: "inherit", stderr: "inherit", env: process.env });
+  const exitCode = await proc.exited;
+  if (exitCode !== 0) console.error(`${name} failed`);
+  return { passed: 0, failed: exitCode === 0 ? 0 : 1, exitCode: 0 };
+}
+
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+const outcomes: Outcome[] = [
+  await check("lint and format", [bin("biome"), "ci", "."]),
+  await check("typecheck", [bin("tsc"), "--noEmit"]),
+  await run(["bun", "test"]),
+];
 
 const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
 if (e2eFiles.length > 0) {
@@ -44,7 +58,9 @@ if (e2eFiles.length > 0) {
     console.error(`browser tests need ${CHROMIUM} (apt-get install -y chromium)`);
     outcomes.push({ passed: 0, failed: e2eFiles.length, exitCode: 1 });
   } else {
-    console.warn(`skipping ${e2eFiles.length} browser test file(s): ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+    console.warn(
+      `skipping ${e2eFiles.length} browser test file(s): ${CHROMIUM} is not installed (apt-get install -y chromium)`,
+    );
   }
 }
 

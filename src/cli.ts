@@ -23,7 +23,11 @@ const stdio: Io = { out: (l) => console.log(l), err: (l) => console.error(l) };
  * Runs the command named by `args` (process.argv after the program) and returns its exit code, or null when
  * the command is to serve (no command, or `serve`).
  */
-export async function runCommand(args: string[], env: Record<string, string | undefined> = process.env, io: Io = stdio): Promise<number | null> {
+export async function runCommand(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+  io: Io = stdio,
+): Promise<number | null> {
   const [command, ...rest] = args;
   const flag = (name: string) => rest.includes(name);
   const value = (name: string) => {

@@ -44,11 +44,23 @@ export function composeDeps(opts: {
   channels.register(sandbox);
   if (opts.baileys) {
     const extra = opts.baileys === true ? {} : opts.baileys;
-    channels.register(new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }));
+    channels.register(
+      new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
+    );
   }
   const metrics = createAppMetrics(db);
   hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
-  const deps: AppDeps = { config, db, hub, log, clock, channels, outbox: new Outbox(), metrics, jobs: new JobRunner({ db, clock, log }) };
+  const deps: AppDeps = {
+    config,
+    db,
+    hub,
+    log,
+    clock,
+    channels,
+    outbox: new Outbox(),
+    metrics,
+    jobs: new JobRunner({ db, clock, log }),
+  };
   startWebhooks(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.

@@ -87,14 +87,16 @@ function parseProxyHops(value: string | undefined): number {
   if (text === "" || text === "false") return 0;
   if (text === "true") return 1;
   const hops = Number(text);
-  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops (0-10), got "${value}"`);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10)
+    throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops (0-10), got "${value}"`);
   return hops;
 }
 
 function parseMediaMb(value: string | undefined): number {
   if (!value) return 64;
   const mb = Number(value);
-  if (!Number.isFinite(mb) || mb <= 0 || mb > 1024) throw new Error(`MAX_MEDIA_MB must be a size in MB (1-1024), got "${value}"`);
+  if (!Number.isFinite(mb) || mb <= 0 || mb > 1024)
+    throw new Error(`MAX_MEDIA_MB must be a size in MB (1-1024), got "${value}"`);
   return mb;
 }
 
@@ -114,7 +116,8 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
 
 function parsePort(value: string | undefined): number {
   const port = Number(value || 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
 }
 

@@ -12,7 +12,11 @@ export interface Logger {
  * A line-per-event logger: `2026-01-01T10:00:00.000Z INFO message {"key":"value"}`, or with `json` one object per
  * line (`{"time":…,"level":"info","msg":…,"key":"value"}`) for log collectors.
  */
-export function createLogger(level: LogLevel = "info", write: (line: string) => void = (l) => console.log(l), format: "text" | "json" = "text"): Logger {
+export function createLogger(
+  level: LogLevel = "info",
+  write: (line: string) => void = (l) => console.log(l),
+  format: "text" | "json" = "text",
+): Logger {
   const min = LEVELS[level] ?? LEVELS.info;
   const emit = (lvl: Exclude<LogLevel, "silent">) => (msg: string, data?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;

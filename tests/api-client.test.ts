@@ -5,7 +5,8 @@ type Call = { url: string; auth: string | null };
 let calls: Call[];
 let answers: (() => Response)[];
 const realFetch = globalThis.fetch;
-const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) => () =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 let assigned: string[];
 
 beforeEach(() => {

@@ -9,7 +9,9 @@ describe("login", () => {
   test("returns a token, the user and an httpOnly SameSite=Lax refresh cookie", async () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx, { profile: "admin", email: "boss@example.com" });
-    const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: "Boss@Example.com ", password: user.password } });
+    const res = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: "Boss@Example.com ", password: user.password },
+    });
     expect(res.status).toBe(200);
     expect(res.json.token).toBeString();
     expect(res.json.user).toMatchObject({ id: user.id, email: "boss@example.com", profile: "admin", queues: [] });
@@ -25,9 +27,13 @@ describe("login", () => {
   test("a wrong password or unknown email is 401 ERR_INVALID_CREDENTIALS", async () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
-    const wrong = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: "nope-nope" } });
+    const wrong = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: "nope-nope" },
+    });
     expect(wrong).toMatchObject({ status: 401, json: { error: "ERR_INVALID_CREDENTIALS" } });
-    const unknown = await call(ctx.app, "POST", "/api/auth/login", { body: { email: "ghost@example.com", password: "x" } });
+    const unknown = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: "ghost@example.com", password: "x" },
+    });
     expect(unknown).toMatchObject({ status: 401, json: { error: "ERR_INVALID_CREDENTIALS" } });
   });
 
@@ -43,17 +49,29 @@ describe("login", () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
     for (let i = 0; i < 5; i++) {
-      const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: "bad" }, headers: ip(1) });
+      const res = await call(ctx.app, "POST", "/api/auth/login", {
+        body: { email: user.email, password: "bad" },
+        headers: ip(1),
+      });
       expect(res.status).toBe(401);
     }
-    const blocked = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(1) });
+    const blocked = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: ip(1),
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.json.error).toBe("ERR_TOO_MANY_ATTEMPTS");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    const otherIp = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(2) });
+    const otherIp = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: ip(2),
+    });
     expect(otherIp.status).toBe(200);
     ctx.clock.advance(1_000);
-    const later = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(1) });
+    const later = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: ip(1),
+    });
     expect(later.status).toBe(200);
   });
 
@@ -61,10 +79,16 @@ describe("login", () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
     for (let i = 0; i < 20; i++) {
-      const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: "bad" }, headers: ip(10 + i) });
+      const res = await call(ctx.app, "POST", "/api/auth/login", {
+        body: { email: user.email, password: "bad" },
+        headers: ip(10 + i),
+      });
       expect(res.status).toBe(401);
     }
-    const owner = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: ip(99) });
+    const owner = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: ip(99),
+    });
     expect(owner.status).toBe(200);
   });
 });
@@ -128,7 +152,9 @@ describe("refresh and logout", () => {
 describe("signup", () => {
   test("is refused with ERR_USER_CREATION_DISABLED while userCreation is disabled (the default)", async () => {
     const ctx = await makeTestApp();
-    const res = await call(ctx.app, "POST", "/api/auth/signup", { body: { name: "Ana", email: "ana@example.com", password: "12345" } });
+    const res = await call(ctx.app, "POST", "/api/auth/signup", {
+      body: { name: "Ana", email: "ana@example.com", password: "12345" },
+    });
     expect(res).toMatchObject({ status: 403, json: { error: "ERR_USER_CREATION_DISABLED" } });
   });
 
@@ -141,7 +167,9 @@ describe("signup", () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ name: "Ana", email: "ana@example.com", profile: "user", queues: [] });
     expect(ctx.hub.to("all", "user")).toHaveLength(1);
-    const login = await call(ctx.app, "POST", "/api/auth/login", { body: { email: "ana@example.com", password: "12345" } });
+    const login = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: "ana@example.com", password: "12345" },
+    });
     expect(login.json.user.profile).toBe("user");
   });
 
@@ -168,7 +196,12 @@ describe("signup", () => {
     const ctx = await makeTestApp();
     updateSetting(ctx.db, "userCreation", "enabled");
     await createUser(ctx, { email: "taken@example.com" });
-    const res = await call(ctx.app, "POST", "/api/auth/signup", { body: { name: "Ana", email: "TAKEN@example.com", password: "12345" } });
-    expect(res).toMatchObject({ status: 400, json: { field: "email", error: "An user with this email already exists." } });
+    const res = await call(ctx.app, "POST", "/api/auth/signup", {
+      body: { name: "Ana", email: "TAKEN@example.com", password: "12345" },
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      json: { field: "email", error: "An user with this email already exists." },
+    });
   });
 });

@@ -9,14 +9,28 @@ describe("auto-close", () => {
     const ctx = await makeTestApp();
     const conn = await createSandboxConnection(ctx, { farewellMessage: "Bye!" });
     const agent = await createUser(ctx);
-    const [a, b, c] = ctx.db.insert(contacts).values([{ name: "A", number: "5511900000001" }, { name: "B", number: "5511900000002" }, { name: "C", number: "5511900000003" }]).returning().all();
+    const [a, b, c] = ctx.db
+      .insert(contacts)
+      .values([
+        { name: "A", number: "5511900000001" },
+        { name: "B", number: "5511900000002" },
+        { name: "C", number: "5511900000003" },
+      ])
+      .returning()
+      .all();
     const now = ctx.clock.now();
     const old = new Date(now - 3 * 3600_000);
     const [stale, fresh, pending] = ctx.db
       .insert(tickets)
       .values([
         { contactId: a!.id, whatsappId: conn.id, status: "open", userId: agent.id, updatedAt: old },
-        { contactId: b!.id, whatsappId: conn.id, status: "open", userId: agent.id, updatedAt: new Date(now - 3600_000) },
+        {
+          contactId: b!.id,
+          whatsappId: conn.id,
+          status: "open",
+          userId: agent.id,
+          updatedAt: new Date(now - 3600_000),
+        },
         { contactId: c!.id, whatsappId: conn.id, status: "pending", updatedAt: old },
       ])
       .returning()
@@ -29,7 +43,9 @@ describe("auto-close", () => {
     expect(status(stale!.id)).toMatchObject({ status: "closed", userId: agent.id });
     expect(status(fresh!.id).status).toBe("open");
     expect(status(pending!.id).status).toBe("pending");
-    expect(ctx.hub.named("ticket").some((e) => e.payload.ticket?.id === stale!.id && e.payload.ticket.status === "closed")).toBe(true);
+    expect(
+      ctx.hub.named("ticket").some((e) => e.payload.ticket?.id === stale!.id && e.payload.ticket.status === "closed"),
+    ).toBe(true);
     expect(ctx.sandbox.network.outbox(conn.id, "5511900000001")).toHaveLength(0);
   });
 });

@@ -28,7 +28,11 @@ afterEach(() => {
 async function fileApp() {
   const dataDir = tempDir();
   mkdirSync(join(dataDir, "media"));
-  const ctx = await makeTestApp({ dataDir, databasePath: join(dataDir, "zapdesk.sqlite"), mediaDir: join(dataDir, "media") });
+  const ctx = await makeTestApp({
+    dataDir,
+    databasePath: join(dataDir, "zapdesk.sqlite"),
+    mediaDir: join(dataDir, "media"),
+  });
   return { ctx, dataDir };
 }
 
@@ -49,7 +53,10 @@ describe("backup and restore", () => {
     let running = true;
     const ingest = (async () => {
       while (running) {
-        await ctx.sandbox.inbound(conn.id, { from: `55119${String(sent++ % 50).padStart(8, "0")}`, body: `mensagem ${sent}` });
+        await ctx.sandbox.inbound(conn.id, {
+          from: `55119${String(sent++ % 50).padStart(8, "0")}`,
+          body: `mensagem ${sent}`,
+        });
         // Storing is synchronous: let timers and the child process's exit be heard between messages.
         await Bun.sleep(0);
       }
@@ -57,7 +64,12 @@ describe("backup and restore", () => {
     for (let i = 0; sent < 200 && i < 5000; i++) await Bun.sleep(1);
     const storedBefore = ctx.db.select().from(messages).all().length;
     const out = join(tempDir(), "copy.sqlite");
-    const proc = Bun.spawn([process.execPath, "src/server.ts", "backup", "--out", out], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, "src/server.ts", "backup", "--out", out], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(await proc.exited, await new Response(proc.stderr).text()).toBe(0);
     running = false;
     await ingest;
@@ -93,9 +105,17 @@ describe("backup and restore", () => {
     const target = { dataDir: fresh, databasePath: join(fresh, "zapdesk.sqlite"), mediaDir: join(fresh, "media") };
     restore(target, out);
     const restored = await makeTestApp(target);
-    const login = await call(restored.app, "POST", "/api/auth/login", { body: { email: user.email, password: "senha-forte" } });
+    const login = await call(restored.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: "senha-forte" },
+    });
     expect(login.status).toBe(200);
-    expect(restored.db.select().from(messages).all().map((m) => m.body)).toContain("guardar isto");
+    expect(
+      restored.db
+        .select()
+        .from(messages)
+        .all()
+        .map((m) => m.body),
+    ).toContain("guardar isto");
     expect(readFileSync(join(fresh, "media", "doc.pdf"), "utf8")).toBe("%PDF");
   });
 
@@ -146,7 +166,9 @@ describe("backup and restore", () => {
     const applied = (copy.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
     copy.close();
     expect(applied).toBe(journal.entries.length);
-    expect(ctx.db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: journal.entries.length + 1 });
+    expect(ctx.db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({
+      n: journal.entries.length + 1,
+    });
     expect(last.tag).toBeString();
 
     // Starting again with nothing pending makes no new copy.
@@ -181,7 +203,12 @@ describe("command line", () => {
   });
 
   test("healthcheck exits 0 when /health answers on PORT and 1 when nothing listens", async () => {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => (new URL(req.url).pathname === "/health" ? Response.json({ status: "ok" }) : new Response("", { status: 404 })) });
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) =>
+        new URL(req.url).pathname === "/health" ? Response.json({ status: "ok" }) : new Response("", { status: 404 }),
+    });
     expect(await runCommand(["healthcheck"], { PORT: String(server.port) }, io())).toBe(0);
     server.stop(true);
     expect(await runCommand(["healthcheck"], { PORT: String(server.port) }, io())).toBe(1);

@@ -22,5 +22,6 @@ const { deps, db, channels, sandbox } = composeDeps({
   clock,
 });
 await channels.startAll();
-for (const row of db.select().from(whatsapps).where(eq(whatsapps.provider, "sandbox")).all()) if (row.status !== "CONNECTED") sandbox.scan(row.id);
+for (const row of db.select().from(whatsapps).where(eq(whatsapps.provider, "sandbox")).all())
+  if (row.status !== "CONNECTED") sandbox.scan(row.id);
 deps.jobs.start(5);

@@ -39,12 +39,24 @@ describe("bulk campaigns survive a crash", () => {
     const ctx = await makeTestApp(paths);
     const admin = (await loginAs(ctx, { profile: "admin" })).token;
     const w = await createSandboxConnection(ctx);
-    await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, limit: 500, minutes: 0, seconds: 1 } });
+    await call(ctx.app, "POST", "/api/settingsMessage", {
+      token: admin,
+      body: { whatsappId: w.id, limit: 500, minutes: 0, seconds: 1 },
+    });
     const phones = Array.from({ length: 50 }, (_, i) => `55119${String(70000000 + i)}`);
-    const stored = await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: phones.map((phone) => ({ message: `Oferta para ${phone}`, phone, whatsappId: w.id })) });
+    const stored = await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: phones.map((phone) => ({ message: `Oferta para ${phone}`, phone, whatsappId: w.id })),
+    });
     expect(stored.status).toBe(200);
 
-    const env = { ...process.env, DB_PATH: paths.databasePath, DATA_DIR: dir, CLOCK_ORIGIN: String(Date.now()), SPEED: "20" };
+    const env = {
+      ...process.env,
+      DB_PATH: paths.databasePath,
+      DATA_DIR: dir,
+      CLOCK_ORIGIN: String(Date.now()),
+      SPEED: "20",
+    };
     const start = () => {
       const app = Bun.spawn([process.execPath, APP], { env, stdout: "ignore", stderr: "inherit" });
       apps.push(app);
@@ -59,7 +71,12 @@ describe("bulk campaigns survive a crash", () => {
     expect(atCrash).toBeLessThan(50);
 
     start();
-    const statuses = () => ctx.db.select({ status: massMessages.status }).from(massMessages).all().map((r) => r.status);
+    const statuses = () =>
+      ctx.db
+        .select({ status: massMessages.status })
+        .from(massMessages)
+        .all()
+        .map((r) => r.status);
     await waitFor(() => statuses().every((s) => s === "sent"));
     const peers = sent().map((m) => m.peer);
     expect(peers.length).toBe(50);

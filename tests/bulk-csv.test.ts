@@ -4,11 +4,13 @@ import { parseCsv } from "../src/shared/csv";
 
 describe("bulk data", () => {
   test("CSV: quoted fields keep separators, quotes and line breaks; BOM and CRLF are handled", () => {
-    expect(parseCsv('\uFEFFphone,name\r\n11999990001,"Silva, Ana"\r\n11999990002,"Say ""hi""\nthere"\r\n\r\n')).toEqual([
-      ["phone", "name"],
-      ["11999990001", "Silva, Ana"],
-      ["11999990002", 'Say "hi"\nthere'],
-    ]);
+    expect(parseCsv('\uFEFFphone,name\r\n11999990001,"Silva, Ana"\r\n11999990002,"Say ""hi""\nthere"\r\n\r\n')).toEqual(
+      [
+        ["phone", "name"],
+        ["11999990001", "Silva, Ana"],
+        ["11999990002", 'Say "hi"\nthere'],
+      ],
+    );
   });
 
   test("CSV: a header with semicolons makes `;` the separator", () => {

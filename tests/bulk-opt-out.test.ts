@@ -12,7 +12,10 @@ async function setup() {
   const admin = (await loginAs(ctx, { profile: "admin" })).token;
   const agent = (await loginAs(ctx)).token;
   const w = await createSandboxConnection(ctx);
-  await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, limit: 10, minutes: 0, seconds: 1, optOut: "SAIR" } });
+  await call(ctx.app, "POST", "/api/settingsMessage", {
+    token: admin,
+    body: { whatsappId: w.id, limit: 10, minutes: 0, seconds: 1, optOut: "SAIR" },
+  });
   return { ctx, admin, agent, w };
 }
 
@@ -28,11 +31,23 @@ describe("bulk opt-out", () => {
     const { ctx, admin, w } = await setup();
     await ctx.sandbox.inbound(w.id, { from: phone, body: "  sair " });
     expect(ctx.db.select().from(optOuts).all()).toMatchObject([{ whatsappId: w.id, number: phone }]);
-    expect(ctx.sandbox.network.outbox(w.id, phone).map((m) => m.body.replace(/^\u200e/, ""))).toEqual([OPT_OUT_CONFIRMATION]);
+    expect(ctx.sandbox.network.outbox(w.id, phone).map((m) => m.body.replace(/^\u200e/, ""))).toEqual([
+      OPT_OUT_CONFIRMATION,
+    ]);
 
-    await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: [phone, other].map((p) => ({ message: "Promo", phone: p, whatsappId: w.id })) });
+    await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: [phone, other].map((p) => ({ message: "Promo", phone: p, whatsappId: w.id })),
+    });
     await runFor(ctx, 3);
-    expect(ctx.db.select().from(massMessages).orderBy(asc(massMessages.id)).all().map((r) => r.status)).toEqual(["opted out", "sent"]);
+    expect(
+      ctx.db
+        .select()
+        .from(massMessages)
+        .orderBy(asc(massMessages.id))
+        .all()
+        .map((r) => r.status),
+    ).toEqual(["opted out", "sent"]);
     expect(ctx.sandbox.network.outbox(w.id, phone)).toHaveLength(1);
   });
 
@@ -48,9 +63,15 @@ describe("bulk opt-out", () => {
     const contact = ctx.db.select().from(contacts).where(eq(contacts.number, phone)).get()!;
     const listed = await call(ctx.app, "GET", `/api/contacts/${contact.id}/optOuts`, { token: agent });
     expect(listed).toMatchObject({ status: 200, json: [{ whatsappId: w.id, whatsappName: w.name }] });
-    expect((await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: agent })).status).toBe(403);
-    expect(await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: admin })).toMatchObject({ status: 200 });
-    expect(await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: admin })).toMatchObject({ status: 404, json: { error: "ERR_NO_OPT_OUT_FOUND" } });
+    expect(
+      (await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: agent })).status,
+    ).toBe(403);
+    expect(
+      await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: admin }),
+    ).toMatchObject({ status: 200 });
+    expect(
+      await call(ctx.app, "DELETE", `/api/contacts/${contact.id}/optOuts/${w.id}`, { token: admin }),
+    ).toMatchObject({ status: 404, json: { error: "ERR_NO_OPT_OUT_FOUND" } });
     expect((await call(ctx.app, "GET", `/api/contacts/${contact.id}/optOuts`, { token: agent })).json).toEqual([]);
     expect((await call(ctx.app, "GET", `/api/contacts/999999/optOuts`, { token: agent })).status).toBe(404);
   });

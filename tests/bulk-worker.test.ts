@@ -12,8 +12,14 @@ const phones = ["5511999990001", "5511999990002", "5511999990003", "551199999000
 async function campaign(ctx: TestContext, settings: Record<string, unknown>, list = phones) {
   const admin = (await loginAs(ctx, { profile: "admin" })).token;
   const w = await createSandboxConnection(ctx);
-  expect((await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, ...settings } })).status).toBe(200);
-  const res = await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: list.map((phone) => ({ message: `Oi ${phone}`, phone, whatsappId: w.id })) });
+  expect(
+    (await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, ...settings } }))
+      .status,
+  ).toBe(200);
+  const res = await call(ctx.app, "POST", "/api/bulkMessage", {
+    token: admin,
+    body: list.map((phone) => ({ message: `Oi ${phone}`, phone, whatsappId: w.id })),
+  });
   expect(res.status).toBe(200);
   return { admin, w };
 }
@@ -58,7 +64,10 @@ describe("bulk worker", () => {
     await runFor(ctx, 1);
     expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
     await runFor(ctx, 1);
-    await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, minutes: 0, seconds: 3 } });
+    await call(ctx.app, "POST", "/api/settingsMessage", {
+      token: admin,
+      body: { whatsappId: w.id, minutes: 0, seconds: 3 },
+    });
     await runFor(ctx, 1);
     expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
     await runFor(ctx, 1);
@@ -105,8 +114,14 @@ describe("bulk worker", () => {
     const { admin, w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1, photo: true }, phones.slice(0, 2));
     await runFor(ctx, 4);
     expect(records(ctx).map((r) => r.status)).toEqual(["number not exists", "no photo contact"]);
-    await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, photo: false, contacts: true } });
-    await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: [{ message: "Oi", phone: phones[2], whatsappId: w.id }] });
+    await call(ctx.app, "POST", "/api/settingsMessage", {
+      token: admin,
+      body: { whatsappId: w.id, photo: false, contacts: true },
+    });
+    await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: [{ message: "Oi", phone: phones[2], whatsappId: w.id }],
+    });
     await runFor(ctx, 2);
     expect(records(ctx).at(-1)!.status).toBe("not a contact");
     expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(0);

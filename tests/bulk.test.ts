@@ -15,23 +15,35 @@ describe("bulk messages", () => {
   test("POST stores pending records, drops exact duplicates, tells admins per record", async () => {
     const { ctx, admin, w } = await setup();
     const item = { message: "Hi {name}", phone: "5511999990001", whatsappId: w.id };
-    const res = await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: [item, item, { ...item, phone: "5511999990002" }] });
+    const res = await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: [item, item, { ...item, phone: "5511999990002" }],
+    });
     expect(res).toMatchObject({ status: 200, json: { created: 2, skippedDuplicates: 1 } });
     const rows = ctx.db.select().from(massMessages).all();
     expect(rows.map((r) => r.status)).toEqual(["pending", "pending"]);
     const events = ctx.hub.to("admins", "massMessage");
     expect(events).toHaveLength(2);
-    expect(events[0]!.payload).toMatchObject({ action: "create", record: { phone: "5511999990001", status: "pending" } });
+    expect(events[0]!.payload).toMatchObject({
+      action: "create",
+      record: { phone: "5511999990001", status: "pending" },
+    });
   });
 
   test("phones must be 8–15 digits and connections must exist; nothing is stored on a refusal", async () => {
     const { ctx, admin, w } = await setup();
     const post = (body: unknown) => call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body });
     const ok = { message: "Hello", phone: "5511999990001", whatsappId: w.id };
-    expect(await post([ok, { ...ok, phone: "55 11 9999" }])).toMatchObject({ status: 400, json: { error: "Número inválido", field: "1.phone" } });
+    expect(await post([ok, { ...ok, phone: "55 11 9999" }])).toMatchObject({
+      status: 400,
+      json: { error: "Número inválido", field: "1.phone" },
+    });
     expect(await post([{ ...ok, phone: "1234567" }])).toMatchObject({ status: 400 });
     expect(await post([{ ...ok, phone: "1234567890123456" }])).toMatchObject({ status: 400 });
-    expect(await post([{ ...ok, whatsappId: 999 }])).toMatchObject({ status: 400, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await post([{ ...ok, whatsappId: 999 }])).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
     expect(await post([])).toMatchObject({ status: 400 });
     expect(await post({ message: "x" })).toMatchObject({ status: 400 });
     expect(await post([{ phone: "5511999990001", whatsappId: w.id }])).toMatchObject({ status: 400 });
@@ -40,34 +52,67 @@ describe("bulk messages", () => {
 
   test("report: newest first with the connection's name and number, 20 a page, search by phone", async () => {
     const { ctx, admin, w } = await setup();
-    const items = Array.from({ length: 21 }, (_, i) => ({ message: `Msg ${i}`, phone: `55119999900${String(i).padStart(2, "0")}`, whatsappId: w.id }));
+    const items = Array.from({ length: 21 }, (_, i) => ({
+      message: `Msg ${i}`,
+      phone: `55119999900${String(i).padStart(2, "0")}`,
+      whatsappId: w.id,
+    }));
     await call(ctx.app, "POST", "/api/bulkMessage", { token: admin, body: items });
     const first = await call(ctx.app, "GET", "/api/bulkMessage/report", { token: admin });
     expect(first.json).toMatchObject({ count: 21, hasMore: true });
     expect(first.json.messages[0]).toMatchObject({ whatsapp: { name: "Main", number: "5511900000000" } });
-    expect((await call(ctx.app, "GET", "/api/bulkMessage/report?pageNumber=2", { token: admin })).json).toMatchObject({ count: 21, hasMore: false });
-    expect((await call(ctx.app, "GET", "/api/bulkMessage/report?searchParam=%2099990020", { token: admin })).json.count).toBe(1);
+    expect((await call(ctx.app, "GET", "/api/bulkMessage/report?pageNumber=2", { token: admin })).json).toMatchObject({
+      count: 21,
+      hasMore: false,
+    });
+    expect(
+      (await call(ctx.app, "GET", "/api/bulkMessage/report?searchParam=%2099990020", { token: admin })).json.count,
+    ).toBe(1);
   });
 
   test("delete one record; clean removes finished records only", async () => {
     const { ctx, admin, w } = await setup();
     await call(ctx.app, "POST", "/api/bulkMessage", {
       token: admin,
-      body: ["5511999990001", "5511999990002", "5511999990003"].map((phone) => ({ message: "Hello", phone, whatsappId: w.id })),
+      body: ["5511999990001", "5511999990002", "5511999990003"].map((phone) => ({
+        message: "Hello",
+        phone,
+        whatsappId: w.id,
+      })),
     });
     const [a, b] = ctx.db.select().from(massMessages).all();
-    expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({ status: 200, json: { message: "Registro deletado" } });
+    expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({
+      status: 200,
+      json: { message: "Registro deletado" },
+    });
     expect(ctx.hub.to("admins", "massMessage").at(-1)!.payload).toEqual({ action: "delete", id: a!.id });
-    expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({ status: 404, json: { error: "ERR_NO_MASS_MESSAGE_FOUND" } });
+    expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_MASS_MESSAGE_FOUND" },
+    });
     ctx.db.update(massMessages).set({ status: "sent" }).where(eq(massMessages.id, b!.id)).run();
-    expect(await call(ctx.app, "DELETE", "/api/bulkMessage/clean", { token: admin })).toMatchObject({ status: 200, json: { message: "Registro deletado", removed: 1 } });
-    expect(ctx.db.select().from(massMessages).all().map((r) => r.status)).toEqual(["pending"]);
+    expect(await call(ctx.app, "DELETE", "/api/bulkMessage/clean", { token: admin })).toMatchObject({
+      status: 200,
+      json: { message: "Registro deletado", removed: 1 },
+    });
+    expect(
+      ctx.db
+        .select()
+        .from(massMessages)
+        .all()
+        .map((r) => r.status),
+    ).toEqual(["pending"]);
   });
 
   test("agents are refused on every route", async () => {
     const { ctx, agent, w } = await setup();
     const no = { status: 403, json: { error: "ERR_NO_PERMISSION" } };
-    expect(await call(ctx.app, "POST", "/api/bulkMessage", { token: agent, body: [{ message: "Hello", phone: "5511999990001", whatsappId: w.id }] })).toMatchObject(no);
+    expect(
+      await call(ctx.app, "POST", "/api/bulkMessage", {
+        token: agent,
+        body: [{ message: "Hello", phone: "5511999990001", whatsappId: w.id }],
+      }),
+    ).toMatchObject(no);
     expect(await call(ctx.app, "GET", "/api/bulkMessage/report", { token: agent })).toMatchObject(no);
     expect(await call(ctx.app, "DELETE", "/api/bulkMessage/d/1", { token: agent })).toMatchObject(no);
     expect(await call(ctx.app, "DELETE", "/api/bulkMessage/clean", { token: agent })).toMatchObject(no);

@@ -20,14 +20,19 @@ function fakeChannels(opts: { failStart?: boolean } = {}) {
     isRunning: () => false,
   } as unknown as Channels;
   /** Resolves once a session start was asked for (the create route starts it without waiting). */
-  const started = () => (calls.some((c) => c.startsWith("start:")) ? Promise.resolve() : new Promise<void>((resolve) => (onStart = resolve)));
+  const started = () =>
+    calls.some((c) => c.startsWith("start:")) ? Promise.resolve() : new Promise<void>((resolve) => (onStart = resolve));
   return { channels, calls, started };
 }
 
 async function setup(opts: { failStart?: boolean; sandbox?: boolean } = {}) {
   const ctx = await makeTestApp();
   const fake = fakeChannels(opts);
-  const app = await createApp({ ...ctx.deps, config: testConfig({ sandbox: opts.sandbox ?? true }), channels: fake.channels });
+  const app = await createApp({
+    ...ctx.deps,
+    config: testConfig({ sandbox: opts.sandbox ?? true }),
+    channels: fake.channels,
+  });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
   const q1 = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
@@ -58,13 +63,26 @@ describe("connections", () => {
     const res = await call(app, "POST", "/api/whatsapp", { token: admin, body });
     expect(res.status).toBe(200);
     const { queueIds: _q, ...fields } = body;
-    expect(res.json).toMatchObject({ ...fields, isDefault: true, status: "OPENING", queues: [{ id: q1.id, name: "Sales", chatbots: [] }] });
+    expect(res.json).toMatchObject({
+      ...fields,
+      isDefault: true,
+      status: "OPENING",
+      queues: [{ id: q1.id, name: "Sales", chatbots: [] }],
+    });
     await fake.started();
     expect(fake.calls).toEqual([`start:${res.json.id}`]);
-    expect(ctx.hub.to("admins", "whatsapp")[0]!.payload).toMatchObject({ action: "update", whatsapp: { id: res.json.id, name: "Main" } });
+    expect(ctx.hub.to("admins", "whatsapp")[0]!.payload).toMatchObject({
+      action: "update",
+      whatsapp: { id: res.json.id, name: "Main" },
+    });
     expect(ctx.hub.to("all", "whatsapp")).toEqual([]);
     const second = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Second" } });
-    expect(second.json).toMatchObject({ isDefault: false, provider: "baileys", startWorkHour: "08:00", saturday: false });
+    expect(second.json).toMatchObject({
+      isDefault: false,
+      provider: "baileys",
+      startWorkHour: "08:00",
+      saturday: false,
+    });
   });
 
   test("a failing session start does not fail the create", async () => {
@@ -80,69 +98,138 @@ describe("connections", () => {
     const post = (body: unknown) => call(app, "POST", "/api/whatsapp", { token: admin, body });
     expect(await post({})).toMatchObject({ status: 400, json: { error: "Required", field: "name" } });
     expect(await post({ name: "M" })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "name" } });
-    expect(await post({ name: "M".repeat(51) })).toMatchObject({ status: 400, json: { error: "Too Long!", field: "name" } });
-    expect(await post({ name: "Main", queueIds: [q1.id, q2.id] })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_GREETING_REQUIRED" } });
-    expect(await post({ name: "Main", startWorkHour: "25:00" })).toMatchObject({ status: 400, json: { field: "startWorkHour" } });
-    expect(await post({ name: "Main", endWorkHour: "8:00" })).toMatchObject({ status: 400, json: { field: "endWorkHour" } });
-    expect(await post({ name: "Main", provider: "telegram" })).toMatchObject({ status: 400, json: { field: "provider" } });
-    expect(await post({ name: "Main", queueIds: [999] })).toMatchObject({ status: 400, json: { error: "ERR_NO_QUEUE_FOUND" } });
+    expect(await post({ name: "M".repeat(51) })).toMatchObject({
+      status: 400,
+      json: { error: "Too Long!", field: "name" },
+    });
+    expect(await post({ name: "Main", queueIds: [q1.id, q2.id] })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WAPP_GREETING_REQUIRED" },
+    });
+    expect(await post({ name: "Main", startWorkHour: "25:00" })).toMatchObject({
+      status: 400,
+      json: { field: "startWorkHour" },
+    });
+    expect(await post({ name: "Main", endWorkHour: "8:00" })).toMatchObject({
+      status: 400,
+      json: { field: "endWorkHour" },
+    });
+    expect(await post({ name: "Main", provider: "telegram" })).toMatchObject({
+      status: 400,
+      json: { field: "provider" },
+    });
+    expect(await post({ name: "Main", queueIds: [999] })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_QUEUE_FOUND" },
+    });
     expect(await post({ name: "Main", monday: "yes" })).toMatchObject({ status: 400 });
     expect((await post({ name: "Main", queueIds: [q1.id, q2.id], greetingMessage: "Pick a queue" })).status).toBe(200);
-    expect(await post({ name: "Main" })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" } });
+    expect(await post({ name: "Main" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" },
+    });
     const off = await setup({ sandbox: false });
-    expect(await call(off.app, "POST", "/api/whatsapp", { token: off.admin, body: { name: "Fake", provider: "sandbox" } })).toMatchObject({ status: 403, json: { error: "ERR_SANDBOX_DISABLED" } });
+    expect(
+      await call(off.app, "POST", "/api/whatsapp", { token: off.admin, body: { name: "Fake", provider: "sandbox" } }),
+    ).toMatchObject({ status: 403, json: { error: "ERR_SANDBOX_DISABLED" } });
   });
 
   test("update: fields written, queueIds absent leaves queues, default moves (both told), the only default cannot be unset", async () => {
     const { ctx, app, admin, q1, q2 } = await setup();
-    const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha", queueIds: [q1.id] } })).json;
+    const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha", queueIds: [q1.id] } }))
+      .json;
     const b = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo" } })).json;
-    const renamed = await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { name: "Alpha 2", sunday: true } });
+    const renamed = await call(app, "PUT", `/api/whatsapp/${a.id}`, {
+      token: admin,
+      body: { name: "Alpha 2", sunday: true },
+    });
     expect(renamed.json).toMatchObject({ name: "Alpha 2", sunday: true, queues: [{ id: q1.id }] });
-    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { queueIds: [q1.id, q2.id] } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_GREETING_REQUIRED" } });
-    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { name: "Bravo" } })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" } });
-    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { isDefault: false } })).toMatchObject({ status: 400, json: { error: "ERR_NO_OTHER_WHATSAPP" } });
+    expect(
+      await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { queueIds: [q1.id, q2.id] } }),
+    ).toMatchObject({ status: 400, json: { error: "ERR_WAPP_GREETING_REQUIRED" } });
+    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { name: "Bravo" } })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WAPP_NAME_ALREADY_EXISTS" },
+    });
+    expect(await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { isDefault: false } })).toMatchObject(
+      { status: 400, json: { error: "ERR_NO_OTHER_WHATSAPP" } },
+    );
     ctx.hub.clear();
     const moved = await call(app, "PUT", `/api/whatsapp/${b.id}`, { token: admin, body: { isDefault: true } });
     expect(moved.json.isDefault).toBe(true);
-    const told = ctx.hub.to("admins", "whatsapp").map((e) => (e.payload as { whatsapp: { id: number; isDefault: boolean } }).whatsapp);
-    expect(told).toEqual([expect.objectContaining({ id: a.id, isDefault: false }), expect.objectContaining({ id: b.id, isDefault: true })]);
+    const told = ctx.hub
+      .to("admins", "whatsapp")
+      .map((e) => (e.payload as { whatsapp: { id: number; isDefault: boolean } }).whatsapp);
+    expect(told).toEqual([
+      expect.objectContaining({ id: a.id, isDefault: false }),
+      expect.objectContaining({ id: b.id, isDefault: true }),
+    ]);
     const cleared = await call(app, "PUT", `/api/whatsapp/${a.id}`, { token: admin, body: { queueIds: [] } });
     expect(cleared.json.queues).toEqual([]);
-    expect(await call(app, "PUT", "/api/whatsapp/999", { token: admin, body: { name: "Nope" } })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await call(app, "PUT", "/api/whatsapp/999", { token: admin, body: { name: "Nope" } })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
   });
 
   test("delete: not the default while others exist; logs out first, drops the phone book, tickets lose the connection", async () => {
     const { ctx, app, fake, admin } = await setup();
     const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha" } })).json;
     const b = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo" } })).json;
-    expect(await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).toMatchObject({ status: 400, json: { error: "ERR_NO_OTHER_WHATSAPP" } });
+    expect(await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_OTHER_WHATSAPP" },
+    });
     const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
     ctx.db.insert(tickets).values({ contactId: contact.id, whatsappId: b.id }).run();
-    ctx.db.insert(whatsappPhonebook).values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" }).run();
-    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({ status: 200, json: { message: "Whatsapp deleted." } });
+    ctx.db
+      .insert(whatsappPhonebook)
+      .values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" })
+      .run();
+    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
+      status: 200,
+      json: { message: "Whatsapp deleted." },
+    });
     expect(fake.calls).toContain(`disconnect:${b.id}`);
     expect(ctx.db.select().from(whatsappPhonebook).all()).toHaveLength(0);
     expect(ctx.db.select().from(tickets).all()[0]!.whatsappId).toBeNull();
     expect(ctx.hub.to("admins", "whatsapp").at(-1)!.payload).toEqual({ action: "delete", whatsappId: b.id });
-    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
     expect((await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).status).toBe(200);
     expect(ctx.db.select().from(whatsapps).all()).toHaveLength(0);
   });
 
   test("reads for everyone (call token for admins only) with queues and first-level chatbots; writes admin-only", async () => {
     const { app, admin, agent } = await setup();
-    const queue = (await call(app, "POST", "/api/queue", { token: admin, body: { name: "Bots", color: "#00f", chatbots: [{ name: "Option one", options: [{ name: "Deeper one" }] }] } })).json;
-    const w = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Main", wavoip: "tok", queueIds: [queue.id] } })).json;
+    const queue = (
+      await call(app, "POST", "/api/queue", {
+        token: admin,
+        body: { name: "Bots", color: "#00f", chatbots: [{ name: "Option one", options: [{ name: "Deeper one" }] }] },
+      })
+    ).json;
+    const w = (
+      await call(app, "POST", "/api/whatsapp", {
+        token: admin,
+        body: { name: "Main", wavoip: "tok", queueIds: [queue.id] },
+      })
+    ).json;
     const list = await call(app, "GET", "/api/whatsapp", { token: agent });
     expect(list.json).toHaveLength(1);
     expect(list.json[0]).toMatchObject({ id: w.id, queues: [{ id: queue.id, name: "Bots", color: "#00f" }] });
     expect(list.json[0].wavoip).toBeUndefined();
     expect((await call(app, "GET", "/api/whatsapp", { token: admin })).json[0].wavoip).toBe("tok");
     const shown = await call(app, "GET", `/api/whatsapp/${w.id}`, { token: agent });
-    expect(shown.json.queues[0].chatbots).toEqual([{ id: queue.chatbots[0].id, name: "Option one", greetingMessage: "" }]);
+    expect(shown.json.queues[0].chatbots).toEqual([
+      { id: queue.chatbots[0].id, name: "Option one", greetingMessage: "" },
+    ]);
     expect(shown.json.wavoip).toBeUndefined();
-    expect(await call(app, "GET", "/api/whatsapp/999", { token: agent })).toMatchObject({ status: 404, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await call(app, "GET", "/api/whatsapp/999", { token: agent })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
     const no = { status: 403, json: { error: "ERR_NO_PERMISSION" } };
     expect(await call(app, "POST", "/api/whatsapp", { token: agent, body: { name: "Mine" } })).toMatchObject(no);
     expect(await call(app, "PUT", `/api/whatsapp/${w.id}`, { token: agent, body: { name: "Mine" } })).toMatchObject(no);
@@ -153,12 +240,18 @@ describe("connections", () => {
   test("with the real connection manager: a sandbox connection starts after create and is logged out on delete", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const created = await call(ctx.app, "POST", "/api/whatsapp", { token, body: { name: "Sandbox", provider: "sandbox" } });
+    const created = await call(ctx.app, "POST", "/api/whatsapp", {
+      token,
+      body: { name: "Sandbox", provider: "sandbox" },
+    });
     expect(created).toMatchObject({ status: 200, json: { provider: "sandbox", isDefault: true } });
     // The create route starts the session without waiting; the start needs only a few turns of the microtask queue.
     for (let i = 0; i < 1000 && !ctx.channels.isRunning(created.json.id); i++) await Promise.resolve();
     expect(ctx.channels.isRunning(created.json.id)).toBe(true);
-    expect(await call(ctx.app, "DELETE", `/api/whatsapp/${created.json.id}`, { token })).toMatchObject({ status: 200, json: { message: "Whatsapp deleted." } });
+    expect(await call(ctx.app, "DELETE", `/api/whatsapp/${created.json.id}`, { token })).toMatchObject({
+      status: 200,
+      json: { message: "Whatsapp deleted." },
+    });
     expect(ctx.channels.isRunning(created.json.id)).toBe(false);
   });
 });

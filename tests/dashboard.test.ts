@@ -4,8 +4,16 @@ import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
 function ticket(ctx: TestContext, values: Partial<TicketRow>) {
-  const contact = ctx.db.insert(contacts).values({ name: "D", number: `55519${String(++seq).padStart(8, "0")}` }).returning().get();
-  return ctx.db.insert(tickets).values({ contactId: contact.id, ...values }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: "D", number: `55519${String(++seq).padStart(8, "0")}` })
+    .returning()
+    .get();
+  return ctx.db
+    .insert(tickets)
+    .values({ contactId: contact.id, ...values })
+    .returning()
+    .get();
 }
 
 describe("GET /dashboard", () => {

@@ -7,7 +7,11 @@ const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 /** The Dockerfile's instructions after its last FROM (the image that runs), with continuation lines joined. */
 function runtimeStage(): { op: string; args: string }[] {
-  const lines = read("Dockerfile").replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const lines = read("Dockerfile")
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
   const stage = lines.slice(lines.findLastIndex((l) => /^FROM\s/i.test(l)));
   return stage.map((l) => ({ op: l.split(/\s+/)[0]!.toUpperCase(), args: l.replace(/^\S+\s*/, "") }));
 }

@@ -7,14 +7,21 @@ import { call, loginAs, makeTestApp } from "./helpers";
 describe("error answers", () => {
   test("unknown routes are 404 ERR_NOT_FOUND and /health needs no token", async () => {
     const ctx = await makeTestApp();
-    expect(await call(ctx.app, "GET", "/api/nothing-here")).toMatchObject({ status: 404, json: { error: "ERR_NOT_FOUND" } });
+    expect(await call(ctx.app, "GET", "/api/nothing-here")).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NOT_FOUND" },
+    });
     expect(await call(ctx.app, "GET", "/health")).toMatchObject({ status: 200, json: { status: "ok" } });
   });
 
   test("a malformed JSON body is 400 ERR_INVALID_BODY", async () => {
     const ctx = await makeTestApp();
     const res = await ctx.app.handle(
-      new Request("http://localhost/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" }),
+      new Request("http://localhost/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{nope",
+      }),
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "ERR_INVALID_BODY" });
@@ -33,11 +40,9 @@ describe("error answers", () => {
 
   test("an unexpected failure is 500 ERR_INTERNAL with a request id and no stack, and is logged", async () => {
     const lines: string[] = [];
-    const app = new Elysia()
-      .use(errorHandler(createLogger("error", (l) => lines.push(l))))
-      .get("/boom", () => {
-        throw new Error("secret internals");
-      });
+    const app = new Elysia().use(errorHandler(createLogger("error", (l) => lines.push(l)))).get("/boom", () => {
+      throw new Error("secret internals");
+    });
     const res = await app.handle(new Request("http://localhost/boom"));
     expect(res.status).toBe(500);
     const json = await res.json();

@@ -7,7 +7,8 @@ import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestCon
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const apiToken = (ctx: TestContext) => getSetting(ctx.db, "userApiToken");
-const send = (ctx: TestContext, body: unknown, token = apiToken(ctx)) => call(ctx.app, "POST", "/api/messages/send", { token, body });
+const send = (ctx: TestContext, body: unknown, token = apiToken(ctx)) =>
+  call(ctx.app, "POST", "/api/messages/send", { token, body });
 
 async function ready() {
   const ctx = await makeTestApp();
@@ -24,7 +25,11 @@ describe("POST /api/messages/send", () => {
     const contact = ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777")).get()!;
     const ticket = ctx.db.select().from(tickets).where(eq(tickets.id, ticketId)).get()!;
     expect(ticket).toMatchObject({ contactId: contact.id, whatsappId: conn.id, status: "pending", unreadMessages: 0 });
-    expect(ctx.db.select().from(messages).where(eq(messages.id, messageId)).get()).toMatchObject({ ticketId, body: "Your order shipped", fromMe: true });
+    expect(ctx.db.select().from(messages).where(eq(messages.id, messageId)).get()).toMatchObject({
+      ticketId,
+      body: "Your order shipped",
+      fromMe: true,
+    });
     expect(ctx.sandbox.network.outbox(conn.id, "5511988887777").map((m) => m.body)).toEqual(["Your order shipped"]);
   });
 
@@ -44,7 +49,13 @@ describe("POST /api/messages/send", () => {
     form.append("body", "the invoice");
     form.append("medias", new File([PNG], "a.png", { type: "image/png" }));
     form.append("medias", new File([PNG], "b.png", { type: "image/png" }));
-    const res = await ctx.app.handle(new Request(`${BASE}/api/messages/send`, { method: "POST", headers: { authorization: `Bearer ${apiToken(ctx)}` }, body: form }));
+    const res = await ctx.app.handle(
+      new Request(`${BASE}/api/messages/send`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiToken(ctx)}` },
+        body: form,
+      }),
+    );
     expect(res.status).toBe(200);
     const json = (await res.json()) as { messageIds: number[] };
     expect(json.messageIds).toHaveLength(2);
@@ -54,7 +65,9 @@ describe("POST /api/messages/send", () => {
   test("no token is 401 ERR_SESSION_EXPIRED; another setting's value or a user's session is 401 ERR_INVALID_API_TOKEN", async () => {
     const { ctx } = await ready();
     const { token: session } = await loginAs(ctx, { profile: "admin" });
-    expect((await call(ctx.app, "POST", "/api/messages/send", { body: { number: "5511988887777", body: "x" } })).json).toEqual({ error: "ERR_SESSION_EXPIRED" });
+    expect(
+      (await call(ctx.app, "POST", "/api/messages/send", { body: { number: "5511988887777", body: "x" } })).json,
+    ).toEqual({ error: "ERR_SESSION_EXPIRED" });
     for (const token of ["enabled", "43200", session]) {
       const res = await send(ctx, { number: "5511988887777", body: "x" }, token);
       expect(res.status).toBe(401);
@@ -68,29 +81,50 @@ describe("POST /api/messages/send", () => {
     const form = new FormData();
     form.append("number", "5511988887777");
     form.append("medias", new File([new Uint8Array(200 * 1024)], "big.bin"));
-    const res = await ctx.app.handle(new Request(`${BASE}/api/messages/send`, { method: "POST", headers: { authorization: "Bearer enabled" }, body: form }));
+    const res = await ctx.app.handle(
+      new Request(`${BASE}/api/messages/send`, {
+        method: "POST",
+        headers: { authorization: "Bearer enabled" },
+        body: form,
+      }),
+    );
     expect(res.status).toBe(401);
   });
 
   test("a number with no digits is 400 ERR_INVALID_NUMBER; one not on WhatsApp is 400 ERR_WAPP_INVALID_CONTACT", async () => {
     const { ctx } = await ready();
-    expect(await send(ctx, { number: "abc", body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_INVALID_NUMBER" } });
-    expect(await send(ctx, { number: "123", body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_WAPP_INVALID_CONTACT" } });
+    expect(await send(ctx, { number: "abc", body: "x" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_INVALID_NUMBER" },
+    });
+    expect(await send(ctx, { number: "123", body: "x" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WAPP_INVALID_CONTACT" },
+    });
     expect(await send(ctx, { body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_INVALID_NUMBER" } });
-    expect(await send(ctx, { number: "5511988887777", body: "x", whatsappId: 999 })).toMatchObject({ status: 400, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await send(ctx, { number: "5511988887777", body: "x", whatsappId: 999 })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
     expect(await send(ctx, { number: "5511988887777", body: "  " })).toMatchObject({ status: 400 });
     expect(ctx.db.select().from(tickets).all()).toHaveLength(0);
   });
 
   test("without a default connection it is 400 ERR_NO_DEF_WAPP_FOUND", async () => {
     const ctx = await makeTestApp();
-    expect(await send(ctx, { number: "5511988887777", body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_NO_DEF_WAPP_FOUND" } });
+    expect(await send(ctx, { number: "5511988887777", body: "x" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_DEF_WAPP_FOUND" },
+    });
   });
 
   test("past the burst a token gets 429 until the clock lets it send again", async () => {
     const { ctx } = await ready();
     for (let i = 0; i < API_BURST; i++) expect((await send(ctx, { number: "abc", body: "x" })).status).toBe(400);
-    expect(await send(ctx, { number: "5511988887777", body: "x" })).toMatchObject({ status: 429, json: { error: "ERR_TOO_MANY_ATTEMPTS" } });
+    expect(await send(ctx, { number: "5511988887777", body: "x" })).toMatchObject({
+      status: 429,
+      json: { error: "ERR_TOO_MANY_ATTEMPTS" },
+    });
     ctx.clock.advance(1000);
     expect((await send(ctx, { number: "5511988887777", body: "x" })).status).toBe(200);
   });

@@ -83,7 +83,9 @@ let connectionSeq = 0;
 /** Inserts a sandbox connection (with queues, in order), starts it and, unless `scan: false`, pairs it (CONNECTED). */
 export async function createSandboxConnection(
   ctx: TestContext,
-  opts: Partial<Pick<WhatsappRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">> & { queueIds?: number[]; scan?: boolean } = {},
+  opts: Partial<
+    Pick<WhatsappRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
+  > & { queueIds?: number[]; scan?: boolean } = {},
 ): Promise<WhatsappRow> {
   const { queueIds = [], scan = true, ...fields } = opts;
   const row = ctx.db
@@ -91,19 +93,32 @@ export async function createSandboxConnection(
     .values({ name: `Sandbox ${++connectionSeq}`, provider: "sandbox", ...fields })
     .returning()
     .get();
-  if (queueIds.length) ctx.db.insert(whatsappQueues).values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId }))).run();
+  if (queueIds.length)
+    ctx.db
+      .insert(whatsappQueues)
+      .values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId })))
+      .run();
   await ctx.channels.start(row.id);
   if (scan) ctx.sandbox.scan(row.id);
   return ctx.db.select().from(whatsapps).where(eq(whatsapps.id, row.id)).get()!;
 }
 
 /** Sends a JSON request through app.handle (no port). */
-export async function call(app: App, method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+export async function call(
+  app: App,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const res = await app.handle(
-    new Request(BASE + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+    new Request(BASE + path, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    }),
   );
   const text = await res.text();
   let json: any = null;
@@ -118,7 +133,10 @@ export async function call(app: App, method: string, path: string, opts: { body?
 let userSeq = 0;
 
 /** Creates a user directly in the database. */
-export async function createUser(ctx: TestContext, opts: { profile?: Role; email?: string; password?: string; name?: string; queueIds?: number[] } = {}) {
+export async function createUser(
+  ctx: TestContext,
+  opts: { profile?: Role; email?: string; password?: string; name?: string; queueIds?: number[] } = {},
+) {
   const password = opts.password ?? "password1";
   const email = opts.email ?? `user${++userSeq}@example.com`;
   const passwordHash = await hashPassword(password, ctx.deps.config.passwordHashing);

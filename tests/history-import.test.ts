@@ -13,17 +13,36 @@ const PHONE = "5511988887777";
 async function setup(fields: { importHistory?: boolean; importHistoryDays?: number } = { importHistory: true }) {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx, { profile: "admin" });
-  const queue = ctx.db.insert(queues).values({ name: "Vendas", color: "#f00", greetingMessage: "Bem-vindo" }).returning().get();
+  const queue = ctx.db
+    .insert(queues)
+    .values({ name: "Vendas", color: "#f00", greetingMessage: "Bem-vindo" })
+    .returning()
+    .get();
   const conn = await createSandboxConnection(ctx, { greetingMessage: "Olá! Escolha uma opção", queueIds: [queue.id] });
   ctx.db.update(whatsapps).set(fields).where(eq(whatsapps.id, conn.id)).run();
   return { ctx, token, conn };
 }
 
-function msg(ctx: TestContext, id: string, daysAgo: number, fields: Partial<NormalizedMessage> = {}): NormalizedMessage {
-  return { id, chatId: PHONE, isGroup: false, fromMe: false, at: ctx.clock.now() - daysAgo * DAY, kind: "chat", body: id, ...fields };
+function msg(
+  ctx: TestContext,
+  id: string,
+  daysAgo: number,
+  fields: Partial<NormalizedMessage> = {},
+): NormalizedMessage {
+  return {
+    id,
+    chatId: PHONE,
+    isGroup: false,
+    fromMe: false,
+    at: ctx.clock.now() - daysAgo * DAY,
+    kind: "chat",
+    body: id,
+    ...fields,
+  };
 }
 
-const history = (ctx: TestContext, whatsappId: number, list: NormalizedMessage[]) => ctx.channels.driverSink.onHistory!(whatsappId, list);
+const history = (ctx: TestContext, whatsappId: number, list: NormalizedMessage[]) =>
+  ctx.channels.driverSink.onHistory!(whatsappId, list);
 const ticketsOf = (ctx: TestContext) => ctx.db.select().from(tickets).all();
 
 describe("history import at pairing", () => {
@@ -45,7 +64,11 @@ describe("history import at pairing", () => {
     const ana = ctx.db.select().from(contacts).where(eq(contacts.number, PHONE)).get()!;
     expect(ana.name).toBe("Ana");
     const anaTicket = all.find((t) => t.contactId === ana.id)!;
-    expect(anaTicket).toMatchObject({ lastMessage: "A3", createdAt: new Date(ctx.clock.now() - 3 * DAY), updatedAt: new Date(ctx.clock.now() - DAY) });
+    expect(anaTicket).toMatchObject({
+      lastMessage: "A3",
+      createdAt: new Date(ctx.clock.now() - 3 * DAY),
+      updatedAt: new Date(ctx.clock.now() - DAY),
+    });
     const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, anaTicket.id)).all();
     expect(stored.map((m) => [m.wid, m.fromMe, m.read, m.ack])).toEqual([
       ["A1", false, true, 0],
@@ -69,7 +92,10 @@ describe("history import at pairing", () => {
 
   test("leaves an open ticket of the same chat untouched, skips messages already stored and reuses the history ticket for later batches", async () => {
     const { ctx, token, conn } = await setup();
-    await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body: { from: PHONE, name: "Ana", body: "ao vivo", id: "LIVE1" } });
+    await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token,
+      body: { from: PHONE, name: "Ana", body: "ao vivo", id: "LIVE1" },
+    });
     const live = ticketsOf(ctx)[0]!;
     await history(ctx, conn.id, [msg(ctx, "LIVE1", 0, { body: "ao vivo" }), msg(ctx, "H1", 2)]);
     await history(ctx, conn.id, [msg(ctx, "H1", 2), msg(ctx, "H0", 3)]);
@@ -77,8 +103,18 @@ describe("history import at pairing", () => {
     expect(open).toEqual(live);
     expect(open).toMatchObject({ status: "pending", unreadMessages: 1 });
     expect(imported).toMatchObject({ status: "closed", fromHistory: true, lastMessage: "H1" });
-    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, imported!.id)).all().map((m) => m.wid).sort()).toEqual(["H0", "H1"]);
-    expect(ctx.db.select().from(messages).where(eq(messages.wid, "LIVE1")).all()).toMatchObject([{ ticketId: live.id }]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, imported!.id))
+        .all()
+        .map((m) => m.wid)
+        .sort(),
+    ).toEqual(["H0", "H1"]);
+    expect(ctx.db.select().from(messages).where(eq(messages.wid, "LIVE1")).all()).toMatchObject([
+      { ticketId: live.id },
+    ]);
   });
 
   test("does nothing when the connection does not import history", async () => {
@@ -94,8 +130,16 @@ describe("history import at pairing", () => {
       msg(ctx, "G1", 1, { chatId: "120363000000000001", isGroup: true, groupName: "Grupo", author: { phone: PHONE } }),
       msg(ctx, "L1", 1, { chatId: "lid:123456789012345", lid: "123456789012345", pushName: "Duda" }),
     ]);
-    expect(ctx.db.select().from(contacts).all()).toMatchObject([{ number: null, lid: "123456789012345", name: "Duda" }]);
-    expect(ctx.db.select().from(messages).all().map((m) => m.wid)).toEqual(["L1"]);
+    expect(ctx.db.select().from(contacts).all()).toMatchObject([
+      { number: null, lid: "123456789012345", name: "Duda" },
+    ]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .all()
+        .map((m) => m.wid),
+    ).toEqual(["L1"]);
   });
 });
 
@@ -103,10 +147,16 @@ describe("the history option of a connection", () => {
   test("is off with 7 days by default, editable through the API, and refused outside 1–365 days", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const created = await call(ctx.app, "POST", "/api/whatsapp", { token, body: { name: "Main", provider: "sandbox" } });
+    const created = await call(ctx.app, "POST", "/api/whatsapp", {
+      token,
+      body: { name: "Main", provider: "sandbox" },
+    });
     expect(created.json).toMatchObject({ importHistory: false, importHistoryDays: 7 });
     const put = (body: unknown) => call(ctx.app, "PUT", `/api/whatsapp/${created.json.id}`, { token, body });
-    expect((await put({ importHistory: true, importHistoryDays: 30 })).json).toMatchObject({ importHistory: true, importHistoryDays: 30 });
+    expect((await put({ importHistory: true, importHistoryDays: 30 })).json).toMatchObject({
+      importHistory: true,
+      importHistoryDays: 30,
+    });
     expect(await put({ importHistoryDays: 0 })).toMatchObject({ status: 400, json: { field: "importHistoryDays" } });
     expect(await put({ importHistoryDays: 366 })).toMatchObject({ status: 400, json: { field: "importHistoryDays" } });
     expect(await put({ importHistoryDays: 2.5 })).toMatchObject({ status: 400, json: { field: "importHistoryDays" } });
@@ -120,8 +170,16 @@ describe("the history option of a connection", () => {
       start: async (conn: ConnectionRef) => void started.push(conn),
       isRunning: () => false,
     } as unknown as ChannelDriver;
-    const manager = new ConnectionManager({ db: ctx.db, hub: new RecordingHub(), log: createLogger("silent") }).register(driver);
-    const on = ctx.db.insert(whatsapps).values({ name: "On", importHistory: true, importHistoryDays: 3 }).returning().get();
+    const manager = new ConnectionManager({
+      db: ctx.db,
+      hub: new RecordingHub(),
+      log: createLogger("silent"),
+    }).register(driver);
+    const on = ctx.db
+      .insert(whatsapps)
+      .values({ name: "On", importHistory: true, importHistoryDays: 3 })
+      .returning()
+      .get();
     const off = ctx.db.insert(whatsapps).values({ name: "Off", importHistoryDays: 3 }).returning().get();
     await manager.start(on.id);
     await manager.start(off.id);

@@ -5,7 +5,9 @@ import { ERROR_CODES } from "../src/shared/error-codes";
 import { DEFAULT_MESSAGES } from "../src/shared/validation";
 
 function keys(obj: Record<string, unknown>, prefix = ""): string[] {
-  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(obj).flatMap(([k, v]) =>
+    v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 describe("locales", () => {
@@ -23,14 +25,17 @@ describe("locales", () => {
   });
 
   test("every validation message shown by the forms has a translation", () => {
-    for (const m of ["required", "min", "max", "email"] as const) expect(LOCALES.en.validation).toHaveProperty([DEFAULT_MESSAGES[m]]);
+    for (const m of ["required", "min", "max", "email"] as const)
+      expect(LOCALES.en.validation).toHaveProperty([DEFAULT_MESSAGES[m]]);
   });
 
   test("every error code the server can answer is translated in every language, and no translation names an unknown code", () => {
     for (const lng of ["en", "pt", "es"] as const) {
       const errors = LOCALES[lng].errors as Record<string, string>;
       expect(ERROR_CODES.filter((code) => !errors[code])).toEqual([]);
-      expect(Object.keys(errors).filter((c) => c.startsWith("ERR_") && !(ERROR_CODES as readonly string[]).includes(c))).toEqual([]);
+      expect(
+        Object.keys(errors).filter((c) => c.startsWith("ERR_") && !(ERROR_CODES as readonly string[]).includes(c)),
+      ).toEqual([]);
     }
   });
 });
@@ -52,7 +57,10 @@ describe("language choice", () => {
   });
 
   test("an instance initialises synchronously and falls back to English for missing keys", () => {
-    const i18n = createI18n("pt", { pt: { translation: { a: "olá" } }, en: { translation: { a: "hi", b: "only en" } } });
+    const i18n = createI18n("pt", {
+      pt: { translation: { a: "olá" } },
+      en: { translation: { a: "hi", b: "only en" } },
+    });
     expect(i18n.t("a")).toBe("olá");
     expect(i18n.t("b")).toBe("only en");
   });

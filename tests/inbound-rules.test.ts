@@ -6,8 +6,23 @@ import { isBackKey, optionNumber, renderMenu } from "../src/modules/inbound/menu
 import { isInsideWorkHours, localTime } from "../src/modules/inbound/work-hours";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
-const week = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
-const hours = { defineWorkHours: true, startWorkHour: "08:00", endWorkHour: "17:30", startWorkHourWeekend: "09:00", endWorkHourWeekend: "12:00", ...week };
+const week = {
+  monday: true,
+  tuesday: true,
+  wednesday: true,
+  thursday: true,
+  friday: true,
+  saturday: false,
+  sunday: false,
+};
+const hours = {
+  defineWorkHours: true,
+  startWorkHour: "08:00",
+  endWorkHour: "17:30",
+  startWorkHourWeekend: "09:00",
+  endWorkHourWeekend: "12:00",
+  ...week,
+};
 // 2026-11-23 is a Monday.
 const at = (iso: string) => Date.parse(iso);
 
@@ -68,7 +83,9 @@ describe("driver reports", () => {
     sink.onContacts(conn.id, [{ phone: "5511988887777", name: "Ana" }, { phone: "bad" }]);
     sink.onContacts(conn.id, [{ phone: "5511988887777", lid: "123456" }]);
     const rows = ctx.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, conn.id)).all();
-    expect(rows).toEqual([{ whatsappId: conn.id, jid: "5511988887777@s.whatsapp.net", phone: "5511988887777", lid: "123456", name: "Ana" }]);
+    expect(rows).toEqual([
+      { whatsappId: conn.id, jid: "5511988887777@s.whatsapp.net", phone: "5511988887777", lid: "123456", name: "Ana" },
+    ]);
   });
 
   test("acks never go backwards and revokes mark the message deleted", async () => {
@@ -91,7 +108,13 @@ describe("driver reports", () => {
     const base = { chatId: "5511988887777", isGroup: false, fromMe: true, at: ctx.clock.now(), kind: "chat" as const };
     await sink.onMessage(conn.id, { ...base, id: "OWN1", body: "typed on phone" });
     await sink.onMessage(conn.id, { ...base, id: "OWN2", body: "\u200eauto" });
-    expect(ctx.db.select().from(messages).all().map((m) => m.wid)).toEqual(["OWN1"]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .all()
+        .map((m) => m.wid),
+    ).toEqual(["OWN1"]);
     expect(ctx.db.select().from(tickets).get()!.unreadMessages).toBe(0);
   });
 
@@ -118,6 +141,12 @@ describe("driver reports", () => {
     ctx.sandbox.profilePictureUrl = () => new Promise(() => {});
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id: "H1" });
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Tem alguém?", id: "H2" });
-    expect(ctx.db.select().from(messages).all().map((m) => m.wid)).toEqual(["H1", "H2"]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .all()
+        .map((m) => m.wid),
+    ).toEqual(["H1", "H2"]);
   });
 });

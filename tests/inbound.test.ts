@@ -10,9 +10,16 @@ async function setup(opts: { queues?: number; greeting?: string } = {}) {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx, { profile: "admin" });
   const qs = Array.from({ length: opts.queues ?? 2 }, (_, i) =>
-    ctx.db.insert(queues).values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` }).returning().get(),
+    ctx.db
+      .insert(queues)
+      .values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` })
+      .returning()
+      .get(),
   );
-  const conn = await createSandboxConnection(ctx, { greetingMessage: opts.greeting ?? "Hello {{name}}, choose:", queueIds: qs.map((q) => q.id) });
+  const conn = await createSandboxConnection(ctx, {
+    greetingMessage: opts.greeting ?? "Hello {{name}}, choose:",
+    queueIds: qs.map((q) => q.id),
+  });
   return { ctx, token, qs, conn };
 }
 
@@ -35,12 +42,18 @@ describe("inbound pipeline", () => {
     const out = await outbox(ctx, token, conn.id, "5511988887777");
     expect(out).toHaveLength(1);
     expect(out[0].body).toBe(`${LRM}Hello Ana, choose:\n\n*1* - Queue 1\n*2* - Queue 2`);
-    expect(ctx.hub.named("ticket").some((e) => e.payload.action === "update" && e.payload.ticket.id === all[0]!.id)).toBe(true);
+    expect(
+      ctx.hub.named("ticket").some((e) => e.payload.action === "update" && e.payload.ticket.id === all[0]!.id),
+    ).toBe(true);
   });
 
   test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid input repeats the menu, once per 3 s burst", async () => {
     const { ctx, token, qs, conn } = await setup();
-    ctx.db.update(whatsapps).set({ transferTicketMessage: "You were transferred" }).where(eq(whatsapps.id, conn.id)).run();
+    ctx.db
+      .update(whatsapps)
+      .set({ transferTicketMessage: "You were transferred" })
+      .where(eq(whatsapps.id, conn.id))
+      .run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(1);
@@ -60,7 +73,9 @@ describe("inbound pipeline", () => {
     const { ctx, token, qs, conn } = await setup({ queues: 1 });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     expect(ticketsOf(ctx)[0]!.queueId).toBe(qs[0]!.id);
-    expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Welcome to queue 1`]);
+    expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([
+      `${LRM}Welcome to queue 1`,
+    ]);
   });
 
   test("without queues the greeting goes once per ticket", async () => {
@@ -110,13 +125,21 @@ describe("inbound pipeline", () => {
     const { ctx, token, conn } = await setup({ queues: 0 });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     const first = ticketsOf(ctx)[0]!;
-    ctx.db.update(tickets).set({ status: "closed", updatedAt: new Date(ctx.clock.now()) }).where(eq(tickets.id, first.id)).run();
+    ctx.db
+      .update(tickets)
+      .set({ status: "closed", updatedAt: new Date(ctx.clock.now()) })
+      .where(eq(tickets.id, first.id))
+      .run();
     ctx.db.update(settings).set({ value: "60" }).where(eq(settings.key, "timeCreateNewTicket")).run();
     ctx.clock.advance(30_000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "back" });
     expect(ticketsOf(ctx)).toHaveLength(1);
     expect(ticketsOf(ctx)[0]!.status).toBe("pending");
-    ctx.db.update(tickets).set({ status: "closed", updatedAt: new Date(ctx.clock.now()) }).where(eq(tickets.id, first.id)).run();
+    ctx.db
+      .update(tickets)
+      .set({ status: "closed", updatedAt: new Date(ctx.clock.now()) })
+      .where(eq(tickets.id, first.id))
+      .run();
     ctx.clock.advance(61_000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "later" });
     expect(ticketsOf(ctx)).toHaveLength(2);
@@ -124,10 +147,22 @@ describe("inbound pipeline", () => {
 
   test("group messages are ignored by default and stored with the sender name when enabled", async () => {
     const { ctx, token, conn } = await setup();
-    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Bia", body: "hi all", groupId: "120363000000-1", groupName: "Team" });
+    await inbound(ctx, token, conn.id, {
+      from: "5511988887777",
+      name: "Bia",
+      body: "hi all",
+      groupId: "120363000000-1",
+      groupName: "Team",
+    });
     expect(ticketsOf(ctx)).toHaveLength(0);
     ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "CheckMsgIsGroup")).run();
-    await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Bia", body: "hi all", groupId: "120363000000-1", groupName: "Team" });
+    await inbound(ctx, token, conn.id, {
+      from: "5511988887777",
+      name: "Bia",
+      body: "hi all",
+      groupId: "120363000000-1",
+      groupName: "Team",
+    });
     const [ticket] = ticketsOf(ctx);
     expect(ticket!.isGroup).toBe(true);
     const msg = ctx.db.select().from(messages).get()!;
@@ -137,8 +172,20 @@ describe("inbound pipeline", () => {
 
   test("outside work hours the out-of-work message goes at most once per 5 minutes and no menu is sent", async () => {
     const { ctx, token, conn } = await setup();
-    const closedAllWeek = { monday: false, tuesday: false, wednesday: false, thursday: false, friday: false, saturday: false, sunday: false };
-    ctx.db.update(whatsapps).set({ defineWorkHours: true, outOfWorkMessage: "Closed now", ...closedAllWeek }).where(eq(whatsapps.id, conn.id)).run();
+    const closedAllWeek = {
+      monday: false,
+      tuesday: false,
+      wednesday: false,
+      thursday: false,
+      friday: false,
+      saturday: false,
+      sunday: false,
+    };
+    ctx.db
+      .update(whatsapps)
+      .set({ defineWorkHours: true, outOfWorkMessage: "Closed now", ...closedAllWeek })
+      .where(eq(whatsapps.id, conn.id))
+      .run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi?" });
     expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Closed now`]);
@@ -150,8 +197,21 @@ describe("inbound pipeline", () => {
   test("the chatbot walks options, goes back with #, stops after 3 invalid answers, and agent options assign the user", async () => {
     const { ctx, token, qs, conn } = await setup();
     const agent = ctx.db.select().from(users).get()!;
-    const sales = ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).returning().get();
-    ctx.db.insert(chatbots).values({ name: "Talk to Ana", greetingMessage: "Connecting you", isAgent: true, userId: agent.id, parentId: sales.id }).run();
+    const sales = ctx.db
+      .insert(chatbots)
+      .values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id })
+      .returning()
+      .get();
+    ctx.db
+      .insert(chatbots)
+      .values({
+        name: "Talk to Ana",
+        greetingMessage: "Connecting you",
+        isAgent: true,
+        userId: agent.id,
+        parentId: sales.id,
+      })
+      .run();
     ctx.db.insert(chatbots).values({ name: "Prices", greetingMessage: "Our prices", parentId: sales.id }).run();
     const from = "5511988887777";
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
@@ -160,7 +220,9 @@ describe("inbound pipeline", () => {
     expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
     await inbound(ctx, token, conn.id, { from, body: "1" });
     out = await outbox(ctx, token, conn.id, from);
-    expect(out.at(-1).body).toBe(`${LRM}Sales menu\n\n*1* - Talk to Ana\n*2* - Prices\n\n*#* Voltar para o menu principal`);
+    expect(out.at(-1).body).toBe(
+      `${LRM}Sales menu\n\n*1* - Talk to Ana\n*2* - Prices\n\n*#* Voltar para o menu principal`,
+    );
     await inbound(ctx, token, conn.id, { from, body: "#" });
     expect(ticketsOf(ctx)[0]!.queueId).toBeNull();
     out = await outbox(ctx, token, conn.id, from);

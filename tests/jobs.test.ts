@@ -8,7 +8,10 @@ import { createLogger } from "../src/log";
 import { makeTestApp, type TestContext } from "./helpers";
 
 const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunner>[1] = {}) =>
-  new JobRunner({ db: ctx.db, clock: ctx.clock, log: createLogger("silent") }, { leaseMs: 60_000, retryBaseMs: 1000, ...opts });
+  new JobRunner(
+    { db: ctx.db, clock: ctx.clock, log: createLogger("silent") },
+    { leaseMs: 60_000, retryBaseMs: 1000, ...opts },
+  );
 const row = (ctx: TestContext, id: number) => ctx.db.select().from(jobs).where(eq(jobs.id, id)).get()!;
 
 describe("jobs", () => {
@@ -51,7 +54,11 @@ describe("jobs", () => {
     });
     const job = runner.enqueue("flaky", {}, { maxAttempts: 3 });
     await runner.tick();
-    expect(row(ctx, job.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 1000, lastError: "attempt 1 failed" });
+    expect(row(ctx, job.id)).toMatchObject({
+      status: "pending",
+      runAt: ctx.clock.now() + 1000,
+      lastError: "attempt 1 failed",
+    });
     ctx.clock.advance(1000);
     await runner.tick();
     expect(row(ctx, job.id).runAt).toBe(ctx.clock.now() + 2000);
@@ -83,7 +90,10 @@ describe("jobs", () => {
     const ctx = await makeTestApp();
     let release = () => {};
     const order: string[] = [];
-    const runner = runnerFor(ctx).handle("slow", () => new Promise<void>((resolve) => (release = () => (order.push("ran"), resolve()))));
+    const runner = runnerFor(ctx).handle(
+      "slow",
+      () => new Promise<void>((resolve) => (release = () => (order.push("ran"), resolve()))),
+    );
     runner.enqueue("slow", {});
     runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
     const ticking = runner.tick();
@@ -99,7 +109,13 @@ describe("jobs", () => {
     const ctx = await makeTestApp();
     const runner = runnerFor(ctx);
     scheduleAutoClose(runner, ctx.deps, 2);
-    expect(ctx.db.select().from(jobs).all().map((j) => [j.kind, j.everyMs])).toEqual([["auto-close", 60_000]]);
+    expect(
+      ctx.db
+        .select()
+        .from(jobs)
+        .all()
+        .map((j) => [j.kind, j.everyMs]),
+    ).toEqual([["auto-close", 60_000]]);
     scheduleAutoClose(runner, ctx.deps, 0);
     expect(ctx.db.select().from(jobs).all()).toEqual([]);
   });

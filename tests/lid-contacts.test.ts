@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contactExtraInfo, contacts, messageReactions, messages, schedules, tags, tickets, ticketTags, users } from "../src/db/schema";
+import {
+  contactExtraInfo,
+  contacts,
+  messageReactions,
+  messages,
+  schedules,
+  tags,
+  tickets,
+  ticketTags,
+  users,
+} from "../src/db/schema";
 import { linkLid } from "../src/modules/contacts/lid";
 import { botActions } from "../src/modules/inbound/actions";
 import { InboundPipeline } from "../src/modules/inbound/pipeline";
@@ -24,7 +34,8 @@ async function setup() {
 }
 
 const contactRows = (ctx: TestContext) => ctx.db.select().from(contacts).all();
-const ticketsOf = (ctx: TestContext, contactId: number) => ctx.db.select().from(tickets).where(eq(tickets.contactId, contactId)).all();
+const ticketsOf = (ctx: TestContext, contactId: number) =>
+  ctx.db.select().from(tickets).where(eq(tickets.contactId, contactId)).all();
 
 describe("a sender WhatsApp shows only by a LID", () => {
   test("gets a contact without a number, named by their push name, with a pending ticket holding the message", async () => {
@@ -34,7 +45,10 @@ describe("a sender WhatsApp shows only by a LID", () => {
     expect(contact).toMatchObject({ number: null, lid: LID, name: "Duda", isGroup: false });
     const [ticket] = ticketsOf(ctx, contact!.id);
     expect(ticket).toMatchObject({ status: "pending", lastMessage: "oi", unreadMessages: 1 });
-    expect(ctx.hub.named("contact")[0]!.payload).toMatchObject({ action: "create", contact: { id: contact!.id, number: null, lid: LID, name: "Duda" } });
+    expect(ctx.hub.named("contact")[0]!.payload).toMatchObject({
+      action: "create",
+      contact: { id: contact!.id, number: null, lid: LID, name: "Duda" },
+    });
   });
 
   test("without a push name is named by its LID address, never by digits that look like a phone, and renamed by a later push name", async () => {
@@ -66,7 +80,13 @@ describe("a sender WhatsApp shows only by a LID", () => {
   test("in a group is the message's sender by LID; a missed call from a LID is logged in their own ticket", async () => {
     const { ctx, token, conn } = await setup();
     await call(ctx.app, "PUT", "/api/settings/CheckMsgIsGroup", { token, body: { value: "disabled" } });
-    await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Caio", groupId: "120363000000000001", groupName: "Grupo", body: "oi grupo" });
+    await say(ctx, conn.id, token, {
+      from: `lid:${LID}`,
+      name: "Caio",
+      groupId: "120363000000000001",
+      groupName: "Grupo",
+      body: "oi grupo",
+    });
     const caio = ctx.db.select().from(contacts).where(eq(contacts.lid, LID)).get()!;
     expect(caio).toMatchObject({ number: null, name: "Caio" });
     expect(ctx.db.select().from(messages).all()).toMatchObject([{ body: "oi grupo", contactId: caio.id }]);
@@ -80,7 +100,10 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Duda", body: "oi" });
     ctx.hub.clear();
-    expect((await call(ctx.app, "POST", `/api/sandbox/${conn.id}/lid-mapping`, { token, body: { lid: LID, phone: PHONE } })).status).toBe(200);
+    expect(
+      (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/lid-mapping`, { token, body: { lid: LID, phone: PHONE } }))
+        .status,
+    ).toBe(200);
     const [contact] = contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID, name: "Duda" });
     expect(ctx.hub.named("contact").map((e) => e.payload)).toEqual([{ action: "update", contact }]);
@@ -95,20 +118,39 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const phone = contactRows(ctx)[0]!;
     const agent = ctx.db.select().from(users).get()!;
     const open = ticketsOf(ctx, phone.id)[0]!;
-    ctx.db.update(tickets).set({ status: "open", userId: agent.id, updatedAt: open.updatedAt }).where(eq(tickets.id, open.id)).run();
+    ctx.db
+      .update(tickets)
+      .set({ status: "open", userId: agent.id, updatedAt: open.updatedAt })
+      .where(eq(tickets.id, open.id))
+      .run();
     ctx.db.insert(contactExtraInfo).values({ contactId: phone.id, name: "cpf", value: "1" }).run();
 
     ctx.clock.advance(60_000);
     const reacted = await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Ana LID", body: "pelo LID" });
     const lidContact = ctx.db.select().from(contacts).where(eq(contacts.lid, LID)).get()!;
     const pending = ticketsOf(ctx, lidContact.id)[0]!;
-    const closedOld = ctx.db.insert(tickets).values({ contactId: lidContact.id, whatsappId: conn.id, status: "closed" }).returning().get();
+    const closedOld = ctx.db
+      .insert(tickets)
+      .values({ contactId: lidContact.id, whatsappId: conn.id, status: "closed" })
+      .returning()
+      .get();
     const tag = ctx.db.insert(tags).values({ name: "vip" }).returning().get();
     ctx.db.insert(ticketTags).values({ ticketId: pending.id, tagId: tag.id }).run();
     ctx.db.insert(contactExtraInfo).values({ contactId: lidContact.id, name: "email2", value: "a@b.c" }).run();
-    ctx.db.insert(schedules).values({ contactId: lidContact.id, ticketId: pending.id, body: "lembrete", sendAt: new Date(ctx.clock.now() + 3600_000) }).run();
+    ctx.db
+      .insert(schedules)
+      .values({
+        contactId: lidContact.id,
+        ticketId: pending.id,
+        body: "lembrete",
+        sendAt: new Date(ctx.clock.now() + 3600_000),
+      })
+      .run();
     const target = ctx.db.select().from(messages).where(eq(messages.wid, reacted)).get()!;
-    ctx.db.insert(messageReactions).values({ messageId: target.id, reactor: `lid:${LID}`, emoji: "👍" }).run();
+    ctx.db
+      .insert(messageReactions)
+      .values({ messageId: target.id, reactor: `lid:${LID}`, emoji: "👍" })
+      .run();
     ctx.hub.clear();
 
     await call(ctx.app, "POST", `/api/sandbox/${conn.id}/lid-mapping`, { token, body: { lid: LID, phone: PHONE } });
@@ -120,12 +162,24 @@ describe("when WhatsApp tells a LID's phone number", () => {
       [closedOld.id, "closed"],
     ]);
     expect(remaining[0]).toMatchObject({ userId: agent.id, unreadMessages: 2, lastMessage: "pelo LID" });
-    expect(ctx.db.select().from(messages).all().map((m) => [m.body, m.ticketId, m.contactId])).toEqual([
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .all()
+        .map((m) => [m.body, m.ticketId, m.contactId]),
+    ).toEqual([
       ["antes", open.id, phone.id],
       ["pelo LID", open.id, phone.id],
     ]);
     expect(ctx.db.select().from(ticketTags).all()).toEqual([{ ticketId: open.id, tagId: tag.id }]);
-    expect(ctx.db.select().from(contactExtraInfo).all().map((e) => [e.contactId, e.name])).toEqual([
+    expect(
+      ctx.db
+        .select()
+        .from(contactExtraInfo)
+        .all()
+        .map((e) => [e.contactId, e.name]),
+    ).toEqual([
       [phone.id, "cpf"],
       [phone.id, "email2"],
     ]);
@@ -135,8 +189,22 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const events = ctx.hub.sent.map((e) => [e.event, (e.payload as { action: string }).action]);
     expect(events).toContainEqual(["contact", "delete"]);
     expect(events).toContainEqual(["contact", "update"]);
-    expect(ctx.hub.named("ticket").some((e) => (e.payload as { action: string; ticketId?: number }).action === "delete" && (e.payload as { ticketId: number }).ticketId === pending.id)).toBe(true);
-    expect(ctx.hub.named("ticket").some((e) => (e.payload as { ticket?: { id: number; contact: { number: string } } }).ticket?.id === closedOld.id)).toBe(true);
+    expect(
+      ctx.hub
+        .named("ticket")
+        .some(
+          (e) =>
+            (e.payload as { action: string; ticketId?: number }).action === "delete" &&
+            (e.payload as { ticketId: number }).ticketId === pending.id,
+        ),
+    ).toBe(true);
+    expect(
+      ctx.hub
+        .named("ticket")
+        .some(
+          (e) => (e.payload as { ticket?: { id: number; contact: { number: string } } }).ticket?.id === closedOld.id,
+        ),
+    ).toBe(true);
   });
 
   test("a later message carrying both the number and the LID merges them too, with no duplicate contact", async () => {
@@ -148,7 +216,14 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const all = contactRows(ctx);
     expect(all).toMatchObject([{ number: PHONE, lid: LID }]);
     const [ticket] = ticketsOf(ctx, all[0]!.id);
-    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket!.id)).all().map((m) => m.body)).toEqual(["1", "2", "3"]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, ticket!.id))
+        .all()
+        .map((m) => m.body),
+    ).toEqual(["1", "2", "3"]);
   });
 
   test("an active LID ticket beside a closed phone ticket just moves over", async () => {
@@ -158,7 +233,11 @@ describe("when WhatsApp tells a LID's phone number", () => {
     ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.contactId, phone.id)).run();
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Ana", body: "novo" });
     linkLid(ctx.deps, PHONE, LID);
-    expect(ticketsOf(ctx, phone.id).map((t) => [t.status, t.lastMessage]).sort()).toEqual([
+    expect(
+      ticketsOf(ctx, phone.id)
+        .map((t) => [t.status, t.lastMessage])
+        .sort(),
+    ).toEqual([
       ["closed", "velho"],
       ["pending", "novo"],
     ]);
@@ -169,7 +248,11 @@ describe("when WhatsApp tells a LID's phone number", () => {
     await say(ctx, conn.id, token, { from: "5511900001111", lid: LID, name: "Bia", body: "oi" });
     await say(ctx, conn.id, token, { from: PHONE, name: "Ana", body: "oi" });
     linkLid(ctx.deps, PHONE, LID);
-    expect(contactRows(ctx).map((c) => [c.number, c.lid]).sort()).toEqual([
+    expect(
+      contactRows(ctx)
+        .map((c) => [c.number, c.lid])
+        .sort(),
+    ).toEqual([
       ["5511900001111", LID],
       [PHONE, null],
     ]);
@@ -197,7 +280,11 @@ describe("when WhatsApp tells a LID's phone number", () => {
     await waiting;
     const [contact] = contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID });
-    const bodies = ctx.db.select().from(messages).all().map((m) => [m.body, ticketsOf(ctx, contact!.id).some((t) => t.id === m.ticketId)]);
+    const bodies = ctx.db
+      .select()
+      .from(messages)
+      .all()
+      .map((m) => [m.body, ticketsOf(ctx, contact!.id).some((t) => t.id === m.ticketId)]);
     expect(bodies).toEqual([
       ["1", true],
       ["phone", true],

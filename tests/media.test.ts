@@ -5,7 +5,8 @@ import { contacts, messages, queues, tickets } from "../src/db/schema";
 import { isInlineMedia, sizeLimitOf, sniffMime } from "../src/modules/media/sniff";
 import { BASE, loginAs, makeTestApp, type TestContext } from "./helpers";
 
-const bytes = (...values: (number | string)[]) => new Uint8Array(values.flatMap((v) => (typeof v === "string" ? [...v].map((c) => c.charCodeAt(0)) : [v])));
+const bytes = (...values: (number | string)[]) =>
+  new Uint8Array(values.flatMap((v) => (typeof v === "string" ? [...v].map((c) => c.charCodeAt(0)) : [v])));
 
 describe("sniffMime", () => {
   test("recognises the supported formats by their magic bytes", () => {
@@ -35,7 +36,15 @@ describe("sniffMime", () => {
   });
 
   test("size limits: images 5 MB, audio/video 16 MB, documents 100 MB", () => {
-    expect([sizeLimitOf("image/png"), sizeLimitOf("audio/ogg"), sizeLimitOf("audio/webm"), sizeLimitOf("video/mp4"), sizeLimitOf("application/pdf")].map((n) => n / 1024 / 1024)).toEqual([5, 16, 16, 16, 100]);
+    expect(
+      [
+        sizeLimitOf("image/png"),
+        sizeLimitOf("audio/ogg"),
+        sizeLimitOf("audio/webm"),
+        sizeLimitOf("video/mp4"),
+        sizeLimitOf("application/pdf"),
+      ].map((n) => n / 1024 / 1024),
+    ).toEqual([5, 16, 16, 16, 100]);
   });
 });
 
@@ -45,9 +54,17 @@ function mediaMessage(ctx: TestContext, content: Uint8Array, fileName: string, q
   mkdirSync(dir, { recursive: true });
   const stored = `${crypto.randomUUID()}.bin`;
   writeFileSync(join(dir, stored), content);
-  const contact = ctx.db.insert(contacts).values({ name: "M", number: `55419${String(++seq).padStart(8, "0")}` }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: "M", number: `55419${String(++seq).padStart(8, "0")}` })
+    .returning()
+    .get();
   const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, queueId }).returning().get();
-  return ctx.db.insert(messages).values({ wid: `w${seq}`, ticketId: ticket.id, body: fileName, mediaType: "document", mediaUrl: stored, fileName }).returning().get();
+  return ctx.db
+    .insert(messages)
+    .values({ wid: `w${seq}`, ticketId: ticket.id, body: fileName, mediaType: "document", mediaUrl: stored, fileName })
+    .returning()
+    .get();
 }
 
 async function get(ctx: TestContext, path: string, token?: string) {

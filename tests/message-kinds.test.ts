@@ -22,7 +22,10 @@ describe("edits, reactions and undecryptable messages", () => {
     const row = ctx.db.select().from(messages).where(eq(messages.wid, "IN1")).get()!;
     expect(row).toMatchObject({ body: "Quero o pedido 13", isEdited: true });
     const [update] = ctx.hub.to(`ticket:${ticket.id}`, "appMessage");
-    expect(update?.payload).toMatchObject({ action: "update", message: { id: row.id, body: "Quero o pedido 13", isEdited: true } });
+    expect(update?.payload).toMatchObject({
+      action: "update",
+      message: { id: row.id, body: "Quero o pedido 13", isEdited: true },
+    });
     const { token } = await loginAs(ctx, { profile: "admin" });
     const search = await call(ctx.app, "GET", "/api/tickets?showAll=true&searchParam=13", { token });
     expect(search.json.tickets.map((t: { id: number }) => t.id)).toEqual([ticket.id]);
@@ -38,7 +41,15 @@ describe("edits, reactions and undecryptable messages", () => {
     expect(after[0]).toMatchObject({ status: "closed", unreadMessages: 0, lastMessage: "Quero o pedido 12" });
     expect(ctx.db.select().from(messages).all()).toHaveLength(1);
     const updates = ctx.hub.to(`ticket:${ticket.id}`, "appMessage").map((u) => u.payload);
-    expect(updates.at(-1)).toMatchObject({ action: "update", message: { reactions: [{ emoji: "👍", reactor: FROM }, { emoji: "❤️", reactor: "me" }] } });
+    expect(updates.at(-1)).toMatchObject({
+      action: "update",
+      message: {
+        reactions: [
+          { emoji: "👍", reactor: FROM },
+          { emoji: "❤️", reactor: "me" },
+        ],
+      },
+    });
     sink.onReaction(conn.id, { targetId: "IN1", emoji: "", reactor: FROM, at: ctx.clock.now() + 2 });
     const { token } = await loginAs(ctx, { profile: "admin" });
     const history = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
@@ -66,6 +77,8 @@ describe("edits, reactions and undecryptable messages", () => {
     const replaced = ctx.db.select().from(messages).where(eq(messages.wid, "W1")).all();
     expect(replaced).toHaveLength(1);
     expect(replaced[0]).toMatchObject({ id: waiting.id, mediaType: "chat", body: "Oi" });
-    expect(ctx.sandbox.network.outbox(conn.id, FROM).map((m) => m.body)).toEqual(["\u200eEscolha:\n\n*1* - Vendas\n*2* - Suporte"]);
+    expect(ctx.sandbox.network.outbox(conn.id, FROM).map((m) => m.body)).toEqual([
+      "\u200eEscolha:\n\n*1* - Vendas\n*2* - Suporte",
+    ]);
   });
 });

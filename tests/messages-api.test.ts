@@ -7,17 +7,44 @@ import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestCon
 
 let seq = 0;
 function seed(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
-  const cid = contactId ?? ctx.db.insert(contacts).values({ name: `Lia ${++seq}`, number: `55319${String(seq).padStart(8, "0")}` }).returning().get().id;
-  return ctx.db.insert(tickets).values({ contactId: cid, status: "open", ...values }).returning().get();
+  const cid =
+    contactId ??
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Lia ${++seq}`, number: `55319${String(seq).padStart(8, "0")}` })
+      .returning()
+      .get().id;
+  return ctx.db
+    .insert(tickets)
+    .values({ contactId: cid, status: "open", ...values })
+    .returning()
+    .get();
 }
-const queue = (ctx: TestContext, name: string) => ctx.db.insert(queues).values({ name, color: `#${name}` }).returning().get();
+const queue = (ctx: TestContext, name: string) =>
+  ctx.db
+    .insert(queues)
+    .values({ name, color: `#${name}` })
+    .returning()
+    .get();
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
-async function multipart(ctx: TestContext, path: string, token: string, files: { bytes: Uint8Array; name: string; type?: string }[], body?: string) {
+async function multipart(
+  ctx: TestContext,
+  path: string,
+  token: string,
+  files: { bytes: Uint8Array; name: string; type?: string }[],
+  body?: string,
+) {
   const form = new FormData();
-  for (const f of files) form.append("medias", new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type ?? "application/octet-stream" }));
+  for (const f of files)
+    form.append(
+      "medias",
+      new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type ?? "application/octet-stream" }),
+    );
   if (body !== undefined) form.append("body", body);
-  const res = await ctx.app.handle(new Request(BASE + path, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
+  const res = await ctx.app.handle(
+    new Request(BASE + path, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }),
+  );
   return { status: res.status, json: await res.json().catch(() => null) };
 }
 
@@ -26,11 +53,22 @@ describe("GET /messages/:ticketId", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const t = seed(ctx, { unreadMessages: 25 });
-    for (let i = 0; i < 25; i++) storeMessage(ctx.deps, { whatsappId: null, wid: `w${i}`, ticketId: t.id, contactId: t.contactId, body: `m${i}`, fromMe: false, at: 1_700_000_000_000 + i * 1000 });
+    for (let i = 0; i < 25; i++)
+      storeMessage(ctx.deps, {
+        whatsappId: null,
+        wid: `w${i}`,
+        ticketId: t.id,
+        contactId: t.contactId,
+        body: `m${i}`,
+        fromMe: false,
+        at: 1_700_000_000_000 + i * 1000,
+      });
     ctx.hub.clear();
     const first = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
     expect(first.json).toMatchObject({ count: 25, hasMore: true, ticket: { id: t.id } });
-    expect(first.json.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
+    expect(first.json.messages.map((m: { body: string }) => m.body)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `m${i + 5}`),
+    );
     const second = await call(ctx.app, "GET", `/api/messages/${t.id}?pageNumber=2`, { token });
     expect(second.json).toMatchObject({ hasMore: false });
     expect(second.json.messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
@@ -46,15 +84,24 @@ describe("GET /messages/:ticketId", () => {
     const mine = seed(ctx, { queueId: a.id });
     const old = seed(ctx, { queueId: null, status: "closed" }, mine.contactId);
     const secret = seed(ctx, { queueId: b.id, status: "closed" }, mine.contactId);
-    ctx.db.insert(messages).values([
-      { wid: "1", ticketId: old.id, body: "old" },
-      { wid: "2", ticketId: secret.id, body: "secret" },
-      { wid: "3", ticketId: mine.id, body: "now" },
-    ]).run();
+    ctx.db
+      .insert(messages)
+      .values([
+        { wid: "1", ticketId: old.id, body: "old" },
+        { wid: "2", ticketId: secret.id, body: "secret" },
+        { wid: "3", ticketId: mine.id, body: "now" },
+      ])
+      .run();
     const res = await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token });
     expect(res.json.messages.map((m: { body: string }) => m.body).sort()).toEqual(["now", "old"]);
-    expect(await call(ctx.app, "GET", `/api/messages/${secret.id}`, { token })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
-    expect(await call(ctx.app, "GET", "/api/messages/999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_TICKET_FOUND" } });
+    expect(await call(ctx.app, "GET", `/api/messages/${secret.id}`, { token })).toMatchObject({
+      status: 403,
+      json: { error: "ERR_NO_PERMISSION" },
+    });
+    expect(await call(ctx.app, "GET", "/api/messages/999", { token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_TICKET_FOUND" },
+    });
   });
 });
 
@@ -65,14 +112,27 @@ describe("POST /messages/:ticketId", () => {
     const { user, token } = await loginAs(ctx);
     const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
     const number = ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId)).get()!.number;
-    const quoted = storeMessage(ctx.deps, { whatsappId: wa.id, wid: "IN1", ticketId: t.id, contactId: t.contactId, body: "question", fromMe: false }).message;
-    const res = await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "hi {{name}}", quotedMsg: { id: quoted.id } } });
+    const quoted = storeMessage(ctx.deps, {
+      whatsappId: wa.id,
+      wid: "IN1",
+      ticketId: t.id,
+      contactId: t.contactId,
+      body: "question",
+      fromMe: false,
+    }).message;
+    const res = await call(ctx.app, "POST", `/api/messages/${t.id}`, {
+      token,
+      body: { body: "hi {{name}}", quotedMsg: { id: quoted.id } },
+    });
     expect(res.status).toBe(200);
     const out = ctx.sandbox.network.outbox(wa.id, number!);
     expect(out.map((m) => [m.body, m.quotedId])).toEqual([["hi {{name}}", "IN1"]]);
     const stored = ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}")).get()!;
     expect(stored).toMatchObject({ fromMe: true, read: true, quotedMsgId: quoted.id });
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!).toMatchObject({ lastMessage: "hi {{name}}", unreadMessages: 0 });
+    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!).toMatchObject({
+      lastMessage: "hi {{name}}",
+      unreadMessages: 0,
+    });
   });
 
   test("refusals: not theirs 403 (their own ticket in another queue is allowed), not open ERR_TICKET_NOT_OPEN, blank 400, bad JSON 400, unknown quote", async () => {
@@ -85,15 +145,31 @@ describe("POST /messages/:ticketId", () => {
     const t = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: a.id });
     const hidden = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: b.id });
     const pending = seed(ctx, { userId: user.id, whatsappId: wa.id, status: "pending" });
-    const post = (id: number, body: unknown, tk = token) => call(ctx.app, "POST", `/api/messages/${id}`, { token: tk, body });
-    expect(await post(t.id, { body: "x" }, other.token)).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    const post = (id: number, body: unknown, tk = token) =>
+      call(ctx.app, "POST", `/api/messages/${id}`, { token: tk, body });
+    expect(await post(t.id, { body: "x" }, other.token)).toMatchObject({
+      status: 403,
+      json: { error: "ERR_NO_PERMISSION" },
+    });
     expect((await post(hidden.id, { body: "x" })).status).toBe(200);
-    expect(await post(pending.id, { body: "x" })).toMatchObject({ status: 400, json: { error: "ERR_TICKET_NOT_OPEN" } });
+    expect(await post(pending.id, { body: "x" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_TICKET_NOT_OPEN" },
+    });
     expect(await post(t.id, { body: "   " })).toMatchObject({ status: 400, json: { field: "body" } });
     expect(await post(t.id, { body: 42 })).toMatchObject({ status: 400, json: { error: "ERR_INVALID_BODY" } });
     expect(await post(t.id, [1])).toMatchObject({ status: 400 });
-    expect(await post(t.id, { body: "x", quotedMsg: { id: 999 } })).toMatchObject({ status: 400, json: { error: "ERR_FETCH_WAPP_MSG" } });
-    const raw = await ctx.app.handle(new Request(`${BASE}/api/messages/${t.id}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{nope" }));
+    expect(await post(t.id, { body: "x", quotedMsg: { id: 999 } })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_FETCH_WAPP_MSG" },
+    });
+    const raw = await ctx.app.handle(
+      new Request(`${BASE}/api/messages/${t.id}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: "{nope",
+      }),
+    );
     expect(raw.status).toBe(400);
   });
 
@@ -104,7 +180,9 @@ describe("POST /messages/:ticketId", () => {
     const wa = await createSandboxConnection(ctx);
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
     const t = seed(ctx, { whatsappId: wa.id, queueId: b.id });
-    expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({ status: 403 });
+    expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({
+      status: 403,
+    });
   });
 
   test("multipart files are stored under random names with sniffed types and sent one message each", async () => {
@@ -112,10 +190,16 @@ describe("POST /messages/:ticketId", () => {
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
     const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
-    const res = await multipart(ctx, `/api/messages/${t.id}`, token, [
-      { bytes: PNG, name: "../../evil.html", type: "text/html" },
-      { bytes: new TextEncoder().encode("%PDF-1.4 hello"), name: "report.pdf" },
-    ], "caption");
+    const res = await multipart(
+      ctx,
+      `/api/messages/${t.id}`,
+      token,
+      [
+        { bytes: PNG, name: "../../evil.html", type: "text/html" },
+        { bytes: new TextEncoder().encode("%PDF-1.4 hello"), name: "report.pdf" },
+      ],
+      "caption",
+    );
     expect(res.status).toBe(200);
     const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
     expect(rows.map((r) => [r.mediaType, r.mediaMime, r.fileName, r.body])).toEqual([
@@ -141,7 +225,16 @@ describe("POST /messages/:ticketId", () => {
       out.set(typeof head === "string" ? [...head].map((c) => c.charCodeAt(0)) : head);
       return out;
     };
-    const webmHead = [0x1a, 0x45, 0xdf, 0xa3, 0, ..."webm".split("").map((c) => c.charCodeAt(0)), 0x86, ..."A_OPUS".split("").map((c) => c.charCodeAt(0))];
+    const webmHead = [
+      0x1a,
+      0x45,
+      0xdf,
+      0xa3,
+      0,
+      ..."webm".split("").map((c) => c.charCodeAt(0)),
+      0x86,
+      ..."A_OPUS".split("").map((c) => c.charCodeAt(0)),
+    ];
     const res = await multipart(ctx, `/api/messages/${t.id}`, token, [
       { bytes: pad("OggS"), name: "audio-record-site-1700000000000.ogg", type: "audio/ogg" },
       { bytes: pad(webmHead), name: "audio-record-site-1700000000001.webm", type: "audio/webm" },
@@ -178,13 +271,29 @@ describe("DELETE /messages/:id", () => {
     const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
     await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "oops" } });
     const own = ctx.db.select().from(messages).where(eq(messages.body, "oops")).get()!;
-    const theirs = storeMessage(ctx.deps, { whatsappId: wa.id, wid: "T1", ticketId: t.id, contactId: t.contactId, body: "hey", fromMe: false }).message;
+    const theirs = storeMessage(ctx.deps, {
+      whatsappId: wa.id,
+      wid: "T1",
+      ticketId: t.id,
+      contactId: t.contactId,
+      body: "hey",
+      fromMe: false,
+    }).message;
     ctx.hub.clear();
-    expect(await call(ctx.app, "DELETE", `/api/messages/${theirs.id}`, { token })).toMatchObject({ status: 400, json: { error: "ERR_DELETE_WAPP_MSG" } });
+    expect(await call(ctx.app, "DELETE", `/api/messages/${theirs.id}`, { token })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_DELETE_WAPP_MSG" },
+    });
     expect((await call(ctx.app, "DELETE", `/api/messages/${own.id}`, { token })).status).toBe(200);
     expect(ctx.db.select().from(messages).where(eq(messages.id, own.id)).get()!.isDeleted).toBe(true);
-    expect(ctx.hub.to(`ticket:${t.id}`, "appMessage")[0]!.payload).toMatchObject({ action: "update", message: { id: own.id, isDeleted: true } });
-    expect(await call(ctx.app, "DELETE", "/api/messages/999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_MESSAGE_FOUND" } });
+    expect(ctx.hub.to(`ticket:${t.id}`, "appMessage")[0]!.payload).toMatchObject({
+      action: "update",
+      message: { id: own.id, isDeleted: true },
+    });
+    expect(await call(ctx.app, "DELETE", "/api/messages/999", { token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_MESSAGE_FOUND" },
+    });
   });
 });
 

@@ -8,25 +8,49 @@ import { createSandboxConnection, makeTestApp, type TestContext } from "./helper
 
 let seq = 0;
 function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
-  const contact = ctx.db.insert(contacts).values({ name: `Ana ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` }).returning().get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", ...values }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Ana ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` })
+    .returning()
+    .get();
+  const ticket = ctx.db
+    .insert(tickets)
+    .values({ contactId: contact.id, status: "open", ...values })
+    .returning()
+    .get();
   return { contact, ticket };
 }
 
 describe("placeholders", () => {
   const at = new Date("2026-03-05T09:07:03Z");
   test("name is inserted unescaped, greeting and protocol follow the configured time zone", () => {
-    expect(renderPlaceholders("{{gretting}} {{name}}!", { contactName: "Tom & Jerry" }, at, "UTC")).toBe("Bom dia Tom & Jerry!");
-    expect(renderPlaceholders("{{ms}}", { contactName: "x" }, new Date("2026-03-05T07:07:03Z"), "America/Sao_Paulo")).toBe("Boa madrugada");
+    expect(renderPlaceholders("{{gretting}} {{name}}!", { contactName: "Tom & Jerry" }, at, "UTC")).toBe(
+      "Bom dia Tom & Jerry!",
+    );
+    expect(
+      renderPlaceholders("{{ms}}", { contactName: "x" }, new Date("2026-03-05T07:07:03Z"), "America/Sao_Paulo"),
+    ).toBe("Boa madrugada");
     expect(renderPlaceholders("{{protocol}} {{hora}}", { contactName: "x" }, at, "UTC")).toBe("2026030590703 9:07:03");
   });
   test("queue, agent, ticket and client placeholders; unknown tags stay", () => {
-    const out = renderPlaceholders("{{fila}}/{{atendente}}/{TICKET}/{CLIENTE}/{{other}}", { contactName: "Ana", ticketId: 7, queueName: "Vendas", userName: "Bia" }, at, "UTC");
+    const out = renderPlaceholders(
+      "{{fila}}/{{atendente}}/{TICKET}/{CLIENTE}/{{other}}",
+      { contactName: "Ana", ticketId: 7, queueName: "Vendas", userName: "Bia" },
+      at,
+      "UTC",
+    );
     expect(out).toBe("Vendas/Bia/7/Ana/{{other}}");
   });
   test("greeting boundaries: 0-5 madrugada, 12 tarde, 18 noite", () => {
-    const h = (hour: number) => renderPlaceholders("{{gretting}}", { contactName: "" }, new Date(Date.UTC(2026, 0, 1, hour)), "UTC");
-    expect([h(5), h(6), h(12), h(18), h(23)]).toEqual(["Boa madrugada", "Bom dia", "Boa tarde", "Boa noite", "Boa noite"]);
+    const h = (hour: number) =>
+      renderPlaceholders("{{gretting}}", { contactName: "" }, new Date(Date.UTC(2026, 0, 1, hour)), "UTC");
+    expect([h(5), h(6), h(12), h(18), h(23)]).toEqual([
+      "Boa madrugada",
+      "Bom dia",
+      "Boa tarde",
+      "Boa noite",
+      "Boa noite",
+    ]);
   });
 });
 
@@ -35,7 +59,14 @@ describe("storeMessage", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id });
-    const input = { whatsappId: wa.id, wid: "W1", ticketId: ticket.id, contactId: contact.id, body: "oi", fromMe: false };
+    const input = {
+      whatsappId: wa.id,
+      wid: "W1",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "oi",
+      fromMe: false,
+    };
     const first = storeMessage(ctx.deps, input);
     expect(first.created).toBe(true);
     const again = storeMessage(ctx.deps, { ...input, body: "changed" });
@@ -48,12 +79,41 @@ describe("storeMessage", () => {
   test("inbound messages count as unread, own ones and countUnread:false do not; updatedAt always moves", async () => {
     const ctx = await makeTestApp();
     const { contact, ticket } = seedTicket(ctx);
-    storeMessage(ctx.deps, { whatsappId: null, wid: "a", ticketId: ticket.id, contactId: contact.id, body: "same", fromMe: false });
+    storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "a",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "same",
+      fromMe: false,
+    });
     ctx.clock.advance(1000);
-    storeMessage(ctx.deps, { whatsappId: null, wid: "b", ticketId: ticket.id, contactId: contact.id, body: "same", fromMe: false });
-    storeMessage(ctx.deps, { whatsappId: null, wid: "c", ticketId: ticket.id, contactId: null, body: "mine", fromMe: true });
+    storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "b",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "same",
+      fromMe: false,
+    });
+    storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "c",
+      ticketId: ticket.id,
+      contactId: null,
+      body: "mine",
+      fromMe: true,
+    });
     ctx.clock.advance(1000);
-    storeMessage(ctx.deps, { whatsappId: null, wid: "d", ticketId: ticket.id, contactId: contact.id, body: "bot", fromMe: false, countUnread: false });
+    storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "d",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "bot",
+      fromMe: false,
+      countUnread: false,
+    });
     const row = ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
     expect(row.unreadMessages).toBe(2);
     expect(row.updatedAt.getTime()).toBe(ctx.clock.now());
@@ -63,21 +123,59 @@ describe("storeMessage", () => {
     const ctx = await makeTestApp();
     const queue = ctx.db.insert(queues).values({ name: "Q", color: "#111" }).returning().get();
     const { contact, ticket } = seedTicket(ctx, { queueId: queue.id, status: "pending" });
-    const first = storeMessage(ctx.deps, { whatsappId: null, wid: "q1", ticketId: ticket.id, contactId: contact.id, body: "first", fromMe: false });
+    const first = storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "q1",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "first",
+      fromMe: false,
+    });
     ctx.hub.clear();
-    const reply = storeMessage(ctx.deps, { whatsappId: null, wid: "q2", ticketId: ticket.id, contactId: contact.id, body: "second", fromMe: false, quotedWid: "q1" });
+    const reply = storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "q2",
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "second",
+      fromMe: false,
+      quotedWid: "q1",
+    });
     expect(reply.message.quotedMsgId).toBe(first.message.id);
-    const rooms: string[] = ctx.hub.named("appMessage").map((e) => e.room).sort();
-    expect(rooms).toEqual(["notification", `queue:${queue.id}:notification`, `queue:${queue.id}:status:pending`, "status:pending", `ticket:${ticket.id}`].sort());
+    const rooms: string[] = ctx.hub
+      .named("appMessage")
+      .map((e) => e.room)
+      .sort();
+    expect(rooms).toEqual(
+      [
+        "notification",
+        `queue:${queue.id}:notification`,
+        `queue:${queue.id}:status:pending`,
+        "status:pending",
+        `ticket:${ticket.id}`,
+      ].sort(),
+    );
     const payload = ctx.hub.named("appMessage")[0]!.payload;
-    expect(payload).toMatchObject({ action: "create", message: { body: "second", quotedMsg: { body: "first", contact: { name: contact.name } } }, ticket: { id: ticket.id }, contact: { id: contact.id } });
+    expect(payload).toMatchObject({
+      action: "create",
+      message: { body: "second", quotedMsg: { body: "first", contact: { name: contact.name } } },
+      ticket: { id: ticket.id },
+      contact: { id: contact.id },
+    });
   });
 
   test("acks only go up and are published to the chat only; revoke marks deleted", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
-    storeMessage(ctx.deps, { whatsappId: wa.id, wid: "m", ticketId: ticket.id, contactId: null, body: "x", fromMe: true });
+    storeMessage(ctx.deps, {
+      whatsappId: wa.id,
+      wid: "m",
+      ticketId: ticket.id,
+      contactId: null,
+      body: "x",
+      fromMe: true,
+    });
     ctx.hub.clear();
     expect(updateAck(ctx.deps, wa.id, "m", 3)?.ack).toBe(3);
     expect(updateAck(ctx.deps, wa.id, "m", 2)).toBeUndefined();
@@ -132,10 +230,17 @@ describe("sendTicketText", () => {
     const wa = await createSandboxConnection(ctx);
     const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
     const channels = ctx.deps.channels;
-    ctx.deps.channels = Object.assign(Object.create(channels), { sendText: async () => Promise.reject(new Error("network down")), isRunning: () => true, newMessageId: () => "F1" });
+    ctx.deps.channels = Object.assign(Object.create(channels), {
+      sendText: async () => Promise.reject(new Error("network down")),
+      isRunning: () => true,
+      newMessageId: () => "F1",
+    });
     const row = await sendTicketText(ctx.deps, ticket, "x");
     expect(row).toMatchObject({ wid: "F1", ack: 0, sendState: "failed", sendError: "ERR_SENDING_WAPP_MSG" });
     expect(ctx.db.select().from(messages).all()).toHaveLength(1);
-    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({ action: "update", message: { id: row.id, sendState: "failed" } });
+    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({
+      action: "update",
+      message: { id: row.id, sendState: "failed" },
+    });
   });
 });

@@ -33,7 +33,9 @@ describe("migrations", () => {
       runMigrations(db);
 
       const count = (table: string) => (db.$client.query(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n;
-      expect([count("contacts"), count("contact_extra_info"), count("tickets"), count("messages")]).toEqual([1, 1, 1, 1]);
+      expect([count("contacts"), count("contact_extra_info"), count("tickets"), count("messages")]).toEqual([
+        1, 1, 1, 1,
+      ]);
       expect(db.$client.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
       // A contact needs a phone number or a LID.
       expect(() => db.$client.run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();

@@ -4,7 +4,11 @@ import { version } from "../package.json";
 import { createLogger } from "../src/log";
 import { call, createSandboxConnection, makeTestApp } from "./helpers";
 
-type Family = { name: string; type: string; metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[] };
+type Family = {
+  name: string;
+  type: string;
+  metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[];
+};
 const scrape = async (ctx: Awaited<ReturnType<typeof makeTestApp>>, headers: Record<string, string> = {}) => {
   const res = await ctx.app.handle(new Request("http://localhost/metrics", { headers }));
   return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
@@ -58,14 +62,24 @@ describe("monitoring", () => {
     const locked = await makeTestApp({ metricsToken: "scrape-me" });
     expect((await scrape(locked)).status).toBe(403);
     expect((await scrape(locked, { authorization: "Bearer wrong-one" })).status).toBe(403);
-    expect((await scrape(locked, { authorization: "Bearer scrape-me", "x-forwarded-for": "203.0.113.9" })).status).toBe(200);
+    expect((await scrape(locked, { authorization: "Bearer scrape-me", "x-forwarded-for": "203.0.113.9" })).status).toBe(
+      200,
+    );
   });
 
   test("LOG_FORMAT=json writes one JSON object per line", () => {
     const lines: string[] = [];
-    createLogger("info", (l) => lines.push(l), "json").warn("connection lost", { whatsappId: 3, error: new Error("boom") });
+    createLogger("info", (l) => lines.push(l), "json").warn("connection lost", {
+      whatsappId: 3,
+      error: new Error("boom"),
+    });
     const entry = JSON.parse(lines[0]!);
-    expect(entry).toMatchObject({ level: "warn", msg: "connection lost", whatsappId: 3, error: { name: "Error", message: "boom" } });
+    expect(entry).toMatchObject({
+      level: "warn",
+      msg: "connection lost",
+      whatsappId: 3,
+      error: { name: "Error", message: "boom" },
+    });
     expect(Date.parse(entry.time)).not.toBeNaN();
   });
 });

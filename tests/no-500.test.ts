@@ -8,7 +8,18 @@ const ODD_BODIES: unknown[] = [
   "text",
   42,
   null,
-  { id: "x", name: 5, email: [], password: {}, body: null, value: { a: 1 }, status: "weird", userId: "me", queueIds: "1", tags: "x" },
+  {
+    id: "x",
+    name: 5,
+    email: [],
+    password: {},
+    body: null,
+    value: { a: 1 },
+    status: "weird",
+    userId: "me",
+    queueIds: "1",
+    tags: "x",
+  },
   { name: "x".repeat(200_000), body: "y".repeat(200_000), message: "z".repeat(200_000) },
   [{ phone: "abc", message: null, whatsappId: "1" }],
 ];
@@ -27,8 +38,20 @@ const ODD_QUERIES = [
   "?date=9999-99-99&updatedAt=2101-01-01&pageNumber=9007199254740993",
 ];
 
-async function callRaw(ctx: Awaited<ReturnType<typeof makeTestApp>>, method: string, path: string, token: string, body: string) {
-  const res = await ctx.app.handle(new Request(BASE + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body }));
+async function callRaw(
+  ctx: Awaited<ReturnType<typeof makeTestApp>>,
+  method: string,
+  path: string,
+  token: string,
+  body: string,
+) {
+  const res = await ctx.app.handle(
+    new Request(BASE + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+    }),
+  );
   return { status: res.status, text: await res.text() };
 }
 
@@ -40,7 +63,9 @@ describe("no input of any shape gets a 500", () => {
     // The external API is authorised by the API token instead of a session.
     const tokenFor = (path: string) => (path === "/api/messages/send" ? getSetting(ctx.db, "userApiToken") : session);
     // Logging out would revoke the token the rest of the run uses.
-    const routes = ctx.app.routes.filter((r) => r.path.startsWith("/api/") && r.method !== "WS" && r.path !== "/api/auth/logout");
+    const routes = ctx.app.routes.filter(
+      (r) => r.path.startsWith("/api/") && r.method !== "WS" && r.path !== "/api/auth/logout",
+    );
     expect(routes.length).toBeGreaterThan(40);
     const failures: string[] = [];
     const statuses = new Set<number>();
@@ -53,14 +78,18 @@ describe("no input of any shape gets a 500", () => {
           for (const body of bodies) {
             const res = await call(ctx.app, route.method, path + query, { token, body });
             if (!path.startsWith("/api/auth/")) statuses.add(res.status);
-            if (res.status >= 500) failures.push(`${route.method} ${path}${query} ${JSON.stringify(body)?.slice(0, 60)} → ${res.status} ${JSON.stringify(res.json)}`);
+            if (res.status >= 500)
+              failures.push(
+                `${route.method} ${path}${query} ${JSON.stringify(body)?.slice(0, 60)} → ${res.status} ${JSON.stringify(res.json)}`,
+              );
           }
         }
         if (route.method === "GET") continue;
         for (const body of RAW_BODIES) {
           const res = await callRaw(ctx, route.method, path, token, body);
           if (!path.startsWith("/api/auth/")) statuses.add(res.status);
-          if (res.status >= 500) failures.push(`${route.method} ${path} ${body.slice(0, 60)} → ${res.status} ${res.text}`);
+          if (res.status >= 500)
+            failures.push(`${route.method} ${path} ${body.slice(0, 60)} → ${res.status} ${res.text}`);
         }
       }
     }

@@ -20,11 +20,22 @@ let seq = 0;
 
 /** An agent with an open ticket of theirs on a sandbox connection (paired unless `scan: false`). */
 async function setup(opts: { scan?: boolean; databasePath?: string; mediaDir?: string } = {}) {
-  const ctx = await makeTestApp({ ...(opts.databasePath ? { databasePath: opts.databasePath } : {}), mediaDir: opts.mediaDir ?? join(tempDir(), "media") });
+  const ctx = await makeTestApp({
+    ...(opts.databasePath ? { databasePath: opts.databasePath } : {}),
+    mediaDir: opts.mediaDir ?? join(tempDir(), "media"),
+  });
   const conn = await createSandboxConnection(ctx, { scan: opts.scan, farewellMessage: "Tchau {{name}}" });
   const agent = await loginAs(ctx);
-  const contact = ctx.db.insert(contacts).values({ name: "Ana", number: `55319${String(++seq).padStart(8, "0")}` }).returning().get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: conn.id }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: "Ana", number: `55319${String(++seq).padStart(8, "0")}` })
+    .returning()
+    .get();
+  const ticket = ctx.db
+    .insert(tickets)
+    .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: conn.id })
+    .returning()
+    .get();
   return { ctx, conn, agent, contact, ticket };
 }
 
@@ -34,7 +45,8 @@ function tempDir() {
   return dir;
 }
 
-const send = (ctx: TestContext, token: string, ticket: TicketRow, body: string) => call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body } });
+const send = (ctx: TestContext, token: string, ticket: TicketRow, body: string) =>
+  call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body } });
 const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(messages).where(eq(messages.id, id)).get();
 /** The send states and acks the chat of `ticketId` was told about for one message, in order. */
 const statesTold = (ctx: TestContext, ticketId: number, messageId: number) =>
@@ -47,7 +59,13 @@ const statesTold = (ctx: TestContext, ticketId: number, messageId: number) =>
 async function upload(ctx: TestContext, token: string, ticket: TicketRow, name: string) {
   const form = new FormData();
   form.append("medias", new File([PNG], name));
-  const res = await ctx.app.handle(new Request(`${BASE}/api/messages/${ticket.id}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
+  const res = await ctx.app.handle(
+    new Request(`${BASE}/api/messages/${ticket.id}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    }),
+  );
   return { status: res.status, json: await res.json() };
 }
 
@@ -58,10 +76,20 @@ describe("sending while the connection is down", () => {
     const res = await send(ctx, agent.token, ticket, "Olá");
     expect(res.status).toBe(200);
     expect(res.json.messages).toHaveLength(1);
-    expect(res.json.messages[0]).toMatchObject({ body: "Olá", fromMe: true, ack: 0, sendState: "queued", sendError: null, ticketId: ticket.id });
+    expect(res.json.messages[0]).toMatchObject({
+      body: "Olá",
+      fromMe: true,
+      ack: 0,
+      sendState: "queued",
+      sendError: null,
+      ticketId: ticket.id,
+    });
     expect(rowOf(ctx, res.json.messages[0].id)).toMatchObject({ sendState: "queued", ack: 0 });
     expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
-    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({ action: "create", message: { sendState: "queued", ack: 0 } });
+    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({
+      action: "create",
+      message: { sendState: "queued", ack: 0 },
+    });
   });
 
   test("once scanned, queued messages go out in order and once; each state change and ack reaches the chat", async () => {
@@ -80,7 +108,14 @@ describe("sending while the connection is down", () => {
     ]);
     ctx.sandbox.network.settle();
     expect(rowOf(ctx, first.id)).toMatchObject({ sendState: "sent", ack: 3 });
-    expect(statesTold(ctx, ticket.id, first.id)).toEqual(["queued/0", "sending/0", "sent/0", "sent/1", "sent/2", "sent/3"]);
+    expect(statesTold(ctx, ticket.id, first.id)).toEqual([
+      "queued/0",
+      "sending/0",
+      "sent/0",
+      "sent/1",
+      "sent/2",
+      "sent/3",
+    ]);
     expect(existsSync(join(ctx.deps.config.mediaDir, rowOf(ctx, second.id)!.mediaUrl!))).toBe(true);
 
     // Coming back again sends nothing twice.
@@ -154,10 +189,16 @@ describe("rejected and failed sends", () => {
     const admin = await loginAs(ctx, { profile: "admin" });
     const sent = (await send(ctx, agent.token, ticket, "Oi")).json.messages[0];
     expect(sent.sendState).toBe("sent");
-    expect((await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: sent.wid } })).status).toBe(200);
+    expect(
+      (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: sent.wid } }))
+        .status,
+    ).toBe(200);
     ctx.sandbox.network.settle();
     expect(rowOf(ctx, sent.id)).toMatchObject({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED", ack: 0 });
-    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({ action: "update", message: { id: sent.id, sendState: "failed" } });
+    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({
+      action: "update",
+      message: { id: sent.id, sendState: "failed" },
+    });
     expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
 
     const retried = await call(ctx.app, "POST", `/api/messages/${sent.id}/retry`, { token: agent.token });
@@ -167,7 +208,10 @@ describe("rejected and failed sends", () => {
     expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([retried.json.wid]);
     ctx.sandbox.network.settle();
     expect(rowOf(ctx, sent.id)!.ack).toBe(3);
-    expect((await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: "unknown" } })).status).toBe(404);
+    expect(
+      (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: "unknown" } }))
+        .status,
+    ).toBe(404);
   });
 
   test("a nack reported through the driver sink fails the message unless the contact already received it", async () => {
@@ -193,16 +237,26 @@ describe("rejected and failed sends", () => {
     flaky.mockRestore();
     const retried = await call(ctx.app, "POST", `/api/messages/${failed.id}/retry`, { token: agent.token });
     expect(retried.json.sendState).toBe("sent");
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => [m.wid, m.fileName])).toEqual([[retried.json.wid, "nota.png"]]);
+    expect(ctx.sandbox.network.outbox(conn.id).map((m) => [m.wid, m.fileName])).toEqual([
+      [retried.json.wid, "nota.png"],
+    ]);
   });
 
   test("retry is only for a failed message of our own, on a ticket the caller may send on; odd ids are 4xx", async () => {
     const { ctx, conn, agent, ticket } = await setup();
     const other = await loginAs(ctx);
-    const inbound = storeMessage(ctx.deps, { whatsappId: conn.id, wid: "IN1", ticketId: ticket.id, contactId: ticket.contactId, body: "oi", fromMe: false }).message;
+    const inbound = storeMessage(ctx.deps, {
+      whatsappId: conn.id,
+      wid: "IN1",
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      body: "oi",
+      fromMe: false,
+    }).message;
     const sent = (await send(ctx, agent.token, ticket, "ok")).json.messages[0];
     ctx.channels.driverSink.onSendRejected(conn.id, sent.wid);
-    const retry = (id: number | string, token = agent.token) => call(ctx.app, "POST", `/api/messages/${id}/retry`, { token });
+    const retry = (id: number | string, token = agent.token) =>
+      call(ctx.app, "POST", `/api/messages/${id}/retry`, { token });
 
     expect(await retry(sent.id, other.token)).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
     expect(await retry(inbound.id)).toMatchObject({ status: 400, json: { error: "ERR_MESSAGE_NOT_FAILED" } });
@@ -243,7 +297,11 @@ describe("cancelling", () => {
     expect((await call(ctx.app, "DELETE", `/api/messages/${queued.id}`, { token: agent.token })).status).toBe(200);
     expect(rowOf(ctx, queued.id)).toBeUndefined();
     expect(existsSync(file)).toBe(false);
-    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toEqual({ action: "delete", messageId: queued.id, ticketId: ticket.id });
+    expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toEqual({
+      action: "delete",
+      messageId: queued.id,
+      ticketId: ticket.id,
+    });
 
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);

@@ -8,7 +8,12 @@ describe("permission table", () => {
   });
 
   test("agents and unknown roles hold none of the admin-only permissions", () => {
-    for (const p of ["tickets-manager:showall", "ticket-options:deleteTicket", "ticket-options:transferWhatsapp", "users:manage"] as const) {
+    for (const p of [
+      "tickets-manager:showall",
+      "ticket-options:deleteTicket",
+      "ticket-options:transferWhatsapp",
+      "users:manage",
+    ] as const) {
       expect(can("user", p)).toBe(false);
       expect(can("supervisor", p)).toBe(false);
       expect(can(undefined, p)).toBe(false);

@@ -17,7 +17,14 @@ beforeAll(async () => {
   server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   url = `ws://127.0.0.1:${server.server!.port}/ws`;
-  const [sales, support] = ctx.db.insert(queues).values([{ name: "Sales", color: "#f00" }, { name: "Support", color: "#0f0" }]).returning().all();
+  const [sales, support] = ctx.db
+    .insert(queues)
+    .values([
+      { name: "Sales", color: "#f00" },
+      { name: "Support", color: "#0f0" },
+    ])
+    .returning()
+    .all();
   const contact = ctx.db.insert(contacts).values({ name: "Carla", number: "5511999990000" }).returning().get();
   const other = ctx.db.insert(contacts).values({ name: "Dan", number: "5511999990001" }).returning().get();
   const third = ctx.db.insert(contacts).values({ name: "Eve", number: "5511999990002" }).returning().get();
@@ -40,11 +47,21 @@ const ticketOf = (id: number, queueId: number | null) => ({ id, status: "pending
 describe("/ws", () => {
   test("refuses the upgrade with 401 without a valid token", async () => {
     const res = await fetch(url.replace("ws:", "http:") + "?token=bad", {
-      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
     });
     expect(res.status).toBe(401);
     const none = await fetch(url.replace("ws:", "http:"), {
-      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
     });
     expect(none.status).toBe(401);
   });
@@ -67,9 +84,18 @@ describe("/ws", () => {
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
     await socket.fence();
-    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", { action: "update", ticket: { id: ids.supportTicket } });
-    hub.publish(ticketRooms(ticketOf(ids.salesTicket, ids.sales)), "ticket", { action: "update", ticket: { id: ids.salesTicket } });
-    hub.publish(ticketRooms(ticketOf(ids.noQueueTicket, null)), "ticket", { action: "update", ticket: { id: ids.noQueueTicket } });
+    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", {
+      action: "update",
+      ticket: { id: ids.supportTicket },
+    });
+    hub.publish(ticketRooms(ticketOf(ids.salesTicket, ids.sales)), "ticket", {
+      action: "update",
+      ticket: { id: ids.salesTicket },
+    });
+    hub.publish(ticketRooms(ticketOf(ids.noQueueTicket, null)), "ticket", {
+      action: "update",
+      ticket: { id: ids.noQueueTicket },
+    });
     await socket.fence();
     const seen = socket.received("ticket").map((f) => f.payload.ticket.id);
     expect(new Set(seen)).toEqual(new Set([ids.salesTicket, ids.noQueueTicket]));
@@ -82,8 +108,15 @@ describe("/ws", () => {
     await socket.next("ready");
     socket.send({ type: "joinTickets", status: "open" });
     await socket.fence();
-    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: user.id }), "ticket", { action: "update", n: 1 });
-    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: null }), "ticket", { action: "update", n: 2 });
+    hub.publish(
+      ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: user.id }),
+      "ticket",
+      { action: "update", n: 1 },
+    );
+    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: null }), "ticket", {
+      action: "update",
+      n: 2,
+    });
     await socket.fence();
     expect(socket.received("ticket").map((f) => f.payload.n)).toEqual([1]);
     socket.close();

@@ -17,7 +17,10 @@ describe("sandbox API", () => {
     const ctx = await makeTestApp();
     const conn = await createSandboxConnection(ctx);
     const agent = await loginAs(ctx, { profile: "user" });
-    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token: agent.token, body: { from: "5511988887777", body: "x" } });
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token: agent.token,
+      body: { from: "5511988887777", body: "x" },
+    });
     expect(res.status).toBe(403);
     expect((await call(ctx.app, "GET", `/api/sandbox/${conn.id}/outbox`)).status).toBe(401);
 
@@ -74,7 +77,10 @@ describe("sandbox API", () => {
     }
     expect((await call(ctx.app, "POST", "/api/sandbox/999/scan", { token })).status).toBe(404);
     const unpaired = await createSandboxConnection(ctx, { scan: false });
-    const notReady = await call(ctx.app, "POST", `/api/sandbox/${unpaired.id}/inbound`, { token, body: { from: "5511988887777", body: "x" } });
+    const notReady = await call(ctx.app, "POST", `/api/sandbox/${unpaired.id}/inbound`, {
+      token,
+      body: { from: "5511988887777", body: "x" },
+    });
     expect(notReady.status).toBe(400);
     expect(notReady.json.error).toBe("ERR_WAPP_NOT_INITIALIZED");
   });
@@ -87,7 +93,12 @@ describe("sandbox API", () => {
     const conn = await createSandboxConnection(ctx);
     const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
       token,
-      body: { from: "5511988887777", mediaType: "image", mediaBase64: Buffer.from("png-bytes").toString("base64"), fileName: "photo.png" },
+      body: {
+        from: "5511988887777",
+        mediaType: "image",
+        mediaBase64: Buffer.from("png-bytes").toString("base64"),
+        fileName: "photo.png",
+      },
     });
     expect(res.status).toBe(200);
     const msg = ctx.db.select().from(messages).where(eq(messages.wid, res.json.id)).get()!;
@@ -106,7 +117,10 @@ describe("sandbox API", () => {
     const q1 = first.db.insert(queues).values({ name: "A", color: "#111111" }).returning().get();
     const q2 = first.db.insert(queues).values({ name: "B", color: "#222222" }).returning().get();
     const conn = await createSandboxConnection(first, { greetingMessage: "Hi", queueIds: [q1.id, q2.id] });
-    await call(first.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body: { from: "5511988887777", body: "Oi" } });
+    await call(first.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token,
+      body: { from: "5511988887777", body: "Oi" },
+    });
     await first.channels.stopAll();
     first.sandbox.network.cancelAll();
     closeDatabase(first.db);
@@ -118,7 +132,10 @@ describe("sandbox API", () => {
     const out = await call(second.app, "GET", `/api/sandbox/${conn.id}/outbox?to=5511988887777`, { token: token2 });
     expect(out.json).toHaveLength(1);
     expect(out.json[0]).toMatchObject({ to: "5511988887777", mediaType: "chat", quotedId: null });
-    await call(second.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token: token2, body: { from: "5511988887777", body: "2" } });
+    await call(second.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token: token2,
+      body: { from: "5511988887777", body: "2" },
+    });
     expect(second.db.select().from(tickets).get()!.queueId).toBe(q2.id);
     second.sandbox.network.cancelAll();
     closeDatabase(second.db);

@@ -16,7 +16,11 @@ async function setup() {
   const ctx = await makeTestApp();
   const conn = await createSandboxConnection(ctx, { isDefault: true });
   const agent = await loginAs(ctx);
-  const contact = ctx.db.insert(contacts).values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` })
+    .returning()
+    .get();
   const jobs = new JobRunner(ctx.deps);
   scheduleSchedules(jobs, ctx.deps);
   /** Moves the clock and lets the monitor and then the send jobs it queued run. */
@@ -30,7 +34,10 @@ async function setup() {
 }
 
 async function createSchedule(ctx: TestContext, token: string, body: Record<string, unknown>) {
-  const res = await call(ctx.app, "POST", "/api/schedules", { token, body: { sendAt: new Date(ctx.clock.now() + HOUR).toISOString(), ...body } });
+  const res = await call(ctx.app, "POST", "/api/schedules", {
+    token,
+    body: { sendAt: new Date(ctx.clock.now() + HOUR).toISOString(), ...body },
+  });
   expect(res.status).toBe(200);
   return res.json as { id: number };
 }
@@ -66,7 +73,9 @@ describe("sending schedules", () => {
 
     await runAfter(HOUR);
     expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
-    expect(await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Mudou de ideia" } })).toMatchObject({
+    expect(
+      await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Mudou de ideia" } }),
+    ).toMatchObject({
       status: 400,
       json: { error: "ERR_SCHEDULE_ALREADY_SENT" },
     });
@@ -75,14 +84,32 @@ describe("sending schedules", () => {
   test("a schedule written from a chat goes out in that chat's ticket on its connection", async () => {
     const { ctx, agent, contact, runAfter } = await setup();
     const other = await createSandboxConnection(ctx);
-    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: other.id }).returning().get();
-    const s = await createSchedule(ctx, agent.token, { body: "Volto a falar amanhã", contactId: contact.id, ticketId: ticket.id });
+    const ticket = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: other.id })
+      .returning()
+      .get();
+    const s = await createSchedule(ctx, agent.token, {
+      body: "Volto a falar amanhã",
+      contactId: contact.id,
+      ticketId: ticket.id,
+    });
     await runAfter(HOUR);
     await ctx.deps.outbox.idle(other.id);
     expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
     expect(ctx.sandbox.network.outbox(other.id, contact.number!).map((m) => m.body)).toEqual(["Volto a falar amanhã"]);
     expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toHaveLength(1);
-    expect(await call(ctx.app, "POST", "/api/schedules", { token: agent.token, body: { body: "Outro contato", contactId: contact.id, ticketId: 999, sendAt: new Date(ctx.clock.now() + HOUR).toISOString() } })).toMatchObject({
+    expect(
+      await call(ctx.app, "POST", "/api/schedules", {
+        token: agent.token,
+        body: {
+          body: "Outro contato",
+          contactId: contact.id,
+          ticketId: 999,
+          sendAt: new Date(ctx.clock.now() + HOUR).toISOString(),
+        },
+      }),
+    ).toMatchObject({
       status: 400,
       json: { error: "ERR_NO_TICKET_FOUND" },
     });
@@ -95,7 +122,11 @@ describe("sending schedules", () => {
 
     await runAfter(HOUR);
     expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", sentAt: null });
-    const waiting = ctx.db.select().from(messages).where(eq(messages.id, rowOf(ctx, s.id).messageId!)).get()!;
+    const waiting = ctx.db
+      .select()
+      .from(messages)
+      .where(eq(messages.id, rowOf(ctx, s.id).messageId!))
+      .get()!;
     expect(waiting).toMatchObject({ body: "Seu pedido chegou", sendState: "queued" });
     await runAfter(HOUR);
     expect(ctx.db.select().from(messages).all()).toHaveLength(1);
@@ -118,7 +149,11 @@ describe("sending schedules", () => {
     await runAfter(HOUR);
     expect(cancelUnsent(ctx.deps, rowOf(ctx, s.id).messageId!)).toBe(true);
     await runAfter(5_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", sentAt: null });
+    expect(rowOf(ctx, s.id)).toMatchObject({
+      status: "ERRO",
+      lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED",
+      sentAt: null,
+    });
     await ctx.channels.start(conn.id);
     await runAfter(HOUR);
     expect(ctx.db.select().from(messages).all()).toHaveLength(0);
@@ -168,7 +203,12 @@ describe("sending schedules", () => {
     await runAfter(20_000);
     expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 2 });
     await runAfter(60_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_SENDING_WAPP_MSG", sentAt: null });
+    expect(rowOf(ctx, s.id)).toMatchObject({
+      status: "ERRO",
+      attempts: 3,
+      lastError: "ERR_SENDING_WAPP_MSG",
+      sentAt: null,
+    });
     expect(broken).toHaveBeenCalledTimes(3);
     expect(ctx.db.select().from(messages).all()).toHaveLength(0);
     expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
@@ -177,7 +217,10 @@ describe("sending schedules", () => {
     expect(broken).toHaveBeenCalledTimes(3);
 
     broken.mockImplementation(driverSend);
-    const edited = await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { sendAt: new Date(ctx.clock.now() + 60_000).toISOString() } });
+    const edited = await call(ctx.app, "PUT", `/api/schedules/${s.id}`, {
+      token: agent.token,
+      body: { sendAt: new Date(ctx.clock.now() + 60_000).toISOString() },
+    });
     expect(edited).toMatchObject({ status: 200, json: { status: "PENDENTE", attempts: 0, lastError: null } });
     await runAfter(60_000);
     expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
@@ -201,7 +244,10 @@ describe("sending schedules", () => {
 
   test("a schedule to a contact who opted out of the connection ends ERRO with the reason, and nothing is sent", async () => {
     const { ctx, conn, agent, contact, runAfter } = await setup();
-    ctx.db.insert(optOuts).values({ whatsappId: conn.id, number: contact.number!, createdAt: new Date(ctx.clock.now()) }).run();
+    ctx.db
+      .insert(optOuts)
+      .values({ whatsappId: conn.id, number: contact.number!, createdAt: new Date(ctx.clock.now()) })
+      .run();
     const s = await createSchedule(ctx, agent.token, { body: "Promoção da semana", contactId: contact.id });
     await runAfter(HOUR + 5_000);
     expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_CONTACT_OPTED_OUT", sentAt: null });

@@ -18,7 +18,12 @@ async function fileApp(overrides: { backupEveryHours?: number; backupKeep?: numb
   const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-sched-"));
   dirs.push(dataDir);
   mkdirSync(join(dataDir, "media"));
-  const ctx = await makeTestApp({ dataDir, databasePath: join(dataDir, "zapdesk.sqlite"), mediaDir: join(dataDir, "media"), ...overrides });
+  const ctx = await makeTestApp({
+    dataDir,
+    databasePath: join(dataDir, "zapdesk.sqlite"),
+    mediaDir: join(dataDir, "media"),
+    ...overrides,
+  });
   const runner = new JobRunner({ db: ctx.db, clock: ctx.clock, log: createLogger("silent") });
   scheduleBackups(runner, ctx.deps.config, createLogger("silent"), () => ctx.clock.now());
   return { ctx, runner, dir: join(dataDir, "backups") };
@@ -65,7 +70,10 @@ describe("scheduled backups", () => {
     expect((await download.arrayBuffer()).byteLength).toBe(list.json[0].size);
     expect((await call(ctx.app, "GET", "/api/backups", { token: agent.token })).status).toBe(403);
     expect((await call(ctx.app, "GET", `/api/backups/${name}`, { token: agent.token })).status).toBe(403);
-    expect((await call(ctx.app, "GET", `/api/backups/${encodeURIComponent("../zapdesk.sqlite")}`, { token: admin.token })).status).toBe(404);
+    expect(
+      (await call(ctx.app, "GET", `/api/backups/${encodeURIComponent("../zapdesk.sqlite")}`, { token: admin.token }))
+        .status,
+    ).toBe(404);
     expect((await call(ctx.app, "GET", `/api/backups/${name}`)).status).toBe(401);
   });
 });

@@ -7,9 +7,17 @@ import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
 function ticketWith(ctx: TestContext, ...bodies: string[]) {
-  const contact = ctx.db.insert(contacts).values({ name: `Contact ${++seq}`, number: `55119770${String(seq).padStart(5, "0")}` }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Contact ${++seq}`, number: `55119770${String(seq).padStart(5, "0")}` })
+    .returning()
+    .get();
   const ticket = ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning().get();
-  for (const body of bodies) ctx.db.insert(messages).values({ wid: `w${++seq}`, ticketId: ticket.id, body }).run();
+  for (const body of bodies)
+    ctx.db
+      .insert(messages)
+      .values({ wid: `w${++seq}`, ticketId: ticket.id, body })
+      .run();
   return ticket;
 }
 
@@ -27,7 +35,10 @@ describe("message search", () => {
     const ctx = await makeTestApp();
     const { user } = await loginAs(ctx, { profile: "admin" });
     const auth = { ...user, queueIds: [], tokenVersion: 0 };
-    const query = ticketPageQuery(ctx.db, ticketFilter(ctx.db, auth, { searchParam: "pedido", showAll: true }, "UTC")).toSQL();
+    const query = ticketPageQuery(
+      ctx.db,
+      ticketFilter(ctx.db, auth, { searchParam: "pedido", showAll: true }, "UTC"),
+    ).toSQL();
     const plan = ctx.db.$client
       .query(`EXPLAIN QUERY PLAN ${query.sql}`)
       .all(...(query.params as never[]))

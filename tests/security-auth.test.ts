@@ -46,7 +46,8 @@ describe("failed-login limits", () => {
   test("M2: one address guessing many accounts hits the per-address cap", async () => {
     const ctx = await makeTestApp();
     const statuses: number[] = [];
-    for (let i = 0; i < 55; i++) statuses.push((await login(ctx, `nobody${i}@example.com`, "wrong", "203.0.113.77")).status);
+    for (let i = 0; i < 55; i++)
+      statuses.push((await login(ctx, `nobody${i}@example.com`, "wrong", "203.0.113.77")).status);
     expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(50).every((s) => s === 429)).toBe(true);
     expect((await login(ctx, "nobody0@example.com", "wrong", "203.0.113.78")).status).toBe(401);
@@ -55,7 +56,11 @@ describe("failed-login limits", () => {
   test("L10: signup is limited per address", async () => {
     const ctx = await makeTestApp();
     updateSetting(ctx.db, "userCreation", "enabled");
-    const signup = (i: number, address: string) => call(ctx.app, "POST", "/api/auth/signup", { body: { name: "New user", email: `new${i}@example.com`, password: "12345" }, headers: from(address) });
+    const signup = (i: number, address: string) =>
+      call(ctx.app, "POST", "/api/auth/signup", {
+        body: { name: "New user", email: `new${i}@example.com`, password: "12345" },
+        headers: from(address),
+      });
     for (let i = 0; i < 10; i++) expect((await signup(i, "203.0.113.20")).status).toBe(200);
     const blocked = await signup(10, "203.0.113.20");
     expect(blocked).toMatchObject({ status: 429, json: { error: "ERR_TOO_MANY_ATTEMPTS" } });
@@ -67,7 +72,8 @@ describe("failed-login limits", () => {
 });
 
 describe("refresh-token families", () => {
-  const refresh = (ctx: TestContext, cookie: string) => call(ctx.app, "POST", "/api/auth/refresh_token", { headers: { cookie } });
+  const refresh = (ctx: TestContext, cookie: string) =>
+    call(ctx.app, "POST", "/api/auth/refresh_token", { headers: { cookie } });
 
   test("M3: a rotated refresh token is refused, and presenting it revokes the new one too (reuse detection)", async () => {
     const ctx = await makeTestApp();
@@ -129,9 +135,16 @@ describe("changing one's own password", () => {
   test("L8: needs the current password; a wrong or missing one is 400 ERR_WRONG_PASSWORD on currentPassword", async () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
-    const put = (body: Record<string, unknown>) => call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body });
-    expect(await put({ password: "new-secret" })).toMatchObject({ status: 400, json: { error: "ERR_WRONG_PASSWORD", field: "currentPassword" } });
-    expect(await put({ password: "new-secret", currentPassword: "not-it" })).toMatchObject({ status: 400, json: { error: "ERR_WRONG_PASSWORD" } });
+    const put = (body: Record<string, unknown>) =>
+      call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body });
+    expect(await put({ password: "new-secret" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WRONG_PASSWORD", field: "currentPassword" },
+    });
+    expect(await put({ password: "new-secret", currentPassword: "not-it" })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_WRONG_PASSWORD" },
+    });
     expect((await put({ name: "Only the name" })).status).toBe(200);
     expect((await put({ password: "new-secret", currentPassword: agent.user.password })).status).toBe(200);
     expect((await login(ctx, agent.user.email, "new-secret", "203.0.113.50")).status).toBe(200);
@@ -140,7 +153,12 @@ describe("changing one's own password", () => {
   test("L8: wrong current passwords are throttled like wrong logins", async () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
-    const put = (currentPassword: string) => call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { password: "new-secret", currentPassword }, headers: from("203.0.113.60") });
+    const put = (currentPassword: string) =>
+      call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+        token: agent.token,
+        body: { password: "new-secret", currentPassword },
+        headers: from("203.0.113.60"),
+      });
     for (let i = 0; i < 5; i++) expect((await put("guess")).status).toBe(400);
     expect(await put(agent.user.password)).toMatchObject({ status: 429, json: { error: "ERR_TOO_MANY_ATTEMPTS" } });
   });
@@ -149,7 +167,17 @@ describe("changing one's own password", () => {
     const ctx = await makeTestApp();
     const admin = await loginAs(ctx, { profile: "admin" });
     const agent = await createUser(ctx);
-    expect((await call(ctx.app, "PUT", `/api/users/${agent.id}`, { token: admin.token, body: { password: "reset-pw" } })).status).toBe(200);
-    expect((await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: admin.token, body: { password: "own-new-pw" } })).status).toBe(400);
+    expect(
+      (await call(ctx.app, "PUT", `/api/users/${agent.id}`, { token: admin.token, body: { password: "reset-pw" } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, {
+          token: admin.token,
+          body: { password: "own-new-pw" },
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -43,7 +43,10 @@ describe("request bodies are limited per route before they are read", () => {
   test("H1: a declared Content-Length above the limit is refused without reading anything", async () => {
     const ctx = await makeTestApp();
     const pulled = { bytes: 0 };
-    const res = await post(ctx, "/api/auth/login", streamingBody(pulled), { "content-type": "application/json", "content-length": String(80 * MB) });
+    const res = await post(ctx, "/api/auth/login", streamingBody(pulled), {
+      "content-type": "application/json",
+      "content-length": String(80 * MB),
+    });
     expect(res.status).toBe(413);
     expect(pulled.bytes).toBeLessThanOrEqual(256 * 1024);
   });
@@ -59,7 +62,10 @@ describe("request bodies are limited per route before they are read", () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
     const pulled = { bytes: 0 };
-    const res = await post(ctx, "/api/bulkMessage", streamingBody(pulled), { "content-type": "application/json", authorization: `Bearer ${agent.token}` });
+    const res = await post(ctx, "/api/bulkMessage", streamingBody(pulled), {
+      "content-type": "application/json",
+      authorization: `Bearer ${agent.token}`,
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "ERR_NO_PERMISSION" });
     expect(pulled.bytes).toBeLessThanOrEqual(256 * 1024);
@@ -70,11 +76,21 @@ describe("request bodies are limited per route before they are read", () => {
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
     const contact = ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990001" }).returning().get();
-    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: wa.id }).returning().get();
+    const ticket = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: wa.id })
+      .returning()
+      .get();
     const upload = (bytes: Uint8Array) => {
       const form = new FormData();
       form.append("medias", new File([bytes as Uint8Array<ArrayBuffer>], "photo.png", { type: "image/png" }));
-      return ctx.app.handle(new Request(`${BASE}/api/messages/${ticket.id}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
+      return ctx.app.handle(
+        new Request(`${BASE}/api/messages/${ticket.id}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}` },
+          body: form,
+        }),
+      );
     };
     const png = new Uint8Array(300 * 1024);
     png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -93,12 +109,17 @@ describe("request bodies are limited per route before they are read", () => {
 });
 
 describe("auth routes only take JSON from our own pages", () => {
-  const login = (ctx: TestContext, headers: Record<string, string>, body: string) => post(ctx, "/api/auth/login", body, headers);
+  const login = (ctx: TestContext, headers: Record<string, string>, body: string) =>
+    post(ctx, "/api/auth/login", body, headers);
 
   test("M4: a urlencoded form post to login is refused with 415 and sets no cookie", async () => {
     const ctx = await makeTestApp();
     const user = await createUser(ctx);
-    const res = await login(ctx, { "content-type": "application/x-www-form-urlencoded" }, `email=${encodeURIComponent(user.email)}&password=${user.password}`);
+    const res = await login(
+      ctx,
+      { "content-type": "application/x-www-form-urlencoded" },
+      `email=${encodeURIComponent(user.email)}&password=${user.password}`,
+    );
     expect(res.status).toBe(415);
     expect(res.headers.get("set-cookie")).toBeNull();
   });
@@ -108,11 +129,18 @@ describe("auth routes only take JSON from our own pages", () => {
     const user = await createUser(ctx);
     const body = JSON.stringify({ email: user.email, password: user.password });
     const json = { "content-type": "application/json" };
-    expect((await login(ctx, { ...json, "sec-fetch-site": "cross-site", origin: "https://evil.example" }, body)).status).toBe(403);
+    expect(
+      (await login(ctx, { ...json, "sec-fetch-site": "cross-site", origin: "https://evil.example" }, body)).status,
+    ).toBe(403);
     expect((await login(ctx, { ...json, "sec-fetch-site": "same-site" }, body)).status).toBe(403);
     expect((await login(ctx, { ...json, origin: "https://evil.example" }, body)).status).toBe(403);
     expect((await login(ctx, { ...json, origin: "null" }, body)).status).toBe(403);
-    const signup = await post(ctx, "/api/auth/signup", JSON.stringify({ name: "Eve", email: "eve@example.com", password: "12345" }), { ...json, origin: "https://evil.example" });
+    const signup = await post(
+      ctx,
+      "/api/auth/signup",
+      JSON.stringify({ name: "Eve", email: "eve@example.com", password: "12345" }),
+      { ...json, origin: "https://evil.example" },
+    );
     expect(signup.status).toBe(403);
   });
 
@@ -121,7 +149,9 @@ describe("auth routes only take JSON from our own pages", () => {
     const user = await createUser(ctx);
     const body = JSON.stringify({ email: user.email, password: user.password });
     const json = { "content-type": "application/json" };
-    expect((await login(ctx, { ...json, "sec-fetch-site": "same-origin", origin: "http://localhost" }, body)).status).toBe(200);
+    expect(
+      (await login(ctx, { ...json, "sec-fetch-site": "same-origin", origin: "http://localhost" }, body)).status,
+    ).toBe(200);
     expect((await login(ctx, { ...json, origin: "http://localhost" }, body)).status).toBe(200);
     expect((await login(ctx, json, body)).status).toBe(200);
   });
@@ -143,7 +173,10 @@ describe("client address behind proxies", () => {
     const users = await Promise.all(Array.from({ length: 60 }, () => createUser(ctx)));
     const statuses: number[] = [];
     for (const [i, user] of users.entries()) {
-      const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: "wrong-password" }, headers: { "x-forwarded-for": `10.${i}.0.1, 203.0.113.7` } });
+      const res = await call(ctx.app, "POST", "/api/auth/login", {
+        body: { email: user.email, password: "wrong-password" },
+        headers: { "x-forwarded-for": `10.${i}.0.1, 203.0.113.7` },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toContain(429);
@@ -177,16 +210,27 @@ describe("browser protections on every answer", () => {
     const ctx = await makeTestApp({ trustProxy: 1 });
     const user = await createUser(ctx);
     const login = (url: string, headers: Record<string, string> = {}) =>
-      ctx.app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ email: user.email, password: user.password }) }));
+      ctx.app.handle(
+        new Request(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ email: user.email, password: user.password }),
+        }),
+      );
     expect((await login("https://zapdesk.example/api/auth/login")).headers.get("set-cookie")).toContain("Secure");
-    expect((await login(`${BASE}/api/auth/login`, { "x-forwarded-proto": "https" })).headers.get("set-cookie")).toContain("Secure");
+    expect(
+      (await login(`${BASE}/api/auth/login`, { "x-forwarded-proto": "https" })).headers.get("set-cookie"),
+    ).toContain("Secure");
     expect((await login(`${BASE}/api/auth/login`)).headers.get("set-cookie")).not.toContain("Secure");
   });
 
   test("without a trusted proxy a client's X-Forwarded-Proto is ignored", async () => {
     const ctx = await makeTestApp({ trustProxy: 0 });
     const user = await createUser(ctx);
-    const res = await call(ctx.app, "POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: { "x-forwarded-proto": "https" } });
+    const res = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: { "x-forwarded-proto": "https" },
+    });
     expect(res.headers.get("set-cookie")).not.toContain("Secure");
   });
 });
@@ -198,7 +242,12 @@ describe("odd input gets a 400, never a 500", () => {
     for (const date of ["+275760-09-13", "-000001-01-01", "1900-01-01", "2101-01-01", "9999-12-31T00:00:00Z"]) {
       for (const field of ["date", "updatedAt"]) {
         const res = await call(ctx.app, "GET", `/api/tickets?${field}=${encodeURIComponent(date)}`, { token });
-        expect({ date, field, status: res.status, json: res.json }).toEqual({ date, field, status: 400, json: { error: "Invalid value", field } });
+        expect({ date, field, status: res.status, json: res.json }).toEqual({
+          date,
+          field,
+          status: 400,
+          json: { error: "Invalid value", field },
+        });
       }
     }
     expect((await call(ctx.app, "GET", "/api/tickets?date=2024-05-01", { token })).status).toBe(200);
@@ -209,8 +258,15 @@ describe("odd input gets a 400, never a 500", () => {
     const { token } = await loginAs(ctx);
     const contact = ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990002" }).returning().get();
     for (const sendAt of ["+275760-09-13T00:00:00Z", "9999-01-01T10:00", "2999-01-01T10:00:00Z"]) {
-      const res = await call(ctx.app, "POST", "/api/schedules", { token, body: { body: "Hello there", contactId: contact.id, sendAt } });
-      expect({ sendAt, status: res.status, json: res.json }).toEqual({ sendAt, status: 400, json: { error: "Invalid date", field: "sendAt" } });
+      const res = await call(ctx.app, "POST", "/api/schedules", {
+        token,
+        body: { body: "Hello there", contactId: contact.id, sendAt },
+      });
+      expect({ sendAt, status: res.status, json: res.json }).toEqual({
+        sendAt,
+        status: 400,
+        json: { error: "Invalid date", field: "sendAt" },
+      });
     }
   });
 
@@ -218,8 +274,14 @@ describe("odd input gets a 400, never a 500", () => {
     const ctx = await makeTestApp();
     const nested = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
     for (const path of ["/api/auth/login", "/api/auth/signup"]) {
-      const res = await post(ctx, path, `{"name":"Ana","email":${nested},"password":"12345"}`, { "content-type": "application/json" });
-      expect({ path, status: res.status, json: await res.json() }).toEqual({ path, status: 400, json: { error: "ERR_INVALID_BODY" } });
+      const res = await post(ctx, path, `{"name":"Ana","email":${nested},"password":"12345"}`, {
+        "content-type": "application/json",
+      });
+      expect({ path, status: res.status, json: await res.json() }).toEqual({
+        path,
+        status: 400,
+        json: { error: "ERR_INVALID_BODY" },
+      });
     }
   });
 
@@ -227,10 +289,16 @@ describe("odd input gets a 400, never a 500", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const nest = (depth: number) => `${"[".repeat(depth - 1)}1${"]".repeat(depth - 1)}`;
-    const tooDeep = await post(ctx, "/api/tags", `{"name":"VIP tag","color":${nest(33)}}`, { "content-type": "application/json", authorization: `Bearer ${token}` });
+    const tooDeep = await post(ctx, "/api/tags", `{"name":"VIP tag","color":${nest(33)}}`, {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+    });
     expect(tooDeep.status).toBe(400);
     expect(await tooDeep.json()).toEqual({ error: "ERR_INVALID_BODY" });
-    const deepEnough = await post(ctx, "/api/tags", `{"name":"VIP tag","color":${nest(31)}}`, { "content-type": "application/json", authorization: `Bearer ${token}` });
+    const deepEnough = await post(ctx, "/api/tags", `{"name":"VIP tag","color":${nest(31)}}`, {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+    });
     expect(deepEnough.status).toBe(400);
     expect(await deepEnough.json()).toMatchObject({ field: "color" });
   });

@@ -26,7 +26,14 @@ beforeAll(async () => {
   hub.attach(server.server!);
   url = `ws://127.0.0.1:${server.server!.port}/ws`;
   health = `http://127.0.0.1:${server.server!.port}/health`;
-  const rows = ctx.db.insert(queues).values([{ name: "Sales", color: "#f00" }, { name: "Support", color: "#0f0" }]).returning().all();
+  const rows = ctx.db
+    .insert(queues)
+    .values([
+      { name: "Sales", color: "#f00" },
+      { name: "Support", color: "#0f0" },
+    ])
+    .returning()
+    .all();
   sales = rows[0]!.id;
   support = rows[1]!.id;
 });
@@ -39,7 +46,11 @@ afterAll(() => server.stop(true));
 
 /** A pending ticket of a new contact in `queueId`. */
 function newTicket(queueId: number | null) {
-  const contact = ctx.db.insert(contacts).values({ name: `Contact ${++contactSeq}`, number: `55119888${String(contactSeq).padStart(5, "0")}` }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Contact ${++contactSeq}`, number: `55119888${String(contactSeq).padStart(5, "0")}` })
+    .returning()
+    .get();
   return ctx.db.insert(tickets).values({ contactId: contact.id, queueId, status: "pending" }).returning().get();
 }
 
@@ -53,7 +64,10 @@ async function openAs(token: string) {
 const http = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(server, method, path, opts);
 
 function within<T>(promise: Promise<T>, ms = 2000): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms)),
+  ]);
 }
 
 describe("C1: oversized and deeply nested frames", () => {
@@ -85,7 +99,10 @@ describe("C1: oversized and deeply nested frames", () => {
 describe("H3: a socket follows its session and its user's access", () => {
   test("H3: logging out closes that device's sockets before any further event; another device's stays open", async () => {
     const { token, user } = await loginAs(ctx, { queueIds: [sales] });
-    const otherDevice = await http("POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: { "x-forwarded-for": "127.9.9.9" } });
+    const otherDevice = await http("POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: { "x-forwarded-for": "127.9.9.9" },
+    });
     const socket = await openAs(token);
     const otherSocket = await openAs(otherDevice.json.token);
     expect((await http("DELETE", "/api/auth/logout", { token })).status).toBe(200);
@@ -100,7 +117,14 @@ describe("H3: a socket follows its session and its user's access", () => {
   test("H3: changing one's password closes one's sockets", async () => {
     const { token, user } = await loginAs(ctx);
     const socket = await openAs(token);
-    expect((await http("PUT", `/api/users/${user.id}`, { token, body: { password: "a-new-password", currentPassword: user.password } })).status).toBe(200);
+    expect(
+      (
+        await http("PUT", `/api/users/${user.id}`, {
+          token,
+          body: { password: "a-new-password", currentPassword: user.password },
+        })
+      ).status,
+    ).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
   });
 
@@ -153,7 +177,9 @@ describe("H3: a socket follows its session and its user's access", () => {
     socket.send({ type: "joinChatBox", ticketId: ticket.id });
     await socket.fence();
 
-    expect((await http("PUT", `/api/tickets/${ticket.id}`, { token: admin.token, body: { queueId: support } })).status).toBe(200);
+    expect(
+      (await http("PUT", `/api/tickets/${ticket.id}`, { token: admin.token, body: { queueId: support } })).status,
+    ).toBe(200);
     hub.publish(`ticket:${ticket.id}`, "appMessage", { action: "create", ticketId: ticket.id });
     await socket.fence();
 
@@ -238,7 +264,8 @@ describe("frame rate and logs", () => {
     const slowest = { ms: 0 };
     for (let round = 0; round < 100; round++) {
       // Frames the server must read and act on but not answer, so the clients in this process stay idle.
-      for (const socket of sockets) socket.ws.send(round % 2 ? '{"type":"joinTickets","status":"open"}' : '{"type":"joinTickets","status":"nope"}');
+      for (const socket of sockets)
+        socket.ws.send(round % 2 ? '{"type":"joinTickets","status":"open"}' : '{"type":"joinTickets","status":"nope"}');
       const started = performance.now();
       expect((await fetch(health)).status).toBe(200);
       slowest.ms = Math.max(slowest.ms, performance.now() - started);

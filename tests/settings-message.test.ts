@@ -13,17 +13,46 @@ async function setup() {
 describe("settingsMessage", () => {
   test("an unsaved connection answers an empty object", async () => {
     const { ctx, admin, w } = await setup();
-    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: admin })).toMatchObject({ status: 200, json: {} });
+    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: admin })).toMatchObject({
+      status: 200,
+      json: {},
+    });
   });
 
   test("POST persists every field (the client's `contact` included) and tells admins only", async () => {
     const { ctx, admin, w } = await setup();
-    const body = { whatsappId: w.id, limit: 50, minutes: 2, seconds: 30, contact: true, photo: true, random: true, optOut: "Reply STOP" };
+    const body = {
+      whatsappId: w.id,
+      limit: 50,
+      minutes: 2,
+      seconds: 30,
+      contact: true,
+      photo: true,
+      random: true,
+      optOut: "Reply STOP",
+    };
     const res = await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body });
-    expect(res).toMatchObject({ status: 200, json: { whatsappId: w.id, limit: 50, minutes: 2, seconds: 30, contacts: true, photo: true, random: true, optOut: "Reply STOP" } });
-    const again = await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, contacts: false, limit: 0 } });
+    expect(res).toMatchObject({
+      status: 200,
+      json: {
+        whatsappId: w.id,
+        limit: 50,
+        minutes: 2,
+        seconds: 30,
+        contacts: true,
+        photo: true,
+        random: true,
+        optOut: "Reply STOP",
+      },
+    });
+    const again = await call(ctx.app, "POST", "/api/settingsMessage", {
+      token: admin,
+      body: { whatsappId: w.id, contacts: false, limit: 0 },
+    });
     expect(again.json).toMatchObject({ id: res.json.id, contacts: false, limit: 0, minutes: 2, optOut: "Reply STOP" });
-    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: admin })).toMatchObject({ json: { contacts: false, seconds: 30 } });
+    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: admin })).toMatchObject({
+      json: { contacts: false, seconds: 30 },
+    });
     expect(ctx.hub.to("admins", "settingsMessage")).toHaveLength(2);
     expect(ctx.hub.to("all", "settingsMessage")).toHaveLength(0);
   });
@@ -43,7 +72,12 @@ describe("settingsMessage", () => {
 
   test("agents are refused", async () => {
     const { ctx, agent, w } = await setup();
-    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: agent })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
-    expect(await call(ctx.app, "POST", "/api/settingsMessage", { token: agent, body: { whatsappId: w.id } })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+    expect(await call(ctx.app, "GET", `/api/settingsMessage/${w.id}`, { token: agent })).toMatchObject({
+      status: 403,
+      json: { error: "ERR_NO_PERMISSION" },
+    });
+    expect(
+      await call(ctx.app, "POST", "/api/settingsMessage", { token: agent, body: { whatsappId: w.id } }),
+    ).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
   });
 });

@@ -58,7 +58,8 @@ let refreshed = 0;
 beforeAll(() => {
   (globalThis as any).WebSocket = FakeSocket;
   (globalThis as any).location = { protocol: "http:", host: "zapdesk.test", pathname: "/tickets", assign: () => {} };
-  globalThis.fetch = (async () => new Response(JSON.stringify({ token: `fresh-${++refreshed}` }), { status: 200 })) as unknown as typeof fetch;
+  globalThis.fetch = (async () =>
+    new Response(JSON.stringify({ token: `fresh-${++refreshed}` }), { status: 200 })) as unknown as typeof fetch;
 });
 
 afterAll(() => {

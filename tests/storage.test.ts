@@ -18,14 +18,27 @@ import { JobRunner } from "../src/jobs/runner";
 import { call, TestClock } from "./helpers";
 
 function boot(env: Record<string, string>) {
-  const config = { ...loadConfig(env), passwordHashing: { algorithm: "argon2id" as const, memoryCost: 8, timeCost: 1 } };
+  const config = {
+    ...loadConfig(env),
+    passwordHashing: { algorithm: "argon2id" as const, memoryCost: 8, timeCost: 1 },
+  };
   const db = openDatabase(config.databasePath);
   runMigrations(db);
   seedSettings(db);
   const hub = new RecordingHub();
   const log = createLogger("silent");
   const clock = new TestClock();
-  const deps: AppDeps = { config, db, hub, log, clock, channels: new ConnectionManager({ db, hub, log }), outbox: new Outbox(), metrics: createAppMetrics(db), jobs: new JobRunner({ db, clock, log }) };
+  const deps: AppDeps = {
+    config,
+    db,
+    hub,
+    log,
+    clock,
+    channels: new ConnectionManager({ db, hub, log }),
+    outbox: new Outbox(),
+    metrics: createAppMetrics(db),
+    jobs: new JobRunner({ db, clock, log }),
+  };
   return deps;
 }
 
@@ -33,9 +46,31 @@ describe("storage", () => {
   test("migrations build every table on an empty database, in WAL mode with foreign keys on", () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
     const deps = boot({ DATA_DIR: dir });
-    const tables = deps.db.$client.query("select name from sqlite_master where type='table'").all() as { name: string }[];
+    const tables = deps.db.$client.query("select name from sqlite_master where type='table'").all() as {
+      name: string;
+    }[];
     const names = tables.map((t) => t.name);
-    for (const t of ["users", "whatsapps", "tickets", "messages", "contacts", "contact_extra_info", "queues", "chatbots", "user_queues", "whatsapp_queues", "quick_answers", "schedules", "mass_messages", "settings_message", "settings", "tags", "ticket_tags", "wa_auth_creds", "wa_auth_keys"])
+    for (const t of [
+      "users",
+      "whatsapps",
+      "tickets",
+      "messages",
+      "contacts",
+      "contact_extra_info",
+      "queues",
+      "chatbots",
+      "user_queues",
+      "whatsapp_queues",
+      "quick_answers",
+      "schedules",
+      "mass_messages",
+      "settings_message",
+      "settings",
+      "tags",
+      "ticket_tags",
+      "wa_auth_creds",
+      "wa_auth_keys",
+    ])
       expect(names).toContain(t);
     expect(deps.db.$client.query("pragma journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(deps.db.$client.query("pragma foreign_keys").get()).toEqual({ foreign_keys: 1 });
@@ -50,7 +85,9 @@ describe("storage", () => {
     await ensureFirstAdmin(first);
     updateSetting(first.db, "chatBotType", "list");
     const app1 = await createApp(first);
-    const login = await call(app1, "POST", "/api/auth/login", { body: { email: "boss@acme.test", password: "s3cret-pass" } });
+    const login = await call(app1, "POST", "/api/auth/login", {
+      body: { email: "boss@acme.test", password: "s3cret-pass" },
+    });
     expect(login.json.user.profile).toBe("admin");
     closeDatabase(first.db);
     expect(statSync(join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
@@ -84,7 +121,12 @@ describe("storage", () => {
 
   test("configured secrets win over generated ones and a bad PORT is refused", () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
-    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: "from-env-1", JWT_REFRESH_SECRET: "from-env-2", PORT: "9000" });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      JWT_SECRET: "from-env-1",
+      JWT_REFRESH_SECRET: "from-env-2",
+      PORT: "9000",
+    });
     expect(config).toMatchObject({ jwtSecret: "from-env-1", jwtRefreshSecret: "from-env-2", port: 9000 });
     expect(() => loadConfig({ DATA_DIR: dir, PORT: "http" })).toThrow();
   });

@@ -1,6 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { chatbots, contactExtraInfo, contacts, messages, queues, tags, ticketDialogs, ticketTags, tickets, whatsapps, type TicketRow } from "../src/db/schema";
+import {
+  chatbots,
+  contactExtraInfo,
+  contacts,
+  messages,
+  queues,
+  tags,
+  ticketDialogs,
+  ticketTags,
+  tickets,
+  whatsapps,
+  type TicketRow,
+} from "../src/db/schema";
 import { LRM } from "../src/modules/messages/placeholders";
 import { emitTicketDelete, emitTicketUpdate } from "../src/modules/tickets/events";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
@@ -10,11 +22,24 @@ import { createSandboxConnection, createUser, makeTestApp, type TestContext } fr
 
 let seq = 0;
 function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
-  const contact = ctx.db.insert(contacts).values({ name: `Caio ${++seq}`, number: `55219${String(seq).padStart(8, "0")}` }).returning().get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "pending", ...values }).returning().get();
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Caio ${++seq}`, number: `55219${String(seq).padStart(8, "0")}` })
+    .returning()
+    .get();
+  const ticket = ctx.db
+    .insert(tickets)
+    .values({ contactId: contact.id, status: "pending", ...values })
+    .returning()
+    .get();
   return { contact, ticket };
 }
-const queue = (ctx: TestContext, name: string) => ctx.db.insert(queues).values({ name, color: `#${name}` }).returning().get();
+const queue = (ctx: TestContext, name: string) =>
+  ctx.db
+    .insert(queues)
+    .values({ name, color: `#${name}` })
+    .returning()
+    .get();
 const row = (ctx: TestContext, id: number) => ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
 async function actor(ctx: TestContext, opts: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(ctx, opts);
@@ -47,8 +72,12 @@ describe("ticket serialisation", () => {
     const ctx = await makeTestApp();
     const { contact, ticket } = seedTicket(ctx);
     ctx.db.insert(contactExtraInfo).values({ contactId: contact.id, name: "cpf", value: "1" }).run();
-    expect(loadTicketDto(ctx.db, ticket.id).contact?.extraInfo).toEqual([expect.objectContaining({ name: "cpf", value: "1" })]);
-    expect(() => loadTicketDto(ctx.db, 999)).toThrow(expect.objectContaining({ code: "ERR_NO_TICKET_FOUND", status: 404 }));
+    expect(loadTicketDto(ctx.db, ticket.id).contact?.extraInfo).toEqual([
+      expect.objectContaining({ name: "cpf", value: "1" }),
+    ]);
+    expect(() => loadTicketDto(ctx.db, 999)).toThrow(
+      expect.objectContaining({ code: "ERR_NO_TICKET_FOUND", status: 404 }),
+    );
   });
 });
 
@@ -63,7 +92,10 @@ describe("ticket events", () => {
       ["status:pending", "delete"],
       [`queue:${q.id}:status:pending`, "delete"],
     ]);
-    expect(ctx.hub.to("status:open", "ticket")[0]!.payload).toMatchObject({ action: "update", ticket: { id: ticket.id } });
+    expect(ctx.hub.to("status:open", "ticket")[0]!.payload).toMatchObject({
+      action: "update",
+      ticket: { id: ticket.id },
+    });
     ctx.hub.clear();
     emitTicketUpdate(ctx.deps, dto, { status: "open", userId: null, queueId: q.id });
     expect(ctx.hub.sent.every((e) => e.payload.action === "update")).toBe(true);
@@ -91,8 +123,12 @@ describe("applyTicketChanges", () => {
   test("an invalid status is refused with the field", async () => {
     const ctx = await makeTestApp();
     const { ticket } = seedTicket(ctx);
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "archived" }, { actor: null })).rejects.toMatchObject({ field: "status" });
-    await expect(applyTicketChanges(ctx.deps, 999, {}, { actor: null })).rejects.toMatchObject({ code: "ERR_NO_TICKET_FOUND" });
+    await expect(
+      applyTicketChanges(ctx.deps, ticket.id, { status: "archived" }, { actor: null }),
+    ).rejects.toMatchObject({ field: "status" });
+    await expect(applyTicketChanges(ctx.deps, 999, {}, { actor: null })).rejects.toMatchObject({
+      code: "ERR_NO_TICKET_FOUND",
+    });
   });
 
   test("a queue transfer without a user goes back to pending with no user, and sends the transfer message", async () => {
@@ -115,8 +151,17 @@ describe("applyTicketChanges", () => {
     const { contact, ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
-    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all().map((m) => m.body)).toEqual([`${LRM}Tchau ${contact.name}`]);
+    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([
+      `${LRM}Tchau ${contact.name}`,
+    ]);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, ticket.id))
+        .all()
+        .map((m) => m.body),
+    ).toEqual([`${LRM}Tchau ${contact.name}`]);
     expect(row(ctx, ticket.id).status).toBe("closed");
   });
 
@@ -137,12 +182,24 @@ describe("applyTicketChanges", () => {
     const stranger = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
     const { contact, ticket } = seedTicket(ctx, { status: "closed", userId: owner.id, whatsappId: wa.id });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: stranger.id }, { actor: stranger })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
-    const other = ctx.db.insert(tickets).values({ contactId: contact.id, status: "pending", whatsappId: wa.id }).returning().get();
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: admin })).rejects.toMatchObject({ details: { ticketId: other.id } });
+    await expect(
+      applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: stranger.id }, { actor: stranger }),
+    ).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+    const other = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "pending", whatsappId: wa.id })
+      .returning()
+      .get();
+    await expect(
+      applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner }),
+    ).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: admin })).rejects.toMatchObject({
+      details: { ticketId: other.id },
+    });
     ctx.db.delete(tickets).where(eq(tickets.id, other.id)).run();
-    expect((await applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).status).toBe("open");
+    expect(
+      (await applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).status,
+    ).toBe("open");
   });
 
   test("cross-connection transfer needs the permission and is refused when the contact is active on the target", async () => {
@@ -152,10 +209,16 @@ describe("applyTicketChanges", () => {
     const agent = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
     const { contact, ticket } = seedTicket(ctx, { status: "open", userId: agent.id, whatsappId: w1.id });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: agent })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+    await expect(
+      applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: agent }),
+    ).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
     ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", whatsappId: w2.id }).run();
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: admin })).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: 999 }, { actor: admin })).rejects.toMatchObject({ code: "ERR_NO_WAPP_FOUND" });
+    await expect(
+      applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: admin }),
+    ).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { whatsappId: 999 }, { actor: admin })).rejects.toMatchObject({
+      code: "ERR_NO_WAPP_FOUND",
+    });
   });
 
   test("an agent cannot change a ticket of another queue", async () => {
@@ -164,7 +227,9 @@ describe("applyTicketChanges", () => {
     const b = queue(ctx, "B");
     const agent = await actor(ctx, { queueIds: [a.id] });
     const { ticket } = seedTicket(ctx, { queueId: b.id });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: agent })).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: agent })).rejects.toMatchObject({
+      code: "ERR_NO_PERMISSION",
+    });
   });
 
   test("the system (actor null) leaves unread alone and must name a user to open", async () => {
@@ -173,7 +238,9 @@ describe("applyTicketChanges", () => {
     const { ticket } = seedTicket(ctx, { unreadMessages: 2 });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: q.id }, { actor: null });
     expect(dto).toMatchObject({ queueId: q.id, unreadMessages: 2, status: "pending" });
-    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: null })).rejects.toMatchObject({ field: "userId" });
+    await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: null })).rejects.toMatchObject({
+      field: "userId",
+    });
   });
 });
 
@@ -182,14 +249,26 @@ describe("markTicketRead", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
-    ctx.db.insert(messages).values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" }).run();
+    ctx.db
+      .insert(messages)
+      .values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" })
+      .run();
     ctx.hub.clear();
     const calls: string[][] = [];
     const channels = ctx.deps.channels;
-    ctx.deps.channels = Object.assign(Object.create(channels), { markRead: async (_w: number, _c: string, _g: boolean, ids: string[]) => void calls.push(ids) });
+    ctx.deps.channels = Object.assign(Object.create(channels), {
+      markRead: async (_w: number, _c: string, _g: boolean, ids: string[]) => void calls.push(ids),
+    });
     markTicketRead(ctx.deps, row(ctx, ticket.id));
     expect(row(ctx, ticket.id).unreadMessages).toBe(0);
-    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all().every((m) => m.read)).toBe(true);
+    expect(
+      ctx.db
+        .select()
+        .from(messages)
+        .where(eq(messages.ticketId, ticket.id))
+        .all()
+        .every((m) => m.read),
+    ).toBe(true);
     expect(calls[0]).toContain("in-1");
     expect(ctx.hub.to("status:pending", "ticket")[0]!.payload).toEqual({ action: "updateUnread", ticketId: ticket.id });
     expect(ctx.hub.to("notification", "ticket")).toHaveLength(1);

@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tags, ticketTags, tickets, users, whatsapps, type TicketRow } from "../src/db/schema";
+import {
+  contacts,
+  messages,
+  queues,
+  tags,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+  type TicketRow,
+} from "../src/db/schema";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
@@ -9,9 +19,18 @@ function contact(ctx: TestContext, name = `Contact ${++seq}`, number = `5511988$
 }
 function ticket(ctx: TestContext, values: Partial<TicketRow> = {}) {
   const contactId = values.contactId ?? contact(ctx).id;
-  return ctx.db.insert(tickets).values({ status: "pending", ...values, contactId }).returning().get();
+  return ctx.db
+    .insert(tickets)
+    .values({ status: "pending", ...values, contactId })
+    .returning()
+    .get();
 }
-const queue = (ctx: TestContext, name: string) => ctx.db.insert(queues).values({ name, color: `#${name}` }).returning().get();
+const queue = (ctx: TestContext, name: string) =>
+  ctx.db
+    .insert(queues)
+    .values({ name, color: `#${name}` })
+    .returning()
+    .get();
 const ids = (res: { json: { tickets: { id: number }[] } }) => res.json.tickets.map((t) => t.id).sort((a, b) => a - b);
 
 describe("GET /tickets", () => {
@@ -24,7 +43,12 @@ describe("GET /tickets", () => {
     const none = ticket(ctx);
     const other = ticket(ctx, { queueId: b.id });
     const assigned = ticket(ctx, { queueId: b.id, status: "open", userId: user.id });
-    const res = await call(ctx.app, "GET", `/api/tickets?showAll=true&queueIds=${encodeURIComponent(JSON.stringify([a.id, b.id]))}`, { token });
+    const res = await call(
+      ctx.app,
+      "GET",
+      `/api/tickets?showAll=true&queueIds=${encodeURIComponent(JSON.stringify([a.id, b.id]))}`,
+      { token },
+    );
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([mine.id, none.id, assigned.id].sort((x, y) => x - y));
     expect(ids(res)).not.toContain(other.id);
@@ -54,7 +78,9 @@ describe("GET /tickets", () => {
     const inB = ticket(ctx, { queueId: b.id, status: "open", userId: admin.user.id });
     expect(ids(await call(ctx.app, "GET", "/api/tickets", { token }))).toEqual([pending.id, mine.id]);
     expect(ids(await call(ctx.app, "GET", "/api/tickets?status=open", { token }))).toEqual([mine.id]);
-    const all = await call(ctx.app, "GET", `/api/tickets?showAll=true&queueIds=${JSON.stringify([a.id])}`, { token: admin.token });
+    const all = await call(ctx.app, "GET", `/api/tickets?showAll=true&queueIds=${JSON.stringify([a.id])}`, {
+      token: admin.token,
+    });
     expect(ids(all)).toEqual([pending.id, mine.id, theirs.id]);
     expect(ids(await call(ctx.app, "GET", "/api/tickets?showAll=true", { token: admin.token }))).toContain(inB.id);
   });
@@ -81,7 +107,10 @@ describe("GET /tickets", () => {
     const byBody = ticket(ctx);
     ctx.db.insert(messages).values({ wid: "m1", ticketId: byBody.id, body: "Pedido SOUZA-77" }).run();
     ticket(ctx, { contactId: contact(ctx, "Other", "5511900000001").id });
-    const search = async (q: string, extra = "") => ids(await call(ctx.app, "GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(q)}${extra}`, { token }));
+    const search = async (q: string, extra = "") =>
+      ids(
+        await call(ctx.app, "GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(q)}${extra}`, { token }),
+      );
     expect(await search("  souza ")).toEqual([byName.id, byBody.id]);
     expect(await search("97777")).toEqual([byNumber.id]);
     expect(await search("souza", "&status=open")).toEqual([]);
@@ -95,7 +124,14 @@ describe("GET /tickets", () => {
     const t2 = ctx.db.insert(tags).values({ name: "late" }).returning().get();
     const both = ticket(ctx, { unreadMessages: 2 });
     const one = ticket(ctx);
-    ctx.db.insert(ticketTags).values([{ ticketId: both.id, tagId: t1.id }, { ticketId: both.id, tagId: t2.id }, { ticketId: one.id, tagId: t1.id }]).run();
+    ctx.db
+      .insert(ticketTags)
+      .values([
+        { ticketId: both.id, tagId: t1.id },
+        { ticketId: both.id, tagId: t2.id },
+        { ticketId: one.id, tagId: t1.id },
+      ])
+      .run();
     const q = (s: string) => call(ctx.app, "GET", `/api/tickets?showAll=true&${s}`, { token });
     expect(ids(await q(`tags=${JSON.stringify([t1.id, t2.id])}`))).toEqual([both.id]);
     expect(ids(await q(`tags=${JSON.stringify([t1.id])}`))).toEqual([both.id, one.id]);
@@ -108,7 +144,15 @@ describe("GET /tickets", () => {
   test("odd parameters are refused with 400, never 500", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
-    for (const qs of ["queueIds=notjson", "queueIds=%7B%7D", "tags=[-1]", "status=archived", "pageNumber=0", "date=yesterday", "showAll=maybe"]) {
+    for (const qs of [
+      "queueIds=notjson",
+      "queueIds=%7B%7D",
+      "tags=[-1]",
+      "status=archived",
+      "pageNumber=0",
+      "date=yesterday",
+      "showAll=maybe",
+    ]) {
       const res = await call(ctx.app, "GET", `/api/tickets?${qs}`, { token });
       expect(res.status).toBe(400);
     }
@@ -121,8 +165,14 @@ describe("ticket routes", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
     const t = ticket(ctx);
-    expect(await call(ctx.app, "GET", `/api/tickets/${t.id}`, { token })).toMatchObject({ status: 200, json: { id: t.id, contact: { extraInfo: [] }, tags: [] } });
-    expect(await call(ctx.app, "GET", "/api/tickets/999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_TICKET_FOUND" } });
+    expect(await call(ctx.app, "GET", `/api/tickets/${t.id}`, { token })).toMatchObject({
+      status: 200,
+      json: { id: t.id, contact: { extraInfo: [] }, tags: [] },
+    });
+    expect(await call(ctx.app, "GET", "/api/tickets/999", { token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_TICKET_FOUND" },
+    });
     expect((await call(ctx.app, "GET", "/api/tickets/abc", { token })).status).toBe(400);
   });
 
@@ -130,16 +180,30 @@ describe("ticket routes", () => {
     const ctx = await makeTestApp();
     const { user, token } = await loginAs(ctx);
     const t = ticket(ctx);
-    const accept = await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "open", userId: user.id } });
+    const accept = await call(ctx.app, "PUT", `/api/tickets/${t.id}`, {
+      token,
+      body: { status: "open", userId: user.id },
+    });
     expect(accept).toMatchObject({ status: 200, json: { status: "open", userId: user.id, user: { id: user.id } } });
-    expect(ctx.hub.to("status:pending", "ticket").some((e) => e.payload.action === "delete" && e.payload.ticketId === t.id)).toBe(true);
+    expect(
+      ctx.hub.to("status:pending", "ticket").some((e) => e.payload.action === "delete" && e.payload.ticketId === t.id),
+    ).toBe(true);
     expect(ctx.hub.to("status:open", "ticket").some((e) => e.payload.action === "update")).toBe(true);
-    const back = await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "pending", userId: null } });
+    const back = await call(ctx.app, "PUT", `/api/tickets/${t.id}`, {
+      token,
+      body: { status: "pending", userId: null },
+    });
     expect(back.json).toMatchObject({ status: "pending", userId: null });
     expect((await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "nope" } })).status).toBe(400);
     expect((await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { userId: "x" } })).status).toBe(400);
-    expect(await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { userId: 999 } })).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
-    expect(await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { queueId: 999 } })).toMatchObject({ status: 404, json: { error: "ERR_NO_QUEUE_FOUND" } });
+    expect(await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { userId: 999 } })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_USER_FOUND" },
+    });
+    expect(await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { queueId: 999 } })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_QUEUE_FOUND" },
+    });
   });
 
   test("POST creates on the default connection with the user's only queue; a second one is ERR_OTHER_OPEN_TICKET", async () => {
@@ -147,17 +211,34 @@ describe("ticket routes", () => {
     const q = queue(ctx, "A");
     const { user, token } = await loginAs(ctx, { queueIds: [q.id] });
     const c = contact(ctx);
-    expect(await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: c.id, userId: user.id, status: "open" } })).toMatchObject({
+    expect(
+      await call(ctx.app, "POST", "/api/tickets", {
+        token,
+        body: { contactId: c.id, userId: user.id, status: "open" },
+      }),
+    ).toMatchObject({
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
     });
     const wa = ctx.db.insert(whatsapps).values({ name: "W", isDefault: true }).returning().get();
-    const created = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: c.id, userId: user.id, status: "open" } });
-    expect(created).toMatchObject({ status: 200, json: { status: "open", userId: user.id, queueId: q.id, whatsappId: wa.id, contact: { id: c.id } } });
-    expect(ctx.hub.to("status:open", "ticket").at(-1)!.payload).toMatchObject({ action: "update", ticket: { id: created.json.id } });
+    const created = await call(ctx.app, "POST", "/api/tickets", {
+      token,
+      body: { contactId: c.id, userId: user.id, status: "open" },
+    });
+    expect(created).toMatchObject({
+      status: 200,
+      json: { status: "open", userId: user.id, queueId: q.id, whatsappId: wa.id, contact: { id: c.id } },
+    });
+    expect(ctx.hub.to("status:open", "ticket").at(-1)!.payload).toMatchObject({
+      action: "update",
+      ticket: { id: created.json.id },
+    });
     const again = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: c.id, status: "open" } });
     expect(again).toMatchObject({ status: 400, json: { error: "ERR_OTHER_OPEN_TICKET" } });
-    expect(await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: 999 } })).toMatchObject({ status: 404, json: { error: "ERR_NO_CONTACT_FOUND" } });
+    expect(await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: 999 } })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_CONTACT_FOUND" },
+    });
     expect((await call(ctx.app, "POST", "/api/tickets", { token, body: {} })).status).toBe(400);
   });
 
@@ -177,8 +258,14 @@ describe("ticket routes", () => {
     const admin = await loginAs(ctx, { profile: "admin" });
     const t = ticket(ctx);
     ctx.db.insert(messages).values({ wid: "x", ticketId: t.id, body: "b" }).run();
-    expect(await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: agent.token })).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
-    expect(await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: admin.token })).toMatchObject({ status: 200, json: { message: "ticket deleted" } });
+    expect(await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: agent.token })).toMatchObject({
+      status: 403,
+      json: { error: "ERR_NO_PERMISSION" },
+    });
+    expect(await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: admin.token })).toMatchObject({
+      status: 200,
+      json: { message: "ticket deleted" },
+    });
     expect(ctx.db.select().from(messages).all()).toHaveLength(0);
     expect(ctx.hub.to(`ticket:${t.id}`, "ticket")[0]!.payload).toEqual({ action: "delete", ticketId: t.id });
     expect((await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: admin.token })).status).toBe(404);
@@ -190,9 +277,17 @@ describe("ticket routes", () => {
     const c = contact(ctx, "Br", "5511987654321");
     ticket(ctx, { contactId: c.id, status: "closed" });
     const active = ticket(ctx, { contactId: c.id, status: "pending", updatedAt: new Date(0) });
-    expect(await call(ctx.app, "GET", "/api/ticketfind/+55 (11) 98765-4321", { token })).toMatchObject({ status: 200, json: { ticketId: active.id } });
-    expect((await call(ctx.app, "GET", "/api/ticketfind/551187654321", { token })).json).toEqual({ ticketId: active.id });
-    expect(await call(ctx.app, "GET", "/api/ticketfind/5599999999999", { token })).toMatchObject({ status: 404, json: { error: "ERR_NO_TICKET_FOUND" } });
+    expect(await call(ctx.app, "GET", "/api/ticketfind/+55 (11) 98765-4321", { token })).toMatchObject({
+      status: 200,
+      json: { ticketId: active.id },
+    });
+    expect((await call(ctx.app, "GET", "/api/ticketfind/551187654321", { token })).json).toEqual({
+      ticketId: active.id,
+    });
+    expect(await call(ctx.app, "GET", "/api/ticketfind/5599999999999", { token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_TICKET_FOUND" },
+    });
   });
 
   test("POST /tags/sync replaces the ticket's tags and publishes the ticket; unknown tags 404; other queue 403", async () => {
@@ -205,11 +300,21 @@ describe("ticket routes", () => {
     const t1 = ctx.db.insert(tags).values({ name: "one" }).returning().get();
     const t2 = ctx.db.insert(tags).values({ name: "two" }).returning().get();
     ctx.db.insert(ticketTags).values({ ticketId: t.id, tagId: t1.id }).run();
-    const res = await call(ctx.app, "POST", "/api/tags/sync", { token, body: { ticketId: t.id, tags: [{ id: t2.id }] } });
+    const res = await call(ctx.app, "POST", "/api/tags/sync", {
+      token,
+      body: { ticketId: t.id, tags: [{ id: t2.id }] },
+    });
     expect(res).toMatchObject({ status: 200, json: { tags: [{ id: t2.id }] } });
-    expect(ctx.hub.to(`ticket:${t.id}`, "ticket").at(-1)!.payload).toMatchObject({ action: "update", ticket: { tags: [{ id: t2.id }] } });
-    expect(await call(ctx.app, "POST", "/api/tags/sync", { token, body: { ticketId: t.id, tags: [{ id: 999 }] } })).toMatchObject({ status: 404, json: { error: "ERR_NO_TAG_FOUND" } });
-    expect((await call(ctx.app, "POST", "/api/tags/sync", { token, body: { ticketId: hidden.id, tags: [] } })).status).toBe(403);
+    expect(ctx.hub.to(`ticket:${t.id}`, "ticket").at(-1)!.payload).toMatchObject({
+      action: "update",
+      ticket: { tags: [{ id: t2.id }] },
+    });
+    expect(
+      await call(ctx.app, "POST", "/api/tags/sync", { token, body: { ticketId: t.id, tags: [{ id: 999 }] } }),
+    ).toMatchObject({ status: 404, json: { error: "ERR_NO_TAG_FOUND" } });
+    expect(
+      (await call(ctx.app, "POST", "/api/tags/sync", { token, body: { ticketId: hidden.id, tags: [] } })).status,
+    ).toBe(403);
   });
 
   test("an agent never gets events of another queue's ticket", async () => {
@@ -218,7 +323,10 @@ describe("ticket routes", () => {
     const b = queue(ctx, "B");
     const admin = await loginAs(ctx, { profile: "admin" });
     const t = ticket(ctx, { queueId: b.id });
-    await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token: admin.token, body: { status: "open", userId: admin.user.id } });
+    await call(ctx.app, "PUT", `/api/tickets/${t.id}`, {
+      token: admin.token,
+      body: { status: "open", userId: admin.user.id },
+    });
     const rooms = ctx.hub.named("ticket").map((e) => e.room as string);
     expect(rooms.some((r) => r.startsWith(`queue:${a.id}:`) || r.startsWith("queue:none:"))).toBe(false);
   });

@@ -16,38 +16,88 @@ describe("users", () => {
       body: { name: "Maria", email: "Maria@Example.com", password: "secret1", queueIds: [q.id], whatsappId: w.id },
     });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ name: "Maria", email: "maria@example.com", profile: "user", whatsapp: { id: w.id, name: "Main" }, queues: [{ id: q.id, name: "Sales" }] });
+    expect(res.json).toMatchObject({
+      name: "Maria",
+      email: "maria@example.com",
+      profile: "user",
+      whatsapp: { id: w.id, name: "Main" },
+      queues: [{ id: q.id, name: "Sales" }],
+    });
     expect(res.json.passwordHash).toBeUndefined();
     expect(res.json.tokenVersion).toBeUndefined();
-    expect(ctx.hub.to("all", "user")[0]!.payload).toMatchObject({ action: "create", user: { email: "maria@example.com" } });
-    const login = await call(ctx.app, "POST", "/api/auth/login", { body: { email: "maria@example.com", password: "secret1" }, headers: { "x-forwarded-for": "10.9.9.9" } });
+    expect(ctx.hub.to("all", "user")[0]!.payload).toMatchObject({
+      action: "create",
+      user: { email: "maria@example.com" },
+    });
+    const login = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: "maria@example.com", password: "secret1" },
+      headers: { "x-forwarded-for": "10.9.9.9" },
+    });
     expect(login.status).toBe(200);
   });
 
   test("create validates name, email and password with the form's messages, and refuses a taken email", async () => {
     const { ctx, admin, agent } = await setup();
     const post = (body: unknown) => call(ctx.app, "POST", "/api/users", { token: admin.token, body });
-    expect(await post({ email: "a@b.co", password: "secret1" })).toMatchObject({ status: 400, json: { error: "Required", field: "name" } });
-    expect(await post({ name: "A", email: "a@b.co", password: "secret1" })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "name" } });
-    expect(await post({ name: "A".repeat(51), email: "a@b.co", password: "secret1" })).toMatchObject({ status: 400, json: { error: "Too Long!" } });
-    expect(await post({ name: "Ann", email: "nope", password: "secret1" })).toMatchObject({ status: 400, json: { error: "Invalid email", field: "email" } });
-    expect(await post({ name: "Ann", email: "a@b.co", password: "1234" })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "password" } });
-    expect(await post({ name: "Ann", email: agent.user.email.toUpperCase(), password: "secret1" })).toMatchObject({ status: 400, json: { error: "An user with this email already exists." } });
-    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", profile: "root" })).toMatchObject({ status: 400, json: { field: "profile" } });
-    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", queueIds: [999] })).toMatchObject({ status: 400, json: { error: "ERR_NO_QUEUE_FOUND" } });
-    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", whatsappId: 999 })).toMatchObject({ status: 400, json: { error: "ERR_NO_WAPP_FOUND" } });
+    expect(await post({ email: "a@b.co", password: "secret1" })).toMatchObject({
+      status: 400,
+      json: { error: "Required", field: "name" },
+    });
+    expect(await post({ name: "A", email: "a@b.co", password: "secret1" })).toMatchObject({
+      status: 400,
+      json: { error: "Too Short!", field: "name" },
+    });
+    expect(await post({ name: "A".repeat(51), email: "a@b.co", password: "secret1" })).toMatchObject({
+      status: 400,
+      json: { error: "Too Long!" },
+    });
+    expect(await post({ name: "Ann", email: "nope", password: "secret1" })).toMatchObject({
+      status: 400,
+      json: { error: "Invalid email", field: "email" },
+    });
+    expect(await post({ name: "Ann", email: "a@b.co", password: "1234" })).toMatchObject({
+      status: 400,
+      json: { error: "Too Short!", field: "password" },
+    });
+    expect(await post({ name: "Ann", email: agent.user.email.toUpperCase(), password: "secret1" })).toMatchObject({
+      status: 400,
+      json: { error: "An user with this email already exists." },
+    });
+    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", profile: "root" })).toMatchObject({
+      status: 400,
+      json: { field: "profile" },
+    });
+    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", queueIds: [999] })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_QUEUE_FOUND" },
+    });
+    expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", whatsappId: 999 })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_NO_WAPP_FOUND" },
+    });
     expect(await post("not an object")).toMatchObject({ status: 400 });
   });
 
   test("agents may not create, delete, or edit others, nor change their own profile, queues or connection", async () => {
     const { ctx, admin, agent } = await setup();
     const no = { status: 403, json: { error: "ERR_NO_PERMISSION" } };
-    expect(await call(ctx.app, "POST", "/api/users", { token: agent.token, body: { name: "Ann", email: "a@b.co", password: "secret1" } })).toMatchObject(no);
+    expect(
+      await call(ctx.app, "POST", "/api/users", {
+        token: agent.token,
+        body: { name: "Ann", email: "a@b.co", password: "secret1" },
+      }),
+    ).toMatchObject(no);
     expect(await call(ctx.app, "DELETE", `/api/users/${admin.user.id}`, { token: agent.token })).toMatchObject(no);
-    expect(await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: agent.token, body: { name: "Hacked" } })).toMatchObject(no);
-    expect(await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { profile: "admin" } })).toMatchObject(no);
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: agent.token, body: { name: "Hacked" } }),
+    ).toMatchObject(no);
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { profile: "admin" } }),
+    ).toMatchObject(no);
     const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-    expect(await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { queueIds: [q.id] } })).toMatchObject(no);
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { queueIds: [q.id] } }),
+    ).toMatchObject(no);
   });
 
   test("a user edits their own name and email (the modal may resend unchanged profile and queues)", async () => {
@@ -62,36 +112,71 @@ describe("users", () => {
 
   test("a password change ends the user's sessions (tokenVersion) and is validated", async () => {
     const { ctx, admin, agent } = await setup();
-    expect(await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { password: "123" } })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "password" } });
-    const ok = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { password: "another1" } });
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { password: "123" } }),
+    ).toMatchObject({ status: 400, json: { error: "Too Short!", field: "password" } });
+    const ok = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+      token: admin.token,
+      body: { password: "another1" },
+    });
     expect(ok.status).toBe(200);
     expect((await call(ctx.app, "GET", "/api/users", { token: agent.token })).status).toBe(401);
-    const login = await call(ctx.app, "POST", "/api/auth/login", { body: { email: agent.user.email, password: "another1" }, headers: { "x-forwarded-for": "10.9.9.8" } });
+    const login = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: agent.user.email, password: "another1" },
+      headers: { "x-forwarded-for": "10.9.9.8" },
+    });
     expect(login.status).toBe(200);
   });
 
   test("admins change profile and queues; absent queueIds leaves them; emails stay unique on update", async () => {
     const { ctx, admin, agent } = await setup();
     const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-    const set = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { queueIds: [q.id, q.id] } });
+    const set = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+      token: admin.token,
+      body: { queueIds: [q.id, q.id] },
+    });
     expect(set.json.queues.map((x: { id: number }) => x.id)).toEqual([q.id]);
-    const kept = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { name: "Still queued" } });
+    const kept = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+      token: admin.token,
+      body: { name: "Still queued" },
+    });
     expect(kept.json.queues).toHaveLength(1);
-    expect(await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { email: admin.user.email } })).toMatchObject({ status: 400, json: { error: "An user with this email already exists." } });
-    const promoted = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { profile: "admin" } });
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+        token: admin.token,
+        body: { email: admin.user.email },
+      }),
+    ).toMatchObject({ status: 400, json: { error: "An user with this email already exists." } });
+    const promoted = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+      token: admin.token,
+      body: { profile: "admin" },
+    });
     expect(promoted.json.profile).toBe("admin");
-    expect(await call(ctx.app, "PUT", "/api/users/999", { token: admin.token, body: { name: "Nobody" } })).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
+    expect(
+      await call(ctx.app, "PUT", "/api/users/999", { token: admin.token, body: { name: "Nobody" } }),
+    ).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
   });
 
   test("delete: not oneself, not the last admin; unknown is 404; everyone is told", async () => {
     const { ctx, admin, agent } = await setup();
-    expect(await call(ctx.app, "DELETE", `/api/users/${admin.user.id}`, { token: admin.token })).toMatchObject({ status: 400, json: { error: "ERR_CANNOT_DELETE_SELF" } });
+    expect(await call(ctx.app, "DELETE", `/api/users/${admin.user.id}`, { token: admin.token })).toMatchObject({
+      status: 400,
+      json: { error: "ERR_CANNOT_DELETE_SELF" },
+    });
     const other = await createUser(ctx, { profile: "admin" });
     expect((await call(ctx.app, "DELETE", `/api/users/${other.id}`, { token: admin.token })).status).toBe(200);
-    expect(await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: admin.token, body: { profile: "user" } })).toMatchObject({ status: 400, json: { error: "ERR_LAST_ADMIN" } });
-    expect(await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).toMatchObject({ status: 200, json: { message: "User deleted" } });
+    expect(
+      await call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: admin.token, body: { profile: "user" } }),
+    ).toMatchObject({ status: 400, json: { error: "ERR_LAST_ADMIN" } });
+    expect(await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).toMatchObject({
+      status: 200,
+      json: { message: "User deleted" },
+    });
     expect(ctx.hub.to("all", "user").at(-1)!.payload).toEqual({ action: "delete", userId: agent.user.id });
-    expect(await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
+    expect(await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_USER_FOUND" },
+    });
     expect((await call(ctx.app, "DELETE", "/api/users/0", { token: admin.token })).status).toBe(400);
   });
 
@@ -108,8 +193,14 @@ describe("users", () => {
     expect(byName.json.users.map((u: { id: number }) => u.id)).toEqual([agent.user.id]);
     const byEmail = await call(ctx.app, "GET", "/api/users?searchParam=corp.io", { token: agent.token });
     expect(byEmail.json.count).toBe(20);
-    expect(await call(ctx.app, "GET", `/api/users/${admin.user.id}`, { token: agent.token })).toMatchObject({ status: 200, json: { id: admin.user.id } });
-    expect(await call(ctx.app, "GET", "/api/users/999", { token: agent.token })).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
+    expect(await call(ctx.app, "GET", `/api/users/${admin.user.id}`, { token: agent.token })).toMatchObject({
+      status: 200,
+      json: { id: admin.user.id },
+    });
+    expect(await call(ctx.app, "GET", "/api/users/999", { token: agent.token })).toMatchObject({
+      status: 404,
+      json: { error: "ERR_NO_USER_FOUND" },
+    });
     expect((await call(ctx.app, "GET", "/api/users")).status).toBe(401);
   });
 
@@ -117,9 +208,17 @@ describe("users", () => {
     const { ctx, admin, agent } = await setup();
     const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
     const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
-    const open = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: agent.user.id, queueId: q.id }).returning().get();
+    const open = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", userId: agent.user.id, queueId: q.id })
+      .returning()
+      .get();
     const contact2 = ctx.db.insert(contacts).values({ name: "D", number: "5511999990001" }).returning().get();
-    const closed = ctx.db.insert(tickets).values({ contactId: contact2.id, status: "closed", userId: agent.user.id }).returning().get();
+    const closed = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact2.id, status: "closed", userId: agent.user.id })
+      .returning()
+      .get();
     expect((await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
     const rows = ctx.db.select().from(tickets).all();
     expect(rows.find((t) => t.id === open.id)).toMatchObject({ status: "pending", userId: null, queueId: q.id });

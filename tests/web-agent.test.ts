@@ -16,14 +16,27 @@ async function page(path: string, headers: Record<string, string> = {}) {
 function props(html: string, name: string) {
   const m = html.match(new RegExp(`data-island="${name}"[^>]*data-props="([^"]*)"`));
   if (!m) throw new Error(`no island ${name}`);
-  return JSON.parse(m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#x27;/g, "'"));
+  return JSON.parse(
+    m[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&#x27;/g, "'"),
+  );
 }
 
 describe("dashboard page", () => {
   test("/ renders the three counters and twelve hourly bars from 08:00 to 19:00, with the caller's counts", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
     const c = ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning().get();
-    ctx.db.insert(tickets).values([{ contactId: c.id, status: "pending" }, { contactId: c.id, status: "closed" }]).run();
+    ctx.db
+      .insert(tickets)
+      .values([
+        { contactId: c.id, status: "pending" },
+        { contactId: c.id, status: "closed" },
+      ])
+      .run();
     const res = await page("/", { cookie, "accept-language": "en" });
     expect(res.status).toBe(200);
     expect(res.html).toContain('data-island="AgentDashboard"');
@@ -31,14 +44,40 @@ describe("dashboard page", () => {
     expect(props(res.html, "AgentDashboard").initial).toMatchObject({ open: 0, pending: 1, closed: 1 });
     for (const label of ["In service", "Waiting", "Closed"]) expect(res.html).toContain(label);
     const hours = [...res.html.matchAll(/class="bar-hour">(\d\d:00)</g)].map((m) => m[1]);
-    expect(hours).toEqual(["08:00", "09:00", "10:00", "11:00", "12:00", "13:00", "14:00", "15:00", "16:00", "17:00", "18:00", "19:00"]);
+    expect(hours).toEqual([
+      "08:00",
+      "09:00",
+      "10:00",
+      "11:00",
+      "12:00",
+      "13:00",
+      "14:00",
+      "15:00",
+      "16:00",
+      "17:00",
+      "18:00",
+      "19:00",
+    ]);
   });
 
   test("an agent's counters leave out tickets of queues the agent is not in", async () => {
-    const [mine, other] = ctx.db.insert(queues).values([{ name: "Sales", color: "#111111" }, { name: "Support", color: "#222222" }]).returning().all();
+    const [mine, other] = ctx.db
+      .insert(queues)
+      .values([
+        { name: "Sales", color: "#111111" },
+        { name: "Support", color: "#222222" },
+      ])
+      .returning()
+      .all();
     const { cookie } = await loginAs(ctx, { queueIds: [mine!.id] });
     const c = ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning().get();
-    ctx.db.insert(tickets).values([{ contactId: c.id, status: "pending", queueId: mine!.id }, { contactId: c.id, status: "pending", queueId: other!.id }]).run();
+    ctx.db
+      .insert(tickets)
+      .values([
+        { contactId: c.id, status: "pending", queueId: mine!.id },
+        { contactId: c.id, status: "pending", queueId: other!.id },
+      ])
+      .run();
     const res = await page("/", { cookie });
     expect(props(res.html, "AgentDashboard").initial.pending).toBe(1);
   });

@@ -7,9 +7,19 @@ import { i18nFor } from "../src/i18n/server";
 
 const t = i18nFor("en").t;
 const message = (m: Partial<Message>): Message => ({
-  id: 1, body: "", fromMe: false, ack: 0, mediaType: "image", mediaUrl: null, isDeleted: false, createdAt: "2026-03-01T09:00:00.000Z", ticketId: 1, ...m,
+  id: 1,
+  body: "",
+  fromMe: false,
+  ack: 0,
+  mediaType: "image",
+  mediaUrl: null,
+  isDeleted: false,
+  createdAt: "2026-03-01T09:00:00.000Z",
+  ticketId: 1,
+  ...m,
 });
-const html = (m: Partial<Message>) => renderToStaticMarkup(createElement(Bubble, { m: message(m), t, onReply: () => {} }));
+const html = (m: Partial<Message>) =>
+  renderToStaticMarkup(createElement(Bubble, { m: message(m), t, onReply: () => {} }));
 
 describe("media bubbles", () => {
   test("media still downloading shows a spinner and says so, with a document's name", () => {

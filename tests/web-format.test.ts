@@ -12,7 +12,9 @@ describe("message text", () => {
   });
 
   test("markup in a message stays text", () => {
-    expect(html('<img src=x onerror="alert(1)"> *<b>x</b>*')).toBe('<p>&lt;img src=x onerror=&quot;alert(1)&quot;&gt; <strong>&lt;b&gt;x&lt;/b&gt;</strong></p>');
+    expect(html('<img src=x onerror="alert(1)"> *<b>x</b>*')).toBe(
+      "<p>&lt;img src=x onerror=&quot;alert(1)&quot;&gt; <strong>&lt;b&gt;x&lt;/b&gt;</strong></p>",
+    );
   });
 
   test("unpaired markers and markers across lines are left alone", () => {

@@ -97,7 +97,9 @@ describe("private pages", () => {
     const b = boot(res.html);
     expect(b.user).toEqual({ id: user.id, name: "Ana", email: user.email, profile: "user" });
     expect(typeof b.token).toBe("string");
-    const me = await ctx.app.handle(new Request(`${BASE}/api/settings`, { headers: { authorization: `Bearer ${b.token}` } }));
+    const me = await ctx.app.handle(
+      new Request(`${BASE}/api/settings`, { headers: { authorization: `Bearer ${b.token}` } }),
+    );
     expect(me.status).not.toBe(401);
   });
 
@@ -137,7 +139,11 @@ describe("private pages", () => {
 describe("connections warning", () => {
   test("the Connections entry carries a warning while a connection waits for its QR code, and none once all are connected", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
-    const row = ctx.db.insert(whatsapps).values({ name: "Main", provider: "sandbox", status: "qrcode" }).returning().get();
+    const row = ctx.db
+      .insert(whatsapps)
+      .values({ name: "Main", provider: "sandbox", status: "qrcode" })
+      .returning()
+      .get();
     const warned = await page("/", { cookie });
     expect(warned.html).toContain('data-island="ConnectionsBadge"');
     expect(warned.html).toContain('class="warn-dot"');

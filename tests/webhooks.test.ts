@@ -60,7 +60,10 @@ describe("outbound webhooks", () => {
     const [got] = hook.received;
     expect(got!.headers.get("x-zapdesk-event")).toBe("message.received");
     expect(got!.headers.get("x-zapdesk-signature")).toBe(hmac(endpoint.secret, got!.body));
-    expect(JSON.parse(got!.body)).toMatchObject({ event: "message.received", data: { body: "Oi", fromMe: false, contact: { number: "5511988887777" } } });
+    expect(JSON.parse(got!.body)).toMatchObject({
+      event: "message.received",
+      data: { body: "Oi", fromMe: false, contact: { number: "5511988887777" } },
+    });
     const log = await call(ctx.app, "GET", "/api/webhooks/deliveries", { token });
     expect(log.json.deliveries[0]).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204 });
   });
@@ -86,7 +89,9 @@ describe("outbound webhooks", () => {
 
     log = await call(ctx.app, "GET", "/api/webhooks/deliveries", { token });
     expect(log.json.deliveries[0]).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
-    expect(log.json.deliveries[0].tries.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode])).toEqual([
+    expect(
+      log.json.deliveries[0].tries.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode]),
+    ).toEqual([
       [1, 500],
       [2, 200],
     ]);
@@ -106,7 +111,14 @@ describe("outbound webhooks", () => {
     expect(delivery).toMatchObject({ status: "failed", lastStatusCode: 503, nextAttemptAt: null });
     expect(delivery!.attempts).toBeGreaterThan(20);
     expect(hook.received).toHaveLength(delivery!.attempts);
-    expect(ctx.db.select().from(jobs).where(eq(jobs.status, "pending")).all().filter((j) => j.kind === "webhook.deliver")).toHaveLength(0);
+    expect(
+      ctx.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.status, "pending"))
+        .all()
+        .filter((j) => j.kind === "webhook.deliver"),
+    ).toHaveLength(0);
   });
 
   test("sent messages, their acks and ticket status changes go only to endpoints subscribed to them", async () => {
@@ -143,7 +155,10 @@ describe("outbound webhooks", () => {
     const first = await makeTestApp({ databasePath });
     const { token } = await loginAs(first, { profile: "admin" });
     const endpoint = await addEndpoint(first, token, hook.url, ["message.received"]);
-    first.db.insert(webhookDeliveries).values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" }).run();
+    first.db
+      .insert(webhookDeliveries)
+      .values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" })
+      .run();
     first.db.$client.close();
     const second = await makeTestApp({ databasePath });
     await second.deps.jobs.tick();
@@ -153,21 +168,48 @@ describe("outbound webhooks", () => {
 
   test("only http(s) URLs and known events are accepted; agents may not manage webhooks", async () => {
     const { ctx, token } = await setup();
-    for (const url of ["ftp://example.com/x", "javascript:alert(1)", "file:///etc/passwd", "not a url", "http://user:pw@example.com/"]) {
-      expect(await call(ctx.app, "POST", "/api/webhooks", { token, body: { url, events: ["message.received"] } })).toMatchObject({ status: 400, json: { error: "ERR_INVALID_WEBHOOK_URL" } });
+    for (const url of [
+      "ftp://example.com/x",
+      "javascript:alert(1)",
+      "file:///etc/passwd",
+      "not a url",
+      "http://user:pw@example.com/",
+    ]) {
+      expect(
+        await call(ctx.app, "POST", "/api/webhooks", { token, body: { url, events: ["message.received"] } }),
+      ).toMatchObject({ status: 400, json: { error: "ERR_INVALID_WEBHOOK_URL" } });
     }
-    expect((await call(ctx.app, "POST", "/api/webhooks", { token, body: { url: "https://example.com/x", events: ["nope"] } })).status).toBe(400);
-    expect((await call(ctx.app, "POST", "/api/webhooks", { token, body: { url: "https://example.com/x", events: [] } })).status).toBe(400);
+    expect(
+      (
+        await call(ctx.app, "POST", "/api/webhooks", {
+          token,
+          body: { url: "https://example.com/x", events: ["nope"] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call(ctx.app, "POST", "/api/webhooks", { token, body: { url: "https://example.com/x", events: [] } }))
+        .status,
+    ).toBe(400);
     const { token: agent } = await loginAs(ctx);
     expect((await call(ctx.app, "GET", "/api/webhooks", { token: agent })).status).toBe(403);
-    expect((await call(ctx.app, "POST", "/api/webhooks", { token: agent, body: { url: "https://example.com/x", events: ["message.received"] } })).status).toBe(403);
+    expect(
+      (
+        await call(ctx.app, "POST", "/api/webhooks", {
+          token: agent,
+          body: { url: "https://example.com/x", events: ["message.received"] },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   test("endpoints can be paused and removed; a removed one takes its log with it", async () => {
     const { ctx, token, conn } = await setup();
     const hook = receiver([200]);
     const endpoint = await addEndpoint(ctx, token, hook.url, ["message.received"]);
-    expect((await call(ctx.app, "PUT", `/api/webhooks/${endpoint.id}`, { token, body: { active: false } })).json.active).toBe(false);
+    expect(
+      (await call(ctx.app, "PUT", `/api/webhooks/${endpoint.id}`, { token, body: { active: false } })).json.active,
+    ).toBe(false);
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
     await settle();
     await ctx.deps.jobs.tick();
@@ -179,6 +221,8 @@ describe("outbound webhooks", () => {
     expect(hook.received).toHaveLength(1);
     expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).status).toBe(200);
     expect(ctx.db.select().from(webhookDeliveries).all()).toHaveLength(0);
-    expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).json).toEqual({ error: "ERR_NO_WEBHOOK_FOUND" });
+    expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).json).toEqual({
+      error: "ERR_NO_WEBHOOK_FOUND",
+    });
   });
 });

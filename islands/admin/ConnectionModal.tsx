@@ -56,7 +56,17 @@ function initial(c: Connection | null, sandbox: boolean): Form {
 }
 
 /** Add/edit connection: name, provider, default flag, messages, call token, queues and work hours. */
-export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { connection: Connection | null; sandbox: boolean; onClose: () => void; onSaved: (c: Connection) => void }) {
+export function ConnectionModal({
+  connection,
+  sandbox,
+  onClose,
+  onSaved,
+}: {
+  connection: Connection | null;
+  sandbox: boolean;
+  onClose: () => void;
+  onSaved: (c: Connection) => void;
+}) {
   const t = useT();
   const [form, setForm] = useState(() => initial(connection, sandbox));
   const [queues, setQueues] = useState<Queue[]>([]);
@@ -70,28 +80,50 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
       .catch((error) => toast("error", errorText(t, error)));
   }, [t]);
 
-  const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
 
   async function save() {
     const error = ruleError(t, RULES.connectionName, form.name);
     setNameError(error);
     const historyDays = Number(form.importHistoryDays);
-    const daysProblem = Number.isInteger(historyDays) && historyDays >= 1 && historyDays <= 365 ? null : t("admin.connections.importHistoryDaysRange");
+    const daysProblem =
+      Number.isInteger(historyDays) && historyDays >= 1 && historyDays <= 365
+        ? null
+        : t("admin.connections.importHistoryDaysRange");
     setDaysError(daysProblem);
     if (error || daysProblem) return;
     await run(async () => {
       const { days, provider, ...rest } = form;
       const body = { ...rest, ...days, importHistoryDays: historyDays, ...(connection ? {} : { provider }) };
-      const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", { method: connection ? "PUT" : "POST", body });
+      const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", {
+        method: connection ? "PUT" : "POST",
+        body,
+      });
       toast("success", t("admin.connections.saved"));
       onSaved(saved);
     });
   }
 
   return (
-    <Modal variant="admin" title={t(connection ? "admin.connections.editTitle" : "admin.connections.addTitle")} onClose={onClose} onSubmit={save} busy={busy} wide>
+    <Modal
+      variant="admin"
+      title={t(connection ? "admin.connections.editTitle" : "admin.connections.addTitle")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+      wide
+    >
       <div className="admin-grid">
-        <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={nameError} maxLength={50} />
+        <Input
+          label={t("admin.common.name")}
+          value={form.name}
+          onChange={set("name")}
+          error={nameError}
+          maxLength={50}
+        />
         {sandbox && !connection && (
           <Select
             label={t("admin.connections.provider")}
@@ -108,19 +140,54 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
         <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault")(e.target.checked)} />
         {t("admin.connections.default")}
       </label>
-      <Input label={t("admin.connections.greeting")} value={form.greetingMessage} onChange={set("greetingMessage")} multiline maxLength={30000} />
-      <Input label={t("admin.connections.farewell")} value={form.farewellMessage} onChange={set("farewellMessage")} multiline maxLength={30000} />
-      <Input label={t("admin.connections.transfer")} value={form.transferTicketMessage} onChange={set("transferTicketMessage")} multiline maxLength={30000} />
-      <Input label={t("admin.connections.outOfWork")} value={form.outOfWorkMessage} onChange={set("outOfWorkMessage")} multiline maxLength={30000} />
+      <Input
+        label={t("admin.connections.greeting")}
+        value={form.greetingMessage}
+        onChange={set("greetingMessage")}
+        multiline
+        maxLength={30000}
+      />
+      <Input
+        label={t("admin.connections.farewell")}
+        value={form.farewellMessage}
+        onChange={set("farewellMessage")}
+        multiline
+        maxLength={30000}
+      />
+      <Input
+        label={t("admin.connections.transfer")}
+        value={form.transferTicketMessage}
+        onChange={set("transferTicketMessage")}
+        multiline
+        maxLength={30000}
+      />
+      <Input
+        label={t("admin.connections.outOfWork")}
+        value={form.outOfWorkMessage}
+        onChange={set("outOfWorkMessage")}
+        multiline
+        maxLength={30000}
+      />
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.history")}</legend>
         <label className="switch">
-          <input type="checkbox" checked={form.importHistory} onChange={(e) => set("importHistory")(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={form.importHistory}
+            onChange={(e) => set("importHistory")(e.target.checked)}
+          />
           {t("admin.connections.importHistory")}
         </label>
         {form.importHistory && (
-          <Input type="number" label={t("admin.connections.importHistoryDays")} value={form.importHistoryDays} onChange={set("importHistoryDays")} error={daysError} maxLength={3} />
+          <Input
+            type="number"
+            label={t("admin.connections.importHistoryDays")}
+            value={form.importHistoryDays}
+            onChange={set("importHistoryDays")}
+            error={daysError}
+            maxLength={3}
+          />
         )}
         <p className="field-note">{t("admin.connections.importHistoryHint")}</p>
       </fieldset>
@@ -128,19 +195,51 @@ export function ConnectionModal({ connection, sandbox, onClose, onSaved }: { con
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.workHours")}</legend>
         <label className="switch">
-          <input type="checkbox" checked={form.defineWorkHours} onChange={(e) => set("defineWorkHours")(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={form.defineWorkHours}
+            onChange={(e) => set("defineWorkHours")(e.target.checked)}
+          />
           {t("admin.connections.defineWorkHours")}
         </label>
         <div className="admin-grid">
-          <Input type="time" label={t("admin.connections.start")} value={form.startWorkHour} onChange={set("startWorkHour")} maxLength={5} />
-          <Input type="time" label={t("admin.connections.end")} value={form.endWorkHour} onChange={set("endWorkHour")} maxLength={5} />
-          <Input type="time" label={t("admin.connections.startWeekend")} value={form.startWorkHourWeekend} onChange={set("startWorkHourWeekend")} maxLength={5} />
-          <Input type="time" label={t("admin.connections.endWeekend")} value={form.endWorkHourWeekend} onChange={set("endWorkHourWeekend")} maxLength={5} />
+          <Input
+            type="time"
+            label={t("admin.connections.start")}
+            value={form.startWorkHour}
+            onChange={set("startWorkHour")}
+            maxLength={5}
+          />
+          <Input
+            type="time"
+            label={t("admin.connections.end")}
+            value={form.endWorkHour}
+            onChange={set("endWorkHour")}
+            maxLength={5}
+          />
+          <Input
+            type="time"
+            label={t("admin.connections.startWeekend")}
+            value={form.startWorkHourWeekend}
+            onChange={set("startWorkHourWeekend")}
+            maxLength={5}
+          />
+          <Input
+            type="time"
+            label={t("admin.connections.endWeekend")}
+            value={form.endWorkHourWeekend}
+            onChange={set("endWorkHourWeekend")}
+            maxLength={5}
+          />
         </div>
         <div className="admin-days">
           {DAYS.map((d) => (
             <label key={d} className="menu-check">
-              <input type="checkbox" checked={form.days[d]} onChange={(e) => set("days")({ ...form.days, [d]: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={form.days[d]}
+                onChange={(e) => set("days")({ ...form.days, [d]: e.target.checked })}
+              />
               {t(`admin.connections.days.${d}`)}
             </label>
           ))}

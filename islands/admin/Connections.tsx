@@ -19,7 +19,9 @@ const RESTART_RELOAD_MS = 12_000;
 /** The saved row from an HTTP answer, unless a socket event already brought a newer state (the session starts at once). */
 function keepNewer(rows: Connection[], row: Connection): Connection[] {
   const current = rows.find((c) => c.id === row.id);
-  return current && new Date(current.updatedAt) >= new Date(row.updatedAt) ? rows.map((c) => (c.id === row.id ? { ...row, ...pickSession(current) } : c)) : upsert(rows, row);
+  return current && new Date(current.updatedAt) >= new Date(row.updatedAt)
+    ? rows.map((c) => (c.id === row.id ? { ...row, ...pickSession(current) } : c))
+    : upsert(rows, row);
 }
 
 const pickSession = ({ status, qrcode, updatedAt }: Connection) => ({ status, qrcode, updatedAt });
@@ -41,9 +43,11 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
   }, [t]);
 
   useLive(["whatsapp", "whatsappSession"], (payload, event) => {
-    if (event === "whatsapp" && payload.action === "delete") setRows((r) => r && r.filter((c) => c.id !== payload.whatsappId));
+    if (event === "whatsapp" && payload.action === "delete")
+      setRows((r) => r && r.filter((c) => c.id !== payload.whatsappId));
     else if (event === "whatsapp" && payload.whatsapp) setRows((r) => r && upsert(r, payload.whatsapp));
-    else if (event === "whatsappSession" && payload.session) setRows((r) => r && upsert(r, { ...r.find((c) => c.id === payload.session.id), ...payload.session }));
+    else if (event === "whatsappSession" && payload.session)
+      setRows((r) => r && upsert(r, { ...r.find((c) => c.id === payload.session.id), ...payload.session }));
   });
 
   async function run(action: () => Promise<unknown>) {
@@ -137,14 +141,28 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
             {rows?.map((c) => (
               <tr key={c.id} data-connection-id={c.id}>
                 <td>{c.name}</td>
-                <td className="connection-status">{t(`admin.connections.statuses.${c.status}`, { defaultValue: c.status })}</td>
+                <td className="connection-status">
+                  {t(`admin.connections.statuses.${c.status}`, { defaultValue: c.status })}
+                </td>
                 <td>
                   <div className="admin-row-actions">{sessionActions(c)}</div>
                 </td>
                 <td>{mounted ? format(new Date(c.updatedAt), "dd/MM/yy HH:mm") : ""}</td>
-                <td>{c.isDefault && <span className="admin-default" role="img" aria-label={t("admin.connections.default")}><Icon name="check" size={20} /></span>}</td>
                 <td>
-                  <RowActions variant="admin" onEdit={() => setEditing(c)} onDelete={() => setDeleting(c)} editLabel={t("admin.common.editNamed", { name: c.name })} deleteLabel={t("admin.common.deleteNamed", { name: c.name })} />
+                  {c.isDefault && (
+                    <span className="admin-default" role="img" aria-label={t("admin.connections.default")}>
+                      <Icon name="check" size={20} />
+                    </span>
+                  )}
+                </td>
+                <td>
+                  <RowActions
+                    variant="admin"
+                    onEdit={() => setEditing(c)}
+                    onDelete={() => setDeleting(c)}
+                    editLabel={t("admin.common.editNamed", { name: c.name })}
+                    deleteLabel={t("admin.common.deleteNamed", { name: c.name })}
+                  />
                 </td>
               </tr>
             ))}
@@ -163,7 +181,15 @@ export default function Connections({ sandbox }: { sandbox: boolean }) {
           }}
         />
       )}
-      {deleting && <Confirm variant="admin" title={t("admin.connections.deleteTitle", { name: deleting.name })} text={t("admin.connections.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <Confirm
+          variant="admin"
+          title={t("admin.connections.deleteTitle", { name: deleting.name })}
+          text={t("admin.connections.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
       {qrConnection && <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />}
     </section>
   );

@@ -18,7 +18,15 @@ export function QrImage({ value, label }: { value: string; label: string }) {
     return { size: data.length, path: d };
   }, [value]);
   return (
-    <svg className="admin-qr" role="img" aria-label={label} width={QR_SIZE_PX} height={QR_SIZE_PX} viewBox={`0 0 ${size} ${size}`} shapeRendering="crispEdges">
+    <svg
+      className="admin-qr"
+      role="img"
+      aria-label={label}
+      width={QR_SIZE_PX}
+      height={QR_SIZE_PX}
+      viewBox={`0 0 ${size} ${size}`}
+      shapeRendering="crispEdges"
+    >
       <rect width={size} height={size} fill="#fff" />
       <path d={path} fill="#000" />
     </svg>

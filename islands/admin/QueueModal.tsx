@@ -14,11 +14,22 @@ type Path = number[];
 const blank = (): ChatbotOption => ({ name: "", greetingMessage: "", isAgent: false, userId: null, options: [] });
 
 function normalise(options: Partial<ChatbotOption>[] | undefined): ChatbotOption[] {
-  return (options ?? []).map((o) => ({ id: o.id, name: o.name ?? "", greetingMessage: o.greetingMessage ?? "", isAgent: !!o.isAgent, userId: o.userId ?? null, options: normalise(o.options) }));
+  return (options ?? []).map((o) => ({
+    id: o.id,
+    name: o.name ?? "",
+    greetingMessage: o.greetingMessage ?? "",
+    isAgent: !!o.isAgent,
+    userId: o.userId ?? null,
+    options: normalise(o.options),
+  }));
 }
 
 /** A copy of the tree with the list at `path` (the root list for []) passed through `change`. */
-function editList(tree: ChatbotOption[], path: Path, change: (list: ChatbotOption[]) => ChatbotOption[]): ChatbotOption[] {
+function editList(
+  tree: ChatbotOption[],
+  path: Path,
+  change: (list: ChatbotOption[]) => ChatbotOption[],
+): ChatbotOption[] {
   if (!path.length) return change(tree);
   const [head, ...rest] = path;
   return tree.map((o, i) => (i === head ? { ...o, options: editList(o.options, rest, change) } : o));
@@ -30,7 +41,15 @@ function firstInvalid(tree: ChatbotOption[]): boolean {
 const checkName = (name: string) => checkField(RULES.chatbotName, name) !== null;
 
 /** Add/edit queue: name, colour (text + picker), greeting and the nested chatbot options. */
-export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | null; onClose: () => void; onSaved: (q: Queue) => void }) {
+export function QueueModal({
+  queueId,
+  onClose,
+  onSaved,
+}: {
+  queueId: number | null;
+  onClose: () => void;
+  onSaved: (q: Queue) => void;
+}) {
   const t = useT();
   const [form, setForm] = useState({ name: "", color: "#1f7a5c", greetingMessage: "" });
   const [tree, setTree] = useState<ChatbotOption[]>([]);
@@ -60,7 +79,10 @@ export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | nu
     setSubmitted(true);
     if (found.name || found.color || firstInvalid(tree)) return;
     await run(async () => {
-      const saved = await api<Queue>(queueId ? `/queue/${queueId}` : "/queue", { method: queueId ? "PUT" : "POST", body: { ...form, chatbots: tree } });
+      const saved = await api<Queue>(queueId ? `/queue/${queueId}` : "/queue", {
+        method: queueId ? "PUT" : "POST",
+        body: { ...form, chatbots: tree },
+      });
       toast("success", t("admin.queues.saved"));
       onSaved(saved);
     });
@@ -68,15 +90,45 @@ export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | nu
 
   const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
-    <Modal variant="admin" title={t(queueId ? "admin.queues.editTitle" : "admin.queues.addTitle")} onClose={onClose} onSubmit={loaded ? save : undefined} busy={busy} wide>
+    <Modal
+      variant="admin"
+      title={t(queueId ? "admin.queues.editTitle" : "admin.queues.addTitle")}
+      onClose={onClose}
+      onSubmit={loaded ? save : undefined}
+      busy={busy}
+      wide
+    >
       <div className="admin-grid">
-        <Input label={t("admin.common.name")} value={form.name} onChange={(name) => setForm({ ...form, name })} error={errors.name} maxLength={50} />
+        <Input
+          label={t("admin.common.name")}
+          value={form.name}
+          onChange={(name) => setForm({ ...form, name })}
+          error={errors.name}
+          maxLength={50}
+        />
         <div className="admin-color">
-          <Input label={t("admin.common.color")} value={form.color} onChange={(color) => setForm({ ...form, color })} error={errors.color} maxLength={9} />
-          <input type="color" aria-label={t("admin.common.pickColor")} value={colorValid ? form.color : "#000000"} onChange={(e) => setForm({ ...form, color: e.target.value })} />
+          <Input
+            label={t("admin.common.color")}
+            value={form.color}
+            onChange={(color) => setForm({ ...form, color })}
+            error={errors.color}
+            maxLength={9}
+          />
+          <input
+            type="color"
+            aria-label={t("admin.common.pickColor")}
+            value={colorValid ? form.color : "#000000"}
+            onChange={(e) => setForm({ ...form, color: e.target.value })}
+          />
         </div>
       </div>
-      <Input label={t("admin.queues.greeting")} value={form.greetingMessage} onChange={(greetingMessage) => setForm({ ...form, greetingMessage })} multiline maxLength={30000} />
+      <Input
+        label={t("admin.queues.greeting")}
+        value={form.greetingMessage}
+        onChange={(greetingMessage) => setForm({ ...form, greetingMessage })}
+        multiline
+        maxLength={30000}
+      />
       <fieldset className="admin-checks">
         <legend>{t("admin.queues.options")}</legend>
         <OptionList list={tree} path={[]} setTree={setTree} users={users} showErrors={submitted} />
@@ -85,27 +137,64 @@ export function QueueModal({ queueId, onClose, onSaved }: { queueId: number | nu
   );
 }
 
-function OptionList({ list, path, setTree, users, showErrors }: { list: ChatbotOption[]; path: Path; setTree: (fn: (tree: ChatbotOption[]) => ChatbotOption[]) => void; users: { id: number; name: string }[]; showErrors: boolean }) {
+function OptionList({
+  list,
+  path,
+  setTree,
+  users,
+  showErrors,
+}: {
+  list: ChatbotOption[];
+  path: Path;
+  setTree: (fn: (tree: ChatbotOption[]) => ChatbotOption[]) => void;
+  users: { id: number; name: string }[];
+  showErrors: boolean;
+}) {
   const t = useT();
-  const update = (i: number, changes: Partial<ChatbotOption>) => setTree((tree) => editList(tree, path, (l) => l.map((o, j) => (j === i ? { ...o, ...changes } : o))));
+  const update = (i: number, changes: Partial<ChatbotOption>) =>
+    setTree((tree) => editList(tree, path, (l) => l.map((o, j) => (j === i ? { ...o, ...changes } : o))));
   return (
     <div className="admin-options">
       {list.map((o, i) => (
         <div key={o.id ?? `new-${path.join("-")}-${i}`} className="admin-option" data-depth={path.length}>
           <div className="admin-option-row">
-            <Input label={t("admin.queues.optionName", { n: [...path, i].map((n) => n + 1).join(".") })} value={o.name} onChange={(name) => update(i, { name })} error={showErrors ? ruleError(t, RULES.chatbotName, o.name) : null} maxLength={100} />
-            <button type="button" className="button small danger" onClick={() => setTree((tree) => editList(tree, path, (l) => l.filter((_, j) => j !== i)))}>
+            <Input
+              label={t("admin.queues.optionName", { n: [...path, i].map((n) => n + 1).join(".") })}
+              value={o.name}
+              onChange={(name) => update(i, { name })}
+              error={showErrors ? ruleError(t, RULES.chatbotName, o.name) : null}
+              maxLength={100}
+            />
+            <button
+              type="button"
+              className="button small danger"
+              onClick={() => setTree((tree) => editList(tree, path, (l) => l.filter((_, j) => j !== i)))}
+            >
               {t("admin.queues.removeOption")}
             </button>
           </div>
-          <Input label={t("admin.queues.optionGreeting")} value={o.greetingMessage} onChange={(greetingMessage) => update(i, { greetingMessage })} multiline maxLength={30000} />
+          <Input
+            label={t("admin.queues.optionGreeting")}
+            value={o.greetingMessage}
+            onChange={(greetingMessage) => update(i, { greetingMessage })}
+            multiline
+            maxLength={30000}
+          />
           <div className="admin-option-row">
             <label className="switch">
-              <input type="checkbox" checked={o.isAgent} onChange={(e) => update(i, { isAgent: e.target.checked, userId: e.target.checked ? o.userId : null })} />
+              <input
+                type="checkbox"
+                checked={o.isAgent}
+                onChange={(e) => update(i, { isAgent: e.target.checked, userId: e.target.checked ? o.userId : null })}
+              />
               {t("admin.queues.attendant")}
             </label>
             {o.isAgent && (
-              <select aria-label={t("admin.queues.attendantUser")} value={o.userId ?? ""} onChange={(e) => update(i, { userId: e.target.value ? Number(e.target.value) : null })}>
+              <select
+                aria-label={t("admin.queues.attendantUser")}
+                value={o.userId ?? ""}
+                onChange={(e) => update(i, { userId: e.target.value ? Number(e.target.value) : null })}
+              >
                 <option value="">{t("admin.queues.anyUser")}</option>
                 {users.map((u) => (
                   <option key={u.id} value={u.id}>
@@ -118,7 +207,11 @@ function OptionList({ list, path, setTree, users, showErrors }: { list: ChatbotO
           <OptionList list={o.options} path={[...path, i]} setTree={setTree} users={users} showErrors={showErrors} />
         </div>
       ))}
-      <button type="button" className="button small" onClick={() => setTree((tree) => editList(tree, path, (l) => [...l, blank()]))}>
+      <button
+        type="button"
+        className="button small"
+        onClick={() => setTree((tree) => editList(tree, path, (l) => [...l, blank()]))}
+      >
         {t(path.length ? "admin.queues.addSubOption" : "admin.queues.addOption")}
       </button>
     </div>

@@ -54,7 +54,13 @@ export default function Queues() {
                 </td>
                 <td className="admin-clip">{q.greetingMessage}</td>
                 <td>
-                  <RowActions variant="admin" onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("admin.common.editNamed", { name: q.name })} deleteLabel={t("admin.common.deleteNamed", { name: q.name })} />
+                  <RowActions
+                    variant="admin"
+                    onEdit={() => setEditing(q)}
+                    onDelete={() => setDeleting(q)}
+                    editLabel={t("admin.common.editNamed", { name: q.name })}
+                    deleteLabel={t("admin.common.deleteNamed", { name: q.name })}
+                  />
                 </td>
               </tr>
             ))}
@@ -88,7 +94,17 @@ export default function Queues() {
  * The delete confirmation. A queue that still has tickets cannot just go (the server answers
  * ERR_QUEUE_HAS_TICKETS): the dialog then asks which queue they move to and deletes with `moveTo`.
  */
-function DeleteQueueDialog({ queue, others, onClose, onDeleted }: { queue: Queue; others: Queue[]; onClose: () => void; onDeleted: () => void }) {
+function DeleteQueueDialog({
+  queue,
+  others,
+  onClose,
+  onDeleted,
+}: {
+  queue: Queue;
+  others: Queue[];
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const t = useT();
   const [moveTo, setMoveTo] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -112,13 +128,25 @@ function DeleteQueueDialog({ queue, others, onClose, onDeleted }: { queue: Queue
   }
 
   return (
-    <Modal variant="admin" title={t("admin.queues.deleteTitle", { name: queue.name })} onClose={onClose} onSubmit={confirm} okLabel={t("admin.common.confirm")} busy={busy}>
+    <Modal
+      variant="admin"
+      title={t("admin.queues.deleteTitle", { name: queue.name })}
+      onClose={onClose}
+      onSubmit={confirm}
+      okLabel={t("admin.common.confirm")}
+      busy={busy}
+    >
       {moveTo === null ? (
         <p>{t("admin.queues.deleteText")}</p>
       ) : (
         <>
           <p>{t("errors.ERR_QUEUE_HAS_TICKETS")}</p>
-          <Select label={t("admin.queues.moveTo")} value={String(moveTo)} onChange={(v) => setMoveTo(Number(v))} options={others.map((q) => ({ value: String(q.id), label: q.name }))} />
+          <Select
+            label={t("admin.queues.moveTo")}
+            value={String(moveTo)}
+            onChange={(v) => setMoveTo(Number(v))}
+            options={others.map((q) => ({ value: String(q.id), label: q.name }))}
+          />
         </>
       )}
     </Modal>

@@ -22,7 +22,10 @@ export default function Settings() {
       .catch((error) => toast("error", errorText(t, error)));
   }, [t]);
 
-  useLive(["settings"], (payload) => payload.setting && setValues((v) => v && { ...v, [payload.setting.key]: payload.setting.value }));
+  useLive(
+    ["settings"],
+    (payload) => payload.setting && setValues((v) => v && { ...v, [payload.setting.key]: payload.setting.value }),
+  );
 
   async function change(key: string, value: string) {
     const before = values;
@@ -39,7 +42,9 @@ export default function Settings() {
   async function regenerate() {
     setConfirming(false);
     try {
-      const setting = await api<{ key: string; value: string }>("/settings/userApiToken/regenerate", { method: "POST" });
+      const setting = await api<{ key: string; value: string }>("/settings/userApiToken/regenerate", {
+        method: "POST",
+      });
       setValues((v) => v && { ...v, userApiToken: setting.value });
       toast("success", t("admin.settings.saved"));
     } catch (error) {
@@ -47,14 +52,21 @@ export default function Settings() {
     }
   }
 
-  const label = (key: string, value: string) => t(`admin.settings.values.${key === "timeCreateNewTicket" ? `t${value}` : value}`);
+  const label = (key: string, value: string) =>
+    t(`admin.settings.values.${key === "timeCreateNewTicket" ? `t${value}` : value}`);
   return (
     <section className="page admin-page">
       <h1 className="page-title">{t("admin.settings.title")}</h1>
       {values ? (
         <div className="admin-card admin-settings">
           {SELECTS.map((key) => (
-            <Select key={key} label={t(`admin.settings.${key}`)} value={values[key] ?? ""} onChange={(v) => change(key, v)} options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))} />
+            <Select
+              key={key}
+              label={t(`admin.settings.${key}`)}
+              value={values[key] ?? ""}
+              onChange={(v) => change(key, v)}
+              options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))}
+            />
           ))}
           <Input label={t("admin.settings.userApiToken")} value={values.userApiToken ?? ""} readOnly />
           <button type="button" className="button" onClick={() => setConfirming(true)}>
@@ -65,7 +77,15 @@ export default function Settings() {
         <p className="list-empty">{t("app.loading")}</p>
       )}
       <Backups />
-      {confirming && <Confirm variant="admin" title={t("admin.settings.regenerateToken")} text={t("admin.settings.regenerateConfirm")} onClose={() => setConfirming(false)} onConfirm={regenerate} />}
+      {confirming && (
+        <Confirm
+          variant="admin"
+          title={t("admin.settings.regenerateToken")}
+          text={t("admin.settings.regenerateConfirm")}
+          onClose={() => setConfirming(false)}
+          onConfirm={regenerate}
+        />
+      )}
     </section>
   );
 }
@@ -100,7 +120,10 @@ function Backups() {
               <span>{new Date(f.createdAt).toLocaleString()}</span>
               <span>{t(`admin.settings.backups.${f.kind}`)}</span>
               <span>{megabytes(f.size)}</span>
-              <a href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent(getToken() ?? "")}`} download={f.name}>
+              <a
+                href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent(getToken() ?? "")}`}
+                download={f.name}
+              >
                 {t("admin.settings.backups.download")}
               </a>
             </li>

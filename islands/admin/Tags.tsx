@@ -16,11 +16,20 @@ export default function Tags({ canEdit }: { canEdit: boolean }) {
   const t = useT();
   const list = usePagedList<Tag>("/tags", "tags");
   const [editing, setEditing] = useState<Tag | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<Tag>((tag) => `/tags/${tag.id}`, (tag) => list.setRows((r) => r.filter((x) => x.id !== tag.id)), "admin.tags.deleted");
+  const { deleting, setDeleting, remove } = useRowDelete<Tag>(
+    (tag) => `/tags/${tag.id}`,
+    (tag) => list.setRows((r) => r.filter((x) => x.id !== tag.id)),
+    "admin.tags.deleted",
+  );
 
   useLive(["tag"], (payload) => {
     if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.tagId));
-    else if (payload.tag) list.setRows((r) => (r.some((x) => x.id === payload.tag.id) ? r.map((x) => (x.id === payload.tag.id ? { ...x, ...payload.tag } : x)) : [...r, payload.tag]));
+    else if (payload.tag)
+      list.setRows((r) =>
+        r.some((x) => x.id === payload.tag.id)
+          ? r.map((x) => (x.id === payload.tag.id ? { ...x, ...payload.tag } : x))
+          : [...r, payload.tag],
+      );
   });
 
   return (
@@ -51,12 +60,24 @@ export default function Tags({ canEdit }: { canEdit: boolean }) {
                 <td>{tag.ticketsCount ?? 0}</td>
                 {canEdit && (
                   <td>
-                    <RowActions variant="admin" onEdit={() => setEditing(tag)} onDelete={() => setDeleting(tag)} editLabel={t("admin.common.editNamed", { name: tag.name })} deleteLabel={t("admin.common.deleteNamed", { name: tag.name })} />
+                    <RowActions
+                      variant="admin"
+                      onEdit={() => setEditing(tag)}
+                      onDelete={() => setDeleting(tag)}
+                      editLabel={t("admin.common.editNamed", { name: tag.name })}
+                      deleteLabel={t("admin.common.deleteNamed", { name: tag.name })}
+                    />
                   </td>
                 )}
               </tr>
             ))}
-            <ListStatus variant="admin" colSpan={3} loading={list.loading} empty={list.rows.length === 0} failed={list.failed} />
+            <ListStatus
+              variant="admin"
+              colSpan={3}
+              loading={list.loading}
+              empty={list.rows.length === 0}
+              failed={list.failed}
+            />
           </tbody>
         </table>
       </div>
@@ -70,7 +91,15 @@ export default function Tags({ canEdit }: { canEdit: boolean }) {
           }}
         />
       )}
-      {deleting && <Confirm variant="admin" title={t("admin.tags.deleteTitle", { name: deleting.name })} text={t("admin.tags.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <Confirm
+          variant="admin"
+          title={t("admin.tags.deleteTitle", { name: deleting.name })}
+          text={t("admin.tags.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </section>
   );
 }
@@ -94,11 +123,33 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
 
   const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
-    <Modal variant="admin" title={t(tag ? "admin.tags.editTitle" : "admin.tags.addTitle")} onClose={onClose} onSubmit={save} busy={busy}>
-      <Input label={t("admin.common.name")} value={form.name} onChange={(name) => setForm({ ...form, name })} error={error} maxLength={50} />
+    <Modal
+      variant="admin"
+      title={t(tag ? "admin.tags.editTitle" : "admin.tags.addTitle")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+    >
+      <Input
+        label={t("admin.common.name")}
+        value={form.name}
+        onChange={(name) => setForm({ ...form, name })}
+        error={error}
+        maxLength={50}
+      />
       <div className="admin-color">
-        <Input label={t("admin.common.color")} value={form.color} onChange={(color) => setForm({ ...form, color })} maxLength={9} />
-        <input type="color" aria-label={t("admin.common.pickColor")} value={colorValid ? form.color : "#000000"} onChange={(e) => setForm({ ...form, color: e.target.value })} />
+        <Input
+          label={t("admin.common.color")}
+          value={form.color}
+          onChange={(color) => setForm({ ...form, color })}
+          maxLength={9}
+        />
+        <input
+          type="color"
+          aria-label={t("admin.common.pickColor")}
+          value={colorValid ? form.color : "#000000"}
+          onChange={(e) => setForm({ ...form, color: e.target.value })}
+        />
       </div>
     </Modal>
   );

@@ -13,9 +13,25 @@ import type { Connection, Queue, User } from "./types";
 type Field = "name" | "email" | "password";
 
 /** Add/edit user: name, email, password (optional when editing), profile, queues and default connection. */
-export function UserModal({ user, onClose, onSaved }: { user: User | null; onClose: () => void; onSaved: (u: User) => void }) {
+export function UserModal({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: User | null;
+  onClose: () => void;
+  onSaved: (u: User) => void;
+}) {
   const t = useT();
-  const [form, setForm] = useState({ name: user?.name ?? "", email: user?.email ?? "", password: "", currentPassword: "", profile: user?.profile ?? "user", whatsappId: user?.whatsappId ? String(user.whatsappId) : "", queueIds: user?.queues.map((q) => q.id) ?? [] });
+  const [form, setForm] = useState({
+    name: user?.name ?? "",
+    email: user?.email ?? "",
+    password: "",
+    currentPassword: "",
+    profile: user?.profile ?? "user",
+    whatsappId: user?.whatsappId ? String(user.whatsappId) : "",
+    queueIds: user?.queues.map((q) => q.id) ?? [],
+  });
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
   const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
@@ -43,7 +59,11 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
     if (found.name || found.email || found.password) return;
     await run(async () => {
       const { password, currentPassword, whatsappId, ...rest } = form;
-      const body = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null, ...(password ? { password, ...(editingSelf ? { currentPassword } : {}) } : {}) };
+      const body = {
+        ...rest,
+        whatsappId: whatsappId ? Number(whatsappId) : null,
+        ...(password ? { password, ...(editingSelf ? { currentPassword } : {}) } : {}),
+      };
       const saved = await api<User>(user ? `/users/${user.id}` : "/users", { method: user ? "PUT" : "POST", body });
       toast("success", t("admin.users.saved"));
       onSaved(saved);
@@ -52,12 +72,49 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
 
   const set = (key: keyof typeof form) => (value: unknown) => setForm((f) => ({ ...f, [key]: value }));
   return (
-    <Modal variant="admin" title={t(user ? "admin.users.editTitle" : "admin.users.addTitle")} onClose={onClose} onSubmit={save} busy={busy}>
-      <Input label={t("admin.common.name")} value={form.name} onChange={set("name")} error={errors.name} maxLength={50} autoComplete="off" />
-      <Input label={t("admin.users.email")} type="email" value={form.email} onChange={set("email")} error={errors.email} maxLength={320} autoComplete="off" />
-      <Input label={t("admin.users.password")} type="password" value={form.password} onChange={set("password")} error={errors.password} maxLength={50} autoComplete="new-password" />
+    <Modal
+      variant="admin"
+      title={t(user ? "admin.users.editTitle" : "admin.users.addTitle")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+    >
+      <Input
+        label={t("admin.common.name")}
+        value={form.name}
+        onChange={set("name")}
+        error={errors.name}
+        maxLength={50}
+        autoComplete="off"
+      />
+      <Input
+        label={t("admin.users.email")}
+        type="email"
+        value={form.email}
+        onChange={set("email")}
+        error={errors.email}
+        maxLength={320}
+        autoComplete="off"
+      />
+      <Input
+        label={t("admin.users.password")}
+        type="password"
+        value={form.password}
+        onChange={set("password")}
+        error={errors.password}
+        maxLength={50}
+        autoComplete="new-password"
+      />
       {editingSelf && form.password && (
-        <Input label={t("admin.users.currentPassword")} type="password" value={form.currentPassword} onChange={set("currentPassword")} error={fieldError?.field === "currentPassword" ? fieldError.text : null} maxLength={200} autoComplete="current-password" />
+        <Input
+          label={t("admin.users.currentPassword")}
+          type="password"
+          value={form.currentPassword}
+          onChange={set("currentPassword")}
+          error={fieldError?.field === "currentPassword" ? fieldError.text : null}
+          maxLength={200}
+          autoComplete="current-password"
+        />
       )}
       <Select
         label={t("admin.users.profile")}
@@ -69,7 +126,15 @@ export function UserModal({ user, onClose, onSaved }: { user: User | null; onClo
         ]}
       />
       <QueueChecks queues={queues} value={form.queueIds} onChange={set("queueIds")} />
-      <Select label={t("admin.users.connection")} value={form.whatsappId} onChange={set("whatsappId")} options={[{ value: "", label: t("admin.users.noConnection") }, ...connections.map((c) => ({ value: String(c.id), label: c.name }))]} />
+      <Select
+        label={t("admin.users.connection")}
+        value={form.whatsappId}
+        onChange={set("whatsappId")}
+        options={[
+          { value: "", label: t("admin.users.noConnection") },
+          ...connections.map((c) => ({ value: String(c.id), label: c.name })),
+        ]}
+      />
     </Modal>
   );
 }

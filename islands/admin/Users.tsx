@@ -13,11 +13,20 @@ export default function Users() {
   const t = useT();
   const list = usePagedList<User>("/users", "users");
   const [editing, setEditing] = useState<User | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<User>((u) => `/users/${u.id}`, (u) => list.setRows((r) => r.filter((x) => x.id !== u.id)), "admin.users.deleted");
+  const { deleting, setDeleting, remove } = useRowDelete<User>(
+    (u) => `/users/${u.id}`,
+    (u) => list.setRows((r) => r.filter((x) => x.id !== u.id)),
+    "admin.users.deleted",
+  );
 
   useLive(["user"], (payload) => {
     if (payload.action === "delete") list.setRows((r) => r.filter((u) => u.id !== payload.userId));
-    else if (payload.user) list.setRows((r) => (payload.action === "create" && !r.some((u) => u.id === payload.user.id) ? [payload.user, ...r] : r.map((u) => (u.id === payload.user.id ? payload.user : u))));
+    else if (payload.user)
+      list.setRows((r) =>
+        payload.action === "create" && !r.some((u) => u.id === payload.user.id)
+          ? [payload.user, ...r]
+          : r.map((u) => (u.id === payload.user.id ? payload.user : u)),
+      );
   });
 
   return (
@@ -47,11 +56,23 @@ export default function Users() {
                 <td>{t(`admin.users.profiles.${u.profile}`)}</td>
                 <td>{u.whatsapp?.name ?? ""}</td>
                 <td>
-                  <RowActions variant="admin" onEdit={() => setEditing(u)} onDelete={() => setDeleting(u)} editLabel={t("admin.common.editNamed", { name: u.name })} deleteLabel={t("admin.common.deleteNamed", { name: u.name })} />
+                  <RowActions
+                    variant="admin"
+                    onEdit={() => setEditing(u)}
+                    onDelete={() => setDeleting(u)}
+                    editLabel={t("admin.common.editNamed", { name: u.name })}
+                    deleteLabel={t("admin.common.deleteNamed", { name: u.name })}
+                  />
                 </td>
               </tr>
             ))}
-            <ListStatus variant="admin" colSpan={5} loading={list.loading} empty={list.rows.length === 0} failed={list.failed} />
+            <ListStatus
+              variant="admin"
+              colSpan={5}
+              loading={list.loading}
+              empty={list.rows.length === 0}
+              failed={list.failed}
+            />
           </tbody>
         </table>
       </div>
@@ -65,7 +86,15 @@ export default function Users() {
           }}
         />
       )}
-      {deleting && <Confirm variant="admin" title={t("admin.users.deleteTitle", { name: deleting.name })} text={t("admin.users.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <Confirm
+          variant="admin"
+          title={t("admin.users.deleteTitle", { name: deleting.name })}
+          text={t("admin.users.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </section>
   );
 }

@@ -54,7 +54,10 @@ export default function Webhooks() {
 
   async function toggle(endpoint: Endpoint) {
     try {
-      const saved = await api<Endpoint>(`/webhooks/${endpoint.id}`, { method: "PUT", body: { active: !endpoint.active } });
+      const saved = await api<Endpoint>(`/webhooks/${endpoint.id}`, {
+        method: "PUT",
+        body: { active: !endpoint.active },
+      });
       setEndpoints((rows) => rows && rows.map((x) => (x.id === saved.id ? saved : x)));
     } catch (error) {
       toast("error", errorText(t, error));
@@ -88,16 +91,32 @@ export default function Webhooks() {
                   <code className="webhook-secret">{e.secret}</code>
                 </td>
                 <td>
-                  <input type="checkbox" checked={e.active} onChange={() => toggle(e)} aria-label={t("admin.webhooks.active")} />
+                  <input
+                    type="checkbox"
+                    checked={e.active}
+                    onChange={() => toggle(e)}
+                    aria-label={t("admin.webhooks.active")}
+                  />
                 </td>
                 <td>
-                  <button type="button" className="button" onClick={() => setDeleting(e)} aria-label={t("admin.common.deleteNamed", { name: e.url })}>
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => setDeleting(e)}
+                    aria-label={t("admin.common.deleteNamed", { name: e.url })}
+                  >
                     {t("admin.webhooks.remove")}
                   </button>
                 </td>
               </tr>
             ))}
-            <ListStatus variant="admin" colSpan={5} loading={endpoints === null && !failed} empty={endpoints?.length === 0} failed={failed} />
+            <ListStatus
+              variant="admin"
+              colSpan={5}
+              loading={endpoints === null && !failed}
+              empty={endpoints?.length === 0}
+              failed={failed}
+            />
           </tbody>
         </table>
       </div>
@@ -112,7 +131,15 @@ export default function Webhooks() {
           }}
         />
       )}
-      {deleting && <Confirm variant="admin" title={t("admin.webhooks.deleteTitle")} text={t("admin.webhooks.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting).then(() => setLog((n) => n + 1))} />}
+      {deleting && (
+        <Confirm
+          variant="admin"
+          title={t("admin.webhooks.deleteTitle")}
+          text={t("admin.webhooks.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting).then(() => setLog((n) => n + 1))}
+        />
+      )}
     </section>
   );
 }
@@ -135,15 +162,24 @@ function EndpointModal({ onClose, onSaved }: { onClose: () => void; onSaved: (en
     });
   }
 
-  const flip = (name: string) => setEvents((list) => (list.includes(name) ? list.filter((x) => x !== name) : [...list, name]));
+  const flip = (name: string) =>
+    setEvents((list) => (list.includes(name) ? list.filter((x) => x !== name) : [...list, name]));
   return (
-    <Modal variant="admin" title={t("admin.webhooks.addTitle")} onClose={onClose} onSubmit={save} busy={busy} okDisabled={!events.length}>
+    <Modal
+      variant="admin"
+      title={t("admin.webhooks.addTitle")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+      okDisabled={!events.length}
+    >
       <Input label={t("admin.webhooks.url")} value={url} onChange={setUrl} error={error} maxLength={2000} />
       <fieldset className="webhook-events">
         <legend>{t("admin.webhooks.events")}</legend>
         {WEBHOOK_EVENTS.map((name) => (
           <label key={name}>
-            <input type="checkbox" checked={events.includes(name)} onChange={() => flip(name)} /> {t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)}
+            <input type="checkbox" checked={events.includes(name)} onChange={() => flip(name)} />{" "}
+            {t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)}
           </label>
         ))}
       </fieldset>
@@ -191,7 +227,8 @@ function DeliveryLog() {
               <td>{t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}</td>
               <td>
                 {t(`admin.webhooks.statuses.${d.status}`)}
-                {d.nextAttemptAt != null && ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
+                {d.nextAttemptAt != null &&
+                  ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
               </td>
               <td>
                 <ol className="webhook-tries">
@@ -204,7 +241,13 @@ function DeliveryLog() {
               </td>
             </tr>
           ))}
-          <ListStatus variant="admin" colSpan={4} loading={rows === null && !failed} empty={rows?.length === 0} failed={failed} />
+          <ListStatus
+            variant="admin"
+            colSpan={4}
+            loading={rows === null && !failed}
+            empty={rows?.length === 0}
+            failed={failed}
+          />
         </tbody>
       </table>
     </div>

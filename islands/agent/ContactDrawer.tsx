@@ -27,7 +27,12 @@ export function ContactDrawer({ contactId, onClose }: { contactId: number; onClo
   const closeEdit = useCallback(() => setEditing(false), []);
 
   return (
-    <dialog ref={ref} className="side-drawer" aria-label={t("agent.ticket.contactInfo")} onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      className="side-drawer"
+      aria-label={t("agent.ticket.contactInfo")}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
       <header className="side-drawer-header">
         <strong>{t("agent.ticket.contactInfo")}</strong>
         <button type="button" className="icon-button" aria-label={t("agent.common.close")} onClick={onClose}>
@@ -37,7 +42,11 @@ export function ContactDrawer({ contactId, onClose }: { contactId: number; onClo
       {contact ? (
         <div className="side-drawer-body">
           <span className="avatar large" aria-hidden="true">
-            {contact.profilePicUrl ? <img src={contact.profilePicUrl} alt="" /> : (contact.name || contact.number || "?").slice(0, 1).toUpperCase()}
+            {contact.profilePicUrl ? (
+              <img src={contact.profilePicUrl} alt="" />
+            ) : (
+              (contact.name || contact.number || "?").slice(0, 1).toUpperCase()
+            )}
           </span>
           <strong className="contact-name">{contact.name}</strong>
           <ContactNumber number={contact.number} link />

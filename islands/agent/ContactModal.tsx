@@ -23,7 +23,15 @@ interface Extra {
 }
 
 /** Add/edit a contact: name, number, email and the extra-info list (POST /contacts or PUT /contacts/:id). */
-export function ContactModal({ contactId, onClose, onSaved }: { contactId: number | null; onClose: () => void; onSaved?: (c: Contact) => void }) {
+export function ContactModal({
+  contactId,
+  onClose,
+  onSaved,
+}: {
+  contactId: number | null;
+  onClose: () => void;
+  onSaved?: (c: Contact) => void;
+}) {
   const t = useT();
   const [form, setForm] = useState({ name: "", number: "", email: "" });
   const [extra, setExtra] = useState<Extra[]>([]);
@@ -49,8 +57,17 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
     return run(async () => {
       // A contact known only by its LID keeps no number until one is typed.
       const { number, ...rest } = form;
-      const body = { ...rest, ...(numberUnknown && !number.trim() ? {} : { number }), extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })) };
-      const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, { method: contactId == null ? "POST" : "PUT", body });
+      const body = {
+        ...rest,
+        ...(numberUnknown && !number.trim() ? {} : { number }),
+        extraInfo: extra
+          .filter((x) => x.name.trim())
+          .map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })),
+      };
+      const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, {
+        method: contactId == null ? "POST" : "PUT",
+        body,
+      });
       toast("success", t("agent.contacts.saved"));
       onSaved?.(saved);
       onClose();
@@ -60,13 +77,27 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
   const input = (k: keyof typeof form, type = "text") => (
     <div className="field">
       <label htmlFor={`contact-${k}`}>{t(`agent.contacts.${k}`)}</label>
-      <input id={`contact-${k}`} type={type} value={form[k]} maxLength={k === "email" ? 320 : 100} placeholder={k === "number" && numberUnknown ? t("agent.contacts.numberUnknown") : undefined} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      <input
+        id={`contact-${k}`}
+        type={type}
+        value={form[k]}
+        maxLength={k === "email" ? 320 : 100}
+        placeholder={k === "number" && numberUnknown ? t("agent.contacts.numberUnknown") : undefined}
+        aria-invalid={fieldError?.field === k || undefined}
+        onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+      />
       {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
     </div>
   );
-  const setRow = (i: number, patch: Partial<Extra>) => setExtra(extra.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  const setRow = (i: number, patch: Partial<Extra>) =>
+    setExtra(extra.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   return (
-    <Modal title={contactId == null ? t("agent.contacts.add") : t("agent.contacts.edit")} onClose={onClose} onSubmit={save} busy={busy}>
+    <Modal
+      title={contactId == null ? t("agent.contacts.add") : t("agent.contacts.edit")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+    >
       {input("name")}
       {input("number", "tel")}
       {input("email", "email")}
@@ -74,8 +105,20 @@ export function ContactModal({ contactId, onClose, onSaved }: { contactId: numbe
         <legend>{t("agent.contacts.extraInfo")}</legend>
         {extra.map((x, i) => (
           <div key={i} className="extra-row">
-            <input aria-label={t("agent.contacts.extraName")} placeholder={t("agent.contacts.extraName")} value={x.name} maxLength={100} onChange={(e) => setRow(i, { name: e.target.value })} />
-            <input aria-label={t("agent.contacts.extraValue")} placeholder={t("agent.contacts.extraValue")} value={x.value} maxLength={2000} onChange={(e) => setRow(i, { value: e.target.value })} />
+            <input
+              aria-label={t("agent.contacts.extraName")}
+              placeholder={t("agent.contacts.extraName")}
+              value={x.name}
+              maxLength={100}
+              onChange={(e) => setRow(i, { name: e.target.value })}
+            />
+            <input
+              aria-label={t("agent.contacts.extraValue")}
+              placeholder={t("agent.contacts.extraValue")}
+              value={x.value}
+              maxLength={2000}
+              onChange={(e) => setRow(i, { value: e.target.value })}
+            />
             <button type="button" className="button small" onClick={() => setExtra(extra.filter((_, j) => j !== i))}>
               {t("agent.common.remove")}
             </button>

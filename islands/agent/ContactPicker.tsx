@@ -8,7 +8,19 @@ const MIN_SEARCH = 3;
 const DEBOUNCE_MS = 300;
 
 /** Contact autocomplete from 3 characters (GET /contacts/list?name=); `onCreate` adds an "Add contact" option for the typed name. */
-export function ContactPicker({ id, label, value, onPick, onCreate }: { id: string; label: string; value: { id: number; name: string } | null; onPick: (c: Contact | null) => void; onCreate?: (name: string) => void }) {
+export function ContactPicker({
+  id,
+  label,
+  value,
+  onPick,
+  onCreate,
+}: {
+  id: string;
+  label: string;
+  value: { id: number; name: string } | null;
+  onPick: (c: Contact | null) => void;
+  onCreate?: (name: string) => void;
+}) {
   const t = useT();
   const [name, setName] = useState("");
   const [options, setOptions] = useState<Contact[]>([]);

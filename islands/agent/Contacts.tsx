@@ -16,23 +16,31 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
   const t = useT();
   const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true });
   const [editing, setEditing] = useState<number | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<Contact>((c) => `/contacts/${c.id}`, (c) => apply("delete", undefined, c.id), "agent.contacts.deleted");
+  const { deleting, setDeleting, remove } = useRowDelete<Contact>(
+    (c) => `/contacts/${c.id}`,
+    (c) => apply("delete", undefined, c.id),
+    "agent.contacts.deleted",
+  );
   const [busy, setBusy] = useState(false);
   const { apply } = list;
 
-  useLive(["contact"], (p: { action: string; contact?: Contact; contactId?: number }) => apply(p.action, p.contact, p.contactId));
+  useLive(["contact"], (p: { action: string; contact?: Contact; contactId?: number }) =>
+    apply(p.action, p.contact, p.contactId),
+  );
 
   async function startTicket(c: Contact) {
     setBusy(true);
     try {
-      const ticket = await api<{ id: number }>("/tickets", { method: "POST", body: { contactId: c.id, userId, status: "open" } });
+      const ticket = await api<{ id: number }>("/tickets", {
+        method: "POST",
+        body: { contactId: c.id, userId, status: "open" },
+      });
       location.assign(`/tickets/${ticket.id}`);
     } catch (error) {
       toast("error", errorText(t, error));
       setBusy(false);
     }
   }
-
 
   async function importPhonebook() {
     setBusy(true);
@@ -75,7 +83,11 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
               <tr key={c.id} data-contact-id={c.id}>
                 <td className="col-avatar">
                   <span className="avatar small" aria-hidden="true">
-                    {c.profilePicUrl ? <img src={c.profilePicUrl} alt="" /> : (c.name || c.number || "?").slice(0, 1).toUpperCase()}
+                    {c.profilePicUrl ? (
+                      <img src={c.profilePicUrl} alt="" />
+                    ) : (
+                      (c.name || c.number || "?").slice(0, 1).toUpperCase()
+                    )}
                   </span>
                 </td>
                 <td>{c.name}</td>
@@ -84,10 +96,21 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
                 </td>
                 <td className="col-email">{c.email ?? ""}</td>
                 <td className="col-actions">
-                  <button type="button" className="button small primary" disabled={busy} onClick={() => startTicket(c)} aria-label={t("agent.contacts.startTicketFor", { name: c.name })}>
+                  <button
+                    type="button"
+                    className="button small primary"
+                    disabled={busy}
+                    onClick={() => startTicket(c)}
+                    aria-label={t("agent.contacts.startTicketFor", { name: c.name })}
+                  >
                     {t("agent.contacts.startTicket")}
                   </button>
-                  <RowActions onEdit={() => setEditing(c.id)} onDelete={canDelete ? () => setDeleting(c) : undefined} editLabel={t("agent.contacts.editFor", { name: c.name })} deleteLabel={t("agent.contacts.deleteFor", { name: c.name })} />
+                  <RowActions
+                    onEdit={() => setEditing(c.id)}
+                    onDelete={canDelete ? () => setDeleting(c) : undefined}
+                    editLabel={t("agent.contacts.editFor", { name: c.name })}
+                    deleteLabel={t("agent.contacts.deleteFor", { name: c.name })}
+                  />
                 </td>
               </tr>
             ))}
@@ -95,8 +118,21 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
         </table>
         <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
-      {editing != null && <ContactModal contactId={editing === "new" ? null : editing} onClose={close} onSaved={(c) => apply(editing === "new" ? "create" : "update", c, c.id)} />}
-      {deleting && <Confirm title={t("agent.contacts.deleteTitle", { name: deleting.name })} text={t("agent.contacts.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {editing != null && (
+        <ContactModal
+          contactId={editing === "new" ? null : editing}
+          onClose={close}
+          onSaved={(c) => apply(editing === "new" ? "create" : "update", c, c.id)}
+        />
+      )}
+      {deleting && (
+        <Confirm
+          title={t("agent.contacts.deleteTitle", { name: deleting.name })}
+          text={t("agent.contacts.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </div>
   );
 }

@@ -17,13 +17,22 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
   async function submit() {
     await run(async () => {
       const contact = picked ?? (await api<Contact>("/contact", { method: "POST", body: { name: newName, number } }));
-      const ticket = await api<{ id: number }>("/tickets", { method: "POST", body: { contactId: contact.id, userId, status: "open" } });
+      const ticket = await api<{ id: number }>("/tickets", {
+        method: "POST",
+        body: { contactId: contact.id, userId, status: "open" },
+      });
       location.assign(`/tickets/${ticket.id}`);
     });
   }
 
   return (
-    <Modal title={t("agent.newTicket.title")} onClose={onClose} onSubmit={submit} busy={busy} okDisabled={!picked && !(newName && number.trim())}>
+    <Modal
+      title={t("agent.newTicket.title")}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      okDisabled={!picked && !(newName && number.trim())}
+    >
       <ContactPicker
         id="new-ticket-contact"
         label={t("agent.newTicket.contact")}
@@ -37,7 +46,13 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
       {newName && !picked && (
         <div className="field">
           <label htmlFor="new-ticket-number">{t("agent.contacts.number")}</label>
-          <input id="new-ticket-number" type="tel" value={number} maxLength={30} onChange={(e) => setNumber(e.target.value)} />
+          <input
+            id="new-ticket-number"
+            type="tel"
+            value={number}
+            maxLength={30}
+            onChange={(e) => setNumber(e.target.value)}
+          />
         </div>
       )}
     </Modal>

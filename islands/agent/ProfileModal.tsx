@@ -6,7 +6,17 @@ import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 
 /** The user modal for oneself (menu → Profile): name, email and an optional new password, which needs the current one (PUT /users/:id). */
-export function ProfileModal({ userId, name, email, onClose }: { userId: number; name: string; email: string; onClose: () => void }) {
+export function ProfileModal({
+  userId,
+  name,
+  email,
+  onClose,
+}: {
+  userId: number;
+  name: string;
+  email: string;
+  onClose: () => void;
+}) {
   const t = useT();
   const [form, setForm] = useState({ name, email, password: "", currentPassword: "" });
   const { busy, fieldError, run } = useFormSave();
@@ -24,7 +34,15 @@ export function ProfileModal({ userId, name, email, onClose }: { userId: number;
   const input = (k: keyof typeof form, type: string, autoComplete: string) => (
     <div className="field">
       <label htmlFor={`profile-${k}`}>{t(`agent.profile.${k}`)}</label>
-      <input id={`profile-${k}`} type={type} autoComplete={autoComplete} value={form[k]} maxLength={k === "email" ? 320 : k === "currentPassword" ? 200 : 50} aria-invalid={fieldError?.field === k || undefined} onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      <input
+        id={`profile-${k}`}
+        type={type}
+        autoComplete={autoComplete}
+        value={form[k]}
+        maxLength={k === "email" ? 320 : k === "currentPassword" ? 200 : 50}
+        aria-invalid={fieldError?.field === k || undefined}
+        onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+      />
       {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
     </div>
   );

@@ -21,7 +21,10 @@ export function QuickAnswerPicker({ text, onPick }: { text: string; onPick: (mes
     if (!active) return setItems([]);
     const ctrl = new AbortController();
     const id = setTimeout(() => {
-      api<{ quickAnswers: QuickAnswer[] }>(`/quickAnswers?${new URLSearchParams(query ? { searchParam: query } : {})}`, { signal: ctrl.signal })
+      api<{ quickAnswers: QuickAnswer[] }>(
+        `/quickAnswers?${new URLSearchParams(query ? { searchParam: query } : {})}`,
+        { signal: ctrl.signal },
+      )
         .then((res) => setItems(res.quickAnswers))
         .catch(() => setItems([]));
     }, DEBOUNCE_MS);

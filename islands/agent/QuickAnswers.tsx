@@ -22,11 +22,16 @@ export default function QuickAnswers() {
   const canEdit = mounted && can(getBoot()?.user?.profile, "quick-answers:edit");
   const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true });
   const [editing, setEditing] = useState<QuickAnswer | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>((q) => `/quickAnswers/${q.id}`, (q) => apply("delete", undefined, q.id), "agent.quickAnswers.deleted");
+  const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>(
+    (q) => `/quickAnswers/${q.id}`,
+    (q) => apply("delete", undefined, q.id),
+    "agent.quickAnswers.deleted",
+  );
   const { apply } = list;
 
-  useLive(["quickAnswer"], (p: { action: string; quickAnswer?: QuickAnswer; quickAnswerId?: number }) => apply(p.action, p.quickAnswer, p.quickAnswerId));
-
+  useLive(["quickAnswer"], (p: { action: string; quickAnswer?: QuickAnswer; quickAnswerId?: number }) =>
+    apply(p.action, p.quickAnswer, p.quickAnswerId),
+  );
 
   return (
     <div className="agent-list">
@@ -51,7 +56,14 @@ export default function QuickAnswers() {
                 <td>/{q.shortcut}</td>
                 <td className="cell-text">{q.message}</td>
                 <td className="col-actions">
-                  {canEdit && <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })} deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })} />}
+                  {canEdit && (
+                    <RowActions
+                      onEdit={() => setEditing(q)}
+                      onDelete={() => setDeleting(q)}
+                      editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })}
+                      deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })}
+                    />
+                  )}
                 </td>
               </tr>
             ))}
@@ -59,13 +71,34 @@ export default function QuickAnswers() {
         </table>
         <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
-      {editing && <QuickAnswerModal value={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(q) => apply(editing === "new" ? "create" : "update", q, q.id)} />}
-      {deleting && <Confirm title={t("agent.quickAnswers.deleteTitle", { shortcut: deleting.shortcut })} text={t("agent.quickAnswers.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {editing && (
+        <QuickAnswerModal
+          value={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(q) => apply(editing === "new" ? "create" : "update", q, q.id)}
+        />
+      )}
+      {deleting && (
+        <Confirm
+          title={t("agent.quickAnswers.deleteTitle", { shortcut: deleting.shortcut })}
+          text={t("agent.quickAnswers.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </div>
   );
 }
 
-function QuickAnswerModal({ value, onClose, onSaved }: { value: QuickAnswer | null; onClose: () => void; onSaved: (q: QuickAnswer) => void }) {
+function QuickAnswerModal({
+  value,
+  onClose,
+  onSaved,
+}: {
+  value: QuickAnswer | null;
+  onClose: () => void;
+  onSaved: (q: QuickAnswer) => void;
+}) {
   const t = useT();
   const [shortcut, setShortcut] = useState(value?.shortcut ?? "");
   const [message, setMessage] = useState(value?.message ?? "");
@@ -73,7 +106,10 @@ function QuickAnswerModal({ value, onClose, onSaved }: { value: QuickAnswer | nu
 
   function save() {
     return run(async () => {
-      const saved = await api<QuickAnswer>(value ? `/quickAnswers/${value.id}` : "/quickAnswers", { method: value ? "PUT" : "POST", body: { shortcut, message } });
+      const saved = await api<QuickAnswer>(value ? `/quickAnswers/${value.id}` : "/quickAnswers", {
+        method: value ? "PUT" : "POST",
+        body: { shortcut, message },
+      });
       toast("success", t("agent.quickAnswers.saved"));
       onSaved(saved);
       onClose();
@@ -81,15 +117,33 @@ function QuickAnswerModal({ value, onClose, onSaved }: { value: QuickAnswer | nu
   }
 
   return (
-    <Modal title={value ? t("agent.quickAnswers.edit") : t("agent.quickAnswers.add")} onClose={onClose} onSubmit={save} busy={busy}>
+    <Modal
+      title={value ? t("agent.quickAnswers.edit") : t("agent.quickAnswers.add")}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+    >
       <div className="field">
         <label htmlFor="qa-shortcut">{t("agent.quickAnswers.shortcut")}</label>
-        <input id="qa-shortcut" value={shortcut} maxLength={15} aria-invalid={fieldError?.field === "shortcut" || undefined} onChange={(e) => setShortcut(e.target.value)} />
+        <input
+          id="qa-shortcut"
+          value={shortcut}
+          maxLength={15}
+          aria-invalid={fieldError?.field === "shortcut" || undefined}
+          onChange={(e) => setShortcut(e.target.value)}
+        />
         {fieldError?.field === "shortcut" && <p className="field-error">{fieldError.text}</p>}
       </div>
       <div className="field">
         <label htmlFor="qa-message">{t("agent.quickAnswers.message")}</label>
-        <textarea id="qa-message" rows={5} value={message} maxLength={30000} aria-invalid={fieldError?.field === "message" || undefined} onChange={(e) => setMessage(e.target.value)} />
+        <textarea
+          id="qa-message"
+          rows={5}
+          value={message}
+          maxLength={30000}
+          aria-invalid={fieldError?.field === "message" || undefined}
+          onChange={(e) => setMessage(e.target.value)}
+        />
         {fieldError?.field === "message" && <p className="field-error">{fieldError.text}</p>}
       </div>
     </Modal>

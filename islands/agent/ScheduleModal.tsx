@@ -30,9 +30,21 @@ export interface SchedulePrefill {
 }
 
 /** The add/edit schedule modal; a sent schedule is shown but cannot be saved again. */
-export function ScheduleModal({ value, prefill, onClose, onSaved }: { value: Schedule | null; prefill?: SchedulePrefill; onClose: () => void; onSaved: (s: Schedule) => void }) {
+export function ScheduleModal({
+  value,
+  prefill,
+  onClose,
+  onSaved,
+}: {
+  value: Schedule | null;
+  prefill?: SchedulePrefill;
+  onClose: () => void;
+  onSaved: (s: Schedule) => void;
+}) {
   const t = useT();
-  const [contact, setContact] = useState<{ id: number; name: string } | null>(value?.contact ?? prefill?.contact ?? null);
+  const [contact, setContact] = useState<{ id: number; name: string } | null>(
+    value?.contact ?? prefill?.contact ?? null,
+  );
   const [body, setBody] = useState(value?.body ?? prefill?.body ?? "");
   const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
   const { busy, fieldError, run } = useFormSave();
@@ -42,27 +54,52 @@ export function ScheduleModal({ value, prefill, onClose, onSaved }: { value: Sch
     return run(async () => {
       // The datetime-local value is the browser's wall clock: send it as an absolute instant.
       const sameChat = !value && prefill && contact?.id === prefill.contact.id;
-      const payload = { contactId: contact!.id, body, sendAt: new Date(sendAt).toISOString(), ...(sameChat ? { ticketId: prefill.ticketId } : {}) };
-      const saved = await api<Schedule>(value ? `/schedules/${value.id}` : "/schedules", { method: value ? "PUT" : "POST", body: payload });
+      const payload = {
+        contactId: contact!.id,
+        body,
+        sendAt: new Date(sendAt).toISOString(),
+        ...(sameChat ? { ticketId: prefill.ticketId } : {}),
+      };
+      const saved = await api<Schedule>(value ? `/schedules/${value.id}` : "/schedules", {
+        method: value ? "PUT" : "POST",
+        body: payload,
+      });
       toast("success", t("agent.schedules.saved"));
       onSaved(saved);
       onClose();
     });
   }
 
-  const title = value ? `${t("agent.schedules.edit")} — ${t(`agent.schedules.statuses.${value.status}`)}` : t("agent.schedules.add");
+  const title = value
+    ? `${t("agent.schedules.edit")} — ${t(`agent.schedules.statuses.${value.status}`)}`
+    : t("agent.schedules.add");
   return (
     <Modal title={title} onClose={onClose} onSubmit={save} busy={busy} okDisabled={sent || !contact || !sendAt}>
       {sent && <p className="notice">{t("agent.schedules.alreadySent")}</p>}
       <ContactPicker id="schedule-contact" label={t("agent.schedules.contact")} value={contact} onPick={setContact} />
       <div className="field">
         <label htmlFor="schedule-body">{t("agent.schedules.body")}</label>
-        <textarea id="schedule-body" rows={5} value={body} maxLength={30000} disabled={sent} aria-invalid={fieldError?.field === "body" || undefined} onChange={(e) => setBody(e.target.value)} />
+        <textarea
+          id="schedule-body"
+          rows={5}
+          value={body}
+          maxLength={30000}
+          disabled={sent}
+          aria-invalid={fieldError?.field === "body" || undefined}
+          onChange={(e) => setBody(e.target.value)}
+        />
         {fieldError?.field === "body" && <p className="field-error">{fieldError.text}</p>}
       </div>
       <div className="field">
         <label htmlFor="schedule-send-at">{t("agent.schedules.sendAt")}</label>
-        <input id="schedule-send-at" type="datetime-local" value={sendAt} disabled={sent} aria-invalid={fieldError?.field === "sendAt" || undefined} onChange={(e) => setSendAt(e.target.value)} />
+        <input
+          id="schedule-send-at"
+          type="datetime-local"
+          value={sendAt}
+          disabled={sent}
+          aria-invalid={fieldError?.field === "sendAt" || undefined}
+          onChange={(e) => setSendAt(e.target.value)}
+        />
         {fieldError?.field === "sendAt" && <p className="field-error">{fieldError.text}</p>}
       </div>
     </Modal>

@@ -15,7 +15,6 @@ export type { Schedule };
 
 const BODY_PREVIEW = 25;
 
-
 /** The body cut at 25 characters with an ellipsis. */
 export function truncateBody(body: string): string {
   return body.length > BODY_PREVIEW ? `${body.slice(0, BODY_PREVIEW)}...` : body;
@@ -32,10 +31,16 @@ export default function Schedules() {
   const mayChange = (s: Schedule) => !!me && (s.userId === me.id || can(me.profile, "schedules:editAny"));
   const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true });
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
-  const { deleting, setDeleting, remove } = useRowDelete<Schedule>((s) => `/schedules/${s.id}`, (s) => apply("delete", undefined, s.id), "agent.schedules.deleted");
+  const { deleting, setDeleting, remove } = useRowDelete<Schedule>(
+    (s) => `/schedules/${s.id}`,
+    (s) => apply("delete", undefined, s.id),
+    "agent.schedules.deleted",
+  );
   const { apply } = list;
 
-  useLive(["schedule"], (p: { action: string; schedule?: Schedule; scheduleId?: number }) => apply(p.action, p.schedule, p.scheduleId));
+  useLive(["schedule"], (p: { action: string; schedule?: Schedule; scheduleId?: number }) =>
+    apply(p.action, p.schedule, p.scheduleId),
+  );
 
   return (
     <div className="agent-list">
@@ -64,9 +69,24 @@ export default function Schedules() {
                 <td>
                   <time dateTime={s.sendAt}>{mounted ? format(new Date(s.sendAt), "dd/MM/yyyy HH:mm:ss") : ""}</time>
                 </td>
-                <td title={s.status === "ERRO" && s.lastError ? t(`errors.${s.lastError}`, { defaultValue: s.lastError }) : undefined}>{t(`agent.schedules.statuses.${s.status}`)}</td>
+                <td
+                  title={
+                    s.status === "ERRO" && s.lastError
+                      ? t(`errors.${s.lastError}`, { defaultValue: s.lastError })
+                      : undefined
+                  }
+                >
+                  {t(`agent.schedules.statuses.${s.status}`)}
+                </td>
                 <td className="col-actions">
-                  {mayChange(s) && <RowActions onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} editLabel={t("agent.schedules.editFor", { id: s.id })} deleteLabel={t("agent.schedules.deleteFor", { id: s.id })} />}
+                  {mayChange(s) && (
+                    <RowActions
+                      onEdit={() => setEditing(s)}
+                      onDelete={() => setDeleting(s)}
+                      editLabel={t("agent.schedules.editFor", { id: s.id })}
+                      deleteLabel={t("agent.schedules.deleteFor", { id: s.id })}
+                    />
+                  )}
                 </td>
               </tr>
             ))}
@@ -74,8 +94,21 @@ export default function Schedules() {
         </table>
         <ListStatus loading={list.loading} empty={list.rows.length === 0} />
       </div>
-      {editing && <ScheduleModal value={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(s) => apply(editing === "new" ? "create" : "update", s, s.id)} />}
-      {deleting && <Confirm title={t("agent.schedules.deleteTitle")} text={t("agent.schedules.deleteText")} onClose={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {editing && (
+        <ScheduleModal
+          value={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(s) => apply(editing === "new" ? "create" : "update", s, s.id)}
+        />
+      )}
+      {deleting && (
+        <Confirm
+          title={t("agent.schedules.deleteTitle")}
+          text={t("agent.schedules.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </div>
   );
 }

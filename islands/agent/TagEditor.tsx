@@ -27,7 +27,12 @@ export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: 
     const next = has ? ticket.tags.filter((x) => x.id !== tag.id) : [...ticket.tags, tag];
     onChange({ ...ticket, tags: next });
     try {
-      onChange(await api<Ticket>("/tags/sync", { method: "POST", body: { ticketId: ticket.id, tags: next.map((x) => ({ id: x.id })) } }));
+      onChange(
+        await api<Ticket>("/tags/sync", {
+          method: "POST",
+          body: { ticketId: ticket.id, tags: next.map((x) => ({ id: x.id })) },
+        }),
+      );
     } catch (error) {
       onChange(ticket);
       toast("error", errorText(t, error));
@@ -41,7 +46,13 @@ export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: 
           {tag.name}
         </span>
       ))}
-      <button type="button" className="chip-button" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="chip-button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         {t("agent.tags.edit")}
       </button>
       {open && (

@@ -11,7 +11,10 @@ export default function TicketFind({ phone }: { phone: string }) {
     api<{ ticketId: number }>(`/ticketfind/${encodeURIComponent(phone)}`)
       .then((r) => location.replace(`/tickets/${r.ticketId}`))
       .catch((error) => {
-        const text = error instanceof ApiError && error.status === 404 ? t("agent.ticketFind.notFound") : t("agent.ticketFind.error");
+        const text =
+          error instanceof ApiError && error.status === 404
+            ? t("agent.ticketFind.notFound")
+            : t("agent.ticketFind.error");
         setFailure(text);
         toast("error", text);
       });

@@ -46,7 +46,9 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
     const ctrl = new AbortController();
     const id = setTimeout(() => {
       const q = search.trim().toLowerCase();
-      api<{ users: UserOption[] }>(`/users?${new URLSearchParams(q ? { searchParam: q } : {})}`, { signal: ctrl.signal })
+      api<{ users: UserOption[] }>(`/users?${new URLSearchParams(q ? { searchParam: q } : {})}`, {
+        signal: ctrl.signal,
+      })
         .then((res) => setUsers(res.users))
         .catch((error) => (error as Error).name !== "AbortError" && toast("error", errorText(t, error)));
     }, SEARCH_DEBOUNCE_MS);
@@ -73,10 +75,23 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   }
 
   return (
-    <Modal title={t("agent.transfer.title")} onClose={onClose} onSubmit={transfer} busy={busy} okLabel={t("agent.transfer.submit")} okDisabled={!userId && !queueId}>
+    <Modal
+      title={t("agent.transfer.title")}
+      onClose={onClose}
+      onSubmit={transfer}
+      busy={busy}
+      okLabel={t("agent.transfer.submit")}
+      okDisabled={!userId && !queueId}
+    >
       <div className="field">
         <label htmlFor="transfer-search">{t("agent.transfer.searchUser")}</label>
-        <input id="transfer-search" type="search" value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
+        <input
+          id="transfer-search"
+          type="search"
+          value={search}
+          maxLength={100}
+          onChange={(e) => setSearch(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="transfer-user">{t("agent.transfer.user")}</label>

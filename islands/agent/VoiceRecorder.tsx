@@ -12,7 +12,8 @@ function pickMime(): string | undefined {
   return MIME_TYPES.find((m) => typeof MediaRecorder !== "undefined" && MediaRecorder.isTypeSupported(m));
 }
 
-const clock = (seconds: number) => `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+const clock = (seconds: number) =>
+  `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
 
 interface Props {
   t: TFunction;
@@ -65,7 +66,9 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
         toast("error", t("chat.record.tooShort"));
         return;
       }
-      handlers.current.onSend(new File([blob], `audio-record-site-${Date.now()}.${type.includes("ogg") ? "ogg" : "webm"}`, { type }));
+      handlers.current.onSend(
+        new File([blob], `audio-record-site-${Date.now()}.${type.includes("ogg") ? "ogg" : "webm"}`, { type }),
+      );
     };
     recorder.current = rec;
     keep.current = false;
@@ -83,7 +86,13 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
 
   if (seconds == null)
     return (
-      <button type="button" className="icon-button send" aria-label={t("chat.record.start")} disabled={disabled} onClick={() => void start()}>
+      <button
+        type="button"
+        className="icon-button send"
+        aria-label={t("chat.record.start")}
+        disabled={disabled}
+        onClick={() => void start()}
+      >
         <Icon name="mic" />
       </button>
     );

@@ -25,11 +25,16 @@ export default function BulkMessage() {
   useLive(["massMessage"], (payload) => {
     const record = payload.record;
     if (!record) return;
-    setCampaign((c) => (c && record.id in c.statuses ? { ...c, statuses: { ...c.statuses, [record.id]: record.status } } : c));
+    setCampaign((c) =>
+      c && record.id in c.statuses ? { ...c, statuses: { ...c.statuses, [record.id]: record.status } } : c,
+    );
   });
 
   function validate(): boolean {
-    const found = { template: template.trim() ? undefined : t("validation.Required"), data: data.trim() ? undefined : t("validation.Required") };
+    const found = {
+      template: template.trim() ? undefined : t("validation.Required"),
+      data: data.trim() ? undefined : t("validation.Required"),
+    };
     setErrors(found);
     return !found.template && !found.data;
   }
@@ -61,9 +66,31 @@ export default function BulkMessage() {
     <section className="page admin-page bulk-page">
       <h1 className="page-title">{t("bulk.send.title")}</h1>
       <div className="admin-card">
-        <Select label={t("bulk.common.connection")} value={whatsappId} onChange={setWhatsappId} options={[{ value: "", label: t("bulk.common.pick") }, ...connections.map((c) => ({ value: String(c.id), label: c.name }))]} />
-        <Input label={t("bulk.send.template")} value={template} onChange={setTemplate} multiline maxLength={30000} error={errors.template} />
-        <Input label={t("bulk.send.data")} value={data} onChange={setData} multiline maxLength={2_000_000} error={errors.data} />
+        <Select
+          label={t("bulk.common.connection")}
+          value={whatsappId}
+          onChange={setWhatsappId}
+          options={[
+            { value: "", label: t("bulk.common.pick") },
+            ...connections.map((c) => ({ value: String(c.id), label: c.name })),
+          ]}
+        />
+        <Input
+          label={t("bulk.send.template")}
+          value={template}
+          onChange={setTemplate}
+          multiline
+          maxLength={30000}
+          error={errors.template}
+        />
+        <Input
+          label={t("bulk.send.data")}
+          value={data}
+          onChange={setData}
+          multiline
+          maxLength={2_000_000}
+          error={errors.data}
+        />
         <label className="field">
           <span>{t("bulk.send.file")}</span>
           <input type="file" accept=".csv,text/csv" onChange={(e) => void readFile(e.target.files?.[0])} />

@@ -40,7 +40,12 @@ export function ContactOptOuts({ contactId }: { contactId: number }) {
           <li key={r.whatsappId} data-opt-out={r.whatsappId}>
             <span>{r.whatsappName}</span>
             {canClear && (
-              <button type="button" className="button small" onClick={() => void clear(r.whatsappId)} aria-label={t("bulk.optOut.clearNamed", { name: r.whatsappName })}>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => void clear(r.whatsappId)}
+                aria-label={t("bulk.optOut.clearNamed", { name: r.whatsappName })}
+              >
                 {t("bulk.optOut.clear")}
               </button>
             )}

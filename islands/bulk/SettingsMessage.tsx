@@ -16,7 +16,15 @@ interface Form {
   optOut: string;
 }
 
-const DEFAULTS: Form = { limit: "10", minutes: "1", seconds: "0", contacts: false, photo: false, random: false, optOut: "" };
+const DEFAULTS: Form = {
+  limit: "10",
+  minutes: "1",
+  seconds: "0",
+  contacts: false,
+  photo: false,
+  random: false,
+  optOut: "",
+};
 
 /** /SettingsMessage: one connection's bulk throttling (24 h limit, wait, filters, opt-out keyword). */
 export default function SettingsMessage() {
@@ -47,7 +55,16 @@ export default function SettingsMessage() {
     if (!whatsappId) return toast("error", t("bulk.send.pickConnection"));
     setBusy(true);
     try {
-      const body = { whatsappId: Number(whatsappId), limit: Number(form.limit), minutes: Number(form.minutes), seconds: Number(form.seconds), contacts: form.contacts, photo: form.photo, random: form.random, optOut: form.optOut };
+      const body = {
+        whatsappId: Number(whatsappId),
+        limit: Number(form.limit),
+        minutes: Number(form.minutes),
+        seconds: Number(form.seconds),
+        contacts: form.contacts,
+        photo: form.photo,
+        random: form.random,
+        optOut: form.optOut,
+      };
       await api("/settingsMessage", { method: "POST", body });
       toast("success", t("bulk.settings.saved"));
     } catch (error) {
@@ -57,7 +74,15 @@ export default function SettingsMessage() {
     }
   }
 
-  const number = (key: "limit" | "minutes" | "seconds") => <Input label={t(`bulk.settings.${key}`)} type="number" value={form[key]} onChange={(v) => setForm({ ...form, [key]: v })} maxLength={7} />;
+  const number = (key: "limit" | "minutes" | "seconds") => (
+    <Input
+      label={t(`bulk.settings.${key}`)}
+      type="number"
+      value={form[key]}
+      onChange={(v) => setForm({ ...form, [key]: v })}
+      maxLength={7}
+    />
+  );
   const check = (key: "contacts" | "photo" | "random") => (
     <label className="check">
       <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
@@ -68,14 +93,27 @@ export default function SettingsMessage() {
     <section className="page admin-page">
       <h1 className="page-title">{t("bulk.settings.title")}</h1>
       <div className="admin-card">
-        <Select label={t("bulk.common.connection")} value={whatsappId} onChange={setWhatsappId} options={[{ value: "", label: t("bulk.common.pick") }, ...connections.map((c) => ({ value: String(c.id), label: c.name }))]} />
+        <Select
+          label={t("bulk.common.connection")}
+          value={whatsappId}
+          onChange={setWhatsappId}
+          options={[
+            { value: "", label: t("bulk.common.pick") },
+            ...connections.map((c) => ({ value: String(c.id), label: c.name })),
+          ]}
+        />
         {number("limit")}
         {number("minutes")}
         {number("seconds")}
         {check("contacts")}
         {check("photo")}
         {check("random")}
-        <Input label={t("bulk.settings.optOut")} value={form.optOut} onChange={(optOut) => setForm({ ...form, optOut })} maxLength={1000} />
+        <Input
+          label={t("bulk.settings.optOut")}
+          value={form.optOut}
+          onChange={(optOut) => setForm({ ...form, optOut })}
+          maxLength={1000}
+        />
         <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
           {t("bulk.settings.save")}
         </button>

@@ -27,7 +27,11 @@ export default function ShippingReport() {
     if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.id));
     else if (payload.record) {
       const record = payload.record as Record_;
-      list.setRows((rows) => (rows.some((x) => x.id === record.id) ? rows.map((x) => (x.id === record.id ? { ...x, ...record, whatsapp: x.whatsapp } : x)) : [record, ...rows]));
+      list.setRows((rows) =>
+        rows.some((x) => x.id === record.id)
+          ? rows.map((x) => (x.id === record.id ? { ...x, ...record, whatsapp: x.whatsapp } : x))
+          : [record, ...rows],
+      );
     }
   });
 
@@ -78,17 +82,36 @@ export default function ShippingReport() {
                 <td>{r.message}</td>
                 <td>{t(`bulk.status.${r.status}`, { defaultValue: r.status })}</td>
                 <td>
-                  <button type="button" className="button small danger" aria-label={t("admin.common.deleteNamed", { name: r.phone })} onClick={() => void remove(r.id)}>
+                  <button
+                    type="button"
+                    className="button small danger"
+                    aria-label={t("admin.common.deleteNamed", { name: r.phone })}
+                    onClick={() => void remove(r.id)}
+                  >
                     {t("admin.common.delete")}
                   </button>
                 </td>
               </tr>
             ))}
-            <ListStatus variant="admin" colSpan={5} loading={list.loading} empty={list.rows.length === 0} failed={list.failed} />
+            <ListStatus
+              variant="admin"
+              colSpan={5}
+              loading={list.loading}
+              empty={list.rows.length === 0}
+              failed={list.failed}
+            />
           </tbody>
         </table>
       </div>
-      {cleaning && <Confirm variant="admin" title={t("bulk.report.clean")} text={t("bulk.report.cleanText")} onClose={() => setCleaning(false)} onConfirm={() => void clean()} />}
+      {cleaning && (
+        <Confirm
+          variant="admin"
+          title={t("bulk.report.clean")}
+          text={t("bulk.report.cleanText")}
+          onClose={() => setCleaning(false)}
+          onConfirm={() => void clean()}
+        />
+      )}
     </section>
   );
 }

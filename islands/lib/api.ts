@@ -32,7 +32,9 @@ export function getToken(): string | null {
 export function refresh(): Promise<string | null | undefined> {
   const ask = () => fetch("/api/auth/refresh_token", { method: "POST", credentials: "same-origin" });
   refreshing ??= oneTabAtATime(ask)
-    .then(async (res) => (res.ok ? (((await res.json()) as { token: string }).token ?? null) : res.status === 401 ? null : undefined))
+    .then(async (res) =>
+      res.ok ? (((await res.json()) as { token: string }).token ?? null) : res.status === 401 ? null : undefined,
+    )
     .then((fresh) => {
       if (fresh) setToken(fresh);
       return fresh;
@@ -60,7 +62,10 @@ export function goToLogin() {
  * Calls `/api<path>` with the Bearer token. On 403 ERR_SESSION_EXPIRED it refreshes the token once and retries;
  * on 401 it logs out locally and goes to /login. JSON bodies are encoded; FormData is sent as is.
  */
-export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean } = {}): Promise<T> {
+export async function api<T = unknown>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean } = {},
+): Promise<T> {
   const send = (bearer: string | null) => {
     const headers: Record<string, string> = {};
     if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -70,7 +75,13 @@ export async function api<T = unknown>(path: string, init: { method?: string; bo
       headers["content-type"] = "application/json";
       body = JSON.stringify(init.body);
     }
-    return fetch(`/api${path}`, { method: init.method ?? "GET", headers, body, signal: init.signal, credentials: "same-origin" });
+    return fetch(`/api${path}`, {
+      method: init.method ?? "GET",
+      headers,
+      body,
+      signal: init.signal,
+      credentials: "same-origin",
+    });
   };
   let res = await send(getToken());
   if (res.status === 403) {

@@ -1,7 +1,10 @@
 import { Component, type ReactNode } from "react";
 
 /** Wraps every island (server and client alike, so trees match): a failing island renders nothing instead of breaking the page. */
-export class IslandBoundary extends Component<{ name: string; onMount?: () => void; children: ReactNode }, { failed: boolean }> {
+export class IslandBoundary extends Component<
+  { name: string; onMount?: () => void; children: ReactNode },
+  { failed: boolean }
+> {
   state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };

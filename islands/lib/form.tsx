@@ -4,7 +4,27 @@ import { checkField, type FieldRule } from "../../src/shared/validation";
 import { useT } from "./i18n-context";
 
 /** A labelled text input (or textarea) with its validation message. */
-export function Input({ label, value, onChange, error, type = "text", multiline, maxLength = 500, readOnly, autoComplete }: { label: string; value: string; onChange?: (v: string) => void; error?: string | null; type?: string; multiline?: boolean; maxLength?: number; readOnly?: boolean; autoComplete?: string }) {
+export function Input({
+  label,
+  value,
+  onChange,
+  error,
+  type = "text",
+  multiline,
+  maxLength = 500,
+  readOnly,
+  autoComplete,
+}: {
+  label: string;
+  value: string;
+  onChange?: (v: string) => void;
+  error?: string | null;
+  type?: string;
+  multiline?: boolean;
+  maxLength?: number;
+  readOnly?: boolean;
+  autoComplete?: string;
+}) {
   const id = useId();
   const common = {
     id,
@@ -17,7 +37,16 @@ export function Input({ label, value, onChange, error, type = "text", multiline,
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {multiline ? <textarea {...common} rows={3} onChange={(e) => onChange?.(e.target.value)} /> : <input {...common} type={type} autoComplete={autoComplete ?? "off"} onChange={(e) => onChange?.(e.target.value)} />}
+      {multiline ? (
+        <textarea {...common} rows={3} onChange={(e) => onChange?.(e.target.value)} />
+      ) : (
+        <input
+          {...common}
+          type={type}
+          autoComplete={autoComplete ?? "off"}
+          onChange={(e) => onChange?.(e.target.value)}
+        />
+      )}
       {error && (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -28,7 +57,17 @@ export function Input({ label, value, onChange, error, type = "text", multiline,
 }
 
 /** A labelled select. */
-export function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[] }) {
+export function Select({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { value: string; label: string }[];
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -45,7 +84,15 @@ export function Select({ label, value, onChange, options }: { label: string; val
 }
 
 /** A checkbox list of queues (multi-select). */
-export function QueueChecks({ queues, value, onChange }: { queues: { id: number; name: string; color: string }[]; value: number[]; onChange: (ids: number[]) => void }) {
+export function QueueChecks({
+  queues,
+  value,
+  onChange,
+}: {
+  queues: { id: number; name: string; color: string }[];
+  value: number[];
+  onChange: (ids: number[]) => void;
+}) {
   const t = useT();
   if (!queues.length) return null;
   return (
@@ -53,7 +100,11 @@ export function QueueChecks({ queues, value, onChange }: { queues: { id: number;
       <legend>{t("admin.common.queues")}</legend>
       {queues.map((q) => (
         <label key={q.id} className="menu-check">
-          <input type="checkbox" checked={value.includes(q.id)} onChange={() => onChange(value.includes(q.id) ? value.filter((v) => v !== q.id) : [...value, q.id])} />
+          <input
+            type="checkbox"
+            checked={value.includes(q.id)}
+            onChange={() => onChange(value.includes(q.id) ? value.filter((v) => v !== q.id) : [...value, q.id])}
+          />
           <span className="swatch" style={{ background: q.color }} />
           {q.name}
         </label>

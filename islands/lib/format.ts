@@ -15,4 +15,3 @@ export function clockTime(iso: string | number | Date): string {
 export function dayLabel(iso: string | number | Date): string {
   return format(new Date(iso), "dd/MM/yyyy");
 }
-

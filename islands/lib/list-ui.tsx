@@ -5,14 +5,36 @@ type Variant = "agent" | "admin";
 
 /** A list's search box (the caller debounces; see use-paged-list). */
 export function SearchBox({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
-  return <input className="search" type="search" aria-label={label} placeholder={label} value={value} maxLength={100} onChange={(e) => onChange(e.target.value)} />;
+  return (
+    <input
+      className="search"
+      type="search"
+      aria-label={label}
+      placeholder={label}
+      value={value}
+      maxLength={100}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
 }
 
 /**
  * A list's empty / failed / loading line: table rows spanning `colSpan` columns when given, paragraphs otherwise.
  * The empty text is `<variant>.common.empty`.
  */
-export function ListStatus({ loading, empty, failed, colSpan, variant = "agent" }: { loading: boolean; empty: boolean; failed?: boolean; colSpan?: number; variant?: Variant }) {
+export function ListStatus({
+  loading,
+  empty,
+  failed,
+  colSpan,
+  variant = "agent",
+}: {
+  loading: boolean;
+  empty: boolean;
+  failed?: boolean;
+  colSpan?: number;
+  variant?: Variant;
+}) {
   const t = useT();
   const line = (text: string) =>
     colSpan ? (
@@ -33,7 +55,19 @@ export function ListStatus({ loading, empty, failed, colSpan, variant = "agent" 
 }
 
 /** A row's Edit and Delete buttons (`editLabel` / `deleteLabel` name the row for screen readers); admin screens wrap them in `.admin-row-actions`. */
-export function RowActions({ onEdit, onDelete, editLabel, deleteLabel, variant = "agent" }: { onEdit: () => void; onDelete?: () => void; editLabel: string; deleteLabel: string; variant?: Variant }) {
+export function RowActions({
+  onEdit,
+  onDelete,
+  editLabel,
+  deleteLabel,
+  variant = "agent",
+}: {
+  onEdit: () => void;
+  onDelete?: () => void;
+  editLabel: string;
+  deleteLabel: string;
+  variant?: Variant;
+}) {
   const t = useT();
   const buttons = (
     <>

@@ -5,7 +5,27 @@ import { useT } from "./i18n-context";
  * The app's one modal: a native `<dialog>` (focus trap and Escape for free) with a title, a form body and cancel/ok buttons.
  * `variant` picks the screen's look and texts: "agent" (`.modal*`, Cancel/OK) or "admin" (`.admin-modal*`, Cancel/Save, or Close alone without `onSubmit`).
  */
-export function Modal({ title, onClose, onSubmit, busy, okLabel, okDisabled, wide, variant = "agent", children }: { title: string; onClose: () => void; onSubmit?: () => void; busy?: boolean; okLabel?: string; okDisabled?: boolean; wide?: boolean; variant?: "agent" | "admin"; children: ReactNode }) {
+export function Modal({
+  title,
+  onClose,
+  onSubmit,
+  busy,
+  okLabel,
+  okDisabled,
+  wide,
+  variant = "agent",
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onSubmit?: () => void;
+  busy?: boolean;
+  okLabel?: string;
+  okDisabled?: boolean;
+  wide?: boolean;
+  variant?: "agent" | "admin";
+  children: ReactNode;
+}) {
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -19,7 +39,12 @@ export function Modal({ title, onClose, onSubmit, busy, okLabel, okDisabled, wid
     if (!busy && !okDisabled) onSubmit?.();
   }
   return (
-    <dialog ref={ref} className={`${cls}${wide ? " wide" : ""}`} aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      className={`${cls}${wide ? " wide" : ""}`}
+      aria-labelledby={titleId}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
       <form className={`${cls}-form`} noValidate onSubmit={submit}>
         <h2 id={titleId} className={`${cls}-title`}>
           {title}
@@ -41,10 +66,28 @@ export function Modal({ title, onClose, onSubmit, busy, okLabel, okDisabled, wid
 }
 
 /** A yes/no confirmation (e.g. before a delete). */
-export function Confirm({ title, text, onClose, onConfirm, variant = "agent" }: { title: string; text: string; onClose: () => void; onConfirm: () => void; variant?: "agent" | "admin" }) {
+export function Confirm({
+  title,
+  text,
+  onClose,
+  onConfirm,
+  variant = "agent",
+}: {
+  title: string;
+  text: string;
+  onClose: () => void;
+  onConfirm: () => void;
+  variant?: "agent" | "admin";
+}) {
   const t = useT();
   return (
-    <Modal title={title} onClose={onClose} onSubmit={onConfirm} okLabel={t(`${variant}.common.confirm`)} variant={variant}>
+    <Modal
+      title={title}
+      onClose={onClose}
+      onSubmit={onConfirm}
+      okLabel={t(`${variant}.common.confirm`)}
+      variant={variant}
+    >
       <p>{text}</p>
     </Modal>
   );

@@ -50,7 +50,8 @@ export function connectSocket() {
       if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
     }
     // `ready` and each renewal say how long the socket's token has left.
-    if (frame.event === "ready" || frame.event === "token") scheduleRenewal(socket, (frame.payload as { expiresIn?: number } | null)?.expiresIn);
+    if (frame.event === "ready" || frame.event === "token")
+      scheduleRenewal(socket, (frame.payload as { expiresIn?: number } | null)?.expiresIn);
     if (frame.event) listeners.get(frame.event)?.forEach((fn) => fn(frame.payload));
   };
   socket.onclose = (e) => {
@@ -60,7 +61,9 @@ export function connectSocket() {
     const delay = Math.min(30_000, 500 * 2 ** attempt++) * (0.8 + Math.random() * 0.4);
     // A refused upgrade or an ended session usually means the access token expired: refresh it before retrying.
     const needsToken = !opened || e.code === SESSION_ENDED;
-    const retry = needsToken ? () => void refresh().then((fresh) => (fresh === null ? goToLogin() : connectSocket())) : connectSocket;
+    const retry = needsToken
+      ? () => void refresh().then((fresh) => (fresh === null ? goToLogin() : connectSocket()))
+      : connectSocket;
     setTimeout(retry, delay);
   };
 }
@@ -91,7 +94,9 @@ export function join(msg: ClientMessage) {
 export function leave(msg: Extract<ClientMessage, { type: "joinTickets" | "joinChatBox" }>) {
   joined.delete(JSON.stringify(msg));
   const out: ClientMessage =
-    msg.type === "joinTickets" ? { type: "leaveTickets", status: msg.status } : { type: "leaveChatBox", ticketId: msg.ticketId };
+    msg.type === "joinTickets"
+      ? { type: "leaveTickets", status: msg.status }
+      : { type: "leaveChatBox", ticketId: msg.ticketId };
   if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(out));
 }
 

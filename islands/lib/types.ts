@@ -36,7 +36,13 @@ export interface Message {
   createdAt: string;
   ticketId: number;
   reactions?: { emoji: string; reactor: string }[];
-  quotedMsg?: { id: number; body: string; fromMe: boolean; mediaType?: string; contact?: { name: string } | null } | null;
+  quotedMsg?: {
+    id: number;
+    body: string;
+    fromMe: boolean;
+    mediaType?: string;
+    contact?: { name: string } | null;
+  } | null;
   contact?: { id: number; name: string } | null;
 }
 

@@ -12,7 +12,11 @@ const SCROLL_MARGIN_PX = 100;
  * the search is lower-cased and debounced 500 ms, `onScroll` loads the next page within 100 px of the box's bottom.
  * A failed load sets `failed`, and with `toastErrors` also shows a toast.
  */
-export function usePagedList<T extends { id: number }>(path: string, key: string, { toastErrors = false }: { toastErrors?: boolean } = {}) {
+export function usePagedList<T extends { id: number }>(
+  path: string,
+  key: string,
+  { toastErrors = false }: { toastErrors?: boolean } = {},
+) {
   const t = useT();
   const [search, setSearch] = useState("");
   const [searchParam, setSearchParam] = useState("");
@@ -73,9 +77,27 @@ export function usePagedList<T extends { id: number }>(path: string, key: string
   /** Applies a socket event: update or create puts the row first (if new), delete drops it. */
   const apply = useCallback((action: string, row: T | undefined, id: number | undefined) => {
     if ((action === "update" || action === "create") && row)
-      setRows((prev) => (prev.some((p) => p.id === row.id) ? prev.map((p) => (p.id === row.id ? { ...p, ...row } : p)) : action === "create" ? [row, ...prev] : prev));
+      setRows((prev) =>
+        prev.some((p) => p.id === row.id)
+          ? prev.map((p) => (p.id === row.id ? { ...p, ...row } : p))
+          : action === "create"
+            ? [row, ...prev]
+            : prev,
+      );
     else if (action === "delete" && id != null) setRows((prev) => prev.filter((p) => p.id !== id));
   }, []);
 
-  return { search, setSearch, rows, setRows, hasMore, loading, failed, loadMore, onScroll, apply, reload: () => load(1) };
+  return {
+    search,
+    setSearch,
+    rows,
+    setRows,
+    hasMore,
+    loading,
+    failed,
+    loadMore,
+    onScroll,
+    apply,
+    reload: () => load(1),
+  };
 }

@@ -40,35 +40,33 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
   const query = useRef(q);
   query.current = q;
 
-  const load = useCallback(
-    async (pageNumber: number, signal?: AbortSignal) => {
-      const params = new URLSearchParams({ pageNumber: String(pageNumber), showAll: String(query.current.showAll) });
-      if (query.current.status) params.set("status", query.current.status);
-      if (query.current.searchParam) params.set("searchParam", query.current.searchParam);
-      if (query.current.queueIds.length) params.set("queueIds", JSON.stringify(query.current.queueIds));
-      if (query.current.tags?.length) params.set("tags", JSON.stringify(query.current.tags));
-      setLoading(true);
-      setFailed(false);
-      try {
-        const res = await api<Page>(`/tickets?${params}`, { signal });
-        setTickets((prev) => {
-          const merged = pageNumber === 1 ? res.tickets : [...prev, ...res.tickets.filter((t) => !prev.some((p) => p.id === t.id))];
-          return merged;
-        });
-        setCount(res.count);
-        setHasMore(res.hasMore);
-        page.current = pageNumber;
-      } catch (error) {
-        if ((error as Error).name !== "AbortError") {
-          setFailed(true);
-          throw error;
-        }
-      } finally {
-        if (!signal?.aborted) setLoading(false);
+  const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
+    const params = new URLSearchParams({ pageNumber: String(pageNumber), showAll: String(query.current.showAll) });
+    if (query.current.status) params.set("status", query.current.status);
+    if (query.current.searchParam) params.set("searchParam", query.current.searchParam);
+    if (query.current.queueIds.length) params.set("queueIds", JSON.stringify(query.current.queueIds));
+    if (query.current.tags?.length) params.set("tags", JSON.stringify(query.current.tags));
+    setLoading(true);
+    setFailed(false);
+    try {
+      const res = await api<Page>(`/tickets?${params}`, { signal });
+      setTickets((prev) => {
+        const merged =
+          pageNumber === 1 ? res.tickets : [...prev, ...res.tickets.filter((t) => !prev.some((p) => p.id === t.id))];
+        return merged;
+      });
+      setCount(res.count);
+      setHasMore(res.hasMore);
+      page.current = pageNumber;
+    } catch (error) {
+      if ((error as Error).name !== "AbortError") {
+        setFailed(true);
+        throw error;
       }
-    },
-    [],
-  );
+    } finally {
+      if (!signal?.aborted) setLoading(false);
+    }
+  }, []);
 
   useEffect(() => {
     if (!enabled) return;
@@ -94,7 +92,8 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
     };
     const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number }) => {
       if (p.action === "update" && p.ticket) upsert(p.ticket);
-      else if (p.action === "updateUnread" && p.ticketId != null) setTickets((prev) => prev.map((t) => (t.id === p.ticketId ? { ...t, unreadMessages: 0 } : t)));
+      else if (p.action === "updateUnread" && p.ticketId != null)
+        setTickets((prev) => prev.map((t) => (t.id === p.ticketId ? { ...t, unreadMessages: 0 } : t)));
       else if (p.action === "delete" && p.ticketId != null)
         setTickets((prev) => {
           if (!prev.some((t) => t.id === p.ticketId)) return prev;

@@ -92,7 +92,9 @@ export class ConnectionManager implements Channels {
   start(connectionId: number): Promise<void> {
     const running = this.starting.get(connectionId);
     if (running) return running;
-    const job = this.serial(connectionId, () => this.doStart(connectionId)).finally(() => this.starting.delete(connectionId));
+    const job = this.serial(connectionId, () => this.doStart(connectionId)).finally(() =>
+      this.starting.delete(connectionId),
+    );
     this.starting.set(connectionId, job);
     return job;
   }
@@ -123,7 +125,9 @@ export class ConnectionManager implements Channels {
         tx.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
       });
       // The credentials are already wiped; a logout that cannot reach the network changes nothing more.
-      await driver.logout(connectionId).catch((error) => this.deps.log.warn("logout before new QR failed", { whatsappId: connectionId, error }));
+      await driver
+        .logout(connectionId)
+        .catch((error) => this.deps.log.warn("logout before new QR failed", { whatsappId: connectionId, error }));
     });
     await this.start(connectionId);
   }
@@ -134,7 +138,11 @@ export class ConnectionManager implements Channels {
     await Promise.all(
       rows
         .filter((r) => r.status !== "DISCONNECTED")
-        .map((r) => this.start(r.id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: r.id, error }))),
+        .map((r) =>
+          this.start(r.id).catch((error) =>
+            this.deps.log.error("connection start failed", { whatsappId: r.id, error }),
+          ),
+        ),
     );
   }
 
@@ -145,7 +153,11 @@ export class ConnectionManager implements Channels {
 
   async stopAll(): Promise<void> {
     const rows = this.deps.db.select({ id: whatsapps.id }).from(whatsapps).all();
-    await Promise.all(rows.map((r) => this.stop(r.id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: r.id, error }))));
+    await Promise.all(
+      rows.map((r) =>
+        this.stop(r.id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: r.id, error })),
+      ),
+    );
   }
 
   isRunning(connectionId: number): boolean {
@@ -164,11 +176,15 @@ export class ConnectionManager implements Channels {
   }
 
   sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions) {
-    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.sendMedia(connectionId, to, isGroup, media, options));
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
+      d.sendMedia(connectionId, to, isGroup, media, options),
+    );
   }
 
   markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]) {
-    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.markRead(connectionId, chatId, isGroup, messageIds));
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
+      d.markRead(connectionId, chatId, isGroup, messageIds),
+    );
   }
 
   deleteForEveryone(connectionId: number, ref: DeleteRef) {
@@ -180,7 +196,9 @@ export class ConnectionManager implements Channels {
   }
 
   profilePictureUrl(connectionId: number, chatId: string, isGroup: boolean) {
-    return this.call(connectionId, "ERR_WAPP_NOT_INITIALIZED", (d) => d.profilePictureUrl(connectionId, chatId, isGroup));
+    return this.call(connectionId, "ERR_WAPP_NOT_INITIALIZED", (d) =>
+      d.profilePictureUrl(connectionId, chatId, isGroup),
+    );
   }
 
   /** Rejects a ringing call (used by the calls rule). */
@@ -196,7 +214,15 @@ export class ConnectionManager implements Channels {
     if (driver.isRunning(connectionId)) await driver.stop(connectionId);
     this.persistStatus(connectionId, "OPENING");
     try {
-      await driver.start({ id: row.id, name: row.name, provider: row.provider, ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}) }, this.sink);
+      await driver.start(
+        {
+          id: row.id,
+          name: row.name,
+          provider: row.provider,
+          ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}),
+        },
+        this.sink,
+      );
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
       this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
@@ -230,7 +256,11 @@ export class ConnectionManager implements Channels {
   }
 
   private driverOf(connectionId: number): ChannelDriver | undefined {
-    const row = this.deps.db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
+    const row = this.deps.db
+      .select({ provider: whatsapps.provider })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, connectionId))
+      .get();
     return row ? this.drivers.get(row.provider) : undefined;
   }
 

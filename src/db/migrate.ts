@@ -15,7 +15,8 @@ export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
   try {
     migrate(db, { migrationsFolder });
     const broken = db.$client.query("PRAGMA foreign_key_check").all();
-    if (broken.length) throw new Error(`migrations left ${broken.length} broken foreign key(s): ${JSON.stringify(broken.slice(0, 5))}`);
+    if (broken.length)
+      throw new Error(`migrations left ${broken.length} broken foreign key(s): ${JSON.stringify(broken.slice(0, 5))}`);
   } finally {
     db.$client.exec("PRAGMA foreign_keys = ON");
   }
@@ -28,9 +29,13 @@ export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
 export function pendingMigrations(db: Db): string[] {
   const journal = join(MIGRATIONS_DIR, "meta", "_journal.json");
   if (!existsSync(journal)) return [];
-  const recorded = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  const recorded = db.$client
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
   if (!recorded) return [];
-  const last = db.$client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null };
+  const last = db.$client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
+    at: number | null;
+  };
   if (last.at == null) return [];
   const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { tag: string; when: number }[] }).entries;
   return entries.filter((e) => e.when > last.at!).map((e) => e.tag);

@@ -25,7 +25,9 @@ export const users = sqliteTable("users", {
   name: text("name").notNull(),
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
-  profile: text("profile", { enum: ["admin", "user"] }).notNull().default("user"),
+  profile: text("profile", { enum: ["admin", "user"] })
+    .notNull()
+    .default("user"),
   tokenVersion: integer("token_version").notNull().default(0),
   whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
   createdAt: createdAt(),
@@ -35,7 +37,9 @@ export const users = sqliteTable("users", {
 export const whatsapps = sqliteTable("whatsapps", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
-  provider: text("provider", { enum: ["baileys", "sandbox"] }).notNull().default("baileys"),
+  provider: text("provider", { enum: ["baileys", "sandbox"] })
+    .notNull()
+    .default("baileys"),
   number: text("number").notNull().default(""),
   status: text("status").notNull().default("OPENING"),
   qrcode: text("qrcode").notNull().default(""),
@@ -95,8 +99,12 @@ export const chatbots = sqliteTable(
 export const userQueues = sqliteTable(
   "user_queues",
   {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    queueId: integer("queue_id").notNull().references(() => queues.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index("user_queues_queue_idx").on(t.queueId)],
 );
@@ -104,8 +112,12 @@ export const userQueues = sqliteTable(
 export const whatsappQueues = sqliteTable(
   "whatsapp_queues",
   {
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
-    queueId: integer("queue_id").notNull().references(() => queues.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index("whatsapp_queues_queue_idx").on(t.queueId)],
 );
@@ -129,14 +141,19 @@ export const contacts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("contacts_name_idx").on(t.name), check("contacts_number_or_lid", sql`number IS NOT NULL OR lid IS NOT NULL`)],
+  (t) => [
+    index("contacts_name_idx").on(t.name),
+    check("contacts_number_or_lid", sql`number IS NOT NULL OR lid IS NOT NULL`),
+  ],
 );
 
 export const contactExtraInfo = sqliteTable(
   "contact_extra_info",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     value: text("value").notNull().default(""),
   },
@@ -147,8 +164,12 @@ export const tickets = sqliteTable(
   "tickets",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    status: text("status", { enum: ["pending", "open", "closed"] }).notNull().default("pending"),
-    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "open", "closed"] })
+      .notNull()
+      .default("pending"),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
@@ -174,7 +195,9 @@ export const tickets = sqliteTable(
 
 /** Where a ticket stands in its queue's chatbot tree (keyed per ticket, cleared on accept/transfer/close). */
 export const ticketDialogs = sqliteTable("ticket_dialogs", {
-  ticketId: integer("ticket_id").primaryKey().references(() => tickets.id, { onDelete: "cascade" }),
+  ticketId: integer("ticket_id")
+    .primaryKey()
+    .references(() => tickets.id, { onDelete: "cascade" }),
   chatbotId: integer("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
   invalidCount: integer("invalid_count").notNull().default(0),
   menuSentAt: integer("menu_sent_at", { mode: "timestamp_ms" }),
@@ -189,7 +212,9 @@ export const messages = sqliteTable(
     /** The network's message id (WhatsApp key id); unique per connection so re-deliveries are idempotent. */
     wid: text("wid").notNull(),
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
-    ticketId: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     body: text("body").notNull().default(""),
     fromMe: bool("from_me").notNull().default(false),
@@ -240,12 +265,16 @@ export const schedules = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     body: text("body").notNull(),
-    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
     ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     sendAt: integer("send_at", { mode: "timestamp_ms" }).notNull(),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
-    status: text("status", { enum: ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] }).notNull().default("PENDENTE"),
+    status: text("status", { enum: ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] })
+      .notNull()
+      .default("PENDENTE"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     /** The message this schedule stored in its ticket, so a repeated run never stores a second one. */
@@ -272,13 +301,20 @@ export const massMessages = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("mass_messages_sent_idx").on(t.whatsappId, t.sentAt), index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id), index("mass_messages_created_idx").on(t.createdAt)],
+  (t) => [
+    index("mass_messages_sent_idx").on(t.whatsappId, t.sentAt),
+    index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id),
+    index("mass_messages_created_idx").on(t.createdAt),
+  ],
 );
 
 /** Bulk-send throttling per connection. */
 export const settingsMessage = sqliteTable("settings_message", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  whatsappId: integer("whatsapp_id").notNull().unique().references(() => whatsapps.id, { onDelete: "cascade" }),
+  whatsappId: integer("whatsapp_id")
+    .notNull()
+    .unique()
+    .references(() => whatsapps.id, { onDelete: "cascade" }),
   limit: integer("limit").notNull().default(10),
   minutes: integer("minutes").notNull().default(1),
   seconds: integer("seconds").notNull().default(0),
@@ -294,7 +330,9 @@ export const settingsMessage = sqliteTable("settings_message", {
 
 /** Each connection's last bulk send (epoch ms) and the random extra wait drawn for the next one. */
 export const bulkLanes = sqliteTable("bulk_lanes", {
-  whatsappId: integer("whatsapp_id").primaryKey().references(() => whatsapps.id, { onDelete: "cascade" }),
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: "cascade" }),
   lastAt: integer("last_at").notNull(),
   jitterMs: integer("jitter_ms").notNull().default(0),
 });
@@ -304,7 +342,9 @@ export const optOuts = sqliteTable(
   "opt_outs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     number: text("number").notNull(),
     createdAt: createdAt(),
   },
@@ -330,8 +370,12 @@ export const tags = sqliteTable("tags", {
 export const ticketTags = sqliteTable(
   "ticket_tags",
   {
-    ticketId: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
-    tagId: integer("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
 );
@@ -340,7 +384,9 @@ export const ticketTags = sqliteTable(
 export const whatsappPhonebook = sqliteTable(
   "whatsapp_phonebook",
   {
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     jid: text("jid").notNull(),
     phone: text("phone"),
     lid: text("lid"),
@@ -351,7 +397,9 @@ export const whatsappPhonebook = sqliteTable(
 
 /** Baileys credentials, one JSON row per connection (BufferJSON encoded). */
 export const waAuthCreds = sqliteTable("wa_auth_creds", {
-  whatsappId: integer("whatsapp_id").primaryKey().references(() => whatsapps.id, { onDelete: "cascade" }),
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: "cascade" }),
   creds: text("creds").notNull(),
   updatedAt: updatedAt(),
 });
@@ -360,7 +408,9 @@ export const waAuthCreds = sqliteTable("wa_auth_creds", {
 export const waAuthKeys = sqliteTable(
   "wa_auth_keys",
   {
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     keyId: text("key_id").notNull(),
     value: text("value").notNull(),
@@ -372,7 +422,9 @@ export const waAuthKeys = sqliteTable(
 export const waSentMessages = sqliteTable(
   "wa_sent_messages",
   {
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     wid: text("wid").notNull(),
     content: blob("content", { mode: "buffer" }).notNull(),
     createdAt: createdAt(),
@@ -389,7 +441,9 @@ export const inboundJournal = sqliteTable(
   "inbound_journal",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /** The Baileys event as JSON (bytes as BufferJSON, Longs as numbers). */
     payload: text("payload").notNull(),
@@ -403,7 +457,9 @@ export const sandboxMessages = sqliteTable(
   "sandbox_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    whatsappId: integer("whatsapp_id").notNull().references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
     wid: text("wid").notNull().unique(),
     direction: text("direction", { enum: ["in", "out"] }).notNull(),
     peer: text("peer").notNull(),
@@ -428,7 +484,9 @@ export const refreshFamilies = sqliteTable(
   "refresh_families",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     generation: integer("generation").notNull().default(0),
     rotatedAt: integer("rotated_at", { mode: "timestamp_ms" }).notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -447,7 +505,9 @@ export type TicketRow = typeof tickets.$inferSelect;
 export const messageReactions = sqliteTable(
   "message_reactions",
   {
-    messageId: integer("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
     reactor: text("reactor").notNull(),
     emoji: text("emoji").notNull(),
     createdAt: createdAt(),
@@ -474,7 +534,9 @@ export const jobs = sqliteTable(
     kind: text("kind").notNull(),
     key: text("key").unique(),
     payload: text("payload").notNull().default("{}"),
-    status: text("status", { enum: ["pending", "running", "done", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] })
+      .notNull()
+      .default("pending"),
     runAt: integer("run_at").notNull(),
     everyMs: integer("every_ms"),
     attempts: integer("attempts").notNull().default(0),
@@ -515,7 +577,9 @@ export const webhookDeliveries = sqliteTable(
     /** The same change reported twice (an event published again) makes one delivery. */
     dedupeKey: text("dedupe_key").notNull(),
     body: text("body").notNull(),
-    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
@@ -523,7 +587,10 @@ export const webhookDeliveries = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("webhook_deliveries_dedupe_idx").on(t.endpointId, t.dedupeKey), index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id)],
+  (t) => [
+    uniqueIndex("webhook_deliveries_dedupe_idx").on(t.endpointId, t.dedupeKey),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+  ],
 );
 
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -38,16 +38,28 @@ const RULES: Rule[] = [
   {
     methods: ["POST"],
     path: /^\/api\/messages\/send\/?$/,
-    limit: (config, type) => ({ bytes: type === "multipart/form-data" ? mediaBytes(config) + MB : 256 * KB, auth: "apiToken", ownReader: true }),
+    limit: (config, type) => ({
+      bytes: type === "multipart/form-data" ? mediaBytes(config) + MB : 256 * KB,
+      auth: "apiToken",
+      ownReader: true,
+    }),
   },
   // Panel sends: text up to 64 K characters, or up to ten files in one multipart body.
   {
     methods: ["POST"],
     path: /^\/api\/messages\/[^/]+\/?$/,
-    limit: (config, type) => ({ bytes: type === "multipart/form-data" ? mediaBytes(config) + MB : 256 * KB, auth: true, ownReader: true }),
+    limit: (config, type) => ({
+      bytes: type === "multipart/form-data" ? mediaBytes(config) + MB : 256 * KB,
+      auth: true,
+      ownReader: true,
+    }),
   },
   // Simulated inbound media arrives base64-encoded inside JSON.
-  { methods: ["POST"], path: /^\/api\/sandbox\/[^/]+\/inbound\/?$/, limit: (config) => ({ bytes: Math.ceil((mediaBytes(config) * 4) / 3) + MB, auth: "connections:manage" }) },
+  {
+    methods: ["POST"],
+    path: /^\/api\/sandbox\/[^/]+\/inbound\/?$/,
+    limit: (config) => ({ bytes: Math.ceil((mediaBytes(config) * 4) / 3) + MB, auth: "connections:manage" }),
+  },
   // Up to 10 000 recipients with their rendered messages.
   { methods: ["POST"], path: /^\/api\/bulkMessage\/?$/, limit: fixed(16 * MB, "bulk:manage") },
   // A queue with its whole chatbot tree.

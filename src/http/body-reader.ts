@@ -33,7 +33,11 @@ export async function readCapped(request: Request, limit: number): Promise<Uint8
  * Turns a body read by `readCapped` into what routes validate: JSON (nested at most MAX_JSON_DEPTH deep), form
  * fields, text, or the raw bytes. An empty body is `null`.
  */
-export async function parseBody(bytes: Uint8Array<ArrayBuffer>, mediaType: string, contentTypeHeader: string): Promise<unknown> {
+export async function parseBody(
+  bytes: Uint8Array<ArrayBuffer>,
+  mediaType: string,
+  contentTypeHeader: string,
+): Promise<unknown> {
   if (bytes.length === 0) return null;
   switch (mediaType) {
     case "application/json":
@@ -41,7 +45,11 @@ export async function parseBody(bytes: Uint8Array<ArrayBuffer>, mediaType: strin
     case "application/x-www-form-urlencoded":
       return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
     case "multipart/form-data":
-      return formFields(await new Response(bytes, { headers: { "content-type": contentTypeHeader } }).formData().catch(() => Promise.reject(invalidBody())));
+      return formFields(
+        await new Response(bytes, { headers: { "content-type": contentTypeHeader } })
+          .formData()
+          .catch(() => Promise.reject(invalidBody())),
+      );
     default:
       return mediaType.startsWith("text/") ? new TextDecoder().decode(bytes) : bytes.buffer;
   }

@@ -16,38 +16,45 @@ interface Issue {
  * (logged with a request id, never with a stack in the answer).
  */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error: thrown, set, request, path }) => {
-    // Elysia wraps whatever a body parser throws; a refusal thrown while reading the body keeps its own answer.
-    const error = code === "PARSE" && (thrown as Error).cause instanceof AppError ? ((thrown as Error).cause as AppError) : thrown;
-    if (error instanceof AppError) {
-      set.status = error.status;
-      if (typeof error.details?.retryAfter === "number") set.headers["retry-after"] = String(error.details.retryAfter);
-      return { error: error.code, ...error.details };
-    }
-    if (error instanceof FieldError) {
-      set.status = 400;
-      return { error: error.message, field: error.field };
-    }
-    switch (code) {
-      case "VALIDATION":
+  return new Elysia({ name: "error-handler" }).onError(
+    { as: "global" },
+    ({ code, error: thrown, set, request, path }) => {
+      // Elysia wraps whatever a body parser throws; a refusal thrown while reading the body keeps its own answer.
+      const error =
+        code === "PARSE" && (thrown as Error).cause instanceof AppError
+          ? ((thrown as Error).cause as AppError)
+          : thrown;
+      if (error instanceof AppError) {
+        set.status = error.status;
+        if (typeof error.details?.retryAfter === "number")
+          set.headers["retry-after"] = String(error.details.retryAfter);
+        return { error: error.code, ...error.details };
+      }
+      if (error instanceof FieldError) {
         set.status = 400;
-        return validationAnswer(error as ValidationError);
-      case "PARSE":
-        set.status = 400;
-        return { error: "ERR_INVALID_BODY" };
-      case "NOT_FOUND":
-        set.status = 404;
-        return { error: "ERR_NOT_FOUND" };
-      case "INVALID_COOKIE_SIGNATURE":
-        set.status = 401;
-        return { error: "ERR_SESSION_EXPIRED" };
-    }
-    const requestId = crypto.randomUUID();
-    log.error("unexpected error", { requestId, method: request.method, path, error });
-    set.status = 500;
-    set.headers["x-request-id"] = requestId;
-    return { error: "ERR_INTERNAL", requestId };
-  });
+        return { error: error.message, field: error.field };
+      }
+      switch (code) {
+        case "VALIDATION":
+          set.status = 400;
+          return validationAnswer(error as ValidationError);
+        case "PARSE":
+          set.status = 400;
+          return { error: "ERR_INVALID_BODY" };
+        case "NOT_FOUND":
+          set.status = 404;
+          return { error: "ERR_NOT_FOUND" };
+        case "INVALID_COOKIE_SIGNATURE":
+          set.status = 401;
+          return { error: "ERR_SESSION_EXPIRED" };
+      }
+      const requestId = crypto.randomUUID();
+      log.error("unexpected error", { requestId, method: request.method, path, error });
+      set.status = 500;
+      set.headers["x-request-id"] = requestId;
+      return { error: "ERR_INTERNAL", requestId };
+    },
+  );
 }
 
 function validationAnswer(error: ValidationError): { error: string; field?: string } {

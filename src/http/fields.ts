@@ -13,7 +13,13 @@ export function str(rule: FieldRule, opts: Opts = {}) {
     ...(rule.min != null && rule.required ? { minLength: rule.min } : {}),
     ...(rule.max != null ? { maxLength: rule.max } : {}),
     ...(rule.email ? { format: "email" } : {}),
-    ...(rule.digits ? { pattern: "^\\s*\\d+\\s*$" } : rule.pattern ? { pattern: patternOf(rule.pattern, rule.required) } : rule.required ? { pattern: "\\S" } : {}),
+    ...(rule.digits
+      ? { pattern: "^\\s*\\d+\\s*$" }
+      : rule.pattern
+        ? { pattern: patternOf(rule.pattern, rule.required) }
+        : rule.required
+          ? { pattern: "\\S" }
+          : {}),
     rule,
   });
   return opts.optional || !rule.required ? t.Optional(schema) : schema;

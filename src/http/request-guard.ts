@@ -20,7 +20,8 @@ const WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
  * place of Elysia's own parsers.
  */
 export function requestGuard(deps: AppDeps, tokens: Tokens) {
-  const limitOf = (request: Request, mediaType: string) => bodyLimitFor(deps.config, request.method, new URL(request.url).pathname, mediaType);
+  const limitOf = (request: Request, mediaType: string) =>
+    bodyLimitFor(deps.config, request.method, new URL(request.url).pathname, mediaType);
 
   return new Elysia({ name: "request-guard" })
     .onRequest(async ({ request, set }) => {
@@ -48,7 +49,10 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
       assertApiToken(deps.db, request.headers.get("authorization"));
       return;
     }
-    const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const bearer = request.headers
+      .get("authorization")
+      ?.match(/^Bearer\s+(.+)$/i)?.[1]
+      ?.trim();
     const user = await userFromAccessToken(deps, tokens, bearer);
     if (rule !== true && !can(user.profile, rule)) throw forbidden();
   }

@@ -28,6 +28,12 @@ export function pickLang(acceptLanguage: string | null | undefined, cookieLang: 
 /** A synchronously initialised i18next instance; server and client build identical ones so hydration text matches. */
 export function createI18n(lng: Lang, resources: Resource): i18n {
   const instance = i18next.createInstance();
-  void instance.init({ lng, fallbackLng: FALLBACK, resources, initAsync: false, interpolation: { escapeValue: false } });
+  void instance.init({
+    lng,
+    fallbackLng: FALLBACK,
+    resources,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
   return instance;
 }

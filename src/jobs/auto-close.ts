@@ -21,7 +21,12 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
   const closed: number[] = [];
   for (const ticket of stale) {
     try {
-      await applyTicketChanges(deps, ticket.id, { status: "closed", userId: ticket.userId }, { actor: null, markRead: false, farewell: false });
+      await applyTicketChanges(
+        deps,
+        ticket.id,
+        { status: "closed", userId: ticket.userId },
+        { actor: null, markRead: false, farewell: false },
+      );
       closed.push(ticket.id);
     } catch (error) {
       deps.log.warn("auto-close failed", { ticketId: ticket.id, error });

@@ -95,7 +95,13 @@ export class JobRunner {
       const retryIn = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.max(0, job.attempts - 1));
       const message = error instanceof Error ? error.message : String(error);
       fail(this.deps.db, job, this.deps.clock.now(), message, retryIn);
-      this.deps.log.warn("job failed", { jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, error: message });
+      this.deps.log.warn("job failed", {
+        jobId: job.id,
+        kind: job.kind,
+        attempt: job.attempts,
+        of: job.maxAttempts,
+        error: message,
+      });
     }
   }
 

@@ -1,5 +1,10 @@
 import type { AppDeps } from "../deps";
-import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedules } from "../modules/schedules/dispatch";
+import {
+  pickDueSchedules,
+  SCHEDULE_SEND_JOB,
+  sendSchedule,
+  settleWaitingSchedules,
+} from "../modules/schedules/dispatch";
 import type { JobRunner } from "./runner";
 
 /**

@@ -48,7 +48,10 @@ export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, 
       .where(
         and(
           inArray(jobs.kind, kinds),
-          or(and(eq(jobs.status, "pending"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now))),
+          or(
+            and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
+            and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
+          ),
         ),
       )
       .orderBy(jobs.runAt, jobs.id)
@@ -58,7 +61,12 @@ export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, 
     if (!due.length) return [];
     return tx
       .update(jobs)
-      .set({ status: "running", leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: new Date(now) })
+      .set({
+        status: "running",
+        leaseUntil: now + leaseMs,
+        attempts: sql`${jobs.attempts} + 1`,
+        updatedAt: new Date(now),
+      })
       .where(inArray(jobs.id, due))
       .returning()
       .all();
@@ -67,7 +75,10 @@ export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, 
 
 /** A run ended well: done, or (recurring) pending again after its interval. Only the lease holder's run counts. */
 export function complete(db: Db, job: JobRow, now: number) {
-  const next = job.everyMs != null ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 } : { status: "done" as const };
+  const next =
+    job.everyMs != null
+      ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
+      : { status: "done" as const };
   db.update(jobs)
     .set({ ...next, leaseUntil: null, lastError: null, updatedAt: new Date(now) })
     .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))
@@ -77,12 +88,11 @@ export function complete(db: Db, job: JobRow, now: number) {
 /** A run failed: tried again after `retryInMs`, or failed for good after its last attempt (a recurring job waits for its next turn). */
 export function fail(db: Db, job: JobRow, now: number, error: string, retryInMs: number) {
   const exhausted = job.attempts >= job.maxAttempts;
-  const next =
-    !exhausted
-      ? { status: "pending" as const, runAt: now + retryInMs }
-      : job.everyMs != null
-        ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
-        : { status: "failed" as const };
+  const next = !exhausted
+    ? { status: "pending" as const, runAt: now + retryInMs }
+    : job.everyMs != null
+      ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
+      : { status: "failed" as const };
   db.update(jobs)
     .set({ ...next, leaseUntil: null, lastError: error.slice(0, 2000), updatedAt: new Date(now) })
     .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))

@@ -17,20 +17,34 @@ export function createAppMetrics(db: Db) {
   registry.gauge("zapdesk_connections", "WhatsApp connections by status.", () =>
     countConnectionsByStatus(db).map((c) => ({ labels: { status: c.status }, value: c.count })),
   );
-  const messages = registry.counter("zapdesk_messages_total", "Messages stored since start: in from contacts, out from agents, bots or the phone.");
-  registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", () => countJobs(db).map((j) => ({ labels: { status: j.status }, value: j.count })));
+  const messages = registry.counter(
+    "zapdesk_messages_total",
+    "Messages stored since start: in from contacts, out from agents, bots or the phone.",
+  );
+  registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", () =>
+    countJobs(db).map((j) => ({ labels: { status: j.status }, value: j.count })),
+  );
   registry.gauge("zapdesk_websocket_clients", "Open browser sockets.", () => [{ value: sockets() }]);
-  const requests = registry.histogram("zapdesk_http_request_duration_seconds", "HTTP request durations by method and status class.", LATENCY_BUCKETS);
-  registry.gauge("process_resident_memory_bytes", "Resident memory of the server process.", () => [{ value: process.memoryUsage().rss }]);
+  const requests = registry.histogram(
+    "zapdesk_http_request_duration_seconds",
+    "HTTP request durations by method and status class.",
+    LATENCY_BUCKETS,
+  );
+  registry.gauge("process_resident_memory_bytes", "Resident memory of the server process.", () => [
+    { value: process.memoryUsage().rss },
+  ]);
   registry.gauge("process_heap_bytes", "JavaScript heap in use.", () => [{ value: process.memoryUsage().heapUsed }]);
-  registry.gauge("process_uptime_seconds", "Seconds since the server started.", () => [{ value: Math.round((Date.now() - started) / 1000) }]);
+  registry.gauge("process_uptime_seconds", "Seconds since the server started.", () => [
+    { value: Math.round((Date.now() - started) / 1000) },
+  ]);
 
   return {
     text: () => registry.text(),
     /** Fed from the realtime hub: every stored message is announced as `appMessage` create. */
     observeEvent(event: EventName, payload: unknown) {
       const p = payload as { action?: string; message?: { fromMe?: boolean } } | null;
-      if (event === "appMessage" && p?.action === "create") messages.inc({ direction: p.message?.fromMe ? "out" : "in" });
+      if (event === "appMessage" && p?.action === "create")
+        messages.inc({ direction: p.message?.fromMe ? "out" : "in" });
     },
     observeRequest(method: string, status: number, seconds: number) {
       requests.observe(seconds, { method, status: `${Math.floor(status / 100)}xx` });

@@ -6,7 +6,9 @@ type Labels = Record<string, string>;
 
 const key = (labels: Labels) => JSON.stringify(Object.entries(labels).sort());
 const render = (labels: Labels) => {
-  const pairs = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`);
+  const pairs = Object.entries(labels).map(
+    ([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`,
+  );
   return pairs.length ? `{${pairs.join(",")}}` : "";
 };
 
@@ -70,7 +72,12 @@ export class MetricsRegistry {
 
   /** A gauge read at scrape time: `read` returns one value per label set. */
   gauge(name: string, help: string, read: () => { labels?: Labels; value: number }[]) {
-    this.families.push({ name, help, type: "gauge", lines: () => read().map((s) => `${name}${render(s.labels ?? {})} ${s.value}`) });
+    this.families.push({
+      name,
+      help,
+      type: "gauge",
+      lines: () => read().map((s) => `${name}${render(s.labels ?? {})} ${s.value}`),
+    });
   }
 
   /** The text exposition format (version 0.0.4). */

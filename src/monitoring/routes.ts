@@ -22,7 +22,8 @@ export function monitoringRoutes(deps: AppDeps) {
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
       const at = started.get(request);
-      if (at !== undefined) deps.metrics.observeRequest(request.method, Number(set.status) || 200, (performance.now() - at) / 1000);
+      if (at !== undefined)
+        deps.metrics.observeRequest(request.method, Number(set.status) || 200, (performance.now() - at) / 1000);
     })
     .get("/health", ({ set }) => {
       try {
@@ -44,7 +45,11 @@ export function monitoringRoutes(deps: AppDeps) {
 function mayScrape(request: Request, server: Parameters<typeof clientIp>[1], deps: AppDeps): boolean {
   const token = deps.config.metricsToken;
   if (token) {
-    const given = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim() ?? "";
+    const given =
+      request.headers
+        .get("authorization")
+        ?.match(/^Bearer\s+(.+)$/i)?.[1]
+        ?.trim() ?? "";
     const a = Buffer.from(given);
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);

@@ -17,11 +17,18 @@ export interface BackupFile {
 }
 
 /** Takes one scheduled backup into DATA_DIR/backups and keeps only the newest `keep` scheduled ones. */
-export function takeScheduledBackup(config: Pick<Config, "dataDir" | "databasePath">, keep: number, now: number): string {
+export function takeScheduledBackup(
+  config: Pick<Config, "dataDir" | "databasePath">,
+  keep: number,
+  now: number,
+): string {
   const dir = backupsDir(config);
   const name = `zapdesk-${new Date(now).toISOString().replace(/[:.]/g, "-")}.sqlite`;
   snapshot(config.databasePath, join(dir, name));
-  const scheduled = readdirSync(dir).filter((n) => SCHEDULED.test(n)).sort().reverse();
+  const scheduled = readdirSync(dir)
+    .filter((n) => SCHEDULED.test(n))
+    .sort()
+    .reverse();
   for (const old of scheduled.slice(Math.max(1, keep))) rmSync(join(dir, old), { force: true });
   return name;
 }
@@ -43,7 +50,12 @@ export function listBackups(config: Pick<Config, "dataDir">): BackupFile[] {
     .filter((n) => ANY_BACKUP.test(n))
     .map((name) => {
       const stat = statSync(join(dir, name));
-      return { name, size: stat.size, createdAt: stat.mtime.toISOString(), kind: name.startsWith("pre-migration") ? ("pre-migration" as const) : ("scheduled" as const) };
+      return {
+        name,
+        size: stat.size,
+        createdAt: stat.mtime.toISOString(),
+        kind: name.startsWith("pre-migration") ? ("pre-migration" as const) : ("scheduled" as const),
+      };
     })
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
 }

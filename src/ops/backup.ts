@@ -11,7 +11,11 @@ const DB_ENTRY = "zapdesk.sqlite";
  * runs), optionally with the media folder as a tar archive. The media is copied after the snapshot, so every file
  * the copied database points to is there.
  */
-export async function backup(config: Pick<Config, "databasePath" | "mediaDir">, out: string, opts: { withMedia?: boolean } = {}) {
+export async function backup(
+  config: Pick<Config, "databasePath" | "mediaDir">,
+  out: string,
+  opts: { withMedia?: boolean } = {},
+) {
   if (!existsSync(config.databasePath)) throw new Error(`no database at ${config.databasePath}`);
   if (existsSync(out)) throw new Error(`${out} already exists`);
   mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
@@ -43,7 +47,11 @@ export function snapshot(databasePath: string, out: string) {
  * Restores a backup (a database copy or a tar with media) into DATA_DIR. A database that already holds users is
  * kept unless `force`: restoring replaces everything in it. The server must be stopped while this runs.
  */
-export function restore(config: Pick<Config, "databasePath" | "mediaDir" | "dataDir">, file: string, opts: { force?: boolean } = {}) {
+export function restore(
+  config: Pick<Config, "databasePath" | "mediaDir" | "dataDir">,
+  file: string,
+  opts: { force?: boolean } = {},
+) {
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
   if (!opts.force && hasUsers(config.databasePath)) {
     throw new Error(`${config.databasePath} is not empty (it has users): pass --force to replace it`);
@@ -85,7 +93,8 @@ function checkDatabase(path: string) {
     db = new Database(path, { readonly: true });
     const result = db.query("PRAGMA integrity_check").get() as { integrity_check: string } | null;
     if (result?.integrity_check !== "ok") throw new Error(`integrity check failed: ${result?.integrity_check}`);
-    if (!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get()) throw new Error("it is not a Zapdesk database");
+    if (!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get())
+      throw new Error("it is not a Zapdesk database");
   } catch (error) {
     rmSync(path, { force: true });
     throw new Error(`cannot restore ${basename(path)}: ${(error as Error).message}`);

@@ -120,5 +120,6 @@ function checksumOk(block: Uint8Array): boolean {
 
 const octal = (n: number, width: number) => `${n.toString(8).padStart(width - 1, "0")}\u0000`;
 const put = (block: Uint8Array, at: number, text: string) => block.set(new TextEncoder().encode(text), at);
-const field = (block: Uint8Array, at: number, len: number) => new TextDecoder().decode(block.subarray(at, at + len)).replace(/\u0000.*$/s, "");
+const field = (block: Uint8Array, at: number, len: number) =>
+  new TextDecoder().decode(block.subarray(at, at + len)).replace(/\u0000.*$/s, "");
 const padding = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;

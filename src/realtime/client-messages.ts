@@ -24,7 +24,9 @@ export function parseClientMessage(frame: unknown): ClientMessage | null {
     case "leaveChatBox":
       return isId(msg.ticketId) ? { type: msg.type, ticketId: msg.ticketId } : null;
     case "token":
-      return typeof msg.token === "string" && msg.token.length <= MAX_TOKEN_LENGTH ? { type: "token", token: msg.token } : null;
+      return typeof msg.token === "string" && msg.token.length <= MAX_TOKEN_LENGTH
+        ? { type: "token", token: msg.token }
+        : null;
     default:
       return null;
   }

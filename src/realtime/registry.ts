@@ -168,7 +168,8 @@ export class SocketRegistry {
         wants.statuses.delete(msg.status);
         return this.syncRooms(entry);
       case "joinChatBox":
-        if (!this.deps.checks.maySeeTicket(entry.user, msg.ticketId)) return this.note(entry, "refused joinChatBox", { ticketId: msg.ticketId });
+        if (!this.deps.checks.maySeeTicket(entry.user, msg.ticketId))
+          return this.note(entry, "refused joinChatBox", { ticketId: msg.ticketId });
         wants.chats.add(msg.ticketId);
         return this.syncRooms(entry);
       case "leaveChatBox":
@@ -225,7 +226,8 @@ export class SocketRegistry {
   /** Subscribes the socket to exactly the rooms its user may see among those it asked for. */
   private syncRooms(entry: Entry, opts: { recheckChats?: boolean } = {}) {
     const { user, wants } = entry;
-    if (opts.recheckChats) for (const id of [...wants.chats]) if (!this.deps.checks.maySeeTicket(user, id)) wants.chats.delete(id);
+    if (opts.recheckChats)
+      for (const id of [...wants.chats]) if (!this.deps.checks.maySeeTicket(user, id)) wants.chats.delete(id);
     const desired = new Set<Room>(["all", `user:${user.id}`]);
     if (isAdmin(user.profile)) desired.add("admins");
     if (wants.notification) for (const room of listRooms(user, "notification")) desired.add(room);

@@ -42,7 +42,12 @@ export function notificationRooms(ticket: { queueId: number | null }): Room[] {
 }
 
 /** Every room that may show a ticket: its chat, its status lists and the notification rooms. */
-export function ticketRooms(ticket: { id: number; status: string; queueId: number | null; userId?: number | null }): Room[] {
+export function ticketRooms(ticket: {
+  id: number;
+  status: string;
+  queueId: number | null;
+  userId?: number | null;
+}): Room[] {
   return [`ticket:${ticket.id}`, ...statusRooms(ticket), ...notificationRooms(ticket)];
 }
 
@@ -52,7 +57,12 @@ export function agentQueueKeys(queueIds: readonly number[]): QueueKey[] {
 }
 
 /** The rooms a user joins to follow the ticket lists of a status, or the notifications: admins the global ones, agents one per queue they may see. */
-export function listRooms(user: { profile: string; queueIds: readonly number[] }, kind: TicketStatus | "notification"): Room[] {
+export function listRooms(
+  user: { profile: string; queueIds: readonly number[] },
+  kind: TicketStatus | "notification",
+): Room[] {
   if (isAdmin(user.profile)) return kind === "notification" ? ["notification"] : [`status:${kind}`];
-  return agentQueueKeys(user.queueIds).map((q): Room => (kind === "notification" ? `queue:${q}:notification` : `queue:${q}:status:${kind}`));
+  return agentQueueKeys(user.queueIds).map(
+    (q): Room => (kind === "notification" ? `queue:${q}:notification` : `queue:${q}:status:${kind}`),
+  );
 }

@@ -26,5 +26,7 @@ export function fillTemplate(template: string, header: string[], row: string[]):
 export function buildBulk(template: string, csv: string): BulkPreview[] {
   const [header, ...rows] = parseCsv(csv);
   if (!header) return [];
-  return rows.filter((row) => (row[0] ?? "").replace(/\D/g, "") !== "").map((row) => ({ phone: withCountryCode(row[0]!), message: fillTemplate(template, header, row) }));
+  return rows
+    .filter((row) => (row[0] ?? "").replace(/\D/g, "") !== "")
+    .map((row) => ({ phone: withCountryCode(row[0]!), message: fillTemplate(template, header, row) }));
 }

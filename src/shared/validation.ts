@@ -39,7 +39,10 @@ export function checkField(rule: FieldRule, value: unknown): string | null {
 }
 
 /** Checks every field of a form; returns field → message for the invalid ones. */
-export function checkForm<K extends string>(rules: Record<K, FieldRule>, values: Partial<Record<K, unknown>>): Partial<Record<K, string>> {
+export function checkForm<K extends string>(
+  rules: Record<K, FieldRule>,
+  values: Partial<Record<K, unknown>>,
+): Partial<Record<K, string>> {
   const errors: Partial<Record<K, string>> = {};
   for (const key of Object.keys(rules) as K[]) {
     const message = checkField(rules[key], values[key]);

@@ -16,12 +16,32 @@ import UserMenu from "../../islands/UserMenu";
 import { agentIslands } from "./pages/agent-islands";
 import { adminIslands } from "./pages/admin-islands";
 
-const serverIslands = { LoginForm, SignupForm, UserMenu, NavToggle, NotificationsBell, TicketsManager, Chat, SandboxPhone, ConnectionsBadge, ...agentIslands, ...adminIslands } satisfies Record<IslandName, ComponentType<any>>;
+const serverIslands = {
+  LoginForm,
+  SignupForm,
+  UserMenu,
+  NavToggle,
+  NotificationsBell,
+  TicketsManager,
+  Chat,
+  SandboxPhone,
+  ConnectionsBadge,
+  ...agentIslands,
+  ...adminIslands,
+} satisfies Record<IslandName, ComponentType<any>>;
 
 /** Per-request island renderer: each island is its own React root with prefix `i<n>-`, like the client hydrates it. */
 export function islandRenderer(i18n: i18n) {
   let next = 0;
-  return function Island<N extends IslandName>({ name, props, className }: { name: N; props?: Record<string, unknown>; className?: string }) {
+  return function Island<N extends IslandName>({
+    name,
+    props,
+    className,
+  }: {
+    name: N;
+    props?: Record<string, unknown>;
+    className?: string;
+  }) {
     const id = `i${next++}`;
     const C = serverIslands[name] as ComponentType<any>;
     const html = renderToString(
@@ -32,7 +52,17 @@ export function islandRenderer(i18n: i18n) {
       </I18nProvider>,
       { identifierPrefix: `${id}-` },
     );
-    return <div className={className} data-island={name} data-island-id={id} data-props={JSON.stringify(props ?? {})} dangerouslySetInnerHTML={{ __html: html }} />;
+    // `html` is React's own rendering of the island (every text escaped), placed as is so hydration matches it.
+    return (
+      <div
+        className={className}
+        data-island={name}
+        data-island-id={id}
+        data-props={JSON.stringify(props ?? {})}
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: markup produced by renderToString, not by users
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
+    );
   };
 }
 

@@ -21,11 +21,22 @@ export function clientEntry(): string {
 
 /** JSON safe inside a `<script>` element: `<` becomes `\u003c`, so no `</script>` or `<!--` can appear. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** Streams a full HTML document: shell, page body, boot JSON and the client entry; never cached. */
-export async function renderPage({ title, boot, body }: { title: string; boot: Boot; body: ReactNode }): Promise<Response> {
+export async function renderPage({
+  title,
+  boot,
+  body,
+}: {
+  title: string;
+  boot: Boot;
+  body: ReactNode;
+}): Promise<Response> {
   const stream = await renderToReadableStream(
     <html lang={boot.lng}>
       <head>
@@ -37,6 +48,7 @@ export async function renderPage({ title, boot, body }: { title: string; boot: B
       </head>
       <body>
         {body}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON escaped by scriptJson so it cannot close the tag */}
         <script id="__boot" type="application/json" dangerouslySetInnerHTML={{ __html: scriptJson(boot) }} />
         <script type="module" src={clientEntry()} />
       </body>

@@ -8,7 +8,9 @@ import { TestClock } from "../helpers";
 function setup() {
   const db = openDatabase(":memory:");
   runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')").run();
+  db.$client
+    .query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')")
+    .run();
   return db;
 }
 
@@ -50,7 +52,11 @@ describe("baileys SQLite auth store", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     await expect(
-      Promise.resolve().then(() => a.state.keys.set({ session: { ok: Buffer.from([1]) as unknown as Uint8Array, bad: cyclic as unknown as Uint8Array } })),
+      Promise.resolve().then(() =>
+        a.state.keys.set({
+          session: { ok: Buffer.from([1]) as unknown as Uint8Array, bad: cyclic as unknown as Uint8Array },
+        }),
+      ),
     ).rejects.toThrow();
     expect(await a.state.keys.get("session", ["ok"])).toEqual({});
   });
@@ -63,8 +69,12 @@ describe("baileys SQLite auth store", () => {
     b.saveCreds();
     await a.state.keys.set({ session: { s: Buffer.from([1]) as unknown as Uint8Array } });
     await b.state.keys.set({ session: { s: Buffer.from([2]) as unknown as Uint8Array } });
-    db.$client.query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')").run();
-    db.$client.query("INSERT INTO wa_sent_messages (whatsapp_id, wid, content) VALUES (1, 'A', x'0a0161'), (2, 'B', x'0a0162')").run();
+    db.$client
+      .query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')")
+      .run();
+    db.$client
+      .query("INSERT INTO wa_sent_messages (whatsapp_id, wid, content) VALUES (1, 'A', x'0a0161'), (2, 'B', x'0a0162')")
+      .run();
     a.wipe();
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);

@@ -72,8 +72,15 @@ describe("group metadata for sends to groups", () => {
       throw new Error("no query expected");
     });
     cache.upsert([group("g@g.us", ["1@lid"])]);
-    cache.update([{ id: "g@g.us", subject: "Vendas", announce: true }, { id: "unknown@g.us", subject: "x" }]);
-    expect(await cache.get("g@g.us")).toMatchObject({ subject: "Vendas", announce: true, participants: [{ id: "1@lid" }] });
+    cache.update([
+      { id: "g@g.us", subject: "Vendas", announce: true },
+      { id: "unknown@g.us", subject: "x" },
+    ]);
+    expect(await cache.get("g@g.us")).toMatchObject({
+      subject: "Vendas",
+      announce: true,
+      participants: [{ id: "1@lid" }],
+    });
     expect(cache.has("unknown@g.us")).toBe(false);
     cache.update([group("h@g.us", ["7@lid"])]);
     expect(ids(await cache.get("h@g.us"))).toEqual(["7@lid"]);
@@ -83,9 +90,19 @@ describe("group metadata for sends to groups", () => {
     const cache = new GroupMetadataCache(async () => {
       throw new Error("no query expected");
     });
-    cache.upsert([{ ...group("g@g.us", []), participants: [{ id: "1@lid", phoneNumber: "5511911111111@s.whatsapp.net", admin: null }, { id: "2@lid", admin: null }] }]);
-    const update = (action: "add" | "remove" | "promote" | "demote" | "modify", participants: { id: string; lid?: string }[]) =>
-      cache.participants({ id: "g@g.us", author: "2@lid", action, participants });
+    cache.upsert([
+      {
+        ...group("g@g.us", []),
+        participants: [
+          { id: "1@lid", phoneNumber: "5511911111111@s.whatsapp.net", admin: null },
+          { id: "2@lid", admin: null },
+        ],
+      },
+    ]);
+    const update = (
+      action: "add" | "remove" | "promote" | "demote" | "modify",
+      participants: { id: string; lid?: string }[],
+    ) => cache.participants({ id: "g@g.us", author: "2@lid", action, participants });
 
     update("add", [{ id: "3@lid" }]);
     expect(ids(await cache.get("g@g.us"))).toEqual(["1@lid", "2@lid", "3@lid"]);

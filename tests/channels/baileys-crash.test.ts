@@ -47,7 +47,14 @@ function setup() {
   /** Starts the app's process; it connects with the stored credentials, or shows a QR the fake phone scans. */
   const start = async (env: Record<string, string> = {}) => {
     const app = Bun.spawn([process.execPath, APP], {
-      env: { ...process.env, ...env, FAKEWA_URL: fake.url, FAKEWA_ROOT: FAKE_ROOT_PUBLIC_KEY, DB_PATH: dbPath, MEDIA_DIR: join(dir, "media") },
+      env: {
+        ...process.env,
+        ...env,
+        FAKEWA_URL: fake.url,
+        FAKEWA_ROOT: FAKE_ROOT_PUBLIC_KEY,
+        DB_PATH: dbPath,
+        MEDIA_DIR: join(dir, "media"),
+      },
       stdout: "ignore",
       stderr: "inherit",
     });
@@ -59,8 +66,18 @@ function setup() {
     if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}`);
     return app;
   };
-  const storedWids = () => db.select({ wid: messages.wid }).from(messages).all().map((m) => m.wid);
-  const journaled = () => db.select({ payload: inboundJournal.payload }).from(inboundJournal).all().map((r) => r.payload);
+  const storedWids = () =>
+    db
+      .select({ wid: messages.wid })
+      .from(messages)
+      .all()
+      .map((m) => m.wid);
+  const journaled = () =>
+    db
+      .select({ payload: inboundJournal.payload })
+      .from(inboundJournal)
+      .all()
+      .map((r) => r.payload);
   return { fake, db, start, storedWids, journaled };
 }
 
@@ -114,7 +131,9 @@ describe("inbound messages survive a stop and a crash", () => {
     const ctx = setup();
     const app = await ctx.start();
     const ids = Array.from({ length: 400 }, (_, i) => `K-${i}`);
-    ids.forEach((id, i) => ctx.fake.deliver(`55119${String(i % 20).padStart(8, "0")}`, id, { conversation: `burst ${id}` }));
+    ids.forEach((id, i) =>
+      ctx.fake.deliver(`55119${String(i % 20).padStart(8, "0")}`, id, { conversation: `burst ${id}` }),
+    );
     await waitFor(() => ctx.fake.receipted.size >= 100);
     app.kill("SIGKILL");
     await app.exited;

@@ -32,7 +32,10 @@ describe("baileys driver against the fake WhatsApp server", () => {
     expect(seq).toContain("qrcode");
     expect(seq).toContain("PAIRING");
     expect(seq.filter((s) => s === "OPENING").length).toBe(2); // the 515 restart opened a second socket
-    expect(ctx.sink.lastStatus()).toEqual({ status: "CONNECTED", info: { qr: "", number: ctx.fake.phone, retries: 0 } });
+    expect(ctx.sink.lastStatus()).toEqual({
+      status: "CONNECTED",
+      info: { qr: "", number: ctx.fake.phone, retries: 0 },
+    });
     expect(credsCount(ctx.db)).toBe(1);
     expect(ctx.driver.isRunning(CONN.id)).toBe(true);
   });
@@ -42,7 +45,9 @@ describe("baileys driver against the fake WhatsApp server", () => {
     await ctx.driver.start(CONN, ctx.sink);
     const code = await ctx.driver.requestPairingCode!(CONN.id, "+55 11 90000-0000");
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
-    const iq = await ctx.fake.waitFor((n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "link_code_companion_reg");
+    const iq = await ctx.fake.waitFor(
+      (n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "link_code_companion_reg",
+    );
     expect(iq.tag).toBe("iq");
     expect(ctx.sink.lastStatus()?.status).toBe("PAIRING");
   });
@@ -60,16 +65,28 @@ describe("baileys driver against the fake WhatsApp server", () => {
   test("an inbound text reaches the sink normalised", async () => {
     const ctx = setup();
     await pair(ctx);
-    ctx.fake.deliver("5511988887777", "IN-1", { extendedTextMessage: { text: "olá", contextInfo: { stanzaId: "Q-9" } } });
+    ctx.fake.deliver("5511988887777", "IN-1", {
+      extendedTextMessage: { text: "olá", contextInfo: { stanzaId: "Q-9" } },
+    });
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IN-1"));
-    expect(m).toMatchObject({ chatId: "5511988887777", isGroup: false, fromMe: false, kind: "chat", body: "olá", quotedId: "Q-9", pushName: "Contato" });
+    expect(m).toMatchObject({
+      chatId: "5511988887777",
+      isGroup: false,
+      fromMe: false,
+      kind: "chat",
+      body: "olá",
+      quotedId: "Q-9",
+      pushName: "Contato",
+    });
   });
 
   test("logout unlinks, wipes creds and reports DISCONNECTED", async () => {
     const ctx = setup();
     await pair(ctx);
     await ctx.driver.logout(CONN.id);
-    await ctx.fake.waitFor((n) => n.tag === "iq" && (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device");
+    await ctx.fake.waitFor(
+      (n) => n.tag === "iq" && (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device",
+    );
     expect(ctx.sink.lastStatus()?.status).toBe("DISCONNECTED");
     expect(credsCount(ctx.db)).toBe(0);
     expect(ctx.driver.isRunning(CONN.id)).toBe(false);
@@ -100,7 +117,9 @@ describe("baileys driver reconnects", () => {
     await pair(ctx);
     await ctx.driver.stop(CONN.id);
     expect(ctx.driver.isRunning(CONN.id)).toBe(false);
-    expect(ctx.fake.sent.some((n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device")).toBe(false);
+    expect(
+      ctx.fake.sent.some((n) => (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device"),
+    ).toBe(false);
     const before = ctx.sink.statuses.length;
     await ctx.driver.start(CONN, ctx.sink);
     await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
@@ -144,7 +163,9 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     const ctx = setup({ onWhatsApp: ["5511988887777"] });
     await pair(ctx);
     const id = ctx.driver.newMessageId(CONN.id);
-    await ctx.driver.sendText(CONN.id, "5511988887777", false, "*Ana:* seu pedido saiu para entrega", { messageId: id });
+    await ctx.driver.sendText(CONN.id, "5511988887777", false, "*Ana:* seu pedido saiu para entrega", {
+      messageId: id,
+    });
     const first = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id);
     const content = await ctx.fake.decryptFor(first, "5511988887777");
     expect(content.extendedTextMessage?.text).toBe("*Ana:* seu pedido saiu para entrega");
@@ -159,7 +180,9 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     await ctx.sink.until(() => ctx.sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
     ctx.fake.retryReceipt("5511988887777", id);
     const again = await ctx.fake.waitFor((n) => n.tag === "message" && n.attrs.id === id && n !== first);
-    expect(proto.Message.create(await ctx.fake.decryptFor(again, "5511988887777")).toJSON()).toEqual(proto.Message.create(content).toJSON());
+    expect(proto.Message.create(await ctx.fake.decryptFor(again, "5511988887777")).toJSON()).toEqual(
+      proto.Message.create(content).toJSON(),
+    );
   });
 
   test("retry counts outlive the socket: once Baileys stops re-sending a message, a reconnect does not start over", async () => {
@@ -200,7 +223,13 @@ describe("baileys driver sending against the fake WhatsApp server", () => {
     const ctx = setup({ onWhatsApp: [...members, "5511966665555"] });
     await pair(ctx);
     const gid = "120363000000000001";
-    const inGroup = (id: string) => ctx.fake.deliver(members[1]!, id, { conversation: "oi" }, { from: `${gid}@g.us`, participant: `${members[1]}@s.whatsapp.net` });
+    const inGroup = (id: string) =>
+      ctx.fake.deliver(
+        members[1]!,
+        id,
+        { conversation: "oi" },
+        { from: `${gid}@g.us`, participant: `${members[1]}@s.whatsapp.net` },
+      );
     const recipients = (n: BinaryNode) => findAll(n, "to").map((t) => t.attrs.jid!.split("@")[0]);
     // An inbound group message after each notification: events are handled in order, so once it reached the
     // sink the notification has been applied.
@@ -251,7 +280,11 @@ describe("baileys driver inbound media and calls", () => {
       },
     });
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IMG-1"));
-    expect(m).toMatchObject({ kind: "image", body: "comprovante", mediaPending: { mimetype: "image/jpeg", originalName: "IMG-1.jpeg" } });
+    expect(m).toMatchObject({
+      kind: "image",
+      body: "comprovante",
+      mediaPending: { mimetype: "image/jpeg", originalName: "IMG-1.jpeg" },
+    });
     expect(m.media).toBeUndefined();
     const outcome = await ctx.sink.until(() => ctx.sink.media.get("IMG-1"));
     if (!("media" in outcome)) throw new Error(`no file: ${JSON.stringify(outcome)}`);
@@ -266,7 +299,12 @@ describe("baileys driver inbound media and calls", () => {
     const cdn = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("gone", { status: 500 }) });
     cleanup.push(() => cdn.stop(true));
     ctx.fake.deliver("5511988887777", "DOC-1", {
-      documentMessage: { url: `http://127.0.0.1:${cdn.port}/d.enc`, mimetype: "application/pdf", fileName: "nota.pdf", mediaKey: Buffer.alloc(32, 1) },
+      documentMessage: {
+        url: `http://127.0.0.1:${cdn.port}/d.enc`,
+        mimetype: "application/pdf",
+        fileName: "nota.pdf",
+        mediaKey: Buffer.alloc(32, 1),
+      },
     });
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "DOC-1"));
     expect(m).toMatchObject({ kind: "document", body: "nota.pdf", mediaPending: { originalName: "nota.pdf" } });
@@ -324,10 +362,22 @@ describe("baileys driver inbound media size", () => {
     const bytes = Buffer.from("x".repeat(3000));
     const enc = await encryptedStream(bytes, "document");
     let fetched = 0;
-    const cdn = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (fetched++, new Response(Bun.file(enc.encFilePath))) });
+    const cdn = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => (fetched++, new Response(Bun.file(enc.encFilePath))),
+    });
     cleanup.push(() => cdn.stop(true));
     const doc = (fileLength: number) => ({
-      documentMessage: { url: `http://127.0.0.1:${cdn.port}/d.enc`, mimetype: "application/pdf", fileName: "big.pdf", mediaKey: enc.mediaKey, fileEncSha256: enc.fileEncSha256, fileSha256: enc.fileSha256, fileLength },
+      documentMessage: {
+        url: `http://127.0.0.1:${cdn.port}/d.enc`,
+        mimetype: "application/pdf",
+        fileName: "big.pdf",
+        mediaKey: enc.mediaKey,
+        fileEncSha256: enc.fileEncSha256,
+        fileSha256: enc.fileSha256,
+        fileLength,
+      },
     });
 
     ctx.fake.deliver("5511988887777", "DOC-DECLARED", doc(enc.fileLength));
@@ -342,7 +392,8 @@ describe("baileys driver inbound media size", () => {
     if (!("oversized" in lied)) throw new Error(`not oversized: ${JSON.stringify(lied)}`);
     expect(lied.oversized.fileName).toBe("big.pdf");
     expect(lied.oversized.bytes).toBeGreaterThan(1000);
-    for (const id of ["DOC-DECLARED", "DOC-LIES"]) expect(ctx.sink.messages.find((m) => m.id === id)!.media).toBeUndefined();
+    for (const id of ["DOC-DECLARED", "DOC-LIES"])
+      expect(ctx.sink.messages.find((m) => m.id === id)!.media).toBeUndefined();
     expect(readdirSync(ctx.mediaDir)).toEqual([]);
   });
 });

@@ -24,7 +24,13 @@ function inboundImage(): WAMessage {
     }).finish(),
   );
   return {
-    key: { remoteJid: "123456789012345@lid", remoteJidAlt: "5511988887777@s.whatsapp.net", fromMe: false, id: "IMG-1", addressingMode: "lid" },
+    key: {
+      remoteJid: "123456789012345@lid",
+      remoteJidAlt: "5511988887777@s.whatsapp.net",
+      fromMe: false,
+      id: "IMG-1",
+      addressingMode: "lid",
+    },
     messageTimestamp: 1767225600,
     pushName: "Ana",
     message: content,
@@ -40,7 +46,9 @@ describe("Baileys events as JSON", () => {
     expect(Buffer.isBuffer(image.mediaKey)).toBe(true);
     expect(Buffer.from(image.mediaKey!).equals(Buffer.alloc(32, 7))).toBe(true);
     expect(image.fileLength).toBe(123456789);
-    expect(proto.Message.encode(proto.Message.fromObject(back.message!)).finish()).toEqual(proto.Message.encode(m.message!).finish());
+    expect(proto.Message.encode(proto.Message.fromObject(back.message!)).finish()).toEqual(
+      proto.Message.encode(m.message!).finish(),
+    );
     expect(mediaInfo(back)).toEqual(mediaInfo(m));
   });
 
@@ -51,7 +59,11 @@ describe("Baileys events as JSON", () => {
   });
 
   test("an own message built by Baileys (a proto instance with a Long time) keeps its status", () => {
-    const own = generateWAMessageFromContent("5511988887777@s.whatsapp.net", { conversation: "olá" }, { userJid: "5511900000000@s.whatsapp.net" });
+    const own = generateWAMessageFromContent(
+      "5511988887777@s.whatsapp.net",
+      { conversation: "olá" },
+      { userJid: "5511900000000@s.whatsapp.net" },
+    );
     own.status = proto.WebMessageInfo.Status.SERVER_ACK;
     const back = roundTrip(own);
     expect(back.key).toEqual({ remoteJid: "5511988887777@s.whatsapp.net", fromMe: true, id: own.key.id });
@@ -61,9 +73,19 @@ describe("Baileys events as JSON", () => {
   });
 
   test("a revoke update keeps its null message, and a call its date", () => {
-    const update = { key: { remoteJid: "5511988887777@s.whatsapp.net", id: "X", fromMe: false }, update: { message: null, messageStubType: 1 } };
+    const update = {
+      key: { remoteJid: "5511988887777@s.whatsapp.net", id: "X", fromMe: false },
+      update: { message: null, messageStubType: 1 },
+    };
     expect(roundTrip(update)).toEqual(update);
-    const call: WACallEvent = { chatId: "5511988887777@s.whatsapp.net", from: "5511988887777@s.whatsapp.net", id: "CALL-1", date: new Date(1767225600000), offline: false, status: "offer" };
+    const call: WACallEvent = {
+      chatId: "5511988887777@s.whatsapp.net",
+      from: "5511988887777@s.whatsapp.net",
+      id: "CALL-1",
+      date: new Date(1767225600000),
+      offline: false,
+      status: "offer",
+    };
     expect(new Date(roundTrip(call).date).getTime()).toBe(1767225600000);
   });
 });

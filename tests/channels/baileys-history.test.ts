@@ -24,15 +24,39 @@ describe("baileys driver and the history sent at pairing, against the fake Whats
     {
       jid: "5511988887777@s.whatsapp.net",
       messages: [
-        { key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-OLD", fromMe: false }, messageTimestamp: at(30), message: { conversation: "há um mês" } },
-        { key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-1", fromMe: false }, messageTimestamp: at(2), pushName: "Ana", message: { conversation: "pedido 42?" } },
-        { key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-2", fromMe: true }, messageTimestamp: at(2), status: 4, message: { conversation: "saiu hoje" } },
-        { key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-IMG", fromMe: false }, messageTimestamp: at(1), message: { imageMessage: { caption: "foto", mimetype: "image/jpeg" } } },
+        {
+          key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-OLD", fromMe: false },
+          messageTimestamp: at(30),
+          message: { conversation: "há um mês" },
+        },
+        {
+          key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-1", fromMe: false },
+          messageTimestamp: at(2),
+          pushName: "Ana",
+          message: { conversation: "pedido 42?" },
+        },
+        {
+          key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-2", fromMe: true },
+          messageTimestamp: at(2),
+          status: 4,
+          message: { conversation: "saiu hoje" },
+        },
+        {
+          key: { remoteJid: "5511988887777@s.whatsapp.net", id: "H-IMG", fromMe: false },
+          messageTimestamp: at(1),
+          message: { imageMessage: { caption: "foto", mimetype: "image/jpeg" } },
+        },
       ],
     },
     {
       jid: `${LID}@lid`,
-      messages: [{ key: { remoteJid: `${LID}@lid`, id: "H-LID", fromMe: false }, messageTimestamp: at(1), message: { conversation: "pelo LID" } }],
+      messages: [
+        {
+          key: { remoteJid: `${LID}@lid`, id: "H-LID", fromMe: false },
+          messageTimestamp: at(1),
+          message: { conversation: "pelo LID" },
+        },
+      ],
     },
   ];
 

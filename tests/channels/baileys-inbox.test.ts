@@ -59,7 +59,12 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
   await channels.start(conn.id);
   fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
   await waitFor(() => row().status === "CONNECTED");
-  const stored = (wid: string) => db.select().from(messages).where(and(eq(messages.whatsappId, conn.id), eq(messages.wid, wid))).get();
+  const stored = (wid: string) =>
+    db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.whatsappId, conn.id), eq(messages.wid, wid)))
+      .get();
   /** The message once it has its file. */
   const withFile = (wid: string) => {
     const m = stored(wid);
@@ -89,7 +94,15 @@ function cdn(answer: (req: Request) => Response | Promise<Response>) {
 /** An image message whose encrypted file is `enc`, served at `url`. */
 function image(url: string, enc: Awaited<ReturnType<typeof encryptedStream>>, caption = ""): proto.IMessage {
   return {
-    imageMessage: { url, mimetype: "image/jpeg", caption, mediaKey: enc.mediaKey, fileEncSha256: enc.fileEncSha256, fileSha256: enc.fileSha256, fileLength: enc.fileLength },
+    imageMessage: {
+      url,
+      mimetype: "image/jpeg",
+      caption,
+      mediaKey: enc.mediaKey,
+      fileEncSha256: enc.fileEncSha256,
+      fileSha256: enc.fileSha256,
+      fileLength: enc.fileLength,
+    },
   };
 }
 
@@ -106,8 +119,18 @@ describe("baileys inbound without head-of-line blocking", () => {
     await waitFor(() => Array.from({ length: 20 }, (_, i) => app.stored(`TXT-${i}`)).every(Boolean), 1000);
     expect(Date.now() - sent).toBeLessThan(1000);
     const img = app.stored("IMG-HANG")!;
-    expect(img).toMatchObject({ mediaType: "image", mediaState: "downloading", mediaUrl: null, fileName: "IMG-HANG.jpeg" });
-    const order = app.db.select({ wid: messages.wid }).from(messages).orderBy(asc(messages.id)).all().map((m) => m.wid);
+    expect(img).toMatchObject({
+      mediaType: "image",
+      mediaState: "downloading",
+      mediaUrl: null,
+      fileName: "IMG-HANG.jpeg",
+    });
+    const order = app.db
+      .select({ wid: messages.wid })
+      .from(messages)
+      .orderBy(asc(messages.id))
+      .all()
+      .map((m) => m.wid);
     expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
   });
 
@@ -148,7 +171,9 @@ describe("baileys inbound without head-of-line blocking", () => {
     const done = await waitFor(() => app.withFile("IMG-1"));
     expect(done).toMatchObject({ mediaState: null, mediaMime: "image/jpeg", fileName: "IMG-1.jpeg" });
     expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
-    const update = app.hub.to(`ticket:${done.ticketId}`, "appMessage").find((e) => e.payload.action === "update" && e.payload.message.id === done.id);
+    const update = app.hub
+      .to(`ticket:${done.ticketId}`, "appMessage")
+      .find((e) => e.payload.action === "update" && e.payload.message.id === done.id);
     expect(update?.payload.message).toMatchObject({ mediaState: null, mediaUrl: `/api/media/${done.id}` });
     await waitFor(() => app.journal().length === 0);
   });
@@ -156,11 +181,28 @@ describe("baileys inbound without head-of-line blocking", () => {
   test("media that cannot be downloaded, or passes the size limit while downloading, ends unavailable", async () => {
     const app = await connectedApp({ maxMediaBytes: 1000 });
     const big = await encryptedStream(Buffer.alloc(3000, 1), "document");
-    const media = cdn((req) => (req.url.endsWith("gone.enc") ? new Response("gone", { status: 500 }) : new Response(Bun.file(big.encFilePath))));
-    app.fake.deliver(CUSTOMER, "DOC-GONE", { documentMessage: { url: media.url("gone.enc"), mimetype: "application/pdf", fileName: "nota.pdf", mediaKey: Buffer.alloc(32, 1) } });
+    const media = cdn((req) =>
+      req.url.endsWith("gone.enc") ? new Response("gone", { status: 500 }) : new Response(Bun.file(big.encFilePath)),
+    );
+    app.fake.deliver(CUSTOMER, "DOC-GONE", {
+      documentMessage: {
+        url: media.url("gone.enc"),
+        mimetype: "application/pdf",
+        fileName: "nota.pdf",
+        mediaKey: Buffer.alloc(32, 1),
+      },
+    });
     // The sender declares a small size; the download stops at the limit.
     app.fake.deliver(CUSTOMER, "DOC-BIG", {
-      documentMessage: { url: media.url("big.enc"), mimetype: "application/pdf", fileName: "big.pdf", mediaKey: big.mediaKey, fileEncSha256: big.fileEncSha256, fileSha256: big.fileSha256, fileLength: 10 },
+      documentMessage: {
+        url: media.url("big.enc"),
+        mimetype: "application/pdf",
+        fileName: "big.pdf",
+        mediaKey: big.mediaKey,
+        fileEncSha256: big.fileEncSha256,
+        fileSha256: big.fileSha256,
+        fileLength: 10,
+      },
     });
     const unavailable = (wid: string) => (app.stored(wid)?.mediaState === "unavailable" ? app.stored(wid) : undefined);
     expect(await waitFor(() => unavailable("DOC-GONE"))).toMatchObject({ mediaUrl: null, body: "nota.pdf" });
@@ -173,7 +215,9 @@ describe("baileys inbound without head-of-line blocking", () => {
     const media = cdn(() => new Response("expired", { status: 404 }));
     app.fake.deliver(CUSTOMER, "IMG-OLD", image(media.url("old.enc"), enc));
     app.fake.deliver(CUSTOMER, "TXT-AFTER", { conversation: "e agora?" });
-    const asked = app.fake.waitFor((n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD");
+    const asked = app.fake.waitFor(
+      (n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD",
+    );
     await waitFor(() => app.stored("TXT-AFTER"));
     expect(app.stored("IMG-OLD")?.mediaState).toBe("downloading");
     await asked;
@@ -247,7 +291,9 @@ describe("baileys inbound journal", () => {
     for (let i = 0; i < 10; i++) app.fake.deliver(CUSTOMER, `OFF-${i}`, { conversation: `offline ${i}` });
     await app.channels.start(app.conn.id);
     await waitFor(() => Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)).every(Boolean));
-    expect([...atReceipt.keys()].sort()).toEqual(["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort());
+    expect([...atReceipt.keys()].sort()).toEqual(
+      ["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort(),
+    );
     expect([...atReceipt].filter(([, ok]) => !ok)).toEqual([]);
   });
 
@@ -256,16 +302,26 @@ describe("baileys inbound journal", () => {
     await app.channels.stop(app.conn.id);
     const upsert = (id: string, text: string) => ({
       type: "notify",
-      message: { key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Ana", message: { conversation: text } },
+      message: {
+        key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id },
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        pushName: "Ana",
+        message: { conversation: text },
+      },
     });
-    app.db.insert(inboundJournal).values([
-      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
-      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-2", "segunda")) },
-      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
-    ]).run();
+    app.db
+      .insert(inboundJournal)
+      .values([
+        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-2", "segunda")) },
+        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+      ])
+      .run();
     await app.channels.start(app.conn.id);
     await waitFor(() => app.db.select().from(inboundJournal).all().length === 0);
-    expect(app.db.select({ wid: messages.wid, body: messages.body }).from(messages).orderBy(asc(messages.id)).all()).toEqual([
+    expect(
+      app.db.select({ wid: messages.wid, body: messages.body }).from(messages).orderBy(asc(messages.id)).all(),
+    ).toEqual([
       { wid: "J-1", body: "primeira" },
       { wid: "J-2", body: "segunda" },
     ]);
@@ -289,7 +345,17 @@ describe("baileys inbound journal unavailable", () => {
     });
     const sink = new RecordingSink();
     inbox.start(sink);
-    inbox.receive([{ kind: "upsert", type: "notify", message: { key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "NJ-1" }, messageTimestamp: 1767225600, message: { conversation: "oi" } } }]);
+    inbox.receive([
+      {
+        kind: "upsert",
+        type: "notify",
+        message: {
+          key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "NJ-1" },
+          messageTimestamp: 1767225600,
+          message: { conversation: "oi" },
+        },
+      },
+    ]);
     expect((await sink.until(() => sink.messages.find((m) => m.id === "NJ-1"))).body).toBe("oi");
     expect(lines.some((l) => l.includes("inbound events not journaled"))).toBe(true);
   });

@@ -36,7 +36,12 @@ describe("baileys driver and LID-only senders, against the fake WhatsApp server"
     const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys" };
     const ctx = setup();
     await pair(ctx, conn);
-    ctx.fake.deliver("unused", "IN-ALT", { conversation: "oi" }, { from: `${LID}@lid`, sender_pn: "5511977776666@s.whatsapp.net" });
+    ctx.fake.deliver(
+      "unused",
+      "IN-ALT",
+      { conversation: "oi" },
+      { from: `${LID}@lid`, sender_pn: "5511977776666@s.whatsapp.net" },
+    );
     const m = await ctx.sink.until(() => ctx.sink.messages.find((x) => x.id === "IN-ALT"));
     expect(m).toMatchObject({ chatId: "5511977776666", lid: LID });
   });

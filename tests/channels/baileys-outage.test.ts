@@ -76,10 +76,16 @@ function setup() {
 
 /** The parts of the credentials that make up the linked device's identity. */
 function identity(db: Db) {
-  const row = db.$client.query("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = 1").get() as { creds: string } | null;
+  const row = db.$client.query("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = 1").get() as {
+    creds: string;
+  } | null;
   if (!row) return null;
   const creds = JSON.parse(row.creds, BufferJSON.reviver);
-  return { me: creds.me.id, noise: Buffer.from(creds.noiseKey.public).toString("hex"), identity: Buffer.from(creds.signedIdentityKey.public).toString("hex") };
+  return {
+    me: creds.me.id,
+    noise: Buffer.from(creds.noiseKey.public).toString("hex"),
+    identity: Buffer.from(creds.signedIdentityKey.public).toString("hex"),
+  };
 }
 
 async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
@@ -125,7 +131,18 @@ describe("baileys driver through a long outage", () => {
   test("a connection stopped while reconnecting resumes when the server starts again", async () => {
     const { fake, db, driver: makeDriver } = setup();
     const log = createLogger("silent");
-    const inbound = { onMessage: async () => {}, wantsMedia: () => false, onMedia: async () => {}, onAck() {}, onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} };
+    const inbound = {
+      onMessage: async () => {},
+      wantsMedia: () => false,
+      onMedia: async () => {},
+      onAck() {},
+      onRevoked() {},
+      onEdit() {},
+      onReaction() {},
+      onCall: async () => {},
+      onContacts() {},
+      onSendRejected() {},
+    };
     const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, CONN.id)).get()!;
 
     const first = new ConnectionManager({ db, hub: new RecordingHub(), log }).register(makeDriver());

@@ -63,7 +63,9 @@ describe("baileys driver: outbound failures", () => {
     fake.setDown(true);
     await sink.until(() => sink.statuses.slice(before).find((s) => s.status === "TIMEOUT"));
     const id = driver.newMessageId(CONN.id);
-    await expect(driver.sendText(CONN.id, CONTACT, false, "olá", { messageId: id })).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
+    await expect(driver.sendText(CONN.id, CONTACT, false, "olá", { messageId: id })).rejects.toMatchObject({
+      code: "ERR_WAPP_NOT_INITIALIZED",
+    });
   });
 });
 
@@ -104,7 +106,11 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     await whenPublished(ctx.hub, () => status().status === "CONNECTED");
     const { user, token } = await loginAs(ctx, { profile: "admin" });
     const contact = ctx.db.insert(contacts).values({ name: "Ana", number: CONTACT }).returning().get();
-    const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: conn.id }).returning().get();
+    const ticket = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: conn.id })
+      .returning()
+      .get();
     return { fake, ctx, conn, status, token, ticket };
   }
 
@@ -134,7 +140,10 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     const [sent] = res.json.messages;
     expect(sent.sendState).toBe("sent");
     fake.nack(CONTACT, sent.wid, "463");
-    const failed = await whenPublished(ctx.hub, () => rowOf(ctx, sent.id).sendState === "failed" && rowOf(ctx, sent.id));
+    const failed = await whenPublished(
+      ctx.hub,
+      () => rowOf(ctx, sent.id).sendState === "failed" && rowOf(ctx, sent.id),
+    );
     expect(failed.sendError).toBe("ERR_WAPP_MSG_REJECTED");
 
     const retried = await call(ctx.app, "POST", `/api/messages/${sent.id}/retry`, { token });

@@ -9,7 +9,8 @@ describe("baileys close-code table", () => {
   });
 
   test("401, 403 and 411 wipe credentials and disconnect", () => {
-    for (const code of [401, 403, 411]) expect(closeAction(code, "", 0)).toMatchObject({ kind: "disconnect", wipe: true, clearQr: true });
+    for (const code of [401, 403, 411])
+      expect(closeAction(code, "", 0)).toMatchObject({ kind: "disconnect", wipe: true, clearQr: true });
   });
 
   test("440 disconnects without retry and keeps credentials", () => {
@@ -18,7 +19,11 @@ describe("baileys close-code table", () => {
 
   test("408 with QR refs ended disconnects with an empty QR; other 408 retries", () => {
     expect(closeAction(408, QR_ATTEMPTS_ENDED, 0)).toMatchObject({ kind: "disconnect", clearQr: true });
-    expect(closeAction(408, "Connection was lost", 0, DEFAULT_BACKOFF, mid)).toEqual({ kind: "retry", delayMs: 1000, attempt: 1 });
+    expect(closeAction(408, "Connection was lost", 0, DEFAULT_BACKOFF, mid)).toEqual({
+      kind: "retry",
+      delayMs: 1000,
+      attempt: 1,
+    });
   });
 
   test("405 disconnects with a version reason and keeps credentials", () => {
@@ -31,7 +36,11 @@ describe("baileys close-code table", () => {
     expect(closeAction(428, "", 3, DEFAULT_BACKOFF, mid)).toEqual({ kind: "retry", delayMs: 8000, attempt: 4 });
     expect(closeAction(503, "", 8, DEFAULT_BACKOFF, mid)).toEqual({ kind: "retry", delayMs: 256_000, attempt: 9 });
     expect(closeAction(503, "", 9, DEFAULT_BACKOFF, mid)).toEqual({ kind: "retry", delayMs: 300_000, attempt: 10 });
-    expect(closeAction(500, "", 10_000, DEFAULT_BACKOFF, mid)).toEqual({ kind: "retry", delayMs: 300_000, attempt: 10_001 });
+    expect(closeAction(500, "", 10_000, DEFAULT_BACKOFF, mid)).toEqual({
+      kind: "retry",
+      delayMs: 300_000,
+      attempt: 10_001,
+    });
     expect(closeAction(undefined, undefined, 0, DEFAULT_BACKOFF, mid)).toMatchObject({ kind: "retry" });
   });
 

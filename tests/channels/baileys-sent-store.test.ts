@@ -10,7 +10,9 @@ const DAY = 24 * 3600_000;
 function setup() {
   const db = openDatabase(":memory:");
   runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')").run();
+  db.$client
+    .query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')")
+    .run();
   const clock = new TestClock(Date.parse("2026-03-01T09:00:00Z"));
   return { db, clock, store: new SentMessageStore(db, () => clock.now()) };
 }
@@ -19,7 +21,12 @@ describe("sent-message content for retry receipts", () => {
   test("content comes back byte for byte, per connection", () => {
     const { store } = setup();
     const image: proto.IMessage = {
-      imageMessage: { url: "https://mmg.whatsapp.net/x", mediaKey: Buffer.from([1, 2, 3]), fileLength: 123_456, caption: "nota" },
+      imageMessage: {
+        url: "https://mmg.whatsapp.net/x",
+        mediaKey: Buffer.from([1, 2, 3]),
+        fileLength: 123_456,
+        caption: "nota",
+      },
       messageContextInfo: { messageSecret: Buffer.alloc(32, 7) },
     };
     store.save(1, "3EB0A", image);

@@ -27,7 +27,11 @@ describe("WhatsApp Web version", () => {
   test("WA_VERSION wins and nothing is fetched", async () => {
     const { lines, log } = capture();
     let fetched = false;
-    const version = await resolveWaVersion({ pinned: [2, 3000, 1023456789], fetchLatest: async () => ((fetched = true), { version: [2, 3000, 9], isLatest: true }), log });
+    const version = await resolveWaVersion({
+      pinned: [2, 3000, 1023456789],
+      fetchLatest: async () => ((fetched = true), { version: [2, 3000, 9], isLatest: true }),
+      log,
+    });
     expect(version).toEqual([2, 3000, 1023456789]);
     expect(fetched).toBe(false);
     expect(lines).toHaveLength(1);
@@ -36,16 +40,23 @@ describe("WhatsApp Web version", () => {
 
   test("otherwise the latest published version is used", async () => {
     const { lines, log } = capture();
-    expect(await resolveWaVersion({ fetchLatest: async () => ({ version: [2, 3000, 1099999999], isLatest: true }), log })).toEqual([2, 3000, 1099999999]);
+    expect(
+      await resolveWaVersion({ fetchLatest: async () => ({ version: [2, 3000, 1099999999], isLatest: true }), log }),
+    ).toEqual([2, 3000, 1099999999]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("INFO WhatsApp Web version 2.3000.1099999999 (latest published)");
   });
 
   test("without network the bundled version is used after one info line, and a silent network is cut short", async () => {
     const { lines, log } = capture();
-    const offline = async () => ({ version: BUNDLED_VERSION, isLatest: false, error: new Error("getaddrinfo ENOTFOUND web.whatsapp.com") });
+    const offline = async () => ({
+      version: BUNDLED_VERSION,
+      isLatest: false,
+      error: new Error("getaddrinfo ENOTFOUND web.whatsapp.com"),
+    });
     expect(await resolveWaVersion({ fetchLatest: offline, log })).toEqual(BUNDLED_VERSION);
-    const silent = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+    const silent = (signal: AbortSignal) =>
+      new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
     expect(await resolveWaVersion({ fetchLatest: silent, timeoutMs: 5, log })).toEqual(BUNDLED_VERSION);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain("INFO WhatsApp Web version");
@@ -59,7 +70,9 @@ describe("WhatsApp Web version", () => {
     expect(loadConfig({ DATA_DIR: dir, WA_VERSION: " 2.3000.1023456789 " }).waVersion).toEqual([2, 3000, 1023456789]);
     expect(loadConfig({ DATA_DIR: dir }).waVersion).toBeUndefined();
     for (const bad of ["2.3000", "v2.3000.1", "2,3000,1", "latest"]) {
-      expect(() => loadConfig({ DATA_DIR: dir, WA_VERSION: bad })).toThrow(/WA_VERSION must be a WhatsApp Web version like 2\.3000\.1023456789/);
+      expect(() => loadConfig({ DATA_DIR: dir, WA_VERSION: bad })).toThrow(
+        /WA_VERSION must be a WhatsApp Web version like 2\.3000\.1023456789/,
+      );
     }
   });
 

@@ -6,12 +6,17 @@ import { whatsapps } from "../../src/db/schema";
 import { AppError } from "../../src/errors";
 import { createSandboxConnection, makeTestApp } from "../helpers";
 
-const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) => ctx.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get()!;
+const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
+  ctx.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get()!;
 
 describe("ConnectionManager with the sandbox driver", () => {
   test("start sets OPENING then qrcode with a QR, persisted and told to admins without the wavoip token", async () => {
     const ctx = await makeTestApp();
-    const row = ctx.db.insert(whatsapps).values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" }).returning().get();
+    const row = ctx.db
+      .insert(whatsapps)
+      .values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" })
+      .returning()
+      .get();
     await ctx.channels.start(row.id);
     const after = rowOf(ctx, row.id);
     expect(after.status).toBe("qrcode");
@@ -65,7 +70,18 @@ describe("ConnectionManager with the sandbox driver", () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx);
     const acks: number[] = [];
-    ctx.channels.setInbound({ onMessage: async () => {}, wantsMedia: () => false, onMedia: async () => {}, onAck: (_c, _id, ack) => acks.push(ack), onRevoked() {}, onEdit() {}, onReaction() {}, onCall: async () => {}, onContacts() {}, onSendRejected() {} });
+    ctx.channels.setInbound({
+      onMessage: async () => {},
+      wantsMedia: () => false,
+      onMedia: async () => {},
+      onAck: (_c, _id, ack) => acks.push(ack),
+      onRevoked() {},
+      onEdit() {},
+      onReaction() {},
+      onCall: async () => {},
+      onContacts() {},
+      onSendRejected() {},
+    });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     ctx.sandbox.network.settle();
     expect(acks).toEqual([1, 2, 3]);
@@ -109,16 +125,25 @@ describe("ConnectionManager with the sandbox driver", () => {
     await Promise.all([manager.start(row.id), manager.start(row.id)]);
     expect(starts).toBe(1);
     expect(rowOf(ctx, row.id).number).toBe("551100000000");
-    await expect(manager.sendText(row.id, "1", false, "x", { messageId: "a" })).rejects.toMatchObject({ code: "ERR_SENDING_WAPP_MSG" });
-    await expect(manager.deleteForEveryone(row.id, { id: "a", chatId: "1", isGroup: false, fromMe: true })).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
+    await expect(manager.sendText(row.id, "1", false, "x", { messageId: "a" })).rejects.toMatchObject({
+      code: "ERR_SENDING_WAPP_MSG",
+    });
+    await expect(
+      manager.deleteForEveryone(row.id, { id: "a", chatId: "1", isGroup: false, fromMe: true }),
+    ).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
   });
 
   test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {
     const ctx = await makeTestApp();
     const a = ctx.db.insert(whatsapps).values({ name: "A", provider: "sandbox" }).returning().get();
-    const b = ctx.db.insert(whatsapps).values({ name: "B", provider: "sandbox", status: "DISCONNECTED" }).returning().get();
+    const b = ctx.db
+      .insert(whatsapps)
+      .values({ name: "B", provider: "sandbox", status: "DISCONNECTED" })
+      .returning()
+      .get();
     const resumed = (["CONNECTED", "TIMEOUT", "OPENING"] as const).map(
-      (status) => ctx.db.insert(whatsapps).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get().id,
+      (status) =>
+        ctx.db.insert(whatsapps).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get().id,
     );
     await ctx.channels.startAll();
     expect(ctx.channels.isRunning(a.id)).toBe(true);

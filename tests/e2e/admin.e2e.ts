@@ -13,7 +13,12 @@ const ADMIN = { email: "ada@example.com", password: "secret-123", name: "Ada Adm
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" });
+  insertUser(env.deps.db, {
+    name: ADMIN.name,
+    email: ADMIN.email,
+    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
+    profile: "admin",
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -50,7 +55,10 @@ describe("administration screens", () => {
     await snapshot(page, "e2e-admin-connection-modal-1440");
     await modal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Connection saved.");
-    expect(env.deps.db.select().from(whatsapps).where(eq(whatsapps.name, "Front desk")).get()).toMatchObject({ importHistory: true, importHistoryDays: 14 });
+    expect(env.deps.db.select().from(whatsapps).where(eq(whatsapps.name, "Front desk")).get()).toMatchObject({
+      importHistory: true,
+      importHistoryDays: 14,
+    });
     const row = page.locator("tr", { hasText: "Front desk" });
     await row.getByRole("button", { name: "QR CODE" }).click();
 
@@ -85,7 +93,12 @@ describe("administration screens", () => {
     const saved = showQueue(env.deps.db, 1);
     expect(saved).toMatchObject({ name: "Sales", color: "#aa3300" });
     expect(saved.chatbots).toHaveLength(1);
-    expect(saved.chatbots[0]).toMatchObject({ name: "Billing", greetingMessage: "Billing team here", isAgent: true, userId: 1 });
+    expect(saved.chatbots[0]).toMatchObject({
+      name: "Billing",
+      greetingMessage: "Billing team here",
+      isAgent: true,
+      userId: 1,
+    });
 
     // Settings save on change.
     await open(page, "/Settings", "AdminSettings");
@@ -100,7 +113,11 @@ describe("administration screens", () => {
     await page.locator("tr", { hasText: ADMIN.email }).waitFor();
     await page.click("text=Add user");
     await page.locator("dialog.admin-modal").getByRole("button", { name: "Save" }).click();
-    expect(await page.locator("dialog.admin-modal .field-error").allTextContents()).toEqual(["Required", "Required", "Required"]);
+    expect(await page.locator("dialog.admin-modal .field-error").allTextContents()).toEqual([
+      "Required",
+      "Required",
+      "Required",
+    ]);
     const userModal = page.locator("dialog.admin-modal");
     await userModal.getByLabel("Name", { exact: true }).fill("Bruno Agent");
     await userModal.getByLabel("Email").fill("bruno@example.com");
@@ -129,12 +146,18 @@ describe("administration screens", () => {
     await open(page, "/Queues", "AdminQueues");
     await page.locator("tr", { hasText: "Sales" }).getByRole("button", { name: "Edit" }).click();
     await page.locator("dialog.admin-modal").getByLabel("Option 1", { exact: true }).waitFor();
-    expect(await page.locator("dialog.admin-modal").getByLabel("Option 1", { exact: true }).inputValue()).toBe("Billing");
+    expect(await page.locator("dialog.admin-modal").getByLabel("Option 1", { exact: true }).inputValue()).toBe(
+      "Billing",
+    );
     await snapshot(page, "e2e-admin-queue-modal-375");
     await page.keyboard.press("Escape");
     await page.locator("dialog.admin-modal").waitFor({ state: "detached" });
 
-    for (const [path, island] of [["/users", "AdminUsers"], ["/tags", "AdminTags"], ["/Settings", "AdminSettings"]] as const) {
+    for (const [path, island] of [
+      ["/users", "AdminUsers"],
+      ["/tags", "AdminTags"],
+      ["/Settings", "AdminSettings"],
+    ] as const) {
       await open(page, path, island);
       await page.locator("tbody tr, .admin-settings").first().waitFor();
       await snapshot(page, `e2e-admin${path.toLowerCase().replace("/", "-")}-375`);
@@ -149,7 +172,11 @@ describe("administration screens", () => {
     const leaving = db.insert(queues).values({ name: "Leaving", color: "#123456" }).returning().get();
     const staying = db.insert(queues).values({ name: "Staying", color: "#654321" }).returning().get();
     const contact = db.insert(contacts).values({ name: "Rita Fila", number: "5511955554444" }).returning().get();
-    const ticket = db.insert(tickets).values({ contactId: contact.id, queueId: leaving.id, status: "closed" }).returning().get();
+    const ticket = db
+      .insert(tickets)
+      .values({ contactId: contact.id, queueId: leaving.id, status: "closed" })
+      .returning()
+      .get();
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await open(page, "/Queues", "AdminQueues");
@@ -160,7 +187,9 @@ describe("administration screens", () => {
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await page.waitForSelector("text=Queue deleted.");
     expect(await page.locator("tr", { hasText: "Leaving" }).count()).toBe(0);
-    expect(db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, ticket.id)).get()!.queueId).toBe(staying.id);
+    expect(db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, ticket.id)).get()!.queueId).toBe(
+      staying.id,
+    );
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);

@@ -11,7 +11,10 @@ const tokens: Record<string, string> = {};
 const PASSWORD = "secret-123";
 const PEOPLE = { admin: "ada@example.com", first: "fred@example.com", second: "sara@example.com" } as const;
 // A 1×1 PNG.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 async function apiAs(who: keyof typeof PEOPLE, method: string, path: string, body?: unknown) {
   const res = await fetch(`${env.base}/api${path}`, {
@@ -30,13 +33,36 @@ async function login(page: Page, email: string, landing: string) {
 beforeAll(async () => {
   env = await bootE2E();
   const hash = await hashPassword(PASSWORD, env.deps.config.passwordHashing);
-  const [qa, qb] = env.deps.db.insert(queues).values([{ name: "Vendas", color: "#1e88e5" }, { name: "Suporte", color: "#8e24aa" }]).returning().all();
+  const [qa, qb] = env.deps.db
+    .insert(queues)
+    .values([
+      { name: "Vendas", color: "#1e88e5" },
+      { name: "Suporte", color: "#8e24aa" },
+    ])
+    .returning()
+    .all();
   insertUser(env.deps.db, { name: "Ada Admin", email: PEOPLE.admin, passwordHash: hash, profile: "admin" });
-  insertUser(env.deps.db, { name: "Fred Vendas", email: PEOPLE.first, passwordHash: hash, profile: "user", queueIds: [qa!.id] });
-  insertUser(env.deps.db, { name: "Sara Suporte", email: PEOPLE.second, passwordHash: hash, profile: "user", queueIds: [qb!.id] });
+  insertUser(env.deps.db, {
+    name: "Fred Vendas",
+    email: PEOPLE.first,
+    passwordHash: hash,
+    profile: "user",
+    queueIds: [qa!.id],
+  });
+  insertUser(env.deps.db, {
+    name: "Sara Suporte",
+    email: PEOPLE.second,
+    passwordHash: hash,
+    profile: "user",
+    queueIds: [qb!.id],
+  });
   whatsappId = await addSandboxConnection(env);
   for (const [who, email] of Object.entries(PEOPLE)) {
-    const res = await fetch(`${env.base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+    const res = await fetch(`${env.base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     tokens[who] = ((await res.json()) as { token: string }).token;
   }
 }, 30_000);
@@ -62,7 +88,11 @@ describe("agent screens in the browser", () => {
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 
     // The customer writes; the agent quotes that message in the reply.
-    await apiAs("admin", "POST", `/sandbox/${whatsappId}/inbound`, { from: "5511977776666", name: "Carla Compras", body: "Qual o prazo de entrega?" });
+    await apiAs("admin", "POST", `/sandbox/${whatsappId}/inbound`, {
+      from: "5511977776666",
+      name: "Carla Compras",
+      body: "Qual o prazo de entrega?",
+    });
     const inbound = page.locator(".bubble.them", { hasText: "Qual o prazo de entrega?" });
     await inbound.waitFor();
     await inbound.getByRole("button", { name: "Reply" }).click();
@@ -92,7 +122,9 @@ describe("agent screens in the browser", () => {
     await page.getByRole("button", { name: "Resolve" }).waitFor();
 
     // Move it into the first queue, then transfer it to the second one from the dialog.
-    expect((await apiAs("admin", "PUT", `/tickets/${ticketId}`, { queueId: 1, userId: null, status: "pending" })).status).toBe(200);
+    expect(
+      (await apiAs("admin", "PUT", `/tickets/${ticketId}`, { queueId: 1, userId: null, status: "pending" })).status,
+    ).toBe(200);
     expect((await apiAs("first", "GET", `/tickets/${ticketId}`)).status).toBe(200);
     const second = await openPage(env.browser, { width: 375, height: 740 });
     await second.page.addInitScript(() => {
@@ -108,7 +140,7 @@ describe("agent screens in the browser", () => {
     });
     await login(second.page, PEOPLE.second, "/tickets");
     await second.page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
-    await second.page.click('role=tab[name=/Waiting/]');
+    await second.page.click("role=tab[name=/Waiting/]");
     await second.page.waitForSelector('.ticket-list[aria-busy="false"]');
     expect(await second.page.locator(".ticket-row", { hasText: "Carla Compras" }).count()).toBe(0);
 
@@ -125,8 +157,14 @@ describe("agent screens in the browser", () => {
     await snapshot(second.page, "e2e-transfer-375");
     expect((await apiAs("first", "GET", `/tickets/${ticketId}`)).status).not.toBe(200);
     // A new message on the agent's waiting ticket: desktop notification and the bell lists the ticket.
-    await apiAs("admin", "POST", `/sandbox/${whatsappId}/inbound`, { from: "5511977776666", name: "Carla Compras", body: "Alguém aí?" });
-    await second.page.waitForFunction(() => (window as any).__notes.some((n: string[]) => n[0] === "Carla Compras" && n[1] === "Alguém aí?"));
+    await apiAs("admin", "POST", `/sandbox/${whatsappId}/inbound`, {
+      from: "5511977776666",
+      name: "Carla Compras",
+      body: "Alguém aí?",
+    });
+    await second.page.waitForFunction(() =>
+      (window as any).__notes.some((n: string[]) => n[0] === "Carla Compras" && n[1] === "Alguém aí?"),
+    );
     await second.page.getByRole("button", { name: "Notifications" }).click();
     await second.page.locator(".bell .menu-row", { hasText: "Carla Compras" }).waitFor();
     await second.page.keyboard.press("Escape");
@@ -157,7 +195,10 @@ describe("agent screens in the browser", () => {
     await snapshot(page, "e2e-contact-drawer-1440");
     await drawer.getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByRole("dialog", { name: /Delete ticket/ }).getByRole("button", { name: "Confirm" }).click();
+    await page
+      .getByRole("dialog", { name: /Delete ticket/ })
+      .getByRole("button", { name: "Confirm" })
+      .click();
     await page.waitForURL(`${env.base}/tickets`);
 
     // /ticketfind/{phone} redirects to the contact's ticket.
@@ -192,7 +233,9 @@ describe("agent screens in the browser", () => {
     await snapshot(profile, "e2e-profile-375");
     await profile.getByRole("button", { name: "OK" }).click();
     await second.page.waitForLoadState("load");
-    await second.page.waitForFunction(() => JSON.parse(document.getElementById("__boot")!.textContent!).user.name === "Sara S. Suporte");
+    await second.page.waitForFunction(
+      () => JSON.parse(document.getElementById("__boot")!.textContent!).user.name === "Sara S. Suporte",
+    );
     await second.page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
     await snapshot(second.page, "e2e-dashboard-375");
     await second.page.goto(`${env.base}/contacts`);

@@ -36,8 +36,15 @@ function dataDir(name: string) {
 
 /** Runs the binary as the unprivileged user (when the tests run as root) with the given environment. */
 function run(args: string[], env: Record<string, string>) {
-  const cmd = asRoot ? ["setpriv", `--reuid=${UID}`, `--regid=${UID}`, "--clear-groups", binary, ...args] : [binary, ...args];
-  return Bun.spawn(cmd, { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: work, ...env }, stdout: "pipe", stderr: "pipe" });
+  const cmd = asRoot
+    ? ["setpriv", `--reuid=${UID}`, `--regid=${UID}`, "--clear-groups", binary, ...args]
+    : [binary, ...args];
+  return Bun.spawn(cmd, {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? "", HOME: work, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 }
 
 async function lines(stream: ReadableStream<Uint8Array>, until: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
@@ -46,7 +53,10 @@ async function lines(stream: ReadableStream<Uint8Array>, until: RegExp, timeoutM
   let text = "";
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
+    const { value, done } = await Promise.race([
+      reader.read(),
+      Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true })),
+    ]);
     if (done) break;
     text += decoder.decode(value, { stream: true });
     const match = text.match(until);
@@ -67,13 +77,23 @@ describe("the compiled binary", () => {
 
   test("as an unprivileged user: serves /health and /login, backs up while running, stops on SIGTERM, restores elsewhere", async () => {
     const data = dataDir("data");
-    const env = { DATA_DIR: data, PORT: "0", HOST: "127.0.0.1", ADMIN_EMAIL: "boss@example.com", ADMIN_PASSWORD: "binary-secret" };
+    const env = {
+      DATA_DIR: data,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ADMIN_EMAIL: "boss@example.com",
+      ADMIN_PASSWORD: "binary-secret",
+    };
     const server = run([], env);
     const [, port] = await lines(server.stdout, /listening on http:\/\/localhost:(\d+)/);
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/login`)).status).toBe(200);
-    const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "boss@example.com", password: "binary-secret" }) });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "boss@example.com", password: "binary-secret" }),
+    });
     expect(login.status).toBe(200);
 
     const copy = join(data, "copy.tar");
@@ -93,7 +113,11 @@ describe("the compiled binary", () => {
     expect(existsSync(join(other, "zapdesk.sqlite"))).toBe(true);
     const again = run([], { ...env, DATA_DIR: other });
     const [, port2] = await lines(again.stdout, /listening on http:\/\/localhost:(\d+)/);
-    const relogin = await fetch(`http://127.0.0.1:${port2}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "boss@example.com", password: "binary-secret" }) });
+    const relogin = await fetch(`http://127.0.0.1:${port2}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "boss@example.com", password: "binary-secret" }),
+    });
     expect(relogin.status).toBe(200);
     again.kill("SIGTERM");
     expect(await again.exited).toBe(0);

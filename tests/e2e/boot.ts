@@ -8,12 +8,24 @@ import { createLogger } from "../../src/log";
 import { BunTopicHub } from "../../src/realtime/hub";
 import { testConfig } from "../helpers";
 
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Builds the islands once, boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium. */
 export async function bootE2E() {
   // E2E_DEV=1 runs against the development React build, which also reports hydration mismatches.
-  const build = Bun.spawnSync(["node_modules/.bin/bun", "scripts/build.ts", ...(process.env.E2E_DEV ? ["--dev"] : [])], { cwd: `${import.meta.dir}/../..`, stderr: "pipe" });
+  const build = Bun.spawnSync(
+    ["node_modules/.bin/bun", "scripts/build.ts", ...(process.env.E2E_DEV ? ["--dev"] : [])],
+    { cwd: `${import.meta.dir}/../..`, stderr: "pipe" },
+  );
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media" });
   const hub = new BunTopicHub();
@@ -48,7 +60,8 @@ export async function openPage(browser: Browser, opts: { locale?: string; width?
     // Chromium logs every 4xx/5xx as "Failed to load resource"; expected refusals (a wrong password's 401) are
     // part of the tested flows, so HTTP failures are judged by the response listener below instead.
     if (m.type() === "error" && m.text().startsWith("Failed to load resource")) return;
-    if (m.type() === "error" || (m.type() === "warning" && /hydrat|did not match/i.test(m.text()))) errors.push(m.text());
+    if (m.type() === "error" || (m.type() === "warning" && /hydrat|did not match/i.test(m.text())))
+      errors.push(m.text());
   });
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("response", (r) => {
@@ -76,14 +89,22 @@ export async function logIn(page: Page, base: string, who: { email: string; pass
 type E2E = Awaited<ReturnType<typeof bootE2E>>;
 
 /** A user who can sign in with `who`'s email and password; returns its id. */
-export async function addUser(env: E2E, who: { name: string; email: string; password: string }, profile: "admin" | "user") {
+export async function addUser(
+  env: E2E,
+  who: { name: string; email: string; password: string },
+  profile: "admin" | "user",
+) {
   const passwordHash = await hashPassword(who.password, env.deps.config.passwordHashing);
   return insertUser(env.deps.db, { name: who.name, email: who.email, passwordHash, profile }).id;
 }
 
 /** A default sandbox connection, started and scanned (CONNECTED); returns its id. */
 export async function addSandboxConnection(env: E2E) {
-  const id = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get().id;
+  const id = env.deps.db
+    .insert(whatsapps)
+    .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
+    .returning()
+    .get().id;
   await env.deps.channels.start(id);
   env.sandbox.scan(id);
   return id;

@@ -11,7 +11,12 @@ const ADMIN = { email: "bea@example.com", password: "secret-123", name: "Bea Adm
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" });
+  insertUser(env.deps.db, {
+    name: ADMIN.name,
+    email: ADMIN.email,
+    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
+    profile: "admin",
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -41,7 +46,8 @@ describe("bulk screens", () => {
 
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page);
-    for (const entry of ["Bulk message", "Shipping report", "Message settings"]) await page.locator("#drawer a", { hasText: entry }).waitFor();
+    for (const entry of ["Bulk message", "Shipping report", "Message settings"])
+      await page.locator("#drawer a", { hasText: entry }).waitFor();
 
     await open(page, "/SettingsMessage", "BulkSettings");
     await page.getByLabel("Connection").selectOption(String(w.id));
@@ -51,7 +57,12 @@ describe("bulk screens", () => {
     await page.getByLabel("Opt-out keyword").fill("STOP");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Settings saved");
-    expect(env.deps.db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, w.id)).get()).toMatchObject({ limit: 10, minutes: 0, seconds: 1, optOut: "STOP" });
+    expect(env.deps.db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, w.id)).get()).toMatchObject({
+      limit: 10,
+      minutes: 0,
+      seconds: 1,
+      optOut: "STOP",
+    });
 
     const report = await context.newPage();
     await report.goto(`${env.base}/ShippingReport`);
@@ -68,7 +79,13 @@ describe("bulk screens", () => {
     await page.getByRole("button", { name: "Send Message" }).click();
     await page.waitForSelector("text=2 messages saved to the database");
     await page.locator('.bulk-progress[data-pending="2"]').waitFor();
-    expect(env.deps.db.select().from(massMessages).all().map((r) => r.phone)).toEqual(["5511999990001", "5511999990002"]);
+    expect(
+      env.deps.db
+        .select()
+        .from(massMessages)
+        .all()
+        .map((r) => r.phone),
+    ).toEqual(["5511999990001", "5511999990002"]);
     await report.locator('tr[data-status="pending"]').nth(1).waitFor();
 
     env.deps.jobs.start(200);
@@ -76,7 +93,10 @@ describe("bulk screens", () => {
     await report.locator('tr[data-status="sent"]').nth(1).waitFor();
     await page.screenshot({ path: "/tmp/e2e-bulk-send-1440.png" });
     await report.screenshot({ path: "/tmp/e2e-bulk-report-1440.png" });
-    expect(env.sandbox.network.outbox(w.id).map((m) => m.body)).toEqual(["Hi Ana, see you in Rio; RJ", "Hi Bia, see you in Recife"]);
+    expect(env.sandbox.network.outbox(w.id).map((m) => m.body)).toEqual([
+      "Hi Ana, see you in Rio; RJ",
+      "Hi Bia, see you in Recife",
+    ]);
     expect(errors).toEqual([]);
 
     // The first recipient answers with the opt-out keyword: the contact drawer shows it and the admin clears it.

@@ -8,7 +8,10 @@ import { settleMedia } from "../../src/modules/messages/inbound-media";
 import { makePrivateDir, writePrivateFile } from "../../src/private-files";
 import { bootE2E, CHROMIUM_ARGS, openPage, logIn, addUser, addSandboxConnection } from "./boot";
 
-const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -29,13 +32,24 @@ afterAll(async () => {
 function seedContact(number: string, name: string) {
   const db = env.deps.db;
   const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const old = db.insert(tickets).values({ status: "closed", contactId, whatsappId, userId: adminId }).returning().get().id;
-  db.insert(messages).values({ wid: `old-${number}`, whatsappId, ticketId: old, contactId, body: "Mensagem antiga" }).run();
-  const current = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
-  db.insert(messages).values({ wid: `new-${number}`, whatsappId, ticketId: current, contactId, body: "Mensagem nova" }).run();
+  const old = db
+    .insert(tickets)
+    .values({ status: "closed", contactId, whatsappId, userId: adminId })
+    .returning()
+    .get().id;
+  db.insert(messages)
+    .values({ wid: `old-${number}`, whatsappId, ticketId: old, contactId, body: "Mensagem antiga" })
+    .run();
+  const current = db
+    .insert(tickets)
+    .values({ status: "open", contactId, whatsappId, userId: adminId })
+    .returning()
+    .get().id;
+  db.insert(messages)
+    .values({ wid: `new-${number}`, whatsappId, ticketId: current, contactId, body: "Mensagem nova" })
+    .run();
   return { old, current };
 }
-
 
 describe("chat extras", () => {
   test("the history shows a ticket-number separator where the ticket changes", async () => {
@@ -49,7 +63,17 @@ describe("chat extras", () => {
     expect(await separators.count()).toBe(1);
     expect(await separators.textContent()).toBe(`Ticket #${current}`);
     // The separator sits between the old ticket's message and the new one's.
-    const order = await page.$$eval(".messages > *", (els) => els.map((e) => (e.classList.contains("ticket-separator") ? "sep" : e.classList.contains("bubble") ? e.textContent?.includes("antiga") ? "old" : "new" : "other")));
+    const order = await page.$$eval(".messages > *", (els) =>
+      els.map((e) =>
+        e.classList.contains("ticket-separator")
+          ? "sep"
+          : e.classList.contains("bubble")
+            ? e.textContent?.includes("antiga")
+              ? "old"
+              : "new"
+            : "other",
+      ),
+    );
     expect(order.filter((x) => x !== "other")).toEqual(["old", "sep", "new"]);
     expect(old).toBeLessThan(current);
     expect(errors).toEqual([]);
@@ -61,7 +85,17 @@ describe("chat extras", () => {
     const ticket = env.deps.db.select().from(tickets).where(eq(tickets.id, current)).get()!;
     env.deps.db
       .insert(messages)
-      .values({ wid: "IMG-E2E", whatsappId, ticketId: current, contactId: ticket.contactId, body: "", mediaType: "image", mediaMime: "image/png", fileName: "foto.png", mediaState: "downloading" })
+      .values({
+        wid: "IMG-E2E",
+        whatsappId,
+        ticketId: current,
+        contactId: ticket.contactId,
+        body: "",
+        mediaType: "image",
+        mediaMime: "image/png",
+        fileName: "foto.png",
+        mediaState: "downloading",
+      })
       .run();
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
@@ -73,7 +107,9 @@ describe("chat extras", () => {
     makePrivateDir(env.deps.config.mediaDir);
     const fileName = `${crypto.randomUUID()}.png`;
     await writePrivateFile(join(env.deps.config.mediaDir, fileName), PNG_1PX);
-    settleMedia(env.deps, whatsappId, "IMG-E2E", { media: { fileName, originalName: "foto.png", mimetype: "image/png" } });
+    settleMedia(env.deps, whatsappId, "IMG-E2E", {
+      media: { fileName, originalName: "foto.png", mimetype: "image/png" },
+    });
     await page.locator(".bubble img.media-image").waitFor();
     expect(await page.locator(".bubble .spinner").count()).toBe(0);
     expect(errors).toEqual([]);
@@ -96,7 +132,11 @@ describe("chat extras", () => {
     const bubble = page.locator(".bubble.me", { hasText: "Assinado" });
     await bubble.waitFor();
     expect(await bubble.locator("strong").textContent()).toBe(`${ADMIN.name}:`);
-    const sent = env.deps.db.select().from(messages).all().find((m) => m.ticketId === current && m.fromMe);
+    const sent = env.deps.db
+      .select()
+      .from(messages)
+      .all()
+      .find((m) => m.ticketId === current && m.fromMe);
     expect(sent?.body).toBe(`*${ADMIN.name}:*\nAssinado`);
 
     await page.reload();
@@ -111,7 +151,10 @@ describe("chat extras", () => {
   test("the microphone records a voice note: a too-short one is discarded, a ~3 s one is uploaded as audio-record-site-*", async () => {
     const { current } = seedContact("5511933332222", "Iris Voz");
     // Fake capture devices only for this test: chromium grants the microphone and feeds it a beep.
-    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"] });
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+    });
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
       await logIn(page, env.base, ADMIN);
@@ -130,10 +173,16 @@ describe("chat extras", () => {
       await page.getByRole("alert").filter({ hasText: "Recording too short" }).waitFor();
 
       await mic.click();
-      await page.waitForFunction(() => document.querySelector(".recorder-time")?.textContent === "00:03", null, { timeout: 6_000 });
+      await page.waitForFunction(() => document.querySelector(".recorder-time")?.textContent === "00:03", null, {
+        timeout: 6_000,
+      });
       await page.getByRole("button", { name: "Send recording" }).click();
       await page.locator(".bubble.me audio").waitFor({ timeout: 5_000 });
-      const sent = env.deps.db.select().from(messages).all().filter((m) => m.ticketId === current && m.fromMe);
+      const sent = env.deps.db
+        .select()
+        .from(messages)
+        .all()
+        .filter((m) => m.ticketId === current && m.fromMe);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.mediaType).toBe("audio");
       expect(sent[0]!.fileName).toMatch(/^audio-record-site-\d+\.(ogg|webm)$/);
@@ -148,7 +197,9 @@ describe("chat extras", () => {
   test("the call button shows only with a Wavoip token and opens the dialer for the contact's number", async () => {
     const { current } = seedContact("5511922221111", "Joana Chamada");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await context.route("https://app.wavoip.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }));
+    await context.route("https://app.wavoip.com/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }),
+    );
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
@@ -170,7 +221,10 @@ describe("chat extras", () => {
       await page.goto(`${env.base}/tickets/${noNumber.current}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       await page.getByRole("button", { name: "Chamada de voz" }).click();
-      await page.getByRole("alert").filter({ hasText: "Não foi possível iniciar a chamada: falta o token do Wavoip ou o número do contato." }).waitFor();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "Não foi possível iniciar a chamada: falta o token do Wavoip ou o número do contato." })
+        .waitFor();
     } finally {
       env.deps.db.update(whatsapps).set({ wavoip: "" }).where(eq(whatsapps.id, whatsappId)).run();
     }
@@ -190,7 +244,12 @@ describe("chat extras", () => {
       return input.evaluate((el) => el.getBoundingClientRect().height);
     };
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
-    const [one, four, five, eight] = [await height("a"), await height(lines(4)), await height(lines(5)), await height(lines(8))];
+    const [one, four, five, eight] = [
+      await height("a"),
+      await height(lines(4)),
+      await height(lines(5)),
+      await height(lines(8)),
+    ];
     expect(four).toBeGreaterThan(one);
     expect(five).toBeGreaterThan(four);
     expect(eight).toBe(five);
@@ -205,7 +264,11 @@ describe("chat extras", () => {
     await input.press("Enter");
     await page.locator(".bubble.me", { hasText: "segunda" }).waitFor();
     expect(await input.inputValue()).toBe("");
-    const sent = env.deps.db.select().from(messages).all().filter((m) => m.ticketId === current && m.fromMe);
+    const sent = env.deps.db
+      .select()
+      .from(messages)
+      .all()
+      .filter((m) => m.ticketId === current && m.fromMe);
     expect(sent.map((m) => m.body)).toEqual(["primeira\nsegunda"]);
     expect(errors).toEqual([]);
     await context.close();
@@ -213,11 +276,28 @@ describe("chat extras", () => {
 
   test("scrolling to the top of a long history loads the older page and keeps the reading position", async () => {
     const db = env.deps.db;
-    const contactId = db.insert(contacts).values({ name: "Paulo Paginas", number: "5511900001234" }).returning().get().id;
-    const ticketId = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
+    const contactId = db
+      .insert(contacts)
+      .values({ name: "Paulo Paginas", number: "5511900001234" })
+      .returning()
+      .get().id;
+    const ticketId = db
+      .insert(tickets)
+      .values({ status: "open", contactId, whatsappId, userId: adminId })
+      .returning()
+      .get().id;
     const start = Date.now() - 3600_000;
     db.insert(messages)
-      .values(Array.from({ length: 45 }, (_, i) => ({ wid: `page-${i}`, whatsappId, ticketId, contactId, body: `Linha ${i + 1}`, createdAt: new Date(start + i * 1000) })))
+      .values(
+        Array.from({ length: 45 }, (_, i) => ({
+          wid: `page-${i}`,
+          whatsappId,
+          ticketId,
+          contactId,
+          body: `Linha ${i + 1}`,
+          createdAt: new Date(start + i * 1000),
+        })),
+      )
       .run();
     const { context, page, errors } = await openPage(env.browser);
     // A sixth form login within 20 s from one address would meet the login rate limit; this test comes from another.
@@ -248,11 +328,24 @@ describe("chat extras", () => {
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
     const sink = (env.deps.channels as ConnectionManager).driverSink;
     sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
-    sink.onReaction(whatsappId, { targetId: "new-5511977776666", emoji: "👍", reactor: "5511977776666", at: Date.now() });
+    sink.onReaction(whatsappId, {
+      targetId: "new-5511977776666",
+      emoji: "👍",
+      reactor: "5511977776666",
+      at: Date.now(),
+    });
     const bubble = page.locator(".bubble", { hasText: "Mensagem corrigida" });
     await bubble.locator(".reactions", { hasText: "👍" }).waitFor();
     expect(await bubble.locator(".edited").textContent()).toBe("editada");
-    await sink.onMessage(whatsappId, { id: "W-1", chatId: "5511977776666", isGroup: false, fromMe: false, at: Date.now(), kind: "waiting", body: "x" });
+    await sink.onMessage(whatsappId, {
+      id: "W-1",
+      chatId: "5511977776666",
+      isGroup: false,
+      fromMe: false,
+      at: Date.now(),
+      kind: "waiting",
+      body: "x",
+    });
     await page.locator(".bubble .waiting", { hasText: "Aguardando mensagem" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

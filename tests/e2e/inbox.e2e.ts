@@ -21,12 +21,25 @@ async function apiCall(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" });
-  const row = env.deps.db.insert(whatsapps).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning().get();
+  insertUser(env.deps.db, {
+    name: ADMIN.name,
+    email: ADMIN.email,
+    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
+    profile: "admin",
+  });
+  const row = env.deps.db
+    .insert(whatsapps)
+    .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
+    .returning()
+    .get();
   whatsappId = row.id;
   await env.deps.channels.start(whatsappId);
   env.sandbox.scan(whatsappId);
-  const login = await fetch(`${env.base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) });
+  const login = await fetch(`${env.base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
   adminToken = ((await login.json()) as { token: string }).token;
 }, 30_000);
 
@@ -42,11 +55,15 @@ describe("inbox in the browser", () => {
     await page.click('role=tab[name="Waiting"]');
     await page.waitForSelector('.ticket-list[aria-busy="false"]');
 
-    await apiCall("POST", `/sandbox/${whatsappId}/inbound`, { from: "5511988887777", name: "Carlos Cliente", body: "Olá, *preciso* de ajuda <b>x</b>" });
+    await apiCall("POST", `/sandbox/${whatsappId}/inbound`, {
+      from: "5511988887777",
+      name: "Carlos Cliente",
+      body: "Olá, *preciso* de ajuda <b>x</b>",
+    });
     const row = page.locator(".ticket-row.pending", { hasText: "Carlos Cliente" });
     await row.waitFor();
     expect(await row.textContent()).toContain("<b>x</b>");
-    expect(await page.textContent('role=tab[name=/Waiting/]')).toContain("1");
+    expect(await page.textContent("role=tab[name=/Waiting/]")).toContain("1");
     await snapshot(page, "e2e-pending-1440");
 
     await row.getByRole("button", { name: "Accept" }).click();
@@ -62,7 +79,13 @@ describe("inbox in the browser", () => {
     await input.press("Enter");
     const mine = page.locator(".bubble.me", { hasText: "Claro! Como posso ajudar?" });
     await mine.waitFor();
-    await page.waitForFunction(() => document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Delivered" || document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Read", null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Delivered" ||
+        document.querySelector(".bubble.me .ack")?.getAttribute("title") === "Read",
+      null,
+      { timeout: 10_000 },
+    );
     await apiCall("POST", `/sandbox/${whatsappId}/read`, { to: "5511988887777" });
     await page.waitForSelector(".bubble.me .ack.read");
     await snapshot(page, "e2e-chat-1440");
@@ -104,7 +127,7 @@ describe("inbox in the browser", () => {
     agent.on("pageerror", (e) => errors.push(String(e)));
     await agent.goto(`${env.base}/tickets`);
     await agent.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
-    await agent.click('role=tab[name=/Waiting/]');
+    await agent.click("role=tab[name=/Waiting/]");
     const row = agent.locator(".ticket-row.pending", { hasText: "Dora Demo" });
     await row.waitFor();
     await row.getByRole("button", { name: "Accept" }).click();
@@ -140,7 +163,7 @@ describe("inbox in the browser", () => {
     agent.on("pageerror", (e) => errors.push(String(e)));
     await agent.goto(`${env.base}/tickets`);
     await agent.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
-    await agent.click('role=tab[name=/Waiting/]');
+    await agent.click("role=tab[name=/Waiting/]");
     const row = agent.locator(".ticket-row.pending", { hasText: "Lia Lid" });
     await row.getByRole("button", { name: "Accept" }).click();
     await agent.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
@@ -149,7 +172,10 @@ describe("inbox in the browser", () => {
     await input.press("Enter");
     await agent.locator(".bubble.me", { hasText: "Olá, Lia!" }).waitFor();
     await page.locator(".phone .bubble.them", { hasText: "Olá, Lia!" }).waitFor({ timeout: 10_000 });
-    await agent.getByRole("button", { name: /Lia Lid/ }).first().click();
+    await agent
+      .getByRole("button", { name: /Lia Lid/ })
+      .first()
+      .click();
     const drawer = agent.locator("dialog.side-drawer");
     await drawer.locator(".number-unknown", { hasText: "number unknown" }).waitFor();
     await snapshot(agent, "e2e-lid-contact-1440");

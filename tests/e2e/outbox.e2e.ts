@@ -23,7 +23,11 @@ afterAll(async () => {
 
 function openTicket(number: string, name: string) {
   const contactId = env.deps.db.insert(contacts).values({ name, number }).returning().get().id;
-  return env.deps.db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning().get().id;
+  return env.deps.db
+    .insert(tickets)
+    .values({ status: "open", contactId, whatsappId, userId: adminId })
+    .returning()
+    .get().id;
 }
 
 async function openChat(page: Page, ticketId: number) {
@@ -39,7 +43,11 @@ async function write(page: Page, text: string) {
 }
 
 const sentRow = (ticketId: number, body: string) =>
-  env.deps.db.select().from(messages).where(and(eq(messages.ticketId, ticketId), eq(messages.body, body))).get()!;
+  env.deps.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.ticketId, ticketId), eq(messages.body, body)))
+    .get()!;
 
 describe("outbound in the chat", () => {
   test("a message written while the connection is down shows the clock, then the tick once the connection is back", async () => {

@@ -32,7 +32,11 @@ describe("send later", () => {
   test("the clock button opens the schedule modal with the chat's contact and typed text; the schedule appears in /schedules", async () => {
     const db = env.deps.db;
     const contactId = db.insert(contacts).values({ name: "Rita Agenda", number: "5511944443333" }).returning().get().id;
-    const ticketId = db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: agentId }).returning().get().id;
+    const ticketId = db
+      .insert(tickets)
+      .values({ status: "open", contactId, whatsappId, userId: agentId })
+      .returning()
+      .get().id;
     const { context, page, errors } = await openPage(env.browser);
     await login(page);
     await page.goto(`${env.base}/tickets/${ticketId}`);
@@ -50,7 +54,12 @@ describe("send later", () => {
     expect(await page.getByLabel("Type a message").inputValue()).toBe("");
 
     const saved = db.select().from(schedules).where(eq(schedules.contactId, contactId)).get()!;
-    expect(saved).toMatchObject({ body: "Amanhã confirmo o horário com você", ticketId, userId: agentId, status: "PENDENTE" });
+    expect(saved).toMatchObject({
+      body: "Amanhã confirmo o horário com você",
+      ticketId,
+      userId: agentId,
+      status: "PENDENTE",
+    });
 
     await page.locator("#drawer").getByRole("link", { name: "Schedules" }).click();
     await page.waitForURL(`${env.base}/schedules`);

@@ -11,8 +11,18 @@ const AGENT = { email: "bia@example.com", password: "secret-456", name: "Bia Age
 beforeAll(async () => {
   env = await bootE2E();
   const cost = env.deps.config.passwordHashing;
-  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, cost), profile: "admin" });
-  insertUser(env.deps.db, { name: AGENT.name, email: AGENT.email, passwordHash: await hashPassword(AGENT.password, cost), profile: "user" });
+  insertUser(env.deps.db, {
+    name: ADMIN.name,
+    email: ADMIN.email,
+    passwordHash: await hashPassword(ADMIN.password, cost),
+    profile: "admin",
+  });
+  insertUser(env.deps.db, {
+    name: AGENT.name,
+    email: AGENT.email,
+    passwordHash: await hashPassword(AGENT.password, cost),
+    profile: "user",
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -124,7 +134,12 @@ describe("browser", () => {
 
   test("L8: the profile modal asks for the current password before changing it", async () => {
     const dani = { email: "dani@example.com", password: "secret-321" };
-    insertUser(env.deps.db, { name: "Dani Agent", email: dani.email, passwordHash: await hashPassword(dani.password, env.deps.config.passwordHashing), profile: "user" });
+    insertUser(env.deps.db, {
+      name: "Dani Agent",
+      email: dani.email,
+      passwordHash: await hashPassword(dani.password, env.deps.config.passwordHashing),
+      profile: "user",
+    });
     const { context, page, errors } = await openPage(env.browser);
     await logInAndWait(page, dani);
     await page.click('button[aria-label="User menu"]');

@@ -20,7 +20,12 @@ const receiver = Bun.serve({
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, { name: ADMIN.name, email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing), profile: "admin" });
+  insertUser(env.deps.db, {
+    name: ADMIN.name,
+    email: ADMIN.email,
+    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
+    profile: "admin",
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -58,7 +63,11 @@ describe("webhooks screen", () => {
     expect(await row.locator(".webhook-secret").textContent()).toStartWith("whsec_");
     expect(await row.textContent()).not.toContain("Ticket status changed");
 
-    const conn = env.deps.db.insert(whatsapps).values({ name: "Desk", provider: "sandbox", isDefault: true }).returning().get();
+    const conn = env.deps.db
+      .insert(whatsapps)
+      .values({ name: "Desk", provider: "sandbox", isDefault: true })
+      .returning()
+      .get();
     await env.deps.channels.start(conn.id);
     env.sandbox.scan(conn.id);
     await env.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
@@ -85,8 +94,14 @@ describe("webhooks screen", () => {
     const field = page.getByLabel("API token");
     expect(await field.inputValue()).toBe(before);
     await page.click("text=Regenerate token");
-    await page.locator("dialog").getByRole("button", { name: /confirm|ok|yes/i }).click();
-    await page.waitForFunction((old) => (document.querySelector<HTMLInputElement>("input[readonly]")?.value ?? old) !== old, before);
+    await page
+      .locator("dialog")
+      .getByRole("button", { name: /confirm|ok|yes/i })
+      .click();
+    await page.waitForFunction(
+      (old) => (document.querySelector<HTMLInputElement>("input[readonly]")?.value ?? old) !== old,
+      before,
+    );
     expect(getSetting(env.deps.db, "userApiToken")).not.toBe(before);
     expect(await field.inputValue()).toBe(getSetting(env.deps.db, "userApiToken"));
     expect(errors).toEqual([]);

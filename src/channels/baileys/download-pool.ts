@@ -28,7 +28,10 @@ export class DownloadPool {
       const job: Job = {
         owner,
         controller,
-        start: () => work(controller.signal).then(resolve, (error) => reject(controller.signal.aborted ? new DownloadCancelled() : error)),
+        start: () =>
+          work(controller.signal).then(resolve, (error) =>
+            reject(controller.signal.aborted ? new DownloadCancelled() : error),
+          ),
         cancel: () => reject(new DownloadCancelled()),
       };
       this.queue.push(job);

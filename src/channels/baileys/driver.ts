@@ -130,7 +130,11 @@ export class BaileysDriver implements ChannelDriver {
   }
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
-    this.versionQuery ??= resolveWaVersion({ pinned: this.opts.version, fetchLatest: this.opts.fetchLatestVersion, log: this.opts.log });
+    this.versionQuery ??= resolveWaVersion({
+      pinned: this.opts.version,
+      fetchLatest: this.opts.fetchLatestVersion,
+      log: this.opts.log,
+    });
     this.version = await this.versionQuery;
     const old = this.sessions.get(connection.id);
     if (old) await this.close(old);
@@ -172,13 +176,25 @@ export class BaileysDriver implements ChannelDriver {
     return generateMessageIDV2(this.sessions.get(connectionId)?.sock.user?.id);
   }
 
-  async sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void> {
+  async sendText(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    body: string,
+    options: SendOptions,
+  ): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
     await this.send(s, jid, { text: body }, this.sendOptions(jid, options));
   }
 
-  async sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void> {
+  async sendMedia(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    media: OutgoingMedia,
+    options: SendOptions,
+  ): Promise<void> {
     const s = this.session(connectionId);
     const jid = toJid(to, isGroup);
     await this.send(s, jid, mediaContent(media), this.sendOptions(jid, options));
@@ -195,7 +211,12 @@ export class BaileysDriver implements ChannelDriver {
     const s = this.session(connectionId);
     const jid = toJid(ref.chatId, ref.isGroup);
     await this.send(s, jid, {
-      delete: { remoteJid: jid, fromMe: ref.fromMe, id: ref.id, ...(ref.participant ? { participant: ref.participant } : {}) },
+      delete: {
+        remoteJid: jid,
+        fromMe: ref.fromMe,
+        id: ref.id,
+        ...(ref.participant ? { participant: ref.participant } : {}),
+      },
     });
   }
 
@@ -298,8 +319,19 @@ export class BaileysDriver implements ChannelDriver {
       ...this.opts.socketConfig,
     });
     const s: Session = {
-      conn, sink, gen, sock, auth, groups, qrCount: 0, ...carry, pairing: false, closed: false,
-      calls: new Map(), firstQr, qrSeen,
+      conn,
+      sink,
+      gen,
+      sock,
+      auth,
+      groups,
+      qrCount: 0,
+      ...carry,
+      pairing: false,
+      closed: false,
+      calls: new Map(),
+      firstQr,
+      qrSeen,
     };
     this.sessions.set(conn.id, s);
     sink.onStatus(conn.id, "OPENING");
@@ -369,7 +401,10 @@ export class BaileysDriver implements ChannelDriver {
       if (this.isCurrent(s)) {
         if (events["creds.update"]) s.auth.saveCreds();
         const update = events["connection.update"];
-        if (update) void this.onConnection(s, update).catch((error) => this.opts.log.error("baileys connection update failed", { whatsappId: id, error }));
+        if (update)
+          void this.onConnection(s, update).catch((error) =>
+            this.opts.log.error("baileys connection update failed", { whatsappId: id, error }),
+          );
         if (events["groups.upsert"]) s.groups.upsert(events["groups.upsert"]);
         if (events["groups.update"]) s.groups.update(events["groups.update"]);
         if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
@@ -379,7 +414,10 @@ export class BaileysDriver implements ChannelDriver {
         if (s.calls.size > 500) s.calls.delete(s.calls.keys().next().value!);
       }
       const history = events["messaging-history.set"];
-      if (history && this.isCurrent(s)) void this.reportHistory(s, history).catch((error) => this.opts.log.error("history import failed", { whatsappId: id, error }));
+      if (history && this.isCurrent(s))
+        void this.reportHistory(s, history).catch((error) =>
+          this.opts.log.error("history import failed", { whatsappId: id, error }),
+        );
       const journaled = journalEvents(events);
       // Events of an older socket of the connection were received all the same: they are kept too.
       if (journaled.length) this.inboxOf(id).receive(journaled);
@@ -400,7 +438,10 @@ export class BaileysDriver implements ChannelDriver {
     const since = this.now() - days * 86_400_000;
     const recent = history.messages.filter((m) => toNumber(m.messageTimestamp ?? 0) * 1000 >= since);
     if (!recent.length) return;
-    const lidToPn = await this.lidResolver(s, recent.flatMap((m) => [m.key.remoteJid, m.key.participant]));
+    const lidToPn = await this.lidResolver(
+      s,
+      recent.flatMap((m) => [m.key.remoteJid, m.key.participant]),
+    );
     const messages = historyOf(recent, lidToPn);
     if (messages.length) await s.sink.onHistory?.(s.conn.id, messages);
   }
@@ -453,15 +494,27 @@ export class BaileysDriver implements ChannelDriver {
       } else if (action.kind === "disconnect") {
         const detail = { whatsappId: id, code, reason: action.reason };
         if (code === 405) {
-          this.opts.log.error("baileys connection ended", { ...detail, version: this.version && formatVersion(this.version) });
+          this.opts.log.error("baileys connection ended", {
+            ...detail,
+            version: this.version && formatVersion(this.version),
+          });
           // Unless WA_VERSION pins it, the next start reads the latest published version again.
           this.versionQuery = undefined;
         } else this.opts.log.warn("baileys connection ended", detail);
         if (action.wipe) s.auth.wipe();
-        s.sink.onStatus(id, "DISCONNECTED", { ...(action.clearQr ? { qr: "" } : {}), reason: action.reason, retries: s.failures });
+        s.sink.onStatus(id, "DISCONNECTED", {
+          ...(action.clearQr ? { qr: "" } : {}),
+          reason: action.reason,
+          retries: s.failures,
+        });
       } else {
         const downSince = s.downSince ?? this.now();
-        this.opts.log.info("baileys connection lost; reconnecting", { whatsappId: id, code, attempt: action.attempt, delayMs: action.delayMs });
+        this.opts.log.info("baileys connection lost; reconnecting", {
+          whatsappId: id,
+          code,
+          attempt: action.attempt,
+          delayMs: action.delayMs,
+        });
         s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
         // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
         const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
@@ -497,7 +550,10 @@ function mediaContent(media: OutgoingMedia): AnyMessageContent {
 
 /** A pino-compatible logger that forwards Baileys' warnings and errors to ours. */
 function bridgeLogger(log: Logger, bindings: Record<string, unknown>): ILogger {
-  const data = (obj: unknown) => ({ ...bindings, ...(obj && typeof obj === "object" ? (obj as Record<string, unknown>) : { detail: obj }) });
+  const data = (obj: unknown) => ({
+    ...bindings,
+    ...(obj && typeof obj === "object" ? (obj as Record<string, unknown>) : { detail: obj }),
+  });
   const text = (obj: unknown, msg?: string) => msg ?? (typeof obj === "string" ? obj : "baileys");
   return {
     level: "warn",

@@ -48,7 +48,8 @@ export class GroupMetadataCache {
     for (const change of list) {
       if (!change.id) continue;
       const cached = this.groups.get(change.id);
-      if (Array.isArray(change.participants) && change.subject !== undefined) this.set(change.id, { ...cached, ...change } as GroupMetadata);
+      if (Array.isArray(change.participants) && change.subject !== undefined)
+        this.set(change.id, { ...cached, ...change } as GroupMetadata);
       else if (cached) this.set(change.id, { ...cached, ...stripUndefined(change) });
     }
   }
@@ -57,12 +58,17 @@ export class GroupMetadataCache {
     const cached = this.groups.get(event.id);
     if (!cached) return;
     const matches = (p: GroupParticipant, q: GroupParticipant) =>
-      [p.id, p.lid, p.phoneNumber].some((a) => !!a && [q.id, q.lid, q.phoneNumber].some((b) => !!b && areJidsSameUser(a, b)));
+      [p.id, p.lid, p.phoneNumber].some(
+        (a) => !!a && [q.id, q.lid, q.phoneNumber].some((b) => !!b && areJidsSameUser(a, b)),
+      );
     const touched = (p: GroupParticipant) => event.participants.some((q) => matches(p, q));
     let participants = cached.participants;
     switch (event.action) {
       case "add":
-        participants = [...participants.filter((p) => !touched(p)), ...event.participants.map((q) => ({ ...q, admin: null }))];
+        participants = [
+          ...participants.filter((p) => !touched(p)),
+          ...event.participants.map((q) => ({ ...q, admin: null })),
+        ];
         break;
       case "remove":
         participants = participants.filter((p) => !touched(p));

@@ -1,10 +1,30 @@
-import { isLidUser, isPnUser, jidNormalizedUser, proto, type MessageUpsertType, type WAMessage, type WAMessageKey, type WASocket } from "baileys";
+import {
+  isLidUser,
+  isPnUser,
+  jidNormalizedUser,
+  proto,
+  type MessageUpsertType,
+  type WAMessage,
+  type WAMessageKey,
+  type WASocket,
+} from "baileys";
 import type { Logger } from "../../log";
 import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
 import { DownloadCancelled, type DownloadPool } from "./download-pool";
 import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
 import { KeyedLanes } from "./lanes";
-import { ackOfReceipt, ackOfStatus, editedBody, hasMedia, jidUser, mapCall, mapContacts, nextAck, readUpsert, type LidToPn } from "./map";
+import {
+  ackOfReceipt,
+  ackOfStatus,
+  editedBody,
+  hasMedia,
+  jidUser,
+  mapCall,
+  mapContacts,
+  nextAck,
+  readUpsert,
+  type LidToPn,
+} from "./map";
 import { mediaInfo } from "./media";
 
 const ACK_CACHE = 5000;
@@ -56,7 +76,10 @@ export class Inbox {
     try {
       left = this.opts.journal.pending(this.opts.connectionId);
     } catch (error) {
-      this.opts.log.error("inbound journal not read; what it holds waits for the next start", { whatsappId: this.opts.connectionId, error });
+      this.opts.log.error("inbound journal not read; what it holds waits for the next start", {
+        whatsappId: this.opts.connectionId,
+        error,
+      });
     }
     for (const row of left) if (!held.has(row.id)) this.dispatch(row);
   }
@@ -72,7 +95,10 @@ export class Inbox {
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
     const timedOut = await Promise.race([this.lanes.idle().then(() => false), late]);
     clearTimeout(timer);
-    if (timedOut) this.opts.log.warn("inbound handling still running at stop; left for the next start", { whatsappId: this.opts.connectionId });
+    if (timedOut)
+      this.opts.log.warn("inbound handling still running at stop; left for the next start", {
+        whatsappId: this.opts.connectionId,
+      });
   }
 
   /** Journals a decrypted message before Baileys receipts it; it is handled when its upsert comes. */
@@ -93,7 +119,10 @@ export class Inbox {
         return held;
       });
     } catch (error) {
-      this.opts.log.error("inbound events not journaled; handling them anyway", { whatsappId: this.opts.connectionId, error });
+      this.opts.log.error("inbound events not journaled; handling them anyway", {
+        whatsappId: this.opts.connectionId,
+        error,
+      });
       for (const event of events) this.dispatch({ event });
       return;
     }
@@ -114,13 +143,19 @@ export class Inbox {
   private dispatch(row: { id?: number; event: JournalEvent }) {
     if (this.paused || (row.id !== undefined && this.handling.has(row.id))) return;
     if (row.id !== undefined) this.handling.add(row.id);
-    this.lanes.run(laneOf(row.event), () => this.handle(row.event)).then(
-      (media) => (media ? this.fetchMedia(row.id, media) : this.finish(row.id)),
-      (error) => {
-        if (row.id !== undefined) this.handling.delete(row.id);
-        this.opts.log.error("inbound event handling failed; kept for the next start", { whatsappId: this.opts.connectionId, kind: row.event.kind, error });
-      },
-    );
+    this.lanes
+      .run(laneOf(row.event), () => this.handle(row.event))
+      .then(
+        (media) => (media ? this.fetchMedia(row.id, media) : this.finish(row.id)),
+        (error) => {
+          if (row.id !== undefined) this.handling.delete(row.id);
+          this.opts.log.error("inbound event handling failed; kept for the next start", {
+            whatsappId: this.opts.connectionId,
+            kind: row.event.kind,
+            error,
+          });
+        },
+      );
   }
 
   private finish(rowId: number | undefined) {
@@ -128,7 +163,10 @@ export class Inbox {
     try {
       this.opts.journal.remove(rowId);
     } catch (error) {
-      this.opts.log.error("handled inbound event not removed from the journal", { whatsappId: this.opts.connectionId, error });
+      this.opts.log.error("handled inbound event not removed from the journal", {
+        whatsappId: this.opts.connectionId,
+        error,
+      });
     }
     this.handling.delete(rowId);
   }
@@ -149,7 +187,12 @@ export class Inbox {
         () => this.finish(rowId),
         (error) => {
           if (rowId !== undefined) this.handling.delete(rowId);
-          if (!(error instanceof DownloadCancelled)) this.opts.log.error("inbound media not settled; kept for the next start", { whatsappId: id, messageId: m.key.id, error });
+          if (!(error instanceof DownloadCancelled))
+            this.opts.log.error("inbound media not settled; kept for the next start", {
+              whatsappId: id,
+              messageId: m.key.id,
+              error,
+            });
         },
       );
   }
@@ -164,10 +207,16 @@ export class Inbox {
       case "update": {
         const { key, update } = event.update;
         if (!key.id) return;
-        if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && update.message === null) sink.onRevoked(id, key.id);
+        if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && update.message === null)
+          sink.onRevoked(id, key.id);
         const edited = update.message?.editedMessage?.message;
         const body = edited ? editedBody(edited) : null;
-        if (body !== null) sink.onEdit(id, { id: key.id, body, at: update.messageTimestamp ? Number(update.messageTimestamp) * 1000 : Date.now() });
+        if (body !== null)
+          sink.onEdit(id, {
+            id: key.id,
+            body,
+            at: update.messageTimestamp ? Number(update.messageTimestamp) * 1000 : Date.now(),
+          });
         const ack = ackOfStatus(update.status);
         // An ERROR status is the server refusing the message (an error ack); its first stub parameter is the code.
         if (ack !== undefined) this.ack(key.id, ack, update.messageStubParameters?.[0] ?? undefined);
@@ -210,7 +259,9 @@ export class Inbox {
         return;
       case "missedCall":
         // Out of the chat's line; the call event of the same call is journaled on its own too.
-        void this.lanes.run(null, () => this.reportCall(read.call)).catch((error) => this.opts.log.error("missed call not handled", { whatsappId: id, error }));
+        void this.lanes
+          .run(null, () => this.reportCall(read.call))
+          .catch((error) => this.opts.log.error("missed call not handled", { whatsappId: id, error }));
         return;
       case "edit":
         sink.onEdit(id, read.edit);
@@ -222,7 +273,8 @@ export class Inbox {
     const msg = read.message;
     if (hasMedia(m)) {
       const info = mediaInfo(m);
-      if (info.declaredBytes > this.opts.maxMediaBytes) msg.oversizedMedia = { fileName: info.originalName, bytes: info.declaredBytes };
+      if (info.declaredBytes > this.opts.maxMediaBytes)
+        msg.oversizedMedia = { fileName: info.originalName, bytes: info.declaredBytes };
       else msg.mediaPending = { originalName: info.originalName, mimetype: info.mimetype };
     }
     await sink.onMessage(id, msg);

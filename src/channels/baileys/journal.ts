@@ -1,4 +1,12 @@
-import type { BaileysEventMap, Contact, MessageUpsertType, MessageUserReceiptUpdate, WACallEvent, WAMessage, WAMessageUpdate } from "baileys";
+import type {
+  BaileysEventMap,
+  Contact,
+  MessageUpsertType,
+  MessageUserReceiptUpdate,
+  WACallEvent,
+  WAMessage,
+  WAMessageUpdate,
+} from "baileys";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { inboundJournal } from "../../db/schema";
@@ -27,11 +35,16 @@ export function journalEvents(events: Partial<BaileysEventMap>): JournalEvent[] 
     const u = update.update;
     if (u.status != null || u.messageStubType != null || u.message !== undefined) out.push({ kind: "update", update });
   }
-  for (const receipt of events["message-receipt.update"] ?? []) if (receipt.key.fromMe) out.push({ kind: "receipt", receipt });
+  for (const receipt of events["message-receipt.update"] ?? [])
+    if (receipt.key.fromMe) out.push({ kind: "receipt", receipt });
   for (const call of events.call ?? []) out.push({ kind: "call", call });
   const mapping = events["lid-mapping.update"];
   if (mapping) out.push({ kind: "lid-mapping", mapping });
-  const contacts = [...(events["contacts.upsert"] ?? []), ...(events["contacts.update"] ?? []), ...(events["messaging-history.set"]?.contacts ?? [])];
+  const contacts = [
+    ...(events["contacts.upsert"] ?? []),
+    ...(events["contacts.update"] ?? []),
+    ...(events["messaging-history.set"]?.contacts ?? []),
+  ];
   if (contacts.length) out.push({ kind: "contacts", contacts });
   return out;
 }
@@ -44,7 +57,11 @@ export class InboundJournal {
    * Writes the events in one transaction and returns them with their row ids, in order. `replacing` may name, per
    * event, a row of the connection to overwrite instead of adding one.
    */
-  write(whatsappId: number, events: JournalEvent[], replacing: (event: JournalEvent) => number | undefined = () => undefined): JournalRow[] {
+  write(
+    whatsappId: number,
+    events: JournalEvent[],
+    replacing: (event: JournalEvent) => number | undefined = () => undefined,
+  ): JournalRow[] {
     return this.db.transaction((tx) =>
       events.map((event) => {
         const { kind, ...payload } = event;
@@ -59,7 +76,11 @@ export class InboundJournal {
             .get();
           if (updated) return { id: updated.id, event };
         }
-        const { id } = tx.insert(inboundJournal).values({ whatsappId, kind, payload: json }).returning({ id: inboundJournal.id }).get();
+        const { id } = tx
+          .insert(inboundJournal)
+          .values({ whatsappId, kind, payload: json })
+          .returning({ id: inboundJournal.id })
+          .get();
         return { id, event };
       }),
     );
@@ -71,7 +92,11 @@ export class InboundJournal {
 
   /** One row, or undefined once it is handled. */
   get(whatsappId: number, id: number): JournalRow | undefined {
-    const row = this.db.select().from(inboundJournal).where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, id))).get();
+    const row = this.db
+      .select()
+      .from(inboundJournal)
+      .where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, id)))
+      .get();
     return row ? { id: row.id, event: decode(row.kind, row.payload) } : undefined;
   }
 

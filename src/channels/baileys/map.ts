@@ -31,7 +31,11 @@ export function jidUser(jid: string | null | undefined): string | undefined {
 }
 
 /** Phone digits for an identity given as a jid and its alternate (one may be a LID); never LID digits. */
-export function phoneOf(jid: string | null | undefined, alt: string | null | undefined, lidToPn: LidToPn = noPn): string | undefined {
+export function phoneOf(
+  jid: string | null | undefined,
+  alt: string | null | undefined,
+  lidToPn: LidToPn = noPn,
+): string | undefined {
   if (jid && isPnUser(jid)) return jidUser(jid);
   if (alt && isPnUser(alt)) return jidUser(alt);
   const lid = [jid, alt].find((j) => j && isLidUser(j));
@@ -45,7 +49,11 @@ function lidOf(jid: string | null | undefined, alt: string | null | undefined): 
 }
 
 /** How the inbox addresses a person: phone digits, else `lid:<digits>` while only their LID is known. */
-export function addressOf(jid: string | null | undefined, alt: string | null | undefined, lidToPn: LidToPn = noPn): string | undefined {
+export function addressOf(
+  jid: string | null | undefined,
+  alt: string | null | undefined,
+  lidToPn: LidToPn = noPn,
+): string | undefined {
   const phone = phoneOf(jid, alt, lidToPn);
   if (phone) return phone;
   const lid = lidOf(jid, alt);
@@ -85,7 +93,8 @@ export function missedCallOf(m: WAMessage, lidToPn: LidToPn = noPn): CallEvent |
   const from = addressOf(key.remoteJid, key.remoteJidAlt, lidToPn);
   if (!from) return null;
   const isVideo =
-    m.messageStubType === WAMessageStubType.CALL_MISSED_VIDEO || m.messageStubType === WAMessageStubType.CALL_MISSED_GROUP_VIDEO;
+    m.messageStubType === WAMessageStubType.CALL_MISSED_VIDEO ||
+    m.messageStubType === WAMessageStubType.CALL_MISSED_GROUP_VIDEO;
   return { id: m.key.id, from, at: toNumber(m.messageTimestamp) * 1000, kind: "missed", isVideo };
 }
 
@@ -134,11 +143,19 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     case "locationMessage": {
       const l = msg.locationMessage!;
-      return { kind: "location", body: locationBody(l.degreesLatitude ?? 0, l.degreesLongitude ?? 0, l.jpegThumbnail), hasMedia: false };
+      return {
+        kind: "location",
+        body: locationBody(l.degreesLatitude ?? 0, l.degreesLongitude ?? 0, l.jpegThumbnail),
+        hasMedia: false,
+      };
     }
     case "liveLocationMessage": {
       const l = msg.liveLocationMessage!;
-      return { kind: "location", body: `Latitude: ${l.degreesLatitude ?? 0} - Longitude: ${l.degreesLongitude ?? 0}`, hasMedia: false };
+      return {
+        kind: "location",
+        body: `Latitude: ${l.degreesLatitude ?? 0} - Longitude: ${l.degreesLongitude ?? 0}`,
+        hasMedia: false,
+      };
     }
     case "reactionMessage": {
       const r = msg.reactionMessage!;
@@ -153,18 +170,24 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     case "eventMessage": {
       const e = msg.eventMessage!;
-      const when = e.startTime ? new Date(toNumber(e.startTime) * 1000).toISOString().slice(0, 16).replace("T", " ") : "";
+      const when = e.startTime
+        ? new Date(toNumber(e.startTime) * 1000).toISOString().slice(0, 16).replace("T", " ")
+        : "";
       return text(["📅 Event: " + (e.name ?? ""), when, e.location?.name ?? ""].filter(Boolean).join(" — "));
     }
     case "orderMessage": {
       const o = msg.orderMessage!;
       const total = o.totalAmount1000 != null ? ` — ${money(o.totalAmount1000, o.totalCurrencyCode)}` : "";
-      return text(`🛒 Order: ${o.itemCount ?? 0} item(s)${o.orderTitle ? ` — ${o.orderTitle}` : ""}${total}${o.message ? `\n${o.message}` : ""}`);
+      return text(
+        `🛒 Order: ${o.itemCount ?? 0} item(s)${o.orderTitle ? ` — ${o.orderTitle}` : ""}${total}${o.message ? `\n${o.message}` : ""}`,
+      );
     }
     case "productMessage": {
       const p = msg.productMessage?.product;
       const price = p?.priceAmount1000 != null ? ` — ${money(p.priceAmount1000, p.currencyCode)}` : "";
-      return text(`🛍️ Product: ${p?.title ?? ""}${price}${msg.productMessage?.body ? `\n${msg.productMessage.body}` : ""}`);
+      return text(
+        `🛍️ Product: ${p?.title ?? ""}${price}${msg.productMessage?.body ? `\n${msg.productMessage.body}` : ""}`,
+      );
     }
     case "groupInviteMessage": {
       const g = msg.groupInviteMessage!;
@@ -173,7 +196,12 @@ function contentOf(msg: proto.IMessage): Content | null {
     case "interactiveResponseMessage": {
       const r = msg.interactiveResponseMessage!;
       const chosen = selectionOf(r.nativeFlowResponseMessage?.paramsJson);
-      return { kind: "chat", body: r.body?.text || chosen || r.nativeFlowResponseMessage?.name || "", selectedId: chosen, hasMedia: false };
+      return {
+        kind: "chat",
+        body: r.body?.text || chosen || r.nativeFlowResponseMessage?.name || "",
+        selectedId: chosen,
+        hasMedia: false,
+      };
     }
     case "interactiveMessage": {
       const i = msg.interactiveMessage!;
@@ -191,7 +219,12 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     case "buttonsResponseMessage": {
       const b = msg.buttonsResponseMessage!;
-      return { kind: "chat", body: b.selectedDisplayText || b.selectedButtonId || "", selectedId: b.selectedButtonId ?? undefined, hasMedia: false };
+      return {
+        kind: "chat",
+        body: b.selectedDisplayText || b.selectedButtonId || "",
+        selectedId: b.selectedButtonId ?? undefined,
+        hasMedia: false,
+      };
     }
     case "listResponseMessage": {
       const l = msg.listResponseMessage!;
@@ -200,7 +233,12 @@ function contentOf(msg: proto.IMessage): Content | null {
     }
     case "templateButtonReplyMessage": {
       const t = msg.templateButtonReplyMessage!;
-      return { kind: "chat", body: t.selectedId || t.selectedDisplayText || "", selectedId: t.selectedId ?? undefined, hasMedia: false };
+      return {
+        kind: "chat",
+        body: t.selectedId || t.selectedDisplayText || "",
+        selectedId: t.selectedId ?? undefined,
+        hasMedia: false,
+      };
     }
     default:
       return null;
@@ -281,7 +319,8 @@ export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
   if (revoked) return { type: "revoke", id: revoked };
   const call = missedCallOf(m, lidToPn);
   if (call) return { type: "missedCall", call };
-  if (m.messageStubType != null && DROPPED_STUBS.has(m.messageStubType)) return { type: "ignored", reason: `stub ${m.messageStubType}` };
+  if (m.messageStubType != null && DROPPED_STUBS.has(m.messageStubType))
+    return { type: "ignored", reason: `stub ${m.messageStubType}` };
   const msg = innerMessage(m);
   const edit = editOf(m, msg);
   if (edit) return { type: "edit", edit };
@@ -303,7 +342,10 @@ export function readUpsert(m: WAMessage, lidToPn: LidToPn = noPn): Upsert {
   if (content.kind === "reaction") {
     const reactor = fromMe ? "me" : sender;
     if (!reactor || !content.quotedId) return { type: "ignored", reason: "reaction without target or sender" };
-    return { type: "reaction", reaction: { targetId: content.quotedId, emoji: content.body, reactor, at: toNumber(m.messageTimestamp) * 1000 } };
+    return {
+      type: "reaction",
+      reaction: { targetId: content.quotedId, emoji: content.body, reactor, at: toNumber(m.messageTimestamp) * 1000 },
+    };
   }
 
   const ctx = msg ? contextInfoOf(msg) : undefined;
@@ -338,7 +380,8 @@ export function mapMessage(m: WAMessage, lidToPn: LidToPn = noPn): NormalizedMes
 
 /** The content of an upsert: undecryptable stubs and view-once media the companion never gets become text. */
 function upsertContent(m: WAMessage, msg: proto.IMessage | undefined): Content | "pollVote" | null {
-  if (m.messageStubType === WAMessageStubType.CIPHERTEXT) return { kind: "waiting", body: WAITING_BODY, hasMedia: false };
+  if (m.messageStubType === WAMessageStubType.CIPHERTEXT)
+    return { kind: "waiting", body: WAITING_BODY, hasMedia: false };
   if (!msg) return (m.key as { isViewOnce?: boolean }).isViewOnce ? text(VIEW_ONCE_BODY) : null;
   if (msg.pollUpdateMessage) return "pollVote";
   const type = getContentType(msg);
@@ -352,7 +395,8 @@ export const VIEW_ONCE_BODY = "📷 View-once media: open it on the phone";
 /** The edit carried by a MESSAGE_EDIT protocol message, if this is one. */
 function editOf(m: WAMessage, msg: proto.IMessage | undefined): MessageEdit | null {
   const pm = msg?.protocolMessage;
-  if (!pm || pm.type !== proto.Message.ProtocolMessage.Type.MESSAGE_EDIT || !pm.key?.id || !pm.editedMessage) return null;
+  if (!pm || pm.type !== proto.Message.ProtocolMessage.Type.MESSAGE_EDIT || !pm.key?.id || !pm.editedMessage)
+    return null;
   const body = editedBody(pm.editedMessage);
   if (body === null) return null;
   const at = pm.timestampMs ? toNumber(pm.timestampMs) : toNumber(m.messageTimestamp) * 1000;
@@ -392,7 +436,13 @@ export function mapCall(call: WACallEvent, lidToPn: LidToPn = noPn): CallEvent |
   if (!kind) return null;
   const from = phoneOf(call.callerPn, call.from, lidToPn) ?? addressOf(call.from, call.chatId, lidToPn);
   if (!from) return null;
-  return { id: call.id, from, at: new Date(call.date).getTime(), kind, ...(call.isVideo !== undefined ? { isVideo: !!call.isVideo } : {}) };
+  return {
+    id: call.id,
+    from,
+    at: new Date(call.date).getTime(),
+    kind,
+    ...(call.isVideo !== undefined ? { isVideo: !!call.isVideo } : {}),
+  };
 }
 
 /** Maps Baileys contacts, skipping groups, broadcasts and LID-only entries with no phone mapping. */

@@ -24,7 +24,9 @@ export interface MediaInfo {
 export function mediaInfo(m: WAMessage): MediaInfo {
   const inner = innerMessage(m);
   const type = inner ? getContentType(inner) : undefined;
-  const media = (type ? inner?.[type] : undefined) as { mimetype?: string | null; fileName?: string | null; fileLength?: unknown } | undefined;
+  const media = (type ? inner?.[type] : undefined) as
+    | { mimetype?: string | null; fileName?: string | null; fileLength?: unknown }
+    | undefined;
   let ext = "bin";
   try {
     ext = extensionForMediaMessage(inner!) || "bin";
@@ -54,21 +56,33 @@ export interface MediaDownloadOptions {
  * to upload the file again, since Baileys rc14 never does it itself. After a few failed attempts the media is
  * unavailable. Only `signal` (the connection stopping) makes it throw.
  */
-export async function downloadMedia(m: WAMessage, signal: AbortSignal, opts: MediaDownloadOptions): Promise<MediaOutcome> {
+export async function downloadMedia(
+  m: WAMessage,
+  signal: AbortSignal,
+  opts: MediaDownloadOptions,
+): Promise<MediaOutcome> {
   const info = mediaInfo(m);
   let current = m;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const limit = AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]);
     try {
       // Baileys' fetch takes no signal: a server that never answers is left behind, its late stream closed.
-      const stream = (await untilAborted(downloadMediaMessage(current, "stream", {}), limit, (late) => late.destroy())) as Readable;
+      const stream = (await untilAborted(downloadMediaMessage(current, "stream", {}), limit, (late) =>
+        late.destroy(),
+      )) as Readable;
       const written = await writeCapped(stream, opts.mediaDir, info.ext, opts.maxBytes, limit);
       if ("oversized" in written) return { oversized: { fileName: info.originalName, bytes: written.oversized } };
       return { media: { fileName: written.fileName, originalName: info.originalName, mimetype: info.mimetype } };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const status = (error as { output?: { statusCode?: number } }).output?.statusCode;
-      opts.log.warn("baileys media download failed", { whatsappId: opts.whatsappId, messageId: m.key.id, attempt, status, timedOut: limit.aborted });
+      opts.log.warn("baileys media download failed", {
+        whatsappId: opts.whatsappId,
+        messageId: m.key.id,
+        attempt,
+        status,
+        timedOut: limit.aborted,
+      });
       if ((status === 404 || status === 410) && opts.reupload) {
         const asked = AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]);
         current = await untilAborted(opts.reupload(current), asked).catch(() => current);
@@ -90,7 +104,13 @@ class TooLarge extends Error {
   }
 }
 
-async function writeCapped(stream: Readable, dir: string, ext: string, maxBytes: number, signal: AbortSignal): Promise<{ fileName: string } | { oversized: number }> {
+async function writeCapped(
+  stream: Readable,
+  dir: string,
+  ext: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ fileName: string } | { oversized: number }> {
   const fileName = `${randomUUID()}.${ext}`;
   const path = join(dir, fileName);
   let bytes = 0;
@@ -119,7 +139,10 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, dispose?: (late:
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       reject(signal.reason);
-      work.then((late) => dispose?.(late), () => {});
+      work.then(
+        (late) => dispose?.(late),
+        () => {},
+      );
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -139,6 +162,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, dispose?: (late:
 /** A protobuf length (a number, or a Long for 64-bit fields) as a number; 0 when unknown. */
 function byteCount(value: unknown): number {
   if (typeof value === "number") return value;
-  if (value && typeof (value as { toNumber?: unknown }).toNumber === "function") return (value as { toNumber(): number }).toNumber();
+  if (value && typeof (value as { toNumber?: unknown }).toNumber === "function")
+    return (value as { toNumber(): number }).toNumber();
   return Number(value) || 0;
 }

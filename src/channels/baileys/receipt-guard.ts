@@ -1,4 +1,11 @@
-import { cleanMessage, decodeMessageNode, type BinaryNode, type MessageUpsertType, type WAMessage, type WASocket } from "baileys";
+import {
+  cleanMessage,
+  decodeMessageNode,
+  type BinaryNode,
+  type MessageUpsertType,
+  type WAMessage,
+  type WASocket,
+} from "baileys";
 import type { Logger } from "../../log";
 import { fromEventJson, toEventJson } from "./event-json";
 
@@ -15,7 +22,11 @@ const MAX_WAITING = 2000;
  * Baileys builds it (read when the stanza arrives, before decryption). `hold` must not throw; if it fails the
  * message still goes on to the receipt and the upsert. Returns false when this Baileys has no such cache.
  */
-export function holdBeforeReceipts(sock: WASocket, hold: (message: WAMessage, type: MessageUpsertType) => void, log: Logger): boolean {
+export function holdBeforeReceipts(
+  sock: WASocket,
+  hold: (message: WAMessage, type: MessageUpsertType) => void,
+  log: Logger,
+): boolean {
   const cache = sock.messageRetryManager;
   if (!cache || typeof cache.addRecentMessage !== "function") {
     log.warn("baileys has no recent-message cache: inbound messages are journaled only once emitted");

@@ -56,7 +56,11 @@ export function closeAction(
 }
 
 /** base·2^n with ±jitter, never above max. */
-export function backoffDelay(n: number, backoff: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  n: number,
+  backoff: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const raw = Math.min(backoff.maxMs, backoff.baseMs * 2 ** n);
   const spread = raw * backoff.jitter * (random() * 2 - 1);
   return Math.min(backoff.maxMs, Math.max(0, Math.round(raw + spread)));

@@ -46,6 +46,10 @@ export class SentMessageStore {
   prune(): number {
     this.lastPrune = this.now();
     const cutoff = new Date(this.now() - this.keepDays * DAY);
-    return this.db.delete(waSentMessages).where(lt(waSentMessages.createdAt, cutoff)).returning({ wid: waSentMessages.wid }).all().length;
+    return this.db
+      .delete(waSentMessages)
+      .where(lt(waSentMessages.createdAt, cutoff))
+      .returning({ wid: waSentMessages.wid })
+      .all().length;
   }
 }

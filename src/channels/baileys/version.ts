@@ -5,7 +5,9 @@ import type { Logger } from "../../log";
 export type WaVersion = [number, number, number];
 
 /** Asks WhatsApp Web for its current version; `signal` aborts the request. */
-export type FetchLatestVersion = (signal: AbortSignal) => Promise<{ version: number[]; isLatest: boolean; error?: unknown }>;
+export type FetchLatestVersion = (
+  signal: AbortSignal,
+) => Promise<{ version: number[]; isLatest: boolean; error?: unknown }>;
 
 export const BUNDLED_VERSION = DEFAULT_CONNECTION_CONFIG.version as WaVersion;
 
@@ -42,7 +44,10 @@ export async function resolveWaVersion(opts: {
   } catch (error) {
     failure = error;
   }
-  const why = failure instanceof Error ? failure.message : String((failure as { message?: unknown } | undefined)?.message ?? failure ?? "no answer");
+  const why =
+    failure instanceof Error
+      ? failure.message
+      : String((failure as { message?: unknown } | undefined)?.message ?? failure ?? "no answer");
   log.info(`WhatsApp Web version ${formatVersion(BUNDLED_VERSION)} (bundled; the latest could not be read: ${why})`);
   return BUNDLED_VERSION;
 }

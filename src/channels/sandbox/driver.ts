@@ -3,7 +3,16 @@ import { extname, join } from "node:path";
 import { AppError } from "../../errors";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { lidOfAddress } from "../../shared/address";
-import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, MessageKind, NormalizedMessage, OutgoingMedia, SendOptions } from "../types";
+import type {
+  ChannelDriver,
+  ChannelSink,
+  ConnectionRef,
+  DeleteRef,
+  MessageKind,
+  NormalizedMessage,
+  OutgoingMedia,
+  SendOptions,
+} from "../types";
 import type { SandboxInbound, SandboxNetwork } from "./network";
 
 interface Session {
@@ -12,7 +21,13 @@ interface Session {
 }
 
 const kindOfMime = (mime: string): MessageKind =>
-  mime.startsWith("image/") ? "image" : mime.startsWith("audio/") ? "audio" : mime.startsWith("video/") ? "video" : "document";
+  mime.startsWith("image/")
+    ? "image"
+    : mime.startsWith("audio/")
+      ? "audio"
+      : mime.startsWith("video/")
+        ? "video"
+        : "document";
 
 /** The sandbox network seen as a ChannelDriver: start → QR (or CONNECTED when already paired), `scan` pairs. */
 export class SandboxDriver implements ChannelDriver {
@@ -56,14 +71,22 @@ export class SandboxDriver implements ChannelDriver {
 
   /** True when the connection runs and is paired (it can send and receive). */
   isConnected(connectionId: number): boolean {
-    return this.sessions.has(connectionId) && !this.sessions.get(connectionId)!.qr && !!this.network.pairing(connectionId);
+    return (
+      this.sessions.has(connectionId) && !this.sessions.get(connectionId)!.qr && !!this.network.pairing(connectionId)
+    );
   }
 
   newMessageId(_connectionId: number): string {
     return `SB${randomBytes(10).toString("hex").toUpperCase()}`;
   }
 
-  async sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void> {
+  async sendText(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    body: string,
+    options: SendOptions,
+  ): Promise<void> {
     const session = this.connected(connectionId);
     this.network.record({
       whatsappId: connectionId,
@@ -78,11 +101,22 @@ export class SandboxDriver implements ChannelDriver {
     this.network.walkAcks(options.messageId, (ack) => session.sink.onAck(connectionId, options.messageId, ack));
   }
 
-  async sendMedia(connectionId: number, to: string, isGroup: boolean, media: OutgoingMedia, options: SendOptions): Promise<void> {
+  async sendMedia(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    media: OutgoingMedia,
+    options: SendOptions,
+  ): Promise<void> {
     const session = this.connected(connectionId);
     const dir = join(this.network.mediaDir, "sandbox");
     makePrivateDir(dir);
-    const copy = join(dir, `${options.messageId}${extname(media.fileName).toLowerCase().replace(/[^.a-z0-9]/g, "")}`);
+    const copy = join(
+      dir,
+      `${options.messageId}${extname(media.fileName)
+        .toLowerCase()
+        .replace(/[^.a-z0-9]/g, "")}`,
+    );
     copyPrivateFile(media.path, copy);
     this.network.record({
       whatsappId: connectionId,
@@ -136,7 +170,10 @@ export class SandboxDriver implements ChannelDriver {
       return id;
     }
     const kind: MessageKind = input.mediaType ?? "chat";
-    const received = input.mediaBase64 && kind !== "chat" ? this.network.receiveMedia(input.mediaBase64, input.fileName, kind) : undefined;
+    const received =
+      input.mediaBase64 && kind !== "chat"
+        ? this.network.receiveMedia(input.mediaBase64, input.fileName, kind)
+        : undefined;
     const media = received && "media" in received ? received.media : undefined;
     const oversized = received && "oversized" in received ? received.oversized : undefined;
     const isGroup = !!input.groupId;
@@ -205,4 +242,3 @@ export class SandboxDriver implements ChannelDriver {
     return session;
   }
 }
-

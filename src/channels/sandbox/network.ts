@@ -63,7 +63,16 @@ const MIMES: Record<string, string> = {
 
 /** Guesses a mimetype from a file name (sandbox media carry no type of their own). */
 export function mimeOf(fileName: string, kind?: string): string {
-  return MIMES[extname(fileName).toLowerCase()] ?? (kind === "image" ? "image/jpeg" : kind === "audio" ? "audio/ogg" : kind === "video" ? "video/mp4" : "application/octet-stream");
+  return (
+    MIMES[extname(fileName).toLowerCase()] ??
+    (kind === "image"
+      ? "image/jpeg"
+      : kind === "audio"
+        ? "audio/ogg"
+        : kind === "video"
+          ? "video/mp4"
+          : "application/octet-stream")
+  );
 }
 
 /**
@@ -113,7 +122,11 @@ export class SandboxNetwork {
   pair(connectionId: number): string {
     const number = SandboxNetwork.numberOf(connectionId);
     const creds = JSON.stringify({ sandbox: true, number } satisfies Pairing);
-    this.db.insert(waAuthCreds).values({ whatsappId: connectionId, creds }).onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds } }).run();
+    this.db
+      .insert(waAuthCreds)
+      .values({ whatsappId: connectionId, creds })
+      .onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds } })
+      .run();
     return number;
   }
 
@@ -125,12 +138,20 @@ export class SandboxNetwork {
    * Media sent by a simulated phone: written into the media directory, or, when larger than `maxMediaBytes`,
    * only named and sized (its size is known from the base64 length, so it is never decoded).
    */
-  receiveMedia(base64: string, fileName: string | undefined, kind: string): { media: StoredMedia } | { oversized: OversizedMedia } {
-    const originalName = fileName || `${kind}${kind === "image" ? ".jpg" : kind === "audio" ? ".ogg" : kind === "video" ? ".mp4" : ".bin"}`;
+  receiveMedia(
+    base64: string,
+    fileName: string | undefined,
+    kind: string,
+  ): { media: StoredMedia } | { oversized: OversizedMedia } {
+    const originalName =
+      fileName ||
+      `${kind}${kind === "image" ? ".jpg" : kind === "audio" ? ".ogg" : kind === "video" ? ".mp4" : ".bin"}`;
     const bytes = Buffer.byteLength(base64, "base64");
     if (bytes > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes } };
     makePrivateDir(this.mediaDir);
-    const stored = `${randomUUID()}${extname(originalName).toLowerCase().replace(/[^.a-z0-9]/g, "")}`;
+    const stored = `${randomUUID()}${extname(originalName)
+      .toLowerCase()
+      .replace(/[^.a-z0-9]/g, "")}`;
     writeFileSync(join(this.mediaDir, stored), Buffer.from(base64, "base64"), { mode: PRIVATE_FILE });
     return { media: { fileName: stored, originalName, mimetype: mimeOf(originalName, kind) } };
   }
@@ -159,7 +180,11 @@ export class SandboxNetwork {
 
   /** Messages a connection sent, oldest first, optionally only to one peer. */
   outbox(connectionId: number, to?: string): SandboxMessageRow[] {
-    const where = and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.direction, "out"), to ? eq(sandboxMessages.peer, to) : undefined);
+    const where = and(
+      eq(sandboxMessages.whatsappId, connectionId),
+      eq(sandboxMessages.direction, "out"),
+      to ? eq(sandboxMessages.peer, to) : undefined,
+    );
     return this.db.select().from(sandboxMessages).where(where).orderBy(asc(sandboxMessages.id)).all();
   }
 
@@ -169,9 +194,21 @@ export class SandboxNetwork {
 
   /** The network refuses a message the connection sent (a nack): the simulated phone never gets it. False when unknown. */
   reject(connectionId: number, wid: string): boolean {
-    const where = and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.wid, wid), eq(sandboxMessages.direction, "out"));
+    const where = and(
+      eq(sandboxMessages.whatsappId, connectionId),
+      eq(sandboxMessages.wid, wid),
+      eq(sandboxMessages.direction, "out"),
+    );
     const row = this.db.transaction((tx) =>
-      tx.delete(sandboxMessages).where(where).returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer, mediaPath: sandboxMessages.mediaPath }).get(),
+      tx
+        .delete(sandboxMessages)
+        .where(where)
+        .returning({
+          whatsappId: sandboxMessages.whatsappId,
+          peer: sandboxMessages.peer,
+          mediaPath: sandboxMessages.mediaPath,
+        })
+        .get(),
     );
     if (!row) return false;
     if (row.mediaPath) rmSync(row.mediaPath, { force: true });
@@ -201,7 +238,14 @@ export class SandboxNetwork {
     const read = this.db
       .update(sandboxMessages)
       .set({ ack: 4 })
-      .where(and(eq(sandboxMessages.whatsappId, connectionId), eq(sandboxMessages.direction, "out"), eq(sandboxMessages.peer, peer), lt(sandboxMessages.ack, 4)))
+      .where(
+        and(
+          eq(sandboxMessages.whatsappId, connectionId),
+          eq(sandboxMessages.direction, "out"),
+          eq(sandboxMessages.peer, peer),
+          lt(sandboxMessages.ack, 4),
+        ),
+      )
       .returning({ wid: sandboxMessages.wid })
       .all()
       .map((r) => r.wid);

@@ -3,7 +3,10 @@ import { refreshFamilies } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 
 /** What presenting a refresh token found: its family's current generation, or nothing valid. */
-export type Presented = { status: "current"; familyId: number; generation: number } | { status: "replayed" } | { status: "refused" };
+export type Presented =
+  | { status: "current"; familyId: number; generation: number }
+  | { status: "replayed" }
+  | { status: "refused" };
 
 /** Starts the family of a new login (and forgets families whose last token has expired). */
 export function startFamily(deps: AppDeps, userId: number): { id: number; generation: number } {
@@ -11,7 +14,11 @@ export function startFamily(deps: AppDeps, userId: number): { id: number; genera
   const expired = new Date(now.getTime() - deps.config.refreshTokenTtl * 1000);
   return deps.db.transaction((tx) => {
     tx.delete(refreshFamilies).where(lt(refreshFamilies.rotatedAt, expired)).run();
-    const row = tx.insert(refreshFamilies).values({ userId, generation: 0, rotatedAt: now, createdAt: now }).returning().get();
+    const row = tx
+      .insert(refreshFamilies)
+      .values({ userId, generation: 0, rotatedAt: now, createdAt: now })
+      .returning()
+      .get();
     return { id: row.id, generation: row.generation };
   });
 }
@@ -21,7 +28,11 @@ export function startFamily(deps: AppDeps, userId: number): { id: number; genera
  * A generation older than the current one is a replayed token: the family is revoked, which ends that device's
  * session, and nothing is granted. (The browser refreshes one tab at a time, so its own tabs never replay.)
  */
-export function presentRefreshToken(deps: AppDeps, claim: { userId: number; familyId: number; generation: number }, rotate: boolean): Presented {
+export function presentRefreshToken(
+  deps: AppDeps,
+  claim: { userId: number; familyId: number; generation: number },
+  rotate: boolean,
+): Presented {
   const now = deps.clock.now();
   return deps.db.transaction((tx): Presented => {
     const family = tx
@@ -32,10 +43,16 @@ export function presentRefreshToken(deps: AppDeps, claim: { userId: number; fami
     if (!family || family.revokedAt) return { status: "refused" };
     if (claim.generation === family.generation) {
       if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
-      tx.update(refreshFamilies).set({ generation: family.generation + 1, rotatedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+      tx.update(refreshFamilies)
+        .set({ generation: family.generation + 1, rotatedAt: new Date(now) })
+        .where(eq(refreshFamilies.id, family.id))
+        .run();
       return { status: "current", familyId: family.id, generation: family.generation + 1 };
     }
-    tx.update(refreshFamilies).set({ revokedAt: new Date(now) }).where(eq(refreshFamilies.id, family.id)).run();
+    tx.update(refreshFamilies)
+      .set({ revokedAt: new Date(now) })
+      .where(eq(refreshFamilies.id, family.id))
+      .run();
     return { status: "replayed" };
   });
 }

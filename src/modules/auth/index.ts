@@ -12,7 +12,8 @@ import type { Tokens } from "./tokens";
 
 export const REFRESH_COOKIE = "rt";
 
-const tooMany = (waitMs: number) => new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(waitMs / 1000) });
+const tooMany = (waitMs: number) =>
+  new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(waitMs / 1000) });
 
 /** /auth: login, refresh, logout, signup. The refresh token lives only in an httpOnly cookie. */
 export function authRoutes(deps: AppDeps, tokens: Tokens) {
@@ -44,7 +45,10 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
         });
         throttle.succeeded(body.email, ip);
         const session = startSession(deps, user);
-        cookie[REFRESH_COOKIE]!.set({ value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }), ...cookieOptions(request) });
+        cookie[REFRESH_COOKIE]!.set({
+          value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }),
+          ...cookieOptions(request),
+        });
         return answer(session);
       },
       { body: AuthModel.login },
@@ -53,7 +57,10 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
       const jar = cookie[REFRESH_COOKIE]!;
       try {
         const session = await sessionFromRefreshToken(deps, tokens, jar.value as string | undefined, { rotate: true });
-        jar.set({ value: await tokens.signRefresh(session.user, { id: session.familyId, generation: session.generation }), ...cookieOptions(request) });
+        jar.set({
+          value: await tokens.signRefresh(session.user, { id: session.familyId, generation: session.generation }),
+          ...cookieOptions(request),
+        });
         return answer(session);
       } catch (error) {
         jar.remove();

@@ -37,11 +37,19 @@ export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: 
 }
 
 /** Like `userFromAccessToken`, with the token's expiry (epoch ms) for sockets that outlive a request. */
-export async function sessionFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<{ user: AuthUser; expiresAt: number }> {
+export async function sessionFromAccessToken(
+  deps: AppDeps,
+  tokens: Tokens,
+  token: string | undefined,
+): Promise<{ user: AuthUser; expiresAt: number }> {
   const verified = await tokens.verifyAccess(token);
   if (verified.status === "expired") throw new AppError("ERR_SESSION_EXPIRED", 403);
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
-  const user = currentSessionUser(deps, { id: verified.userId, tokenVersion: verified.tokenVersion, familyId: verified.familyId });
+  const user = currentSessionUser(deps, {
+    id: verified.userId,
+    tokenVersion: verified.tokenVersion,
+    familyId: verified.familyId,
+  });
   if (!user) throw new AppError("ERR_SESSION_EXPIRED", 401);
   return { user, expiresAt: verified.expiresAt };
 }
@@ -50,7 +58,10 @@ export async function sessionFromAccessToken(deps: AppDeps, tokens: Tokens, toke
  * The user behind a session as stored now, or undefined once that session ended: the user was deleted, all
  * their sessions were revoked (token version), or this device logged out or replayed a refresh token (family).
  */
-export function currentSessionUser(deps: AppDeps, session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">): AuthUser | undefined {
+export function currentSessionUser(
+  deps: AppDeps,
+  session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">,
+): AuthUser | undefined {
   const user = loadAuthUser(deps.db, session.id);
   if (!user || user.tokenVersion !== session.tokenVersion) return undefined;
   if (session.familyId === undefined) return user;

@@ -41,12 +41,21 @@ export function startSession(deps: AppDeps, user: UserRow): Session {
  * family; with `rotate` the family moves on, so this token stops working. A replaced token presented again
  * revokes its family (401), and that device's open sockets are closed.
  */
-export async function sessionFromRefreshToken(deps: AppDeps, tokens: Tokens, token: string | undefined, opts: { rotate: boolean }): Promise<Session> {
+export async function sessionFromRefreshToken(
+  deps: AppDeps,
+  tokens: Tokens,
+  token: string | undefined,
+  opts: { rotate: boolean },
+): Promise<Session> {
   const verified = await tokens.verifyRefresh(token);
   if (verified.status !== "ok") throw sessionExpired();
   const user = findUserById(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
-  const presented = presentRefreshToken(deps, { userId: user.id, familyId: verified.familyId!, generation: verified.generation! }, opts.rotate);
+  const presented = presentRefreshToken(
+    deps,
+    { userId: user.id, familyId: verified.familyId!, generation: verified.generation! },
+    opts.rotate,
+  );
   if (presented.status === "replayed") announceSessionChange(deps, user.id);
   if (presented.status !== "current") throw sessionExpired();
   return { user, familyId: presented.familyId, generation: presented.generation };
@@ -78,7 +87,10 @@ function announceSessionChange(deps: AppDeps, userId: number) {
 }
 
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */
-export async function signup(deps: AppDeps, input: { name: string; email: string; password: string }): Promise<UserRow> {
+export async function signup(
+  deps: AppDeps,
+  input: { name: string; email: string; password: string },
+): Promise<UserRow> {
   if (getSetting(deps.db, "userCreation") !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED", 403);
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
   return insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
@@ -91,5 +103,8 @@ export async function ensureFirstAdmin(deps: AppDeps): Promise<void> {
   const passwordHash = await hashPassword(password, deps.config.passwordHashing);
   insertUser(deps.db, { name: "Admin", email: deps.config.adminEmail, passwordHash, profile: "admin" });
   if (deps.config.adminPassword) deps.log.info("created the first admin", { email: deps.config.adminEmail });
-  else deps.log.warn(`created the first admin ${deps.config.adminEmail} with password ${password} (shown once: change it after logging in)`);
+  else
+    deps.log.warn(
+      `created the first admin ${deps.config.adminEmail} with password ${password} (shown once: change it after logging in)`,
+    );
 }

@@ -8,7 +8,10 @@ interface TokenSubject {
 }
 
 /** Refresh tokens always name their family and generation; access tokens name the family they were issued for. */
-export type Verified = { status: "ok"; userId: number; tokenVersion: number; familyId?: number; generation?: number; expiresAt: number } | { status: "expired" } | { status: "invalid" };
+export type Verified =
+  | { status: "ok"; userId: number; tokenVersion: number; familyId?: number; generation?: number; expiresAt: number }
+  | { status: "expired" }
+  | { status: "invalid" };
 
 /** A refresh family's position a refresh token is signed for. */
 export interface FamilyClaim {
@@ -31,14 +34,23 @@ function signer(name: string, secret: string, exp: string): Signer {
  * Both carry the user's token version, so bumping it revokes every session, and the refresh family (one per
  * login), so ending one device's session revokes only that family.
  */
-export function createTokens(config: Pick<Config, "jwtSecret" | "jwtRefreshSecret" | "accessTokenTtl" | "refreshTokenTtl">) {
+export function createTokens(
+  config: Pick<Config, "jwtSecret" | "jwtRefreshSecret" | "accessTokenTtl" | "refreshTokenTtl">,
+) {
   const access = signer("accessJwt", config.jwtSecret, `${config.accessTokenTtl}s`);
   const refresh = signer("refreshJwt", config.jwtRefreshSecret, `${config.refreshTokenTtl}s`);
 
   return {
     signAccess: (u: TokenSubject, familyId?: number) =>
-      access.sign({ sub: String(u.id), profile: u.profile, tv: u.tokenVersion, typ: "access", ...(familyId ? { fam: familyId } : {}) }),
-    signRefresh: (u: TokenSubject, family: FamilyClaim) => refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh", fam: family.id, gen: family.generation }),
+      access.sign({
+        sub: String(u.id),
+        profile: u.profile,
+        tv: u.tokenVersion,
+        typ: "access",
+        ...(familyId ? { fam: familyId } : {}),
+      }),
+    signRefresh: (u: TokenSubject, family: FamilyClaim) =>
+      refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh", fam: family.id, gen: family.generation }),
     verifyAccess: (token: string | undefined) => verify(access, token, "access"),
     verifyRefresh: (token: string | undefined) => verify(refresh, token, "refresh"),
   };

@@ -27,6 +27,9 @@ export function backupsRoutes(deps: AppDeps, tokens: Tokens) {
         set.headers["cache-control"] = "no-store";
         return Bun.file(path);
       },
-      { params: t.Object({ name: t.String({ maxLength: 100 }) }), query: t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) }) },
+      {
+        params: t.Object({ name: t.String({ maxLength: 100 }) }),
+        query: t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) }),
+      },
     );
 }

@@ -17,7 +17,10 @@ const item = t.Object({
 export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/bulkMessage" })
     .use(authContext(deps, tokens))
-    .post("/", ({ body }) => storeBulk(deps, body), { auth: "bulk:manage", body: t.Array(item, { minItems: 1, maxItems: 10_000 }) })
+    .post("/", ({ body }) => storeBulk(deps, body), {
+      auth: "bulk:manage",
+      body: t.Array(item, { minItems: 1, maxItems: 10_000 }),
+    })
     .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: listQuery })
     .delete(
       "/d/:id",
@@ -43,7 +46,10 @@ const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 export function optOutRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .get("/contacts/:id/optOuts", ({ params }) => listContactOptOuts(deps.db, params.id), { auth: true, params: t.Object({ id }) })
+    .get("/contacts/:id/optOuts", ({ params }) => listContactOptOuts(deps.db, params.id), {
+      auth: true,
+      params: t.Object({ id }),
+    })
     .delete(
       "/contacts/:id/optOuts/:whatsappId",
       ({ params }) => {

@@ -10,7 +10,11 @@ export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens
 
 /** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
 export function isOptedOut(db: Db, whatsappId: number, number: string): boolean {
-  return !!db.select({ id: optOuts.id }).from(optOuts).where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number))).get();
+  return !!db
+    .select({ id: optOuts.id })
+    .from(optOuts)
+    .where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number)))
+    .get();
 }
 
 const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
@@ -19,11 +23,26 @@ const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
  * An inbound 1:1 text equal to the connection's opt-out keyword (case and surrounding spaces aside) puts the
  * number on the connection's opt-out list and gets a confirmation. True when the message was that keyword.
  */
-export async function handleOptOut(deps: AppDeps, whatsappId: number, ticket: TicketRow, number: string, body: string): Promise<boolean> {
-  const keyword = deps.db.select({ optOut: settingsMessage.optOut }).from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get()?.optOut;
+export async function handleOptOut(
+  deps: AppDeps,
+  whatsappId: number,
+  ticket: TicketRow,
+  number: string,
+  body: string,
+): Promise<boolean> {
+  const keyword = deps.db
+    .select({ optOut: settingsMessage.optOut })
+    .from(settingsMessage)
+    .where(eq(settingsMessage.whatsappId, whatsappId))
+    .get()?.optOut;
   if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
   const added = deps.db.transaction((tx) =>
-    tx.insert(optOuts).values({ whatsappId, number, createdAt: new Date(deps.clock.now()) }).onConflictDoNothing().returning().get(),
+    tx
+      .insert(optOuts)
+      .values({ whatsappId, number, createdAt: new Date(deps.clock.now()) })
+      .onConflictDoNothing()
+      .returning()
+      .get(),
   );
   if (added) deps.hub.publish("admins", "optOut", { action: "create", optOut: added });
   await sendTicketText(deps, ticket, OPT_OUT_CONFIRMATION, { auto: true });
@@ -53,7 +72,13 @@ export function listContactOptOuts(db: Db, contactId: number) {
 export function clearContactOptOut(deps: AppDeps, contactId: number, whatsappId: number) {
   const number = contactNumber(deps.db, contactId);
   const removed = number
-    ? deps.db.transaction((tx) => tx.delete(optOuts).where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number))).returning().get())
+    ? deps.db.transaction((tx) =>
+        tx
+          .delete(optOuts)
+          .where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number)))
+          .returning()
+          .get(),
+      )
     : undefined;
   if (!removed) throw notFound("ERR_NO_OPT_OUT_FOUND");
   deps.hub.publish("admins", "optOut", { action: "delete", optOut: removed });

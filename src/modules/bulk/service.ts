@@ -18,7 +18,9 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
     if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "Número inválido");
   });
   const connectionIds = [...new Set(items.map((i) => i.whatsappId))];
-  const known = connectionIds.length ? deps.db.select({ id: whatsapps.id }).from(whatsapps).where(inArray(whatsapps.id, connectionIds)).all() : [];
+  const known = connectionIds.length
+    ? deps.db.select({ id: whatsapps.id }).from(whatsapps).where(inArray(whatsapps.id, connectionIds)).all()
+    : [];
   if (known.length !== connectionIds.length) throw new AppError("ERR_NO_WAPP_FOUND", 400);
   const seen = new Set<string>();
   const unique = items.filter((item) => {
@@ -31,7 +33,14 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
     ? deps.db.transaction((tx) =>
         tx
           .insert(massMessages)
-          .values(unique.map((i) => ({ message: i.message, phone: i.phone.trim(), whatsappId: i.whatsappId, status: "pending" })))
+          .values(
+            unique.map((i) => ({
+              message: i.message,
+              phone: i.phone.trim(),
+              whatsappId: i.whatsappId,
+              status: "pending",
+            })),
+          )
           .returning()
           .all(),
       )
@@ -68,7 +77,11 @@ export function deleteRecord(deps: AppDeps, id: number) {
 
 /** DELETE /bulkMessage/clean: removes finished records only; pending ones still have to be sent. */
 export function cleanFinished(deps: AppDeps) {
-  const removed = deps.db.delete(massMessages).where(notInArray(massMessages.status, ["pending", "sending"])).returning({ id: massMessages.id }).all();
+  const removed = deps.db
+    .delete(massMessages)
+    .where(notInArray(massMessages.status, ["pending", "sending"]))
+    .returning({ id: massMessages.id })
+    .all();
   for (const { id } of removed) deps.hub.publish("admins", "massMessage", { action: "delete", id });
   return removed.length;
 }

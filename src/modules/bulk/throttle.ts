@@ -18,5 +18,12 @@ const DEFAULTS: Throttle = { limit: 10, minutes: 1, seconds: 0, photo: false, ra
 export function throttleFor(db: Db, whatsappId: number): Throttle {
   const row = db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get();
   if (!row) return DEFAULTS;
-  return { limit: row.limit, minutes: row.minutes, seconds: row.seconds, photo: row.photo, random: row.random, contacts: row.contacts };
+  return {
+    limit: row.limit,
+    minutes: row.minutes,
+    seconds: row.seconds,
+    photo: row.photo,
+    random: row.random,
+    contacts: row.contacts,
+  };
 }

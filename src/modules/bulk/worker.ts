@@ -15,7 +15,15 @@ export const BULK_TICK_MS = 1000;
 /** The `limit` counts sends over this trailing window. */
 export const BULK_WINDOW_MS = 24 * 3600_000;
 
-export type MassStatus = "pending" | "sending" | "sent" | "number not exists" | "no photo contact" | "not a contact" | "opted out" | "error";
+export type MassStatus =
+  | "pending"
+  | "sending"
+  | "sent"
+  | "number not exists"
+  | "no photo contact"
+  | "not a contact"
+  | "opted out"
+  | "error";
 
 /** Records being worked on in this process; any other `sending` record was cut off by a stop or a crash. */
 const inFlight = new WeakMap<AppDeps, Set<number>>();
@@ -28,7 +36,12 @@ const busyLanes = new WeakMap<AppDeps, Set<number>>();
  */
 export function scheduleBulk(deps: AppDeps) {
   deps.jobs.handle("bulk-send", () => runBulkTick(deps));
-  const unfinished = deps.db.select({ id: massMessages.id }).from(massMessages).where(inArray(massMessages.status, ["pending", "sending"])).limit(1).get();
+  const unfinished = deps.db
+    .select({ id: massMessages.id })
+    .from(massMessages)
+    .where(inArray(massMessages.status, ["pending", "sending"]))
+    .limit(1)
+    .get();
   if (unfinished) ensureBulkJob(deps);
 }
 
@@ -91,7 +104,13 @@ function claimNext(deps: AppDeps, whatsappId: number, throttle: Throttle): MassM
       tx
         .select({ n: count() })
         .from(massMessages)
-        .where(and(eq(massMessages.whatsappId, whatsappId), isNotNull(massMessages.sentAt), gte(massMessages.sentAt, now - BULK_WINDOW_MS)))
+        .where(
+          and(
+            eq(massMessages.whatsappId, whatsappId),
+            isNotNull(massMessages.sentAt),
+            gte(massMessages.sentAt, now - BULK_WINDOW_MS),
+          ),
+        )
         .get()?.n ?? 0;
     if (sent >= throttle.limit) return undefined;
     const next = tx
@@ -103,7 +122,10 @@ function claimNext(deps: AppDeps, whatsappId: number, throttle: Throttle): MassM
       .get();
     if (!next) return undefined;
     const mark = { lastAt: now, jitterMs: Math.floor(Math.random() * baseGapMs(throttle)) };
-    tx.insert(bulkLanes).values({ whatsappId, ...mark }).onConflictDoUpdate({ target: bulkLanes.whatsappId, set: mark }).run();
+    tx.insert(bulkLanes)
+      .values({ whatsappId, ...mark })
+      .onConflictDoUpdate({ target: bulkLanes.whatsappId, set: mark })
+      .run();
     return tx
       .update(massMessages)
       .set({ status: "sending", updatedAt: new Date(now) })
@@ -170,12 +192,16 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
     number = null;
   }
   if (!number) return void finish(deps, record.id, "number not exists");
-  if (number !== record.phone && isOptedOut(deps.db, whatsappId, number)) return void finish(deps, record.id, "opted out");
+  if (number !== record.phone && isOptedOut(deps.db, whatsappId, number))
+    return void finish(deps, record.id, "opted out");
   if (throttle.photo) {
     const picture = await deps.channels.profilePictureUrl(whatsappId, number, false).catch(() => null);
     if (!picture) return void finish(deps, record.id, "no photo contact");
   }
-  if (throttle.contacts && !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)).get()) {
+  if (
+    throttle.contacts &&
+    !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)).get()
+  ) {
     return void finish(deps, record.id, "not a contact");
   }
 
@@ -185,7 +211,12 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.
   const wid = deps.channels.newMessageId(whatsappId);
   const marked = deps.db.transaction((tx) =>
-    tx.update(massMessages).set({ wid }).where(and(eq(massMessages.id, record.id), eq(massMessages.status, "sending"))).returning({ id: massMessages.id }).get(),
+    tx
+      .update(massMessages)
+      .set({ wid })
+      .where(and(eq(massMessages.id, record.id), eq(massMessages.status, "sending")))
+      .returning({ id: massMessages.id })
+      .get(),
   );
   if (!marked) return;
   const { message } = storeMessage(deps, {
@@ -206,7 +237,12 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
 /** A record claimed while the link went down goes back to `pending`, to be tried when it is back. */
 function release(deps: AppDeps, id: number) {
   const record = deps.db.transaction((tx) =>
-    tx.update(massMessages).set({ status: "pending" }).where(and(eq(massMessages.id, id), eq(massMessages.status, "sending"))).returning().get(),
+    tx
+      .update(massMessages)
+      .set({ status: "pending" })
+      .where(and(eq(massMessages.id, id), eq(massMessages.status, "sending")))
+      .returning()
+      .get(),
   );
   if (record) deps.hub.publish("admins", "massMessage", { action: "update", record });
 }
@@ -220,7 +256,8 @@ function settleRecord(deps: AppDeps, record: Pick<MassMessageRow, "id" | "whatsa
     .where(and(eq(messages.whatsappId, record.whatsappId!), eq(messages.wid, record.wid)))
     .get();
   if (!message) return void release(deps, record.id);
-  if (message.sendState === "sent" || message.sendState == null) finish(deps, record.id, "sent", { sentAt: deps.clock.now() });
+  if (message.sendState === "sent" || message.sendState == null)
+    finish(deps, record.id, "sent", { sentAt: deps.clock.now() });
   else if (message.sendState === "failed") finish(deps, record.id, "error");
 }
 

@@ -7,7 +7,13 @@ import type { Tokens } from "../auth/tokens";
 import { createConnection, deleteConnection, listConnections, showConnection, updateConnection } from "./service";
 
 const text = (max = 30000) => t.Optional(t.String({ maxLength: max }));
-const hour = t.Optional(t.String({ pattern: "^([01]\\d|2[0-3]):[0-5]\\d$", maxLength: 5, rule: { pattern: /^([01]\d|2[0-3]):[0-5]\d$/, messages: { pattern: "Invalid time (HH:mm)" } } }));
+const hour = t.Optional(
+  t.String({
+    pattern: "^([01]\\d|2[0-3]):[0-5]\\d$",
+    maxLength: 5,
+    rule: { pattern: /^([01]\d|2[0-3]):[0-5]\d$/, messages: { pattern: "Invalid time (HH:mm)" } },
+  }),
+);
 const flag = t.Optional(t.Boolean());
 const body = t.Object({
   name: str(RULES.connectionName),
@@ -41,9 +47,16 @@ export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/whatsapp" })
     .use(authContext(deps, tokens))
     .get("/", ({ user }) => listConnections(deps.db, user.profile), { auth: true })
-    .get("/:id", ({ params, user }) => showConnection(deps.db, params.id, user.profile), { auth: true, params: idParam })
+    .get("/:id", ({ params, user }) => showConnection(deps.db, params.id, user.profile), {
+      auth: true,
+      params: idParam,
+    })
     .post("/", ({ body }) => createConnection(deps, body), { auth: "connections:manage", body })
-    .put("/:id", ({ params, body }) => updateConnection(deps, params.id, body), { auth: "connections:manage", params: idParam, body: t.Partial(body) })
+    .put("/:id", ({ params, body }) => updateConnection(deps, params.id, body), {
+      auth: "connections:manage",
+      params: idParam,
+      body: t.Partial(body),
+    })
     .delete(
       "/:id",
       async ({ params }) => {

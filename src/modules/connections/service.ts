@@ -48,21 +48,31 @@ function present<T extends WhatsappRow>(row: T, profile: Role | null) {
 function queuesOf(db: Db, ids: number[]) {
   if (!ids.length) return new Map<number, QueueSummary[]>();
   const links = db
-    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color, greetingMessage: queues.greetingMessage })
+    .select({
+      whatsappId: whatsappQueues.whatsappId,
+      id: queues.id,
+      name: queues.name,
+      color: queues.color,
+      greetingMessage: queues.greetingMessage,
+    })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
     .where(inArray(whatsappQueues.whatsappId, ids))
     .orderBy(asc(queues.id))
     .all();
   const byConnection = new Map<number, QueueSummary[]>();
-  for (const { whatsappId, ...queue } of links) byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
+  for (const { whatsappId, ...queue } of links)
+    byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
   return byConnection;
 }
 
 /** GET /whatsapp: every connection with its queues, in id order. */
 export function listConnections(db: Db, profile: Role) {
   const rows = db.select().from(whatsapps).orderBy(asc(whatsapps.id)).all();
-  const byConnection = queuesOf(db, rows.map((r) => r.id));
+  const byConnection = queuesOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({ ...present(row, profile), queues: byConnection.get(row.id) ?? [] }));
 }
 
@@ -71,12 +81,17 @@ export function showConnection(db: Db, id: number, profile: Role | null) {
   const row = db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   const connectionQueues = queuesOf(db, [id]).get(id) ?? [];
-  const options = firstLevelOptions(db, connectionQueues.map((q) => q.id));
+  const options = firstLevelOptions(
+    db,
+    connectionQueues.map((q) => q.id),
+  );
   return {
     ...present(row, profile),
     queues: connectionQueues.map((q) => ({
       ...q,
-      chatbots: options.filter((o) => o.queueId === q.id).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage })),
+      chatbots: options
+        .filter((o) => o.queueId === q.id)
+        .map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage })),
     })),
   };
 }
@@ -93,7 +108,11 @@ function validate(deps: AppDeps, input: Partial<ConnectionInput>, current?: What
     if (clash) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS", 400);
   }
   if (input.queueIds) assertQueuesExist(deps.db, input.queueIds);
-  const queueCount = input.queueIds ? new Set(input.queueIds).size : current ? (queuesOf(deps.db, [current.id]).get(current.id)?.length ?? 0) : 0;
+  const queueCount = input.queueIds
+    ? new Set(input.queueIds).size
+    : current
+      ? (queuesOf(deps.db, [current.id]).get(current.id)?.length ?? 0)
+      : 0;
   const greeting = input.greetingMessage ?? current?.greetingMessage ?? "";
   if (queueCount > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
 }
@@ -103,11 +122,18 @@ function fieldsOf(input: Partial<ConnectionInput>) {
   return { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
 }
 
-function replaceQueues(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], id: number, queueIds: number[] | undefined) {
+function replaceQueues(
+  tx: Parameters<Parameters<Db["transaction"]>[0]>[0],
+  id: number,
+  queueIds: number[] | undefined,
+) {
   if (queueIds === undefined) return;
   tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, id)).run();
   const ids = [...new Set(queueIds)];
-  if (ids.length) tx.insert(whatsappQueues).values(ids.map((queueId) => ({ whatsappId: id, queueId }))).run();
+  if (ids.length)
+    tx.insert(whatsappQueues)
+      .values(ids.map((queueId) => ({ whatsappId: id, queueId })))
+      .run();
 }
 
 /** Connection events go to admins only (they manage connections), so they carry what an admin reads. */
@@ -122,7 +148,12 @@ export function createConnection(deps: AppDeps, input: ConnectionInput) {
   const isDefault = isFirst || input.isDefault === true;
   const { id, previousDefaults } = deps.db.transaction((tx) => {
     const previousDefaults = isDefault
-      ? tx.update(whatsapps).set({ isDefault: false }).where(eq(whatsapps.isDefault, true)).returning({ id: whatsapps.id }).all()
+      ? tx
+          .update(whatsapps)
+          .set({ isDefault: false })
+          .where(eq(whatsapps.isDefault, true))
+          .returning({ id: whatsapps.id })
+          .all()
       : [];
     const row = tx
       .insert(whatsapps)
@@ -149,7 +180,12 @@ export function updateConnection(deps: AppDeps, id: number, input: Partial<Conne
   const previousDefaults = deps.db.transaction((tx) => {
     const previous =
       input.isDefault === true && !current.isDefault
-        ? tx.update(whatsapps).set({ isDefault: false }).where(and(eq(whatsapps.isDefault, true), ne(whatsapps.id, id))).returning({ id: whatsapps.id }).all()
+        ? tx
+            .update(whatsapps)
+            .set({ isDefault: false })
+            .where(and(eq(whatsapps.isDefault, true), ne(whatsapps.id, id)))
+            .returning({ id: whatsapps.id })
+            .all()
         : [];
     const fields = fieldsOf(input);
     if (Object.keys(fields).length) tx.update(whatsapps).set(fields).where(eq(whatsapps.id, id)).run();

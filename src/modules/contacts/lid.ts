@@ -1,6 +1,15 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, messages, schedules, ticketTags, tickets, type ContactRow, type TicketRow } from "../../db/schema";
+import {
+  contactExtraInfo,
+  contacts,
+  messages,
+  schedules,
+  ticketTags,
+  tickets,
+  type ContactRow,
+  type TicketRow,
+} from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
 import { emitTicketDelete, emitTicketUpdate } from "../tickets/events";
@@ -32,16 +41,26 @@ export function lidFallbackName(lid: string): string {
  * into that one (one active ticket per contact and connection). Lists hear `contact` and `ticket` events.
  * Returns the contact now holding the number, or undefined when no contact has either.
  */
-export function linkLid(deps: Pick<AppDeps, "db" | "hub" | "log">, number: string, lid: string): ContactRow | undefined {
+export function linkLid(
+  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  number: string,
+  lid: string,
+): ContactRow | undefined {
   const result = deps.db.transaction((tx) => link(tx, number, lid));
-  if (result.removedContactId !== undefined) deps.hub.publish("all", "contact", { action: "delete", contactId: result.removedContactId });
-  if (result.changed && result.contact) deps.hub.publish("all", "contact", { action: "update", contact: result.contact });
+  if (result.removedContactId !== undefined)
+    deps.hub.publish("all", "contact", { action: "delete", contactId: result.removedContactId });
+  if (result.changed && result.contact)
+    deps.hub.publish("all", "contact", { action: "update", contact: result.contact });
   for (const ticket of result.removedTickets) emitTicketDelete(deps, ticket);
   if (result.movedTicketIds.length) {
     const moved = deps.db.select().from(tickets).where(inArray(tickets.id, result.movedTicketIds)).all();
     for (const dto of toTicketDtos(deps.db, moved)) emitTicketUpdate(deps, dto);
   }
-  if (result.removedContactId !== undefined) deps.log.info("LID contact merged into its phone contact", { contactId: result.contact?.id, mergedContactId: result.removedContactId });
+  if (result.removedContactId !== undefined)
+    deps.log.info("LID contact merged into its phone contact", {
+      contactId: result.contact?.id,
+      mergedContactId: result.removedContactId,
+    });
   return result.contact;
 }
 
@@ -83,7 +102,10 @@ function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Linked 
   for (const ticket of tx.select().from(tickets).where(eq(tickets.contactId, from.id)).all()) {
     const twin = isActive(ticket) ? activeTicketOf(tx, into.id, ticket) : undefined;
     if (!twin) {
-      tx.update(tickets).set({ contactId: into.id, updatedAt: ticket.updatedAt }).where(eq(tickets.id, ticket.id)).run();
+      tx.update(tickets)
+        .set({ contactId: into.id, updatedAt: ticket.updatedAt })
+        .where(eq(tickets.id, ticket.id))
+        .run();
       movedTicketIds.push(ticket.id);
       continue;
     }
@@ -117,7 +139,14 @@ function activeTicketOf(tx: Tx, contactId: number, like: TicketRow): TicketRow |
   return tx
     .select()
     .from(tickets)
-    .where(and(eq(tickets.contactId, contactId), connection, eq(tickets.channel, like.channel), inArray(tickets.status, [...ACTIVE])))
+    .where(
+      and(
+        eq(tickets.contactId, contactId),
+        connection,
+        eq(tickets.channel, like.channel),
+        inArray(tickets.status, [...ACTIVE]),
+      ),
+    )
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
     .get();
 }
@@ -127,10 +156,19 @@ function fold(tx: Tx, keep: TicketRow, drop: TicketRow, contactId: number) {
   tx.update(messages).set({ ticketId: keep.id }).where(eq(messages.ticketId, drop.id)).run();
   tx.update(schedules).set({ ticketId: keep.id }).where(eq(schedules.ticketId, drop.id)).run();
   const tagIds = tx.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, drop.id)).all();
-  if (tagIds.length) tx.insert(ticketTags).values(tagIds.map(({ tagId }) => ({ ticketId: keep.id, tagId }))).onConflictDoNothing().run();
+  if (tagIds.length)
+    tx.insert(ticketTags)
+      .values(tagIds.map(({ tagId }) => ({ ticketId: keep.id, tagId })))
+      .onConflictDoNothing()
+      .run();
   const latest = drop.updatedAt > keep.updatedAt ? drop : keep;
   tx.update(tickets)
-    .set({ contactId, unreadMessages: keep.unreadMessages + drop.unreadMessages, lastMessage: latest.lastMessage, updatedAt: latest.updatedAt })
+    .set({
+      contactId,
+      unreadMessages: keep.unreadMessages + drop.unreadMessages,
+      lastMessage: latest.lastMessage,
+      updatedAt: latest.updatedAt,
+    })
     .where(eq(tickets.id, keep.id))
     .run();
   tx.delete(tickets).where(eq(tickets.id, drop.id)).run();

@@ -1,6 +1,14 @@
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, tickets, users, whatsappPhonebook, whatsapps, type ContactRow } from "../../db/schema";
+import {
+  contactExtraInfo,
+  contacts,
+  tickets,
+  users,
+  whatsappPhonebook,
+  whatsapps,
+  type ContactRow,
+} from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { checkField, RULES } from "../../shared/validation";
@@ -37,7 +45,14 @@ export function listContacts(db: Db, opts: { searchParam?: string; pageNumber?: 
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(contacts.name, search), contains(contacts.number, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db.select().from(contacts).where(where).orderBy(asc(contacts.name), asc(contacts.id)).limit(limit).offset(offset).all();
+  const rows = db
+    .select()
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(contacts.name), asc(contacts.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
   return { contacts: rows, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
@@ -56,13 +71,23 @@ export function listAllContacts(db: Db, name?: string) {
 export function showContact(db: Db, id: number) {
   const row = db.select().from(contacts).where(eq(contacts.id, id)).get();
   if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
-  const extraInfo = db.select().from(contactExtraInfo).where(eq(contactExtraInfo.contactId, id)).orderBy(asc(contactExtraInfo.id)).all();
+  const extraInfo = db
+    .select()
+    .from(contactExtraInfo)
+    .where(eq(contactExtraInfo.contactId, id))
+    .orderBy(asc(contactExtraInfo.id))
+    .all();
   return { ...row, extraInfo };
 }
 
 /** The global default connection's id, or ERR_NO_DEF_WAPP_FOUND. */
 function defaultConnectionId(db: Db): number {
-  const row = db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.isDefault, true)).orderBy(asc(whatsapps.id)).get();
+  const row = db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(eq(whatsapps.isDefault, true))
+    .orderBy(asc(whatsapps.id))
+    .get();
   if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
   return row.id;
 }
@@ -98,7 +123,10 @@ export async function createContact(deps: AppDeps, input: ContactInput) {
       .returning({ id: contacts.id })
       .get();
     const extra = input.extraInfo ?? [];
-    if (extra.length) tx.insert(contactExtraInfo).values(extra.map((e) => ({ contactId: row.id, name: e.name, value: e.value ?? "" }))).run();
+    if (extra.length)
+      tx.insert(contactExtraInfo)
+        .values(extra.map((e) => ({ contactId: row.id, name: e.name, value: e.value ?? "" })))
+        .run();
     return row.id;
   });
   const contact = showContact(deps.db, id);
@@ -153,9 +181,14 @@ export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, 
       .run();
     for (const e of input.extraInfo) {
       if (e.id != null && ownIds.has(e.id)) {
-        tx.update(contactExtraInfo).set({ name: e.name, value: e.value ?? "" }).where(eq(contactExtraInfo.id, e.id)).run();
+        tx.update(contactExtraInfo)
+          .set({ name: e.name, value: e.value ?? "" })
+          .where(eq(contactExtraInfo.id, e.id))
+          .run();
       } else {
-        tx.insert(contactExtraInfo).values({ contactId: id, name: e.name, value: e.value ?? "" }).run();
+        tx.insert(contactExtraInfo)
+          .values({ contactId: id, name: e.name, value: e.value ?? "" })
+          .run();
       }
     }
   });
@@ -193,7 +226,9 @@ export function getOrCreateContact(deps: AppDeps, input: ContactInput): ContactR
 
 /** POST /contacts/import: phone-book entries of the caller's (or the global) default connection become contacts. */
 export function importPhonebook(deps: AppDeps, actor: AuthUser) {
-  const own = actor.whatsappId ?? deps.db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, actor.id)).get()?.whatsappId;
+  const own =
+    actor.whatsappId ??
+    deps.db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, actor.id)).get()?.whatsappId;
   const connectionId = own ?? defaultConnectionId(deps.db);
   const entries = deps.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).all();
   if (entries.length === 0) throw new AppError("ERR_NO_PHONEBOOK", 400);
@@ -212,12 +247,25 @@ export function importPhonebook(deps: AppDeps, actor: AuthUser) {
   }
   const numbers = [...candidates.keys()];
   const existing = new Set(
-    numbers.length ? deps.db.select({ number: contacts.number }).from(contacts).where(inArray(contacts.number, numbers)).all().map((r) => r.number) : [],
+    numbers.length
+      ? deps.db
+          .select({ number: contacts.number })
+          .from(contacts)
+          .where(inArray(contacts.number, numbers))
+          .all()
+          .map((r) => r.number)
+      : [],
   );
   const fresh = numbers.filter((n) => !existing.has(n));
   skipped += numbers.length - fresh.length;
   const created = fresh.length
-    ? deps.db.transaction((tx) => tx.insert(contacts).values(fresh.map((number) => ({ number, name: candidates.get(number)!.slice(0, 50) }))).returning().all())
+    ? deps.db.transaction((tx) =>
+        tx
+          .insert(contacts)
+          .values(fresh.map((number) => ({ number, name: candidates.get(number)!.slice(0, 50) })))
+          .returning()
+          .all(),
+      )
     : [];
   for (const contact of created) deps.hub.publish("all", "contact", { action: "create", contact });
   return { imported: created.length, skipped };

@@ -18,7 +18,12 @@ const FIRST_HOUR = 8;
 /** The dashboard counts under the caller's queue visibility, today in the configured time zone. */
 export function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Dashboard {
   const visible = visibleTickets(user);
-  const byStatus = db.select({ status: tickets.status, n: count() }).from(tickets).where(visible).groupBy(tickets.status).all();
+  const byStatus = db
+    .select({ status: tickets.status, n: count() })
+    .from(tickets)
+    .where(visible)
+    .groupBy(tickets.status)
+    .all();
   const n = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
   const [start, end] = dayRangeOf(now, timeZone);
   const created = db

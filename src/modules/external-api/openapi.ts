@@ -2,7 +2,11 @@ const error = { type: "object", properties: { error: { type: "string", example: 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: error } } });
 
 const fields = {
-  number: { type: "string", description: "The phone number with its country code; every non-digit is dropped.", example: "5511999999999" },
+  number: {
+    type: "string",
+    description: "The phone number with its country code; every non-digit is dropped.",
+    example: "5511999999999",
+  },
   body: { type: "string", maxLength: 65536, description: "The text, or the first file's caption." },
   whatsappId: { type: "integer", description: "The connection to send on; the default connection when absent." },
   closeTicket: { type: "boolean", description: "Close the ticket once the message is sent (no farewell message)." },
@@ -11,9 +15,15 @@ const fields = {
 /** OpenAPI 3.1 description of the external API, served at GET /api/docs. */
 export const OPENAPI_DOCUMENT = {
   openapi: "3.1.0",
-  info: { title: "Zapdesk external API", version: "1.0.0", description: "Send WhatsApp messages from other systems. The token is the API token shown in Settings." },
+  info: {
+    title: "Zapdesk external API",
+    version: "1.0.0",
+    description: "Send WhatsApp messages from other systems. The token is the API token shown in Settings.",
+  },
   servers: [{ url: "/api" }],
-  components: { securitySchemes: { apiToken: { type: "http", scheme: "bearer", description: "The API token from Settings." } } },
+  components: {
+    securitySchemes: { apiToken: { type: "http", scheme: "bearer", description: "The API token from Settings." } },
+  },
   security: [{ apiToken: [] }],
   paths: {
     "/messages/send": {
@@ -28,14 +38,23 @@ export const OPENAPI_DOCUMENT = {
               schema: {
                 type: "object",
                 required: ["number", "body"],
-                properties: { ...fields, quotedMsg: { type: "object", properties: { id: { type: "integer", description: "A message of the same contact to quote." } } } },
+                properties: {
+                  ...fields,
+                  quotedMsg: {
+                    type: "object",
+                    properties: { id: { type: "integer", description: "A message of the same contact to quote." } },
+                  },
+                },
               },
             },
             "multipart/form-data": {
               schema: {
                 type: "object",
                 required: ["number"],
-                properties: { ...fields, medias: { type: "array", maxItems: 10, items: { type: "string", format: "binary" } } },
+                properties: {
+                  ...fields,
+                  medias: { type: "array", maxItems: 10, items: { type: "string", format: "binary" } },
+                },
               },
             },
           },
@@ -47,12 +66,18 @@ export const OPENAPI_DOCUMENT = {
               "application/json": {
                 schema: {
                   type: "object",
-                  properties: { ticketId: { type: "integer" }, messageId: { type: "integer" }, messageIds: { type: "array", items: { type: "integer" } } },
+                  properties: {
+                    ticketId: { type: "integer" },
+                    messageId: { type: "integer" },
+                    messageIds: { type: "array", items: { type: "integer" } },
+                  },
                 },
               },
             },
           },
-          "400": errorResponse("ERR_INVALID_NUMBER, ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT, ERR_WAPP_NOT_INITIALIZED, ERR_NO_WAPP_FOUND, ERR_NO_DEF_WAPP_FOUND or ERR_INVALID_BODY."),
+          "400": errorResponse(
+            "ERR_INVALID_NUMBER, ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT, ERR_WAPP_NOT_INITIALIZED, ERR_NO_WAPP_FOUND, ERR_NO_DEF_WAPP_FOUND or ERR_INVALID_BODY.",
+          ),
           "401": errorResponse("ERR_SESSION_EXPIRED (no token) or ERR_INVALID_API_TOKEN."),
           "413": errorResponse("ERR_PAYLOAD_TOO_LARGE or ERR_MEDIA_TOO_LARGE."),
           "429": errorResponse("ERR_TOO_MANY_ATTEMPTS: this token sent too many requests."),

@@ -34,7 +34,10 @@ function requiredNumber(value: unknown): string {
 export async function readApiMessage(request: Request, config: Config): Promise<ApiMessage> {
   const type = request.headers.get("content-type") ?? "";
   const mediaType = type.split(";")[0]!.trim().toLowerCase();
-  const bytes = await readCapped(request, bodyLimitFor(config, request.method, new URL(request.url).pathname, mediaType).bytes);
+  const bytes = await readCapped(
+    request,
+    bodyLimitFor(config, request.method, new URL(request.url).pathname, mediaType).bytes,
+  );
   if (mediaType === "multipart/form-data") {
     const form = await new Response(bytes, { headers: { "content-type": type } }).formData().catch(() => {
       throw invalid();
@@ -45,7 +48,13 @@ export async function readApiMessage(request: Request, config: Config): Promise<
       const value = form.get(name);
       return typeof value === "string" ? value : undefined;
     };
-    return { number: requiredNumber(text("number")), body: text("body"), whatsappId: optionalId(text("whatsappId")), closeTicket: optionalFlag(text("closeTicket")), files };
+    return {
+      number: requiredNumber(text("number")),
+      body: text("body"),
+      whatsappId: optionalId(text("whatsappId")),
+      closeTicket: optionalFlag(text("closeTicket")),
+      files,
+    };
   }
   const json = parseJson(new TextDecoder().decode(bytes) || "{}");
   if (!json || typeof json !== "object" || Array.isArray(json)) throw invalid();

@@ -78,12 +78,20 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const sent: MessageRow[] = [];
   if (uploads.length) {
     for (const [i, upload] of uploads.entries()) {
-      sent.push(await sendTicketMedia(deps, getTicketRow(deps, ticket.id), await storeUpload(deps, upload), i === 0 ? body.trim() : ""));
+      sent.push(
+        await sendTicketMedia(
+          deps,
+          getTicketRow(deps, ticket.id),
+          await storeUpload(deps, upload),
+          i === 0 ? body.trim() : "",
+        ),
+      );
     }
   } else {
     sent.push(await sendTicketText(deps, getTicketRow(deps, ticket.id), body, { quotedMessageId: input.quotedMsgId }));
   }
   markTicketRead(deps, getTicketRow(deps, ticket.id));
-  if (input.closeTicket) await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
+  if (input.closeTicket)
+    await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
   return { ticketId: ticket.id, messageId: sent[0]!.id, messageIds: sent.map((m) => m.id) };
 }

@@ -1,6 +1,14 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
-import { type ChatbotRow, chatbots, queues, ticketDialogs, type TicketRow, type WhatsappRow, whatsappQueues } from "../../db/schema";
+import {
+  type ChatbotRow,
+  chatbots,
+  queues,
+  ticketDialogs,
+  type TicketRow,
+  type WhatsappRow,
+  whatsappQueues,
+} from "../../db/schema";
 import { isBackKey, optionNumber, renderMenu } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
 
@@ -9,7 +17,10 @@ export interface BotActions {
   /** Sends an automatic text (LRM + placeholders) into the ticket and stores it. */
   send(ticket: TicketRow, body: string): Promise<void>;
   /** Applies a bot-driven change (queue, user, status, isBot) with the tickets service's events; returns the row. */
-  change(ticket: TicketRow, changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean }): Promise<TicketRow>;
+  change(
+    ticket: TicketRow,
+    changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean },
+  ): Promise<TicketRow>;
 }
 
 /** The out-of-work message goes out at most once per ticket in this window. */
@@ -26,7 +37,13 @@ type QueueOption = { id: number; name: string; greetingMessage: string };
  * menu for tickets without a queue, or the queue's chatbot for tickets in a queue, all with the
  * Recommends. Never runs for groups, own messages, or tickets with an agent.
  */
-export async function runBot(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, text: string) {
+export async function runBot(
+  deps: AppDeps,
+  actions: BotActions,
+  connection: WhatsappRow,
+  ticket: TicketRow,
+  text: string,
+) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
   const dialog = loadDialog(deps, ticket.id);
 
@@ -54,7 +71,12 @@ function connectionQueues(deps: AppDeps, whatsappId: number): QueueOption[] {
 }
 
 function firstLevel(deps: AppDeps, queueId: number): ChatbotRow[] {
-  return deps.db.select().from(chatbots).where(and(eq(chatbots.queueId, queueId), isNull(chatbots.parentId))).orderBy(asc(chatbots.id)).all();
+  return deps.db
+    .select()
+    .from(chatbots)
+    .where(and(eq(chatbots.queueId, queueId), isNull(chatbots.parentId)))
+    .orderBy(asc(chatbots.id))
+    .all();
 }
 
 function children(deps: AppDeps, parentId: number): ChatbotRow[] {
@@ -66,11 +88,19 @@ function loadDialog(deps: AppDeps, ticketId: number): Dialog | undefined {
 }
 
 function saveDialog(deps: AppDeps, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
-  deps.db.insert(ticketDialogs).values({ ticketId, ...values }).onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values }).run();
+  deps.db
+    .insert(ticketDialogs)
+    .values({ ticketId, ...values })
+    .onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values })
+    .run();
 }
 
 function clearDialog(deps: AppDeps, ticketId: number) {
-  deps.db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId)).run();
+  deps.db
+    .update(ticketDialogs)
+    .set({ chatbotId: null, invalidCount: 0 })
+    .where(eq(ticketDialogs.ticketId, ticketId))
+    .run();
 }
 
 /** The connection greeting and the numbered queue list (no back line at this level). */
@@ -83,7 +113,14 @@ function mainMenu(connection: WhatsappRow, list: QueueOption[]): string {
   return renderMenu(connection.greetingMessage, list, false);
 }
 
-async function queueMenu(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, dialog: Dialog | undefined, text: string) {
+async function queueMenu(
+  deps: AppDeps,
+  actions: BotActions,
+  connection: WhatsappRow,
+  ticket: TicketRow,
+  dialog: Dialog | undefined,
+  text: string,
+) {
   const list = connectionQueues(deps, connection.id);
   if (list.length === 0) {
     if (!dialog?.menuSentAt && connection.greetingMessage.trim()) {
@@ -107,9 +144,19 @@ async function queueMenu(deps: AppDeps, actions: BotActions, connection: Whatsap
   if (body) await actions.send(updated, body);
 }
 
-async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappRow, ticket: TicketRow, dialog: Dialog | undefined, text: string) {
+async function chatbot(
+  deps: AppDeps,
+  actions: BotActions,
+  connection: WhatsappRow,
+  ticket: TicketRow,
+  dialog: Dialog | undefined,
+  text: string,
+) {
   const queueId = ticket.queueId!;
-  const node = dialog?.chatbotId != null ? deps.db.select().from(chatbots).where(eq(chatbots.id, dialog.chatbotId)).get() : undefined;
+  const node =
+    dialog?.chatbotId != null
+      ? deps.db.select().from(chatbots).where(eq(chatbots.id, dialog.chatbotId)).get()
+      : undefined;
   const options = node ? children(deps, node.id) : firstLevel(deps, queueId);
   if (options.length === 0) return;
 
@@ -131,7 +178,9 @@ async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappR
     }
     if (menuJustSent(deps, dialog)) return;
     saveDialog(deps, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
-    const greeting = node ? node.greetingMessage : (deps.db.select({ g: queues.greetingMessage }).from(queues).where(eq(queues.id, queueId)).get()?.g ?? "");
+    const greeting = node
+      ? node.greetingMessage
+      : (deps.db.select({ g: queues.greetingMessage }).from(queues).where(eq(queues.id, queueId)).get()?.g ?? "");
     await actions.send(ticket, renderMenu(greeting, options, true));
     return;
   }
@@ -143,7 +192,8 @@ async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappR
   }
   const next = children(deps, option.id);
   let current = ticket;
-  if (option.isAgent && option.userId != null) current = await actions.change(current, { userId: option.userId, status: "open" });
+  if (option.isAgent && option.userId != null)
+    current = await actions.change(current, { userId: option.userId, status: "open" });
   if (next.length) saveDialog(deps, ticket.id, { chatbotId: option.id, invalidCount: 0 });
   else {
     clearDialog(deps, ticket.id);
@@ -151,4 +201,3 @@ async function chatbot(deps: AppDeps, actions: BotActions, connection: WhatsappR
   }
   await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);
 }
-

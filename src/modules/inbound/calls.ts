@@ -49,7 +49,9 @@ export class CallHandler {
     const disabled = getSetting(deps.db, "call") === "disabled";
     if (call.kind === "offer") {
       if (!disabled) return;
-      await deps.channels.rejectCall(whatsappId, call.id, call.from).catch((error) => deps.log.warn("call reject failed", { whatsappId, error }));
+      await deps.channels
+        .rejectCall(whatsappId, call.id, call.from)
+        .catch((error) => deps.log.warn("call reject failed", { whatsappId, error }));
     }
     let contact = findOrCreateContact(deps, { address: call.from, isGroup: false });
     await this.pipeline.runForChat(contact.id, whatsappId, async () => {
@@ -75,12 +77,18 @@ export class CallHandler {
       if (deps.clock.now() - last < CALL_REPLY_INTERVAL_MS) return;
       this.lastReply.set(key, deps.clock.now());
       const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
-      await this.actions.send(fresh, CALLS_DISABLED_TEXT).catch((error) => deps.log.warn("call auto message failed", { whatsappId, error }));
+      await this.actions
+        .send(fresh, CALLS_DISABLED_TEXT)
+        .catch((error) => deps.log.warn("call auto message failed", { whatsappId, error }));
     });
   }
 
   private logged(whatsappId: number, callId: string): boolean {
-    const row = this.deps.db.select({ id: messages.id }).from(messages).where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, callId))).get();
+    const row = this.deps.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, callId)))
+      .get();
     return !!row;
   }
 }

@@ -30,22 +30,44 @@ export function findOrCreateContact(deps: AppDeps, input: ContactInput): Contact
   const existing = linked ?? deps.db.select().from(contacts).where(eq(contacts.number, number)).get();
   if (existing) {
     if (!input.isGroup || !input.name || input.name === existing.name) return existing;
-    const updated = deps.db.update(contacts).set({ name: input.name }).where(eq(contacts.id, existing.id)).returning().get()!;
+    const updated = deps.db
+      .update(contacts)
+      .set({ name: input.name })
+      .where(eq(contacts.id, existing.id))
+      .returning()
+      .get()!;
     deps.hub.publish("all", "contact", { action: "update", contact: updated });
     return updated;
   }
   // A LID another contact holds stays with it: this number is then a different person for WhatsApp.
-  const lidFree = input.lid && !input.isGroup && !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid)).get();
-  return create(deps, { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup }, eq(contacts.number, number));
+  const lidFree =
+    input.lid &&
+    !input.isGroup &&
+    !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid)).get();
+  return create(
+    deps,
+    { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup },
+    eq(contacts.number, number),
+  );
 }
 
 /** The contact of a person known only by their LID, named by their push name. */
 function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undefined): ContactRow {
   const existing = deps.db.select().from(contacts).where(eq(contacts.lid, lid)).get();
   const pushName = name?.trim();
-  if (!existing) return create(deps, { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false }, eq(contacts.lid, lid));
+  if (!existing)
+    return create(
+      deps,
+      { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false },
+      eq(contacts.lid, lid),
+    );
   if (!pushName || existing.name !== lidFallbackName(lid)) return existing;
-  const updated = deps.db.update(contacts).set({ name: pushName }).where(eq(contacts.id, existing.id)).returning().get()!;
+  const updated = deps.db
+    .update(contacts)
+    .set({ name: pushName })
+    .where(eq(contacts.id, existing.id))
+    .returning()
+    .get()!;
   deps.hub.publish("all", "contact", { action: "update", contact: updated });
   return updated;
 }
@@ -84,5 +106,6 @@ export async function refreshPicture(deps: AppDeps, whatsappId: number, contact:
     .where(eq(contacts.id, contact.id))
     .returning()
     .get();
-  if (updated && url !== contact.profilePicUrl) deps.hub.publish("all", "contact", { action: "update", contact: updated });
+  if (updated && url !== contact.profilePicUrl)
+    deps.hub.publish("all", "contact", { action: "update", contact: updated });
 }

@@ -30,7 +30,8 @@ export async function importHistory(deps: AppDeps, whatsappId: number, list: Nor
   const ignoreGroups = getSetting(deps.db, "CheckMsgIsGroup") === "enabled";
   const chats = new Map<string, NormalizedMessage[]>();
   for (const m of list) {
-    if (m.at < since || m.kind === "waiting" || (m.isGroup && ignoreGroups) || (m.fromMe && m.body.startsWith(LRM))) continue;
+    if (m.at < since || m.kind === "waiting" || (m.isGroup && ignoreGroups) || (m.fromMe && m.body.startsWith(LRM)))
+      continue;
     const key = `${m.isGroup ? "group" : "chat"}:${m.chatId}`;
     const chat = chats.get(key);
     if (chat) chat.push(m);
@@ -38,7 +39,11 @@ export async function importHistory(deps: AppDeps, whatsappId: number, list: Nor
   }
   let stored = 0;
   for (const chat of chats.values()) {
-    stored += importChat(deps, whatsappId, chat.sort((a, b) => a.at - b.at));
+    stored += importChat(
+      deps,
+      whatsappId,
+      chat.sort((a, b) => a.at - b.at),
+    );
     // Live messages wait for no more than one chat.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -50,18 +55,38 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
   const known = new Set<string>();
   for (let i = 0; i < chat.length; i += 500) {
     const wids = chat.slice(i, i + 500).map((m) => m.id);
-    for (const r of deps.db.select({ wid: messages.wid }).from(messages).where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, wids))).all()) known.add(r.wid);
+    for (const r of deps.db
+      .select({ wid: messages.wid })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, wids)))
+      .all())
+      known.add(r.wid);
   }
   const fresh = chat.filter((m) => !known.has(m.id));
   if (!fresh.length) return 0;
   const first = fresh[0]!;
   const contact = first.isGroup
-    ? findOrCreateContact(deps, { address: first.chatId, name: fresh.find((m) => m.groupName)?.groupName, isGroup: true })
-    : findOrCreateContact(deps, { address: first.chatId, lid: fresh.find((m) => m.lid)?.lid, name: fresh.find((m) => !m.fromMe && m.pushName)?.pushName, isGroup: false });
+    ? findOrCreateContact(deps, {
+        address: first.chatId,
+        name: fresh.find((m) => m.groupName)?.groupName,
+        isGroup: true,
+      })
+    : findOrCreateContact(deps, {
+        address: first.chatId,
+        lid: fresh.find((m) => m.lid)?.lid,
+        name: fresh.find((m) => !m.fromMe && m.pushName)?.pushName,
+        isGroup: false,
+      });
   const ticket = historyTicket(deps, contact, whatsappId, first);
   let stored = 0;
   for (const m of fresh) {
-    const sender = m.fromMe ? null : m.isGroup ? (m.author ? findOrCreateContact(deps, { address: m.author.phone, lid: m.lid, name: m.author.name, isGroup: false }) : null) : contact;
+    const sender = m.fromMe
+      ? null
+      : m.isGroup
+        ? m.author
+          ? findOrCreateContact(deps, { address: m.author.phone, lid: m.lid, name: m.author.name, isGroup: false })
+          : null
+        : contact;
     const { created } = storeMessage(deps, {
       whatsappId,
       wid: m.id,
@@ -103,7 +128,16 @@ function historyTicket(deps: AppDeps, contact: ContactRow, whatsappId: number, f
     const at = new Date(first.at);
     return tx
       .insert(tickets)
-      .values({ contactId: contact.id, whatsappId, isGroup: first.isGroup, status: "closed", isBot: false, fromHistory: true, createdAt: at, updatedAt: at })
+      .values({
+        contactId: contact.id,
+        whatsappId,
+        isGroup: first.isGroup,
+        status: "closed",
+        isBot: false,
+        fromHistory: true,
+        createdAt: at,
+        updatedAt: at,
+      })
       .returning()
       .get();
   });

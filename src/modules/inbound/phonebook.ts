@@ -7,18 +7,26 @@ import { whatsappPhonebook } from "../../db/schema";
 export function savePhonebook(db: Db, whatsappId: number, list: NormalizedContact[]) {
   const rows = list
     .filter((c) => /^\d{5,20}$/.test(c.phone))
-    .map((c) => ({ whatsappId, jid: `${c.phone}@s.whatsapp.net`, phone: c.phone, lid: c.lid ?? null, name: c.name?.slice(0, 200) ?? null }));
+    .map((c) => ({
+      whatsappId,
+      jid: `${c.phone}@s.whatsapp.net`,
+      phone: c.phone,
+      lid: c.lid ?? null,
+      name: c.name?.slice(0, 200) ?? null,
+    }));
   if (!rows.length) return;
   db.transaction((tx) => {
     for (const row of rows) {
       tx.insert(whatsappPhonebook)
         .values(row)
-        .onConflictDoUpdate({ target: [whatsappPhonebook.whatsappId, whatsappPhonebook.jid], set: {
-          phone: row.phone,
-          lid: sql`coalesce(excluded.lid, ${whatsappPhonebook.lid})`,
-          name: sql`coalesce(excluded.name, ${whatsappPhonebook.name})`,
-        },
-      })
+        .onConflictDoUpdate({
+          target: [whatsappPhonebook.whatsappId, whatsappPhonebook.jid],
+          set: {
+            phone: row.phone,
+            lid: sql`coalesce(excluded.lid, ${whatsappPhonebook.lid})`,
+            name: sql`coalesce(excluded.name, ${whatsappPhonebook.name})`,
+          },
+        })
         .run();
     }
   });

@@ -52,15 +52,32 @@ export class InboundPipeline {
     const connection = deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
     if (!connection) return;
     if (this.alreadyStored(whatsappId, message.id)) return;
-    if (message.oversizedMedia) deps.log.warn("inbound media over MAX_MEDIA_MB not stored", { whatsappId, messageId: message.id, bytes: message.oversizedMedia.bytes, limitMb: deps.config.maxMediaMb });
+    if (message.oversizedMedia)
+      deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
+        whatsappId,
+        messageId: message.id,
+        bytes: message.oversizedMedia.bytes,
+        limitMb: deps.config.maxMediaMb,
+      });
 
     let chatContact: ContactRow;
     let sender: ContactRow | null = null;
     if (message.isGroup) {
       chatContact = findOrCreateContact(deps, { address: message.chatId, name: message.groupName, isGroup: true });
-      if (!message.fromMe && message.author) sender = findOrCreateContact(deps, { address: message.author.phone, lid: message.lid, name: message.author.name, isGroup: false });
+      if (!message.fromMe && message.author)
+        sender = findOrCreateContact(deps, {
+          address: message.author.phone,
+          lid: message.lid,
+          name: message.author.name,
+          isGroup: false,
+        });
     } else {
-      chatContact = findOrCreateContact(deps, { address: message.chatId, lid: message.lid, name: message.fromMe ? undefined : message.pushName, isGroup: false });
+      chatContact = findOrCreateContact(deps, {
+        address: message.chatId,
+        lid: message.lid,
+        name: message.fromMe ? undefined : message.pushName,
+        isGroup: false,
+      });
       if (!message.fromMe) sender = chatContact;
     }
 
@@ -68,7 +85,11 @@ export class InboundPipeline {
       if (this.alreadyStored(whatsappId, message.id)) return;
       chatContact = currentContact(deps, chatContact);
       if (sender) sender = currentContact(deps, sender);
-      const { ticket, change } = findOrCreateTicket(deps, { contactId: chatContact.id, whatsappId, isGroup: message.isGroup });
+      const { ticket, change } = findOrCreateTicket(deps, {
+        contactId: chatContact.id,
+        whatsappId,
+        isGroup: message.isGroup,
+      });
       if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
       const body = bodyOf(message);
       const stored = storeMessage(deps, {
@@ -95,7 +116,8 @@ export class InboundPipeline {
       if (!stored.created && !stored.replaced) return;
       const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
       try {
-        if (chatContact.number && (await handleOptOut(deps, whatsappId, fresh, chatContact.number, message.body))) return;
+        if (chatContact.number && (await handleOptOut(deps, whatsappId, fresh, chatContact.number, message.body)))
+          return;
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
       } catch (error) {
         deps.log.error("bot stage failed", { whatsappId, ticketId: ticket.id, error });
@@ -103,7 +125,9 @@ export class InboundPipeline {
     });
 
     // Not awaited: a slow picture query must not hold up this chat's next message.
-    void refreshPicture(deps, whatsappId, chatContact).catch((error) => deps.log.warn("profile picture refresh failed", { whatsappId, contactId: chatContact.id, error }));
+    void refreshPicture(deps, whatsappId, chatContact).catch((error) =>
+      deps.log.warn("profile picture refresh failed", { whatsappId, contactId: chatContact.id, error }),
+    );
   }
 
   /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */

@@ -24,7 +24,11 @@ const FALLBACK_WINDOW_S = 7200;
  */
 export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
   return deps.db.transaction((tx) => {
-    const same = and(eq(tickets.contactId, key.contactId), eq(tickets.whatsappId, key.whatsappId), eq(tickets.channel, "whatsapp"));
+    const same = and(
+      eq(tickets.contactId, key.contactId),
+      eq(tickets.whatsappId, key.whatsappId),
+      eq(tickets.channel, "whatsapp"),
+    );
     const active = tx
       .select()
       .from(tickets)
@@ -55,7 +59,15 @@ export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicke
     const now = new Date(deps.clock.now());
     const ticket = tx
       .insert(tickets)
-      .values({ contactId: key.contactId, whatsappId: key.whatsappId, isGroup: key.isGroup, isBot: true, status: "pending", createdAt: now, updatedAt: now })
+      .values({
+        contactId: key.contactId,
+        whatsappId: key.whatsappId,
+        isGroup: key.isGroup,
+        isBot: true,
+        status: "pending",
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
     return { ticket, change: "created" as const };

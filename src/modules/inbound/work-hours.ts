@@ -1,7 +1,15 @@
 import type { WhatsappRow } from "../../db/schema";
 
 type Day = "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
-const DAYS: Record<string, Day> = { Sun: "sunday", Mon: "monday", Tue: "tuesday", Wed: "wednesday", Thu: "thursday", Fri: "friday", Sat: "saturday" };
+const DAYS: Record<string, Day> = {
+  Sun: "sunday",
+  Mon: "monday",
+  Tue: "tuesday",
+  Wed: "wednesday",
+  Thu: "thursday",
+  Fri: "friday",
+  Sat: "saturday",
+};
 
 type WorkHours = Pick<
   WhatsappRow,
@@ -19,7 +27,13 @@ export function minutesOf(hhmm: string): number | null {
 
 /** The weekday and minutes since midnight of `at` in `timeZone`. */
 export function localTime(at: number, timeZone: string): { day: Day; minutes: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return { day: DAYS[get("weekday")] ?? "monday", minutes: Number(get("hour")) * 60 + Number(get("minute")) };
 }

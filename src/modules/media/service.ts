@@ -46,13 +46,21 @@ export interface CheckedUpload {
  * Checks an upload without writing anything: the type comes from the file's magic bytes and decides the size
  * limit, which never exceeds MAX_MEDIA_MB (413 ERR_MEDIA_TOO_LARGE beyond it).
  */
-export async function checkUpload(deps: Pick<AppDeps, "config">, file: Blob & { name?: string }): Promise<CheckedUpload> {
+export async function checkUpload(
+  deps: Pick<AppDeps, "config">,
+  file: Blob & { name?: string },
+): Promise<CheckedUpload> {
   const tooLarge = () => new AppError("ERR_MEDIA_TOO_LARGE", 413);
   const cap = deps.config.maxMediaMb * 1024 * 1024;
   if (file.size > cap) throw tooLarge();
   const mimetype = sniffMime(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
   if (file.size > Math.min(cap, sizeLimitOf(mimetype))) throw tooLarge();
-  const ext = EXTENSIONS[mimetype] ?? (extname(file.name ?? "").toLowerCase().match(/^\.[a-z0-9]{1,8}$/)?.[0] || ".bin");
+  const ext =
+    EXTENSIONS[mimetype] ??
+    (extname(file.name ?? "")
+      .toLowerCase()
+      .match(/^\.[a-z0-9]{1,8}$/)?.[0] ||
+      ".bin");
   return { file, mimetype, originalName: displayName(file.name, mimetype), ext };
 }
 
@@ -75,9 +83,18 @@ export interface ServedMedia {
  * The file of a message for a user who may see its ticket (403 otherwise, 404 when there is none). The
  * stored file is sniffed again, so what is served never depends on a stored or client-given type.
  */
-export async function mediaForUser(deps: Pick<AppDeps, "db" | "config">, user: AuthUser, messageId: number): Promise<ServedMedia> {
+export async function mediaForUser(
+  deps: Pick<AppDeps, "db" | "config">,
+  user: AuthUser,
+  messageId: number,
+): Promise<ServedMedia> {
   const row = deps.db
-    .select({ mediaUrl: messages.mediaUrl, fileName: messages.fileName, queueId: tickets.queueId, userId: tickets.userId })
+    .select({
+      mediaUrl: messages.mediaUrl,
+      fileName: messages.fileName,
+      queueId: tickets.queueId,
+      userId: tickets.userId,
+    })
     .from(messages)
     .innerJoin(tickets, eq(tickets.id, messages.ticketId))
     .where(eq(messages.id, messageId))

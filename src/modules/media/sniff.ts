@@ -37,7 +37,8 @@ function zipKind(head: Uint8Array): string {
   if (text.includes("word/")) return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (text.includes("xl/")) return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
   if (text.includes("ppt/")) return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
-  if (text.includes("mimetypeapplication/vnd.oasis.opendocument.text")) return "application/vnd.oasis.opendocument.text";
+  if (text.includes("mimetypeapplication/vnd.oasis.opendocument.text"))
+    return "application/vnd.oasis.opendocument.text";
   if (text.includes("[Content_Types].xml")) return "application/vnd.openxmlformats-officedocument";
   return "application/zip";
 }

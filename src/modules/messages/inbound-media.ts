@@ -25,7 +25,12 @@ export function isMediaPending(deps: Pick<AppDeps, "db">, whatsappId: number, wi
  * the size limit also gets its name and size in the text), and its chat is told. Only a message still waiting is
  * changed; a file that nothing waits for any more is removed.
  */
-export function settleMedia(deps: Pick<AppDeps, "db" | "hub" | "log" | "config">, whatsappId: number, wid: string, outcome: MediaOutcome): MessageRow | undefined {
+export function settleMedia(
+  deps: Pick<AppDeps, "db" | "hub" | "log" | "config">,
+  whatsappId: number,
+  wid: string,
+  outcome: MediaOutcome,
+): MessageRow | undefined {
   const row = deps.db.transaction((tx) => {
     const waiting = tx
       .select()
@@ -35,17 +40,31 @@ export function settleMedia(deps: Pick<AppDeps, "db" | "hub" | "log" | "config">
     if (!waiting) return undefined;
     let changes: Partial<MessageRow>;
     if ("media" in outcome) {
-      changes = { mediaUrl: outcome.media.fileName, mediaMime: outcome.media.mimetype, fileName: outcome.media.originalName, mediaState: null };
+      changes = {
+        mediaUrl: outcome.media.fileName,
+        mediaMime: outcome.media.mimetype,
+        fileName: outcome.media.originalName,
+        mediaState: null,
+      };
     } else if ("oversized" in outcome) {
       changes = { body: withOversizedNote(waiting.body, outcome.oversized), mediaState: "unavailable" };
-      tx.update(tickets).set({ lastMessage: changes.body }).where(and(eq(tickets.id, waiting.ticketId), eq(tickets.lastMessage, waiting.body))).run();
+      tx.update(tickets)
+        .set({ lastMessage: changes.body })
+        .where(and(eq(tickets.id, waiting.ticketId), eq(tickets.lastMessage, waiting.body)))
+        .run();
     } else {
       changes = { mediaState: "unavailable" };
     }
     return tx.update(messages).set(changes).where(eq(messages.id, waiting.id)).returning().get();
   });
   if ("media" in outcome && !row) removeMediaFiles(deps, [outcome.media.fileName]);
-  if ("oversized" in outcome) deps.log.warn("inbound media over MAX_MEDIA_MB not stored", { whatsappId, messageId: wid, bytes: outcome.oversized.bytes, limitMb: deps.config.maxMediaMb });
+  if ("oversized" in outcome)
+    deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
+      whatsappId,
+      messageId: wid,
+      bytes: outcome.oversized.bytes,
+      limitMb: deps.config.maxMediaMb,
+    });
   if (row) emitMessageUpdate(deps, row);
   return row;
 }

@@ -14,7 +14,12 @@ const MAX_FILES = 10;
 /** Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`), within the route's body limit. */
 async function readPanelMessage(request: Request, config: Config): Promise<PanelMessage> {
   const type = request.headers.get("content-type") ?? "";
-  const limit = bodyLimitFor(config, request.method, new URL(request.url).pathname, type.split(";")[0]!.trim().toLowerCase());
+  const limit = bodyLimitFor(
+    config,
+    request.method,
+    new URL(request.url).pathname,
+    type.split(";")[0]!.trim().toLowerCase(),
+  );
   const bytes = await readCapped(request, limit.bytes);
   if (type.startsWith("multipart/form-data")) {
     const form = await new Response(bytes, { headers: { "content-type": type } }).formData().catch(() => {
@@ -32,35 +37,38 @@ async function readPanelMessage(request: Request, config: Config): Promise<Panel
   const { body, quotedMsg } = json as { body?: unknown; quotedMsg?: unknown };
   if (body != null && typeof body !== "string") throw new AppError("ERR_INVALID_BODY");
   const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;
-  if (quotedId != null && !(Number.isSafeInteger(quotedId) && (quotedId as number) > 0)) throw new AppError("ERR_INVALID_BODY");
+  if (quotedId != null && !(Number.isSafeInteger(quotedId) && (quotedId as number) > 0))
+    throw new AppError("ERR_INVALID_BODY");
   return { body: body ?? undefined, quotedMsgId: (quotedId as number | undefined) ?? undefined };
 }
 
 /** /messages: a ticket's history, sending text or files from the panel, retrying a failed send, deleting own messages. */
 export function messageRoutes(deps: AppDeps, tokens: Tokens) {
-  return new Elysia({ prefix: "/messages" })
-    .use(authContext(deps, tokens))
-    .get("/:ticketId", ({ user, params, query }) => listMessages(deps, user, params.ticketId, query.pageNumber), {
-      auth: true,
-      params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-      query: t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
-    })
-    // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
-    .post(
-      "/:id",
-      async ({ user, params, request }) => {
-        const messages = await sendFromPanel(deps, user, params.id, await readPanelMessage(request, deps.config));
-        return { ok: true, messages };
-      },
-      { auth: true, parse: "none", params: idParam },
-    )
-    .post("/:id/retry", ({ user, params }) => retryMessage(deps, user, params.id), { auth: true, params: idParam })
-    .delete(
-      "/:id",
-      async ({ user, params }) => {
-        await deleteMessage(deps, user, params.id);
-        return { ok: true };
-      },
-      { auth: true, params: idParam },
-    );
+  return (
+    new Elysia({ prefix: "/messages" })
+      .use(authContext(deps, tokens))
+      .get("/:ticketId", ({ user, params, query }) => listMessages(deps, user, params.ticketId, query.pageNumber), {
+        auth: true,
+        params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        query: t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
+      })
+      // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
+      .post(
+        "/:id",
+        async ({ user, params, request }) => {
+          const messages = await sendFromPanel(deps, user, params.id, await readPanelMessage(request, deps.config));
+          return { ok: true, messages };
+        },
+        { auth: true, parse: "none", params: idParam },
+      )
+      .post("/:id/retry", ({ user, params }) => retryMessage(deps, user, params.id), { auth: true, params: idParam })
+      .delete(
+        "/:id",
+        async ({ user, params }) => {
+          await deleteMessage(deps, user, params.id);
+          return { ok: true };
+        },
+        { auth: true, params: idParam },
+      )
+  );
 }

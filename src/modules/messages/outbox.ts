@@ -46,7 +46,9 @@ export class Outbox {
     }
     if (messageId === undefined) return lane.run;
     const waiting = lane;
-    return new Promise((resolve) => waiting.waiters.set(messageId, [...(waiting.waiters.get(messageId) ?? []), resolve]));
+    return new Promise((resolve) =>
+      waiting.waiters.set(messageId, [...(waiting.waiters.get(messageId) ?? []), resolve]),
+    );
   }
 
   /** Resolves when nothing is being sent on the connection. */
@@ -87,7 +89,10 @@ export class Outbox {
 /** A send only starts on a connection that runs and last reported CONNECTED (not while it opens or reconnects). */
 function isConnected(deps: AppDeps, whatsappId: number): boolean {
   if (!deps.channels.isRunning(whatsappId)) return false;
-  return deps.db.select({ status: whatsapps.status }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()?.status === "CONNECTED";
+  return (
+    deps.db.select({ status: whatsapps.status }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()?.status ===
+    "CONNECTED"
+  );
 }
 
 function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
@@ -100,7 +105,12 @@ function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
       .limit(1)
       .get();
     if (!next) return undefined;
-    return tx.update(messages).set({ sendState: "sending" }).where(and(eq(messages.id, next.id), eq(messages.sendState, "queued"))).returning().get();
+    return tx
+      .update(messages)
+      .set({ sendState: "sending" })
+      .where(and(eq(messages.id, next.id), eq(messages.sendState, "queued")))
+      .returning()
+      .get();
   });
   if (row) emitMessageUpdate(deps, row);
   return row;
@@ -130,8 +140,13 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
       .get();
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
-    if (row.mediaUrl) await deps.channels.sendMedia(whatsappId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
-    else await deps.channels.sendText(whatsappId, to, chat.isGroup, row.body, { messageId: row.wid, quoted: quotedOf(deps, row) });
+    if (row.mediaUrl)
+      await deps.channels.sendMedia(whatsappId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
+    else
+      await deps.channels.sendText(whatsappId, to, chat.isGroup, row.body, {
+        messageId: row.wid,
+        quoted: quotedOf(deps, row),
+      });
   } catch (error) {
     if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, whatsappId)) {
       deps.log.info("send waits for the connection", { whatsappId, messageId: row.id });
@@ -163,12 +178,21 @@ function outgoingMedia(deps: AppDeps, row: MessageRow): OutgoingMedia {
 function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
   if (row.quotedMsgId == null) return undefined;
   const q = deps.db.select().from(messages).where(eq(messages.id, row.quotedMsgId)).get();
-  return q ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body } : undefined;
+  return q
+    ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body }
+    : undefined;
 }
 
 /** Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back. */
 export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
-  const rows = deps.db.transaction((tx) => tx.update(messages).set({ sendState: "queued" }).where(eq(messages.sendState, "sending")).returning({ id: messages.id }).all());
+  const rows = deps.db.transaction((tx) =>
+    tx
+      .update(messages)
+      .set({ sendState: "queued" })
+      .where(eq(messages.sendState, "sending"))
+      .returning({ id: messages.id })
+      .all(),
+  );
   if (rows.length) deps.log.info("interrupted sends queued again", { messageIds: rows.map((r) => r.id) });
 }
 
@@ -176,12 +200,19 @@ export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
  * The network refused a message (a nack): it shows as failed, to be retried. A message the contact already
  * received (delivered or read) stays as it is.
  */
-export function markRejected(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, wid: string, reason?: string) {
+export function markRejected(
+  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  whatsappId: number,
+  wid: string,
+  reason?: string,
+) {
   const row = deps.db.transaction((tx) =>
     tx
       .update(messages)
       .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)))
+      .where(
+        and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)),
+      )
       .returning()
       .get(),
   );
@@ -204,6 +235,11 @@ export function cancelUnsent(deps: Pick<AppDeps, "db" | "hub" | "config" | "log"
   if (!row) return false;
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
   const ticket = deps.db.select().from(tickets).where(eq(tickets.id, row.ticketId)).get();
-  if (ticket) deps.hub.publish(ticketRooms(ticket), "appMessage", { action: "delete", messageId: row.id, ticketId: row.ticketId });
+  if (ticket)
+    deps.hub.publish(ticketRooms(ticket), "appMessage", {
+      action: "delete",
+      messageId: row.id,
+      ticketId: row.ticketId,
+    });
   return true;
 }

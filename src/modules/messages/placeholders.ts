@@ -30,7 +30,14 @@ function localTime(now: Date, timeZone: string): LocalTime {
     hourCycle: "h23",
   }).formatToParts(now);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "00";
-  return { year: get("year"), month: get("month"), day: get("day"), hour: Number(get("hour")) % 24, minute: get("minute"), second: get("second") };
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: Number(get("hour")) % 24,
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /** `{{gretting}}` (sic): Boa madrugada 0–5, Bom dia 6–11, Boa tarde 12–17, Boa noite 18–23. */

@@ -51,9 +51,20 @@ async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRo
 
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
 export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: string, contactName: string): string {
-  const queueName = ticket.queueId != null ? deps.db.select({ name: queues.name }).from(queues).where(eq(queues.id, ticket.queueId)).get()?.name : undefined;
-  const userName = ticket.userId != null ? deps.db.select({ name: users.name }).from(users).where(eq(users.id, ticket.userId)).get()?.name : undefined;
-  const text = renderPlaceholders(template, { contactName, ticketId: ticket.id, queueName, userName }, new Date(deps.clock.now()), deps.config.timeZone);
+  const queueName =
+    ticket.queueId != null
+      ? deps.db.select({ name: queues.name }).from(queues).where(eq(queues.id, ticket.queueId)).get()?.name
+      : undefined;
+  const userName =
+    ticket.userId != null
+      ? deps.db.select({ name: users.name }).from(users).where(eq(users.id, ticket.userId)).get()?.name
+      : undefined;
+  const text = renderPlaceholders(
+    template,
+    { contactName, ticketId: ticket.id, queueName, userName },
+    new Date(deps.clock.now()),
+    deps.config.timeZone,
+  );
   return LRM + text;
 }
 
@@ -65,7 +76,11 @@ function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): MessageR
   if (opts.quotedMessageId == null) return undefined;
   const row = deps.db.select().from(messages).where(eq(messages.id, opts.quotedMessageId)).get();
   const owner = row
-    ? deps.db.select({ contactId: tickets.contactId, queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, row.ticketId)).get()
+    ? deps.db
+        .select({ contactId: tickets.contactId, queueId: tickets.queueId, userId: tickets.userId })
+        .from(tickets)
+        .where(eq(tickets.id, row.ticketId))
+        .get()
     : undefined;
   if (!row || !owner || owner.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
   if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
@@ -76,7 +91,12 @@ function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): MessageR
  * Sends a text on the ticket's connection: the row is stored first (fromMe, read, ack 0, queued), then sent
  * through the outbox. Only a message of the same connection can be quoted on the network.
  */
-export async function sendTicketText(deps: AppDeps, ticket: TicketRow, body: string, opts: SendTextOptions = {}): Promise<MessageRow> {
+export async function sendTicketText(
+  deps: AppDeps,
+  ticket: TicketRow,
+  body: string,
+  opts: SendTextOptions = {},
+): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const text = opts.auto ? renderAutoText(deps, target.ticket, body, target.contactName) : body;
   const quoted = quoteOf(deps, target, opts);
@@ -115,7 +135,13 @@ export function isVoiceRecording(file: Pick<StoredMedia, "mimetype" | "originalN
  * with its message (also while it waits or after a failure, for a retry); it is removed only when the message
  * cannot even be stored.
  */
-export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null } = {}): Promise<MessageRow> {
+export async function sendTicketMedia(
+  deps: AppDeps,
+  ticket: TicketRow,
+  file: StoredMedia,
+  caption: string,
+  opts: { userId?: number | null } = {},
+): Promise<MessageRow> {
   let message: MessageRow;
   try {
     message = storeMedia(deps, ticket, file, caption, opts);
@@ -126,7 +152,13 @@ export async function sendTicketMedia(deps: AppDeps, ticket: TicketRow, file: St
   return sendStored(deps, message);
 }
 
-function storeMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption: string, opts: { userId?: number | null }): MessageRow {
+function storeMedia(
+  deps: AppDeps,
+  ticket: TicketRow,
+  file: StoredMedia,
+  caption: string,
+  opts: { userId?: number | null },
+): MessageRow {
   const target = prepare(deps, ticket, opts.userId);
   const wid = deps.channels.newMessageId(target.whatsappId);
   return storeMessage(deps, {
@@ -151,14 +183,24 @@ function storeMedia(deps: AppDeps, ticket: TicketRow, file: StoredMedia, caption
  * already seen the old one and refused or lost it: the retry is a new message, and the failed one was never
  * delivered, so the contact cannot get it twice. A message that is no longer failed is returned as it is.
  */
-export async function resendMessage(deps: AppDeps, ticket: TicketRow, message: MessageRow, userId: number): Promise<MessageRow> {
+export async function resendMessage(
+  deps: AppDeps,
+  ticket: TicketRow,
+  message: MessageRow,
+  userId: number,
+): Promise<MessageRow> {
   const target = prepare(deps, ticket, userId);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const row = deps.db.transaction((tx) =>
     tx
       .update(messages)
       .set({ whatsappId: target.whatsappId, wid, ack: 0, sendState: "queued", sendError: null })
-      .where(and(eq(messages.id, message.id), message.sendState == null ? isNull(messages.sendState) : eq(messages.sendState, message.sendState)))
+      .where(
+        and(
+          eq(messages.id, message.id),
+          message.sendState == null ? isNull(messages.sendState) : eq(messages.sendState, message.sendState),
+        ),
+      )
       .returning()
       .get(),
   );

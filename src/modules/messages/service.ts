@@ -34,9 +34,21 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
     .map((t) => t.id);
   const where = inArray(messages.ticketId, visibleIds);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  const rows = deps.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(MESSAGE_PAGE_SIZE).offset(offset).all();
+  const rows = deps.db
+    .select()
+    .from(messages)
+    .where(where)
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGE_PAGE_SIZE)
+    .offset(offset)
+    .all();
   const total = deps.db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
-  return { messages: toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)), ticket: loadTicketDto(deps.db, ticketId), count: total, hasMore: total > offset + rows.length };
+  return {
+    messages: toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)),
+    ticket: loadTicketDto(deps.db, ticketId),
+    count: total,
+    hasMore: total > offset + rows.length,
+  };
 }
 
 export interface PanelMessage {
@@ -57,7 +69,12 @@ function assertMaySend(user: AuthUser, ticket: TicketRow) {
  * the first caption. Agent text is sent as typed (templates are not rendered). Returns the stored messages:
  * sent, failed (shown so, to be retried), or queued until the connection is back.
  */
-export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: number, input: PanelMessage): Promise<MessageDto[]> {
+export async function sendFromPanel(
+  deps: AppDeps,
+  user: AuthUser,
+  ticketId: number,
+  input: PanelMessage,
+): Promise<MessageDto[]> {
   const ticket = getTicketRow(deps, ticketId);
   assertMaySend(user, ticket);
   const body = input.body ?? "";
@@ -69,11 +86,17 @@ export async function sendFromPanel(deps: AppDeps, user: AuthUser, ticketId: num
   if (uploads.length) {
     let current = ticket;
     for (const [i, upload] of uploads.entries()) {
-      sent.push(await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", { userId: user.id }));
+      sent.push(
+        await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", {
+          userId: user.id,
+        }),
+      );
       current = getTicketRow(deps, ticketId);
     }
   } else {
-    sent.push(await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user }));
+    sent.push(
+      await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user }),
+    );
   }
   markTicketRead(deps, getTicketRow(deps, ticketId));
   return toMessageDtos(deps.db, sent, (quoted) => canSeeTicket(user, quoted));
@@ -92,7 +115,8 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
   const orphan = message.sendState === "queued" && message.whatsappId == null;
   let row = message;
   if (message.sendState === "failed" || orphan) row = await resendMessage(deps, ticket, message, user.id);
-  else if (message.sendState !== "queued" && message.sendState !== "sending") throw new AppError("ERR_MESSAGE_NOT_FAILED");
+  else if (message.sendState !== "queued" && message.sendState !== "sending")
+    throw new AppError("ERR_MESSAGE_NOT_FAILED");
   return toMessageDtos(deps.db, [row], (quoted) => canSeeTicket(user, quoted))[0]!;
 }
 
@@ -103,7 +127,14 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
   const found = () =>
     deps.db
-      .select({ message: messages, queueId: tickets.queueId, userId: tickets.userId, number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
+      .select({
+        message: messages,
+        queueId: tickets.queueId,
+        userId: tickets.userId,
+        number: contacts.number,
+        lid: contacts.lid,
+        isGroup: contacts.isGroup,
+      })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
@@ -124,10 +155,18 @@ export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: nu
   const { message } = row;
   if (message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
   try {
-    await deps.channels.deleteForEveryone(message.whatsappId, { id: message.wid, chatId: contactAddress(row), isGroup: row.isGroup, fromMe: true, participant: message.participant });
+    await deps.channels.deleteForEveryone(message.whatsappId, {
+      id: message.wid,
+      chatId: contactAddress(row),
+      isGroup: row.isGroup,
+      fromMe: true,
+      participant: message.participant,
+    });
   } catch (error) {
     deps.log.warn("delete for everyone failed", { messageId, error });
-    throw error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED" ? error : new AppError("ERR_DELETE_WAPP_MSG");
+    throw error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED"
+      ? error
+      : new AppError("ERR_DELETE_WAPP_MSG");
   }
   markRevoked(deps, message.whatsappId, message.wid);
 }

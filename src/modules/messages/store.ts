@@ -66,7 +66,15 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
   const quoted = quotedIds.length
     ? db
-        .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, contactId: messages.contactId, queueId: tickets.queueId, userId: tickets.userId })
+        .select({
+          id: messages.id,
+          body: messages.body,
+          fromMe: messages.fromMe,
+          mediaType: messages.mediaType,
+          contactId: messages.contactId,
+          queueId: tickets.queueId,
+          userId: tickets.userId,
+        })
         .from(messages)
         .innerJoin(tickets, eq(tickets.id, messages.ticketId))
         .where(inArray(messages.id, quotedIds))
@@ -76,10 +84,17 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
     : [];
   const contactIds = [...new Set([...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null))];
   const contactRows = contactIds.length
-    ? db.select({ id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl }).from(contacts).where(inArray(contacts.id, contactIds)).all()
+    ? db
+        .select({ id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl })
+        .from(contacts)
+        .where(inArray(contacts.id, contactIds))
+        .all()
     : [];
   const contactMap = new Map(contactRows.map((c) => [c.id, c]));
-  const reactions = reactionsOf(db, rows.map((r) => r.id));
+  const reactions = reactionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const quotedMap = new Map(
     quoted.map(({ contactId, ...q }) => {
       const contact = contactId != null ? contactMap.get(contactId) : undefined;
@@ -103,7 +118,8 @@ function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reac
     .orderBy(messageReactions.createdAt)
     .all();
   const byMessage = new Map<number, MessageDto["reactions"]>();
-  for (const { messageId, ...reaction } of rows) byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
+  for (const { messageId, ...reaction } of rows)
+    byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
   return byMessage;
 }
 
@@ -156,7 +172,10 @@ export function storeMessage(
       .returning()
       .get();
     if (input.history) {
-      tx.update(tickets).set({ lastMessage: input.body, updatedAt: at }).where(and(eq(tickets.id, input.ticketId), lte(tickets.updatedAt, at))).run();
+      tx.update(tickets)
+        .set({ lastMessage: input.body, updatedAt: at })
+        .where(and(eq(tickets.id, input.ticketId), lte(tickets.updatedAt, at)))
+        .run();
       return { message, created: true };
     }
     tx.update(tickets)
@@ -175,7 +194,12 @@ export function storeMessage(
     if (ticketRow) {
       const ticket = toTicketDto(db, ticketRow);
       const [message] = toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
-      deps.hub.publish(ticketRooms(ticket), "appMessage", { action: "create", message, ticket, contact: ticket.contact });
+      deps.hub.publish(ticketRooms(ticket), "appMessage", {
+        action: "create",
+        message,
+        ticket,
+        contact: ticket.contact,
+      });
     }
   }
   return result;
@@ -198,13 +222,20 @@ function replacePlaceholder(tx: Pick<Db, "select" | "update">, placeholder: Mess
     .where(eq(messages.id, placeholder.id))
     .returning()
     .get()!;
-  tx.update(tickets).set({ lastMessage: input.body }).where(and(eq(tickets.id, placeholder.ticketId), eq(tickets.lastMessage, placeholder.body))).run();
+  tx.update(tickets)
+    .set({ lastMessage: input.body })
+    .where(and(eq(tickets.id, placeholder.ticketId), eq(tickets.lastMessage, placeholder.body)))
+    .run();
   return { message, created: false, replaced: true };
 }
 
 function findByWid(db: Pick<Db, "select">, whatsappId: number | null, wid: string): MessageRow | undefined {
   const connection = whatsappId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, whatsappId);
-  return db.select().from(messages).where(and(connection, eq(messages.wid, wid))).get();
+  return db
+    .select()
+    .from(messages)
+    .where(and(connection, eq(messages.wid, wid)))
+    .get();
 }
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
@@ -214,13 +245,22 @@ function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number 
 
 /** Publishes a changed message to its chat only. */
 export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "hub">, row: MessageRow) {
-  const ticket = deps.db.select({ queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, row.ticketId)).get();
+  const ticket = deps.db
+    .select({ queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(eq(tickets.id, row.ticketId))
+    .get();
   const [message] = toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
   deps.hub.publish(`ticket:${row.ticketId}`, "appMessage", { action: "update", message });
 }
 
 /** Writes a delivery status only when it is larger than the stored one (acks never go backwards). */
-export function updateAck(deps: Pick<AppDeps, "db" | "hub">, whatsappId: number, wid: string, ack: number): MessageRow | undefined {
+export function updateAck(
+  deps: Pick<AppDeps, "db" | "hub">,
+  whatsappId: number,
+  wid: string,
+  ack: number,
+): MessageRow | undefined {
   if (!Number.isFinite(ack)) return undefined;
   const row = deps.db
     .update(messages)
@@ -233,7 +273,11 @@ export function updateAck(deps: Pick<AppDeps, "db" | "hub">, whatsappId: number,
 }
 
 /** Marks a message deleted for everyone (revoked on the network or from the panel) and tells its chat. */
-export function markRevoked(deps: Pick<AppDeps, "db" | "hub">, whatsappId: number, wid: string): MessageRow | undefined {
+export function markRevoked(
+  deps: Pick<AppDeps, "db" | "hub">,
+  whatsappId: number,
+  wid: string,
+): MessageRow | undefined {
   const row = deps.db
     .update(messages)
     .set({ isDeleted: true })
@@ -245,7 +289,11 @@ export function markRevoked(deps: Pick<AppDeps, "db" | "hub">, whatsappId: numbe
 }
 
 /** Applies an edit made by the sender: new text, the "edited" mark, and an update to its chat. */
-export function applyEdit(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, edit: MessageEdit): MessageRow | undefined {
+export function applyEdit(
+  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  whatsappId: number,
+  edit: MessageEdit,
+): MessageRow | undefined {
   const row = deps.db
     .update(messages)
     .set({ body: edit.body, isEdited: true })
@@ -261,7 +309,11 @@ export function applyEdit(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId:
  * Attaches a reaction to the message it reacts to (one per reactor; an empty emoji removes it) and updates
  * that message's bubble. A reaction is never a chat message: no unread count, no ticket activity.
  */
-export function applyReaction(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsappId: number, reaction: Reaction): MessageRow | undefined {
+export function applyReaction(
+  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  whatsappId: number,
+  reaction: Reaction,
+): MessageRow | undefined {
   const target = findByWid(deps.db, whatsappId, reaction.targetId);
   if (!target) {
     deps.log.info("reaction to an unknown message ignored", { whatsappId, wid: reaction.targetId });
@@ -272,8 +324,16 @@ export function applyReaction(deps: Pick<AppDeps, "db" | "hub" | "log">, whatsap
   else
     deps.db
       .insert(messageReactions)
-      .values({ messageId: target.id, reactor: reaction.reactor, emoji: reaction.emoji, createdAt: new Date(reaction.at) })
-      .onConflictDoUpdate({ target: [messageReactions.messageId, messageReactions.reactor], set: { emoji: reaction.emoji, createdAt: new Date(reaction.at) } })
+      .values({
+        messageId: target.id,
+        reactor: reaction.reactor,
+        emoji: reaction.emoji,
+        createdAt: new Date(reaction.at),
+      })
+      .onConflictDoUpdate({
+        target: [messageReactions.messageId, messageReactions.reactor],
+        set: { emoji: reaction.emoji, createdAt: new Date(reaction.at) },
+      })
       .run();
   emitMessageUpdate(deps, target);
   return target;

@@ -39,7 +39,12 @@ export function checkOptions(db: Db, options: OptionInput[] | undefined, level =
   const userIds = new Set<number>();
   collectUsers(options, level, userIds);
   if (userIds.size) {
-    const found = db.select({ n: count() }).from(users).where(inArray(users.id, [...userIds])).get()?.n ?? 0;
+    const found =
+      db
+        .select({ n: count() })
+        .from(users)
+        .where(inArray(users.id, [...userIds]))
+        .get()?.n ?? 0;
     if (found !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
   }
 }
@@ -58,12 +63,17 @@ export function levelOf(db: Db, id: number): number {
   let parentId = db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, id)).get()?.parentId;
   while (parentId != null && level <= MAX_DEPTH) {
     level++;
-    parentId = db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, parentId)).get()?.parentId;
+    parentId = db
+      .select({ parentId: chatbots.parentId })
+      .from(chatbots)
+      .where(eq(chatbots.id, parentId))
+      .get()?.parentId;
   }
   return level;
 }
 
-const parentWhere = (p: Parent) => ("queueId" in p ? and(eq(chatbots.queueId, p.queueId), isNull(chatbots.parentId)) : eq(chatbots.parentId, p.parentId));
+const parentWhere = (p: Parent) =>
+  "queueId" in p ? and(eq(chatbots.queueId, p.queueId), isNull(chatbots.parentId)) : eq(chatbots.parentId, p.parentId);
 
 /**
  * Makes the children of `parent` match `options`: nodes with a known id are updated, the others created,
@@ -71,7 +81,14 @@ const parentWhere = (p: Parent) => ("queueId" in p ? and(eq(chatbots.queueId, p.
  * left out means its children stay as they are.
  */
 export function syncOptions(tx: Tx, parent: Parent, options: OptionInput[]) {
-  const current = new Set(tx.select({ id: chatbots.id }).from(chatbots).where(parentWhere(parent)).all().map((r) => r.id));
+  const current = new Set(
+    tx
+      .select({ id: chatbots.id })
+      .from(chatbots)
+      .where(parentWhere(parent))
+      .all()
+      .map((r) => r.id),
+  );
   const kept = options.filter((o) => o.id != null && current.has(o.id)).map((o) => o.id!);
   tx.delete(chatbots)
     .where(and(parentWhere(parent), kept.length ? notInArray(chatbots.id, kept) : undefined))
@@ -88,8 +105,15 @@ export function syncOptions(tx: Tx, parent: Parent, options: OptionInput[]) {
       id = option.id;
       tx.update(chatbots).set(values).where(eq(chatbots.id, id)).run();
     } else {
-      const link = "queueId" in parent ? { queueId: parent.queueId, parentId: null } : { queueId: null, parentId: parent.parentId };
-      id = tx.insert(chatbots).values({ ...values, ...link }).returning({ id: chatbots.id }).get().id;
+      const link =
+        "queueId" in parent
+          ? { queueId: parent.queueId, parentId: null }
+          : { queueId: null, parentId: parent.parentId };
+      id = tx
+        .insert(chatbots)
+        .values({ ...values, ...link })
+        .returning({ id: chatbots.id })
+        .get().id;
     }
     if (option.options) syncOptions(tx, { parentId: id }, option.options);
   }
@@ -112,7 +136,12 @@ export function loadTrees(db: Db, roots: ChatbotRow[]): ChatbotNode[] {
   let level = nodes;
   for (let depth = 0; level.length && depth <= MAX_DEPTH + 1; depth++) {
     const byId = new Map(level.map((n) => [n.id, n]));
-    const rows = db.select().from(chatbots).where(inArray(chatbots.parentId, [...byId.keys()])).orderBy(asc(chatbots.id)).all();
+    const rows = db
+      .select()
+      .from(chatbots)
+      .where(inArray(chatbots.parentId, [...byId.keys()]))
+      .orderBy(asc(chatbots.id))
+      .all();
     const next = rows.map(toNode);
     for (const child of next) byId.get(child.parentId!)!.options.push(child);
     level = next;

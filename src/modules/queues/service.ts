@@ -28,9 +28,15 @@ export function showQueue(db: Db, id: number) {
 
 function assertUnique(db: Db, input: Partial<QueueInput>, exceptId?: number) {
   const others = (column: typeof queues.name | typeof queues.color, value: string) =>
-    db.select({ id: queues.id }).from(queues).where(and(eq(column, value), exceptId ? ne(queues.id, exceptId) : undefined)).get();
-  if (input.name !== undefined && others(queues.name, input.name.trim())) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS", 400);
-  if (input.color !== undefined && others(queues.color, input.color.trim())) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 400);
+    db
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(column, value), exceptId ? ne(queues.id, exceptId) : undefined))
+      .get();
+  if (input.name !== undefined && others(queues.name, input.name.trim()))
+    throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS", 400);
+  if (input.color !== undefined && others(queues.color, input.color.trim()))
+    throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 400);
 }
 
 /** POST /queue: the queue and its nested options in one transaction. */
@@ -78,19 +84,29 @@ export function updateQueue(deps: AppDeps, id: number, input: Partial<QueueInput
 export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
   const moved = deps.db.transaction((tx) => {
     if (!tx.select({ id: queues.id }).from(queues).where(eq(queues.id, id)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
-    if (moveTo !== undefined && (moveTo === id || !tx.select({ id: queues.id }).from(queues).where(eq(queues.id, moveTo)).get())) {
+    if (
+      moveTo !== undefined &&
+      (moveTo === id || !tx.select({ id: queues.id }).from(queues).where(eq(queues.id, moveTo)).get())
+    ) {
       throw new AppError("ERR_NO_QUEUE_FOUND", 400);
     }
     const held = tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, id)).get()?.n ?? 0;
     if (held > 0 && moveTo === undefined) throw new AppError("ERR_QUEUE_HAS_TICKETS", 400, { tickets: held });
     // Only active tickets sit in live lists; closed ones move silently.
-    const active = tx.select().from(tickets).where(and(eq(tickets.queueId, id), inArray(tickets.status, ["open", "pending"]))).all();
+    const active = tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.queueId, id), inArray(tickets.status, ["open", "pending"])))
+      .all();
     if (held > 0) tx.update(tickets).set({ queueId: moveTo }).where(eq(tickets.queueId, id)).run();
     tx.delete(queues).where(eq(queues.id, id)).run();
     return active;
   });
   deps.hub.publish("all", "queue", { action: "delete", queueId: id });
-  const after = toTicketDtos(deps.db, moved.map((row) => ({ ...row, queueId: moveTo ?? null })));
+  const after = toTicketDtos(
+    deps.db,
+    moved.map((row) => ({ ...row, queueId: moveTo ?? null })),
+  );
   after.forEach((ticket, i) => emitTicketUpdate(deps, ticket, moved[i]));
 }
 
@@ -109,7 +125,9 @@ export function listChatbots(db: Db) {
 export function showChatbot(db: Db, id: number) {
   const row = db.select().from(chatbots).where(eq(chatbots.id, id)).get();
   if (!row) throw notFound("ERR_NO_CHATBOT_FOUND");
-  const mainChatbot = row.parentId ? (db.select().from(chatbots).where(eq(chatbots.id, row.parentId)).get() ?? null) : null;
+  const mainChatbot = row.parentId
+    ? (db.select().from(chatbots).where(eq(chatbots.id, row.parentId)).get() ?? null)
+    : null;
   return { ...loadTrees(db, [row])[0]!, mainChatbot };
 }
 
@@ -120,7 +138,13 @@ export function createChatbot(deps: AppDeps, input: ChatbotInput) {
   const id = deps.db.transaction((tx) => {
     const row = tx
       .insert(chatbots)
-      .values({ name: input.name.trim(), greetingMessage: input.greetingMessage ?? "", isAgent: input.isAgent ?? false, userId: input.userId || null, parentId: input.parentId || null })
+      .values({
+        name: input.name.trim(),
+        greetingMessage: input.greetingMessage ?? "",
+        isAgent: input.isAgent ?? false,
+        userId: input.userId || null,
+        parentId: input.parentId || null,
+      })
       .returning({ id: chatbots.id })
       .get();
     if (input.options) syncOptions(tx, { parentId: row.id }, input.options);

@@ -16,7 +16,11 @@ export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: listQuery })
     .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body })
-    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), { auth: "quick-answers:edit", params: idParam, body: t.Partial(body) })
+    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), {
+      auth: "quick-answers:edit",
+      params: idParam,
+      body: t.Partial(body),
+    })
     .delete(
       "/:id",
       ({ params }) => {

@@ -13,9 +13,18 @@ export interface QuickAnswerInput {
 /** One page of quick answers by shortcut, searched by shortcut or message (the "/" lookup in the chat input). */
 export function listQuickAnswers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
   const search = normalizeSearch(opts.searchParam);
-  const where = search ? or(contains(quickAnswers.shortcut, search), contains(quickAnswers.message, search)) : undefined;
+  const where = search
+    ? or(contains(quickAnswers.shortcut, search), contains(quickAnswers.message, search))
+    : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db.select().from(quickAnswers).where(where).orderBy(asc(quickAnswers.shortcut), asc(quickAnswers.id)).limit(limit).offset(offset).all();
+  const rows = db
+    .select()
+    .from(quickAnswers)
+    .where(where)
+    .orderBy(asc(quickAnswers.shortcut), asc(quickAnswers.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = db.select({ n: count() }).from(quickAnswers).where(where).get()?.n ?? 0;
   return { quickAnswers: rows, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
@@ -49,7 +58,11 @@ export function updateQuickAnswer(deps: AppDeps, id: number, input: Partial<Quic
   if (shortcut !== undefined) assertShortcutFree(deps.db, shortcut, id);
   const quickAnswer = deps.db
     .update(quickAnswers)
-    .set({ ...(shortcut !== undefined ? { shortcut } : {}), ...(input.message !== undefined ? { message: input.message } : {}), updatedAt: new Date() })
+    .set({
+      ...(shortcut !== undefined ? { shortcut } : {}),
+      ...(input.message !== undefined ? { message: input.message } : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(quickAnswers.id, id))
     .returning()
     .get();

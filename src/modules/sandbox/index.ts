@@ -30,24 +30,28 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
       },
       { auth: "connections:manage", params: whatsappIdParam },
     )
-    .post("/:whatsappId/inbound", async ({ params, body }) => ({ id: await inbound(deps, driver!, params.whatsappId, body) }), {
-      auth: "connections:manage",
-      params: whatsappIdParam,
-      body: t.Object({
-        from: peer,
-        lid: t.Optional(lid),
-        name: t.Optional(t.String({ maxLength: 100 })),
-        body: t.Optional(t.String({ maxLength: 65536 })),
-        mediaType: t.Optional(t.UnionEnum(KINDS)),
-        mediaBase64: t.Optional(t.String({ maxLength: 100 * 1024 * 1024 })),
-        fileName: t.Optional(t.String({ maxLength: 255 })),
-        quotedId: t.Optional(t.String({ maxLength: 128 })),
-        groupId: t.Optional(phone),
-        groupName: t.Optional(t.String({ maxLength: 100 })),
-        call: t.Optional(t.Literal("missed")),
-        id: t.Optional(t.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_-]+$" })),
-      }),
-    })
+    .post(
+      "/:whatsappId/inbound",
+      async ({ params, body }) => ({ id: await inbound(deps, driver!, params.whatsappId, body) }),
+      {
+        auth: "connections:manage",
+        params: whatsappIdParam,
+        body: t.Object({
+          from: peer,
+          lid: t.Optional(lid),
+          name: t.Optional(t.String({ maxLength: 100 })),
+          body: t.Optional(t.String({ maxLength: 65536 })),
+          mediaType: t.Optional(t.UnionEnum(KINDS)),
+          mediaBase64: t.Optional(t.String({ maxLength: 100 * 1024 * 1024 })),
+          fileName: t.Optional(t.String({ maxLength: 255 })),
+          quotedId: t.Optional(t.String({ maxLength: 128 })),
+          groupId: t.Optional(phone),
+          groupName: t.Optional(t.String({ maxLength: 100 })),
+          call: t.Optional(t.Literal("missed")),
+          id: t.Optional(t.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_-]+$" })),
+        }),
+      },
+    )
     .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, driver!, params.whatsappId, query.to), {
       auth: "connections:manage",
       params: whatsappIdParam,
@@ -67,7 +71,11 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         reject(deps, driver!, params.whatsappId, body.id);
         return { message: "Rejected." };
       },
-      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) }) },
+      {
+        auth: "connections:manage",
+        params: whatsappIdParam,
+        body: t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) }),
+      },
     )
     .post(
       "/:whatsappId/lid-mapping",
@@ -75,6 +83,10 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         mapLid(deps, driver!, params.whatsappId, body.lid, body.phone);
         return { message: "Mapped." };
       },
-      { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ lid, phone: t.String({ minLength: 8, maxLength: 20, pattern: "^[0-9]+$" }) }) },
+      {
+        auth: "connections:manage",
+        params: whatsappIdParam,
+        body: t.Object({ lid, phone: t.String({ minLength: 8, maxLength: 20, pattern: "^[0-9]+$" }) }),
+      },
     );
 }

@@ -7,7 +7,11 @@ import { AppError, notFound } from "../../errors";
 
 /** The sandbox connection `id`, or 404 when it does not exist / 400 when it is not a sandbox connection. */
 function sandboxConnection(deps: AppDeps, id: number) {
-  const row = deps.db.select({ id: whatsapps.id, provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, id)).get();
+  const row = deps.db
+    .select({ id: whatsapps.id, provider: whatsapps.provider })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, id))
+    .get();
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   if (row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
   return row;

@@ -59,10 +59,21 @@ export function pickDueSchedules(deps: AppDeps): number[] {
  */
 export function settleWaitingSchedules(deps: AppDeps) {
   const waiting = deps.db
-    .select({ id: schedules.id, messageId: schedules.messageId, sendState: messages.sendState, sendError: messages.sendError })
+    .select({
+      id: schedules.id,
+      messageId: schedules.messageId,
+      sendState: messages.sendState,
+      sendError: messages.sendError,
+    })
     .from(schedules)
     .innerJoin(messages, eq(messages.id, schedules.messageId))
-    .where(and(eq(schedules.status, "AGENDADA"), isNotNull(schedules.messageId), inArray(messages.sendState, ["sent", "failed"])))
+    .where(
+      and(
+        eq(schedules.status, "AGENDADA"),
+        isNotNull(schedules.messageId),
+        inArray(messages.sendState, ["sent", "failed"]),
+      ),
+    )
     .all();
   for (const row of waiting) {
     if (row.sendState === "sent") markSent(deps, row.id, row.messageId!);
@@ -81,7 +92,13 @@ function withdrawOrphans(deps: AppDeps) {
     deps.db
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.kind, SCHEDULE_SEND_JOB), inArray(jobs.status, ["pending", "running"]), sql`json_extract(${jobs.payload}, '$.scheduleId') = ${schedules.id}`)),
+      .where(
+        and(
+          eq(jobs.kind, SCHEDULE_SEND_JOB),
+          inArray(jobs.status, ["pending", "running"]),
+          sql`json_extract(${jobs.payload}, '$.scheduleId') = ${schedules.id}`,
+        ),
+      ),
   );
   const orphans = deps.db.transaction((tx) =>
     tx
@@ -117,23 +134,43 @@ function failAttempt(deps: AppDeps, id: number, messageId: number | null, reason
     const current = tx
       .select()
       .from(schedules)
-      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), messageId == null ? isNull(schedules.messageId) : eq(schedules.messageId, messageId)))
+      .where(
+        and(
+          eq(schedules.id, id),
+          eq(schedules.status, "AGENDADA"),
+          messageId == null ? isNull(schedules.messageId) : eq(schedules.messageId, messageId),
+        ),
+      )
       .get();
     if (!current) return undefined;
     const attempts = current.attempts + 1;
     const giveUp = attempts >= SCHEDULE_MAX_ATTEMPTS;
     const updated = tx
       .update(schedules)
-      .set({ attempts, lastError: reason.slice(0, 500), messageId: null, updatedAt: new Date(now), ...(giveUp ? { status: "ERRO" as const } : {}) })
+      .set({
+        attempts,
+        lastError: reason.slice(0, 500),
+        messageId: null,
+        updatedAt: new Date(now),
+        ...(giveUp ? { status: "ERRO" as const } : {}),
+      })
       .where(eq(schedules.id, id))
       .returning()
       .get();
-    if (!giveUp) enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, { runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1) });
+    if (!giveUp)
+      enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, {
+        runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1),
+      });
     return updated;
   });
   if (!row) return;
   if (messageId != null) cancelUnsent(deps, messageId);
-  deps.log.warn("scheduled message not sent", { scheduleId: id, attempt: row.attempts, error: reason, status: row.status });
+  deps.log.warn("scheduled message not sent", {
+    scheduleId: id,
+    attempt: row.attempts,
+    error: reason,
+    status: row.status,
+  });
   publish(deps, id);
 }
 
@@ -159,7 +196,10 @@ function targetOf(deps: AppDeps, schedule: ScheduleRow) {
     .where(eq(contacts.id, schedule.contactId))
     .get();
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
-  const own = schedule.ticketId != null ? deps.db.select({ whatsappId: tickets.whatsappId }).from(tickets).where(eq(tickets.id, schedule.ticketId)).get() : undefined;
+  const own =
+    schedule.ticketId != null
+      ? deps.db.select({ whatsappId: tickets.whatsappId }).from(tickets).where(eq(tickets.id, schedule.ticketId)).get()
+      : undefined;
   return { contact, whatsappId: own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId) };
 }
 
@@ -187,7 +227,8 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
   try {
     const target = targetOf(deps, schedule);
     // A contact who opted out of this connection's messages is not written to by a schedule either.
-    if (target.contact.number && isOptedOut(deps.db, target.whatsappId, target.contact.number)) return giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
+    if (target.contact.number && isOptedOut(deps.db, target.whatsappId, target.contact.number))
+      return giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
     const ticket = ticketFor(deps, target);
     message = await sendTicketText(deps, ticket, schedule.body, {
       userId: schedule.userId,
@@ -205,10 +246,20 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
       },
     });
   } catch (error) {
-    const stored = deps.db.select({ messageId: schedules.messageId }).from(schedules).where(eq(schedules.id, scheduleId)).get();
-    failAttempt(deps, scheduleId, stored?.messageId ?? null, error instanceof AppError ? error.code : error instanceof Error ? error.message : String(error));
+    const stored = deps.db
+      .select({ messageId: schedules.messageId })
+      .from(schedules)
+      .where(eq(schedules.id, scheduleId))
+      .get();
+    failAttempt(
+      deps,
+      scheduleId,
+      stored?.messageId ?? null,
+      error instanceof AppError ? error.code : error instanceof Error ? error.message : String(error),
+    );
     return;
   }
   if (message.sendState === "sent") markSent(deps, scheduleId, message.id);
-  else if (message.sendState === "failed") failAttempt(deps, scheduleId, message.id, message.sendError ?? "ERR_SENDING_WAPP_MSG");
+  else if (message.sendState === "failed")
+    failAttempt(deps, scheduleId, message.id, message.sendError ?? "ERR_SENDING_WAPP_MSG");
 }

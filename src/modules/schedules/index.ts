@@ -26,8 +26,19 @@ export function schedulesRoutes(deps: AppDeps, tokens: Tokens) {
       }),
     })
     .get("/:id", ({ params }) => showSchedule(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body, user }) => createSchedule(deps, user, body), { auth: true, body: t.Object({ ...body.properties, userId: t.Optional(t.Union([t.Integer(), t.Null()])), ticketId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])) }) })
-    .put("/:id", ({ params, body, user }) => updateSchedule(deps, user, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
+    .post("/", ({ body, user }) => createSchedule(deps, user, body), {
+      auth: true,
+      body: t.Object({
+        ...body.properties,
+        userId: t.Optional(t.Union([t.Integer(), t.Null()])),
+        ticketId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+      }),
+    })
+    .put("/:id", ({ params, body, user }) => updateSchedule(deps, user, params.id, body), {
+      auth: true,
+      params: idParam,
+      body: t.Partial(body),
+    })
     .delete(
       "/:id",
       ({ params, user }) => {

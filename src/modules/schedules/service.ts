@@ -21,16 +21,31 @@ function withRelations(db: Db, rows: ScheduleRow[]) {
   const contactIds = [...new Set(rows.map((r) => r.contactId))];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v != null))];
   const contactById = new Map(
-    db.select({ id: contacts.id, name: contacts.name, number: contacts.number }).from(contacts).where(inArray(contacts.id, contactIds)).all().map((c) => [c.id, c]),
+    db
+      .select({ id: contacts.id, name: contacts.name, number: contacts.number })
+      .from(contacts)
+      .where(inArray(contacts.id, contactIds))
+      .all()
+      .map((c) => [c.id, c]),
   );
   const userById = new Map(
-    (userIds.length ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all() : []).map((u) => [u.id, u]),
+    (userIds.length
+      ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all()
+      : []
+    ).map((u) => [u.id, u]),
   );
-  return rows.map((row) => ({ ...row, contact: contactById.get(row.contactId) ?? null, user: row.userId ? (userById.get(row.userId) ?? null) : null }));
+  return rows.map((row) => ({
+    ...row,
+    contact: contactById.get(row.contactId) ?? null,
+    user: row.userId ? (userById.get(row.userId) ?? null) : null,
+  }));
 }
 
 /** One page of schedules, newest first, searched by body or contact name, optionally for one contact or user. */
-export function listSchedules(db: Db, opts: { searchParam?: string; pageNumber?: number; contactId?: number; userId?: number }) {
+export function listSchedules(
+  db: Db,
+  opts: { searchParam?: string; pageNumber?: number; contactId?: number; userId?: number },
+) {
   const search = normalizeSearch(opts.searchParam);
   const conditions: (SQL | undefined)[] = [
     search ? or(contains(schedules.body, search), contains(contacts.name, search)) : undefined,
@@ -49,7 +64,13 @@ export function listSchedules(db: Db, opts: { searchParam?: string; pageNumber?:
     .offset(offset)
     .all()
     .map((r) => r.schedule);
-  const total = db.select({ n: count() }).from(schedules).innerJoin(contacts, eq(contacts.id, schedules.contactId)).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: count() })
+      .from(schedules)
+      .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+      .where(where)
+      .get()?.n ?? 0;
   return { schedules: withRelations(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
@@ -64,11 +85,23 @@ const NAIVE_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
 /** Offset of `timeZone` from UTC at `at`, in ms. */
 function zoneOffset(at: Date, timeZone: string) {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    })
       .formatToParts(at)
       .map((p) => [p.type, Number(p.value)]),
   );
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) - Math.floor(at.getTime() / 1000) * 1000;
+  return (
+    Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) -
+    Math.floor(at.getTime() / 1000) * 1000
+  );
 }
 
 /**
@@ -87,7 +120,8 @@ function parseSendAt(value: string, timeZone: string): Date {
 }
 
 function assertContact(db: Db, contactId: number) {
-  if (!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, contactId)).get()) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
+  if (!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, contactId)).get())
+    throw new AppError("ERR_NO_CONTACT_FOUND", 400);
 }
 
 /** A schedule written from a chat goes out on that chat's connection: the ticket must be the contact's. */
@@ -104,7 +138,14 @@ export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleIn
   if (input.ticketId != null) assertTicketOf(deps.db, input.ticketId, input.contactId);
   const row = deps.db
     .insert(schedules)
-    .values({ body: input.body, contactId: input.contactId, ticketId: input.ticketId ?? null, sendAt, userId: actor.id, status: "PENDENTE" })
+    .values({
+      body: input.body,
+      contactId: input.contactId,
+      ticketId: input.ticketId ?? null,
+      sendAt,
+      userId: actor.id,
+      status: "PENDENTE",
+    })
     .returning()
     .get();
   const schedule = withRelations(deps.db, [row])[0]!;

@@ -9,8 +9,17 @@ import { disconnectSession, newQr, restartAll, startSession } from "./service";
 export function sessionRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .post("/whatsappsession/:id", ({ params }) => startSession(deps, params.id), { auth: "connections:manage", params: idParam })
-    .put("/whatsappsession/:id", ({ params }) => newQr(deps, params.id), { auth: "connections:manage", params: idParam })
-    .delete("/whatsappsession/:id", ({ params }) => disconnectSession(deps, params.id), { auth: "connections:manage", params: idParam })
+    .post("/whatsappsession/:id", ({ params }) => startSession(deps, params.id), {
+      auth: "connections:manage",
+      params: idParam,
+    })
+    .put("/whatsappsession/:id", ({ params }) => newQr(deps, params.id), {
+      auth: "connections:manage",
+      params: idParam,
+    })
+    .delete("/whatsappsession/:id", ({ params }) => disconnectSession(deps, params.id), {
+      auth: "connections:manage",
+      params: idParam,
+    })
     .post("/system/restart", () => restartAll(deps), { auth: "connections:manage" });
 }

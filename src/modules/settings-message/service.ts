@@ -24,7 +24,8 @@ export function getSettingsMessage(db: Db, whatsappId: number) {
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */
 export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) {
-  if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId)).get()) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId)).get())
+    throw new AppError("ERR_NO_WAPP_FOUND", 404);
   if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "Too Long!");
   const contacts = input.contacts ?? input.contact;
   const values = {

@@ -25,6 +25,10 @@ export function settingsRoutes(deps: AppDeps, tokens: Tokens) {
         deps.hub.publish("admins", "settings", { action: "update", setting });
         return setting;
       },
-      { auth: "settings:manage", params: t.Object({ key: t.String({ maxLength: 100 }) }), body: t.Object({ value: t.String({ maxLength: 200 }) }) },
+      {
+        auth: "settings:manage",
+        params: t.Object({ key: t.String({ maxLength: 100 }) }),
+        body: t.Object({ value: t.String({ maxLength: 200 }) }),
+      },
     );
 }

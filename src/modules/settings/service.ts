@@ -24,7 +24,8 @@ export function listSettingRows(db: Db) {
 export function updateSetting(db: Db, key: string, value: string) {
   if (!isSettingKey(key)) throw new AppError("ERR_NO_SETTING_FOUND", 404);
   const allowed: readonly string[] | null = SETTING_DEFINITIONS[key].allowed;
-  if (allowed ? !allowed.includes(value) : value.trim().length < 8) throw new AppError("ERR_INVALID_SETTING_VALUE", 400, { allowed });
+  if (allowed ? !allowed.includes(value) : value.trim().length < 8)
+    throw new AppError("ERR_INVALID_SETTING_VALUE", 400, { allowed });
   return db
     .insert(settings)
     .values({ key, value })

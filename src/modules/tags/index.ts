@@ -14,10 +14,17 @@ export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/tags" })
     .use(authContext(deps, tokens))
     .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: listQuery })
-    .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), { auth: true, query: t.Object({ searchParam: t.Optional(t.String({ maxLength: 200 })) }) })
+    .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), {
+      auth: true,
+      query: t.Object({ searchParam: t.Optional(t.String({ maxLength: 200 })) }),
+    })
     .get("/:id", ({ params }) => showTag(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body })
-    .put("/:id", ({ params, body, user }) => updateTag(deps, user, params.id, body), { auth: true, params: idParam, body: t.Partial(body) })
+    .put("/:id", ({ params, body, user }) => updateTag(deps, user, params.id, body), {
+      auth: true,
+      params: idParam,
+      body: t.Partial(body),
+    })
     .delete(
       "/:id",
       ({ params, user }) => {

@@ -20,7 +20,12 @@ function withCounts(db: Db, rows: TagRow[]) {
   const counts = db
     .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
     .from(ticketTags)
-    .where(inArray(ticketTags.tagId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        ticketTags.tagId,
+        rows.map((r) => r.id),
+      ),
+    )
     .groupBy(ticketTags.tagId)
     .all();
   const byTag = new Map(counts.map((c) => [c.tagId, c.n]));
@@ -36,14 +41,24 @@ const searchWhere = (searchParam?: string) => {
 export function listTags(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
   const where = searchWhere(opts.searchParam);
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db.select().from(tags).where(where).orderBy(asc(tags.name), asc(tags.id)).limit(limit).offset(offset).all();
+  const rows = db
+    .select()
+    .from(tags)
+    .where(where)
+    .orderBy(asc(tags.name), asc(tags.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = db.select({ n: count() }).from(tags).where(where).get()?.n ?? 0;
   return { tags: withCounts(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
 /** Every tag by name (filters), optionally searched. */
 export function listAllTags(db: Db, searchParam?: string) {
-  return withCounts(db, db.select().from(tags).where(searchWhere(searchParam)).orderBy(asc(tags.name), asc(tags.id)).all());
+  return withCounts(
+    db,
+    db.select().from(tags).where(searchWhere(searchParam)).orderBy(asc(tags.name), asc(tags.id)).all(),
+  );
 }
 
 export function showTag(db: Db, id: number) {
@@ -53,14 +68,22 @@ export function showTag(db: Db, id: number) {
 }
 
 function assertNameFree(db: Db, name: string, exceptId?: number) {
-  const clash = db.select({ id: tags.id }).from(tags).where(and(eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined)).get();
+  const clash = db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined))
+    .get();
   if (clash) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS", 400);
 }
 
 export function createTag(deps: AppDeps, userId: number, input: TagInput) {
   const name = input.name.trim();
   assertNameFree(deps.db, name);
-  const row = deps.db.insert(tags).values({ name, color: input.color?.trim() || DEFAULT_COLOR, userId }).returning().get();
+  const row = deps.db
+    .insert(tags)
+    .values({ name, color: input.color?.trim() || DEFAULT_COLOR, userId })
+    .returning()
+    .get();
   const tag = withCounts(deps.db, [row])[0]!;
   deps.hub.publish("all", "tag", { action: "create", tag });
   return tag;
@@ -75,7 +98,10 @@ export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: Par
   assertMayChange(actor, showTag(deps.db, id));
   const name = input.name?.trim();
   if (name !== undefined) assertNameFree(deps.db, name, id);
-  const set = { ...(name !== undefined ? { name } : {}), ...(input.color !== undefined ? { color: input.color.trim() || DEFAULT_COLOR } : {}) };
+  const set = {
+    ...(name !== undefined ? { name } : {}),
+    ...(input.color !== undefined ? { color: input.color.trim() || DEFAULT_COLOR } : {}),
+  };
   if (Object.keys(set).length) deps.db.update(tags).set(set).where(eq(tags.id, id)).run();
   const tag = showTag(deps.db, id);
   deps.hub.publish("all", "tag", { action: "update", tag });

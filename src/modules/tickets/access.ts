@@ -19,7 +19,11 @@ export function canSeeTicket(user: Viewer, ticket: Visibility) {
 
 /** True when the ticket exists and the user may see it. */
 export function userMaySeeTicketId(db: Db, user: AuthUser, ticketId: number): boolean {
-  const ticket = db.select({ queueId: tickets.queueId, userId: tickets.userId }).from(tickets).where(eq(tickets.id, ticketId)).get();
+  const ticket = db
+    .select({ queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(eq(tickets.id, ticketId))
+    .get();
   return !!ticket && canSeeTicket(user, ticket);
 }
 
@@ -37,6 +41,11 @@ export function everyViewerMaySee(db: Pick<Db, "select">, ticket: Visibility, ot
 function assigneeMaySee(db: Pick<Db, "select">, userId: number, ticket: Visibility): boolean {
   const user = db.select({ profile: users.profile }).from(users).where(eq(users.id, userId)).get();
   if (!user) return true;
-  const queueIds = db.select({ queueId: userQueues.queueId }).from(userQueues).where(eq(userQueues.userId, userId)).all().map((r) => r.queueId);
+  const queueIds = db
+    .select({ queueId: userQueues.queueId })
+    .from(userQueues)
+    .where(eq(userQueues.userId, userId))
+    .all()
+    .map((r) => r.queueId);
   return canSeeTicket({ id: userId, profile: user.profile, queueIds }, ticket);
 }

@@ -4,9 +4,21 @@ import { DEFAULT_MESSAGES } from "../../shared/validation";
 
 /** Offset of `timeZone` from UTC at instant `t`, in ms (local wall time minus UTC). */
 function offsetAt(t: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(new Date(t));
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(new Date(t));
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(n("year"), n("month") - 1, n("day"), n("hour") % 24, n("minute"), n("second")) - (t - (t % 1000 + 1000) % 1000);
+  return (
+    Date.UTC(n("year"), n("month") - 1, n("day"), n("hour") % 24, n("minute"), n("second")) -
+    (t - (((t % 1000) + 1000) % 1000))
+  );
 }
 
 /** The local calendar day (y, m, d) of instant `t` in `timeZone`. */
@@ -36,7 +48,8 @@ export function dayRangeParam(value: string, timeZone: string, field: string): [
   const plain = value.match(/^(\d{4})-(\d{2})-(\d{2})$/);
   if (plain) {
     const [y, m, d] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];
-    if (y >= MIN_YEAR && y <= MAX_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= 31) return [localMidnight(y, m, d, timeZone), localMidnight(y, m, d + 1, timeZone)];
+    if (y >= MIN_YEAR && y <= MAX_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= 31)
+      return [localMidnight(y, m, d, timeZone), localMidnight(y, m, d + 1, timeZone)];
   }
   const t = Date.parse(value);
   if (!plain && isWithinDateBounds(t)) return dayRangeOf(t, timeZone);

@@ -9,7 +9,12 @@ export function defaultWhatsappId(db: Db, userId: number | null | undefined): nu
     const own = db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, userId)).get();
     if (own?.whatsappId != null) return own.whatsappId;
   }
-  const global = db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.isDefault, true)).orderBy(whatsapps.id).get();
+  const global = db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(eq(whatsapps.isDefault, true))
+    .orderBy(whatsapps.id)
+    .get();
   if (!global) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
   return global.id;
 }

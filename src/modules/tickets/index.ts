@@ -24,7 +24,11 @@ function idList(field: string, value: string | undefined): number[] | undefined 
   } catch {
     throw new FieldError(field, DEFAULT_MESSAGES.pattern);
   }
-  if (!Array.isArray(parsed) || parsed.length > 500 || !parsed.every((v) => Number.isSafeInteger(Number(v)) && Number(v) > 0 && String(v).trim() !== "")) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length > 500 ||
+    !parsed.every((v) => Number.isSafeInteger(Number(v)) && Number(v) > 0 && String(v).trim() !== "")
+  ) {
     throw new FieldError(field, DEFAULT_MESSAGES.pattern);
   }
   return parsed.map(Number);
@@ -90,7 +94,12 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
     })
     .post("/tickets", ({ user, body }) => createTicket(deps, user, body), {
       auth: true,
-      body: t.Object({ contactId: id, userId: t.Optional(t.Nullable(id)), status: t.Optional(status), queueId: t.Optional(t.Nullable(id)) }),
+      body: t.Object({
+        contactId: id,
+        userId: t.Optional(t.Nullable(id)),
+        status: t.Optional(status),
+        queueId: t.Optional(t.Nullable(id)),
+      }),
     })
     .delete(
       "/tickets/:id",
@@ -104,8 +113,18 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       auth: true,
       params: t.Object({ phone: t.String({ maxLength: 50 }) }),
     })
-    .post("/tags/sync", ({ user, body }) => syncTicketTags(deps, user, body.ticketId, body.tags.map((tag) => tag.id)), {
-      auth: true,
-      body: t.Object({ ticketId: id, tags: t.Array(t.Object({ id }), { maxItems: 200 }) }),
-    });
+    .post(
+      "/tags/sync",
+      ({ user, body }) =>
+        syncTicketTags(
+          deps,
+          user,
+          body.ticketId,
+          body.tags.map((tag) => tag.id),
+        ),
+      {
+        auth: true,
+        body: t.Object({ ticketId: id, tags: t.Array(t.Object({ id }), { maxItems: 200 }) }),
+      },
+    );
 }

@@ -28,19 +28,31 @@ export interface TicketListParams {
  * agents see the picked queues intersected with their own, queue-less tickets and tickets assigned to them.
  */
 export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undefined {
-  if (can(user.profile, "tickets-manager:showall")) return queueIds ? or(inArray(tickets.queueId, queueIds), isNull(tickets.queueId)) : undefined;
+  if (can(user.profile, "tickets-manager:showall"))
+    return queueIds ? or(inArray(tickets.queueId, queueIds), isNull(tickets.queueId)) : undefined;
   const allowed = queueIds ? queueIds.filter((q) => user.queueIds.includes(q)) : user.queueIds;
   return or(inArray(tickets.queueId, allowed), isNull(tickets.queueId), eq(tickets.userId, user.id));
 }
 
 /** GET /tickets: every filter composes with AND; one query for the page, one for the count, then batch relations. */
-export function listTickets(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): { tickets: TicketDto[]; count: number; hasMore: boolean } {
+export function listTickets(
+  db: Db,
+  user: AuthUser,
+  params: TicketListParams,
+  timeZone: string,
+): { tickets: TicketDto[]; count: number; hasMore: boolean } {
   const where = ticketFilter(db, user, params, timeZone);
   const { limit, offset } = pageWindow(params.pageNumber, TICKET_PAGE_SIZE);
-  const rows = ticketPageQuery(db, where).limit(limit).offset(offset).all().map((r) => r.ticket);
+  const rows = ticketPageQuery(db, where)
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => r.ticket);
   // Contacts are joined only to search their name and number; counting tens of thousands of tickets through that
   // join costs far more than the count itself.
-  const counted = normalizeSearch(params.searchParam) ? db.select({ n: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)) : db.select({ n: count() }).from(tickets);
+  const counted = normalizeSearch(params.searchParam)
+    ? db.select({ n: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    : db.select({ n: count() }).from(tickets);
   const total = counted.where(where).get()?.n ?? 0;
   return { tickets: toTicketDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
@@ -64,7 +76,13 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   const search = normalizeSearch(params.searchParam);
   if (search) {
     const byMessage = ticketsWithMatchingMessages(db, search);
-    conditions.push(or(contains(contacts.name, search), contains(contacts.number, search), byMessage ? inArray(tickets.id, byMessage) : undefined));
+    conditions.push(
+      or(
+        contains(contacts.name, search),
+        contains(contacts.number, search),
+        byMessage ? inArray(tickets.id, byMessage) : undefined,
+      ),
+    );
   }
   if (params.date) {
     const [start, end] = dayRangeParam(params.date, timeZone, "date");

@@ -1,11 +1,28 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, queues, tags, ticketTags, tickets, users, whatsapps, type TicketRow } from "../../db/schema";
+import {
+  contactExtraInfo,
+  contacts,
+  queues,
+  tags,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+  type TicketRow,
+} from "../../db/schema";
 import { notFound } from "../../errors";
 
 export interface TicketDto extends TicketRow {
   /** `number` is null while WhatsApp shows the contact only by their LID. */
-  contact: { id: number; name: string; number: string | null; profilePicUrl: string; isGroup: boolean; extraInfo?: { id: number; name: string; value: string }[] } | null;
+  contact: {
+    id: number;
+    name: string;
+    number: string | null;
+    profilePicUrl: string;
+    isGroup: boolean;
+    extraInfo?: { id: number; name: string; value: string }[];
+  } | null;
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
   /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
@@ -28,14 +45,30 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
   const whatsappIds = ids(rows.map((r) => r.whatsappId));
   const contactMap = byId(
     db
-      .select({ id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl, isGroup: contacts.isGroup })
+      .select({
+        id: contacts.id,
+        name: contacts.name,
+        number: contacts.number,
+        profilePicUrl: contacts.profilePicUrl,
+        isGroup: contacts.isGroup,
+      })
       .from(contacts)
       .where(inArray(contacts.id, contactIds))
       .all(),
   );
-  const userMap = byId(userIds.length ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all() : []);
+  const userMap = byId(
+    userIds.length
+      ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all()
+      : [],
+  );
   const queueMap = byId(
-    queueIds.length ? db.select({ id: queues.id, name: queues.name, color: queues.color }).from(queues).where(inArray(queues.id, queueIds)).all() : [],
+    queueIds.length
+      ? db
+          .select({ id: queues.id, name: queues.name, color: queues.color })
+          .from(queues)
+          .where(inArray(queues.id, queueIds))
+          .all()
+      : [],
   );
   const whatsappMap = byId(
     whatsappIds.length

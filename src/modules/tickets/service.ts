@@ -1,5 +1,16 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
-import { contacts, messages, queues, tags, ticketDialogs, ticketTags, tickets, users, whatsapps, type TicketRow } from "../../db/schema";
+import {
+  contacts,
+  messages,
+  queues,
+  tags,
+  ticketDialogs,
+  ticketTags,
+  tickets,
+  users,
+  whatsapps,
+  type TicketRow,
+} from "../../db/schema";
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -41,7 +52,12 @@ export function getTicketRow(deps: Pick<AppDeps, "db">, id: number): TicketRow {
 }
 
 /** The contact's open or pending ticket on a connection other than `exceptId`, if any. */
-export function otherActiveTicket(db: Pick<Db, "select">, contactId: number, whatsappId: number | null, exceptId?: number) {
+export function otherActiveTicket(
+  db: Pick<Db, "select">,
+  contactId: number,
+  whatsappId: number | null,
+  exceptId?: number,
+) {
   return db
     .select({ id: tickets.id })
     .from(tickets)
@@ -67,21 +83,39 @@ function otherOpenError(actor: AuthUser | null, ticketId: number) {
  * transfer message (only for transfers made by a person: a bot queue choice sends the queue greeting instead).
  * Those sends never fail the change: their failure is logged.
  */
-export async function applyTicketChanges(deps: AppDeps, ticketId: number, changes: TicketChanges, opts: ApplyOptions): Promise<TicketDto> {
+export async function applyTicketChanges(
+  deps: AppDeps,
+  ticketId: number,
+  changes: TicketChanges,
+  opts: ApplyOptions,
+): Promise<TicketDto> {
   const { actor } = opts;
   const before = getTicketRow(deps, ticketId);
-  if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+  if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
+    throw new FieldError("status", DEFAULT_MESSAGES.pattern);
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
-  if (changes.userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, changes.userId)).get()) throw notFound("ERR_NO_USER_FOUND");
-  if (changes.queueId != null && !deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, changes.queueId)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
+  if (changes.userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, changes.userId)).get())
+    throw notFound("ERR_NO_USER_FOUND");
+  if (
+    changes.queueId != null &&
+    !deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, changes.queueId)).get()
+  )
+    throw notFound("ERR_NO_QUEUE_FOUND");
 
-  const next = { status: before.status as TicketStatus, userId: before.userId, queueId: before.queueId, whatsappId: before.whatsappId };
+  const next = {
+    status: before.status as TicketStatus,
+    userId: before.userId,
+    queueId: before.queueId,
+    whatsappId: before.whatsappId,
+  };
   if (changes.status !== undefined) next.status = changes.status as TicketStatus;
   if (changes.userId !== undefined) next.userId = changes.userId;
   if (changes.queueId !== undefined) next.queueId = changes.queueId;
   if (changes.whatsappId !== undefined) next.whatsappId = changes.whatsappId;
 
-  const transferred = (changes.queueId !== undefined && changes.queueId !== before.queueId) || (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId);
+  const transferred =
+    (changes.queueId !== undefined && changes.queueId !== before.queueId) ||
+    (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId);
   // Rule 68: a transfer without a user goes back to waiting.
   if (transferred && changes.userId === undefined && before.status !== "closed" && next.status !== "closed") {
     next.status = "pending";
@@ -91,15 +125,27 @@ export async function applyTicketChanges(deps: AppDeps, ticketId: number, change
     if (!actor) throw new FieldError("userId", DEFAULT_MESSAGES.required);
     next.userId = actor.id;
   }
-  if (next.status === "pending" && changes.userId === undefined && before.status === "open" && changes.status === "pending") next.userId = null;
+  if (
+    next.status === "pending" &&
+    changes.userId === undefined &&
+    before.status === "open" &&
+    changes.status === "pending"
+  )
+    next.userId = null;
 
   if (actor) {
     const reopening = before.status === "closed" && next.status !== "closed";
     if (reopening && !isAdmin(actor.profile) && before.userId !== actor.id) throw forbidden();
-    if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId && !can(actor.profile, "ticket-options:transferWhatsapp")) throw forbidden();
+    if (
+      changes.whatsappId !== undefined &&
+      changes.whatsappId !== before.whatsappId &&
+      !can(actor.profile, "ticket-options:transferWhatsapp")
+    )
+      throw forbidden();
   }
   if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId) {
-    if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, changes.whatsappId)).get()) throw notFound("ERR_NO_WAPP_FOUND");
+    if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, changes.whatsappId)).get())
+      throw notFound("ERR_NO_WAPP_FOUND");
     const other = otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
     if (other && next.status !== "closed") throw otherOpenError(actor, other.id);
   }
@@ -108,11 +154,20 @@ export async function applyTicketChanges(deps: AppDeps, ticketId: number, change
     if (other) throw otherOpenError(actor, other.id);
   }
 
-  const tookOver = (next.status === "open" && before.status !== "open") || next.userId !== before.userId || transferred || next.status === "closed";
+  const tookOver =
+    (next.status === "open" && before.status !== "open") ||
+    next.userId !== before.userId ||
+    transferred ||
+    next.status === "closed";
   const markRead = opts.markRead ?? actor != null;
   deps.db.transaction((tx) => {
     tx.update(tickets)
-      .set({ ...next, ...(tookOver ? { isBot: false } : {}), ...(markRead ? { unreadMessages: 0 } : {}), updatedAt: new Date(deps.clock.now()) })
+      .set({
+        ...next,
+        ...(tookOver ? { isBot: false } : {}),
+        ...(markRead ? { unreadMessages: 0 } : {}),
+        updatedAt: new Date(deps.clock.now()),
+      })
       .where(eq(tickets.id, ticketId))
       .run();
     if (tookOver) tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).run();
@@ -121,10 +176,26 @@ export async function applyTicketChanges(deps: AppDeps, ticketId: number, change
   if (markRead) markTicketRead(deps, after);
   emitTicketUpdate(deps, loadTicketDto(deps.db, ticketId), before);
 
-  const connection = after.whatsappId != null ? deps.db.select().from(whatsapps).where(eq(whatsapps.id, after.whatsappId)).get() : undefined;
-  if (connection && before.status !== "closed" && after.status === "closed" && opts.farewell !== false && connection.farewellMessage.trim()) {
+  const connection =
+    after.whatsappId != null
+      ? deps.db.select().from(whatsapps).where(eq(whatsapps.id, after.whatsappId)).get()
+      : undefined;
+  if (
+    connection &&
+    before.status !== "closed" &&
+    after.status === "closed" &&
+    opts.farewell !== false &&
+    connection.farewellMessage.trim()
+  ) {
     await sendQuietly(deps, after, connection.farewellMessage, "farewell");
-  } else if (opts.actor && connection && after.status !== "closed" && after.queueId != null && after.queueId !== before.queueId && connection.transferTicketMessage.trim()) {
+  } else if (
+    opts.actor &&
+    connection &&
+    after.status !== "closed" &&
+    after.queueId != null &&
+    after.queueId !== before.queueId &&
+    connection.transferTicketMessage.trim()
+  ) {
     await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   }
   return loadTicketDto(deps.db, ticketId);
@@ -152,12 +223,21 @@ export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
       .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId })
       .all();
   });
-  deps.hub.publish([...statusRooms(ticket), ...notificationRooms(ticket)], "ticket", { action: "updateUnread", ticketId: ticket.id });
+  deps.hub.publish([...statusRooms(ticket), ...notificationRooms(ticket)], "ticket", {
+    action: "updateUnread",
+    ticketId: ticket.id,
+  });
   const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
   if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
-  const contact = deps.db.select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, ticket.contactId)).get();
+  const contact = deps.db
+    .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
+    .from(contacts)
+    .where(eq(contacts.id, ticket.contactId))
+    .get();
   if (!contact) return;
-  deps.channels.markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids).catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
+  deps.channels
+    .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids)
+    .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
 
 export interface NewTicket {
@@ -177,12 +257,14 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
   const contact = deps.db.select().from(contacts).where(eq(contacts.id, input.contactId)).get();
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
-  if (userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw notFound("ERR_NO_USER_FOUND");
+  if (userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())
+    throw notFound("ERR_NO_USER_FOUND");
   if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
   if (queueId != null) {
-    if (!deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, queueId)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
+    if (!deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, queueId)).get())
+      throw notFound("ERR_NO_QUEUE_FOUND");
     if (!canSeeTicket(actor, { queueId, userId: null })) throw forbidden();
   }
   const whatsappId = defaultWhatsappId(deps.db, actor.id);
@@ -192,7 +274,17 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
     if (other) throw otherOpenError(actor, other.id);
     return tx
       .insert(tickets)
-      .values({ contactId: contact.id, status, userId, queueId, whatsappId, isGroup: contact.isGroup, isBot: false, createdAt: now, updatedAt: now })
+      .values({
+        contactId: contact.id,
+        status,
+        userId,
+        queueId,
+        whatsappId,
+        isGroup: contact.isGroup,
+        isBot: false,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
   });
@@ -218,10 +310,17 @@ export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number,
   const row = getTicketRow(deps, ticketId);
   if (!canSeeTicket(actor, row)) throw forbidden();
   const wanted = [...new Set(tagIds)];
-  if (wanted.length && deps.db.select({ id: tags.id }).from(tags).where(inArray(tags.id, wanted)).all().length !== wanted.length) throw notFound("ERR_NO_TAG_FOUND");
+  if (
+    wanted.length &&
+    deps.db.select({ id: tags.id }).from(tags).where(inArray(tags.id, wanted)).all().length !== wanted.length
+  )
+    throw notFound("ERR_NO_TAG_FOUND");
   deps.db.transaction((tx) => {
     tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId)).run();
-    if (wanted.length) tx.insert(ticketTags).values(wanted.map((tagId) => ({ ticketId, tagId }))).run();
+    if (wanted.length)
+      tx.insert(ticketTags)
+        .values(wanted.map((tagId) => ({ ticketId, tagId })))
+        .run();
   });
   const dto = loadTicketDto(deps.db, ticketId);
   emitTicketUpdate(deps, dto);
@@ -240,7 +339,12 @@ export function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string)
   if (br) candidates.push(`55${br[1]}${br[2] ? "" : "9"}${br[3]}`);
   const contact = deps.db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.number, candidates)).get();
   if (!contact) throw notFound("ERR_NO_TICKET_FOUND");
-  const rows = deps.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).orderBy(desc(tickets.updatedAt), desc(tickets.id)).all();
+  const rows = deps.db
+    .select()
+    .from(tickets)
+    .where(eq(tickets.contactId, contact.id))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .all();
   const visible = rows.filter((r) => canSeeTicket(actor, r));
   const best = visible.find((r) => r.status !== "closed") ?? visible[0];
   if (!best) throw notFound("ERR_NO_TICKET_FOUND");

@@ -79,7 +79,11 @@ export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
     .all();
   const whatsappIds = [...new Set(rows.map((r) => r.whatsappId).filter((v): v is number => v != null))];
   const connections = whatsappIds.length
-    ? db.select({ id: whatsapps.id, name: whatsapps.name }).from(whatsapps).where(inArray(whatsapps.id, whatsappIds)).all()
+    ? db
+        .select({ id: whatsapps.id, name: whatsapps.name })
+        .from(whatsapps)
+        .where(inArray(whatsapps.id, whatsappIds))
+        .all()
     : [];
   return rows.map((row) => ({
     id: row.id,
@@ -118,10 +122,19 @@ export function insertUser(db: Db, input: NewUser): UserRow {
   return db.transaction((tx) => {
     const row = tx
       .insert(users)
-      .values({ name: input.name.trim(), email, passwordHash: input.passwordHash, profile: input.profile, whatsappId: input.whatsappId ?? null })
+      .values({
+        name: input.name.trim(),
+        email,
+        passwordHash: input.passwordHash,
+        profile: input.profile,
+        whatsappId: input.whatsappId ?? null,
+      })
       .returning()
       .get();
-    if (input.queueIds?.length) tx.insert(userQueues).values(input.queueIds.map((queueId) => ({ userId: row.id, queueId }))).run();
+    if (input.queueIds?.length)
+      tx.insert(userQueues)
+        .values(input.queueIds.map((queueId) => ({ userId: row.id, queueId })))
+        .run();
     return row;
   });
 }
@@ -133,7 +146,14 @@ export function listUsers(db: Db, opts: { searchParam?: string; pageNumber?: num
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(users.name, search), contains(users.email, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset).all();
+  const rows = db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
   const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { users: toUserDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
@@ -154,7 +174,8 @@ export function assertQueuesExist(db: Db, queueIds: readonly number[]) {
 
 function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
   if (whatsappId == null) return;
-  if (!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()) throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  if (!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get())
+    throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
 export interface UserInput {
@@ -199,7 +220,13 @@ export interface PasswordAttempts {
  * needs `users:manage`. Changing one's own password needs the current one (an admin resetting someone else's
  * does not). A password change bumps `tokenVersion` (every session of that user ends).
  */
-export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, changes: UserChanges, attempts?: PasswordAttempts): Promise<UserDto> {
+export async function updateUser(
+  deps: AppDeps,
+  actor: AuthUser,
+  id: number,
+  changes: UserChanges,
+  attempts?: PasswordAttempts,
+): Promise<UserDto> {
   const row = findUserById(deps.db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   const admin = can(actor.profile, "users:manage");
@@ -207,7 +234,8 @@ export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, cha
     if (actor.id !== id) throw forbidden();
     const currentQueues = userQueueIds(deps.db, id).sort().join(",");
     const changesProfile = changes.profile !== undefined && changes.profile !== row.profile;
-    const changesQueues = changes.queueIds !== undefined && [...new Set(changes.queueIds)].sort().join(",") !== currentQueues;
+    const changesQueues =
+      changes.queueIds !== undefined && [...new Set(changes.queueIds)].sort().join(",") !== currentQueues;
     const changesConnection = changes.whatsappId !== undefined && (changes.whatsappId || null) !== row.whatsappId;
     if (changesProfile || changesQueues || changesConnection) throw forbidden();
   }
@@ -220,7 +248,8 @@ export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, cha
   if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
   if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", EMAIL_TAKEN);
-  if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
+  if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1)
+    throw new AppError("ERR_LAST_ADMIN", 400);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
   deps.db.transaction((tx) => {
@@ -239,7 +268,10 @@ export async function updateUser(deps: AppDeps, actor: AuthUser, id: number, cha
     if (admin && changes.queueIds !== undefined) {
       tx.delete(userQueues).where(eq(userQueues.userId, id)).run();
       const ids = [...new Set(changes.queueIds)];
-      if (ids.length) tx.insert(userQueues).values(ids.map((queueId) => ({ userId: id, queueId }))).run();
+      if (ids.length)
+        tx.insert(userQueues)
+          .values(ids.map((queueId) => ({ userId: id, queueId })))
+          .run();
     }
   });
   const user = showUser(deps.db, id);
@@ -271,7 +303,8 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
     .where(and(eq(tickets.userId, id), eq(tickets.status, "open")))
     .all();
   // Their open conversations go back to their queue's waiting list, unread state untouched.
-  for (const ticket of openTickets) await applyTicketChanges(deps, ticket.id, { status: "pending", userId: null }, { actor, markRead: false });
+  for (const ticket of openTickets)
+    await applyTicketChanges(deps, ticket.id, { status: "pending", userId: null }, { actor, markRead: false });
   deps.db.delete(users).where(eq(users.id, id)).run();
   deps.hub.publish("all", "user", { action: "delete", userId: id });
 }

@@ -56,11 +56,23 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
   if (!row || row.delivery.status !== "pending") return;
   const { delivery, endpoint } = row;
   if (delivery.attempts >= payload.attempt) {
-    if (delivery.nextAttemptAt != null) enqueueAttempt(deps, delivery.id, delivery.attempts + 1, delivery.nextAttemptAt);
+    if (delivery.nextAttemptAt != null)
+      enqueueAttempt(deps, delivery.id, delivery.attempts + 1, delivery.nextAttemptAt);
     return;
   }
   if (!endpoint.active) {
-    deps.db.transaction((tx) => tx.update(webhookDeliveries).set({ status: "failed", lastError: "endpoint inactive", nextAttemptAt: null, updatedAt: new Date(deps.clock.now()) }).where(eq(webhookDeliveries.id, delivery.id)).run());
+    deps.db.transaction((tx) =>
+      tx
+        .update(webhookDeliveries)
+        .set({
+          status: "failed",
+          lastError: "endpoint inactive",
+          nextAttemptAt: null,
+          updatedAt: new Date(deps.clock.now()),
+        })
+        .where(eq(webhookDeliveries.id, delivery.id))
+        .run(),
+    );
     return;
   }
 
@@ -72,7 +84,17 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
   const next = now + retryDelay(payload.attempt);
   const retry = !ok && next <= delivery.createdAt.getTime() + RETRY_WINDOW_MS;
   deps.db.transaction((tx) => {
-    tx.insert(webhookAttempts).values({ deliveryId: delivery.id, attempt: payload.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs, at: now }).onConflictDoNothing().run();
+    tx.insert(webhookAttempts)
+      .values({
+        deliveryId: delivery.id,
+        attempt: payload.attempt,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        durationMs,
+        at: now,
+      })
+      .onConflictDoNothing()
+      .run();
     tx.update(webhookDeliveries)
       .set({
         attempts: payload.attempt,

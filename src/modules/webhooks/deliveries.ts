@@ -14,7 +14,11 @@ export interface DeliverPayload {
 
 /** The job of one attempt; its key makes enqueueing the same attempt twice harmless. */
 export function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, attempt: number, runAt?: number) {
-  deps.jobs.enqueue(DELIVER_JOB, { deliveryId, attempt } satisfies DeliverPayload, { key: `webhook:${deliveryId}:${attempt}`, runAt, maxAttempts: 3 });
+  deps.jobs.enqueue(DELIVER_JOB, { deliveryId, attempt } satisfies DeliverPayload, {
+    key: `webhook:${deliveryId}:${attempt}`,
+    runAt,
+    maxAttempts: 3,
+  });
 }
 
 /**
@@ -45,7 +49,11 @@ export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: strin
  */
 export function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
   const pending = deps.db
-    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt })
+    .select({
+      id: webhookDeliveries.id,
+      attempts: webhookDeliveries.attempts,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+    })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.status, "pending"))
     .all();
@@ -79,11 +87,20 @@ export function listDeliveries(db: Db, opts: { endpointId?: number; pageNumber?:
     .all();
   const shown = rows.slice(0, LOG_PAGE);
   const ids = shown.map((r) => r.id);
-  const tries = ids.length ? db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(asc(webhookAttempts.attempt)).all() : [];
+  const tries = ids.length
+    ? db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, ids))
+        .orderBy(asc(webhookAttempts.attempt))
+        .all()
+    : [];
   return {
     deliveries: shown.map((d) => ({
       ...d,
-      tries: tries.filter((a) => a.deliveryId === d.id).map(({ attempt, statusCode, error, durationMs, at }) => ({ attempt, statusCode, error, durationMs, at })),
+      tries: tries
+        .filter((a) => a.deliveryId === d.id)
+        .map(({ attempt, statusCode, error, durationMs, at }) => ({ attempt, statusCode, error, durationMs, at })),
     })),
     hasMore: rows.length > LOG_PAGE,
   };
@@ -93,5 +110,15 @@ export function listDeliveries(db: Db, opts: { endpointId?: number; pageNumber?:
 export const LOG_KEEP_MS = 30 * 24 * 3600 * 1000;
 
 export function pruneDeliveries(db: Db, now: number) {
-  db.transaction((tx) => tx.delete(webhookDeliveries).where(and(lt(webhookDeliveries.createdAt, new Date(now - LOG_KEEP_MS)), inArray(webhookDeliveries.status, ["delivered", "failed"]))).run());
+  db.transaction((tx) =>
+    tx
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          lt(webhookDeliveries.createdAt, new Date(now - LOG_KEEP_MS)),
+          inArray(webhookDeliveries.status, ["delivered", "failed"]),
+        ),
+      )
+      .run(),
+  );
 }

@@ -31,7 +31,13 @@ export function checkWebhookUrl(raw: string): string {
   } catch {
     throw new AppError("ERR_INVALID_WEBHOOK_URL");
   }
-  if (value.length > MAX_URL || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || url.username || url.password) {
+  if (
+    value.length > MAX_URL ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    !url.hostname ||
+    url.username ||
+    url.password
+  ) {
     throw new AppError("ERR_INVALID_WEBHOOK_URL");
   }
   return url.toString();
@@ -44,7 +50,14 @@ function checkEvents(events: string[]): WebhookEvent[] {
 }
 
 export function toEndpointDto(row: WebhookEndpointRow): WebhookEndpointDto {
-  return { id: row.id, url: row.url, events: JSON.parse(row.events) as WebhookEvent[], secret: row.secret, active: row.active, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookEvent[],
+    secret: row.secret,
+    active: row.active,
+    createdAt: row.createdAt,
+  };
 }
 
 export function listEndpoints(db: Db): WebhookEndpointDto[] {
@@ -71,14 +84,18 @@ export function updateEndpoint(db: Db, id: number, input: EndpointInput, now: nu
   if (input.url !== undefined) set.url = checkWebhookUrl(input.url);
   if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));
   if (input.active !== undefined) set.active = input.active;
-  const row = db.transaction((tx) => tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning().get());
+  const row = db.transaction((tx) =>
+    tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning().get(),
+  );
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
   return toEndpointDto(row);
 }
 
 /** Removes the endpoint with its delivery log; deliveries still waiting are dropped with it. */
 export function deleteEndpoint(db: Db, id: number) {
-  const row = db.transaction((tx) => tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }).get());
+  const row = db.transaction((tx) =>
+    tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }).get(),
+  );
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
 }
 

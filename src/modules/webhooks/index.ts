@@ -27,7 +27,11 @@ export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
     .put("/:id", ({ params, body }) => updateEndpoint(deps.db, params.id, body, deps.clock.now()), {
       auth: "settings:manage",
       params: idParam,
-      body: t.Object({ url: t.Optional(t.String({ maxLength: 2000 })), events: t.Optional(events), active: t.Optional(t.Boolean()) }),
+      body: t.Object({
+        url: t.Optional(t.String({ maxLength: 2000 })),
+        events: t.Optional(events),
+        active: t.Optional(t.Boolean()),
+      }),
     })
     .delete(
       "/:id",

@@ -36,7 +36,11 @@ function messageData(deps: AppDeps, m: MessageDto) {
  */
 function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
   const previous = deps.db.transaction((tx) => {
-    const seen = tx.select({ status: webhookTicketStatus.status }).from(webhookTicketStatus).where(eq(webhookTicketStatus.ticketId, ticket.id)).get();
+    const seen = tx
+      .select({ status: webhookTicketStatus.status })
+      .from(webhookTicketStatus)
+      .where(eq(webhookTicketStatus.ticketId, ticket.id))
+      .get();
     if (seen?.status === ticket.status) return undefined;
     tx.insert(webhookTicketStatus)
       .values({ ticketId: ticket.id, status: ticket.status })
@@ -59,8 +63,10 @@ function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
 function observe(deps: AppDeps, event: EventName, payload: any) {
   if (event === "appMessage" && payload?.message) {
     const m = payload.message as MessageDto;
-    if (payload.action === "create") recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
-    else if (payload.action === "update" && m.fromMe) recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
+    if (payload.action === "create")
+      recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
+    else if (payload.action === "update" && m.fromMe)
+      recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
   } else if (event === "ticket" && payload?.action === "update" && payload.ticket) {
     ticketStatusChange(deps, payload.ticket as TicketDto);
   }

@@ -38,13 +38,31 @@ function isActive(path: string, href: string) {
 }
 
 /** The private-page frame: app bar (title, bell, user menu) and the drawer (admin section for admins only). */
-export function AppFrame({ t, user, path, Island, sandbox, connectionWarning, children }: { t: TFunction; user: BootUser; path: string; Island: IslandComponent; sandbox?: boolean; connectionWarning?: boolean; children: ReactNode }) {
+export function AppFrame({
+  t,
+  user,
+  path,
+  Island,
+  sandbox,
+  connectionWarning,
+  children,
+}: {
+  t: TFunction;
+  user: BootUser;
+  path: string;
+  Island: IslandComponent;
+  sandbox?: boolean;
+  connectionWarning?: boolean;
+  children: ReactNode;
+}) {
   const link = (item: NavItem) => (
     <li key={item.href}>
       <a href={item.href} aria-current={isActive(path, item.href) ? "page" : undefined}>
         <Icon name={item.icon} size={20} />
         {t(item.key)}
-        {item.href === "/connections" && <Island name="ConnectionsBadge" className="badge-host" props={{ initial: !!connectionWarning }} />}
+        {item.href === "/connections" && (
+          <Island name="ConnectionsBadge" className="badge-host" props={{ initial: !!connectionWarning }} />
+        )}
       </a>
     </li>
   );

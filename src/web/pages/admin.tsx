@@ -22,7 +22,19 @@ export function isAdminPage(path: string): path is keyof typeof ADMIN_PAGES {
 }
 
 /** The main area of an administration screen: its island, or a 403 frame when the user may not open it. */
-export function AdminPage({ Island, t, user, path, sandbox }: { Island: IslandComponent; t: TFunction; user: BootUser; path: keyof typeof ADMIN_PAGES; sandbox: boolean }) {
+export function AdminPage({
+  Island,
+  t,
+  user,
+  path,
+  sandbox,
+}: {
+  Island: IslandComponent;
+  t: TFunction;
+  user: BootUser;
+  path: keyof typeof ADMIN_PAGES;
+  sandbox: boolean;
+}) {
   const page = ADMIN_PAGES[path];
   if (page.adminOnly && !isAdmin(user.profile)) {
     return (

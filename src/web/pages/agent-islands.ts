@@ -5,4 +5,10 @@ import Schedules from "../../../islands/agent/Schedules";
 import TicketFind from "../../../islands/agent/TicketFind";
 
 /** Server-side components of the agent islands (`islands/agent/**`), merged into the island renderer. */
-export const agentIslands = { AgentDashboard: Dashboard, AgentContacts: Contacts, AgentTicketFind: TicketFind, AgentQuickAnswers: QuickAnswers, AgentSchedules: Schedules };
+export const agentIslands = {
+  AgentDashboard: Dashboard,
+  AgentContacts: Contacts,
+  AgentTicketFind: TicketFind,
+  AgentQuickAnswers: QuickAnswers,
+  AgentSchedules: Schedules,
+};

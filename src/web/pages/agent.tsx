@@ -9,11 +9,31 @@ import type { IslandComponent } from "../island";
 
 /** Paths of the agent screens rendered by `agentPage`. */
 export function isAgentPath(path: string): boolean {
-  return path === "/" || path === "/contacts" || path === "/quickAnswers" || path === "/schedules" || path.startsWith("/ticketfind/");
+  return (
+    path === "/" ||
+    path === "/contacts" ||
+    path === "/quickAnswers" ||
+    path === "/schedules" ||
+    path.startsWith("/ticketfind/")
+  );
 }
 
 /** The main content of an agent screen (/, /contacts, /quickAnswers, /schedules, /ticketfind/:phone), or null for another path. */
-export function agentPage({ deps, Island, t, user, path, params }: { deps: AppDeps; Island: IslandComponent; t: TFunction; user: BootUser; path: string; params?: Record<string, string> }): ReactNode {
+export function agentPage({
+  deps,
+  Island,
+  t,
+  user,
+  path,
+  params,
+}: {
+  deps: AppDeps;
+  Island: IslandComponent;
+  t: TFunction;
+  user: BootUser;
+  path: string;
+  params?: Record<string, string>;
+}): ReactNode {
   if (path === "/") {
     const auth = loadAuthUser(deps.db, user.id);
     const initial = auth ? dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
@@ -28,7 +48,11 @@ export function agentPage({ deps, Island, t, user, path, params }: { deps: AppDe
     return (
       <section className="page page-fill">
         <h1 className="page-title">{t("agent.contacts.title")}</h1>
-        <Island name="AgentContacts" className="island-fill" props={{ userId: user.id, canDelete: can(user.profile, "contacts-page:deleteContact") }} />
+        <Island
+          name="AgentContacts"
+          className="island-fill"
+          props={{ userId: user.id, canDelete: can(user.profile, "contacts-page:deleteContact") }}
+        />
       </section>
     );
   }

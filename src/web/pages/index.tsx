@@ -46,7 +46,8 @@ interface PageRequest {
   cookie: Record<string, { value?: unknown } | undefined>;
 }
 
-const redirect = (to: string) => new Response(null, { status: 302, headers: { location: to, "cache-control": "no-store" } });
+const redirect = (to: string) =>
+  new Response(null, { status: 302, headers: { location: to, "cache-control": "no-store" } });
 
 /**
  * Server-rendered pages. A page GET authenticates with the refresh cookie and embeds a fresh access token in
@@ -54,7 +55,10 @@ const redirect = (to: string) => new Response(null, { status: 302, headers: { lo
  */
 export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
   async function session({ request, cookie }: PageRequest) {
-    const lng: Lang = pickLang(request.headers.get("accept-language"), cookie[LANG_COOKIE]?.value as string | undefined);
+    const lng: Lang = pickLang(
+      request.headers.get("accept-language"),
+      cookie[LANG_COOKIE]?.value as string | undefined,
+    );
     const raw = cookie[REFRESH_COOKIE]?.value;
     let user: BootUser | null = null;
     let token: string | null = null;
@@ -88,7 +92,8 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         </section>
       );
     } else if (path === "/tickets" || path.startsWith("/tickets/")) {
-      const ticketId = ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
+      const ticketId =
+        ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
       main = <TicketsPage Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />;
     } else if (isAdminPage(path)) {
       main = <AdminPage Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
@@ -106,7 +111,17 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
       title: t("app.title"),
       boot: { lng: s.lng, resources: resourcesFor(s.lng), token: s.token, user },
       body: (
-        <AppFrame t={t} user={user} path={path} Island={Island} sandbox={deps.config.sandbox} connectionWarning={isAdmin(user.profile) && listConnections(deps.db, user.profile).some((c) => WARNING_STATUSES.includes(c.status))}>
+        <AppFrame
+          t={t}
+          user={user}
+          path={path}
+          Island={Island}
+          sandbox={deps.config.sandbox}
+          connectionWarning={
+            isAdmin(user.profile) &&
+            listConnections(deps.db, user.profile).some((c) => WARNING_STATUSES.includes(c.status))
+          }
+        >
           {main}
         </AppFrame>
       ),

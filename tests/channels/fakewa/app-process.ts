@@ -34,7 +34,10 @@ const { deps, db, channels, sandboxNetwork } = composeDeps({
 const delay = Number(env.HANDLE_DELAY_MS) || 0;
 if (delay) {
   const ingest = createIngest(deps);
-  channels.setInbound({ ...ingest, onMessage: async (id, message) => (await Bun.sleep(delay), ingest.onMessage(id, message)) });
+  channels.setInbound({
+    ...ingest,
+    onMessage: async (id, message) => (await Bun.sleep(delay), ingest.onMessage(id, message)),
+  });
 }
 
 let stopping = false;

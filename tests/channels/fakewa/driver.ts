@@ -36,7 +36,10 @@ export function testDriver(db: Db, fake: FakeWa, opts: Partial<BaileysDriverOpti
 }
 
 /** A fake server, an in-memory database with connection 1, a test driver and a recording sink. */
-export function driverOnFake(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpts: Partial<BaileysDriverOptions> = {}) {
+export function driverOnFake(
+  fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {},
+  driverOpts: Partial<BaileysDriverOptions> = {},
+) {
   const fake = new FakeWa(fakeOpts);
   const db = openDatabase(":memory:");
   runMigrations(db);
@@ -51,7 +54,10 @@ export function driverOnFake(fakeOpts: ConstructorParameters<typeof FakeWa>[0] =
 }
 
 /** Starts the connection, lets the fake phone scan its QR, and waits until it is CONNECTED. */
-export async function pair(ctx: Pick<ReturnType<typeof driverOnFake>, "fake" | "driver" | "sink">, conn: ConnectionRef = TEST_CONNECTION) {
+export async function pair(
+  ctx: Pick<ReturnType<typeof driverOnFake>, "fake" | "driver" | "sink">,
+  conn: ConnectionRef = TEST_CONNECTION,
+) {
   await ctx.driver.start(conn, ctx.sink);
   const qr = await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "qrcode")?.info?.qr);
   ctx.fake.scan(qr);

@@ -37,7 +37,10 @@ export class FakePeer {
   private keys = new Map<string, unknown>();
   private nextPreKeyId = 1;
   private repo = DEFAULT_CONNECTION_CONFIG.makeSignalRepository(
-    { creds: this.creds, keys: addTransactionCapability(this.store(), quiet, { maxCommitRetries: 1, delayBetweenTriesMs: 0 }) },
+    {
+      creds: this.creds,
+      keys: addTransactionCapability(this.store(), quiet, { maxCommitRetries: 1, delayBetweenTriesMs: 0 }),
+    },
     quiet,
   );
 
@@ -58,15 +61,23 @@ export class FakePeer {
       content: [
         { tag: "registration", attrs: {}, content: this.registration },
         { tag: "identity", attrs: {}, content: Buffer.from(this.creds.signedIdentityKey.public) },
-        { tag: "skey", attrs: {}, content: [
-          { tag: "id", attrs: {}, content: uint(signed.keyId, 3) },
-          { tag: "value", attrs: {}, content: Buffer.from(signed.keyPair.public) },
-          { tag: "signature", attrs: {}, content: Buffer.from(signed.signature) },
-        ] },
-        { tag: "key", attrs: {}, content: [
-          { tag: "id", attrs: {}, content: uint(id, 3) },
-          { tag: "value", attrs: {}, content: Buffer.from(pre.public) },
-        ] },
+        {
+          tag: "skey",
+          attrs: {},
+          content: [
+            { tag: "id", attrs: {}, content: uint(signed.keyId, 3) },
+            { tag: "value", attrs: {}, content: Buffer.from(signed.keyPair.public) },
+            { tag: "signature", attrs: {}, content: Buffer.from(signed.signature) },
+          ],
+        },
+        {
+          tag: "key",
+          attrs: {},
+          content: [
+            { tag: "id", attrs: {}, content: uint(id, 3) },
+            { tag: "value", attrs: {}, content: Buffer.from(pre.public) },
+          ],
+        },
       ],
     };
   }

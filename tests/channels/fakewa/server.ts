@@ -32,8 +32,16 @@ const ROOT = Curve.generateKeyPair();
 const INTERMEDIATE = Curve.generateKeyPair();
 const SERVER_STATIC = Curve.generateKeyPair();
 const CERT_CHAIN = (() => {
-  const interDetails = proto.CertChain.NoiseCertificate.Details.encode({ serial: 1, issuerSerial: 0, key: INTERMEDIATE.public }).finish();
-  const leafDetails = proto.CertChain.NoiseCertificate.Details.encode({ serial: 2, issuerSerial: 1, key: SERVER_STATIC.public }).finish();
+  const interDetails = proto.CertChain.NoiseCertificate.Details.encode({
+    serial: 1,
+    issuerSerial: 0,
+    key: INTERMEDIATE.public,
+  }).finish();
+  const leafDetails = proto.CertChain.NoiseCertificate.Details.encode({
+    serial: 2,
+    issuerSerial: 1,
+    key: SERVER_STATIC.public,
+  }).finish();
   return proto.CertChain.encode({
     intermediate: { details: interDetails, signature: Curve.sign(ROOT.private, interDetails) },
     leaf: { details: leafDetails, signature: Curve.sign(INTERMEDIATE.private, leafDetails) },
@@ -110,7 +118,9 @@ class NoiseServer {
     const staticEnc = this.encryptHs(SERVER_STATIC.public);
     this.mixKey(Curve.sharedKey(SERVER_STATIC.private, clientEphemeral));
     const payload = this.encryptHs(CERT_CHAIN);
-    return proto.HandshakeMessage.encode({ serverHello: { ephemeral: this.ephemeral.public, static: staticEnc, payload } }).finish();
+    return proto.HandshakeMessage.encode({
+      serverHello: { ephemeral: this.ephemeral.public, static: staticEnc, payload },
+    }).finish();
   }
 
   /** Reads the client finish and switches to transport keys; returns the client payload. */
@@ -184,7 +194,8 @@ export class FakeWa {
     this.server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: (req, server) => (server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 })),
+      fetch: (req, server) =>
+        server.upgrade(req, { data: undefined }) ? undefined : new Response("fake wa", { status: 426 }),
       websocket: {
         open: (ws) => {
           // Under Bun an HTTP error answer to the upgrade only raises 'unexpected-response', which Baileys ignores
@@ -254,8 +265,15 @@ export class FakeWa {
   scan(qr: string) {
     const [, , identityB64, advB64] = qr.slice(qr.indexOf("#") + 1).split(",");
     const identityKey = Buffer.from(identityB64!, "base64");
-    const deviceDetails = proto.ADVDeviceIdentity.encode({ rawId: 1, timestamp: Math.floor(Date.now() / 1000), keyIndex: 1 }).finish();
-    const accountSignature = Curve.sign(this.phoneIdentity.private, Buffer.concat([Buffer.from([6, 0]), deviceDetails, identityKey]));
+    const deviceDetails = proto.ADVDeviceIdentity.encode({
+      rawId: 1,
+      timestamp: Math.floor(Date.now() / 1000),
+      keyIndex: 1,
+    }).finish();
+    const accountSignature = Curve.sign(
+      this.phoneIdentity.private,
+      Buffer.concat([Buffer.from([6, 0]), deviceDetails, identityKey]),
+    );
     const details = proto.ADVSignedDeviceIdentity.encode({
       details: deviceDetails,
       accountSignatureKey: this.phoneIdentity.public,
@@ -281,7 +299,9 @@ export class FakeWa {
     // The real server then asks the freshly paired client to restart (not a client already logged in again).
     const pairing = [...this.clients].filter((c) => !c.loggedIn);
     setTimeout(() => {
-      for (const c of pairing) if (this.clients.has(c) && !c.loggedIn && c.noise?.ready) this.send(c, { tag: "stream:error", attrs: { code: "515" } });
+      for (const c of pairing)
+        if (this.clients.has(c) && !c.loggedIn && c.noise?.ready)
+          this.send(c, { tag: "stream:error", attrs: { code: "515" } });
     }, 50);
   }
 
@@ -289,7 +309,14 @@ export class FakeWa {
   deliver(from: string, id: string, message: proto.IMessage, extra: Record<string, string> = {}) {
     const node: BinaryNode = {
       tag: "message",
-      attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), type: "text", notify: "Contato", ...extra },
+      attrs: {
+        from: `${from}@s.whatsapp.net`,
+        id,
+        t: String(Math.floor(Date.now() / 1000)),
+        type: "text",
+        notify: "Contato",
+        ...extra,
+      },
       content: [{ tag: "plaintext", attrs: {}, content: proto.Message.encode(message).finish() }],
     };
     this.undelivered.set(id, node);
@@ -298,7 +325,11 @@ export class FakeWa {
 
   /** Sends new routing info, which Baileys saves into its credentials (a `creds.update`). */
   routingInfo(info: Uint8Array) {
-    this.broadcast({ tag: "ib", attrs: {}, content: [{ tag: "edge_routing", attrs: {}, content: [{ tag: "routing_info", attrs: {}, content: info }] }] });
+    this.broadcast({
+      tag: "ib",
+      attrs: {},
+      content: [{ tag: "edge_routing", attrs: {}, content: [{ tag: "routing_info", attrs: {}, content: info }] }],
+    });
   }
 
   /**
@@ -309,8 +340,14 @@ export class FakeWa {
     const sync = proto.HistorySync.encode({
       syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
       progress: 100,
-      conversations: chats.map((c) => ({ id: c.jid, messages: c.messages.map((message, i) => ({ message, msgOrderId: i + 1 })) })),
-      phoneNumberToLidMappings: Object.entries(lidToPhone).map(([lid, pn]) => ({ lidJid: `${lid}@lid`, pnJid: `${pn}@s.whatsapp.net` })),
+      conversations: chats.map((c) => ({
+        id: c.jid,
+        messages: c.messages.map((message, i) => ({ message, msgOrderId: i + 1 })),
+      })),
+      phoneNumberToLidMappings: Object.entries(lidToPhone).map(([lid, pn]) => ({
+        lidJid: `${lid}@lid`,
+        pnJid: `${pn}@s.whatsapp.net`,
+      })),
     }).finish();
     this.deliver(this.phone, `HIST-${++this.tag}`, {
       protocolMessage: {
@@ -328,13 +365,21 @@ export class FakeWa {
   receipt(from: string, id: string, type?: "read") {
     this.broadcast({
       tag: "receipt",
-      attrs: { from: `${from}@s.whatsapp.net`, id, t: String(Math.floor(Date.now() / 1000)), ...(type ? { type } : {}) },
+      attrs: {
+        from: `${from}@s.whatsapp.net`,
+        id,
+        t: String(Math.floor(Date.now() / 1000)),
+        ...(type ? { type } : {}),
+      },
     });
   }
 
   /** The server refuses one of the client's messages with an error ack (463: restricted account, 479: bad stanza). */
   nack(to: string, id: string, error = "479") {
-    this.broadcast({ tag: "ack", attrs: { class: "message", id, from: `${to}@s.whatsapp.net`, error, t: String(Math.floor(Date.now() / 1000)) } });
+    this.broadcast({
+      tag: "ack",
+      attrs: { class: "message", id, from: `${to}@s.whatsapp.net`, error, t: String(Math.floor(Date.now() / 1000)) },
+    });
   }
 
   /** The contact's phone could not decrypt one of the client's messages and asks for it again. */
@@ -380,7 +425,10 @@ export class FakeWa {
         {
           tag: "group",
           attrs: { id: groupId, subject, creation: String(Math.floor(Date.now() / 1000)), creator },
-          content: members.map((m, i) => ({ tag: "participant", attrs: { jid: `${m}@s.whatsapp.net`, ...(i === 0 ? { type: "superadmin" } : {}) } })),
+          content: members.map((m, i) => ({
+            tag: "participant",
+            attrs: { jid: `${m}@s.whatsapp.net`, ...(i === 0 ? { type: "superadmin" } : {}) },
+          })),
         },
       ],
     });
@@ -398,7 +446,13 @@ export class FakeWa {
   private groupNotification(groupId: string, participant: string, child: BinaryNode) {
     this.broadcast({
       tag: "notification",
-      attrs: { from: `${groupId}@g.us`, type: "w:gp2", id: this.nextId(), participant, t: String(Math.floor(Date.now() / 1000)) },
+      attrs: {
+        from: `${groupId}@g.us`,
+        type: "w:gp2",
+        id: this.nextId(),
+        participant,
+        t: String(Math.floor(Date.now() / 1000)),
+      },
       content: [child],
     });
   }
@@ -408,14 +462,26 @@ export class FakeWa {
     const jid = `${from}@s.whatsapp.net`;
     const info: BinaryNode =
       status === "offer"
-        ? { tag: "offer", attrs: { "call-id": callId, "call-creator": jid }, content: video ? [{ tag: "video", attrs: {} }] : [] }
+        ? {
+            tag: "offer",
+            attrs: { "call-id": callId, "call-creator": jid },
+            content: video ? [{ tag: "video", attrs: {} }] : [],
+          }
         : { tag: "terminate", attrs: { "call-id": callId, "call-creator": jid, reason: "timeout" } };
-    this.broadcast({ tag: "call", attrs: { from: jid, id: this.nextId(), t: String(Math.floor(Date.now() / 1000)) }, content: [info] });
+    this.broadcast({
+      tag: "call",
+      attrs: { from: jid, id: this.nextId(), t: String(Math.floor(Date.now() / 1000)) },
+      content: [info],
+    });
   }
 
   /** Ends every session with a stream error of that code (440 conflict is `<conflict/>`). */
   streamError(code: number) {
-    this.broadcast(code === 440 ? { tag: "stream:error", attrs: {}, content: [{ tag: "conflict", attrs: {} }] } : { tag: "stream:error", attrs: { code: String(code) } });
+    this.broadcast(
+      code === 440
+        ? { tag: "stream:error", attrs: {}, content: [{ tag: "conflict", attrs: {} }] }
+        : { tag: "stream:error", attrs: { code: String(code) } },
+    );
   }
 
   private nextId() {
@@ -477,11 +543,23 @@ export class FakeWa {
           setTimeout(() => {
             const backlog = [...this.undelivered.values()];
             for (const node of backlog) this.send(c, { ...node, attrs: { ...node.attrs, offline: "1" } });
-            this.send(c, { tag: "ib", attrs: {}, content: [{ tag: "offline", attrs: { count: String(backlog.length) } }] });
+            this.send(c, {
+              tag: "ib",
+              attrs: {},
+              content: [{ tag: "offline", attrs: { count: String(backlog.length) } }],
+            });
           }, 20);
         } else {
-          const refs = Array.from({ length: this.opts.refs ?? 3 }, (_, i) => ({ tag: "ref", attrs: {}, content: Buffer.from(`ref-${i}-${Date.now()}`) }));
-          this.send(c, { tag: "iq", attrs: { from: "s.whatsapp.net", type: "set", id: this.nextId() }, content: [{ tag: "pair-device", attrs: {}, content: refs }] });
+          const refs = Array.from({ length: this.opts.refs ?? 3 }, (_, i) => ({
+            tag: "ref",
+            attrs: {},
+            content: Buffer.from(`ref-${i}-${Date.now()}`),
+          }));
+          this.send(c, {
+            tag: "iq",
+            attrs: { from: "s.whatsapp.net", type: "set", id: this.nextId() },
+            content: [{ tag: "pair-device", attrs: {}, content: refs }],
+          });
         }
       }
       return;
@@ -492,7 +570,10 @@ export class FakeWa {
     if (node.tag === "receipt" || (node.tag === "ack" && node.attrs.class === "message")) this.delivered(node);
     if (node.tag === "iq" && (node.attrs.type === "get" || node.attrs.type === "set")) this.answerIq(c, node);
     if (node.tag === "message") {
-      this.send(c, { tag: "ack", attrs: { class: "message", id: node.attrs.id!, from: node.attrs.to!, t: String(Math.floor(Date.now() / 1000)) } });
+      this.send(c, {
+        tag: "ack",
+        attrs: { class: "message", id: node.attrs.id!, from: node.attrs.to!, t: String(Math.floor(Date.now() / 1000)) },
+      });
     }
   }
 
@@ -508,8 +589,13 @@ export class FakeWa {
   private answerIq(c: Client, node: BinaryNode) {
     const child = Array.isArray(node.content) ? node.content[0] : undefined;
     const result = (content?: BinaryNode[]) =>
-      this.send(c, { tag: "iq", attrs: { from: "s.whatsapp.net", type: "result", id: node.attrs.id! }, ...(content ? { content } : {}) });
-    if (node.attrs.xmlns === "encrypt" && child?.tag === "count") return result([{ tag: "count", attrs: { value: "100" } }]);
+      this.send(c, {
+        tag: "iq",
+        attrs: { from: "s.whatsapp.net", type: "result", id: node.attrs.id! },
+        ...(content ? { content } : {}),
+      });
+    if (node.attrs.xmlns === "encrypt" && child?.tag === "count")
+      return result([{ tag: "count", attrs: { value: "100" } }]);
     if (node.attrs.xmlns === "encrypt" && child?.tag === "digest") return result([{ tag: "digest", attrs: {} }]);
     if (node.attrs.xmlns === "md" && child?.tag === "remove-companion-device") {
       result();
@@ -520,7 +606,16 @@ export class FakeWa {
     // App state after a history sync: every collection is answered as empty and complete.
     if (node.attrs.xmlns === "w:sync:app:state") {
       const asked = ((child?.content as BinaryNode[] | undefined) ?? []).filter((n) => n.tag === "collection");
-      return result([{ tag: "sync", attrs: {}, content: asked.map((n) => ({ tag: "collection", attrs: { name: n.attrs.name!, version: n.attrs.version ?? "0" } })) }]);
+      return result([
+        {
+          tag: "sync",
+          attrs: {},
+          content: asked.map((n) => ({
+            tag: "collection",
+            attrs: { name: n.attrs.name!, version: n.attrs.version ?? "0" },
+          })),
+        },
+      ]);
     }
     if (node.attrs.xmlns === "encrypt" && child?.tag === "key") return result([this.preKeyBundles(child)]);
     result();
@@ -528,7 +623,9 @@ export class FakeWa {
 
   /** A pre-key bundle per requested device, from that contact's fake phone. */
   private preKeyBundles(keyNode: BinaryNode): BinaryNode {
-    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) => this.peer(this.phoneOf(u.attrs.jid!)).bundle(u.attrs.jid!));
+    const users = ((keyNode.content as BinaryNode[] | undefined) ?? []).map((u) =>
+      this.peer(this.phoneOf(u.attrs.jid!)).bundle(u.attrs.jid!),
+    );
     return { tag: "list", attrs: {}, content: users };
   }
 
@@ -547,7 +644,11 @@ export class FakeWa {
         content: [
           { tag: "contact", attrs: { type: known ? "in" : "out" } },
           { tag: "lid", attrs: { val: `${fakeLid(digits)}@lid` } },
-          { tag: "devices", attrs: {}, content: [{ tag: "device-list", attrs: {}, content: [{ tag: "device", attrs: { id: "0" } }] }] },
+          {
+            tag: "devices",
+            attrs: {},
+            content: [{ tag: "device-list", attrs: {}, content: [{ tag: "device", attrs: { id: "0" } }] }],
+          },
         ],
       };
     });

@@ -1,4 +1,14 @@
-import type { CallEvent, ChannelSink, ConnectionStatus, MediaOutcome, MessageEdit, NormalizedContact, NormalizedMessage, Reaction, StatusInfo } from "../../../src/channels/types";
+import type {
+  CallEvent,
+  ChannelSink,
+  ConnectionStatus,
+  MediaOutcome,
+  MessageEdit,
+  NormalizedContact,
+  NormalizedMessage,
+  Reaction,
+  StatusInfo,
+} from "../../../src/channels/types";
 
 /** Records everything a driver reports; `until` waits for a condition re-checked on every report. */
 export class RecordingSink implements ChannelSink {
@@ -73,7 +83,8 @@ export class RecordingSink implements ChannelSink {
     for (;;) {
       const v = check();
       if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out; statuses: ${this.statuses.map((s) => s.status).join(",")}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out; statuses: ${this.statuses.map((s) => s.status).join(",")}`);
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, 50);
