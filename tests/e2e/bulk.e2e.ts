@@ -2,21 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { contacts, massMessages, optOuts, settingsMessage, tickets, whatsapps } from "../../src/db/schema";
-import { hashPassword } from "../../src/modules/auth/passwords";
-import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "bea@example.com", password: "secret-123", name: "Bea Admin" };
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, {
-    name: ADMIN.name,
-    email: ADMIN.email,
-    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
-    profile: "admin",
-  });
+  await addUser(env, ADMIN, "admin");
 }, 30_000);
 
 afterAll(async () => {
@@ -24,13 +17,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function logIn(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+function logIn(page: Page) {
+  return logInAs(page, env.base, ADMIN);
 }
 
 async function open(page: Page, path: string, island: string) {

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { whatsapps } from "../../src/db/schema";
-import { hashPassword } from "../../src/modules/auth/passwords";
 import { getSetting } from "../../src/modules/settings/service";
-import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage } from "./boot";
+import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "hook@example.com", password: "secret-123", name: "Hook Admin" };
@@ -20,12 +18,7 @@ const receiver = Bun.serve({
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, {
-    name: ADMIN.name,
-    email: ADMIN.email,
-    passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
-    profile: "admin",
-  });
+  await addUser(env, ADMIN, "admin");
 }, 30_000);
 
 afterAll(async () => {
@@ -33,13 +26,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function logIn(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+function logIn(page: Page) {
+  return logInAs(page, env.base, ADMIN);
 }
 
 describe("webhooks screen", () => {
