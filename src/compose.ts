@@ -7,7 +7,9 @@ import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
 import { pendingMigrations, runMigrations } from "./db/migrate";
-import type { AppDeps, Clock } from "./deps";
+import type { AppDeps } from "./deps";
+import type { Clock } from "./shared/clock";
+import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { scheduleBulk } from "./modules/bulk/worker";
@@ -18,10 +20,11 @@ import { createAppMetrics } from "./monitoring/app-metrics";
 import { backupsDir } from "./ops/backups-dir";
 import { snapshot } from "./ops/backup";
 import type { RealtimeHub } from "./realtime/hub";
+import { publishToBrowsers } from "./realtime/listener";
 
 /**
- * Opens the database (migrated, settings seeded) and builds the connection manager with its drivers, the
- * inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
+ * Opens the database (migrated, settings seeded) and builds the event bus (browsers, metrics and webhooks
+ * listen), the connection manager with its drivers, the inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
  * server.ts, the tests and the benchmarks.
  */
 export function composeDeps(opts: {
@@ -48,11 +51,14 @@ export function composeDeps(opts: {
       new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
     );
   }
+  const events = new LocalEventBus(log);
+  publishToBrowsers(events, hub);
   const metrics = createAppMetrics(db);
-  hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
+  events.subscribe((event) => metrics.observeEvent(event));
   const deps: AppDeps = {
     config,
     db,
+    events,
     hub,
     log,
     clock,

@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config";
 import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import type { AppDeps } from "../src/deps";
+import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
 import { createAppMetrics } from "../src/monitoring/app-metrics";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
@@ -31,6 +32,7 @@ function boot(env: Record<string, string>) {
   const deps: AppDeps = {
     config,
     db,
+    events: new LocalEventBus(log),
     hub,
     log,
     clock,
@@ -83,7 +85,7 @@ describe("storage", () => {
     const env = { DATA_DIR: dir, ADMIN_EMAIL: "Boss@Acme.test", ADMIN_PASSWORD: "s3cret-pass" };
     const first = boot(env);
     await ensureFirstAdmin(first);
-    updateSetting(first.db, "chatBotType", "list");
+    updateSetting(first, "chatBotType", "list");
     const app1 = await createApp(first);
     const login = await call(app1, "POST", "/api/auth/login", {
       body: { email: "boss@acme.test", password: "s3cret-pass" },

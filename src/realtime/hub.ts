@@ -2,7 +2,8 @@ import type { EventName } from "./events";
 import type { Room } from "./rooms";
 
 /**
- * Contract: services publish domain events to rooms through this interface and never touch sockets.
+ * Contract: the realtime listener (listener.ts) publishes frames to rooms through this interface; nothing else
+ * touches sockets.
  * One call is one event: when it goes to several rooms, every frame carries the same `id` so a client
  * subscribed to more than one of them handles it once.
  */
@@ -15,7 +16,8 @@ export interface RealtimeHub {
 export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void;
 
 export interface Frame {
-  id: number;
+  /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
+  id: string;
   event: EventName;
   payload: unknown;
 }
@@ -24,12 +26,14 @@ interface TopicServer {
   publish(topic: string, data: string): number;
 }
 
-let nextFrameId = 1;
-
 /** Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS). */
 export class BunTopicHub implements RealtimeHub {
   private server?: TopicServer;
   private listeners: FanOutListener[] = [];
+  private sequence = 0;
+
+  /** `nodeId` prefixes frame ids; by default a random one per process. */
+  constructor(private readonly nodeId: string = crypto.randomUUID().slice(0, 8)) {}
 
   attach(server: TopicServer) {
     this.server = server;
@@ -43,7 +47,7 @@ export class BunTopicHub implements RealtimeHub {
     if (!this.server) return;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     for (const listener of this.listeners) listener(targets, event, payload);
-    const frame = JSON.stringify({ id: nextFrameId++, event, payload } satisfies Frame);
+    const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } satisfies Frame);
     for (const room of targets) this.server.publish(room, frame);
   }
 }

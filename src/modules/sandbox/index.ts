@@ -18,7 +18,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
   const registered = deps.channels instanceof ConnectionManager ? deps.channels.driver("sandbox") : undefined;
   const driver = registered instanceof SandboxDriver ? registered : undefined;
   // The /sandbox phone page refreshes on these instead of polling.
-  driver?.network.subscribe((change) => deps.hub.publish("admins", "sandbox", change));
+  driver?.network.subscribe((change) => deps.events.emit("sandbox.changed", { change }));
   return new Elysia({ prefix: "/sandbox" })
     .use(authContext(deps, tokens))
     .onBeforeHandle(() => assertSandboxEnabled(deps, driver))

@@ -7,7 +7,7 @@
  */
 import { createIngest } from "../../../src/channels/ingest";
 import { composeDeps } from "../../../src/compose";
-import { systemClock } from "../../../src/deps";
+import { systemClock } from "../../../src/shared/clock";
 import { createLogger } from "../../../src/log";
 import { RecordingHub } from "../../../src/realtime/hub";
 import { stopServer } from "../../../src/shutdown";
