@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { AppDeps } from "../deps";
+import type { Logger } from "../log";
+import type { RealtimeHub } from "./hub";
+import type { Clock } from "../shared/clock";
 import { type AccessChecks, type RawSocket, type SocketSession, SocketRegistry } from "./registry";
 
 interface Socket {
@@ -16,7 +18,7 @@ interface Socket {
  * Frames are read by the registry, not by a framework body schema: a schema refusal describes the whole frame,
  * which for a deeply nested one overflowed the stack outside any handler.
  */
-export function realtimeRoutes(deps: Pick<AppDeps, "clock" | "log" | "hub">, checks: AccessChecks) {
+export function realtimeRoutes(deps: { clock: Clock; log: Logger; hub: RealtimeHub }, checks: AccessChecks) {
   const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks });
   deps.hub.beforeFanOut?.((rooms, event, payload) => registry.beforeFanOut(rooms, event, payload));
 
