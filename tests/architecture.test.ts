@@ -180,3 +180,130 @@ function circlesOf(graph: Map<string, string[]>): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return circles;
 }
+
+/**
+ * Each table has one owner: the only place that writes it and answers the simple questions about it. Other
+ * modules call the owner's functions instead of reading or changing its rows.
+ */
+const TABLE_OWNERS: Record<string, string> = {
+  users: "src/modules/users/",
+  userQueues: "src/modules/users/",
+  whatsapps: "src/modules/connections/",
+  whatsappQueues: "src/modules/connections/",
+  whatsappPhonebook: "src/modules/connections/",
+  queues: "src/modules/queues/",
+  chatbots: "src/modules/queues/",
+  contacts: "src/modules/contacts/",
+  contactExtraInfo: "src/modules/contacts/",
+  tickets: "src/modules/tickets/",
+  ticketDialogs: "src/modules/tickets/",
+  ticketTags: "src/modules/tickets/",
+  messages: "src/modules/messages/",
+  messageReactions: "src/modules/messages/",
+  quickAnswers: "src/modules/quick-answers/",
+  schedules: "src/modules/schedules/",
+  massMessages: "src/modules/bulk/",
+  bulkLanes: "src/modules/bulk/",
+  optOuts: "src/modules/bulk/",
+  settingsMessage: "src/modules/settings-message/",
+  settings: "src/modules/settings/",
+  tags: "src/modules/tags/",
+  refreshFamilies: "src/modules/auth/",
+  jobs: "src/jobs/",
+  webhookEndpoints: "src/modules/webhooks/",
+  webhookDeliveries: "src/modules/webhooks/",
+  webhookAttempts: "src/modules/webhooks/",
+  webhookTicketStatus: "src/modules/webhooks/",
+  waAuthCreds: "src/channels/",
+  waAuthKeys: "src/channels/",
+  waSentMessages: "src/channels/",
+  inboundJournal: "src/channels/",
+  sandboxMessages: "src/channels/",
+};
+
+/**
+ * Read models that join another module's tables in one query where asking each owner would cost a query per
+ * row or per relation. Reads only: a file listed here still may not write these tables.
+ */
+const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
+  "src/modules/tickets/list.ts": {
+    tables: ["contacts"],
+    why: "the ticket list searches the contact's name and number and pages in the same query",
+  },
+  "src/modules/tickets/serialize.ts": {
+    tables: ["tags"],
+    why: "a ticket's tags come with their names in one join over the link table, not one more query per page",
+  },
+  "src/modules/schedules/service.ts": {
+    tables: ["contacts"],
+    why: "the schedule list searches the contact's name and pages in the same query",
+  },
+};
+
+/** Being moved to the connections module: the manager's connection records and the phone-book cleanup at logout. */
+const MOVING = new Set(["src/channels/manager.ts", "src/channels/baileys/auth-store.ts"]);
+
+/** The tables a file imports from db/schema (type imports left out), multi-line imports included. */
+function tablesImportedBy(file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  return [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'][./]*db\/schema["']/g)].flatMap((m) =>
+    m[1]!
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name && !name.startsWith("type ")),
+  );
+}
+
+describe("table owners", () => {
+  test("every table has an owner", async () => {
+    const schema = await import("../src/db/schema");
+    const { SQLiteTable } = await import("drizzle-orm/sqlite-core");
+    const { is } = await import("drizzle-orm");
+    const tables = Object.entries(schema)
+      .filter(([, value]) => is(value, SQLiteTable))
+      .map(([name]) => name);
+    expect(tables.filter((name) => !TABLE_OWNERS[name])).toEqual([]);
+  });
+
+  test("a file uses only the tables its module owns, besides the listed read models", () => {
+    const foreign: string[] = [];
+    for (const file of sources()) {
+      if (!file.startsWith("src/") || file.startsWith("src/db/") || MOVING.has(file)) continue;
+      const allowed = READ_MODEL_JOINS[file]?.tables ?? [];
+      for (const table of tablesImportedBy(file)) {
+        const owner = TABLE_OWNERS[table];
+        if (owner && !file.startsWith(owner) && !allowed.includes(table)) foreign.push(`${file} → ${table}`);
+      }
+    }
+    expect(foreign).toEqual([]);
+  });
+
+  test("a read model never writes another module's table", () => {
+    const writes = Object.entries(READ_MODEL_JOINS).flatMap(([file, { tables }]) => {
+      const text = readFileSync(join(root, file), "utf8");
+      return tables
+        .filter((table) => new RegExp(`\\.(insert|update|delete)\\(\\s*${table}\\b`).test(text))
+        .map((table) => `${file} writes ${table}`);
+    });
+    expect(writes).toEqual([]);
+  });
+
+  test("no raw SQL on another module's table", () => {
+    const raw: string[] = [];
+    const sqlNames = Object.fromEntries(
+      Object.keys(TABLE_OWNERS).map((name) => [name, name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+    );
+    for (const file of sources()) {
+      if (!/^src\/(modules|channels)\//.test(file) || MOVING.has(file)) continue;
+      const text = readFileSync(join(root, file), "utf8");
+      // The SQL text itself: a table interpolated as `${table.column}` is an import, checked above.
+      const statements = [...text.matchAll(/(?:sql`|\.query\(|\.prepare\(|\.exec\()([^`]*?)(?:`|\))/g)].map((m) =>
+        m[1]!.replace(/\$\{[^}]*\}/g, ""),
+      );
+      for (const [name, owner] of Object.entries(TABLE_OWNERS))
+        if (!file.startsWith(owner) && statements.some((s) => new RegExp(`\\b${sqlNames[name]}\\b`, "i").test(s)))
+          raw.push(`${file} → ${sqlNames[name]}`);
+    }
+    expect(raw).toEqual([]);
+  });
+});

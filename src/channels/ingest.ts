@@ -3,7 +3,7 @@ import { botActions } from "../modules/inbound/actions";
 import { CallHandler } from "../modules/inbound/calls";
 import { linkLids } from "../modules/contacts/lid";
 import { importHistory } from "../modules/inbound/history";
-import { savePhonebook } from "../modules/inbound/phonebook";
+import { savePhonebook } from "../modules/connections/phonebook";
 import { InboundPipeline } from "../modules/inbound/pipeline";
 import { markRejected } from "../modules/messages/outbox";
 import { isMediaPending, settleMedia } from "../modules/messages/inbound-media";

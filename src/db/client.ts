@@ -5,6 +5,12 @@ import * as schema from "./schema";
 
 export type Db = ReturnType<typeof openDatabase>;
 
+/** The database or an open transaction, for reads; a transaction shares the query API. */
+export type Reader = Pick<Db, "select">;
+
+/** The database or an open transaction: a write that must be atomic with the caller's takes its transaction. */
+export type Writer = Pick<Db, "select" | "insert" | "update" | "delete" | "run">;
+
 /**
  * Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. The file is private to the
  * server's user; SQLite gives its -wal and -shm files the database file's mode.

@@ -108,3 +108,13 @@ export function countJobs(db: Db): { status: string; count: number }[] {
 export function cancel(db: Db, key: string) {
   db.delete(jobs).where(eq(jobs.key, key)).run();
 }
+
+/** The payloads of the jobs of `kind` that are still to run or running. */
+export function activePayloads(db: Pick<Db, "select">, kind: string): unknown[] {
+  return db
+    .select({ payload: jobs.payload })
+    .from(jobs)
+    .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
+    .all()
+    .map((r) => JSON.parse(r.payload) as unknown);
+}

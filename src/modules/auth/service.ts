@@ -1,8 +1,8 @@
-import { eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
-import { users, type UserRow } from "../../db/schema";
+import type { UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
+import { bumpTokenVersion } from "../users/lookup";
 import { countUsers, findUserByEmail, findUserById, insertUser, toUserDto } from "../users/service";
 import { presentRefreshToken, revokeFamily, startFamily } from "./families";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
@@ -63,11 +63,7 @@ export async function sessionFromRefreshToken(
 
 /** Revokes every access and refresh token of the user; the `user` event closes their open sockets. */
 export function revokeSessions(deps: AppDeps, userId: number) {
-  deps.db
-    .update(users)
-    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, userId))
-    .run();
+  bumpTokenVersion(deps.db, userId);
   announceSessionChange(deps, userId);
 }
 

@@ -1,9 +1,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, optOuts, settingsMessage, whatsapps, type TicketRow } from "../../db/schema";
+import { optOuts, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { notFound } from "../../errors";
+import { connectionSummaries } from "../connections/lookup";
+import { contactChat } from "../contacts/lookup";
 import { sendTicketText } from "../messages/send";
+import { getSettingsMessage } from "../settings-message/service";
 
 /** Sent to a number once it is on the opt-out list. */
 export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens em massa deste número.";
@@ -30,11 +33,7 @@ export async function handleOptOut(
   number: string,
   body: string,
 ): Promise<boolean> {
-  const keyword = deps.db
-    .select({ optOut: settingsMessage.optOut })
-    .from(settingsMessage)
-    .where(eq(settingsMessage.whatsappId, whatsappId))
-    .get()?.optOut;
+  const keyword = getSettingsMessage(deps.db, whatsappId)?.optOut;
   if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
   const added = deps.db.transaction((tx) =>
     tx
@@ -50,7 +49,7 @@ export async function handleOptOut(
 }
 
 function contactNumber(db: Db, contactId: number): string | null {
-  const contact = db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId)).get();
+  const contact = contactChat(db, contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   return contact.number;
 }
@@ -59,13 +58,17 @@ function contactNumber(db: Db, contactId: number): string | null {
 export function listContactOptOuts(db: Db, contactId: number) {
   const number = contactNumber(db, contactId);
   if (!number) return [];
-  return db
-    .select({ whatsappId: optOuts.whatsappId, whatsappName: whatsapps.name, createdAt: optOuts.createdAt })
-    .from(optOuts)
-    .innerJoin(whatsapps, eq(whatsapps.id, optOuts.whatsappId))
-    .where(eq(optOuts.number, number))
-    .orderBy(asc(optOuts.id))
-    .all();
+  const rows = db.select().from(optOuts).where(eq(optOuts.number, number)).orderBy(asc(optOuts.id)).all();
+  const names = new Map(
+    connectionSummaries(
+      db,
+      rows.map((r) => r.whatsappId),
+    ).map((c) => [c.id, c.name]),
+  );
+  return rows.flatMap(({ whatsappId, createdAt }) => {
+    const whatsappName = names.get(whatsappId);
+    return whatsappName === undefined ? [] : [{ whatsappId, whatsappName, createdAt }];
+  });
 }
 
 /** Takes the contact off the connection's opt-out list: later campaigns reach them again. */

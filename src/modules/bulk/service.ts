@@ -1,9 +1,10 @@
-import { count, desc, eq, inArray, notInArray } from "drizzle-orm";
+import { count, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { massMessages, whatsapps } from "../../db/schema";
+import { massMessages } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { allConnectionsExist, connectionSummaries } from "../connections/lookup";
 import { ensureBulkJob } from "./worker";
 
 export interface BulkItem {
@@ -17,11 +18,13 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
   items.forEach((item, i) => {
     if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "Número inválido");
   });
-  const connectionIds = [...new Set(items.map((i) => i.whatsappId))];
-  const known = connectionIds.length
-    ? deps.db.select({ id: whatsapps.id }).from(whatsapps).where(inArray(whatsapps.id, connectionIds)).all()
-    : [];
-  if (known.length !== connectionIds.length) throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  if (
+    !allConnectionsExist(
+      deps.db,
+      items.map((i) => i.whatsappId),
+    )
+  )
+    throw new AppError("ERR_NO_WAPP_FOUND", 400);
   const seen = new Set<string>();
   const unique = items.filter((item) => {
     const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId]);
@@ -56,16 +59,24 @@ export function listReport(db: Db, opts: { searchParam?: string; pageNumber?: nu
   const where = search ? contains(massMessages.phone, search) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
   const rows = db
-    .select({ record: massMessages, whatsapp: { id: whatsapps.id, name: whatsapps.name, number: whatsapps.number } })
+    .select()
     .from(massMessages)
-    .leftJoin(whatsapps, eq(whatsapps.id, massMessages.whatsappId))
     .where(where)
     .orderBy(desc(massMessages.createdAt), desc(massMessages.id))
     .limit(limit)
     .offset(offset)
     .all();
   const total = db.select({ n: count() }).from(massMessages).where(where).get()?.n ?? 0;
-  const messages = rows.map((r) => ({ ...r.record, whatsapp: r.whatsapp }));
+  const connections = new Map(
+    connectionSummaries(
+      db,
+      rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+    ).map(({ id, name, number }) => [id, { id, name, number }]),
+  );
+  const messages = rows.map((r) => ({
+    ...r,
+    whatsapp: (r.whatsappId != null && connections.get(r.whatsappId)) || null,
+  }));
   return { messages, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 

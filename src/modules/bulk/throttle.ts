@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { settingsMessage } from "../../db/schema";
+import { getSettingsMessage } from "../settings-message/service";
 
 export interface Throttle {
   limit: number;
@@ -16,7 +15,7 @@ const DEFAULTS: Throttle = { limit: 10, minutes: 1, seconds: 0, photo: false, ra
 
 /** The connection's bulk throttling as it is now: read on every tick, so a change applies to the next send. */
 export function throttleFor(db: Db, whatsappId: number): Throttle {
-  const row = db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get();
+  const row = getSettingsMessage(db, whatsappId);
   if (!row) return DEFAULTS;
   return {
     limit: row.limit,

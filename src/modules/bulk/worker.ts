@@ -1,9 +1,12 @@
 import { and, asc, count, eq, gte, inArray, isNotNull } from "drizzle-orm";
-import { bulkLanes, contacts, massMessages, messages, whatsapps, type MassMessageRow } from "../../db/schema";
+import { bulkLanes, massMessages, type MassMessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { findOrCreateContact } from "../inbound/contacts";
-import { findOrCreateTicket } from "../inbound/tickets";
+import { connectedIds } from "../connections/lookup";
+import { findOrCreateContact } from "../contacts/find-or-create";
+import { contactIdByNumbers } from "../contacts/lookup";
+import { sendStateOf } from "../messages/records";
+import { findOrCreateTicket } from "../tickets/find-or-create";
 import { storeMessage } from "../messages/store";
 import { toTicketDto } from "../tickets/serialize";
 import { isOptedOut } from "./opt-out";
@@ -55,12 +58,14 @@ export function ensureBulkJob(deps: AppDeps) {
  */
 export async function runBulkTick(deps: AppDeps) {
   settleHanded(deps);
-  const lanes = deps.db
-    .selectDistinct({ whatsappId: massMessages.whatsappId })
-    .from(massMessages)
-    .innerJoin(whatsapps, eq(whatsapps.id, massMessages.whatsappId))
-    .where(and(eq(massMessages.status, "pending"), eq(whatsapps.status, "CONNECTED")))
-    .all();
+  const connected = connectedIds(deps.db);
+  const lanes = connected.length
+    ? deps.db
+        .selectDistinct({ whatsappId: massMessages.whatsappId })
+        .from(massMessages)
+        .where(and(eq(massMessages.status, "pending"), inArray(massMessages.whatsappId, connected)))
+        .all()
+    : [];
   await Promise.all(
     lanes.map(async ({ whatsappId }) => {
       try {
@@ -197,10 +202,7 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
     const picture = await deps.channels.profilePictureUrl(whatsappId, number, false).catch(() => null);
     if (!picture) return void finish(deps, record.id, "no photo contact");
   }
-  if (
-    throttle.contacts &&
-    !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)).get()
-  ) {
+  if (throttle.contacts && contactIdByNumbers(deps.db, [number]) === undefined) {
     return void finish(deps, record.id, "not a contact");
   }
 
@@ -249,11 +251,7 @@ function release(deps: AppDeps, id: number) {
 /** A `sending` record follows its message: sent, or failed (`error`); while the message waits, so does the record. */
 function settleRecord(deps: AppDeps, record: Pick<MassMessageRow, "id" | "whatsappId" | "wid">) {
   if (!record.wid) return void release(deps, record.id);
-  const message = deps.db
-    .select({ sendState: messages.sendState })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, record.whatsappId!), eq(messages.wid, record.wid)))
-    .get();
+  const message = sendStateOf(deps.db, record.whatsappId!, record.wid);
   if (!message) return void release(deps, record.id);
   if (message.sendState === "sent" || message.sendState == null)
     finish(deps, record.id, "sent", { sentAt: deps.clock.now() });

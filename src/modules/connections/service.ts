@@ -1,11 +1,12 @@
-import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { queues, whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
+import { whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
-import { assertQueuesExist } from "../users/service";
+import { assertQueuesExist, type QueueSummary, queueSummaries } from "../queues/lookup";
+import { queueIdsOfConnections } from "./lookup";
 
 /** Writable connection fields. */
 export interface ConnectionInput {
@@ -36,8 +37,6 @@ export interface ConnectionInput {
   queueIds?: number[];
 }
 
-type QueueSummary = { id: number; name: string; color: string; greetingMessage: string };
-
 /** The call token is an integration secret and a pending QR pairs a phone with the connection: only admins see them. */
 function present<T extends WhatsappRow>(row: T, profile: Role | null) {
   if (profile && can(profile, "connections:manage")) return row;
@@ -45,24 +44,16 @@ function present<T extends WhatsappRow>(row: T, profile: Role | null) {
   return rest;
 }
 
+/** The queues each connection offers, in id order. */
 function queuesOf(db: Db, ids: number[]) {
-  if (!ids.length) return new Map<number, QueueSummary[]>();
-  const links = db
-    .select({
-      whatsappId: whatsappQueues.whatsappId,
-      id: queues.id,
-      name: queues.name,
-      color: queues.color,
-      greetingMessage: queues.greetingMessage,
-    })
-    .from(whatsappQueues)
-    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(inArray(whatsappQueues.whatsappId, ids))
-    .orderBy(asc(queues.id))
-    .all();
+  const linked = queueIdsOfConnections(db, ids);
+  const summaries = queueSummaries(db, [...linked.values()].flat());
   const byConnection = new Map<number, QueueSummary[]>();
-  for (const { whatsappId, ...queue } of links)
-    byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
+  for (const [whatsappId, queueIds] of linked)
+    byConnection.set(
+      whatsappId,
+      summaries.filter((q) => queueIds.includes(q.id)),
+    );
   return byConnection;
 }
 

@@ -1,22 +1,14 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-  contactExtraInfo,
-  contacts,
-  messages,
-  schedules,
-  ticketTags,
-  tickets,
-  type ContactRow,
-  type TicketRow,
-} from "../../db/schema";
+import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
+import { reassignSender } from "../messages/records";
+import { reassignContactSchedules } from "../schedules/records";
+import { findTickets, moveContactTickets } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-const ACTIVE = ["open", "pending"] as const;
 
 /** What one pairing changed, published once its transaction is committed. */
 interface Linked {
@@ -51,8 +43,8 @@ export function linkLid(
   if (result.changed && result.contact) deps.events.emit("contact.updated", { contact: result.contact });
   for (const ticket of result.removedTickets) deps.events.emit("ticket.deleted", { ticket });
   if (result.movedTicketIds.length) {
-    const moved = deps.db.select().from(tickets).where(inArray(tickets.id, result.movedTicketIds)).all();
-    for (const dto of toTicketDtos(deps.db, moved)) deps.events.emit("ticket.updated", { ticket: dto });
+    for (const dto of toTicketDtos(deps.db, findTickets(deps.db, result.movedTicketIds)))
+      deps.events.emit("ticket.updated", { ticket: dto });
   }
   if (result.removedContactId !== undefined)
     deps.log.info("LID contact merged into its phone contact", {
@@ -95,30 +87,10 @@ function update(tx: Tx, id: number, changes: Partial<ContactRow>): ContactRow {
 
 /** Moves everything of the LID-only contact `from` to the phone contact `into`, then removes `from`. */
 function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Linked {
-  const removedTickets: TicketRow[] = [];
-  const movedTicketIds: number[] = [];
-  for (const ticket of tx.select().from(tickets).where(eq(tickets.contactId, from.id)).all()) {
-    const twin = isActive(ticket) ? activeTicketOf(tx, into.id, ticket) : undefined;
-    if (!twin) {
-      tx.update(tickets)
-        .set({ contactId: into.id, updatedAt: ticket.updatedAt })
-        .where(eq(tickets.id, ticket.id))
-        .run();
-      movedTicketIds.push(ticket.id);
-      continue;
-    }
-    // The ticket someone already works on (open) stays; a pending one is folded into it.
-    const [keep, drop] = twin.status === "pending" && ticket.status === "open" ? [ticket, twin] : [twin, ticket];
-    fold(tx, keep, drop, into.id);
-    removedTickets.push(drop);
-    movedTicketIds.push(keep.id);
-  }
+  const { removedTickets, movedTicketIds } = moveContactTickets(tx, from.id, into.id);
   tx.update(contactExtraInfo).set({ contactId: into.id }).where(eq(contactExtraInfo.contactId, from.id)).run();
-  tx.update(messages).set({ contactId: into.id }).where(eq(messages.contactId, from.id)).run();
-  tx.update(schedules).set({ contactId: into.id }).where(eq(schedules.contactId, from.id)).run();
-  // A person reacts once per message: when they did under both addresses, the phone one stays.
-  tx.run(sql`UPDATE OR IGNORE message_reactions SET reactor = ${into.number} WHERE reactor = ${lidAddress(lid)}`);
-  tx.run(sql`DELETE FROM message_reactions WHERE reactor = ${lidAddress(lid)}`);
+  reassignSender(tx, from.id, into.id, lidAddress(lid), into.number!);
+  reassignContactSchedules(tx, from.id, into.id);
   tx.delete(contacts).where(eq(contacts.id, from.id)).run();
   const named = into.name === into.number && from.name !== lidFallbackName(lid);
   const contact = update(tx, into.id, {
@@ -128,46 +100,4 @@ function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Linked 
     ...(!into.profilePicUrl && from.profilePicUrl ? { profilePicUrl: from.profilePicUrl } : {}),
   });
   return { contact, changed: true, removedContactId: from.id, removedTickets, movedTicketIds };
-}
-
-const isActive = (t: TicketRow) => (ACTIVE as readonly string[]).includes(t.status);
-
-function activeTicketOf(tx: Tx, contactId: number, like: TicketRow): TicketRow | undefined {
-  const connection = like.whatsappId == null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, like.whatsappId);
-  return tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, contactId),
-        connection,
-        eq(tickets.channel, like.channel),
-        inArray(tickets.status, [...ACTIVE]),
-      ),
-    )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .get();
-}
-
-/** Moves `drop`'s messages, tags and schedules into `keep` (unread counts add up) and deletes `drop`. */
-function fold(tx: Tx, keep: TicketRow, drop: TicketRow, contactId: number) {
-  tx.update(messages).set({ ticketId: keep.id }).where(eq(messages.ticketId, drop.id)).run();
-  tx.update(schedules).set({ ticketId: keep.id }).where(eq(schedules.ticketId, drop.id)).run();
-  const tagIds = tx.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, drop.id)).all();
-  if (tagIds.length)
-    tx.insert(ticketTags)
-      .values(tagIds.map(({ tagId }) => ({ ticketId: keep.id, tagId })))
-      .onConflictDoNothing()
-      .run();
-  const latest = drop.updatedAt > keep.updatedAt ? drop : keep;
-  tx.update(tickets)
-    .set({
-      contactId,
-      unreadMessages: keep.unreadMessages + drop.unreadMessages,
-      lastMessage: latest.lastMessage,
-      updatedAt: latest.updatedAt,
-    })
-    .where(eq(tickets.id, keep.id))
-    .run();
-  tx.delete(tickets).where(eq(tickets.id, drop.id)).run();
 }

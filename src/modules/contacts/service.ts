@@ -1,19 +1,16 @@
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-  contactExtraInfo,
-  contacts,
-  tickets,
-  users,
-  whatsappPhonebook,
-  whatsapps,
-  type ContactRow,
-} from "../../db/schema";
+import { contactExtraInfo, contacts, type ContactRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { checkField, RULES } from "../../shared/validation";
-import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
+import { globalDefaultConnection } from "../connections/lookup";
+import { phonebookOf } from "../connections/phonebook";
+import { removeMediaFiles } from "../media/files";
+import { mediaFilesOfTickets } from "../messages/records";
 import { canSeeTicket } from "../tickets/access";
+import { activeTicketsOfContact, ticketIdsOfContact } from "../tickets/records";
+import { userDefaultConnection } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
@@ -81,20 +78,9 @@ export function showContact(db: Db, id: number) {
 }
 
 /** The global default connection's id, or ERR_NO_DEF_WAPP_FOUND. */
-function defaultConnectionId(db: Db): number {
-  const row = db
-    .select({ id: whatsapps.id })
-    .from(whatsapps)
-    .where(eq(whatsapps.isDefault, true))
-    .orderBy(asc(whatsapps.id))
-    .get();
-  if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
-  return row.id;
-}
-
 /** Asks WhatsApp through the default connection; returns the canonical digits it knows for `number`. */
 async function checkOnWhatsapp(deps: AppDeps, number: string): Promise<string> {
-  const connectionId = defaultConnectionId(deps.db);
+  const connectionId = globalDefaultConnection(deps.db);
   if (!deps.channels.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
   let canonical: string | null;
   try {
@@ -140,11 +126,7 @@ export async function createContact(deps: AppDeps, input: ContactInput) {
  * in a queue they are not in. Refused with 403 otherwise.
  */
 function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactId: number) {
-  const active = db
-    .select({ queueId: tickets.queueId, userId: tickets.userId })
-    .from(tickets)
-    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, ["open", "pending"])))
-    .all();
+  const active = activeTicketsOfContact(db, contactId);
   if (active.some((ticket) => !canSeeTicket(actor, ticket))) throw forbidden();
 }
 
@@ -200,7 +182,7 @@ export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, 
 /** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys), then its messages' media files. */
 export function deleteContact(deps: AppDeps, id: number) {
   const files = deps.db.transaction((tx) => {
-    const media = mediaFilesOfTickets(tx, eq(tickets.contactId, id));
+    const media = mediaFilesOfTickets(tx, ticketIdsOfContact(tx, id));
     const row = tx.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
     if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
     return media;
@@ -226,11 +208,9 @@ export function getOrCreateContact(deps: AppDeps, input: ContactInput): ContactR
 
 /** POST /contacts/import: phone-book entries of the caller's (or the global) default connection become contacts. */
 export function importPhonebook(deps: AppDeps, actor: AuthUser) {
-  const own =
-    actor.whatsappId ??
-    deps.db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, actor.id)).get()?.whatsappId;
-  const connectionId = own ?? defaultConnectionId(deps.db);
-  const entries = deps.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).all();
+  const own = actor.whatsappId ?? userDefaultConnection(deps.db, actor.id);
+  const connectionId = own ?? globalDefaultConnection(deps.db);
+  const entries = phonebookOf(deps.db, connectionId);
   if (entries.length === 0) throw new AppError("ERR_NO_PHONEBOOK", 400);
   // Only real phone numbers: group ids and LID-only entries (no phone mapping) are skipped.
   const candidates = new Map<string, string>();

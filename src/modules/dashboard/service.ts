@@ -1,8 +1,6 @@
-import { and, count, gte, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { tickets } from "../../db/schema";
+import { countByStatus, creationTimes } from "../tickets/counts";
 import { dayRangeOf } from "../tickets/day-range";
-import { visibleTickets } from "../tickets/list";
 import type { AuthUser } from "../../shared/auth-user";
 
 export interface Dashboard {
@@ -17,23 +15,13 @@ const FIRST_HOUR = 8;
 
 /** The dashboard counts under the caller's queue visibility, today in the configured time zone. */
 export function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Dashboard {
-  const visible = visibleTickets(user);
-  const byStatus = db
-    .select({ status: tickets.status, n: count() })
-    .from(tickets)
-    .where(visible)
-    .groupBy(tickets.status)
-    .all();
+  const byStatus = countByStatus(db, user);
   const n = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
   const [start, end] = dayRangeOf(now, timeZone);
-  const created = db
-    .select({ createdAt: tickets.createdAt })
-    .from(tickets)
-    .where(and(visible, gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end))))
-    .all();
+  const created = creationTimes(db, user, start, end);
   const hourly = new Array<number>(12).fill(0);
   const hourOf = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "numeric", hourCycle: "h23" });
-  for (const { createdAt } of created) {
+  for (const createdAt of created) {
     const slot = Number(hourOf.format(createdAt)) - FIRST_HOUR;
     if (slot >= 0 && slot < hourly.length) hourly[slot]! += 1;
   }

@@ -1,14 +1,14 @@
-import { eq } from "drizzle-orm";
-import { whatsapps, type MessageRow } from "../../db/schema";
+import type { MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
-import { findOrCreateContact } from "../inbound/contacts";
-import { findOrCreateTicket } from "../inbound/tickets";
+import { findOrCreateContact } from "../contacts/find-or-create";
+import { findOrCreateTicket } from "../tickets/find-or-create";
 import { checkUpload, storeUpload } from "../media/service";
 import { sendTicketMedia, sendTicketText } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
-import { defaultWhatsappId } from "../tickets/default-connection";
+import { defaultWhatsappId } from "../connections/default-connection";
+import { connectionExists } from "../connections/lookup";
 import { toTicketDto } from "../tickets/serialize";
 import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
 
@@ -37,9 +37,8 @@ export function normaliseNumber(raw: string): string {
 
 function connectionFor(deps: AppDeps, whatsappId: number | undefined): number {
   if (whatsappId == null) return defaultWhatsappId(deps.db, null);
-  const row = deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
-  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
-  return row.id;
+  if (!connectionExists(deps.db, whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND");
+  return whatsappId;
 }
 
 /** The digits WhatsApp knows for the number, asked through the connection the message goes out on. */

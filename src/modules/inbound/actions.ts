@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
-import { tickets } from "../../db/schema";
 import { sendTicketText } from "../messages/send";
+import { findTicket, setBotMode } from "../tickets/records";
 import { applyTicketChanges } from "../tickets/service";
 import type { BotActions } from "./bot";
 
@@ -13,8 +12,8 @@ export function botActions(deps: AppDeps): BotActions {
     },
     async change(ticket, { isBot, ...changes }) {
       if (Object.keys(changes).length) await applyTicketChanges(deps, ticket.id, changes, { actor: null });
-      if (isBot !== undefined) deps.db.update(tickets).set({ isBot }).where(eq(tickets.id, ticket.id)).run();
-      return deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+      if (isBot !== undefined) setBotMode(deps.db, ticket.id, isBot);
+      return findTicket(deps.db, ticket.id)!;
     },
   };
 }

@@ -1,14 +1,9 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
-import {
-  type ChatbotRow,
-  chatbots,
-  queues,
-  ticketDialogs,
-  type TicketRow,
-  type WhatsappRow,
-  whatsappQueues,
-} from "../../db/schema";
+import type { ChatbotRow, TicketRow, WhatsappRow } from "../../db/schema";
+import { queueIdsOfConnections } from "../connections/lookup";
+import { firstLevelOptions } from "../queues/chatbot-tree";
+import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
+import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
 import { isBackKey, optionNumber, renderMenu } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
 
@@ -29,7 +24,6 @@ export const OUT_OF_WORK_INTERVAL_MS = 5 * 60 * 1000;
 const MENU_REPEAT_MS = 3000;
 export const MAX_INVALID_ANSWERS = 3;
 
-type Dialog = typeof ticketDialogs.$inferSelect;
 type QueueOption = { id: number; name: string; greetingMessage: string };
 
 /**
@@ -45,12 +39,12 @@ export async function runBot(
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
-  const dialog = loadDialog(deps, ticket.id);
+  const dialog = loadDialog(deps.db, ticket.id);
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
     if (connection.outOfWorkMessage.trim() && deps.clock.now() - last >= OUT_OF_WORK_INTERVAL_MS) {
-      saveDialog(deps, ticket.id, { outOfWorkSentAt: new Date(deps.clock.now()) });
+      saveDialog(deps.db, ticket.id, { outOfWorkSentAt: new Date(deps.clock.now()) });
       await actions.send(ticket, connection.outOfWorkMessage);
     }
     return;
@@ -60,47 +54,14 @@ export async function runBot(
   if (ticket.isBot) return chatbot(deps, actions, connection, ticket, dialog, text);
 }
 
+/** The queues the connection offers, in id order. */
 function connectionQueues(deps: AppDeps, whatsappId: number): QueueOption[] {
-  return deps.db
-    .select({ id: queues.id, name: queues.name, greetingMessage: queues.greetingMessage })
-    .from(whatsappQueues)
-    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(eq(whatsappQueues.whatsappId, whatsappId))
-    .orderBy(asc(queues.id))
-    .all();
+  const ids = queueIdsOfConnections(deps.db, [whatsappId]).get(whatsappId) ?? [];
+  return queueSummaries(deps.db, ids).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage }));
 }
 
 function firstLevel(deps: AppDeps, queueId: number): ChatbotRow[] {
-  return deps.db
-    .select()
-    .from(chatbots)
-    .where(and(eq(chatbots.queueId, queueId), isNull(chatbots.parentId)))
-    .orderBy(asc(chatbots.id))
-    .all();
-}
-
-function children(deps: AppDeps, parentId: number): ChatbotRow[] {
-  return deps.db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id)).all();
-}
-
-function loadDialog(deps: AppDeps, ticketId: number): Dialog | undefined {
-  return deps.db.select().from(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).get();
-}
-
-function saveDialog(deps: AppDeps, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
-  deps.db
-    .insert(ticketDialogs)
-    .values({ ticketId, ...values })
-    .onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values })
-    .run();
-}
-
-function clearDialog(deps: AppDeps, ticketId: number) {
-  deps.db
-    .update(ticketDialogs)
-    .set({ chatbotId: null, invalidCount: 0 })
-    .where(eq(ticketDialogs.ticketId, ticketId))
-    .run();
+  return firstLevelOptions(deps.db, [queueId]);
 }
 
 /** The connection greeting and the numbered queue list (no back line at this level). */
@@ -124,7 +85,7 @@ async function queueMenu(
   const list = connectionQueues(deps, connection.id);
   if (list.length === 0) {
     if (!dialog?.menuSentAt && connection.greetingMessage.trim()) {
-      saveDialog(deps, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+      saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
       await actions.send(ticket, connection.greetingMessage);
     }
     return;
@@ -133,12 +94,12 @@ async function queueMenu(
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
   if (!chosen) {
     if (menuJustSent(deps, dialog)) return;
-    saveDialog(deps, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+    saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
     await actions.send(ticket, mainMenu(connection, list));
     return;
   }
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
-  saveDialog(deps, ticket.id, { chatbotId: null, invalidCount: 0 });
+  saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
   const options = firstLevel(deps, chosen.id);
   const body = options.length ? renderMenu(chosen.greetingMessage, options, true) : chosen.greetingMessage.trim();
   if (body) await actions.send(updated, body);
@@ -153,16 +114,13 @@ async function chatbot(
   text: string,
 ) {
   const queueId = ticket.queueId!;
-  const node =
-    dialog?.chatbotId != null
-      ? deps.db.select().from(chatbots).where(eq(chatbots.id, dialog.chatbotId)).get()
-      : undefined;
-  const options = node ? children(deps, node.id) : firstLevel(deps, queueId);
+  const node = dialog?.chatbotId != null ? findChatbotOption(deps.db, dialog.chatbotId) : undefined;
+  const options = node ? childOptions(deps.db, node.id) : firstLevel(deps, queueId);
   if (options.length === 0) return;
 
   if (isBackKey(text)) {
     const updated = await actions.change(ticket, { queueId: null, isBot: true });
-    clearDialog(deps, ticket.id);
+    clearDialog(deps.db, ticket.id);
     await actions.send(updated, mainMenu(connection, connectionQueues(deps, connection.id)));
     return;
   }
@@ -172,31 +130,29 @@ async function chatbot(
   if (!option) {
     const invalid = (dialog?.invalidCount ?? 0) + 1;
     if (invalid >= MAX_INVALID_ANSWERS) {
-      clearDialog(deps, ticket.id);
+      clearDialog(deps.db, ticket.id);
       await actions.change(ticket, { isBot: false });
       return;
     }
     if (menuJustSent(deps, dialog)) return;
-    saveDialog(deps, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
-    const greeting = node
-      ? node.greetingMessage
-      : (deps.db.select({ g: queues.greetingMessage }).from(queues).where(eq(queues.id, queueId)).get()?.g ?? "");
+    saveDialog(deps.db, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
+    const greeting = node ? node.greetingMessage : (findQueue(deps.db, queueId)?.greetingMessage ?? "");
     await actions.send(ticket, renderMenu(greeting, options, true));
     return;
   }
 
   if (!option.greetingMessage.trim()) {
-    clearDialog(deps, ticket.id);
+    clearDialog(deps.db, ticket.id);
     await actions.change(ticket, { isBot: false });
     return;
   }
-  const next = children(deps, option.id);
+  const next = childOptions(deps.db, option.id);
   let current = ticket;
   if (option.isAgent && option.userId != null)
     current = await actions.change(current, { userId: option.userId, status: "open" });
-  if (next.length) saveDialog(deps, ticket.id, { chatbotId: option.id, invalidCount: 0 });
+  if (next.length) saveDialog(deps.db, ticket.id, { chatbotId: option.id, invalidCount: 0 });
   else {
-    clearDialog(deps, ticket.id);
+    clearDialog(deps.db, ticket.id);
     if (current.isBot) current = await actions.change(current, { isBot: false });
   }
   await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);

@@ -1,15 +1,16 @@
-import { and, eq } from "drizzle-orm";
 import type { CallEvent } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { messages, tickets, whatsapps } from "../../db/schema";
 import { localTime } from "./work-hours";
+import { connectionExists } from "../connections/lookup";
+import { hasMessage } from "../messages/records";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
+import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import type { BotActions } from "./bot";
-import { currentContact, findOrCreateContact } from "./contacts";
+import { currentContact, findOrCreateContact } from "../contacts/find-or-create";
 import type { InboundPipeline } from "./pipeline";
-import { findOrCreateTicket } from "./tickets";
+import { findOrCreateTicket } from "../tickets/find-or-create";
 
 /** The auto message sent to callers when calls are disabled. */
 export const CALLS_DISABLED_TEXT =
@@ -40,11 +41,10 @@ export class CallHandler {
 
   async handle(whatsappId: number, call: CallEvent): Promise<void> {
     const { deps } = this;
-    const connection = deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
-    if (!connection) return;
+    if (!connectionExists(deps.db, whatsappId)) return;
     // A call already logged was handled: the same event again (received events are handled again after a
     // restart) must not reject or answer the caller twice.
-    if (this.logged(whatsappId, call.id)) return;
+    if (hasMessage(deps.db, whatsappId, call.id)) return;
     const disabled = getSetting(deps.db, "call") === "disabled";
     if (call.kind === "offer") {
       if (!disabled) return;
@@ -75,19 +75,10 @@ export class CallHandler {
       const last = this.lastReply.get(key) ?? -Infinity;
       if (deps.clock.now() - last < CALL_REPLY_INTERVAL_MS) return;
       this.lastReply.set(key, deps.clock.now());
-      const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+      const fresh = findTicket(deps.db, ticket.id)!;
       await this.actions
         .send(fresh, CALLS_DISABLED_TEXT)
         .catch((error) => deps.log.warn("call auto message failed", { whatsappId, error }));
     });
-  }
-
-  private logged(whatsappId: number, callId: string): boolean {
-    const row = this.deps.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, callId)))
-      .get();
-    return !!row;
   }
 }

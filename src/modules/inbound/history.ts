@@ -1,12 +1,14 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
 import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { type ContactRow, messages, type TicketRow, tickets, whatsapps } from "../../db/schema";
 import { LRM } from "../messages/placeholders";
+import { findConnection } from "../connections/lookup";
+import { storedWids } from "../messages/records";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
+import { historyTicket } from "../tickets/find-or-create";
+import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
-import { findOrCreateContact } from "./contacts";
+import { findOrCreateContact } from "../contacts/find-or-create";
 import { bodyOf } from "./pipeline";
 
 const DAY_MS = 86_400_000;
@@ -19,13 +21,9 @@ const DAY_MS = 86_400_000;
  * written at once, between live events. Returns how many messages were stored.
  */
 export async function importHistory(deps: AppDeps, whatsappId: number, list: NormalizedMessage[]): Promise<number> {
-  const connection = deps.db
-    .select({ importHistory: whatsapps.importHistory, days: whatsapps.importHistoryDays })
-    .from(whatsapps)
-    .where(eq(whatsapps.id, whatsappId))
-    .get();
+  const connection = findConnection(deps.db, whatsappId);
   if (!connection?.importHistory) return 0;
-  const since = deps.clock.now() - connection.days * DAY_MS;
+  const since = deps.clock.now() - connection.importHistoryDays * DAY_MS;
   const ignoreGroups = getSetting(deps.db, "CheckMsgIsGroup") === "enabled";
   const chats = new Map<string, NormalizedMessage[]>();
   for (const m of list) {
@@ -51,16 +49,11 @@ export async function importHistory(deps: AppDeps, whatsappId: number, list: Nor
 }
 
 function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]): number {
-  const known = new Set<string>();
-  for (let i = 0; i < chat.length; i += 500) {
-    const wids = chat.slice(i, i + 500).map((m) => m.id);
-    for (const r of deps.db
-      .select({ wid: messages.wid })
-      .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, wids)))
-      .all())
-      known.add(r.wid);
-  }
+  const known = storedWids(
+    deps.db,
+    whatsappId,
+    chat.map((m) => m.id),
+  );
   const fresh = chat.filter((m) => !known.has(m.id));
   if (!fresh.length) return 0;
   const first = fresh[0]!;
@@ -76,7 +69,7 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
         name: fresh.find((m) => !m.fromMe && m.pushName)?.pushName,
         isGroup: false,
       });
-  const ticket = historyTicket(deps, contact, whatsappId, first);
+  const ticket = historyTicket(deps.db, { contactId: contact.id, whatsappId, isGroup: first.isGroup }, first.at);
   let stored = 0;
   for (const m of fresh) {
     const sender = m.fromMe
@@ -109,35 +102,7 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
     });
     if (created) stored++;
   }
-  const row = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get();
+  const row = findTicket(deps.db, ticket.id);
   if (row) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, row) });
   return stored;
-}
-
-/** The chat's history ticket on this connection, created closed at its first message when there is none. */
-function historyTicket(deps: AppDeps, contact: ContactRow, whatsappId: number, first: NormalizedMessage): TicketRow {
-  return deps.db.transaction((tx) => {
-    const existing = tx
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.contactId, contact.id), eq(tickets.whatsappId, whatsappId), eq(tickets.fromHistory, true)))
-      .orderBy(desc(tickets.id))
-      .get();
-    if (existing) return existing;
-    const at = new Date(first.at);
-    return tx
-      .insert(tickets)
-      .values({
-        contactId: contact.id,
-        whatsappId,
-        isGroup: first.isGroup,
-        status: "closed",
-        isBot: false,
-        fromHistory: true,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning()
-      .get();
-  });
 }

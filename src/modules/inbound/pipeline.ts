@@ -1,16 +1,18 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { type ContactRow, messages, tickets, whatsapps } from "../../db/schema";
+import type { ContactRow } from "../../db/schema";
+import { findConnection } from "../connections/lookup";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
-import { type StoreMessageInput, storeMessage, WAITING } from "../messages/store";
+import { isStoredForGood } from "../messages/records";
+import { type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
+import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
-import { currentContact, findOrCreateContact, refreshPicture } from "./contacts";
+import { currentContact, findOrCreateContact, refreshPicture } from "../contacts/find-or-create";
 import { KeyedMutex } from "./mutex";
-import { findOrCreateTicket } from "./tickets";
+import { findOrCreateTicket } from "../tickets/find-or-create";
 import { handleOptOut } from "../bulk/opt-out";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
@@ -48,9 +50,9 @@ export class InboundPipeline {
     // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && getSetting(deps.db, "CheckMsgIsGroup") === "enabled") return;
-    const connection = deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId)).get();
+    const connection = findConnection(deps.db, whatsappId);
     if (!connection) return;
-    if (this.alreadyStored(whatsappId, message.id)) return;
+    if (isStoredForGood(deps.db, whatsappId, message.id)) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
         whatsappId,
@@ -81,7 +83,7 @@ export class InboundPipeline {
     }
 
     await this.chats.run(`${chatContact.id}:${whatsappId}`, async () => {
-      if (this.alreadyStored(whatsappId, message.id)) return;
+      if (isStoredForGood(deps.db, whatsappId, message.id)) return;
       chatContact = currentContact(deps, chatContact);
       if (sender) sender = currentContact(deps, sender);
       const { ticket, change } = findOrCreateTicket(deps, {
@@ -113,7 +115,7 @@ export class InboundPipeline {
       });
       if (message.fromMe || message.isGroup || message.kind === "waiting") return;
       if (!stored.created && !stored.replaced) return;
-      const fresh = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+      const fresh = findTicket(deps.db, ticket.id)!;
       try {
         if (chatContact.number && (await handleOptOut(deps, whatsappId, fresh, chatContact.number, message.body)))
           return;
@@ -127,15 +129,6 @@ export class InboundPipeline {
     void refreshPicture(deps, whatsappId, chatContact).catch((error) =>
       deps.log.warn("profile picture refresh failed", { whatsappId, contactId: chatContact.id, error }),
     );
-  }
-
-  /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
-  private alreadyStored(whatsappId: number, wid: string): boolean {
-    return !!this.deps.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), ne(messages.mediaType, WAITING)))
-      .get();
   }
 
   /** Runs `job` under the chat lock of (contact, connection), as message handling does. */

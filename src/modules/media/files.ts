@@ -1,20 +1,6 @@
 import { rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { and, eq, isNotNull, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { messages, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
-
-/** The media file names of every message of the tickets matching `where`. */
-export function mediaFilesOfTickets(db: Pick<Db, "select">, where: SQL | undefined): string[] {
-  return db
-    .select({ mediaUrl: messages.mediaUrl })
-    .from(messages)
-    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-    .where(and(where, isNotNull(messages.mediaUrl)))
-    .all()
-    .map((r) => r.mediaUrl!);
-}
 
 /**
  * Removes files from the media directory. Only plain names inside it are touched; a file already gone is

@@ -1,11 +1,11 @@
 import { basename, extname, join } from "node:path";
-import { eq } from "drizzle-orm";
 import type { StoredMedia } from "../../channels/types";
-import { messages, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { makePrivateDir, writePrivateFile } from "../../private-files";
+import { findMessage } from "../messages/records";
 import { canSeeTicket } from "../tickets/access";
+import { findTicket } from "../tickets/records";
 import type { AuthUser } from "../../shared/auth-user";
 import { isInlineMedia, sizeLimitOf, sniffMime } from "./sniff";
 
@@ -88,19 +88,10 @@ export async function mediaForUser(
   user: AuthUser,
   messageId: number,
 ): Promise<ServedMedia> {
-  const row = deps.db
-    .select({
-      mediaUrl: messages.mediaUrl,
-      fileName: messages.fileName,
-      queueId: tickets.queueId,
-      userId: tickets.userId,
-    })
-    .from(messages)
-    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-    .where(eq(messages.id, messageId))
-    .get();
-  if (!row) throw notFound("ERR_NO_MESSAGE_FOUND");
-  if (!canSeeTicket(user, row)) throw forbidden();
+  const row = findMessage(deps.db, messageId);
+  const ticket = row && findTicket(deps.db, row.ticketId);
+  if (!row || !ticket) throw notFound("ERR_NO_MESSAGE_FOUND");
+  if (!canSeeTicket(user, ticket)) throw forbidden();
   if (!row.mediaUrl || basename(row.mediaUrl) !== row.mediaUrl) throw notFound("ERR_NO_MESSAGE_FOUND");
   const path = join(deps.config.mediaDir, row.mediaUrl);
   const file = Bun.file(path);

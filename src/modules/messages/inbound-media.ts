@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { MediaOutcome, OversizedMedia } from "../../channels/types";
-import { messages, tickets, type MessageRow } from "../../db/schema";
+import { messages, type MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { removeMediaFiles } from "../media/files";
+import { replaceLastMessage } from "../tickets/records";
 import { emitMessageUpdate } from "./store";
 
 /** The text of a message whose media was over the size limit: what it said, then the file's name and size. */
@@ -48,10 +49,7 @@ export function settleMedia(
       };
     } else if ("oversized" in outcome) {
       changes = { body: withOversizedNote(waiting.body, outcome.oversized), mediaState: "unavailable" };
-      tx.update(tickets)
-        .set({ lastMessage: changes.body })
-        .where(and(eq(tickets.id, waiting.ticketId), eq(tickets.lastMessage, waiting.body)))
-        .run();
+      replaceLastMessage(tx, waiting.ticketId, waiting.body, changes.body!);
     } else {
       changes = { mediaState: "unavailable" };
     }

@@ -2,12 +2,16 @@ import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { OutgoingMedia, SendOptions } from "../../channels/types";
-import { contacts, messages, tickets, whatsapps, type MessageRow } from "../../db/schema";
+import { messages, type MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import type { ErrorCode } from "../../shared/error-codes";
+import { findConnection } from "../connections/lookup";
+import { contactChat } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
+import { findTicket } from "../tickets/records";
 import { isVoiceRecording } from "./send";
+import { findMessage } from "./records";
 import { emitMessageUpdate } from "./store";
 
 type SendState = NonNullable<MessageRow["sendState"]>;
@@ -88,10 +92,7 @@ export class Outbox {
 /** A send only starts on a connection that runs and last reported CONNECTED (not while it opens or reconnects). */
 function isConnected(deps: AppDeps, whatsappId: number): boolean {
   if (!deps.channels.isRunning(whatsappId)) return false;
-  return (
-    deps.db.select({ status: whatsapps.status }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get()?.status ===
-    "CONNECTED"
-  );
+  return findConnection(deps.db, whatsappId)?.status === "CONNECTED";
 }
 
 function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
@@ -131,12 +132,8 @@ function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendE
 async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed" | "queued"> {
   const whatsappId = row.whatsappId!;
   try {
-    const chat = deps.db
-      .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
-      .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .where(eq(tickets.id, row.ticketId))
-      .get();
+    const ticket = findTicket(deps.db, row.ticketId);
+    const chat = ticket ? contactChat(deps.db, ticket.contactId) : undefined;
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
     if (row.mediaUrl)
@@ -176,7 +173,7 @@ function outgoingMedia(deps: AppDeps, row: MessageRow): OutgoingMedia {
 
 function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
   if (row.quotedMsgId == null) return undefined;
-  const q = deps.db.select().from(messages).where(eq(messages.id, row.quotedMsgId)).get();
+  const q = findMessage(deps.db, row.quotedMsgId);
   return q
     ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body }
     : undefined;
@@ -233,7 +230,7 @@ export function cancelUnsent(deps: Pick<AppDeps, "db" | "events" | "config" | "l
   );
   if (!row) return false;
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
-  const ticket = deps.db.select().from(tickets).where(eq(tickets.id, row.ticketId)).get();
+  const ticket = findTicket(deps.db, row.ticketId);
   if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
   return true;
 }

@@ -1,13 +1,18 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { contacts, messages, queues, tickets, users, type MessageRow, type TicketRow } from "../../db/schema";
+import { messages, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import type { StoredMedia } from "../../channels/types";
+import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
+import { findQueue } from "../queues/lookup";
+import { attachConnection, findTicket } from "../tickets/records";
+import { userName } from "../users/lookup";
 import { canSeeTicket } from "../tickets/access";
-import { defaultWhatsappId } from "../tickets/default-connection";
+import { defaultWhatsappId } from "../connections/default-connection";
 import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
+import { findMessage } from "./records";
 import { emitMessageUpdate, storeMessage } from "./store";
 
 export interface SendTextOptions {
@@ -33,9 +38,9 @@ function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undef
   let row = ticket;
   if (row.whatsappId == null) {
     const whatsappId = defaultWhatsappId(deps.db, userId ?? row.userId);
-    row = deps.db.update(tickets).set({ whatsappId }).where(eq(tickets.id, row.id)).returning().get()!;
+    row = attachConnection(deps.db, row.id, whatsappId)!;
   }
-  const contact = deps.db.select().from(contacts).where(eq(contacts.id, row.contactId)).get();
+  const contact = findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   return { ticket: row, whatsappId: row.whatsappId!, contactName: contact.name };
 }
@@ -46,22 +51,16 @@ function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undef
  */
 async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRow> {
   await deps.outbox.flush(deps, message.whatsappId!, message.id);
-  return deps.db.select().from(messages).where(eq(messages.id, message.id)).get() ?? message;
+  return findMessage(deps.db, message.id) ?? message;
 }
 
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
 export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: string, contactName: string): string {
-  const queueName =
-    ticket.queueId != null
-      ? deps.db.select({ name: queues.name }).from(queues).where(eq(queues.id, ticket.queueId)).get()?.name
-      : undefined;
-  const userName =
-    ticket.userId != null
-      ? deps.db.select({ name: users.name }).from(users).where(eq(users.id, ticket.userId)).get()?.name
-      : undefined;
+  const queue = ticket.queueId != null ? findQueue(deps.db, ticket.queueId)?.name : undefined;
+  const user = ticket.userId != null ? userName(deps.db, ticket.userId) : undefined;
   const text = renderPlaceholders(
     template,
-    { contactName, ticketId: ticket.id, queueName, userName },
+    { contactName, ticketId: ticket.id, queueName: queue, userName: user },
     new Date(deps.clock.now()),
     deps.config.timeZone,
   );
@@ -74,14 +73,8 @@ export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: strin
  */
 function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): MessageRow | undefined {
   if (opts.quotedMessageId == null) return undefined;
-  const row = deps.db.select().from(messages).where(eq(messages.id, opts.quotedMessageId)).get();
-  const owner = row
-    ? deps.db
-        .select({ contactId: tickets.contactId, queueId: tickets.queueId, userId: tickets.userId })
-        .from(tickets)
-        .where(eq(tickets.id, row.ticketId))
-        .get()
-    : undefined;
+  const row = findMessage(deps.db, opts.quotedMessageId);
+  const owner = row ? findTicket(deps.db, row.ticketId) : undefined;
   if (!row || !owner || owner.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
   if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
   return row;
@@ -204,7 +197,7 @@ export async function resendMessage(
       .returning()
       .get(),
   );
-  if (!row) return deps.db.select().from(messages).where(eq(messages.id, message.id)).get() ?? message;
+  if (!row) return findMessage(deps.db, message.id) ?? message;
   emitMessageUpdate(deps, row);
   return sendStored(deps, row);
 }

@@ -1,16 +1,19 @@
-import { count, desc, eq, inArray } from "drizzle-orm";
-import { contacts, messages, tickets, type MessageRow, type TicketRow } from "../../db/schema";
+import { count, desc, inArray } from "drizzle-orm";
+import { messages, type MessageRow, type TicketRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
 import { isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { checkUpload, storeUpload } from "../media/service";
+import { contactChat } from "../contacts/lookup";
 import { canSeeTicket } from "../tickets/access";
+import { findTicket, ticketsOfContact } from "../tickets/records";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
 import { cancelUnsent } from "./outbox";
+import { findMessage } from "./records";
 import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
 import { markRevoked, type MessageDto, toMessageDtos } from "./store";
 
@@ -25,11 +28,7 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
   const ticket = getTicketRow(deps, ticketId);
   if (!canSeeTicket(user, ticket)) throw forbidden();
   markTicketRead(deps, ticket);
-  const visibleIds = deps.db
-    .select({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId })
-    .from(tickets)
-    .where(eq(tickets.contactId, ticket.contactId))
-    .all()
+  const visibleIds = ticketsOfContact(deps.db, ticket.contactId)
     .filter((t) => canSeeTicket(user, t))
     .map((t) => t.id);
   const where = inArray(messages.ticketId, visibleIds);
@@ -108,7 +107,7 @@ export async function sendFromPanel(
  * removed while it waited is queued on the ticket's connection.
  */
 export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: number): Promise<MessageDto> {
-  const message = deps.db.select().from(messages).where(eq(messages.id, messageId)).get();
+  const message = findMessage(deps.db, messageId);
   if (!message) throw notFound("ERR_NO_MESSAGE_FOUND");
   const ticket = getTicketRow(deps, message.ticketId);
   assertMaySend(user, ticket);
@@ -125,21 +124,12 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
  * removed with its file. Otherwise it is deleted for everyone on the network, then marked deleted.
  */
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
-  const found = () =>
-    deps.db
-      .select({
-        message: messages,
-        queueId: tickets.queueId,
-        userId: tickets.userId,
-        number: contacts.number,
-        lid: contacts.lid,
-        isGroup: contacts.isGroup,
-      })
-      .from(messages)
-      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .where(eq(messages.id, messageId))
-      .get();
+  const found = () => {
+    const message = findMessage(deps.db, messageId);
+    const ticket = message && findTicket(deps.db, message.ticketId);
+    const chat = ticket && contactChat(deps.db, ticket.contactId);
+    return chat ? { message, queueId: ticket.queueId, userId: ticket.userId, ...chat } : undefined;
+  };
   let row = found();
   if (!row) throw notFound("ERR_NO_MESSAGE_FOUND");
   if (!canSeeTicket(user, row)) throw forbidden();

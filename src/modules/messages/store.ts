@@ -1,9 +1,12 @@
-import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { contacts, messageReactions, messages, tickets, type MessageRow } from "../../db/schema";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db, Writer } from "../../db/client";
+import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
+import { contactSummaries } from "../contacts/lookup";
 import { everyViewerMaySee } from "../tickets/access";
+import { findTicket, findTickets, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
 
 export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
@@ -63,32 +66,13 @@ export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: numbe
 export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): MessageDto[] {
   if (rows.length === 0) return [];
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
-  const quoted = quotedIds.length
-    ? db
-        .select({
-          id: messages.id,
-          body: messages.body,
-          fromMe: messages.fromMe,
-          mediaType: messages.mediaType,
-          contactId: messages.contactId,
-          queueId: tickets.queueId,
-          userId: tickets.userId,
-        })
-        .from(messages)
-        .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-        .where(inArray(messages.id, quotedIds))
-        .all()
-        .filter((q) => mayQuote(q))
-        .map(({ queueId: _queue, userId: _user, ...q }) => q)
-    : [];
-  const contactIds = [...new Set([...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null))];
-  const contactRows = contactIds.length
-    ? db
-        .select({ id: contacts.id, name: contacts.name, profilePicUrl: contacts.profilePicUrl })
-        .from(contacts)
-        .where(inArray(contacts.id, contactIds))
-        .all()
-    : [];
+  const quoted = quotedIds.length ? quotedMessages(db, quotedIds, mayQuote) : [];
+  const contactIds = [...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null);
+  const contactRows = contactSummaries(db, contactIds).map(({ id, name, profilePicUrl }) => ({
+    id,
+    name,
+    profilePicUrl,
+  }));
   const contactMap = new Map(contactRows.map((c) => [c.id, c]));
   const reactions = reactionsOf(
     db,
@@ -109,6 +93,32 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
   }));
 }
 
+/** The quoted messages whose ticket `mayQuote` accepts. */
+function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
+  const rows = db
+    .select({
+      id: messages.id,
+      body: messages.body,
+      fromMe: messages.fromMe,
+      mediaType: messages.mediaType,
+      contactId: messages.contactId,
+      ticketId: messages.ticketId,
+    })
+    .from(messages)
+    .where(inArray(messages.id, ids))
+    .all();
+  const ticketsById = new Map(
+    findTickets(
+      db,
+      rows.map((r) => r.ticketId),
+    ).map((t) => [t.id, t]),
+  );
+  return rows.flatMap(({ ticketId, ...q }) => {
+    const ticket = ticketsById.get(ticketId);
+    return ticket && mayQuote(ticket) ? [q] : [];
+  });
+}
+
 function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
   const rows = db
     .select({ messageId: messageReactions.messageId, emoji: messageReactions.emoji, reactor: messageReactions.reactor })
@@ -121,9 +131,6 @@ function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reac
     byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
   return byMessage;
 }
-
-/** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
-export const WAITING = "waiting";
 
 /**
  * Stores a message once per (connection, network id) and updates its ticket in the same transaction
@@ -170,26 +177,13 @@ export function storeMessage(
       })
       .returning()
       .get();
-    if (input.history) {
-      tx.update(tickets)
-        .set({ lastMessage: input.body, updatedAt: at })
-        .where(and(eq(tickets.id, input.ticketId), lte(tickets.updatedAt, at)))
-        .run();
-      return { message, created: true };
-    }
-    tx.update(tickets)
-      .set({
-        lastMessage: input.body,
-        updatedAt: new Date(deps.clock.now()),
-        ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
-      })
-      .where(eq(tickets.id, input.ticketId))
-      .run();
+    if (input.history) touchHistoryMessage(tx, input.ticketId, input.body, at);
+    else touchLastMessage(tx, input.ticketId, input.body, new Date(deps.clock.now()), countUnread);
     return { message, created: true };
   });
   if (result.replaced) emitMessageUpdate(deps, result.message);
   if (result.created && !input.history) {
-    const ticketRow = db.select().from(tickets).where(eq(tickets.id, input.ticketId)).get();
+    const ticketRow = findTicket(db, input.ticketId);
     if (ticketRow) {
       const ticket = toTicketDto(db, ticketRow);
       const [message] = toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
@@ -199,7 +193,7 @@ export function storeMessage(
   return result;
 }
 
-function replacePlaceholder(tx: Pick<Db, "select" | "update">, placeholder: MessageRow, input: StoreMessageInput) {
+function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMessageInput) {
   const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
   const message = tx
     .update(messages)
@@ -216,10 +210,7 @@ function replacePlaceholder(tx: Pick<Db, "select" | "update">, placeholder: Mess
     .where(eq(messages.id, placeholder.id))
     .returning()
     .get()!;
-  tx.update(tickets)
-    .set({ lastMessage: input.body })
-    .where(and(eq(tickets.id, placeholder.ticketId), eq(tickets.lastMessage, placeholder.body)))
-    .run();
+  replaceLastMessage(tx, placeholder.ticketId, placeholder.body, input.body);
   return { message, created: false, replaced: true };
 }
 
@@ -239,11 +230,7 @@ function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number 
 
 /** Announces a changed message (its chat shows it). */
 export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
-  const ticket = deps.db
-    .select({ queueId: tickets.queueId, userId: tickets.userId })
-    .from(tickets)
-    .where(eq(tickets.id, row.ticketId))
-    .get();
+  const ticket = findTicket(deps.db, row.ticketId);
   const [message] = toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
   if (message) deps.events.emit("message.updated", { message });
 }

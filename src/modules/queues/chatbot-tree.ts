@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, isNull, notInArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { chatbots, users, type ChatbotRow } from "../../db/schema";
+import { chatbots, type ChatbotRow } from "../../db/schema";
 import { AppError, FieldError } from "../../errors";
+import { countKnownUsers } from "../users/lookup";
 
 /** A chatbot option as written by clients: `id` updates an existing node, no `id` creates one. */
 export interface OptionInput {
@@ -38,15 +39,7 @@ export function checkOptions(db: Db, options: OptionInput[] | undefined, level =
   if (!options) return;
   const userIds = new Set<number>();
   collectUsers(options, level, userIds);
-  if (userIds.size) {
-    const found =
-      db
-        .select({ n: count() })
-        .from(users)
-        .where(inArray(users.id, [...userIds]))
-        .get()?.n ?? 0;
-    if (found !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
-  }
+  if (userIds.size && countKnownUsers(db, [...userIds]) !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
 }
 
 function collectUsers(options: OptionInput[], level: number, userIds: Set<number>) {

@@ -1,8 +1,9 @@
-import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { chatbots, queues, tickets } from "../../db/schema";
+import { chatbots, queues } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
 
@@ -89,15 +90,10 @@ export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
     ) {
       throw new AppError("ERR_NO_QUEUE_FOUND", 400);
     }
-    const held = tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, id)).get()?.n ?? 0;
-    if (held > 0 && moveTo === undefined) throw new AppError("ERR_QUEUE_HAS_TICKETS", 400, { tickets: held });
     // Only active tickets sit in live lists; closed ones move silently.
-    const active = tx
-      .select()
-      .from(tickets)
-      .where(and(eq(tickets.queueId, id), inArray(tickets.status, ["open", "pending"])))
-      .all();
-    if (held > 0) tx.update(tickets).set({ queueId: moveTo }).where(eq(tickets.queueId, id)).run();
+    const { held, active } = ticketsInQueue(tx, id);
+    if (held > 0 && moveTo === undefined) throw new AppError("ERR_QUEUE_HAS_TICKETS", 400, { tickets: held });
+    if (held > 0) moveQueueTickets(tx, id, moveTo ?? null);
     tx.delete(queues).where(eq(queues.id, id)).run();
     return active;
   });

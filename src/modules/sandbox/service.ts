@@ -1,17 +1,12 @@
-import { eq } from "drizzle-orm";
 import type { SandboxDriver } from "../../channels/sandbox/driver";
 import type { SandboxInbound } from "../../channels/sandbox/network";
 import type { AppDeps } from "../../deps";
-import { whatsapps } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
+import { findConnection } from "../connections/lookup";
 
 /** The sandbox connection `id`, or 404 when it does not exist / 400 when it is not a sandbox connection. */
 function sandboxConnection(deps: AppDeps, id: number) {
-  const row = deps.db
-    .select({ id: whatsapps.id, provider: whatsapps.provider })
-    .from(whatsapps)
-    .where(eq(whatsapps.id, id))
-    .get();
+  const row = findConnection(deps.db, id);
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   if (row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
   return row;

@@ -1,15 +1,18 @@
-import { and, eq, inArray, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
 import type { Db } from "../../db/client";
-import { contacts, jobs, messages, schedules, tickets, type ScheduleRow } from "../../db/schema";
+import { schedules, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { enqueue } from "../../jobs/store";
-import { findOrCreateTicket } from "../inbound/tickets";
+import { activePayloads, enqueue } from "../../jobs/store";
+import { findOrCreateTicket } from "../tickets/find-or-create";
+import { findContact } from "../contacts/lookup";
 import { cancelUnsent } from "../messages/outbox";
+import { settledSends } from "../messages/records";
 import { sendTicketText } from "../messages/send";
-import { defaultWhatsappId } from "../tickets/default-connection";
+import { defaultWhatsappId } from "../connections/default-connection";
 import { toTicketDto } from "../tickets/serialize";
+import { findTicket } from "../tickets/records";
 import { markTicketRead } from "../tickets/service";
 import { showSchedule } from "./service";
 
@@ -58,25 +61,18 @@ export function pickDueSchedules(deps: AppDeps): number[] {
  */
 export function settleWaitingSchedules(deps: AppDeps) {
   const waiting = deps.db
-    .select({
-      id: schedules.id,
-      messageId: schedules.messageId,
-      sendState: messages.sendState,
-      sendError: messages.sendError,
-    })
+    .select({ id: schedules.id, messageId: schedules.messageId })
     .from(schedules)
-    .innerJoin(messages, eq(messages.id, schedules.messageId))
-    .where(
-      and(
-        eq(schedules.status, "AGENDADA"),
-        isNotNull(schedules.messageId),
-        inArray(messages.sendState, ["sent", "failed"]),
-      ),
-    )
+    .where(and(eq(schedules.status, "AGENDADA"), isNotNull(schedules.messageId)))
     .all();
+  const settled = settledSends(
+    deps.db,
+    waiting.map((row) => row.messageId!),
+  );
   for (const row of waiting) {
-    if (row.sendState === "sent") markSent(deps, row.id, row.messageId!);
-    else failAttempt(deps, row.id, row.messageId, row.sendError ?? "ERR_SENDING_WAPP_MSG");
+    const message = settled.get(row.messageId!);
+    if (message?.sendState === "sent") markSent(deps, row.id, row.messageId!);
+    else if (message) failAttempt(deps, row.id, row.messageId, message.sendError ?? "ERR_SENDING_WAPP_MSG");
   }
   withdrawOrphans(deps);
 }
@@ -87,26 +83,23 @@ export function settleWaitingSchedules(deps: AppDeps) {
  */
 function withdrawOrphans(deps: AppDeps) {
   const now = new Date(deps.clock.now());
-  const noJob = notExists(
-    deps.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.kind, SCHEDULE_SEND_JOB),
-          inArray(jobs.status, ["pending", "running"]),
-          sql`json_extract(${jobs.payload}, '$.scheduleId') = ${schedules.id}`,
-        ),
-      ),
-  );
-  const orphans = deps.db.transaction((tx) =>
-    tx
+  const orphans = deps.db.transaction((tx) => {
+    const withJob = activePayloads(tx, SCHEDULE_SEND_JOB)
+      .map((payload) => (payload as { scheduleId?: unknown }).scheduleId)
+      .filter((id): id is number => typeof id === "number");
+    return tx
       .update(schedules)
       .set({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", updatedAt: now })
-      .where(and(eq(schedules.status, "AGENDADA"), isNull(schedules.messageId), noJob))
+      .where(
+        and(
+          eq(schedules.status, "AGENDADA"),
+          isNull(schedules.messageId),
+          withJob.length ? notInArray(schedules.id, withJob) : undefined,
+        ),
+      )
       .returning({ id: schedules.id })
-      .all(),
-  );
+      .all();
+  });
   for (const { id } of orphans) publish(deps, id);
 }
 
@@ -189,16 +182,9 @@ function giveUp(deps: AppDeps, id: number, reason: string) {
 
 /** Who a schedule goes to and on which connection: its ticket's connection, else the user's or the default one. */
 function targetOf(deps: AppDeps, schedule: ScheduleRow) {
-  const contact = deps.db
-    .select({ id: contacts.id, isGroup: contacts.isGroup, number: contacts.number })
-    .from(contacts)
-    .where(eq(contacts.id, schedule.contactId))
-    .get();
+  const contact = findContact(deps.db, schedule.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
-  const own =
-    schedule.ticketId != null
-      ? deps.db.select({ whatsappId: tickets.whatsappId }).from(tickets).where(eq(tickets.id, schedule.ticketId)).get()
-      : undefined;
+  const own = schedule.ticketId != null ? findTicket(deps.db, schedule.ticketId) : undefined;
   return { contact, whatsappId: own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId) };
 }
 

@@ -1,12 +1,15 @@
-import { and, count, desc, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, schedules, tickets, users, type ScheduleRow } from "../../db/schema";
+import { contacts, schedules, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { contactExists, contactSummaries } from "../contacts/lookup";
+import { findTicket } from "../tickets/records";
+import { userNames } from "../users/lookup";
 
 export interface ScheduleInput {
   body: string;
@@ -18,20 +21,16 @@ export interface ScheduleInput {
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
 function withRelations(db: Db, rows: ScheduleRow[]) {
   if (!rows.length) return [];
-  const contactIds = [...new Set(rows.map((r) => r.contactId))];
-  const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v != null))];
   const contactById = new Map(
-    db
-      .select({ id: contacts.id, name: contacts.name, number: contacts.number })
-      .from(contacts)
-      .where(inArray(contacts.id, contactIds))
-      .all()
-      .map((c) => [c.id, c]),
+    contactSummaries(
+      db,
+      rows.map((r) => r.contactId),
+    ).map(({ id, name, number }) => [id, { id, name, number }]),
   );
   const userById = new Map(
-    (userIds.length
-      ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all()
-      : []
+    userNames(
+      db,
+      rows.map((r) => r.userId).filter((v): v is number => v != null),
     ).map((u) => [u.id, u]),
   );
   return rows.map((row) => ({
@@ -120,13 +119,12 @@ function parseSendAt(value: string, timeZone: string): Date {
 }
 
 function assertContact(db: Db, contactId: number) {
-  if (!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, contactId)).get())
-    throw new AppError("ERR_NO_CONTACT_FOUND", 400);
+  if (!contactExists(db, contactId)) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
 }
 
 /** A schedule written from a chat goes out on that chat's connection: the ticket must be the contact's. */
 function assertTicketOf(db: Db, ticketId: number, contactId: number) {
-  const ticket = db.select({ contactId: tickets.contactId }).from(tickets).where(eq(tickets.id, ticketId)).get();
+  const ticket = findTicket(db, ticketId);
   if (!ticket || ticket.contactId !== contactId) throw new AppError("ERR_NO_TICKET_FOUND", 400);
 }
 

@@ -1,11 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
-import { whatsapps } from "../../db/schema";
 import { notFound } from "../../errors";
+import { connectionExists } from "../connections/lookup";
 
 function assertExists(deps: AppDeps, id: number) {
-  const row = deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, id)).get();
-  if (!row) throw notFound("ERR_NO_WAPP_FOUND");
+  if (!connectionExists(deps.db, id)) throw notFound("ERR_NO_WAPP_FOUND");
 }
 
 /** "Try again": starts the session; the outcome arrives as whatsappSession events. */

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { settingsMessage, whatsapps } from "../../db/schema";
+import { settingsMessage } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
+import { connectionExists } from "../connections/lookup";
 
 export interface SettingsMessageInput {
   whatsappId: number;
@@ -24,8 +25,7 @@ export function getSettingsMessage(db: Db, whatsappId: number) {
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */
 export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) {
-  if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId)).get())
-    throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  if (!connectionExists(deps.db, input.whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 404);
   if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "Too Long!");
   const contacts = input.contacts ?? input.contact;
   const values = {

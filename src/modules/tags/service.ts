@@ -1,10 +1,11 @@
-import { and, asc, count, countDistinct, eq, inArray, ne, or } from "drizzle-orm";
+import { and, asc, count, eq, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { tags, ticketTags, type TagRow } from "../../db/schema";
+import { tags, type TagRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { can } from "../../shared/permissions";
+import { taggedTicketCounts } from "../tickets/records";
 import type { AuthUser } from "../../shared/auth-user";
 
 export interface TagInput {
@@ -17,18 +18,10 @@ const DEFAULT_COLOR = "#eee";
 /** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
 function withCounts(db: Db, rows: TagRow[]) {
   if (!rows.length) return [];
-  const counts = db
-    .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
-    .from(ticketTags)
-    .where(
-      inArray(
-        ticketTags.tagId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .groupBy(ticketTags.tagId)
-    .all();
-  const byTag = new Map(counts.map((c) => [c.tagId, c.n]));
+  const byTag = taggedTicketCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({ ...row, ticketsCount: byTag.get(row.id) ?? 0 }));
 }
 

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { tickets, userQueues, users } from "../../db/schema";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
+import { viewerOf } from "../users/lookup";
+import { findTicket } from "./records";
 
 type Viewer = Pick<AuthUser, "id" | "profile" | "queueIds">;
 type Visibility = { queueId: number | null; userId: number | null };
@@ -19,11 +19,7 @@ export function canSeeTicket(user: Viewer, ticket: Visibility) {
 
 /** True when the ticket exists and the user may see it. */
 export function userMaySeeTicketId(db: Db, user: AuthUser, ticketId: number): boolean {
-  const ticket = db
-    .select({ queueId: tickets.queueId, userId: tickets.userId })
-    .from(tickets)
-    .where(eq(tickets.id, ticketId))
-    .get();
+  const ticket = findTicket(db, ticketId);
   return !!ticket && canSeeTicket(user, ticket);
 }
 
@@ -39,13 +35,6 @@ export function everyViewerMaySee(db: Pick<Db, "select">, ticket: Visibility, ot
 }
 
 function assigneeMaySee(db: Pick<Db, "select">, userId: number, ticket: Visibility): boolean {
-  const user = db.select({ profile: users.profile }).from(users).where(eq(users.id, userId)).get();
-  if (!user) return true;
-  const queueIds = db
-    .select({ queueId: userQueues.queueId })
-    .from(userQueues)
-    .where(eq(userQueues.userId, userId))
-    .all()
-    .map((r) => r.queueId);
-  return canSeeTicket({ id: userId, profile: user.profile, queueIds }, ticket);
+  const viewer = viewerOf(db, userId);
+  return !viewer || canSeeTicket(viewer, ticket);
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
-import { contacts, whatsapps } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { forbidden, notFound } from "../../errors";
 import type { AuthUser } from "../../shared/auth-user";
+import { findConnection } from "../connections/lookup";
+import { contactChat } from "../contacts/lookup";
 import { canSeeTicket } from "./access";
 import { getTicketRow } from "./service";
 
@@ -14,21 +14,8 @@ import { getTicketRow } from "./service";
 export function callUrl(deps: Pick<AppDeps, "db">, user: AuthUser, ticketId: number): { url: string } {
   const ticket = getTicketRow(deps, ticketId);
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  const token =
-    ticket.whatsappId != null
-      ? deps.db
-          .select({ wavoip: whatsapps.wavoip })
-          .from(whatsapps)
-          .where(eq(whatsapps.id, ticket.whatsappId))
-          .get()
-          ?.wavoip.trim()
-      : "";
-  const phone = deps.db
-    .select({ number: contacts.number })
-    .from(contacts)
-    .where(eq(contacts.id, ticket.contactId))
-    .get()
-    ?.number?.replace(/\D/g, "");
+  const token = ticket.whatsappId != null ? findConnection(deps.db, ticket.whatsappId)?.wavoip.trim() : "";
+  const phone = contactChat(deps.db, ticket.contactId)?.number?.replace(/\D/g, "");
   if (!token || !phone) throw notFound("ERR_NOT_FOUND");
   return { url: `https://app.wavoip.com/call?token=${encodeURIComponent(token)}&phone=${encodeURIComponent(phone)}` };
 }

@@ -1,17 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-  contactExtraInfo,
-  contacts,
-  queues,
-  tags,
-  ticketTags,
-  tickets,
-  users,
-  whatsapps,
-  type TicketRow,
-} from "../../db/schema";
+import { tags, ticketTags, type TicketRow } from "../../db/schema";
 import { notFound } from "../../errors";
+import { connectionSummaries } from "../connections/lookup";
+import { contactSummaries, extraInfoOf } from "../contacts/lookup";
+import { queueSummaries } from "../queues/lookup";
+import { userNames } from "../users/lookup";
+import { findTicket } from "./records";
 
 export interface TicketDto extends TicketRow {
   /** `number` is null while WhatsApp shows the contact only by their LID. */
@@ -39,46 +34,13 @@ function byId<T extends { id: number }>(rows: T[]): Map<number, T> {
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
 export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
   if (rows.length === 0) return [];
-  const contactIds = ids(rows.map((r) => r.contactId));
-  const userIds = ids(rows.map((r) => r.userId));
-  const queueIds = ids(rows.map((r) => r.queueId));
-  const whatsappIds = ids(rows.map((r) => r.whatsappId));
-  const contactMap = byId(
-    db
-      .select({
-        id: contacts.id,
-        name: contacts.name,
-        number: contacts.number,
-        profilePicUrl: contacts.profilePicUrl,
-        isGroup: contacts.isGroup,
-      })
-      .from(contacts)
-      .where(inArray(contacts.id, contactIds))
-      .all(),
-  );
-  const userMap = byId(
-    userIds.length
-      ? db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)).all()
-      : [],
-  );
+  const contactMap = byId(contactSummaries(db, ids(rows.map((r) => r.contactId))));
+  const userMap = byId(userNames(db, ids(rows.map((r) => r.userId))));
   const queueMap = byId(
-    queueIds.length
-      ? db
-          .select({ id: queues.id, name: queues.name, color: queues.color })
-          .from(queues)
-          .where(inArray(queues.id, queueIds))
-          .all()
-      : [],
+    queueSummaries(db, ids(rows.map((r) => r.queueId))).map(({ id, name, color }) => ({ id, name, color })),
   );
   const whatsappMap = byId(
-    whatsappIds.length
-      ? db
-          .select({ id: whatsapps.id, name: whatsapps.name, wavoip: whatsapps.wavoip })
-          .from(whatsapps)
-          .where(inArray(whatsapps.id, whatsappIds))
-          .all()
-          .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }))
-      : [],
+    connectionSummaries(db, ids(rows.map((r) => r.whatsappId))).map(({ id, name, hasCall }) => ({ id, name, hasCall })),
   );
   const tagLinks = db
     .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
@@ -115,17 +77,11 @@ export function toTicketDto(db: Db, row: TicketRow): TicketDto {
 
 /** The ticket as GET /tickets/:id shows it (contact with its extra info); 404 ERR_NO_TICKET_FOUND when missing. */
 export function loadTicketDto(db: Db, id: number): TicketDto {
-  const row = db.select().from(tickets).where(eq(tickets.id, id)).get();
+  const row = findTicket(db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
   const dto = toTicketDto(db, row);
   if (dto.contact) {
-    const extraInfo = db
-      .select({ id: contactExtraInfo.id, name: contactExtraInfo.name, value: contactExtraInfo.value })
-      .from(contactExtraInfo)
-      .where(eq(contactExtraInfo.contactId, row.contactId))
-      .orderBy(contactExtraInfo.id)
-      .all();
-    dto.contact = { ...dto.contact, extraInfo };
+    dto.contact = { ...dto.contact, extraInfo: extraInfoOf(db, row.contactId) };
   }
   return dto;
 }

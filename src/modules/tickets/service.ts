@@ -1,16 +1,5 @@
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
-import {
-  contacts,
-  messages,
-  queues,
-  tags,
-  ticketDialogs,
-  ticketTags,
-  tickets,
-  users,
-  whatsapps,
-  type TicketRow,
-} from "../../db/schema";
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/schema";
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -18,11 +7,18 @@ import { TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
-import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
+import { findConnection, connectionExists } from "../connections/lookup";
+import { contactChat, contactIdByNumbers, findContact } from "../contacts/lookup";
+import { removeMediaFiles } from "../media/files";
+import { markMessagesRead, mediaFilesOfTickets } from "../messages/records";
 import { sendTicketText } from "../messages/send";
+import { queueExists } from "../queues/lookup";
+import { allTagsExist } from "../tags/lookup";
+import { userExists } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
-import { defaultWhatsappId } from "./default-connection";
+import { defaultWhatsappId } from "../connections/default-connection";
+import { findTicket, ticketsOfContact } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
 
 export interface TicketChanges {
@@ -45,7 +41,7 @@ const ACTIVE: TicketStatus[] = ["open", "pending"];
 
 /** Loads a ticket row or throws 404 ERR_NO_TICKET_FOUND. */
 export function getTicketRow(deps: Pick<AppDeps, "db">, id: number): TicketRow {
-  const row = deps.db.select().from(tickets).where(eq(tickets.id, id)).get();
+  const row = findTicket(deps.db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
   return row;
 }
@@ -93,13 +89,8 @@ export async function applyTicketChanges(
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
     throw new FieldError("status", DEFAULT_MESSAGES.pattern);
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
-  if (changes.userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, changes.userId)).get())
-    throw notFound("ERR_NO_USER_FOUND");
-  if (
-    changes.queueId != null &&
-    !deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, changes.queueId)).get()
-  )
-    throw notFound("ERR_NO_QUEUE_FOUND");
+  if (changes.userId != null && !userExists(deps.db, changes.userId)) throw notFound("ERR_NO_USER_FOUND");
+  if (changes.queueId != null && !queueExists(deps.db, changes.queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
 
   const next = {
     status: before.status as TicketStatus,
@@ -143,8 +134,7 @@ export async function applyTicketChanges(
       throw forbidden();
   }
   if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId) {
-    if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, changes.whatsappId)).get())
-      throw notFound("ERR_NO_WAPP_FOUND");
+    if (!connectionExists(deps.db, changes.whatsappId)) throw notFound("ERR_NO_WAPP_FOUND");
     const other = otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
     if (other && next.status !== "closed") throw otherOpenError(actor, other.id);
   }
@@ -175,10 +165,7 @@ export async function applyTicketChanges(
   if (markRead) markTicketRead(deps, after);
   deps.events.emit("ticket.updated", { ticket: loadTicketDto(deps.db, ticketId), before });
 
-  const connection =
-    after.whatsappId != null
-      ? deps.db.select().from(whatsapps).where(eq(whatsapps.id, after.whatsappId)).get()
-      : undefined;
+  const connection = after.whatsappId != null ? findConnection(deps.db, after.whatsappId) : undefined;
   if (
     connection &&
     before.status !== "closed" &&
@@ -215,21 +202,12 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
 export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
   const unread = deps.db.transaction((tx) => {
     tx.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id)).run();
-    return tx
-      .update(messages)
-      .set({ read: true })
-      .where(and(eq(messages.ticketId, ticket.id), eq(messages.read, false)))
-      .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId })
-      .all();
+    return markMessagesRead(tx, ticket.id);
   });
   deps.events.emit("ticket.read", { ticket });
   const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
   if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
-  const contact = deps.db
-    .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
-    .from(contacts)
-    .where(eq(contacts.id, ticket.contactId))
-    .get();
+  const contact = contactChat(deps.db, ticket.contactId);
   if (!contact) return;
   deps.channels
     .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids)
@@ -250,17 +228,15 @@ export interface NewTicket {
 export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
   const status = (input.status ?? "open") as TicketStatus;
   if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
-  const contact = deps.db.select().from(contacts).where(eq(contacts.id, input.contactId)).get();
+  const contact = findContact(deps.db, input.contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
-  if (userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())
-    throw notFound("ERR_NO_USER_FOUND");
+  if (userId != null && !userExists(deps.db, userId)) throw notFound("ERR_NO_USER_FOUND");
   if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
   if (queueId != null) {
-    if (!deps.db.select({ id: queues.id }).from(queues).where(eq(queues.id, queueId)).get())
-      throw notFound("ERR_NO_QUEUE_FOUND");
+    if (!queueExists(deps.db, queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
     if (!canSeeTicket(actor, { queueId, userId: null })) throw forbidden();
   }
   const whatsappId = defaultWhatsappId(deps.db, actor.id);
@@ -293,7 +269,7 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
 export function deleteTicket(deps: AppDeps, id: number) {
   const row = getTicketRow(deps, id);
   const files = deps.db.transaction((tx) => {
-    const files = mediaFilesOfTickets(tx, eq(tickets.id, id));
+    const files = mediaFilesOfTickets(tx, [id]);
     tx.delete(tickets).where(eq(tickets.id, id)).run();
     return files;
   });
@@ -306,11 +282,7 @@ export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number,
   const row = getTicketRow(deps, ticketId);
   if (!canSeeTicket(actor, row)) throw forbidden();
   const wanted = [...new Set(tagIds)];
-  if (
-    wanted.length &&
-    deps.db.select({ id: tags.id }).from(tags).where(inArray(tags.id, wanted)).all().length !== wanted.length
-  )
-    throw notFound("ERR_NO_TAG_FOUND");
+  if (!allTagsExist(deps.db, wanted)) throw notFound("ERR_NO_TAG_FOUND");
   deps.db.transaction((tx) => {
     tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId)).run();
     if (wanted.length)
@@ -333,14 +305,9 @@ export function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string)
   const candidates = [digits];
   const br = digits.match(/^55(\d{2})(9?)(\d{8})$/);
   if (br) candidates.push(`55${br[1]}${br[2] ? "" : "9"}${br[3]}`);
-  const contact = deps.db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.number, candidates)).get();
-  if (!contact) throw notFound("ERR_NO_TICKET_FOUND");
-  const rows = deps.db
-    .select()
-    .from(tickets)
-    .where(eq(tickets.contactId, contact.id))
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .all();
+  const contactId = contactIdByNumbers(deps.db, candidates);
+  if (contactId === undefined) throw notFound("ERR_NO_TICKET_FOUND");
+  const rows = ticketsOfContact(deps.db, contactId);
   const visible = rows.filter((r) => canSeeTicket(actor, r));
   const best = visible.find((r) => r.status !== "closed") ?? visible[0];
   if (!best) throw notFound("ERR_NO_TICKET_FOUND");

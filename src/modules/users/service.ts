@@ -1,12 +1,15 @@
 import type { AuthUser } from "../../shared/auth-user";
-import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { queues, tickets, userQueues, users, whatsapps, type UserRow } from "../../db/schema";
+import { userQueues, users, type UserRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
 import { hashPassword, verifyPassword } from "../auth/passwords";
+import { connectionExists, connectionSummaries } from "../connections/lookup";
+import { assertQueuesExist, queueSummaries } from "../queues/lookup";
+import { openTicketIdsOf } from "../tickets/records";
 import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
@@ -58,21 +61,23 @@ export function loadAuthUser(db: Db, id: number): AuthUser | undefined {
 export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const queueLinks = db
-    .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
+  const links = db
+    .select({ userId: userQueues.userId, queueId: userQueues.queueId })
     .from(userQueues)
-    .innerJoin(queues, eq(queues.id, userQueues.queueId))
     .where(inArray(userQueues.userId, ids))
-    .orderBy(queues.id)
     .all();
-  const whatsappIds = [...new Set(rows.map((r) => r.whatsappId).filter((v): v is number => v != null))];
-  const connections = whatsappIds.length
-    ? db
-        .select({ id: whatsapps.id, name: whatsapps.name })
-        .from(whatsapps)
-        .where(inArray(whatsapps.id, whatsappIds))
-        .all()
-    : [];
+  const queueList = queueSummaries(
+    db,
+    links.map((l) => l.queueId),
+  );
+  const queuesOf = (userId: number) =>
+    queueList
+      .filter((q) => links.some((l) => l.userId === userId && l.queueId === q.id))
+      .map(({ id, name, color }) => ({ id, name, color }));
+  const connections = connectionSummaries(
+    db,
+    rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+  ).map(({ id, name }) => ({ id, name }));
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -80,7 +85,7 @@ export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
     profile: row.profile,
     whatsappId: row.whatsappId,
     whatsapp: connections.find((c) => c.id === row.whatsappId) ?? null,
-    queues: queueLinks.filter((q) => q.userId === row.id).map(({ id, name, color }) => ({ id, name, color })),
+    queues: queuesOf(row.id),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   }));
@@ -152,18 +157,9 @@ export function showUser(db: Db, id: number): UserDto {
   return toUserDto(db, row);
 }
 
-/** Throws 400 unless every queue id exists. */
-export function assertQueuesExist(db: Db, queueIds: readonly number[]) {
-  const ids = [...new Set(queueIds)];
-  if (ids.length === 0) return;
-  const found = db.select({ n: count() }).from(queues).where(inArray(queues.id, ids)).get()?.n ?? 0;
-  if (found !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
-}
-
 function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
   if (whatsappId == null) return;
-  if (!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, whatsappId)).get())
-    throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  if (!connectionExists(db, whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
 export interface UserInput {
@@ -285,14 +281,9 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   if (row.id === actor.id) throw new AppError("ERR_CANNOT_DELETE_SELF", 400);
   if (row.profile === "admin" && countAdmins(deps.db) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
-  const openTickets = deps.db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.userId, id), eq(tickets.status, "open")))
-    .all();
   // Their open conversations go back to their queue's waiting list, unread state untouched.
-  for (const ticket of openTickets)
-    await applyTicketChanges(deps, ticket.id, { status: "pending", userId: null }, { actor, markRead: false });
+  for (const ticketId of openTicketIdsOf(deps.db, id))
+    await applyTicketChanges(deps, ticketId, { status: "pending", userId: null }, { actor, markRead: false });
   deps.db.delete(users).where(eq(users.id, id)).run();
   deps.events.emit("user.deleted", { userId: id });
 }

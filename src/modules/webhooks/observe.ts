@@ -1,18 +1,17 @@
 import { eq } from "drizzle-orm";
-import { contacts, tickets, webhookTicketStatus } from "../../db/schema";
+import { webhookTicketStatus } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
 import type { MessageDto } from "../messages/store";
+import { findContact } from "../contacts/lookup";
+import { findTicket } from "../tickets/records";
 import type { TicketDto } from "../tickets/serialize";
 import { recordEvent } from "./deliveries";
 
 function contactOfTicket(deps: AppDeps, ticketId: number) {
-  return deps.db
-    .select({ id: contacts.id, name: contacts.name, number: contacts.number, isGroup: contacts.isGroup })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(tickets.id, ticketId))
-    .get();
+  const ticket = findTicket(deps.db, ticketId);
+  const contact = ticket && findContact(deps.db, ticket.contactId);
+  return contact && { id: contact.id, name: contact.name, number: contact.number, isGroup: contact.isGroup };
 }
 
 function messageData(deps: AppDeps, m: MessageDto) {

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { NormalizedContact } from "../../channels/types";
-import type { Db } from "../../db/client";
+import type { Db, Reader } from "../../db/client";
 import { whatsappPhonebook } from "../../db/schema";
 
 /** Stores the phone book a connection reported (the source of the contacts import); upsert per (connection, phone). */
@@ -30,4 +30,9 @@ export function savePhonebook(db: Db, whatsappId: number, list: NormalizedContac
         .run();
     }
   });
+}
+
+/** What a connection's phone book holds (the source of the contacts import). */
+export function phonebookOf(db: Reader, whatsappId: number) {
+  return db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, whatsappId)).all();
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { type TicketRow, tickets } from "../../db/schema";
 import { getSetting } from "../settings/service";
@@ -71,5 +72,38 @@ export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicke
       .returning()
       .get();
     return { ticket, change: "created" as const };
+  });
+}
+
+/** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
+export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {
+  return db.transaction((tx) => {
+    const existing = tx
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.contactId, key.contactId),
+          eq(tickets.whatsappId, key.whatsappId),
+          eq(tickets.fromHistory, true),
+        ),
+      )
+      .orderBy(desc(tickets.id))
+      .get();
+    if (existing) return existing;
+    return tx
+      .insert(tickets)
+      .values({
+        contactId: key.contactId,
+        whatsappId: key.whatsappId,
+        isGroup: key.isGroup,
+        status: "closed",
+        isBot: false,
+        fromHistory: true,
+        createdAt: new Date(at),
+        updatedAt: new Date(at),
+      })
+      .returning()
+      .get();
   });
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/schema";
 import { contactAddress, lidOfAddress } from "../../shared/address";
-import { lidFallbackName, linkLid } from "../contacts/lid";
+import { lidFallbackName, linkLid } from "./lid";
 
 /** A contact's picture is asked from the network at most this often. */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;

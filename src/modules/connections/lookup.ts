@@ -1,0 +1,79 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Reader } from "../../db/client";
+import { type WhatsappRow, whatsappQueues, whatsapps } from "../../db/schema";
+import { AppError } from "../../errors";
+
+/** The connection row by id. */
+export function findConnection(db: Reader, id: number): WhatsappRow | undefined {
+  return db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+}
+
+/** True when the connection exists. */
+export function connectionExists(db: Reader, id: number): boolean {
+  return !!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, id)).get();
+}
+
+/** True when every one of `ids` is a connection. */
+export function allConnectionsExist(db: Reader, ids: readonly number[]): boolean {
+  const distinct = [...new Set(ids)];
+  if (!distinct.length) return true;
+  return (
+    db.select({ id: whatsapps.id }).from(whatsapps).where(inArray(whatsapps.id, distinct)).all().length ===
+    distinct.length
+  );
+}
+
+/** A connection as the lists that name it show it; `hasCall`: it has a voice-call token (never the token). */
+export interface ConnectionSummary {
+  id: number;
+  name: string;
+  number: string;
+  hasCall: boolean;
+}
+
+/** The connections among `ids` that exist. */
+export function connectionSummaries(db: Reader, ids: readonly number[]): ConnectionSummary[] {
+  const distinct = [...new Set(ids)];
+  if (!distinct.length) return [];
+  return db
+    .select({ id: whatsapps.id, name: whatsapps.name, number: whatsapps.number, wavoip: whatsapps.wavoip })
+    .from(whatsapps)
+    .where(inArray(whatsapps.id, distinct))
+    .all()
+    .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
+}
+
+/** The ids of the connections whose session is connected. */
+export function connectedIds(db: Reader): number[] {
+  return db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(eq(whatsapps.status, "CONNECTED"))
+    .all()
+    .map((r) => r.id);
+}
+
+/** The global default connection; 400 ERR_NO_DEF_WAPP_FOUND when there is none. */
+export function globalDefaultConnection(db: Reader): number {
+  const row = db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(eq(whatsapps.isDefault, true))
+    .orderBy(asc(whatsapps.id))
+    .get();
+  if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
+  return row.id;
+}
+
+/** The ids of the queues a connection offers, per connection. */
+export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<number, number[]> {
+  const byConnection = new Map<number, number[]>();
+  if (!ids.length) return byConnection;
+  for (const { whatsappId, queueId } of db
+    .select({ whatsappId: whatsappQueues.whatsappId, queueId: whatsappQueues.queueId })
+    .from(whatsappQueues)
+    .where(inArray(whatsappQueues.whatsappId, [...ids]))
+    .all())
+    byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
+  return byConnection;
+}

@@ -1,0 +1,25 @@
+import { and, count, gte, lt } from "drizzle-orm";
+import type { Reader } from "../../db/client";
+import { tickets } from "../../db/schema";
+import type { AuthUser } from "../../shared/auth-user";
+import { visibleTickets } from "./list";
+
+/** How many tickets the user may see are in each status. */
+export function countByStatus(db: Reader, user: AuthUser): { status: string; n: number }[] {
+  return db
+    .select({ status: tickets.status, n: count() })
+    .from(tickets)
+    .where(visibleTickets(user))
+    .groupBy(tickets.status)
+    .all();
+}
+
+/** When each ticket the user may see was created, for those created in [start, end) (epoch ms). */
+export function creationTimes(db: Reader, user: AuthUser, start: number, end: number): Date[] {
+  return db
+    .select({ createdAt: tickets.createdAt })
+    .from(tickets)
+    .where(and(visibleTickets(user), gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end))))
+    .all()
+    .map((r) => r.createdAt);
+}

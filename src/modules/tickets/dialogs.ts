@@ -1,0 +1,24 @@
+import { eq } from "drizzle-orm";
+import type { Writer } from "../../db/client";
+import { ticketDialogs } from "../../db/schema";
+
+/** Where the bot stands in a ticket's conversation: menu sent, chatbot node, invalid answers, out-of-work notice. */
+export type Dialog = typeof ticketDialogs.$inferSelect;
+
+/** The ticket's bot dialog, if the bot has spoken in it. */
+export function loadDialog(db: Writer, ticketId: number): Dialog | undefined {
+  return db.select().from(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).get();
+}
+
+/** Writes these fields of the ticket's bot dialog, creating it when missing. */
+export function saveDialog(db: Writer, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
+  db.insert(ticketDialogs)
+    .values({ ticketId, ...values })
+    .onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values })
+    .run();
+}
+
+/** Back to the top of the menus: no chatbot node, no invalid answers. */
+export function clearDialog(db: Writer, ticketId: number) {
+  db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId)).run();
+}

@@ -1,0 +1,203 @@
+import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { Reader, Writer } from "../../db/client";
+import { ticketTags, tickets, type TicketRow } from "../../db/schema";
+import { moveTicketMessages } from "../messages/records";
+import { moveTicketSchedules } from "../schedules/records";
+
+const ACTIVE = ["open", "pending"] as const;
+
+/** The ticket row by id. */
+export function findTicket(db: Reader, id: number): TicketRow | undefined {
+  return db.select().from(tickets).where(eq(tickets.id, id)).get();
+}
+
+/** The tickets of these ids. */
+export function findTickets(db: Reader, ids: readonly number[]): TicketRow[] {
+  if (!ids.length) return [];
+  return db
+    .select()
+    .from(tickets)
+    .where(inArray(tickets.id, [...ids]))
+    .all();
+}
+
+/** Every ticket of the contact, latest activity first. */
+export function ticketsOfContact(db: Reader, contactId: number): TicketRow[] {
+  return db
+    .select()
+    .from(tickets)
+    .where(eq(tickets.contactId, contactId))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .all();
+}
+
+/** The contact's open and pending tickets. */
+export function activeTicketsOfContact(db: Reader, contactId: number): TicketRow[] {
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, [...ACTIVE])))
+    .all();
+}
+
+/** The ids of the user's open tickets. */
+export function openTicketIdsOf(db: Reader, userId: number): number[] {
+  return db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.userId, userId), eq(tickets.status, "open")))
+    .all()
+    .map((r) => r.id);
+}
+
+/**
+ * A new message became the ticket's last: its text, the activity time `at`, and one more unread message when it
+ * counts as unread. Runs in the transaction that stores the message.
+ */
+export function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
+  tx.update(tickets)
+    .set({
+      lastMessage: body,
+      updatedAt: at,
+      ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
+    })
+    .where(eq(tickets.id, ticketId))
+    .run();
+}
+
+/** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
+export function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
+  tx.update(tickets)
+    .set({ lastMessage: body, updatedAt: at })
+    .where(and(eq(tickets.id, ticketId), lte(tickets.updatedAt, at)))
+    .run();
+}
+
+/** A message's text changed: the ticket's last message follows when it still shows the old text. */
+export function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {
+  tx.update(tickets)
+    .set({ lastMessage: body })
+    .where(and(eq(tickets.id, ticketId), eq(tickets.lastMessage, was)))
+    .run();
+}
+
+/** Attaches a connection to the ticket; returns the row as it is now. */
+export function attachConnection(db: Writer, ticketId: number, whatsappId: number): TicketRow | undefined {
+  return db.update(tickets).set({ whatsappId }).where(eq(tickets.id, ticketId)).returning().get();
+}
+
+/** Switches the bot on or off for the ticket. */
+export function setBotMode(db: Writer, ticketId: number, isBot: boolean) {
+  db.update(tickets).set({ isBot }).where(eq(tickets.id, ticketId)).run();
+}
+
+/** How many tickets sit in the queue, and its active ones (those shown in live lists). */
+export function ticketsInQueue(tx: Reader, queueId: number): { held: number; active: TicketRow[] } {
+  const held = tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, queueId)).get()?.n ?? 0;
+  const active = tx
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.queueId, queueId), inArray(tickets.status, [...ACTIVE])))
+    .all();
+  return { held, active };
+}
+
+/** Moves every ticket of a queue to another queue (or none). */
+export function moveQueueTickets(tx: Writer, from: number, to: number | null) {
+  tx.update(tickets).set({ queueId: to }).where(eq(tickets.queueId, from)).run();
+}
+
+/** The ids of the contact's tickets. */
+export function ticketIdsOfContact(db: Reader, contactId: number): number[] {
+  return db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(eq(tickets.contactId, contactId))
+    .all()
+    .map((r) => r.id);
+}
+
+/** How many distinct tickets carry each of these tags. */
+export function taggedTicketCounts(db: Reader, tagIds: readonly number[]): Map<number, number> {
+  if (!tagIds.length) return new Map();
+  const counts = db
+    .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
+    .from(ticketTags)
+    .where(inArray(ticketTags.tagId, [...tagIds]))
+    .groupBy(ticketTags.tagId)
+    .all();
+  return new Map(counts.map((c) => [c.tagId, c.n]));
+}
+
+/** What moving one contact's tickets to another changed. */
+export interface MovedTickets {
+  /** Tickets folded into the other contact's active ticket, and deleted. */
+  removedTickets: TicketRow[];
+  /** Tickets now of the other contact (moved, or kept with a folded one). */
+  movedTicketIds: number[];
+}
+
+/**
+ * Moves every ticket of contact `from` to contact `into`, in the caller's transaction. An active ticket on a
+ * connection where `into` has one too is folded into that one (one active ticket per contact and connection):
+ * the one someone already works on (open) stays, a pending one is folded into it.
+ */
+export function moveContactTickets(tx: Writer, from: number, into: number): MovedTickets {
+  const removedTickets: TicketRow[] = [];
+  const movedTicketIds: number[] = [];
+  for (const ticket of tx.select().from(tickets).where(eq(tickets.contactId, from)).all()) {
+    const twin = isActive(ticket) ? activeTicketOf(tx, into, ticket) : undefined;
+    if (!twin) {
+      tx.update(tickets).set({ contactId: into, updatedAt: ticket.updatedAt }).where(eq(tickets.id, ticket.id)).run();
+      movedTicketIds.push(ticket.id);
+      continue;
+    }
+    const [keep, drop] = twin.status === "pending" && ticket.status === "open" ? [ticket, twin] : [twin, ticket];
+    fold(tx, keep, drop, into);
+    removedTickets.push(drop);
+    movedTicketIds.push(keep.id);
+  }
+  return { removedTickets, movedTicketIds };
+}
+
+const isActive = (t: TicketRow) => (ACTIVE as readonly string[]).includes(t.status);
+
+function activeTicketOf(tx: Reader, contactId: number, like: TicketRow): TicketRow | undefined {
+  const connection = like.whatsappId == null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, like.whatsappId);
+  return tx
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, contactId),
+        connection,
+        eq(tickets.channel, like.channel),
+        inArray(tickets.status, [...ACTIVE]),
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .get();
+}
+
+/** Moves `drop`'s messages, tags and schedules into `keep` (unread counts add up) and deletes `drop`. */
+function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: number) {
+  moveTicketMessages(tx, drop.id, keep.id);
+  moveTicketSchedules(tx, drop.id, keep.id);
+  const tagIds = tx.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, drop.id)).all();
+  if (tagIds.length)
+    tx.insert(ticketTags)
+      .values(tagIds.map(({ tagId }) => ({ ticketId: keep.id, tagId })))
+      .onConflictDoNothing()
+      .run();
+  const latest = drop.updatedAt > keep.updatedAt ? drop : keep;
+  tx.update(tickets)
+    .set({
+      contactId,
+      unreadMessages: keep.unreadMessages + drop.unreadMessages,
+      lastMessage: latest.lastMessage,
+      updatedAt: latest.updatedAt,
+    })
+    .where(eq(tickets.id, keep.id))
+    .run();
+  tx.delete(tickets).where(eq(tickets.id, drop.id)).run();
+}

@@ -1,0 +1,54 @@
+import { count, eq, inArray, sql } from "drizzle-orm";
+import type { Reader, Writer } from "../../db/client";
+import { userQueues, users } from "../../db/schema";
+import type { AuthUser } from "../../shared/auth-user";
+
+/** True when the user exists. */
+export function userExists(db: Reader, id: number): boolean {
+  return !!db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+}
+
+/** How many of `ids` (distinct) are users. */
+export function countKnownUsers(db: Reader, ids: readonly number[]): number {
+  const distinct = [...new Set(ids)];
+  if (!distinct.length) return 0;
+  return db.select({ n: count() }).from(users).where(inArray(users.id, distinct)).get()?.n ?? 0;
+}
+
+/** The user's name, or undefined when there is no such user. */
+export function userName(db: Reader, id: number): string | undefined {
+  return db.select({ name: users.name }).from(users).where(eq(users.id, id)).get()?.name;
+}
+
+/** Id and name of each of the users that exist among `ids`. */
+export function userNames(db: Reader, ids: readonly number[]): { id: number; name: string }[] {
+  const distinct = [...new Set(ids)];
+  if (!distinct.length) return [];
+  return db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, distinct)).all();
+}
+
+/** The user's own default connection, or null (no user, or none chosen). */
+export function userDefaultConnection(db: Reader, id: number): number | null {
+  return db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, id)).get()?.whatsappId ?? null;
+}
+
+/** The user as ticket visibility sees them (profile and queues), or undefined when there is no such user. */
+export function viewerOf(db: Reader, id: number): Pick<AuthUser, "id" | "profile" | "queueIds"> | undefined {
+  const user = db.select({ profile: users.profile }).from(users).where(eq(users.id, id)).get();
+  if (!user) return undefined;
+  const queueIds = db
+    .select({ queueId: userQueues.queueId })
+    .from(userQueues)
+    .where(eq(userQueues.userId, id))
+    .all()
+    .map((r) => r.queueId);
+  return { id, profile: user.profile, queueIds };
+}
+
+/** Ends every session of the user: tokens of the previous version are refused from now on. */
+export function bumpTokenVersion(db: Writer, id: number) {
+  db.update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, id))
+    .run();
+}
