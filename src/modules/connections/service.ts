@@ -6,7 +6,7 @@ import { AppError, notFound } from "../../errors";
 import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist, type QueueSummary, queueSummaries } from "../queues/lookup";
-import { queueIdsOfConnections } from "./lookup";
+import { findConnection, queueIdsOfConnections } from "./lookup";
 
 /** Writable connection fields. */
 export interface ConnectionInput {
@@ -69,7 +69,7 @@ export function listConnections(db: Db, profile: Role) {
 
 /** GET /whatsapp/:id: the connection with its queues and their first-level chatbot options. */
 export function showConnection(db: Db, id: number, profile: Role | null) {
-  const row = db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  const row = findConnection(db, id);
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   const connectionQueues = queuesOf(db, [id]).get(id) ?? [];
   const options = firstLevelOptions(
@@ -164,7 +164,7 @@ export function createConnection(deps: AppDeps, input: ConnectionInput) {
 
 /** PUT /whatsapp/:id: every given field is written; `queueIds` absent leaves the queues alone. */
 export function updateConnection(deps: AppDeps, id: number, input: Partial<ConnectionInput>) {
-  const current = deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  const current = findConnection(deps.db, id);
   if (!current) throw notFound("ERR_NO_WAPP_FOUND");
   validate(deps, input, current);
   if (input.isDefault === false && current.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
@@ -190,7 +190,7 @@ export function updateConnection(deps: AppDeps, id: number, input: Partial<Conne
 
 /** DELETE /whatsapp/:id: logs the session out, then removes the row (its phone book and credentials go with it). */
 export async function deleteConnection(deps: AppDeps, id: number) {
-  const current = deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+  const current = findConnection(deps.db, id);
   if (!current) throw notFound("ERR_NO_WAPP_FOUND");
   const total = deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0;
   if (current.isDefault && total > 1) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);

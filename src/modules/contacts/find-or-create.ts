@@ -3,6 +3,7 @@ import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/schema";
 import { contactAddress, lidOfAddress } from "../../shared/address";
 import { lidFallbackName, linkLid } from "./lid";
+import { findContact } from "./lookup";
 
 /** A contact's picture is asked from the network at most this often. */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;
@@ -84,7 +85,7 @@ function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: Re
  * mapping that arrived while a message waited for its chat): it is then found by its LID.
  */
 export function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): ContactRow {
-  const same = deps.db.select().from(contacts).where(eq(contacts.id, contact.id)).get();
+  const same = findContact(deps.db, contact.id);
   if (same) return same;
   const merged = contact.lid ? deps.db.select().from(contacts).where(eq(contacts.lid, contact.lid)).get() : undefined;
   return merged ?? contact;

@@ -13,6 +13,7 @@ import { activeTicketsOfContact, ticketIdsOfContact } from "../tickets/records";
 import { userDefaultConnection } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { findContact } from "./lookup";
 
 export interface ExtraInfoInput {
   id?: number;
@@ -66,7 +67,7 @@ export function listAllContacts(db: Db, name?: string) {
 }
 
 export function showContact(db: Db, id: number) {
-  const row = db.select().from(contacts).where(eq(contacts.id, id)).get();
+  const row = findContact(db, id);
   if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
   const extraInfo = db
     .select()

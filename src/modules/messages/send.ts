@@ -7,7 +7,7 @@ import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { findQueue } from "../queues/lookup";
 import { attachConnection, findTicket } from "../tickets/records";
-import { userName } from "../users/lookup";
+import { findUserById } from "../users/lookup";
 import { canSeeTicket } from "../tickets/access";
 import { defaultWhatsappId } from "../connections/default-connection";
 import type { AuthUser } from "../../shared/auth-user";
@@ -57,7 +57,7 @@ async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRo
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
 export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: string, contactName: string): string {
   const queue = ticket.queueId != null ? findQueue(deps.db, ticket.queueId)?.name : undefined;
-  const user = ticket.userId != null ? userName(deps.db, ticket.userId) : undefined;
+  const user = ticket.userId != null ? findUserById(deps.db, ticket.userId)?.name : undefined;
   const text = renderPlaceholders(
     template,
     { contactName, ticketId: ticket.id, queueName: queue, userName: user },

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../errors";
 import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
+import { findQueue, queueExists } from "./lookup";
 
 export interface QueueInput {
   name: string;
@@ -21,7 +22,7 @@ export function listQueues(db: Db) {
 
 /** A queue with its whole chatbot tree. */
 export function showQueue(db: Db, id: number) {
-  const queue = db.select().from(queues).where(eq(queues.id, id)).get();
+  const queue = findQueue(db, id);
   if (!queue) throw notFound("ERR_NO_QUEUE_FOUND");
   return { ...queue, chatbots: loadTrees(db, firstLevelOptions(db, [id])) };
 }
@@ -83,11 +84,8 @@ export function updateQueue(deps: AppDeps, id: number, input: Partial<QueueInput
  */
 export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
   const moved = deps.db.transaction((tx) => {
-    if (!tx.select({ id: queues.id }).from(queues).where(eq(queues.id, id)).get()) throw notFound("ERR_NO_QUEUE_FOUND");
-    if (
-      moveTo !== undefined &&
-      (moveTo === id || !tx.select({ id: queues.id }).from(queues).where(eq(queues.id, moveTo)).get())
-    ) {
+    if (!queueExists(tx, id)) throw notFound("ERR_NO_QUEUE_FOUND");
+    if (moveTo !== undefined && (moveTo === id || !queueExists(tx, moveTo))) {
       throw new AppError("ERR_NO_QUEUE_FOUND", 400);
     }
     // Only active tickets sit in live lists; closed ones move silently.

@@ -14,7 +14,7 @@ import { markMessagesRead, mediaFilesOfTickets } from "../messages/records";
 import { sendTicketText } from "../messages/send";
 import { queueExists } from "../queues/lookup";
 import { allTagsExist } from "../tags/lookup";
-import { userExists } from "../users/lookup";
+import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "../connections/default-connection";
@@ -89,7 +89,7 @@ export async function applyTicketChanges(
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
     throw new FieldError("status", DEFAULT_MESSAGES.pattern);
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
-  if (changes.userId != null && !userExists(deps.db, changes.userId)) throw notFound("ERR_NO_USER_FOUND");
+  if (changes.userId != null && !findUserById(deps.db, changes.userId)) throw notFound("ERR_NO_USER_FOUND");
   if (changes.queueId != null && !queueExists(deps.db, changes.queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
 
   const next = {
@@ -231,7 +231,7 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
   const contact = findContact(deps.db, input.contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
-  if (userId != null && !userExists(deps.db, userId)) throw notFound("ERR_NO_USER_FOUND");
+  if (userId != null && !findUserById(deps.db, userId)) throw notFound("ERR_NO_USER_FOUND");
   if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;

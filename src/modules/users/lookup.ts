@@ -1,11 +1,21 @@
 import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
-import { userQueues, users } from "../../db/schema";
+import { type UserRow, userQueues, users } from "../../db/schema";
 import type { AuthUser } from "../../shared/auth-user";
 
-/** True when the user exists. */
-export function userExists(db: Reader, id: number): boolean {
-  return !!db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+/** The user row by id. */
+export function findUserById(db: Reader, id: number): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/** The queues the user works in. */
+export function userQueueIds(db: Reader, userId: number): number[] {
+  return db
+    .select({ queueId: userQueues.queueId })
+    .from(userQueues)
+    .where(eq(userQueues.userId, userId))
+    .all()
+    .map((r) => r.queueId);
 }
 
 /** How many of `ids` (distinct) are users. */
@@ -13,11 +23,6 @@ export function countKnownUsers(db: Reader, ids: readonly number[]): number {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return 0;
   return db.select({ n: count() }).from(users).where(inArray(users.id, distinct)).get()?.n ?? 0;
-}
-
-/** The user's name, or undefined when there is no such user. */
-export function userName(db: Reader, id: number): string | undefined {
-  return db.select({ name: users.name }).from(users).where(eq(users.id, id)).get()?.name;
 }
 
 /** Id and name of each of the users that exist among `ids`. */
@@ -29,20 +34,13 @@ export function userNames(db: Reader, ids: readonly number[]): { id: number; nam
 
 /** The user's own default connection, or null (no user, or none chosen). */
 export function userDefaultConnection(db: Reader, id: number): number | null {
-  return db.select({ whatsappId: users.whatsappId }).from(users).where(eq(users.id, id)).get()?.whatsappId ?? null;
+  return findUserById(db, id)?.whatsappId ?? null;
 }
 
 /** The user as ticket visibility sees them (profile and queues), or undefined when there is no such user. */
 export function viewerOf(db: Reader, id: number): Pick<AuthUser, "id" | "profile" | "queueIds"> | undefined {
-  const user = db.select({ profile: users.profile }).from(users).where(eq(users.id, id)).get();
-  if (!user) return undefined;
-  const queueIds = db
-    .select({ queueId: userQueues.queueId })
-    .from(userQueues)
-    .where(eq(userQueues.userId, id))
-    .all()
-    .map((r) => r.queueId);
-  return { id, profile: user.profile, queueIds };
+  const user = findUserById(db, id);
+  return user && { id, profile: user.profile, queueIds: userQueueIds(db, id) };
 }
 
 /** Ends every session of the user: tokens of the previous version are refused from now on. */

@@ -12,6 +12,10 @@ import { assertQueuesExist, queueSummaries } from "../queues/lookup";
 import { openTicketIdsOf } from "../tickets/records";
 import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import { findUserById, userQueueIds } from "./lookup";
+
+/** Also here for the pages that look a user up through the users service. */
+export { findUserById };
 
 /** The user as every API answer shows it (never the hash or the token version). */
 export interface UserDto {
@@ -28,19 +32,6 @@ export interface UserDto {
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
   return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
-}
-
-export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
-}
-
-export function userQueueIds(db: Db, userId: number): number[] {
-  return db
-    .select({ queueId: userQueues.queueId })
-    .from(userQueues)
-    .where(eq(userQueues.userId, userId))
-    .all()
-    .map((r) => r.queueId);
 }
 
 export function loadAuthUser(db: Db, id: number): AuthUser | undefined {
