@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { jobs } from "../src/db/schema";
 import { scheduleAutoClose } from "../src/modules/tickets/auto-close";
 import { JobRunner } from "../src/jobs/runner";
-import { claimDue } from "../src/jobs/store";
+import { activePayloads, claimDue, complete, enqueue } from "../src/jobs/store";
 import { createLogger } from "../src/log";
 import { makeTestApp, type TestContext } from "./helpers";
 
@@ -27,6 +27,19 @@ describe("jobs", () => {
     await runner.tick();
     expect(runs).toEqual([{ to: "ana" }]);
     expect(row(ctx, job.id).status).toBe("done");
+  });
+
+  test("the payloads of a kind's jobs still to run or running are known; done jobs and other kinds are not", async () => {
+    const ctx = await makeTestApp();
+    const now = ctx.clock.now();
+    enqueue(ctx.db, "send", { id: 1 }, now);
+    enqueue(ctx.db, "send", { id: 2 }, now);
+    enqueue(ctx.db, "send", { id: 3 }, now + 60_000);
+    enqueue(ctx.db, "other", { id: 4 }, now);
+    const [first] = claimDue(ctx.db, ["send"], now, 60_000, 1);
+    complete(ctx.db, first!, now);
+    claimDue(ctx.db, ["send"], now, 60_000, 1);
+    expect(activePayloads(ctx.db, "send")).toEqual([{ id: 2 }, { id: 3 }]);
   });
 
   test("a job leased by a runner that died is taken again once the lease expires, and run once", async () => {

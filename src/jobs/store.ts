@@ -109,12 +109,13 @@ export function cancel(db: Db, key: string) {
   db.delete(jobs).where(eq(jobs.key, key)).run();
 }
 
-/** The payloads of the jobs of `kind` that are still to run or running. */
+/** The payloads of the jobs of `kind` that are still to run or running, oldest first. */
 export function activePayloads(db: Pick<Db, "select">, kind: string): unknown[] {
   return db
     .select({ payload: jobs.payload })
     .from(jobs)
     .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
+    .orderBy(jobs.id)
     .all()
     .map((r) => JSON.parse(r.payload) as unknown);
 }
