@@ -1,5 +1,5 @@
-import { count, eq, inArray, sql } from "drizzle-orm";
-import type { Reader, Writer } from "../../db/client";
+import { count, eq, inArray } from "drizzle-orm";
+import type { Reader } from "../../db/client";
 import { type UserRow, userQueues, users } from "../../db/schema";
 import type { AuthUser } from "../../shared/auth-user";
 
@@ -41,12 +41,4 @@ export function userDefaultConnection(db: Reader, id: number): number | null {
 export function viewerOf(db: Reader, id: number): Pick<AuthUser, "id" | "profile" | "queueIds"> | undefined {
   const user = findUserById(db, id);
   return user && { id, profile: user.profile, queueIds: userQueueIds(db, id) };
-}
-
-/** Ends every session of the user: tokens of the previous version are refused from now on. */
-export function bumpTokenVersion(db: Writer, id: number) {
-  db.update(users)
-    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, id))
-    .run();
 }

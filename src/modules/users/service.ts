@@ -278,3 +278,11 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
   deps.db.delete(users).where(eq(users.id, id)).run();
   deps.events.emit("user.deleted", { userId: id });
 }
+
+/** Ends every session of the user: tokens of the previous version are refused from now on. */
+export function bumpTokenVersion(db: Db, id: number) {
+  db.update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, id))
+    .run();
+}
