@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
-import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
@@ -13,6 +12,8 @@ import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { scheduleBulk } from "./modules/bulk/worker";
+import { connectionRecords } from "./modules/connections/records";
+import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
@@ -40,7 +41,7 @@ export function composeDeps(opts: {
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
   seedSettings(db);
-  const channels = new ConnectionManager({ db, hub, log });
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, hub), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
@@ -66,6 +67,7 @@ export function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    sandbox: config.sandbox ? sandbox : undefined,
   };
   startWebhooks(deps);
   channels.setInbound(createIngest(deps));

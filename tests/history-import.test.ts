@@ -4,6 +4,7 @@ import { ConnectionManager } from "../src/channels/manager";
 import type { ChannelDriver, ConnectionRef, NormalizedMessage } from "../src/channels/types";
 import { contacts, messages, queues, tickets, whatsapps } from "../src/db/schema";
 import { createLogger } from "../src/log";
+import { connectionRecords } from "../src/modules/connections/records";
 import { RecordingHub } from "../src/realtime/hub";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -172,7 +173,7 @@ describe("the history option of a connection", () => {
     } as unknown as ChannelDriver;
     const manager = new ConnectionManager({
       db: ctx.db,
-      hub: new RecordingHub(),
+      records: connectionRecords(ctx.db, new RecordingHub()),
       log: createLogger("silent"),
     }).register(driver);
     const on = ctx.db

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { whatsapps } from "../../src/db/schema";
 import { createLogger } from "../../src/log";
+import { connectionRecords } from "../../src/modules/connections/records";
 import { RecordingHub } from "../../src/realtime/hub";
 import { FakeWa } from "./fakewa/server";
 import { RecordingSink } from "./fakewa/sink";
@@ -145,7 +146,9 @@ describe("baileys driver through a long outage", () => {
     };
     const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, CONN.id)).get()!;
 
-    const first = new ConnectionManager({ db, hub: new RecordingHub(), log }).register(makeDriver());
+    const first = new ConnectionManager({ db, records: connectionRecords(db, new RecordingHub()), log }).register(
+      makeDriver(),
+    );
     first.setInbound(inbound);
     await first.start(CONN.id);
     fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
@@ -159,7 +162,7 @@ describe("baileys driver through a long outage", () => {
 
     fake.setDown(false);
     const hub = new RecordingHub();
-    const second = new ConnectionManager({ db, hub, log }).register(makeDriver());
+    const second = new ConnectionManager({ db, records: connectionRecords(db, hub), log }).register(makeDriver());
     second.setInbound(inbound);
     await second.startAll();
     await waitFor(() => row().status === "CONNECTED");

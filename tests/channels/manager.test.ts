@@ -4,6 +4,7 @@ import { ConnectionManager } from "../../src/channels/manager";
 import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
 import { whatsapps } from "../../src/db/schema";
 import { AppError } from "../../src/errors";
+import { connectionRecords } from "../../src/modules/connections/records";
 import { createSandboxConnection, makeTestApp } from "../helpers";
 
 const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
@@ -120,7 +121,11 @@ describe("ConnectionManager with the sandbox driver", () => {
       profilePictureUrl: async () => null,
       rejectCall: async () => {},
     };
-    const manager = new ConnectionManager({ db: ctx.db, hub: ctx.hub, log: ctx.deps.log }).register(driver);
+    const manager = new ConnectionManager({
+      db: ctx.db,
+      records: connectionRecords(ctx.db, ctx.hub),
+      log: ctx.deps.log,
+    }).register(driver);
     const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
     await Promise.all([manager.start(row.id), manager.start(row.id)]);
     expect(starts).toBe(1);
