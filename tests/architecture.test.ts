@@ -38,9 +38,11 @@ const RULES: { layer: string; forbidden: string[] }[] = [
       "drizzle-orm",
     ],
   },
-  { layer: "src/channels/baileys/", forbidden: ["src/modules/", "src/realtime/"] },
-  { layer: "src/channels/sandbox/", forbidden: ["src/modules/", "src/realtime/"] },
+  { layer: "src/channels/", forbidden: ["src/modules/", "src/realtime/", "src/web/", "src/jobs/"] },
 ];
+
+/** The only channel files modules may import: contracts, never a driver or the manager. */
+const CHANNEL_INTERFACES = ["src/channels/types", "src/channels/sandbox/controls"];
 
 const SERVICE_FORBIDDEN = ["elysia", "src/web/", "islands/"];
 
@@ -67,6 +69,15 @@ describe("layer rules", () => {
       for (const spec of importsOf(file))
         if (rules.some((f) => spec === f || spec.startsWith(f))) violations.push(`${file} → ${spec}`);
     }
+    expect(violations).toEqual([]);
+  });
+
+  test("modules reach channels only through their interfaces", () => {
+    const violations: string[] = [];
+    for (const file of sources().filter((f) => f.startsWith("src/modules/")))
+      for (const spec of importsOf(file))
+        if (spec.startsWith("src/channels/") && !CHANNEL_INTERFACES.includes(spec))
+          violations.push(`${file} → ${spec}`);
     expect(violations).toEqual([]);
   });
 });
