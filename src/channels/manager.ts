@@ -208,6 +208,8 @@ export class ConnectionManager implements Channels {
   }
 
   private persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
+    // What the phone shared belongs to the pairing that just ended.
+    if (info.unpaired) this.deps.records.forgetPhonebook(connectionId);
     if (!this.deps.records.saveStatus(connectionId, status, info)) return;
     if (status !== "CONNECTED") return;
     for (const listener of this.connectedListeners) {

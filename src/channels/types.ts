@@ -145,6 +145,8 @@ export interface StatusInfo {
   number?: string;
   reason?: string;
   retries?: number;
+  /** The pairing ended (logged out, or never paired in time): the credentials are gone and a new QR is needed. */
+  unpaired?: true;
 }
 
 /** How a driver reports to the app; implemented by the inbound pipeline and the manager. */
