@@ -73,7 +73,7 @@ export class ConnectionManager implements Channels {
     return () => this.connectedListeners.delete(listener);
   }
 
-  /** The sink drivers report to (statuses persisted here, everything else forwarded to the pipeline). */
+  /** The sink drivers report to (statuses to the connection records, everything else to the inbound sink). */
   get driverSink(): ChannelSink {
     return this.sink;
   }

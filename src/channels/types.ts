@@ -6,8 +6,9 @@
  * reported through the ChannelSink, already normalised (no provider payloads beyond this file's types).
  *
  * Services never talk to a driver either: they use `Channels`, implemented by the ConnectionManager, which
- * owns every connection's lifecycle (start at boot, single-flight reconnects, status persistence) and picks
- * the driver by the connection's `provider`.
+ * owns every connection's lifecycle (start at boot, single-flight reconnects, status reports) and picks the
+ * driver by the connection's `provider`. The manager knows the connections only through `ConnectionRecords`,
+ * and the inbound side of the app only as an `InboundSink`; both are handed to it by the composition root.
  *
  * Addresses: `to`/`chatId` are digits of a phone number for 1:1 chats, `lid:<digits>` for a person the network
  * shows only by their LID (no phone number known yet; see src/shared/address.ts), or a group id (digits and
