@@ -41,7 +41,9 @@ export function composeDeps(opts: {
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
   seedSettings(db);
-  const channels = new ConnectionManager({ db, records: connectionRecords(db, hub), log });
+  const events = new LocalEventBus(log);
+  publishToBrowsers(events, hub);
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
@@ -52,8 +54,6 @@ export function composeDeps(opts: {
       new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
     );
   }
-  const events = new LocalEventBus(log);
-  publishToBrowsers(events, hub);
   const metrics = createAppMetrics(db);
   events.subscribe((event) => metrics.observeEvent(event));
   const deps: AppDeps = {

@@ -30,14 +30,15 @@ function boot(env: Record<string, string>) {
   const hub = new RecordingHub();
   const log = createLogger("silent");
   const clock = new TestClock();
+  const events = new LocalEventBus(log);
   const deps: AppDeps = {
     config,
     db,
-    events: new LocalEventBus(log),
+    events,
     hub,
     log,
     clock,
-    channels: new ConnectionManager({ db, records: connectionRecords(db, hub), log }),
+    channels: new ConnectionManager({ db, records: connectionRecords(db, events), log }),
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),

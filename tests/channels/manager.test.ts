@@ -123,7 +123,7 @@ describe("ConnectionManager with the sandbox driver", () => {
     };
     const manager = new ConnectionManager({
       db: ctx.db,
-      records: connectionRecords(ctx.db, ctx.hub),
+      records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
     const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
@@ -148,7 +148,7 @@ describe("ConnectionManager with the sandbox driver", () => {
     } as unknown as ChannelDriver;
     const manager = new ConnectionManager({
       db: ctx.db,
-      records: connectionRecords(ctx.db, ctx.hub),
+      records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
     const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();

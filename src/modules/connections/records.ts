@@ -2,16 +2,16 @@ import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import type { Db } from "../../db/client";
 import { type WhatsappRow, whatsappPhonebook, whatsapps } from "../../db/schema";
-import type { RealtimeHub } from "../../realtime/hub";
+import type { EventBus } from "../../events/bus";
 
-/** The session row as broadcast to admins: the connection row without its call token (`wavoip`). */
+/** The session row as announced: the connection row without its call token (`wavoip`). */
 export function publicSession(row: WhatsappRow) {
   const { wavoip: _secret, ...session } = row;
   return session;
 }
 
-/** The connections table as the connection manager sees it; status changes are announced to admins. */
-export function connectionRecords(db: Db, hub: RealtimeHub): ConnectionRecords {
+/** The connections table as the connection manager sees it; every status change is announced on the bus. */
+export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
   return {
     load(connectionId) {
       const row = db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
@@ -54,8 +54,8 @@ export function connectionRecords(db: Db, hub: RealtimeHub): ConnectionRecords {
         .returning()
         .get();
       if (!row) return false;
-      // The session carries the pending pairing QR: whoever scans it owns the connection, so admins only.
-      hub.publish("admins", "whatsappSession", { action: "update", session: publicSession(row) });
+      // It carries the pending pairing QR (whoever scans it owns the connection): only admins may hear it.
+      events.emit("connection.status", { session: publicSession(row) });
       return true;
     },
 
