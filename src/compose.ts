@@ -35,6 +35,8 @@ export function composeDeps(opts: {
   clock: Clock;
   /** Registers the Baileys driver; tests pass its options (a local fake server, time limits). */
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
+  /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
+  manualSandboxAcks?: boolean;
 }) {
   const { config, hub, log, clock } = opts;
   const db = openDatabase(config.databasePath);
@@ -45,7 +47,13 @@ export function composeDeps(opts: {
   publishToBrowsers(events, hub);
   const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
-  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
+  const sandboxNetwork = new SandboxNetwork({
+    db,
+    mediaDir: config.mediaDir,
+    now: () => clock.now(),
+    maxMediaBytes,
+    ...(opts.manualSandboxAcks ? { delays: "manual" as const } : {}),
+  });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
   if (opts.baileys) {

@@ -19,7 +19,8 @@ export interface SandboxNetworkOptions {
   db: Db;
   mediaDir: string;
   now?: () => number;
-  delays?: Partial<AckDelays>;
+  /** Ack steps wait this long; `"manual"`: they wait until `settle()` (tests, so nothing fires after a test). */
+  delays?: Partial<AckDelays> | "manual";
   /** Media a simulated phone sends beyond this size is not stored (MAX_MEDIA_MB; default 64 MB). */
   maxMediaBytes?: number;
 }
@@ -66,8 +67,9 @@ export class SandboxNetwork {
   readonly mediaDir: string;
   readonly now: () => number;
   readonly maxMediaBytes: number;
-  private readonly delays: AckDelays;
-  private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  private readonly delays: AckDelays | "manual";
+  /** Pending ack steps; the key is the real timer, or a plain token when steps wait for `settle()`. */
+  private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => void>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
 
   constructor(options: SandboxNetworkOptions) {
@@ -75,7 +77,8 @@ export class SandboxNetwork {
     this.mediaDir = options.mediaDir;
     this.now = options.now ?? Date.now;
     this.maxMediaBytes = options.maxMediaBytes ?? 64 * 1024 * 1024;
-    this.delays = { sent: 300, delivered: 1000, device: 2000, ...options.delays };
+    this.delays =
+      options.delays === "manual" ? "manual" : { sent: 300, delivered: 1000, device: 2000, ...options.delays };
   }
 
   /** The fake but stable phone number of a sandbox connection. */
@@ -233,9 +236,9 @@ export class SandboxNetwork {
     const step = (ack: number) => () => {
       if (this.setAck(wid, ack)) report(ack);
     };
-    this.schedule(step(1), this.delays.sent);
-    this.schedule(step(2), this.delays.delivered);
-    this.schedule(step(3), this.delays.device);
+    this.schedule(step(1), "sent");
+    this.schedule(step(2), "delivered");
+    this.schedule(step(3), "device");
   }
 
   /** Runs every pending timer now, in due order (tests). */
@@ -243,22 +246,23 @@ export class SandboxNetwork {
     const pending = [...this.timers.entries()];
     this.timers.clear();
     for (const [handle, fn] of pending) {
-      clearTimeout(handle);
+      if (typeof handle !== "symbol") clearTimeout(handle);
       fn();
     }
   }
 
   /** Cancels every pending timer (shutdown). */
   cancelAll() {
-    for (const handle of this.timers.keys()) clearTimeout(handle);
+    for (const handle of this.timers.keys()) if (typeof handle !== "symbol") clearTimeout(handle);
     this.timers.clear();
   }
 
-  private schedule(fn: () => void, ms: number) {
+  private schedule(fn: () => void, step: keyof AckDelays) {
+    if (this.delays === "manual") return void this.timers.set(Symbol(step), fn);
     const handle = setTimeout(() => {
       this.timers.delete(handle);
       fn();
-    }, ms);
+    }, this.delays[step]);
     this.timers.set(handle, fn);
   }
 }
