@@ -15,7 +15,7 @@ export interface BulkItem {
 /** POST /bulkMessage: stores one pending record per distinct item, after checking phones and connections. */
 export function storeBulk(deps: AppDeps, items: BulkItem[]) {
   items.forEach((item, i) => {
-    if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "Número inválido");
+    if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "phone");
   });
   const connectionIds = [...new Set(items.map((i) => i.whatsappId))];
   const known = connectionIds.length

@@ -32,7 +32,7 @@ export interface ContactInput {
 
 function assertEmail(email: string | undefined) {
   const problem = email ? checkField(RULES.contactEmail, email) : null;
-  if (problem) throw new FieldError("email", problem);
+  if (problem) throw FieldError.of("email", problem);
 }
 
 /** The number as typed, without formatting (spaces, dashes, dots, parentheses and a leading +). */

@@ -50,7 +50,7 @@ export function checkOptions(db: Db, options: OptionInput[] | undefined, level =
 }
 
 function collectUsers(options: OptionInput[], level: number, userIds: Set<number>) {
-  if (level > MAX_DEPTH) throw new FieldError("options", "Too deep");
+  if (level > MAX_DEPTH) throw new FieldError("options", "depth");
   for (const o of options) {
     if (o.userId) userIds.add(o.userId);
     if (o.options) collectUsers(o.options, level + 1, userIds);

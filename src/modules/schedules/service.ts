@@ -115,7 +115,7 @@ function parseSendAt(value: string, timeZone: string): Date {
     if (isWithinDateBounds(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
   }
   const date = new Date(trimmed);
-  if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "Invalid date");
+  if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "date");
   return date;
 }
 
@@ -133,7 +133,7 @@ function assertTicketOf(db: Db, ticketId: number, contactId: number) {
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
 export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleInput) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
-  if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "A data deve ser no futuro");
+  if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   assertContact(deps.db, input.contactId);
   if (input.ticketId != null) assertTicketOf(deps.db, input.ticketId, input.contactId);
   const row = deps.db

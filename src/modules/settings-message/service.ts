@@ -26,7 +26,7 @@ export function getSettingsMessage(db: Db, whatsappId: number) {
 export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) {
   if (!deps.db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, input.whatsappId)).get())
     throw new AppError("ERR_NO_WAPP_FOUND", 404);
-  if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "Too Long!");
+  if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "max");
   const contacts = input.contacts ?? input.contact;
   const values = {
     ...(input.limit !== undefined ? { limit: input.limit } : {}),

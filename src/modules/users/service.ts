@@ -106,7 +106,7 @@ export interface NewUser {
 /** Inserts a user and their queue links in one transaction; the email must be free (checked here). */
 export function insertUser(db: Db, input: NewUser): UserRow {
   const email = input.email.trim().toLowerCase();
-  if (findUserByEmail(db, email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (findUserByEmail(db, email)) throw new FieldError("email", "unique");
   return db.transaction((tx) => {
     const row = tx
       .insert(users)
@@ -126,8 +126,6 @@ export function insertUser(db: Db, input: NewUser): UserRow {
     return row;
   });
 }
-
-export const EMAIL_TAKEN = "An user with this email already exists.";
 
 /** One page of users, newest first, searched by name or email. */
 export function listUsers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
@@ -179,7 +177,7 @@ export interface UserInput {
 export async function createUser(deps: AppDeps, input: UserInput): Promise<UserDto> {
   assertQueuesExist(deps.db, input.queueIds ?? []);
   assertConnectionExists(deps.db, input.whatsappId || null);
-  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
   const row = insertUser(deps.db, {
     name: input.name,
@@ -229,13 +227,13 @@ export async function updateUser(
   }
   if (changes.password) {
     const problem = checkField(RULES.password, changes.password);
-    if (problem) throw new FieldError("password", problem);
+    if (problem) throw FieldError.of("password", problem);
     if (actor.id === id) await assertCurrentPassword(row, changes.currentPassword, attempts);
   }
   if (changes.queueIds) assertQueuesExist(deps.db, changes.queueIds);
   if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
-  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", "unique");
   if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1)
     throw new AppError("ERR_LAST_ADMIN", 400);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
