@@ -30,8 +30,7 @@ export default function LoginForm() {
   }
 
   const set = (k: "email" | "password") => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: "email" | "password") =>
-    (errors[k] ? ruleText(t, errors[k].rule) : undefined);
+  const msg = (k: "email" | "password") => (errors[k] ? ruleText(t, errors[k].rule) : undefined);
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
       <TextField

@@ -43,7 +43,7 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
   }
 
   const set = (k: Field) => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: Field) => ((errors[k] ? ruleText(t, errors[k].rule) : undefined));
+  const msg = (k: Field) => (errors[k] ? ruleText(t, errors[k].rule) : undefined);
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
       <TextField

@@ -32,10 +32,11 @@ describe("locales", () => {
   });
 
   test("the pt forms keep the product's wording of their field messages", () => {
-    const pt = LOCALES.pt.validation as { rules: Record<string, string>; forms: Record<string, any> };
+    type Forms = Record<string, Record<string, Record<string, string>>>;
+    const pt = LOCALES.pt.validation as { rules: Record<string, string>; forms: Forms };
     expect(pt.rules.required).toBe("Obrigatório");
-    expect(pt.forms.schedule.body.min).toBe("Mensagem muito curta");
-    expect(pt.forms.tag.name.min).toBe("Mensagem muito curta");
+    expect(pt.forms.schedule?.body?.min).toBe("Mensagem muito curta");
+    expect(pt.forms.tag?.name?.min).toBe("Mensagem muito curta");
   });
 
   test("every error code the server can answer is translated in every language, and no translation names an unknown code", () => {

@@ -77,6 +77,7 @@ function validationAnswer(error: ValidationError) {
 /** The field a schema names for itself (see the tickets list's id arrays), for errors Elysia reports without a path. */
 function fieldOf(error: ValidationError, issue: Issue | undefined): string | undefined {
   const validator = error.validator as { schema?: { field?: unknown }; field?: unknown } | undefined;
-  const field = validator?.schema?.field ?? validator?.field ?? (issue?.schema as { field?: unknown } | undefined)?.field;
+  const field =
+    validator?.schema?.field ?? validator?.field ?? (issue?.schema as { field?: unknown } | undefined)?.field;
   return typeof field === "string" ? field : undefined;
 }

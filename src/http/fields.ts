@@ -14,7 +14,7 @@ type Str<R extends FieldRule, O extends Opts> = O extends { optional: true }
  * A request-schema string built from a shared rule. The rule rides along on the schema (`rule`) so the
  * error handler answers with the field, the rule's code and its message (e.g. "Too Short!").
  */
-export function str<R extends FieldRule, O extends Opts = {}>(rule: R, opts?: O): Str<R, O> {
+export function str<R extends FieldRule, O extends Opts = Opts>(rule: R, opts?: O): Str<R, O> {
   const schema = t.String({
     ...(rule.required ? { minLength: 1 } : {}),
     ...(rule.min != null && rule.required ? { minLength: rule.min } : {}),
@@ -43,9 +43,9 @@ export function ruleOf(schema: TSchema | undefined): FieldRule | undefined {
 }
 
 export const fields = {
-  userName: <O extends Opts = {}>(o?: O) => str(RULES.userName, o),
-  email: <O extends Opts = {}>(o?: O) => str(RULES.email, o),
-  password: <O extends Opts = {}>(o?: O) => str(RULES.password, o),
+  userName: <O extends Opts = Opts>(o?: O) => str(RULES.userName, o),
+  email: <O extends Opts = Opts>(o?: O) => str(RULES.email, o),
+  password: <O extends Opts = Opts>(o?: O) => str(RULES.password, o),
 };
 
 /** An id in a path parameter: digits only, turned into a number. */

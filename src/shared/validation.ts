@@ -67,7 +67,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The problem of `value` under `rule`, or null when it is valid. Strings are checked trimmed. */
 export function checkField(rule: FieldRule, value: unknown): FieldProblem | null {
-  const fail = (code: RuleCode): FieldProblem => ({ rule: code, message: rule.messages?.[code] ?? RULE_MESSAGES[code] });
+  const fail = (code: RuleCode): FieldProblem => ({
+    rule: code,
+    message: rule.messages?.[code] ?? RULE_MESSAGES[code],
+  });
   const text = value == null ? "" : String(value);
   const trimmed = text.trim();
   if (trimmed === "") return rule.required ? fail("required") : null;

@@ -5,15 +5,10 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { ensureBulkJob } from "./worker";
-
-export interface BulkItem {
-  message: string;
-  phone: string;
-  whatsappId: number;
-}
+import type { BulkModel } from "./model";
 
 /** POST /bulkMessage: stores one pending record per distinct item, after checking phones and connections. */
-export function storeBulk(deps: AppDeps, items: BulkItem[]) {
+export function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
   items.forEach((item, i) => {
     if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "phone");
   });

@@ -7,13 +7,7 @@ import { isWithinDateBounds } from "../../shared/date-bounds";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
-
-export interface ScheduleInput {
-  body: string;
-  contactId: number;
-  sendAt: string;
-  ticketId?: number | null;
-}
+import type { ScheduleModel } from "./model";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
 function withRelations(db: Db, rows: ScheduleRow[]) {
@@ -131,7 +125,7 @@ function assertTicketOf(db: Db, ticketId: number, contactId: number) {
 }
 
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
-export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleInput) {
+export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   assertContact(deps.db, input.contactId);
@@ -159,7 +153,7 @@ function assertMayChange(actor: AuthUser, schedule: { userId: number | null }) {
 }
 
 /** PUT /schedules/:id by its creator or an admin; sent ones are frozen, failed ones go back to PENDENTE. */
-export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ScheduleInput>) {
+export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: ScheduleModel.Update) {
   const current = showSchedule(deps.db, id);
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);

@@ -7,7 +7,9 @@ const status = t.Union([t.Literal("open"), t.Literal("pending"), t.Literal("clos
  * or the item alone, so both carry the field's name for the error answer.
  */
 const idList = (field: string) =>
-  t.Optional(t.ArrayString(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, field }), { maxItems: 500, field }));
+  t.Optional(
+    t.ArrayString(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, field }), { maxItems: 500, field }),
+  );
 
 export namespace TicketModel {
   export const list = t.Object({

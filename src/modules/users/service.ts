@@ -9,6 +9,7 @@ import { checkField, RULES } from "../../shared/validation";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import type { UserModel } from "./model";
 
 /** The user as every API answer shows it (never the hash or the token version). */
 export interface UserDto {
@@ -164,17 +165,8 @@ function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
     throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
-export interface UserInput {
-  name: string;
-  email: string;
-  password: string;
-  profile?: Role;
-  whatsappId?: number | null;
-  queueIds?: number[];
-}
-
 /** POST /users (admins): an agent unless `profile` says otherwise. */
-export async function createUser(deps: AppDeps, input: UserInput): Promise<UserDto> {
+export async function createUser(deps: AppDeps, input: UserModel.Create): Promise<UserDto> {
   assertQueuesExist(deps.db, input.queueIds ?? []);
   assertConnectionExists(deps.db, input.whatsappId || null);
   if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
@@ -192,7 +184,7 @@ export async function createUser(deps: AppDeps, input: UserInput): Promise<UserD
   return user;
 }
 
-export type UserChanges = Partial<UserInput> & { currentPassword?: string };
+export type UserChanges = UserModel.Update;
 
 /** Tracks wrong current passwords like wrong logins, so a borrowed session can't be used to guess the password. */
 export interface PasswordAttempts {
