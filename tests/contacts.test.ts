@@ -181,6 +181,17 @@ describe("contacts", () => {
     expect(ctx.hub.to("all", "contact").at(-1)!.payload).toMatchObject({ action: "update" });
   });
 
+  test("an edited number is checked and stored without its formatting", async () => {
+    const { ctx, app, agent } = await setup();
+    const c = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();
+    const put = (number: string) => call(app, "PUT", `/api/contacts/${c.id}`, { token: agent.token, body: { number } });
+    expect(await put("+55 (11) 97777-6666")).toMatchObject({ status: 200, json: { number: "5511977776666" } });
+    expect(await put("+55 (11) 9777a-6666")).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", field: "number", rule: "digits" },
+    });
+  });
+
   test("delete is admin-only and cascades to tickets and schedules", async () => {
     const { ctx, app, admin, agent } = await setup();
     const c = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();

@@ -4,7 +4,6 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { BulkModel } from "./model";
-import { listQuery } from "../../http/list-query";
 import { clearContactOptOut, listContactOptOuts } from "./opt-out";
 import { cleanFinished, deleteRecord, listReport, storeBulk } from "./service";
 
@@ -16,7 +15,7 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
       auth: "bulk:manage",
       body: BulkModel.store,
     })
-    .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: listQuery })
+    .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: BulkModel.list })
     .delete(
       "/d/:id",
       ({ params }) => {

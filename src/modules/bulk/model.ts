@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { listQuery } from "../../http/list-query";
 
 const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const item = t.Object({
@@ -8,6 +9,9 @@ const item = t.Object({
 });
 
 export namespace BulkModel {
+  export const list = listQuery;
+  export type List = typeof list.static;
+
   export const store = t.Array(item, { minItems: 1, maxItems: 10_000 });
   export type Item = typeof item.static;
 

@@ -46,7 +46,7 @@ export function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
 }
 
 /** The shipping report: newest first, searched by phone, with the connection's name and number. */
-export function listReport(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listReport(db: Db, opts: BulkModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? contains(massMessages.phone, search) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);

@@ -4,7 +4,6 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { ContactModel } from "./model";
-import { listQuery } from "../../http/list-query";
 import {
   cleanNumber,
   createContact,
@@ -30,7 +29,7 @@ function numberCleaned({ body }: { body: unknown }) {
 export function contactsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .get("/contacts", ({ query }) => listContacts(deps.db, query), { auth: true, query: listQuery })
+    .get("/contacts", ({ query }) => listContacts(deps.db, query), { auth: true, query: ContactModel.list })
     .get("/contacts/list", ({ query }) => listAllContacts(deps.db, query.name), {
       auth: true,
       query: ContactModel.listAllQuery,

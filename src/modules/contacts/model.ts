@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
 import { RULES } from "../../shared/validation";
 
@@ -15,6 +16,9 @@ const number = str({ ...RULES.contactNumber, digits: true });
 const email = t.Optional(t.String({ maxLength: 320 }));
 
 export namespace ContactModel {
+  export const list = listQuery;
+  export type List = typeof list.static;
+
   export const create = t.Object({
     name: str(RULES.contactName),
     number,

@@ -29,7 +29,7 @@ export function cleanNumber(number: string) {
 }
 
 /** One page of contacts by name, searched by name or number. */
-export function listContacts(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listContacts(db: Db, opts: ContactModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(contacts.name, search), contains(contacts.number, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);

@@ -4,14 +4,13 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { QuickAnswerModel } from "./model";
-import { listQuery } from "../../http/list-query";
 import { createQuickAnswer, deleteQuickAnswer, listQuickAnswers, showQuickAnswer, updateQuickAnswer } from "./service";
 
 /** /quickAnswers: shared by every agent; anyone creates, `quick-answers:edit` edits and deletes (they have no owner). */
 export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/quickAnswers" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: listQuery })
+    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: QuickAnswerModel.list })
     .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body: QuickAnswerModel.create })
     .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), {

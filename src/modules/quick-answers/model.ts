@@ -1,8 +1,12 @@
 import { t } from "elysia";
+import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
 import { RULES } from "../../shared/validation";
 
 export namespace QuickAnswerModel {
+  export const list = listQuery;
+  export type List = typeof list.static;
+
   export const create = t.Object({
     shortcut: str(RULES.quickAnswerShortcut),
     message: str(RULES.quickAnswerMessage),

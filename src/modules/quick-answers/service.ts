@@ -7,7 +7,7 @@ import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging"
 import type { QuickAnswerModel } from "./model";
 
 /** One page of quick answers by shortcut, searched by shortcut or message (the "/" lookup in the chat input). */
-export function listQuickAnswers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listQuickAnswers(db: Db, opts: QuickAnswerModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search
     ? or(contains(quickAnswers.shortcut, search), contains(quickAnswers.message, search))

@@ -16,6 +16,7 @@ export namespace ScheduleModel {
     contactId: t.Optional(id),
     userId: t.Optional(id),
   });
+  export type List = typeof list.static;
 
   export const create = t.Object({
     ...fields.properties,

@@ -36,10 +36,7 @@ function withRelations(db: Db, rows: ScheduleRow[]) {
 }
 
 /** One page of schedules, newest first, searched by body or contact name, optionally for one contact or user. */
-export function listSchedules(
-  db: Db,
-  opts: { searchParam?: string; pageNumber?: number; contactId?: number; userId?: number },
-) {
+export function listSchedules(db: Db, opts: ScheduleModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const conditions: (SQL | undefined)[] = [
     search ? or(contains(schedules.body, search), contains(contacts.name, search)) : undefined,

@@ -4,14 +4,13 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { TagModel } from "./model";
-import { listQuery } from "../../http/list-query";
 import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from "./service";
 
 /** /tags CRUD and lists (the ticket tag sync lives with tickets). Anyone creates; a tag is edited or deleted by its creator or with `tags:edit`. */
 export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/tags" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: listQuery })
+    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: TagModel.list })
     .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), {
       auth: true,
       query: TagModel.listAllQuery,

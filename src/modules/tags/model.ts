@@ -1,8 +1,12 @@
 import { t } from "elysia";
+import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
 import { RULES } from "../../shared/validation";
 
 export namespace TagModel {
+  export const list = listQuery;
+  export type List = typeof list.static;
+
   export const create = t.Object({ name: str(RULES.tagName), color: str(RULES.tagColor) });
   export type Create = typeof create.static;
 

@@ -34,7 +34,7 @@ const searchWhere = (searchParam?: string) => {
 };
 
 /** One page of tags by name, searched by name or colour. */
-export function listTags(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listTags(db: Db, opts: TagModel.List) {
   const where = searchWhere(opts.searchParam);
   const { limit, offset } = pageWindow(opts.pageNumber);
   const rows = db

@@ -6,7 +6,6 @@ import { loginThrottleFor } from "../auth/login-throttle";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { UserModel } from "./model";
-import { listQuery } from "../../http/list-query";
 import { createUser, deleteUser, listUsers, showUser, updateUser } from "./service";
 
 const toConnection = (v: number | null | "" | undefined) => (v === undefined ? undefined : v || null);
@@ -15,7 +14,7 @@ const toConnection = (v: number | null | "" | undefined) => (v === undefined ? u
 export function usersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/users" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listUsers(deps.db, query), { auth: true, query: listQuery })
+    .get("/", ({ query }) => listUsers(deps.db, query), { auth: true, query: UserModel.list })
     .get("/:id", ({ params }) => showUser(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body }) => createUser(deps, { ...body, whatsappId: toConnection(body.whatsappId) }), {
       auth: "users:manage",

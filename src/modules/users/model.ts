@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { listQuery } from "../../http/list-query";
 import { fields } from "../../http/fields";
 
 const profile = t.Union([t.Literal("admin"), t.Literal("user")]);
@@ -9,6 +10,9 @@ const whatsappId = t.Union([t.Integer({ minimum: 1 }), t.Null(), t.Literal(0), t
 type Connection = { whatsappId?: number | null };
 
 export namespace UserModel {
+  export const list = listQuery;
+  export type List = typeof list.static;
+
   export const create = t.Object({
     name: fields.userName(),
     email: fields.email(),

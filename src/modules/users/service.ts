@@ -129,7 +129,7 @@ export function insertUser(db: Db, input: NewUser): UserRow {
 }
 
 /** One page of users, newest first, searched by name or email. */
-export function listUsers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listUsers(db: Db, opts: UserModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(users.name, search), contains(users.email, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);

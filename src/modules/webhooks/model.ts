@@ -8,6 +8,7 @@ export namespace WebhookModel {
     endpointId: t.Optional(id),
     pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
   });
+  export type Deliveries = typeof deliveriesQuery.static;
 
   export const create = t.Object({ url: t.String({ maxLength: 2000 }), events, active: t.Optional(t.Boolean()) });
   export type Create = typeof create.static;
