@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { whatsapps, type MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { findOrCreateContact } from "../inbound/contacts";
 import { findOrCreateTicket } from "../inbound/tickets";
 import { checkUpload, storeUpload } from "../media/service";
@@ -62,9 +61,9 @@ async function checkOnWhatsapp(deps: AppDeps, whatsappId: number, number: string
  */
 export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<ApiSendResult> {
   const body = input.body ?? "";
-  if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
+  if (body.length > MAX_BODY) throw new FieldError("body", "max");
   const files = input.files ?? [];
-  if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
+  if (!files.length && !body.trim()) throw new FieldError("body", "required");
   const number = normaliseNumber(input.number);
   const whatsappId = connectionFor(deps, input.whatsappId);
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));

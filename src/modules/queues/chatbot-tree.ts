@@ -2,16 +2,7 @@ import { and, asc, count, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { chatbots, users, type ChatbotRow } from "../../db/schema";
 import { AppError, FieldError } from "../../errors";
-
-/** A chatbot option as written by clients: `id` updates an existing node, no `id` creates one. */
-export interface OptionInput {
-  id?: number;
-  name: string;
-  greetingMessage?: string;
-  isAgent?: boolean;
-  userId?: number | null;
-  options?: OptionInput[];
-}
+import type { QueueModel } from "./model";
 
 export interface ChatbotNode {
   id: number;
@@ -34,7 +25,7 @@ const MAX_DEPTH = 10;
  * Throws 400 when options would sit deeper than MAX_DEPTH (the given ones at `level`, their children one below)
  * or name users that do not exist.
  */
-export function checkOptions(db: Db, options: OptionInput[] | undefined, level = 1) {
+export function checkOptions(db: Db, options: QueueModel.Option[] | undefined, level = 1) {
   if (!options) return;
   const userIds = new Set<number>();
   collectUsers(options, level, userIds);
@@ -49,8 +40,8 @@ export function checkOptions(db: Db, options: OptionInput[] | undefined, level =
   }
 }
 
-function collectUsers(options: OptionInput[], level: number, userIds: Set<number>) {
-  if (level > MAX_DEPTH) throw new FieldError("options", "Too deep");
+function collectUsers(options: QueueModel.Option[], level: number, userIds: Set<number>) {
+  if (level > MAX_DEPTH) throw new FieldError("options", "depth");
   for (const o of options) {
     if (o.userId) userIds.add(o.userId);
     if (o.options) collectUsers(o.options, level + 1, userIds);
@@ -80,7 +71,7 @@ const parentWhere = (p: Parent) =>
  * and existing children absent from the list are deleted with their subtrees. A node's `options`
  * left out means its children stay as they are.
  */
-export function syncOptions(tx: Tx, parent: Parent, options: OptionInput[]) {
+export function syncOptions(tx: Tx, parent: Parent, options: QueueModel.Option[]) {
   const current = new Set(
     tx
       .select({ id: chatbots.id })

@@ -17,20 +17,16 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
 import { sendTicketText } from "../messages/send";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "./default-connection";
 import { loadTicketDto, type TicketDto } from "./serialize";
+import type { TicketModel } from "./model";
 
-export interface TicketChanges {
-  status?: string;
-  userId?: number | null;
-  queueId?: number | null;
-  whatsappId?: number;
-}
+/** A ticket's changes, as the route takes them (internal callers use the same shape). */
+export type TicketChanges = TicketModel.Update;
 
 export interface ApplyOptions {
   /** Who acts; null = the system or the bot (no permission checks, unread untouched unless markRead). */
@@ -91,7 +87,7 @@ export async function applyTicketChanges(
   const { actor } = opts;
   const before = getTicketRow(deps, ticketId);
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
-    throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+    throw new FieldError("status", "invalid");
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
   if (changes.userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, changes.userId)).get())
     throw notFound("ERR_NO_USER_FOUND");
@@ -121,7 +117,7 @@ export async function applyTicketChanges(
     next.userId = null;
   }
   if (next.status === "open" && next.userId == null) {
-    if (!actor) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+    if (!actor) throw new FieldError("userId", "required");
     next.userId = actor.id;
   }
   if (
@@ -236,12 +232,7 @@ export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
     .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
 
-export interface NewTicket {
-  contactId: number;
-  userId?: number | null;
-  status?: string;
-  queueId?: number | null;
-}
+export type NewTicket = TicketModel.Create;
 
 /**
  * POST /tickets: on the user's default connection (else the global default), refused while the
@@ -249,13 +240,13 @@ export interface NewTicket {
  */
 export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
   const status = (input.status ?? "open") as TicketStatus;
-  if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+  if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", "invalid");
   const contact = deps.db.select().from(contacts).where(eq(contacts.id, input.contactId)).get();
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
   if (userId != null && !deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())
     throw notFound("ERR_NO_USER_FOUND");
-  if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+  if (status === "open" && userId == null) throw new FieldError("userId", "required");
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
   if (queueId != null) {
