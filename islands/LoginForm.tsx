@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { checkForm, RULES } from "../src/shared/validation";
+import { checkForm, type FieldProblem, RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api, setToken } from "./lib/api";
 import { useFormSave } from "./lib/crud";
+import { ruleText } from "./lib/errors";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
@@ -12,7 +13,7 @@ const LOGIN_RULES = { email: RULES.loginEmail, password: RULES.loginPassword };
 export default function LoginForm() {
   const t = useT();
   const [values, setValues] = useState({ email: "", password: "" });
-  const [errors, setErrors] = useState<Partial<Record<"email" | "password", string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<"email" | "password", FieldProblem>>>({});
   const { busy, run } = useFormSave();
 
   async function submit(e: FormEvent) {
@@ -29,8 +30,7 @@ export default function LoginForm() {
   }
 
   const set = (k: "email" | "password") => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: "email" | "password") =>
-    errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined;
+  const msg = (k: "email" | "password") => (errors[k] ? ruleText(t, errors[k].rule) : undefined);
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
       <TextField

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { checkForm, RULES } from "../src/shared/validation";
+import { checkForm, type FieldProblem, RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api } from "./lib/api";
 import { useFormSave } from "./lib/crud";
+import { ruleText } from "./lib/errors";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
@@ -13,7 +14,7 @@ type Field = keyof typeof SIGNUP_RULES;
 export default function SignupForm({ enabled }: { enabled: boolean }) {
   const t = useT();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<Field, FieldProblem>>>({});
   const { busy, run } = useFormSave();
 
   if (!enabled) {
@@ -42,7 +43,7 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
   }
 
   const set = (k: Field) => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: Field) => (errors[k] ? t(`validation.${errors[k]}`, { defaultValue: errors[k] }) : undefined);
+  const msg = (k: Field) => (errors[k] ? ruleText(t, errors[k].rule) : undefined);
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
       <TextField

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
-import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
@@ -13,6 +12,8 @@ import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { scheduleBulk } from "./modules/bulk/worker";
+import { connectionRecords } from "./modules/connections/records";
+import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
@@ -34,15 +35,25 @@ export function composeDeps(opts: {
   clock: Clock;
   /** Registers the Baileys driver; tests pass its options (a local fake server, time limits). */
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
+  /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
+  manualSandboxAcks?: boolean;
 }) {
   const { config, hub, log, clock } = opts;
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
   seedSettings(db);
-  const channels = new ConnectionManager({ db, hub, log });
+  const events = new LocalEventBus(log);
+  publishToBrowsers(events, hub);
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
-  const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
+  const sandboxNetwork = new SandboxNetwork({
+    db,
+    mediaDir: config.mediaDir,
+    now: () => clock.now(),
+    maxMediaBytes,
+    ...(opts.manualSandboxAcks ? { delays: "manual" as const } : {}),
+  });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
   if (opts.baileys) {
@@ -51,8 +62,6 @@ export function composeDeps(opts: {
       new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
     );
   }
-  const events = new LocalEventBus(log);
-  publishToBrowsers(events, hub);
   const metrics = createAppMetrics(db);
   events.subscribe((event) => metrics.observeEvent(event));
   const deps: AppDeps = {
@@ -66,6 +75,7 @@ export function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    sandbox: config.sandbox ? sandbox : undefined,
   };
   startWebhooks(deps);
   channels.setInbound(createIngest(deps));

@@ -1,3 +1,4 @@
+import type { SandboxControls } from "./channels/sandbox/controls";
 import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
@@ -38,4 +39,6 @@ export interface AppDeps {
   metrics: Metrics;
   /** The background job runner (started by server.ts; tests call `tick`). */
   jobs: JobRunner;
+  /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
+  sandbox?: SandboxControls;
 }

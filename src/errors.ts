@@ -1,4 +1,5 @@
 import type { ErrorCode } from "./shared/error-codes";
+import { type FieldProblem, RULE_MESSAGES, type RuleCode } from "./shared/validation";
 
 /** A refusal the client should see: answered as `{"error": code}` with `status` (400 unless said otherwise). */
 export class AppError extends Error {
@@ -12,14 +13,23 @@ export class AppError extends Error {
   }
 }
 
-/** Invalid input for one field, answered as 400 `{"error": message, "field": field}` with the spec's message. */
+/**
+ * Invalid input for one field, answered as 400 `{"error": "VALIDATION", field, rule, message}`: `rule` is the code
+ * clients translate, `message` the rule's product wording (the rule's own unless a field words it differently).
+ */
 export class FieldError extends Error {
   constructor(
     readonly field: string,
-    message: string,
+    readonly rule: RuleCode,
+    message: string = RULE_MESSAGES[rule],
   ) {
     super(message);
     this.name = "FieldError";
+  }
+
+  /** The error for a problem found by `checkField`. */
+  static of(field: string, problem: FieldProblem): FieldError {
+    return new FieldError(field, problem.rule, problem.message);
   }
 }
 

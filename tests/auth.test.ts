@@ -40,9 +40,15 @@ describe("login", () => {
   test("email and password are required", async () => {
     const ctx = await makeTestApp();
     const res = await call(ctx.app, "POST", "/api/auth/login", { body: { password: "x" } });
-    expect(res).toMatchObject({ status: 400, json: { error: "Required", field: "email" } });
+    expect(res).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "email" },
+    });
     const blank = await call(ctx.app, "POST", "/api/auth/login", { body: { email: "a@b.co", password: "" } });
-    expect(blank).toMatchObject({ status: 400, json: { error: "Required", field: "password" } });
+    expect(blank).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "password" },
+    });
   });
 
   test("is rate limited per email and address: after five wrong passwords the next try waits, with Retry-After", async () => {
@@ -173,22 +179,26 @@ describe("signup", () => {
     expect(login.json.user.profile).toBe("user");
   });
 
-  test("answers each invalid field with the spec's message", async () => {
+  test("answers each invalid field with its rule's code and the spec's message", async () => {
     const ctx = await makeTestApp();
     updateSetting(ctx.deps, "userCreation", "enabled");
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ email: "a@b.co", password: "12345" }, "name", "Required"],
-      [{ name: "A", email: "a@b.co", password: "12345" }, "name", "Too Short!"],
-      [{ name: "x".repeat(51), email: "a@b.co", password: "12345" }, "name", "Too Long!"],
-      [{ name: "   ", email: "a@b.co", password: "12345" }, "name", "Required"],
-      [{ name: "Ana", email: "not-an-email", password: "12345" }, "email", "Invalid email"],
-      [{ name: "Ana", email: "a@b.co", password: "1234" }, "password", "Too Short!"],
-      [{ name: "Ana", email: "a@b.co", password: "x".repeat(51) }, "password", "Too Long!"],
-      [{ name: 42, email: "a@b.co", password: "12345" }, "name", "Invalid value"],
+    const cases: [Record<string, unknown>, string, string, string][] = [
+      [{ email: "a@b.co", password: "12345" }, "name", "required", "Required"],
+      [{ name: "A", email: "a@b.co", password: "12345" }, "name", "min", "Too Short!"],
+      [{ name: "x".repeat(51), email: "a@b.co", password: "12345" }, "name", "max", "Too Long!"],
+      [{ name: "   ", email: "a@b.co", password: "12345" }, "name", "required", "Required"],
+      [{ name: "Ana", email: "not-an-email", password: "12345" }, "email", "email", "Invalid email"],
+      [{ name: "Ana", email: "a@b.co", password: "1234" }, "password", "min", "Too Short!"],
+      [{ name: "Ana", email: "a@b.co", password: "x".repeat(51) }, "password", "max", "Too Long!"],
+      [{ name: 42, email: "a@b.co", password: "12345" }, "name", "invalid", "Invalid value"],
     ];
-    for (const [body, field, error] of cases) {
+    for (const [body, field, rule, message] of cases) {
       const res = await call(ctx.app, "POST", "/api/auth/signup", { body });
-      expect({ body, status: res.status, json: res.json }).toEqual({ body, status: 400, json: { error, field } });
+      expect({ body, status: res.status, json: res.json }).toEqual({
+        body,
+        status: 400,
+        json: { error: "VALIDATION", field, rule, message },
+      });
     }
   });
 
@@ -201,7 +211,7 @@ describe("signup", () => {
     });
     expect(res).toMatchObject({
       status: 400,
-      json: { field: "email", error: "An user with this email already exists." },
+      json: { field: "email", error: "VALIDATION", rule: "unique", message: "An user with this email already exists." },
     });
   });
 });

@@ -36,7 +36,7 @@ describe("bulk messages", () => {
     const ok = { message: "Hello", phone: "5511999990001", whatsappId: w.id };
     expect(await post([ok, { ...ok, phone: "55 11 9999" }])).toMatchObject({
       status: 400,
-      json: { error: "Número inválido", field: "1.phone" },
+      json: { error: "VALIDATION", rule: "phone", message: "Número inválido", field: "1.phone" },
     });
     expect(await post([{ ...ok, phone: "1234567" }])).toMatchObject({ status: 400 });
     expect(await post([{ ...ok, phone: "1234567890123456" }])).toMatchObject({ status: 400 });

@@ -54,7 +54,7 @@ describe("chatbot options", () => {
     });
     expect(
       await call(ctx.app, "PUT", `/api/chatbot/${billing.id}`, { token: admin, body: { name: "abc" } }),
-    ).toMatchObject({ status: 400, json: { error: "Too Short!" } });
+    ).toMatchObject({ status: 400, json: { error: "VALIDATION", rule: "min", message: "Too Short!" } });
     expect(await call(ctx.app, "PUT", "/api/chatbot/999", { token: admin, body: { name: "Nowhere" } })).toMatchObject({
       status: 404,
       json: { error: "ERR_NO_CHATBOT_FOUND" },
@@ -81,7 +81,7 @@ describe("chatbot options", () => {
     ).toMatchObject({ status: 404 });
     expect(await call(ctx.app, "POST", "/api/chatbot", { token: admin, body: {} })).toMatchObject({
       status: 400,
-      json: { error: "Required", field: "name" },
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "name" },
     });
     expect(await call(ctx.app, "DELETE", `/api/chatbot/${billing.id}`, { token: admin })).toMatchObject({
       status: 200,

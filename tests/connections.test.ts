@@ -96,11 +96,17 @@ describe("connections", () => {
   test("validation: name 2–50 and unique, greeting with more than one queue, HH:mm hours, sandbox only when enabled", async () => {
     const { app, admin, q1, q2 } = await setup();
     const post = (body: unknown) => call(app, "POST", "/api/whatsapp", { token: admin, body });
-    expect(await post({})).toMatchObject({ status: 400, json: { error: "Required", field: "name" } });
-    expect(await post({ name: "M" })).toMatchObject({ status: 400, json: { error: "Too Short!", field: "name" } });
+    expect(await post({})).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "name" },
+    });
+    expect(await post({ name: "M" })).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "name" },
+    });
     expect(await post({ name: "M".repeat(51) })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "name" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "name" },
     });
     expect(await post({ name: "Main", queueIds: [q1.id, q2.id] })).toMatchObject({
       status: 400,
@@ -108,7 +114,7 @@ describe("connections", () => {
     });
     expect(await post({ name: "Main", startWorkHour: "25:00" })).toMatchObject({
       status: 400,
-      json: { field: "startWorkHour" },
+      json: { error: "VALIDATION", field: "startWorkHour", rule: "time", message: "Invalid time (HH:mm)" },
     });
     expect(await post({ name: "Main", endWorkHour: "8:00" })).toMatchObject({
       status: 400,
@@ -116,7 +122,7 @@ describe("connections", () => {
     });
     expect(await post({ name: "Main", provider: "telegram" })).toMatchObject({
       status: 400,
-      json: { field: "provider" },
+      json: { error: "VALIDATION", field: "provider", rule: "invalid" },
     });
     expect(await post({ name: "Main", queueIds: [999] })).toMatchObject({
       status: 400,

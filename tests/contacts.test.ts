@@ -94,32 +94,40 @@ describe("contacts", () => {
     const post = (body: unknown) => call(app, "POST", "/api/contacts", { token: agent.token, body });
     expect(await post({ number: "5511988887777" })).toMatchObject({
       status: 400,
-      json: { error: "Required", field: "name" },
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "name" },
     });
     expect(await post({ name: "J", number: "5511988887777" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "name" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "name" },
     });
     expect(await post({ name: "J".repeat(51), number: "5511988887777" })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "name" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "name" },
     });
-    expect(await post({ name: "Joana" })).toMatchObject({ status: 400, json: { error: "Required", field: "number" } });
+    expect(await post({ name: "Joana" })).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "number" },
+    });
     expect(await post({ name: "Joana", number: "1234-567" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "number" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "number" },
     });
     expect(await post({ name: "Joana", number: "1".repeat(51) })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "number" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "number" },
     });
     expect(await post({ name: "Joana", number: "5511abc87777" })).toMatchObject({
       status: 400,
-      json: { error: "Invalid number format. Only numbers is allowed.", field: "number" },
+      json: {
+        error: "VALIDATION",
+        rule: "digits",
+        message: "Invalid number format. Only numbers is allowed.",
+        field: "number",
+      },
     });
     expect(await post({ name: "Joana", number: "5511988887777", email: "nope" })).toMatchObject({
       status: 400,
-      json: { error: "Invalid email", field: "email" },
+      json: { error: "VALIDATION", rule: "email", message: "Invalid email", field: "email" },
     });
     expect(await post({ name: "Joana", number: 5511988887777 })).toMatchObject({ status: 400 });
   });
@@ -171,6 +179,17 @@ describe("contacts", () => {
       { status: 404, json: { error: "ERR_NO_CONTACT_FOUND" } },
     );
     expect(ctx.hub.to("all", "contact").at(-1)!.payload).toMatchObject({ action: "update" });
+  });
+
+  test("an edited number is checked and stored without its formatting", async () => {
+    const { ctx, app, agent } = await setup();
+    const c = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();
+    const put = (number: string) => call(app, "PUT", `/api/contacts/${c.id}`, { token: agent.token, body: { number } });
+    expect(await put("+55 (11) 97777-6666")).toMatchObject({ status: 200, json: { number: "5511977776666" } });
+    expect(await put("+55 (11) 9777a-6666")).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", field: "number", rule: "digits" },
+    });
   });
 
   test("delete is admin-only and cascades to tickets and schedules", async () => {

@@ -83,7 +83,14 @@ export async function makeTestApp(
   const config = testConfig(overrides);
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
-  const { deps, db, channels, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock });
+  const { deps, db, channels, sandbox } = composeDeps({
+    config,
+    hub,
+    log: createLogger("silent"),
+    clock,
+    // Ack steps wait for `sandbox.network.settle()`: no timer outlives its test.
+    manualSandboxAcks: true,
+  });
   const app = await createApp(deps);
   return { app, db, hub, deps, clock, channels, sandbox };
 }

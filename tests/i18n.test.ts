@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { LOCALES } from "../src/i18n/server";
 import { createI18n, pickLang } from "../src/i18n/shared";
 import { ERROR_CODES } from "../src/shared/error-codes";
-import { DEFAULT_MESSAGES } from "../src/shared/validation";
+import { RULE_CODES } from "../src/shared/validation";
 
 function keys(obj: Record<string, unknown>, prefix = ""): string[] {
   return Object.entries(obj).flatMap(([k, v]) =>
@@ -24,9 +24,19 @@ describe("locales", () => {
     }
   });
 
-  test("every validation message shown by the forms has a translation", () => {
-    for (const m of ["required", "min", "max", "email"] as const)
-      expect(LOCALES.en.validation).toHaveProperty([DEFAULT_MESSAGES[m]]);
+  test("every field rule code the server can answer is translated in every language", () => {
+    for (const lng of ["en", "pt", "es"] as const) {
+      const rules = (LOCALES[lng].validation as { rules: Record<string, string> }).rules;
+      expect(RULE_CODES.filter((code) => !rules[code])).toEqual([]);
+    }
+  });
+
+  test("the pt forms keep the product's wording of their field messages", () => {
+    type Forms = Record<string, Record<string, Record<string, string>>>;
+    const pt = LOCALES.pt.validation as { rules: Record<string, string>; forms: Forms };
+    expect(pt.rules.required).toBe("Obrigatório");
+    expect(pt.forms.schedule?.body?.min).toBe("Mensagem muito curta");
+    expect(pt.forms.tag?.name?.min).toBe("Mensagem muito curta");
   });
 
   test("every error code the server can answer is translated in every language, and no translation names an unknown code", () => {

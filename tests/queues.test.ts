@@ -88,31 +88,37 @@ describe("queues", () => {
   test("validation: name 2–50 and unique, colour 3–9 and unique, option names ≥ 4, agents of options must exist", async () => {
     const { ctx, admin } = await setup();
     const post = (body: unknown) => call(ctx.app, "POST", "/api/queue", { token: admin, body });
-    expect(await post({ color: "#fff" })).toMatchObject({ status: 400, json: { error: "Required", field: "name" } });
+    expect(await post({ color: "#fff" })).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "name" },
+    });
     expect(await post({ name: "S", color: "#fff" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "name" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "name" },
     });
     expect(await post({ name: "S".repeat(51), color: "#fff" })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "name" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "name" },
     });
-    expect(await post({ name: "Sales" })).toMatchObject({ status: 400, json: { error: "Required", field: "color" } });
+    expect(await post({ name: "Sales" })).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "color" },
+    });
     expect(await post({ name: "Sales", color: "#f" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "color" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "color" },
     });
     expect(await post({ name: "Sales", color: "#ff00ff00ff" })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "color" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "color" },
     });
     expect(await post({ name: "Sales", color: "#fff", chatbots: [{ name: "abc" }] })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!" },
     });
     expect(
       await post({ name: "Sales", color: "#fff", chatbots: [{ name: "Fine", options: [{ name: "ab" }] }] }),
-    ).toMatchObject({ status: 400, json: { error: "Too Short!" } });
+    ).toMatchObject({ status: 400, json: { error: "VALIDATION", rule: "min", message: "Too Short!" } });
     expect(
       await post({ name: "Sales", color: "#fff", chatbots: [{ name: "Fine", isAgent: true, userId: 999 }] }),
     ).toMatchObject({ status: 400, json: { error: "ERR_NO_USER_FOUND" } });

@@ -42,27 +42,27 @@ describe("quick answers", () => {
     const post = (body: unknown) => call(ctx.app, "POST", "/api/quickAnswers", { token, body });
     expect(await post({ message: MESSAGE })).toMatchObject({
       status: 400,
-      json: { error: "Required", field: "shortcut" },
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "shortcut" },
     });
     expect(await post({ shortcut: "h", message: MESSAGE })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "shortcut" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "shortcut" },
     });
     expect(await post({ shortcut: "h".repeat(16), message: MESSAGE })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "shortcut" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "shortcut" },
     });
     expect(await post({ shortcut: "hi", message: "short" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "message" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "message" },
     });
     expect(await post({ shortcut: "hi", message: "x".repeat(30001) })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!", field: "message" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!", field: "message" },
     });
     expect(await post({ shortcut: "hi" })).toMatchObject({
       status: 400,
-      json: { error: "Required", field: "message" },
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "message" },
     });
     expect(await post({ shortcut: ["hi"], message: MESSAGE })).toMatchObject({ status: 400 });
     await post({ shortcut: "hi", message: MESSAGE });

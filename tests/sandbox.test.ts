@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +46,26 @@ describe("sandbox API", () => {
     await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: from } });
     expect(ctx.hub.to("admins", "sandbox").length).toBe(afterAcks + 1);
     expect(ctx.hub.to("all", "sandbox")).toHaveLength(0);
+  });
+
+  test("in tests, ack steps start no timer and wait for settle(), so nothing fires after a test ends", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx, { greetingMessage: "Hello" });
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const timers = spyOn(globalThis, "setTimeout");
+    try {
+      await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+        token,
+        body: { from: "5511977775555", body: "Oi" },
+      });
+      const greeting = () => ctx.db.select().from(messages).where(eq(messages.fromMe, true)).get()!;
+      const before = greeting().ack;
+      ctx.sandbox.network.settle();
+      expect(greeting().ack).toBeGreaterThan(before);
+      expect(timers.mock.calls.filter(([, ms]) => ms === 300 || ms === 1000 || ms === 2000)).toHaveLength(0);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   test("scan pairs a connection waiting for its QR", async () => {

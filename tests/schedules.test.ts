@@ -40,28 +40,28 @@ describe("schedules", () => {
     const post = (body: unknown) => call(ctx.app, "POST", "/api/schedules", { token: agent.token, body });
     expect(await post({ body: "Hey", contactId: contact.id, sendAt: later })).toMatchObject({
       status: 400,
-      json: { error: "Mensagem muito curta", field: "body" },
+      json: { error: "VALIDATION", rule: "min", message: "Mensagem muito curta", field: "body" },
     });
     expect(await post({ contactId: contact.id, sendAt: later })).toMatchObject({
       status: 400,
-      json: { error: "Obrigatório", field: "body" },
+      json: { error: "VALIDATION", rule: "required", message: "Obrigatório", field: "body" },
     });
     expect(await post({ body: "Hello there", contactId: contact.id })).toMatchObject({
       status: 400,
-      json: { error: "Obrigatório", field: "sendAt" },
+      json: { error: "VALIDATION", rule: "required", message: "Obrigatório", field: "sendAt" },
     });
     expect(await post({ body: "Hello there", contactId: contact.id, sendAt: "" })).toMatchObject({
       status: 400,
-      json: { error: "Obrigatório", field: "sendAt" },
+      json: { error: "VALIDATION", rule: "required", message: "Obrigatório", field: "sendAt" },
     });
     expect(await post({ body: "Hello there", contactId: contact.id, sendAt: "not a date" })).toMatchObject({
       status: 400,
-      json: { field: "sendAt" },
+      json: { error: "VALIDATION", field: "sendAt", rule: "date", message: "Invalid date" },
     });
     const past = new Date(ctx.clock.now() - 60_000).toISOString();
     expect(await post({ body: "Hello there", contactId: contact.id, sendAt: past })).toMatchObject({
       status: 400,
-      json: { field: "sendAt" },
+      json: { error: "VALIDATION", field: "sendAt", rule: "future", message: "A data deve ser no futuro" },
     });
     expect(await post({ body: "Hello there", contactId: 999, sendAt: later })).toMatchObject({
       status: 400,
@@ -90,7 +90,7 @@ describe("schedules", () => {
     ).toMatchObject({ status: 200, json: { body: "Mine to change" } });
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Hey" } }),
-    ).toMatchObject({ status: 400, json: { error: "Mensagem muito curta" } });
+    ).toMatchObject({ status: 400, json: { error: "VALIDATION", rule: "min", message: "Mensagem muito curta" } });
     ctx.db.update(schedules).set({ status: "ERRO" }).where(eq(schedules.id, s.id)).run();
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: admin.token, body: { sendAt: later } }),

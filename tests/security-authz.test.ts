@@ -333,7 +333,7 @@ describe("colours", () => {
       });
     }
     expect(await as("PUT", `/api/queue/${q1.id}`, { color: "red" })).toMatchObject({
-      json: { error: "Invalid colour" },
+      json: { error: "VALIDATION", rule: "color", message: "Invalid colour" },
     });
     expect(await as("PUT", `/api/queue/${q1.id}`, { color: "#0a0" })).toMatchObject({
       status: 200,
@@ -361,7 +361,7 @@ describe("chatbot trees", () => {
     const eleven = chain(11);
     expect(await as("POST", "/api/queue", { name: "Deep", color: "#444", chatbots: [eleven] })).toMatchObject({
       status: 400,
-      json: { error: "Too deep", field: "options" },
+      json: { error: "VALIDATION", rule: "depth", message: "Too deep", field: "options" },
     });
     expect(await as("POST", "/api/chatbot", eleven)).toMatchObject({ status: 400, json: { field: "options" } });
 

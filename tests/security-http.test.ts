@@ -246,7 +246,7 @@ describe("odd input gets a 400, never a 500", () => {
           date,
           field,
           status: 400,
-          json: { error: "Invalid value", field },
+          json: { error: "VALIDATION", rule: "invalid", message: "Invalid value", field },
         });
       }
     }
@@ -265,7 +265,7 @@ describe("odd input gets a 400, never a 500", () => {
       expect({ sendAt, status: res.status, json: res.json }).toEqual({
         sendAt,
         status: 400,
-        json: { error: "Invalid date", field: "sendAt" },
+        json: { error: "VALIDATION", field: "sendAt", rule: "date", message: "Invalid date" },
       });
     }
   });

@@ -12,6 +12,7 @@ import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
 import { createAppMetrics } from "../src/monitoring/app-metrics";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
+import { connectionRecords } from "../src/modules/connections/records";
 import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
@@ -29,14 +30,15 @@ function boot(env: Record<string, string>) {
   const hub = new RecordingHub();
   const log = createLogger("silent");
   const clock = new TestClock();
+  const events = new LocalEventBus(log);
   const deps: AppDeps = {
     config,
     db,
-    events: new LocalEventBus(log),
+    events,
     hub,
     log,
     clock,
-    channels: new ConnectionManager({ db, hub, log }),
+    channels: new ConnectionManager({ db, records: connectionRecords(db, events), log }),
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),

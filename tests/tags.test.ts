@@ -19,15 +19,15 @@ describe("tags", () => {
     const { ctx, admin } = await setup();
     expect(await call(ctx.app, "POST", "/api/tags", { token: admin, body: {} })).toMatchObject({
       status: 400,
-      json: { error: "Obrigatório", field: "name" },
+      json: { error: "VALIDATION", rule: "required", message: "Obrigatório", field: "name" },
     });
     expect(await call(ctx.app, "POST", "/api/tags", { token: admin, body: { name: "  " } })).toMatchObject({
       status: 400,
-      json: { error: "Obrigatório" },
+      json: { error: "VALIDATION", rule: "required", message: "Obrigatório" },
     });
     expect(await call(ctx.app, "POST", "/api/tags", { token: admin, body: { name: "ab" } })).toMatchObject({
       status: 400,
-      json: { error: "Mensagem muito curta" },
+      json: { error: "VALIDATION", rule: "min", message: "Mensagem muito curta" },
     });
     expect(await call(ctx.app, "POST", "/api/tags", { token: admin, body: { name: "x".repeat(5000) } })).toMatchObject({
       status: 400,

@@ -125,12 +125,12 @@ describe("applyTicketChanges", () => {
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 
-  test("an invalid status is refused with the field", async () => {
+  test("an invalid status from an untyped caller is refused with the field and rule", async () => {
     const ctx = await makeTestApp();
     const { ticket } = seedTicket(ctx);
     await expect(
-      applyTicketChanges(ctx.deps, ticket.id, { status: "archived" }, { actor: null }),
-    ).rejects.toMatchObject({ field: "status" });
+      applyTicketChanges(ctx.deps, ticket.id, { status: "archived" as never }, { actor: null }),
+    ).rejects.toMatchObject({ field: "status", rule: "invalid" });
     await expect(applyTicketChanges(ctx.deps, 999, {}, { actor: null })).rejects.toMatchObject({
       code: "ERR_NO_TICKET_FOUND",
     });

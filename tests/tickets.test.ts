@@ -141,6 +141,40 @@ describe("GET /tickets", () => {
     expect(ids(await q("date=2001-01-01"))).toEqual([]);
   });
 
+  test("ids filter as a JSON array of numbers or numeric strings; an empty parameter filters nothing, [] keeps only queue-less", async () => {
+    const ctx = await makeTestApp();
+    const a = queue(ctx, "A");
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const inA = ticket(ctx, { queueId: a.id });
+    const none = ticket(ctx);
+    const q = async (s: string) => ids(await call(ctx.app, "GET", `/api/tickets?showAll=true&${s}`, { token }));
+    expect(await q(`queueIds=${JSON.stringify([String(a.id)])}`)).toEqual([inA.id, none.id]);
+    expect(await q("queueIds=")).toEqual([inA.id, none.id]);
+    expect(await q("queueIds=[]")).toEqual([none.id]);
+    expect(await q("tags=")).toEqual([inA.id, none.id]);
+  });
+
+  test("a bad list parameter answers VALIDATION with that field and the rule code", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx);
+    for (const [qs, field] of [
+      ["queueIds=notjson", "queueIds"],
+      ["queueIds=%7B%7D", "queueIds"],
+      ["tags=[-1]", "tags"],
+      ["tags=[1.5]", "tags"],
+      ["showAll=maybe", "showAll"],
+      ["withUnreadMessages=1", "withUnreadMessages"],
+      ["status=archived", "status"],
+    ]) {
+      const res = await call(ctx.app, "GET", `/api/tickets?${qs}`, { token });
+      expect({ qs, status: res.status, json: res.json }).toEqual({
+        qs,
+        status: 400,
+        json: { error: "VALIDATION", field, rule: "invalid", message: "Invalid value" },
+      });
+    }
+  });
+
   test("odd parameters are refused with 400, never 500", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);

@@ -41,27 +41,27 @@ describe("users", () => {
     const post = (body: unknown) => call(ctx.app, "POST", "/api/users", { token: admin.token, body });
     expect(await post({ email: "a@b.co", password: "secret1" })).toMatchObject({
       status: 400,
-      json: { error: "Required", field: "name" },
+      json: { error: "VALIDATION", rule: "required", message: "Required", field: "name" },
     });
     expect(await post({ name: "A", email: "a@b.co", password: "secret1" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "name" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "name" },
     });
     expect(await post({ name: "A".repeat(51), email: "a@b.co", password: "secret1" })).toMatchObject({
       status: 400,
-      json: { error: "Too Long!" },
+      json: { error: "VALIDATION", rule: "max", message: "Too Long!" },
     });
     expect(await post({ name: "Ann", email: "nope", password: "secret1" })).toMatchObject({
       status: 400,
-      json: { error: "Invalid email", field: "email" },
+      json: { error: "VALIDATION", rule: "email", message: "Invalid email", field: "email" },
     });
     expect(await post({ name: "Ann", email: "a@b.co", password: "1234" })).toMatchObject({
       status: 400,
-      json: { error: "Too Short!", field: "password" },
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "password" },
     });
     expect(await post({ name: "Ann", email: agent.user.email.toUpperCase(), password: "secret1" })).toMatchObject({
       status: 400,
-      json: { error: "An user with this email already exists." },
+      json: { error: "VALIDATION", rule: "unique", message: "An user with this email already exists." },
     });
     expect(await post({ name: "Ann", email: "a@b.co", password: "secret1", profile: "root" })).toMatchObject({
       status: 400,
@@ -114,7 +114,10 @@ describe("users", () => {
     const { ctx, admin, agent } = await setup();
     expect(
       await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { password: "123" } }),
-    ).toMatchObject({ status: 400, json: { error: "Too Short!", field: "password" } });
+    ).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "min", message: "Too Short!", field: "password" },
+    });
     const ok = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
       token: admin.token,
       body: { password: "another1" },
@@ -146,7 +149,10 @@ describe("users", () => {
         token: admin.token,
         body: { email: admin.user.email },
       }),
-    ).toMatchObject({ status: 400, json: { error: "An user with this email already exists." } });
+    ).toMatchObject({
+      status: 400,
+      json: { error: "VALIDATION", rule: "unique", message: "An user with this email already exists." },
+    });
     const promoted = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
       token: admin.token,
       body: { profile: "admin" },

@@ -108,10 +108,10 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
   const t = useT();
   const [form, setForm] = useState({ name: tag?.name ?? "", color: tag?.color ?? "#1f7a5c" });
   const [error, setError] = useState<string | null>(null);
-  const { busy, run } = useFormSave();
+  const { busy, run } = useFormSave(false, "tag");
 
   async function save() {
-    const found = ruleError(t, RULES.tagName, form.name);
+    const found = ruleError(t, RULES.tagName, form.name, "name", "tag");
     setError(found);
     if (found) return;
     await run(async () => {

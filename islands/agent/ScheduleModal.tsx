@@ -47,7 +47,7 @@ export function ScheduleModal({
   );
   const [body, setBody] = useState(value?.body ?? prefill?.body ?? "");
   const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
-  const { busy, fieldError, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, "schedule");
   const sent = !!value?.sentAt;
 
   function save() {

@@ -32,8 +32,8 @@ export default function BulkMessage() {
 
   function validate(): boolean {
     const found = {
-      template: template.trim() ? undefined : t("validation.Required"),
-      data: data.trim() ? undefined : t("validation.Required"),
+      template: template.trim() ? undefined : t("validation.rules.required"),
+      data: data.trim() ? undefined : t("validation.rules.required"),
     };
     setErrors(found);
     return !found.template && !found.data;

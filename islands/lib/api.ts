@@ -1,11 +1,12 @@
 import { getBoot } from "./boot";
 
-/** A failed API call: HTTP status plus the server's `error` code or message and field, if any. */
+/** A failed API call: HTTP status plus the server's `error` code, and for a VALIDATION the field and its rule's code. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string | null,
     readonly field: string | null = null,
+    readonly rule: string | null = null,
   ) {
     super(code ?? `HTTP ${status}`);
   }
@@ -100,8 +101,8 @@ export async function api<T = unknown>(
     goToLogin();
   }
   if (!res.ok) {
-    const data = (await res.json().catch(() => null)) as { error?: string; field?: string } | null;
-    throw new ApiError(res.status, data?.error ?? null, data?.field ?? null);
+    const data = (await res.json().catch(() => null)) as { error?: string; field?: string; rule?: string } | null;
+    throw new ApiError(res.status, data?.error ?? null, data?.field ?? null, data?.rule ?? null);
   }
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;

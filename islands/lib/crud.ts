@@ -27,8 +27,9 @@ export function useRowDelete<T>(path: (row: T) => string, onDeleted: (row: T) =>
 /**
  * A modal form's save: `run(fn)` sets `busy` and clears the field error while `fn` runs; on failure it toasts the error,
  * keeps it as `fieldError` when the server names the field, and clears `busy` (on success the modal closes, so `busy` stays).
+ * `form` names the form for the field messages it words its own way (see `ruleText`).
  */
-export function useFormSave(initialBusy = false) {
+export function useFormSave(initialBusy = false, form?: string) {
   const t = useT();
   const [busy, setBusy] = useState(initialBusy);
   const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
@@ -38,7 +39,7 @@ export function useFormSave(initialBusy = false) {
     try {
       await fn();
     } catch (error) {
-      const text = errorText(t, error);
+      const text = errorText(t, error, form);
       const field = (error as { field?: string | null }).field;
       if (field) setFieldError({ field, text });
       toast("error", text);

@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { useId } from "react";
 import { checkField, type FieldRule } from "../../src/shared/validation";
+import { ruleText } from "./errors";
 import { useT } from "./i18n-context";
 
 /** A labelled text input (or textarea) with its validation message. */
@@ -113,8 +114,11 @@ export function QueueChecks({
   );
 }
 
-/** The translated message of a field rule, or null when valid. */
-export function ruleError(t: TFunction, rule: FieldRule, value: unknown): string | null {
-  const message = checkField(rule, value);
-  return message ? t(`validation.${message}`, { defaultValue: message }) : null;
+/**
+ * The translated message of a field rule, or null when valid; `field` and `form` pick the form's own wording
+ * of a rule where it has one (see `ruleText`).
+ */
+export function ruleError(t: TFunction, rule: FieldRule, value: unknown, field?: string, form?: string): string | null {
+  const problem = checkField(rule, value);
+  return problem ? ruleText(t, problem.rule, field, form) : null;
 }

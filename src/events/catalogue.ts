@@ -1,4 +1,4 @@
-import type { SandboxChange } from "../channels/sandbox/network";
+import type { SandboxChange } from "../channels/sandbox/controls";
 import type {
   ContactRow,
   MassMessageRow,

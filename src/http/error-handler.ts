@@ -1,7 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import type { Logger } from "../log";
 import { AppError, FieldError } from "../errors";
-import { checkField, DEFAULT_MESSAGES } from "../shared/validation";
+import { checkField, type FieldProblem, RULE_MESSAGES } from "../shared/validation";
 import { ruleOf } from "./fields";
 
 interface Issue {
@@ -11,8 +11,8 @@ interface Issue {
 }
 
 /**
- * Turns every failure into `{"error": CODE}` with its status: AppError as declared, bad input as 400 with
- * the field and the spec's message, unknown routes 404, and anything unexpected 500 ERR_INTERNAL
+ * Turns every failure into `{"error": CODE}` with its status: AppError as declared, bad input as 400 VALIDATION
+ * with the field, the rule's code and its message, unknown routes 404, and anything unexpected 500 ERR_INTERNAL
  * (logged with a request id, never with a stack in the answer).
  */
 export function errorHandler(log: Logger) {
@@ -32,7 +32,7 @@ export function errorHandler(log: Logger) {
       }
       if (error instanceof FieldError) {
         set.status = 400;
-        return { error: error.message, field: error.field };
+        return validation(error.field, { rule: error.rule, message: error.message });
       }
       switch (code) {
         case "VALIDATION":
@@ -57,12 +57,27 @@ export function errorHandler(log: Logger) {
   );
 }
 
-function validationAnswer(error: ValidationError): { error: string; field?: string } {
+function validation(field: string | undefined, problem: FieldProblem) {
+  return { error: "VALIDATION", field, rule: problem.rule, message: problem.message };
+}
+
+function validationAnswer(error: ValidationError) {
   const issues = (error.all ?? []) as Issue[];
   const issue = issues.find((i) => i.path) ?? issues[0];
-  const field = issue?.path?.replace(/^\//, "").replace(/\//g, ".") || undefined;
+  const field = fieldOf(error, issue) ?? (issue?.path?.replace(/^\//, "").replace(/\//g, ".") || undefined);
   const rule = ruleOf(issue?.schema as never);
-  if (rule) return { error: checkField(rule, issue?.value) ?? DEFAULT_MESSAGES.pattern, field };
-  if (issue && issue.value === undefined) return { error: DEFAULT_MESSAGES.required, field };
-  return { error: DEFAULT_MESSAGES.pattern, field };
+  const problem =
+    (rule && checkField(rule, issue?.value)) ||
+    (issue && issue.value === undefined
+      ? { rule: "required" as const, message: RULE_MESSAGES.required }
+      : { rule: "invalid" as const, message: RULE_MESSAGES.invalid });
+  return validation(field, problem);
+}
+
+/** The field a schema names for itself (see the tickets list's id arrays), for errors Elysia reports without a path. */
+function fieldOf(error: ValidationError, issue: Issue | undefined): string | undefined {
+  const validator = error.validator as { schema?: { field?: unknown }; field?: unknown } | undefined;
+  const field =
+    validator?.schema?.field ?? validator?.field ?? (issue?.schema as { field?: unknown } | undefined)?.field;
+  return typeof field === "string" ? field : undefined;
 }

@@ -1,13 +1,20 @@
+import type { TOptional, TString } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
 import { type FieldRule, RULES } from "../shared/validation";
 
 type Opts = { optional?: boolean };
+/** Optional when asked, or when the rule doesn't require a value; so models derive the right static types. */
+type Str<R extends FieldRule, O extends Opts> = O extends { optional: true }
+  ? TOptional<TString>
+  : R extends { required: true }
+    ? TString
+    : TOptional<TString>;
 
 /**
  * A request-schema string built from a shared rule. The rule rides along on the schema (`rule`) so the
- * error handler answers with the rule's own message (e.g. "Too Short!") and the field name.
+ * error handler answers with the field, the rule's code and its message (e.g. "Too Short!").
  */
-export function str(rule: FieldRule, opts: Opts = {}) {
+export function str<R extends FieldRule, O extends Opts = Opts>(rule: R, opts?: O): Str<R, O> {
   const schema = t.String({
     ...(rule.required ? { minLength: 1 } : {}),
     ...(rule.min != null && rule.required ? { minLength: rule.min } : {}),
@@ -22,7 +29,7 @@ export function str(rule: FieldRule, opts: Opts = {}) {
           : {}),
     rule,
   });
-  return opts.optional || !rule.required ? t.Optional(schema) : schema;
+  return (opts?.optional || !rule.required ? t.Optional(schema) : schema) as Str<R, O>;
 }
 
 /** A rule's pattern for the request schema; like `checkField`, an optional field may also be blank. */
@@ -36,9 +43,9 @@ export function ruleOf(schema: TSchema | undefined): FieldRule | undefined {
 }
 
 export const fields = {
-  userName: (o?: Opts) => str(RULES.userName, o),
-  email: (o?: Opts) => str(RULES.email, o),
-  password: (o?: Opts) => str(RULES.password, o),
+  userName: <O extends Opts = Opts>(o?: O) => str(RULES.userName, o),
+  email: <O extends Opts = Opts>(o?: O) => str(RULES.email, o),
+  password: <O extends Opts = Opts>(o?: O) => str(RULES.password, o),
 };
 
 /** An id in a path parameter: digits only, turned into a number. */

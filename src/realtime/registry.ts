@@ -15,7 +15,7 @@ import {
   SWEEP_INTERVAL_MS,
 } from "./limits";
 import { listRooms, type Room, type TicketStatus } from "./rooms";
-import { TokenBucket } from "./token-bucket";
+import { TokenBucket } from "../shared/token-bucket";
 
 /** The part of Bun's ServerWebSocket the registry drives. */
 export interface RawSocket {

@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   "ERR_INVALID_NUMBER",
   "ERR_INVALID_WEBHOOK_URL",
   "ERR_NO_WEBHOOK_FOUND",
+  // A field failed its rule; the answer also names the field and the rule's code.
+  "VALIDATION",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

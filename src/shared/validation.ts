@@ -2,6 +2,47 @@
  * The form field rules as data, with their visible messages. The server builds its request schemas
  * from them and the UI forms check the same rules, so both say the same thing.
  */
+
+/** What a field failed, as a stable code: clients translate the code (with the field), never the message. */
+export const RULE_CODES = [
+  "required",
+  "min",
+  "max",
+  "email",
+  "digits",
+  "pattern",
+  "color",
+  "time",
+  "invalid",
+  "date",
+  "future",
+  "depth",
+  "phone",
+  "unique",
+] as const;
+export type RuleCode = (typeof RULE_CODES)[number];
+
+/** Each rule's message as the product words it, answered next to the code for clients that show it as is. */
+export const RULE_MESSAGES: Record<RuleCode, string> = {
+  required: "Required",
+  min: "Too Short!",
+  max: "Too Long!",
+  email: "Invalid email",
+  digits: "Invalid number format. Only numbers is allowed.",
+  pattern: "Invalid value",
+  color: "Invalid colour",
+  time: "Invalid time (HH:mm)",
+  /** A value of the wrong type or outside the allowed ones. */
+  invalid: "Invalid value",
+  date: "Invalid date",
+  future: "A data deve ser no futuro",
+  /** Chatbot options nested too deep. */
+  depth: "Too deep",
+  phone: "Número inválido",
+  /** The only uniqueness checked per field is the user email. */
+  unique: "An user with this email already exists.",
+};
+
 export interface FieldRule {
   required?: boolean;
   min?: number;
@@ -10,50 +51,55 @@ export interface FieldRule {
   /** Only digits (after the caller removed formatting). */
   digits?: boolean;
   pattern?: RegExp;
-  messages?: Partial<Record<"required" | "min" | "max" | "email" | "digits" | "pattern", string>>;
+  /** The code a `pattern` mismatch answers with (`pattern` unless the pattern has its own meaning). */
+  patternRule?: RuleCode;
+  /** This field's own wording of some rules, where the product words them differently. */
+  messages?: Partial<Record<RuleCode, string>>;
 }
 
-export const DEFAULT_MESSAGES = {
-  required: "Required",
-  min: "Too Short!",
-  max: "Too Long!",
-  email: "Invalid email",
-  digits: "Invalid number format. Only numbers is allowed.",
-  pattern: "Invalid value",
-} as const;
+/** A field's failed rule and its message. */
+export interface FieldProblem {
+  rule: RuleCode;
+  message: string;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The message for `value` under `rule`, or null when it is valid. Strings are checked trimmed. */
-export function checkField(rule: FieldRule, value: unknown): string | null {
-  const say = (k: keyof typeof DEFAULT_MESSAGES) => rule.messages?.[k] ?? DEFAULT_MESSAGES[k];
+/** The problem of `value` under `rule`, or null when it is valid. Strings are checked trimmed. */
+export function checkField(rule: FieldRule, value: unknown): FieldProblem | null {
+  const fail = (code: RuleCode): FieldProblem => ({
+    rule: code,
+    message: rule.messages?.[code] ?? RULE_MESSAGES[code],
+  });
   const text = value == null ? "" : String(value);
   const trimmed = text.trim();
-  if (trimmed === "") return rule.required ? say("required") : null;
-  if (rule.min != null && trimmed.length < rule.min) return say("min");
-  if (rule.max != null && text.length > rule.max) return say("max");
-  if (rule.email && !EMAIL.test(trimmed)) return say("email");
-  if (rule.digits && !/^\d+$/.test(trimmed)) return say("digits");
-  if (rule.pattern && !rule.pattern.test(trimmed)) return say("pattern");
+  if (trimmed === "") return rule.required ? fail("required") : null;
+  if (rule.min != null && trimmed.length < rule.min) return fail("min");
+  if (rule.max != null && text.length > rule.max) return fail("max");
+  if (rule.email && !EMAIL.test(trimmed)) return fail("email");
+  if (rule.digits && !/^\d+$/.test(trimmed)) return fail("digits");
+  if (rule.pattern && !rule.pattern.test(trimmed)) return fail(rule.patternRule ?? "pattern");
   return null;
 }
 
-/** Checks every field of a form; returns field → message for the invalid ones. */
+/** Checks every field of a form; returns field → problem for the invalid ones. */
 export function checkForm<K extends string>(
   rules: Record<K, FieldRule>,
   values: Partial<Record<K, unknown>>,
-): Partial<Record<K, string>> {
-  const errors: Partial<Record<K, string>> = {};
+): Partial<Record<K, FieldProblem>> {
+  const problems: Partial<Record<K, FieldProblem>> = {};
   for (const key of Object.keys(rules) as K[]) {
-    const message = checkField(rules[key], values[key]);
-    if (message) errors[key] = message;
+    const problem = checkField(rules[key], values[key]);
+    if (problem) problems[key] = problem;
   }
-  return errors;
+  return problems;
 }
 
 const SHORT_MESSAGE = { min: "Mensagem muito curta", required: "Obrigatório" };
 /** Colours end up in style attributes: only `#rgb` or `#rrggbb`, never `url(...)` or other CSS. */
-const COLOR = { pattern: /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, messages: { pattern: "Invalid colour" } };
+const COLOR = { pattern: /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, patternRule: "color" } as const;
+/** A work hour, `HH:mm` on a 24-hour clock. */
+export const HOUR_RULE = { pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternRule: "time" } as const satisfies FieldRule;
 
 export const RULES = {
   userName: { required: true, min: 2, max: 50 },

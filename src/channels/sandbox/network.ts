@@ -5,7 +5,8 @@ import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandboxMessages, waAuthCreds } from "../../db/schema";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
-import type { MessageKind, OversizedMedia, StoredMedia } from "../types";
+import type { OversizedMedia, StoredMedia } from "../types";
+import type { SandboxChange, SandboxMessageRow } from "./controls";
 
 /** Delays of the simulated delivery: server ack (1), delivered (2), played/seen by the device (3). */
 export interface AckDelays {
@@ -18,29 +19,10 @@ export interface SandboxNetworkOptions {
   db: Db;
   mediaDir: string;
   now?: () => number;
-  delays?: Partial<AckDelays>;
+  /** Ack steps wait this long; `"manual"`: they wait until `settle()` (tests, so nothing fires after a test). */
+  delays?: Partial<AckDelays> | "manual";
   /** Media a simulated phone sends beyond this size is not stored (MAX_MEDIA_MB; default 64 MB). */
   maxMediaBytes?: number;
-}
-
-export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
-
-/** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
-export interface SandboxInbound {
-  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
-  from: string;
-  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
-  lid?: string;
-  name?: string;
-  body?: string;
-  mediaType?: MessageKind;
-  mediaBase64?: string;
-  fileName?: string;
-  quotedId?: string;
-  groupId?: string;
-  groupName?: string;
-  call?: "missed";
-  id?: string;
 }
 
 interface Pairing {
@@ -80,19 +62,14 @@ export function mimeOf(fileName: string, kind?: string): string {
  * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
  * timers that tests can flush with `settle()`.
  */
-/** Which simulated conversation changed. */
-export interface SandboxChange {
-  whatsappId: number;
-  peer: string;
-}
-
 export class SandboxNetwork {
   readonly db: Db;
   readonly mediaDir: string;
   readonly now: () => number;
   readonly maxMediaBytes: number;
-  private readonly delays: AckDelays;
-  private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  private readonly delays: AckDelays | "manual";
+  /** Pending ack steps; the key is the real timer, or a plain token when steps wait for `settle()`. */
+  private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => void>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
 
   constructor(options: SandboxNetworkOptions) {
@@ -100,7 +77,8 @@ export class SandboxNetwork {
     this.mediaDir = options.mediaDir;
     this.now = options.now ?? Date.now;
     this.maxMediaBytes = options.maxMediaBytes ?? 64 * 1024 * 1024;
-    this.delays = { sent: 300, delivered: 1000, device: 2000, ...options.delays };
+    this.delays =
+      options.delays === "manual" ? "manual" : { sent: 300, delivered: 1000, device: 2000, ...options.delays };
   }
 
   /** The fake but stable phone number of a sandbox connection. */
@@ -258,9 +236,9 @@ export class SandboxNetwork {
     const step = (ack: number) => () => {
       if (this.setAck(wid, ack)) report(ack);
     };
-    this.schedule(step(1), this.delays.sent);
-    this.schedule(step(2), this.delays.delivered);
-    this.schedule(step(3), this.delays.device);
+    this.schedule(step(1), "sent");
+    this.schedule(step(2), "delivered");
+    this.schedule(step(3), "device");
   }
 
   /** Runs every pending timer now, in due order (tests). */
@@ -268,22 +246,23 @@ export class SandboxNetwork {
     const pending = [...this.timers.entries()];
     this.timers.clear();
     for (const [handle, fn] of pending) {
-      clearTimeout(handle);
+      if (typeof handle !== "symbol") clearTimeout(handle);
       fn();
     }
   }
 
   /** Cancels every pending timer (shutdown). */
   cancelAll() {
-    for (const handle of this.timers.keys()) clearTimeout(handle);
+    for (const handle of this.timers.keys()) if (typeof handle !== "symbol") clearTimeout(handle);
     this.timers.clear();
   }
 
-  private schedule(fn: () => void, ms: number) {
+  private schedule(fn: () => void, step: keyof AckDelays) {
+    if (this.delays === "manual") return void this.timers.set(Symbol(step), fn);
     const handle = setTimeout(() => {
       this.timers.delete(handle);
       fn();
-    }, ms);
+    }, this.delays[step]);
     this.timers.set(handle, fn);
   }
 }

@@ -1,10 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { forbidden, notFound } from "../../errors";
 import { backupPath, listBackups } from "../../ops/backup-job";
 import { can } from "../../shared/permissions";
 import { authContext, userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { BackupModel } from "./model";
 
 /**
  * /backups, admins only: the backups in DATA_DIR/backups (scheduled and pre-migration), and a download of one.
@@ -28,8 +29,8 @@ export function backupsRoutes(deps: AppDeps, tokens: Tokens) {
         return Bun.file(path);
       },
       {
-        params: t.Object({ name: t.String({ maxLength: 100 }) }),
-        query: t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) }),
+        params: BackupModel.params,
+        query: BackupModel.query,
       },
     );
 }

@@ -1,17 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { listQuery } from "../../http/list-query";
+import { BulkModel } from "./model";
 import { clearContactOptOut, listContactOptOuts } from "./opt-out";
 import { cleanFinished, deleteRecord, listReport, storeBulk } from "./service";
-
-const item = t.Object({
-  message: t.String({ minLength: 1, maxLength: 30000, pattern: "\\S" }),
-  phone: t.String({ minLength: 1, maxLength: 50 }),
-  whatsappId: t.Integer({ minimum: 1 }),
-});
 
 /** /bulkMessage: stores bulk sends and manages the shipping report; admins only. */
 export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
@@ -19,9 +13,9 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
     .use(authContext(deps, tokens))
     .post("/", ({ body }) => storeBulk(deps, body), {
       auth: "bulk:manage",
-      body: t.Array(item, { minItems: 1, maxItems: 10_000 }),
+      body: BulkModel.store,
     })
-    .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: listQuery })
+    .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: BulkModel.list })
     .delete(
       "/d/:id",
       ({ params }) => {
@@ -40,15 +34,13 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
     );
 }
 
-const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-
 /** /contacts/:id/optOuts: where a contact opted out of bulk messages; everyone sees it, admins clear it. */
 export function optOutRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
     .get("/contacts/:id/optOuts", ({ params }) => listContactOptOuts(deps.db, params.id), {
       auth: true,
-      params: t.Object({ id }),
+      params: BulkModel.optOutParams,
     })
     .delete(
       "/contacts/:id/optOuts/:whatsappId",
@@ -56,6 +48,6 @@ export function optOutRoutes(deps: AppDeps, tokens: Tokens) {
         clearContactOptOut(deps, params.id, params.whatsappId);
         return { message: "Registro deletado" };
       },
-      { auth: "bulk:manage", params: t.Object({ id, whatsappId: id }) },
+      { auth: "bulk:manage", params: BulkModel.optOutDeleteParams },
     );
 }

@@ -6,17 +6,12 @@ import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { allConnectionsExist, connectionSummaries } from "../connections/lookup";
 import { ensureBulkJob } from "./worker";
-
-export interface BulkItem {
-  message: string;
-  phone: string;
-  whatsappId: number;
-}
+import type { BulkModel } from "./model";
 
 /** POST /bulkMessage: stores one pending record per distinct item, after checking phones and connections. */
-export function storeBulk(deps: AppDeps, items: BulkItem[]) {
+export function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
   items.forEach((item, i) => {
-    if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "Número inválido");
+    if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "phone");
   });
   if (
     !allConnectionsExist(
@@ -54,7 +49,7 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
 }
 
 /** The shipping report: newest first, searched by phone, with the connection's name and number. */
-export function listReport(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listReport(db: Db, opts: BulkModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? contains(massMessages.phone, search) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);

@@ -1,46 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { idParam, str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { ConnectionModel } from "./model";
 import { createConnection, deleteConnection, listConnections, showConnection, updateConnection } from "./service";
-
-const text = (max = 30000) => t.Optional(t.String({ maxLength: max }));
-const hour = t.Optional(
-  t.String({
-    pattern: "^([01]\\d|2[0-3]):[0-5]\\d$",
-    maxLength: 5,
-    rule: { pattern: /^([01]\d|2[0-3]):[0-5]\d$/, messages: { pattern: "Invalid time (HH:mm)" } },
-  }),
-);
-const flag = t.Optional(t.Boolean());
-const body = t.Object({
-  name: str(RULES.connectionName),
-  provider: t.Optional(t.Union([t.Literal("baileys"), t.Literal("sandbox")])),
-  isDefault: flag,
-  isMultidevice: flag,
-  greetingMessage: text(),
-  farewellMessage: text(),
-  transferTicketMessage: text(),
-  outOfWorkMessage: text(),
-  wavoip: text(500),
-  defineWorkHours: flag,
-  startWorkHour: hour,
-  endWorkHour: hour,
-  startWorkHourWeekend: hour,
-  endWorkHourWeekend: hour,
-  monday: flag,
-  tuesday: flag,
-  wednesday: flag,
-  thursday: flag,
-  friday: flag,
-  saturday: flag,
-  sunday: flag,
-  importHistory: flag,
-  importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
-  queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
-});
 
 /** /whatsapp: connection CRUD; everyone reads (without the call token), `connections:manage` writes. */
 export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
@@ -51,11 +15,11 @@ export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
       auth: true,
       params: idParam,
     })
-    .post("/", ({ body }) => createConnection(deps, body), { auth: "connections:manage", body })
+    .post("/", ({ body }) => createConnection(deps, body), { auth: "connections:manage", body: ConnectionModel.create })
     .put("/:id", ({ params, body }) => updateConnection(deps, params.id, body), {
       auth: "connections:manage",
       params: idParam,
-      body: t.Partial(body),
+      body: ConnectionModel.update,
     })
     .delete(
       "/:id",

@@ -7,35 +7,7 @@ import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist, type QueueSummary, queueSummaries } from "../queues/lookup";
 import { findConnection, queueIdsOfConnections } from "./lookup";
-
-/** Writable connection fields. */
-export interface ConnectionInput {
-  name: string;
-  provider?: "baileys" | "sandbox";
-  isDefault?: boolean;
-  isMultidevice?: boolean;
-  greetingMessage?: string;
-  farewellMessage?: string;
-  transferTicketMessage?: string;
-  outOfWorkMessage?: string;
-  wavoip?: string;
-  defineWorkHours?: boolean;
-  startWorkHour?: string;
-  endWorkHour?: string;
-  startWorkHourWeekend?: string;
-  endWorkHourWeekend?: string;
-  monday?: boolean;
-  tuesday?: boolean;
-  wednesday?: boolean;
-  thursday?: boolean;
-  friday?: boolean;
-  saturday?: boolean;
-  sunday?: boolean;
-  /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
-  importHistory?: boolean;
-  importHistoryDays?: number;
-  queueIds?: number[];
-}
+import type { ConnectionModel } from "./model";
 
 /** The call token is an integration secret and a pending QR pairs a phone with the connection: only admins see them. */
 function present<T extends WhatsappRow>(row: T, profile: Role | null) {
@@ -87,7 +59,7 @@ export function showConnection(db: Db, id: number, profile: Role | null) {
   };
 }
 
-function validate(deps: AppDeps, input: Partial<ConnectionInput>, current?: WhatsappRow) {
+function validate(deps: AppDeps, input: ConnectionModel.Update, current?: WhatsappRow) {
   if (input.provider === "sandbox" && !deps.config.sandbox) throw new AppError("ERR_SANDBOX_DISABLED", 403);
   const name = input.name?.trim();
   if (name !== undefined) {
@@ -108,7 +80,7 @@ function validate(deps: AppDeps, input: Partial<ConnectionInput>, current?: What
   if (queueCount > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
 }
 
-function fieldsOf(input: Partial<ConnectionInput>) {
+function fieldsOf(input: ConnectionModel.Update) {
   const { queueIds: _queues, ...fields } = input;
   return { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
 }
@@ -133,7 +105,7 @@ function publishUpdate(deps: AppDeps, id: number) {
 }
 
 /** POST /whatsapp: the first connection becomes the default; the session starts right away. */
-export function createConnection(deps: AppDeps, input: ConnectionInput) {
+export function createConnection(deps: AppDeps, input: ConnectionModel.Create) {
   validate(deps, input);
   const isFirst = (deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0) === 0;
   const isDefault = isFirst || input.isDefault === true;
@@ -163,7 +135,7 @@ export function createConnection(deps: AppDeps, input: ConnectionInput) {
 }
 
 /** PUT /whatsapp/:id: every given field is written; `queueIds` absent leaves the queues alone. */
-export function updateConnection(deps: AppDeps, id: number, input: Partial<ConnectionInput>) {
+export function updateConnection(deps: AppDeps, id: number, input: ConnectionModel.Update) {
   const current = findConnection(deps.db, id);
   if (!current) throw notFound("ERR_NO_WAPP_FOUND");
   validate(deps, input, current);

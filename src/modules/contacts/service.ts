@@ -14,23 +14,11 @@ import { userDefaultConnection } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { findContact } from "./lookup";
-
-export interface ExtraInfoInput {
-  id?: number;
-  name: string;
-  value?: string;
-}
-
-export interface ContactInput {
-  name: string;
-  number: string;
-  email?: string;
-  extraInfo?: ExtraInfoInput[];
-}
+import type { ContactModel } from "./model";
 
 function assertEmail(email: string | undefined) {
   const problem = email ? checkField(RULES.contactEmail, email) : null;
-  if (problem) throw new FieldError("email", problem);
+  if (problem) throw FieldError.of("email", problem);
 }
 
 /** The number as typed, without formatting (spaces, dashes, dots, parentheses and a leading +). */
@@ -39,7 +27,7 @@ export function cleanNumber(number: string) {
 }
 
 /** One page of contacts by name, searched by name or number. */
-export function listContacts(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listContacts(db: Db, opts: ContactModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(contacts.name, search), contains(contacts.number, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
@@ -99,7 +87,7 @@ function assertNumberFree(db: Db, number: string, exceptId?: number) {
 }
 
 /** POST /contacts: the number must exist on WhatsApp; it is stored as WhatsApp writes it. */
-export async function createContact(deps: AppDeps, input: ContactInput) {
+export async function createContact(deps: AppDeps, input: ContactModel.Create) {
   assertEmail(input.email);
   const number = await checkOnWhatsapp(deps, cleanNumber(input.number));
   assertNumberFree(deps.db, number);
@@ -135,7 +123,7 @@ function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactI
  * PUT /contacts/:id: the number is checked only when it changes, and only by someone who may change it;
  * extra info is upserted by id, the rest removed.
  */
-export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ContactInput>) {
+export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, input: ContactModel.Update) {
   const current = showContact(deps.db, id);
   assertEmail(input.email);
   let number = current.number;
@@ -193,7 +181,7 @@ export function deleteContact(deps: AppDeps, id: number) {
 }
 
 /** POST /contact: the contact with this number, created (without a WhatsApp check) when missing. */
-export function getOrCreateContact(deps: AppDeps, input: ContactInput): ContactRow {
+export function getOrCreateContact(deps: AppDeps, input: ContactModel.GetOrCreate): ContactRow {
   assertEmail(input.email);
   const number = cleanNumber(input.number);
   const existing = deps.db.select().from(contacts).where(eq(contacts.number, number)).get();

@@ -1,4 +1,16 @@
-const error = { type: "object", properties: { error: { type: "string", example: "ERR_WAPP_INVALID_CONTACT" } } };
+const error = {
+  type: "object",
+  properties: {
+    error: { type: "string", example: "ERR_WAPP_INVALID_CONTACT" },
+    field: { type: "string", description: "With VALIDATION: the field that failed." },
+    rule: { type: "string", description: "With VALIDATION: the rule it failed, e.g. required or max.", example: "max" },
+    message: {
+      type: "string",
+      description: "With VALIDATION: the rule's message, for clients that show it as is.",
+      example: "Too Long!",
+    },
+  },
+};
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: error } } });
 
 const fields = {
@@ -76,7 +88,7 @@ export const OPENAPI_DOCUMENT = {
             },
           },
           "400": errorResponse(
-            "ERR_INVALID_NUMBER, ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT, ERR_WAPP_NOT_INITIALIZED, ERR_NO_WAPP_FOUND, ERR_NO_DEF_WAPP_FOUND or ERR_INVALID_BODY.",
+            "ERR_INVALID_NUMBER, ERR_WAPP_INVALID_CONTACT, ERR_WAPP_CHECK_CONTACT, ERR_WAPP_NOT_INITIALIZED, ERR_NO_WAPP_FOUND, ERR_NO_DEF_WAPP_FOUND, ERR_INVALID_BODY, or VALIDATION with the field and rule (a body that is empty without files, or too long).",
           ),
           "401": errorResponse("ERR_SESSION_EXPIRED (no token) or ERR_INVALID_API_TOKEN."),
           "413": errorResponse("ERR_PAYLOAD_TOO_LARGE or ERR_MEDIA_TOO_LARGE."),

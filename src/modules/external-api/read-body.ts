@@ -29,7 +29,8 @@ function requiredNumber(value: unknown): string {
 
 /**
  * Reads POST /api/messages/send within its body limit: JSON `{number, body, whatsappId?, quotedMsg?: {id},
- * closeTicket?}`, or multipart with the same fields as text and the files as `medias`.
+ * closeTicket?}`, or multipart with the same fields as text and the files as `medias`. Read by hand rather than
+ * through a body schema because Elysia buffers and parses the whole body first, and this stops at the limit.
  */
 export async function readApiMessage(request: Request, config: Config): Promise<ApiMessage> {
   const type = request.headers.get("content-type") ?? "";

@@ -1,7 +1,6 @@
 import type { MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { findOrCreateContact } from "../contacts/find-or-create";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { checkUpload, storeUpload } from "../media/service";
@@ -61,9 +60,9 @@ async function checkOnWhatsapp(deps: AppDeps, whatsappId: number, number: string
  */
 export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<ApiSendResult> {
   const body = input.body ?? "";
-  if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
+  if (body.length > MAX_BODY) throw new FieldError("body", "max");
   const files = input.files ?? [];
-  if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
+  if (!files.length && !body.trim()) throw new FieldError("body", "required");
   const number = normaliseNumber(input.number);
   const whatsappId = connectionFor(deps, input.whatsappId);
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));

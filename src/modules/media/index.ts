@@ -1,8 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { idParam } from "../../http/fields";
 import { userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { MediaModel } from "./model";
 import { mediaForUser } from "./service";
 
 /**
@@ -24,6 +25,6 @@ export function mediaRoutes(deps: AppDeps, tokens: Tokens) {
       set.headers["content-disposition"] = `${media.inline ? "inline" : "attachment"}; filename*=UTF-8''${name}`;
       return Bun.file(media.path);
     },
-    { params: idParam, query: t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) }) },
+    { params: idParam, query: MediaModel.query },
   );
 }

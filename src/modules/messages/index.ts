@@ -1,4 +1,4 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import type { Config } from "../../config";
@@ -7,11 +7,16 @@ import { parseJson, readCapped } from "../../http/body-reader";
 import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { MessageModel } from "./model";
 import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, retryMessage, sendFromPanel } from "./service";
 
 const MAX_FILES = 10;
 
-/** Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`), within the route's body limit. */
+/**
+ * Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`). Read by hand
+ * rather than through a body schema (`t.Files`) because Elysia buffers and parses the whole body first: this stops
+ * reading at the route's byte limit, and one route takes either form.
+ */
 async function readPanelMessage(request: Request, config: Config): Promise<PanelMessage> {
   const type = request.headers.get("content-type") ?? "";
   const limit = bodyLimitFor(
@@ -49,8 +54,8 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
       .use(authContext(deps, tokens))
       .get("/:ticketId", ({ user, params, query }) => listMessages(deps, user, params.ticketId, query.pageNumber), {
         auth: true,
-        params: t.Object({ ticketId: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-        query: t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
+        params: MessageModel.listParams,
+        query: MessageModel.listQuery,
       })
       // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
       .post(

@@ -4,7 +4,6 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
 import { isAdmin } from "../../shared/permissions";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { checkUpload, storeUpload } from "../media/service";
 import { contactChat } from "../contacts/lookup";
 import { canSeeTicket } from "../tickets/access";
@@ -77,9 +76,9 @@ export async function sendFromPanel(
   const ticket = getTicketRow(deps, ticketId);
   assertMaySend(user, ticket);
   const body = input.body ?? "";
-  if (body.length > MAX_BODY) throw new FieldError("body", DEFAULT_MESSAGES.max);
+  if (body.length > MAX_BODY) throw new FieldError("body", "max");
   const files = input.files ?? [];
-  if (!files.length && !body.trim()) throw new FieldError("body", DEFAULT_MESSAGES.required);
+  if (!files.length && !body.trim()) throw new FieldError("body", "required");
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
   const sent: MessageRow[] = [];
   if (uploads.length) {

@@ -3,16 +3,7 @@ import type { Db } from "../../db/client";
 import { chatbots, type ChatbotRow } from "../../db/schema";
 import { AppError, FieldError } from "../../errors";
 import { countKnownUsers } from "../users/lookup";
-
-/** A chatbot option as written by clients: `id` updates an existing node, no `id` creates one. */
-export interface OptionInput {
-  id?: number;
-  name: string;
-  greetingMessage?: string;
-  isAgent?: boolean;
-  userId?: number | null;
-  options?: OptionInput[];
-}
+import type { QueueModel } from "./model";
 
 export interface ChatbotNode {
   id: number;
@@ -35,15 +26,15 @@ const MAX_DEPTH = 10;
  * Throws 400 when options would sit deeper than MAX_DEPTH (the given ones at `level`, their children one below)
  * or name users that do not exist.
  */
-export function checkOptions(db: Db, options: OptionInput[] | undefined, level = 1) {
+export function checkOptions(db: Db, options: QueueModel.Option[] | undefined, level = 1) {
   if (!options) return;
   const userIds = new Set<number>();
   collectUsers(options, level, userIds);
   if (userIds.size && countKnownUsers(db, [...userIds]) !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
 }
 
-function collectUsers(options: OptionInput[], level: number, userIds: Set<number>) {
-  if (level > MAX_DEPTH) throw new FieldError("options", "Too deep");
+function collectUsers(options: QueueModel.Option[], level: number, userIds: Set<number>) {
+  if (level > MAX_DEPTH) throw new FieldError("options", "depth");
   for (const o of options) {
     if (o.userId) userIds.add(o.userId);
     if (o.options) collectUsers(o.options, level + 1, userIds);
@@ -73,7 +64,7 @@ const parentWhere = (p: Parent) =>
  * and existing children absent from the list are deleted with their subtrees. A node's `options`
  * left out means its children stay as they are.
  */
-export function syncOptions(tx: Tx, parent: Parent, options: OptionInput[]) {
+export function syncOptions(tx: Tx, parent: Parent, options: QueueModel.Option[]) {
   const current = new Set(
     tx
       .select({ id: chatbots.id })

@@ -1,9 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { idParam, str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { QueueModel } from "./model";
 import {
   createChatbot,
   createQueue,
@@ -17,35 +17,17 @@ import {
   updateQueue,
 } from "./service";
 
-const optionFields = {
-  id: t.Optional(t.Integer({ minimum: 1 })),
-  name: str(RULES.chatbotName),
-  greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
-  isAgent: t.Optional(t.Boolean()),
-  userId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
-};
-const option = t.Recursive((self) =>
-  t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) }),
-);
-const options = t.Array(option, { maxItems: 50 });
-const queueBody = t.Object({
-  name: str(RULES.queueName),
-  color: str(RULES.queueColor),
-  greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
-  chatbots: t.Optional(options),
-});
-
 /** /queue and /chatbot: everyone reads, `queues:manage` writes. */
 export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
     .get("/queue", () => listQueues(deps.db), { auth: true })
     .get("/queue/:id", ({ params }) => showQueue(deps.db, params.id), { auth: true, params: idParam })
-    .post("/queue", ({ body }) => createQueue(deps, body), { auth: "queues:manage", body: queueBody })
+    .post("/queue", ({ body }) => createQueue(deps, body), { auth: "queues:manage", body: QueueModel.create })
     .put("/queue/:id", ({ params, body }) => updateQueue(deps, params.id, body), {
       auth: "queues:manage",
       params: idParam,
-      body: t.Partial(queueBody),
+      body: QueueModel.update,
     })
     .delete(
       "/queue/:id",
@@ -56,23 +38,19 @@ export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
       {
         auth: "queues:manage",
         params: idParam,
-        query: t.Object({ moveTo: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) }),
+        query: QueueModel.deleteQuery,
       },
     )
     .get("/chatbot", () => listChatbots(deps.db), { auth: true })
     .get("/chatbot/:id", ({ params }) => showChatbot(deps.db, params.id), { auth: true, params: idParam })
     .post("/chatbot", ({ body }) => createChatbot(deps, body), {
       auth: "queues:manage",
-      body: t.Object({
-        ...optionFields,
-        parentId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
-        options: t.Optional(options),
-      }),
+      body: QueueModel.createChatbot,
     })
     .put("/chatbot/:id", ({ params, body }) => updateChatbot(deps, params.id, body), {
       auth: "queues:manage",
       params: idParam,
-      body: t.Partial(t.Object({ ...optionFields, options })),
+      body: QueueModel.updateChatbot,
     })
     .delete(
       "/chatbot/:id",

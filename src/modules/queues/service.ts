@@ -5,15 +5,9 @@ import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
-import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
+import { checkOptions, firstLevelOptions, levelOf, loadTrees, syncOptions } from "./chatbot-tree";
 import { findQueue, queueExists } from "./lookup";
-
-export interface QueueInput {
-  name: string;
-  color: string;
-  greetingMessage?: string;
-  chatbots?: OptionInput[];
-}
+import type { QueueModel } from "./model";
 
 /** GET /queue: every queue by id, without chatbots. */
 export function listQueues(db: Db) {
@@ -27,7 +21,7 @@ export function showQueue(db: Db, id: number) {
   return { ...queue, chatbots: loadTrees(db, firstLevelOptions(db, [id])) };
 }
 
-function assertUnique(db: Db, input: Partial<QueueInput>, exceptId?: number) {
+function assertUnique(db: Db, input: QueueModel.Update, exceptId?: number) {
   const others = (column: typeof queues.name | typeof queues.color, value: string) =>
     db
       .select({ id: queues.id })
@@ -41,7 +35,7 @@ function assertUnique(db: Db, input: Partial<QueueInput>, exceptId?: number) {
 }
 
 /** POST /queue: the queue and its nested options in one transaction. */
-export function createQueue(deps: AppDeps, input: QueueInput) {
+export function createQueue(deps: AppDeps, input: QueueModel.Create) {
   assertUnique(deps.db, input);
   checkOptions(deps.db, input.chatbots);
   const id = deps.db.transaction((tx) => {
@@ -59,7 +53,7 @@ export function createQueue(deps: AppDeps, input: QueueInput) {
 }
 
 /** PUT /queue/:id: options are upserted by id and missing ones deleted with their subtrees; absent `chatbots` leaves them. */
-export function updateQueue(deps: AppDeps, id: number, input: Partial<QueueInput>) {
+export function updateQueue(deps: AppDeps, id: number, input: QueueModel.Update) {
   showQueue(deps.db, id);
   assertUnique(deps.db, input, id);
   checkOptions(deps.db, input.chatbots);
@@ -105,10 +99,6 @@ export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
 
 // ---- /chatbot: single options and their subtrees ----
 
-export interface ChatbotInput extends OptionInput {
-  parentId?: number | null;
-}
-
 /** GET /chatbot: every option that is not first-level. */
 export function listChatbots(db: Db) {
   return db.select().from(chatbots).where(isNull(chatbots.queueId)).orderBy(asc(chatbots.id)).all();
@@ -125,7 +115,7 @@ export function showChatbot(db: Db, id: number) {
 }
 
 /** POST /chatbot: an option under `parentId`, or an orphan; the tree it joins stays within its depth limit. */
-export function createChatbot(deps: AppDeps, input: ChatbotInput) {
+export function createChatbot(deps: AppDeps, input: QueueModel.CreateChatbot) {
   if (input.parentId) showChatbot(deps.db, input.parentId);
   checkOptions(deps.db, [input], input.parentId ? levelOf(deps.db, input.parentId) + 1 : 1);
   const id = deps.db.transaction((tx) => {
@@ -149,7 +139,7 @@ export function createChatbot(deps: AppDeps, input: ChatbotInput) {
 }
 
 /** PUT /chatbot/:id: updates the node and, when `options` is given, makes its children match. */
-export function updateChatbot(deps: AppDeps, id: number, input: Partial<OptionInput>) {
+export function updateChatbot(deps: AppDeps, id: number, input: QueueModel.UpdateChatbot) {
   showChatbot(deps.db, id);
   checkOptions(deps.db, [{ name: "", ...input }], levelOf(deps.db, id));
   deps.db.transaction((tx) => {

@@ -1,25 +1,22 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { idParam, str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { listQuery } from "../../http/list-query";
+import { QuickAnswerModel } from "./model";
 import { createQuickAnswer, deleteQuickAnswer, listQuickAnswers, showQuickAnswer, updateQuickAnswer } from "./service";
-
-const body = t.Object({ shortcut: str(RULES.quickAnswerShortcut), message: str(RULES.quickAnswerMessage) });
 
 /** /quickAnswers: shared by every agent; anyone creates, `quick-answers:edit` edits and deletes (they have no owner). */
 export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/quickAnswers" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: listQuery })
+    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: QuickAnswerModel.list })
     .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body })
+    .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body: QuickAnswerModel.create })
     .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), {
       auth: "quick-answers:edit",
       params: idParam,
-      body: t.Partial(body),
+      body: QuickAnswerModel.update,
     })
     .delete(
       "/:id",

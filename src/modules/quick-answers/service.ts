@@ -4,14 +4,10 @@ import { quickAnswers } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
-
-export interface QuickAnswerInput {
-  shortcut: string;
-  message: string;
-}
+import type { QuickAnswerModel } from "./model";
 
 /** One page of quick answers by shortcut, searched by shortcut or message (the "/" lookup in the chat input). */
-export function listQuickAnswers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listQuickAnswers(db: Db, opts: QuickAnswerModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search
     ? or(contains(quickAnswers.shortcut, search), contains(quickAnswers.message, search))
@@ -44,7 +40,7 @@ function assertShortcutFree(db: Db, shortcut: string, exceptId?: number) {
   if (clash) throw new AppError("ERR_SHORTCUT_DUPLICATED", 400);
 }
 
-export function createQuickAnswer(deps: AppDeps, input: QuickAnswerInput) {
+export function createQuickAnswer(deps: AppDeps, input: QuickAnswerModel.Create) {
   const shortcut = input.shortcut.trim();
   assertShortcutFree(deps.db, shortcut);
   const quickAnswer = deps.db.insert(quickAnswers).values({ shortcut, message: input.message }).returning().get();
@@ -52,7 +48,7 @@ export function createQuickAnswer(deps: AppDeps, input: QuickAnswerInput) {
   return quickAnswer;
 }
 
-export function updateQuickAnswer(deps: AppDeps, id: number, input: Partial<QuickAnswerInput>) {
+export function updateQuickAnswer(deps: AppDeps, id: number, input: QuickAnswerModel.Update) {
   showQuickAnswer(deps.db, id);
   const shortcut = input.shortcut?.trim();
   if (shortcut !== undefined) assertShortcutFree(deps.db, shortcut, id);

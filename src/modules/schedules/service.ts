@@ -11,12 +11,7 @@ import { contactExists, contactSummaries } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
 import { userNames } from "../users/lookup";
 
-export interface ScheduleInput {
-  body: string;
-  contactId: number;
-  sendAt: string;
-  ticketId?: number | null;
-}
+import type { ScheduleModel } from "./model";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
 function withRelations(db: Db, rows: ScheduleRow[]) {
@@ -41,10 +36,7 @@ function withRelations(db: Db, rows: ScheduleRow[]) {
 }
 
 /** One page of schedules, newest first, searched by body or contact name, optionally for one contact or user. */
-export function listSchedules(
-  db: Db,
-  opts: { searchParam?: string; pageNumber?: number; contactId?: number; userId?: number },
-) {
+export function listSchedules(db: Db, opts: ScheduleModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const conditions: (SQL | undefined)[] = [
     search ? or(contains(schedules.body, search), contains(contacts.name, search)) : undefined,
@@ -114,7 +106,7 @@ function parseSendAt(value: string, timeZone: string): Date {
     if (isWithinDateBounds(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
   }
   const date = new Date(trimmed);
-  if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "Invalid date");
+  if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "date");
   return date;
 }
 
@@ -129,9 +121,9 @@ function assertTicketOf(db: Db, ticketId: number, contactId: number) {
 }
 
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
-export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleInput) {
+export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
-  if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "A data deve ser no futuro");
+  if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   assertContact(deps.db, input.contactId);
   if (input.ticketId != null) assertTicketOf(deps.db, input.ticketId, input.contactId);
   const row = deps.db
@@ -157,7 +149,7 @@ function assertMayChange(actor: AuthUser, schedule: { userId: number | null }) {
 }
 
 /** PUT /schedules/:id by its creator or an admin; sent ones are frozen, failed ones go back to PENDENTE. */
-export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: Partial<ScheduleInput>) {
+export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: ScheduleModel.Update) {
   const current = showSchedule(deps.db, id);
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);

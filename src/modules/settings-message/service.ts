@@ -4,19 +4,7 @@ import { settingsMessage } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
 import { connectionExists } from "../connections/lookup";
-
-export interface SettingsMessageInput {
-  whatsappId: number;
-  limit?: number;
-  minutes?: number;
-  seconds?: number;
-  contacts?: boolean;
-  /** The seed client's name for `contacts`. */
-  contact?: boolean;
-  photo?: boolean;
-  random?: boolean;
-  optOut?: string;
-}
+import type { SettingsMessageModel } from "./model";
 
 /** The connection's bulk-send throttling, or null when it was never saved. */
 export function getSettingsMessage(db: Db, whatsappId: number) {
@@ -24,9 +12,9 @@ export function getSettingsMessage(db: Db, whatsappId: number) {
 }
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */
-export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) {
+export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageModel.Save) {
   if (!connectionExists(deps.db, input.whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 404);
-  if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "Too Long!");
+  if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "max");
   const contacts = input.contacts ?? input.contact;
   const values = {
     ...(input.limit !== undefined ? { limit: input.limit } : {}),

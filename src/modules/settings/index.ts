@@ -1,7 +1,8 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { SettingModel } from "./model";
 import { listSettingRows, regenerateApiToken, updateSetting } from "./service";
 
 /** /settings: global settings, admin only (they include the external API token). */
@@ -12,7 +13,7 @@ export function settingsRoutes(deps: AppDeps, tokens: Tokens) {
     .post("/userApiToken/regenerate", () => regenerateApiToken(deps), { auth: "settings:manage" })
     .put("/:key", ({ params, body }) => updateSetting(deps, params.key, body.value), {
       auth: "settings:manage",
-      params: t.Object({ key: t.String({ maxLength: 100 }) }),
-      body: t.Object({ value: t.String({ maxLength: 200 }) }),
+      params: SettingModel.params,
+      body: SettingModel.update,
     });
 }

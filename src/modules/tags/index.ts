@@ -1,29 +1,26 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { idParam, str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
-import { listQuery } from "../../http/list-query";
+import { TagModel } from "./model";
 import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from "./service";
-
-const body = t.Object({ name: str(RULES.tagName), color: str(RULES.tagColor) });
 
 /** /tags CRUD and lists (the ticket tag sync lives with tickets). Anyone creates; a tag is edited or deleted by its creator or with `tags:edit`. */
 export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/tags" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: listQuery })
+    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: TagModel.list })
     .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), {
       auth: true,
-      query: t.Object({ searchParam: t.Optional(t.String({ maxLength: 200 })) }),
+      query: TagModel.listAllQuery,
     })
     .get("/:id", ({ params }) => showTag(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body })
+    .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body: TagModel.create })
     .put("/:id", ({ params, body, user }) => updateTag(deps, user, params.id, body), {
       auth: true,
       params: idParam,
-      body: t.Partial(body),
+      body: TagModel.update,
     })
     .delete(
       "/:id",

@@ -7,11 +7,7 @@ import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging"
 import { can } from "../../shared/permissions";
 import { taggedTicketCounts } from "../tickets/records";
 import type { AuthUser } from "../../shared/auth-user";
-
-export interface TagInput {
-  name: string;
-  color?: string;
-}
+import type { TagModel } from "./model";
 
 const DEFAULT_COLOR = "#eee";
 
@@ -31,7 +27,7 @@ const searchWhere = (searchParam?: string) => {
 };
 
 /** One page of tags by name, searched by name or colour. */
-export function listTags(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listTags(db: Db, opts: TagModel.List) {
   const where = searchWhere(opts.searchParam);
   const { limit, offset } = pageWindow(opts.pageNumber);
   const rows = db
@@ -69,7 +65,7 @@ function assertNameFree(db: Db, name: string, exceptId?: number) {
   if (clash) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS", 400);
 }
 
-export function createTag(deps: AppDeps, userId: number, input: TagInput) {
+export function createTag(deps: AppDeps, userId: number, input: TagModel.Create) {
   const name = input.name.trim();
   assertNameFree(deps.db, name);
   const row = deps.db
@@ -87,7 +83,7 @@ function assertMayChange(actor: AuthUser, tag: TagRow) {
   if (tag.userId !== actor.id && !can(actor.profile, "tags:edit")) throw forbidden();
 }
 
-export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: Partial<TagInput>) {
+export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: TagModel.Update) {
   assertMayChange(actor, showTag(deps.db, id));
   const name = input.name?.trim();
   if (name !== undefined) assertNameFree(deps.db, name, id);

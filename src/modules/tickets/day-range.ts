@@ -1,6 +1,5 @@
 import { FieldError } from "../../errors";
 import { isWithinDateBounds, MAX_YEAR, MIN_YEAR } from "../../shared/date-bounds";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 
 /** Offset of `timeZone` from UTC at instant `t`, in ms (local wall time minus UTC). */
 function offsetAt(t: number, timeZone: string): number {
@@ -53,5 +52,5 @@ export function dayRangeParam(value: string, timeZone: string, field: string): [
   }
   const t = Date.parse(value);
   if (!plain && isWithinDateBounds(t)) return dayRangeOf(t, timeZone);
-  throw new FieldError(field, DEFAULT_MESSAGES.pattern);
+  throw new FieldError(field, "invalid");
 }

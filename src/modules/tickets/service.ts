@@ -6,7 +6,6 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
-import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { findConnection, connectionExists } from "../connections/lookup";
 import { contactChat, contactIdByNumbers, findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
@@ -20,13 +19,10 @@ import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { findTicket, ticketsOfContact } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
+import type { TicketModel } from "./model";
 
-export interface TicketChanges {
-  status?: string;
-  userId?: number | null;
-  queueId?: number | null;
-  whatsappId?: number;
-}
+/** A ticket's changes, as the route takes them (internal callers use the same shape). */
+export type TicketChanges = TicketModel.Update;
 
 export interface ApplyOptions {
   /** Who acts; null = the system or the bot (no permission checks, unread untouched unless markRead). */
@@ -87,7 +83,7 @@ export async function applyTicketChanges(
   const { actor } = opts;
   const before = getTicketRow(deps, ticketId);
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
-    throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+    throw new FieldError("status", "invalid");
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
   if (changes.userId != null && !findUserById(deps.db, changes.userId)) throw notFound("ERR_NO_USER_FOUND");
   if (changes.queueId != null && !queueExists(deps.db, changes.queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
@@ -112,7 +108,7 @@ export async function applyTicketChanges(
     next.userId = null;
   }
   if (next.status === "open" && next.userId == null) {
-    if (!actor) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+    if (!actor) throw new FieldError("userId", "required");
     next.userId = actor.id;
   }
   if (
@@ -214,12 +210,7 @@ export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
     .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
 
-export interface NewTicket {
-  contactId: number;
-  userId?: number | null;
-  status?: string;
-  queueId?: number | null;
-}
+export type NewTicket = TicketModel.Create;
 
 /**
  * POST /tickets: on the user's default connection (else the global default), refused while the
@@ -227,12 +218,12 @@ export interface NewTicket {
  */
 export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
   const status = (input.status ?? "open") as TicketStatus;
-  if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", DEFAULT_MESSAGES.pattern);
+  if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", "invalid");
   const contact = findContact(deps.db, input.contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
   if (userId != null && !findUserById(deps.db, userId)) throw notFound("ERR_NO_USER_FOUND");
-  if (status === "open" && userId == null) throw new FieldError("userId", DEFAULT_MESSAGES.required);
+  if (status === "open" && userId == null) throw new FieldError("userId", "required");
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
   if (queueId != null) {

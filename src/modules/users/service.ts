@@ -16,6 +16,7 @@ import { findUserById, userQueueIds } from "./lookup";
 
 /** Also here for the pages that look a user up through the users service. */
 export { findUserById };
+import type { UserModel } from "./model";
 
 /** The user as every API answer shows it (never the hash or the token version). */
 export interface UserDto {
@@ -102,7 +103,7 @@ export interface NewUser {
 /** Inserts a user and their queue links in one transaction; the email must be free (checked here). */
 export function insertUser(db: Db, input: NewUser): UserRow {
   const email = input.email.trim().toLowerCase();
-  if (findUserByEmail(db, email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (findUserByEmail(db, email)) throw new FieldError("email", "unique");
   return db.transaction((tx) => {
     const row = tx
       .insert(users)
@@ -123,10 +124,8 @@ export function insertUser(db: Db, input: NewUser): UserRow {
   });
 }
 
-export const EMAIL_TAKEN = "An user with this email already exists.";
-
 /** One page of users, newest first, searched by name or email. */
-export function listUsers(db: Db, opts: { searchParam?: string; pageNumber?: number }) {
+export function listUsers(db: Db, opts: UserModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(users.name, search), contains(users.email, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
@@ -153,20 +152,11 @@ function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
   if (!connectionExists(db, whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
-export interface UserInput {
-  name: string;
-  email: string;
-  password: string;
-  profile?: Role;
-  whatsappId?: number | null;
-  queueIds?: number[];
-}
-
 /** POST /users (admins): an agent unless `profile` says otherwise. */
-export async function createUser(deps: AppDeps, input: UserInput): Promise<UserDto> {
+export async function createUser(deps: AppDeps, input: UserModel.Create): Promise<UserDto> {
   assertQueuesExist(deps.db, input.queueIds ?? []);
   assertConnectionExists(deps.db, input.whatsappId || null);
-  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
   const row = insertUser(deps.db, {
     name: input.name,
@@ -181,7 +171,7 @@ export async function createUser(deps: AppDeps, input: UserInput): Promise<UserD
   return user;
 }
 
-export type UserChanges = Partial<UserInput> & { currentPassword?: string };
+export type UserChanges = UserModel.Update;
 
 /** Tracks wrong current passwords like wrong logins, so a borrowed session can't be used to guess the password. */
 export interface PasswordAttempts {
@@ -216,13 +206,13 @@ export async function updateUser(
   }
   if (changes.password) {
     const problem = checkField(RULES.password, changes.password);
-    if (problem) throw new FieldError("password", problem);
+    if (problem) throw FieldError.of("password", problem);
     if (actor.id === id) await assertCurrentPassword(row, changes.currentPassword, attempts);
   }
   if (changes.queueIds) assertQueuesExist(deps.db, changes.queueIds);
   if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
-  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", EMAIL_TAKEN);
+  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", "unique");
   if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1)
     throw new AppError("ERR_LAST_ADMIN", 400);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;

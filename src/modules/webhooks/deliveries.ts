@@ -4,6 +4,7 @@ import { webhookAttempts, webhookDeliveries } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import type { WebhookEvent } from "../../shared/webhook-events";
 import { endpointsFor } from "./endpoints";
+import type { WebhookModel } from "./model";
 
 export const DELIVER_JOB = "webhook.deliver";
 
@@ -63,7 +64,7 @@ export function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
 export const LOG_PAGE = 20;
 
 /** The delivery log, newest first, 20 a page, each delivery with all of its attempts. */
-export function listDeliveries(db: Db, opts: { endpointId?: number; pageNumber?: number }) {
+export function listDeliveries(db: Db, opts: WebhookModel.Deliveries) {
   const page = opts.pageNumber ?? 1;
   const where = opts.endpointId != null ? eq(webhookDeliveries.endpointId, opts.endpointId) : undefined;
   const rows = db

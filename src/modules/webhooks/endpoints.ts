@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { type WebhookEndpointRow, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
+import type { WebhookModel } from "./model";
 
 export interface WebhookEndpointDto {
   id: number;
@@ -12,12 +13,6 @@ export interface WebhookEndpointDto {
   secret: string;
   active: boolean;
   createdAt: Date;
-}
-
-export interface EndpointInput {
-  url?: string;
-  events?: string[];
-  active?: boolean;
 }
 
 const MAX_URL = 2000;
@@ -65,7 +60,7 @@ export function listEndpoints(db: Db): WebhookEndpointDto[] {
 }
 
 /** A new endpoint gets its own random signing secret. */
-export function createEndpoint(db: Db, input: EndpointInput): WebhookEndpointDto {
+export function createEndpoint(db: Db, input: WebhookModel.Create): WebhookEndpointDto {
   const url = checkWebhookUrl(input.url ?? "");
   const events = checkEvents(input.events ?? []);
   const secret = `whsec_${randomBytes(24).toString("hex")}`;
@@ -79,7 +74,7 @@ export function createEndpoint(db: Db, input: EndpointInput): WebhookEndpointDto
   return toEndpointDto(row);
 }
 
-export function updateEndpoint(db: Db, id: number, input: EndpointInput, now: number): WebhookEndpointDto {
+export function updateEndpoint(db: Db, id: number, input: WebhookModel.Update, now: number): WebhookEndpointDto {
   const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date(now) };
   if (input.url !== undefined) set.url = checkWebhookUrl(input.url);
   if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));

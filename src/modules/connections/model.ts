@@ -1,0 +1,41 @@
+import { t } from "elysia";
+import { str } from "../../http/fields";
+import { HOUR_RULE, RULES } from "../../shared/validation";
+
+const text = (max = 30000) => t.Optional(t.String({ maxLength: max }));
+const hour = t.Optional(t.String({ pattern: HOUR_RULE.pattern.source, maxLength: 5, rule: HOUR_RULE }));
+const flag = t.Optional(t.Boolean());
+
+export namespace ConnectionModel {
+  export const create = t.Object({
+    name: str(RULES.connectionName),
+    provider: t.Optional(t.Union([t.Literal("baileys"), t.Literal("sandbox")])),
+    isDefault: flag,
+    isMultidevice: flag,
+    greetingMessage: text(),
+    farewellMessage: text(),
+    transferTicketMessage: text(),
+    outOfWorkMessage: text(),
+    wavoip: text(500),
+    defineWorkHours: flag,
+    startWorkHour: hour,
+    endWorkHour: hour,
+    startWorkHourWeekend: hour,
+    endWorkHourWeekend: hour,
+    monday: flag,
+    tuesday: flag,
+    wednesday: flag,
+    thursday: flag,
+    friday: flag,
+    saturday: flag,
+    sunday: flag,
+    /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
+    importHistory: flag,
+    importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
+    queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
+  });
+  export type Create = typeof create.static;
+
+  export const update = t.Partial(create);
+  export type Update = typeof update.static;
+}

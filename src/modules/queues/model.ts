@@ -1,0 +1,45 @@
+import { t } from "elysia";
+import { str } from "../../http/fields";
+import { RULES } from "../../shared/validation";
+
+const optionFields = {
+  id: t.Optional(t.Integer({ minimum: 1 })),
+  name: str(RULES.chatbotName),
+  greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
+  isAgent: t.Optional(t.Boolean()),
+  userId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+};
+const option = t.Recursive((self) =>
+  t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) }),
+);
+const options = t.Array(option, { maxItems: 50 });
+
+export namespace QueueModel {
+  /** A chatbot option and its nested options. */
+  export type Option = typeof option.static;
+
+  export const create = t.Object({
+    name: str(RULES.queueName),
+    color: str(RULES.queueColor),
+    greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
+    chatbots: t.Optional(options),
+  });
+  export type Create = typeof create.static;
+
+  export const update = t.Partial(create);
+  export type Update = typeof update.static;
+
+  export const deleteQuery = t.Object({
+    moveTo: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  });
+
+  export const createChatbot = t.Object({
+    ...optionFields,
+    parentId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+    options: t.Optional(options),
+  });
+  export type CreateChatbot = typeof createChatbot.static;
+
+  export const updateChatbot = t.Partial(t.Object({ ...optionFields, options }));
+  export type UpdateChatbot = typeof updateChatbot.static;
+}

@@ -1,0 +1,30 @@
+import { t } from "elysia";
+import { str } from "../../http/fields";
+import { listQuery } from "../../http/list-query";
+import { RULES } from "../../shared/validation";
+
+const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const fields = t.Object({
+  body: str(RULES.scheduleBody),
+  contactId: t.Integer({ minimum: 1 }),
+  sendAt: t.String({ minLength: 1, maxLength: 40, rule: RULES.scheduleSendAt }),
+});
+
+export namespace ScheduleModel {
+  export const list = t.Object({
+    ...listQuery.properties,
+    contactId: t.Optional(id),
+    userId: t.Optional(id),
+  });
+  export type List = typeof list.static;
+
+  export const create = t.Object({
+    ...fields.properties,
+    userId: t.Optional(t.Union([t.Integer(), t.Null()])),
+    ticketId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  });
+  export type Create = typeof create.static;
+
+  export const update = t.Partial(fields);
+  export type Update = typeof update.static;
+}

@@ -1,0 +1,48 @@
+import { t } from "elysia";
+
+const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const status = t.Union([t.Literal("open"), t.Literal("pending"), t.Literal("closed")]);
+/**
+ * Ids in a query string as a JSON array (`[1,2]`, also `["1","2"]`). Elysia reports a bad item against the array
+ * or the item alone, so both carry the field's name for the error answer.
+ */
+const idList = (field: string) =>
+  t.Optional(
+    t.ArrayString(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, field }), { maxItems: 500, field }),
+  );
+
+export namespace TicketModel {
+  export const list = t.Object({
+    status: t.Optional(status),
+    searchParam: t.Optional(t.String({ maxLength: 200 })),
+    pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
+    date: t.Optional(t.String({ maxLength: 40 })),
+    updatedAt: t.Optional(t.String({ maxLength: 40 })),
+    showAll: t.Optional(t.BooleanString()),
+    withUnreadMessages: t.Optional(t.BooleanString()),
+    queueIds: idList("queueIds"),
+    tags: idList("tags"),
+  });
+  export type List = typeof list.static;
+
+  export const update = t.Object({
+    status: t.Optional(status),
+    userId: t.Optional(t.Nullable(id)),
+    queueId: t.Optional(t.Nullable(id)),
+    whatsappId: t.Optional(id),
+  });
+  export type Update = typeof update.static;
+
+  export const create = t.Object({
+    contactId: id,
+    userId: t.Optional(t.Nullable(id)),
+    status: t.Optional(status),
+    queueId: t.Optional(t.Nullable(id)),
+  });
+  export type Create = typeof create.static;
+
+  export const phoneParam = t.Object({ phone: t.String({ maxLength: 50 }) });
+
+  export const syncTags = t.Object({ ticketId: id, tags: t.Array(t.Object({ id }), { maxItems: 200 }) });
+  export type SyncTags = typeof syncTags.static;
+}
