@@ -4,7 +4,7 @@ import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
 import { useMediaUrl } from "./lib/media";
 import { richText } from "./lib/rich-text";
-import type { Message } from "./lib/types";
+import type { Message } from "../src/shared/contracts";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;

@@ -17,7 +17,7 @@ import { Confirm } from "./lib/modal";
 import { useMounted } from "./lib/mounted";
 import { join, leave, on } from "./lib/socket";
 import { toast } from "./lib/toast";
-import type { Message, Ticket } from "./lib/types";
+import type { Message, Ticket } from "../src/shared/contracts";
 
 const MAX_ROWS = 5;
 /** LocalStorage key of the sign-message toggle (persisted locally). */

@@ -8,7 +8,7 @@ import { SearchBox } from "./lib/list-ui";
 import { useMounted } from "./lib/mounted";
 import { usePopover } from "./lib/popover";
 import { toast } from "./lib/toast";
-import type { QueueOption, Ticket } from "./lib/types";
+import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { useTicketList, type ListQuery } from "./lib/use-ticket-list";
 
 type Tab = "open" | "closed" | "search";

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { Provider } from "../../src/shared/contracts/providers";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
@@ -7,14 +8,14 @@ import { Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection, Queue } from "./types";
+import type { Connection, Queue } from "../../src/shared/contracts";
 
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 type Day = (typeof DAYS)[number];
 
 interface Form {
   name: string;
-  provider: "baileys" | "sandbox";
+  provider: Provider;
   isDefault: boolean;
   greetingMessage: string;
   farewellMessage: string;

@@ -11,7 +11,7 @@ import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 import { ConnectionModal } from "./ConnectionModal";
 import { QrDialog } from "./QrDialog";
-import type { Connection } from "./types";
+import type { Connection } from "../../src/shared/contracts";
 
 /** The page reloads this long after "Restart service". */
 const RESTART_RELOAD_MS = 12_000;

@@ -8,7 +8,7 @@ import { upsert, useLive } from "../lib/live";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { QueueModal } from "./QueueModal";
-import type { Queue } from "./types";
+import type { Queue } from "../../src/shared/contracts";
 
 /** /Queues: queue table (name, colour, greeting) with the add/edit modal and its chatbot option tree. */
 export default function Queues() {

@@ -9,7 +9,7 @@ import { upsert, useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { usePagedList } from "../lib/use-paged-list";
-import type { Tag } from "./types";
+import type { Tag } from "../../src/shared/contracts";
 
 /** /tags: searchable tag table (chip in the tag colour, ticket count); editing and deleting for `tags:edit`. */
 export default function Tags({ canEdit }: { canEdit: boolean }) {

@@ -6,7 +6,7 @@ import { upsert, useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { usePagedList } from "../lib/use-paged-list";
 import { UserModal } from "./UserModal";
-import type { User } from "./types";
+import type { User } from "../../src/shared/contracts";
 
 /** /users: searchable, infinitely scrolling user table with the user modal and delete confirmation. */
 export default function Users() {

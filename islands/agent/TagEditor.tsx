@@ -4,7 +4,7 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { usePopover } from "../lib/popover";
 import { toast } from "../lib/toast";
-import type { Ticket } from "../lib/types";
+import type { Ticket } from "../../src/shared/contracts";
 
 interface Tag {
   id: number;

@@ -7,7 +7,7 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { QueueOption, Ticket } from "../lib/types";
+import type { QueueOption, Ticket } from "../../src/shared/contracts";
 
 const SEARCH_DEBOUNCE_MS = 500;
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import { join, leave, on } from "./socket";
-import type { Ticket } from "./types";
+import type { Ticket } from "../../src/shared/contracts";
 
 export interface ListQuery {
   status?: "open" | "pending" | "closed";

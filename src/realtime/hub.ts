@@ -1,4 +1,4 @@
-import type { EventName } from "./events";
+import type { EventName, Frame } from "./events";
 import type { Room } from "./rooms";
 
 /**
@@ -14,11 +14,7 @@ export interface RealtimeHub {
 
 export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void;
 
-export interface Frame {
-  id: number;
-  event: EventName;
-  payload: unknown;
-}
+export type { Frame };
 
 interface TopicServer {
   publish(topic: string, data: string): number;

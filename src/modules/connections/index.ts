@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../../deps";
 import { idParam, str } from "../../http/fields";
+import { PROVIDERS } from "../../shared/contracts/providers";
 import { RULES } from "../../shared/validation";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
@@ -17,7 +18,7 @@ const hour = t.Optional(
 const flag = t.Optional(t.Boolean());
 const body = t.Object({
   name: str(RULES.connectionName),
-  provider: t.Optional(t.Union([t.Literal("baileys"), t.Literal("sandbox")])),
+  provider: t.Optional(t.Union(PROVIDERS.map((p) => t.Literal(p)))),
   isDefault: flag,
   isMultidevice: flag,
   greetingMessage: text(),

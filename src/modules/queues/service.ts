@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { chatbots, queues, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { QueueDto } from "../../shared/contracts/queues";
 import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
@@ -15,7 +16,7 @@ export interface QueueInput {
 }
 
 /** GET /queue: every queue by id, without chatbots. */
-export function listQueues(db: Db) {
+export function listQueues(db: Db): QueueDto[] {
   return db.select().from(queues).orderBy(asc(queues.id)).all();
 }
 

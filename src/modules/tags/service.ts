@@ -4,6 +4,7 @@ import { tags, ticketTags, type TagRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import type { TagDto } from "../../shared/contracts/tags";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../users/service";
 
@@ -15,7 +16,7 @@ export interface TagInput {
 const DEFAULT_COLOR = "#eee";
 
 /** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
-function withCounts(db: Db, rows: TagRow[]) {
+function withCounts(db: Db, rows: TagRow[]): TagDto[] {
   if (!rows.length) return [];
   const counts = db
     .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })

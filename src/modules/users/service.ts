@@ -3,24 +3,14 @@ import type { Db } from "../../db/client";
 import { queues, tickets, userQueues, users, whatsapps, type UserRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import type { UserDto } from "../../shared/contracts/users";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
-/** The user as every API answer shows it (never the hash or the token version). */
-export interface UserDto {
-  id: number;
-  name: string;
-  email: string;
-  profile: Role;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  queues: { id: number; name: string; color: string }[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { UserDto };
 
 /** The signed-in user as routes and sockets see it. */
 export interface AuthUser {

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import type { BootUser } from "../../../islands/lib/boot";
-import type { QueueOption } from "../../../islands/lib/types";
+import type { QueueOption } from "../../shared/contracts";
 import { can } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 
