@@ -1,6 +1,7 @@
 import { useEffect, useState, type UIEvent } from "react";
 import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
+import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
 import { listTime } from "./lib/format";
 import { useT } from "./lib/i18n-context";
@@ -43,11 +44,13 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
   }, [search]);
 
   const base = { showAll, queueIds };
-  const open = useTicketList({ ...base, status: "open" }, userId, tab === "open");
-  const pending = useTicketList({ ...base, status: "pending" }, userId, tab === "open");
-  const closed = useTicketList({ ...base, status: "closed" }, userId, tab === "closed");
+  // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.
+  const viewer = { id: userId, profile: getBoot()?.user?.profile ?? "user", queueIds: queues.map((q) => q.id) };
+  const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open");
+  const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open");
+  const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
   const searchQuery: ListQuery = { showAll: true, queueIds, searchParam, tags: tagIds };
-  const found = useTicketList(searchQuery, userId, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
+  const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
 
   useEffect(() => {
     if (tab !== "search" || tags) return;
