@@ -10,7 +10,7 @@ import { useMounted } from "./lib/mounted";
 import { usePopover } from "./lib/popover";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
-import { useTicketList, type ListQuery } from "./lib/use-ticket-list";
+import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
 
 type Tab = "open" | "closed" | "search";
 type SubTab = "open" | "pending";
@@ -20,13 +20,15 @@ interface Props {
   canShowAll: boolean;
   queues: QueueOption[];
   selectedId: number | null;
+  /** The first page of the assigned and pending lists (the tab shown first), rendered by the server. */
+  initial?: { open: Page; pending: Page } | null;
 }
 
 const SEARCH_DEBOUNCE_MS = 500;
 const SCROLL_MARGIN_PX = 100;
 
 /** The /tickets list: tabs open/closed/search, assigned/pending sub-tabs with counts, filters, live rows. */
-export default function TicketsManager({ userId, canShowAll, queues, selectedId }: Props) {
+export default function TicketsManager({ userId, canShowAll, queues, selectedId, initial }: Props) {
   const t = useT();
   const [tab, setTab] = useState<Tab>("open");
   const [sub, setSub] = useState<SubTab>("open");
@@ -46,8 +48,8 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
   const base = { showAll, queueIds };
   // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.
   const viewer = { id: userId, profile: getBoot()?.user?.profile ?? "user", queueIds: queues.map((q) => q.id) };
-  const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open");
-  const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open");
+  const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
+  const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
   const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
   const searchQuery: ListQuery = { showAll: true, queueIds, searchParam, tags: tagIds };
   const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));

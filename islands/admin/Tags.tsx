@@ -8,13 +8,13 @@ import { AdminHeader, ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import type { Tag } from "../../src/shared/contracts";
 
 /** /tags: searchable tag table (chip in the tag colour, ticket count); editing and deleting for `tags:edit`. */
-export default function Tags({ canEdit }: { canEdit: boolean }) {
+export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?: FirstPage<Tag> | null }) {
   const t = useT();
-  const list = usePagedList<Tag>("/tags", "tags");
+  const list = usePagedList<Tag>("/tags", "tags", { initial });
   const [editing, setEditing] = useState<Tag | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Tag>(
     (tag) => `/tags/${tag.id}`,

@@ -4,14 +4,14 @@ import { useT } from "../lib/i18n-context";
 import { AdminHeader, ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { UserModal } from "./UserModal";
 import type { User } from "../../src/shared/contracts";
 
 /** /users: searchable, infinitely scrolling user table with the user modal and delete confirmation. */
-export default function Users() {
+export default function Users({ initial }: { initial?: FirstPage<User> | null }) {
   const t = useT();
-  const list = usePagedList<User>("/users", "users");
+  const list = usePagedList<User>("/users", "users", { initial });
   const [editing, setEditing] = useState<User | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<User>(
     (u) => `/users/${u.id}`,

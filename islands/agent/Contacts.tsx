@@ -7,14 +7,22 @@ import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { ContactNumber } from "../lib/contact-number";
 import { ContactModal, type Contact } from "./ContactModal";
 
 /** /contacts: searchable, infinitely scrolling table with start-ticket, edit and (admins) delete; import and add. */
-export default function Contacts({ userId, canDelete }: { userId: number; canDelete: boolean }) {
+export default function Contacts({
+  userId,
+  canDelete,
+  initial,
+}: {
+  userId: number;
+  canDelete: boolean;
+  initial?: FirstPage<Contact> | null;
+}) {
   const t = useT();
-  const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true });
+  const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true, initial });
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Contact>(
     (c) => `/contacts/${c.id}`,

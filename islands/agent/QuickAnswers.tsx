@@ -9,18 +9,18 @@ import { useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import type { QuickAnswer } from "./QuickAnswerPicker";
 
 /**
  * /quickAnswers: searchable, infinitely scrolling table (shortcut, message, actions) with an add/edit modal.
  * Everyone adds; editing and deleting are for `quick-answers:edit` (known after mount, from the boot data).
  */
-export default function QuickAnswers() {
+export default function QuickAnswers({ initial }: { initial?: FirstPage<QuickAnswer> | null }) {
   const t = useT();
   const mounted = useMounted();
   const canEdit = mounted && can(getBoot()?.user?.profile, "quick-answers:edit");
-  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true });
+  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true, initial });
   const [editing, setEditing] = useState<QuickAnswer | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>(
     (q) => `/quickAnswers/${q.id}`,

@@ -8,7 +8,7 @@ import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { type Schedule, ScheduleModal } from "./ScheduleModal";
 
 export type { Schedule };
@@ -24,12 +24,12 @@ export function truncateBody(body: string): string {
  * /schedules: search, infinite scroll, contact / body / send time / status columns, add/edit modal and delete.
  * A schedule is edited and deleted by its creator, or with `schedules:editAny`.
  */
-export default function Schedules() {
+export default function Schedules({ initial }: { initial?: FirstPage<Schedule> | null }) {
   const t = useT();
   const mounted = useMounted();
   const me = mounted ? getBoot()?.user : undefined;
   const mayChange = (s: Schedule) => !!me && (s.userId === me.id || can(me.profile, "schedules:editAny"));
-  const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true });
+  const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true, initial });
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Schedule>(
     (s) => `/schedules/${s.id}`,

@@ -12,7 +12,7 @@ export interface ListQuery {
   tags?: number[];
 }
 
-type Page = Wire<TicketPageDto>;
+export type Page = Wire<TicketPageDto>;
 
 /** Whether a ticket from the socket belongs in this list, by the same rule as the server's list query. */
 function matches(t: Ticket, q: ListQuery, viewer: TicketListViewer): boolean {
@@ -23,15 +23,19 @@ function matches(t: Ticket, q: ListQuery, viewer: TicketListViewer): boolean {
 
 const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a.updatedAt);
 
-/** One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top. */
-export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = true) {
-  const [tickets, setTickets] = useState<Ticket[]>([]);
-  const [count, setCount] = useState(0);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(enabled);
+/**
+ * One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top.
+ * `initial` is the first page for `q` rendered by the server; it is used instead of fetching that page again.
+ */
+export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = true, initial?: Page | null) {
+  const [tickets, setTickets] = useState<Ticket[]>(initial?.tickets ?? []);
+  const [count, setCount] = useState(initial?.count ?? 0);
+  const [hasMore, setHasMore] = useState(initial?.hasMore ?? false);
+  const [loading, setLoading] = useState(enabled && !initial);
   const [failed, setFailed] = useState(false);
   const page = useRef(1);
   const key = JSON.stringify(q);
+  const preloaded = useRef(initial ? key : null);
   const query = useRef(q);
   query.current = q;
   const who = useRef(viewer);
@@ -67,6 +71,10 @@ export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = 
 
   useEffect(() => {
     if (!enabled) return;
+    if (preloaded.current === key) {
+      preloaded.current = null;
+      return;
+    }
     const ctrl = new AbortController();
     void load(1, ctrl.signal).catch(() => setLoading(false));
     return () => ctrl.abort();
