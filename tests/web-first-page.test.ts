@@ -64,7 +64,8 @@ describe("tickets page data", () => {
       .returning()
       .get();
     const waiting = ctx.db.insert(tickets).values({ contactId: contact().id, status: "pending" }).returning().get();
-    ctx.db.insert(messages).values({ wid: "W1", ticketId: mine.id, body: "Where is my order?" }).run();
+    const at = new Date("2026-03-01T09:15:00.000Z");
+    ctx.db.insert(messages).values({ wid: "W1", ticketId: mine.id, body: "Where is my order?", createdAt: at }).run();
     const res = await page(`/tickets/${mine.id}`, cookie);
     expect(res.html).toContain("Where is my order?");
     const chat = islandProps(res.html, "Chat").initial;
@@ -73,6 +74,9 @@ describe("tickets page data", () => {
     const list = islandProps(res.html, "TicketsManager").initial;
     expect(list.open.tickets.map((t: { id: number }) => t.id)).toEqual([mine.id]);
     expect(list.pending.tickets.map((t: { id: number }) => t.id)).toEqual([waiting.id]);
+    // Times and day separators are the browser's: the server leaves them for the client to fill in.
+    expect(res.html).toContain(`<time dateTime="${at.toISOString()}"></time>`);
+    expect(res.html).not.toContain("01/03/2026");
     // Opening the chat read the ticket before the list was loaded.
     expect(list.open.tickets[0].unreadMessages).toBe(0);
   });
