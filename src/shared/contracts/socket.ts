@@ -39,6 +39,3 @@ export type ClientMessage =
   | { type: "joinCompany" }
   | { type: "ping" }
   | { type: "token"; token: string };
-
-/** The rooms a client joins and leaves (the other messages are keep-alive and token renewal). */
-export type RoomMessage = Extract<ClientMessage, { type: `join${string}` | `leave${string}` }>;
