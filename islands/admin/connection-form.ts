@@ -54,5 +54,9 @@ export type SetField = <K extends keyof Form>(key: K) => (value: Form[K]) => voi
 
 /** How the provider select names each network. */
 export function providerLabel(t: TFunction, provider: Provider): string {
-  return provider === "sandbox" ? t("admin.connections.sandboxProvider") : "WhatsApp (Baileys)";
+  const labels: Record<Provider, string> = {
+    baileys: "WhatsApp (Baileys)",
+    sandbox: t("admin.connections.sandboxProvider"),
+  };
+  return labels[provider];
 }
