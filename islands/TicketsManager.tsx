@@ -3,14 +3,13 @@ import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
-import { listTime } from "./lib/format";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
-import { useMounted } from "./lib/mounted";
-import { usePopover } from "./lib/popover";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
+import { QueueSelect } from "./tickets/QueueSelect";
+import { TicketRow } from "./tickets/TicketRow";
 
 type Tab = "open" | "closed" | "search";
 type SubTab = "open" | "pending";
@@ -137,118 +136,5 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId,
         {current.loading && <li className="list-empty">{t("app.loading")}</li>}
       </ul>
     </div>
-  );
-}
-
-function QueueSelect({
-  queues,
-  value,
-  onChange,
-  label,
-}: {
-  queues: QueueOption[];
-  value: number[];
-  onChange: (ids: number[]) => void;
-  label?: string;
-}) {
-  const t = useT();
-  const { open, setOpen, root } = usePopover();
-  const toggle = (id: number) => onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
-  return (
-    <div className="queue-select" ref={root}>
-      <button
-        type="button"
-        className="chip-button"
-        aria-haspopup="true"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        {label ?? t("tickets.queues", { n: value.length })}
-      </button>
-      {open && (
-        <div className="menu left">
-          {queues.map((q) => (
-            <label key={q.id} className="menu-check">
-              <input type="checkbox" checked={value.includes(q.id)} onChange={() => toggle(q.id)} />
-              <span className="swatch" style={{ background: q.color }} />
-              {q.name}
-            </label>
-          ))}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function TicketRow({
-  ticket,
-  selected,
-  onAccept,
-}: {
-  ticket: Ticket;
-  selected: boolean;
-  onAccept: (t: Ticket) => void;
-}) {
-  const t = useT();
-  const mounted = useMounted();
-  const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
-  const body = (
-    <>
-      <span
-        className="queue-bar"
-        style={{ background: ticket.queue?.color ?? "#b0bec5" }}
-        title={ticket.queue?.name ?? t("tickets.noQueue")}
-      />
-      <span className="avatar small" aria-hidden="true">
-        {ticket.contact?.profilePicUrl ? (
-          <img src={ticket.contact.profilePicUrl} alt="" />
-        ) : (
-          name.slice(0, 1).toUpperCase()
-        )}
-      </span>
-      <span className="row-main">
-        <span className="row-top">
-          <strong className="row-name">{name}</strong>
-          <time className="row-time" dateTime={ticket.updatedAt}>
-            {mounted ? listTime(ticket.updatedAt) : ""}
-          </time>
-        </span>
-        <span className="row-bottom">
-          <span className="row-last">{ticket.lastMessage ?? ""}</span>
-          {ticket.unreadMessages > 0 && (
-            <span className="unread" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
-              {ticket.unreadMessages}
-            </span>
-          )}
-        </span>
-        {(ticket.tags.length > 0 || ticket.whatsapp) && (
-          <span className="row-tags">
-            {ticket.whatsapp && <span className="chip">{ticket.whatsapp.name}</span>}
-            {ticket.tags.map((tag) => (
-              <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
-                {tag.name}
-              </span>
-            ))}
-          </span>
-        )}
-      </span>
-    </>
-  );
-  if (ticket.status === "pending") {
-    return (
-      <li className="ticket-row pending" data-ticket-id={ticket.id}>
-        {body}
-        <button type="button" className="button primary small" onClick={() => onAccept(ticket)}>
-          {t("tickets.accept")}
-        </button>
-      </li>
-    );
-  }
-  return (
-    <li data-ticket-id={ticket.id}>
-      <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
-        {body}
-      </a>
-    </li>
   );
 }
