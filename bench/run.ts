@@ -11,7 +11,7 @@ import { composeDeps } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { closeDatabase } from "../src/db/client";
 import { contacts, messages, queues, tickets, whatsapps } from "../src/db/schema";
-import { systemClock } from "../src/deps";
+import { systemClock } from "../src/shared/clock";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { BunTopicHub } from "../src/realtime/hub";

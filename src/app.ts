@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
 import { largestBodyLimit } from "./http/body-limits";
 import { errorHandler } from "./http/error-handler";
-import { requestGuard } from "./http/request-guard";
 import { authRoutes } from "./modules/auth/index";
+import { requestGuard } from "./modules/auth/request-guard";
+import { socketAccess } from "./modules/auth/socket-access";
 import { createTokens } from "./modules/auth/tokens";
 import { sandboxRoutes } from "./modules/sandbox/index";
 import { sessionRoutes } from "./modules/sessions/index";
@@ -61,7 +62,7 @@ export async function createApp(deps: AppDeps) {
     .use(requestGuard(deps, tokens))
     .use(monitoringRoutes(deps))
     .use(api)
-    .use(realtimeRoutes(deps, tokens))
+    .use(realtimeRoutes(deps, socketAccess(deps, tokens)))
     .use(publicAssets())
     .use(pagesRoutes(deps, tokens));
 }

@@ -1,16 +1,19 @@
 import { join } from "node:path";
 import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
-import { createIngest } from "./channels/ingest";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
 import { openDatabase } from "./db/client";
 import { pendingMigrations, runMigrations } from "./db/migrate";
-import type { AppDeps, Clock } from "./deps";
+import type { AppDeps } from "./deps";
+import type { Clock } from "./shared/clock";
+import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { scheduleBulk } from "./modules/bulk/worker";
+import { connectionRecords } from "./modules/connections/records";
+import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
@@ -18,10 +21,11 @@ import { createAppMetrics } from "./monitoring/app-metrics";
 import { backupsDir } from "./ops/backups-dir";
 import { snapshot } from "./ops/backup";
 import type { RealtimeHub } from "./realtime/hub";
+import { publishToBrowsers } from "./realtime/listener";
 
 /**
- * Opens the database (migrated, settings seeded) and builds the connection manager with its drivers, the
- * inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
+ * Opens the database (migrated, settings seeded) and builds the event bus (browsers, metrics and webhooks
+ * listen), the connection manager with its drivers, the inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
  * server.ts, the tests and the benchmarks.
  */
 export function composeDeps(opts: {
@@ -37,7 +41,9 @@ export function composeDeps(opts: {
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
   seedSettings(db);
-  const channels = new ConnectionManager({ db, hub, log });
+  const events = new LocalEventBus(log);
+  publishToBrowsers(events, hub);
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({ db, mediaDir: config.mediaDir, now: () => clock.now(), maxMediaBytes });
   const sandbox = new SandboxDriver(sandboxNetwork);
@@ -49,10 +55,11 @@ export function composeDeps(opts: {
     );
   }
   const metrics = createAppMetrics(db);
-  hub.beforeFanOut?.((_rooms, event, payload) => metrics.observeEvent(event, payload));
+  events.subscribe((event) => metrics.observeEvent(event));
   const deps: AppDeps = {
     config,
     db,
+    events,
     hub,
     log,
     clock,
@@ -60,6 +67,7 @@ export function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    sandbox: config.sandbox ? sandbox : undefined,
   };
   startWebhooks(deps);
   channels.setInbound(createIngest(deps));

@@ -1,29 +1,44 @@
+import type { SandboxControls } from "./channels/sandbox/controls";
 import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import type { EventBus } from "./events/bus";
 import type { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
-import type { Outbox } from "./modules/messages/outbox";
-import type { AppMetrics } from "./monitoring/app-metrics";
 import type { RealtimeHub } from "./realtime/hub";
+import type { Clock } from "./shared/clock";
 
-export interface Clock {
-  now(): number;
+/** Sends stored messages on their connection, in order, when it is connected (messages/outbox.ts). */
+export interface OutboxQueue {
+  /** Sends what waits on the connection; resolves once `messageId` (or everything) had its turn. */
+  flush(deps: AppDeps, connectionId: number, messageId?: number): Promise<void>;
+  /** Resolves when nothing is being sent on the connection. */
+  idle(connectionId: number): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** What the rest of the app reports to /metrics (monitoring/app-metrics.ts). */
+export interface Metrics {
+  text(): string;
+  observeRequest(method: string, status: number, seconds: number): void;
+  /** Where the open-socket count comes from once the server listens. */
+  countSocketsWith(read: () => number): void;
+}
 
-/** Everything a route or service may depend on; built once in server.ts, or once per test. */
+/** Everything a route or service may depend on; built once in compose.ts, or once per test. */
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where services announce what happened (domain events); realtime, webhooks and metrics listen. */
+  events: EventBus;
+  /** The browsers' rooms; only the realtime layer publishes to it. */
   hub: RealtimeHub;
   log: Logger;
   clock: Clock;
   channels: Channels;
-  /** Sends stored messages on their connection, in order, when it is connected. */
-  outbox: Outbox;
-  metrics: AppMetrics;
+  outbox: OutboxQueue;
+  metrics: Metrics;
   /** The background job runner (started by server.ts; tests call `tick`). */
   jobs: JobRunner;
+  /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
+  sandbox?: SandboxControls;
 }

@@ -160,7 +160,7 @@ describe("signup", () => {
 
   test("creates an agent, never an admin, when enabled", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.db, "userCreation", "enabled");
+    updateSetting(ctx.deps, "userCreation", "enabled");
     const res = await call(ctx.app, "POST", "/api/auth/signup", {
       body: { name: "Ana", email: "ana@example.com", password: "12345", profile: "admin", queueIds: [1] },
     });
@@ -175,7 +175,7 @@ describe("signup", () => {
 
   test("answers each invalid field with the spec's message", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.db, "userCreation", "enabled");
+    updateSetting(ctx.deps, "userCreation", "enabled");
     const cases: [Record<string, unknown>, string, string][] = [
       [{ email: "a@b.co", password: "12345" }, "name", "Required"],
       [{ name: "A", email: "a@b.co", password: "12345" }, "name", "Too Short!"],
@@ -194,7 +194,7 @@ describe("signup", () => {
 
   test("refuses an email already used", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.db, "userCreation", "enabled");
+    updateSetting(ctx.deps, "userCreation", "enabled");
     await createUser(ctx, { email: "taken@example.com" });
     const res = await call(ctx.app, "POST", "/api/auth/signup", {
       body: { name: "Ana", email: "TAKEN@example.com", password: "12345" },

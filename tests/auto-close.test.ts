@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, tickets } from "../src/db/schema";
-import { closeStaleTickets } from "../src/jobs/auto-close";
+import { closeStaleTickets } from "../src/modules/tickets/auto-close";
 import { createSandboxConnection, createUser, makeTestApp } from "./helpers";
 
 describe("auto-close", () => {

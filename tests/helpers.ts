@@ -4,11 +4,12 @@ import { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import { composeDeps } from "../src/compose";
 import type { Db } from "../src/db/client";
-import type { AppDeps, Clock } from "../src/deps";
+import type { AppDeps } from "../src/deps";
+import type { Clock } from "../src/shared/clock";
 import { createLogger } from "../src/log";
 import { hashPassword } from "../src/modules/auth/passwords";
 import { insertUser } from "../src/modules/users/service";
-import { RecordingHub } from "../src/realtime/hub";
+import { type RealtimeHub, RecordingHub } from "../src/realtime/hub";
 import { whatsappQueues, whatsapps, type WhatsappRow } from "../src/db/schema";
 import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
@@ -53,10 +54,10 @@ export class TestClock implements Clock {
   }
 }
 
-export interface TestContext {
+export interface TestContext<H extends RealtimeHub = RecordingHub> {
   app: App;
   db: Db;
-  hub: RecordingHub;
+  hub: H;
   deps: AppDeps;
   clock: TestClock;
   /** The real ConnectionManager (also `deps.channels`). */
@@ -67,11 +68,20 @@ export interface TestContext {
 
 /**
  * A fresh app on an in-memory database (or `databasePath` when given, to test restarts) with migrations and
- * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`.
+ * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`. Events reach
+ * a RecordingHub, or `hub` (a real one, for tests over sockets).
  */
-export async function makeTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function makeTestApp(overrides?: Partial<Config>): Promise<TestContext>;
+export async function makeTestApp<H extends RealtimeHub>(
+  overrides: Partial<Config>,
+  opts: { hub: H },
+): Promise<TestContext<H>>;
+export async function makeTestApp(
+  overrides: Partial<Config> = {},
+  opts: { hub?: RealtimeHub } = {},
+): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
-  const hub = new RecordingHub();
+  const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock });
   const app = await createApp(deps);
@@ -82,7 +92,7 @@ let connectionSeq = 0;
 
 /** Inserts a sandbox connection (with queues, in order), starts it and, unless `scan: false`, pairs it (CONNECTED). */
 export async function createSandboxConnection(
-  ctx: TestContext,
+  ctx: TestContext<RealtimeHub>,
   opts: Partial<
     Pick<WhatsappRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
   > & { queueIds?: number[]; scan?: boolean } = {},
@@ -134,7 +144,7 @@ let userSeq = 0;
 
 /** Creates a user directly in the database. */
 export async function createUser(
-  ctx: TestContext,
+  ctx: TestContext<RealtimeHub>,
   opts: { profile?: Role; email?: string; password?: string; name?: string; queueIds?: number[] } = {},
 ) {
   const password = opts.password ?? "password1";
@@ -151,7 +161,7 @@ export async function createUser(
 }
 
 /** Creates a user and logs in through the API: returns its access token and refresh cookie. */
-export async function loginAs(ctx: TestContext, opts: Parameters<typeof createUser>[1] = {}) {
+export async function loginAs(ctx: TestContext<RealtimeHub>, opts: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(ctx, opts);
   const res = await call(ctx.app, "POST", "/api/auth/login", {
     body: { email: user.email, password: user.password },

@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../src/channels/manager";
 import type { ChannelDriver, ConnectionRef, NormalizedMessage } from "../src/channels/types";
 import { contacts, messages, queues, tickets, whatsapps } from "../src/db/schema";
+import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
-import { RecordingHub } from "../src/realtime/hub";
+import { connectionRecords } from "../src/modules/connections/records";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const DAY = 86_400_000;
@@ -172,7 +173,7 @@ describe("the history option of a connection", () => {
     } as unknown as ChannelDriver;
     const manager = new ConnectionManager({
       db: ctx.db,
-      hub: new RecordingHub(),
+      records: connectionRecords(ctx.db, new LocalEventBus(createLogger("silent"))),
       log: createLogger("silent"),
     }).register(driver);
     const on = ctx.db

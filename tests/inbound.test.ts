@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { chatbots, contacts, messages, queues, settings, tickets, users, whatsapps } from "../src/db/schema";
-import { createIngest } from "../src/channels/ingest";
+import { createIngest } from "../src/modules/inbound/ingest";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const LRM = "\u200e";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../src/db/schema";
-import { scheduleAutoClose } from "../src/jobs/auto-close";
+import { scheduleAutoClose } from "../src/modules/tickets/auto-close";
 import { JobRunner } from "../src/jobs/runner";
 import { claimDue } from "../src/jobs/store";
 import { createLogger } from "../src/log";

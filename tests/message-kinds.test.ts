@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { messages, queues, tickets } from "../src/db/schema";
-import { WAITING_BODY } from "../src/channels/baileys/map";
+import { WAITING_BODY } from "../src/channels/baileys/upsert";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const FROM = "5511988887777";

@@ -6,15 +6,15 @@ import { ticketRooms } from "../src/realtime/rooms";
 import { loginAs, makeTestApp, type TestContext } from "./helpers";
 import { TestSocket } from "./ws-client";
 
-let ctx: TestContext;
+let ctx: TestContext<BunTopicHub>;
 let server: Awaited<ReturnType<typeof createApp>>;
 const hub = new BunTopicHub();
 let url: string;
 let ids: { sales: number; support: number; salesTicket: number; supportTicket: number; noQueueTicket: number };
 
 beforeAll(async () => {
-  ctx = await makeTestApp();
-  server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
+  ctx = await makeTestApp({}, { hub });
+  server = ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   url = `ws://127.0.0.1:${server.server!.port}/ws`;
   const [sales, support] = ctx.db

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, optOuts, schedules, tickets } from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
-import { scheduleSchedules } from "../src/jobs/schedules";
+import { scheduleSchedules } from "../src/modules/schedules/jobs";
 import { cancelUnsent } from "../src/modules/messages/outbox";
 import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

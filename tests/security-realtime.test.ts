@@ -9,7 +9,7 @@ import { ticketRooms } from "../src/realtime/rooms";
 import { call, loginAs, makeTestApp, testConfig, type TestContext } from "./helpers";
 import { TestSocket } from "./ws-client";
 
-let ctx: TestContext;
+let ctx: TestContext<BunTopicHub>;
 let server: Awaited<ReturnType<typeof createApp>>;
 const hub = new BunTopicHub();
 const logLines: string[] = [];
@@ -20,7 +20,7 @@ let support: number;
 let contactSeq = 0;
 
 beforeAll(async () => {
-  ctx = await makeTestApp();
+  ctx = await makeTestApp({}, { hub });
   const log = createLogger("warn", (line) => logLines.push(line));
   server = (await createApp({ ...ctx.deps, hub, log })).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);

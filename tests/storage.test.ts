@@ -8,9 +8,11 @@ import { loadConfig } from "../src/config";
 import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import type { AppDeps } from "../src/deps";
+import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
 import { createAppMetrics } from "../src/monitoring/app-metrics";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
+import { connectionRecords } from "../src/modules/connections/records";
 import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
@@ -28,13 +30,15 @@ function boot(env: Record<string, string>) {
   const hub = new RecordingHub();
   const log = createLogger("silent");
   const clock = new TestClock();
+  const events = new LocalEventBus(log);
   const deps: AppDeps = {
     config,
     db,
+    events,
     hub,
     log,
     clock,
-    channels: new ConnectionManager({ db, hub, log }),
+    channels: new ConnectionManager({ db, records: connectionRecords(db, events), log }),
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),
@@ -83,7 +87,7 @@ describe("storage", () => {
     const env = { DATA_DIR: dir, ADMIN_EMAIL: "Boss@Acme.test", ADMIN_PASSWORD: "s3cret-pass" };
     const first = boot(env);
     await ensureFirstAdmin(first);
-    updateSetting(first.db, "chatBotType", "list");
+    updateSetting(first, "chatBotType", "list");
     const app1 = await createApp(first);
     const login = await call(app1, "POST", "/api/auth/login", {
       body: { email: "boss@acme.test", password: "s3cret-pass" },

@@ -14,7 +14,6 @@ import {
   type TicketRow,
 } from "../src/db/schema";
 import { LRM } from "../src/modules/messages/placeholders";
-import { emitTicketDelete, emitTicketUpdate } from "../src/modules/tickets/events";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
 import { applyTicketChanges, markTicketRead } from "../src/modules/tickets/service";
 import { loadAuthUser } from "../src/modules/users/service";
@@ -81,13 +80,16 @@ describe("ticket serialisation", () => {
   });
 });
 
-describe("ticket events", () => {
+describe("ticket events reach the rooms", () => {
   test("a status change first deletes from the old lists, then updates the new rooms; delete goes everywhere", async () => {
     const ctx = await makeTestApp();
     const q = queue(ctx, "A");
     const { ticket } = seedTicket(ctx, { queueId: q.id, status: "open" });
     const dto = loadTicketDto(ctx.db, ticket.id);
-    emitTicketUpdate(ctx.deps, dto, { status: "pending", userId: null, queueId: q.id });
+    ctx.deps.events.emit("ticket.updated", {
+      ticket: dto,
+      before: { id: ticket.id, status: "pending", userId: null, queueId: q.id },
+    });
     expect(ctx.hub.sent.slice(0, 2).map((e) => [e.room, e.payload.action])).toEqual([
       ["status:pending", "delete"],
       [`queue:${q.id}:status:pending`, "delete"],
@@ -97,10 +99,13 @@ describe("ticket events", () => {
       ticket: { id: ticket.id },
     });
     ctx.hub.clear();
-    emitTicketUpdate(ctx.deps, dto, { status: "open", userId: null, queueId: q.id });
+    ctx.deps.events.emit("ticket.updated", {
+      ticket: dto,
+      before: { id: ticket.id, status: "open", userId: null, queueId: q.id },
+    });
     expect(ctx.hub.sent.every((e) => e.payload.action === "update")).toBe(true);
     ctx.hub.clear();
-    emitTicketDelete(ctx.deps, dto);
+    ctx.deps.events.emit("ticket.deleted", { ticket: dto });
     expect(ctx.hub.sent.map((e) => e.room)).toContain(`ticket:${ticket.id}`);
     expect(ctx.hub.sent.every((e) => e.payload.action === "delete" && e.payload.ticketId === ticket.id)).toBe(true);
   });

@@ -70,7 +70,7 @@ describe("public pages", () => {
     const off = await page("/signup");
     expect(off.html).toContain("Sign up is disabled");
     expect(off.html).not.toContain('name="password"');
-    updateSetting(ctx.db, "userCreation", "enabled");
+    updateSetting(ctx.deps, "userCreation", "enabled");
     const on = await page("/signup");
     expect(on.html).toContain('data-island="SignupForm"');
     expect(on.html).toContain('name="password"');

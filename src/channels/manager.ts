@@ -1,41 +1,35 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { type WhatsappRow, waAuthCreds, whatsappPhonebook, whatsapps } from "../db/schema";
+import { waAuthCreds } from "../db/schema";
 import { AppError, notFound } from "../errors";
 import type { Logger } from "../log";
-import type { RealtimeHub } from "../realtime/hub";
 import type { ErrorCode } from "../shared/error-codes";
 import type {
   ChannelDriver,
   ChannelSink,
   Channels,
+  ConnectionRecords,
   ConnectionStatus,
   DeleteRef,
+  InboundSink,
   OutgoingMedia,
   Provider,
   SendOptions,
   StatusInfo,
 } from "./types";
 
-/** What the inbound pipeline handles; the manager keeps `onStatus` for itself. */
-export type InboundSink = Omit<ChannelSink, "onStatus">;
-
 export interface ManagerDeps {
+  /** Only for the drivers' own credentials table (`wa_auth_creds`). */
   db: Db;
-  hub: RealtimeHub;
+  /** The connections themselves: which exist, their status. */
+  records: ConnectionRecords;
   log: Logger;
-}
-
-/** The session row as broadcast to admins: the connection row without its call token (`wavoip`). */
-export function publicSession(row: WhatsappRow) {
-  const { wavoip: _secret, ...session } = row;
-  return session;
 }
 
 /**
  * Owns every connection's lifecycle (see types.ts). Lifecycle operations on one connection run one after the
- * other; a start requested while another start runs joins it. Drivers report statuses, the manager persists
- * them and emits `whatsappSession`.
+ * other; a start requested while another start runs joins it. Drivers report statuses, the manager hands them
+ * to the connection records (which store and announce them) and tells its `onConnected` listeners.
  */
 export class ConnectionManager implements Channels {
   private readonly drivers = new Map<Provider, ChannelDriver>();
@@ -68,11 +62,6 @@ export class ConnectionManager implements Channels {
     return this;
   }
 
-  /** The registered driver of a kind (the sandbox HTTP API drives its simulated phones through it). */
-  driver(kind: Provider): ChannelDriver | undefined {
-    return this.drivers.get(kind);
-  }
-
   /** Connects the inbound pipeline (built after the manager, since it needs `deps.channels`). */
   setInbound(sink: InboundSink) {
     this.inbound = sink;
@@ -84,7 +73,7 @@ export class ConnectionManager implements Channels {
     return () => this.connectedListeners.delete(listener);
   }
 
-  /** The sink drivers report to (statuses persisted here, everything else forwarded to the pipeline). */
+  /** The sink drivers report to (statuses to the connection records, everything else to the inbound sink). */
   get driverSink(): ChannelSink {
     return this.sink;
   }
@@ -110,7 +99,7 @@ export class ConnectionManager implements Channels {
     return this.serial(connectionId, async () => {
       const driver = this.driverOf(connectionId);
       if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      this.deps.db.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
+      this.deps.records.forgetPhonebook(connectionId);
       await driver.logout(connectionId);
       this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
     });
@@ -120,10 +109,8 @@ export class ConnectionManager implements Channels {
     await this.serial(connectionId, async () => {
       const driver = this.driverOf(connectionId);
       if (!driver) throw notFound("ERR_NO_WAPP_FOUND");
-      this.deps.db.transaction((tx) => {
-        tx.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
-        tx.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
-      });
+      this.deps.records.forgetPhonebook(connectionId);
+      this.deps.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
       // The credentials are already wiped; a logout that cannot reach the network changes nothing more.
       await driver
         .logout(connectionId)
@@ -134,14 +121,11 @@ export class ConnectionManager implements Channels {
 
   /** Starts every connection in parallel (boot). A failing one is logged and left as reported. */
   async startAll(): Promise<void> {
-    const rows = this.deps.db.select({ id: whatsapps.id, status: whatsapps.status }).from(whatsapps).all();
     await Promise.all(
-      rows
-        .filter((r) => r.status !== "DISCONNECTED")
-        .map((r) =>
-          this.start(r.id).catch((error) =>
-            this.deps.log.error("connection start failed", { whatsappId: r.id, error }),
-          ),
+      this.deps.records
+        .idsToStart()
+        .map((id) =>
+          this.start(id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: id, error })),
         ),
     );
   }
@@ -152,11 +136,12 @@ export class ConnectionManager implements Channels {
   }
 
   async stopAll(): Promise<void> {
-    const rows = this.deps.db.select({ id: whatsapps.id }).from(whatsapps).all();
     await Promise.all(
-      rows.map((r) =>
-        this.stop(r.id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: r.id, error })),
-      ),
+      this.deps.records
+        .ids()
+        .map((id) =>
+          this.stop(id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: id, error })),
+        ),
     );
   }
 
@@ -207,22 +192,14 @@ export class ConnectionManager implements Channels {
   }
 
   private async doStart(connectionId: number) {
-    const row = this.row(connectionId);
-    if (!row) throw notFound("ERR_NO_WAPP_FOUND");
-    const driver = this.drivers.get(row.provider);
+    const connection = this.deps.records.load(connectionId);
+    if (!connection) throw notFound("ERR_NO_WAPP_FOUND");
+    const driver = this.drivers.get(connection.provider);
     if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     if (driver.isRunning(connectionId)) await driver.stop(connectionId);
     this.persistStatus(connectionId, "OPENING");
     try {
-      await driver.start(
-        {
-          id: row.id,
-          name: row.name,
-          provider: row.provider,
-          ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}),
-        },
-        this.sink,
-      );
+      await driver.start(connection, this.sink);
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
       this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
@@ -231,16 +208,9 @@ export class ConnectionManager implements Channels {
   }
 
   private persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
-    const changes: Partial<WhatsappRow> = { status };
-    if (info.qr !== undefined) changes.qrcode = info.qr;
-    else if (status !== "qrcode") changes.qrcode = "";
-    if (info.number !== undefined) changes.number = info.number;
-    if (info.retries !== undefined) changes.retries = info.retries;
-    else if (status === "CONNECTED" || status === "qrcode") changes.retries = 0;
-    const row = this.deps.db.update(whatsapps).set(changes).where(eq(whatsapps.id, connectionId)).returning().get();
-    if (!row) return;
-    // The session carries the pending pairing QR: whoever scans it owns the connection, so admins only.
-    this.deps.hub.publish("admins", "whatsappSession", { action: "update", session: publicSession(row) });
+    // What the phone shared belongs to the pairing that just ended.
+    if (info.unpaired) this.deps.records.forgetPhonebook(connectionId);
+    if (!this.deps.records.saveStatus(connectionId, status, info)) return;
     if (status !== "CONNECTED") return;
     for (const listener of this.connectedListeners) {
       try {
@@ -251,17 +221,9 @@ export class ConnectionManager implements Channels {
     }
   }
 
-  private row(connectionId: number) {
-    return this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
-  }
-
   private driverOf(connectionId: number): ChannelDriver | undefined {
-    const row = this.deps.db
-      .select({ provider: whatsapps.provider })
-      .from(whatsapps)
-      .where(eq(whatsapps.id, connectionId))
-      .get();
-    return row ? this.drivers.get(row.provider) : undefined;
+    const provider = this.deps.records.providerOf(connectionId);
+    return provider ? this.drivers.get(provider) : undefined;
   }
 
   private running(connectionId: number): ChannelDriver {

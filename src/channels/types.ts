@@ -8,8 +8,9 @@ import type { Provider } from "../shared/contracts/providers";
  * reported through the ChannelSink, already normalised (no provider payloads beyond this file's types).
  *
  * Services never talk to a driver either: they use `Channels`, implemented by the ConnectionManager, which
- * owns every connection's lifecycle (start at boot, single-flight reconnects, status persistence) and picks
- * the driver by the connection's `provider`.
+ * owns every connection's lifecycle (start at boot, single-flight reconnects, status reports) and picks the
+ * driver by the connection's `provider`. The manager knows the connections only through `ConnectionRecords`,
+ * and the inbound side of the app only as an `InboundSink`; both are handed to it by the composition root.
  *
  * Addresses: `to`/`chatId` are digits of a phone number for 1:1 chats, `lid:<digits>` for a person the network
  * shows only by their LID (no phone number known yet; see src/shared/address.ts), or a group id (digits and
@@ -147,6 +148,8 @@ export interface StatusInfo {
   number?: string;
   reason?: string;
   retries?: number;
+  /** The pairing ended (logged out, or never paired in time): the credentials are gone and a new QR is needed. */
+  unpaired?: true;
 }
 
 /** How a driver reports to the app; implemented by the inbound pipeline and the manager. */
@@ -167,6 +170,28 @@ export interface ChannelSink {
   onSendRejected(connectionId: number, messageId: string, reason?: string): void;
   /** Chat history the phone sent after pairing (only when the connection imports it), in any order. */
   onHistory?(connectionId: number, messages: NormalizedMessage[]): Promise<void>;
+}
+
+/** What the inbound side of the app handles; the manager keeps `onStatus` for itself. */
+export type InboundSink = Omit<ChannelSink, "onStatus">;
+
+/**
+ * Where the manager keeps what it knows of connections (implemented by the connections module): which ones
+ * exist, which to start at boot, and the status drivers report, which it stores and announces.
+ */
+export interface ConnectionRecords {
+  /** The connection as a driver needs it to start, or undefined when it does not exist. */
+  load(connectionId: number): ConnectionRef | undefined;
+  /** The connection's provider kind, or undefined when it does not exist. */
+  providerOf(connectionId: number): Provider | undefined;
+  /** Every connection, by id. */
+  ids(): number[];
+  /** The connections to start at boot: every one not deliberately disconnected. */
+  idsToStart(): number[];
+  /** Stores a status a driver reported and announces it; false when the connection no longer exists. */
+  saveStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo): boolean;
+  /** Forgets the phone book the connection's phone shared (its pairing ended). */
+  forgetPhonebook(connectionId: number): void;
 }
 
 export interface SendOptions {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { JobRow } from "../db/schema";
-import type { Clock } from "../deps";
+import type { Clock } from "../shared/clock";
 import type { Logger } from "../log";
 import { cancel, claimDue, complete, enqueue, type EnqueueOptions, fail } from "./store";
 

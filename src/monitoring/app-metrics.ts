@@ -2,7 +2,7 @@ import { version } from "../../package.json";
 import type { Db } from "../db/client";
 import { countJobs } from "../jobs/store";
 import { countConnectionsByStatus } from "../modules/connections/service";
-import type { EventName } from "../realtime/events";
+import type { DomainEvent } from "../events/catalogue";
 import { MetricsRegistry } from "./metrics";
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10] as const;
@@ -40,11 +40,9 @@ export function createAppMetrics(db: Db) {
 
   return {
     text: () => registry.text(),
-    /** Fed from the realtime hub: every stored message is announced as `appMessage` create. */
-    observeEvent(event: EventName, payload: unknown) {
-      const p = payload as { action?: string; message?: { fromMe?: boolean } } | null;
-      if (event === "appMessage" && p?.action === "create")
-        messages.inc({ direction: p.message?.fromMe ? "out" : "in" });
+    /** Fed from the event bus: every stored message is announced as `message.created`. */
+    observeEvent(event: DomainEvent) {
+      if (event.name === "message.created") messages.inc({ direction: event.payload.message.fromMe ? "out" : "in" });
     },
     observeRequest(method: string, status: number, seconds: number) {
       requests.observe(seconds, { method, status: `${Math.floor(status / 100)}xx` });

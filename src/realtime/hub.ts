@@ -2,7 +2,8 @@ import type { EventName, Frame } from "./events";
 import type { Room } from "./rooms";
 
 /**
- * Contract: services publish domain events to rooms through this interface and never touch sockets.
+ * Contract: the realtime listener (listener.ts) publishes frames to rooms through this interface; nothing else
+ * touches sockets.
  * One call is one event: when it goes to several rooms, every frame carries the same `id` so a client
  * subscribed to more than one of them handles it once.
  */
@@ -20,12 +21,14 @@ interface TopicServer {
   publish(topic: string, data: string): number;
 }
 
-let nextFrameId = 1;
-
 /** Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS). */
 export class BunTopicHub implements RealtimeHub {
   private server?: TopicServer;
   private listeners: FanOutListener[] = [];
+  private sequence = 0;
+
+  /** `nodeId` prefixes frame ids; by default a random one per process. */
+  constructor(private readonly nodeId: string = crypto.randomUUID().slice(0, 8)) {}
 
   attach(server: TopicServer) {
     this.server = server;
@@ -39,7 +42,7 @@ export class BunTopicHub implements RealtimeHub {
     if (!this.server) return;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     for (const listener of this.listeners) listener(targets, event, payload);
-    const frame = JSON.stringify({ id: nextFrameId++, event, payload } satisfies Frame);
+    const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } satisfies Frame);
     for (const room of targets) this.server.publish(room, frame);
   }
 }

@@ -1,6 +1,6 @@
-import type { Clock } from "../deps";
+import type { Clock } from "../shared/clock";
 import type { Logger } from "../log";
-import type { AuthUser } from "../modules/users/service";
+import type { AuthUser } from "../shared/auth-user";
 import { isAdmin } from "../shared/permissions";
 import { parseClientMessage } from "./client-messages";
 import type { ClientMessage, EventName } from "./events";
@@ -15,7 +15,7 @@ import {
   SWEEP_INTERVAL_MS,
 } from "./limits";
 import { listRooms, type Room, type TicketStatus } from "./rooms";
-import { TokenBucket } from "./token-bucket";
+import { TokenBucket } from "../shared/token-bucket";
 
 /** The part of Bun's ServerWebSocket the registry drives. */
 export interface RawSocket {
@@ -31,14 +31,14 @@ export interface SocketSession {
   expiresAt: number;
 }
 
-/** What the registry asks of the rest of the app; wired in routes.ts so this file stays free of modules. */
+/** What the registry asks of the rest of the app (auth/socket-access.ts); realtime stays free of modules. */
 export interface AccessChecks {
   /** The socket's user as stored now, or undefined once deleted or once this session was revoked. */
   reloadUser(user: AuthUser): AuthUser | undefined;
   /** True when the ticket exists and the user may see it. */
   maySeeTicket(user: AuthUser, ticketId: number): boolean;
-  /** The session behind an access token; throws when the token is not valid now. */
-  verifyToken(token: string): Promise<SocketSession>;
+  /** The session behind an access token; throws when the token is missing or not valid now. */
+  verifyToken(token: string | undefined): Promise<SocketSession>;
 }
 
 interface Entry {

@@ -1,9 +1,8 @@
 import { Elysia, t } from "elysia";
-import type { AppDeps } from "../deps";
-import { currentSessionUser, sessionFromAccessToken } from "../modules/auth/plugin";
-import type { Tokens } from "../modules/auth/tokens";
-import { userMaySeeTicketId } from "../modules/tickets/access";
-import { type RawSocket, type SocketSession, SocketRegistry } from "./registry";
+import type { Logger } from "../log";
+import type { RealtimeHub } from "./hub";
+import type { Clock } from "../shared/clock";
+import { type AccessChecks, type RawSocket, type SocketSession, SocketRegistry } from "./registry";
 
 interface Socket {
   raw: RawSocket;
@@ -19,22 +18,14 @@ interface Socket {
  * Frames are read by the registry, not by a framework body schema: a schema refusal describes the whole frame,
  * which for a deeply nested one overflowed the stack outside any handler.
  */
-export function realtimeRoutes(deps: AppDeps, tokens: Tokens) {
-  const registry = new SocketRegistry({
-    clock: deps.clock,
-    log: deps.log,
-    checks: {
-      reloadUser: (user) => currentSessionUser(deps, user),
-      maySeeTicket: (user, ticketId) => userMaySeeTicketId(deps.db, user, ticketId),
-      verifyToken: (token) => sessionFromAccessToken(deps, tokens, token),
-    },
-  });
+export function realtimeRoutes(deps: { clock: Clock; log: Logger; hub: RealtimeHub }, checks: AccessChecks) {
+  const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks });
   deps.hub.beforeFanOut?.((rooms, event, payload) => registry.beforeFanOut(rooms, event, payload));
 
   return new Elysia().ws("/ws", {
     query: t.Object({ token: t.Optional(t.String()) }),
     async resolve({ query }: { query: { token?: string } }) {
-      return { session: await sessionFromAccessToken(deps, tokens, query.token) };
+      return { session: await checks.verifyToken(query.token) };
     },
     open(ws) {
       const socket = ws as unknown as Socket;

@@ -61,7 +61,7 @@ describe("baileys SQLite auth store", () => {
     expect(await a.state.keys.get("session", ["ok"])).toEqual({});
   });
 
-  test("wipe deletes creds, keys, phone book and sent-message content of that connection only", async () => {
+  test("wipe deletes creds, keys and sent-message content of that connection only (the phone book is the app's)", async () => {
     const db = setup();
     const a = useSqliteAuthState(db, 1);
     const b = useSqliteAuthState(db, 2);
@@ -79,7 +79,7 @@ describe("baileys SQLite auth store", () => {
     const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 1")).toBe(0);
-    expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(0);
+    expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_sent_messages WHERE whatsapp_id = 2")).toBe(1);
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 2")).toBe(1);

@@ -57,7 +57,7 @@ describe("baileys driver against the fake WhatsApp server", () => {
     await ctx.driver.start(CONN, ctx.sink);
     const last = await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "DISCONNECTED"));
     expect(ctx.sink.statuses.filter((s) => s.status === "qrcode").length).toBe(3);
-    expect(last.info?.qr).toBe("");
+    expect(last.info).toMatchObject({ qr: "", unpaired: true });
     expect(credsCount(ctx.db)).toBe(0);
     expect(ctx.driver.isRunning(CONN.id)).toBe(false);
   });
@@ -87,9 +87,18 @@ describe("baileys driver against the fake WhatsApp server", () => {
     await ctx.fake.waitFor(
       (n) => n.tag === "iq" && (n.content as { tag: string }[] | undefined)?.[0]?.tag === "remove-companion-device",
     );
-    expect(ctx.sink.lastStatus()?.status).toBe("DISCONNECTED");
+    expect(ctx.sink.lastStatus()).toMatchObject({ status: "DISCONNECTED", info: { unpaired: true } });
     expect(credsCount(ctx.db)).toBe(0);
     expect(ctx.driver.isRunning(CONN.id)).toBe(false);
+  });
+
+  test("logged out from the phone (401): creds wiped, reported DISCONNECTED as a pairing that ended", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    ctx.fake.streamError(401);
+    await ctx.sink.until(() => ctx.sink.lastStatus()?.status === "DISCONNECTED");
+    expect(ctx.sink.lastStatus()?.info).toMatchObject({ qr: "", unpaired: true });
+    expect(credsCount(ctx.db)).toBe(0);
   });
 
   test("a replaced connection (440) goes DISCONNECTED and keeps creds", async () => {
@@ -97,6 +106,7 @@ describe("baileys driver against the fake WhatsApp server", () => {
     await pair(ctx);
     ctx.fake.streamError(440);
     await ctx.sink.until(() => ctx.sink.lastStatus()?.status === "DISCONNECTED");
+    expect(ctx.sink.lastStatus()?.info?.unpaired).toBeUndefined();
     expect(credsCount(ctx.db)).toBe(1);
   });
 });

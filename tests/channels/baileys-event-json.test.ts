@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { generateWAMessageFromContent, proto, type WACallEvent, type WAMessage } from "baileys";
 import { fromEventJson, toEventJson } from "../../src/channels/baileys/event-json";
-import { readUpsert } from "../../src/channels/baileys/map";
+import { readUpsert } from "../../src/channels/baileys/upsert";
 import { mediaInfo } from "../../src/channels/baileys/media";
 
 const roundTrip = <T>(value: T): T => fromEventJson<T>(toEventJson(value));

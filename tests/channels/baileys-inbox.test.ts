@@ -12,7 +12,7 @@ import { composeDeps } from "../../src/compose";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, whatsapps } from "../../src/db/schema";
-import { systemClock } from "../../src/deps";
+import { systemClock } from "../../src/shared/clock";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
 import { testConfig } from "../helpers";

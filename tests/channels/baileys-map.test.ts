@@ -1,19 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { proto, type WAMessage } from "baileys";
-import {
-  ackOfReceipt,
-  editedBody,
-  mapCall,
-  mapContacts,
-  mapMessage,
-  missedCallOf,
-  nextAck,
-  quotedFromRaw,
-  readUpsert,
-  revokedIdOf,
-  VIEW_ONCE_BODY,
-  WAITING_BODY,
-} from "../../src/channels/baileys/map";
+import { ackOfReceipt, nextAck } from "../../src/channels/baileys/acks";
+import { mapCall, missedCallOf } from "../../src/channels/baileys/calls";
+import { mapContacts } from "../../src/channels/baileys/contacts";
+import { editedBody, quotedFromRaw } from "../../src/channels/baileys/content";
+import { mapMessage, readUpsert, revokedIdOf, VIEW_ONCE_BODY, WAITING_BODY } from "../../src/channels/baileys/upsert";
 
 const PN = "5511999990001@s.whatsapp.net";
 const LID = "123456789012345@lid";

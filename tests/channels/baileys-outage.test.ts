@@ -9,8 +9,11 @@ import { ConnectionManager } from "../../src/channels/manager";
 import { openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { whatsapps } from "../../src/db/schema";
+import { LocalEventBus } from "../../src/events/bus";
 import { createLogger } from "../../src/log";
+import { connectionRecords } from "../../src/modules/connections/records";
 import { RecordingHub } from "../../src/realtime/hub";
+import { publishToBrowsers } from "../../src/realtime/listener";
 import { FakeWa } from "./fakewa/server";
 import { RecordingSink } from "./fakewa/sink";
 
@@ -145,7 +148,9 @@ describe("baileys driver through a long outage", () => {
     };
     const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, CONN.id)).get()!;
 
-    const first = new ConnectionManager({ db, hub: new RecordingHub(), log }).register(makeDriver());
+    const first = new ConnectionManager({ db, records: connectionRecords(db, new LocalEventBus(log)), log }).register(
+      makeDriver(),
+    );
     first.setInbound(inbound);
     await first.start(CONN.id);
     fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
@@ -159,7 +164,9 @@ describe("baileys driver through a long outage", () => {
 
     fake.setDown(false);
     const hub = new RecordingHub();
-    const second = new ConnectionManager({ db, hub, log }).register(makeDriver());
+    const events = new LocalEventBus(log);
+    publishToBrowsers(events, hub);
+    const second = new ConnectionManager({ db, records: connectionRecords(db, events), log }).register(makeDriver());
     second.setInbound(inbound);
     await second.startAll();
     await waitFor(() => row().status === "CONNECTED");

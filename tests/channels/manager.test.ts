@@ -2,8 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../../src/channels/manager";
 import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
-import { whatsapps } from "../../src/db/schema";
+import { whatsappPhonebook, whatsapps } from "../../src/db/schema";
 import { AppError } from "../../src/errors";
+import { connectionRecords } from "../../src/modules/connections/records";
 import { createSandboxConnection, makeTestApp } from "../helpers";
 
 const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
@@ -120,7 +121,11 @@ describe("ConnectionManager with the sandbox driver", () => {
       profilePictureUrl: async () => null,
       rejectCall: async () => {},
     };
-    const manager = new ConnectionManager({ db: ctx.db, hub: ctx.hub, log: ctx.deps.log }).register(driver);
+    const manager = new ConnectionManager({
+      db: ctx.db,
+      records: connectionRecords(ctx.db, ctx.deps.events),
+      log: ctx.deps.log,
+    }).register(driver);
     const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
     await Promise.all([manager.start(row.id), manager.start(row.id)]);
     expect(starts).toBe(1);
@@ -131,6 +136,30 @@ describe("ConnectionManager with the sandbox driver", () => {
     await expect(
       manager.deleteForEveryone(row.id, { id: "a", chatId: "1", isGroup: false, fromMe: true }),
     ).rejects.toMatchObject({ code: "ERR_DELETE_WAPP_MSG" });
+  });
+
+  test("a pairing the driver reports ended makes the connection forget its phone book; other disconnects keep it", async () => {
+    const ctx = await makeTestApp();
+    const sinkHolder: { sink?: ChannelSink } = {};
+    const driver = {
+      kind: "baileys",
+      start: async (_c: ConnectionRef, sink: ChannelSink) => void (sinkHolder.sink = sink),
+      isRunning: () => false,
+    } as unknown as ChannelDriver;
+    const manager = new ConnectionManager({
+      db: ctx.db,
+      records: connectionRecords(ctx.db, ctx.deps.events),
+      log: ctx.deps.log,
+    }).register(driver);
+    const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
+    ctx.db.insert(whatsappPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" }).run();
+    const entries = () => ctx.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, row.id)).all();
+    await manager.start(row.id);
+    sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
+    expect(entries()).toHaveLength(1);
+    sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { qr: "", reason: "logged out", unpaired: true });
+    expect(entries()).toHaveLength(0);
+    expect(rowOf(ctx, row.id).status).toBe("DISCONNECTED");
   });
 
   test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {

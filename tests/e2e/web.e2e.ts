@@ -114,7 +114,7 @@ describe("browser", () => {
   }, 20_000);
 
   test("signup through the form when user creation is on", async () => {
-    updateSetting(env.deps.db, "userCreation", "enabled");
+    updateSetting(env.deps, "userCreation", "enabled");
     const { context, page, errors } = await openPage(env.browser);
     await page.goto(`${env.base}/signup`);
     await page.waitForSelector('[data-island="SignupForm"][data-hydrated="true"]');

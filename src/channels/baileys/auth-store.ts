@@ -79,7 +79,6 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
   const wipeAll = sql.transaction(() => {
     sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
     sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(whatsappId);
-    sql.query("DELETE FROM whatsapp_phonebook WHERE whatsapp_id = ?").run(whatsappId);
     // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
     sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(whatsappId);
   });

@@ -13,18 +13,12 @@ import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
 import { DownloadCancelled, type DownloadPool } from "./download-pool";
 import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
 import { KeyedLanes } from "./lanes";
-import {
-  ackOfReceipt,
-  ackOfStatus,
-  editedBody,
-  hasMedia,
-  jidUser,
-  mapCall,
-  mapContacts,
-  nextAck,
-  readUpsert,
-  type LidToPn,
-} from "./map";
+import { ackOfReceipt, ackOfStatus, nextAck } from "./acks";
+import { mapCall } from "./calls";
+import { mapContacts } from "./contacts";
+import { editedBody, hasMedia } from "./content";
+import { jidUser, type LidToPn } from "./jid";
+import { readUpsert } from "./upsert";
 import { mediaInfo } from "./media";
 
 const ACK_CACHE = 5000;

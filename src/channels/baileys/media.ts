@@ -7,7 +7,7 @@ import { downloadMediaMessage, extensionForMediaMessage, getContentType, type WA
 import type { Logger } from "../../log";
 import { PRIVATE_FILE } from "../../private-files";
 import type { MediaOutcome } from "../types";
-import { innerMessage } from "./map";
+import { innerMessage } from "./content";
 
 const ATTEMPTS = 3;
 const PART = ".part";

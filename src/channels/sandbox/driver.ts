@@ -13,7 +13,8 @@ import type {
   OutgoingMedia,
   SendOptions,
 } from "../types";
-import type { SandboxInbound, SandboxNetwork } from "./network";
+import type { SandboxChange, SandboxControls, SandboxInbound, SandboxMessageRow } from "./controls";
+import type { SandboxNetwork } from "./network";
 
 interface Session {
   sink: ChannelSink;
@@ -29,8 +30,11 @@ const kindOfMime = (mime: string): MessageKind =>
         ? "video"
         : "document";
 
-/** The sandbox network seen as a ChannelDriver: start → QR (or CONNECTED when already paired), `scan` pairs. */
-export class SandboxDriver implements ChannelDriver {
+/**
+ * The sandbox network seen as a ChannelDriver: start → QR (or CONNECTED when already paired), `scan` pairs. It
+ * is also how the /sandbox API drives the simulated phones.
+ */
+export class SandboxDriver implements ChannelDriver, SandboxControls {
   readonly kind = "sandbox" as const;
   private readonly sessions = new Map<number, Session>();
 
@@ -228,6 +232,14 @@ export class SandboxDriver implements ChannelDriver {
     if (!this.network.reject(connectionId, wid)) return false;
     session.sink.onSendRejected(connectionId, wid, reason);
     return true;
+  }
+
+  outbox(connectionId: number, to?: string): SandboxMessageRow[] {
+    return this.network.outbox(connectionId, to);
+  }
+
+  subscribe(listener: (change: SandboxChange) => void): () => void {
+    return this.network.subscribe(listener);
   }
 
   private sessionOf(connectionId: number): Session {

@@ -5,7 +5,8 @@ import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sandboxMessages, waAuthCreds } from "../../db/schema";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
-import type { MessageKind, OversizedMedia, StoredMedia } from "../types";
+import type { OversizedMedia, StoredMedia } from "../types";
+import type { SandboxChange, SandboxMessageRow } from "./controls";
 
 /** Delays of the simulated delivery: server ack (1), delivered (2), played/seen by the device (3). */
 export interface AckDelays {
@@ -21,26 +22,6 @@ export interface SandboxNetworkOptions {
   delays?: Partial<AckDelays>;
   /** Media a simulated phone sends beyond this size is not stored (MAX_MEDIA_MB; default 64 MB). */
   maxMediaBytes?: number;
-}
-
-export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
-
-/** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
-export interface SandboxInbound {
-  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
-  from: string;
-  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
-  lid?: string;
-  name?: string;
-  body?: string;
-  mediaType?: MessageKind;
-  mediaBase64?: string;
-  fileName?: string;
-  quotedId?: string;
-  groupId?: string;
-  groupName?: string;
-  call?: "missed";
-  id?: string;
 }
 
 interface Pairing {
@@ -80,12 +61,6 @@ export function mimeOf(fileName: string, kind?: string): string {
  * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
  * timers that tests can flush with `settle()`.
  */
-/** Which simulated conversation changed. */
-export interface SandboxChange {
-  whatsappId: number;
-  peer: string;
-}
-
 export class SandboxNetwork {
   readonly db: Db;
   readonly mediaDir: string;

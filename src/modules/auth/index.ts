@@ -81,10 +81,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
       async ({ body, request, server }) => {
         const wait = signupsPerAddress.hit(clientIp(request, server, deps.config.trustProxy));
         if (wait > 0) throw tooMany(wait);
-        const user = await signup(deps, body);
-        const dto = toUserDto(deps.db, user);
-        deps.hub.publish("all", "user", { action: "create", user: dto });
-        return dto;
+        return signup(deps, body);
       },
       { body: AuthModel.signup },
     );

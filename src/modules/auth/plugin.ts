@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden } from "../../errors";
 import { can, type Permission } from "../../shared/permissions";
-import { type AuthUser, loadAuthUser } from "../users/service";
+import { loadAuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { familyIsActive } from "./families";
 import type { Tokens } from "./tokens";
 

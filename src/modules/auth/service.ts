@@ -83,17 +83,17 @@ export function endDeviceSession(deps: AppDeps, user: { id: number; familyId?: n
 
 function announceSessionChange(deps: AppDeps, userId: number) {
   const row = findUserById(deps.db, userId);
-  if (row) deps.hub.publish(`user:${userId}`, "user", { action: "update", user: toUserDto(deps.db, row) });
+  if (row) deps.events.emit("user.sessionsChanged", { user: toUserDto(deps.db, row) });
 }
 
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */
-export async function signup(
-  deps: AppDeps,
-  input: { name: string; email: string; password: string },
-): Promise<UserRow> {
+export async function signup(deps: AppDeps, input: { name: string; email: string; password: string }) {
   if (getSetting(deps.db, "userCreation") !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED", 403);
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
-  return insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
+  const row = insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
+  const user = toUserDto(deps.db, row);
+  deps.events.emit("user.created", { user });
+  return user;
 }
 
 /** On a database without users, creates the first admin; without a configured password one is generated and logged once. */

@@ -44,7 +44,7 @@ export async function handleOptOut(
       .returning()
       .get(),
   );
-  if (added) deps.hub.publish("admins", "optOut", { action: "create", optOut: added });
+  if (added) deps.events.emit("optOut.created", { optOut: added });
   await sendTicketText(deps, ticket, OPT_OUT_CONFIRMATION, { auto: true });
   return true;
 }
@@ -81,5 +81,5 @@ export function clearContactOptOut(deps: AppDeps, contactId: number, whatsappId:
       )
     : undefined;
   if (!removed) throw notFound("ERR_NO_OPT_OUT_FOUND");
-  deps.hub.publish("admins", "optOut", { action: "delete", optOut: removed });
+  deps.events.emit("optOut.deleted", { optOut: removed });
 }

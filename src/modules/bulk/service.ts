@@ -46,7 +46,7 @@ export function storeBulk(deps: AppDeps, items: BulkItem[]) {
       )
     : [];
   if (records.length) ensureBulkJob(deps);
-  for (const record of records) deps.hub.publish("admins", "massMessage", { action: "create", record });
+  for (const record of records) deps.events.emit("bulk.created", { record });
   return { created: records.length, skippedDuplicates: items.length - unique.length, ids: records.map((r) => r.id) };
 }
 
@@ -72,7 +72,7 @@ export function listReport(db: Db, opts: { searchParam?: string; pageNumber?: nu
 export function deleteRecord(deps: AppDeps, id: number) {
   const row = deps.db.delete(massMessages).where(eq(massMessages.id, id)).returning({ id: massMessages.id }).get();
   if (!row) throw notFound("ERR_NO_MASS_MESSAGE_FOUND");
-  deps.hub.publish("admins", "massMessage", { action: "delete", id });
+  deps.events.emit("bulk.deleted", { id });
 }
 
 /** DELETE /bulkMessage/clean: removes finished records only; pending ones still have to be sent. */
@@ -82,6 +82,6 @@ export function cleanFinished(deps: AppDeps) {
     .where(notInArray(massMessages.status, ["pending", "sending"]))
     .returning({ id: massMessages.id })
     .all();
-  for (const { id } of removed) deps.hub.publish("admins", "massMessage", { action: "delete", id });
+  for (const { id } of removed) deps.events.emit("bulk.deleted", { id });
   return removed.length;
 }

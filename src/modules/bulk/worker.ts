@@ -5,7 +5,6 @@ import { AppError } from "../../errors";
 import { findOrCreateContact } from "../inbound/contacts";
 import { findOrCreateTicket } from "../inbound/tickets";
 import { storeMessage } from "../messages/store";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { isOptedOut } from "./opt-out";
 import { throttleFor, type Throttle } from "./throttle";
@@ -145,7 +144,7 @@ function finish(deps: AppDeps, id: number, status: MassStatus, extra: Partial<Ma
       .returning()
       .get(),
   );
-  if (record) deps.hub.publish("admins", "massMessage", { action: "update", record });
+  if (record) deps.events.emit("bulk.updated", { record });
   return !!record;
 }
 
@@ -167,7 +166,7 @@ async function sendNextFree(deps: AppDeps, whatsappId: number) {
   if (throttle.limit <= 0) return;
   const record = claimNext(deps, whatsappId, throttle);
   if (!record) return;
-  deps.hub.publish("admins", "massMessage", { action: "update", record });
+  deps.events.emit("bulk.updated", { record });
   const mine = working(deps);
   mine.add(record.id);
   try {
@@ -207,7 +206,7 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
 
   const contact = findOrCreateContact(deps, { address: number, isGroup: false });
   const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
-  if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.
   const wid = deps.channels.newMessageId(whatsappId);
   const marked = deps.db.transaction((tx) =>
@@ -244,7 +243,7 @@ function release(deps: AppDeps, id: number) {
       .returning()
       .get(),
   );
-  if (record) deps.hub.publish("admins", "massMessage", { action: "update", record });
+  if (record) deps.events.emit("bulk.updated", { record });
 }
 
 /** A `sending` record follows its message: sent, or failed (`error`); while the message waits, so does the record. */

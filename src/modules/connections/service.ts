@@ -140,7 +140,7 @@ function replaceQueues(
 
 /** Connection events go to admins only (they manage connections), so they carry what an admin reads. */
 function publishUpdate(deps: AppDeps, id: number) {
-  deps.hub.publish("admins", "whatsapp", { action: "update", whatsapp: showConnection(deps.db, id, "admin") });
+  deps.events.emit("connection.updated", { connection: showConnection(deps.db, id, "admin") });
 }
 
 /** POST /whatsapp: the first connection becomes the default; the session starts right away. */
@@ -211,7 +211,7 @@ export async function deleteConnection(deps: AppDeps, id: number) {
     deps.log.warn("connection logout failed before delete", { connectionId: id, error });
   }
   deps.db.delete(whatsapps).where(eq(whatsapps.id, id)).run();
-  deps.hub.publish("admins", "whatsapp", { action: "delete", whatsappId: id });
+  deps.events.emit("connection.deleted", { connectionId: id });
 }
 
 /** How many connections are in each status (monitoring). */

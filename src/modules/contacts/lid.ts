@@ -12,7 +12,6 @@ import {
 } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
-import { emitTicketDelete, emitTicketUpdate } from "../tickets/events";
 import { toTicketDtos } from "../tickets/serialize";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -42,19 +41,18 @@ export function lidFallbackName(lid: string): string {
  * Returns the contact now holding the number, or undefined when no contact has either.
  */
 export function linkLid(
-  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  deps: Pick<AppDeps, "db" | "events" | "log">,
   number: string,
   lid: string,
 ): ContactRow | undefined {
   const result = deps.db.transaction((tx) => link(tx, number, lid));
   if (result.removedContactId !== undefined)
-    deps.hub.publish("all", "contact", { action: "delete", contactId: result.removedContactId });
-  if (result.changed && result.contact)
-    deps.hub.publish("all", "contact", { action: "update", contact: result.contact });
-  for (const ticket of result.removedTickets) emitTicketDelete(deps, ticket);
+    deps.events.emit("contact.deleted", { contactId: result.removedContactId });
+  if (result.changed && result.contact) deps.events.emit("contact.updated", { contact: result.contact });
+  for (const ticket of result.removedTickets) deps.events.emit("ticket.deleted", { ticket });
   if (result.movedTicketIds.length) {
     const moved = deps.db.select().from(tickets).where(inArray(tickets.id, result.movedTicketIds)).all();
-    for (const dto of toTicketDtos(deps.db, moved)) emitTicketUpdate(deps, dto);
+    for (const dto of toTicketDtos(deps.db, moved)) deps.events.emit("ticket.updated", { ticket: dto });
   }
   if (result.removedContactId !== undefined)
     deps.log.info("LID contact merged into its phone contact", {
@@ -65,7 +63,7 @@ export function linkLid(
 }
 
 /** Links every reported LID↔phone pair (see linkLid); a pair that fails is logged and the others still apply. */
-export function linkLids(deps: Pick<AppDeps, "db" | "hub" | "log">, pairs: { phone: string; lid?: string }[]) {
+export function linkLids(deps: Pick<AppDeps, "db" | "events" | "log">, pairs: { phone: string; lid?: string }[]) {
   for (const { phone, lid } of pairs) {
     if (!lid) continue;
     try {

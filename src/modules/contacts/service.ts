@@ -15,7 +15,7 @@ import type { ContactDto } from "../../shared/contracts/contacts";
 import { checkField, RULES } from "../../shared/validation";
 import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
 import { canSeeTicket } from "../tickets/access";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
 export interface ExtraInfoInput {
@@ -134,7 +134,7 @@ export async function createContact(deps: AppDeps, input: ContactInput) {
     return row.id;
   });
   const contact = showContact(deps.db, id);
-  deps.hub.publish("all", "contact", { action: "create", contact });
+  deps.events.emit("contact.created", { contact });
   return contact;
 }
 
@@ -197,7 +197,7 @@ export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, 
     }
   });
   const contact = showContact(deps.db, id);
-  deps.hub.publish("all", "contact", { action: "update", contact });
+  deps.events.emit("contact.updated", { contact });
   return contact;
 }
 
@@ -210,7 +210,7 @@ export function deleteContact(deps: AppDeps, id: number) {
     return media;
   });
   removeMediaFiles(deps, files);
-  deps.hub.publish("all", "contact", { action: "delete", contactId: id });
+  deps.events.emit("contact.deleted", { contactId: id });
 }
 
 /** POST /contact: the contact with this number, created (without a WhatsApp check) when missing. */
@@ -224,7 +224,7 @@ export function getOrCreateContact(deps: AppDeps, input: ContactInput): ContactR
     .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
     .returning()
     .get();
-  deps.hub.publish("all", "contact", { action: "create", contact });
+  deps.events.emit("contact.created", { contact });
   return contact;
 }
 
@@ -271,6 +271,6 @@ export function importPhonebook(deps: AppDeps, actor: AuthUser) {
           .all(),
       )
     : [];
-  for (const contact of created) deps.hub.publish("all", "contact", { action: "create", contact });
+  for (const contact of created) deps.events.emit("contact.created", { contact });
   return { imported: created.length, skipped };
 }

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { tickets } from "../../db/schema";
 import { dayRangeOf } from "../tickets/day-range";
 import { visibleTickets } from "../tickets/list";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 
 export interface Dashboard {
   open: number;

@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import { TokenBucket } from "../../realtime/token-bucket";
+import { TokenBucket } from "../../shared/token-bucket";
 
 /** Requests one API token may make in a burst, and how many it regains per second after it. */
 export const API_BURST = 20;

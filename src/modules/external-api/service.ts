@@ -9,7 +9,6 @@ import { checkUpload, storeUpload } from "../media/service";
 import { sendTicketMedia, sendTicketText } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
 import { defaultWhatsappId } from "../tickets/default-connection";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
 
@@ -73,7 +72,7 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
 
   const contact = findOrCreateContact(deps, { address: canonical, isGroup: false });
   const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
-  if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
 
   const sent: MessageRow[] = [];
   if (uploads.length) {

@@ -5,7 +5,6 @@ import { messages, tickets, whatsapps } from "../../db/schema";
 import { localTime } from "./work-hours";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import type { BotActions } from "./bot";
 import { currentContact, findOrCreateContact } from "./contacts";
@@ -57,7 +56,7 @@ export class CallHandler {
     await this.pipeline.runForChat(contact.id, whatsappId, async () => {
       contact = currentContact(deps, contact);
       const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
-      if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+      if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
       const stored = storeMessage(deps, {
         whatsappId,
         wid: call.id,

@@ -36,7 +36,7 @@ export function findOrCreateContact(deps: AppDeps, input: ContactInput): Contact
       .where(eq(contacts.id, existing.id))
       .returning()
       .get()!;
-    deps.hub.publish("all", "contact", { action: "update", contact: updated });
+    deps.events.emit("contact.updated", { contact: updated });
     return updated;
   }
   // A LID another contact holds stays with it: this number is then a different person for WhatsApp.
@@ -68,14 +68,14 @@ function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undef
     .where(eq(contacts.id, existing.id))
     .returning()
     .get()!;
-  deps.hub.publish("all", "contact", { action: "update", contact: updated });
+  deps.events.emit("contact.updated", { contact: updated });
   return updated;
 }
 
 function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: ReturnType<typeof eq>): ContactRow {
   const created = deps.db.insert(contacts).values(values).onConflictDoNothing().returning().get();
   if (!created) return deps.db.select().from(contacts).where(sameKey).get()!;
-  deps.hub.publish("all", "contact", { action: "create", contact: created });
+  deps.events.emit("contact.created", { contact: created });
   return created;
 }
 
@@ -106,6 +106,5 @@ export async function refreshPicture(deps: AppDeps, whatsappId: number, contact:
     .where(eq(contacts.id, contact.id))
     .returning()
     .get();
-  if (updated && url !== contact.profilePicUrl)
-    deps.hub.publish("all", "contact", { action: "update", contact: updated });
+  if (updated && url !== contact.profilePicUrl) deps.events.emit("contact.updated", { contact: updated });
 }

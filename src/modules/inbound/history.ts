@@ -5,7 +5,6 @@ import { type ContactRow, messages, type TicketRow, tickets, whatsapps } from ".
 import { LRM } from "../messages/placeholders";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { findOrCreateContact } from "./contacts";
 import { bodyOf } from "./pipeline";
@@ -111,7 +110,7 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
     if (created) stored++;
   }
   const row = deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get();
-  if (row) emitTicketUpdate(deps, toTicketDto(deps.db, row));
+  if (row) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, row) });
   return stored;
 }
 

@@ -6,7 +6,6 @@ import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
 import { type StoreMessageInput, storeMessage, WAITING } from "../messages/store";
 import { getSetting } from "../settings/service";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
 import { currentContact, findOrCreateContact, refreshPicture } from "./contacts";
@@ -90,7 +89,7 @@ export class InboundPipeline {
         whatsappId,
         isGroup: message.isGroup,
       });
-      if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+      if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
       const body = bodyOf(message);
       const stored = storeMessage(deps, {
         whatsappId,

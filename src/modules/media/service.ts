@@ -6,7 +6,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { makePrivateDir, writePrivateFile } from "../../private-files";
 import { canSeeTicket } from "../tickets/access";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { isInlineMedia, sizeLimitOf, sniffMime } from "./sniff";
 
 const EXTENSIONS: Record<string, string> = {

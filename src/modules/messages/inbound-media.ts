@@ -26,7 +26,7 @@ export function isMediaPending(deps: Pick<AppDeps, "db">, whatsappId: number, wi
  * changed; a file that nothing waits for any more is removed.
  */
 export function settleMedia(
-  deps: Pick<AppDeps, "db" | "hub" | "log" | "config">,
+  deps: Pick<AppDeps, "db" | "events" | "log" | "config">,
   whatsappId: number,
   wid: string,
   outcome: MediaOutcome,

@@ -5,7 +5,6 @@ import type { OutgoingMedia, SendOptions } from "../../channels/types";
 import { contacts, messages, tickets, whatsapps, type MessageRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { ticketRooms } from "../../realtime/rooms";
 import type { ErrorCode } from "../../shared/error-codes";
 import { removeMediaFiles } from "../media/files";
 import { isVoiceRecording } from "./send";
@@ -201,7 +200,7 @@ export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
  * received (delivered or read) stays as it is.
  */
 export function markRejected(
-  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  deps: Pick<AppDeps, "db" | "events" | "log">,
   whatsappId: number,
   wid: string,
   reason?: string,
@@ -224,7 +223,7 @@ export function markRejected(
  * Cancels a message that was not handed to the network (queued, or failed): the row and its file are removed
  * and its chat told. Returns false when it is no longer cancellable (being sent, or sent).
  */
-export function cancelUnsent(deps: Pick<AppDeps, "db" | "hub" | "config" | "log">, messageId: number): boolean {
+export function cancelUnsent(deps: Pick<AppDeps, "db" | "events" | "config" | "log">, messageId: number): boolean {
   const row = deps.db.transaction((tx) =>
     tx
       .delete(messages)
@@ -235,11 +234,6 @@ export function cancelUnsent(deps: Pick<AppDeps, "db" | "hub" | "config" | "log"
   if (!row) return false;
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
   const ticket = deps.db.select().from(tickets).where(eq(tickets.id, row.ticketId)).get();
-  if (ticket)
-    deps.hub.publish(ticketRooms(ticket), "appMessage", {
-      action: "delete",
-      messageId: row.id,
-      ticketId: row.ticketId,
-    });
+  if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
   return true;
 }

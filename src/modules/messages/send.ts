@@ -6,7 +6,7 @@ import type { StoredMedia } from "../../channels/types";
 import { removeMediaFiles } from "../media/files";
 import { canSeeTicket } from "../tickets/access";
 import { defaultWhatsappId } from "../tickets/default-connection";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { emitMessageUpdate, storeMessage } from "./store";
 

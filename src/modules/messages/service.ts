@@ -9,7 +9,7 @@ import { checkUpload, storeUpload } from "../media/service";
 import { canSeeTicket } from "../tickets/access";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { cancelUnsent } from "./outbox";
 import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
 import { markRevoked, type MessageDto, toMessageDtos } from "./store";

@@ -3,7 +3,6 @@ import type { Db } from "../../db/client";
 import { contacts, messageReactions, messages, tickets, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { ticketRooms } from "../../realtime/rooms";
 import type { MessageDto } from "../../shared/contracts/messages";
 import { everyViewerMaySee } from "../tickets/access";
 import { toTicketDto } from "../tickets/serialize";
@@ -127,7 +126,7 @@ export const WAITING = "waiting";
  * (`replaced: true`).
  */
 export function storeMessage(
-  deps: Pick<AppDeps, "db" | "hub" | "clock">,
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
   input: StoreMessageInput,
 ): { message: MessageRow; created: boolean; replaced?: boolean } {
   const { db } = deps;
@@ -188,12 +187,7 @@ export function storeMessage(
     if (ticketRow) {
       const ticket = toTicketDto(db, ticketRow);
       const [message] = toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
-      deps.hub.publish(ticketRooms(ticket), "appMessage", {
-        action: "create",
-        message,
-        ticket,
-        contact: ticket.contact,
-      });
+      if (message) deps.events.emit("message.created", { message, ticket });
     }
   }
   return result;
@@ -237,20 +231,20 @@ function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number 
   return (quotedTicket) => everyViewerMaySee(db, ticket, quotedTicket);
 }
 
-/** Publishes a changed message to its chat only. */
-export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "hub">, row: MessageRow) {
+/** Announces a changed message (its chat shows it). */
+export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
   const ticket = deps.db
     .select({ queueId: tickets.queueId, userId: tickets.userId })
     .from(tickets)
     .where(eq(tickets.id, row.ticketId))
     .get();
   const [message] = toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
-  deps.hub.publish(`ticket:${row.ticketId}`, "appMessage", { action: "update", message });
+  if (message) deps.events.emit("message.updated", { message });
 }
 
 /** Writes a delivery status only when it is larger than the stored one (acks never go backwards). */
 export function updateAck(
-  deps: Pick<AppDeps, "db" | "hub">,
+  deps: Pick<AppDeps, "db" | "events">,
   whatsappId: number,
   wid: string,
   ack: number,
@@ -268,7 +262,7 @@ export function updateAck(
 
 /** Marks a message deleted for everyone (revoked on the network or from the panel) and tells its chat. */
 export function markRevoked(
-  deps: Pick<AppDeps, "db" | "hub">,
+  deps: Pick<AppDeps, "db" | "events">,
   whatsappId: number,
   wid: string,
 ): MessageRow | undefined {
@@ -284,7 +278,7 @@ export function markRevoked(
 
 /** Applies an edit made by the sender: new text, the "edited" mark, and an update to its chat. */
 export function applyEdit(
-  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  deps: Pick<AppDeps, "db" | "events" | "log">,
   whatsappId: number,
   edit: MessageEdit,
 ): MessageRow | undefined {
@@ -304,7 +298,7 @@ export function applyEdit(
  * that message's bubble. A reaction is never a chat message: no unread count, no ticket activity.
  */
 export function applyReaction(
-  deps: Pick<AppDeps, "db" | "hub" | "log">,
+  deps: Pick<AppDeps, "db" | "events" | "log">,
   whatsappId: number,
   reaction: Reaction,
 ): MessageRow | undefined {

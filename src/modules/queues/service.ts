@@ -4,7 +4,6 @@ import { chatbots, queues, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { QueueDto } from "../../shared/contracts/queues";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, type OptionInput, syncOptions } from "./chatbot-tree";
 
@@ -54,7 +53,7 @@ export function createQueue(deps: AppDeps, input: QueueInput) {
     return row.id;
   });
   const queue = showQueue(deps.db, id);
-  deps.hub.publish("all", "queue", { action: "update", queue });
+  deps.events.emit("queue.updated", { queue });
   return queue;
 }
 
@@ -73,7 +72,7 @@ export function updateQueue(deps: AppDeps, id: number, input: Partial<QueueInput
     if (input.chatbots) syncOptions(tx, { queueId: id }, input.chatbots);
   });
   const queue = showQueue(deps.db, id);
-  deps.hub.publish("all", "queue", { action: "update", queue });
+  deps.events.emit("queue.updated", { queue });
   return queue;
 }
 
@@ -103,12 +102,12 @@ export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
     tx.delete(queues).where(eq(queues.id, id)).run();
     return active;
   });
-  deps.hub.publish("all", "queue", { action: "delete", queueId: id });
+  deps.events.emit("queue.deleted", { queueId: id });
   const after = toTicketDtos(
     deps.db,
     moved.map((row) => ({ ...row, queueId: moveTo ?? null })),
   );
-  after.forEach((ticket, i) => emitTicketUpdate(deps, ticket, moved[i]));
+  after.forEach((ticket, i) => deps.events.emit("ticket.updated", { ticket: ticket, before: moved[i] }));
 }
 
 // ---- /chatbot: single options and their subtrees ----
@@ -152,7 +151,7 @@ export function createChatbot(deps: AppDeps, input: ChatbotInput) {
     return row.id;
   });
   const chatbot = showChatbot(deps.db, id);
-  deps.hub.publish("all", "chatbot", { action: "update", chatbot });
+  deps.events.emit("chatbot.updated", { chatbot });
   return chatbot;
 }
 
@@ -171,12 +170,12 @@ export function updateChatbot(deps: AppDeps, id: number, input: Partial<OptionIn
     if (input.options) syncOptions(tx, { parentId: id }, input.options);
   });
   const chatbot = showChatbot(deps.db, id);
-  deps.hub.publish("all", "chatbot", { action: "update", chatbot });
+  deps.events.emit("chatbot.updated", { chatbot });
   return chatbot;
 }
 
 export function deleteChatbot(deps: AppDeps, id: number) {
   const row = deps.db.delete(chatbots).where(eq(chatbots.id, id)).returning({ id: chatbots.id }).get();
   if (!row) throw notFound("ERR_NO_CHATBOT_FOUND");
-  deps.hub.publish("all", "chatbot", { action: "delete", chatbotId: id });
+  deps.events.emit("chatbot.deleted", { chatbotId: id });
 }

@@ -52,7 +52,7 @@ export function createQuickAnswer(deps: AppDeps, input: QuickAnswerInput) {
   const shortcut = input.shortcut.trim();
   assertShortcutFree(deps.db, shortcut);
   const quickAnswer = deps.db.insert(quickAnswers).values({ shortcut, message: input.message }).returning().get();
-  deps.hub.publish("all", "quickAnswer", { action: "create", quickAnswer });
+  deps.events.emit("quickAnswer.created", { quickAnswer });
   return quickAnswer;
 }
 
@@ -70,12 +70,12 @@ export function updateQuickAnswer(deps: AppDeps, id: number, input: Partial<Quic
     .where(eq(quickAnswers.id, id))
     .returning()
     .get();
-  deps.hub.publish("all", "quickAnswer", { action: "update", quickAnswer });
+  deps.events.emit("quickAnswer.updated", { quickAnswer });
   return quickAnswer;
 }
 
 export function deleteQuickAnswer(deps: AppDeps, id: number) {
   const row = deps.db.delete(quickAnswers).where(eq(quickAnswers.id, id)).returning({ id: quickAnswers.id }).get();
   if (!row) throw notFound("ERR_NO_QUICK_ANSWER_FOUND");
-  deps.hub.publish("all", "quickAnswer", { action: "delete", quickAnswerId: id });
+  deps.events.emit("quickAnswer.deleted", { quickAnswerId: id });
 }

@@ -1,6 +1,4 @@
 import { Elysia, t } from "elysia";
-import { ConnectionManager } from "../../channels/manager";
-import { SandboxDriver } from "../../channels/sandbox/driver";
 import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
@@ -15,24 +13,23 @@ const KINDS = ["chat", "image", "audio", "video", "document", "sticker", "vcard"
 
 /** /sandbox: drives the simulated WhatsApp network (admin only; 403 when the sandbox is off). */
 export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
-  const registered = deps.channels instanceof ConnectionManager ? deps.channels.driver("sandbox") : undefined;
-  const driver = registered instanceof SandboxDriver ? registered : undefined;
+  const sandbox = deps.sandbox;
   // The /sandbox phone page refreshes on these instead of polling.
-  driver?.network.subscribe((change) => deps.hub.publish("admins", "sandbox", change));
+  sandbox?.subscribe((change) => deps.events.emit("sandbox.changed", { change }));
   return new Elysia({ prefix: "/sandbox" })
     .use(authContext(deps, tokens))
-    .onBeforeHandle(() => assertSandboxEnabled(deps, driver))
+    .onBeforeHandle(() => assertSandboxEnabled(deps))
     .post(
       "/:whatsappId/scan",
       ({ params }) => {
-        scan(deps, driver!, params.whatsappId);
+        scan(deps, sandbox!, params.whatsappId);
         return { message: "Scanned." };
       },
       { auth: "connections:manage", params: whatsappIdParam },
     )
     .post(
       "/:whatsappId/inbound",
-      async ({ params, body }) => ({ id: await inbound(deps, driver!, params.whatsappId, body) }),
+      async ({ params, body }) => ({ id: await inbound(deps, sandbox!, params.whatsappId, body) }),
       {
         auth: "connections:manage",
         params: whatsappIdParam,
@@ -52,7 +49,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         }),
       },
     )
-    .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, driver!, params.whatsappId, query.to), {
+    .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, sandbox!, params.whatsappId, query.to), {
       auth: "connections:manage",
       params: whatsappIdParam,
       query: t.Object({ to: t.Optional(peer) }),
@@ -60,7 +57,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     .post(
       "/:whatsappId/read",
       ({ params, body }) => {
-        read(deps, driver!, params.whatsappId, body.to);
+        read(deps, sandbox!, params.whatsappId, body.to);
         return { message: "Read." };
       },
       { auth: "connections:manage", params: whatsappIdParam, body: t.Object({ to: peer }) },
@@ -68,7 +65,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     .post(
       "/:whatsappId/reject",
       ({ params, body }) => {
-        reject(deps, driver!, params.whatsappId, body.id);
+        reject(deps, sandbox!, params.whatsappId, body.id);
         return { message: "Rejected." };
       },
       {
@@ -80,7 +77,7 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     .post(
       "/:whatsappId/lid-mapping",
       ({ params, body }) => {
-        mapLid(deps, driver!, params.whatsappId, body.lid, body.phone);
+        mapLid(deps, sandbox!, params.whatsappId, body.lid, body.phone);
         return { message: "Mapped." };
       },
       {

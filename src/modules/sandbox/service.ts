@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { SandboxDriver } from "../../channels/sandbox/driver";
-import type { SandboxInbound } from "../../channels/sandbox/network";
+import type { SandboxControls, SandboxInbound } from "../../channels/sandbox/controls";
 import type { AppDeps } from "../../deps";
 import { whatsapps } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
@@ -18,32 +17,32 @@ function sandboxConnection(deps: AppDeps, id: number) {
 }
 
 /** Refuses every sandbox call when the sandbox is switched off. */
-export function assertSandboxEnabled(deps: AppDeps, driver: SandboxDriver | undefined) {
-  if (!deps.config.sandbox || !driver) throw new AppError("ERR_SANDBOX_DISABLED", 403);
+export function assertSandboxEnabled(deps: AppDeps) {
+  if (!deps.config.sandbox || !deps.sandbox) throw new AppError("ERR_SANDBOX_DISABLED", 403);
 }
 
 /** The simulated phone scans the connection's QR. */
-export function scan(deps: AppDeps, driver: SandboxDriver, id: number) {
+export function scan(deps: AppDeps, sandbox: SandboxControls, id: number) {
   sandboxConnection(deps, id);
-  driver.scan(id);
+  sandbox.scan(id);
 }
 
 /** A simulated phone writes to the connection; returns the message id. */
-export function inbound(deps: AppDeps, driver: SandboxDriver, id: number, input: SandboxInbound) {
+export function inbound(deps: AppDeps, sandbox: SandboxControls, id: number, input: SandboxInbound) {
   sandboxConnection(deps, id);
-  return driver.inbound(id, input);
+  return sandbox.inbound(id, input);
 }
 
 /** The network tells the connection which phone number a LID belongs to. */
-export function mapLid(deps: AppDeps, driver: SandboxDriver, id: number, lid: string, phone: string) {
+export function mapLid(deps: AppDeps, sandbox: SandboxControls, id: number, lid: string, phone: string) {
   sandboxConnection(deps, id);
-  driver.mapLid(id, lid, phone);
+  sandbox.mapLid(id, lid, phone);
 }
 
 /** What the connection sent, oldest first (to one number when `to` is given). */
-export function outbox(deps: AppDeps, driver: SandboxDriver, id: number, to?: string) {
+export function outbox(deps: AppDeps, sandbox: SandboxControls, id: number, to?: string) {
   sandboxConnection(deps, id);
-  return driver.network.outbox(id, to).map((m) => ({
+  return sandbox.outbox(id, to).map((m) => ({
     id: m.wid,
     to: m.peer,
     body: m.body,
@@ -56,13 +55,13 @@ export function outbox(deps: AppDeps, driver: SandboxDriver, id: number, to?: st
 }
 
 /** The simulated contact reads the messages the connection sent them. */
-export function read(deps: AppDeps, driver: SandboxDriver, id: number, to: string) {
+export function read(deps: AppDeps, sandbox: SandboxControls, id: number, to: string) {
   sandboxConnection(deps, id);
-  driver.read(id, to);
+  sandbox.read(id, to);
 }
 
 /** The network refuses a message the connection sent (a nack), as WhatsApp does to a restricted account. */
-export function reject(deps: AppDeps, driver: SandboxDriver, id: number, wid: string) {
+export function reject(deps: AppDeps, sandbox: SandboxControls, id: number, wid: string) {
   sandboxConnection(deps, id);
-  if (!driver.reject(id, wid)) throw notFound("ERR_NO_MESSAGE_FOUND");
+  if (!sandbox.reject(id, wid)) throw notFound("ERR_NO_MESSAGE_FOUND");
 }

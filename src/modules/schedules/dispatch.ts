@@ -9,7 +9,6 @@ import { findOrCreateTicket } from "../inbound/tickets";
 import { cancelUnsent } from "../messages/outbox";
 import { sendTicketText } from "../messages/send";
 import { defaultWhatsappId } from "../tickets/default-connection";
-import { emitTicketUpdate } from "../tickets/events";
 import { toTicketDto } from "../tickets/serialize";
 import { markTicketRead } from "../tickets/service";
 import { showSchedule } from "./service";
@@ -21,7 +20,7 @@ export const SCHEDULE_MAX_ATTEMPTS = 3;
 export const SCHEDULE_RETRY_BASE_MS = 30_000;
 
 function publish(deps: AppDeps, id: number) {
-  deps.hub.publish("all", "schedule", { action: "update", schedule: showSchedule(deps.db, id) });
+  deps.events.emit("schedule.updated", { schedule: showSchedule(deps.db, id) });
 }
 
 /**
@@ -206,7 +205,7 @@ function targetOf(deps: AppDeps, schedule: ScheduleRow) {
 /** The ticket a schedule goes out on: found or created for its contact on its connection (see targetOf). */
 function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof targetOf>) {
   const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: contact.isGroup });
-  if (change) emitTicketUpdate(deps, toTicketDto(deps.db, ticket));
+  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
   markTicketRead(deps, ticket);
   return ticket;
 }

@@ -6,7 +6,7 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
 import type { ScheduleDto } from "../../shared/contracts/schedules";
 import { can } from "../../shared/permissions";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
 export interface ScheduleInput {
@@ -150,7 +150,7 @@ export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleIn
     .returning()
     .get();
   const schedule = withRelations(deps.db, [row])[0]!;
-  deps.hub.publish("all", "schedule", { action: "create", schedule });
+  deps.events.emit("schedule.created", { schedule });
   return schedule;
 }
 
@@ -178,7 +178,7 @@ export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input
     .returning()
     .get();
   const schedule = withRelations(deps.db, [row])[0]!;
-  deps.hub.publish("all", "schedule", { action: "update", schedule });
+  deps.events.emit("schedule.updated", { schedule });
   return schedule;
 }
 
@@ -186,5 +186,5 @@ export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input
 export function deleteSchedule(deps: AppDeps, actor: AuthUser, id: number) {
   assertMayChange(actor, showSchedule(deps.db, id));
   deps.db.delete(schedules).where(eq(schedules.id, id)).run();
-  deps.hub.publish("all", "schedule", { action: "delete", scheduleId: id });
+  deps.events.emit("schedule.deleted", { scheduleId: id });
 }

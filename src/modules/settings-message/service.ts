@@ -43,6 +43,6 @@ export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageInput) 
     .onConflictDoUpdate({ target: settingsMessage.whatsappId, set: { ...values, updatedAt: new Date() } })
     .returning()
     .get();
-  deps.hub.publish("admins", "settingsMessage", { action: "update", setting });
+  deps.events.emit("bulkSettings.updated", { setting });
   return setting;
 }

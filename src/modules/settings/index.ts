@@ -9,26 +9,10 @@ export function settingsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/settings" })
     .use(authContext(deps, tokens))
     .get("/", () => listSettingRows(deps.db), { auth: "settings:manage" })
-    .post(
-      "/userApiToken/regenerate",
-      () => {
-        const setting = regenerateApiToken(deps.db);
-        deps.hub.publish("admins", "settings", { action: "update", setting });
-        return setting;
-      },
-      { auth: "settings:manage" },
-    )
-    .put(
-      "/:key",
-      ({ params, body }) => {
-        const setting = updateSetting(deps.db, params.key, body.value);
-        deps.hub.publish("admins", "settings", { action: "update", setting });
-        return setting;
-      },
-      {
-        auth: "settings:manage",
-        params: t.Object({ key: t.String({ maxLength: 100 }) }),
-        body: t.Object({ value: t.String({ maxLength: 200 }) }),
-      },
-    );
+    .post("/userApiToken/regenerate", () => regenerateApiToken(deps), { auth: "settings:manage" })
+    .put("/:key", ({ params, body }) => updateSetting(deps, params.key, body.value), {
+      auth: "settings:manage",
+      params: t.Object({ key: t.String({ maxLength: 100 }) }),
+      body: t.Object({ value: t.String({ maxLength: 200 }) }),
+    });
 }

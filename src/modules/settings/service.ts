@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AppDeps } from "../../deps";
 import { settings } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isSettingKey, SETTING_DEFINITIONS, SETTING_KEYS, type SettingKey } from "../../shared/settings";
@@ -20,24 +21,28 @@ export function listSettingRows(db: Db) {
   return db.select().from(settings).orderBy(sql`${settings.key}`).all();
 }
 
-/** Writes a setting after checking the key exists and the value is one it allows. */
-export function updateSetting(db: Db, key: string, value: string) {
+type Writer = Pick<AppDeps, "db" | "events">;
+
+/** Writes a setting after checking the key exists and the value is one it allows; admins are told. */
+export function updateSetting({ db, events }: Writer, key: string, value: string) {
   if (!isSettingKey(key)) throw new AppError("ERR_NO_SETTING_FOUND", 404);
   const allowed: readonly string[] | null = SETTING_DEFINITIONS[key].allowed;
   if (allowed ? !allowed.includes(value) : value.trim().length < 8)
     throw new AppError("ERR_INVALID_SETTING_VALUE", 400, { allowed });
-  return db
+  const setting = db
     .insert(settings)
     .values({ key, value })
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
     .returning()
     .get();
+  events.emit("settings.updated", { setting });
+  return setting;
 }
 
 /** Replaces the external API token with a new random one; the old token stops working at once. */
-export function regenerateApiToken(db: Db) {
+export function regenerateApiToken({ db, events }: Writer) {
   const value = crypto.randomUUID();
-  return db.transaction((tx) =>
+  const setting = db.transaction((tx) =>
     tx
       .insert(settings)
       .values({ key: "userApiToken", value })
@@ -45,4 +50,6 @@ export function regenerateApiToken(db: Db) {
       .returning()
       .get(),
   );
+  events.emit("settings.updated", { setting });
+  return setting;
 }

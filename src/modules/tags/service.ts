@@ -6,7 +6,7 @@ import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import type { TagDto } from "../../shared/contracts/tags";
 import { can } from "../../shared/permissions";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 
 export interface TagInput {
   name: string;
@@ -86,7 +86,7 @@ export function createTag(deps: AppDeps, userId: number, input: TagInput) {
     .returning()
     .get();
   const tag = withCounts(deps.db, [row])[0]!;
-  deps.hub.publish("all", "tag", { action: "create", tag });
+  deps.events.emit("tag.created", { tag });
   return tag;
 }
 
@@ -105,12 +105,12 @@ export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: Par
   };
   if (Object.keys(set).length) deps.db.update(tags).set(set).where(eq(tags.id, id)).run();
   const tag = showTag(deps.db, id);
-  deps.hub.publish("all", "tag", { action: "update", tag });
+  deps.events.emit("tag.updated", { tag });
   return tag;
 }
 
 export function deleteTag(deps: AppDeps, actor: AuthUser, id: number) {
   assertMayChange(actor, showTag(deps.db, id));
   deps.db.delete(tags).where(eq(tags.id, id)).run();
-  deps.hub.publish("all", "tag", { action: "delete", tagId: id });
+  deps.events.emit("tag.deleted", { tagId: id });
 }

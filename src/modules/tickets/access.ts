@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { tickets, userQueues, users } from "../../db/schema";
 import { can } from "../../shared/permissions";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 
 type Viewer = Pick<AuthUser, "id" | "profile" | "queueIds">;
 type Visibility = { queueId: number | null; userId: number | null };

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { contacts, whatsapps } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { forbidden, notFound } from "../../errors";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { getTicketRow } from "./service";
 

@@ -5,7 +5,7 @@ import { can } from "../../shared/permissions";
 import type { TicketStatus } from "../../realtime/rooms";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { ticketsWithMatchingMessages } from "../messages/search";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { toTicketDtos, type TicketDto } from "./serialize";
 

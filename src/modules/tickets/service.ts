@@ -14,16 +14,15 @@ import {
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
-import { notificationRooms, statusRooms, TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
+import { TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { DEFAULT_MESSAGES } from "../../shared/validation";
 import { mediaFilesOfTickets, removeMediaFiles } from "../media/files";
 import { sendTicketText } from "../messages/send";
-import type { AuthUser } from "../users/service";
+import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "./default-connection";
-import { emitTicketDelete, emitTicketUpdate } from "./events";
 import { loadTicketDto, type TicketDto } from "./serialize";
 
 export interface TicketChanges {
@@ -174,7 +173,7 @@ export async function applyTicketChanges(
   });
   const after = getTicketRow(deps, ticketId);
   if (markRead) markTicketRead(deps, after);
-  emitTicketUpdate(deps, loadTicketDto(deps.db, ticketId), before);
+  deps.events.emit("ticket.updated", { ticket: loadTicketDto(deps.db, ticketId), before });
 
   const connection =
     after.whatsappId != null
@@ -223,10 +222,7 @@ export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
       .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId })
       .all();
   });
-  deps.hub.publish([...statusRooms(ticket), ...notificationRooms(ticket)], "ticket", {
-    action: "updateUnread",
-    ticketId: ticket.id,
-  });
+  deps.events.emit("ticket.read", { ticket });
   const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
   if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
   const contact = deps.db
@@ -289,7 +285,7 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
       .get();
   });
   const dto = loadTicketDto(deps.db, row.id);
-  emitTicketUpdate(deps, dto);
+  deps.events.emit("ticket.updated", { ticket: dto });
   return dto;
 }
 
@@ -302,7 +298,7 @@ export function deleteTicket(deps: AppDeps, id: number) {
     return files;
   });
   removeMediaFiles(deps, files);
-  emitTicketDelete(deps, row);
+  deps.events.emit("ticket.deleted", { ticket: row });
 }
 
 /** Replaces a ticket's tags with `tagIds` (unknown ids refused) and publishes the ticket. */
@@ -323,7 +319,7 @@ export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number,
         .run();
   });
   const dto = loadTicketDto(deps.db, ticketId);
-  emitTicketUpdate(deps, dto);
+  deps.events.emit("ticket.updated", { ticket: dto });
   return dto;
 }
 

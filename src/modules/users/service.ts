@@ -1,3 +1,4 @@
+import type { AuthUser } from "../../shared/auth-user";
 import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { queues, tickets, userQueues, users, whatsapps, type UserRow } from "../../db/schema";
@@ -11,19 +12,6 @@ import { applyTicketChanges } from "../tickets/service";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 
 export type { UserDto };
-
-/** The signed-in user as routes and sockets see it. */
-export interface AuthUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: Role;
-  tokenVersion: number;
-  whatsappId: number | null;
-  queueIds: number[];
-  /** The refresh family (signed-in device) the access token belongs to; absent on tokens issued without one. */
-  familyId?: number;
-}
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
   return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
@@ -192,7 +180,7 @@ export async function createUser(deps: AppDeps, input: UserInput): Promise<UserD
     queueIds: [...new Set(input.queueIds ?? [])],
   });
   const user = toUserDto(deps.db, row);
-  deps.hub.publish("all", "user", { action: "create", user });
+  deps.events.emit("user.created", { user });
   return user;
 }
 
@@ -265,7 +253,7 @@ export async function updateUser(
     }
   });
   const user = showUser(deps.db, id);
-  deps.hub.publish("all", "user", { action: "update", user });
+  deps.events.emit("user.updated", { user });
   return user;
 }
 
@@ -296,5 +284,5 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
   for (const ticket of openTickets)
     await applyTicketChanges(deps, ticket.id, { status: "pending", userId: null }, { actor, markRead: false });
   deps.db.delete(users).where(eq(users.id, id)).run();
-  deps.hub.publish("all", "user", { action: "delete", userId: id });
+  deps.events.emit("user.deleted", { userId: id });
 }

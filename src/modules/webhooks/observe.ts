@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { contacts, tickets, webhookTicketStatus } from "../../db/schema";
 import type { AppDeps } from "../../deps";
-import type { EventName } from "../../realtime/events";
+import type { DomainEvent } from "../../events/catalogue";
 import type { MessageDto } from "../messages/store";
 import type { TicketDto } from "../tickets/serialize";
 import { recordEvent } from "./deliveries";
@@ -60,30 +60,32 @@ function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
   });
 }
 
-function observe(deps: AppDeps, event: EventName, payload: any) {
-  if (event === "appMessage" && payload?.message) {
-    const m = payload.message as MessageDto;
-    if (payload.action === "create")
-      recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
-    else if (payload.action === "update" && m.fromMe)
-      recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
-  } else if (event === "ticket" && payload?.action === "update" && payload.ticket) {
-    ticketStatusChange(deps, payload.ticket as TicketDto);
+function observe(deps: AppDeps, event: DomainEvent) {
+  if (event.name === "message.created") {
+    const m = event.payload.message;
+    recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
+  } else if (event.name === "message.updated" && event.payload.message.fromMe) {
+    const m = event.payload.message;
+    recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
+  } else if (event.name === "ticket.updated") {
+    ticketStatusChange(deps, event.payload.ticket);
   }
 }
 
+const OBSERVED = new Set<DomainEvent["name"]>(["message.created", "message.updated", "ticket.updated"]);
+
 /**
- * Turns published realtime events into webhook deliveries. Events are published from inside services, some
- * while a write is still open, so the work is deferred until that code has finished.
+ * Turns domain events into webhook deliveries. Recording writes to the database, so it runs once the emitting
+ * code has finished rather than inside it.
  */
 export function observeForWebhooks(deps: AppDeps) {
-  return (_rooms: unknown, event: EventName, payload: unknown) => {
-    if (event !== "appMessage" && event !== "ticket") return;
+  return (event: DomainEvent) => {
+    if (!OBSERVED.has(event.name)) return;
     queueMicrotask(() => {
       try {
-        observe(deps, event, payload);
+        observe(deps, event);
       } catch (error) {
-        deps.log.warn("webhook event not recorded", { event, error });
+        deps.log.warn("webhook event not recorded", { event: event.name, error });
       }
     });
   };

@@ -10,10 +10,10 @@ export function scheduleWebhookPrune(deps: AppDeps) {
   deps.jobs.every(PRUNE_JOB, 24 * 3600 * 1000);
 }
 
-/** Registers the delivery jobs on the runner and listens to the hub for the events webhooks report. */
+/** Registers the delivery jobs on the runner and listens on the event bus for the events webhooks report. */
 export function startWebhooks(deps: AppDeps) {
   deps.jobs.handle(DELIVER_JOB, (payload: DeliverPayload) => deliverAttempt(deps, payload));
   deps.jobs.handle(PRUNE_JOB, async () => pruneDeliveries(deps.db, deps.clock.now()));
-  deps.hub.beforeFanOut?.(observeForWebhooks(deps));
+  deps.events.subscribe(observeForWebhooks(deps));
   requeuePendingDeliveries(deps);
 }

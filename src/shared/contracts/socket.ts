@@ -24,7 +24,8 @@ export type EventName =
 
 /** One frame the server sends over /ws; `id` lets a client drop a frame it got twice through two rooms. */
 export interface Frame {
-  id: number;
+  /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
+  id: string;
   event: EventName;
   payload: unknown;
 }

@@ -5,10 +5,10 @@
  * Environment: FAKEWA_URL and FAKEWA_ROOT (the fake's address and root key), DB_PATH, MEDIA_DIR,
  * HANDLE_DELAY_MS (each inbound message is handled that much later, as by a slow pipeline), DRAIN_TIMEOUT_MS.
  */
-import { createIngest } from "../../../src/channels/ingest";
 import { composeDeps } from "../../../src/compose";
-import { systemClock } from "../../../src/deps";
+import { systemClock } from "../../../src/shared/clock";
 import { createLogger } from "../../../src/log";
+import { createIngest } from "../../../src/modules/inbound/ingest";
 import { RecordingHub } from "../../../src/realtime/hub";
 import { stopServer } from "../../../src/shutdown";
 import { testConfig } from "../../helpers";

@@ -1,11 +1,6 @@
-import type { AppDeps } from "../deps";
-import {
-  pickDueSchedules,
-  SCHEDULE_SEND_JOB,
-  sendSchedule,
-  settleWaitingSchedules,
-} from "../modules/schedules/dispatch";
-import type { JobRunner } from "./runner";
+import type { AppDeps } from "../../deps";
+import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedules } from "./dispatch";
+import type { JobRunner } from "../../jobs/runner";
 
 /**
  * Schedules: every few seconds due ones are picked (overdue ones too, after a stop) and each

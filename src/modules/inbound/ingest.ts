@@ -1,14 +1,14 @@
-import type { AppDeps } from "../deps";
-import { botActions } from "../modules/inbound/actions";
-import { CallHandler } from "../modules/inbound/calls";
-import { linkLids } from "../modules/contacts/lid";
-import { importHistory } from "../modules/inbound/history";
-import { savePhonebook } from "../modules/inbound/phonebook";
-import { InboundPipeline } from "../modules/inbound/pipeline";
-import { markRejected } from "../modules/messages/outbox";
-import { isMediaPending, settleMedia } from "../modules/messages/inbound-media";
-import { applyEdit, applyReaction, markRevoked, updateAck } from "../modules/messages/store";
-import type { InboundSink } from "./manager";
+import type { InboundSink } from "../../channels/types";
+import type { AppDeps } from "../../deps";
+import { linkLids } from "../contacts/lid";
+import { isMediaPending, settleMedia } from "../messages/inbound-media";
+import { markRejected } from "../messages/outbox";
+import { applyEdit, applyReaction, markRevoked, updateAck } from "../messages/store";
+import { botActions } from "./actions";
+import { CallHandler } from "./calls";
+import { importHistory } from "./history";
+import { savePhonebook } from "./phonebook";
+import { InboundPipeline } from "./pipeline";
 
 /** The sink drivers report to (besides statuses): the inbound pipeline and the calls rule. */
 export function createIngest(deps: AppDeps): InboundSink {

@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
-import type { AppDeps } from "../deps";
-import { AppError, forbidden } from "../errors";
-import { userFromAccessToken } from "../modules/auth/plugin";
-import { assertApiToken } from "../modules/external-api/token";
-import type { Tokens } from "../modules/auth/tokens";
-import { can, type Permission } from "../shared/permissions";
-import { bodyLimitFor } from "./body-limits";
-import { parseBody, readCapped } from "./body-reader";
-import { isCrossSite } from "./cross-site";
-import { SECURITY_HEADERS } from "./security-headers";
+import type { AppDeps } from "../../deps";
+import { AppError, forbidden } from "../../errors";
+import { userFromAccessToken } from "./plugin";
+import { assertApiToken } from "../external-api/token";
+import type { Tokens } from "./tokens";
+import { can, type Permission } from "../../shared/permissions";
+import { bodyLimitFor } from "../../http/body-limits";
+import { parseBody, readCapped } from "../../http/body-reader";
+import { isCrossSite } from "../../http/cross-site";
+import { SECURITY_HEADERS } from "../../http/security-headers";
 
 const WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 

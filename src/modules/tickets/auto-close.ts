@@ -1,8 +1,8 @@
 import { and, eq, lt } from "drizzle-orm";
-import { tickets } from "../db/schema";
-import type { AppDeps } from "../deps";
-import { applyTicketChanges } from "../modules/tickets/service";
-import type { JobRunner } from "./runner";
+import { tickets } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import { applyTicketChanges } from "./service";
+import type { JobRunner } from "../../jobs/runner";
 
 /**
  * Auto-close: open tickets whose last update is older than

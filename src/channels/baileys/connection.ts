@@ -1,0 +1,233 @@
+import makeWASocket, { Browsers, type BaileysEventMap } from "baileys";
+import type { Db } from "../../db/client";
+import type { Logger } from "../../log";
+import type { ChannelSink, ConnectionRef } from "../types";
+import { cachedKeyStore, useSqliteAuthState } from "./auth-store";
+import { TtlCache } from "./cache";
+import { takeEvents } from "./events";
+import { GroupMetadataCache } from "./group-cache";
+import type { Inbox } from "./inbox";
+import { isIgnoredJid, jidUser } from "./jid";
+import { type BaileysLogger, bridgeLogger } from "./logger";
+import { holdBeforeReceipts } from "./receipt-guard";
+import { type BackoffOptions, closeAction } from "./reconnect";
+import type { SentMessageStore } from "./sent-store";
+import type { Session, SetTimer } from "./session";
+import { type FetchLatestVersion, formatVersion, resolveWaVersion, type WaVersion } from "./version";
+
+/** QR codes shown per start before giving up. */
+const MAX_QR = 3;
+/** A message's retry count is remembered for an hour, as Baileys does by default. */
+const RETRY_COUNT_TTL = 3600_000;
+const RETRY_COUNT_MAX = 10_000;
+
+export interface SocketsOptions {
+  db: Db;
+  log: Logger;
+  waWebSocketUrl?: string;
+  version?: WaVersion;
+  fetchLatestVersion?: FetchLatestVersion | false;
+  socketConfig?: Partial<Parameters<typeof makeWASocket>[0]>;
+  backoff: BackoffOptions;
+  setTimer: SetTimer;
+  now: () => number;
+  /** The contents sent, to answer the phone's retry receipts. */
+  sent: SentMessageStore;
+  /** The connection's inbox, kept across its sockets. */
+  inboxOf(connectionId: number): Inbox;
+}
+
+/**
+ * The sockets of the running connections: opening one, following its connection updates (QR, pairing, open,
+ * close), reconnecting with backoff or giving up, and closing it. A connection waiting to reconnect keeps a
+ * placeholder session, so it still counts as running and a stop cancels the pending attempt.
+ */
+export class Sockets {
+  private readonly sessions = new Map<number, Session>();
+  private generation = 0;
+  private readonly baileysLog: BaileysLogger;
+  /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
+  private readonly retryCounts = new Map<number, TtlCache>();
+  private versionQuery?: Promise<WaVersion>;
+  private version?: WaVersion;
+
+  constructor(private readonly opts: SocketsOptions) {
+    this.baileysLog = bridgeLogger(opts.log, { component: "baileys" });
+  }
+
+  /** The connection's session, if it runs. */
+  get(connectionId: number): Session | undefined {
+    return this.sessions.get(connectionId);
+  }
+
+  /** Reads the WhatsApp Web version to present: once, and again after WhatsApp refused it. */
+  async resolveVersion(): Promise<void> {
+    this.versionQuery ??= resolveWaVersion({
+      pinned: this.opts.version,
+      fetchLatest: this.opts.fetchLatestVersion,
+      log: this.opts.log,
+    });
+    this.version = await this.versionQuery;
+  }
+
+  /** Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). */
+  open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
+    const auth = useSqliteAuthState(this.opts.db, conn.id);
+    const gen = ++this.generation;
+    let qrSeen = () => {};
+    const firstQr = new Promise<void>((resolve) => (qrSeen = resolve));
+    const logger = this.baileysLog.child({ whatsappId: conn.id });
+    const groups = new GroupMetadataCache((jid) => sock.groupMetadata(jid));
+    const sock = makeWASocket({
+      auth: { creds: auth.state.creds, keys: cachedKeyStore(auth.state.keys, logger, this.opts.now) },
+      logger,
+      browser: Browsers.ubuntu("Chrome"),
+      markOnlineOnConnect: false,
+      // Asked for at pairing only: the phone then sends older chats too, which the import needs.
+      syncFullHistory: !!conn.historyDays,
+      ...(conn.historyDays ? { shouldSyncHistoryMessage: () => true } : {}),
+      shouldIgnoreJid: (jid) => isIgnoredJid(jid),
+      getMessage: async (key) => (key.id ? this.opts.sent.get(conn.id, key.id) : undefined),
+      msgRetryCounterCache: this.retryCountsOf(conn.id),
+      cachedGroupMetadata: (jid) => groups.get(jid),
+      ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
+      ...(this.version ? { version: this.version } : {}),
+      ...this.opts.socketConfig,
+    });
+    const s: Session = {
+      conn,
+      sink,
+      gen,
+      sock,
+      auth,
+      groups,
+      qrCount: 0,
+      ...carry,
+      pairing: false,
+      closed: false,
+      calls: new Map(),
+      firstQr,
+      qrSeen,
+    };
+    this.sessions.set(conn.id, s);
+    sink.onStatus(conn.id, "OPENING");
+    const inbox = this.opts.inboxOf(conn.id);
+    inbox.lidMapping = sock.signalRepository.lidMapping;
+    holdBeforeReceipts(sock, (message, type) => inbox.hold(message, type), this.opts.log);
+    sock.ev.process((events) =>
+      takeEvents(s, events, {
+        isCurrent: (session) => this.isCurrent(session),
+        onConnection: (session, update) => this.onConnection(session, update),
+        inboxOf: this.opts.inboxOf,
+        now: this.opts.now,
+        log: this.opts.log,
+      }),
+    );
+  }
+
+  /** Stops handling a session's events and forgets it (without closing the socket). */
+  detach(s: Session) {
+    s.closed = true;
+    s.cancelTimer?.();
+    if (this.sessions.get(s.conn.id)?.gen === s.gen) this.sessions.delete(s.conn.id);
+    this.opts.inboxOf(s.conn.id).releaseHeld();
+  }
+
+  async close(s: Session) {
+    this.detach(s);
+    await s.sock.end(undefined).catch(() => undefined);
+  }
+
+  /** A logout ends the pairing: retry counts of its messages mean nothing any more. */
+  forgetRetryCounts(connectionId: number) {
+    this.retryCounts.delete(connectionId);
+  }
+
+  private retryCountsOf(connectionId: number) {
+    let cache = this.retryCounts.get(connectionId);
+    if (!cache)
+      this.retryCounts.set(connectionId, (cache = new TtlCache(RETRY_COUNT_TTL, RETRY_COUNT_MAX, this.opts.now)));
+    return cache;
+  }
+
+  private isCurrent(s: Session) {
+    return !s.closed && this.sessions.get(s.conn.id)?.gen === s.gen;
+  }
+
+  private async onConnection(s: Session, update: BaileysEventMap["connection.update"]) {
+    const id = s.conn.id;
+    if (update.qr && !s.pairing) {
+      s.qrCount++;
+      s.qrSeen();
+      if (s.qrCount > MAX_QR) {
+        await this.close(s);
+        s.auth.wipe();
+        s.sink.onStatus(id, "DISCONNECTED", { qr: "", reason: "QR code not scanned", unpaired: true });
+        return;
+      }
+      s.sink.onStatus(id, "qrcode", { qr: update.qr, retries: 0 });
+    } else if (update.qr) {
+      s.qrSeen();
+    }
+    if (update.isNewLogin) s.sink.onStatus(id, "PAIRING", { qr: "" });
+    if (update.connection === "open") this.onOpen(s);
+    if (update.connection === "close") this.onClose(s, update);
+  }
+
+  private onOpen(s: Session) {
+    const id = s.conn.id;
+    if (s.failures > 0) {
+      const downForS = s.downSince === undefined ? undefined : Math.round((this.opts.now() - s.downSince) / 1000);
+      this.opts.log.info("baileys connection back", { whatsappId: id, attempts: s.failures, downForS });
+    }
+    s.failures = 0;
+    s.downSince = undefined;
+    s.qrCount = 0;
+    s.sink.onStatus(id, "CONNECTED", { qr: "", number: jidUser(s.sock.user?.id) ?? "", retries: 0 });
+  }
+
+  /** The socket closed: open a new one now, give up (DISCONNECTED), or try again after a backoff (TIMEOUT). */
+  private onClose(s: Session, update: BaileysEventMap["connection.update"]) {
+    const id = s.conn.id;
+    const error = update.lastDisconnect?.error as { output?: { statusCode?: number }; message?: string } | undefined;
+    const code = error?.output?.statusCode;
+    const action = closeAction(code, error?.message, s.failures, this.opts.backoff);
+    this.detach(s);
+    if (action.kind === "restart") {
+      this.opts.log.info("baileys connection restarting", { whatsappId: id, code });
+      this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
+    } else if (action.kind === "disconnect") {
+      const detail = { whatsappId: id, code, reason: action.reason };
+      if (code === 405) {
+        this.opts.log.error("baileys connection ended", {
+          ...detail,
+          version: this.version && formatVersion(this.version),
+        });
+        // Unless WA_VERSION pins it, the next start reads the latest published version again.
+        this.versionQuery = undefined;
+      } else this.opts.log.warn("baileys connection ended", detail);
+      if (action.wipe) s.auth.wipe();
+      s.sink.onStatus(id, "DISCONNECTED", {
+        ...(action.clearQr ? { qr: "" } : {}),
+        reason: action.reason,
+        retries: s.failures,
+        ...(action.wipe ? { unpaired: true as const } : {}),
+      });
+    } else {
+      const downSince = s.downSince ?? this.opts.now();
+      this.opts.log.info("baileys connection lost; reconnecting", {
+        whatsappId: id,
+        code,
+        attempt: action.attempt,
+        delayMs: action.delayMs,
+      });
+      s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
+      // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
+      const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
+      waiting.cancelTimer = this.opts.setTimer(() => {
+        if (this.isCurrent(waiting)) this.open(s.conn, s.sink, { failures: action.attempt, downSince });
+      }, action.delayMs);
+      this.sessions.set(id, waiting);
+    }
+  }
+}

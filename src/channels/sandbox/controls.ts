@@ -1,0 +1,50 @@
+import type { sandboxMessages } from "../../db/schema";
+import type { MessageKind } from "../types";
+
+/** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
+export interface SandboxInbound {
+  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
+  from: string;
+  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
+  lid?: string;
+  name?: string;
+  body?: string;
+  mediaType?: MessageKind;
+  mediaBase64?: string;
+  fileName?: string;
+  quotedId?: string;
+  groupId?: string;
+  groupName?: string;
+  call?: "missed";
+  id?: string;
+}
+
+/** A message the simulated network saw, in or out. */
+export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
+
+/** Which simulated conversation changed. */
+export interface SandboxChange {
+  whatsappId: number;
+  peer: string;
+}
+
+/**
+ * How the app drives the simulated phones on the other side of sandbox connections (the /sandbox API).
+ * Everything a phone does reaches the app through the sandbox driver's sink, as a real network's events would.
+ */
+export interface SandboxControls {
+  /** The phone scans the connection's QR: the connection becomes CONNECTED. */
+  scan(connectionId: number): void;
+  /** A phone writes to (or calls) the connection; returns the message id. */
+  inbound(connectionId: number, input: SandboxInbound): Promise<string>;
+  /** The network tells which phone number a LID belongs to. */
+  mapLid(connectionId: number, lid: string, phone: string): void;
+  /** The contact at `peer` reads what the connection sent them. */
+  read(connectionId: number, peer: string): void;
+  /** The network refuses a message the connection sent; false when the message is unknown. */
+  reject(connectionId: number, wid: string): boolean;
+  /** What the connection sent, oldest first (to one peer when `to` is given). */
+  outbox(connectionId: number, to?: string): SandboxMessageRow[];
+  /** Calls `listener` whenever a simulated conversation changes; returns an unsubscribe. */
+  subscribe(listener: (change: SandboxChange) => void): () => void;
+}

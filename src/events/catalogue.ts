@@ -1,0 +1,77 @@
+import type { SandboxChange } from "../channels/sandbox/controls";
+import type {
+  ContactRow,
+  MassMessageRow,
+  optOuts,
+  SettingRow,
+  settingsMessage,
+  TicketRow,
+  WhatsappRow,
+} from "../db/schema";
+import type { MessageDto } from "../modules/messages/store";
+import type { showChatbot, showQueue } from "../modules/queues/service";
+import type { showConnection } from "../modules/connections/service";
+import type { showQuickAnswer } from "../modules/quick-answers/service";
+import type { showSchedule } from "../modules/schedules/service";
+import type { showTag } from "../modules/tags/service";
+import type { TicketDto } from "../modules/tickets/serialize";
+import type { UserDto } from "../modules/users/service";
+
+type OptOutRow = typeof optOuts.$inferSelect;
+type SettingsMessageRow = typeof settingsMessage.$inferSelect;
+
+/** Where a ticket stood: enough to know which lists showed it. */
+export type TicketPlace = Pick<TicketRow, "id" | "status" | "queueId"> & { userId?: number | null };
+
+/**
+ * Every domain event and what it carries. Services emit them after their write is committed; listeners (the
+ * realtime fan-out, webhooks, metrics) decide what each means to them. Payloads are the DTOs the API answers with.
+ */
+export interface DomainEvents {
+  "user.created": { user: UserDto };
+  "user.updated": { user: UserDto };
+  /** A user's sessions changed (logout, revocation): only that user's own sockets need to know. */
+  "user.sessionsChanged": { user: UserDto };
+  "user.deleted": { userId: number };
+  "queue.updated": { queue: ReturnType<typeof showQueue> };
+  "queue.deleted": { queueId: number };
+  "chatbot.updated": { chatbot: ReturnType<typeof showChatbot> };
+  "chatbot.deleted": { chatbotId: number };
+  "schedule.created": { schedule: ReturnType<typeof showSchedule> };
+  "schedule.updated": { schedule: ReturnType<typeof showSchedule> };
+  "schedule.deleted": { scheduleId: number };
+  "quickAnswer.created": { quickAnswer: ReturnType<typeof showQuickAnswer> };
+  "quickAnswer.updated": { quickAnswer: ReturnType<typeof showQuickAnswer> };
+  "quickAnswer.deleted": { quickAnswerId: number };
+  "tag.created": { tag: ReturnType<typeof showTag> };
+  "tag.updated": { tag: ReturnType<typeof showTag> };
+  "tag.deleted": { tagId: number };
+  "settings.updated": { setting: SettingRow };
+  "bulkSettings.updated": { setting: SettingsMessageRow };
+  "bulk.created": { record: MassMessageRow };
+  "bulk.updated": { record: MassMessageRow };
+  "bulk.deleted": { id: number };
+  "optOut.created": { optOut: OptOutRow };
+  "optOut.deleted": { optOut: OptOutRow };
+  "connection.updated": { connection: ReturnType<typeof showConnection> };
+  "connection.deleted": { connectionId: number };
+  /** The session state of a connection changed (status, QR code, retries…); never carries its secrets. */
+  "connection.status": { session: Omit<WhatsappRow, "wavoip"> };
+  "contact.created": { contact: ContactRow };
+  "contact.updated": { contact: ContactRow };
+  "contact.deleted": { contactId: number };
+  "message.created": { message: MessageDto; ticket: TicketDto };
+  "message.updated": { message: MessageDto };
+  /** An unsent message was withdrawn before it left. */
+  "message.deleted": { messageId: number; ticket: TicketPlace };
+  /** `before` is where the ticket stood when its status, user or queue may have changed. */
+  "ticket.updated": { ticket: TicketDto; before?: TicketPlace };
+  "ticket.deleted": { ticket: TicketPlace };
+  "ticket.read": { ticket: TicketPlace };
+  "sandbox.changed": { change: SandboxChange };
+}
+
+export type DomainEventName = keyof DomainEvents;
+
+/** One event as listeners receive it: its name plus its payload. */
+export type DomainEvent = { [N in DomainEventName]: { name: N; payload: DomainEvents[N] } }[DomainEventName];

@@ -1,0 +1,80 @@
+import { eq, ne } from "drizzle-orm";
+import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
+import type { Db } from "../../db/client";
+import { type WhatsappRow, whatsappPhonebook, whatsapps } from "../../db/schema";
+import type { EventBus } from "../../events/bus";
+
+/** The session row as announced: the connection row without its call token (`wavoip`). */
+export function publicSession(row: WhatsappRow) {
+  const { wavoip: _secret, ...session } = row;
+  return session;
+}
+
+/** The connections table as the connection manager sees it; every status change is announced on the bus. */
+export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
+  return {
+    load(connectionId) {
+      const row = db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        name: row.name,
+        provider: row.provider,
+        ...(row.importHistory ? { historyDays: row.importHistoryDays } : {}),
+      };
+    },
+
+    providerOf(connectionId) {
+      return db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, connectionId)).get()
+        ?.provider;
+    },
+
+    ids() {
+      return db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .all()
+        .map((r) => r.id);
+    },
+
+    idsToStart() {
+      return db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .where(ne(whatsapps.status, "DISCONNECTED"))
+        .all()
+        .map((r) => r.id);
+    },
+
+    saveStatus(connectionId, status, info) {
+      const row = db
+        .update(whatsapps)
+        .set(statusChanges(status, info))
+        .where(eq(whatsapps.id, connectionId))
+        .returning()
+        .get();
+      if (!row) return false;
+      // It carries the pending pairing QR (whoever scans it owns the connection): only admins may hear it.
+      events.emit("connection.status", { session: publicSession(row) });
+      return true;
+    },
+
+    forgetPhonebook(connectionId) {
+      db.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
+    },
+  };
+}
+
+/**
+ * The row changes a status brings: a QR only lives while the QR shows, and the reconnect count starts again once
+ * the connection opens or asks to be paired anew.
+ */
+function statusChanges(status: ConnectionStatus, info: StatusInfo): Partial<WhatsappRow> {
+  const changes: Partial<WhatsappRow> = { status };
+  if (info.qr !== undefined) changes.qrcode = info.qr;
+  else if (status !== "qrcode") changes.qrcode = "";
+  if (info.number !== undefined) changes.number = info.number;
+  if (info.retries !== undefined) changes.retries = info.retries;
+  else if (status === "CONNECTED" || status === "qrcode") changes.retries = 0;
+  return changes;
+}
