@@ -2,6 +2,14 @@ import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { DAYS, type Form, type SetField } from "./connection-form";
 
+/** The four hour fields and the label key of each. */
+const HOURS = [
+  ["startWorkHour", "start"],
+  ["endWorkHour", "end"],
+  ["startWorkHourWeekend", "startWeekend"],
+  ["endWorkHourWeekend", "endWeekend"],
+] as const;
+
 /** The connection's work hours: the switch, weekday and weekend hours, and the days it works. */
 export function WorkHoursFields({ form, set }: { form: Form; set: SetField }) {
   const t = useT();
@@ -17,34 +25,16 @@ export function WorkHoursFields({ form, set }: { form: Form; set: SetField }) {
         {t("admin.connections.defineWorkHours")}
       </label>
       <div className="admin-grid">
-        <Input
-          type="time"
-          label={t("admin.connections.start")}
-          value={form.startWorkHour}
-          onChange={set("startWorkHour")}
-          maxLength={5}
-        />
-        <Input
-          type="time"
-          label={t("admin.connections.end")}
-          value={form.endWorkHour}
-          onChange={set("endWorkHour")}
-          maxLength={5}
-        />
-        <Input
-          type="time"
-          label={t("admin.connections.startWeekend")}
-          value={form.startWorkHourWeekend}
-          onChange={set("startWorkHourWeekend")}
-          maxLength={5}
-        />
-        <Input
-          type="time"
-          label={t("admin.connections.endWeekend")}
-          value={form.endWorkHourWeekend}
-          onChange={set("endWorkHourWeekend")}
-          maxLength={5}
-        />
+        {HOURS.map(([field, label]) => (
+          <Input
+            key={field}
+            type="time"
+            label={t(`admin.connections.${label}`)}
+            value={form[field]}
+            onChange={set(field)}
+            maxLength={5}
+          />
+        ))}
       </div>
       <div className="admin-days">
         {DAYS.map((d) => (
