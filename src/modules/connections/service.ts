@@ -3,6 +3,8 @@ import type { Db } from "../../db/client";
 import { queues, whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { ConnectionDto } from "../../shared/contracts/connections";
+import type { Provider } from "../../shared/contracts/providers";
 import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist } from "../users/service";
@@ -39,7 +41,7 @@ function queuesOf(db: Db, ids: number[]) {
 }
 
 /** GET /whatsapp: every connection with its queues, in id order. */
-export function listConnections(db: Db, profile: Role) {
+export function listConnections(db: Db, profile: Role): ConnectionDto[] {
   const rows = db.select().from(whatsapps).orderBy(asc(whatsapps.id)).all();
   const byConnection = queuesOf(
     db,

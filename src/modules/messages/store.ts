@@ -3,17 +3,11 @@ import type { Db } from "../../db/client";
 import { contacts, messageReactions, messages, tickets, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
+import type { MessageDto } from "../../shared/contracts/messages";
 import { everyViewerMaySee } from "../tickets/access";
 import { toTicketDto } from "../tickets/serialize";
 
-export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
-  /** The authenticated media URL (`/api/media/<id>`, add `?token=` for <img>), or null when there is no file. */
-  mediaUrl: string | null;
-  contact: { id: number; name: string; profilePicUrl: string } | null;
-  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string; contact: { name: string } | null } | null;
-  /** Emoji reactions, oldest first; `reactor` is the contact's phone digits or "me". */
-  reactions: { emoji: string; reactor: string }[];
-}
+export type { MessageDto };
 
 export interface StoreMessageInput {
   whatsappId: number | null;

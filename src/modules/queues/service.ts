@@ -3,12 +3,13 @@ import type { Db } from "../../db/client";
 import { chatbots, queues, tickets } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { QueueDto } from "../../shared/contracts/queues";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, syncOptions } from "./chatbot-tree";
 import type { QueueModel } from "./model";
 
 /** GET /queue: every queue by id, without chatbots. */
-export function listQueues(db: Db) {
+export function listQueues(db: Db): QueueDto[] {
   return db.select().from(queues).orderBy(asc(queues.id)).all();
 }
 

@@ -4,13 +4,14 @@ import { contacts, schedules, tickets, users, type ScheduleRow } from "../../db/
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
+import type { ScheduleDto } from "../../shared/contracts/schedules";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import type { ScheduleModel } from "./model";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
-function withRelations(db: Db, rows: ScheduleRow[]) {
+function withRelations(db: Db, rows: ScheduleRow[]): ScheduleDto[] {
   if (!rows.length) return [];
   const contactIds = [...new Set(rows.map((r) => r.contactId))];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v != null))];

@@ -4,6 +4,7 @@ import { tags, ticketTags, type TagRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import type { TagDto } from "../../shared/contracts/tags";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import type { TagModel } from "./model";
@@ -11,7 +12,7 @@ import type { TagModel } from "./model";
 const DEFAULT_COLOR = "#eee";
 
 /** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
-function withCounts(db: Db, rows: TagRow[]) {
+function withCounts(db: Db, rows: TagRow[]): TagDto[] {
   if (!rows.length) return [];
   const counts = db
     .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
