@@ -4,7 +4,7 @@ import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
 import { useMediaUrl } from "./lib/media";
 import { richText } from "./lib/rich-text";
-import type { Message } from "./lib/types";
+import type { Message } from "../src/shared/contracts";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;
@@ -158,12 +158,16 @@ export function Bubble({
   t,
   onReply,
   onRetry,
+  showTime = true,
 }: {
   m: Message;
   t: TFunction;
   onReply: (m: Message) => void;
   onRetry?: (m: Message) => Promise<void>;
+  /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
+  showTime?: boolean;
 }) {
+  const time = showTime ? clockTime(m.createdAt) : "";
   let content;
   if (m.isDeleted) {
     content = (
@@ -194,7 +198,7 @@ export function Bubble({
       </span>
     );
   } else if (m.mediaType === "call_log") {
-    content = <span className="call">{t("chat.missedCall", { time: clockTime(m.createdAt) })}</span>;
+    content = <span className="call">{t("chat.missedCall", { time })}</span>;
   } else if (m.mediaUrl || m.mediaState || MEDIA_KINDS.has(m.mediaType)) {
     content = (
       <>
@@ -220,7 +224,7 @@ export function Bubble({
       {content}
       <span className="meta">
         {m.isEdited && !m.isDeleted && <span className="edited">{t("chat.edited")}</span>}
-        <time dateTime={m.createdAt}>{clockTime(m.createdAt)}</time>
+        <time dateTime={m.createdAt}>{time}</time>
         {m.fromMe && (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}

@@ -4,7 +4,7 @@ import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
 import { usePopover } from "./lib/popover";
 import { join, on } from "./lib/socket";
-import type { Message, Ticket } from "./lib/types";
+import type { Message, Ticket } from "../src/shared/contracts";
 
 /** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
 function chime() {

@@ -1,29 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import type { Connection as SharedConnection } from "../src/shared/contracts";
 import { api } from "./lib/api";
 import { errorText } from "./lib/errors";
-import { clockTime } from "./lib/format";
 import { useT } from "./lib/i18n-context";
-import { Icon } from "./lib/icons";
 import { on } from "./lib/socket";
 import { toast } from "./lib/toast";
+import { type Line, PhoneScreen } from "./sandbox/PhoneScreen";
 
-interface Connection {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string | null;
-  provider?: string;
-}
-
-interface Line {
-  id: string;
-  direction: "in" | "out";
-  body: string;
-  ack?: number;
-  createdAt: string;
-  mediaType?: string;
-  fileName?: string | null;
-}
+type Connection = Pick<SharedConnection, "id" | "name" | "status" | "qrcode" | "provider">;
 
 /**
  * /sandbox: plays the customer's phone on a sandbox connection — pair it, chat both ways, watch acks. With a
@@ -40,7 +24,6 @@ export default function SandboxPhone() {
   const [text, setText] = useState("");
   const [sent, setSent] = useState<Line[]>([]);
   const [outbox, setOutbox] = useState<Line[]>([]);
-  const list = useRef<HTMLDivElement>(null);
 
   const loadConnections = useCallback(async () => {
     try {
@@ -97,9 +80,6 @@ export default function SandboxPhone() {
   }, [selected, peer]);
 
   const lines = [...sent, ...outbox].sort((a, b) => +new Date(a.createdAt) - +new Date(b.createdAt));
-  useEffect(() => {
-    list.current?.scrollTo({ top: list.current.scrollHeight });
-  }, [lines.length]);
 
   const connection = connections.find((c) => c.id === selected) ?? null;
 
@@ -223,49 +203,15 @@ export default function SandboxPhone() {
           {t("sandbox.markRead")}
         </button>
       </div>
-      <section className="phone" aria-label={t("sandbox.phoneTitle")}>
-        <header className="phone-header">
-          <strong>{connection?.name ?? t("sandbox.phoneTitle")}</strong>
-          <span>{peer}</span>
-        </header>
-        <div className="messages" ref={list} aria-live="polite">
-          {lines.length === 0 && <p className="list-empty">{t("sandbox.empty")}</p>}
-          {lines.map((l) => (
-            // On the customer's phone their own messages are on the right.
-            <div key={l.id} className={`bubble ${l.direction === "in" ? "me" : "them"}`} data-sandbox-id={l.id}>
-              <span className="text">{l.body || l.fileName || l.mediaType}</span>
-              <span className="meta">
-                <time dateTime={l.createdAt}>{clockTime(l.createdAt)}</time>
-                {l.direction === "out" && <span className="ack-number">ack {l.ack}</span>}
-              </span>
-            </div>
-          ))}
-        </div>
-        <form className="composer" onSubmit={send}>
-          <textarea
-            aria-label={t("sandbox.message")}
-            placeholder={t("sandbox.message")}
-            rows={1}
-            value={text}
-            maxLength={4096}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
-          />
-          <button
-            type="submit"
-            className="icon-button send"
-            aria-label={t("chat.send")}
-            disabled={!connection || connection.status !== "CONNECTED" || !text.trim() || !validPeer}
-          >
-            <Icon name="send" />
-          </button>
-        </form>
-      </section>
+      <PhoneScreen
+        title={connection?.name ?? t("sandbox.phoneTitle")}
+        peer={peer}
+        lines={lines}
+        text={text}
+        onText={setText}
+        onSend={send}
+        canSend={!!connection && connection.status === "CONNECTED" && !!text.trim() && validPeer}
+      />
     </div>
   );
 }

@@ -1,15 +1,15 @@
 import { useEffect, useState, type UIEvent } from "react";
 import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
+import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
-import { listTime } from "./lib/format";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
-import { useMounted } from "./lib/mounted";
-import { usePopover } from "./lib/popover";
 import { toast } from "./lib/toast";
-import type { QueueOption, Ticket } from "./lib/types";
-import { useTicketList, type ListQuery } from "./lib/use-ticket-list";
+import type { QueueOption, Ticket } from "../src/shared/contracts";
+import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
+import { QueueSelect } from "./tickets/QueueSelect";
+import { TicketRow } from "./tickets/TicketRow";
 
 type Tab = "open" | "closed" | "search";
 type SubTab = "open" | "pending";
@@ -19,13 +19,15 @@ interface Props {
   canShowAll: boolean;
   queues: QueueOption[];
   selectedId: number | null;
+  /** The first page of the assigned and pending lists (the tab shown first), rendered by the server. */
+  initial?: { open: Page; pending: Page } | null;
 }
 
 const SEARCH_DEBOUNCE_MS = 500;
 const SCROLL_MARGIN_PX = 100;
 
 /** The /tickets list: tabs open/closed/search, assigned/pending sub-tabs with counts, filters, live rows. */
-export default function TicketsManager({ userId, canShowAll, queues, selectedId }: Props) {
+export default function TicketsManager({ userId, canShowAll, queues, selectedId, initial }: Props) {
   const t = useT();
   const [tab, setTab] = useState<Tab>("open");
   const [sub, setSub] = useState<SubTab>("open");
@@ -43,11 +45,13 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
   }, [search]);
 
   const base = { showAll, queueIds };
-  const open = useTicketList({ ...base, status: "open" }, userId, tab === "open");
-  const pending = useTicketList({ ...base, status: "pending" }, userId, tab === "open");
-  const closed = useTicketList({ ...base, status: "closed" }, userId, tab === "closed");
+  // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.
+  const viewer = { id: userId, profile: getBoot()?.user?.profile ?? "user", queueIds: queues.map((q) => q.id) };
+  const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
+  const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
+  const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
   const searchQuery: ListQuery = { showAll: true, queueIds, searchParam, tags: tagIds };
-  const found = useTicketList(searchQuery, userId, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
+  const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
 
   useEffect(() => {
     if (tab !== "search" || tags) return;
@@ -132,118 +136,5 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId 
         {current.loading && <li className="list-empty">{t("app.loading")}</li>}
       </ul>
     </div>
-  );
-}
-
-function QueueSelect({
-  queues,
-  value,
-  onChange,
-  label,
-}: {
-  queues: QueueOption[];
-  value: number[];
-  onChange: (ids: number[]) => void;
-  label?: string;
-}) {
-  const t = useT();
-  const { open, setOpen, root } = usePopover();
-  const toggle = (id: number) => onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
-  return (
-    <div className="queue-select" ref={root}>
-      <button
-        type="button"
-        className="chip-button"
-        aria-haspopup="true"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        {label ?? t("tickets.queues", { n: value.length })}
-      </button>
-      {open && (
-        <div className="menu left">
-          {queues.map((q) => (
-            <label key={q.id} className="menu-check">
-              <input type="checkbox" checked={value.includes(q.id)} onChange={() => toggle(q.id)} />
-              <span className="swatch" style={{ background: q.color }} />
-              {q.name}
-            </label>
-          ))}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function TicketRow({
-  ticket,
-  selected,
-  onAccept,
-}: {
-  ticket: Ticket;
-  selected: boolean;
-  onAccept: (t: Ticket) => void;
-}) {
-  const t = useT();
-  const mounted = useMounted();
-  const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
-  const body = (
-    <>
-      <span
-        className="queue-bar"
-        style={{ background: ticket.queue?.color ?? "#b0bec5" }}
-        title={ticket.queue?.name ?? t("tickets.noQueue")}
-      />
-      <span className="avatar small" aria-hidden="true">
-        {ticket.contact?.profilePicUrl ? (
-          <img src={ticket.contact.profilePicUrl} alt="" />
-        ) : (
-          name.slice(0, 1).toUpperCase()
-        )}
-      </span>
-      <span className="row-main">
-        <span className="row-top">
-          <strong className="row-name">{name}</strong>
-          <time className="row-time" dateTime={ticket.updatedAt}>
-            {mounted ? listTime(ticket.updatedAt) : ""}
-          </time>
-        </span>
-        <span className="row-bottom">
-          <span className="row-last">{ticket.lastMessage ?? ""}</span>
-          {ticket.unreadMessages > 0 && (
-            <span className="unread" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
-              {ticket.unreadMessages}
-            </span>
-          )}
-        </span>
-        {(ticket.tags.length > 0 || ticket.whatsapp) && (
-          <span className="row-tags">
-            {ticket.whatsapp && <span className="chip">{ticket.whatsapp.name}</span>}
-            {ticket.tags.map((tag) => (
-              <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
-                {tag.name}
-              </span>
-            ))}
-          </span>
-        )}
-      </span>
-    </>
-  );
-  if (ticket.status === "pending") {
-    return (
-      <li className="ticket-row pending" data-ticket-id={ticket.id}>
-        {body}
-        <button type="button" className="button primary small" onClick={() => onAccept(ticket)}>
-          {t("tickets.accept")}
-        </button>
-      </li>
-    );
-  }
-  return (
-    <li data-ticket-id={ticket.id}>
-      <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
-        {body}
-      </a>
-    </li>
   );
 }

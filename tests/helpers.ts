@@ -186,3 +186,17 @@ export async function setupAdminAndAgent(opts: { agent?: Parameters<typeof creat
   const agent = await loginAs(ctx, opts.agent);
   return { ctx, admin, agent };
 }
+
+/** The props JSON of the first island with that name. */
+export function islandProps(html: string, name: string) {
+  const m = html.match(new RegExp(`data-island="${name}"[^>]*data-props="([^"]*)"`));
+  if (!m) throw new Error(`no island ${name}`);
+  return JSON.parse(
+    m[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&#x27;/g, "'"),
+  );
+}

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { BASE, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -36,7 +36,7 @@ describe("administration pages", () => {
   test("the connections island learns whether the sandbox provider may be offered", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
     const res = await page("/connections", cookie);
-    expect(res.html).toContain('data-props="{&quot;sandbox&quot;:true}"');
+    expect(islandProps(res.html, "AdminConnections")).toMatchObject({ sandbox: true });
   });
 
   test("an agent opening an admin-only route gets the no-permission frame and no island", async () => {
@@ -54,9 +54,9 @@ describe("administration pages", () => {
     const agent = await loginAs(ctx, { profile: "user" });
     const asAgent = await page("/tags", agent.cookie);
     expect(asAgent.html).toContain('data-island="AdminTags"');
-    expect(asAgent.html).toContain('data-props="{&quot;canEdit&quot;:false}"');
+    expect(islandProps(asAgent.html, "AdminTags")).toMatchObject({ canEdit: false });
     const admin = await loginAs(ctx, { profile: "admin" });
-    expect((await page("/tags", admin.cookie)).html).toContain('data-props="{&quot;canEdit&quot;:true}"');
+    expect(islandProps((await page("/tags", admin.cookie)).html, "AdminTags")).toMatchObject({ canEdit: true });
   });
 
   test("admin pages are translated (pt and es)", async () => {

@@ -2,20 +2,39 @@ import { describe, expect, test } from "bun:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Bubble } from "../islands/Bubble";
-import type { Message } from "../islands/lib/types";
+import type { Message } from "../src/shared/contracts";
 import { i18nFor } from "../src/i18n/server";
 
 const t = i18nFor("en").t;
 const message = (m: Partial<Message>): Message => ({
   id: 1,
+  wid: "W1",
+  whatsappId: 1,
+  ticketId: 1,
+  contactId: null,
   body: "",
   fromMe: false,
+  read: true,
   ack: 0,
   mediaType: "image",
   mediaUrl: null,
+  mediaMime: null,
+  fileName: null,
+  mediaState: null,
   isDeleted: false,
+  isEdited: false,
+  quotedMsgId: null,
+  remoteJid: null,
+  participant: null,
+  senderName: null,
+  dataJson: null,
+  sendState: null,
+  sendError: null,
   createdAt: "2026-03-01T09:00:00.000Z",
-  ticketId: 1,
+  updatedAt: "2026-03-01T09:00:00.000Z",
+  contact: null,
+  quotedMsg: null,
+  reactions: [],
   ...m,
 });
 const html = (m: Partial<Message>) =>

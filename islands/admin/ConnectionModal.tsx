@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { PROVIDERS } from "../../src/shared/contracts/providers";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
@@ -7,53 +8,9 @@ import { Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection, Queue } from "./types";
-
-const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
-type Day = (typeof DAYS)[number];
-
-interface Form {
-  name: string;
-  provider: "baileys" | "sandbox";
-  isDefault: boolean;
-  greetingMessage: string;
-  farewellMessage: string;
-  transferTicketMessage: string;
-  outOfWorkMessage: string;
-  wavoip: string;
-  defineWorkHours: boolean;
-  startWorkHour: string;
-  endWorkHour: string;
-  startWorkHourWeekend: string;
-  endWorkHourWeekend: string;
-  importHistory: boolean;
-  importHistoryDays: string;
-  queueIds: number[];
-  days: Record<Day, boolean>;
-}
-
-/** Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on. */
-function initial(c: Connection | null, sandbox: boolean): Form {
-  return {
-    name: c?.name ?? "",
-    provider: c?.provider ?? (sandbox ? "sandbox" : "baileys"),
-    isDefault: c?.isDefault ?? false,
-    greetingMessage: c?.greetingMessage ?? "",
-    farewellMessage: c?.farewellMessage ?? "",
-    transferTicketMessage: c?.transferTicketMessage ?? "",
-    outOfWorkMessage: c?.outOfWorkMessage ?? "",
-    wavoip: c?.wavoip ?? "",
-    defineWorkHours: c?.defineWorkHours ?? false,
-    startWorkHour: c?.startWorkHour ?? "08:00",
-    endWorkHour: c?.endWorkHour ?? "17:30",
-    startWorkHourWeekend: c?.startWorkHourWeekend ?? "08:00",
-    endWorkHourWeekend: c?.endWorkHourWeekend ?? "17:30",
-    importHistory: c?.importHistory ?? false,
-    importHistoryDays: String(c?.importHistoryDays ?? 7),
-    queueIds: c?.queues?.map((q) => q.id) ?? [],
-    days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Record<Day, boolean>,
-  };
-}
+import type { Connection, Queue } from "../../src/shared/contracts";
+import { type Form, initial, providerLabel, type SetField } from "./connection-form";
+import { WorkHoursFields } from "./WorkHoursFields";
 
 /** Add/edit connection: name, provider, default flag, messages, call token, queues and work hours. */
 export function ConnectionModal({
@@ -80,10 +37,7 @@ export function ConnectionModal({
       .catch((error) => toast("error", errorText(t, error)));
   }, [t]);
 
-  const set =
-    <K extends keyof Form>(key: K) =>
-    (value: Form[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
+  const set: SetField = (key) => (value) => setForm((f) => ({ ...f, [key]: value }));
 
   async function save() {
     const error = ruleError(t, RULES.connectionName, form.name);
@@ -129,10 +83,7 @@ export function ConnectionModal({
             label={t("admin.connections.provider")}
             value={form.provider}
             onChange={(v) => set("provider")(v as Form["provider"])}
-            options={[
-              { value: "baileys", label: "WhatsApp (Baileys)" },
-              { value: "sandbox", label: t("admin.connections.sandboxProvider") },
-            ]}
+            options={PROVIDERS.map((p) => ({ value: p, label: providerLabel(t, p) }))}
           />
         )}
       </div>
@@ -192,59 +143,7 @@ export function ConnectionModal({
         <p className="field-note">{t("admin.connections.importHistoryHint")}</p>
       </fieldset>
       <QueueChecks queues={queues} value={form.queueIds} onChange={set("queueIds")} />
-      <fieldset className="admin-checks">
-        <legend>{t("admin.connections.workHours")}</legend>
-        <label className="switch">
-          <input
-            type="checkbox"
-            checked={form.defineWorkHours}
-            onChange={(e) => set("defineWorkHours")(e.target.checked)}
-          />
-          {t("admin.connections.defineWorkHours")}
-        </label>
-        <div className="admin-grid">
-          <Input
-            type="time"
-            label={t("admin.connections.start")}
-            value={form.startWorkHour}
-            onChange={set("startWorkHour")}
-            maxLength={5}
-          />
-          <Input
-            type="time"
-            label={t("admin.connections.end")}
-            value={form.endWorkHour}
-            onChange={set("endWorkHour")}
-            maxLength={5}
-          />
-          <Input
-            type="time"
-            label={t("admin.connections.startWeekend")}
-            value={form.startWorkHourWeekend}
-            onChange={set("startWorkHourWeekend")}
-            maxLength={5}
-          />
-          <Input
-            type="time"
-            label={t("admin.connections.endWeekend")}
-            value={form.endWorkHourWeekend}
-            onChange={set("endWorkHourWeekend")}
-            maxLength={5}
-          />
-        </div>
-        <div className="admin-days">
-          {DAYS.map((d) => (
-            <label key={d} className="menu-check">
-              <input
-                type="checkbox"
-                checked={form.days[d]}
-                onChange={(e) => set("days")({ ...form.days, [d]: e.target.checked })}
-              />
-              {t(`admin.connections.days.${d}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <WorkHoursFields form={form} set={set} />
     </Modal>
   );
 }

@@ -11,7 +11,7 @@ import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 import { ConnectionModal } from "./ConnectionModal";
 import { QrDialog } from "./QrDialog";
-import type { Connection } from "./types";
+import type { Connection } from "../../src/shared/contracts";
 
 /** The page reloads this long after "Restart service". */
 const RESTART_RELOAD_MS = 12_000;
@@ -27,20 +27,21 @@ function keepNewer(rows: Connection[], row: Connection): Connection[] {
 const pickSession = ({ status, qrcode, updatedAt }: Connection) => ({ status, qrcode, updatedAt });
 
 /** /connections: the connection table with per-status session actions, the connection modal and the QR dialog. */
-export default function Connections({ sandbox }: { sandbox: boolean }) {
+export default function Connections({ sandbox, initial }: { sandbox: boolean; initial?: Connection[] | null }) {
   const t = useT();
   const mounted = useMounted();
-  const [rows, setRows] = useState<Connection[] | null>(null);
+  const [rows, setRows] = useState<Connection[] | null>(initial ?? null);
   const [editing, setEditing] = useState<Connection | "new" | null>(null);
   const [deleting, setDeleting] = useState<Connection | null>(null);
   const [qrId, setQrId] = useState<number | null>(null);
   const [restarting, setRestarting] = useState(false);
 
   useEffect(() => {
+    if (initial) return;
     api<Connection[]>("/whatsapp")
       .then(setRows)
       .catch((error) => toast("error", errorText(t, error)));
-  }, [t]);
+  }, [t, initial]);
 
   useLive(["whatsapp", "whatsappSession"], (payload, event) => {
     if (event === "whatsapp" && payload.action === "delete")

@@ -5,7 +5,7 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection } from "./types";
+import type { Connection } from "../../src/shared/contracts";
 
 const QR_SIZE_PX = 256;
 
@@ -54,7 +54,7 @@ export function QrDialog({ connection, onClose }: { connection: Connection; onCl
     <Modal variant="admin" title={t("admin.qr.title", { name: connection.name })} onClose={onClose}>
       <p>{t("admin.qr.help")}</p>
       <div className="admin-qr-box">
-        <QrImage value={connection.qrcode} label={t("admin.qr.title", { name: connection.name })} />
+        <QrImage value={connection.qrcode ?? ""} label={t("admin.qr.title", { name: connection.name })} />
       </div>
       {connection.provider === "sandbox" && (
         <button type="button" className="button primary" onClick={scan}>

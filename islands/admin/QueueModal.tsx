@@ -7,7 +7,7 @@ import { Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { ChatbotOption, Queue } from "./types";
+import type { ChatbotOption, Queue } from "../../src/shared/contracts";
 
 type Path = number[];
 

@@ -8,20 +8,21 @@ import { upsert, useLive } from "../lib/live";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { QueueModal } from "./QueueModal";
-import type { Queue } from "./types";
+import type { Queue } from "../../src/shared/contracts";
 
 /** /Queues: queue table (name, colour, greeting) with the add/edit modal and its chatbot option tree. */
-export default function Queues() {
+export default function Queues({ initial }: { initial?: Queue[] | null }) {
   const t = useT();
-  const [rows, setRows] = useState<Queue[] | null>(null);
+  const [rows, setRows] = useState<Queue[] | null>(initial ?? null);
   const [editing, setEditing] = useState<Queue | "new" | null>(null);
   const [deleting, setDeleting] = useState<Queue | null>(null);
 
   useEffect(() => {
+    if (initial) return;
     api<Queue[]>("/queue")
       .then(setRows)
       .catch((error) => toast("error", errorText(t, error)));
-  }, [t]);
+  }, [t, initial]);
 
   useLive(["queue"], (payload) => {
     if (payload.action === "delete") setRows((r) => r && r.filter((q) => q.id !== payload.queueId));

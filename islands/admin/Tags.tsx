@@ -4,17 +4,18 @@ import { api } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
-import { AdminHeader, ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { ListTable } from "../lib/list-table";
+import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
-import type { Tag } from "./types";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
+import type { Tag } from "../../src/shared/contracts";
 
 /** /tags: searchable tag table (chip in the tag colour, ticket count); editing and deleting for `tags:edit`. */
-export default function Tags({ canEdit }: { canEdit: boolean }) {
+export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?: FirstPage<Tag> | null }) {
   const t = useT();
-  const list = usePagedList<Tag>("/tags", "tags");
+  const list = usePagedList<Tag>("/tags", "tags", { initial });
   const [editing, setEditing] = useState<Tag | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Tag>(
     (tag) => `/tags/${tag.id}`,
@@ -40,47 +41,34 @@ export default function Tags({ canEdit }: { canEdit: boolean }) {
           {t("admin.tags.add")}
         </button>
       </AdminHeader>
-      <div className="admin-table-wrap scroll" onScroll={list.onScroll}>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th>{t("admin.common.name")}</th>
-              <th>{t("admin.tags.tickets")}</th>
-              {canEdit && <th>{t("admin.common.actions")}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((tag) => (
-              <tr key={tag.id} data-tag-id={tag.id}>
-                <td>
-                  <span className="chip admin-tag" style={{ background: tag.color }}>
-                    {tag.name}
-                  </span>
-                </td>
-                <td>{tag.ticketsCount ?? 0}</td>
-                {canEdit && (
-                  <td>
-                    <RowActions
-                      variant="admin"
-                      onEdit={() => setEditing(tag)}
-                      onDelete={() => setDeleting(tag)}
-                      editLabel={t("admin.common.editNamed", { name: tag.name })}
-                      deleteLabel={t("admin.common.deleteNamed", { name: tag.name })}
-                    />
-                  </td>
-                )}
-              </tr>
-            ))}
-            <ListStatus
-              variant="admin"
-              colSpan={3}
-              loading={list.loading}
-              empty={list.rows.length === 0}
-              failed={list.failed}
-            />
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        variant="admin"
+        list={list}
+        rowAttributes={(tag) => ({ "data-tag-id": tag.id })}
+        columns={[
+          {
+            head: t("admin.common.name"),
+            cell: (tag) => (
+              <span className="chip admin-tag" style={{ background: tag.color }}>
+                {tag.name}
+              </span>
+            ),
+          },
+          { head: t("admin.tags.tickets"), cell: (tag) => tag.ticketsCount ?? 0 },
+          canEdit && {
+            head: t("admin.common.actions"),
+            cell: (tag) => (
+              <RowActions
+                variant="admin"
+                onEdit={() => setEditing(tag)}
+                onDelete={() => setDeleting(tag)}
+                editLabel={t("admin.common.editNamed", { name: tag.name })}
+                deleteLabel={t("admin.common.deleteNamed", { name: tag.name })}
+              />
+            ),
+          },
+        ]}
+      />
       {editing && (
         <TagModal
           tag={editing === "new" ? null : editing}

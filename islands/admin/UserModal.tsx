@@ -8,7 +8,7 @@ import { Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection, Queue, User } from "./types";
+import type { Connection, Queue, User } from "../../src/shared/contracts";
 
 type Field = "name" | "email" | "password";
 

@@ -1,17 +1,18 @@
 import { useState } from "react";
 import { useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
-import { AdminHeader, ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { ListTable } from "../lib/list-table";
+import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { UserModal } from "./UserModal";
-import type { User } from "./types";
+import type { User } from "../../src/shared/contracts";
 
 /** /users: searchable, infinitely scrolling user table with the user modal and delete confirmation. */
-export default function Users() {
+export default function Users({ initial }: { initial?: FirstPage<User> | null }) {
   const t = useT();
-  const list = usePagedList<User>("/users", "users");
+  const list = usePagedList<User>("/users", "users", { initial });
   const [editing, setEditing] = useState<User | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<User>(
     (u) => `/users/${u.id}`,
@@ -37,45 +38,29 @@ export default function Users() {
           {t("admin.users.add")}
         </button>
       </AdminHeader>
-      <div className="admin-table-wrap scroll" onScroll={list.onScroll}>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th>{t("admin.common.name")}</th>
-              <th>{t("admin.users.email")}</th>
-              <th>{t("admin.users.profile")}</th>
-              <th>{t("admin.users.connection")}</th>
-              <th>{t("admin.common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((u) => (
-              <tr key={u.id} data-user-id={u.id}>
-                <td>{u.name}</td>
-                <td className="admin-clip">{u.email}</td>
-                <td>{t(`admin.users.profiles.${u.profile}`)}</td>
-                <td>{u.whatsapp?.name ?? ""}</td>
-                <td>
-                  <RowActions
-                    variant="admin"
-                    onEdit={() => setEditing(u)}
-                    onDelete={() => setDeleting(u)}
-                    editLabel={t("admin.common.editNamed", { name: u.name })}
-                    deleteLabel={t("admin.common.deleteNamed", { name: u.name })}
-                  />
-                </td>
-              </tr>
-            ))}
-            <ListStatus
-              variant="admin"
-              colSpan={5}
-              loading={list.loading}
-              empty={list.rows.length === 0}
-              failed={list.failed}
-            />
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        variant="admin"
+        list={list}
+        rowAttributes={(u) => ({ "data-user-id": u.id })}
+        columns={[
+          { head: t("admin.common.name"), cell: (u) => u.name },
+          { head: t("admin.users.email"), cell: (u) => u.email, cellClassName: "admin-clip" },
+          { head: t("admin.users.profile"), cell: (u) => t(`admin.users.profiles.${u.profile}`) },
+          { head: t("admin.users.connection"), cell: (u) => u.whatsapp?.name ?? "" },
+          {
+            head: t("admin.common.actions"),
+            cell: (u) => (
+              <RowActions
+                variant="admin"
+                onEdit={() => setEditing(u)}
+                onDelete={() => setDeleting(u)}
+                editLabel={t("admin.common.editNamed", { name: u.name })}
+                deleteLabel={t("admin.common.deleteNamed", { name: u.name })}
+              />
+            ),
+          },
+        ]}
+      />
       {editing && (
         <UserModal
           user={editing === "new" ? null : editing}

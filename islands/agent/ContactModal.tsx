@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { Contact } from "../../src/shared/contracts";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
@@ -6,15 +7,7 @@ import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 
-export interface Contact {
-  id: number;
-  name: string;
-  /** Null while WhatsApp shows the person only by their LID. */
-  number: string | null;
-  email: string | null;
-  profilePicUrl: string | null;
-  isGroup?: boolean;
-}
+export type { Contact };
 
 interface Extra {
   id?: number;

@@ -3,18 +3,27 @@ import { api } from "../lib/api";
 import { useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
-import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { ListTable } from "../lib/list-table";
+import { RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { ContactNumber } from "../lib/contact-number";
 import { ContactModal, type Contact } from "./ContactModal";
 
 /** /contacts: searchable, infinitely scrolling table with start-ticket, edit and (admins) delete; import and add. */
-export default function Contacts({ userId, canDelete }: { userId: number; canDelete: boolean }) {
+export default function Contacts({
+  userId,
+  canDelete,
+  initial,
+}: {
+  userId: number;
+  canDelete: boolean;
+  initial?: FirstPage<Contact> | null;
+}) {
   const t = useT();
-  const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true });
+  const list = usePagedList<Contact>("/contacts", "contacts", { toastErrors: true, initial });
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Contact>(
     (c) => `/contacts/${c.id}`,
@@ -65,59 +74,51 @@ export default function Contacts({ userId, canDelete }: { userId: number; canDel
           {t("agent.contacts.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
-        <table className="table">
-          <thead>
-            <tr>
-              <th className="col-avatar">
-                <span className="sr-only">{t("agent.contacts.avatar")}</span>
-              </th>
-              <th>{t("agent.contacts.name")}</th>
-              <th>{t("agent.contacts.number")}</th>
-              <th className="col-email">{t("agent.contacts.email")}</th>
-              <th className="col-actions">{t("agent.common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((c) => (
-              <tr key={c.id} data-contact-id={c.id}>
-                <td className="col-avatar">
-                  <span className="avatar small" aria-hidden="true">
-                    {c.profilePicUrl ? (
-                      <img src={c.profilePicUrl} alt="" />
-                    ) : (
-                      (c.name || c.number || "?").slice(0, 1).toUpperCase()
-                    )}
-                  </span>
-                </td>
-                <td>{c.name}</td>
-                <td>
-                  <ContactNumber number={c.number} />
-                </td>
-                <td className="col-email">{c.email ?? ""}</td>
-                <td className="col-actions">
-                  <button
-                    type="button"
-                    className="button small primary"
-                    disabled={busy}
-                    onClick={() => startTicket(c)}
-                    aria-label={t("agent.contacts.startTicketFor", { name: c.name })}
-                  >
-                    {t("agent.contacts.startTicket")}
-                  </button>
-                  <RowActions
-                    onEdit={() => setEditing(c.id)}
-                    onDelete={canDelete ? () => setDeleting(c) : undefined}
-                    editLabel={t("agent.contacts.editFor", { name: c.name })}
-                    deleteLabel={t("agent.contacts.deleteFor", { name: c.name })}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
-      </div>
+      <ListTable
+        list={list}
+        rowAttributes={(c) => ({ "data-contact-id": c.id })}
+        columns={[
+          {
+            head: <span className="sr-only">{t("agent.contacts.avatar")}</span>,
+            className: "col-avatar",
+            cell: (c) => (
+              <span className="avatar small" aria-hidden="true">
+                {c.profilePicUrl ? (
+                  <img src={c.profilePicUrl} alt="" />
+                ) : (
+                  (c.name || c.number || "?").slice(0, 1).toUpperCase()
+                )}
+              </span>
+            ),
+          },
+          { head: t("agent.contacts.name"), cell: (c) => c.name },
+          { head: t("agent.contacts.number"), cell: (c) => <ContactNumber number={c.number} /> },
+          { head: t("agent.contacts.email"), className: "col-email", cell: (c) => c.email ?? "" },
+          {
+            head: t("agent.common.actions"),
+            className: "col-actions",
+            cell: (c) => (
+              <>
+                <button
+                  type="button"
+                  className="button small primary"
+                  disabled={busy}
+                  onClick={() => startTicket(c)}
+                  aria-label={t("agent.contacts.startTicketFor", { name: c.name })}
+                >
+                  {t("agent.contacts.startTicket")}
+                </button>
+                <RowActions
+                  onEdit={() => setEditing(c.id)}
+                  onDelete={canDelete ? () => setDeleting(c) : undefined}
+                  editLabel={t("agent.contacts.editFor", { name: c.name })}
+                  deleteLabel={t("agent.contacts.deleteFor", { name: c.name })}
+                />
+              </>
+            ),
+          },
+        ]}
+      />
       {editing != null && (
         <ContactModal
           contactId={editing === "new" ? null : editing}

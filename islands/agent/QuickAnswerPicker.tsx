@@ -1,14 +1,11 @@
 import { useEffect, useState } from "react";
+import type { QuickAnswer } from "../../src/shared/contracts";
 import { api } from "../lib/api";
 import { useT } from "../lib/i18n-context";
 
 const DEBOUNCE_MS = 300;
 
-export interface QuickAnswer {
-  id: number;
-  shortcut: string;
-  message: string;
-}
+export type { QuickAnswer };
 
 /** Composer text starting with `/` lists matching quick answers (GET /quickAnswers?searchParam=); picking one inserts its message. */
 export function QuickAnswerPicker({ text, onPick }: { text: string; onPick: (message: string) => void }) {

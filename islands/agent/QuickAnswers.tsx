@@ -4,23 +4,24 @@ import { api } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
-import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { ListTable } from "../lib/list-table";
+import { RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import type { QuickAnswer } from "./QuickAnswerPicker";
 
 /**
  * /quickAnswers: searchable, infinitely scrolling table (shortcut, message, actions) with an add/edit modal.
  * Everyone adds; editing and deleting are for `quick-answers:edit` (known after mount, from the boot data).
  */
-export default function QuickAnswers() {
+export default function QuickAnswers({ initial }: { initial?: FirstPage<QuickAnswer> | null }) {
   const t = useT();
   const mounted = useMounted();
   const canEdit = mounted && can(getBoot()?.user?.profile, "quick-answers:edit");
-  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true });
+  const list = usePagedList<QuickAnswer>("/quickAnswers", "quickAnswers", { toastErrors: true, initial });
   const [editing, setEditing] = useState<QuickAnswer | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<QuickAnswer>(
     (q) => `/quickAnswers/${q.id}`,
@@ -41,36 +42,26 @@ export default function QuickAnswers() {
           {t("agent.quickAnswers.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>{t("agent.quickAnswers.shortcut")}</th>
-              <th>{t("agent.quickAnswers.message")}</th>
-              <th className="col-actions">{t("agent.common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((q) => (
-              <tr key={q.id}>
-                <td>/{q.shortcut}</td>
-                <td className="cell-text">{q.message}</td>
-                <td className="col-actions">
-                  {canEdit && (
-                    <RowActions
-                      onEdit={() => setEditing(q)}
-                      onDelete={() => setDeleting(q)}
-                      editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })}
-                      deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
-      </div>
+      <ListTable
+        list={list}
+        columns={[
+          { head: t("agent.quickAnswers.shortcut"), cell: (q) => `/${q.shortcut}` },
+          { head: t("agent.quickAnswers.message"), cell: (q) => q.message, cellClassName: "cell-text" },
+          {
+            head: t("agent.common.actions"),
+            className: "col-actions",
+            cell: (q) =>
+              canEdit && (
+                <RowActions
+                  onEdit={() => setEditing(q)}
+                  onDelete={() => setDeleting(q)}
+                  editLabel={t("agent.quickAnswers.editFor", { shortcut: q.shortcut })}
+                  deleteLabel={t("agent.quickAnswers.deleteFor", { shortcut: q.shortcut })}
+                />
+              ),
+          },
+        ]}
+      />
       {editing && (
         <QuickAnswerModal
           value={editing === "new" ? null : editing}

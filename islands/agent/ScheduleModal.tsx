@@ -1,5 +1,6 @@
 import { addHours, format } from "date-fns";
 import { useState } from "react";
+import type { Schedule } from "../../src/shared/contracts";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
@@ -7,18 +8,7 @@ import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { ContactPicker } from "./ContactPicker";
 
-export interface Schedule {
-  id: number;
-  body: string;
-  contactId: number;
-  sendAt: string;
-  sentAt: string | null;
-  status: "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
-  contact: { id: number; name: string; number: string | null } | null;
-  userId: number | null;
-  ticketId?: number | null;
-  lastError?: string | null;
-}
+export type { Schedule };
 
 const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
 

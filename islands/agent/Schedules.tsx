@@ -4,11 +4,12 @@ import { can } from "../../src/shared/permissions";
 import { getBoot } from "../lib/boot";
 import { useRowDelete } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
-import { ListStatus, RowActions, SearchBox } from "../lib/list-ui";
+import { ListTable } from "../lib/list-table";
+import { RowActions, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { type Schedule, ScheduleModal } from "./ScheduleModal";
 
 export type { Schedule };
@@ -24,12 +25,12 @@ export function truncateBody(body: string): string {
  * /schedules: search, infinite scroll, contact / body / send time / status columns, add/edit modal and delete.
  * A schedule is edited and deleted by its creator, or with `schedules:editAny`.
  */
-export default function Schedules() {
+export default function Schedules({ initial }: { initial?: FirstPage<Schedule> | null }) {
   const t = useT();
   const mounted = useMounted();
   const me = mounted ? getBoot()?.user : undefined;
   const mayChange = (s: Schedule) => !!me && (s.userId === me.id || can(me.profile, "schedules:editAny"));
-  const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true });
+  const list = usePagedList<Schedule>("/schedules", "schedules", { toastErrors: true, initial });
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
   const { deleting, setDeleting, remove } = useRowDelete<Schedule>(
     (s) => `/schedules/${s.id}`,
@@ -50,50 +51,40 @@ export default function Schedules() {
           {t("agent.schedules.add")}
         </button>
       </div>
-      <div className="table-wrap" onScroll={list.onScroll} aria-busy={list.loading}>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>{t("agent.schedules.contact")}</th>
-              <th>{t("agent.schedules.body")}</th>
-              <th>{t("agent.schedules.sendAt")}</th>
-              <th>{t("agent.schedules.status")}</th>
-              <th className="col-actions">{t("agent.common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((s) => (
-              <tr key={s.id}>
-                <td>{s.contact?.name ?? ""}</td>
-                <td title={s.body}>{truncateBody(s.body)}</td>
-                <td>
-                  <time dateTime={s.sendAt}>{mounted ? format(new Date(s.sendAt), "dd/MM/yyyy HH:mm:ss") : ""}</time>
-                </td>
-                <td
-                  title={
-                    s.status === "ERRO" && s.lastError
-                      ? t(`errors.${s.lastError}`, { defaultValue: s.lastError })
-                      : undefined
-                  }
-                >
-                  {t(`agent.schedules.statuses.${s.status}`)}
-                </td>
-                <td className="col-actions">
-                  {mayChange(s) && (
-                    <RowActions
-                      onEdit={() => setEditing(s)}
-                      onDelete={() => setDeleting(s)}
-                      editLabel={t("agent.schedules.editFor", { id: s.id })}
-                      deleteLabel={t("agent.schedules.deleteFor", { id: s.id })}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <ListStatus loading={list.loading} empty={list.rows.length === 0} />
-      </div>
+      <ListTable
+        list={list}
+        columns={[
+          { head: t("agent.schedules.contact"), cell: (s) => s.contact?.name ?? "" },
+          { head: t("agent.schedules.body"), cell: (s) => truncateBody(s.body), title: (s) => s.body },
+          {
+            head: t("agent.schedules.sendAt"),
+            cell: (s) => (
+              <time dateTime={s.sendAt}>{mounted ? format(new Date(s.sendAt), "dd/MM/yyyy HH:mm:ss") : ""}</time>
+            ),
+          },
+          {
+            head: t("agent.schedules.status"),
+            cell: (s) => t(`agent.schedules.statuses.${s.status}`),
+            title: (s) =>
+              s.status === "ERRO" && s.lastError
+                ? t(`errors.${s.lastError}`, { defaultValue: s.lastError })
+                : undefined,
+          },
+          {
+            head: t("agent.common.actions"),
+            className: "col-actions",
+            cell: (s) =>
+              mayChange(s) && (
+                <RowActions
+                  onEdit={() => setEditing(s)}
+                  onDelete={() => setDeleting(s)}
+                  editLabel={t("agent.schedules.editFor", { id: s.id })}
+                  deleteLabel={t("agent.schedules.deleteFor", { id: s.id })}
+                />
+              ),
+          },
+        ]}
+      />
       {editing && (
         <ScheduleModal
           value={editing === "new" ? null : editing}

@@ -4,13 +4,9 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { usePopover } from "../lib/popover";
 import { toast } from "../lib/toast";
-import type { Ticket } from "../lib/types";
+import type { Tag as SharedTag, Ticket } from "../../src/shared/contracts";
 
-interface Tag {
-  id: number;
-  name: string;
-  color: string;
-}
+type Tag = Pick<SharedTag, "id" | "name" | "color">;
 
 /** The chat header's tag editor: the ticket's tags as chips and a checklist of every tag (GET /tags/list → POST /tags/sync). */
 export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: Ticket) => void }) {

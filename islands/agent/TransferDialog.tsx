@@ -7,14 +7,11 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { QueueOption, Ticket } from "../lib/types";
+import type { QueueOption, Ticket, User } from "../../src/shared/contracts";
 
 const SEARCH_DEBOUNCE_MS = 500;
 
-interface UserOption {
-  id: number;
-  name: string;
-}
+type UserOption = Pick<User, "id" | "name">;
 
 /**
  * Transfer a ticket: optional user (searched), queue and — with `ticket-options:transferWhatsapp` — connection.

@@ -1,19 +1,18 @@
 import { useState } from "react";
 import { buildBulk, type BulkPreview } from "../../src/shared/bulk-template";
 import { api } from "../lib/api";
+import { ConnectionPicker } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
-import { Input, Select } from "../lib/form";
+import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
 import { toast } from "../lib/toast";
-import { useConnections } from "./connections";
 
 const FAILED = new Set(["number not exists", "no photo contact", "not a contact", "opted out", "error"]);
 
 /** /BulkMessage: template plus CSV data (pasted or a .csv file), a preview, the send, then the campaign's live progress. */
 export default function BulkMessage() {
   const t = useT();
-  const connections = useConnections().filter((c) => !c.isDefault);
   const [whatsappId, setWhatsappId] = useState("");
   const [template, setTemplate] = useState("");
   const [data, setData] = useState("");
@@ -66,15 +65,7 @@ export default function BulkMessage() {
     <section className="page admin-page bulk-page">
       <h1 className="page-title">{t("bulk.send.title")}</h1>
       <div className="admin-card">
-        <Select
-          label={t("bulk.common.connection")}
-          value={whatsappId}
-          onChange={setWhatsappId}
-          options={[
-            { value: "", label: t("bulk.common.pick") },
-            ...connections.map((c) => ({ value: String(c.id), label: c.name })),
-          ]}
-        />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} withoutDefault />
         <Input
           label={t("bulk.send.template")}
           value={template}

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
+import { ConnectionPicker } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
-import { Input, Select } from "../lib/form";
+import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
-import { useConnections } from "./connections";
 
 interface Form {
   limit: string;
@@ -29,7 +29,6 @@ const DEFAULTS: Form = {
 /** /SettingsMessage: one connection's bulk throttling (24 h limit, wait, filters, opt-out keyword). */
 export default function SettingsMessage() {
   const t = useT();
-  const connections = useConnections();
   const [whatsappId, setWhatsappId] = useState("");
   const [form, setForm] = useState<Form>(DEFAULTS);
   const [busy, setBusy] = useState(false);
@@ -93,15 +92,7 @@ export default function SettingsMessage() {
     <section className="page admin-page">
       <h1 className="page-title">{t("bulk.settings.title")}</h1>
       <div className="admin-card">
-        <Select
-          label={t("bulk.common.connection")}
-          value={whatsappId}
-          onChange={setWhatsappId}
-          options={[
-            { value: "", label: t("bulk.common.pick") },
-            ...connections.map((c) => ({ value: String(c.id), label: c.name })),
-          ]}
-        />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} />
         {number("limit")}
         {number("minutes")}
         {number("seconds")}

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from "react";
+import type { EventName } from "../../src/shared/contracts/socket";
 import { on } from "./socket";
 
 /** Runs `fn` on each of the given socket events while mounted. */
-export function useLive(events: string[], fn: (payload: any, event: string) => void) {
+export function useLive(events: EventName[], fn: (payload: any, event: EventName) => void) {
   const ref = useRef(fn);
   ref.current = fn;
   useEffect(() => {

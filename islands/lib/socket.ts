@@ -1,16 +1,14 @@
 import { getToken, goToLogin, refresh } from "./api";
 
-type ClientMessage =
-  | { type: "joinNotification" }
-  | { type: "joinTickets"; status: "open" | "pending" | "closed" }
-  | { type: "leaveTickets"; status: "open" | "pending" | "closed" }
-  | { type: "joinChatBox"; ticketId: number }
-  | { type: "leaveChatBox"; ticketId: number };
+import type { ClientMessage, EventName, Frame } from "../../src/shared/contracts/socket";
+
+/** The rooms an island joins (the socket itself sends pings and token renewals). */
+type JoinMessage = Extract<ClientMessage, { type: "joinNotification" | "joinTickets" | "joinChatBox" }>;
 
 type Listener = (payload: any) => void;
 
 const listeners = new Map<string, Set<Listener>>();
-const joined = new Map<string, ClientMessage>();
+const joined = new Map<string, JoinMessage>();
 const seen = new Set<string>();
 const SEEN_LIMIT = 500;
 /** The server closes a socket with this code when its session ended or its token expired unrenewed. */
@@ -37,7 +35,7 @@ export function connectSocket() {
     for (const msg of joined.values()) socket.send(JSON.stringify(msg));
   };
   socket.onmessage = (e) => {
-    let frame: { event?: string; payload?: unknown; id?: string | number };
+    let frame: Partial<Frame>;
     try {
       frame = JSON.parse(String(e.data));
     } catch {
@@ -84,7 +82,7 @@ function scheduleRenewal(socket: WebSocket, expiresIn: number | undefined) {
 }
 
 /** Joins a room now and after every reconnect. */
-export function join(msg: ClientMessage) {
+export function join(msg: JoinMessage) {
   const key = JSON.stringify(msg);
   joined.set(key, msg);
   if (ws?.readyState === WebSocket.OPEN) ws.send(key);
@@ -101,7 +99,7 @@ export function leave(msg: Extract<ClientMessage, { type: "joinTickets" | "joinC
 }
 
 /** Listens to one server event; returns the unsubscribe function. */
-export function on(event: string, fn: Listener): () => void {
+export function on(event: EventName, fn: Listener): () => void {
   let set = listeners.get(event);
   if (!set) listeners.set(event, (set = new Set()));
   set.add(fn);

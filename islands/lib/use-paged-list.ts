@@ -7,24 +7,32 @@ import { toast } from "./toast";
 const SEARCH_DEBOUNCE_MS = 500;
 const SCROLL_MARGIN_PX = 100;
 
+/** The first page of a list, loaded by the page route and passed to the island as a prop. */
+export interface FirstPage<T> {
+  rows: T[];
+  hasMore: boolean;
+}
+
 /**
  * A searchable, paged list of `GET /api<path>?searchParam=&pageNumber=` answering `{<key>: T[], hasMore}`:
  * the search is lower-cased and debounced 500 ms, `onScroll` loads the next page within 100 px of the box's bottom.
- * A failed load sets `failed`, and with `toastErrors` also shows a toast.
+ * A failed load sets `failed`, and with `toastErrors` also shows a toast. With `initial` (the first page, rendered
+ * by the server) nothing is fetched until the user searches or scrolls.
  */
 export function usePagedList<T extends { id: number }>(
   path: string,
   key: string,
-  { toastErrors = false }: { toastErrors?: boolean } = {},
+  { toastErrors = false, initial }: { toastErrors?: boolean; initial?: FirstPage<T> | null } = {},
 ) {
   const t = useT();
   const [search, setSearch] = useState("");
   const [searchParam, setSearchParam] = useState("");
-  const [rows, setRows] = useState<T[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
+  const [rows, setRows] = useState<T[]>(initial?.rows ?? []);
+  const [hasMore, setHasMore] = useState(initial?.hasMore ?? false);
+  const [loading, setLoading] = useState(!initial);
   const [failed, setFailed] = useState(false);
   const page = useRef(1);
+  const loaded = useRef(!!initial);
   const param = useRef(searchParam);
   param.current = searchParam;
 
@@ -57,6 +65,11 @@ export function usePagedList<T extends { id: number }>(
   );
 
   useEffect(() => {
+    // The server already rendered the unsearched first page.
+    if (loaded.current) {
+      loaded.current = false;
+      return;
+    }
     const ctrl = new AbortController();
     void load(1, ctrl.signal);
     return () => ctrl.abort();

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import { join, leave, on } from "./socket";
-import type { Ticket } from "./types";
+import type { Ticket, TicketPageDto, Wire } from "../../src/shared/contracts";
+import { ticketInList, type TicketListViewer } from "../../src/shared/ticket-filter";
 
 export interface ListQuery {
   status?: "open" | "pending" | "closed";
@@ -11,34 +12,34 @@ export interface ListQuery {
   tags?: number[];
 }
 
-interface Page {
-  tickets: Ticket[];
-  count: number;
-  hasMore: boolean;
-}
+export type Page = Wire<TicketPageDto>;
 
-function matches(t: Ticket, q: ListQuery, userId: number): boolean {
-  if (q.status && t.status !== q.status) return false;
-  if (q.queueIds.length && t.queueId != null && !q.queueIds.includes(t.queueId)) return false;
-  // The open (assigned) list shows the user's own tickets unless "show all" is on.
-  if (q.status === "open" && !q.showAll && t.userId !== userId) return false;
-  if (q.tags?.length && !t.tags.some((tag) => q.tags!.includes(tag.id))) return false;
-  return true;
+/** Whether a ticket from the socket belongs in this list, by the same rule as the server's list query. */
+function matches(t: Ticket, q: ListQuery, viewer: TicketListViewer): boolean {
+  // No queue picked sends no queue filter, so the server lists every queue the viewer may see.
+  const queueIds = q.queueIds.length ? q.queueIds : undefined;
+  return ticketInList(t, { status: q.status, showAll: q.showAll, queueIds, tags: q.tags }, viewer);
 }
 
 const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a.updatedAt);
 
-/** One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top. */
-export function useTicketList(q: ListQuery, userId: number, enabled = true) {
-  const [tickets, setTickets] = useState<Ticket[]>([]);
-  const [count, setCount] = useState(0);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(enabled);
+/**
+ * One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top.
+ * `initial` is the first page for `q` rendered by the server; it is used instead of fetching that page again.
+ */
+export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = true, initial?: Page | null) {
+  const [tickets, setTickets] = useState<Ticket[]>(initial?.tickets ?? []);
+  const [count, setCount] = useState(initial?.count ?? 0);
+  const [hasMore, setHasMore] = useState(initial?.hasMore ?? false);
+  const [loading, setLoading] = useState(enabled && !initial);
   const [failed, setFailed] = useState(false);
   const page = useRef(1);
   const key = JSON.stringify(q);
+  const preloaded = useRef(initial ? key : null);
   const query = useRef(q);
   query.current = q;
+  const who = useRef(viewer);
+  who.current = viewer;
 
   const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
     const params = new URLSearchParams({ pageNumber: String(pageNumber), showAll: String(query.current.showAll) });
@@ -70,6 +71,10 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
 
   useEffect(() => {
     if (!enabled) return;
+    if (preloaded.current === key) {
+      preloaded.current = null;
+      return;
+    }
     const ctrl = new AbortController();
     void load(1, ctrl.signal).catch(() => setLoading(false));
     return () => ctrl.abort();
@@ -82,7 +87,7 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
     const upsert = (t: Ticket) => {
       setTickets((prev) => {
         const had = prev.some((p) => p.id === t.id);
-        if (!matches(t, query.current, userId)) {
+        if (!matches(t, query.current, who.current)) {
           if (had) setCount((c) => Math.max(0, c - 1));
           return had ? prev.filter((p) => p.id !== t.id) : prev;
         }
@@ -109,7 +114,7 @@ export function useTicketList(q: ListQuery, userId: number, enabled = true) {
       offMessage();
       leave(room);
     };
-  }, [key, enabled, userId]);
+  }, [key, enabled]);
 
   const loadMore = useCallback(() => {
     if (hasMore && !loading) void load(page.current + 1).catch(() => undefined);

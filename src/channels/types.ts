@@ -1,3 +1,5 @@
+import type { Provider } from "../shared/contracts/providers";
+
 /**
  * The channel layer's contracts.
  *
@@ -18,7 +20,7 @@
 
 export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | "TIMEOUT" | "DISCONNECTED";
 
-export type Provider = "baileys" | "sandbox";
+export type { Provider };
 
 /** `waiting`: a message that could not be decrypted yet; WhatsApp resends it under the same id. */
 export type MessageKind =

@@ -10,6 +10,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { PROVIDERS } from "../shared/contracts/providers";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -37,9 +38,7 @@ export const users = sqliteTable("users", {
 export const whatsapps = sqliteTable("whatsapps", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
-  provider: text("provider", { enum: ["baileys", "sandbox"] })
-    .notNull()
-    .default("baileys"),
+  provider: text("provider", { enum: PROVIDERS }).notNull().default("baileys"),
   number: text("number").notNull().default(""),
   status: text("status").notNull().default("OPENING"),
   qrcode: text("qrcode").notNull().default(""),

@@ -1,4 +1,4 @@
-import type { EventName } from "./events";
+import type { EventName, Frame } from "./events";
 import type { Room } from "./rooms";
 
 /**
@@ -15,12 +15,7 @@ export interface RealtimeHub {
 
 export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void;
 
-export interface Frame {
-  /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
-  id: string;
-  event: EventName;
-  payload: unknown;
-}
+export type { Frame };
 
 interface TopicServer {
   publish(topic: string, data: string): number;

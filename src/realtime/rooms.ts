@@ -1,3 +1,4 @@
+import type { TicketStatus } from "../shared/contracts/tickets";
 import { isAdmin } from "../shared/permissions";
 
 /**
@@ -8,7 +9,7 @@ import { isAdmin } from "../shared/permissions";
  * - `queue:<q>:status:<s>` and `queue:<q>:notification`: tickets of queue q (`none` = no queue) for its agents.
  * - `ticket:<id>`: one open chat.
  */
-export type TicketStatus = "open" | "pending" | "closed";
+export type { TicketStatus };
 export type QueueKey = number | "none";
 
 export type Room =

@@ -1,5 +1,5 @@
 import type { i18n } from "i18next";
-import type { ComponentType } from "react";
+import type { ComponentProps, ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import Chat from "../../islands/Chat";
 import ConnectionsBadge from "../../islands/ConnectionsBadge";
@@ -30,18 +30,23 @@ const serverIslands = {
   ...adminIslands,
 } satisfies Record<IslandName, ComponentType<any>>;
 
+/** The props of island `N`, as its component declares them. */
+export type IslandProps<N extends IslandName> = ComponentProps<(typeof serverIslands)[N]>;
+
+/** Keys of `T` that must be given. */
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/** `<Island>`'s attributes: `props` is checked against the island's component and required when it has required props. */
+export type IslandAttributes<N extends IslandName> = { name: N; className?: string } & ([
+  RequiredKeys<IslandProps<N>>,
+] extends [never]
+  ? { props?: IslandProps<N> }
+  : { props: IslandProps<N> });
+
 /** Per-request island renderer: each island is its own React root with prefix `i<n>-`, like the client hydrates it. */
 export function islandRenderer(i18n: i18n) {
   let next = 0;
-  return function Island<N extends IslandName>({
-    name,
-    props,
-    className,
-  }: {
-    name: N;
-    props?: Record<string, unknown>;
-    className?: string;
-  }) {
+  return function Island<N extends IslandName>({ name, props, className }: IslandAttributes<N>) {
     const id = `i${next++}`;
     const C = serverIslands[name] as ComponentType<any>;
     const html = renderToString(

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { str } from "../../http/fields";
 import { HOUR_RULE, RULES } from "../../shared/validation";
+import { PROVIDERS } from "../../shared/contracts/providers";
 
 const text = (max = 30000) => t.Optional(t.String({ maxLength: max }));
 const hour = t.Optional(t.String({ pattern: HOUR_RULE.pattern.source, maxLength: 5, rule: HOUR_RULE }));
@@ -9,7 +10,7 @@ const flag = t.Optional(t.Boolean());
 export namespace ConnectionModel {
   export const create = t.Object({
     name: str(RULES.connectionName),
-    provider: t.Optional(t.Union([t.Literal("baileys"), t.Literal("sandbox")])),
+    provider: t.Optional(t.Union(PROVIDERS.map((p) => t.Literal(p)))),
     isDefault: flag,
     isMultidevice: flag,
     greetingMessage: text(),

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { ConnectionDto } from "../../shared/contracts/connections";
 import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist, type QueueSummary, queueSummaries } from "../queues/lookup";
@@ -30,7 +31,7 @@ function queuesOf(db: Db, ids: number[]) {
 }
 
 /** GET /whatsapp: every connection with its queues, in id order. */
-export function listConnections(db: Db, profile: Role) {
+export function listConnections(db: Db, profile: Role): ConnectionDto[] {
   const rows = db.select().from(whatsapps).orderBy(asc(whatsapps.id)).all();
   const byConnection = queuesOf(
     db,

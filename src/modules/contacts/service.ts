@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { contactExtraInfo, contacts, type ContactRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import type { ContactDto } from "../../shared/contracts/contacts";
 import { checkField, RULES } from "../../shared/validation";
 import { globalDefaultConnection } from "../connections/lookup";
 import { phonebookOf } from "../connections/phonebook";
@@ -27,7 +28,10 @@ export function cleanNumber(number: string) {
 }
 
 /** One page of contacts by name, searched by name or number. */
-export function listContacts(db: Db, opts: ContactModel.List) {
+export function listContacts(
+  db: Db,
+  opts: ContactModel.List,
+): { contacts: ContactDto[]; count: number; hasMore: boolean } {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(contacts.name, search), contains(contacts.number, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);

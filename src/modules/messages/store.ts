@@ -3,20 +3,14 @@ import type { Db, Writer } from "../../db/client";
 import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
+import type { MessageDto } from "../../shared/contracts/messages";
 import { contactSummaries } from "../contacts/lookup";
 import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, findTickets, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
 
-export interface MessageDto extends Omit<MessageRow, "mediaUrl"> {
-  /** The authenticated media URL (`/api/media/<id>`, add `?token=` for <img>), or null when there is no file. */
-  mediaUrl: string | null;
-  contact: { id: number; name: string; profilePicUrl: string } | null;
-  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string; contact: { name: string } | null } | null;
-  /** Emoji reactions, oldest first; `reactor` is the contact's phone digits or "me". */
-  reactions: { emoji: string; reactor: string }[];
-}
+export type { MessageDto };
 
 export interface StoreMessageInput {
   whatsappId: number | null;

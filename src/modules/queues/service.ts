@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { chatbots, queues } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { QueueDto } from "../../shared/contracts/queues";
 import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, syncOptions } from "./chatbot-tree";
@@ -10,7 +11,7 @@ import { findQueue, queueExists } from "./lookup";
 import type { QueueModel } from "./model";
 
 /** GET /queue: every queue by id, without chatbots. */
-export function listQueues(db: Db) {
+export function listQueues(db: Db): QueueDto[] {
   return db.select().from(queues).orderBy(asc(queues.id)).all();
 }
 

@@ -3,11 +3,15 @@ import type { Db } from "../../db/client";
 import { quickAnswers } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import type { QuickAnswerDto } from "../../shared/contracts/quick-answers";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import type { QuickAnswerModel } from "./model";
 
 /** One page of quick answers by shortcut, searched by shortcut or message (the "/" lookup in the chat input). */
-export function listQuickAnswers(db: Db, opts: QuickAnswerModel.List) {
+export function listQuickAnswers(
+  db: Db,
+  opts: QuickAnswerModel.List,
+): { quickAnswers: QuickAnswerDto[]; count: number; hasMore: boolean } {
   const search = normalizeSearch(opts.searchParam);
   const where = search
     ? or(contains(quickAnswers.shortcut, search), contains(quickAnswers.message, search))

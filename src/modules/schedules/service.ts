@@ -4,6 +4,7 @@ import { contacts, schedules, type ScheduleRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
+import type { ScheduleDto } from "../../shared/contracts/schedules";
 import { can } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
@@ -14,7 +15,7 @@ import { userNames } from "../users/lookup";
 import type { ScheduleModel } from "./model";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
-function withRelations(db: Db, rows: ScheduleRow[]) {
+function withRelations(db: Db, rows: ScheduleRow[]): ScheduleDto[] {
   if (!rows.length) return [];
   const contactById = new Map(
     contactSummaries(

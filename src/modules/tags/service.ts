@@ -4,6 +4,7 @@ import { tags, type TagRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
+import type { TagDto } from "../../shared/contracts/tags";
 import { can } from "../../shared/permissions";
 import { taggedTicketCounts } from "../tickets/records";
 import type { AuthUser } from "../../shared/auth-user";
@@ -12,7 +13,7 @@ import type { TagModel } from "./model";
 const DEFAULT_COLOR = "#eee";
 
 /** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
-function withCounts(db: Db, rows: TagRow[]) {
+function withCounts(db: Db, rows: TagRow[]): TagDto[] {
   if (!rows.length) return [];
   const byTag = taggedTicketCounts(
     db,

@@ -2,28 +2,14 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { tags, ticketTags, type TicketRow } from "../../db/schema";
 import { notFound } from "../../errors";
+import type { TicketDto } from "../../shared/contracts/tickets";
 import { connectionSummaries } from "../connections/lookup";
 import { contactSummaries, extraInfoOf } from "../contacts/lookup";
 import { queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
 import { findTicket } from "./records";
 
-export interface TicketDto extends TicketRow {
-  /** `number` is null while WhatsApp shows the contact only by their LID. */
-  contact: {
-    id: number;
-    name: string;
-    number: string | null;
-    profilePicUrl: string;
-    isGroup: boolean;
-    extraInfo?: { id: number; name: string; value: string }[];
-  } | null;
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string; color: string } | null;
-  /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
-  whatsapp: { id: number; name: string; hasCall: boolean } | null;
-  tags: { id: number; name: string; color: string }[];
-}
+export type { TicketDto };
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v != null))];
 

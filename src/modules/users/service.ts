@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { userQueues, users, type UserRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import type { UserDto } from "../../shared/contracts/users";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -18,18 +19,7 @@ import { findUserById, userQueueIds } from "./lookup";
 export { findUserById };
 import type { UserModel } from "./model";
 
-/** The user as every API answer shows it (never the hash or the token version). */
-export interface UserDto {
-  id: number;
-  name: string;
-  email: string;
-  profile: Role;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  queues: { id: number; name: string; color: string }[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { UserDto };
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
   return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();

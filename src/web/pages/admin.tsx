@@ -1,7 +1,14 @@
 import type { TFunction } from "i18next";
 import type { BootUser } from "../../../islands/lib/boot";
+import type { AppDeps } from "../../deps";
+import { listConnections } from "../../modules/connections/service";
+import { listQueues } from "../../modules/queues/service";
+import { listTags } from "../../modules/tags/service";
+import { listUsers } from "../../modules/users/service";
+import { toWire } from "../../shared/contracts/wire";
 import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
+import { firstPage } from "./first-page";
 
 /** Administration routes and their islands; `adminOnly` routes show a no-permission frame to agents. */
 const ADMIN_PAGES = {
@@ -23,12 +30,14 @@ export function isAdminPage(path: string): path is keyof typeof ADMIN_PAGES {
 
 /** The main area of an administration screen: its island, or a 403 frame when the user may not open it. */
 export function AdminPage({
+  deps,
   Island,
   t,
   user,
   path,
   sandbox,
 }: {
+  deps: AppDeps;
   Island: IslandComponent;
   t: TFunction;
   user: BootUser;
@@ -44,11 +53,23 @@ export function AdminPage({
       </section>
     );
   }
+  // The list screens get their first page from here, loaded as their API route loads it for this user.
   switch (page.island) {
     case "AdminConnections":
-      return <Island name="AdminConnections" props={{ sandbox }} />;
+      return (
+        <Island name="AdminConnections" props={{ sandbox, initial: toWire(listConnections(deps.db, user.profile)) }} />
+      );
+    case "AdminUsers":
+      return <Island name="AdminUsers" props={{ initial: firstPage(listUsers(deps.db, {}), "users") }} />;
+    case "AdminQueues":
+      return <Island name="AdminQueues" props={{ initial: toWire(listQueues(deps.db)) }} />;
     case "AdminTags":
-      return <Island name="AdminTags" props={{ canEdit: can(user.profile, "tags:edit") }} />;
+      return (
+        <Island
+          name="AdminTags"
+          props={{ canEdit: can(user.profile, "tags:edit"), initial: firstPage(listTags(deps.db, {}), "tags") }}
+        />
+      );
     default:
       return <Island name={page.island} />;
   }

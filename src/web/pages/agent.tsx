@@ -2,10 +2,14 @@ import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import type { BootUser } from "../../../islands/lib/boot";
 import type { AppDeps } from "../../deps";
+import { listContacts } from "../../modules/contacts/service";
 import { dashboardFor } from "../../modules/dashboard/service";
+import { listQuickAnswers } from "../../modules/quick-answers/service";
+import { listSchedules } from "../../modules/schedules/service";
 import { loadAuthUser } from "../../modules/users/service";
 import { can } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
+import { firstPage } from "./first-page";
 
 /** Paths of the agent screens rendered by `agentPage`. */
 export function isAgentPath(path: string): boolean {
@@ -51,7 +55,11 @@ export function agentPage({
         <Island
           name="AgentContacts"
           className="island-fill"
-          props={{ userId: user.id, canDelete: can(user.profile, "contacts-page:deleteContact") }}
+          props={{
+            userId: user.id,
+            canDelete: can(user.profile, "contacts-page:deleteContact"),
+            initial: firstPage(listContacts(deps.db, {}), "contacts"),
+          }}
         />
       </section>
     );
@@ -60,7 +68,11 @@ export function agentPage({
     return (
       <section className="page page-fill">
         <h1 className="page-title">{t("agent.quickAnswers.title")}</h1>
-        <Island name="AgentQuickAnswers" className="island-fill" />
+        <Island
+          name="AgentQuickAnswers"
+          className="island-fill"
+          props={{ initial: firstPage(listQuickAnswers(deps.db, {}), "quickAnswers") }}
+        />
       </section>
     );
   }
@@ -68,7 +80,11 @@ export function agentPage({
     return (
       <section className="page page-fill">
         <h1 className="page-title">{t("agent.schedules.title")}</h1>
-        <Island name="AgentSchedules" className="island-fill" />
+        <Island
+          name="AgentSchedules"
+          className="island-fill"
+          props={{ initial: firstPage(listSchedules(deps.db, {}), "schedules") }}
+        />
       </section>
     );
   }

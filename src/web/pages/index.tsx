@@ -94,9 +94,11 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     } else if (path === "/tickets" || path.startsWith("/tickets/")) {
       const ticketId =
         ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
-      main = <TicketsPage Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />;
+      main = (
+        <TicketsPage deps={deps} Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />
+      );
     } else if (isAdminPage(path)) {
-      main = <AdminPage Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
+      main = <AdminPage deps={deps} Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
     } else if (isAgentPath(path)) {
       main = agentPage({ deps, Island, t, user, path, params: ctx.params });
     } else {

@@ -1,23 +1,46 @@
 import type { TFunction } from "i18next";
 import type { BootUser } from "../../../islands/lib/boot";
-import type { QueueOption } from "../../../islands/lib/types";
+import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
+import { listMessages } from "../../modules/messages/service";
+import { listTickets } from "../../modules/tickets/list";
+import { loadAuthUser } from "../../modules/users/service";
+import type { AuthUser } from "../../shared/auth-user";
+import type { QueueOption, TicketStatus } from "../../shared/contracts";
+import { toWire } from "../../shared/contracts/wire";
 import { can } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 
 /** /tickets and /tickets/:id: the list on the left, the chat (or a welcome note) on the right; one of them below 600 px. */
 export function TicketsPage({
+  deps,
   Island,
   t,
   user,
   ticketId,
   queues,
 }: {
+  deps: AppDeps;
   Island: IslandComponent;
   t: TFunction;
   user: BootUser;
   ticketId: number | null;
   queues: QueueOption[];
 }) {
+  const auth = loadAuthUser(deps.db, user.id);
+  const canShowAll = can(user.profile, "tickets-manager:showall");
+  // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
+  const chat = auth && ticketId ? firstMessages(deps, auth, ticketId) : null;
+  const list = (status: TicketStatus) =>
+    toWire(
+      listTickets(
+        deps.db,
+        auth!,
+        // What the list island asks for first: show-all as allowed, every offered queue.
+        { status, showAll: canShowAll, queueIds: queues.length ? queues.map((q) => q.id) : undefined, pageNumber: 1 },
+        deps.config.timeZone,
+      ),
+    );
   return (
     <div className={`tickets-page ${ticketId ? "has-chat" : "no-chat"}`}>
       <Island
@@ -25,13 +48,14 @@ export function TicketsPage({
         className="tickets-list-pane"
         props={{
           userId: user.id,
-          canShowAll: can(user.profile, "tickets-manager:showall"),
+          canShowAll,
           queues,
           selectedId: ticketId,
+          initial: auth ? { open: list("open"), pending: list("pending") } : null,
         }}
       />
       {ticketId ? (
-        <Island name="Chat" className="chat-pane" props={{ ticketId, userId: user.id }} />
+        <Island name="Chat" className="chat-pane" props={{ ticketId, userId: user.id, initial: chat }} />
       ) : (
         <div className="chat-pane welcome">
           <p>{t("tickets.welcome")}</p>
@@ -39,4 +63,14 @@ export function TicketsPage({
       )}
     </div>
   );
+}
+
+/** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
+function firstMessages(deps: AppDeps, user: AuthUser, ticketId: number) {
+  try {
+    return toWire(listMessages(deps, user, ticketId, 1));
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
 }

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { AdminHeader, ListStatus } from "../lib/list-ui";
+import { toast } from "../lib/toast";
+
+/** One delivery of an event to an endpoint, with every attempt's answer. */
+interface Delivery {
+  id: number;
+  endpointId: number;
+  event: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: number | null;
+  createdAt: string;
+  tries: { attempt: number; statusCode: number | null; error: string | null; at: number }[];
+}
+
+/** The latest deliveries with each attempt's answer; reloaded on demand. */
+export function DeliveryLog() {
+  const t = useT();
+  const [rows, setRows] = useState<Delivery[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const load = useCallback(() => {
+    setFailed(false);
+    api<{ deliveries: Delivery[] }>("/webhooks/deliveries")
+      .then((page) => setRows(page.deliveries))
+      .catch((error) => {
+        setFailed(true);
+        toast("error", errorText(t, error));
+      });
+  }, [t]);
+  useEffect(load, [load]);
+
+  const answer = (code: number | null, error: string | null) => (code != null ? String(code) : (error ?? "—"));
+  return (
+    <div className="admin-card webhook-log">
+      <AdminHeader title={t("admin.webhooks.log")}>
+        <button type="button" className="button" onClick={load}>
+          {t("admin.webhooks.reload")}
+        </button>
+      </AdminHeader>
+      <table className="admin-table" data-testid="webhook-log">
+        <thead>
+          <tr>
+            <th>{t("admin.webhooks.when")}</th>
+            <th>{t("admin.webhooks.event")}</th>
+            <th>{t("admin.webhooks.status")}</th>
+            <th>{t("admin.webhooks.attempts")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(rows ?? []).map((d) => (
+            <tr key={d.id} data-delivery-id={d.id} data-status={d.status}>
+              <td>{new Date(d.createdAt).toLocaleString()}</td>
+              <td>{t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}</td>
+              <td>
+                {t(`admin.webhooks.statuses.${d.status}`)}
+                {d.nextAttemptAt != null &&
+                  ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
+              </td>
+              <td>
+                <ol className="webhook-tries">
+                  {d.tries.map((a) => (
+                    <li key={a.attempt}>
+                      {new Date(a.at).toLocaleTimeString()} → {answer(a.statusCode, a.error)}
+                    </li>
+                  ))}
+                </ol>
+              </td>
+            </tr>
+          ))}
+          <ListStatus
+            variant="admin"
+            colSpan={4}
+            loading={rows === null && !failed}
+            empty={rows?.length === 0}
+            failed={failed}
+          />
+        </tbody>
+      </table>
+    </div>
+  );
+}

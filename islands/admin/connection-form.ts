@@ -1,0 +1,62 @@
+import type { TFunction } from "i18next";
+import type { Connection } from "../../src/shared/contracts";
+import type { Provider } from "../../src/shared/contracts/providers";
+
+export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+export type Day = (typeof DAYS)[number];
+
+/** The connection modal's fields; `days` holds the seven day switches the API takes as separate flags. */
+export interface Form {
+  name: string;
+  provider: Provider;
+  isDefault: boolean;
+  greetingMessage: string;
+  farewellMessage: string;
+  transferTicketMessage: string;
+  outOfWorkMessage: string;
+  wavoip: string;
+  defineWorkHours: boolean;
+  startWorkHour: string;
+  endWorkHour: string;
+  startWorkHourWeekend: string;
+  endWorkHourWeekend: string;
+  importHistory: boolean;
+  importHistoryDays: string;
+  queueIds: number[];
+  days: Record<Day, boolean>;
+}
+
+/** Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on. */
+export function initial(c: Connection | null, sandbox: boolean): Form {
+  return {
+    name: c?.name ?? "",
+    provider: c?.provider ?? (sandbox ? "sandbox" : "baileys"),
+    isDefault: c?.isDefault ?? false,
+    greetingMessage: c?.greetingMessage ?? "",
+    farewellMessage: c?.farewellMessage ?? "",
+    transferTicketMessage: c?.transferTicketMessage ?? "",
+    outOfWorkMessage: c?.outOfWorkMessage ?? "",
+    wavoip: c?.wavoip ?? "",
+    defineWorkHours: c?.defineWorkHours ?? false,
+    startWorkHour: c?.startWorkHour ?? "08:00",
+    endWorkHour: c?.endWorkHour ?? "17:30",
+    startWorkHourWeekend: c?.startWorkHourWeekend ?? "08:00",
+    endWorkHourWeekend: c?.endWorkHourWeekend ?? "17:30",
+    importHistory: c?.importHistory ?? false,
+    importHistoryDays: String(c?.importHistoryDays ?? 7),
+    queueIds: c?.queues?.map((q) => q.id) ?? [],
+    days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Record<Day, boolean>,
+  };
+}
+
+/** Sets one field of the form. */
+export type SetField = <K extends keyof Form>(key: K) => (value: Form[K]) => void;
+
+/** How the provider select names each network. */
+export function providerLabel(t: TFunction, provider: Provider): string {
+  const labels: Record<Provider, string> = {
+    baileys: "WhatsApp (Baileys)",
+    sandbox: t("admin.connections.sandboxProvider"),
+  };
+  return labels[provider];
+}

@@ -1,0 +1,145 @@
+import { type KeyboardEvent, useLayoutEffect, useRef } from "react";
+import { QuickAnswerPicker } from "../agent/QuickAnswerPicker";
+import { VoiceRecorder } from "../agent/VoiceRecorder";
+import { useT } from "../lib/i18n-context";
+import { Icon } from "../lib/icons";
+import type { ComposerState } from "./use-composer";
+
+const MAX_ROWS = 5;
+
+/** The reply preview and the input row: attach, sign, text with quick answers, send later, voice or send. */
+export function Composer({
+  composer,
+  isOpen,
+  contactName,
+  canSchedule,
+  onSchedule,
+}: {
+  composer: ComposerState;
+  isOpen: boolean;
+  contactName: string;
+  canSchedule: boolean;
+  onSchedule: () => void;
+}) {
+  const t = useT();
+  const { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send } = composer;
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
+
+  // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
+    const style = getComputedStyle(el);
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const border = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    const inner = (px: number) => (style.boxSizing === "border-box" ? px + padding + border : px);
+    el.style.height = "auto";
+    const content = el.scrollHeight - padding;
+    el.style.height = `${inner(Math.min(content, line * MAX_ROWS))}px`;
+    el.style.overflowY = content > line * MAX_ROWS + 1 ? "auto" : "hidden";
+  }, [text]);
+
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  return (
+    <>
+      {replyTo && (
+        <div className="reply-preview">
+          <div className="quote">
+            <strong>{replyTo.fromMe ? t("chat.you") : contactName}</strong>
+            <span>{replyTo.body}</span>
+          </div>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("chat.cancelReply")}
+            onClick={() => setReplyTo(null)}
+          >
+            <Icon name="close" size={18} />
+          </button>
+        </div>
+      )}
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          multiple
+          onChange={(e) => void send(e.target.files).then(() => (e.target.value = ""))}
+        />
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("chat.attach")}
+          disabled={!isOpen || sending}
+          onClick={() => fileInput.current?.click()}
+        >
+          <Icon name="attach" />
+        </button>
+        <button
+          type="button"
+          className={`icon-button sign${sign ? " on" : ""}`}
+          aria-label={t("chat.sign")}
+          title={t("chat.sign")}
+          aria-pressed={sign}
+          onClick={toggleSign}
+        >
+          <Icon name="sign" />
+        </button>
+        <textarea
+          ref={textarea}
+          aria-label={t("chat.placeholder")}
+          placeholder={isOpen ? t("chat.placeholder") : t("chat.closedPlaceholder")}
+          rows={rows}
+          value={text}
+          maxLength={4096}
+          disabled={!isOpen || recording}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+        />
+        {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("chat.sendLater")}
+          title={t("chat.sendLater")}
+          disabled={!canSchedule || recording}
+          onClick={onSchedule}
+        >
+          <Icon name="clock" />
+        </button>
+        {isOpen && (recording || !text.trim()) ? (
+          <VoiceRecorder
+            t={t}
+            disabled={sending}
+            onRecordingChange={setRecording}
+            onSend={(file) => void send([file])}
+          />
+        ) : (
+          <button
+            type="submit"
+            className="icon-button send"
+            aria-label={t("chat.send")}
+            disabled={!isOpen || sending || !text.trim()}
+          >
+            <Icon name="send" />
+          </button>
+        )}
+      </form>
+    </>
+  );
+}

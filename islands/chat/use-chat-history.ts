@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { Message, MessagePageDto, Ticket, Wire } from "../../src/shared/contracts";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { join, leave, on } from "../lib/socket";
+import { toast } from "../lib/toast";
+
+/** Older messages load when the list is scrolled this close to its top. */
+const TOP_MARGIN_PX = 100;
+
+export type MessagePage = Wire<MessagePageDto>;
+
+const byTime = (a: Message, b: Message) => +new Date(a.createdAt) - +new Date(b.createdAt) || a.id - b.id;
+
+/**
+ * The ticket and its message history: the first page comes from the server render (`initial`) or is fetched,
+ * older pages load on scrolling up, and the chat room keeps both live. The list stays at the bottom while the
+ * user is there, and keeps its position when older messages are put above.
+ */
+export function useChatHistory(ticketId: number, initial: MessagePage | null | undefined) {
+  const t = useT();
+  const [ticket, setTicket] = useState<Ticket | null>(initial?.ticket ?? null);
+  const [messages, setMessages] = useState<Message[]>(initial?.messages ?? []);
+  const [hasMore, setHasMore] = useState(initial?.hasMore ?? false);
+  const [loading, setLoading] = useState(!initial);
+  const [failed, setFailed] = useState(false);
+  const page = useRef(1);
+  const preloaded = useRef(initial ? ticketId : null);
+  const list = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const keepOffset = useRef<number | null>(null);
+  /** Set while this user deletes the ticket, so its own `delete` event does not send them away first. */
+  const leaving = useRef(false);
+
+  const merge = useCallback((incoming: Message[]) => {
+    setMessages((prev) => {
+      const map = new Map(prev.map((m) => [m.id, m]));
+      for (const m of incoming) map.set(m.id, { ...map.get(m.id), ...m });
+      return [...map.values()].sort(byTime);
+    });
+  }, []);
+
+  const loadPage = useCallback(
+    async (pageNumber: number) => {
+      setLoading(true);
+      try {
+        const res = await api<MessagePage>(`/messages/${ticketId}?pageNumber=${pageNumber}`);
+        merge(res.messages);
+        setHasMore(res.hasMore);
+        page.current = pageNumber;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [ticketId, merge],
+  );
+
+  useEffect(() => {
+    let live = true;
+    if (preloaded.current === ticketId) preloaded.current = null;
+    else
+      Promise.all([api<Ticket>(`/tickets/${ticketId}`), loadPage(1)])
+        .then(([tk]) => live && setTicket(tk))
+        .catch((error) => {
+          if (!live) return;
+          setFailed(true);
+          toast("error", errorText(t, error));
+        });
+    const room = { type: "joinChatBox" as const, ticketId };
+    join(room);
+    const offMsg = on("appMessage", (p: { action: string; message?: Message; ticket?: Ticket; messageId?: number }) => {
+      // A message cancelled before it was sent is gone.
+      if (p.action === "delete" && p.messageId != null) {
+        const gone = p.messageId;
+        setMessages((prev) => prev.filter((m) => m.id !== gone));
+        return;
+      }
+      if (!p.message || p.message.ticketId !== ticketId) return;
+      if (p.action === "create") stickToBottom.current = isNearBottom(list.current);
+      merge([p.message]);
+      if (p.ticket?.id === ticketId) setTicket((prev) => ({ ...prev, ...p.ticket! }));
+    });
+    const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number }) => {
+      if (p.action === "update" && p.ticket?.id === ticketId) setTicket(p.ticket);
+      // "delete" also means "left a status list" (status change): only leave when the ticket is really gone or hidden now.
+      if (p.action === "delete" && p.ticketId === ticketId && !leaving.current)
+        api<Ticket>(`/tickets/${ticketId}`, { noAuthRedirect: true }).then(
+          (tk) => live && setTicket(tk),
+          () => live && location.assign("/tickets"),
+        );
+    });
+    return () => {
+      live = false;
+      offMsg();
+      offTicket();
+      leave(room);
+    };
+  }, [ticketId, loadPage, merge, t]);
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    if (keepOffset.current != null) {
+      el.scrollTop = el.scrollHeight - keepOffset.current;
+      keepOffset.current = null;
+    } else if (stickToBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [messages]);
+
+  function onScroll() {
+    const el = list.current!;
+    stickToBottom.current = isNearBottom(el);
+    if (el.scrollTop < TOP_MARGIN_PX && hasMore && !loading) {
+      keepOffset.current = el.scrollHeight - el.scrollTop;
+      void loadPage(page.current + 1).catch((error) => toast("error", errorText(t, error)));
+    }
+  }
+
+  return { ticket, setTicket, messages, loading, failed, list, onScroll, stickToBottom, leaving };
+}
+
+function isNearBottom(el: HTMLElement | null) {
+  return !el || el.scrollHeight - el.scrollTop - el.clientHeight < 120;
+}

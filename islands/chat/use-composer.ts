@@ -1,0 +1,75 @@
+import { type MutableRefObject, useEffect, useState } from "react";
+import type { Message } from "../../src/shared/contracts";
+import { api } from "../lib/api";
+import { getBoot } from "../lib/boot";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+
+/** LocalStorage key of the sign-message toggle (persisted locally). */
+const SIGN_KEY = "zapdesk.signMessage";
+
+/** The message being written: its text, the quoted message, the sign toggle, and sending text or files. */
+export function useComposer(ticketId: number, stickToBottom: MutableRefObject<boolean>) {
+  const t = useT();
+  const [text, setText] = useState("");
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [sending, setSending] = useState(false);
+  // Read after mount only, so the server HTML and the hydrating client render agree.
+  const [sign, setSign] = useState(false);
+  const [recording, setRecording] = useState(false);
+
+  useEffect(() => {
+    try {
+      setSign(localStorage.getItem(SIGN_KEY) === "true");
+    } catch {
+      // Storage blocked: the toggle just starts off.
+    }
+  }, []);
+
+  function toggleSign() {
+    const next = !sign;
+    setSign(next);
+    try {
+      localStorage.setItem(SIGN_KEY, String(next));
+    } catch {
+      // Storage blocked: the choice lasts for this page only.
+    }
+  }
+
+  /** With the sign toggle on, the body starts with the user's name in bold. */
+  function signed(body: string) {
+    const userName = getBoot()?.user?.name;
+    return sign && userName && body ? `*${userName}:*\n${body}` : body;
+  }
+
+  async function send(files?: FileList | File[] | null) {
+    const body = text.trim();
+    if (!files?.length && !body) return;
+    setSending(true);
+    try {
+      if (files?.length) {
+        const form = new FormData();
+        for (const f of files) form.append("medias", f);
+        form.append("body", body ? signed(body) : files[0]!.name);
+        await api(`/messages/${ticketId}`, { method: "POST", body: form });
+      } else {
+        await api(`/messages/${ticketId}`, {
+          method: "POST",
+          body: { body: signed(body), ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) },
+        });
+      }
+      stickToBottom.current = true;
+      setText("");
+      setReplyTo(null);
+    } catch (error) {
+      toast("error", errorText(t, error));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send };
+}
+
+export type ComposerState = ReturnType<typeof useComposer>;

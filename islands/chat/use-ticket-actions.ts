@@ -1,0 +1,85 @@
+import type { MutableRefObject } from "react";
+import type { Message, Ticket } from "../../src/shared/contracts";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { useT } from "../lib/i18n-context";
+import { toast } from "../lib/toast";
+
+/** What the chat header and bubbles do to the ticket: accept, return, resolve, reopen, delete, retry, call. */
+export function useTicketActions({
+  ticketId,
+  userId,
+  ticket,
+  setTicket,
+  leaving,
+}: {
+  ticketId: number;
+  userId: number;
+  ticket: Ticket | null;
+  setTicket: (update: (prev: Ticket | null) => Ticket | null) => void;
+  leaving: MutableRefObject<boolean>;
+}) {
+  const t = useT();
+
+  async function setStatus(status: Ticket["status"]) {
+    try {
+      const updated = await api<Ticket>(`/tickets/${ticketId}`, {
+        method: "PUT",
+        body: {
+          status,
+          userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId,
+        },
+      });
+      if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
+      else location.assign("/tickets");
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function deleteTicket() {
+    leaving.current = true;
+    try {
+      await api(`/tickets/${ticketId}`, { method: "DELETE" });
+      toast("success", t("agent.ticket.deleted"));
+      location.assign("/tickets");
+    } catch (error) {
+      leaving.current = false;
+      toast("error", errorText(t, error));
+    }
+  }
+
+  /** Sends a failed message again; its bubble follows through the chat's realtime updates. */
+  async function retry(m: Message) {
+    try {
+      await api(`/messages/${m.id}/retry`, { method: "POST" });
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  /**
+   * Opens the Wavoip web dialer for the contact in a new window. The server builds its URL (it holds the
+   * connection's call token), so the window is opened first and pointed there once the answer comes: a window
+   * opened after an await would be blocked as a popup.
+   */
+  async function startCall() {
+    if (!ticket?.contact?.number?.replace(/\D/g, "")) {
+      toast("error", t("chat.callFailed"));
+      return;
+    }
+    const popup = window.open("", "wavoip", "width=440,height=640");
+    try {
+      const { url } = await api<{ url: string }>(`/tickets/${ticketId}/call`);
+      if (popup) {
+        popup.opener = null;
+        popup.location.href = url;
+      }
+    } catch {
+      popup?.close();
+      toast("error", t("chat.callFailed"));
+    }
+  }
+
+  return { setStatus, deleteTicket, retry, startCall };
+}

@@ -1,0 +1,46 @@
+import { useEffect, useState } from "react";
+import type { Connection } from "../../src/shared/contracts";
+import { api } from "./api";
+import { errorText } from "./errors";
+import { Select } from "./form";
+import { useT } from "./i18n-context";
+import { toast } from "./toast";
+
+type ConnectionOption = Pick<Connection, "id" | "name" | "number" | "isDefault">;
+
+/** The connections a picker offers, loaded once. */
+function useConnections(): ConnectionOption[] {
+  const t = useT();
+  const [rows, setRows] = useState<ConnectionOption[]>([]);
+  useEffect(() => {
+    api<ConnectionOption[]>("/whatsapp/")
+      .then(setRows)
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t]);
+  return rows;
+}
+
+/** The connection select of the bulk screens: "pick one" first, then every connection (but the default one, if asked). */
+export function ConnectionPicker({
+  value,
+  onChange,
+  withoutDefault = false,
+}: {
+  value: string;
+  onChange: (id: string) => void;
+  withoutDefault?: boolean;
+}) {
+  const t = useT();
+  const connections = useConnections().filter((c) => !(withoutDefault && c.isDefault));
+  return (
+    <Select
+      label={t("bulk.common.connection")}
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: "", label: t("bulk.common.pick") },
+        ...connections.map((c) => ({ value: String(c.id), label: c.name })),
+      ]}
+    />
+  );
+}

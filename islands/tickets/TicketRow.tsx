@@ -1,0 +1,78 @@
+import type { Ticket } from "../../src/shared/contracts";
+import { listTime } from "../lib/format";
+import { useT } from "../lib/i18n-context";
+import { useMounted } from "../lib/mounted";
+
+/** One row of the ticket list: queue colour, avatar, name, time, last message, unread count, tags; pending rows offer accept. */
+export function TicketRow({
+  ticket,
+  selected,
+  onAccept,
+}: {
+  ticket: Ticket;
+  selected: boolean;
+  onAccept: (t: Ticket) => void;
+}) {
+  const t = useT();
+  const mounted = useMounted();
+  const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
+  const body = (
+    <>
+      <span
+        className="queue-bar"
+        style={{ background: ticket.queue?.color ?? "#b0bec5" }}
+        title={ticket.queue?.name ?? t("tickets.noQueue")}
+      />
+      <span className="avatar small" aria-hidden="true">
+        {ticket.contact?.profilePicUrl ? (
+          <img src={ticket.contact.profilePicUrl} alt="" />
+        ) : (
+          name.slice(0, 1).toUpperCase()
+        )}
+      </span>
+      <span className="row-main">
+        <span className="row-top">
+          <strong className="row-name">{name}</strong>
+          <time className="row-time" dateTime={ticket.updatedAt}>
+            {mounted ? listTime(ticket.updatedAt) : ""}
+          </time>
+        </span>
+        <span className="row-bottom">
+          <span className="row-last">{ticket.lastMessage ?? ""}</span>
+          {ticket.unreadMessages > 0 && (
+            <span className="unread" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
+              {ticket.unreadMessages}
+            </span>
+          )}
+        </span>
+        {(ticket.tags.length > 0 || ticket.whatsapp) && (
+          <span className="row-tags">
+            {ticket.whatsapp && <span className="chip">{ticket.whatsapp.name}</span>}
+            {ticket.tags.map((tag) => (
+              <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
+                {tag.name}
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+    </>
+  );
+  if (ticket.status === "pending") {
+    return (
+      <li className="ticket-row pending" data-ticket-id={ticket.id}>
+        {body}
+        <button type="button" className="button primary small" onClick={() => onAccept(ticket)}>
+          {t("tickets.accept")}
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li data-ticket-id={ticket.id}>
+      <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
+        {body}
+      </a>
+    </li>
+  );
+}

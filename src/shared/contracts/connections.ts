@@ -1,0 +1,43 @@
+import type { Wire } from "./wire";
+import type { Provider } from "./providers";
+
+/**
+ * A connection as GET /whatsapp and the `whatsapp`/`whatsappSession` events carry it. `wavoip` (the call token)
+ * and `qrcode` are left out for anyone who may not manage connections.
+ */
+export interface ConnectionDto {
+  id: number;
+  name: string;
+  provider: Provider;
+  number: string;
+  status: string;
+  qrcode?: string;
+  retries: number;
+  isDefault: boolean;
+  isMultidevice: boolean;
+  greetingMessage: string;
+  farewellMessage: string;
+  transferTicketMessage: string;
+  outOfWorkMessage: string;
+  wavoip?: string;
+  defineWorkHours: boolean;
+  startWorkHour: string;
+  endWorkHour: string;
+  startWorkHourWeekend: string;
+  endWorkHourWeekend: string;
+  monday: boolean;
+  tuesday: boolean;
+  wednesday: boolean;
+  thursday: boolean;
+  friday: boolean;
+  saturday: boolean;
+  sunday: boolean;
+  importHistory: boolean;
+  importHistoryDays: number;
+  createdAt: Date;
+  updatedAt: Date;
+  queues: { id: number; name: string; color: string; greetingMessage: string }[];
+}
+
+/** A connection as an island receives it. */
+export type Connection = Wire<ConnectionDto>;

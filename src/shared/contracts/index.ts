@@ -1,0 +1,13 @@
+/** What the API and the socket send, shared by the server that builds it and the islands that read it. */
+export type { Connection, ConnectionDto } from "./connections";
+export type { Contact, ContactDto } from "./contacts";
+export type { Message, MessageDto, MessagePageDto } from "./messages";
+export { PROVIDERS, type Provider } from "./providers";
+export type { QuickAnswer, QuickAnswerDto } from "./quick-answers";
+export type { ChatbotOption, Queue, QueueDto, QueueOption } from "./queues";
+export type { Schedule, ScheduleDto } from "./schedules";
+export type { ClientMessage, EventName, Frame } from "./socket";
+export type { Tag, TagDto } from "./tags";
+export type { Ticket, TicketDto, TicketPageDto, TicketStatus } from "./tickets";
+export type { User, UserDto } from "./users";
+export { toWire, type Wire } from "./wire";

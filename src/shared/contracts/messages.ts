@@ -1,0 +1,51 @@
+import type { Wire } from "./wire";
+import type { TicketDto } from "./tickets";
+
+/** A message as GET /messages/:ticketId and the `appMessage` event carry it. */
+export interface MessageDto {
+  id: number;
+  /** The network's message id. */
+  wid: string;
+  whatsappId: number | null;
+  ticketId: number;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: string;
+  /** The authenticated media URL (`/api/media/<id>`, add `?token=` for <img>), or null when there is no file. */
+  mediaUrl: string | null;
+  mediaMime: string | null;
+  fileName: string | null;
+  /** Inbound media without its file yet (`downloading`) or for good (`unavailable`). */
+  mediaState: "downloading" | "unavailable" | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  quotedMsgId: number | null;
+  remoteJid: string | null;
+  participant: string | null;
+  senderName: string | null;
+  dataJson: string | null;
+  /** Own messages sent from here: `queued` until the connection is up, `failed` until retried. */
+  sendState: "queued" | "sending" | "sent" | "failed" | null;
+  /** The error code of a failed send. */
+  sendError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  contact: { id: number; name: string; profilePicUrl: string } | null;
+  quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string; contact: { name: string } | null } | null;
+  /** Emoji reactions, oldest first; `reactor` is the contact's phone digits or "me". */
+  reactions: { emoji: string; reactor: string }[];
+}
+
+/** One page of GET /messages/:ticketId (oldest first within the page). */
+export interface MessagePageDto {
+  count: number;
+  messages: MessageDto[];
+  ticket: TicketDto;
+  hasMore: boolean;
+}
+
+/** A message as an island receives it (dates as ISO strings). */
+export type Message = Wire<MessageDto>;

@@ -1,0 +1,30 @@
+import type { Wire } from "./wire";
+/** A queue as GET /queue lists it (without its chatbot tree). */
+export interface QueueDto {
+  id: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The part of a queue a picker or a filter shows. */
+export interface QueueOption {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** A chatbot option of a queue's tree as the queue editor holds it (ids only on saved options). */
+export interface ChatbotOption {
+  id?: number;
+  name: string;
+  greetingMessage: string;
+  isAgent: boolean;
+  userId: number | null;
+  options: ChatbotOption[];
+}
+
+/** A queue as an island receives it. */
+export type Queue = Wire<QueueDto>;

@@ -1,0 +1,24 @@
+import type { Wire } from "./wire";
+
+/** A scheduled message as GET /schedules and the `schedule` event carry it, with its contact and author. */
+export interface ScheduleDto {
+  id: number;
+  body: string;
+  contactId: number;
+  ticketId: number | null;
+  userId: number | null;
+  sendAt: Date;
+  sentAt: Date | null;
+  status: "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
+  attempts: number;
+  /** The error code of the last failed attempt. */
+  lastError: string | null;
+  messageId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  contact: { id: number; name: string; number: string | null } | null;
+  user: { id: number; name: string } | null;
+}
+
+/** A schedule as an island receives it. */
+export type Schedule = Wire<ScheduleDto>;

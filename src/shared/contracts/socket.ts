@@ -1,0 +1,42 @@
+import type { TicketStatus } from "./tickets";
+
+/** Event names the server emits over /ws. */
+export type EventName =
+  | "user"
+  | "whatsapp"
+  | "whatsappSession"
+  | "contact"
+  | "queue"
+  | "chatbot"
+  | "quickAnswer"
+  | "ticket"
+  | "appMessage"
+  | "settings"
+  | "settingsMessage"
+  | "massMessage"
+  | "optOut"
+  | "tag"
+  | "schedule"
+  | "sandbox"
+  | "ready"
+  | "token"
+  | "pong";
+
+/** One frame the server sends over /ws; `id` lets a client drop a frame it got twice through two rooms. */
+export interface Frame {
+  /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
+  id: string;
+  event: EventName;
+  payload: unknown;
+}
+
+/** Messages a client may send over /ws. */
+export type ClientMessage =
+  | { type: "joinNotification" }
+  | { type: "joinTickets"; status: TicketStatus }
+  | { type: "leaveTickets"; status: TicketStatus }
+  | { type: "joinChatBox"; ticketId: number }
+  | { type: "leaveChatBox"; ticketId: number }
+  | { type: "joinCompany" }
+  | { type: "ping" }
+  | { type: "token"; token: string };

@@ -1,0 +1,46 @@
+import type { Wire } from "./wire";
+/** The status of a ticket; each one is a list tab and a socket room. */
+export type TicketStatus = "open" | "pending" | "closed";
+
+/** A ticket as GET /tickets, GET /tickets/:id and the `ticket`/`appMessage` events carry it. */
+export interface TicketDto {
+  id: number;
+  status: TicketStatus;
+  contactId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  isGroup: boolean;
+  isBot: boolean;
+  unreadMessages: number;
+  lastMessage: string;
+  channel: string;
+  /** Created closed by the history import to hold a chat's messages from before pairing. */
+  fromHistory: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  /** `number` is null while WhatsApp shows the contact only by their LID; `extraInfo` only on GET /tickets/:id. */
+  contact: {
+    id: number;
+    name: string;
+    number: string | null;
+    profilePicUrl: string;
+    isGroup: boolean;
+    extraInfo?: { id: number; name: string; value: string }[];
+  } | null;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string; color: string } | null;
+  /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
+  whatsapp: { id: number; name: string; hasCall: boolean } | null;
+  tags: { id: number; name: string; color: string }[];
+}
+
+/** One page of GET /tickets. */
+export interface TicketPageDto {
+  tickets: TicketDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** A ticket as an island receives it (dates as ISO strings). */
+export type Ticket = Wire<TicketDto>;

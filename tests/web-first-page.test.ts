@@ -1,0 +1,98 @@
+import { beforeEach, describe, expect, test } from "bun:test";
+import { contacts, messages, queues, quickAnswers, tags, tickets, whatsapps } from "../src/db/schema";
+import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await makeTestApp();
+});
+
+async function page(path: string, cookie: string) {
+  const res = await ctx.app.handle(new Request(BASE + path, { headers: { cookie, "accept-language": "en" } }));
+  return { status: res.status, html: await res.text() };
+}
+
+let seq = 0;
+const contact = (name = `Contact ${++seq}`) =>
+  ctx.db
+    .insert(contacts)
+    .values({ name, number: `55119${String(++seq).padStart(8, "0")}` })
+    .returning()
+    .get();
+
+describe("list screens get their first page from the page route", () => {
+  test("each list is rendered with its rows in the HTML and the same rows in the island's props", async () => {
+    const admin = await loginAs(ctx, { profile: "admin", name: "Ana Admin" });
+    contact("Bia Contact");
+    ctx.db.insert(tags).values({ name: "Urgent-tag" }).run();
+    ctx.db.insert(quickAnswers).values({ shortcut: "hello-qa", message: "Hello!" }).run();
+    ctx.db.insert(queues).values({ name: "Sales-queue", color: "#123456" }).run();
+    ctx.db.insert(whatsapps).values({ name: "Main-line", provider: "sandbox" }).run();
+    const screens = [
+      ["/contacts", "AgentContacts", "Bia Contact"],
+      ["/quickAnswers", "AgentQuickAnswers", "/hello-qa"],
+      ["/tags", "AdminTags", "Urgent-tag"],
+      ["/users", "AdminUsers", "Ana Admin"],
+      ["/Queues", "AdminQueues", "Sales-queue"],
+      ["/connections", "AdminConnections", "Main-line"],
+    ] as const;
+    for (const [path, island, text] of screens) {
+      const res = await page(path, admin.cookie);
+      expect({ path, rendered: res.html.includes(`>${text}<`) }).toEqual({ path, rendered: true });
+      const initial = islandProps(res.html, island).initial;
+      const rows = Array.isArray(initial) ? initial : initial.rows;
+      expect(JSON.stringify(rows)).toContain(text.replace(/^\//, ""));
+    }
+  });
+
+  test("only the first page is embedded; the island is told there is more", async () => {
+    const { cookie } = await loginAs(ctx, { profile: "admin" });
+    for (let i = 0; i < 45; i++) contact(`Person ${String(i).padStart(2, "0")}`);
+    const initial = islandProps((await page("/contacts", cookie)).html, "AgentContacts").initial;
+    expect(initial.rows.length).toBeLessThan(45);
+    expect(initial.rows[0].name).toBe("Person 00");
+    expect(initial.hasMore).toBe(true);
+  });
+});
+
+describe("tickets page data", () => {
+  test("/tickets/:id renders the chat's messages and the first page of the assigned and pending lists", async () => {
+    const { cookie, user } = await loginAs(ctx, { profile: "admin" });
+    const mine = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact("Carla").id, status: "open", userId: user.id, unreadMessages: 2 })
+      .returning()
+      .get();
+    const waiting = ctx.db.insert(tickets).values({ contactId: contact().id, status: "pending" }).returning().get();
+    const at = new Date("2026-03-01T09:15:00.000Z");
+    ctx.db.insert(messages).values({ wid: "W1", ticketId: mine.id, body: "Where is my order?", createdAt: at }).run();
+    const res = await page(`/tickets/${mine.id}`, cookie);
+    expect(res.html).toContain("Where is my order?");
+    const chat = islandProps(res.html, "Chat").initial;
+    expect(chat.ticket.id).toBe(mine.id);
+    expect(chat.messages.map((m: { body: string }) => m.body)).toEqual(["Where is my order?"]);
+    const list = islandProps(res.html, "TicketsManager").initial;
+    expect(list.open.tickets.map((t: { id: number }) => t.id)).toEqual([mine.id]);
+    expect(list.pending.tickets.map((t: { id: number }) => t.id)).toEqual([waiting.id]);
+    // Times and day separators are the browser's: the server leaves them for the client to fill in.
+    expect(res.html).toContain(`<time dateTime="${at.toISOString()}"></time>`);
+    expect(res.html).not.toContain("01/03/2026");
+    // Opening the chat read the ticket before the list was loaded.
+    expect(list.open.tickets[0].unreadMessages).toBe(0);
+  });
+
+  test("a ticket the user may not see gets no chat data, and stays out of their lists", async () => {
+    const other = ctx.db.insert(queues).values({ name: "Other", color: "#000001" }).returning().get();
+    const hidden = ctx.db
+      .insert(tickets)
+      .values({ contactId: contact().id, status: "pending", queueId: other.id })
+      .returning()
+      .get();
+    ctx.db.insert(messages).values({ wid: "W2", ticketId: hidden.id, body: "secret text" }).run();
+    const { cookie } = await loginAs(ctx, { profile: "user" });
+    const res = await page(`/tickets/${hidden.id}`, cookie);
+    expect(res.html).not.toContain("secret text");
+    expect(islandProps(res.html, "Chat").initial).toBeNull();
+    expect(islandProps(res.html, "TicketsManager").initial.pending.tickets).toEqual([]);
+  });
+});
