@@ -107,7 +107,7 @@ const FLOORS: string[][] = [
 ];
 
 /** Violations being removed; the list may only shrink. */
-const NOT_YET_FIXED = new Set(["src/events/catalogue.ts", "islands/Chat.tsx", "src/db/schema.ts"]);
+const NOT_YET_FIXED = new Set(["src/db/schema.ts"]);
 
 function floorOf(path: string): number {
   return FLOORS.findIndex((floor) => floor.some((p) => path === p || path.startsWith(p) || `${path}.ts` === p));
