@@ -1,5 +1,6 @@
 import type { SandboxChange } from "../channels/sandbox/controls";
 import type {
+  ChatbotRow,
   ContactRow,
   MassMessageRow,
   optOuts,
@@ -8,14 +9,14 @@ import type {
   TicketRow,
   WhatsappRow,
 } from "../db/schema";
-import type { MessageDto } from "../modules/messages/store";
-import type { showChatbot, showQueue } from "../modules/queues/service";
-import type { showConnection } from "../modules/connections/service";
-import type { showQuickAnswer } from "../modules/quick-answers/service";
-import type { showSchedule } from "../modules/schedules/service";
-import type { showTag } from "../modules/tags/service";
-import type { TicketDto } from "../modules/tickets/serialize";
-import type { UserDto } from "../modules/users/service";
+import type { ConnectionDto } from "../shared/contracts/connections";
+import type { MessageDto } from "../shared/contracts/messages";
+import type { ChatbotDto, QueueWithChatbotsDto } from "../shared/contracts/queues";
+import type { QuickAnswerDto } from "../shared/contracts/quick-answers";
+import type { ScheduleDto } from "../shared/contracts/schedules";
+import type { TagDto } from "../shared/contracts/tags";
+import type { TicketDto } from "../shared/contracts/tickets";
+import type { UserDto } from "../shared/contracts/users";
 
 type OptOutRow = typeof optOuts.$inferSelect;
 type SettingsMessageRow = typeof settingsMessage.$inferSelect;
@@ -33,18 +34,18 @@ export interface DomainEvents {
   /** A user's sessions changed (logout, revocation): only that user's own sockets need to know. */
   "user.sessionsChanged": { user: UserDto };
   "user.deleted": { userId: number };
-  "queue.updated": { queue: ReturnType<typeof showQueue> };
+  "queue.updated": { queue: QueueWithChatbotsDto };
   "queue.deleted": { queueId: number };
-  "chatbot.updated": { chatbot: ReturnType<typeof showChatbot> };
+  "chatbot.updated": { chatbot: ChatbotDto & { mainChatbot: ChatbotRow | null } };
   "chatbot.deleted": { chatbotId: number };
-  "schedule.created": { schedule: ReturnType<typeof showSchedule> };
-  "schedule.updated": { schedule: ReturnType<typeof showSchedule> };
+  "schedule.created": { schedule: ScheduleDto };
+  "schedule.updated": { schedule: ScheduleDto };
   "schedule.deleted": { scheduleId: number };
-  "quickAnswer.created": { quickAnswer: ReturnType<typeof showQuickAnswer> };
-  "quickAnswer.updated": { quickAnswer: ReturnType<typeof showQuickAnswer> };
+  "quickAnswer.created": { quickAnswer: QuickAnswerDto };
+  "quickAnswer.updated": { quickAnswer: QuickAnswerDto };
   "quickAnswer.deleted": { quickAnswerId: number };
-  "tag.created": { tag: ReturnType<typeof showTag> };
-  "tag.updated": { tag: ReturnType<typeof showTag> };
+  "tag.created": { tag: TagDto };
+  "tag.updated": { tag: TagDto };
   "tag.deleted": { tagId: number };
   "settings.updated": { setting: SettingRow };
   "bulkSettings.updated": { setting: SettingsMessageRow };
@@ -53,7 +54,7 @@ export interface DomainEvents {
   "bulk.deleted": { id: number };
   "optOut.created": { optOut: OptOutRow };
   "optOut.deleted": { optOut: OptOutRow };
-  "connection.updated": { connection: ReturnType<typeof showConnection> };
+  "connection.updated": { connection: ConnectionDto };
   "connection.deleted": { connectionId: number };
   /** The session state of a connection changed (status, QR code, retries…); never carries its secrets. */
   "connection.status": { session: Omit<WhatsappRow, "wavoip"> };

@@ -1,5 +1,5 @@
 import type { ClientMessage } from "./events";
-import { TICKET_STATUSES, type TicketStatus } from "./rooms";
+import { TICKET_STATUSES, type TicketStatus } from "../shared/contracts/tickets";
 
 const MAX_FIELDS = 4;
 const MAX_TOKEN_LENGTH = 2048;

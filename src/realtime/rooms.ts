@@ -22,8 +22,6 @@ export type Room =
   | `queue:${QueueKey}:status:${TicketStatus}`
   | `queue:${QueueKey}:notification`;
 
-export const TICKET_STATUSES: readonly TicketStatus[] = ["open", "pending", "closed"];
-
 const queueKey = (queueId: number | null | undefined): QueueKey => queueId ?? "none";
 
 /**

@@ -2,19 +2,11 @@ import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { chatbots, type ChatbotRow } from "../../db/schema";
 import { AppError, FieldError } from "../../errors";
+import type { ChatbotDto } from "../../shared/contracts/queues";
 import { countKnownUsers } from "../users/lookup";
 import type { QueueModel } from "./model";
 
-export interface ChatbotNode {
-  id: number;
-  name: string;
-  greetingMessage: string;
-  isAgent: boolean;
-  userId: number | null;
-  queueId: number | null;
-  parentId: number | null;
-  options: ChatbotNode[];
-}
+type ChatbotNode = ChatbotDto;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Parent = { queueId: number } | { parentId: number };

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } fro
 import type { Db } from "../../db/client";
 import { contacts, ticketTags, tickets } from "../../db/schema";
 import { can } from "../../shared/permissions";
-import type { TicketStatus } from "../../realtime/rooms";
+import type { TicketStatus } from "../../shared/contracts/tickets";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { ticketsWithMatchingMessages } from "../messages/search";
 import type { AuthUser } from "../../shared/auth-user";

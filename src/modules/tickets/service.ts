@@ -3,7 +3,7 @@ import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/sch
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
-import { TICKET_STATUSES, type TicketStatus } from "../../realtime/rooms";
+import { TICKET_STATUSES, type TicketStatus } from "../../shared/contracts/tickets";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { findConnection, connectionExists } from "../connections/lookup";

@@ -26,5 +26,22 @@ export interface ChatbotOption {
   options: ChatbotOption[];
 }
 
+/** A saved chatbot option with its whole subtree. */
+export interface ChatbotDto {
+  id: number;
+  name: string;
+  greetingMessage: string;
+  isAgent: boolean;
+  userId: number | null;
+  queueId: number | null;
+  parentId: number | null;
+  options: ChatbotDto[];
+}
+
+/** A queue with its whole chatbot tree (GET /queue/:id, and the `queue` socket event). */
+export interface QueueWithChatbotsDto extends QueueDto {
+  chatbots: ChatbotDto[];
+}
+
 /** A queue as an island receives it. */
 export type Queue = Wire<QueueDto>;

@@ -1,6 +1,7 @@
 import type { Wire } from "./wire";
 /** The status of a ticket; each one is a list tab and a socket room. */
-export type TicketStatus = "open" | "pending" | "closed";
+export const TICKET_STATUSES = ["open", "pending", "closed"] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** A ticket as GET /tickets, GET /tickets/:id and the `ticket`/`appMessage` events carry it. */
 export interface TicketDto {

@@ -1,0 +1,40 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type SettingRow = typeof settings.$inferSelect;
+
+/**
+ * Timed work (auto-close, backups, and later schedules, campaigns and webhooks): a job runs at `runAt`, is
+ * leased by one runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one
+ * (`everyMs`) goes back to pending after each run. `key` keeps one job per purpose.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    key: text("key").unique(),
+    payload: text("payload").notNull().default("{}"),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] })
+      .notNull()
+      .default("pending"),
+    runAt: integer("run_at").notNull(),
+    everyMs: integer("every_ms"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    leaseUntil: integer("lease_until"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("jobs_due_idx").on(t.status, t.runAt)],
+);
+
+export type JobRow = typeof jobs.$inferSelect;

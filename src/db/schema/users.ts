@@ -1,0 +1,41 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { whatsapps } from "./connections";
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  profile: text("profile", { enum: ["admin", "user"] })
+    .notNull()
+    .default("user"),
+  tokenVersion: integer("token_version").notNull().default(0),
+  whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One signed-in device: every login starts a family, every refresh moves it to the next generation, and only the
+ * refresh token of the current generation is valid. Presenting an older one means a token was copied, so the
+ * family is revoked.
+ */
+export const refreshFamilies = sqliteTable(
+  "refresh_families",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    generation: integer("generation").notNull().default(0),
+    rotatedAt: integer("rotated_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("refresh_families_user_idx").on(t.userId), index("refresh_families_rotated_idx").on(t.rotatedAt)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+
+export type RefreshFamilyRow = typeof refreshFamilies.$inferSelect;
