@@ -54,8 +54,8 @@ export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
 export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: number | null }) => boolean;
 
 /**
- * Serialises messages with sender contact and quoted message in two extra queries, whatever the count. A
- * quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
+ * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,
+ * whatever the count. A quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
  */
 export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): MessageDto[] {
   if (rows.length === 0) return [];

@@ -39,7 +39,7 @@ export function loadAuthUser(db: Db, id: number): AuthUser | undefined {
   };
 }
 
-/** Serialises users with their queues and default connection in two extra queries, whatever the count. */
+/** Serialises users with their queues and default connection in three extra queries, whatever the count. */
 export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
