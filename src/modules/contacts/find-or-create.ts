@@ -8,7 +8,8 @@ import { findContact } from "./lookup";
 /** A contact's picture is asked from the network at most this often. */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;
 
-export interface ContactInput {
+/** A contact as a connection reports it (a message sender, a chat, a caller). */
+export interface ReportedContact {
   /** Phone digits, the group id for groups, or `lid:<digits>` for a person known only by their LID. */
   address: string;
   /** The person's LID digits, when the network reported one besides the phone number. */
@@ -23,7 +24,7 @@ export interface ContactInput {
  * from the push name only when new; a person known only by a LID gets a contact without a number; a number
  * arriving with a LID links the two (see linkLid); `contact` is emitted only on a real change.
  */
-export function findOrCreateContact(deps: AppDeps, input: ContactInput): ContactRow {
+export function findOrCreateContact(deps: AppDeps, input: ReportedContact): ContactRow {
   const lidOnly = input.isGroup ? undefined : lidOfAddress(input.address);
   if (lidOnly) return findOrCreateLidContact(deps, lidOnly, input.name);
   const number = input.address;
