@@ -3,6 +3,7 @@ import type { Message, MessagePageDto, Ticket, Wire } from "../../src/shared/con
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { useMounted } from "../lib/mounted";
 import { join, leave, on } from "../lib/socket";
 import { toast } from "../lib/toast";
 
@@ -98,19 +99,23 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     };
   }, [ticketId, loadPage, merge, t]);
 
+  // The render after mount adds days and times (the server leaves them out): the list grows, so pin it again then.
+  const mounted = useMounted();
   useLayoutEffect(() => {
     const el = list.current;
-    if (!el) return;
+    if (!el || !mounted) return;
     if (keepOffset.current != null) {
       el.scrollTop = el.scrollHeight - keepOffset.current;
       keepOffset.current = null;
     } else if (stickToBottom.current) {
       el.scrollTop = el.scrollHeight;
     }
-  }, [messages]);
+  }, [messages, mounted]);
 
   function onScroll() {
     const el = list.current!;
+    // Until the list is shown complete and pinned, a scroll event is the browser laying it out, not the reader.
+    if (!mounted) return;
     stickToBottom.current = isNearBottom(el);
     if (el.scrollTop < TOP_MARGIN_PX && hasMore && !loading) {
       keepOffset.current = el.scrollHeight - el.scrollTop;
