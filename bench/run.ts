@@ -10,7 +10,7 @@ import { createApp } from "../src/app";
 import { composeDeps } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { closeDatabase } from "../src/db/client";
-import { contacts, messages, queues, tickets, whatsapps } from "../src/db/schema";
+import { contacts, messages, queues, tickets, connections } from "../src/db/schema";
 import { systemClock } from "../src/shared/clock";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
@@ -43,7 +43,7 @@ db.transaction((tx) => {
     ])
     .returning()
     .all();
-  const conn = tx.insert(whatsapps).values({ name: "Bench", provider: "sandbox", isDefault: true }).returning().get();
+  const conn = tx.insert(connections).values({ name: "Bench", provider: "sandbox", isDefault: true }).returning().get();
   const now = Date.now();
   for (let i = 0; i < TICKETS; i++) {
     const contact = tx
@@ -130,7 +130,7 @@ await measure("GET /api/tickets?searchParam=number 4 (bodies)", () =>
 await measure("GET /api/messages/5000", () => fetch(`${base}/api/messages/5000`, { headers: auth }));
 await measure("GET /tickets (first page HTML)", () => fetch(`${base}/tickets`, { headers: { cookie } }));
 
-const conn = db.select().from(whatsapps).get()!;
+const conn = db.select().from(connections).get()!;
 await channels.start(conn.id);
 sandbox.scan(conn.id);
 const INBOUND = 500;

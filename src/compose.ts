@@ -81,7 +81,7 @@ export function composeDeps(opts: {
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   requeueInterrupted(deps);
-  channels.onConnected((whatsappId) => void deps.outbox.flush(deps, whatsappId));
+  channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
   scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork };
 }

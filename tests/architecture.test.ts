@@ -186,9 +186,9 @@ function circlesOf(graph: Map<string, string[]>): string[][] {
 const TABLE_OWNERS: Record<string, string> = {
   users: "src/modules/users/",
   userQueues: "src/modules/users/",
-  whatsapps: "src/modules/connections/",
-  whatsappQueues: "src/modules/connections/",
-  whatsappPhonebook: "src/modules/connections/",
+  connections: "src/modules/connections/",
+  connectionQueues: "src/modules/connections/",
+  connectionPhonebook: "src/modules/connections/",
   queues: "src/modules/queues/",
   chatbots: "src/modules/queues/",
   contacts: "src/modules/contacts/",

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { composeDeps } from "../src/compose";
-import { whatsapps } from "../src/db/schema";
+import { connections } from "../src/db/schema";
 import { createLogger } from "../src/log";
 import { RecordingHub } from "../src/realtime/hub";
 import { testConfig } from "./helpers";
@@ -22,6 +22,6 @@ const { deps, db, channels, sandbox } = composeDeps({
   clock,
 });
 await channels.startAll();
-for (const row of db.select().from(whatsapps).where(eq(whatsapps.provider, "sandbox")).all())
+for (const row of db.select().from(connections).where(eq(connections.provider, "sandbox")).all())
   if (row.status !== "CONNECTED") sandbox.scan(row.id);
 deps.jobs.start(5);

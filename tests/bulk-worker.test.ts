@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { contacts, massMessages, messages, tickets, whatsapps } from "../src/db/schema";
+import { contacts, massMessages, messages, tickets, connections } from "../src/db/schema";
 import { BULK_WINDOW_MS } from "../src/modules/bulk/worker";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -177,7 +177,7 @@ describe("bulk worker", () => {
     const second = await makeTestApp(paths);
     second.clock.t = first.clock.t;
     await second.channels.start(w.id);
-    expect(second.db.select().from(whatsapps).where(eq(whatsapps.id, w.id)).get()!.status).toBe("CONNECTED");
+    expect(second.db.select().from(connections).where(eq(connections.id, w.id)).get()!.status).toBe("CONNECTED");
     second.clock.advance(10 * 60_000);
     await runFor(second, 6);
     expect(records(second).map((r) => r.status)).toEqual(["sent", "sent", "sent", "sent"]);

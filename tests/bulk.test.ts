@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { massMessages, whatsapps } from "../src/db/schema";
+import { massMessages, connections } from "../src/db/schema";
 import { call, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {
   const ctx = await makeTestApp();
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(whatsapps).values({ name: "Main", number: "5511900000000" }).returning().get();
+  const w = ctx.db.insert(connections).values({ name: "Main", number: "5511900000000" }).returning().get();
   return { ctx, admin: admin.token, agent: agent.token, w };
 }
 

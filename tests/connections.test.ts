@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
 import type { Channels } from "../src/channels/types";
-import { contacts, queues, tickets, whatsappPhonebook, whatsapps } from "../src/db/schema";
+import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/schema";
 import { call, loginAs, makeTestApp, testConfig } from "./helpers";
 
 /** Records start/disconnect calls; `failStart` makes every start reject; `started` resolves at the next start. */
@@ -189,7 +189,7 @@ describe("connections", () => {
     const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
     ctx.db.insert(tickets).values({ contactId: contact.id, whatsappId: b.id }).run();
     ctx.db
-      .insert(whatsappPhonebook)
+      .insert(connectionPhonebook)
       .values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" })
       .run();
     expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
@@ -197,7 +197,7 @@ describe("connections", () => {
       json: { message: "Whatsapp deleted." },
     });
     expect(fake.calls).toContain(`disconnect:${b.id}`);
-    expect(ctx.db.select().from(whatsappPhonebook).all()).toHaveLength(0);
+    expect(ctx.db.select().from(connectionPhonebook).all()).toHaveLength(0);
     expect(ctx.db.select().from(tickets).all()[0]!.whatsappId).toBeNull();
     expect(ctx.hub.to("admins", "whatsapp").at(-1)!.payload).toEqual({ action: "delete", whatsappId: b.id });
     expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
@@ -205,7 +205,7 @@ describe("connections", () => {
       json: { error: "ERR_NO_WAPP_FOUND" },
     });
     expect((await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).status).toBe(200);
-    expect(ctx.db.select().from(whatsapps).all()).toHaveLength(0);
+    expect(ctx.db.select().from(connections).all()).toHaveLength(0);
   });
 
   test("reads for everyone (call token for admins only) with queues and first-level chatbots; writes admin-only", async () => {

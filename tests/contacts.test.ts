@@ -1,7 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
 import type { Channels } from "../src/channels/types";
-import { contactExtraInfo, contacts, schedules, tickets, users, whatsappPhonebook, whatsapps } from "../src/db/schema";
+import {
+  contactExtraInfo,
+  contacts,
+  schedules,
+  tickets,
+  users,
+  connectionPhonebook,
+  connections,
+} from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 import { eq } from "drizzle-orm";
@@ -30,7 +38,7 @@ async function setup(
   const app = await createApp({ ...ctx.deps, channels: fake.channels });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(whatsapps).values({ name: "Main", isDefault: true }).returning().get();
+  const w = ctx.db.insert(connections).values({ name: "Main", isDefault: true }).returning().get();
   return { ctx, app, fake, admin, agent, w };
 }
 
@@ -82,7 +90,7 @@ describe("contacts", () => {
       status: 400,
       json: { error: "ERR_WAPP_NOT_INITIALIZED" },
     });
-    c.ctx.db.update(whatsapps).set({ isDefault: false }).run();
+    c.ctx.db.update(connections).set({ isDefault: false }).run();
     expect(await call(c.app, "POST", "/api/contacts", { token: c.agent.token, body })).toMatchObject({
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
@@ -275,11 +283,11 @@ describe("contacts", () => {
       status: 400,
       json: { error: "ERR_NO_PHONEBOOK" },
     });
-    const own = ctx.db.insert(whatsapps).values({ name: "Mine" }).returning().get();
+    const own = ctx.db.insert(connections).values({ name: "Mine" }).returning().get();
     ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, agent.user.id)).run();
     ctx.db.insert(contacts).values({ name: "Known", number: "5511911112222" }).run();
     ctx.db
-      .insert(whatsappPhonebook)
+      .insert(connectionPhonebook)
       .values([
         { whatsappId: own.id, jid: "5511933334444@s.whatsapp.net", phone: "5511933334444", name: "Ana" },
         { whatsappId: own.id, jid: "5511955556666@s.whatsapp.net", phone: null, name: null },
@@ -309,7 +317,7 @@ describe("contacts", () => {
     const body = { name: "Sandbox Friend", number: "55 11 91234-5678" };
     await createSandboxConnection(ctx, { isDefault: true, scan: false });
     expect((await call(ctx.app, "POST", "/api/contacts", { token, body })).status).toBe(400);
-    ctx.db.delete(whatsapps).run();
+    ctx.db.delete(connections).run();
     await createSandboxConnection(ctx, { isDefault: true });
     expect(await call(ctx.app, "POST", "/api/contacts", { token, body })).toMatchObject({
       status: 200,

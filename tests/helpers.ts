@@ -10,7 +10,7 @@ import { createLogger } from "../src/log";
 import { hashPassword } from "../src/modules/auth/passwords";
 import { insertUser } from "../src/modules/users/service";
 import { type RealtimeHub, RecordingHub } from "../src/realtime/hub";
-import { whatsappQueues, whatsapps, type WhatsappRow } from "../src/db/schema";
+import { connectionQueues, connections, type ConnectionRow } from "../src/db/schema";
 import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
 
@@ -101,23 +101,23 @@ let connectionSeq = 0;
 export async function createSandboxConnection(
   ctx: TestContext<RealtimeHub>,
   opts: Partial<
-    Pick<WhatsappRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
+    Pick<ConnectionRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
   > & { queueIds?: number[]; scan?: boolean } = {},
-): Promise<WhatsappRow> {
+): Promise<ConnectionRow> {
   const { queueIds = [], scan = true, ...fields } = opts;
   const row = ctx.db
-    .insert(whatsapps)
+    .insert(connections)
     .values({ name: `Sandbox ${++connectionSeq}`, provider: "sandbox", ...fields })
     .returning()
     .get();
   if (queueIds.length)
     ctx.db
-      .insert(whatsappQueues)
+      .insert(connectionQueues)
       .values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId })))
       .run();
   await ctx.channels.start(row.id);
   if (scan) ctx.sandbox.scan(row.id);
-  return ctx.db.select().from(whatsapps).where(eq(whatsapps.id, row.id)).get()!;
+  return ctx.db.select().from(connections).where(eq(connections.id, row.id)).get()!;
 }
 
 /** Sends a JSON request through app.handle (no port). */

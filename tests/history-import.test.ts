@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../src/channels/manager";
 import type { ChannelDriver, ConnectionRef, NormalizedMessage } from "../src/channels/types";
-import { contacts, messages, queues, tickets, whatsapps } from "../src/db/schema";
+import { contacts, messages, queues, tickets, connections } from "../src/db/schema";
 import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
 import { connectionRecords } from "../src/modules/connections/records";
@@ -20,7 +20,7 @@ async function setup(fields: { importHistory?: boolean; importHistoryDays?: numb
     .returning()
     .get();
   const conn = await createSandboxConnection(ctx, { greetingMessage: "Olá! Escolha uma opção", queueIds: [queue.id] });
-  ctx.db.update(whatsapps).set(fields).where(eq(whatsapps.id, conn.id)).run();
+  ctx.db.update(connections).set(fields).where(eq(connections.id, conn.id)).run();
   return { ctx, token, conn };
 }
 
@@ -177,11 +177,11 @@ describe("the history option of a connection", () => {
       log: createLogger("silent"),
     }).register(driver);
     const on = ctx.db
-      .insert(whatsapps)
+      .insert(connections)
       .values({ name: "On", importHistory: true, importHistoryDays: 3 })
       .returning()
       .get();
-    const off = ctx.db.insert(whatsapps).values({ name: "Off", importHistoryDays: 3 }).returning().get();
+    const off = ctx.db.insert(connections).values({ name: "Off", importHistoryDays: 3 }).returning().get();
     await manager.start(on.id);
     await manager.start(off.id);
     expect(started).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { messages, tickets, whatsappPhonebook } from "../src/db/schema";
+import { messages, tickets, connectionPhonebook } from "../src/db/schema";
 import { missedCallText } from "../src/modules/inbound/calls";
 import { isBackKey, optionNumber, renderMenu } from "../src/modules/inbound/menu";
 import { isInsideWorkHours, localTime } from "../src/modules/inbound/work-hours";
@@ -82,7 +82,7 @@ describe("driver reports", () => {
     const sink = ctx.channels.driverSink;
     sink.onContacts(conn.id, [{ phone: "5511988887777", name: "Ana" }, { phone: "bad" }]);
     sink.onContacts(conn.id, [{ phone: "5511988887777", lid: "123456" }]);
-    const rows = ctx.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, conn.id)).all();
+    const rows = ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, conn.id)).all();
     expect(rows).toEqual([
       { whatsappId: conn.id, jid: "5511988887777@s.whatsapp.net", phone: "5511988887777", lid: "123456", name: "Ana" },
     ]);

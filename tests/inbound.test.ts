@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { chatbots, contacts, messages, queues, settings, tickets, users, whatsapps } from "../src/db/schema";
+import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/schema";
 import { createIngest } from "../src/modules/inbound/ingest";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -50,9 +50,9 @@ describe("inbound pipeline", () => {
   test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid input repeats the menu, once per 3 s burst", async () => {
     const { ctx, token, qs, conn } = await setup();
     ctx.db
-      .update(whatsapps)
+      .update(connections)
       .set({ transferTicketMessage: "You were transferred" })
-      .where(eq(whatsapps.id, conn.id))
+      .where(eq(connections.id, conn.id))
       .run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
@@ -182,9 +182,9 @@ describe("inbound pipeline", () => {
       sunday: false,
     };
     ctx.db
-      .update(whatsapps)
+      .update(connections)
       .set({ defineWorkHours: true, outOfWorkMessage: "Closed now", ...closedAllWeek })
-      .where(eq(whatsapps.id, conn.id))
+      .where(eq(connections.id, conn.id))
       .run();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi?" });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { closeDatabase } from "../src/db/client";
-import { contacts, messages, tickets, whatsapps, type TicketRow } from "../src/db/schema";
+import { contacts, messages, tickets, connections, type TicketRow } from "../src/db/schema";
 import { AppError } from "../src/errors";
 import { storeMessage } from "../src/modules/messages/store";
 import { applyTicketChanges } from "../src/modules/tickets/service";
@@ -276,7 +276,7 @@ describe("a connection removed while messages wait on it", () => {
     await ctx.channels.stop(conn.id);
     const waiting = (await send(ctx, agent.token, ticket, "perdida?")).json.messages[0];
     const other = await createSandboxConnection(ctx, { isDefault: true });
-    ctx.db.delete(whatsapps).where(eq(whatsapps.id, conn.id)).run();
+    ctx.db.delete(connections).where(eq(connections.id, conn.id)).run();
     expect(rowOf(ctx, waiting.id)).toMatchObject({ whatsappId: null, sendState: "queued" });
 
     const retried = await call(ctx.app, "POST", `/api/messages/${waiting.id}/retry`, { token: agent.token });

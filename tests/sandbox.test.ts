@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { closeDatabase } from "../src/db/client";
-import { messages, queues, tickets, whatsapps } from "../src/db/schema";
+import { messages, queues, tickets, connections } from "../src/db/schema";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const dirs: string[] = [];
@@ -75,7 +75,7 @@ describe("sandbox API", () => {
     expect(conn.status).toBe("qrcode");
     const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/scan`, { token });
     expect(res.status).toBe(200);
-    expect(ctx.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!.status).toBe("CONNECTED");
+    expect(ctx.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status).toBe("CONNECTED");
   });
 
   test("odd input is refused with 400/404, never 500", async () => {
@@ -147,7 +147,7 @@ describe("sandbox API", () => {
 
     const second = await makeTestApp(overrides);
     await second.channels.startAll();
-    expect(second.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!.status).toBe("CONNECTED");
+    expect(second.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status).toBe("CONNECTED");
     const { token: token2 } = await loginAs(second, { profile: "admin", email: "again@example.com" });
     const out = await call(second.app, "GET", `/api/sandbox/${conn.id}/outbox?to=5511988887777`, { token: token2 });
     expect(out.json).toHaveLength(1);

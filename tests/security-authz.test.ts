@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, queues, tickets, whatsapps, type TicketRow } from "../src/db/schema";
+import { contacts, queues, tickets, connections, type TicketRow } from "../src/db/schema";
 import { storeMessage } from "../src/modules/messages/store";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -210,11 +210,11 @@ describe("connection secrets", () => {
   test("Also: agents never receive the Wavoip call token or a pending pairing QR; the call URL is asked per ticket", async () => {
     const { ctx, q1, admin, agent1, agent2 } = await twoQueues();
     const pairing = await createSandboxConnection(ctx, { name: "Pairing", scan: false });
-    ctx.db.update(whatsapps).set({ wavoip: "secret-call-token" }).where(eq(whatsapps.id, pairing.id)).run();
+    ctx.db.update(connections).set({ wavoip: "secret-call-token" }).where(eq(connections.id, pairing.id)).run();
     const qr = ctx.db
-      .select({ qrcode: whatsapps.qrcode })
-      .from(whatsapps)
-      .where(eq(whatsapps.id, pairing.id))
+      .select({ qrcode: connections.qrcode })
+      .from(connections)
+      .where(eq(connections.id, pairing.id))
       .get()!.qrcode;
     expect(qr).not.toBe("");
     const ticket = seedTicket(ctx, { queueId: q1.id, whatsappId: pairing.id });

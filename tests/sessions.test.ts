@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { whatsapps } from "../src/db/schema";
+import { connections } from "../src/db/schema";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 describe("session actions", () => {
@@ -8,7 +8,7 @@ describe("session actions", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const conn = await createSandboxConnection(ctx);
-    const status = () => ctx.db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!.status;
+    const status = () => ctx.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status;
 
     const put = await call(ctx.app, "PUT", `/api/whatsappsession/${conn.id}`, { token });
     expect(put.json).toEqual({ message: "Starting session." });

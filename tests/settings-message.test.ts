@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { whatsapps } from "../src/db/schema";
+import { connections } from "../src/db/schema";
 import { call, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {
   const ctx = await makeTestApp();
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(whatsapps).values({ name: "Main" }).returning().get();
+  const w = ctx.db.insert(connections).values({ name: "Main" }).returning().get();
   return { ctx, admin: admin.token, agent: agent.token, w };
 }
 

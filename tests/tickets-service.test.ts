@@ -10,7 +10,7 @@ import {
   ticketDialogs,
   ticketTags,
   tickets,
-  whatsapps,
+  connections,
   type TicketRow,
 } from "../src/db/schema";
 import { LRM } from "../src/modules/messages/placeholders";
@@ -49,7 +49,7 @@ describe("ticket serialisation", () => {
   test("tickets come with contact, user, queue, connection (whether it has a call token, never the token) and tags", async () => {
     const ctx = await makeTestApp();
     const q = queue(ctx, "Sales");
-    const wa = ctx.db.insert(whatsapps).values({ name: "W", wavoip: "tok" }).returning().get();
+    const wa = ctx.db.insert(connections).values({ name: "W", wavoip: "tok" }).returning().get();
     const agent = await createUser(ctx, { name: "Bia" });
     const { contact, ticket } = seedTicket(ctx, { queueId: q.id, whatsappId: wa.id, userId: agent.id });
     const tag = ctx.db.insert(tags).values({ name: "vip", color: "#f00" }).returning().get();
@@ -141,7 +141,7 @@ describe("applyTicketChanges", () => {
     const a = queue(ctx, "A");
     const b = queue(ctx, "B");
     const wa = await createSandboxConnection(ctx);
-    ctx.db.update(whatsapps).set({ transferTicketMessage: "Now in {{fila}}" }).where(eq(whatsapps.id, wa.id)).run();
+    ctx.db.update(connections).set({ transferTicketMessage: "Now in {{fila}}" }).where(eq(connections.id, wa.id)).run();
     const admin = await actor(ctx, { profile: "admin" });
     const { contact, ticket } = seedTicket(ctx, { queueId: a.id, status: "open", userId: admin.id, whatsappId: wa.id });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: b.id }, { actor: admin });
@@ -182,7 +182,7 @@ describe("applyTicketChanges", () => {
 
   test("reopen is refused while the contact has another active ticket on that connection, and allowed only to admins or the last user", async () => {
     const ctx = await makeTestApp();
-    const wa = ctx.db.insert(whatsapps).values({ name: "W" }).returning().get();
+    const wa = ctx.db.insert(connections).values({ name: "W" }).returning().get();
     const owner = await actor(ctx);
     const stranger = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
@@ -209,8 +209,8 @@ describe("applyTicketChanges", () => {
 
   test("cross-connection transfer needs the permission and is refused when the contact is active on the target", async () => {
     const ctx = await makeTestApp();
-    const w1 = ctx.db.insert(whatsapps).values({ name: "W1" }).returning().get();
-    const w2 = ctx.db.insert(whatsapps).values({ name: "W2" }).returning().get();
+    const w1 = ctx.db.insert(connections).values({ name: "W1" }).returning().get();
+    const w2 = ctx.db.insert(connections).values({ name: "W2" }).returning().get();
     const agent = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
     const { contact, ticket } = seedTicket(ctx, { status: "open", userId: agent.id, whatsappId: w1.id });

@@ -8,7 +8,7 @@ import {
   ticketTags,
   tickets,
   users,
-  whatsapps,
+  connections,
   type TicketRow,
 } from "../src/db/schema";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -254,7 +254,7 @@ describe("ticket routes", () => {
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
     });
-    const wa = ctx.db.insert(whatsapps).values({ name: "W", isDefault: true }).returning().get();
+    const wa = ctx.db.insert(connections).values({ name: "W", isDefault: true }).returning().get();
     const created = await call(ctx.app, "POST", "/api/tickets", {
       token,
       body: { contactId: c.id, userId: user.id, status: "open" },
@@ -278,8 +278,8 @@ describe("ticket routes", () => {
 
   test("a user's own default connection wins over the global default", async () => {
     const ctx = await makeTestApp();
-    ctx.db.insert(whatsapps).values({ name: "Global", isDefault: true }).run();
-    const own = ctx.db.insert(whatsapps).values({ name: "Own" }).returning().get();
+    ctx.db.insert(connections).values({ name: "Global", isDefault: true }).run();
+    const own = ctx.db.insert(connections).values({ name: "Own" }).returning().get();
     const { user, token } = await loginAs(ctx);
     ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, user.id)).run();
     const res = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: contact(ctx).id } });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, queues, tickets, whatsapps } from "../src/db/schema";
+import { contacts, queues, tickets, connections } from "../src/db/schema";
 import { call, createUser, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
@@ -10,7 +10,7 @@ describe("users", () => {
   test("an admin creates an agent with queues and a connection; everyone is told; no secrets in the answer", async () => {
     const { ctx, admin } = await setup();
     const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-    const w = ctx.db.insert(whatsapps).values({ name: "Main" }).returning().get();
+    const w = ctx.db.insert(connections).values({ name: "Main" }).returning().get();
     const res = await call(ctx.app, "POST", "/api/users", {
       token: admin.token,
       body: { name: "Maria", email: "Maria@Example.com", password: "secret1", queueIds: [q.id], whatsappId: w.id },

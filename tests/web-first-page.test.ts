@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { contacts, messages, queues, quickAnswers, tags, tickets, whatsapps } from "../src/db/schema";
+import { contacts, messages, queues, quickAnswers, tags, tickets, connections } from "../src/db/schema";
 import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;
@@ -27,7 +27,7 @@ describe("list screens get their first page from the page route", () => {
     ctx.db.insert(tags).values({ name: "Urgent-tag" }).run();
     ctx.db.insert(quickAnswers).values({ shortcut: "hello-qa", message: "Hello!" }).run();
     ctx.db.insert(queues).values({ name: "Sales-queue", color: "#123456" }).run();
-    ctx.db.insert(whatsapps).values({ name: "Main-line", provider: "sandbox" }).run();
+    ctx.db.insert(connections).values({ name: "Main-line", provider: "sandbox" }).run();
     const screens = [
       ["/contacts", "AgentContacts", "Bia Contact"],
       ["/quickAnswers", "AgentQuickAnswers", "/hello-qa"],

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { whatsapps } from "../src/db/schema";
+import { connections } from "../src/db/schema";
 import { updateSetting } from "../src/modules/settings/service";
 import { scriptJson } from "../src/web/render";
 import { BASE, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -140,14 +140,14 @@ describe("connections warning", () => {
   test("the Connections entry carries a warning while a connection waits for its QR code, and none once all are connected", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
     const row = ctx.db
-      .insert(whatsapps)
+      .insert(connections)
       .values({ name: "Main", provider: "sandbox", status: "qrcode" })
       .returning()
       .get();
     const warned = await page("/", { cookie });
     expect(warned.html).toContain('data-island="ConnectionsBadge"');
     expect(warned.html).toContain('class="warn-dot"');
-    ctx.db.update(whatsapps).set({ status: "CONNECTED" }).where(eq(whatsapps.id, row.id)).run();
+    ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.id, row.id)).run();
     const calm = await page("/", { cookie });
     expect(calm.html).not.toContain('class="warn-dot"');
   });

@@ -7,7 +7,7 @@ import type {
   SettingRow,
   settingsMessage,
   TicketRow,
-  WhatsappRow,
+  ConnectionRow,
 } from "../db/schema";
 import type { ConnectionDto } from "../shared/contracts/connections";
 import type { MessageDto } from "../shared/contracts/messages";
@@ -57,7 +57,7 @@ export interface DomainEvents {
   "connection.updated": { connection: ConnectionDto };
   "connection.deleted": { connectionId: number };
   /** The session state of a connection changed (status, QR code, retries…); never carries its secrets. */
-  "connection.status": { session: Omit<WhatsappRow, "wavoip"> };
+  "connection.status": { session: Omit<ConnectionRow, "wavoip"> };
   "contact.created": { contact: ContactRow };
   "contact.updated": { contact: ContactRow };
   "contact.deleted": { contactId: number };

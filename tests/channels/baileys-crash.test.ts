@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { inboundJournal, messages, waAuthCreds, whatsapps } from "../../src/db/schema";
+import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/schema";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
 
 const APP = join(import.meta.dir, "fakewa/app-process.ts");
@@ -34,7 +34,7 @@ function setup() {
   const dbPath = join(dir, "zapdesk.sqlite");
   const db = openDatabase(dbPath);
   runMigrations(db);
-  const conn = db.insert(whatsapps).values({ name: "Main", provider: "baileys" }).returning().get();
+  const conn = db.insert(connections).values({ name: "Main", provider: "baileys" }).returning().get();
   const apps: Subprocess[] = [];
   cleanup.push(async () => {
     for (const app of apps) app.kill("SIGKILL");
@@ -43,7 +43,7 @@ function setup() {
     closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
   });
-  const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!;
+  const row = () => db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
   /** Starts the app's process; it connects with the stored credentials, or shows a QR the fake phone scans. */
   const start = async (env: Record<string, string> = {}) => {
     const app = Bun.spawn([process.execPath, APP], {

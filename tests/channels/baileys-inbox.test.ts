@@ -11,7 +11,7 @@ import { InboundJournal } from "../../src/channels/baileys/journal";
 import { composeDeps } from "../../src/compose";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { inboundJournal, messages, waAuthCreds, whatsapps } from "../../src/db/schema";
+import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/schema";
 import { systemClock } from "../../src/shared/clock";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
@@ -49,13 +49,13 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
       ...driver,
     },
   });
-  const conn = db.insert(whatsapps).values({ name: "Main", provider: "baileys" }).returning().get();
+  const conn = db.insert(connections).values({ name: "Main", provider: "baileys" }).returning().get();
   cleanup.push(async () => {
     await channels.stopAll();
     fake.stop();
     rmSync(mediaDir, { recursive: true, force: true });
   });
-  const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, conn.id)).get()!;
+  const row = () => db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
   await channels.start(conn.id);
   fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
   await waitFor(() => row().status === "CONNECTED");
@@ -332,7 +332,7 @@ describe("baileys inbound journal unavailable", () => {
   test("events that cannot be journaled are still handled, and logged", async () => {
     const db = openDatabase(":memory:");
     runMigrations(db);
-    db.insert(whatsapps).values({ id: 1, name: "Main", provider: "baileys" }).run();
+    db.insert(connections).values({ id: 1, name: "Main", provider: "baileys" }).run();
     db.$client.exec("DROP TABLE inbound_journal");
     const lines: string[] = [];
     const inbox = new Inbox({

@@ -8,7 +8,7 @@ import { BaileysDriver, type SetTimer } from "../../src/channels/baileys/driver"
 import { ConnectionManager } from "../../src/channels/manager";
 import { openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { whatsapps } from "../../src/db/schema";
+import { connections } from "../../src/db/schema";
 import { LocalEventBus } from "../../src/events/bus";
 import { createLogger } from "../../src/log";
 import { connectionRecords } from "../../src/modules/connections/records";
@@ -146,7 +146,7 @@ describe("baileys driver through a long outage", () => {
       onContacts() {},
       onSendRejected() {},
     };
-    const row = () => db.select().from(whatsapps).where(eq(whatsapps.id, CONN.id)).get()!;
+    const row = () => db.select().from(connections).where(eq(connections.id, CONN.id)).get()!;
 
     const first = new ConnectionManager({ db, records: connectionRecords(db, new LocalEventBus(log)), log }).register(
       makeDriver(),

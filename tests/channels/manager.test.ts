@@ -2,19 +2,19 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../../src/channels/manager";
 import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
-import { whatsappPhonebook, whatsapps } from "../../src/db/schema";
+import { connectionPhonebook, connections } from "../../src/db/schema";
 import { AppError } from "../../src/errors";
 import { connectionRecords } from "../../src/modules/connections/records";
 import { createSandboxConnection, makeTestApp } from "../helpers";
 
 const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
-  ctx.db.select().from(whatsapps).where(eq(whatsapps.id, id)).get()!;
+  ctx.db.select().from(connections).where(eq(connections.id, id)).get()!;
 
 describe("ConnectionManager with the sandbox driver", () => {
   test("start sets OPENING then qrcode with a QR, persisted and told to admins without the wavoip token", async () => {
     const ctx = await makeTestApp();
     const row = ctx.db
-      .insert(whatsapps)
+      .insert(connections)
       .values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" })
       .returning()
       .get();
@@ -126,7 +126,7 @@ describe("ConnectionManager with the sandbox driver", () => {
       records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
-    const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
+    const row = ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning().get();
     await Promise.all([manager.start(row.id), manager.start(row.id)]);
     expect(starts).toBe(1);
     expect(rowOf(ctx, row.id).number).toBe("551100000000");
@@ -151,9 +151,10 @@ describe("ConnectionManager with the sandbox driver", () => {
       records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
-    const row = ctx.db.insert(whatsapps).values({ name: "Real", provider: "baileys" }).returning().get();
-    ctx.db.insert(whatsappPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" }).run();
-    const entries = () => ctx.db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, row.id)).all();
+    const row = ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning().get();
+    ctx.db.insert(connectionPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" }).run();
+    const entries = () =>
+      ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, row.id)).all();
     await manager.start(row.id);
     sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
     expect(entries()).toHaveLength(1);
@@ -164,15 +165,16 @@ describe("ConnectionManager with the sandbox driver", () => {
 
   test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {
     const ctx = await makeTestApp();
-    const a = ctx.db.insert(whatsapps).values({ name: "A", provider: "sandbox" }).returning().get();
+    const a = ctx.db.insert(connections).values({ name: "A", provider: "sandbox" }).returning().get();
     const b = ctx.db
-      .insert(whatsapps)
+      .insert(connections)
       .values({ name: "B", provider: "sandbox", status: "DISCONNECTED" })
       .returning()
       .get();
     const resumed = (["CONNECTED", "TIMEOUT", "OPENING"] as const).map(
       (status) =>
-        ctx.db.insert(whatsapps).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get().id,
+        ctx.db.insert(connections).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get()
+          .id,
     );
     await ctx.channels.startAll();
     expect(ctx.channels.isRunning(a.id)).toBe(true);

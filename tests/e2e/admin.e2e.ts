@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { contacts, queues, tickets, whatsapps } from "../../src/db/schema";
+import { contacts, queues, tickets, connections } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
@@ -55,7 +55,7 @@ describe("administration screens", () => {
     await snapshot(page, "e2e-admin-connection-modal-1440");
     await modal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Connection saved.");
-    expect(env.deps.db.select().from(whatsapps).where(eq(whatsapps.name, "Front desk")).get()).toMatchObject({
+    expect(env.deps.db.select().from(connections).where(eq(connections.name, "Front desk")).get()).toMatchObject({
       importHistory: true,
       importHistoryDays: 14,
     });

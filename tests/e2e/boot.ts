@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
-import { whatsapps } from "../../src/db/schema";
+import { connections } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { composeDeps } from "../../src/compose";
@@ -101,7 +101,7 @@ export async function addUser(
 /** A default sandbox connection, started and scanned (CONNECTED); returns its id. */
 export async function addSandboxConnection(env: E2E) {
   const id = env.deps.db
-    .insert(whatsapps)
+    .insert(connections)
     .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
     .returning()
     .get().id;

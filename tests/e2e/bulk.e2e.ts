@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { contacts, massMessages, optOuts, settingsMessage, tickets, whatsapps } from "../../src/db/schema";
+import { contacts, massMessages, optOuts, settingsMessage, tickets, connections } from "../../src/db/schema";
 import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -28,7 +28,7 @@ async function open(page: Page, path: string, island: string) {
 
 describe("bulk screens", () => {
   test("an admin sets the throttling, previews a CSV campaign, sends it, watches progress and the report move live, and clears an opt-out from the contact drawer", async () => {
-    const w = env.deps.db.insert(whatsapps).values({ name: "Campaigns", provider: "sandbox" }).returning().get();
+    const w = env.deps.db.insert(connections).values({ name: "Campaigns", provider: "sandbox" }).returning().get();
     await env.deps.channels.start(w.id);
     env.sandbox.scan(w.id);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Page } from "playwright-core";
 import { eq } from "drizzle-orm";
-import { contacts, messages, tickets, whatsapps } from "../../src/db/schema";
+import { contacts, messages, tickets, connections } from "../../src/db/schema";
 import type { ConnectionManager } from "../../src/channels/manager";
 import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";
@@ -206,7 +206,7 @@ describe("chat extras", () => {
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
     expect(await page.getByRole("button", { name: "Chamada de voz" }).count()).toBe(0);
 
-    env.deps.db.update(whatsapps).set({ wavoip: "tok en/1" }).where(eq(whatsapps.id, whatsappId)).run();
+    env.deps.db.update(connections).set({ wavoip: "tok en/1" }).where(eq(connections.id, whatsappId)).run();
     try {
       await page.reload();
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
@@ -226,7 +226,7 @@ describe("chat extras", () => {
         .filter({ hasText: "Não foi possível iniciar a chamada: falta o token do Wavoip ou o número do contato." })
         .waitFor();
     } finally {
-      env.deps.db.update(whatsapps).set({ wavoip: "" }).where(eq(whatsapps.id, whatsappId)).run();
+      env.deps.db.update(connections).set({ wavoip: "" }).where(eq(connections.id, whatsappId)).run();
     }
     expect(errors).toEqual([]);
     await context.close();

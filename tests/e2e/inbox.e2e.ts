@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { whatsapps } from "../../src/db/schema";
+import { connections } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { bootE2E, openPage, snapshot, logIn } from "./boot";
@@ -28,7 +28,7 @@ beforeAll(async () => {
     profile: "admin",
   });
   const row = env.deps.db
-    .insert(whatsapps)
+    .insert(connections)
     .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
     .returning()
     .get();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { whatsapps } from "../../src/db/schema";
+import { connections } from "../../src/db/schema";
 import { getSetting } from "../../src/modules/settings/service";
 import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
@@ -52,7 +52,7 @@ describe("webhooks screen", () => {
     expect(await row.textContent()).not.toContain("Ticket status changed");
 
     const conn = env.deps.db
-      .insert(whatsapps)
+      .insert(connections)
       .values({ name: "Desk", provider: "sandbox", isDefault: true })
       .returning()
       .get();

@@ -25,7 +25,7 @@ export interface SqliteAuthState {
 }
 
 /** Baileys auth state for one connection, stored in wa_auth_creds / wa_auth_keys (BufferJSON encoded). */
-export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState {
+export function useSqliteAuthState(db: Db, connectionId: number): SqliteAuthState {
   const sql = db.$client;
   const readCreds = sql.query<{ creds: string }, [number]>("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = ?");
   const writeCreds = sql.query(
@@ -38,7 +38,7 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
 
   // After a wipe, late writes from a closing socket must not bring credentials or keys back.
   let wiped = false;
-  const stored = readCreds.get(whatsappId);
+  const stored = readCreds.get(connectionId);
   const creds: AuthenticationCreds = stored ? JSON.parse(stored.creds, BufferJSON.reviver) : initAuthCreds();
 
   const get = async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
@@ -50,7 +50,7 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
         .query<{ key_id: string; value: string }, (string | number)[]>(
           `SELECT key_id, value FROM wa_auth_keys WHERE whatsapp_id = ? AND type = ? AND key_id IN (${marks})`,
         )
-        .all(whatsappId, type, ...chunk);
+        .all(connectionId, type, ...chunk);
       for (const row of rows) {
         let value = JSON.parse(row.value, BufferJSON.reviver);
         if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value);
@@ -66,21 +66,21 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
       const entries = data[type];
       if (!entries) continue;
       for (const [id, value] of Object.entries(entries)) {
-        if (value === null || value === undefined) deleteKey.run(whatsappId, type, id);
-        else upsertKey.run(whatsappId, type, id, JSON.stringify(value, BufferJSON.replacer));
+        if (value === null || value === undefined) deleteKey.run(connectionId, type, id);
+        else upsertKey.run(connectionId, type, id, JSON.stringify(value, BufferJSON.replacer));
       }
     }
   });
 
   const clear = async () => {
-    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
+    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(connectionId);
   };
 
   const wipeAll = sql.transaction(() => {
-    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(whatsappId);
-    sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(whatsappId);
+    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(connectionId);
+    sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(connectionId);
     // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
-    sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(whatsappId);
+    sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(connectionId);
   });
 
   return {
@@ -96,7 +96,7 @@ export function useSqliteAuthState(db: Db, whatsappId: number): SqliteAuthState 
     },
     saveCreds: () => {
       if (wiped) return;
-      writeCreds.run(whatsappId, JSON.stringify(creds, BufferJSON.replacer), Date.now());
+      writeCreds.run(connectionId, JSON.stringify(creds, BufferJSON.replacer), Date.now());
     },
     wipe: () => {
       wiped = true;

@@ -58,7 +58,7 @@ export class InboundJournal {
    * event, a row of the connection to overwrite instead of adding one.
    */
   write(
-    whatsappId: number,
+    connectionId: number,
     events: JournalEvent[],
     replacing: (event: JournalEvent) => number | undefined = () => undefined,
   ): JournalRow[] {
@@ -71,14 +71,14 @@ export class InboundJournal {
           const updated = tx
             .update(inboundJournal)
             .set({ kind, payload: json })
-            .where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, existing)))
+            .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, existing)))
             .returning({ id: inboundJournal.id })
             .get();
           if (updated) return { id: updated.id, event };
         }
         const { id } = tx
           .insert(inboundJournal)
-          .values({ whatsappId, kind, payload: json })
+          .values({ whatsappId: connectionId, kind, payload: json })
           .returning({ id: inboundJournal.id })
           .get();
         return { id, event };
@@ -91,21 +91,21 @@ export class InboundJournal {
   }
 
   /** One row, or undefined once it is handled. */
-  get(whatsappId: number, id: number): JournalRow | undefined {
+  get(connectionId: number, id: number): JournalRow | undefined {
     const row = this.db
       .select()
       .from(inboundJournal)
-      .where(and(eq(inboundJournal.whatsappId, whatsappId), eq(inboundJournal.id, id)))
+      .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, id)))
       .get();
     return row ? { id: row.id, event: decode(row.kind, row.payload) } : undefined;
   }
 
   /** Every row of the connection still to handle, oldest first. */
-  pending(whatsappId: number): JournalRow[] {
+  pending(connectionId: number): JournalRow[] {
     return this.db
       .select()
       .from(inboundJournal)
-      .where(eq(inboundJournal.whatsappId, whatsappId))
+      .where(eq(inboundJournal.whatsappId, connectionId))
       .orderBy(asc(inboundJournal.id))
       .all()
       .map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));

@@ -22,22 +22,22 @@ export class SentMessageStore {
     private readonly keepDays = 30,
   ) {}
 
-  save(whatsappId: number, wid: string, message: proto.IMessage) {
+  save(connectionId: number, wid: string, message: proto.IMessage) {
     const content = Buffer.from(proto.Message.encode(message).finish());
     const createdAt = new Date(this.now());
     this.db
       .insert(waSentMessages)
-      .values({ whatsappId, wid, content, createdAt })
+      .values({ whatsappId: connectionId, wid, content, createdAt })
       .onConflictDoUpdate({ target: [waSentMessages.whatsappId, waSentMessages.wid], set: { content, createdAt } })
       .run();
     if (this.now() - this.lastPrune >= PRUNE_EVERY) this.prune();
   }
 
-  get(whatsappId: number, wid: string): proto.Message | undefined {
+  get(connectionId: number, wid: string): proto.Message | undefined {
     const row = this.db
       .select({ content: waSentMessages.content })
       .from(waSentMessages)
-      .where(and(eq(waSentMessages.whatsappId, whatsappId), eq(waSentMessages.wid, wid)))
+      .where(and(eq(waSentMessages.whatsappId, connectionId), eq(waSentMessages.wid, wid)))
       .get();
     return row ? proto.Message.decode(row.content) : undefined;
   }

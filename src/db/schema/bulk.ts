@@ -1,13 +1,13 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt, bool } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 
 /** One bulk-send record per recipient (the shipping report). */
 export const massMessages = sqliteTable(
   "mass_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "cascade" }),
     phone: text("phone").notNull(),
     message: text("message").notNull(),
     status: text("status").notNull().default("pending"),
@@ -31,7 +31,7 @@ export const settingsMessage = sqliteTable("settings_message", {
   whatsappId: integer("whatsapp_id")
     .notNull()
     .unique()
-    .references(() => whatsapps.id, { onDelete: "cascade" }),
+    .references(() => connections.id, { onDelete: "cascade" }),
   limit: integer("limit").notNull().default(10),
   minutes: integer("minutes").notNull().default(1),
   seconds: integer("seconds").notNull().default(0),
@@ -49,7 +49,7 @@ export const settingsMessage = sqliteTable("settings_message", {
 export const bulkLanes = sqliteTable("bulk_lanes", {
   whatsappId: integer("whatsapp_id")
     .primaryKey()
-    .references(() => whatsapps.id, { onDelete: "cascade" }),
+    .references(() => connections.id, { onDelete: "cascade" }),
   lastAt: integer("last_at").notNull(),
   jitterMs: integer("jitter_ms").notNull().default(0),
 });
@@ -61,7 +61,7 @@ export const optOuts = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     number: text("number").notNull(),
     createdAt: createdAt(),
   },

@@ -1,12 +1,12 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 
 /** Baileys credentials, one JSON row per connection (BufferJSON encoded). */
 export const waAuthCreds = sqliteTable("wa_auth_creds", {
   whatsappId: integer("whatsapp_id")
     .primaryKey()
-    .references(() => whatsapps.id, { onDelete: "cascade" }),
+    .references(() => connections.id, { onDelete: "cascade" }),
   creds: text("creds").notNull(),
   updatedAt: updatedAt(),
 });
@@ -17,7 +17,7 @@ export const waAuthKeys = sqliteTable(
   {
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     keyId: text("key_id").notNull(),
     value: text("value").notNull(),
@@ -31,7 +31,7 @@ export const waSentMessages = sqliteTable(
   {
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     wid: text("wid").notNull(),
     content: blob("content", { mode: "buffer" }).notNull(),
     createdAt: createdAt(),
@@ -50,7 +50,7 @@ export const inboundJournal = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /** The Baileys event as JSON (bytes as BufferJSON, Longs as numbers). */
     payload: text("payload").notNull(),
@@ -66,7 +66,7 @@ export const sandboxMessages = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     wid: text("wid").notNull().unique(),
     direction: text("direction", { enum: ["in", "out"] }).notNull(),
     peer: text("peer").notNull(),

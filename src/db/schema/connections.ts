@@ -2,7 +2,7 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 import { PROVIDERS } from "../../shared/contracts/providers";
 import { createdAt, updatedAt, bool } from "./columns";
 
-export const whatsapps = sqliteTable("whatsapps", {
+export const connections = sqliteTable("whatsapps", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
   provider: text("provider", { enum: PROVIDERS }).notNull().default("baileys"),
@@ -37,12 +37,12 @@ export const whatsapps = sqliteTable("whatsapps", {
 });
 
 /** Phone book learnt from a connection (contacts.upsert), the source of the contacts import. */
-export const whatsappPhonebook = sqliteTable(
+export const connectionPhonebook = sqliteTable(
   "whatsapp_phonebook",
   {
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     jid: text("jid").notNull(),
     phone: text("phone"),
     lid: text("lid"),
@@ -51,4 +51,4 @@ export const whatsappPhonebook = sqliteTable(
   (t) => [primaryKey({ columns: [t.whatsappId, t.jid] })],
 );
 
-export type WhatsappRow = typeof whatsapps.$inferSelect;
+export type ConnectionRow = typeof connections.$inferSelect;

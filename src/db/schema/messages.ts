@@ -8,7 +8,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt, bool } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 import { users } from "./users";
 import { contacts } from "./contacts";
 import { tickets } from "./tickets";
@@ -19,7 +19,7 @@ export const messages = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** The network's message id (WhatsApp key id); unique per connection so re-deliveries are idempotent. */
     wid: text("wid").notNull(),
-    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
     ticketId: integer("ticket_id")
       .notNull()
       .references(() => tickets.id, { onDelete: "cascade" }),

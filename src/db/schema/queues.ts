@@ -1,6 +1,6 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt, bool } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 import { users } from "./users";
 
 export const queues = sqliteTable("queues", {
@@ -42,12 +42,12 @@ export const userQueues = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index("user_queues_queue_idx").on(t.queueId)],
 );
 
-export const whatsappQueues = sqliteTable(
+export const connectionQueues = sqliteTable(
   "whatsapp_queues",
   {
     whatsappId: integer("whatsapp_id")
       .notNull()
-      .references(() => whatsapps.id, { onDelete: "cascade" }),
+      .references(() => connections.id, { onDelete: "cascade" }),
     queueId: integer("queue_id")
       .notNull()
       .references(() => queues.id, { onDelete: "cascade" }),

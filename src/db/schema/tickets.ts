@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt, bool } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 import { users } from "./users";
 import { queues, chatbots } from "./queues";
 import { contacts } from "./contacts";
@@ -17,7 +17,7 @@ export const tickets = sqliteTable(
       .references(() => contacts.id, { onDelete: "cascade" }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
-    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
     isGroup: bool("is_group").notNull().default(false),
     isBot: bool("is_bot").notNull().default(false),
     unreadMessages: integer("unread_messages").notNull().default(0),

@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
-import { whatsapps } from "./connections";
+import { connections } from "./connections";
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -11,7 +11,7 @@ export const users = sqliteTable("users", {
     .notNull()
     .default("user"),
   tokenVersion: integer("token_version").notNull().default(0),
-  whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+  whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -12,11 +12,11 @@ import { getSettingsMessage } from "../settings-message/service";
 export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens em massa deste número.";
 
 /** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
-export function isOptedOut(db: Db, whatsappId: number, number: string): boolean {
+export function isOptedOut(db: Db, connectionId: number, number: string): boolean {
   return !!db
     .select({ id: optOuts.id })
     .from(optOuts)
-    .where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number)))
+    .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number)))
     .get();
 }
 
@@ -28,17 +28,17 @@ const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
  */
 export async function handleOptOut(
   deps: AppDeps,
-  whatsappId: number,
+  connectionId: number,
   ticket: TicketRow,
   number: string,
   body: string,
 ): Promise<boolean> {
-  const keyword = getSettingsMessage(deps.db, whatsappId)?.optOut;
+  const keyword = getSettingsMessage(deps.db, connectionId)?.optOut;
   if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
   const added = deps.db.transaction((tx) =>
     tx
       .insert(optOuts)
-      .values({ whatsappId, number, createdAt: new Date(deps.clock.now()) })
+      .values({ whatsappId: connectionId, number, createdAt: new Date(deps.clock.now()) })
       .onConflictDoNothing()
       .returning()
       .get(),
@@ -72,13 +72,13 @@ export function listContactOptOuts(db: Db, contactId: number) {
 }
 
 /** Takes the contact off the connection's opt-out list: later campaigns reach them again. */
-export function clearContactOptOut(deps: AppDeps, contactId: number, whatsappId: number) {
+export function clearContactOptOut(deps: AppDeps, contactId: number, connectionId: number) {
   const number = contactNumber(deps.db, contactId);
   const removed = number
     ? deps.db.transaction((tx) =>
         tx
           .delete(optOuts)
-          .where(and(eq(optOuts.whatsappId, whatsappId), eq(optOuts.number, number)))
+          .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number)))
           .returning()
           .get(),
       )

@@ -99,10 +99,10 @@ function isDue(lane: { lastAt: number; jitterMs: number } | undefined, throttle:
 }
 
 /** Claims the connection's next pending record (`sending`) and moves its lane's due time, in one transaction. */
-function claimNext(deps: AppDeps, whatsappId: number, throttle: Throttle): MassMessageRow | undefined {
+function claimNext(deps: AppDeps, connectionId: number, throttle: Throttle): MassMessageRow | undefined {
   const now = deps.clock.now();
   return deps.db.transaction((tx) => {
-    const lane = tx.select().from(bulkLanes).where(eq(bulkLanes.whatsappId, whatsappId)).get();
+    const lane = tx.select().from(bulkLanes).where(eq(bulkLanes.whatsappId, connectionId)).get();
     if (!isDue(lane, throttle, now)) return undefined;
     const sent =
       tx
@@ -110,7 +110,7 @@ function claimNext(deps: AppDeps, whatsappId: number, throttle: Throttle): MassM
         .from(massMessages)
         .where(
           and(
-            eq(massMessages.whatsappId, whatsappId),
+            eq(massMessages.whatsappId, connectionId),
             isNotNull(massMessages.sentAt),
             gte(massMessages.sentAt, now - BULK_WINDOW_MS),
           ),
@@ -120,14 +120,14 @@ function claimNext(deps: AppDeps, whatsappId: number, throttle: Throttle): MassM
     const next = tx
       .select({ id: massMessages.id })
       .from(massMessages)
-      .where(and(eq(massMessages.whatsappId, whatsappId), eq(massMessages.status, "pending")))
+      .where(and(eq(massMessages.whatsappId, connectionId), eq(massMessages.status, "pending")))
       .orderBy(asc(massMessages.id))
       .limit(1)
       .get();
     if (!next) return undefined;
     const mark = { lastAt: now, jitterMs: Math.floor(Math.random() * baseGapMs(throttle)) };
     tx.insert(bulkLanes)
-      .values({ whatsappId, ...mark })
+      .values({ whatsappId: connectionId, ...mark })
       .onConflictDoUpdate({ target: bulkLanes.whatsappId, set: mark })
       .run();
     return tx
@@ -153,23 +153,23 @@ function finish(deps: AppDeps, id: number, status: MassStatus, extra: Partial<Ma
   return !!record;
 }
 
-async function sendNext(deps: AppDeps, whatsappId: number) {
-  if (!deps.channels.isRunning(whatsappId)) return;
+async function sendNext(deps: AppDeps, connectionId: number) {
+  if (!deps.channels.isRunning(connectionId)) return;
   let busy = busyLanes.get(deps);
   if (!busy) busyLanes.set(deps, (busy = new Set()));
-  if (busy.has(whatsappId)) return;
-  busy.add(whatsappId);
+  if (busy.has(connectionId)) return;
+  busy.add(connectionId);
   try {
-    await sendNextFree(deps, whatsappId);
+    await sendNextFree(deps, connectionId);
   } finally {
-    busy.delete(whatsappId);
+    busy.delete(connectionId);
   }
 }
 
-async function sendNextFree(deps: AppDeps, whatsappId: number) {
-  const throttle = throttleFor(deps.db, whatsappId);
+async function sendNextFree(deps: AppDeps, connectionId: number) {
+  const throttle = throttleFor(deps.db, connectionId);
   if (throttle.limit <= 0) return;
-  const record = claimNext(deps, whatsappId, throttle);
+  const record = claimNext(deps, connectionId, throttle);
   if (!record) return;
   deps.events.emit("bulk.updated", { record });
   const mine = working(deps);
@@ -186,20 +186,20 @@ async function sendNextFree(deps: AppDeps, whatsappId: number) {
 
 /** Checks in order (opt-out, on WhatsApp, photo, saved contact), then stores the text in the contact's ticket and sends it. */
 async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throttle) {
-  const whatsappId = record.whatsappId!;
-  if (isOptedOut(deps.db, whatsappId, record.phone)) return void finish(deps, record.id, "opted out");
+  const connectionId = record.whatsappId!;
+  if (isOptedOut(deps.db, connectionId, record.phone)) return void finish(deps, record.id, "opted out");
   let number: string | null;
   try {
-    number = await deps.channels.checkNumber(whatsappId, record.phone);
+    number = await deps.channels.checkNumber(connectionId, record.phone);
   } catch (error) {
     if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") return void release(deps, record.id);
     number = null;
   }
   if (!number) return void finish(deps, record.id, "number not exists");
-  if (number !== record.phone && isOptedOut(deps.db, whatsappId, number))
+  if (number !== record.phone && isOptedOut(deps.db, connectionId, number))
     return void finish(deps, record.id, "opted out");
   if (throttle.photo) {
-    const picture = await deps.channels.profilePictureUrl(whatsappId, number, false).catch(() => null);
+    const picture = await deps.channels.profilePictureUrl(connectionId, number, false).catch(() => null);
     if (!picture) return void finish(deps, record.id, "no photo contact");
   }
   if (throttle.contacts && contactIdByNumbers(deps.db, [number]) === undefined) {
@@ -207,10 +207,14 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
   }
 
   const contact = findOrCreateContact(deps, { address: number, isGroup: false });
-  const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
+  const { ticket, change } = findOrCreateTicket(deps, {
+    contactId: contact.id,
+    whatsappId: connectionId,
+    isGroup: false,
+  });
   if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.
-  const wid = deps.channels.newMessageId(whatsappId);
+  const wid = deps.channels.newMessageId(connectionId);
   const marked = deps.db.transaction((tx) =>
     tx
       .update(massMessages)
@@ -221,7 +225,7 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
   );
   if (!marked) return;
   const { message } = storeMessage(deps, {
-    whatsappId,
+    whatsappId: connectionId,
     wid,
     ticketId: ticket.id,
     contactId: null,
@@ -231,7 +235,7 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
     ack: 0,
     sendState: "queued",
   });
-  await deps.outbox.flush(deps, whatsappId, message.id);
+  await deps.outbox.flush(deps, connectionId, message.id);
   settleRecord(deps, { ...record, wid });
 }
 

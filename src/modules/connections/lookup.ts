@@ -1,16 +1,16 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Reader } from "../../db/client";
-import { type WhatsappRow, whatsappQueues, whatsapps } from "../../db/schema";
+import { type ConnectionRow, connectionQueues, connections } from "../../db/schema";
 import { AppError } from "../../errors";
 
 /** The connection row by id. */
-export function findConnection(db: Reader, id: number): WhatsappRow | undefined {
-  return db.select().from(whatsapps).where(eq(whatsapps.id, id)).get();
+export function findConnection(db: Reader, id: number): ConnectionRow | undefined {
+  return db.select().from(connections).where(eq(connections.id, id)).get();
 }
 
 /** True when the connection exists. */
 export function connectionExists(db: Reader, id: number): boolean {
-  return !!db.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.id, id)).get();
+  return !!db.select({ id: connections.id }).from(connections).where(eq(connections.id, id)).get();
 }
 
 /** True when every one of `ids` is a connection. */
@@ -18,7 +18,7 @@ export function allConnectionsExist(db: Reader, ids: readonly number[]): boolean
   const distinct = [...new Set(ids)];
   if (!distinct.length) return true;
   return (
-    db.select({ id: whatsapps.id }).from(whatsapps).where(inArray(whatsapps.id, distinct)).all().length ===
+    db.select({ id: connections.id }).from(connections).where(inArray(connections.id, distinct)).all().length ===
     distinct.length
   );
 }
@@ -36,9 +36,9 @@ export function connectionSummaries(db: Reader, ids: readonly number[]): Connect
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   return db
-    .select({ id: whatsapps.id, name: whatsapps.name, number: whatsapps.number, wavoip: whatsapps.wavoip })
-    .from(whatsapps)
-    .where(inArray(whatsapps.id, distinct))
+    .select({ id: connections.id, name: connections.name, number: connections.number, wavoip: connections.wavoip })
+    .from(connections)
+    .where(inArray(connections.id, distinct))
     .all()
     .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
@@ -46,9 +46,9 @@ export function connectionSummaries(db: Reader, ids: readonly number[]): Connect
 /** The ids of the connections whose session is connected. */
 export function connectedIds(db: Reader): number[] {
   return db
-    .select({ id: whatsapps.id })
-    .from(whatsapps)
-    .where(eq(whatsapps.status, "CONNECTED"))
+    .select({ id: connections.id })
+    .from(connections)
+    .where(eq(connections.status, "CONNECTED"))
     .all()
     .map((r) => r.id);
 }
@@ -56,10 +56,10 @@ export function connectedIds(db: Reader): number[] {
 /** The global default connection; 400 ERR_NO_DEF_WAPP_FOUND when there is none. */
 export function globalDefaultConnection(db: Reader): number {
   const row = db
-    .select({ id: whatsapps.id })
-    .from(whatsapps)
-    .where(eq(whatsapps.isDefault, true))
-    .orderBy(asc(whatsapps.id))
+    .select({ id: connections.id })
+    .from(connections)
+    .where(eq(connections.isDefault, true))
+    .orderBy(asc(connections.id))
     .get();
   if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
   return row.id;
@@ -70,9 +70,9 @@ export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<n
   const byConnection = new Map<number, number[]>();
   if (!ids.length) return byConnection;
   for (const { whatsappId, queueId } of db
-    .select({ whatsappId: whatsappQueues.whatsappId, queueId: whatsappQueues.queueId })
-    .from(whatsappQueues)
-    .where(inArray(whatsappQueues.whatsappId, [...ids]))
+    .select({ whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId })
+    .from(connectionQueues)
+    .where(inArray(connectionQueues.whatsappId, [...ids]))
     .all())
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
   return byConnection;

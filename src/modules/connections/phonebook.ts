@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { NormalizedContact } from "../../channels/types";
 import type { Db, Reader } from "../../db/client";
-import { whatsappPhonebook } from "../../db/schema";
+import { connectionPhonebook } from "../../db/schema";
 
 /** Stores the phone book a connection reported (the source of the contacts import); upsert per (connection, phone). */
-export function savePhonebook(db: Db, whatsappId: number, list: NormalizedContact[]) {
+export function savePhonebook(db: Db, connectionId: number, list: NormalizedContact[]) {
   const rows = list
     .filter((c) => /^\d{5,20}$/.test(c.phone))
     .map((c) => ({
-      whatsappId,
+      whatsappId: connectionId,
       jid: `${c.phone}@s.whatsapp.net`,
       phone: c.phone,
       lid: c.lid ?? null,
@@ -17,14 +17,14 @@ export function savePhonebook(db: Db, whatsappId: number, list: NormalizedContac
   if (!rows.length) return;
   db.transaction((tx) => {
     for (const row of rows) {
-      tx.insert(whatsappPhonebook)
+      tx.insert(connectionPhonebook)
         .values(row)
         .onConflictDoUpdate({
-          target: [whatsappPhonebook.whatsappId, whatsappPhonebook.jid],
+          target: [connectionPhonebook.whatsappId, connectionPhonebook.jid],
           set: {
             phone: row.phone,
-            lid: sql`coalesce(excluded.lid, ${whatsappPhonebook.lid})`,
-            name: sql`coalesce(excluded.name, ${whatsappPhonebook.name})`,
+            lid: sql`coalesce(excluded.lid, ${connectionPhonebook.lid})`,
+            name: sql`coalesce(excluded.name, ${connectionPhonebook.name})`,
           },
         })
         .run();
@@ -33,6 +33,6 @@ export function savePhonebook(db: Db, whatsappId: number, list: NormalizedContac
 }
 
 /** What a connection's phone book holds (the source of the contacts import). */
-export function phonebookOf(db: Reader, whatsappId: number) {
-  return db.select().from(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, whatsappId)).all();
+export function phonebookOf(db: Reader, connectionId: number) {
+  return db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId)).all();
 }

@@ -1,11 +1,11 @@
 import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import type { Db } from "../../db/client";
-import { type WhatsappRow, whatsappPhonebook, whatsapps } from "../../db/schema";
+import { type ConnectionRow, connectionPhonebook, connections } from "../../db/schema";
 import type { EventBus } from "../../events/bus";
 
 /** The session row as announced: the connection row without its call token (`wavoip`). */
-export function publicSession(row: WhatsappRow) {
+export function publicSession(row: ConnectionRow) {
   const { wavoip: _secret, ...session } = row;
   return session;
 }
@@ -14,7 +14,7 @@ export function publicSession(row: WhatsappRow) {
 export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
   return {
     load(connectionId) {
-      const row = db.select().from(whatsapps).where(eq(whatsapps.id, connectionId)).get();
+      const row = db.select().from(connections).where(eq(connections.id, connectionId)).get();
       if (!row) return undefined;
       return {
         id: row.id,
@@ -25,32 +25,35 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
     },
 
     providerOf(connectionId) {
-      return db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, connectionId)).get()
-        ?.provider;
+      return db
+        .select({ provider: connections.provider })
+        .from(connections)
+        .where(eq(connections.id, connectionId))
+        .get()?.provider;
     },
 
     ids() {
       return db
-        .select({ id: whatsapps.id })
-        .from(whatsapps)
+        .select({ id: connections.id })
+        .from(connections)
         .all()
         .map((r) => r.id);
     },
 
     idsToStart() {
       return db
-        .select({ id: whatsapps.id })
-        .from(whatsapps)
-        .where(ne(whatsapps.status, "DISCONNECTED"))
+        .select({ id: connections.id })
+        .from(connections)
+        .where(ne(connections.status, "DISCONNECTED"))
         .all()
         .map((r) => r.id);
     },
 
     saveStatus(connectionId, status, info) {
       const row = db
-        .update(whatsapps)
+        .update(connections)
         .set(statusChanges(status, info))
-        .where(eq(whatsapps.id, connectionId))
+        .where(eq(connections.id, connectionId))
         .returning()
         .get();
       if (!row) return false;
@@ -60,7 +63,7 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
     },
 
     forgetPhonebook(connectionId) {
-      db.delete(whatsappPhonebook).where(eq(whatsappPhonebook.whatsappId, connectionId)).run();
+      db.delete(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId)).run();
     },
   };
 }
@@ -69,8 +72,8 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
  * The row changes a status brings: a QR only lives while the QR shows, and the reconnect count starts again once
  * the connection opens or asks to be paired anew.
  */
-function statusChanges(status: ConnectionStatus, info: StatusInfo): Partial<WhatsappRow> {
-  const changes: Partial<WhatsappRow> = { status };
+function statusChanges(status: ConnectionStatus, info: StatusInfo): Partial<ConnectionRow> {
+  const changes: Partial<ConnectionRow> = { status };
   if (info.qr !== undefined) changes.qrcode = info.qr;
   else if (status !== "qrcode") changes.qrcode = "";
   if (info.number !== undefined) changes.number = info.number;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { whatsappQueues, whatsapps, type WhatsappRow } from "../../db/schema";
+import { connectionQueues, connections, type ConnectionRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { ConnectionDto } from "../../shared/contracts/connections";
@@ -11,7 +11,7 @@ import { findConnection, queueIdsOfConnections } from "./lookup";
 import type { ConnectionModel } from "./model";
 
 /** The call token is an integration secret and a pending QR pairs a phone with the connection: only admins see them. */
-function present<T extends WhatsappRow>(row: T, profile: Role | null) {
+function present<T extends ConnectionRow>(row: T, profile: Role | null) {
   if (profile && can(profile, "connections:manage")) return row;
   const { wavoip: _secret, qrcode: _pairing, ...rest } = row;
   return rest;
@@ -32,7 +32,7 @@ function queuesOf(db: Db, ids: number[]) {
 
 /** GET /whatsapp: every connection with its queues, in id order. */
 export function listConnections(db: Db, profile: Role): ConnectionDto[] {
-  const rows = db.select().from(whatsapps).orderBy(asc(whatsapps.id)).all();
+  const rows = db.select().from(connections).orderBy(asc(connections.id)).all();
   const byConnection = queuesOf(
     db,
     rows.map((r) => r.id),
@@ -44,14 +44,14 @@ export function listConnections(db: Db, profile: Role): ConnectionDto[] {
 export function showConnection(db: Db, id: number, profile: Role | null) {
   const row = findConnection(db, id);
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
-  const connectionQueues = queuesOf(db, [id]).get(id) ?? [];
+  const linked = queuesOf(db, [id]).get(id) ?? [];
   const options = firstLevelOptions(
     db,
-    connectionQueues.map((q) => q.id),
+    linked.map((q) => q.id),
   );
   return {
     ...present(row, profile),
-    queues: connectionQueues.map((q) => ({
+    queues: linked.map((q) => ({
       ...q,
       chatbots: options
         .filter((o) => o.queueId === q.id)
@@ -60,14 +60,14 @@ export function showConnection(db: Db, id: number, profile: Role | null) {
   };
 }
 
-function validate(deps: AppDeps, input: ConnectionModel.Update, current?: WhatsappRow) {
+function validate(deps: AppDeps, input: ConnectionModel.Update, current?: ConnectionRow) {
   if (input.provider === "sandbox" && !deps.config.sandbox) throw new AppError("ERR_SANDBOX_DISABLED", 403);
   const name = input.name?.trim();
   if (name !== undefined) {
     const clash = deps.db
-      .select({ id: whatsapps.id })
-      .from(whatsapps)
-      .where(and(eq(whatsapps.name, name), current ? ne(whatsapps.id, current.id) : undefined))
+      .select({ id: connections.id })
+      .from(connections)
+      .where(and(eq(connections.name, name), current ? ne(connections.id, current.id) : undefined))
       .get();
     if (clash) throw new AppError("ERR_WAPP_NAME_ALREADY_EXISTS", 400);
   }
@@ -92,10 +92,10 @@ function replaceQueues(
   queueIds: number[] | undefined,
 ) {
   if (queueIds === undefined) return;
-  tx.delete(whatsappQueues).where(eq(whatsappQueues.whatsappId, id)).run();
+  tx.delete(connectionQueues).where(eq(connectionQueues.whatsappId, id)).run();
   const ids = [...new Set(queueIds)];
   if (ids.length)
-    tx.insert(whatsappQueues)
+    tx.insert(connectionQueues)
       .values(ids.map((queueId) => ({ whatsappId: id, queueId })))
       .run();
 }
@@ -108,21 +108,21 @@ function publishUpdate(deps: AppDeps, id: number) {
 /** POST /whatsapp: the first connection becomes the default; the session starts right away. */
 export function createConnection(deps: AppDeps, input: ConnectionModel.Create) {
   validate(deps, input);
-  const isFirst = (deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0) === 0;
+  const isFirst = (deps.db.select({ n: count() }).from(connections).get()?.n ?? 0) === 0;
   const isDefault = isFirst || input.isDefault === true;
   const { id, previousDefaults } = deps.db.transaction((tx) => {
     const previousDefaults = isDefault
       ? tx
-          .update(whatsapps)
+          .update(connections)
           .set({ isDefault: false })
-          .where(eq(whatsapps.isDefault, true))
-          .returning({ id: whatsapps.id })
+          .where(eq(connections.isDefault, true))
+          .returning({ id: connections.id })
           .all()
       : [];
     const row = tx
-      .insert(whatsapps)
+      .insert(connections)
       .values({ ...fieldsOf(input), name: input.name.trim(), isDefault, status: "OPENING" })
-      .returning({ id: whatsapps.id })
+      .returning({ id: connections.id })
       .get();
     replaceQueues(tx, row.id, input.queueIds);
     return { id: row.id, previousDefaults };
@@ -145,14 +145,14 @@ export function updateConnection(deps: AppDeps, id: number, input: ConnectionMod
     const previous =
       input.isDefault === true && !current.isDefault
         ? tx
-            .update(whatsapps)
+            .update(connections)
             .set({ isDefault: false })
-            .where(and(eq(whatsapps.isDefault, true), ne(whatsapps.id, id)))
-            .returning({ id: whatsapps.id })
+            .where(and(eq(connections.isDefault, true), ne(connections.id, id)))
+            .returning({ id: connections.id })
             .all()
         : [];
     const fields = fieldsOf(input);
-    if (Object.keys(fields).length) tx.update(whatsapps).set(fields).where(eq(whatsapps.id, id)).run();
+    if (Object.keys(fields).length) tx.update(connections).set(fields).where(eq(connections.id, id)).run();
     replaceQueues(tx, id, input.queueIds);
     return previous;
   });
@@ -165,18 +165,18 @@ export function updateConnection(deps: AppDeps, id: number, input: ConnectionMod
 export async function deleteConnection(deps: AppDeps, id: number) {
   const current = findConnection(deps.db, id);
   if (!current) throw notFound("ERR_NO_WAPP_FOUND");
-  const total = deps.db.select({ n: count() }).from(whatsapps).get()?.n ?? 0;
+  const total = deps.db.select({ n: count() }).from(connections).get()?.n ?? 0;
   if (current.isDefault && total > 1) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
   try {
     await deps.channels.disconnect(id);
   } catch (error) {
     deps.log.warn("connection logout failed before delete", { connectionId: id, error });
   }
-  deps.db.delete(whatsapps).where(eq(whatsapps.id, id)).run();
+  deps.db.delete(connections).where(eq(connections.id, id)).run();
   deps.events.emit("connection.deleted", { connectionId: id });
 }
 
 /** How many connections are in each status (monitoring). */
 export function countConnectionsByStatus(db: Db): { status: string; count: number }[] {
-  return db.select({ status: whatsapps.status, count: count() }).from(whatsapps).groupBy(whatsapps.status).all();
+  return db.select({ status: connections.status, count: count() }).from(connections).groupBy(connections.status).all();
 }

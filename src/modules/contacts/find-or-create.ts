@@ -93,12 +93,12 @@ export function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): 
 }
 
 /** Refreshes the contact's picture when the last check is older than PICTURE_REFRESH_MS; emits only on change. */
-export async function refreshPicture(deps: AppDeps, whatsappId: number, contact: ContactRow): Promise<void> {
+export async function refreshPicture(deps: AppDeps, connectionId: number, contact: ContactRow): Promise<void> {
   const now = deps.clock.now();
   if (contact.pictureCheckedAt && now - contact.pictureCheckedAt.getTime() < PICTURE_REFRESH_MS) return;
   let url = contact.profilePicUrl;
   try {
-    url = (await deps.channels.profilePictureUrl(whatsappId, contactAddress(contact), contact.isGroup)) ?? "";
+    url = (await deps.channels.profilePictureUrl(connectionId, contactAddress(contact), contact.isGroup)) ?? "";
   } catch (error) {
     deps.log.debug("profile picture unavailable", { contactId: contact.id, error });
   }

@@ -34,18 +34,18 @@ export function normaliseNumber(raw: string): string {
   return digits;
 }
 
-function connectionFor(deps: AppDeps, whatsappId: number | undefined): number {
-  if (whatsappId == null) return defaultWhatsappId(deps.db, null);
-  if (!connectionExists(deps.db, whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND");
-  return whatsappId;
+function connectionFor(deps: AppDeps, connectionId: number | undefined): number {
+  if (connectionId == null) return defaultWhatsappId(deps.db, null);
+  if (!connectionExists(deps.db, connectionId)) throw new AppError("ERR_NO_WAPP_FOUND");
+  return connectionId;
 }
 
 /** The digits WhatsApp knows for the number, asked through the connection the message goes out on. */
-async function checkOnWhatsapp(deps: AppDeps, whatsappId: number, number: string): Promise<string> {
-  if (!deps.channels.isRunning(whatsappId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+async function checkOnWhatsapp(deps: AppDeps, connectionId: number, number: string): Promise<string> {
+  if (!deps.channels.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   let canonical: string | null;
   try {
-    canonical = await deps.channels.checkNumber(whatsappId, number);
+    canonical = await deps.channels.checkNumber(connectionId, number);
   } catch {
     throw new AppError("ERR_WAPP_CHECK_CONTACT");
   }
@@ -64,12 +64,16 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const files = input.files ?? [];
   if (!files.length && !body.trim()) throw new FieldError("body", "required");
   const number = normaliseNumber(input.number);
-  const whatsappId = connectionFor(deps, input.whatsappId);
+  const connectionId = connectionFor(deps, input.whatsappId);
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
-  const canonical = await checkOnWhatsapp(deps, whatsappId, number);
+  const canonical = await checkOnWhatsapp(deps, connectionId, number);
 
   const contact = findOrCreateContact(deps, { address: canonical, isGroup: false });
-  const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
+  const { ticket, change } = findOrCreateTicket(deps, {
+    contactId: contact.id,
+    whatsappId: connectionId,
+    isGroup: false,
+  });
   if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
 
   const sent: MessageRow[] = [];

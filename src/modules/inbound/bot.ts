@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps";
-import type { ChatbotRow, TicketRow, WhatsappRow } from "../../db/schema";
+import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/schema";
 import { queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
@@ -34,7 +34,7 @@ type QueueOption = { id: number; name: string; greetingMessage: string };
 export async function runBot(
   deps: AppDeps,
   actions: BotActions,
-  connection: WhatsappRow,
+  connection: ConnectionRow,
   ticket: TicketRow,
   text: string,
 ) {
@@ -55,8 +55,8 @@ export async function runBot(
 }
 
 /** The queues the connection offers, in id order. */
-function connectionQueues(deps: AppDeps, whatsappId: number): QueueOption[] {
-  const ids = queueIdsOfConnections(deps.db, [whatsappId]).get(whatsappId) ?? [];
+function connectionQueues(deps: AppDeps, connectionId: number): QueueOption[] {
+  const ids = queueIdsOfConnections(deps.db, [connectionId]).get(connectionId) ?? [];
   return queueSummaries(deps.db, ids).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage }));
 }
 
@@ -70,14 +70,14 @@ function menuJustSent(deps: AppDeps, dialog: Dialog | undefined): boolean {
   return !!dialog?.menuSentAt && deps.clock.now() - dialog.menuSentAt.getTime() < MENU_REPEAT_MS;
 }
 
-function mainMenu(connection: WhatsappRow, list: QueueOption[]): string {
+function mainMenu(connection: ConnectionRow, list: QueueOption[]): string {
   return renderMenu(connection.greetingMessage, list, false);
 }
 
 async function queueMenu(
   deps: AppDeps,
   actions: BotActions,
-  connection: WhatsappRow,
+  connection: ConnectionRow,
   ticket: TicketRow,
   dialog: Dialog | undefined,
   text: string,
@@ -108,7 +108,7 @@ async function queueMenu(
 async function chatbot(
   deps: AppDeps,
   actions: BotActions,
-  connection: WhatsappRow,
+  connection: ConnectionRow,
   ticket: TicketRow,
   dialog: Dialog | undefined,
   text: string,

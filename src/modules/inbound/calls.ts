@@ -39,26 +39,30 @@ export class CallHandler {
     private readonly pipeline: InboundPipeline,
   ) {}
 
-  async handle(whatsappId: number, call: CallEvent): Promise<void> {
+  async handle(connectionId: number, call: CallEvent): Promise<void> {
     const { deps } = this;
-    if (!connectionExists(deps.db, whatsappId)) return;
+    if (!connectionExists(deps.db, connectionId)) return;
     // A call already logged was handled: the same event again (received events are handled again after a
     // restart) must not reject or answer the caller twice.
-    if (hasMessage(deps.db, whatsappId, call.id)) return;
+    if (hasMessage(deps.db, connectionId, call.id)) return;
     const disabled = getSetting(deps.db, "call") === "disabled";
     if (call.kind === "offer") {
       if (!disabled) return;
       await deps.channels
-        .rejectCall(whatsappId, call.id, call.from)
-        .catch((error) => deps.log.warn("call reject failed", { whatsappId, error }));
+        .rejectCall(connectionId, call.id, call.from)
+        .catch((error) => deps.log.warn("call reject failed", { whatsappId: connectionId, error }));
     }
     let contact = findOrCreateContact(deps, { address: call.from, isGroup: false });
-    await this.pipeline.runForChat(contact.id, whatsappId, async () => {
+    await this.pipeline.runForChat(contact.id, connectionId, async () => {
       contact = currentContact(deps, contact);
-      const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: false });
+      const { ticket, change } = findOrCreateTicket(deps, {
+        contactId: contact.id,
+        whatsappId: connectionId,
+        isGroup: false,
+      });
       if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
       const stored = storeMessage(deps, {
-        whatsappId,
+        whatsappId: connectionId,
         wid: call.id,
         ticketId: ticket.id,
         contactId: contact.id,
@@ -71,14 +75,14 @@ export class CallHandler {
         countUnread: false,
       });
       if (!disabled || !stored.created) return;
-      const key = `${whatsappId}:${call.from}`;
+      const key = `${connectionId}:${call.from}`;
       const last = this.lastReply.get(key) ?? -Infinity;
       if (deps.clock.now() - last < CALL_REPLY_INTERVAL_MS) return;
       this.lastReply.set(key, deps.clock.now());
       const fresh = findTicket(deps.db, ticket.id)!;
       await this.actions
         .send(fresh, CALLS_DISABLED_TEXT)
-        .catch((error) => deps.log.warn("call auto message failed", { whatsappId, error }));
+        .catch((error) => deps.log.warn("call auto message failed", { whatsappId: connectionId, error }));
     });
   }
 }

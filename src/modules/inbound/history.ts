@@ -20,8 +20,8 @@ const DAY_MS = 86_400_000;
  * count; messages already stored are skipped and the chat's other tickets are left as they are. Each chat is
  * written at once, between live events. Returns how many messages were stored.
  */
-export async function importHistory(deps: AppDeps, whatsappId: number, list: NormalizedMessage[]): Promise<number> {
-  const connection = findConnection(deps.db, whatsappId);
+export async function importHistory(deps: AppDeps, connectionId: number, list: NormalizedMessage[]): Promise<number> {
+  const connection = findConnection(deps.db, connectionId);
   if (!connection?.importHistory) return 0;
   const since = deps.clock.now() - connection.importHistoryDays * DAY_MS;
   const ignoreGroups = getSetting(deps.db, "CheckMsgIsGroup") === "enabled";
@@ -38,20 +38,20 @@ export async function importHistory(deps: AppDeps, whatsappId: number, list: Nor
   for (const chat of chats.values()) {
     stored += importChat(
       deps,
-      whatsappId,
+      connectionId,
       chat.sort((a, b) => a.at - b.at),
     );
     // Live messages wait for no more than one chat.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  if (stored) deps.log.info("chat history imported", { whatsappId, messages: stored, chats: chats.size });
+  if (stored) deps.log.info("chat history imported", { whatsappId: connectionId, messages: stored, chats: chats.size });
   return stored;
 }
 
-function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]): number {
+function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage[]): number {
   const known = storedWids(
     deps.db,
-    whatsappId,
+    connectionId,
     chat.map((m) => m.id),
   );
   const fresh = chat.filter((m) => !known.has(m.id));
@@ -69,7 +69,11 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
         name: fresh.find((m) => !m.fromMe && m.pushName)?.pushName,
         isGroup: false,
       });
-  const ticket = historyTicket(deps.db, { contactId: contact.id, whatsappId, isGroup: first.isGroup }, first.at);
+  const ticket = historyTicket(
+    deps.db,
+    { contactId: contact.id, whatsappId: connectionId, isGroup: first.isGroup },
+    first.at,
+  );
   let stored = 0;
   for (const m of fresh) {
     const sender = m.fromMe
@@ -80,7 +84,7 @@ function importChat(deps: AppDeps, whatsappId: number, chat: NormalizedMessage[]
           : null
         : contact;
     const { created } = storeMessage(deps, {
-      whatsappId,
+      whatsappId: connectionId,
       wid: m.id,
       ticketId: ticket.id,
       contactId: sender?.id ?? null,

@@ -16,19 +16,19 @@ export function createIngest(deps: AppDeps): InboundSink {
   const pipeline = new InboundPipeline(deps, actions);
   const calls = new CallHandler(deps, actions, pipeline);
   return {
-    onMessage: (whatsappId, message) => pipeline.handle(whatsappId, message),
-    wantsMedia: (whatsappId, messageId) => isMediaPending(deps, whatsappId, messageId),
-    onMedia: async (whatsappId, messageId, outcome) => void settleMedia(deps, whatsappId, messageId, outcome),
-    onAck: (whatsappId, messageId, ack) => void updateAck(deps, whatsappId, messageId, ack),
-    onRevoked: (whatsappId, messageId) => void markRevoked(deps, whatsappId, messageId),
-    onEdit: (whatsappId, edit) => void applyEdit(deps, whatsappId, edit),
-    onReaction: (whatsappId, reaction) => void applyReaction(deps, whatsappId, reaction),
-    onCall: (whatsappId, call) => calls.handle(whatsappId, call),
-    onContacts: (whatsappId, contacts) => {
-      savePhonebook(deps.db, whatsappId, contacts);
+    onMessage: (connectionId, message) => pipeline.handle(connectionId, message),
+    wantsMedia: (connectionId, messageId) => isMediaPending(deps, connectionId, messageId),
+    onMedia: async (connectionId, messageId, outcome) => void settleMedia(deps, connectionId, messageId, outcome),
+    onAck: (connectionId, messageId, ack) => void updateAck(deps, connectionId, messageId, ack),
+    onRevoked: (connectionId, messageId) => void markRevoked(deps, connectionId, messageId),
+    onEdit: (connectionId, edit) => void applyEdit(deps, connectionId, edit),
+    onReaction: (connectionId, reaction) => void applyReaction(deps, connectionId, reaction),
+    onCall: (connectionId, call) => calls.handle(connectionId, call),
+    onContacts: (connectionId, contacts) => {
+      savePhonebook(deps.db, connectionId, contacts);
       linkLids(deps, contacts);
     },
-    onSendRejected: (whatsappId, messageId, reason) => markRejected(deps, whatsappId, messageId, reason),
-    onHistory: async (whatsappId, messages) => void (await importHistory(deps, whatsappId, messages)),
+    onSendRejected: (connectionId, messageId, reason) => markRejected(deps, connectionId, messageId, reason),
+    onHistory: async (connectionId, messages) => void (await importHistory(deps, connectionId, messages)),
   };
 }

@@ -45,17 +45,17 @@ export class InboundPipeline {
   ) {}
 
   /** Handles one message seen on a connection (inbound, or sent from the phone itself). */
-  async handle(whatsappId: number, message: NormalizedMessage): Promise<void> {
+  async handle(connectionId: number, message: NormalizedMessage): Promise<void> {
     const { deps } = this;
     // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && getSetting(deps.db, "CheckMsgIsGroup") === "enabled") return;
-    const connection = findConnection(deps.db, whatsappId);
+    const connection = findConnection(deps.db, connectionId);
     if (!connection) return;
-    if (isStoredForGood(deps.db, whatsappId, message.id)) return;
+    if (isStoredForGood(deps.db, connectionId, message.id)) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
-        whatsappId,
+        whatsappId: connectionId,
         messageId: message.id,
         bytes: message.oversizedMedia.bytes,
         limitMb: deps.config.maxMediaMb,
@@ -82,19 +82,19 @@ export class InboundPipeline {
       if (!message.fromMe) sender = chatContact;
     }
 
-    await this.chats.run(`${chatContact.id}:${whatsappId}`, async () => {
-      if (isStoredForGood(deps.db, whatsappId, message.id)) return;
+    await this.chats.run(`${chatContact.id}:${connectionId}`, async () => {
+      if (isStoredForGood(deps.db, connectionId, message.id)) return;
       chatContact = currentContact(deps, chatContact);
       if (sender) sender = currentContact(deps, sender);
       const { ticket, change } = findOrCreateTicket(deps, {
         contactId: chatContact.id,
-        whatsappId,
+        whatsappId: connectionId,
         isGroup: message.isGroup,
       });
       if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
       const body = bodyOf(message);
       const stored = storeMessage(deps, {
-        whatsappId,
+        whatsappId: connectionId,
         wid: message.id,
         ticketId: ticket.id,
         contactId: sender?.id ?? null,
@@ -117,22 +117,22 @@ export class InboundPipeline {
       if (!stored.created && !stored.replaced) return;
       const fresh = findTicket(deps.db, ticket.id)!;
       try {
-        if (chatContact.number && (await handleOptOut(deps, whatsappId, fresh, chatContact.number, message.body)))
+        if (chatContact.number && (await handleOptOut(deps, connectionId, fresh, chatContact.number, message.body)))
           return;
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
       } catch (error) {
-        deps.log.error("bot stage failed", { whatsappId, ticketId: ticket.id, error });
+        deps.log.error("bot stage failed", { whatsappId: connectionId, ticketId: ticket.id, error });
       }
     });
 
     // Not awaited: a slow picture query must not hold up this chat's next message.
-    void refreshPicture(deps, whatsappId, chatContact).catch((error) =>
-      deps.log.warn("profile picture refresh failed", { whatsappId, contactId: chatContact.id, error }),
+    void refreshPicture(deps, connectionId, chatContact).catch((error) =>
+      deps.log.warn("profile picture refresh failed", { whatsappId: connectionId, contactId: chatContact.id, error }),
     );
   }
 
   /** Runs `job` under the chat lock of (contact, connection), as message handling does. */
-  runForChat<T>(contactId: number, whatsappId: number, job: () => Promise<T>): Promise<T> {
-    return this.chats.run(`${contactId}:${whatsappId}`, job);
+  runForChat<T>(contactId: number, connectionId: number, job: () => Promise<T>): Promise<T> {
+    return this.chats.run(`${contactId}:${connectionId}`, job);
   }
 }

@@ -1,4 +1,4 @@
-import type { WhatsappRow } from "../../db/schema";
+import type { ConnectionRow } from "../../db/schema";
 
 type Day = "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
 const DAYS: Record<string, Day> = {
@@ -12,7 +12,7 @@ const DAYS: Record<string, Day> = {
 };
 
 type WorkHours = Pick<
-  WhatsappRow,
+  ConnectionRow,
   "defineWorkHours" | "startWorkHour" | "endWorkHour" | "startWorkHourWeekend" | "endWorkHourWeekend" | Day
 >;
 

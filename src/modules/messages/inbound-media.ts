@@ -13,11 +13,11 @@ export function withOversizedNote(body: string, oversized: OversizedMedia): stri
 }
 
 /** True while the message is stored with its media `downloading`. */
-export function isMediaPending(deps: Pick<AppDeps, "db">, whatsappId: number, wid: string): boolean {
+export function isMediaPending(deps: Pick<AppDeps, "db">, connectionId: number, wid: string): boolean {
   return !!deps.db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
     .get();
 }
 
@@ -28,7 +28,7 @@ export function isMediaPending(deps: Pick<AppDeps, "db">, whatsappId: number, wi
  */
 export function settleMedia(
   deps: Pick<AppDeps, "db" | "events" | "log" | "config">,
-  whatsappId: number,
+  connectionId: number,
   wid: string,
   outcome: MediaOutcome,
 ): MessageRow | undefined {
@@ -36,7 +36,7 @@ export function settleMedia(
     const waiting = tx
       .select()
       .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
       .get();
     if (!waiting) return undefined;
     let changes: Partial<MessageRow>;
@@ -58,7 +58,7 @@ export function settleMedia(
   if ("media" in outcome && !row) removeMediaFiles(deps, [outcome.media.fileName]);
   if ("oversized" in outcome)
     deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
-      whatsappId,
+      whatsappId: connectionId,
       messageId: wid,
       bytes: outcome.oversized.bytes,
       limitMb: deps.config.maxMediaMb,

@@ -38,13 +38,13 @@ export class Outbox {
    * Sends what is queued on the connection if it is connected (a no-op otherwise). With `messageId`, resolves
    * once that message was handled or the lane stopped; without, once the lane is idle.
    */
-  flush(deps: AppDeps, whatsappId: number, messageId?: number): Promise<void> {
-    let lane = this.lanes.get(whatsappId);
+  flush(deps: AppDeps, connectionId: number, messageId?: number): Promise<void> {
+    let lane = this.lanes.get(connectionId);
     if (lane) lane.again = true;
     else {
       const fresh: Lane = { again: true, run: Promise.resolve(), waiters: new Map() };
-      this.lanes.set(whatsappId, fresh);
-      fresh.run = this.run(deps, whatsappId, fresh);
+      this.lanes.set(connectionId, fresh);
+      fresh.run = this.run(deps, connectionId, fresh);
       lane = fresh;
     }
     if (messageId === undefined) return lane.run;
@@ -55,30 +55,30 @@ export class Outbox {
   }
 
   /** Resolves when nothing is being sent on the connection. */
-  idle(whatsappId: number): Promise<void> {
-    return this.lanes.get(whatsappId)?.run ?? Promise.resolve();
+  idle(connectionId: number): Promise<void> {
+    return this.lanes.get(connectionId)?.run ?? Promise.resolve();
   }
 
-  private async run(deps: AppDeps, whatsappId: number, lane: Lane) {
+  private async run(deps: AppDeps, connectionId: number, lane: Lane) {
     // Flushes are asked for from inside a driver's status report: start once that report has returned.
     await Promise.resolve();
     try {
       while (lane.again) {
         lane.again = false;
-        await this.drain(deps, whatsappId, lane);
+        await this.drain(deps, connectionId, lane);
       }
     } catch (error) {
-      deps.log.error("outbox flush failed", { whatsappId, error });
+      deps.log.error("outbox flush failed", { whatsappId: connectionId, error });
     } finally {
-      this.lanes.delete(whatsappId);
+      this.lanes.delete(connectionId);
       for (const waiters of lane.waiters.values()) for (const resolve of waiters) resolve();
     }
   }
 
-  private async drain(deps: AppDeps, whatsappId: number, lane: Lane) {
+  private async drain(deps: AppDeps, connectionId: number, lane: Lane) {
     for (;;) {
-      if (!isConnected(deps, whatsappId)) return;
-      const row = claimNext(deps, whatsappId);
+      if (!isConnected(deps, connectionId)) return;
+      const row = claimNext(deps, connectionId);
       if (!row) return;
       const outcome = await deliver(deps, row);
       for (const resolve of lane.waiters.get(row.id) ?? []) resolve();
@@ -90,17 +90,17 @@ export class Outbox {
 }
 
 /** A send only starts on a connection that runs and last reported CONNECTED (not while it opens or reconnects). */
-function isConnected(deps: AppDeps, whatsappId: number): boolean {
-  if (!deps.channels.isRunning(whatsappId)) return false;
-  return findConnection(deps.db, whatsappId)?.status === "CONNECTED";
+function isConnected(deps: AppDeps, connectionId: number): boolean {
+  if (!deps.channels.isRunning(connectionId)) return false;
+  return findConnection(deps.db, connectionId)?.status === "CONNECTED";
 }
 
-function claimNext(deps: AppDeps, whatsappId: number): MessageRow | undefined {
+function claimNext(deps: AppDeps, connectionId: number): MessageRow | undefined {
   const row = deps.db.transaction((tx) => {
     const next = tx
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, whatsappId)))
+      .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, connectionId)))
       .orderBy(asc(messages.id))
       .limit(1)
       .get();
@@ -130,26 +130,26 @@ function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendE
 }
 
 async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed" | "queued"> {
-  const whatsappId = row.whatsappId!;
+  const connectionId = row.whatsappId!;
   try {
     const ticket = findTicket(deps.db, row.ticketId);
     const chat = ticket ? contactChat(deps.db, ticket.contactId) : undefined;
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
     if (row.mediaUrl)
-      await deps.channels.sendMedia(whatsappId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
+      await deps.channels.sendMedia(connectionId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
     else
-      await deps.channels.sendText(whatsappId, to, chat.isGroup, row.body, {
+      await deps.channels.sendText(connectionId, to, chat.isGroup, row.body, {
         messageId: row.wid,
         quoted: quotedOf(deps, row),
       });
   } catch (error) {
-    if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, whatsappId)) {
-      deps.log.info("send waits for the connection", { whatsappId, messageId: row.id });
+    if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, connectionId)) {
+      deps.log.info("send waits for the connection", { whatsappId: connectionId, messageId: row.id });
       settle(deps, row.id, "sending", "queued");
       return "queued";
     }
-    deps.log.warn("send failed", { whatsappId, messageId: row.id, error });
+    deps.log.warn("send failed", { whatsappId: connectionId, messageId: row.id, error });
     settle(deps, row.id, "sending", "failed", error instanceof AppError ? error.code : "ERR_SENDING_WAPP_MSG");
     return "failed";
   }
@@ -198,7 +198,7 @@ export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
  */
 export function markRejected(
   deps: Pick<AppDeps, "db" | "events" | "log">,
-  whatsappId: number,
+  connectionId: number,
   wid: string,
   reason?: string,
 ) {
@@ -207,12 +207,17 @@ export function markRejected(
       .update(messages)
       .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
       .where(
-        and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), eq(messages.fromMe, true), lt(messages.ack, 3)),
+        and(
+          eq(messages.whatsappId, connectionId),
+          eq(messages.wid, wid),
+          eq(messages.fromMe, true),
+          lt(messages.ack, 3),
+        ),
       )
       .returning()
       .get(),
   );
-  deps.log.warn("message rejected by the network", { whatsappId, wid, reason, known: !!row });
+  deps.log.warn("message rejected by the network", { whatsappId: connectionId, wid, reason, known: !!row });
   if (row) emitMessageUpdate(deps, row);
 }
 

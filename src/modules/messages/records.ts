@@ -11,42 +11,42 @@ export function findMessage(db: Reader, id: number): MessageRow | undefined {
 }
 
 /** True when a message with this network id is stored for the connection (a `waiting` placeholder included). */
-export function hasMessage(db: Reader, whatsappId: number, wid: string): boolean {
+export function hasMessage(db: Reader, connectionId: number, wid: string): boolean {
   return !!db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
     .get();
 }
 
 /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
-export function isStoredForGood(db: Reader, whatsappId: number, wid: string): boolean {
+export function isStoredForGood(db: Reader, connectionId: number, wid: string): boolean {
   return !!db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), ne(messages.mediaType, WAITING)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), ne(messages.mediaType, WAITING)))
     .get();
 }
 
 /** Which of these network ids are stored for the connection. */
-export function storedWids(db: Reader, whatsappId: number, wids: string[]): Set<string> {
+export function storedWids(db: Reader, connectionId: number, wids: string[]): Set<string> {
   const known = new Set<string>();
   for (let i = 0; i < wids.length; i += 500)
     for (const r of db
       .select({ wid: messages.wid })
       .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, wids.slice(i, i + 500))))
+      .where(and(eq(messages.whatsappId, connectionId), inArray(messages.wid, wids.slice(i, i + 500))))
       .all())
       known.add(r.wid);
   return known;
 }
 
 /** Where a message sent from here stands, by its network id; undefined when it is not stored. */
-export function sendStateOf(db: Reader, whatsappId: number, wid: string): Pick<MessageRow, "sendState"> | undefined {
+export function sendStateOf(db: Reader, connectionId: number, wid: string): Pick<MessageRow, "sendState"> | undefined {
   return db
     .select({ sendState: messages.sendState })
     .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
     .get();
 }
 

@@ -37,8 +37,8 @@ interface Target {
 function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undefined): Target {
   let row = ticket;
   if (row.whatsappId == null) {
-    const whatsappId = defaultWhatsappId(deps.db, userId ?? row.userId);
-    row = attachConnection(deps.db, row.id, whatsappId)!;
+    const connectionId = defaultWhatsappId(deps.db, userId ?? row.userId);
+    row = attachConnection(deps.db, row.id, connectionId)!;
   }
   const contact = findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);

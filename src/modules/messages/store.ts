@@ -208,8 +208,8 @@ function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMes
   return { message, created: false, replaced: true };
 }
 
-function findByWid(db: Pick<Db, "select">, whatsappId: number | null, wid: string): MessageRow | undefined {
-  const connection = whatsappId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, whatsappId);
+function findByWid(db: Pick<Db, "select">, connectionId: number | null, wid: string): MessageRow | undefined {
+  const connection = connectionId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, connectionId);
   return db
     .select()
     .from(messages)
@@ -232,7 +232,7 @@ export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: Mes
 /** Writes a delivery status only when it is larger than the stored one (acks never go backwards). */
 export function updateAck(
   deps: Pick<AppDeps, "db" | "events">,
-  whatsappId: number,
+  connectionId: number,
   wid: string,
   ack: number,
 ): MessageRow | undefined {
@@ -240,7 +240,7 @@ export function updateAck(
   const row = deps.db
     .update(messages)
     .set({ ack })
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid), lt(messages.ack, ack)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), lt(messages.ack, ack)))
     .returning()
     .get();
   if (row) emitMessageUpdate(deps, row);
@@ -250,13 +250,13 @@ export function updateAck(
 /** Marks a message deleted for everyone (revoked on the network or from the panel) and tells its chat. */
 export function markRevoked(
   deps: Pick<AppDeps, "db" | "events">,
-  whatsappId: number,
+  connectionId: number,
   wid: string,
 ): MessageRow | undefined {
   const row = deps.db
     .update(messages)
     .set({ isDeleted: true })
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
     .returning()
     .get();
   if (row) emitMessageUpdate(deps, row);
@@ -266,17 +266,17 @@ export function markRevoked(
 /** Applies an edit made by the sender: new text, the "edited" mark, and an update to its chat. */
 export function applyEdit(
   deps: Pick<AppDeps, "db" | "events" | "log">,
-  whatsappId: number,
+  connectionId: number,
   edit: MessageEdit,
 ): MessageRow | undefined {
   const row = deps.db
     .update(messages)
     .set({ body: edit.body, isEdited: true })
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
+    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
     .returning()
     .get();
   if (row) emitMessageUpdate(deps, row);
-  else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId, wid: edit.id });
+  else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId: connectionId, wid: edit.id });
   return row;
 }
 
@@ -286,12 +286,12 @@ export function applyEdit(
  */
 export function applyReaction(
   deps: Pick<AppDeps, "db" | "events" | "log">,
-  whatsappId: number,
+  connectionId: number,
   reaction: Reaction,
 ): MessageRow | undefined {
-  const target = findByWid(deps.db, whatsappId, reaction.targetId);
+  const target = findByWid(deps.db, connectionId, reaction.targetId);
   if (!target) {
-    deps.log.info("reaction to an unknown message ignored", { whatsappId, wid: reaction.targetId });
+    deps.log.info("reaction to an unknown message ignored", { whatsappId: connectionId, wid: reaction.targetId });
     return undefined;
   }
   const key = and(eq(messageReactions.messageId, target.id), eq(messageReactions.reactor, reaction.reactor));

@@ -7,8 +7,8 @@ import { connectionExists } from "../connections/lookup";
 import type { SettingsMessageModel } from "./model";
 
 /** The connection's bulk-send throttling, or null when it was never saved. */
-export function getSettingsMessage(db: Db, whatsappId: number) {
-  return db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, whatsappId)).get() ?? null;
+export function getSettingsMessage(db: Db, connectionId: number) {
+  return db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, connectionId)).get() ?? null;
 }
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */

@@ -82,8 +82,8 @@ export function replaceLastMessage(tx: Writer, ticketId: number, was: string, bo
 }
 
 /** Attaches a connection to the ticket; returns the row as it is now. */
-export function attachConnection(db: Writer, ticketId: number, whatsappId: number): TicketRow | undefined {
-  return db.update(tickets).set({ whatsappId }).where(eq(tickets.id, ticketId)).returning().get();
+export function attachConnection(db: Writer, ticketId: number, connectionId: number): TicketRow | undefined {
+  return db.update(tickets).set({ whatsappId: connectionId }).where(eq(tickets.id, ticketId)).returning().get();
 }
 
 /** Switches the bot on or off for the ticket. */

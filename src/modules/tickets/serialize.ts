@@ -25,7 +25,7 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
   const queueMap = byId(
     queueSummaries(db, ids(rows.map((r) => r.queueId))).map(({ id, name, color }) => ({ id, name, color })),
   );
-  const whatsappMap = byId(
+  const connectionById = byId(
     connectionSummaries(db, ids(rows.map((r) => r.whatsappId))).map(({ id, name, hasCall }) => ({ id, name, hasCall })),
   );
   const tagLinks = db
@@ -51,7 +51,7 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
     contact: contactMap.get(row.contactId) ?? null,
     user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
     queue: row.queueId != null ? (queueMap.get(row.queueId) ?? null) : null,
-    whatsapp: row.whatsappId != null ? (whatsappMap.get(row.whatsappId) ?? null) : null,
+    whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
     tags: tagsByTicket.get(row.id) ?? [],
   }));
 }

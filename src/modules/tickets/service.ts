@@ -46,7 +46,7 @@ export function getTicketRow(deps: Pick<AppDeps, "db">, id: number): TicketRow {
 export function otherActiveTicket(
   db: Pick<Db, "select">,
   contactId: number,
-  whatsappId: number | null,
+  connectionId: number | null,
   exceptId?: number,
 ) {
   return db
@@ -55,7 +55,7 @@ export function otherActiveTicket(
     .where(
       and(
         eq(tickets.contactId, contactId),
-        whatsappId == null ? undefined : eq(tickets.whatsappId, whatsappId),
+        connectionId == null ? undefined : eq(tickets.whatsappId, connectionId),
         inArray(tickets.status, ACTIVE),
         exceptId != null ? ne(tickets.id, exceptId) : undefined,
       ),
@@ -230,10 +230,10 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
     if (!queueExists(deps.db, queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
     if (!canSeeTicket(actor, { queueId, userId: null })) throw forbidden();
   }
-  const whatsappId = defaultWhatsappId(deps.db, actor.id);
+  const connectionId = defaultWhatsappId(deps.db, actor.id);
   const now = new Date(deps.clock.now());
   const row = deps.db.transaction((tx) => {
-    const other = otherActiveTicket(tx, contact.id, whatsappId);
+    const other = otherActiveTicket(tx, contact.id, connectionId);
     if (other) throw otherOpenError(actor, other.id);
     return tx
       .insert(tickets)
@@ -242,7 +242,7 @@ export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): 
         status,
         userId,
         queueId,
-        whatsappId,
+        whatsappId: connectionId,
         isGroup: contact.isGroup,
         isBot: false,
         createdAt: now,

@@ -5,7 +5,7 @@ import { fields } from "../../http/fields";
 const profile = t.Union([t.Literal("admin"), t.Literal("user")]);
 const queueIds = t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 });
 /** The user's connection; the seed client sends 0 or "" for none. */
-const whatsappId = t.Union([t.Integer({ minimum: 1 }), t.Null(), t.Literal(0), t.Literal("")]);
+const connectionId = t.Union([t.Integer({ minimum: 1 }), t.Null(), t.Literal(0), t.Literal("")]);
 /** What the services take for the connection: an id, or null for none. */
 type Connection = { whatsappId?: number | null };
 
@@ -18,7 +18,7 @@ export namespace UserModel {
     email: fields.email(),
     password: fields.password(),
     profile: t.Optional(profile),
-    whatsappId: t.Optional(whatsappId),
+    whatsappId: t.Optional(connectionId),
     queueIds: t.Optional(queueIds),
   });
   export type Create = Omit<typeof create.static, "whatsappId"> & Connection;
@@ -29,7 +29,7 @@ export namespace UserModel {
     password: t.Optional(t.String({ maxLength: 50 })),
     currentPassword: t.Optional(t.String({ maxLength: 200 })),
     profile: t.Optional(profile),
-    whatsappId: t.Optional(whatsappId),
+    whatsappId: t.Optional(connectionId),
     queueIds: t.Optional(queueIds),
   });
   export type Update = Omit<typeof update.static, "whatsappId"> & Connection;

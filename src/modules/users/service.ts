@@ -137,9 +137,9 @@ export function showUser(db: Db, id: number): UserDto {
   return toUserDto(db, row);
 }
 
-function assertConnectionExists(db: Db, whatsappId: number | null | undefined) {
-  if (whatsappId == null) return;
-  if (!connectionExists(db, whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 400);
+function assertConnectionExists(db: Db, connectionId: number | null | undefined) {
+  if (connectionId == null) return;
+  if (!connectionExists(db, connectionId)) throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
 /** POST /users (admins): an agent unless `profile` says otherwise. */
