@@ -142,6 +142,19 @@ describe("sending schedules", () => {
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
   });
 
+  test("a schedule whose message waited is ENVIADA as soon as the message goes out, without waiting for the next pass", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Chegou sua encomenda", contactId: contact.id });
+    await ctx.channels.stop(conn.id);
+    await runAfter(HOUR);
+    expect(rowOf(ctx, s.id).status).toBe("AGENDADA");
+
+    await ctx.channels.start(conn.id);
+    await ctx.deps.outbox.idle(conn.id);
+    await Promise.resolve();
+    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+  });
+
   test("a scheduled message cancelled in the chat while it waits is not written again: the schedule ends ERRO", async () => {
     const { ctx, conn, agent, contact, runAfter } = await setup();
     const s = await createSchedule(ctx, agent.token, { body: "Melhor não enviar", contactId: contact.id });

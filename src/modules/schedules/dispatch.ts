@@ -57,13 +57,18 @@ export function pickDueSchedules(deps: AppDeps): number[] {
 
 /**
  * Follows schedules whose message waited in the outbox (the connection was down when it was written): sent ones
- * become ENVIADA, failed ones count as a failed attempt.
+ * become ENVIADA, failed ones count as a failed attempt. With `messageId`, only the schedule of that message.
  */
-export function settleWaitingSchedules(deps: AppDeps) {
+export function settleWaitingSchedules(deps: AppDeps, messageId?: number) {
   const waiting = deps.db
     .select({ id: schedules.id, messageId: schedules.messageId })
     .from(schedules)
-    .where(and(eq(schedules.status, "AGENDADA"), isNotNull(schedules.messageId)))
+    .where(
+      and(
+        eq(schedules.status, "AGENDADA"),
+        messageId === undefined ? isNotNull(schedules.messageId) : eq(schedules.messageId, messageId),
+      ),
+    )
     .all();
   const settled = settledSends(
     deps.db,
@@ -74,7 +79,7 @@ export function settleWaitingSchedules(deps: AppDeps) {
     if (message?.sendState === "sent") markSent(deps, row.id, row.messageId!);
     else if (message) failAttempt(deps, row.id, row.messageId, message.sendError ?? "ERR_SENDING_WAPP_MSG");
   }
-  withdrawOrphans(deps);
+  if (messageId === undefined) withdrawOrphans(deps);
 }
 
 /**

@@ -4,9 +4,15 @@ import type { JobRunner } from "../../jobs/runner";
 
 /**
  * Schedules: every few seconds due ones are picked (overdue ones too, after a stop) and each
- * is sent by its own job right away; messages that waited for their connection are followed until sent or failed.
+ * is sent by its own job right away. A message that waited for its connection settles its schedule as soon as the
+ * bus says it was sent or failed; the periodic pass catches what happened while the server was down.
  */
 export function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs = 5_000) {
+  deps.events.subscribe((event) => {
+    if (event.name !== "message.updated") return;
+    const { id, sendState } = event.payload.message;
+    if (sendState === "sent" || sendState === "failed") queueMicrotask(() => settleWaitingSchedules(deps, id));
+  });
   jobs.handle("schedule-monitor", async () => {
     settleWaitingSchedules(deps);
     pickDueSchedules(deps);
