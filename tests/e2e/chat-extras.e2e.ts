@@ -161,12 +161,15 @@ describe("chat extras", () => {
       // Counts what the recorder has produced so far: it hands over its data every 100 ms instead of only at the
       // end (the recording is the same), so the test waits for enough bytes rather than for a time on the clock.
       await page.addInitScript(() => {
+        const counted = window as Window & { __recordedBytes?: number };
         const Recorder = window.MediaRecorder;
-        (window as any).__recordedBytes = 0;
+        counted.__recordedBytes = 0;
         window.MediaRecorder = class extends Recorder {
           override start(timeslice?: number) {
-            (window as any).__recordedBytes = 0;
-            this.addEventListener("dataavailable", (e) => ((window as any).__recordedBytes += e.data.size));
+            counted.__recordedBytes = 0;
+            this.addEventListener("dataavailable", (e) => {
+              counted.__recordedBytes = (counted.__recordedBytes ?? 0) + e.data.size;
+            });
             super.start(timeslice ?? 100);
           }
         };
@@ -189,9 +192,13 @@ describe("chat extras", () => {
       await mic.click();
       // The fake microphone produces audio in real time, so how long this takes depends on the machine's load,
       // not on the timer shown; the wait ends as soon as the recording is over the minimum size.
-      await page.waitForFunction((min) => (window as any).__recordedBytes >= min, MIN_RECORDING_BYTES, {
-        timeout: 10_000,
-      });
+      await page.waitForFunction(
+        (min) => ((window as Window & { __recordedBytes?: number }).__recordedBytes ?? 0) >= min,
+        MIN_RECORDING_BYTES,
+        {
+          timeout: 10_000,
+        },
+      );
       await page.getByRole("button", { name: "Send recording" }).click();
       await page.locator(".bubble.me audio").waitFor({ timeout: 5_000 });
       const sent = env.deps.db
