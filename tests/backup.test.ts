@@ -51,17 +51,20 @@ describe("backup and restore", () => {
     const conn = await createSandboxConnection(ctx);
     let sent = 0;
     let running = true;
+    let reached200 = () => {};
+    const twoHundredSent = new Promise<void>((resolve) => (reached200 = resolve));
     const ingest = (async () => {
       while (running) {
         await ctx.sandbox.inbound(conn.id, {
           from: `55119${String(sent++ % 50).padStart(8, "0")}`,
           body: `mensagem ${sent}`,
         });
+        if (sent === 200) reached200();
         // Storing is synchronous: let timers and the child process's exit be heard between messages.
         await Bun.sleep(0);
       }
     })();
-    for (let i = 0; sent < 200 && i < 5000; i++) await Bun.sleep(1);
+    await twoHundredSent;
     const storedBefore = ctx.db.select().from(messages).all().length;
     const out = join(tempDir(), "copy.sqlite");
     const proc = Bun.spawn([process.execPath, "src/server.ts", "backup", "--out", out], {

@@ -1,37 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
-import type { Channels } from "../src/channels/types";
 import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/schema";
+import { FakeChannels } from "./fake-channels";
 import { call, loginAs, makeTestApp, testConfig } from "./helpers";
-
-/** Records start/disconnect calls; `failStart` makes every start reject; `started` resolves at the next start. */
-function fakeChannels(opts: { failStart?: boolean } = {}) {
-  const calls: string[] = [];
-  let onStart = () => {};
-  const channels = {
-    async start(id: number) {
-      calls.push(`start:${id}`);
-      onStart();
-      if (opts.failStart) throw new Error("boom");
-    },
-    async disconnect(id: number) {
-      calls.push(`disconnect:${id}`);
-    },
-    isRunning: () => false,
-  } as unknown as Channels;
-  /** Resolves once a session start was asked for (the create route starts it without waiting). */
-  const started = () =>
-    calls.some((c) => c.startsWith("start:")) ? Promise.resolve() : new Promise<void>((resolve) => (onStart = resolve));
-  return { channels, calls, started };
-}
 
 async function setup(opts: { failStart?: boolean; sandbox?: boolean } = {}) {
   const ctx = await makeTestApp();
-  const fake = fakeChannels(opts);
+  const fake = new FakeChannels({ failStart: opts.failStart });
   const app = await createApp({
     ...ctx.deps,
     config: testConfig({ sandbox: opts.sandbox ?? true }),
-    channels: fake.channels,
+    channels: fake,
   });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
-import type { Channels } from "../src/channels/types";
 import {
   contactExtraInfo,
   contacts,
@@ -10,32 +9,18 @@ import {
   connectionPhonebook,
   connections,
 } from "../src/db/schema";
-import { AppError } from "../src/errors";
+import { FakeChannels, type FakeChannelsOptions } from "./fake-channels";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 import { eq } from "drizzle-orm";
 
-/** A Channels double: `known` maps typed digits to WhatsApp's canonical digits. */
-function fakeChannels(opts: { running?: boolean; known?: Record<string, string>; fail?: boolean } = {}) {
-  const checks: { connectionId: number; phone: string }[] = [];
-  const channels = {
-    isRunning: () => opts.running ?? true,
-    async checkNumber(connectionId: number, phone: string) {
-      checks.push({ connectionId, phone });
-      if (opts.fail) throw new AppError("ERR_WAPP_CHECK_CONTACT", 400);
-      return opts.known?.[phone] ?? null;
-    },
-  } as unknown as Channels;
-  return { channels, checks };
-}
-
 async function setup(
-  channelOpts: Parameters<typeof fakeChannels>[0] = {
+  channelOpts: FakeChannelsOptions = {
     known: { "5511988887777": "5511988887777", "551188887777": "5511988887777", "5511977776666": "5511977776666" },
   },
 ) {
   const ctx = await makeTestApp();
-  const fake = fakeChannels(channelOpts);
-  const app = await createApp({ ...ctx.deps, channels: fake.channels });
+  const fake = new FakeChannels({ running: true, ...channelOpts });
+  const app = await createApp({ ...ctx.deps, channels: fake });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
   const w = ctx.db.insert(connections).values({ name: "Main", isDefault: true }).returning().get();
@@ -80,7 +65,7 @@ describe("contacts", () => {
       status: 400,
       json: { error: "ERR_WAPP_INVALID_CONTACT" },
     });
-    const b = await setup({ fail: true });
+    const b = await setup({ failCheck: true });
     expect(await call(b.app, "POST", "/api/contacts", { token: b.agent.token, body })).toMatchObject({
       status: 400,
       json: { error: "ERR_WAPP_CHECK_CONTACT" },

@@ -97,12 +97,15 @@ describe("ConnectionManager with the sandbox driver", () => {
     const ctx = await makeTestApp();
     let starts = 0;
     const sinkHolder: { sink?: ChannelSink } = {};
+    // The driver's start stays pending until both starts were asked for.
+    let release = () => {};
+    const bothAsked = new Promise<void>((resolve) => (release = resolve));
     const driver: ChannelDriver = {
       kind: "baileys",
       async start(c: ConnectionRef, sink: ChannelSink) {
         starts++;
         sinkHolder.sink = sink;
-        await Bun.sleep(5);
+        await bothAsked;
         sink.onStatus(c.id, "CONNECTED", { number: "551100000000" });
       },
       stop: async () => {},
@@ -127,7 +130,9 @@ describe("ConnectionManager with the sandbox driver", () => {
       log: ctx.deps.log,
     }).register(driver);
     const row = ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning().get();
-    await Promise.all([manager.start(row.id), manager.start(row.id)]);
+    const both = Promise.all([manager.start(row.id), manager.start(row.id)]);
+    release();
+    await both;
     expect(starts).toBe(1);
     expect(rowOf(ctx, row.id).number).toBe("551100000000");
     await expect(manager.sendText(row.id, "1", false, "x", { messageId: "a" })).rejects.toMatchObject({

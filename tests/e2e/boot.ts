@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
 import { connections } from "../../src/db/schema";
@@ -19,14 +21,47 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Builds the islands once, boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium. */
-export async function bootE2E() {
-  // E2E_DEV=1 runs against the development React build, which also reports hydration mismatches.
-  const build = Bun.spawnSync(
-    ["node_modules/.bin/bun", "scripts/build.ts", ...(process.env.E2E_DEV ? ["--dev"] : [])],
-    { cwd: `${import.meta.dir}/../..`, stderr: "pipe" },
-  );
+const ROOT = join(import.meta.dir, "..", "..");
+/** What the islands bundle is built from: a change to any file here makes an existing build stale. */
+const BUILD_SOURCES = ["islands", "src", "public", "scripts/build.ts", "package-lock.json"];
+
+/** The newest modification time of a file or of any file under a folder (0 when it does not exist). */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path, { recursive: true, encoding: "utf8" })) {
+    newest = Math.max(newest, statSync(join(path, entry)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the islands only when dist/public holds no build of the wanted kind (E2E_DEV=1: the development React
+ * build, which also reports hydration mismatches; its entry is the unhashed client.js) or one older than its
+ * sources. The test runners build once before the browser files, so a run does not rebuild per file, while a
+ * single file run on its own still gets a current build.
+ */
+function ensureIslandsBuilt() {
+  const dev = Boolean(process.env.E2E_DEV);
+  const manifest = join(ROOT, "dist", "public", "islands", "manifest.json");
+  if (existsSync(manifest)) {
+    const { entry } = JSON.parse(readFileSync(manifest, "utf8")) as { entry: string };
+    const sameKind = (entry === "client.js") === dev;
+    const built = statSync(manifest).mtimeMs;
+    if (sameKind && BUILD_SOURCES.every((source) => newestChange(join(ROOT, source)) <= built)) return;
+  }
+  const build = Bun.spawnSync(["node_modules/.bin/bun", "scripts/build.ts", ...(dev ? ["--dev"] : [])], {
+    cwd: ROOT,
+    stderr: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+}
+
+/** Boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium, after making sure the islands are built. */
+export async function bootE2E() {
+  ensureIslandsBuilt();
   const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media" });
   const hub = new BunTopicHub();
   const { deps, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock: { now: () => Date.now() } });

@@ -1,0 +1,84 @@
+import type { Channels, DeleteRef, OutgoingMedia, SendOptions } from "../src/channels/types";
+import { AppError } from "../src/errors";
+
+export interface FakeChannelsOptions {
+  /** What `isRunning` answers for every connection (default false). */
+  running?: boolean;
+  /** Every `start` rejects after it was recorded. */
+  failStart?: boolean;
+  /** Typed digits → WhatsApp's canonical digits; a number not listed is not on WhatsApp. */
+  known?: Record<string, string>;
+  /** Every `checkNumber` throws ERR_WAPP_CHECK_CONTACT, as when the check itself fails. */
+  failCheck?: boolean;
+}
+
+/**
+ * A `Channels` that reaches no network: it records each call as `method:connectionId` in `calls` (number checks
+ * also in `checks`) and answers from its options. It implements the whole interface, so a change to `Channels`
+ * that it does not follow fails the type check.
+ */
+export class FakeChannels implements Channels {
+  readonly calls: string[] = [];
+  readonly checks: { connectionId: number; phone: string }[] = [];
+  private startWaiters: (() => void)[] = [];
+  private nextId = 0;
+
+  constructor(private readonly opts: FakeChannelsOptions = {}) {}
+
+  /** Resolves once a session start was asked for (routes may start one without waiting for it). */
+  started(): Promise<void> {
+    if (this.calls.some((c) => c.startsWith("start:"))) return Promise.resolve();
+    return new Promise((resolve) => this.startWaiters.push(resolve));
+  }
+
+  async start(connectionId: number) {
+    this.calls.push(`start:${connectionId}`);
+    for (const resolve of this.startWaiters.splice(0)) resolve();
+    if (this.opts.failStart) throw new Error("boom");
+  }
+  async stop(connectionId: number) {
+    this.calls.push(`stop:${connectionId}`);
+  }
+  async disconnect(connectionId: number) {
+    this.calls.push(`disconnect:${connectionId}`);
+  }
+  async newQr(connectionId: number) {
+    this.calls.push(`newQr:${connectionId}`);
+  }
+  async restartAll() {
+    this.calls.push("restartAll");
+  }
+  async stopAll() {
+    this.calls.push("stopAll");
+  }
+  isRunning(_connectionId: number) {
+    return this.opts.running ?? false;
+  }
+  newMessageId(connectionId: number) {
+    return `FAKE-${connectionId}-${++this.nextId}`;
+  }
+  async sendText(connectionId: number, _to: string, _isGroup: boolean, _body: string, _options: SendOptions) {
+    this.calls.push(`sendText:${connectionId}`);
+  }
+  async sendMedia(connectionId: number, _to: string, _isGroup: boolean, _media: OutgoingMedia, _options: SendOptions) {
+    this.calls.push(`sendMedia:${connectionId}`);
+  }
+  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, _messageIds: string[]) {
+    this.calls.push(`markRead:${connectionId}`);
+  }
+  async deleteForEveryone(connectionId: number, _ref: DeleteRef) {
+    this.calls.push(`deleteForEveryone:${connectionId}`);
+  }
+  async checkNumber(connectionId: number, phone: string) {
+    this.calls.push(`checkNumber:${connectionId}`);
+    this.checks.push({ connectionId, phone });
+    if (this.opts.failCheck) throw new AppError("ERR_WAPP_CHECK_CONTACT", 400);
+    return this.opts.known?.[phone] ?? null;
+  }
+  async profilePictureUrl(_connectionId: number, _chatId: string, _isGroup: boolean) {
+    return null;
+  }
+  async rejectCall(connectionId: number, _callId: string, _from: string) {
+    this.calls.push(`rejectCall:${connectionId}`);
+  }
+}
