@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { buildBulk, type BulkPreview } from "../../src/shared/bulk-template";
 import { api } from "../lib/api";
-import { ConnectionPicker } from "../lib/connection-picker";
+import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -11,7 +11,7 @@ import { toast } from "../lib/toast";
 const FAILED = new Set(["number not exists", "no photo contact", "not a contact", "opted out", "error"]);
 
 /** /BulkMessage: template plus CSV data (pasted or a .csv file), a preview, the send, then the campaign's live progress. */
-export default function BulkMessage() {
+export default function BulkMessage({ connections }: { connections?: ConnectionOption[] | null }) {
   const t = useT();
   const [whatsappId, setWhatsappId] = useState("");
   const [template, setTemplate] = useState("");
@@ -65,7 +65,7 @@ export default function BulkMessage() {
     <section className="page admin-page bulk-page">
       <h1 className="page-title">{t("bulk.send.title")}</h1>
       <div className="admin-card">
-        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} withoutDefault />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} initial={connections} withoutDefault />
         <Input
           label={t("bulk.send.template")}
           value={template}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
-import { ConnectionPicker } from "../lib/connection-picker";
+import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -27,7 +27,7 @@ const DEFAULTS: Form = {
 };
 
 /** /SettingsMessage: one connection's bulk throttling (24 h limit, wait, filters, opt-out keyword). */
-export default function SettingsMessage() {
+export default function SettingsMessage({ connections }: { connections?: ConnectionOption[] | null }) {
   const t = useT();
   const [whatsappId, setWhatsappId] = useState("");
   const [form, setForm] = useState<Form>(DEFAULTS);
@@ -92,7 +92,7 @@ export default function SettingsMessage() {
     <section className="page admin-page">
       <h1 className="page-title">{t("bulk.settings.title")}</h1>
       <div className="admin-card">
-        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} initial={connections} />
         {number("limit")}
         {number("minutes")}
         {number("seconds")}
