@@ -75,9 +75,13 @@ export default function SandboxPhone() {
     };
   }, [selected, peer, validPeer]);
 
-  useEffect(() => {
+  // The messages typed here belong to one conversation: another connection or peer starts with none.
+  const conversation = `${selected}:${peer}`;
+  const [sentIn, setSentIn] = useState(conversation);
+  if (sentIn !== conversation) {
+    setSentIn(conversation);
     setSent([]);
-  }, [selected, peer]);
+  }
 
   const lines = [...sent, ...outbox].sort((a, b) => +new Date(a.createdAt) - +new Date(b.createdAt));
 

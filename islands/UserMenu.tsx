@@ -17,6 +17,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
   const [profile, setProfile] = useState(false);
 
   function chooseLanguage(l: Lang) {
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the inbox supports
     document.cookie = `${LANG_COOKIE}=${l}; path=/; max-age=${YEAR}; samesite=lax`;
     location.reload();
   }
@@ -54,6 +55,7 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           >
             {t("menu.profile")}
           </button>
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items, not form fields */}
           <div className="menu-group" role="group" aria-label={t("menu.language")}>
             <span className="menu-label">{t("menu.language")}</span>
             {LANGUAGES.map((l) => (

@@ -44,10 +44,9 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
       .catch((error) => toast("error", errorText(t, error)));
   }, [t, initial]);
 
-  useLive(
-    ["settings"],
-    (payload) => payload.setting && setValues((v) => v && { ...v, [payload.setting.key]: payload.setting.value }),
-  );
+  useLive(["settings"], ({ setting }: { setting?: SettingRow }) => {
+    if (setting) setValues((v) => v && { ...v, [setting.key]: setting.value });
+  });
 
   async function change(key: string, value: string) {
     const before = values;

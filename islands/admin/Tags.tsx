@@ -23,13 +23,11 @@ export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?:
     "admin.tags.deleted",
   );
 
-  useLive(["tag"], (payload) => {
-    if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.tagId));
-    else if (payload.tag)
+  useLive(["tag"], ({ action, tag, tagId }: { action: string; tag?: Tag; tagId?: number }) => {
+    if (action === "delete") list.setRows((r) => r.filter((x) => x.id !== tagId));
+    else if (tag)
       list.setRows((r) =>
-        r.some((x) => x.id === payload.tag.id)
-          ? r.map((x) => (x.id === payload.tag.id ? { ...x, ...payload.tag } : x))
-          : [...r, payload.tag],
+        r.some((x) => x.id === tag.id) ? r.map((x) => (x.id === tag.id ? { ...x, ...tag } : x)) : [...r, tag],
       );
   });
 

@@ -21,8 +21,7 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
   const [campaign, setCampaign] = useState<{ statuses: Record<number, string>; gapSeconds: number } | null>(null);
   const [errors, setErrors] = useState<{ template?: string; data?: string }>({});
 
-  useLive(["massMessage"], (payload) => {
-    const record = payload.record;
+  useLive(["massMessage"], ({ record }: { record?: { id: number; status: string } }) => {
     if (!record) return;
     setCampaign((c) =>
       c && record.id in c.statuses ? { ...c, statuses: { ...c.statuses, [record.id]: record.status } } : c,
@@ -99,6 +98,7 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
       {preview && (
         <div className="bulk-preview">
           {preview.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a preview is replaced whole, and a phone may repeat in it
             <article key={i} className="admin-card bulk-card" data-preview-phone={p.phone}>
               <strong>{p.phone}</strong>
               <p>{p.message}</p>

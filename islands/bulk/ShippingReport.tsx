@@ -23,10 +23,9 @@ export default function ShippingReport({ initial }: { initial?: FirstPage<Record
   const list = usePagedList<Record_>("/bulkMessage/report", "messages", { initial });
   const [cleaning, setCleaning] = useState(false);
 
-  useLive(["massMessage"], (payload) => {
-    if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.id));
-    else if (payload.record) {
-      const record = payload.record as Record_;
+  useLive(["massMessage"], ({ action, id, record }: { action: string; id?: number; record?: Record_ }) => {
+    if (action === "delete") list.setRows((r) => r.filter((x) => x.id !== id));
+    else if (record) {
       list.setRows((rows) =>
         rows.some((x) => x.id === record.id)
           ? rows.map((x) => (x.id === record.id ? { ...x, ...record, whatsapp: x.whatsapp } : x))
