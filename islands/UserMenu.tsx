@@ -4,7 +4,7 @@ import { ProfileModal } from "./agent/ProfileModal";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { useI18n, useT } from "./lib/i18n-context";
-import { usePopover } from "./lib/popover";
+import { MenuButton } from "./lib/menu-button";
 import { closeSocket } from "./lib/socket";
 
 const YEAR = 365 * 24 * 3600;
@@ -13,7 +13,6 @@ const YEAR = 365 * 24 * 3600;
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const t = useT();
   const lng = useI18n().language as Lang;
-  const { open, setOpen, root } = usePopover();
   const [profile, setProfile] = useState(false);
 
   function chooseLanguage(l: Lang) {
@@ -32,27 +31,20 @@ export default function UserMenu({ name, email }: { name: string; email: string 
   }
 
   return (
-    <div className="user-menu" ref={root}>
-      <button
-        type="button"
-        className="icon-button on-dark"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-label={t("menu.userMenu")}
-        onClick={() => setOpen(!open)}
-      >
+    <MenuButton
+      className="user-menu"
+      buttonClassName="icon-button on-dark"
+      label={t("menu.userMenu")}
+      haspopup="menu"
+      button={
         <span className="avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
-      </button>
-      {open && (
-        <div className="menu" role="menu">
-          <button
-            type="button"
-            role="menuitem"
-            aria-haspopup="dialog"
-            onClick={() => (setProfile(true), setOpen(false))}
-          >
+      }
+      menuRole="menu"
+      menu={(close) => (
+        <>
+          <button type="button" role="menuitem" aria-haspopup="dialog" onClick={() => (setProfile(true), close())}>
             {t("menu.profile")}
           </button>
           {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items, not form fields */}
@@ -73,11 +65,14 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           <button type="button" role="menuitem" onClick={logout}>
             {t("menu.logout")}
           </button>
-        </div>
+        </>
       )}
-      {profile && getBoot()?.user && (
-        <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />
-      )}
-    </div>
+      after={
+        profile &&
+        getBoot()?.user && (
+          <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />
+        )
+      }
+    />
   );
 }

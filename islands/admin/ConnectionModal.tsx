@@ -4,7 +4,7 @@ import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
-import { Input, QueueChecks, ruleError, Select } from "../lib/form";
+import { Checkbox, Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -87,10 +87,7 @@ export function ConnectionModal({
           />
         )}
       </div>
-      <label className="switch">
-        <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault")(e.target.checked)} />
-        {t("admin.connections.default")}
-      </label>
+      <Checkbox label={t("admin.connections.default")} checked={form.isDefault} onChange={set("isDefault")} />
       <Input
         label={t("admin.connections.greeting")}
         value={form.greetingMessage}
@@ -122,14 +119,11 @@ export function ConnectionModal({
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.history")}</legend>
-        <label className="switch">
-          <input
-            type="checkbox"
-            checked={form.importHistory}
-            onChange={(e) => set("importHistory")(e.target.checked)}
-          />
-          {t("admin.connections.importHistory")}
-        </label>
+        <Checkbox
+          label={t("admin.connections.importHistory")}
+          checked={form.importHistory}
+          onChange={set("importHistory")}
+        />
         {form.importHistory && (
           <Input
             type="number"

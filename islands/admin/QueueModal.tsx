@@ -3,7 +3,7 @@ import { checkField, RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
-import { Input, ruleError } from "../lib/form";
+import { Checkbox, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -181,14 +181,11 @@ function OptionList({
             maxLength={30000}
           />
           <div className="admin-option-row">
-            <label className="switch">
-              <input
-                type="checkbox"
-                checked={o.isAgent}
-                onChange={(e) => update(i, { isAgent: e.target.checked, userId: e.target.checked ? o.userId : null })}
-              />
-              {t("admin.queues.attendant")}
-            </label>
+            <Checkbox
+              label={t("admin.queues.attendant")}
+              checked={o.isAgent}
+              onChange={(isAgent) => update(i, { isAgent, userId: isAgent ? o.userId : null })}
+            />
             {o.isAgent && (
               <select
                 aria-label={t("admin.queues.attendantUser")}

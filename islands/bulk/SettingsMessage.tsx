@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { api } from "../lib/api";
 import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
-import { Input } from "../lib/form";
+import { Checkbox, Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
 
@@ -83,10 +83,12 @@ export default function SettingsMessage({ connections }: { connections?: Connect
     />
   );
   const check = (key: "contacts" | "photo" | "random") => (
-    <label className="check">
-      <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
-      {t(`bulk.settings.${key}`)}
-    </label>
+    <Checkbox
+      className="check"
+      label={t(`bulk.settings.${key}`)}
+      checked={form[key]}
+      onChange={(checked) => setForm({ ...form, [key]: checked })}
+    />
   );
   return (
     <section className="page admin-page">
