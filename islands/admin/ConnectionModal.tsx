@@ -12,6 +12,14 @@ import type { Connection, Queue } from "../../src/shared/contracts";
 import { type Form, initial, providerLabel, type SetField } from "./connection-form";
 import { WorkHoursFields } from "./WorkHoursFields";
 
+/** The connection's automatic messages and the label key of each. */
+const MESSAGES = [
+  ["greetingMessage", "greeting"],
+  ["farewellMessage", "farewell"],
+  ["transferTicketMessage", "transfer"],
+  ["outOfWorkMessage", "outOfWork"],
+] as const;
+
 /** Add/edit connection: name, provider, default flag, messages, call token, queues and work hours. */
 export function ConnectionModal({
   connection,
@@ -88,34 +96,16 @@ export function ConnectionModal({
         )}
       </div>
       <Checkbox label={t("admin.connections.default")} checked={form.isDefault} onChange={set("isDefault")} />
-      <Input
-        label={t("admin.connections.greeting")}
-        value={form.greetingMessage}
-        onChange={set("greetingMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.farewell")}
-        value={form.farewellMessage}
-        onChange={set("farewellMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.transfer")}
-        value={form.transferTicketMessage}
-        onChange={set("transferTicketMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.outOfWork")}
-        value={form.outOfWorkMessage}
-        onChange={set("outOfWorkMessage")}
-        multiline
-        maxLength={30000}
-      />
+      {MESSAGES.map(([field, label]) => (
+        <Input
+          key={field}
+          label={t(`admin.connections.${label}`)}
+          value={form[field]}
+          onChange={set(field)}
+          multiline
+          maxLength={30000}
+        />
+      ))}
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.history")}</legend>

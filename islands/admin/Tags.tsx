@@ -2,7 +2,7 @@ import { useState } from "react";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
-import { Input, ruleError } from "../lib/form";
+import { ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { ListTable } from "../lib/list-table";
 import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
@@ -107,7 +107,6 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
     });
   }
 
-  const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
     <Modal
       variant="admin"
@@ -123,20 +122,7 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
         error={error}
         maxLength={50}
       />
-      <div className="admin-color">
-        <Input
-          label={t("admin.common.color")}
-          value={form.color}
-          onChange={(color) => setForm({ ...form, color })}
-          maxLength={9}
-        />
-        <input
-          type="color"
-          aria-label={t("admin.common.pickColor")}
-          value={colorValid ? form.color : "#000000"}
-          onChange={(e) => setForm({ ...form, color: e.target.value })}
-        />
-      </div>
+      <ColorField value={form.color} onChange={(color) => setForm({ ...form, color })} />
     </Modal>
   );
 }

@@ -84,6 +84,30 @@ export function Select({
   );
 }
 
+/** A colour typed as `#rrggbb` next to the browser's colour picker (black until the typed value is a colour). */
+export function ColorField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (color: string) => void;
+  error?: string | null;
+}) {
+  const t = useT();
+  return (
+    <div className="admin-color">
+      <Input label={t("admin.common.color")} value={value} onChange={onChange} error={error} maxLength={9} />
+      <input
+        type="color"
+        aria-label={t("admin.common.pickColor")}
+        value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
 /** A checkbox with its label, styled as a switch unless another class is given. */
 export function Checkbox({
   label,
