@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
 import { useMediaUrl } from "./lib/media";
@@ -56,12 +56,14 @@ function Media({ m, t }: { m: Message; t: TFunction }) {
       );
     case "audio":
       return src ? (
+        // biome-ignore lint/a11y/useMediaCaption: WhatsApp media comes without captions to offer
         <audio className="media-audio" controls src={src} />
       ) : (
         <span className="media-loading">{t("chat.media.audio")}</span>
       );
     case "video":
       return src ? (
+        // biome-ignore lint/a11y/useMediaCaption: WhatsApp media comes without captions to offer
         <video className="media-video" controls src={src} />
       ) : (
         <span className="media-loading">{t("chat.media.video")}</span>
@@ -104,7 +106,8 @@ function Reactions({ reactions, t }: { reactions: NonNullable<Message["reactions
   const counts = new Map<string, number>();
   for (const r of reactions) counts.set(r.emoji, (counts.get(r.emoji) ?? 0) + 1);
   return (
-    <span className="reactions" aria-label={t("chat.reactions")}>
+    // biome-ignore lint/a11y/useSemanticElements: the emoji counts under a bubble, not form fields
+    <span className="reactions" role="group" aria-label={t("chat.reactions")}>
       {[...counts].map(([emoji, n]) => (
         <span key={emoji} className="reaction">
           {emoji}
@@ -168,7 +171,7 @@ export function Bubble({
   showTime?: boolean;
 }) {
   const time = showTime ? clockTime(m.createdAt) : "";
-  let content;
+  let content: ReactNode;
   if (m.isDeleted) {
     content = (
       <span className="deleted">

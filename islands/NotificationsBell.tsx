@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
-import { usePopover } from "./lib/popover";
+import { MenuButton } from "./lib/menu-button";
 import { join, on } from "./lib/socket";
 import type { Message, Ticket } from "../src/shared/contracts";
 
@@ -39,7 +39,6 @@ function chime() {
 export default function NotificationsBell({ userId }: { userId: number }) {
   const t = useT();
   const [items, setItems] = useState<Ticket[]>([]);
-  const { open, setOpen, root } = usePopover();
 
   useEffect(() => {
     join({ type: "joinNotification" });
@@ -74,28 +73,26 @@ export default function NotificationsBell({ userId }: { userId: number }) {
     };
   }, [userId]);
 
-  function toggle() {
+  function askPermission() {
     // Asking from a click (a user gesture) is what browsers expect for the permission prompt.
     if (typeof Notification !== "undefined" && Notification.permission === "default")
       void Notification.requestPermission().catch(() => undefined);
-    setOpen(!open);
   }
 
   return (
-    <div className="bell" ref={root}>
-      <button
-        type="button"
-        className="icon-button on-dark"
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-label={t("menu.notifications")}
-        onClick={toggle}
-      >
-        <Icon name="bell" />
-        {items.length > 0 && <span className="badge">{items.length}</span>}
-      </button>
-      {open && (
-        <div className="menu">
+    <MenuButton
+      className="bell"
+      buttonClassName="icon-button on-dark"
+      label={t("menu.notifications")}
+      button={
+        <>
+          <Icon name="bell" />
+          {items.length > 0 && <span className="badge">{items.length}</span>}
+        </>
+      }
+      onToggle={askPermission}
+      menu={() => (
+        <>
           {items.length === 0 && <p className="menu-empty">{t("menu.noNotifications")}</p>}
           {items.map((i) => (
             <a key={i.id} className="menu-row" href={`/tickets/${i.id}`}>
@@ -103,9 +100,9 @@ export default function NotificationsBell({ userId }: { userId: number }) {
               <span>{i.lastMessage ?? ""}</span>
             </a>
           ))}
-        </div>
+        </>
       )}
-    </div>
+    />
   );
 }
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from "react";
 import type { Connection as SharedConnection } from "../src/shared/contracts";
 import { api } from "./lib/api";
 import { errorText } from "./lib/errors";
+import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
 import { on } from "./lib/socket";
 import { toast } from "./lib/toast";
@@ -75,9 +76,13 @@ export default function SandboxPhone() {
     };
   }, [selected, peer, validPeer]);
 
-  useEffect(() => {
+  // The messages typed here belong to one conversation: another connection or peer starts with none.
+  const conversation = `${selected}:${peer}`;
+  const [sentIn, setSentIn] = useState(conversation);
+  if (sentIn !== conversation) {
+    setSentIn(conversation);
     setSent([]);
-  }, [selected, peer]);
+  }
 
   const lines = [...sent, ...outbox].sort((a, b) => +new Date(a.createdAt) - +new Date(b.createdAt));
 
@@ -182,15 +187,7 @@ export default function SandboxPhone() {
             onChange={(e) => setLid(e.target.value.replace(/\D/g, ""))}
           />
         </div>
-        <label className="switch">
-          <input
-            type="checkbox"
-            checked={lidOnly}
-            disabled={!validLid}
-            onChange={(e) => setLidOnly(e.target.checked)}
-          />
-          {t("sandbox.lidOnly")}
-        </label>
+        <Checkbox label={t("sandbox.lidOnly")} checked={lidOnly} disabled={!validLid} onChange={setLidOnly} />
         <button
           type="button"
           className="button"

@@ -3,6 +3,7 @@ import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
+import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
 import { toast } from "./lib/toast";
@@ -100,12 +101,7 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId,
         {tab === "search" ? (
           <SearchBox label={t("tickets.search")} value={search} onChange={setSearch} />
         ) : (
-          canShowAll && (
-            <label className="switch">
-              <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />
-              {t("tickets.showAll")}
-            </label>
-          )
+          canShowAll && <Checkbox label={t("tickets.showAll")} checked={showAll} onChange={setShowAll} />
         )}
         {tab === "search" && tags && tags.length > 0 && (
           <QueueSelect

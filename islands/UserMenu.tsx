@@ -4,7 +4,7 @@ import { ProfileModal } from "./agent/ProfileModal";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { useI18n, useT } from "./lib/i18n-context";
-import { usePopover } from "./lib/popover";
+import { MenuButton } from "./lib/menu-button";
 import { closeSocket } from "./lib/socket";
 
 const YEAR = 365 * 24 * 3600;
@@ -13,10 +13,10 @@ const YEAR = 365 * 24 * 3600;
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const t = useT();
   const lng = useI18n().language as Lang;
-  const { open, setOpen, root } = usePopover();
   const [profile, setProfile] = useState(false);
 
   function chooseLanguage(l: Lang) {
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the inbox supports
     document.cookie = `${LANG_COOKIE}=${l}; path=/; max-age=${YEAR}; samesite=lax`;
     location.reload();
   }
@@ -31,29 +31,23 @@ export default function UserMenu({ name, email }: { name: string; email: string 
   }
 
   return (
-    <div className="user-menu" ref={root}>
-      <button
-        type="button"
-        className="icon-button on-dark"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-label={t("menu.userMenu")}
-        onClick={() => setOpen(!open)}
-      >
+    <MenuButton
+      className="user-menu"
+      buttonClassName="icon-button on-dark"
+      label={t("menu.userMenu")}
+      haspopup="menu"
+      button={
         <span className="avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
-      </button>
-      {open && (
-        <div className="menu" role="menu">
-          <button
-            type="button"
-            role="menuitem"
-            aria-haspopup="dialog"
-            onClick={() => (setProfile(true), setOpen(false))}
-          >
+      }
+      menuRole="menu"
+      menu={(close) => (
+        <>
+          <button type="button" role="menuitem" aria-haspopup="dialog" onClick={() => (setProfile(true), close())}>
             {t("menu.profile")}
           </button>
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items, not form fields */}
           <div className="menu-group" role="group" aria-label={t("menu.language")}>
             <span className="menu-label">{t("menu.language")}</span>
             {LANGUAGES.map((l) => (
@@ -71,11 +65,14 @@ export default function UserMenu({ name, email }: { name: string; email: string 
           <button type="button" role="menuitem" onClick={logout}>
             {t("menu.logout")}
           </button>
-        </div>
+        </>
       )}
-      {profile && getBoot()?.user && (
-        <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />
-      )}
-    </div>
+      after={
+        profile &&
+        getBoot()?.user && (
+          <ProfileModal userId={getBoot()!.user!.id} name={name} email={email} onClose={() => setProfile(false)} />
+        )
+      }
+    />
   );
 }

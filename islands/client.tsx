@@ -15,6 +15,9 @@ function Toaster() {
   return (
     <>
       {toasts.value.map((t) => (
+        // A click dismisses a toast early; every toast also goes by itself, so there is no keyboard equivalent to give.
+        // biome-ignore lint/a11y/noStaticElementInteractions: see above
+        // biome-ignore lint/a11y/useKeyWithClickEvents: see above
         <div
           key={t.id}
           className={`toast toast-${t.kind}`}
@@ -52,7 +55,7 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
   if (!load) continue;
   const props = JSON.parse(el.dataset.props ?? "{}");
   load().then(({ default: C }) => {
-    const Island = C as ComponentType<any>;
+    const Island = C as ComponentType<Record<string, unknown>>;
     hydrateRoot(
       el,
       <I18nProvider i18n={i18n}>

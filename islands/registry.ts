@@ -25,6 +25,6 @@ export const islandLoaders = {
   BulkMessage: () => import("./bulk/BulkMessage"),
   BulkSettings: () => import("./bulk/SettingsMessage"),
   BulkReport: () => import("./bulk/ShippingReport"),
-} satisfies Record<string, () => Promise<{ default: ComponentType<any> }>>;
+} satisfies Record<string, () => Promise<{ default: ComponentType<never> }>>;
 
 export type IslandName = keyof typeof islandLoaders;

@@ -25,7 +25,7 @@ function visit(name: string, from: string) {
   const license =
     typeof pkg.license === "string"
       ? pkg.license
-      : (pkg.license?.type ?? pkg.licenses?.map((l: any) => l.type).join(" OR ") ?? "UNKNOWN");
+      : (pkg.license?.type ?? pkg.licenses?.map((l: { type: string }) => l.type).join(" OR ") ?? "UNKNOWN");
   seen.set(key, { version: pkg.version, license });
   for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, dir);
 }

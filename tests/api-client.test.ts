@@ -17,12 +17,12 @@ beforeEach(() => {
     calls.push({ url: String(input), auth: headers.authorization ?? null });
     return answers.shift()!();
   }) as typeof fetch;
-  (globalThis as any).location = { pathname: "/tickets", assign: (to: string) => assigned.push(to) };
+  (globalThis as { location?: unknown }).location = { pathname: "/tickets", assign: (to: string) => assigned.push(to) };
 });
 
 afterEach(() => {
   globalThis.fetch = realFetch;
-  delete (globalThis as any).location;
+  delete (globalThis as { location?: unknown }).location;
 });
 
 describe("browser API client", () => {

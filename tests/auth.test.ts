@@ -112,7 +112,7 @@ describe("access tokens", () => {
     const forged = createTokens({ ...ctx.deps.config, jwtSecret: "another-secret-entirely-000000" });
     const other = await forged.signAccess({ id: 1, profile: "admin", tokenVersion: 0 });
     expect((await call(ctx.app, "GET", "/api/settings", { token: other })).status).toBe(401);
-    expect((await call(ctx.app, "GET", "/api/settings", { token: token.slice(0, -3) + "abc" })).status).toBe(401);
+    expect((await call(ctx.app, "GET", "/api/settings", { token: `${token.slice(0, -3)}abc` })).status).toBe(401);
     expect((await call(ctx.app, "GET", "/api/settings", { token: "garbage" })).status).toBe(401);
   });
 

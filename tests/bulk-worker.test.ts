@@ -103,7 +103,9 @@ describe("bulk worker", () => {
     expect(ticket.whatsappId).toBe(w.id);
     const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
     expect(stored).toMatchObject([{ body: `Oi ${phones[0]}`, fromMe: true, sendState: "sent" }]);
-    const statuses = ctx.hub.to("admins", "massMessage").map((e) => (e.payload as any).record?.status);
+    const statuses = ctx.hub
+      .to("admins", "massMessage")
+      .map((e) => (e.payload as { record?: { status: string } }).record?.status);
     expect(statuses).toEqual(["pending", "sending", "sent"]);
   });
 

@@ -1,6 +1,6 @@
 import { createApp, type App } from "../src/app";
-import { ConnectionManager } from "../src/channels/manager";
-import { SandboxDriver } from "../src/channels/sandbox/driver";
+import type { ConnectionManager } from "../src/channels/manager";
+import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import { composeDeps } from "../src/compose";
 import type { Db } from "../src/db/client";
@@ -138,6 +138,7 @@ export async function call(
     }),
   );
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the answer it asked for
   let json: any = null;
   try {
     json = text ? JSON.parse(text) : null;

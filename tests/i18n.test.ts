@@ -20,7 +20,8 @@ describe("locales", () => {
   test("no translation is empty", () => {
     for (const lng of ["pt", "en", "es"] as const) {
       const flat = keys(LOCALES[lng]);
-      for (const k of flat) expect(k.split(".").reduce((o: any, p) => o[p], LOCALES[lng])).not.toBe("");
+      for (const k of flat)
+        expect(k.split(".").reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], LOCALES[lng])).not.toBe("");
     }
   });
 

@@ -26,7 +26,10 @@ async function setup(opts: { queues?: number; greeting?: string } = {}) {
 const inbound = (ctx: TestContext, token: string, whatsappId: number, body: Record<string, unknown>) =>
   call(ctx.app, "POST", `/api/sandbox/${whatsappId}/inbound`, { token, body });
 const outbox = async (ctx: TestContext, token: string, whatsappId: number, to: string) =>
-  (await call(ctx.app, "GET", `/api/sandbox/${whatsappId}/outbox?to=${to}`, { token })).json as any[];
+  (await call(ctx.app, "GET", `/api/sandbox/${whatsappId}/outbox?to=${to}`, { token })).json as {
+    body: string;
+    ack: number;
+  }[];
 const ticketsOf = (ctx: TestContext) => ctx.db.select().from(tickets).all();
 
 describe("inbound pipeline", () => {
@@ -65,7 +68,7 @@ describe("inbound pipeline", () => {
     expect(ticket!.queueId).toBe(qs[1]!.id);
     expect(ticket!.unreadMessages).toBe(4);
     const out = await outbox(ctx, token, conn.id, "5511988887777");
-    expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 2`);
+    expect(out.at(-1)?.body).toBe(`${LRM}Welcome to queue 2`);
     expect(out.map((m: { body: string }) => m.body).join()).not.toContain("transferred");
   });
 
@@ -109,7 +112,7 @@ describe("inbound pipeline", () => {
     const read = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: "5511988887777" } });
     expect(read.status).toBe(200);
     expect(ctx.db.select().from(messages).where(eq(messages.id, sent.id)).get()!.ack).toBe(4);
-    expect((await outbox(ctx, token, conn.id, "5511988887777"))[0].ack).toBe(4);
+    expect((await outbox(ctx, token, conn.id, "5511988887777"))[0]?.ack).toBe(4);
   });
 
   test("contact name comes from the push name only when new", async () => {
@@ -217,16 +220,16 @@ describe("inbound pipeline", () => {
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
     let out = await outbox(ctx, token, conn.id, from);
-    expect(out.at(-1).body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
+    expect(out.at(-1)?.body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
     await inbound(ctx, token, conn.id, { from, body: "1" });
     out = await outbox(ctx, token, conn.id, from);
-    expect(out.at(-1).body).toBe(
+    expect(out.at(-1)?.body).toBe(
       `${LRM}Sales menu\n\n*1* - Talk to Ana\n*2* - Prices\n\n*#* Voltar para o menu principal`,
     );
     await inbound(ctx, token, conn.id, { from, body: "#" });
     expect(ticketsOf(ctx)[0]!.queueId).toBeNull();
     out = await outbox(ctx, token, conn.id, from);
-    expect(out.at(-1).body).toContain("*2* - Queue 2");
+    expect(out.at(-1)?.body).toContain("*2* - Queue 2");
     await inbound(ctx, token, conn.id, { from, body: "1" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
@@ -234,7 +237,7 @@ describe("inbound pipeline", () => {
     expect(ticket!.userId).toBe(agent.id);
     expect(ticket!.status).toBe("open");
     out = await outbox(ctx, token, conn.id, from);
-    expect(out.at(-1).body).toBe(`${LRM}Connecting you`);
+    expect(out.at(-1)?.body).toBe(`${LRM}Connecting you`);
   });
 
   test("after 3 invalid answers the chatbot stops", async () => {

@@ -309,7 +309,7 @@ describe("cancelling", () => {
   });
 
   test("deleting a message while it is being handed over waits for that, then deletes it for everyone", async () => {
-    const { ctx, conn, agent, ticket } = await setup();
+    const { ctx, agent, ticket } = await setup();
     const driverSend = ctx.sandbox.sendText.bind(ctx.sandbox);
     let entered!: () => void;
     const handingOver = new Promise<void>((resolve) => (entered = resolve));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../src/app";
+import type { createApp } from "../src/app";
 import { contacts, queues, tickets } from "../src/db/schema";
 import { BunTopicHub } from "../src/realtime/hub";
 import { ticketRooms } from "../src/realtime/rooms";
@@ -46,7 +46,7 @@ const ticketOf = (id: number, queueId: number | null) => ({ id, status: "pending
 
 describe("/ws", () => {
   test("refuses the upgrade with 401 without a valid token", async () => {
-    const res = await fetch(url.replace("ws:", "http:") + "?token=bad", {
+    const res = await fetch(`${url.replace("ws:", "http:")}?token=bad`, {
       headers: {
         upgrade: "websocket",
         connection: "Upgrade",

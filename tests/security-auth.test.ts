@@ -14,7 +14,7 @@ describe("failed-login limits", () => {
     const ctx = await makeTestApp();
     const admin = await createUser(ctx, { profile: "admin" });
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await login(ctx, admin.email, "guess-" + i, "203.0.113.66")).status);
+    for (let i = 0; i < 20; i++) statuses.push((await login(ctx, admin.email, `guess-${i}`, "203.0.113.66")).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.slice(5).every((s) => s === 429)).toBe(true);
     const owner = await login(ctx, admin.email, admin.password, "198.51.100.10");

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { setToken } from "../islands/lib/api";
 import { closeSocket, connectSocket } from "../islands/lib/socket";
+import type { ClientMessage } from "../src/shared/contracts/socket";
+
+/** The browser globals the socket client reads, replaced here by stand-ins. */
+const browser = globalThis as { WebSocket: unknown; location?: unknown };
 
 /** Stands in for the browser's WebSocket: records what the client sends, and lets the test play the server. */
 class FakeSocket {
@@ -8,8 +12,8 @@ class FakeSocket {
   static opened: FakeSocket[] = [];
   static waiting: ((s: FakeSocket) => void)[] = [];
   readyState = 0;
-  sent: any[] = [];
-  private sendWaiters: ((msg: any) => void)[] = [];
+  sent: ClientMessage[] = [];
+  private sendWaiters: ((msg: ClientMessage) => void)[] = [];
   onopen?: () => void;
   onmessage?: (e: { data: string }) => void;
   onclose?: (e: { code: number }) => void;
@@ -33,7 +37,7 @@ class FakeSocket {
     this.sendWaiters.shift()?.(msg);
   }
 
-  nextSent(): Promise<any> {
+  nextSent(): Promise<ClientMessage> {
     return new Promise((resolve) => this.sendWaiters.push(resolve));
   }
 
@@ -56,8 +60,8 @@ const RealWebSocket = globalThis.WebSocket;
 let refreshed = 0;
 
 beforeAll(() => {
-  (globalThis as any).WebSocket = FakeSocket;
-  (globalThis as any).location = { protocol: "http:", host: "zapdesk.test", pathname: "/tickets", assign: () => {} };
+  browser.WebSocket = FakeSocket;
+  browser.location = { protocol: "http:", host: "zapdesk.test", pathname: "/tickets", assign: () => {} };
   globalThis.fetch = (async () =>
     new Response(JSON.stringify({ token: `fresh-${++refreshed}` }), { status: 200 })) as unknown as typeof fetch;
 });
@@ -66,7 +70,7 @@ afterAll(() => {
   closeSocket();
   globalThis.fetch = realFetch;
   globalThis.WebSocket = RealWebSocket;
-  delete (globalThis as any).location;
+  delete browser.location;
 });
 
 test("H3: the browser socket sends a fresh token before its token expires, and after a 4001 close refreshes and reconnects", async () => {

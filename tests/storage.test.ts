@@ -102,7 +102,7 @@ describe("storage", () => {
     const app2 = await createApp(second);
     const settings = await call(app2, "GET", "/api/settings", { token: login.json.token });
     expect(settings.status).toBe(200);
-    expect(settings.json.find((s: any) => s.key === "chatBotType").value).toBe("list");
+    expect(settings.json.find((s: { key: string }) => s.key === "chatBotType").value).toBe("list");
     const users = second.db.$client.query("select count(*) as n from users").get() as { n: number };
     expect(users.n).toBe(1);
     closeDatabase(second.db);

@@ -143,6 +143,6 @@ describe("schedules page", () => {
     expect(truncateBody("1234567890123456789012345")).toBe("1234567890123456789012345");
     expect(truncateBody("12345678901234567890123456")).toBe("1234567890123456789012345...");
     const { LOCALES } = await import("../src/i18n/server");
-    expect((LOCALES.pt as any).agent.schedules.statuses.ERRO).toBe("Erro de Envio");
+    expect(LOCALES.pt.agent.schedules.statuses.ERRO).toBe("Erro de Envio");
   });
 });

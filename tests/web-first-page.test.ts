@@ -1,6 +1,19 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { contacts, messages, queues, quickAnswers, tags, tickets, connections } from "../src/db/schema";
-import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  connections,
+  contacts,
+  massMessages,
+  messages,
+  queues,
+  quickAnswers,
+  tags,
+  tickets,
+  webhookDeliveries,
+} from "../src/db/schema";
+import { BASE, call, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -94,5 +107,75 @@ describe("tickets page data", () => {
     expect(res.html).not.toContain("secret text");
     expect(islandProps(res.html, "Chat").initial).toBeNull();
     expect(islandProps(res.html, "TicketsManager").initial.pending.tickets).toEqual([]);
+  });
+});
+
+describe("admin screens get their data from the page route", () => {
+  const get = async (path: string, token: string) => (await call(ctx.app, "GET", path, { token })).json;
+
+  test("settings, webhooks and the shipping report carry what their API routes answer", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-first-page-"));
+    ctx = await makeTestApp({ dataDir });
+    mkdirSync(join(dataDir, "backups"), { recursive: true });
+    writeFileSync(join(dataDir, "backups", "zapdesk-2026-01-02T03-04-05-000Z.sqlite"), "x");
+    const { cookie, token } = await loginAs(ctx, { profile: "admin" });
+    const line = ctx.db.insert(connections).values({ name: "Bulk-line", provider: "sandbox" }).returning().get();
+    const endpoint = (
+      await call(ctx.app, "POST", "/api/webhooks", {
+        token,
+        body: { url: "https://hooks.example.com/in", events: ["ticket.status"] },
+      })
+    ).json;
+    ctx.db
+      .insert(webhookDeliveries)
+      .values({ endpointId: endpoint.id, event: "ticket.status", dedupeKey: "k1", body: "{}" })
+      .run();
+    ctx.db.insert(massMessages).values({ whatsappId: line.id, phone: "5511912345678", message: "Promo" }).run();
+
+    const settings = islandProps((await page("/Settings", cookie)).html, "AdminSettings").initial;
+    expect(settings).toEqual({
+      settings: await get("/api/settings", token),
+      backups: await get("/api/backups", token),
+    });
+    expect(settings.backups.map((b: { name: string }) => b.name)).toEqual(["zapdesk-2026-01-02T03-04-05-000Z.sqlite"]);
+
+    const hooks = await page("/webhooks", cookie);
+    expect(hooks.html).toContain(">https://hooks.example.com/in<");
+    expect(islandProps(hooks.html, "AdminWebhooks").initial).toEqual({
+      endpoints: await get("/api/webhooks", token),
+      deliveries: (await get("/api/webhooks/deliveries", token)).deliveries,
+    });
+
+    const report = await page("/ShippingReport", cookie);
+    expect(report.html).toContain(">5511912345678<");
+    const answer = await get("/api/bulkMessage/report", token);
+    expect(islandProps(report.html, "BulkReport").initial).toEqual({ rows: answer.messages, hasMore: answer.hasMore });
+
+    for (const [path, island] of [
+      ["/BulkMessage", "BulkMessage"],
+      ["/SettingsMessage", "BulkSettings"],
+    ] as const) {
+      const res = await page(path, cookie);
+      expect(res.html).toContain(">Bulk-line</option>");
+      expect(islandProps(res.html, island).connections).toEqual([
+        { id: line.id, name: "Bulk-line", number: line.number, isDefault: line.isDefault },
+      ]);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("an agent opening an admin screen gets none of its data", async () => {
+    const admin = await loginAs(ctx, { profile: "admin" });
+    await call(ctx.app, "POST", "/api/webhooks", {
+      token: admin.token,
+      body: { url: "https://hooks.example.com/secret", events: ["ticket.status"] },
+    });
+    const agent = await loginAs(ctx, { profile: "user" });
+    for (const path of ["/webhooks", "/Settings", "/ShippingReport", "/BulkMessage"]) {
+      const res = await page(path, agent.cookie);
+      expect({ path, forbidden: res.html.includes('data-forbidden="true"') }).toEqual({ path, forbidden: true });
+      expect(res.html).not.toContain("hooks.example.com");
+      expect(res.html).not.toContain("whsec_");
+    }
   });
 });

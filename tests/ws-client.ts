@@ -1,7 +1,15 @@
+/** A frame as tests read it: its payload's fields depend on the event. */
+// biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the event it waits for
+export type TestFrame = { id: string; event: string; payload: any };
+
 /** A WebSocket client for tests with a buffered inbox, so frames that arrive between awaits are not lost. */
 export class TestSocket {
-  private inbox: any[] = [];
-  private waiters: { match: (f: any) => boolean; resolve: (f: any) => void; reject: (e: Error) => void }[] = [];
+  private inbox: TestFrame[] = [];
+  private waiters: {
+    match: (f: TestFrame) => boolean;
+    resolve: (f: TestFrame) => void;
+    reject: (e: Error) => void;
+  }[] = [];
   /** Resolves with the close code and reason once the socket is closed, from either side. */
   readonly closed: Promise<{ code: number; reason: string }>;
   private constructor(readonly ws: WebSocket) {
@@ -35,8 +43,8 @@ export class TestSocket {
     this.ws.send(JSON.stringify(msg));
   }
 
-  next(event: string, timeoutMs = 2000): Promise<any> {
-    const match = (f: any) => f.event === event;
+  next(event: string, timeoutMs = 2000): Promise<TestFrame> {
+    const match = (f: TestFrame) => f.event === event;
     const i = this.inbox.findIndex(match);
     if (i >= 0) return Promise.resolve(this.inbox.splice(i, 1)[0]);
     return new Promise((resolve, reject) => {
@@ -51,7 +59,7 @@ export class TestSocket {
     await this.next("pong");
   }
 
-  received(event: string): any[] {
+  received(event: string): TestFrame[] {
     return this.inbox.filter((f) => f.event === event);
   }
 

@@ -4,13 +4,21 @@ import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
-import { Input, QueueChecks, ruleError, Select } from "../lib/form";
+import { Checkbox, Input, QueueChecks, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, Queue } from "../../src/shared/contracts";
 import { type Form, initial, providerLabel, type SetField } from "./connection-form";
 import { WorkHoursFields } from "./WorkHoursFields";
+
+/** The connection's automatic messages and the label key of each. */
+const MESSAGES = [
+  ["greetingMessage", "greeting"],
+  ["farewellMessage", "farewell"],
+  ["transferTicketMessage", "transfer"],
+  ["outOfWorkMessage", "outOfWork"],
+] as const;
 
 /** Add/edit connection: name, provider, default flag, messages, call token, queues and work hours. */
 export function ConnectionModal({
@@ -87,49 +95,25 @@ export function ConnectionModal({
           />
         )}
       </div>
-      <label className="switch">
-        <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault")(e.target.checked)} />
-        {t("admin.connections.default")}
-      </label>
-      <Input
-        label={t("admin.connections.greeting")}
-        value={form.greetingMessage}
-        onChange={set("greetingMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.farewell")}
-        value={form.farewellMessage}
-        onChange={set("farewellMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.transfer")}
-        value={form.transferTicketMessage}
-        onChange={set("transferTicketMessage")}
-        multiline
-        maxLength={30000}
-      />
-      <Input
-        label={t("admin.connections.outOfWork")}
-        value={form.outOfWorkMessage}
-        onChange={set("outOfWorkMessage")}
-        multiline
-        maxLength={30000}
-      />
+      <Checkbox label={t("admin.connections.default")} checked={form.isDefault} onChange={set("isDefault")} />
+      {MESSAGES.map(([field, label]) => (
+        <Input
+          key={field}
+          label={t(`admin.connections.${label}`)}
+          value={form[field]}
+          onChange={set(field)}
+          multiline
+          maxLength={30000}
+        />
+      ))}
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.history")}</legend>
-        <label className="switch">
-          <input
-            type="checkbox"
-            checked={form.importHistory}
-            onChange={(e) => set("importHistory")(e.target.checked)}
-          />
-          {t("admin.connections.importHistory")}
-        </label>
+        <Checkbox
+          label={t("admin.connections.importHistory")}
+          checked={form.importHistory}
+          onChange={set("importHistory")}
+        />
         {form.importHistory && (
           <Input
             type="number"

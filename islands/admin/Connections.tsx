@@ -24,6 +24,14 @@ function keepNewer(rows: Connection[], row: Connection): Connection[] {
     : upsert(rows, row);
 }
 
+/** A `whatsapp` event (a connection saved or deleted) or a `whatsappSession` one (its session's state changed). */
+interface ConnectionEvent {
+  action?: string;
+  whatsapp?: Connection;
+  whatsappId?: number;
+  session?: Pick<Connection, "id" | "status" | "qrcode" | "updatedAt">;
+}
+
 const pickSession = ({ status, qrcode, updatedAt }: Connection) => ({ status, qrcode, updatedAt });
 
 /** /connections: the connection table with per-status session actions, the connection modal and the QR dialog. */
@@ -43,12 +51,12 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
       .catch((error) => toast("error", errorText(t, error)));
   }, [t, initial]);
 
-  useLive(["whatsapp", "whatsappSession"], (payload, event) => {
-    if (event === "whatsapp" && payload.action === "delete")
-      setRows((r) => r && r.filter((c) => c.id !== payload.whatsappId));
-    else if (event === "whatsapp" && payload.whatsapp) setRows((r) => r && upsert(r, payload.whatsapp));
-    else if (event === "whatsappSession" && payload.session)
-      setRows((r) => r && upsert(r, { ...r.find((c) => c.id === payload.session.id), ...payload.session }));
+  useLive(["whatsapp", "whatsappSession"], (payload: ConnectionEvent, event) => {
+    const { action, whatsapp, whatsappId, session } = payload;
+    if (event === "whatsapp" && action === "delete") setRows((r) => r?.filter((c) => c.id !== whatsappId) ?? null);
+    else if (event === "whatsapp" && whatsapp) setRows((r) => r && upsert(r, whatsapp));
+    else if (event === "whatsappSession" && session)
+      setRows((r) => r?.map((c) => (c.id === session.id ? { ...c, ...session } : c)) ?? null);
   });
 
   async function run(action: () => Promise<unknown>) {
@@ -75,7 +83,7 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
     setDeleting(null);
     await run(async () => {
       await api(`/whatsapp/${c.id}`, { method: "DELETE" });
-      setRows((r) => r && r.filter((x) => x.id !== c.id));
+      setRows((r) => r?.filter((x) => x.id !== c.id) ?? null);
       toast("success", t("admin.connections.deleted"));
     });
   }

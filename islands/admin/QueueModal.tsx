@@ -3,7 +3,7 @@ import { checkField, RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
-import { Input, ruleError } from "../lib/form";
+import { Checkbox, ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -88,7 +88,6 @@ export function QueueModal({
     });
   }
 
-  const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
     <Modal
       variant="admin"
@@ -106,21 +105,7 @@ export function QueueModal({
           error={errors.name}
           maxLength={50}
         />
-        <div className="admin-color">
-          <Input
-            label={t("admin.common.color")}
-            value={form.color}
-            onChange={(color) => setForm({ ...form, color })}
-            error={errors.color}
-            maxLength={9}
-          />
-          <input
-            type="color"
-            aria-label={t("admin.common.pickColor")}
-            value={colorValid ? form.color : "#000000"}
-            onChange={(e) => setForm({ ...form, color: e.target.value })}
-          />
-        </div>
+        <ColorField value={form.color} onChange={(color) => setForm({ ...form, color })} error={errors.color} />
       </div>
       <Input
         label={t("admin.queues.greeting")}
@@ -181,14 +166,11 @@ function OptionList({
             maxLength={30000}
           />
           <div className="admin-option-row">
-            <label className="switch">
-              <input
-                type="checkbox"
-                checked={o.isAgent}
-                onChange={(e) => update(i, { isAgent: e.target.checked, userId: e.target.checked ? o.userId : null })}
-              />
-              {t("admin.queues.attendant")}
-            </label>
+            <Checkbox
+              label={t("admin.queues.attendant")}
+              checked={o.isAgent}
+              onChange={(isAgent) => update(i, { isAgent, userId: isAgent ? o.userId : null })}
+            />
             {o.isAgent && (
               <select
                 aria-label={t("admin.queues.attendantUser")}

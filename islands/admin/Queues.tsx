@@ -24,9 +24,9 @@ export default function Queues({ initial }: { initial?: Queue[] | null }) {
       .catch((error) => toast("error", errorText(t, error)));
   }, [t, initial]);
 
-  useLive(["queue"], (payload) => {
-    if (payload.action === "delete") setRows((r) => r && r.filter((q) => q.id !== payload.queueId));
-    else if (payload.queue) setRows((r) => r && upsert(r, payload.queue));
+  useLive(["queue"], ({ action, queue, queueId }: { action: string; queue?: Queue; queueId?: number }) => {
+    if (action === "delete") setRows((r) => r?.filter((q) => q.id !== queueId) ?? null);
+    else if (queue) setRows((r) => r && upsert(r, queue));
   });
 
   return (
@@ -84,7 +84,7 @@ export default function Queues({ initial }: { initial?: Queue[] | null }) {
           queue={deleting}
           others={rows?.filter((q) => q.id !== deleting.id) ?? []}
           onClose={() => setDeleting(null)}
-          onDeleted={() => setRows((r) => r && r.filter((x) => x.id !== deleting.id))}
+          onDeleted={() => setRows((r) => r?.filter((x) => x.id !== deleting.id) ?? null)}
         />
       )}
     </section>

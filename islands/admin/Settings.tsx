@@ -6,26 +6,47 @@ import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
+import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 
 const SELECTS = ["userCreation", "timeCreateNewTicket", "call", "CheckMsgIsGroup", "chatBotType"] as const;
 
+interface SettingRow {
+  key: string;
+  value: string;
+}
+
+interface BackupFile {
+  name: string;
+  size: number;
+  createdAt: string;
+  kind: "scheduled" | "pre-migration";
+}
+
+/** What the page route loads before the island mounts: the setting rows and the backup list. */
+export interface SettingsData {
+  settings: SettingRow[];
+  backups: BackupFile[];
+}
+
+const byKey = (rows: SettingRow[]) => Object.fromEntries(rows.map((r) => [r.key, r.value]));
+
 /** /Settings: one select per global setting (saved on change) and the read-only API token. */
-export default function Settings() {
+export default function Settings({ initial }: { initial?: SettingsData | null }) {
   const t = useT();
-  const [values, setValues] = useState<Record<string, string> | null>(null);
+  const [values, setValues] = useState<Record<string, string> | null>(initial ? byKey(initial.settings) : null);
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
-    api<{ key: string; value: string }[]>("/settings")
-      .then((rows) => setValues(Object.fromEntries(rows.map((r) => [r.key, r.value]))))
+    if (initial) return;
+    api<SettingRow[]>("/settings")
+      .then((rows) => setValues(byKey(rows)))
       .catch((error) => toast("error", errorText(t, error)));
-  }, [t]);
+  }, [t, initial]);
 
-  useLive(
-    ["settings"],
-    (payload) => payload.setting && setValues((v) => v && { ...v, [payload.setting.key]: payload.setting.value }),
-  );
+  useLive(["settings"], ({ setting }: { setting?: SettingRow }) => {
+    if (setting) setValues((v) => v && { ...v, [setting.key]: setting.value });
+  });
 
   async function change(key: string, value: string) {
     const before = values;
@@ -42,7 +63,7 @@ export default function Settings() {
   async function regenerate() {
     setConfirming(false);
     try {
-      const setting = await api<{ key: string; value: string }>("/settings/userApiToken/regenerate", {
+      const setting = await api<SettingRow>("/settings/userApiToken/regenerate", {
         method: "POST",
       });
       setValues((v) => v && { ...v, userApiToken: setting.value });
@@ -76,7 +97,7 @@ export default function Settings() {
       ) : (
         <p className="list-empty">{t("app.loading")}</p>
       )}
-      <Backups />
+      <Backups initial={initial?.backups} />
       {confirming && (
         <Confirm
           variant="admin"
@@ -90,22 +111,18 @@ export default function Settings() {
   );
 }
 
-interface BackupFile {
-  name: string;
-  size: number;
-  createdAt: string;
-  kind: "scheduled" | "pre-migration";
-}
-
 /** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link. */
-function Backups() {
+function Backups({ initial }: { initial?: BackupFile[] }) {
   const t = useT();
-  const [files, setFiles] = useState<BackupFile[] | null>(null);
+  // The date (browser locale) and the link's token (browser storage) are only known after mount.
+  const mounted = useMounted();
+  const [files, setFiles] = useState<BackupFile[] | null>(initial ?? null);
   useEffect(() => {
+    if (initial) return;
     api<BackupFile[]>("/backups")
       .then(setFiles)
       .catch((error) => toast("error", errorText(t, error)));
-  }, [t]);
+  }, [t, initial]);
   return (
     <div className="admin-card admin-backups">
       <h2>{t("admin.settings.backups.title")}</h2>
@@ -117,11 +134,11 @@ function Backups() {
         <ul>
           {files.map((f) => (
             <li key={f.name}>
-              <span>{new Date(f.createdAt).toLocaleString()}</span>
+              <span>{mounted ? new Date(f.createdAt).toLocaleString() : ""}</span>
               <span>{t(`admin.settings.backups.${f.kind}`)}</span>
               <span>{megabytes(f.size)}</span>
               <a
-                href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent(getToken() ?? "")}`}
+                href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent((mounted && getToken()) || "")}`}
                 download={f.name}
               >
                 {t("admin.settings.backups.download")}

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
-import { Input, ruleError } from "../lib/form";
+import { ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { ListTable } from "../lib/list-table";
 import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
@@ -23,13 +23,11 @@ export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?:
     "admin.tags.deleted",
   );
 
-  useLive(["tag"], (payload) => {
-    if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.tagId));
-    else if (payload.tag)
+  useLive(["tag"], ({ action, tag, tagId }: { action: string; tag?: Tag; tagId?: number }) => {
+    if (action === "delete") list.setRows((r) => r.filter((x) => x.id !== tagId));
+    else if (tag)
       list.setRows((r) =>
-        r.some((x) => x.id === payload.tag.id)
-          ? r.map((x) => (x.id === payload.tag.id ? { ...x, ...payload.tag } : x))
-          : [...r, payload.tag],
+        r.some((x) => x.id === tag.id) ? r.map((x) => (x.id === tag.id ? { ...x, ...tag } : x)) : [...r, tag],
       );
   });
 
@@ -109,7 +107,6 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
     });
   }
 
-  const colorValid = /^#[0-9a-f]{6}$/i.test(form.color);
   return (
     <Modal
       variant="admin"
@@ -125,20 +122,7 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
         error={error}
         maxLength={50}
       />
-      <div className="admin-color">
-        <Input
-          label={t("admin.common.color")}
-          value={form.color}
-          onChange={(color) => setForm({ ...form, color })}
-          maxLength={9}
-        />
-        <input
-          type="color"
-          aria-label={t("admin.common.pickColor")}
-          value={colorValid ? form.color : "#000000"}
-          onChange={(e) => setForm({ ...form, color: e.target.value })}
-        />
-      </div>
+      <ColorField value={form.color} onChange={(color) => setForm({ ...form, color })} />
     </Modal>
   );
 }

@@ -20,13 +20,13 @@ export default function Users({ initial }: { initial?: FirstPage<User> | null })
     "admin.users.deleted",
   );
 
-  useLive(["user"], (payload) => {
-    if (payload.action === "delete") list.setRows((r) => r.filter((u) => u.id !== payload.userId));
-    else if (payload.user)
+  useLive(["user"], ({ action, user, userId }: { action: string; user?: User; userId?: number }) => {
+    if (action === "delete") list.setRows((r) => r.filter((u) => u.id !== userId));
+    else if (user)
       list.setRows((r) =>
-        payload.action === "create" && !r.some((u) => u.id === payload.user.id)
-          ? [payload.user, ...r]
-          : r.map((u) => (u.id === payload.user.id ? payload.user : u)),
+        action === "create" && !r.some((u) => u.id === user.id)
+          ? [user, ...r]
+          : r.map((u) => (u.id === user.id ? user : u)),
       );
   });
 

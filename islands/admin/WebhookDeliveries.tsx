@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { AdminHeader, ListStatus } from "../lib/list-ui";
+import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 
 /** One delivery of an event to an endpoint, with every attempt's answer. */
-interface Delivery {
+export interface Delivery {
   id: number;
   endpointId: number;
   event: string;
@@ -19,10 +20,12 @@ interface Delivery {
   tries: { attempt: number; statusCode: number | null; error: string | null; at: number }[];
 }
 
-/** The latest deliveries with each attempt's answer; reloaded on demand. */
-export function DeliveryLog() {
+/** The latest deliveries with each attempt's answer; reloaded on demand. `initial` is the page the server loaded. */
+export function DeliveryLog({ initial }: { initial?: Delivery[] | null }) {
   const t = useT();
-  const [rows, setRows] = useState<Delivery[] | null>(null);
+  // Times are in the browser's locale and zone, so the server render leaves them empty.
+  const mounted = useMounted();
+  const [rows, setRows] = useState<Delivery[] | null>(initial ?? null);
   const [failed, setFailed] = useState(false);
   const load = useCallback(() => {
     setFailed(false);
@@ -33,7 +36,11 @@ export function DeliveryLog() {
         toast("error", errorText(t, error));
       });
   }, [t]);
-  useEffect(load, [load]);
+  const preloaded = useRef(!!initial);
+  useEffect(() => {
+    if (preloaded.current) preloaded.current = false;
+    else load();
+  }, [load]);
 
   const answer = (code: number | null, error: string | null) => (code != null ? String(code) : (error ?? "—"));
   return (
@@ -55,18 +62,19 @@ export function DeliveryLog() {
         <tbody>
           {(rows ?? []).map((d) => (
             <tr key={d.id} data-delivery-id={d.id} data-status={d.status}>
-              <td>{new Date(d.createdAt).toLocaleString()}</td>
+              <td>{mounted ? new Date(d.createdAt).toLocaleString() : ""}</td>
               <td>{t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}</td>
               <td>
                 {t(`admin.webhooks.statuses.${d.status}`)}
-                {d.nextAttemptAt != null &&
+                {mounted &&
+                  d.nextAttemptAt != null &&
                   ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
               </td>
               <td>
                 <ol className="webhook-tries">
                   {d.tries.map((a) => (
                     <li key={a.attempt}>
-                      {new Date(a.at).toLocaleTimeString()} → {answer(a.statusCode, a.error)}
+                      {mounted ? new Date(a.at).toLocaleTimeString() : ""} → {answer(a.statusCode, a.error)}
                     </li>
                   ))}
                 </ol>

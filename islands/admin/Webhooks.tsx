@@ -8,7 +8,7 @@ import { useT } from "../lib/i18n-context";
 import { AdminHeader, ListStatus } from "../lib/list-ui";
 import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { DeliveryLog } from "./WebhookDeliveries";
+import { type Delivery, DeliveryLog } from "./WebhookDeliveries";
 
 interface Endpoint {
   id: number;
@@ -18,27 +18,34 @@ interface Endpoint {
   active: boolean;
 }
 
+/** What the page route loads before the island mounts: the endpoints and the first page of the delivery log. */
+export interface WebhooksData {
+  endpoints: Endpoint[];
+  deliveries: Delivery[];
+}
+
 /** /webhooks: the endpoints (URL, events, signing secret, on/off) and the log of their deliveries. */
-export default function Webhooks() {
+export default function Webhooks({ initial }: { initial?: WebhooksData | null }) {
   const t = useT();
-  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(initial?.endpoints ?? null);
   const [failed, setFailed] = useState(false);
   const [adding, setAdding] = useState(false);
   const [log, setLog] = useState(0);
   const { deleting, setDeleting, remove } = useRowDelete<Endpoint>(
     (e) => `/webhooks/${e.id}`,
-    (e) => setEndpoints((rows) => rows && rows.filter((x) => x.id !== e.id)),
+    (e) => setEndpoints((rows) => rows?.filter((x) => x.id !== e.id) ?? null),
     "admin.webhooks.deleted",
   );
 
   useEffect(() => {
+    if (initial) return;
     api<Endpoint[]>("/webhooks")
       .then(setEndpoints)
       .catch((error) => {
         setFailed(true);
         toast("error", errorText(t, error));
       });
-  }, [t]);
+  }, [t, initial]);
 
   async function toggle(endpoint: Endpoint) {
     try {
@@ -46,7 +53,7 @@ export default function Webhooks() {
         method: "PUT",
         body: { active: !endpoint.active },
       });
-      setEndpoints((rows) => rows && rows.map((x) => (x.id === saved.id ? saved : x)));
+      setEndpoints((rows) => rows?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -108,7 +115,8 @@ export default function Webhooks() {
           </tbody>
         </table>
       </div>
-      <DeliveryLog key={log} />
+      {/* A new `key` remounts the log, which then loads the deliveries again. */}
+      <DeliveryLog key={log} initial={log === 0 ? initial?.deliveries : null} />
       {adding && (
         <EndpointModal
           onClose={() => setAdding(false)}

@@ -1,4 +1,4 @@
-import { Input } from "../lib/form";
+import { Checkbox, Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { DAYS, type Form, type SetField } from "./connection-form";
 
@@ -16,14 +16,11 @@ export function WorkHoursFields({ form, set }: { form: Form; set: SetField }) {
   return (
     <fieldset className="admin-checks">
       <legend>{t("admin.connections.workHours")}</legend>
-      <label className="switch">
-        <input
-          type="checkbox"
-          checked={form.defineWorkHours}
-          onChange={(e) => set("defineWorkHours")(e.target.checked)}
-        />
-        {t("admin.connections.defineWorkHours")}
-      </label>
+      <Checkbox
+        label={t("admin.connections.defineWorkHours")}
+        checked={form.defineWorkHours}
+        onChange={set("defineWorkHours")}
+      />
       <div className="admin-grid">
         {HOURS.map(([field, label]) => (
           <Input

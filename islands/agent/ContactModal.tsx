@@ -15,6 +15,12 @@ interface Extra {
   value: string;
 }
 
+/** An extra-info row being edited, with a key of its own so removing a row keeps the others' inputs. */
+type ExtraRow = Extra & { key: number };
+
+let nextKey = 0;
+const keyed = (x: Extra): ExtraRow => ({ ...x, key: nextKey++ });
+
 /** Add/edit a contact: name, number, email and the extra-info list (POST /contacts or PUT /contacts/:id). */
 export function ContactModal({
   contactId,
@@ -27,7 +33,7 @@ export function ContactModal({
 }) {
   const t = useT();
   const [form, setForm] = useState({ name: "", number: "", email: "" });
-  const [extra, setExtra] = useState<Extra[]>([]);
+  const [extra, setExtra] = useState<ExtraRow[]>([]);
   const [numberUnknown, setNumberUnknown] = useState(false);
   const { busy, setBusy, fieldError, run } = useFormSave(contactId != null);
 
@@ -37,14 +43,14 @@ export function ContactModal({
       .then((c) => {
         setForm({ name: c.name, number: c.number ?? "", email: c.email ?? "" });
         setNumberUnknown(c.number == null);
-        setExtra(c.extraInfo.map((x) => ({ id: x.id, name: x.name, value: x.value ?? "" })));
+        setExtra(c.extraInfo.map((x) => keyed({ id: x.id, name: x.name, value: x.value ?? "" })));
         setBusy(false);
       })
       .catch((error) => {
         toast("error", errorText(t, error));
         onClose();
       });
-  }, [contactId, t, onClose]);
+  }, [contactId, t, onClose, setBusy]);
 
   function save() {
     return run(async () => {
@@ -97,7 +103,7 @@ export function ContactModal({
       <fieldset className="extra-info">
         <legend>{t("agent.contacts.extraInfo")}</legend>
         {extra.map((x, i) => (
-          <div key={i} className="extra-row">
+          <div key={x.key} className="extra-row">
             <input
               aria-label={t("agent.contacts.extraName")}
               placeholder={t("agent.contacts.extraName")}
@@ -117,7 +123,11 @@ export function ContactModal({
             </button>
           </div>
         ))}
-        <button type="button" className="button small" onClick={() => setExtra([...extra, { name: "", value: "" }])}>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => setExtra([...extra, keyed({ name: "", value: "" })])}
+        >
           {t("agent.contacts.addExtra")}
         </button>
       </fieldset>

@@ -64,30 +64,26 @@ export function ContactPicker({
         />
       </div>
       {showList && (
-        <ul id={`${id}-options`} className="option-list" role="listbox">
+        <div id={`${id}-options`} className="option-list" role="listbox">
           {options.map((c) => (
-            <li key={c.id}>
-              <button type="button" role="option" aria-selected="false" onClick={() => onPick(c)}>
-                <strong>{c.name}</strong> <ContactNumber number={c.number} />
-              </button>
-            </li>
+            <button key={c.id} type="button" role="option" aria-selected="false" onClick={() => onPick(c)}>
+              <strong>{c.name}</strong> <ContactNumber number={c.number} />
+            </button>
           ))}
           {onCreate && (
-            <li>
-              <button
-                type="button"
-                role="option"
-                aria-selected="false"
-                onClick={() => {
-                  setClosed(true);
-                  onCreate(query);
-                }}
-              >
-                {t("agent.newTicket.create", { name: query })}
-              </button>
-            </li>
+            <button
+              type="button"
+              role="option"
+              aria-selected="false"
+              onClick={() => {
+                setClosed(true);
+                onCreate(query);
+              }}
+            >
+              {t("agent.newTicket.create", { name: query })}
+            </button>
           )}
-        </ul>
+        </div>
       )}
     </>
   );

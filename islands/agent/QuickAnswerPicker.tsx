@@ -33,15 +33,13 @@ export function QuickAnswerPicker({ text, onPick }: { text: string; onPick: (mes
 
   if (!active || items.length === 0) return null;
   return (
-    <ul className="quick-picker" role="listbox" aria-label={t("agent.quickAnswers.picker")}>
+    <div className="quick-picker" role="listbox" aria-label={t("agent.quickAnswers.picker")}>
       {items.map((q) => (
-        <li key={q.id}>
-          <button type="button" role="option" aria-selected="false" onClick={() => onPick(q.message)}>
-            <strong>/{q.shortcut}</strong>
-            <span>{q.message}</span>
-          </button>
-        </li>
+        <button key={q.id} type="button" role="option" aria-selected="false" onClick={() => onPick(q.message)}>
+          <strong>/{q.shortcut}</strong>
+          <span>{q.message}</span>
+        </button>
       ))}
-    </ul>
+    </div>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
-import { usePopover } from "../lib/popover";
+import { SwatchCheck } from "../lib/form";
+import { MenuButton } from "../lib/menu-button";
 import { toast } from "../lib/toast";
 import type { Tag as SharedTag, Ticket } from "../../src/shared/contracts";
 
@@ -11,12 +12,12 @@ type Tag = Pick<SharedTag, "id" | "name" | "color">;
 /** The chat header's tag editor: the ticket's tags as chips and a checklist of every tag (GET /tags/list → POST /tags/sync). */
 export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: Ticket) => void }) {
   const t = useT();
-  const { open, setOpen, root } = usePopover();
   const [all, setAll] = useState<Tag[] | null>(null);
 
-  useEffect(() => {
+  // Every tag is loaded when the menu first opens (again after a failed load).
+  function loadTags(open: boolean) {
     if (open && !all) api<Tag[]>("/tags/list").then(setAll, (error) => toast("error", errorText(t, error)));
-  }, [open, all, t]);
+  }
 
   async function toggle(tag: Tag) {
     const has = ticket.tags.some((x) => x.id === tag.id);
@@ -36,33 +37,31 @@ export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: 
   }
 
   return (
-    <div className="tag-editor" ref={root}>
-      {ticket.tags.map((tag) => (
+    <MenuButton
+      className="tag-editor"
+      before={ticket.tags.map((tag) => (
         <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
           {tag.name}
         </span>
       ))}
-      <button
-        type="button"
-        className="chip-button"
-        aria-haspopup="true"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        {t("agent.tags.edit")}
-      </button>
-      {open && (
-        <div className="menu tag-menu">
+      buttonClassName="chip-button"
+      button={t("agent.tags.edit")}
+      onToggle={loadTags}
+      menuClassName="tag-menu"
+      menu={() => (
+        <>
           {all && all.length === 0 && <p className="menu-empty">{t("agent.tags.none")}</p>}
           {all?.map((tag) => (
-            <label key={tag.id} className="menu-check">
-              <input type="checkbox" checked={ticket.tags.some((x) => x.id === tag.id)} onChange={() => toggle(tag)} />
-              <span className="swatch" style={{ background: tag.color }} />
-              {tag.name}
-            </label>
+            <SwatchCheck
+              key={tag.id}
+              name={tag.name}
+              color={tag.color}
+              checked={ticket.tags.some((x) => x.id === tag.id)}
+              onChange={() => toggle(tag)}
+            />
           ))}
-        </div>
+        </>
       )}
-    </div>
+    />
   );
 }

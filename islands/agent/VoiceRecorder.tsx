@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { TFunction } from "i18next";
 import { Icon } from "../lib/icons";
 import { toast } from "../lib/toast";
@@ -39,8 +39,16 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
     return () => clearInterval(id);
   }, [recording]);
 
+  // Ends the recording; `onstop` then sends it or, with `send` false, discards it.
+  const stop = useCallback((send: boolean) => {
+    const rec = recorder.current;
+    if (!rec || rec.state === "inactive") return;
+    keep.current = send;
+    rec.stop();
+  }, []);
+
   // Leaving the chat mid-recording discards it and releases the microphone.
-  useEffect(() => () => stop(false), []);
+  useEffect(() => () => stop(false), [stop]);
 
   async function start() {
     let stream: MediaStream;
@@ -77,13 +85,6 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
     handlers.current.onRecordingChange(true);
   }
 
-  function stop(send: boolean) {
-    const rec = recorder.current;
-    if (!rec || rec.state === "inactive") return;
-    keep.current = send;
-    rec.stop();
-  }
-
   if (seconds == null)
     return (
       <button
@@ -97,6 +98,7 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
       </button>
     );
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the recording's controls, not form fields
     <div className="recorder" role="group" aria-label={t("chat.record.recording")}>
       <button type="button" className="icon-button" aria-label={t("chat.record.cancel")} onClick={() => stop(false)}>
         <Icon name="close" />

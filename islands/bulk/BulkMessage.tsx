@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { buildBulk, type BulkPreview } from "../../src/shared/bulk-template";
 import { api } from "../lib/api";
-import { ConnectionPicker } from "../lib/connection-picker";
+import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -11,7 +11,7 @@ import { toast } from "../lib/toast";
 const FAILED = new Set(["number not exists", "no photo contact", "not a contact", "opted out", "error"]);
 
 /** /BulkMessage: template plus CSV data (pasted or a .csv file), a preview, the send, then the campaign's live progress. */
-export default function BulkMessage() {
+export default function BulkMessage({ connections }: { connections?: ConnectionOption[] | null }) {
   const t = useT();
   const [whatsappId, setWhatsappId] = useState("");
   const [template, setTemplate] = useState("");
@@ -21,8 +21,7 @@ export default function BulkMessage() {
   const [campaign, setCampaign] = useState<{ statuses: Record<number, string>; gapSeconds: number } | null>(null);
   const [errors, setErrors] = useState<{ template?: string; data?: string }>({});
 
-  useLive(["massMessage"], (payload) => {
-    const record = payload.record;
+  useLive(["massMessage"], ({ record }: { record?: { id: number; status: string } }) => {
     if (!record) return;
     setCampaign((c) =>
       c && record.id in c.statuses ? { ...c, statuses: { ...c.statuses, [record.id]: record.status } } : c,
@@ -65,7 +64,7 @@ export default function BulkMessage() {
     <section className="page admin-page bulk-page">
       <h1 className="page-title">{t("bulk.send.title")}</h1>
       <div className="admin-card">
-        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} withoutDefault />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} initial={connections} withoutDefault />
         <Input
           label={t("bulk.send.template")}
           value={template}
@@ -99,6 +98,7 @@ export default function BulkMessage() {
       {preview && (
         <div className="bulk-preview">
           {preview.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a preview is replaced whole, and a phone may repeat in it
             <article key={i} className="admin-card bulk-card" data-preview-phone={p.phone}>
               <strong>{p.phone}</strong>
               <p>{p.message}</p>

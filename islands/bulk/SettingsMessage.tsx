@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
-import { ConnectionPicker } from "../lib/connection-picker";
+import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
-import { Input } from "../lib/form";
+import { Checkbox, Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
 
@@ -27,7 +27,7 @@ const DEFAULTS: Form = {
 };
 
 /** /SettingsMessage: one connection's bulk throttling (24 h limit, wait, filters, opt-out keyword). */
-export default function SettingsMessage() {
+export default function SettingsMessage({ connections }: { connections?: ConnectionOption[] | null }) {
   const t = useT();
   const [whatsappId, setWhatsappId] = useState("");
   const [form, setForm] = useState<Form>(DEFAULTS);
@@ -83,16 +83,18 @@ export default function SettingsMessage() {
     />
   );
   const check = (key: "contacts" | "photo" | "random") => (
-    <label className="check">
-      <input type="checkbox" checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
-      {t(`bulk.settings.${key}`)}
-    </label>
+    <Checkbox
+      className="check"
+      label={t(`bulk.settings.${key}`)}
+      checked={form[key]}
+      onChange={(checked) => setForm({ ...form, [key]: checked })}
+    />
   );
   return (
     <section className="page admin-page">
       <h1 className="page-title">{t("bulk.settings.title")}</h1>
       <div className="admin-card">
-        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} />
+        <ConnectionPicker value={whatsappId} onChange={setWhatsappId} initial={connections} />
         {number("limit")}
         {number("minutes")}
         {number("seconds")}

@@ -6,7 +6,7 @@ import { AdminHeader, ListStatus, SearchBox } from "../lib/list-ui";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
-import { usePagedList } from "../lib/use-paged-list";
+import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 
 interface Record_ {
   id: number;
@@ -18,15 +18,14 @@ interface Record_ {
 }
 
 /** /ShippingReport: every bulk record with its status, updated live; delete one, or clean the finished ones. */
-export default function ShippingReport() {
+export default function ShippingReport({ initial }: { initial?: FirstPage<Record_> | null }) {
   const t = useT();
-  const list = usePagedList<Record_>("/bulkMessage/report", "messages");
+  const list = usePagedList<Record_>("/bulkMessage/report", "messages", { initial });
   const [cleaning, setCleaning] = useState(false);
 
-  useLive(["massMessage"], (payload) => {
-    if (payload.action === "delete") list.setRows((r) => r.filter((x) => x.id !== payload.id));
-    else if (payload.record) {
-      const record = payload.record as Record_;
+  useLive(["massMessage"], ({ action, id, record }: { action: string; id?: number; record?: Record_ }) => {
+    if (action === "delete") list.setRows((r) => r.filter((x) => x.id !== id));
+    else if (record) {
       list.setRows((rows) =>
         rows.some((x) => x.id === record.id)
           ? rows.map((x) => (x.id === record.id ? { ...x, ...record, whatsapp: x.whatsapp } : x))

@@ -28,6 +28,7 @@ export function Composer({
   const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
 
   // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measures the DOM, which changes with `text`
   useLayoutEffect(() => {
     const el = textarea.current;
     if (!el) return;

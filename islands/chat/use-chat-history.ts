@@ -101,6 +101,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
 
   // The render after mount adds days and times (the server leaves them out): the list grows, so pin it again then.
   const mounted = useMounted();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new messages change the list's height, which this re-pins
   useLayoutEffect(() => {
     const el = list.current;
     if (!el || !mounted) return;

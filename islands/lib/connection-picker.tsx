@@ -6,17 +6,18 @@ import { Select } from "./form";
 import { useT } from "./i18n-context";
 import { toast } from "./toast";
 
-type ConnectionOption = Pick<Connection, "id" | "name" | "number" | "isDefault">;
+export type ConnectionOption = Pick<Connection, "id" | "name" | "number" | "isDefault">;
 
-/** The connections a picker offers, loaded once. */
-function useConnections(): ConnectionOption[] {
+/** The connections a picker offers: `initial` when the page route loaded them, else loaded once. */
+function useConnections(initial: ConnectionOption[] | null | undefined): ConnectionOption[] {
   const t = useT();
-  const [rows, setRows] = useState<ConnectionOption[]>([]);
+  const [rows, setRows] = useState<ConnectionOption[]>(initial ?? []);
   useEffect(() => {
+    if (initial) return;
     api<ConnectionOption[]>("/whatsapp/")
       .then(setRows)
       .catch((error) => toast("error", errorText(t, error)));
-  }, [t]);
+  }, [t, initial]);
   return rows;
 }
 
@@ -25,13 +26,15 @@ export function ConnectionPicker({
   value,
   onChange,
   withoutDefault = false,
+  initial,
 }: {
   value: string;
   onChange: (id: string) => void;
   withoutDefault?: boolean;
+  initial?: ConnectionOption[] | null;
 }) {
   const t = useT();
-  const connections = useConnections().filter((c) => !(withoutDefault && c.isDefault));
+  const connections = useConnections(initial).filter((c) => !(withoutDefault && c.isDefault));
   return (
     <Select
       label={t("bulk.common.connection")}

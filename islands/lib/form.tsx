@@ -84,6 +84,73 @@ export function Select({
   );
 }
 
+/** A colour typed as `#rrggbb` next to the browser's colour picker (black until the typed value is a colour). */
+export function ColorField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (color: string) => void;
+  error?: string | null;
+}) {
+  const t = useT();
+  return (
+    <div className="admin-color">
+      <Input label={t("admin.common.color")} value={value} onChange={onChange} error={error} maxLength={9} />
+      <input
+        type="color"
+        aria-label={t("admin.common.pickColor")}
+        value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+/** A checkbox with its label, styled as a switch unless another class is given. */
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  disabled,
+  className = "switch",
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+/** A checkbox row with a colour swatch before its name (a queue, a tag). */
+export function SwatchCheck({
+  name,
+  color,
+  checked,
+  onChange,
+}: {
+  name: string;
+  color: string;
+  checked: boolean;
+  onChange: () => void;
+}) {
+  return (
+    <label className="menu-check">
+      <input type="checkbox" checked={checked} onChange={onChange} />
+      <span className="swatch" style={{ background: color }} />
+      {name}
+    </label>
+  );
+}
+
 /** A checkbox list of queues (multi-select). */
 export function QueueChecks({
   queues,
@@ -100,15 +167,13 @@ export function QueueChecks({
     <fieldset className="admin-checks">
       <legend>{t("admin.common.queues")}</legend>
       {queues.map((q) => (
-        <label key={q.id} className="menu-check">
-          <input
-            type="checkbox"
-            checked={value.includes(q.id)}
-            onChange={() => onChange(value.includes(q.id) ? value.filter((v) => v !== q.id) : [...value, q.id])}
-          />
-          <span className="swatch" style={{ background: q.color }} />
-          {q.name}
-        </label>
+        <SwatchCheck
+          key={q.id}
+          name={q.name}
+          color={q.color}
+          checked={value.includes(q.id)}
+          onChange={() => onChange(value.includes(q.id) ? value.filter((v) => v !== q.id) : [...value, q.id])}
+        />
       ))}
     </fieldset>
   );

@@ -51,6 +51,7 @@ export function ListTable<T extends { id: number }>({
       <thead>
         <tr>
           {shown.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed, never reordered
             <th key={i} className={c.className}>
               {c.head}
             </th>
@@ -61,6 +62,7 @@ export function ListTable<T extends { id: number }>({
         {list.rows.map((row) => (
           <tr key={row.id} {...rowAttributes?.(row)}>
             {shown.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed, never reordered
               <td key={i} className={c.cellClassName ?? c.className} title={c.title?.(row)}>
                 {c.cell(row)}
               </td>

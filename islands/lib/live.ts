@@ -3,14 +3,17 @@ import type { EventName } from "../../src/shared/contracts/socket";
 import { on } from "./socket";
 
 /** Runs `fn` on each of the given socket events while mounted. */
-export function useLive(events: EventName[], fn: (payload: any, event: EventName) => void) {
+export function useLive<P>(events: EventName[], fn: (payload: P, event: EventName) => void) {
   const ref = useRef(fn);
   ref.current = fn;
+  // Keyed by the names, not the array: callers pass a fresh literal on every render.
+  const names = events.join();
   useEffect(() => {
-    const offs = events.map((event) => on(event, (payload) => ref.current(payload, event)));
+    const offs = (names.split(",") as EventName[]).map((event) =>
+      on<P>(event, (payload) => ref.current(payload, event)),
+    );
     return () => offs.forEach((off) => off());
-    // Keyed by the names, not the array: callers pass a fresh literal on every render.
-  }, [events.join()]);
+  }, [names]);
 }
 
 /** Inserts or replaces a row by id, keeping the list order (new rows at the end). */

@@ -5,7 +5,7 @@ import type { ClientMessage, EventName, Frame } from "../../src/shared/contracts
 /** The rooms an island joins (the socket itself sends pings and token renewals). */
 type JoinMessage = Extract<ClientMessage, { type: "joinNotification" | "joinTickets" | "joinChatBox" }>;
 
-type Listener = (payload: any) => void;
+type Listener = (payload: unknown) => void;
 
 const listeners = new Map<string, Set<Listener>>();
 const joined = new Map<string, JoinMessage>();
@@ -99,11 +99,13 @@ export function leave(msg: Extract<ClientMessage, { type: "joinTickets" | "joinC
 }
 
 /** Listens to one server event; returns the unsubscribe function. */
-export function on(event: EventName, fn: Listener): () => void {
+export function on<P = unknown>(event: EventName, fn: (payload: P) => void): () => void {
+  // Frames are not checked against their event: the listener states the payload shape it reads.
+  const listener = fn as Listener;
   let set = listeners.get(event);
   if (!set) listeners.set(event, (set = new Set()));
-  set.add(fn);
-  return () => set.delete(fn);
+  set.add(listener);
+  return () => set.delete(listener);
 }
 
 /** Closes the socket for good (logout). */

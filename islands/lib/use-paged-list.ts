@@ -33,8 +33,6 @@ export function usePagedList<T extends { id: number }>(
   const [failed, setFailed] = useState(false);
   const page = useRef(1);
   const loaded = useRef(!!initial);
-  const param = useRef(searchParam);
-  param.current = searchParam;
 
   useEffect(() => {
     const id = setTimeout(() => setSearchParam(search.trim().toLowerCase()), SEARCH_DEBOUNCE_MS);
@@ -44,7 +42,7 @@ export function usePagedList<T extends { id: number }>(
   const load = useCallback(
     async (pageNumber: number, signal?: AbortSignal) => {
       const params = new URLSearchParams({ pageNumber: String(pageNumber) });
-      if (param.current) params.set("searchParam", param.current);
+      if (searchParam) params.set("searchParam", searchParam);
       setLoading(true);
       try {
         const res = await api<Record<string, unknown> & { hasMore: boolean }>(`${path}?${params}`, { signal });
@@ -61,9 +59,10 @@ export function usePagedList<T extends { id: number }>(
         if (!signal?.aborted) setLoading(false);
       }
     },
-    [path, key, t, toastErrors],
+    [path, key, t, toastErrors, searchParam],
   );
 
+  // `load` changes with the search, which loads the first page again.
   useEffect(() => {
     // The server already rendered the unsearched first page.
     if (loaded.current) {
@@ -73,7 +72,7 @@ export function usePagedList<T extends { id: number }>(
     const ctrl = new AbortController();
     void load(1, ctrl.signal);
     return () => ctrl.abort();
-  }, [searchParam, load]);
+  }, [load]);
 
   const loadMore = useCallback(() => {
     if (hasMore && !loading) void load(page.current + 1);

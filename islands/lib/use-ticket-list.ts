@@ -114,7 +114,7 @@ export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = 
       offMessage();
       leave(room);
     };
-  }, [key, enabled]);
+  }, [q.status, enabled]);
 
   const loadMore = useCallback(() => {
     if (hasMore && !loading) void load(page.current + 1).catch(() => undefined);

@@ -34,6 +34,7 @@ export function PhoneScreen({
 }) {
   const t = useT();
   const list = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new line grows the list, which then scrolls to it
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [lines.length]);

@@ -40,7 +40,7 @@ export function TicketRow({
         <span className="row-bottom">
           <span className="row-last">{ticket.lastMessage ?? ""}</span>
           {ticket.unreadMessages > 0 && (
-            <span className="unread" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
+            <span className="unread" role="img" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
               {ticket.unreadMessages}
             </span>
           )}

@@ -5,6 +5,7 @@ import type { Logger } from "../log";
 import { cancel, claimDue, complete, enqueue, type EnqueueOptions, fail } from "./store";
 
 /** Runs one job; throwing means "try again later". */
+// biome-ignore lint/suspicious/noExplicitAny: the payload is stored JSON; each job kind's handler declares its own shape
 export type JobHandler = (payload: any, job: JobRow) => Promise<void>;
 
 export interface RunnerOptions {

@@ -28,7 +28,7 @@ const serverIslands = {
   ConnectionsBadge,
   ...agentIslands,
   ...adminIslands,
-} satisfies Record<IslandName, ComponentType<any>>;
+} satisfies Record<IslandName, ComponentType<never>>;
 
 /** The props of island `N`, as its component declares them. */
 export type IslandProps<N extends IslandName> = ComponentProps<(typeof serverIslands)[N]>;
@@ -48,7 +48,7 @@ export function islandRenderer(i18n: i18n) {
   let next = 0;
   return function Island<N extends IslandName>({ name, props, className }: IslandAttributes<N>) {
     const id = `i${next++}`;
-    const C = serverIslands[name] as ComponentType<any>;
+    const C = serverIslands[name] as ComponentType<Record<string, unknown>>;
     const html = renderToString(
       <I18nProvider i18n={i18n}>
         <IslandBoundary name={name}>

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
+import { closeDatabase, openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/schema";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";

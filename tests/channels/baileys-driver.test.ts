@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import { encryptedStream, proto, type BinaryNode } from "baileys";
 import { readdirSync, readFileSync } from "node:fs";
-import { FakeWa } from "./fakewa/server";
+import type { FakeWa } from "./fakewa/server";
 import { driverOnFake, pair } from "./fakewa/driver";
 
 const CONN = { id: 1, name: "Main", provider: "baileys" as const };

@@ -79,6 +79,7 @@ describe("browser", () => {
     expect(await page.textContent("body")).toContain("Senha");
     await snapshot(page, "e2e-login-pt");
     await logInAndWait(page, AGENT);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text a person sees
     const body = await page.innerText(".app");
     expect(body).toContain("Atendimentos");
     expect(body).not.toContain("Administração");
@@ -88,6 +89,7 @@ describe("browser", () => {
     await page.click('text="Español"');
     await page.waitForSelector('html[lang="es"]');
     await page.waitForSelector('[data-island="UserMenu"][data-hydrated="true"]');
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text a person sees
     const es = await page.innerText(".app");
     expect(es).toContain("Contactos");
     expect(es).not.toMatch(/\b(drawer|menu|page|login)\.[a-zA-Z]+/);

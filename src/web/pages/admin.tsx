@@ -1,10 +1,15 @@
 import type { TFunction } from "i18next";
 import type { BootUser } from "../../../islands/lib/boot";
 import type { AppDeps } from "../../deps";
+import { listReport } from "../../modules/bulk/service";
 import { listConnections } from "../../modules/connections/service";
 import { listQueues } from "../../modules/queues/service";
+import { listSettingRows } from "../../modules/settings/service";
 import { listTags } from "../../modules/tags/service";
 import { listUsers } from "../../modules/users/service";
+import { listDeliveries } from "../../modules/webhooks/deliveries";
+import { listEndpoints } from "../../modules/webhooks/endpoints";
+import { listBackups } from "../../ops/backup-job";
 import { toWire } from "../../shared/contracts/wire";
 import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
@@ -53,7 +58,7 @@ export function AdminPage({
       </section>
     );
   }
-  // The list screens get their first page from here, loaded as their API route loads it for this user.
+  // The screens get their first data from here, loaded as their API routes load it for this user.
   switch (page.island) {
     case "AdminConnections":
       return (
@@ -70,7 +75,37 @@ export function AdminPage({
           props={{ canEdit: can(user.profile, "tags:edit"), initial: firstPage(listTags(deps.db, {}), "tags") }}
         />
       );
-    default:
-      return <Island name={page.island} />;
+    case "AdminSettings":
+      return (
+        <Island
+          name="AdminSettings"
+          props={{ initial: toWire({ settings: listSettingRows(deps.db), backups: listBackups(deps.config) }) }}
+        />
+      );
+    case "AdminWebhooks":
+      return (
+        <Island
+          name="AdminWebhooks"
+          props={{
+            initial: toWire({ endpoints: listEndpoints(deps.db), deliveries: listDeliveries(deps.db, {}).deliveries }),
+          }}
+        />
+      );
+    case "BulkMessage":
+      return <Island name="BulkMessage" props={{ connections: connectionOptions(deps, user) }} />;
+    case "BulkSettings":
+      return <Island name="BulkSettings" props={{ connections: connectionOptions(deps, user) }} />;
+    case "BulkReport":
+      return <Island name="BulkReport" props={{ initial: firstPage(listReport(deps.db, {}), "messages") }} />;
   }
+}
+
+/** The connections a bulk screen's picker offers, as `GET /whatsapp/` lists them, without the session details. */
+function connectionOptions(deps: AppDeps, user: BootUser) {
+  return listConnections(deps.db, user.profile).map(({ id, name, number, isDefault }) => ({
+    id,
+    name,
+    number,
+    isDefault,
+  }));
 }

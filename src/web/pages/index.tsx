@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { ReactNode } from "react";
 import type { AppDeps } from "../../deps";
 import { LANG_COOKIE, pickLang, type Lang } from "../../i18n/shared";
 import { i18nFor, resourcesFor } from "../../i18n/server";
@@ -81,7 +82,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     const t = s.i18n.t;
     const Island = islandRenderer(s.i18n);
     const path = new URL(ctx.request.url).pathname;
-    let main;
+    let main: ReactNode;
     if (path === "/sandbox") {
       // Dev/demo page: admins only, and only while the sandbox network is enabled.
       if (!isAdmin(user.profile) || !deps.config.sandbox) return redirect("/");

@@ -24,8 +24,6 @@ import type { ServerWebSocket } from "bun";
 import { deflateSync } from "node:zlib";
 import { FakePeer } from "./peer";
 
-type KeyPair = { private: Buffer; public: Buffer };
-
 // Baileys pins WhatsApp's root key; tests swap in their own root (an internal, mutable object).
 const ROOT = Curve.generateKeyPair();
 (WA_CERT_DETAILS as { PUBLIC_KEY: Buffer }).PUBLIC_KEY = Buffer.from(ROOT.public);
