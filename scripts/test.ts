@@ -43,7 +43,7 @@ async function check(name: string, cmd: string[]): Promise<Outcome> {
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const outcomes: Outcome[] = [
-  await check("lint and format", ["bun", "scripts/biome.ts", "ci", "."]),
+  await check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
   await check("typecheck", [bin("tsc"), "--noEmit"]),
   await run(["bun", "test"]),
 ];

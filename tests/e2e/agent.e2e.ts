@@ -33,6 +33,7 @@ async function apiAs(who: keyof typeof PEOPLE, method: string, path: string, bod
     headers: { authorization: `Bearer ${tokens[who]}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the answer it expects
   return { status: res.status, json: (await res.json().catch(() => null)) as any };
 }
 
@@ -103,8 +104,8 @@ beforeAll(async () => {
   // Desktop notifications land in window.__notes instead of the system.
   await sara.page.addInitScript(() => {
     const notes: string[][] = [];
-    (window as any).__notes = notes;
-    (window as any).Notification = class {
+    (window as unknown as { __notes: string[][] }).__notes = notes;
+    (window as unknown as { Notification: unknown }).Notification = class {
       static permission = "granted";
       static requestPermission = () => Promise.resolve("granted");
       constructor(title: string, opts: { body: string }) {
@@ -238,7 +239,9 @@ describe("agent screens in the browser", () => {
       body: "Alguém aí?",
     });
     await page.waitForFunction(() =>
-      (window as any).__notes.some((n: string[]) => n[0] === "Beto Sino" && n[1] === "Alguém aí?"),
+      (window as unknown as { __notes: string[][] }).__notes.some(
+        (n: string[]) => n[0] === "Beto Sino" && n[1] === "Alguém aí?",
+      ),
     );
     await page.getByRole("button", { name: "Notifications" }).click();
     await page.locator(".bell .menu-row", { hasText: "Beto Sino" }).waitFor();

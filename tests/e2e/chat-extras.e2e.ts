@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Page } from "playwright-core";
+import { chromium } from "playwright-core";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets, connections } from "../../src/db/schema";
 import type { ConnectionManager } from "../../src/channels/manager";

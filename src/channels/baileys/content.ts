@@ -75,7 +75,7 @@ export function contentOf(msg: proto.IMessage): Content | null {
       const when = e.startTime
         ? new Date(toNumber(e.startTime) * 1000).toISOString().slice(0, 16).replace("T", " ")
         : "";
-      return text(["📅 Event: " + (e.name ?? ""), when, e.location?.name ?? ""].filter(Boolean).join(" — "));
+      return text([`📅 Event: ${e.name ?? ""}`, when, e.location?.name ?? ""].filter(Boolean).join(" — "));
     }
     case "orderMessage": {
       const o = msg.orderMessage!;

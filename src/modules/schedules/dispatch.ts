@@ -208,12 +208,12 @@ function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof tar
  */
 export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<void> {
   const schedule = deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
-  if (!schedule || schedule.status !== "AGENDADA" || schedule.sentAt) return;
+  if (schedule?.status !== "AGENDADA" || schedule.sentAt) return;
   if (schedule.messageId != null) {
     settleWaitingSchedules(deps);
     return;
   }
-  let message;
+  let message: Awaited<ReturnType<typeof sendTicketText>>;
   try {
     const target = targetOf(deps, schedule);
     // A contact who opted out of this connection's messages is not written to by a schedule either.

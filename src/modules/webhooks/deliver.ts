@@ -53,7 +53,7 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, payload.deliveryId))
     .get();
-  if (!row || row.delivery.status !== "pending") return;
+  if (row?.delivery.status !== "pending") return;
   const { delivery, endpoint } = row;
   if (delivery.attempts >= payload.attempt) {
     if (delivery.nextAttemptAt != null)
