@@ -3,6 +3,7 @@ import { useId } from "react";
 import { checkField, type FieldRule } from "../../src/shared/validation";
 import { ruleText } from "./errors";
 import { useT } from "./i18n-context";
+import { COLOR_PRESETS } from "./color-presets";
 
 /** A labelled text input (or textarea) with its validation message. */
 export function Input({
@@ -84,7 +85,10 @@ export function Select({
   );
 }
 
-/** A colour typed as `#rrggbb` next to the browser's colour picker (black until the typed value is a colour). */
+/**
+ * A colour: one of the presets with a click, any other typed as `#rrggbb` or chosen in the browser's colour picker
+ * (which shows black until the typed value is a colour).
+ */
 export function ColorField({
   value,
   onChange,
@@ -95,15 +99,31 @@ export function ColorField({
   error?: string | null;
 }) {
   const t = useT();
+  const current = value.trim().toLowerCase();
   return (
-    <div className="admin-color">
-      <Input label={t("admin.common.color")} value={value} onChange={onChange} error={error} maxLength={9} />
-      <input
-        type="color"
-        aria-label={t("admin.common.pickColor")}
-        value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
-        onChange={(e) => onChange(e.target.value)}
-      />
+    <div className="admin-color-field">
+      <div className="admin-color">
+        <Input label={t("admin.common.color")} value={value} onChange={onChange} error={error} maxLength={9} />
+        <input
+          type="color"
+          aria-label={t("admin.common.pickColor")}
+          value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </div>
+      <fieldset className="color-presets" aria-label={t("admin.common.presetColors")}>
+        {COLOR_PRESETS.map((color) => (
+          <button
+            key={color}
+            type="button"
+            className="color-preset"
+            style={{ background: color }}
+            aria-label={color}
+            aria-pressed={current === color}
+            onClick={() => onChange(color)}
+          />
+        ))}
+      </fieldset>
     </div>
   );
 }

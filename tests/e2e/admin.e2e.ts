@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { chatbots, contacts, queues, tickets, connections } from "../../src/db/schema";
+import { chatbots, connections, contacts, queues, tags, tickets } from "../../src/db/schema";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
 import { bootE2E, openPage, snapshot, logIn, addUser, addSandboxConnection } from "./boot";
@@ -145,13 +145,18 @@ describe("administration screens", () => {
     expect(errors).toEqual([]);
   }, 20_000);
 
-  test("a tag added through the dialog is listed", async () => {
+  test("a tag added through the dialog, its colour picked from the presets, is listed", async () => {
     const { page, errors } = admin;
     await open(page, "/tags", "AdminTags");
     await page.click("text=Add tag");
-    await page.locator("dialog.admin-modal").getByLabel("Name", { exact: true }).fill("VIP");
-    await page.locator("dialog.admin-modal").getByRole("button", { name: "Save" }).click();
+    const dialog = page.locator("dialog.admin-modal");
+    await dialog.getByLabel("Name", { exact: true }).fill("VIP");
+    expect(await dialog.locator(".color-preset").count()).toBe(50);
+    await dialog.getByRole("button", { name: "#1976d2" }).click();
+    expect(await dialog.getByLabel("Colour", { exact: true }).inputValue()).toBe("#1976d2");
+    await dialog.getByRole("button", { name: "Save" }).click();
     await page.locator("tr", { hasText: "VIP" }).waitFor();
+    expect(env.deps.db.select().from(tags).where(eq(tags.name, "VIP")).get()?.color).toBe("#1976d2");
     await snapshot(page, "e2e-admin-tags-1440");
     expect(errors).toEqual([]);
   }, 20_000);

@@ -95,7 +95,7 @@ export function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
     deps.db,
     moved.map((row) => ({ ...row, queueId: moveTo ?? null })),
   );
-  after.forEach((ticket, i) => deps.events.emit("ticket.updated", { ticket: ticket, before: moved[i] }));
+  after.forEach((ticket, i) => deps.events.emit("ticket.updated", { ticket, before: moved[i] }));
 }
 
 // ---- /chatbot: single options and their subtrees ----
