@@ -40,7 +40,15 @@ const i18n = createI18n(boot.lng, boot.resources ?? {});
 const toastHost = document.createElement("div");
 toastHost.className = "toasts";
 toastHost.setAttribute("aria-live", "polite");
+// A manual popover sits in the top layer; shown again for each toast, it stays above a modal opened since.
+toastHost.popover = "manual";
 document.body.append(toastHost);
+let shown = 0;
+toasts.subscribe((list) => {
+  if (toastHost.matches(":popover-open") && (list.length === 0 || list.length > shown)) toastHost.hidePopover();
+  if (list.length > 0 && !toastHost.matches(":popover-open")) toastHost.showPopover();
+  shown = list.length;
+});
 createRoot(toastHost).render(
   <I18nProvider i18n={i18n}>
     <Toaster />

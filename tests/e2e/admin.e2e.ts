@@ -109,6 +109,38 @@ describe("administration screens", () => {
     expect(errors).toEqual([]);
   }, 20_000);
 
+  test("an error toast shows above the open modal, not under its backdrop", async () => {
+    const { page, errors } = admin;
+    await open(page, "/Queues", "AdminQueues");
+    await page.click("text=Add queue");
+    const queueModal = page.locator("dialog.admin-modal");
+    await queueModal.getByLabel("Name", { exact: true }).fill("Support");
+    await queueModal.getByLabel("Colour", { exact: true }).fill("#0a0b0c");
+    await queueModal.getByRole("button", { name: "Save" }).click();
+    const toast = page.locator(".toast-error");
+    await toast.waitFor();
+    // What the screen shows at the toast's centre is the toast's own colour, not one dimmed by the backdrop.
+    const box = (await toast.boundingBox())!;
+    const shot = await page.screenshot({ clip: { x: box.x + 4, y: box.y + 4, width: 1, height: 1 } });
+    const shown = await page.evaluate(async (png) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${png}`;
+      await img.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext("2d")!;
+      ctx.drawImage(img, 0, 0);
+      return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    }, shot.toString("base64"));
+    const own = await toast.evaluate((el) =>
+      getComputedStyle(el).backgroundColor.match(/\d+/g)!.slice(0, 3).map(Number),
+    );
+    for (const [i, channel] of own.entries()) expect(Math.abs(shown[i]! - channel)).toBeLessThan(8);
+    expect(await queueModal.isVisible()).toBe(true);
+    await queueModal.getByRole("button", { name: "Cancel" }).click();
+    expect(errors).toEqual([]);
+  });
+
   test("a setting is saved as soon as it changes", async () => {
     const { page, errors } = admin;
     await open(page, "/Settings", "AdminSettings");
