@@ -23,6 +23,7 @@ const message = (m: Partial<Message>): Message => ({
   mediaState: null,
   isDeleted: false,
   isEdited: false,
+  isPrivate: false,
   quotedMsgId: null,
   remoteJid: null,
   participant: null,
