@@ -110,6 +110,29 @@ describe("private notes", () => {
     expect(ctx.db.select().from(messages).where(eq(messages.isPrivate, true)).all()).toHaveLength(0);
   });
 
+  test("a message replying to a note goes out without the quote, so the note's text never reaches the contact", async () => {
+    const { ctx, wa, agent, ticketId, number } = await setup();
+    const id = (await note(ctx, ticketId, agent.token, { body: "segredo interno", isPrivate: true })).json.messages[0]
+      .id;
+    const res = await note(ctx, ticketId, agent.token, { body: "Tudo certo!", quotedMsg: { id } });
+    expect(res.status).toBe(200);
+    expect(res.json.messages[0].quotedMsgId).toBeNull();
+    expect(ctx.sandbox.network.outbox(wa.id, number).map((m) => [m.body, m.quotedId ?? null])).toEqual([
+      ["Tudo certo!", null],
+    ]);
+  });
+
+  test("a note may reply to the contact's message", async () => {
+    const { ctx, agent, ticketId } = await setup();
+    const inbound = ctx.db.select().from(messages).where(eq(messages.body, "Oi")).get()!;
+    const res = await note(ctx, ticketId, agent.token, {
+      body: "ver isso",
+      isPrivate: true,
+      quotedMsg: { id: inbound.id },
+    });
+    expect(res.json.messages[0]).toMatchObject({ isPrivate: true, quotedMsgId: inbound.id, quotedMsg: { body: "Oi" } });
+  });
+
   test("deleting a note removes it without touching the network", async () => {
     const { ctx, agent, ticketId } = await setup();
     const id = (await note(ctx, ticketId, agent.token, { body: "rascunho", isPrivate: true })).json.messages[0].id;

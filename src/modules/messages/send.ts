@@ -108,7 +108,8 @@ export async function sendTicketText(
     read: true,
     ack: 0,
     sendState: "queued",
-    quotedWid: quoted?.whatsappId === target.whatsappId ? quoted.wid : null,
+    // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
+    quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
   });
   opts.onStored?.(message);
   return sendStored(deps, message);
