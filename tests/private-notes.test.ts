@@ -133,6 +133,14 @@ describe("private notes", () => {
     expect(res.json.messages[0]).toMatchObject({ isPrivate: true, quotedMsgId: inbound.id, quotedMsg: { body: "Oi" } });
   });
 
+  test("a note can be written on a ticket without a connection, and attaches none", async () => {
+    const { ctx, agent, ticketId } = await setup();
+    ctx.db.update(tickets).set({ whatsappId: null }).where(eq(tickets.id, ticketId)).run();
+    const res = await note(ctx, ticketId, agent.token, { body: "sem conexão", isPrivate: true });
+    expect(res.json.messages[0]).toMatchObject({ isPrivate: true, whatsappId: null });
+    expect(ticketRow(ctx, ticketId).whatsappId).toBeNull();
+  });
+
   test("deleting a note removes it without touching the network", async () => {
     const { ctx, agent, ticketId } = await setup();
     const id = (await note(ctx, ticketId, agent.token, { body: "rascunho", isPrivate: true })).json.messages[0].id;
