@@ -155,7 +155,10 @@ function SendFailed({ m, t, onRetry }: { m: Message; t: TFunction; onRetry?: (m:
 
 const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
 
-/** One message bubble: own on the right, contact's on the left; text is rendered as text only. */
+/**
+ * One message bubble: own on the right, contact's on the left; text is rendered as text only. A private note is
+ * marked as such, with its author, and has no delivery ticks (it is never sent).
+ */
 export function Bubble({
   m,
   t,
@@ -217,7 +220,13 @@ export function Bubble({
     content = <span className="text">{richText(m.body)}</span>;
   }
   return (
-    <div className={`bubble ${m.fromMe ? "me" : "them"}`} data-message-id={m.id}>
+    <div className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}`} data-message-id={m.id}>
+      {m.isPrivate && (
+        <span className="note-label">
+          <Icon name="lock" size={14} /> {t("chat.note.title")}
+          {m.senderName && ` · ${m.senderName}`}
+        </span>
+      )}
       {m.quotedMsg && (
         <div className={`quote ${m.quotedMsg.fromMe ? "me" : "them"}`}>
           <strong>{m.quotedMsg.fromMe ? t("chat.you") : (m.quotedMsg.contact?.name ?? "")}</strong>
@@ -228,10 +237,12 @@ export function Bubble({
       <span className="meta">
         {m.isEdited && !m.isDeleted && <span className="edited">{t("chat.edited")}</span>}
         <time dateTime={m.createdAt}>{time}</time>
-        {m.fromMe && (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
+        {m.fromMe &&
+          !m.isPrivate &&
+          (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}
-      {!m.isDeleted && (
+      {!m.isDeleted && !m.isPrivate && (
         <button type="button" className="reply-button" aria-label={t("chat.reply")} onClick={() => onReply(m)}>
           <Icon name="reply" size={16} />
         </button>

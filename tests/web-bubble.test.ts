@@ -23,6 +23,7 @@ const message = (m: Partial<Message>): Message => ({
   mediaState: null,
   isDeleted: false,
   isEdited: false,
+  isPrivate: false,
   quotedMsgId: null,
   remoteJid: null,
   participant: null,
@@ -54,5 +55,22 @@ describe("media bubbles", () => {
     expect(out).toContain("Media unavailable");
     expect(out).toContain("comprovante");
     expect(out).not.toContain("spinner");
+  });
+});
+
+describe("private notes", () => {
+  test("a note is styled as a note with its author, and shows neither ticks nor a reply button", () => {
+    const out = html({ isPrivate: true, fromMe: true, mediaType: "chat", body: "ligar amanhã", senderName: "Bia" });
+    expect(out).toContain('class="bubble me note"');
+    expect(out).toContain("Private note · Bia");
+    expect(out).not.toContain('class="ack');
+    expect(out).not.toContain("reply-button");
+  });
+
+  test("a message sent to the contact keeps its ticks and no note label", () => {
+    const out = html({ fromMe: true, mediaType: "chat", body: "Olá", ack: 3 });
+    expect(out).toContain('class="bubble me"');
+    expect(out).toContain('class="ack');
+    expect(out).not.toContain("Private note");
   });
 });

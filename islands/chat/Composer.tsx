@@ -7,7 +7,10 @@ import type { ComposerState } from "./use-composer";
 
 const MAX_ROWS = 5;
 
-/** The reply preview and the input row: attach, sign, text with quick answers, send later, voice or send. */
+/**
+ * The reply preview and the input row: attach, sign, private note, text with quick answers, send later, voice or
+ * send. With the private-note toggle on, the row takes the note style and sending saves a note for the team.
+ */
 export function Composer({
   composer,
   isOpen,
@@ -23,6 +26,7 @@ export function Composer({
 }) {
   const t = useT();
   const { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send } = composer;
+  const { note, toggleNote } = composer;
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
@@ -68,8 +72,13 @@ export function Composer({
           </button>
         </div>
       )}
+      {note && (
+        <p className="note-hint">
+          <Icon name="lock" size={16} /> {t("chat.note.hint")}
+        </p>
+      )}
       <form
-        className="composer"
+        className={`composer${note ? " note" : ""}`}
         onSubmit={(e) => {
           e.preventDefault();
           void send();
@@ -86,7 +95,7 @@ export function Composer({
           type="button"
           className="icon-button"
           aria-label={t("chat.attach")}
-          disabled={!isOpen || sending}
+          disabled={!isOpen || sending || note}
           onClick={() => fileInput.current?.click()}
         >
           <Icon name="attach" />
@@ -101,10 +110,23 @@ export function Composer({
         >
           <Icon name="sign" />
         </button>
+        <button
+          type="button"
+          className={`icon-button note-toggle${note ? " on" : ""}`}
+          aria-label={t("chat.note.title")}
+          title={t("chat.note.title")}
+          aria-pressed={note}
+          disabled={recording}
+          onClick={toggleNote}
+        >
+          <Icon name="lock" />
+        </button>
         <textarea
           ref={textarea}
-          aria-label={t("chat.placeholder")}
-          placeholder={isOpen ? t("chat.placeholder") : t("chat.closedPlaceholder")}
+          aria-label={note ? t("chat.note.placeholder") : t("chat.placeholder")}
+          placeholder={
+            !isOpen ? t("chat.closedPlaceholder") : note ? t("chat.note.placeholder") : t("chat.placeholder")
+          }
           rows={rows}
           value={text}
           maxLength={4096}
@@ -123,7 +145,7 @@ export function Composer({
         >
           <Icon name="clock" />
         </button>
-        {isOpen && (recording || !text.trim()) ? (
+        {isOpen && !note && (recording || !text.trim()) ? (
           <VoiceRecorder
             t={t}
             disabled={sending}
@@ -134,7 +156,7 @@ export function Composer({
           <button
             type="submit"
             className="icon-button send"
-            aria-label={t("chat.send")}
+            aria-label={note ? t("chat.note.save") : t("chat.send")}
             disabled={!isOpen || sending || !text.trim()}
           >
             <Icon name="send" />

@@ -9,7 +9,10 @@ import { toast } from "../lib/toast";
 /** LocalStorage key of the sign-message toggle (persisted locally). */
 const SIGN_KEY = "zapdesk.signMessage";
 
-/** The message being written: its text, the quoted message, the sign toggle, and sending text or files. */
+/**
+ * The message being written: its text, the quoted message, the sign toggle, the private-note toggle, and sending
+ * text or files.
+ */
 export function useComposer(ticketId: number, stickToBottom: MutableRefObject<boolean>) {
   const t = useT();
   const [text, setText] = useState("");
@@ -18,6 +21,8 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   // Read after mount only, so the server HTML and the hydrating client render agree.
   const [sign, setSign] = useState(false);
   const [recording, setRecording] = useState(false);
+  // Writing a private note for the team instead of a message to the contact.
+  const [note, setNote] = useState(false);
 
   useEffect(() => {
     try {
@@ -46,9 +51,19 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   async function send(files?: FileList | File[] | null) {
     const body = text.trim();
     if (!files?.length && !body) return;
+    // Files always go to the contact: never send them while the agent thinks they are writing a note.
+    if (note && files?.length) {
+      toast("error", t("chat.note.noFiles"));
+      return;
+    }
     setSending(true);
     try {
-      if (files?.length) {
+      if (note) {
+        await api(`/messages/${ticketId}`, {
+          method: "POST",
+          body: { body, isPrivate: true, ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) },
+        });
+      } else if (files?.length) {
         const form = new FormData();
         for (const f of files) form.append("medias", f);
         form.append("body", body ? signed(body) : files[0]!.name);
@@ -69,7 +84,20 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
     }
   }
 
-  return { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send };
+  return {
+    text,
+    setText,
+    replyTo,
+    setReplyTo,
+    sending,
+    sign,
+    toggleSign,
+    note,
+    toggleNote: () => setNote((on) => !on),
+    recording,
+    setRecording,
+    send,
+  };
 }
 
 export type ComposerState = ReturnType<typeof useComposer>;

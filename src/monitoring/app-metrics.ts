@@ -40,9 +40,10 @@ export function createAppMetrics(db: Db) {
 
   return {
     text: () => registry.text(),
-    /** Fed from the event bus: every stored message is announced as `message.created`. */
+    /** Fed from the event bus: every stored message is announced as `message.created` (private notes are not traffic). */
     observeEvent(event: DomainEvent) {
-      if (event.name === "message.created") messages.inc({ direction: event.payload.message.fromMe ? "out" : "in" });
+      if (event.name === "message.created" && !event.payload.message.isPrivate)
+        messages.inc({ direction: event.payload.message.fromMe ? "out" : "in" });
     },
     observeRequest(method: string, status: number, seconds: number) {
       requests.observe(seconds, { method, status: `${Math.floor(status / 100)}xx` });

@@ -37,6 +37,8 @@ export const messages = sqliteTable(
     isDeleted: bool("is_deleted").notNull().default(false),
     /** The sender edited the text after sending it. */
     isEdited: bool("is_edited").notNull().default(false),
+    /** An agent's private note on the ticket: shown to the team in the history, never sent to the contact. */
+    isPrivate: bool("is_private").notNull().default(false),
     quotedMsgId: integer("quoted_msg_id").references((): AnySQLiteColumn => messages.id, { onDelete: "set null" }),
     remoteJid: text("remote_jid"),
     participant: text("participant"),

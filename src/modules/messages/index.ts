@@ -13,7 +13,7 @@ import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, retryMessage,
 const MAX_FILES = 10;
 
 /**
- * Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}}` or multipart (`medias` files, `body`). Read by hand
+ * Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}, isPrivate?}` or multipart (`medias` files, `body`). Read by hand
  * rather than through a body schema (`t.Files`) because Elysia buffers and parses the whole body first: this stops
  * reading at the route's byte limit, and one route takes either form.
  */
@@ -39,15 +39,20 @@ async function readPanelMessage(request: Request, config: Config): Promise<Panel
   if (text.length > MAX_BODY * 2) throw new AppError("ERR_INVALID_BODY");
   const json = parseJson(text || "{}");
   if (!json || typeof json !== "object" || Array.isArray(json)) throw new AppError("ERR_INVALID_BODY");
-  const { body, quotedMsg } = json as { body?: unknown; quotedMsg?: unknown };
+  const { body, quotedMsg, isPrivate } = json as { body?: unknown; quotedMsg?: unknown; isPrivate?: unknown };
   if (body != null && typeof body !== "string") throw new AppError("ERR_INVALID_BODY");
+  if (isPrivate != null && typeof isPrivate !== "boolean") throw new AppError("ERR_INVALID_BODY");
   const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;
   if (quotedId != null && !(Number.isSafeInteger(quotedId) && (quotedId as number) > 0))
     throw new AppError("ERR_INVALID_BODY");
-  return { body: body ?? undefined, quotedMsgId: (quotedId as number | undefined) ?? undefined };
+  return {
+    body: body ?? undefined,
+    quotedMsgId: (quotedId as number | undefined) ?? undefined,
+    isPrivate: isPrivate === true,
+  };
 }
 
-/** /messages: a ticket's history, sending text or files from the panel, retrying a failed send, deleting own messages. */
+/** /messages: a ticket's history, sending text or files from the panel (or writing a private note), retrying a failed send, deleting own messages. */
 export function messageRoutes(deps: AppDeps, tokens: Tokens) {
   return (
     new Elysia({ prefix: "/messages" })

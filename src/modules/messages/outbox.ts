@@ -174,7 +174,7 @@ function outgoingMedia(deps: AppDeps, row: MessageRow): OutgoingMedia {
 function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
   if (row.quotedMsgId == null) return undefined;
   const q = findMessage(deps.db, row.quotedMsgId);
-  return q
+  return q && !q.isPrivate
     ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body }
     : undefined;
 }

@@ -71,11 +71,15 @@ export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: strin
  * The message to quote: it must belong to the same contact and, when a person sends, to a ticket they may see.
  * Every refusal is the same ERR_FETCH_WAPP_MSG, so a refused id does not tell whether the message exists.
  */
-function quoteOf(deps: AppDeps, target: Target, opts: SendTextOptions): MessageRow | undefined {
+export function quoteOf(
+  deps: AppDeps,
+  ticket: Pick<TicketRow, "contactId">,
+  opts: Pick<SendTextOptions, "quotedMessageId" | "quotedBy">,
+): MessageRow | undefined {
   if (opts.quotedMessageId == null) return undefined;
   const row = findMessage(deps.db, opts.quotedMessageId);
   const owner = row ? findTicket(deps.db, row.ticketId) : undefined;
-  if (!row || !owner || owner.contactId !== target.ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
+  if (!row || !owner || owner.contactId !== ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
   if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
   return row;
 }
@@ -92,7 +96,7 @@ export async function sendTicketText(
 ): Promise<MessageRow> {
   const target = prepare(deps, ticket, opts.userId);
   const text = opts.auto ? renderAutoText(deps, target.ticket, body, target.contactName) : body;
-  const quoted = quoteOf(deps, target, opts);
+  const quoted = quoteOf(deps, target.ticket, opts);
   const wid = deps.channels.newMessageId(target.whatsappId);
   const { message } = storeMessage(deps, {
     whatsappId: target.whatsappId,
@@ -104,7 +108,8 @@ export async function sendTicketText(
     read: true,
     ack: 0,
     sendState: "queued",
-    quotedWid: quoted?.whatsappId === target.whatsappId ? quoted.wid : null,
+    // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
+    quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
   });
   opts.onStored?.(message);
   return sendStored(deps, message);

@@ -12,6 +12,7 @@ import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
 import { cancelUnsent } from "./outbox";
+import { removeNote, storeNote } from "./notes";
 import { findMessage } from "./records";
 import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
 import { markRevoked, type MessageDto, toMessageDtos } from "./store";
@@ -53,6 +54,8 @@ export interface PanelMessage {
   body?: string;
   quotedMsgId?: number;
   files?: (Blob & { name?: string })[];
+  /** A private note for the team instead of a message to the contact (text only). */
+  isPrivate?: boolean;
 }
 
 /** Whether `user` may send on the ticket: theirs (or any, for an admin), visible to them, and open. */
@@ -65,7 +68,8 @@ function assertMaySend(user: AuthUser, ticket: TicketRow) {
  * POST /messages/:ticketId: only on an open ticket that is the user's (or by an admin). Files are all checked
  * (type and size) before the first is written; each is then written and sent as its own message, the body as
  * the first caption. Agent text is sent as typed (templates are not rendered). Returns the stored messages:
- * sent, failed (shown so, to be retried), or queued until the connection is back.
+ * sent, failed (shown so, to be retried), or queued until the connection is back. A private note is only
+ * stored (see storeNote), with the same permission as sending; it leaves the ticket's unread count alone.
  */
 export async function sendFromPanel(
   deps: AppDeps,
@@ -79,6 +83,11 @@ export async function sendFromPanel(
   if (body.length > MAX_BODY) throw new FieldError("body", "max");
   const files = input.files ?? [];
   if (!files.length && !body.trim()) throw new FieldError("body", "required");
+  if (input.isPrivate) {
+    if (files.length) throw new AppError("ERR_INVALID_BODY");
+    const note = storeNote(deps, ticket, user, body, input.quotedMsgId);
+    return toMessageDtos(deps.db, [note], (quoted) => canSeeTicket(user, quoted));
+  }
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
   const sent: MessageRow[] = [];
   if (uploads.length) {
@@ -119,8 +128,8 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
 }
 
 /**
- * DELETE /messages/:id: only own messages. One not handed to the network yet (queued or failed) is cancelled:
- * removed with its file. Otherwise it is deleted for everyone on the network, then marked deleted.
+ * DELETE /messages/:id: only own messages. A private note, or one not handed to the network yet (queued or
+ * failed), is removed (with its file). Otherwise it is deleted for everyone on the network, then marked deleted.
  */
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
   const found = () => {
@@ -134,6 +143,7 @@ export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: nu
   if (!canSeeTicket(user, row)) throw forbidden();
   if (!row.message.fromMe) throw new AppError("ERR_DELETE_WAPP_MSG");
   if (row.message.isDeleted) return;
+  if (row.message.isPrivate && removeNote(deps, messageId)) return;
   // Being handed to the network right now: whether it is cancelled or deleted for everyone depends on how that ends.
   if (row.message.sendState === "sending" && row.message.whatsappId != null) {
     await deps.outbox.idle(row.message.whatsappId);

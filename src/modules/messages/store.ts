@@ -45,6 +45,8 @@ export interface StoreMessageInput {
    * message and time move only forward, to the message's own time.
    */
   history?: boolean;
+  /** An agent's private note: stored and announced to the chat, but it leaves the ticket (last message, time, unread) as it was. */
+  isPrivate?: boolean;
 }
 
 /** The URL the media route serves a message's file under. */
@@ -166,11 +168,13 @@ export function storeMessage(
         senderName: input.senderName ?? null,
         dataJson: input.dataJson ?? null,
         sendState: input.sendState ?? null,
+        isPrivate: input.isPrivate ?? false,
         createdAt: at,
         updatedAt: at,
       })
       .returning()
       .get();
+    if (input.isPrivate) return { message, created: true };
     if (input.history) touchHistoryMessage(tx, input.ticketId, input.body, at);
     else touchLastMessage(tx, input.ticketId, input.body, new Date(deps.clock.now()), countUnread);
     return { message, created: true };

@@ -59,7 +59,9 @@ function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
   });
 }
 
+/** A private note stays inside the team: integrations hear nothing about it. */
 function observe(deps: AppDeps, event: DomainEvent) {
+  if ((event.name === "message.created" || event.name === "message.updated") && event.payload.message.isPrivate) return;
   if (event.name === "message.created") {
     const m = event.payload.message;
     recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));

@@ -22,6 +22,8 @@ export interface MessageDto {
   mediaState: "downloading" | "unavailable" | null;
   isDeleted: boolean;
   isEdited: boolean;
+  /** An agent's private note: shown to the team only, never sent to the contact. */
+  isPrivate: boolean;
   quotedMsgId: number | null;
   remoteJid: string | null;
   participant: string | null;

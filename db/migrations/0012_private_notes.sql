@@ -1,0 +1,1 @@
+ALTER TABLE `messages` ADD `is_private` integer DEFAULT false NOT NULL;

@@ -1,0 +1,47 @@
+import { and, eq } from "drizzle-orm";
+import { messages, type MessageRow, type TicketRow } from "../../db/schema";
+import type { AppDeps } from "../../deps";
+import type { AuthUser } from "../../shared/auth-user";
+import { findTicket } from "../tickets/records";
+import { quoteOf } from "./send";
+import { storeMessage } from "./store";
+
+/**
+ * Stores an agent's private note in the ticket's history. It is never handed to the outbox (no send state), so
+ * the contact never gets it; it is written by us (`fromMe`) and already read, so it never counts as unread; the
+ * ticket's last message and time stay the conversation's. The author's name goes in `senderName`.
+ */
+export function storeNote(
+  deps: AppDeps,
+  ticket: TicketRow,
+  author: Pick<AuthUser, "id" | "name" | "profile" | "queueIds">,
+  body: string,
+  quotedMessageId?: number,
+): MessageRow {
+  const quoted = quoteOf(deps, ticket, { quotedMessageId, quotedBy: author });
+  return storeMessage(deps, {
+    whatsappId: ticket.whatsappId,
+    wid: `note-${crypto.randomUUID()}`,
+    ticketId: ticket.id,
+    contactId: null,
+    body,
+    fromMe: true,
+    read: true,
+    senderName: author.name,
+    quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
+    isPrivate: true,
+  }).message;
+}
+
+/** Removes a private note (nobody outside the team saw it, so nothing is deleted on the network) and tells its chat. */
+export function removeNote(deps: Pick<AppDeps, "db" | "events">, messageId: number): boolean {
+  const row = deps.db
+    .delete(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.isPrivate, true)))
+    .returning()
+    .get();
+  if (!row) return false;
+  const ticket = findTicket(deps.db, row.ticketId);
+  if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
+  return true;
+}

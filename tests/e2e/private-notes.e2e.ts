@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { contacts, messages, tickets } from "../../src/db/schema";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let agentId: number;
+const AGENT = { email: "bia@example.com", password: "secret-123", name: "Bia Agent" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  agentId = await addUser(env, AGENT, "user");
+  whatsappId = await addSandboxConnection(env);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** An open ticket of the agent whose contact wrote one message. */
+function seedTicket(number: string, name: string) {
+  const db = env.deps.db;
+  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
+  const ticketId = db
+    .insert(tickets)
+    .values({ status: "open", contactId, whatsappId, userId: agentId, lastMessage: "Preciso de ajuda" })
+    .returning()
+    .get().id;
+  db.insert(messages)
+    .values({ wid: `in-${number}`, whatsappId, ticketId, contactId, body: "Preciso de ajuda" })
+    .run();
+  return ticketId;
+}
+
+describe("private notes", () => {
+  test("the agent writes a private note: it shows styled as a note in the chat and the contact's phone gets nothing", async () => {
+    const number = "5511955554444";
+    const ticketId = seedTicket(number, "Nina Nota");
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await logIn(page, env.base, AGENT);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+
+    const toggle = page.getByRole("button", { name: "Private note" });
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    await page.getByText("Only your team sees this note; the contact never gets it.").waitFor();
+    expect(await page.locator("form.composer").getAttribute("class")).toContain("note");
+    const input = page.getByRole("textbox", { name: "Write a private note" });
+    await input.fill("Cliente pediu reembolso, falar com financeiro");
+    await input.press("Enter");
+
+    const note = page.locator(".bubble.note", { hasText: "Cliente pediu reembolso" });
+    await note.waitFor();
+    expect(await note.locator(".note-label").innerText()).toBe(`Private note · ${AGENT.name}`);
+    expect(await note.locator(".ack").count()).toBe(0);
+    const noteBackground = await note.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(noteBackground).toBe("rgb(255, 244, 194)");
+    expect(await input.inputValue()).toBe("");
+    await env.deps.outbox.idle(whatsappId);
+    expect(env.sandbox.outbox(whatsappId, number)).toEqual([]);
+
+    // With the toggle off the next text is a message to the contact again, with its ticks.
+    await toggle.click();
+    const message = page.getByRole("textbox", { name: "Type a message" });
+    await message.fill("Vamos verificar, um momento");
+    await message.press("Enter");
+    await page.locator(".bubble.me:not(.note)", { hasText: "Vamos verificar" }).waitFor();
+    await snapshot(page, "private-note-en-1440");
+    await env.deps.outbox.idle(whatsappId);
+    expect(env.sandbox.outbox(whatsappId, number).map((m) => m.body)).toEqual(["Vamos verificar, um momento"]);
+
+    // The note is kept in the history: a reload shows it as a note again.
+    await page.reload();
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".bubble.note", { hasText: "Cliente pediu reembolso" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+
+  test("in Portuguese on a phone the toggle reads Nota privada and the composer stays within the screen", async () => {
+    const ticketId = seedTicket("5511955553333", "Otto Telefone");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
+    await logIn(page, env.base, AGENT);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const toggle = page.getByRole("button", { name: "Nota privada" });
+    await toggle.click();
+    const input = page.getByRole("textbox", { name: "Escreva uma nota privada" });
+    await input.fill("Ligar de volta amanhã");
+    await input.press("Enter");
+    await page.locator(".bubble.note", { hasText: "Ligar de volta" }).waitFor();
+    await snapshot(page, "private-note-pt-375");
+    const composer = await page.locator("form.composer").evaluate((el) => ({
+      right: el.getBoundingClientRect().right,
+      overflow: el.scrollWidth - el.clientWidth,
+    }));
+    expect(composer.right).toBeLessThanOrEqual(375);
+    expect(composer.overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+});
