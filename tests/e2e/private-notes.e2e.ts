@@ -53,7 +53,7 @@ describe("private notes", () => {
 
     const note = page.locator(".bubble.note", { hasText: "Cliente pediu reembolso" });
     await note.waitFor();
-    expect(await note.locator(".note-label").innerText()).toBe(`Private note · ${AGENT.name}`);
+    expect((await note.locator(".note-label").textContent())?.trim()).toBe(`Private note · ${AGENT.name}`);
     expect(await note.locator(".ack").count()).toBe(0);
     const noteBackground = await note.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(noteBackground).toBe("rgb(255, 244, 194)");
