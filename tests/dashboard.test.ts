@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, queues, tickets, type TicketRow } from "../src/db/schema";
-import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { eq } from "drizzle-orm";
+import { connections, contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { call, createSandboxConnection, loginAs, makeTestApp, setupAdminAndAgent, type TestContext } from "./helpers";
 
 let seq = 0;
 function ticket(ctx: TestContext, values: Partial<TicketRow>) {
@@ -33,5 +34,30 @@ describe("GET /dashboard", () => {
     const all = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
     expect(all.json).toEqual({ open: 2, pending: 1, closed: 1, hourly: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
     expect((await call(ctx.app, "GET", "/api/dashboard")).status).toBe(401);
+  });
+});
+
+describe("first-run checklist", () => {
+  test("GET /dashboard/onboarding ticks queues, agents and the sandbox as they appear; a real number only once connected; agents get 403", async () => {
+    const { ctx, admin, agent } = await setupAdminAndAgent();
+    const steps = async () => (await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: admin.token })).json;
+    expect(await steps()).toEqual({
+      numberConnected: false,
+      queuesCreated: false,
+      agentsInvited: true,
+      sandboxTried: false,
+    });
+    ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).run();
+    await createSandboxConnection(ctx);
+    ctx.db.insert(connections).values({ name: "Phone", provider: "baileys", status: "qrcode" }).run();
+    expect(await steps()).toEqual({
+      numberConnected: false,
+      queuesCreated: true,
+      agentsInvited: true,
+      sandboxTried: true,
+    });
+    ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.name, "Phone")).run();
+    expect((await steps()).numberConnected).toBe(true);
+    expect((await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: agent.token })).status).toBe(403);
   });
 });

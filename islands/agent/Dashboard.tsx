@@ -2,7 +2,9 @@ import { useEffect, useState } from "react";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { Onboarding } from "../lib/onboarding";
 import { on } from "../lib/socket";
+import type { OnboardingDto } from "../../src/shared/contracts/onboarding";
 import { toast } from "../lib/toast";
 
 export interface DashboardData {
@@ -15,8 +17,17 @@ export interface DashboardData {
 const FIRST_HOUR = 8;
 const REFRESH_DEBOUNCE_MS = 1000;
 
-/** The / dashboard: in service / waiting / closed counters and today's tickets per hour (08:00–19:00) as CSS bars. */
-export default function Dashboard({ initial }: { initial: DashboardData | null }) {
+/**
+ * The / dashboard: in service / waiting / closed counters and today's tickets per hour (08:00–19:00) as CSS bars;
+ * admins also see the first-run checklist until it is done.
+ */
+export default function Dashboard({
+  initial,
+  onboarding,
+}: {
+  initial: DashboardData | null;
+  onboarding?: OnboardingDto | null;
+}) {
   const t = useT();
   const [data, setData] = useState<DashboardData | null>(initial);
 
@@ -49,6 +60,7 @@ export default function Dashboard({ initial }: { initial: DashboardData | null }
   );
   return (
     <div className="dashboard">
+      {onboarding && <Onboarding initial={onboarding} />}
       <div className="counters">
         {counter("open", t("agent.dashboard.open"))}
         {counter("pending", t("agent.dashboard.pending"))}

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -76,4 +76,15 @@ export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<n
     .all())
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
   return byConnection;
+}
+
+/** Whether a real number was ever connected, and whether the sandbox was tried (first-run checklist). */
+export function connectionProgress(db: Reader): { numberConnected: boolean; sandboxTried: boolean } {
+  const real = db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(and(eq(connections.provider, "baileys"), eq(connections.status, "CONNECTED")))
+    .get();
+  const sandbox = db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox")).get();
+  return { numberConnected: !!real, sandboxTried: !!sandbox };
 }

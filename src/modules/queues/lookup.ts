@@ -50,3 +50,8 @@ export function findChatbotOption(db: Reader, id: number): ChatbotRow | undefine
 export function childOptions(db: Reader, parentId: number): ChatbotRow[] {
   return db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id)).all();
 }
+
+/** True when at least one queue exists. */
+export function anyQueue(db: Reader): boolean {
+  return !!db.select({ id: queues.id }).from(queues).get();
+}

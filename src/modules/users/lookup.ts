@@ -42,3 +42,8 @@ export function viewerOf(db: Reader, id: number): Pick<AuthUser, "id" | "profile
   const user = findUserById(db, id);
   return user && { id, profile: user.profile, queueIds: userQueueIds(db, id) };
 }
+
+/** True when at least one agent (not an admin) has an account. */
+export function anyAgent(db: Reader): boolean {
+  return !!db.select({ id: users.id }).from(users).where(eq(users.profile, "user")).get();
+}

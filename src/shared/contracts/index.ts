@@ -2,6 +2,7 @@
 export type { Connection, ConnectionDto } from "./connections";
 export type { Contact, ContactDto } from "./contacts";
 export type { Message, MessageDto, MessagePageDto } from "./messages";
+export { ONBOARDING_STEPS, type OnboardingDto, onboardingDone } from "./onboarding";
 export { PROVIDERS, type Provider } from "./providers";
 export type { QuickAnswer, QuickAnswerDto } from "./quick-answers";
 export type { ChatbotOption, Queue, QueueDto, QueueOption } from "./queues";

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { BootUser } from "../../../islands/lib/boot";
 import type { AppDeps } from "../../deps";
 import { listContacts } from "../../modules/contacts/service";
+import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { dashboardFor } from "../../modules/dashboard/service";
 import { listQuickAnswers } from "../../modules/quick-answers/service";
 import { listSchedules } from "../../modules/schedules/service";
@@ -41,10 +42,11 @@ export function agentPage({
   if (path === "/") {
     const auth = loadAuthUser(deps.db, user.id);
     const initial = auth ? dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
+    const onboarding = auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db) : null;
     return (
       <section className="page">
         <h1 className="page-title">{t("agent.dashboard.title")}</h1>
-        <Island name="AgentDashboard" props={{ initial }} />
+        <Island name="AgentDashboard" props={{ initial, onboarding }} />
       </section>
     );
   }
