@@ -60,4 +60,11 @@ describe("first-run checklist", () => {
     expect((await steps()).numberConnected).toBe(true);
     expect((await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: agent.token })).status).toBe(403);
   });
+
+  test("without the sandbox the checklist does not offer it", async () => {
+    const ctx = await makeTestApp({ sandbox: false });
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const res = await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: admin.token });
+    expect(res.json.sandboxTried).toBeNull();
+  });
 });

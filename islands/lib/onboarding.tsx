@@ -52,7 +52,7 @@ export function Onboarding({ initial }: { initial: OnboardingDto }) {
       </header>
       <p className="onboarding-intro">{t("onboarding.intro")}</p>
       <ol className="onboarding-steps">
-        {ONBOARDING_STEPS.map((step) => (
+        {ONBOARDING_STEPS.filter((step) => steps[step] !== null).map((step) => (
           <li key={step} className={steps[step] ? "done" : undefined}>
             <span className="onboarding-check" aria-hidden="true">
               {steps[step] ? "✓" : ""}

@@ -13,5 +13,5 @@ export function dashboardRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/dashboard" })
     .use(authContext(deps, tokens))
     .get("/", ({ user }) => dashboardFor(deps.db, user, deps.clock.now(), deps.config.timeZone), { auth: true })
-    .get("/onboarding", () => onboardingFor(deps.db), { auth: "settings:manage" });
+    .get("/onboarding", () => onboardingFor(deps.db, deps.config.sandbox), { auth: "settings:manage" });
 }

@@ -42,7 +42,8 @@ export function agentPage({
   if (path === "/") {
     const auth = loadAuthUser(deps.db, user.id);
     const initial = auth ? dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
-    const onboarding = auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db) : null;
+    const onboarding =
+      auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null;
     return (
       <section className="page">
         <h1 className="page-title">{t("agent.dashboard.title")}</h1>
