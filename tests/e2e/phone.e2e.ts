@@ -199,6 +199,20 @@ describe("dark mode", () => {
     await context.close();
   });
 
+  test("with a dark system setting every screen paints dark", async () => {
+    const { page, errors, context } = await openPage(env.browser, { colorScheme: "dark" });
+    await logIn(page, env.base, ADMIN);
+    const light: string[] = [];
+    for (const path of ["/tickets", `/tickets/${ticketId}`, ...SCREENS]) {
+      await visit(page, path);
+      if ((await bodyLightness(page)) >= 64) light.push(path);
+      await snapshot(page, `e2e-dark${path.replaceAll("/", "-")}`);
+    }
+    expect(light).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   test("a light system setting keeps the page light until dark is chosen", async () => {
     const { page, errors, context } = await openPage(env.browser, { width: 375, height: 800 });
     await logIn(page, env.base, ADMIN);
