@@ -154,6 +154,23 @@ describe("the phone layout", () => {
     expect(errors).toEqual([]);
   });
 
+  test("in Portuguese at 375 px the tickets list, its search tab and a chat fit the phone", async () => {
+    const { page, errors, context } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 800 });
+    await logIn(page, env.base, ADMIN);
+    await visit(page, "/tickets");
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    await page.getByRole("tab", { name: "Busca" }).click();
+    await page.locator(".filters .chip-button").first().waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    await visit(page, `/tickets/${ticketId}`);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    await page.getByRole("button", { name: "Mais ações" }).click();
+    await page.getByRole("menuitem", { name: "Resolver" }).waitFor();
+    await snapshot(page, "e2e-phone-chat-menu-pt");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test("at 1440 px the search tab's filter chips stay inside the list pane", async () => {
     const { page, errors, context } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
