@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { LANGUAGES, LANG_COOKIE, type Lang } from "../src/i18n/shared";
+import { THEMES, THEME_COOKIE, type Theme } from "../src/shared/theme";
 import { ProfileModal } from "./agent/ProfileModal";
 import { api } from "./lib/api";
 import { getBoot } from "./lib/boot";
@@ -9,16 +10,28 @@ import { closeSocket } from "./lib/socket";
 
 const YEAR = 365 * 24 * 3600;
 
-/** App-bar user menu: profile summary, interface language (pt/en/es, remembered in a cookie) and logout. */
+/**
+ * App-bar user menu: profile summary, interface language (pt/en/es), colour theme (system/light/dark; both
+ * remembered in cookies the server reads when it renders the page) and logout.
+ */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const t = useT();
   const lng = useI18n().language as Lang;
   const [profile, setProfile] = useState(false);
+  const [theme, setTheme] = useState<Theme>(getBoot()?.theme ?? "system");
 
   function chooseLanguage(l: Lang) {
     // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the inbox supports
     document.cookie = `${LANG_COOKIE}=${l}; path=/; max-age=${YEAR}; samesite=lax`;
     location.reload();
+  }
+
+  function chooseTheme(next: Theme) {
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the inbox supports
+    document.cookie = `${THEME_COOKIE}=${next}; path=/; max-age=${YEAR}; samesite=lax`;
+    if (next === "system") delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = next;
+    setTheme(next);
   }
 
   async function logout() {
@@ -59,6 +72,21 @@ export default function UserMenu({ name, email }: { name: string; email: string 
                 onClick={() => chooseLanguage(l)}
               >
                 {t(`languages.${l}`)}
+              </button>
+            ))}
+          </div>
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items, not form fields */}
+          <div className="menu-group" role="group" aria-label={t("menu.theme")}>
+            <span className="menu-label">{t("menu.theme")}</span>
+            {THEMES.map((th) => (
+              <button
+                key={th}
+                type="button"
+                role="menuitemradio"
+                aria-checked={th === theme}
+                onClick={() => chooseTheme(th)}
+              >
+                {t(`menu.themes.${th}`)}
               </button>
             ))}
           </div>

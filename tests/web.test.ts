@@ -66,6 +66,20 @@ describe("public pages", () => {
     expect(res.html).toContain("Contraseña");
   });
 
+  test("the theme cookie puts a light or dark scheme on <html> before any script runs; system or an unknown value puts none", async () => {
+    const dark = await page("/login", { cookie: "theme=dark" });
+    expect(dark.html).toContain('<html lang="en" data-theme="dark">');
+    expect(boot(dark.html).theme).toBe("dark");
+    const { cookie } = await loginAs(ctx);
+    const light = await page("/tickets", { cookie: `${cookie}; theme=light` });
+    expect(light.html).toContain('data-theme="light"');
+    for (const value of ["system", "purple"]) {
+      const res = await page("/login", { cookie: `theme=${value}` });
+      expect(res.html).toContain('<html lang="en">');
+      expect(boot(res.html).theme).toBe("system");
+    }
+  });
+
   test("/signup shows the disabled notice while userCreation is off, and the form when on", async () => {
     const off = await page("/signup");
     expect(off.html).toContain("Sign up is disabled");

@@ -149,22 +149,24 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
           <tbody>
             {rows?.map((c) => (
               <tr key={c.id} data-connection-id={c.id}>
-                <td>{c.name}</td>
-                <td className="connection-status">
+                <td data-label={t("admin.common.name")}>{c.name}</td>
+                <td data-label={t("admin.connections.status")} className="connection-status">
                   {t(`admin.connections.statuses.${c.status}`, { defaultValue: c.status })}
                 </td>
-                <td>
+                <td data-label={t("admin.connections.session")}>
                   <div className="admin-row-actions">{sessionActions(c)}</div>
                 </td>
-                <td>{mounted ? format(new Date(c.updatedAt), "dd/MM/yy HH:mm") : ""}</td>
-                <td>
+                <td data-label={t("admin.connections.updatedAt")}>
+                  {mounted ? format(new Date(c.updatedAt), "dd/MM/yy HH:mm") : ""}
+                </td>
+                <td data-label={t("admin.connections.default")}>
                   {c.isDefault && (
                     <span className="admin-default" role="img" aria-label={t("admin.connections.default")}>
                       <Icon name="check" size={20} />
                     </span>
                   )}
                 </td>
-                <td>
+                <td data-label={t("admin.common.actions")}>
                   <RowActions
                     variant="admin"
                     onEdit={() => setEditing(c)}

@@ -49,12 +49,14 @@ export default function Queues({ initial }: { initial?: Queue[] | null }) {
           <tbody>
             {rows?.map((q) => (
               <tr key={q.id} data-queue-id={q.id}>
-                <td>{q.name}</td>
-                <td>
+                <td data-label={t("admin.common.name")}>{q.name}</td>
+                <td data-label={t("admin.common.color")}>
                   <span className="admin-swatch" style={{ background: q.color }} title={q.color} />
                 </td>
-                <td className="admin-clip">{q.greetingMessage}</td>
-                <td>
+                <td data-label={t("admin.queues.greeting")} className="admin-clip">
+                  {q.greetingMessage}
+                </td>
+                <td data-label={t("admin.common.actions")}>
                   <RowActions
                     variant="admin"
                     onEdit={() => setEditing(q)}

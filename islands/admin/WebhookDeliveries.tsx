@@ -62,15 +62,17 @@ export function DeliveryLog({ initial }: { initial?: Delivery[] | null }) {
         <tbody>
           {(rows ?? []).map((d) => (
             <tr key={d.id} data-delivery-id={d.id} data-status={d.status}>
-              <td>{mounted ? new Date(d.createdAt).toLocaleString() : ""}</td>
-              <td>{t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}</td>
-              <td>
+              <td data-label={t("admin.webhooks.when")}>{mounted ? new Date(d.createdAt).toLocaleString() : ""}</td>
+              <td data-label={t("admin.webhooks.event")}>
+                {t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}
+              </td>
+              <td data-label={t("admin.webhooks.status")}>
                 {t(`admin.webhooks.statuses.${d.status}`)}
                 {mounted &&
                   d.nextAttemptAt != null &&
                   ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
               </td>
-              <td>
+              <td data-label={t("admin.webhooks.attempts")}>
                 <ol className="webhook-tries">
                   {d.tries.map((a) => (
                     <li key={a.attempt}>

@@ -80,12 +80,16 @@ export default function Webhooks({ initial }: { initial?: WebhooksData | null })
           <tbody>
             {(endpoints ?? []).map((e) => (
               <tr key={e.id} data-webhook-id={e.id}>
-                <td className="webhook-url">{e.url}</td>
-                <td>{e.events.map((name) => t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)).join(", ")}</td>
-                <td>
+                <td data-label={t("admin.webhooks.url")} className="webhook-url">
+                  {e.url}
+                </td>
+                <td data-label={t("admin.webhooks.events")}>
+                  {e.events.map((name) => t(`admin.webhooks.eventNames.${name.replace(".", "_")}`)).join(", ")}
+                </td>
+                <td data-label={t("admin.webhooks.secret")}>
                   <code className="webhook-secret">{e.secret}</code>
                 </td>
-                <td>
+                <td data-label={t("admin.webhooks.active")}>
                   <input
                     type="checkbox"
                     checked={e.active}
@@ -93,7 +97,7 @@ export default function Webhooks({ initial }: { initial?: WebhooksData | null })
                     aria-label={t("admin.webhooks.active")}
                   />
                 </td>
-                <td>
+                <td data-label={t("admin.common.actions")}>
                   <button
                     type="button"
                     className="button"

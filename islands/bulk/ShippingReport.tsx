@@ -76,11 +76,13 @@ export default function ShippingReport({ initial }: { initial?: FirstPage<Record
           <tbody>
             {list.rows.map((r) => (
               <tr key={r.id} data-record-id={r.id} data-status={r.status}>
-                <td>{r.whatsapp ? `${r.whatsapp.name}${r.whatsapp.number ? ` / ${r.whatsapp.number}` : ""}` : ""}</td>
-                <td>{r.phone}</td>
-                <td>{r.message}</td>
-                <td>{t(`bulk.status.${r.status}`, { defaultValue: r.status })}</td>
-                <td>
+                <td data-label={t("bulk.common.connection")}>
+                  {r.whatsapp ? `${r.whatsapp.name}${r.whatsapp.number ? ` / ${r.whatsapp.number}` : ""}` : ""}
+                </td>
+                <td data-label={t("bulk.report.phone")}>{r.phone}</td>
+                <td data-label={t("bulk.report.message")}>{r.message}</td>
+                <td data-label={t("bulk.report.status")}>{t(`bulk.status.${r.status}`, { defaultValue: r.status })}</td>
+                <td data-label={t("admin.common.actions")}>
                   <button
                     type="button"
                     className="button small danger"

@@ -1,10 +1,21 @@
 import type { Ticket } from "../../src/shared/contracts";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
+import { MenuButton } from "../lib/menu-button";
 
 export type ChatDialog = "transfer" | "delete" | "contact" | "schedule";
 
-/** The chat's title (opens the contact) and the actions the ticket's status allows. */
+/** One button of the header: its text, its look and what it does. */
+interface Action {
+  label: string;
+  kind?: "primary" | "danger";
+  run: () => void;
+}
+
+/**
+ * The chat's title (opens the contact) and the actions the ticket's status allows: buttons on a wide screen, an
+ * overflow menu on a phone (the stylesheet shows one or the other), so the contact's name keeps its room.
+ */
 export function ChatHeader({
   ticketId,
   ticket,
@@ -23,9 +34,10 @@ export function ChatHeader({
   onDialog: (dialog: ChatDialog) => void;
 }) {
   const t = useT();
+  const actions = headerActions(ticket, canDelete, onStatus, onDialog, t);
   return (
     <header className="chat-header">
-      <a className="icon-button" href="/tickets" aria-label={t("chat.back")}>
+      <a className="icon-button chat-back" href="/tickets" aria-label={t("chat.back")}>
         <Icon name="back" />
       </a>
       <button
@@ -44,49 +56,69 @@ export function ChatHeader({
           </span>
         )}
       </button>
+      {ticket?.whatsapp?.hasCall && (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("chat.call")}
+          title={t("chat.call")}
+          onClick={onCall}
+        >
+          <Icon name="phone" />
+        </button>
+      )}
       <div className="chat-actions">
-        {ticket?.whatsapp?.hasCall && (
+        {actions.map((a) => (
           <button
+            key={a.label}
             type="button"
-            className="icon-button"
-            aria-label={t("chat.call")}
-            title={t("chat.call")}
-            onClick={onCall}
+            className={a.kind ? `button small ${a.kind}` : "button small"}
+            onClick={a.run}
           >
-            <Icon name="phone" />
+            {a.label}
           </button>
-        )}
-        {ticket?.status === "pending" && (
-          <button type="button" className="button primary small" onClick={() => onStatus("open")}>
-            {t("tickets.accept")}
-          </button>
-        )}
-        {ticket?.status === "open" && (
-          <>
-            <button type="button" className="button small" onClick={() => onStatus("pending")}>
-              {t("chat.return")}
-            </button>
-            <button type="button" className="button primary small" onClick={() => onStatus("closed")}>
-              {t("chat.resolve")}
-            </button>
-          </>
-        )}
-        {ticket && (
-          <button type="button" className="button small" onClick={() => onDialog("transfer")}>
-            {t("agent.transfer.open")}
-          </button>
-        )}
-        {ticket && canDelete && (
-          <button type="button" className="button small danger" onClick={() => onDialog("delete")}>
-            {t("agent.common.delete")}
-          </button>
-        )}
-        {ticket?.status === "closed" && (
-          <button type="button" className="button primary small" onClick={() => onStatus("open")}>
-            {t("chat.reopen")}
-          </button>
-        )}
+        ))}
       </div>
+      {actions.length > 0 && (
+        <MenuButton
+          className="chat-more"
+          buttonClassName="icon-button"
+          label={t("chat.more")}
+          haspopup="menu"
+          button={<Icon name="more" />}
+          menuRole="menu"
+          menu={(close) =>
+            actions.map((a) => (
+              <button key={a.label} type="button" role="menuitem" onClick={() => (close(), a.run())}>
+                {a.label}
+              </button>
+            ))
+          }
+        />
+      )}
     </header>
   );
+}
+
+/** What the agent can do with the ticket in its status, the main step first. */
+function headerActions(
+  ticket: Ticket | null,
+  canDelete: boolean,
+  onStatus: (status: Ticket["status"]) => void,
+  onDialog: (dialog: ChatDialog) => void,
+  t: ReturnType<typeof useT>,
+): Action[] {
+  if (!ticket) return [];
+  const actions: Action[] = [];
+  if (ticket.status === "pending")
+    actions.push({ label: t("tickets.accept"), kind: "primary", run: () => onStatus("open") });
+  if (ticket.status === "open") {
+    actions.push({ label: t("chat.return"), run: () => onStatus("pending") });
+    actions.push({ label: t("chat.resolve"), kind: "primary", run: () => onStatus("closed") });
+  }
+  actions.push({ label: t("agent.transfer.open"), run: () => onDialog("transfer") });
+  if (canDelete) actions.push({ label: t("agent.common.delete"), kind: "danger", run: () => onDialog("delete") });
+  if (ticket.status === "closed")
+    actions.push({ label: t("chat.reopen"), kind: "primary", run: () => onStatus("open") });
+  return actions;
 }

@@ -1,5 +1,6 @@
 import type { Resource } from "i18next";
 import type { Lang } from "../../src/i18n/shared";
+import type { Theme } from "../../src/shared/theme";
 
 /** The signed-in user as the page shell ships it. */
 export interface BootUser {
@@ -16,6 +17,8 @@ export interface Boot {
   token: string | null;
   user: BootUser | null;
   tz?: string;
+  /** The remembered colour scheme; absent means "system". */
+  theme?: Theme;
 }
 
 let current: Boot | null = null;

@@ -23,7 +23,8 @@ interface ListState<T> {
 /**
  * The scrolling table of a list screen with its empty, failed and loading line. Agent screens use `.table`
  * with the status below it, admin screens `.admin-table` with the status as a row. `rowAttributes` gives each
- * row its `data-*` id.
+ * row its `data-*` id. Each cell carries its column's heading as `data-label`, which phones show above the value
+ * when the rows become cards.
  */
 export function ListTable<T extends { id: number }>({
   list,
@@ -62,8 +63,13 @@ export function ListTable<T extends { id: number }>({
         {list.rows.map((row) => (
           <tr key={row.id} {...rowAttributes?.(row)}>
             {shown.map((c, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed, never reordered
-              <td key={i} className={c.cellClassName ?? c.className} title={c.title?.(row)}>
+              <td
+                // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed, never reordered
+                key={i}
+                className={c.cellClassName ?? c.className}
+                title={c.title?.(row)}
+                data-label={typeof c.head === "string" ? c.head : undefined}
+              >
                 {c.cell(row)}
               </td>
             ))}

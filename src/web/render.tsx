@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { Boot } from "../../islands/lib/boot";
+import type { Theme } from "../shared/theme";
 import { STATIC_DIR } from "../paths";
 
 let manifest: { entry: string; css?: string } | null = null;
@@ -27,7 +28,10 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** Streams a full HTML document: shell, page body, boot JSON and the client entry; never cached. */
+/**
+ * Streams a full HTML document: shell, page body, boot JSON and the client entry; never cached. A light or dark
+ * theme is set on <html> here, so the page paints in it from the start; "system" leaves it to the stylesheet.
+ */
 export async function renderPage({
   title,
   boot,
@@ -37,11 +41,13 @@ export async function renderPage({
   boot: Boot;
   body: ReactNode;
 }): Promise<Response> {
+  const theme: Theme = boot.theme ?? "system";
   const stream = await renderToReadableStream(
-    <html lang={boot.lng}>
+    <html lang={boot.lng} data-theme={theme === "system" ? undefined : theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
         <title>{title}</title>
         <link rel="icon" href="/public/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/public/app.css" />

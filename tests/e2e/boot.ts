@@ -83,11 +83,15 @@ export async function bootE2E() {
 }
 
 /** A fresh context and page that records console errors, page errors and failed responses. */
-export async function openPage(browser: Browser, opts: { locale?: string; width?: number; height?: number } = {}) {
+export async function openPage(
+  browser: Browser,
+  opts: { locale?: string; width?: number; height?: number; colorScheme?: "light" | "dark" } = {},
+) {
   const context: BrowserContext = await browser.newContext({
     locale: opts.locale ?? "en-US",
     timezoneId: "UTC",
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
+    colorScheme: opts.colorScheme ?? "light",
   });
   const page: Page = await context.newPage();
   const errors: string[] = [];

@@ -6,6 +6,7 @@ import { i18nFor, resourcesFor } from "../../i18n/server";
 import { REFRESH_COOKIE } from "../../modules/auth/index";
 import { sessionFromRefreshToken } from "../../modules/auth/service";
 import type { Tokens } from "../../modules/auth/tokens";
+import { pickTheme, THEME_COOKIE } from "../../shared/theme";
 import { getSetting } from "../../modules/settings/service";
 import type { BootUser } from "../../../islands/lib/boot";
 import { islandRenderer } from "../island";
@@ -72,7 +73,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         // An expired or revoked cookie is the same as none: the visitor is logged out.
       }
     }
-    return { lng, user, token, i18n: i18nFor(lng) };
+    return { lng, user, token, i18n: i18nFor(lng), theme: pickTheme(cookie[THEME_COOKIE]?.value) };
   }
 
   async function privatePage(ctx: PageRequest & { params?: Record<string, string> }) {
@@ -112,7 +113,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     }
     return renderPage({
       title: t("app.title"),
-      boot: { lng: s.lng, resources: resourcesFor(s.lng), token: s.token, user },
+      boot: { lng: s.lng, resources: resourcesFor(s.lng), token: s.token, user, theme: s.theme },
       body: (
         <AppFrame
           t={t}
@@ -145,7 +146,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
       const Island = islandRenderer(s.i18n);
       return renderPage({
         title: `${s.i18n.t("login.title")} · ${s.i18n.t("app.title")}`,
-        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null },
+        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null, theme: s.theme },
         body: (
           <AuthFrame title={s.i18n.t("login.title")} brand={s.i18n.t("app.title")}>
             <Island name="LoginForm" />
@@ -159,7 +160,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
       const Island = islandRenderer(s.i18n);
       return renderPage({
         title: `${s.i18n.t("signup.title")} · ${s.i18n.t("app.title")}`,
-        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null },
+        boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null, theme: s.theme },
         body: (
           <AuthFrame title={s.i18n.t("signup.title")} brand={s.i18n.t("app.title")}>
             <Island name="SignupForm" props={{ enabled: getSetting(deps.db, "userCreation") === "enabled" }} />
