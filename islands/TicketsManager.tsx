@@ -7,7 +7,7 @@ import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
 import { usePageVisible } from "./lib/page-visible";
-import { openTicket, useOpenTicket } from "./lib/ticket-nav";
+import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
@@ -61,7 +61,10 @@ export default function TicketsManager({
     return () => clearTimeout(id);
   }, [search]);
 
-  useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch]);
+  // Also after back or forward, whose address may carry the view of an earlier moment.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new open ticket means a new address to write into
+  useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch, selectedId]);
+  useEffect(openTicketLinksInPlace, []);
 
   const base = { showAll, queueIds };
   // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.

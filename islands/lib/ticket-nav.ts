@@ -58,6 +58,23 @@ export function useOpenTicket(rendered: number | null): number | null {
   );
 }
 
+/**
+ * On the tickets page, a plain click on any link to a ticket (or to `/tickets`) opens it in place: the rows, the
+ * chat's back arrow, the bell's list. Returns the function that stops it.
+ */
+export function openTicketLinksInPlace() {
+  const onClick = (e: MouseEvent) => {
+    if (e.defaultPrevented || !isPlainClick(e)) return;
+    const link = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
+    if (!link || link.target || link.hasAttribute("download") || link.origin !== location.origin) return;
+    if (!TICKET_PATH.test(link.pathname) || link.search) return;
+    e.preventDefault();
+    openTicket(ticketIdOfPath(link.pathname));
+  };
+  document.addEventListener("click", onClick);
+  return () => document.removeEventListener("click", onClick);
+}
+
 /** Whether a click on a link should be left to the browser (a new tab or window, a download). */
 export function isPlainClick(e: {
   button: number;

@@ -2,7 +2,6 @@ import type { Ticket } from "../../src/shared/contracts";
 import { listTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
-import { isPlainClick, openTicket } from "../lib/ticket-nav";
 
 /** One row of the ticket list: queue colour, avatar, name, time, last message, unread count, tags; pending rows offer accept. */
 export function TicketRow({
@@ -71,16 +70,8 @@ export function TicketRow({
   }
   return (
     <li data-ticket-id={ticket.id}>
-      <a
-        className="ticket-row"
-        href={`/tickets/${ticket.id}`}
-        aria-current={selected ? "page" : undefined}
-        onClick={(e) => {
-          if (!isPlainClick(e)) return;
-          e.preventDefault();
-          openTicket(ticket.id);
-        }}
-      >
+      {/* On the tickets page a click opens it in place (see openTicketLinksInPlace). */}
+      <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
         {body}
       </a>
     </li>

@@ -132,6 +132,31 @@ describe("tickets page navigation", () => {
     await context.close();
   }, 40_000);
 
+  test("at 375 px a ticket opens full screen and the back arrow returns to the same Resolved list, in place", async () => {
+    const rosa = seedTicket("Rosa Celular", "5511940000008", "closed", 3);
+    const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740 });
+    await logIn(page, env.base, ADMIN);
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await page.evaluate(() => {
+      (window as Window & { kept?: string }).kept = "same page";
+    });
+    await page.getByRole("tab", { name: "Resolved" }).click();
+    await page.locator("a.ticket-row", { hasText: "Rosa Celular" }).click();
+    await page.waitForURL(`${env.base}/tickets/${rosa}?tab=closed`);
+    await chatShows(page, "Rosa Celular");
+    expect(await page.locator(".tickets-manager").isVisible()).toBe(false);
+
+    await page.getByLabel("Back to tickets").click();
+    await page.waitForURL(`${env.base}/tickets?tab=closed`);
+    await page.locator(".tickets-manager").waitFor({ state: "visible" });
+    expect(await page.locator(".chat").count()).toBe(0);
+    expect(await page.getByRole("tab", { name: "Resolved" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.evaluate(() => (window as Window & { kept?: string }).kept)).toBe("same page");
+    await snapshot(page, "e2e-tickets-nav-back-375");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
+
   test("the search text stays while switching tickets and comes back after a reload", async () => {
     const sara = seedTicket("Sara Busca", "5511940000003", "closed", 5, ["Quero trocar o pedido"]);
     seedTicket("Sami Busca", "5511940000004", "closed", 6, ["Quero trocar o endereço"]);
