@@ -253,4 +253,36 @@ describe("tickets page navigation", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 40_000);
+
+  test("a message for the open ticket while the page is hidden keeps its badge until the page shows again", async () => {
+    const number = "5511940000009";
+    const hugo = seedTicket("Hugo Ausente", number, "open", 1, ["Oi"]);
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${hugo}`);
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await chatShows(page, "Hugo Ausente");
+    const setVisibility = (state: "hidden" | "visible") =>
+      page.evaluate((value) => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => value });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, state);
+    const badge = page.locator(`li[data-ticket-id="${hugo}"] .unread`);
+
+    await setVisibility("hidden");
+    await customerWrites(number, "Volto já");
+    await page.locator(".bubble", { hasText: "Volto já" }).waitFor();
+    await badge.waitFor();
+    expect(await badge.textContent()).toBe("1");
+    expect(ticketRow(hugo).unreadMessages).toBe(1);
+
+    await setVisibility("visible");
+    await badge.waitFor({ state: "detached" });
+    const other = await context.newPage();
+    await other.goto(`${env.base}/tickets`);
+    await other.locator(`li[data-ticket-id="${hugo}"] .row-last`, { hasText: "Volto já" }).waitFor();
+    await other.locator(`li[data-ticket-id="${hugo}"] .unread`).waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
 });
