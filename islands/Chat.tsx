@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useLayoutEffect, useState } from "react";
 import { can } from "../src/shared/permissions";
 import { ContactDrawer } from "./agent/ContactDrawer";
 import { ScheduleModal } from "./agent/ScheduleModal";
@@ -7,6 +7,7 @@ import { TransferDialog } from "./agent/TransferDialog";
 import { ChatHeader, type ChatDialog } from "./chat/ChatHeader";
 import { Composer } from "./chat/Composer";
 import { MessageList } from "./chat/MessageList";
+import { NewMessagesPill } from "./chat/NewMessagesPill";
 import { type MessagePage, useChatHistory } from "./chat/use-chat-history";
 import { useComposer } from "./chat/use-composer";
 import { useTicketActions } from "./chat/use-ticket-actions";
@@ -14,6 +15,7 @@ import { getBoot } from "./lib/boot";
 import { useT } from "./lib/i18n-context";
 import { Confirm } from "./lib/modal";
 import { useMounted } from "./lib/mounted";
+import { showChatPane, useOpenTicket } from "./lib/ticket-nav";
 
 interface Props {
   ticketId: number;
@@ -22,8 +24,34 @@ interface Props {
   initial?: MessagePage | null;
 }
 
+/**
+ * The tickets page's chat pane: the chat of the ticket open there (`ticketId` is the one the server rendered,
+ * with `initial`), or a welcome note. Opening another ticket switches it in place, fetching that ticket's chat.
+ */
+export default function ChatPane({
+  ticketId: renderedId,
+  userId,
+  initial,
+}: Omit<Props, "ticketId"> & {
+  ticketId: number | null;
+}) {
+  const t = useT();
+  const ticketId = useOpenTicket(renderedId);
+  // The server's messages belong to the first ticket shown: once another one opens, coming back fetches afresh.
+  const [preloadedId, setPreloadedId] = useState(initial ? renderedId : null);
+  useEffect(() => {
+    if (ticketId !== preloadedId) setPreloadedId(null);
+  }, [ticketId, preloadedId]);
+  useLayoutEffect(() => showChatPane(ticketId != null), [ticketId]);
+
+  if (ticketId == null) return <p>{t("tickets.welcome")}</p>;
+  return (
+    <Chat key={ticketId} ticketId={ticketId} userId={userId} initial={ticketId === preloadedId ? initial : null} />
+  );
+}
+
 /** The chat of one ticket: header with actions, paged history, live messages and acks, and the input. */
-export default function Chat({ ticketId, userId, initial }: Props) {
+function Chat({ ticketId, userId, initial }: Props) {
   const t = useT();
   const history = useChatHistory(ticketId, initial);
   const { ticket, setTicket } = history;
@@ -80,6 +108,7 @@ export default function Chat({ ticketId, userId, initial }: Props) {
         onReply={composer.setReplyTo}
         onRetry={isOpen ? actions.retry : undefined}
       />
+      <NewMessagesPill count={history.unseen} onClick={history.scrollToBottom} />
       <Composer
         composer={composer}
         isOpen={isOpen}

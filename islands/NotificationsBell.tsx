@@ -4,6 +4,7 @@ import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
 import { MenuButton } from "./lib/menu-button";
 import { join, on } from "./lib/socket";
+import { isPlainClick, openTicket } from "./lib/ticket-nav";
 import type { Message, Ticket } from "../src/shared/contracts";
 
 /** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
@@ -91,11 +92,21 @@ export default function NotificationsBell({ userId }: { userId: number }) {
         </>
       }
       onToggle={askPermission}
-      menu={() => (
+      menu={(close) => (
         <>
           {items.length === 0 && <p className="menu-empty">{t("menu.noNotifications")}</p>}
           {items.map((i) => (
-            <a key={i.id} className="menu-row" href={`/tickets/${i.id}`}>
+            <a
+              key={i.id}
+              className="menu-row"
+              href={`/tickets/${i.id}`}
+              onClick={(e) => {
+                if (!isPlainClick(e)) return;
+                e.preventDefault();
+                close();
+                openTicket(i.id);
+              }}
+            >
               <strong>{i.contact?.name || i.contact?.number || `#${i.id}`}</strong>
               <span>{i.lastMessage ?? ""}</span>
             </a>
@@ -117,7 +128,7 @@ function notify(ticket: Ticket, title: string, body: string) {
     });
     n.onclick = () => {
       window.focus();
-      location.assign(`/tickets/${ticket.id}`);
+      openTicket(ticket.id);
     };
   } catch {
     // Some browsers (Android Chrome) only allow notifications from a service worker; the bell still lists the ticket.

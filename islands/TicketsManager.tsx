@@ -6,20 +6,23 @@ import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
+import { usePageVisible } from "./lib/page-visible";
+import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
+import { DEFAULT_VIEW, keepListViewInUrl, type ListView, type SubTab, type Tab } from "./tickets/list-view";
 import { QueueSelect } from "./tickets/QueueSelect";
 import { TicketRow } from "./tickets/TicketRow";
-
-type Tab = "open" | "closed" | "search";
-type SubTab = "open" | "pending";
 
 interface Props {
   userId: number;
   canShowAll: boolean;
   queues: QueueOption[];
+  /** The ticket the server rendered in the chat pane; the list then follows the one opened in place. */
   selectedId: number | null;
+  /** The tab, sub-tab and search text the address asked for. */
+  view?: ListView;
   /** The first page of the assigned and pending lists (the tab shown first), rendered by the server. */
   initial?: { open: Page; pending: Page } | null;
 }
@@ -27,23 +30,41 @@ interface Props {
 const SEARCH_DEBOUNCE_MS = 500;
 const SCROLL_MARGIN_PX = 100;
 
-/** The /tickets list: tabs open/closed/search, assigned/pending sub-tabs with counts, filters, live rows. */
-export default function TicketsManager({ userId, canShowAll, queues, selectedId, initial }: Props) {
+/**
+ * The /tickets list: tabs open/closed/search, assigned/pending sub-tabs with counts, filters, live rows. A row
+ * opens its ticket in place, so the tab, filters and search stay; the tab, sub-tab and search live in the address.
+ */
+export default function TicketsManager({
+  userId,
+  canShowAll,
+  queues,
+  selectedId: renderedId,
+  view = DEFAULT_VIEW,
+  initial,
+}: Props) {
   const t = useT();
-  const [tab, setTab] = useState<Tab>("open");
-  const [sub, setSub] = useState<SubTab>("open");
+  const selectedId = useOpenTicket(renderedId);
+  const reading = usePageVisible();
+  const [tab, setTab] = useState<Tab>(view.tab);
+  const [sub, setSub] = useState<SubTab>(view.sub);
   const [showAll, setShowAll] = useState(canShowAll);
   const [queueIds, setQueueIds] = useState<number[]>(queues.map((q) => q.id));
-  const [search, setSearch] = useState("");
-  const [searchParam, setSearchParam] = useState("");
+  const [search, setSearch] = useState(view.search);
+  const [settledSearch, setSettledSearch] = useState(view.search);
+  const searchParam = settledSearch.trim().toLowerCase();
   const [tagIds, setTagIds] = useState<number[]>([]);
   const [tags, setTags] = useState<QueueOption[] | null>(null);
   const [creating, setCreating] = useState(false);
 
   useEffect(() => {
-    const id = setTimeout(() => setSearchParam(search.trim().toLowerCase()), SEARCH_DEBOUNCE_MS);
+    const id = setTimeout(() => setSettledSearch(search), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(id);
   }, [search]);
+
+  // Also after back or forward, whose address may carry the view of an earlier moment.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new open ticket means a new address to write into
+  useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch, selectedId]);
+  useEffect(openTicketLinksInPlace, []);
 
   const base = { showAll, queueIds };
   // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.
@@ -68,7 +89,9 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId,
   async function accept(ticket: Ticket) {
     try {
       await api(`/tickets/${ticket.id}`, { method: "PUT", body: { status: "open", userId } });
-      location.assign(`/tickets/${ticket.id}`);
+      // Accepted, it moves to the assigned list: show that list, where it is selected.
+      setSub("open");
+      openTicket(ticket.id);
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -121,7 +144,13 @@ export default function TicketsManager({ userId, canShowAll, queues, selectedId,
       )}
       <ul className="ticket-list" onScroll={onScroll} aria-busy={current.loading}>
         {current.tickets.map((ticket) => (
-          <TicketRow key={ticket.id} ticket={ticket} selected={ticket.id === selectedId} onAccept={accept} />
+          <TicketRow
+            key={ticket.id}
+            // The ticket on screen is read as its messages arrive: its badge would only flash until the read lands.
+            ticket={reading && ticket.id === selectedId ? { ...ticket, unreadMessages: 0 } : ticket}
+            selected={ticket.id === selectedId}
+            onAccept={accept}
+          />
         ))}
         {current.failed && <li className="list-empty">{t("errors.generic")}</li>}
         {!current.loading && !current.failed && current.tickets.length === 0 && (

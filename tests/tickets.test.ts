@@ -11,7 +11,7 @@ import {
   connections,
   type TicketRow,
 } from "../src/db/schema";
-import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { BASE, call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
 function contact(ctx: TestContext, name = `Contact ${++seq}`, number = `5511988${String(++seq).padStart(6, "0")}`) {
@@ -363,5 +363,70 @@ describe("ticket routes", () => {
     });
     const rooms = ctx.hub.named("ticket").map((e) => e.room as string);
     expect(rooms.some((r) => r.startsWith(`queue:${a.id}:`) || r.startsWith("queue:none:"))).toBe(false);
+  });
+});
+
+describe("viewing a ticket", () => {
+  const LONG_AGO = new Date(1_700_000_000_000);
+
+  /** An open ticket of `userId`, last active long ago, with unread customer messages, below a newer one. */
+  function unreadTicket(ctx: TestContext, userId: number) {
+    const t = ticket(ctx, { status: "open", userId, unreadMessages: 2, updatedAt: LONG_AGO });
+    ctx.db
+      .insert(messages)
+      .values([
+        { wid: `hi-${t.id}`, ticketId: t.id, contactId: t.contactId, body: "hi", fromMe: false, createdAt: LONG_AGO },
+        {
+          wid: `there-${t.id}`,
+          ticketId: t.id,
+          contactId: t.contactId,
+          body: "there?",
+          fromMe: false,
+          createdAt: LONG_AGO,
+        },
+      ])
+      .run();
+    const newer = ticket(ctx, { status: "open", userId, updatedAt: new Date(LONG_AGO.getTime() + 60_000) });
+    return { t, newer };
+  }
+  /** What viewing may change and what it must not, as plain values (a Date would match any other Date). */
+  const state = (ctx: TestContext, id: number) => {
+    const row = ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+    return { unreadMessages: row.unreadMessages, updatedAt: row.updatedAt.getTime() };
+  };
+  const VIEWED = { unreadMessages: 0, updatedAt: LONG_AGO.getTime() };
+
+  test("opening its messages marks it read but keeps its updatedAt and its place in the list", async () => {
+    const ctx = await makeTestApp();
+    const { user, token } = await loginAs(ctx);
+    const { t, newer } = unreadTicket(ctx, user.id);
+    ctx.clock.advance(3_600_000);
+    const opened = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
+    expect(opened.status).toBe(200);
+    expect(state(ctx, t.id)).toEqual(VIEWED);
+    expect(opened.json.ticket).toMatchObject({ unreadMessages: 0, updatedAt: LONG_AGO.toISOString() });
+    const list = await call(ctx.app, "GET", "/api/tickets?status=open", { token });
+    expect(list.json.tickets.map((x: { id: number }) => x.id)).toEqual([newer.id, t.id]);
+  });
+
+  test("the chat page of a ticket marks it read but keeps its updatedAt", async () => {
+    const ctx = await makeTestApp();
+    const { user, cookie } = await loginAs(ctx);
+    const { t } = unreadTicket(ctx, user.id);
+    const res = await ctx.app.handle(new Request(`${BASE}/tickets/${t.id}`, { headers: { cookie } }));
+    expect(res.status).toBe(200);
+    expect(state(ctx, t.id)).toEqual(VIEWED);
+  });
+
+  test("a PUT that changes nothing marks it read but keeps its updatedAt; a real change moves it to now", async () => {
+    const ctx = await makeTestApp();
+    const { user, token } = await loginAs(ctx);
+    const { t } = unreadTicket(ctx, user.id);
+    ctx.clock.advance(3_600_000);
+    await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: {} });
+    await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "open", userId: user.id } });
+    expect(state(ctx, t.id)).toEqual(VIEWED);
+    await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "pending" } });
+    expect(state(ctx, t.id).updatedAt).toBe(ctx.clock.now());
   });
 });

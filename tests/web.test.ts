@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { connections } from "../src/db/schema";
 import { updateSetting } from "../src/modules/settings/service";
 import { scriptJson } from "../src/web/render";
-import { BASE, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -139,6 +139,16 @@ describe("private pages", () => {
     expect(res.html).toContain('data-island="Chat"');
     expect(res.html).toContain("{&quot;ticketId&quot;:7");
     expect(res.html).toContain("&quot;canShowAll&quot;:true");
+  });
+
+  test("/tickets renders the chat island showing the welcome note, and the list takes its view from the query", async () => {
+    const { cookie } = await loginAs(ctx, { profile: "admin" });
+    const res = await page("/tickets?tab=search&q=Ana", { cookie, "accept-language": "en" });
+    expect(islandProps(res.html, "Chat")).toMatchObject({ ticketId: null, initial: null });
+    expect(res.html).toMatch(
+      /class="chat-pane welcome" data-island="Chat"[^>]*>.*Select a ticket to start chatting\./s,
+    );
+    expect(islandProps(res.html, "TicketsManager").view).toEqual({ tab: "search", sub: "open", search: "Ana" });
   });
 
   test("boot JSON escapes < so a user's name cannot close the script element", async () => {

@@ -3,6 +3,7 @@ import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
+import { openTicket } from "../lib/ticket-nav";
 import type { Contact } from "./ContactModal";
 import { ContactPicker } from "./ContactPicker";
 
@@ -21,7 +22,8 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
         method: "POST",
         body: { contactId: contact.id, userId, status: "open" },
       });
-      location.assign(`/tickets/${ticket.id}`);
+      onClose();
+      openTicket(ticket.id);
     });
   }
 

@@ -6,6 +6,7 @@ import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
+import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
 import type { QueueOption, Ticket, User } from "../../src/shared/contracts";
 
@@ -67,7 +68,7 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
     await run(async () => {
       await api(`/tickets/${ticket.id}`, { method: "PUT", body });
       toast("success", t("agent.transfer.done"));
-      location.assign("/tickets");
+      openTicket(null);
     });
   }
 

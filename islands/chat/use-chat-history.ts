@@ -5,7 +5,9 @@ import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
 import { join, leave, on } from "../lib/socket";
+import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
+import { useReadWhileVisible } from "./use-read-while-visible";
 
 /** Older messages load when the list is scrolled this close to its top. */
 const TOP_MARGIN_PX = 100;
@@ -17,7 +19,9 @@ const byTime = (a: Message, b: Message) => +new Date(a.createdAt) - +new Date(b.
 /**
  * The ticket and its message history: the first page comes from the server render (`initial`) or is fetched,
  * older pages load on scrolling up, and the chat room keeps both live. The list stays at the bottom while the
- * user is there, and keeps its position when older messages are put above.
+ * user is there, and keeps its position when older messages are put above; `unseen` counts the customer's
+ * messages that arrived below while the user was scrolled up. Customer messages are read as they arrive while
+ * the page is on screen.
  */
 export function useChatHistory(ticketId: number, initial: MessagePage | null | undefined) {
   const t = useT();
@@ -31,6 +35,8 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   const list = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
+  const [unseen, setUnseen] = useState(0);
+  const readArrival = useReadWhileVisible(ticketId);
   /** Set while this user deletes the ticket, so its own `delete` event does not send them away first. */
   const leaving = useRef(false);
 
@@ -78,7 +84,13 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
         return;
       }
       if (!p.message || p.message.ticketId !== ticketId) return;
-      if (p.action === "create") stickToBottom.current = isNearBottom(list.current);
+      if (p.action === "create") {
+        stickToBottom.current = isNearBottom(list.current);
+        if (!p.message.fromMe) {
+          readArrival();
+          if (!stickToBottom.current) setUnseen((n) => n + 1);
+        }
+      }
       merge([p.message]);
       if (p.ticket?.id === ticketId) setTicket((prev) => ({ ...prev, ...p.ticket! }));
     });
@@ -88,7 +100,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       if (p.action === "delete" && p.ticketId === ticketId && !leaving.current)
         api<Ticket>(`/tickets/${ticketId}`, { noAuthRedirect: true }).then(
           (tk) => live && setTicket(tk),
-          () => live && location.assign("/tickets"),
+          () => live && openTicket(null),
         );
     });
     return () => {
@@ -97,7 +109,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       offTicket();
       leave(room);
     };
-  }, [ticketId, loadPage, merge, t]);
+  }, [ticketId, loadPage, merge, t, readArrival]);
 
   // The render after mount adds days and times (the server leaves them out): the list grows, so pin it again then.
   const mounted = useMounted();
@@ -118,13 +130,34 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     // Until the list is shown complete and pinned, a scroll event is the browser laying it out, not the reader.
     if (!mounted) return;
     stickToBottom.current = isNearBottom(el);
+    if (stickToBottom.current) setUnseen(0);
     if (el.scrollTop < TOP_MARGIN_PX && hasMore && !loading) {
       keepOffset.current = el.scrollHeight - el.scrollTop;
       void loadPage(page.current + 1).catch((error) => toast("error", errorText(t, error)));
     }
   }
 
-  return { ticket, setTicket, messages, loading, failed, list, onScroll, stickToBottom, leaving };
+  function scrollToBottom() {
+    const el = list.current;
+    if (!el) return;
+    stickToBottom.current = true;
+    setUnseen(0);
+    el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
+  }
+
+  return {
+    ticket,
+    setTicket,
+    messages,
+    loading,
+    failed,
+    list,
+    onScroll,
+    stickToBottom,
+    leaving,
+    unseen,
+    scrollToBottom,
+  };
 }
 
 function isNearBottom(el: HTMLElement | null) {

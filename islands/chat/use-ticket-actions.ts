@@ -3,6 +3,7 @@ import type { Message, Ticket } from "../../src/shared/contracts";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
 
 /** What the chat header and bubbles do to the ticket: accept, return, resolve, reopen, delete, retry, call. */
@@ -31,7 +32,7 @@ export function useTicketActions({
         },
       });
       if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
-      else location.assign("/tickets");
+      else openTicket(null);
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -42,7 +43,7 @@ export function useTicketActions({
     try {
       await api(`/tickets/${ticketId}`, { method: "DELETE" });
       toast("success", t("agent.ticket.deleted"));
-      location.assign("/tickets");
+      openTicket(null);
     } catch (error) {
       leaving.current = false;
       toast("error", errorText(t, error));

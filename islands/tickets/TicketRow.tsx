@@ -70,6 +70,7 @@ export function TicketRow({
   }
   return (
     <li data-ticket-id={ticket.id}>
+      {/* On the tickets page a click opens it in place (see openTicketLinksInPlace). */}
       <a className="ticket-row" href={`/tickets/${ticket.id}`} aria-current={selected ? "page" : undefined}>
         {body}
       </a>

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/schema";
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
@@ -145,13 +145,15 @@ export async function applyTicketChanges(
     transferred ||
     next.status === "closed";
   const markRead = opts.markRead ?? actor != null;
+  // A change that changes nothing (a read, an accept of a ticket already theirs) keeps the ticket's place and time.
+  const changed = (Object.keys(next) as (keyof typeof next)[]).some((key) => next[key] !== before[key]);
   deps.db.transaction((tx) => {
     tx.update(tickets)
       .set({
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
-        updatedAt: new Date(deps.clock.now()),
+        updatedAt: changed ? new Date(deps.clock.now()) : before.updatedAt,
       })
       .where(eq(tickets.id, ticketId))
       .run();
@@ -197,7 +199,12 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
  */
 export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
   const unread = deps.db.transaction((tx) => {
-    tx.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id)).run();
+    // Reading is not activity: `updatedAt` orders the lists and shows as the ticket's time, so it stays as it was
+    // (the column otherwise takes the time of any update).
+    tx.update(tickets)
+      .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
+      .where(eq(tickets.id, ticket.id))
+      .run();
     return markMessagesRead(tx, ticket.id);
   });
   deps.events.emit("ticket.read", { ticket });

@@ -97,7 +97,14 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
       const ticketId =
         ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
       main = (
-        <TicketsPage deps={deps} Island={Island} t={t} user={user} ticketId={ticketId} queues={queueOptions(user)} />
+        <TicketsPage
+          deps={deps}
+          Island={Island}
+          user={user}
+          ticketId={ticketId}
+          queues={queueOptions(user)}
+          query={new URL(ctx.request.url).searchParams}
+        />
       );
     } else if (isAdminPage(path)) {
       main = <AdminPage deps={deps} Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;

@@ -1,5 +1,5 @@
-import type { TFunction } from "i18next";
 import type { BootUser } from "../../../islands/lib/boot";
+import { parseListView } from "../../../islands/tickets/list-view";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { listMessages } from "../../modules/messages/service";
@@ -11,21 +11,25 @@ import { toWire } from "../../shared/contracts/wire";
 import { can } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 
-/** /tickets and /tickets/:id: the list on the left, the chat (or a welcome note) on the right; one of them below 600 px. */
+/**
+ * /tickets and /tickets/:id: the list on the left, the chat (or a welcome note) on the right; one of them below
+ * 600 px. Both islands are always there: opening another ticket switches the chat in place. `query` is the
+ * address's query, which names the list's tab, sub-tab and search.
+ */
 export function TicketsPage({
   deps,
   Island,
-  t,
   user,
   ticketId,
   queues,
+  query,
 }: {
   deps: AppDeps;
   Island: IslandComponent;
-  t: TFunction;
   user: BootUser;
   ticketId: number | null;
   queues: QueueOption[];
+  query: URLSearchParams;
 }) {
   const auth = loadAuthUser(deps.db, user.id);
   const canShowAll = can(user.profile, "tickets-manager:showall");
@@ -51,16 +55,15 @@ export function TicketsPage({
           canShowAll,
           queues,
           selectedId: ticketId,
+          view: parseListView(query),
           initial: auth ? { open: list("open"), pending: list("pending") } : null,
         }}
       />
-      {ticketId ? (
-        <Island name="Chat" className="chat-pane" props={{ ticketId, userId: user.id, initial: chat }} />
-      ) : (
-        <div className="chat-pane welcome">
-          <p>{t("tickets.welcome")}</p>
-        </div>
-      )}
+      <Island
+        name="Chat"
+        className={ticketId ? "chat-pane" : "chat-pane welcome"}
+        props={{ ticketId, userId: user.id, initial: chat }}
+      />
     </div>
   );
 }

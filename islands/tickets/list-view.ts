@@ -1,0 +1,49 @@
+/**
+ * What the ticket list shows (tab, sub-tab, search text), kept in the page's query so a reload or a shared link
+ * shows the same list: `?tab=closed`, `?sub=pending`, `?tab=search&q=ana`. The defaults leave the query empty.
+ */
+
+export type Tab = "open" | "closed" | "search";
+export type SubTab = "open" | "pending";
+
+export interface ListView {
+  tab: Tab;
+  sub: SubTab;
+  search: string;
+}
+
+export const DEFAULT_VIEW: ListView = { tab: "open", sub: "open", search: "" };
+
+const TABS: Tab[] = ["open", "closed", "search"];
+const SUB_TABS: SubTab[] = ["open", "pending"];
+/** Longer text is cut, as the list's search parameter allows no more. */
+const MAX_SEARCH = 200;
+
+/** The view a query names; unknown values fall back to the defaults. */
+export function parseListView(query: URLSearchParams): ListView {
+  const tab = query.get("tab") as Tab | null;
+  const sub = query.get("sub") as SubTab | null;
+  return {
+    tab: tab && TABS.includes(tab) ? tab : DEFAULT_VIEW.tab,
+    sub: sub && SUB_TABS.includes(sub) ? sub : DEFAULT_VIEW.sub,
+    search: (query.get("q") ?? "").slice(0, MAX_SEARCH),
+  };
+}
+
+/** The query for a view (`""` for the defaults); other parameters already in `query` are kept. */
+export function listViewQuery(view: ListView, query = new URLSearchParams()): string {
+  const next = new URLSearchParams(query);
+  for (const key of ["tab", "sub", "q"]) next.delete(key);
+  if (view.tab !== DEFAULT_VIEW.tab) next.set("tab", view.tab);
+  if (view.tab === "open" && view.sub !== DEFAULT_VIEW.sub) next.set("sub", view.sub);
+  if (view.tab === "search" && view.search) next.set("q", view.search);
+  const text = next.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Writes the view into the current address without a new history entry. */
+export function keepListViewInUrl(view: ListView) {
+  const query = listViewQuery(view, new URLSearchParams(location.search));
+  if (query === location.search) return;
+  history.replaceState(history.state, "", location.pathname + query + location.hash);
+}

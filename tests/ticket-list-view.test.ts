@@ -1,0 +1,35 @@
+import { describe, expect, test } from "bun:test";
+import { ticketIdOfPath } from "../islands/lib/ticket-nav";
+import { DEFAULT_VIEW, listViewQuery, parseListView } from "../islands/tickets/list-view";
+
+describe("the ticket list's view in the address", () => {
+  test("tab, sub-tab and search are read from the query; unknown values fall back to the defaults", () => {
+    expect(parseListView(new URLSearchParams(""))).toEqual(DEFAULT_VIEW);
+    expect(parseListView(new URLSearchParams("tab=closed"))).toEqual({ tab: "closed", sub: "open", search: "" });
+    expect(parseListView(new URLSearchParams("sub=pending"))).toEqual({ tab: "open", sub: "pending", search: "" });
+    expect(parseListView(new URLSearchParams("tab=search&q=Ana%20Lia"))).toEqual({
+      tab: "search",
+      sub: "open",
+      search: "Ana Lia",
+    });
+    expect(parseListView(new URLSearchParams("tab=nope&sub=x"))).toEqual(DEFAULT_VIEW);
+    expect(parseListView(new URLSearchParams(`q=${"a".repeat(500)}`)).search).toHaveLength(200);
+  });
+
+  test("the query names only what differs from the defaults and what the tab shows, keeping other parameters", () => {
+    expect(listViewQuery(DEFAULT_VIEW)).toBe("");
+    expect(listViewQuery({ tab: "closed", sub: "pending", search: "x" })).toBe("?tab=closed");
+    expect(listViewQuery({ tab: "open", sub: "pending", search: "x" })).toBe("?sub=pending");
+    expect(listViewQuery({ tab: "search", sub: "open", search: "Ana Lia" })).toBe("?tab=search&q=Ana+Lia");
+    expect(listViewQuery(DEFAULT_VIEW, new URLSearchParams("tab=closed&lang=pt"))).toBe("?lang=pt");
+    const view = { tab: "search" as const, sub: "open" as const, search: "pão & café" };
+    expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
+  });
+
+  test("a ticket's path names it; the list's path and other paths name none", () => {
+    expect(ticketIdOfPath("/tickets/42")).toBe(42);
+    expect(ticketIdOfPath("/tickets")).toBeNull();
+    expect(ticketIdOfPath("/tickets/abc")).toBeNull();
+    expect(ticketIdOfPath("/contacts/42")).toBeNull();
+  });
+});
