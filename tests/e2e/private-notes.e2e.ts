@@ -55,8 +55,17 @@ describe("private notes", () => {
     await note.waitFor();
     expect((await note.locator(".note-label").textContent())?.trim()).toBe(`Private note · ${AGENT.name}`);
     expect(await note.locator(".ack").count()).toBe(0);
+    // Drawn in the theme's note colour, not as a message of ours.
     const noteBackground = await note.evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(noteBackground).toBe("rgb(255, 244, 194)");
+    const noteColour = await page.evaluate(() => {
+      const probe = document.createElement("div");
+      probe.style.background = "var(--note-bg)";
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(noteBackground).toBe(noteColour);
     expect(await input.inputValue()).toBe("");
     await env.deps.outbox.idle(whatsappId);
     expect(env.sandbox.outbox(whatsappId, number)).toEqual([]);
@@ -66,7 +75,9 @@ describe("private notes", () => {
     const message = page.getByRole("textbox", { name: "Type a message" });
     await message.fill("Vamos verificar, um momento");
     await message.press("Enter");
-    await page.locator(".bubble.me:not(.note)", { hasText: "Vamos verificar" }).waitFor();
+    const sent = page.locator(".bubble.me:not(.note)", { hasText: "Vamos verificar" });
+    await sent.waitFor();
+    expect(await sent.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(noteBackground);
     await snapshot(page, "private-note-en-1440");
     await env.deps.outbox.idle(whatsappId);
     expect(env.sandbox.outbox(whatsappId, number).map((m) => m.body)).toEqual(["Vamos verificar, um momento"]);
