@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { Icon } from "./lib/icons";
+import { lastMessageText } from "./lib/last-message";
 import { MenuButton } from "./lib/menu-button";
 import { join, on } from "./lib/socket";
 import { isPlainClick, openTicket } from "./lib/ticket-nav";
@@ -108,7 +109,7 @@ export default function NotificationsBell({ userId }: { userId: number }) {
               }}
             >
               <strong>{i.contact?.name || i.contact?.number || `#${i.id}`}</strong>
-              <span>{i.lastMessage ?? ""}</span>
+              <span>{lastMessageText(t, i.lastMessage)}</span>
             </a>
           ))}
         </>

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
 import { storeMessage } from "../src/modules/messages/store";
+import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
@@ -248,6 +249,52 @@ describe("POST /messages/:ticketId", () => {
     ]);
     const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
     expect(rows.map((r) => r.mediaType)).toEqual(["audio", "audio", "audio"]);
+  });
+
+  test("an mp3 voice recording goes as a voice note and the ticket's last message is the voice mark, not the file name; an inbound voice note too", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const sent: OutgoingMedia[] = [];
+    const original = ctx.deps.channels.sendMedia.bind(ctx.deps.channels);
+    ctx.deps.channels.sendMedia = (id, to, isGroup, media, opts) => {
+      sent.push(media);
+      return original(id, to, isGroup, media, opts);
+    };
+    const mp3 = new Uint8Array(12_000);
+    mp3.set([0x49, 0x44, 0x33, 4, 0]); // "ID3"
+    const res = await multipart(ctx, `/api/messages/${t.id}`, token, [
+      { bytes: mp3, name: "audio-record-site-1700000000002.mp3", type: "audio/mpeg" },
+    ]);
+    expect(res.status).toBe(200);
+    expect(sent.map((m) => [m.mimetype, m.fileName, m.ptt ?? false])).toEqual([
+      ["audio/mpeg", "audio-record-site-1700000000002.mp3", true],
+    ]);
+    const lastMessage = () => ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.lastMessage;
+    expect(lastMessage()).toBe(VOICE_MESSAGE_MARK);
+
+    storeMessage(ctx.deps, {
+      whatsappId: wa.id,
+      wid: "in-text",
+      ticketId: t.id,
+      contactId: t.contactId,
+      body: "oi",
+      fromMe: false,
+    });
+    expect(lastMessage()).toBe("oi");
+    storeMessage(ctx.deps, {
+      whatsappId: wa.id,
+      wid: "in-voice",
+      ticketId: t.id,
+      contactId: t.contactId,
+      body: "audio.ogg",
+      fromMe: false,
+      mediaType: "audio",
+      mediaMime: "audio/ogg",
+      fileName: "audio.ogg",
+    });
+    expect(lastMessage()).toBe(VOICE_MESSAGE_MARK);
   });
 
   test("an image over 5 MB is refused with 413 ERR_MEDIA_TOO_LARGE and nothing is sent", async () => {

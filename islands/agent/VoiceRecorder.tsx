@@ -5,7 +5,7 @@ import { toast } from "../lib/toast";
 
 /** A recording under this many bytes is discarded. */
 export const MIN_RECORDING_BYTES = 10_000;
-/** Opus in Ogg is what WhatsApp plays as a voice note; Chromium only records WebM, so that is the fallback. */
+/** What the browser records in; the finished recording is re-encoded as mp3 before it is sent. */
 const MIME_TYPES = ["audio/ogg;codecs=opus", "audio/webm;codecs=opus"];
 
 function pickMime(): string | undefined {
@@ -19,7 +19,7 @@ interface Props {
   t: TFunction;
   disabled: boolean;
   onRecordingChange(recording: boolean): void;
-  /** Receives the finished recording, named `audio-record-site-<timestamp>.<ext>` so the server sends it as a voice note. */
+  /** Receives the finished recording as mp3, named `audio-record-site-<timestamp>.mp3` so the server sends it as a voice note. */
   onSend(file: File): void;
 }
 
@@ -50,6 +50,27 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
   // Leaving the chat mid-recording discards it and releases the microphone.
   useEffect(() => () => stop(false), [stop]);
 
+  // The encoder is loaded only here, once a recording is kept, so it never weighs on the page's first load.
+  async function finish(recording: Blob) {
+    if (recording.size < MIN_RECORDING_BYTES) {
+      toast("error", t("chat.record.tooShort"));
+      return;
+    }
+    let mp3: Blob;
+    try {
+      const { encodeMp3 } = await import("./mp3");
+      mp3 = await encodeMp3(recording);
+    } catch {
+      toast("error", t("chat.record.failed"));
+      return;
+    }
+    if (mp3.size < MIN_RECORDING_BYTES) {
+      toast("error", t("chat.record.tooShort"));
+      return;
+    }
+    handlers.current.onSend(new File([mp3], `audio-record-site-${Date.now()}.mp3`, { type: "audio/mpeg" }));
+  }
+
   async function start() {
     let stream: MediaStream;
     try {
@@ -69,14 +90,7 @@ export function VoiceRecorder({ t, disabled, onRecordingChange, onSend }: Props)
       handlers.current.onRecordingChange(false);
       if (!keep.current) return;
       const type = rec.mimeType || mimeType || "audio/webm";
-      const blob = new Blob(chunks, { type });
-      if (blob.size < MIN_RECORDING_BYTES) {
-        toast("error", t("chat.record.tooShort"));
-        return;
-      }
-      handlers.current.onSend(
-        new File([blob], `audio-record-site-${Date.now()}.${type.includes("ogg") ? "ogg" : "webm"}`, { type }),
-      );
+      void finish(new Blob(chunks, { type }));
     };
     recorder.current = rec;
     keep.current = false;

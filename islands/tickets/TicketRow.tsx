@@ -1,5 +1,6 @@
 import type { Ticket } from "../../src/shared/contracts";
 import { listTime } from "../lib/format";
+import { lastMessageText } from "../lib/last-message";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
 
@@ -38,7 +39,7 @@ export function TicketRow({
           </time>
         </span>
         <span className="row-bottom">
-          <span className="row-last">{ticket.lastMessage ?? ""}</span>
+          <span className="row-last">{lastMessageText(t, ticket.lastMessage)}</span>
           {ticket.unreadMessages > 0 && (
             <span className="unread" role="img" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>
               {ticket.unreadMessages}

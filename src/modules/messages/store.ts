@@ -4,6 +4,7 @@ import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
+import { VOICE_MESSAGE_MARK } from "../../shared/contracts/tickets";
 import { contactSummaries } from "../contacts/lookup";
 import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, findTickets, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
@@ -175,8 +176,9 @@ export function storeMessage(
       .returning()
       .get();
     if (input.isPrivate) return { message, created: true };
-    if (input.history) touchHistoryMessage(tx, input.ticketId, input.body, at);
-    else touchLastMessage(tx, input.ticketId, input.body, new Date(deps.clock.now()), countUnread);
+    const last = lastMessageText(input);
+    if (input.history) touchHistoryMessage(tx, input.ticketId, last, at);
+    else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
     return { message, created: true };
   });
   if (result.replaced) emitMessageUpdate(deps, result.message);
@@ -189,6 +191,11 @@ export function storeMessage(
     }
   }
   return result;
+}
+
+/** What the ticket list shows for a message: its text, or the voice mark for audio (whose text is only a file name). */
+function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
+  return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
 }
 
 function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMessageInput) {
@@ -208,7 +215,7 @@ function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMes
     .where(eq(messages.id, placeholder.id))
     .returning()
     .get()!;
-  replaceLastMessage(tx, placeholder.ticketId, placeholder.body, input.body);
+  replaceLastMessage(tx, placeholder.ticketId, placeholder.body, lastMessageText(input));
   return { message, created: false, replaced: true };
 }
 

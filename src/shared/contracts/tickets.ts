@@ -3,6 +3,9 @@ import type { Wire } from "./wire";
 export const TICKET_STATUSES = ["open", "pending", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/** A ticket's `lastMessage` when its last message is a voice note or other audio, in place of the file's name. */
+export const VOICE_MESSAGE_MARK = "🎤";
+
 /** A ticket as GET /tickets, GET /tickets/:id and the `ticket`/`appMessage` events carry it. */
 export interface TicketDto {
   id: number;
@@ -14,6 +17,7 @@ export interface TicketDto {
   isGroup: boolean;
   isBot: boolean;
   unreadMessages: number;
+  /** The last message's text; for a voice note or other audio, VOICE_MESSAGE_MARK (the list shows it translated). */
   lastMessage: string;
   channel: string;
   /** Created closed by the history import to hold a chat's messages from before pairing. */
