@@ -12,7 +12,7 @@ const YEAR = 365 * 24 * 3600;
 
 /**
  * App-bar user menu: profile summary, interface language (pt/en/es), colour theme (system/light/dark; both
- * remembered in cookies the server reads when it renders the page) and logout.
+ * remembered in cookies the server reads when it renders the page), logout and logout on every device.
  */
 export default function UserMenu({ name, email }: { name: string; email: string }) {
   const t = useT();
@@ -34,9 +34,11 @@ export default function UserMenu({ name, email }: { name: string; email: string 
     setTheme(next);
   }
 
-  async function logout() {
+  /** Logout ends this device's session; `everywhere` ends every session of the user, on every device. */
+  async function logout(everywhere = false) {
     try {
-      await api("/auth/logout", { method: "DELETE", noAuthRedirect: true });
+      if (everywhere) await api("/auth/logout-all", { method: "POST", noAuthRedirect: true });
+      else await api("/auth/logout", { method: "DELETE", noAuthRedirect: true });
     } finally {
       closeSocket();
       location.assign("/login");
@@ -90,8 +92,11 @@ export default function UserMenu({ name, email }: { name: string; email: string 
               </button>
             ))}
           </div>
-          <button type="button" role="menuitem" onClick={logout}>
+          <button type="button" role="menuitem" onClick={() => void logout()}>
             {t("menu.logout")}
+          </button>
+          <button type="button" role="menuitem" onClick={() => void logout(true)}>
+            {t("menu.logoutEverywhere")}
           </button>
         </>
       )}

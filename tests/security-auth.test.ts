@@ -112,6 +112,27 @@ describe("refresh-token families", () => {
     expect((await refresh(ctx, cookieOf(phone))).status).toBe(200);
   });
 
+  test("logging out everywhere ends every session of the user: every access token and every refresh family", async () => {
+    const ctx = await makeTestApp();
+    const user = await createUser(ctx);
+    const other = await createUser(ctx);
+    const laptop = await login(ctx, user.email, user.password, "203.0.113.50");
+    const phone = await login(ctx, user.email, user.password, "203.0.113.51");
+    const colleague = await login(ctx, other.email, other.password, "203.0.113.52");
+    const out = await call(ctx.app, "POST", "/api/auth/logout-all", {
+      token: laptop.json.token,
+      headers: { cookie: cookieOf(laptop) },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie") ?? "").toMatch(/^rt=;.*Max-Age=0/i);
+    for (const device of [laptop, phone]) {
+      expect((await call(ctx.app, "GET", "/api/users", { token: device.json.token })).status).toBe(401);
+      expect((await refresh(ctx, cookieOf(device))).status).toBe(401);
+    }
+    expect((await refresh(ctx, cookieOf(colleague))).status).toBe(200);
+    expect((await call(ctx.app, "POST", "/api/auth/logout-all")).status).toBe(401);
+  });
+
   test("M3: a token replayed right after its rotation is already refused and ends that session", async () => {
     const ctx = await makeTestApp();
     const { cookie } = await loginAs(ctx);

@@ -7,7 +7,15 @@ import { loginThrottleFor } from "./login-throttle";
 import { AuthModel } from "./model";
 import { authContext } from "./plugin";
 import { SlidingWindowLimiter } from "./rate-limit";
-import { authenticate, endDeviceSession, type Session, sessionFromRefreshToken, signup, startSession } from "./service";
+import {
+  authenticate,
+  endDeviceSession,
+  revokeSessions,
+  type Session,
+  sessionFromRefreshToken,
+  signup,
+  startSession,
+} from "./service";
 import type { Tokens } from "./tokens";
 
 export const REFRESH_COOKIE = "rt";
@@ -15,7 +23,7 @@ export const REFRESH_COOKIE = "rt";
 const tooMany = (waitMs: number) =>
   new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(waitMs / 1000) });
 
-/** /auth: login, refresh, logout, signup. The refresh token lives only in an httpOnly cookie. */
+/** /auth: login, refresh, logout (this device or every device), signup. The refresh token lives only in an httpOnly cookie. */
 export function authRoutes(deps: AppDeps, tokens: Tokens) {
   const throttle = loginThrottleFor(deps);
   const signupsPerAddress = new SlidingWindowLimiter(10, 3600_000, () => deps.clock.now());
@@ -73,6 +81,15 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
         endDeviceSession(deps, user);
         cookie[REFRESH_COOKIE]!.remove();
         return { message: "Logged out" };
+      },
+      { auth: true },
+    )
+    .post(
+      "/logout-all",
+      ({ user, cookie }) => {
+        revokeSessions(deps, user.id);
+        cookie[REFRESH_COOKIE]!.remove();
+        return { message: "Logged out everywhere" };
       },
       { auth: true },
     )
