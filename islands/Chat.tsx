@@ -15,7 +15,9 @@ import { getBoot } from "./lib/boot";
 import { useT } from "./lib/i18n-context";
 import { Confirm } from "./lib/modal";
 import { useMounted } from "./lib/mounted";
+import { Onboarding } from "./lib/onboarding";
 import { showChatPane, useOpenTicket } from "./lib/ticket-nav";
+import type { OnboardingDto } from "../src/shared/contracts/onboarding";
 
 interface Props {
   ticketId: number;
@@ -26,14 +28,16 @@ interface Props {
 
 /**
  * The tickets page's chat pane: the chat of the ticket open there (`ticketId` is the one the server rendered,
- * with `initial`), or a welcome note. Opening another ticket switches it in place, fetching that ticket's chat.
+ * with `initial`), or a welcome note (under the first-run checklist, for admins while it is not done). Opening another ticket switches it in place, fetching that ticket's chat.
  */
 export default function ChatPane({
   ticketId: renderedId,
   userId,
   initial,
+  onboarding,
 }: Omit<Props, "ticketId"> & {
   ticketId: number | null;
+  onboarding?: OnboardingDto | null;
 }) {
   const t = useT();
   const ticketId = useOpenTicket(renderedId);
@@ -44,7 +48,13 @@ export default function ChatPane({
   }, [ticketId, preloadedId]);
   useLayoutEffect(() => showChatPane(ticketId != null), [ticketId]);
 
-  if (ticketId == null) return <p>{t("tickets.welcome")}</p>;
+  if (ticketId == null)
+    return (
+      <div className="chat-welcome">
+        {onboarding && <Onboarding initial={onboarding} />}
+        <p>{t("tickets.welcome")}</p>
+      </div>
+    );
   return (
     <Chat key={ticketId} ticketId={ticketId} userId={userId} initial={ticketId === preloadedId ? initial : null} />
   );

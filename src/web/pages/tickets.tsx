@@ -2,6 +2,7 @@ import type { BootUser } from "../../../islands/lib/boot";
 import { parseListView } from "../../../islands/tickets/list-view";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { listMessages } from "../../modules/messages/service";
 import { listTickets } from "../../modules/tickets/list";
 import { loadAuthUser } from "../../modules/users/service";
@@ -12,7 +13,8 @@ import { can } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 
 /**
- * /tickets and /tickets/:id: the list on the left, the chat (or a welcome note) on the right; one of them below
+ * /tickets and /tickets/:id: the list on the left, the chat (or a welcome note, with the first-run checklist for
+ * admins) on the right; one of them below
  * 600 px. Both islands are always there: opening another ticket switches the chat in place. `query` is the
  * address's query, which names the list's tab, sub-tab and search.
  */
@@ -35,6 +37,7 @@ export function TicketsPage({
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
   const chat = auth && ticketId ? firstMessages(deps, auth, ticketId) : null;
+  const onboarding = auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null;
   const list = (status: TicketStatus) =>
     toWire(
       listTickets(
@@ -62,7 +65,7 @@ export function TicketsPage({
       <Island
         name="Chat"
         className={ticketId ? "chat-pane" : "chat-pane welcome"}
-        props={{ ticketId, userId: user.id, initial: chat }}
+        props={{ ticketId, userId: user.id, initial: chat, onboarding }}
       />
     </div>
   );

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { contacts, messages, tickets } from "../../src/db/schema";
+import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
+import { addSandboxConnection, addUser, bootE2E, CHROMIUM_ARGS, logIn, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let adminId: number;
+const ADMIN = { email: "vera@example.com", password: "secret-123", name: "Vera Voz" };
+const AGENT = { email: "tito@example.com", password: "secret-456", name: "Tito Agent" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  adminId = await addUser(env, ADMIN, "admin");
+  await addUser(env, AGENT, "user");
+  whatsappId = await addSandboxConnection(env);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** An open ticket of the admin with one message from the contact. */
+function seedTicket(number: string, name: string) {
+  const db = env.deps.db;
+  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
+  const id = db
+    .insert(tickets)
+    .values({ status: "open", contactId, whatsappId, userId: adminId, lastMessage: "Bom dia" })
+    .returning()
+    .get().id;
+  db.insert(messages)
+    .values({ wid: `hello-${number}`, whatsappId, ticketId: id, contactId, body: "Bom dia" })
+    .run();
+  return id;
+}
+
+/** The bit rate (kbit/s) an MPEG-1 Layer III frame header names, or null when `bytes` does not start with one. */
+function mp3BitRate(bytes: Uint8Array): number | null {
+  const KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+  if (bytes[0] !== 0xff || (bytes[1]! & 0xfe) !== 0xfa) return null;
+  return KBPS[bytes[2]! >> 4] ?? null;
+}
+
+describe("voice notes", () => {
+  test("a recorded voice note is uploaded as a 128 kbit/s mp3, plays with a duration, and the list reads 🎤 Voice message", async () => {
+    const ticketId = seedTicket("5511944443333", "Rita Áudio");
+    // Fake capture devices only for this test: chromium grants the microphone and feeds it a beep.
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+    });
+    try {
+      const { context, page, errors } = await openPage(browser, { locale: "en-US" });
+      // The recorder hands over its data every 100 ms, so the test waits for enough bytes, not for a clock.
+      await page.addInitScript(() => {
+        const counted = window as Window & { __recordedBytes?: number };
+        const Recorder = window.MediaRecorder;
+        counted.__recordedBytes = 0;
+        window.MediaRecorder = class extends Recorder {
+          override start(timeslice?: number) {
+            counted.__recordedBytes = 0;
+            this.addEventListener("dataavailable", (e) => {
+              counted.__recordedBytes = (counted.__recordedBytes ?? 0) + e.data.size;
+            });
+            super.start(timeslice ?? 100);
+          }
+        };
+      });
+      await logIn(page, env.base, ADMIN);
+      await page.goto(`${env.base}/tickets/${ticketId}`);
+      await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+      const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);
+      await row.filter({ hasText: "Bom dia" }).waitFor();
+
+      await page.getByRole("button", { name: "Record voice message" }).click();
+      await page.waitForFunction(
+        (min) => ((window as Window & { __recordedBytes?: number }).__recordedBytes ?? 0) >= min,
+        MIN_RECORDING_BYTES,
+        { timeout: 10_000 },
+      );
+      await page.getByRole("button", { name: "Send recording" }).click();
+      const player = page.locator(".bubble.me audio");
+      await player.waitFor({ timeout: 10_000 });
+
+      const sent = env.deps.db
+        .select()
+        .from(messages)
+        .all()
+        .filter((m) => m.ticketId === ticketId && m.fromMe);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ mediaType: "audio", mediaMime: "audio/mpeg" });
+      expect(sent[0]!.fileName).toMatch(/^audio-record-site-\d+\.mp3$/);
+      const file = new Uint8Array(readFileSync(join(env.deps.config.mediaDir, sent[0]!.mediaUrl!)));
+      expect(file.length).toBeGreaterThanOrEqual(MIN_RECORDING_BYTES);
+      expect(mp3BitRate(file)).toBe(128);
+
+      await row.filter({ hasText: "🎤 Voice message" }).waitFor();
+      await page.waitForFunction(() => {
+        const audio = document.querySelector<HTMLAudioElement>(".bubble.me audio");
+        return audio != null && Number.isFinite(audio.duration) && audio.duration > 0;
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
+
+  test("a voice note from the customer reads 🎤 Mensagem de voz in the Portuguese list", async () => {
+    const ticketId = seedTicket("5511944442222", "Caio Cliente");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await logIn(page, env.base, ADMIN);
+    const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);
+    await row.filter({ hasText: "Bom dia" }).waitFor();
+    const { storeMessage } = await import("../../src/modules/messages/store");
+    const contactId = env.deps.db
+      .select()
+      .from(tickets)
+      .all()
+      .find((t) => t.id === ticketId)!.contactId;
+    storeMessage(env.deps, {
+      whatsappId,
+      wid: "voice-in-1",
+      ticketId,
+      contactId,
+      body: "audio.ogg",
+      fromMe: false,
+      mediaType: "audio",
+      mediaMime: "audio/ogg",
+      fileName: "audio.ogg",
+    });
+    await row.filter({ hasText: "🎤 Mensagem de voz" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("log out everywhere", () => {
+  test("ends this device's session and sends it to /login; another device's session stops working too", async () => {
+    const laptop = await openPage(env.browser);
+    const phone = await openPage(env.browser);
+    await logIn(laptop.page, env.base, AGENT);
+    await logIn(phone.page, env.base, AGENT);
+
+    await laptop.page.getByRole("button", { name: "User menu" }).click();
+    await laptop.page.getByRole("menuitem", { name: "Log out everywhere" }).click();
+    await laptop.page.waitForURL(`${env.base}/login`);
+
+    const refreshed = await phone.page.evaluate(async () => {
+      const res = await fetch("/api/auth/refresh_token", { method: "POST" });
+      return res.status;
+    });
+    expect(refreshed).toBe(401);
+    await phone.page.goto(`${env.base}/tickets`);
+    await phone.page.waitForURL(`${env.base}/login`);
+    expect(laptop.errors).toEqual([]);
+    await laptop.context.close();
+    await phone.context.close();
+  });
+});
+
+describe("first run on the inbox", () => {
+  test("an admin sees the checklist in the empty chat pane of /tickets; an agent sees only the welcome note", async () => {
+    const admin = await openPage(env.browser);
+    await logIn(admin.page, env.base, ADMIN);
+    await admin.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const card = admin.page.locator(".chat-pane .onboarding");
+    await card.waitFor();
+    expect(await card.getByRole("link", { name: "Create queues" }).getAttribute("href")).toBe("/Queues");
+    expect(await admin.page.locator(".chat-pane", { hasText: "Select a ticket to start chatting." }).count()).toBe(1);
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
+
+    const agent = await openPage(env.browser);
+    await logIn(agent.page, env.base, AGENT);
+    await agent.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await agent.page.locator(".chat-pane", { hasText: "Select a ticket to start chatting." }).waitFor();
+    expect(await agent.page.locator(".onboarding").count()).toBe(0);
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+});
