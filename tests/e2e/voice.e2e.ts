@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { contacts, messages, tickets } from "../../src/db/schema";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
-import { addSandboxConnection, addUser, bootE2E, CHROMIUM_ARGS, logIn, openPage } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, CHROMIUM_ARGS, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -103,6 +103,7 @@ describe("voice notes", () => {
         const audio = document.querySelector<HTMLAudioElement>(".bubble.me audio");
         return audio != null && Number.isFinite(audio.duration) && audio.duration > 0;
       });
+      await snapshot(page, "voice-note-sent");
       expect(errors).toEqual([]);
       await context.close();
     } finally {
@@ -171,6 +172,7 @@ describe("first run on the inbox", () => {
     const card = admin.page.locator(".chat-pane .onboarding");
     await card.waitFor();
     expect(await card.getByRole("link", { name: "Create queues" }).getAttribute("href")).toBe("/Queues");
+    await snapshot(admin.page, "tickets-onboarding");
     expect(await admin.page.locator(".chat-pane", { hasText: "Select a ticket to start chatting." }).count()).toBe(1);
     expect(admin.errors).toEqual([]);
     await admin.context.close();
