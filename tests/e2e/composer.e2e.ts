@@ -167,6 +167,44 @@ describe("the composer by keyboard", () => {
   }, 20_000);
 });
 
+describe("Escape", () => {
+  test("closes the app bar's menus, the chat's dialogs and the pasted-file preview", async () => {
+    const number = "5511960000007";
+    const ticketId = seedTicket("Elisa Esc", number);
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await openChat(page, ticketId, "Elisa Esc");
+
+    for (const name of ["User menu", "Notifications"]) {
+      const button = page.getByRole("button", { name });
+      await button.click();
+      expect(await button.getAttribute("aria-expanded")).toBe("true");
+      await page.keyboard.press("Escape");
+      expect(await button.getAttribute("aria-expanded")).toBe("false");
+    }
+
+    await page.getByRole("button", { name: "Transfer" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+
+    await page.getByRole("textbox", { name: "Type a message" }).focus();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(["nota"], "nota.txt", { type: "text/plain" }));
+      document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
+    });
+    const preview = page.getByRole("region", { name: "Files to send" });
+    await preview.waitFor();
+    await page.keyboard.press("Escape");
+    await preview.waitFor({ state: "detached" });
+    await nothingSent(number);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+});
+
 describe("pasting and dropping files onto the chat", () => {
   test("a pasted image shows a preview with a caption and Send delivers the image with that caption", async () => {
     const number = "5511960000005";
