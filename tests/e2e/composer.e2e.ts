@@ -205,6 +205,38 @@ describe("Escape", () => {
   }, 20_000);
 });
 
+describe("the composer in Portuguese on a phone", () => {
+  test("a quick answer goes in by keyboard and the pasted-file preview stays within the screen", async () => {
+    const number = "5511960000008";
+    const ticketId = seedTicket("Fábio Fone", number);
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
+    await logIn(page, env.base, ADMIN);
+    await openChat(page, ticketId, "Fábio Fone");
+    const input = page.getByRole("textbox", { name: "Digite uma mensagem" });
+    await input.pressSequentially("/pixq");
+    await page.getByRole("listbox", { name: "Respostas rápidas" }).waitFor();
+    await input.press("Enter");
+    expect(await input.inputValue()).toBe("Segue o QR code do Pix para pagamento.");
+
+    await page.evaluate((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], "foto.png", { type: "image/png" }));
+      document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
+    }, PNG_BASE64);
+    const preview = page.getByRole("region", { name: "Arquivos para enviar" });
+    await preview.locator("img.thumbnail").waitFor();
+    await snapshot(page, "composer-paste-preview-pt-375");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const send = preview.getByRole("button", { name: "Enviar" });
+    const box = (await send.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    await nothingSent(number);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 20_000);
+});
+
 describe("pasting and dropping files onto the chat", () => {
   test("a pasted image shows a preview with a caption and Send delivers the image with that caption", async () => {
     const number = "5511960000005";
