@@ -5,13 +5,20 @@ function carriesFiles(e: DragEvent) {
   return Array.from(e.dataTransfer?.types ?? []).includes("Files");
 }
 
+/** Keeps the browser from opening a file dropped where files are not taken, which would leave the app. */
+function refuse(e: DragEvent) {
+  if (!carriesFiles(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = "none";
+}
+
 /**
- * Files dragged onto an element: the handlers to spread on it and whether files are over it. `onFiles` null
- * (a closed ticket) leaves drops to the browser's default, which the page ignores.
+ * Files dragged onto an element: the handlers to spread on it and whether files are over it. With `onFiles`
+ * null (a closed ticket) files are refused.
  */
 export function useFileDrop(onFiles: ((files: File[]) => void) | null) {
   const [over, setOver] = useState(false);
-  if (!onFiles) return { over: false, handlers: {} };
+  if (!onFiles) return { over: false, handlers: { onDragOver: refuse, onDrop: refuse } };
   return {
     over,
     handlers: {
