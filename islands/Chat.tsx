@@ -10,6 +10,7 @@ import { MessageList } from "./chat/MessageList";
 import { NewMessagesPill } from "./chat/NewMessagesPill";
 import { type MessagePage, useChatHistory } from "./chat/use-chat-history";
 import { useComposer } from "./chat/use-composer";
+import { useFileDrop } from "./chat/use-file-drop";
 import { useTicketActions } from "./chat/use-ticket-actions";
 import { getBoot } from "./lib/boot";
 import { useT } from "./lib/i18n-context";
@@ -74,9 +75,15 @@ function Chat({ ticketId, userId, initial }: Props) {
   const isOpen = ticket?.status === "open";
   const name = ticket?.contact?.name || ticket?.contact?.number || "";
   const close = () => setDialog(null);
+  const drop = useFileDrop(isOpen ? composer.stage : null);
 
   return (
-    <section className="chat" aria-label={name || t("chat.title")}>
+    <section
+      className={`chat${drop.over ? " dropping" : ""}`}
+      aria-label={name || t("chat.title")}
+      data-drop-hint={t("chat.staged.drop")}
+      {...drop.handlers}
+    >
       <ChatHeader
         ticketId={ticketId}
         ticket={ticket}

@@ -14,6 +14,7 @@ import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list"
 import { DEFAULT_VIEW, keepListViewInUrl, type ListView, type SubTab, type Tab } from "./tickets/list-view";
 import { QueueSelect } from "./tickets/QueueSelect";
 import { TicketRow } from "./tickets/TicketRow";
+import { useAltArrows } from "./tickets/use-alt-arrows";
 
 interface Props {
   userId: number;
@@ -80,6 +81,10 @@ export default function TicketsManager({
     api<QueueOption[]>("/tags/list").then(setTags, () => setTags([]));
   }, [tab, tags]);
   const current = tab === "open" ? (sub === "open" ? open : pending) : tab === "closed" ? closed : found;
+  useAltArrows(
+    current.tickets.map((ticket) => ticket.id),
+    selectedId,
+  );
 
   function onScroll(e: UIEvent<HTMLUListElement>) {
     const el = e.currentTarget;

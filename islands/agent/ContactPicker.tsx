@@ -61,6 +61,13 @@ export function ContactPicker({
             setClosed(false);
             setName(e.target.value);
           }}
+          onKeyDown={(e) => {
+            // Escape closes the suggestions first; the dialog around it closes on the next one.
+            if (e.key === "Escape" && showList) {
+              e.preventDefault();
+              setClosed(true);
+            }
+          }}
         />
       </div>
       {showList && (

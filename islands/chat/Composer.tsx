@@ -1,8 +1,9 @@
-import { type KeyboardEvent, useLayoutEffect, useRef } from "react";
-import { QuickAnswerPicker } from "../agent/QuickAnswerPicker";
+import { type ClipboardEvent, type KeyboardEvent, useId, useLayoutEffect, useRef } from "react";
+import { QuickAnswerPicker, useQuickAnswers } from "../agent/QuickAnswerPicker";
 import { VoiceRecorder } from "../agent/VoiceRecorder";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
+import { AttachmentPreview } from "./AttachmentPreview";
 import type { ComposerState } from "./use-composer";
 
 const MAX_ROWS = 5;
@@ -29,6 +30,11 @@ export function Composer({
   const { note, toggleNote } = composer;
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const quick = useQuickAnswers(isOpen ? text : "", (message) => {
+    setText(message);
+    textarea.current?.focus();
+  });
+  const pickerId = useId();
   const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
 
   // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
@@ -48,14 +54,34 @@ export function Composer({
   }, [text]);
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (quick.onKeyDown(e)) return;
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
     }
   }
 
+  // A pasted image (or any file) waits in the preview for a caption; pasted text goes in as usual.
+  function onPaste(e: ClipboardEvent<HTMLTextAreaElement>) {
+    const files = Array.from(e.clipboardData?.files ?? []);
+    if (files.length === 0) return;
+    e.preventDefault();
+    composer.stage(files);
+  }
+
   return (
     <>
+      {composer.staged.length > 0 && (
+        <AttachmentPreview
+          files={composer.staged}
+          sending={sending}
+          onSend={(caption) => void composer.sendStaged(caption)}
+          onCancel={() => {
+            composer.unstage();
+            textarea.current?.focus();
+          }}
+        />
+      )}
       {replyTo && (
         <div className="reply-preview">
           <div className="quote">
@@ -133,8 +159,12 @@ export function Composer({
           disabled={!isOpen || recording}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
+          onPaste={onPaste}
+          aria-autocomplete="list"
+          aria-controls={quick.items.length > 0 ? pickerId : undefined}
+          aria-activedescendant={quick.items.length > 0 ? `${pickerId}-${quick.highlighted}` : undefined}
         />
-        {isOpen && <QuickAnswerPicker text={text} onPick={(message) => setText(message)} />}
+        <QuickAnswerPicker list={quick} id={pickerId} />
         <button
           type="button"
           className="icon-button"

@@ -23,6 +23,8 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   const [recording, setRecording] = useState(false);
   // Writing a private note for the team instead of a message to the contact.
   const [note, setNote] = useState(false);
+  // Files pasted or dropped, waiting in the preview for a caption and Send.
+  const [staged, setStaged] = useState<File[]>([]);
 
   useEffect(() => {
     try {
@@ -48,13 +50,29 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
     return sign && userName && body ? `*${userName}:*\n${body}` : body;
   }
 
-  async function send(files?: FileList | File[] | null) {
-    const body = text.trim();
-    if (!files?.length && !body) return;
+  /** Files pasted or dropped wait in the preview; a note cannot carry files, so they are refused there. */
+  function stage(files: File[]) {
+    if (files.length === 0) return;
+    if (note) {
+      toast("error", t("chat.note.noFiles"));
+      return;
+    }
+    setStaged(files);
+  }
+
+  /** Sends the files in the preview with `caption` as their text. */
+  async function sendStaged(caption: string) {
+    if (await send(staged, caption)) setStaged([]);
+  }
+
+  /** Sends the text, or `files` with `caption` (else the text) as their text; true when it went. */
+  async function send(files?: FileList | File[] | null, caption?: string): Promise<boolean> {
+    const body = (caption ?? text).trim();
+    if (!files?.length && !body) return false;
     // Files always go to the contact: never send them while the agent thinks they are writing a note.
     if (note && files?.length) {
       toast("error", t("chat.note.noFiles"));
-      return;
+      return false;
     }
     setSending(true);
     try {
@@ -75,10 +93,12 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
         });
       }
       stickToBottom.current = true;
-      setText("");
+      if (caption === undefined) setText("");
       setReplyTo(null);
+      return true;
     } catch (error) {
       toast("error", errorText(t, error));
+      return false;
     } finally {
       setSending(false);
     }
@@ -97,6 +117,10 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
     recording,
     setRecording,
     send,
+    staged,
+    stage,
+    unstage: () => setStaged([]),
+    sendStaged,
   };
 }
 
