@@ -176,6 +176,7 @@ export function Bubble({
         <time dateTime={m.createdAt}>{time}</time>
         {m.fromMe &&
           !m.isPrivate &&
+          !m.isDeleted &&
           (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}

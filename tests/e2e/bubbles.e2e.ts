@@ -213,6 +213,10 @@ describe("message bubbles", () => {
     const deleted = page.locator(".bubble.me .deleted", { hasText: "This message was deleted" });
     await deleted.waitFor();
     expect(await page.locator(".messages").getByText("Mensagem errada").count()).toBe(0);
+    // Like WhatsApp, a deleted message keeps its time but no delivery ticks.
+    const gone = page.locator(".bubble.me", { hasText: "This message was deleted" });
+    expect(await gone.locator("time").count()).toBe(1);
+    expect(await gone.locator(".ack").count()).toBe(0);
     await snapshot(page, "e2e-bubbles-deleted");
     expect(errors).toEqual([]);
   }, 30_000);
