@@ -220,4 +220,22 @@ describe("message bubbles", () => {
     await snapshot(page, "e2e-bubbles-deleted");
     expect(errors).toEqual([]);
   }, 30_000);
+
+  test("in Portuguese the delete confirmation and the deleted message read in Portuguese", async () => {
+    const number = "5511911110005";
+    const ticketId = await agentTicket(number, "Paula Português", await agentId());
+    await api("POST", `/messages/${ticketId}`, { body: "Enviei sem querer" });
+    await env.deps.outbox.idle(whatsappId);
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 800 });
+    await logIn(page, env.base, AGENT);
+    await openChat(page, ticketId);
+    const bubble = page.locator(".bubble.me", { hasText: "Enviei sem querer" });
+    await bubble.getByRole("button", { name: "Apagar" }).click();
+    const confirm = page.getByRole("dialog", { name: "Apagar mensagem?" });
+    await confirm.getByText("Esta ação não pode ser revertida.").waitFor();
+    await confirm.getByRole("button", { name: "Confirmar" }).click();
+    await page.locator(".bubble.me .deleted", { hasText: "Esta mensagem foi apagada" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
 });
