@@ -2,9 +2,11 @@ import type { TFunction } from "i18next";
 import { type ReactNode, useState } from "react";
 import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
-import { useMediaUrl } from "./lib/media";
 import { richText } from "./lib/rich-text";
 import type { Message } from "../src/shared/contracts";
+import { LocationCard, VcardCard } from "./chat/BubbleCards";
+import { Media, MediaState } from "./chat/BubbleMedia";
+import type { Enlarged } from "./chat/Lightbox";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;
@@ -35,68 +37,6 @@ function Ack({ m, t }: { m: Message; t: TFunction }) {
   return (
     <span className="ack read" title={t("chat.ack.read")}>
       <Icon name="doneAll" size={14} />
-    </span>
-  );
-}
-
-function vcardName(body: string): { name: string; number: string } {
-  const name = body.match(/^FN:(.*)$/m)?.[1]?.trim() ?? "";
-  const number = body.match(/waid=(\d+)/)?.[1] ?? body.match(/^TEL[^:]*:(.*)$/m)?.[1]?.replace(/\D/g, "") ?? "";
-  return { name, number };
-}
-
-function Media({ m, t }: { m: Message; t: TFunction }) {
-  const src = useMediaUrl(m.mediaUrl);
-  switch (m.mediaType) {
-    case "image":
-      return src ? (
-        <img className="media-image" src={src} alt={m.body || t("chat.media.image")} />
-      ) : (
-        <span className="media-loading">{t("chat.media.image")}</span>
-      );
-    case "audio":
-      return src ? (
-        // biome-ignore lint/a11y/useMediaCaption: WhatsApp media comes without captions to offer
-        <audio className="media-audio" controls src={src} />
-      ) : (
-        <span className="media-loading">{t("chat.media.audio")}</span>
-      );
-    case "video":
-      return src ? (
-        // biome-ignore lint/a11y/useMediaCaption: WhatsApp media comes without captions to offer
-        <video className="media-video" controls src={src} />
-      ) : (
-        <span className="media-loading">{t("chat.media.video")}</span>
-      );
-    default:
-      return (
-        <a
-          className="media-file"
-          href={src ?? undefined}
-          download={m.fileName ?? m.body ?? "file"}
-          aria-disabled={!src}
-        >
-          <Icon name="file" size={20} />
-          <span>{m.fileName || m.body || t("chat.media.document")}</span>
-          <span className="media-download">{t("chat.media.download")}</span>
-        </a>
-      );
-  }
-}
-
-/** Inbound media without its file: still downloading (a spinner), or unavailable for good. */
-function MediaState({ m, t }: { m: Message; t: TFunction }) {
-  const name = m.mediaType === "document" && m.fileName ? <span className="media-name">{m.fileName}</span> : null;
-  if (m.mediaState === "downloading") {
-    return (
-      <span className="media-state" role="status">
-        <span className="spinner" aria-hidden="true" /> {t("chat.media.downloading")} {name}
-      </span>
-    );
-  }
-  return (
-    <span className="media-state unavailable">
-      <Icon name="block" size={16} /> {t("chat.media.unavailable")} {name}
     </span>
   );
 }
@@ -153,7 +93,9 @@ function SendFailed({ m, t, onRetry }: { m: Message; t: TFunction; onRetry?: (m:
   );
 }
 
-const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application"]);
+const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application", "sticker"]);
+/** Kinds whose body is a stand-in name rather than a caption the sender wrote. */
+const NO_CAPTION = new Set(["document", "audio", "sticker"]);
 
 /**
  * One message bubble: own on the right, contact's on the left; text is rendered as text only. A private note is
@@ -164,12 +106,17 @@ export function Bubble({
   t,
   onReply,
   onRetry,
+  onEnlarge,
+  onDelete,
   showTime = true,
 }: {
   m: Message;
   t: TFunction;
   onReply: (m: Message) => void;
   onRetry?: (m: Message) => Promise<void>;
+  onEnlarge?: (media: Enlarged) => void;
+  /** Offered on the user's own messages. */
+  onDelete?: (m: Message) => void;
   /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
   showTime?: boolean;
 }) {
@@ -182,21 +129,9 @@ export function Bubble({
       </span>
     );
   } else if (m.mediaType === "vcard") {
-    const card = vcardName(m.body);
-    content = (
-      <span className="vcard">
-        <strong>{card.name || t("chat.media.contact")}</strong>
-        <span>{card.number}</span>
-      </span>
-    );
+    content = <VcardCard body={m.body} t={t} />;
   } else if (m.mediaType === "location") {
-    const [coords] = m.body.split("|");
-    const href = `https://www.google.com/maps?q=${encodeURIComponent(coords ?? "")}`;
-    content = (
-      <a className="location" href={href} target="_blank" rel="noopener noreferrer">
-        <Icon name="place" size={20} /> {t("chat.media.location")}
-      </a>
-    );
+    content = <LocationCard body={m.body} t={t} />;
   } else if (m.mediaType === "waiting") {
     content = (
       <span className="waiting">
@@ -208,19 +143,21 @@ export function Bubble({
   } else if (m.mediaUrl || m.mediaState || MEDIA_KINDS.has(m.mediaType)) {
     content = (
       <>
-        {m.mediaState ? <MediaState m={m} t={t} /> : <Media m={m} t={t} />}
-        {m.body &&
-          m.mediaType !== "document" &&
-          m.mediaType !== "audio" &&
-          !m.body.startsWith("data:") &&
-          m.body !== m.fileName && <span className="text">{richText(m.body)}</span>}
+        {m.mediaState ? <MediaState m={m} t={t} /> : <Media m={m} t={t} onEnlarge={onEnlarge} />}
+        {m.body && !NO_CAPTION.has(m.mediaType) && !m.body.startsWith("data:") && m.body !== m.fileName && (
+          <span className="text">{richText(m.body)}</span>
+        )}
       </>
     );
   } else {
     content = <span className="text">{richText(m.body)}</span>;
   }
+  const sticker = m.mediaType === "sticker" && !m.isDeleted && !m.mediaState;
   return (
-    <div className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}`} data-message-id={m.id}>
+    <div
+      className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}`}
+      data-message-id={m.id}
+    >
       {m.isPrivate && (
         <span className="note-label">
           <Icon name="lock" size={14} /> {t("chat.note.title")}
@@ -239,12 +176,18 @@ export function Bubble({
         <time dateTime={m.createdAt}>{time}</time>
         {m.fromMe &&
           !m.isPrivate &&
+          !m.isDeleted &&
           (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}
       {!m.isDeleted && !m.isPrivate && (
         <button type="button" className="reply-button" aria-label={t("chat.reply")} onClick={() => onReply(m)}>
           <Icon name="reply" size={16} />
+        </button>
+      )}
+      {!m.isDeleted && m.fromMe && onDelete && (
+        <button type="button" className="delete-button" aria-label={t("chat.delete")} onClick={() => onDelete(m)}>
+          <Icon name="trash" size={16} />
         </button>
       )}
     </div>

@@ -128,6 +128,28 @@ describe("sandbox API", () => {
     expect(existsSync(join(dir, msg.mediaUrl!))).toBe(true);
   });
 
+  test("a sticker sent without a file name is stored as a WebP image, not a .bin file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-sandbox-"));
+    dirs.push(dir);
+    const ctx = await makeTestApp({ mediaDir: dir });
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token,
+      body: {
+        from: "5511988887777",
+        mediaType: "sticker",
+        mediaBase64: "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==",
+      },
+    });
+    expect(res.status).toBe(200);
+    const msg = ctx.db.select().from(messages).where(eq(messages.wid, res.json.id)).get()!;
+    expect(msg.mediaType).toBe("sticker");
+    expect(msg.fileName).toBe("sticker.webp");
+    expect(msg.mediaMime).toBe("image/webp");
+    expect(msg.mediaUrl).toEndWith(".webp");
+  });
+
   test("a restart on the same database keeps the connection paired and the outbox", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-sandbox-"));
     dirs.push(dir);

@@ -1,11 +1,20 @@
-import { Fragment, type RefObject } from "react";
+import { Fragment, type RefObject, useState } from "react";
 import type { Message } from "../../src/shared/contracts";
 import { Bubble } from "../Bubble";
 import { dayLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
+import { api } from "../lib/api";
+import { errorText } from "../lib/errors";
+import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
+import { toast } from "../lib/toast";
+import { type Enlarged, Lightbox } from "./Lightbox";
 
-/** The history: a separator per day and where each of the contact's tickets begins, one bubble per message. */
+/**
+ * The history: a separator per day and where each of the contact's tickets begins, one bubble per message.
+ * Images and videos enlarge in a lightbox; the user's own messages can be deleted (after a confirmation), and
+ * then show as deleted once the server says so.
+ */
 export function MessageList({
   list,
   messages,
@@ -29,6 +38,16 @@ export function MessageList({
   const t = useT();
   // Days and times are the browser's: the server render leaves them out, the first client render after mount adds them.
   const mounted = useMounted();
+  const [enlarged, setEnlarged] = useState<Enlarged | null>(null);
+  const [deleting, setDeleting] = useState<Message | null>(null);
+  async function remove(m: Message) {
+    setDeleting(null);
+    try {
+      await api(`/messages/${m.id}`, { method: "DELETE" });
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
   return (
     <div className="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-busy={loading}>
       {failed && <p className="list-empty">{t("errors.generic")}</p>}
@@ -56,10 +75,21 @@ export function MessageList({
               showTime={mounted}
               onReply={onReply}
               onRetry={onRetry && m.ticketId === ticketId ? onRetry : undefined}
+              onEnlarge={setEnlarged}
+              onDelete={setDeleting}
             />
           </Fragment>
         );
       })}
+      {enlarged && <Lightbox media={enlarged} onClose={() => setEnlarged(null)} />}
+      {deleting && (
+        <Confirm
+          title={t("chat.deleteTitle")}
+          text={t("chat.deleteText")}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => void remove(deleting)}
+        />
+      )}
     </div>
   );
 }

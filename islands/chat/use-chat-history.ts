@@ -21,7 +21,7 @@ const byTime = (a: Message, b: Message) => +new Date(a.createdAt) - +new Date(b.
  * older pages load on scrolling up, and the chat room keeps both live. The list stays at the bottom while the
  * user is there, and keeps its position when older messages are put above; `unseen` counts the customer's
  * messages that arrived below while the user was scrolled up. Customer messages are read as they arrive while
- * the page is on screen.
+ * the page is on screen. Media that loads later grows the list, so it is pinned again then too.
  */
 export function useChatHistory(ticketId: number, initial: MessagePage | null | undefined) {
   const t = useT();
@@ -124,6 +124,22 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       el.scrollTop = el.scrollHeight;
     }
   }, [messages, mounted]);
+
+  // Images and videos get their size only once their file loads: a reader at the bottom stays there.
+  useEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const repin = () => {
+      if (stickToBottom.current) el.scrollTop = el.scrollHeight;
+    };
+    // Media events do not bubble, so the list listens in the capture phase.
+    el.addEventListener("load", repin, true);
+    el.addEventListener("loadedmetadata", repin, true);
+    return () => {
+      el.removeEventListener("load", repin, true);
+      el.removeEventListener("loadedmetadata", repin, true);
+    };
+  }, []);
 
   function onScroll() {
     const el = list.current!;

@@ -43,6 +43,9 @@ const MIMES: Record<string, string> = {
   ".txt": "text/plain",
 };
 
+/** The extension a simulated file without a name gets from its kind (WhatsApp stickers are WebP images). */
+const DEFAULT_EXTENSIONS: Record<string, string> = { image: ".jpg", audio: ".ogg", video: ".mp4", sticker: ".webp" };
+
 /** Guesses a mimetype from a file name (sandbox media carry no type of their own). */
 export function mimeOf(fileName: string, kind?: string): string {
   return (
@@ -121,9 +124,7 @@ export class SandboxNetwork {
     fileName: string | undefined,
     kind: string,
   ): { media: StoredMedia } | { oversized: OversizedMedia } {
-    const originalName =
-      fileName ||
-      `${kind}${kind === "image" ? ".jpg" : kind === "audio" ? ".ogg" : kind === "video" ? ".mp4" : ".bin"}`;
+    const originalName = fileName || `${kind}${DEFAULT_EXTENSIONS[kind] ?? ".bin"}`;
     const bytes = Buffer.byteLength(base64, "base64");
     if (bytes > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes } };
     makePrivateDir(this.mediaDir);

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { deflateSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
+let token: string;
+let agent: Awaited<ReturnType<typeof openPage>>;
+const AGENT = { email: "bia@example.com", password: "secret-123", name: "Bia Agent" };
+/** A 1×1 lossless WebP, the format WhatsApp stickers come in. */
+const WEBP_BASE64 = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==";
+
+/** A solid-colour PNG of the given size: tall enough that a list not pinned after it loads is visibly off. */
+function pngBase64(width: number, height: number): string {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([30, 120, 90], 1 + x * 3);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]).toString("base64");
+}
+
+async function api<T = { id: number }>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${env.base}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** An open ticket of the agent with a contact of this number, with some text so the list can scroll. */
+async function agentTicket(number: string, name: string, agentId: number) {
+  const contact = await api("POST", "/contacts", { name, number });
+  const ticket = await api("POST", "/tickets", { contactId: contact.id, status: "open", userId: agentId });
+  for (let i = 1; i <= 12; i++) await env.sandbox.inbound(whatsappId, { from: number, body: `Mensagem ${i}` });
+  return ticket.id;
+}
+
+async function openChat(page: Page, ticketId: number) {
+  await page.goto(`${env.base}/tickets/${ticketId}`);
+  await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+}
+
+/** How far the message list is from its bottom, in pixels. */
+function distanceFromBottom(page: Page) {
+  return page.locator(".messages").evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+}
+
+/** Waits (up to 5 s) for `count` loaded images with the list scrolled to its bottom; fails if it never is. */
+async function pinnedWithImagesLoaded(page: Page, count: number) {
+  await page.waitForFunction(
+    (n) => {
+      const images = [...document.querySelectorAll<HTMLImageElement>(".media-image")];
+      const list = document.querySelector(".messages")!;
+      const loaded = images.length === n && images.every((img) => img.complete && img.naturalHeight > 0);
+      return loaded && list.scrollHeight - list.scrollTop - list.clientHeight <= 2;
+    },
+    count,
+    { timeout: 5000 },
+  );
+}
+
+beforeAll(async () => {
+  env = await bootE2E();
+  await addUser(env, { name: "Admin", email: "admin@example.com", password: "admin-123" }, "admin");
+  await addUser(env, AGENT, "user");
+  whatsappId = await addSandboxConnection(env);
+  const login = await fetch(`${env.base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@example.com", password: "admin-123" }),
+  });
+  token = ((await login.json()) as { token: string }).token;
+  agent = await openPage(env.browser, { width: 1440, height: 700 });
+  await logIn(agent.page, env.base, AGENT);
+}, 30_000);
+
+beforeEach(() => {
+  agent.errors.length = 0;
+});
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+async function agentId() {
+  const { users } = await api<{ users: { id: number; email: string }[] }>("GET", "/users/");
+  return users.find((u) => u.email === AGENT.email)!.id;
+}
+
+describe("message bubbles", () => {
+  test("with images in the history the chat opens at the newest message, and an image arriving keeps it there once it loads", async () => {
+    const number = "5511911110001";
+    const ticketId = await agentTicket(number, "Ivo Imagem", await agentId());
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "image", mediaBase64: pngBase64(400, 600) });
+    await env.sandbox.inbound(whatsappId, { from: number, body: "Depois da foto" });
+    const { page, errors } = agent;
+    await openChat(page, ticketId);
+    await page.locator(".media-image").waitFor();
+    await pinnedWithImagesLoaded(page, 1);
+    expect(await distanceFromBottom(page)).toBeLessThanOrEqual(2);
+
+    // A new image while the reader is at the bottom: once it has loaded the newest message is still in view.
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "image", mediaBase64: pngBase64(300, 500) });
+    await page.locator(".media-image").nth(1).waitFor();
+    await pinnedWithImagesLoaded(page, 2);
+    expect(await distanceFromBottom(page)).toBeLessThanOrEqual(2);
+    await snapshot(page, "e2e-bubbles-pinned");
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("clicking an image opens it large in a lightbox, which Escape and a click close", async () => {
+    const number = "5511911110002";
+    const ticketId = await agentTicket(number, "Lara Luz", await agentId());
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "image", mediaBase64: pngBase64(200, 150) });
+    const { page, errors } = agent;
+    await openChat(page, ticketId);
+    const enlarge = page.getByRole("button", { name: "Enlarge" });
+    await enlarge.click();
+    const lightbox = page.locator("dialog.lightbox");
+    await lightbox.locator("img").waitFor();
+    expect(await lightbox.evaluate((el) => (el as HTMLDialogElement).open)).toBe(true);
+    await snapshot(page, "e2e-bubbles-lightbox");
+    await page.keyboard.press("Escape");
+    await lightbox.waitFor({ state: "detached" });
+
+    await enlarge.click();
+    await lightbox.locator("img").click();
+    await lightbox.waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("a sticker shows as an image, a contact card has a Chat button that opens that contact's ticket, and a location links to the map", async () => {
+    const number = "5511911110003";
+    const ticketId = await agentTicket(number, "Sofia Sticker", await agentId());
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "sticker", mediaBase64: WEBP_BASE64 });
+    await env.sandbox.inbound(whatsappId, {
+      from: number,
+      mediaType: "vcard",
+      body: "BEGIN:VCARD\nVERSION:3.0\nFN:Carlos Cartão\nTEL;type=CELL;waid=5511922223333:+55 11 92222-3333\nEND:VCARD",
+    });
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "location", body: "-23.5505, -46.6333" });
+    const { page, errors } = agent;
+    await openChat(page, ticketId);
+
+    const sticker = page.locator("img.media-sticker");
+    await sticker.waitFor();
+    await page.waitForFunction(
+      () => (document.querySelector("img.media-sticker") as HTMLImageElement).naturalWidth > 0,
+    );
+    expect(await page.getByText("sticker.bin").count()).toBe(0);
+
+    const map = page.getByRole("link", { name: "Open map" });
+    expect(await map.getAttribute("href")).toBe(
+      "https://www.openstreetmap.org/?mlat=-23.5505&mlon=-46.6333#map=17/-23.5505/-46.6333",
+    );
+
+    const card = page.locator(".vcard", { hasText: "Carlos Cartão" });
+    await card.getByText("5511922223333").waitFor();
+    await snapshot(page, "e2e-bubbles-cards");
+    await card.getByRole("button", { name: "Chat" }).click();
+    await page.waitForURL((url) => /^\/tickets\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${ticketId}`));
+    await page.getByRole("region", { name: "Carlos Cartão" }).waitFor();
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("the agent deletes an own message after confirming: it shows as deleted", async () => {
+    const number = "5511911110004";
+    const ticketId = await agentTicket(number, "Dora Delete", await agentId());
+    const { page, errors } = agent;
+    await openChat(page, ticketId);
+    const input = page.getByRole("textbox", { name: "Type a message" });
+    await input.fill("Mensagem errada");
+    await input.press("Enter");
+    const bubble = page.locator(".bubble.me", { hasText: "Mensagem errada" });
+    await bubble.locator(".ack:not(.failed)").waitFor();
+    await env.deps.outbox.idle(whatsappId);
+
+    await bubble.hover();
+    await bubble.getByRole("button", { name: "Delete" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete message?" });
+    await confirm.getByText("This action cannot be reverted.").waitFor();
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+
+    const deleted = page.locator(".bubble.me .deleted", { hasText: "This message was deleted" });
+    await deleted.waitFor();
+    expect(await page.locator(".messages").getByText("Mensagem errada").count()).toBe(0);
+    // Like WhatsApp, a deleted message keeps its time but no delivery ticks.
+    const gone = page.locator(".bubble.me", { hasText: "This message was deleted" });
+    expect(await gone.locator("time").count()).toBe(1);
+    expect(await gone.locator(".ack").count()).toBe(0);
+    await snapshot(page, "e2e-bubbles-deleted");
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("in Portuguese the delete confirmation and the deleted message read in Portuguese", async () => {
+    const number = "5511911110005";
+    const ticketId = await agentTicket(number, "Paula Português", await agentId());
+    await api("POST", `/messages/${ticketId}`, { body: "Enviei sem querer" });
+    await env.deps.outbox.idle(whatsappId);
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 800 });
+    await logIn(page, env.base, AGENT);
+    await openChat(page, ticketId);
+    const bubble = page.locator(".bubble.me", { hasText: "Enviei sem querer" });
+    await bubble.getByRole("button", { name: "Apagar" }).click();
+    const confirm = page.getByRole("dialog", { name: "Apagar mensagem?" });
+    await confirm.getByText("Esta ação não pode ser revertida.").waitFor();
+    await confirm.getByRole("button", { name: "Confirmar" }).click();
+    await page.locator(".bubble.me .deleted", { hasText: "Esta mensagem foi apagada" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+});
