@@ -33,6 +33,8 @@ export function connectSocket() {
     opened = true;
     attempt = 0;
     for (const msg of joined.values()) socket.send(JSON.stringify(msg));
+    unconfirmed = 0;
+    confirmJoins(socket);
   };
   socket.onmessage = (e) => {
     let frame: Partial<Frame>;
@@ -50,6 +52,7 @@ export function connectSocket() {
     // `ready` and each renewal say how long the socket's token has left.
     if (frame.event === "ready" || frame.event === "token")
       scheduleRenewal(socket, (frame.payload as { expiresIn?: number } | null)?.expiresIn);
+    if (frame.event === "pong") joinsConfirmed();
     if (frame.event) listeners.get(frame.event)?.forEach((fn) => fn(frame.payload));
   };
   socket.onclose = (e) => {
@@ -85,7 +88,27 @@ function scheduleRenewal(socket: WebSocket, expiresIn: number | undefined) {
 export function join(msg: JoinMessage) {
   const key = JSON.stringify(msg);
   joined.set(key, msg);
-  if (ws?.readyState === WebSocket.OPEN) ws.send(key);
+  if (ws?.readyState === WebSocket.OPEN) {
+    ws.send(key);
+    confirmJoins(ws);
+  }
+}
+
+let unconfirmed = 0;
+
+/**
+ * Follows a ping after joins: the server answers frames in order, so its pong says the rooms are joined. While one
+ * is awaited, `<html data-live>` is "false"; then "true" (what a page or a test can wait for before expecting events).
+ */
+function confirmJoins(socket: WebSocket) {
+  unconfirmed++;
+  document.documentElement.dataset.live = "false";
+  socket.send(JSON.stringify({ type: "ping" } satisfies ClientMessage));
+}
+
+function joinsConfirmed() {
+  unconfirmed = Math.max(0, unconfirmed - 1);
+  if (unconfirmed === 0) document.documentElement.dataset.live = "true";
 }
 
 /** Leaves a room joined with `join` (pass the matching join message). */

@@ -117,6 +117,8 @@ describe("voice notes", () => {
     await logIn(page, env.base, ADMIN);
     const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);
     await row.filter({ hasText: "Bom dia" }).waitFor();
+    // The list hears the message only once its rooms are joined.
+    await page.waitForSelector('html[data-live="true"]');
     const { storeMessage } = await import("../../src/modules/messages/store");
     const contactId = env.deps.db
       .select()
