@@ -44,6 +44,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   const loaded = useRef(new Set((initial?.messages ?? []).map((m) => m.id)));
   /** The message a search jumped to: scrolled into view and highlighted. */
   const [focused, setFocused] = useState<number | null>(null);
+  const wanted = useRef<number | null>(null);
 
   const merge = useCallback((incoming: Message[]) => {
     for (const m of incoming) loaded.current.add(m.id);
@@ -158,6 +159,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   /** Loads older pages until message `id` is in the history, then scrolls to it and highlights it. */
   const focusMessage = useCallback(
     async (id: number | null) => {
+      wanted.current = id;
       if (id == null) return setFocused(null);
       stickToBottom.current = false;
       let more = true;
@@ -166,7 +168,8 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       } catch (error) {
         toast("error", errorText(t, error));
       }
-      setFocused(id);
+      // A later jump (the user kept pressing ↑) wins over this one if it ended first.
+      if (wanted.current === id) setFocused(id);
     },
     [loadPage, t],
   );

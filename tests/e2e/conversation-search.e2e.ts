@@ -115,4 +115,28 @@ describe("conversation search and emoji", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test("at 375 px the search opens from the overflow menu without widening the page, and the composer leaves emoji to the phone's keyboard", async () => {
+    const ticketId = seedLongChat("5511922221111");
+    const { context, page, errors } = await openPage(env.browser, { locale: "es-ES", width: 375, height: 740 });
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+
+    await page.getByRole("button", { name: "Más acciones" }).click();
+    await page.getByRole("menuitem", { name: "Buscar" }).click();
+    const input = page.getByRole("searchbox", { name: "Buscar en esta conversación" });
+    await input.fill("rastreio");
+    await page.locator(".chat-search-count", { hasText: "2 de 2" }).waitFor();
+    await page.locator(".bubble.search-hit", { hasText: "Rastreio novo" }).waitFor();
+    expect(await pageWidth()).toBeLessThanOrEqual(375);
+    await snapshot(page, "conversation-search-375");
+    await input.press("Escape");
+
+    await page.locator(".chat-search").waitFor({ state: "detached" });
+    expect(await page.getByRole("button", { name: "Emoji" }).isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
