@@ -25,9 +25,13 @@ const bodyOf = (ctx: Awaited<ReturnType<typeof setup>>["ctx"], id: number) =>
   ctx.db.select().from(messages).where(eq(messages.id, id)).get()!.body;
 
 describe("search inside a conversation", () => {
-  test("finds only this conversation's messages, private notes included, oldest first with the total", async () => {
+  test("finds only this conversation's messages, private notes included, oldest first with the total, and leaves the ticket unread", async () => {
     const { ctx, agent, ticketId } = await setup();
+    const unread = () => ctx.db.select().from(tickets).where(eq(tickets.id, ticketId)).get()!.unreadMessages;
+    const before = unread();
+    expect(before).toBeGreaterThan(0);
     const res = await call(ctx.app, "GET", `/api/messages/${ticketId}/search?q=pedido`, { token: agent.token });
+    expect(unread()).toBe(before);
     expect(res.status).toBe(200);
     expect(res.json.count).toBe(2);
     expect(res.json.ids.map((id: number) => bodyOf(ctx, id))).toEqual(["Meu pedido atrasou", "Pedido reenviado hoje"]);
