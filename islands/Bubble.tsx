@@ -109,6 +109,7 @@ export function Bubble({
   onEnlarge,
   onDelete,
   showTime = true,
+  highlighted = false,
 }: {
   m: Message;
   t: TFunction;
@@ -119,6 +120,8 @@ export function Bubble({
   onDelete?: (m: Message) => void;
   /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
   showTime?: boolean;
+  /** The search hit the user is on. */
+  highlighted?: boolean;
 }) {
   const time = showTime ? clockTime(m.createdAt) : "";
   let content: ReactNode;
@@ -155,7 +158,7 @@ export function Bubble({
   const sticker = m.mediaType === "sticker" && !m.isDeleted && !m.mediaState;
   return (
     <div
-      className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}`}
+      className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}${highlighted ? " search-hit" : ""}`}
       data-message-id={m.id}
     >
       {m.isPrivate && (

@@ -5,6 +5,7 @@ import { ScheduleModal } from "./agent/ScheduleModal";
 import { TagEditor } from "./agent/TagEditor";
 import { TransferDialog } from "./agent/TransferDialog";
 import { ChatHeader, type ChatDialog } from "./chat/ChatHeader";
+import { ChatSearch } from "./chat/ChatSearch";
 import { Composer } from "./chat/Composer";
 import { MessageList } from "./chat/MessageList";
 import { NewMessagesPill } from "./chat/NewMessagesPill";
@@ -69,6 +70,7 @@ function Chat({ ticketId, userId, initial }: Props) {
   const actions = useTicketActions({ ticketId, userId, ticket, setTicket, leaving: history.leaving });
   const composer = useComposer(ticketId, history.stickToBottom);
   const [dialog, setDialog] = useState<ChatDialog | null>(null);
+  const [searching, setSearching] = useState(false);
   const mounted = useMounted();
   const canDelete = mounted && can(getBoot()?.user?.profile, "ticket-options:deleteTicket");
 
@@ -92,7 +94,15 @@ function Chat({ ticketId, userId, initial }: Props) {
         onStatus={(status) => void actions.setStatus(status)}
         onCall={() => void actions.startCall()}
         onDialog={setDialog}
+        onSearch={() => setSearching(true)}
       />
+      {searching && (
+        <ChatSearch
+          ticketId={ticketId}
+          onFocus={(id) => void history.focusMessage(id)}
+          onClose={() => setSearching(false)}
+        />
+      )}
       {ticket && <TagEditor ticket={ticket} onChange={(tk) => setTicket(() => tk)} />}
       {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={close} />}
       {dialog === "delete" && (
@@ -124,6 +134,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onScroll={history.onScroll}
         onReply={composer.setReplyTo}
         onRetry={isOpen ? actions.retry : undefined}
+        highlighted={history.focused}
       />
       <NewMessagesPill count={history.unseen} onClick={history.scrollToBottom} />
       <Composer

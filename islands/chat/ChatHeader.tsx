@@ -24,6 +24,7 @@ export function ChatHeader({
   onStatus,
   onCall,
   onDialog,
+  onSearch,
 }: {
   ticketId: number;
   ticket: Ticket | null;
@@ -32,9 +33,11 @@ export function ChatHeader({
   onStatus: (status: Ticket["status"]) => void;
   onCall: () => void;
   onDialog: (dialog: ChatDialog) => void;
+  onSearch: () => void;
 }) {
   const t = useT();
   const actions = headerActions(ticket, canDelete, onStatus, onDialog, t);
+  if (ticket) actions.push({ label: t("chat.search.open"), run: onSearch });
   return (
     <header className="chat-header">
       <a className="icon-button chat-back" href="/tickets" aria-label={t("chat.back")}>

@@ -4,6 +4,7 @@ import { VoiceRecorder } from "../agent/VoiceRecorder";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { AttachmentPreview } from "./AttachmentPreview";
+import { EmojiPicker } from "./EmojiPicker";
 import type { ComposerState } from "./use-composer";
 
 const MAX_ROWS = 5;
@@ -52,6 +53,25 @@ export function Composer({
     el.style.height = `${inner(Math.min(content, line * MAX_ROWS))}px`;
     el.style.overflowY = content > line * MAX_ROWS + 1 ? "auto" : "hidden";
   }, [text]);
+
+  /** Where the caret goes once an inserted emoji is in the text. */
+  const caret = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caret is placed once the new `text` is rendered
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (caret.current == null || !el) return;
+    el.focus();
+    el.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  }, [text]);
+
+  function insertAtCaret(emoji: string) {
+    const el = textarea.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    caret.current = start + emoji.length;
+    setText(text.slice(0, start) + emoji + text.slice(end));
+  }
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (quick.onKeyDown(e)) return;
@@ -147,6 +167,7 @@ export function Composer({
         >
           <Icon name="lock" />
         </button>
+        <EmojiPicker disabled={!isOpen || recording} onPick={insertAtCaret} />
         <textarea
           ref={textarea}
           aria-label={note ? t("chat.note.placeholder") : t("chat.placeholder")}

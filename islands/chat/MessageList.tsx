@@ -24,6 +24,7 @@ export function MessageList({
   onScroll,
   onReply,
   onRetry,
+  highlighted,
 }: {
   list: RefObject<HTMLDivElement | null>;
   messages: Message[];
@@ -34,6 +35,8 @@ export function MessageList({
   onReply: (m: Message) => void;
   /** Offered on this ticket's failed messages while it is open. */
   onRetry?: (m: Message) => Promise<void>;
+  /** The search hit the user is on. */
+  highlighted?: number | null;
 }) {
   const t = useT();
   // Days and times are the browser's: the server render leaves them out, the first client render after mount adds them.
@@ -77,6 +80,7 @@ export function MessageList({
               onRetry={onRetry && m.ticketId === ticketId ? onRetry : undefined}
               onEnlarge={setEnlarged}
               onDelete={setDeleting}
+              highlighted={m.id === highlighted}
             />
           </Fragment>
         );

@@ -40,7 +40,14 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   /** Set while this user deletes the ticket, so its own `delete` event does not send them away first. */
   const leaving = useRef(false);
 
+  /** Ids of the messages loaded so far, known before React renders them (search waits on it while paging back). */
+  const loaded = useRef(new Set((initial?.messages ?? []).map((m) => m.id)));
+  /** The message a search jumped to: scrolled into view and highlighted. */
+  const [focused, setFocused] = useState<number | null>(null);
+  const wanted = useRef<number | null>(null);
+
   const merge = useCallback((incoming: Message[]) => {
+    for (const m of incoming) loaded.current.add(m.id);
     setMessages((prev) => {
       const map = new Map(prev.map((m) => [m.id, m]));
       for (const m of incoming) map.set(m.id, { ...map.get(m.id), ...m });
@@ -56,6 +63,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
         merge(res.messages);
         setHasMore(res.hasMore);
         page.current = pageNumber;
+        return res.hasMore;
       } finally {
         setLoading(false);
       }
@@ -141,6 +149,31 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     };
   }, []);
 
+  // A message a search jumped to is brought into view once it is rendered (older pages may have just loaded).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` re-renders the list, which moves the message
+  useLayoutEffect(() => {
+    if (focused == null) return;
+    list.current?.querySelector(`[data-message-id="${focused}"]`)?.scrollIntoView({ block: "center" });
+  }, [focused, messages]);
+
+  /** Loads older pages until message `id` is in the history, then scrolls to it and highlights it. */
+  const focusMessage = useCallback(
+    async (id: number | null) => {
+      wanted.current = id;
+      if (id == null) return setFocused(null);
+      stickToBottom.current = false;
+      let more = true;
+      try {
+        while (!loaded.current.has(id) && more) more = await loadPage(page.current + 1);
+      } catch (error) {
+        toast("error", errorText(t, error));
+      }
+      // A later jump (the user kept pressing ↑) wins over this one if it ended first.
+      if (wanted.current === id) setFocused(id);
+    },
+    [loadPage, t],
+  );
+
   function onScroll() {
     const el = list.current!;
     // Until the list is shown complete and pinned, a scroll event is the browser laying it out, not the reader.
@@ -173,6 +206,8 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     leaving,
     unseen,
     scrollToBottom,
+    focused,
+    focusMessage,
   };
 }
 

@@ -8,7 +8,15 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { MessageModel } from "./model";
-import { deleteMessage, listMessages, MAX_BODY, type PanelMessage, retryMessage, sendFromPanel } from "./service";
+import {
+  deleteMessage,
+  listMessages,
+  MAX_BODY,
+  type PanelMessage,
+  retryMessage,
+  searchMessages,
+  sendFromPanel,
+} from "./service";
 
 const MAX_FILES = 10;
 
@@ -61,6 +69,11 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
         auth: true,
         params: MessageModel.listParams,
         query: MessageModel.listQuery,
+      })
+      .get("/:ticketId/search", ({ user, params, query }) => searchMessages(deps, user, params.ticketId, query.q), {
+        auth: true,
+        params: MessageModel.listParams,
+        query: MessageModel.searchQuery,
       })
       // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
       .post(

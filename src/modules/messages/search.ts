@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { messages } from "../../db/schema";
 
@@ -28,4 +28,31 @@ export function ticketsWithMatchingMessages(db: Db, search: string) {
     .select({ ticketId: messages.ticketId })
     .from(messages)
     .where(and(inArray(messages.id, matching), eq(messages.isDeleted, false)));
+}
+
+/** At most this many hits are returned for a search inside one conversation, the newest ones. */
+export const HISTORY_SEARCH_LIMIT = 100;
+
+/**
+ * Messages (not deleted) of `ticketIds` whose body matches `search`, ids oldest first: the newest
+ * HISTORY_SEARCH_LIMIT of them, and how many match in all.
+ */
+export function searchHistory(db: Db, ticketIds: number[], search: string) {
+  const match = bodyMatchQuery(search);
+  if (!match || !ticketIds.length) return { ids: [] as number[], count: 0 };
+  const matching = sql`(select rowid from messages_fts where messages_fts match ${match})`;
+  const where = and(
+    inArray(messages.id, matching),
+    inArray(messages.ticketId, ticketIds),
+    eq(messages.isDeleted, false),
+  );
+  const rows = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(where)
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_SEARCH_LIMIT)
+    .all();
+  const total = db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
+  return { ids: rows.reverse().map((r) => r.id), count: total };
 }

@@ -14,6 +14,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
 import { findMessage } from "./records";
+import { searchHistory } from "./search";
 import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
 import { markRevoked, type MessageDto, toMessageDtos } from "./store";
 
@@ -48,6 +49,19 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
     count: total,
     hasMore: total > offset + rows.length,
   };
+}
+
+/**
+ * GET /messages/:ticketId/search?q=: the messages matching `q` in the history GET /messages/:ticketId shows
+ * (private notes too), under the same access rule; reading search results does not mark the ticket read.
+ */
+export function searchMessages(deps: AppDeps, user: AuthUser, ticketId: number, q: string) {
+  const ticket = getTicketRow(deps, ticketId);
+  if (!canSeeTicket(user, ticket)) throw forbidden();
+  const visibleIds = ticketsOfContact(deps.db, ticket.contactId)
+    .filter((t) => canSeeTicket(user, t))
+    .map((t) => t.id);
+  return searchHistory(deps.db, visibleIds, q);
 }
 
 export interface PanelMessage {
