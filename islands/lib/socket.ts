@@ -102,13 +102,17 @@ let unconfirmed = 0;
  */
 function confirmJoins(socket: WebSocket) {
   unconfirmed++;
-  document.documentElement.dataset.live = "false";
+  markLive("false");
   socket.send(JSON.stringify({ type: "ping" } satisfies ClientMessage));
 }
 
 function joinsConfirmed() {
   unconfirmed = Math.max(0, unconfirmed - 1);
-  if (unconfirmed === 0) document.documentElement.dataset.live = "true";
+  if (unconfirmed === 0) markLive("true");
+}
+
+function markLive(value: "true" | "false") {
+  if (typeof document !== "undefined") document.documentElement.dataset.live = value;
 }
 
 /** Leaves a room joined with `join` (pass the matching join message). */
