@@ -35,7 +35,8 @@ export function UserModal({
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
   const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
-  const { busy, fieldError, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "email", "password", "currentPassword"]);
+  const serverError = (field: string) => (fieldError?.field === field ? fieldError.text : null);
   // Changing one's own password needs the current one; an admin resetting someone else's does not.
   const editingSelf = !!user && user.id === getBoot()?.user?.id;
 
@@ -83,7 +84,7 @@ export function UserModal({
         label={t("admin.common.name")}
         value={form.name}
         onChange={set("name")}
-        error={errors.name}
+        error={serverError("name") ?? errors.name}
         maxLength={50}
         autoComplete="off"
       />
@@ -92,7 +93,7 @@ export function UserModal({
         type="email"
         value={form.email}
         onChange={set("email")}
-        error={errors.email}
+        error={serverError("email") ?? errors.email}
         maxLength={320}
         autoComplete="off"
       />
@@ -101,7 +102,7 @@ export function UserModal({
         type="password"
         value={form.password}
         onChange={set("password")}
-        error={errors.password}
+        error={serverError("password") ?? errors.password}
         maxLength={50}
         autoComplete="new-password"
       />
@@ -111,7 +112,7 @@ export function UserModal({
           type="password"
           value={form.currentPassword}
           onChange={set("currentPassword")}
-          error={fieldError?.field === "currentPassword" ? fieldError.text : null}
+          error={serverError("currentPassword")}
           maxLength={200}
           autoComplete="current-password"
         />
