@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ruleOf } from "../src/http/fields";
+import { ConnectionModel } from "../src/modules/connections/model";
 import { ContactModel } from "../src/modules/contacts/model";
 import { QuickAnswerModel } from "../src/modules/quick-answers/model";
 import { ScheduleModel } from "../src/modules/schedules/model";
+import { TagModel } from "../src/modules/tags/model";
 import { checkField, cleanNumber, FORM_RULES } from "../src/shared/validation";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -11,6 +13,8 @@ const SERVER_SCHEMAS = {
   contact: ContactModel.create.properties,
   quickAnswer: QuickAnswerModel.create.properties,
   schedule: ScheduleModel.create.properties,
+  tag: TagModel.create.properties,
+  connection: ConnectionModel.create.properties,
 };
 
 describe("the forms check the server's rules", () => {

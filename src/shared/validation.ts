@@ -136,4 +136,6 @@ export const FORM_RULES = {
   contact: { name: RULES.contactName, number: { ...RULES.contactNumber, digits: true }, email: RULES.contactEmail },
   quickAnswer: { shortcut: RULES.quickAnswerShortcut, message: RULES.quickAnswerMessage },
   schedule: { body: RULES.scheduleBody, sendAt: RULES.scheduleSendAt },
+  tag: { name: RULES.tagName, color: RULES.tagColor },
+  connection: { name: RULES.connectionName },
 } as const satisfies Record<string, Record<string, FieldRule>>;

@@ -81,6 +81,23 @@ describe("inline validation", () => {
     await context.close();
   }, 30_000);
 
+  test("a tag name under 3 characters reads 'Mensagem muito curta' in pt as it is typed, and saving waits for a valid one", async () => {
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await logIn(page, env.base, AGENT);
+    await openIsland(page, "/tags", "AdminTags");
+    await page.getByRole("button", { name: "Adicionar tag" }).click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.getByLabel("Nome", { exact: true }).fill("vi");
+    await dialog.locator(".field-error", { hasText: "Mensagem muito curta" }).waitFor();
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    expect(await dialog.locator(".field-error").allTextContents()).toEqual(["Mensagem muito curta"]);
+
+    await dialog.getByLabel("Nome", { exact: true }).fill("vip");
+    await dialog.locator(".field-error").waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+
   test("a field the server refuses shows its message once, next to the field, and not as a toast", async () => {
     const db = env.deps.db;
     const contactId = db.insert(contacts).values({ name: "Caio Prazo", number: "5511933332222" }).returning().get().id;
