@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { checkForm, type FieldProblem, RULES } from "../src/shared/validation";
+import { checkForm, type FieldProblem, FORM_RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api } from "./lib/api";
 import { useFormSave } from "./lib/crud";
@@ -7,7 +7,7 @@ import { ruleText } from "./lib/errors";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
-const SIGNUP_RULES = { name: RULES.userName, email: RULES.email, password: RULES.password };
+const SIGNUP_RULES = FORM_RULES.signup;
 type Field = keyof typeof SIGNUP_RULES;
 
 /** /signup form (name, email, password with show/hide); a disabled notice when the userCreation setting is off. */

@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ruleOf } from "../src/http/fields";
+import { AuthModel } from "../src/modules/auth/model";
 import { ConnectionModel } from "../src/modules/connections/model";
 import { ContactModel } from "../src/modules/contacts/model";
 import { QuickAnswerModel } from "../src/modules/quick-answers/model";
+import { QueueModel } from "../src/modules/queues/model";
 import { ScheduleModel } from "../src/modules/schedules/model";
 import { TagModel } from "../src/modules/tags/model";
+import { UserModel } from "../src/modules/users/model";
 import { checkField, cleanNumber, FORM_RULES } from "../src/shared/validation";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -15,6 +18,10 @@ const SERVER_SCHEMAS = {
   schedule: ScheduleModel.create.properties,
   tag: TagModel.create.properties,
   connection: ConnectionModel.create.properties,
+  queue: QueueModel.create.properties,
+  user: UserModel.create.properties,
+  signup: AuthModel.signup.properties,
+  login: AuthModel.login.properties,
 };
 
 describe("the forms check the server's rules", () => {

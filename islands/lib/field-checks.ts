@@ -13,7 +13,7 @@ export type ServerFieldError = { field: string; text: string } | null;
  */
 export function useFieldChecks<K extends string>(
   rules: Record<K, FieldRule>,
-  values: Record<K, unknown>,
+  values: NoInfer<Record<K, unknown>>,
   form?: string,
 ) {
   const t = useT();

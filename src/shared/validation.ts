@@ -138,4 +138,8 @@ export const FORM_RULES = {
   schedule: { body: RULES.scheduleBody, sendAt: RULES.scheduleSendAt },
   tag: { name: RULES.tagName, color: RULES.tagColor },
   connection: { name: RULES.connectionName },
+  queue: { name: RULES.queueName, color: RULES.queueColor },
+  user: { name: RULES.userName, email: RULES.email, password: RULES.password },
+  signup: { name: RULES.userName, email: RULES.email, password: RULES.password },
+  login: { email: RULES.loginEmail, password: RULES.loginPassword },
 } as const satisfies Record<string, Record<string, FieldRule>>;
