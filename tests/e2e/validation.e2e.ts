@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { contacts, tickets } from "../../src/db/schema";
+import { updateSetting } from "../../src/modules/settings/service";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -94,6 +95,19 @@ describe("inline validation", () => {
 
     await dialog.getByLabel("Nome", { exact: true }).fill("vip");
     await dialog.locator(".field-error").waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+
+  test("signup shows each field's message as it is typed, before any submit (pt)", async () => {
+    updateSetting(env.deps, "userCreation", "enabled");
+    const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
+    await page.goto(`${env.base}/signup`);
+    await page.waitForSelector('[data-island="SignupForm"][data-hydrated="true"]');
+    await page.fill("#email", "carla@");
+    await page.fill("#password", "123");
+    await page.locator("#password-error").waitFor();
+    expect(await page.locator(".field-error").allTextContents()).toEqual(["Email inválido", "Muito curto!"]);
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);
