@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { contacts, tickets } from "../../src/db/schema";
 import { updateSetting } from "../../src/modules/settings/service";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -78,6 +78,7 @@ describe("inline validation", () => {
     expect(await ok.isDisabled()).toBe(true);
     expect(await dialog.locator(".disabled-reason").textContent()).toBe("Preencha os campos obrigatórios");
     expect(await ok.getAttribute("title")).toBe("Preencha os campos obrigatórios");
+    await snapshot(dialog, "e2e-validation-schedule-pt");
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);
