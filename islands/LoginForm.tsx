@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { checkForm, type FieldProblem, RULES } from "../src/shared/validation";
+import { checkForm, type FieldProblem, FORM_RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api, setToken } from "./lib/api";
 import { useFormSave } from "./lib/crud";
@@ -7,7 +7,7 @@ import { ruleText } from "./lib/errors";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
-const LOGIN_RULES = { email: RULES.loginEmail, password: RULES.loginPassword };
+const LOGIN_RULES = FORM_RULES.login;
 
 /** /login form: email, password with show/hide, field validation, toasts; success goes to /tickets. */
 export default function LoginForm() {

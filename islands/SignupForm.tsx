@@ -1,21 +1,20 @@
 import { useState, type FormEvent } from "react";
-import { checkForm, type FieldProblem, RULES } from "../src/shared/validation";
+import { FORM_RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
 import { api } from "./lib/api";
 import { useFormSave } from "./lib/crud";
-import { ruleText } from "./lib/errors";
+import { useFieldChecks } from "./lib/field-checks";
 import { useT } from "./lib/i18n-context";
 import { toast } from "./lib/toast";
 
-const SIGNUP_RULES = { name: RULES.userName, email: RULES.email, password: RULES.password };
-type Field = keyof typeof SIGNUP_RULES;
+type Field = keyof typeof FORM_RULES.signup;
 
 /** /signup form (name, email, password with show/hide); a disabled notice when the userCreation setting is off. */
 export default function SignupForm({ enabled }: { enabled: boolean }) {
   const t = useT();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, FieldProblem>>>({});
   const { busy, run } = useFormSave();
+  const checks = useFieldChecks(FORM_RULES.signup, values);
 
   if (!enabled) {
     return (
@@ -32,9 +31,7 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = checkForm(SIGNUP_RULES, values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    if (!checks.checkAll()) return;
     await run(async () => {
       await api("/auth/signup", { method: "POST", body: values, noAuthRedirect: true });
       toast("success", t("signup.success"));
@@ -42,8 +39,11 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
     });
   }
 
-  const set = (k: Field) => (v: string) => setValues({ ...values, [k]: v });
-  const msg = (k: Field) => (errors[k] ? ruleText(t, errors[k].rule) : undefined);
+  const set = (k: Field) => (v: string) => {
+    setValues({ ...values, [k]: v });
+    checks.touch(k);
+  };
+  const msg = (k: Field) => checks.error(k) ?? undefined;
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
       <TextField

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
 import { PROVIDERS } from "../../src/shared/contracts/providers";
-import { RULES } from "../../src/shared/validation";
+import { FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
+import { useFieldChecks } from "../lib/field-checks";
 import { errorText } from "../lib/errors";
-import { Checkbox, Input, QueueChecks, ruleError, Select } from "../lib/form";
+import { Checkbox, Input, QueueChecks, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -35,9 +36,9 @@ export function ConnectionModal({
   const t = useT();
   const [form, setForm] = useState(() => initial(connection, sandbox));
   const [queues, setQueues] = useState<Queue[]>([]);
-  const [nameError, setNameError] = useState<string | null>(null);
   const [daysError, setDaysError] = useState<string | null>(null);
-  const { busy, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name"]);
+  const checks = useFieldChecks(FORM_RULES.connection, { name: form.name });
 
   useEffect(() => {
     api<Queue[]>("/queue")
@@ -48,15 +49,14 @@ export function ConnectionModal({
   const set: SetField = (key) => (value) => setForm((f) => ({ ...f, [key]: value }));
 
   async function save() {
-    const error = ruleError(t, RULES.connectionName, form.name);
-    setNameError(error);
+    const nameValid = checks.checkAll();
     const historyDays = Number(form.importHistoryDays);
     const daysProblem =
       Number.isInteger(historyDays) && historyDays >= 1 && historyDays <= 365
         ? null
         : t("admin.connections.importHistoryDaysRange");
     setDaysError(daysProblem);
-    if (error || daysProblem) return;
+    if (!nameValid || daysProblem) return;
     await run(async () => {
       const { days, provider, ...rest } = form;
       const body = { ...rest, ...days, importHistoryDays: historyDays, ...(connection ? {} : { provider }) };
@@ -82,8 +82,12 @@ export function ConnectionModal({
         <Input
           label={t("admin.common.name")}
           value={form.name}
-          onChange={set("name")}
-          error={nameError}
+          onChange={(name) => {
+            set("name")(name);
+            checks.touch("name");
+          }}
+          onBlur={() => checks.touch("name")}
+          error={checks.error("name", fieldError)}
           maxLength={50}
         />
         {sandbox && !connection && (

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
-import { checkField, RULES } from "../../src/shared/validation";
+import { checkField, FORM_RULES, RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
+import { useFieldChecks } from "../lib/field-checks";
 import { Checkbox, ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
@@ -54,9 +55,13 @@ export function QueueModal({
   const [form, setForm] = useState({ name: "", color: "#1f7a5c", greetingMessage: "" });
   const [tree, setTree] = useState<ChatbotOption[]>([]);
   const [users, setUsers] = useState<{ id: number; name: string }[]>([]);
-  const [errors, setErrors] = useState<{ name?: string | null; color?: string | null }>({});
   const [submitted, setSubmitted] = useState(false);
-  const { busy, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "color"]);
+  const checks = useFieldChecks(FORM_RULES.queue, { name: form.name, color: form.color });
+  const edit = (key: "name" | "color") => (value: string) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    checks.touch(key);
+  };
   const [loaded, setLoaded] = useState(queueId === null);
 
   useEffect(() => {
@@ -74,10 +79,9 @@ export function QueueModal({
   }, [queueId, t]);
 
   async function save() {
-    const found = { name: ruleError(t, RULES.queueName, form.name), color: ruleError(t, RULES.queueColor, form.color) };
-    setErrors(found);
+    const valid = checks.checkAll();
     setSubmitted(true);
-    if (found.name || found.color || firstInvalid(tree)) return;
+    if (!valid || firstInvalid(tree)) return;
     await run(async () => {
       const saved = await api<Queue>(queueId ? `/queue/${queueId}` : "/queue", {
         method: queueId ? "PUT" : "POST",
@@ -101,11 +105,12 @@ export function QueueModal({
         <Input
           label={t("admin.common.name")}
           value={form.name}
-          onChange={(name) => setForm({ ...form, name })}
-          error={errors.name}
+          onChange={edit("name")}
+          onBlur={() => checks.touch("name")}
+          error={checks.error("name", fieldError)}
           maxLength={50}
         />
-        <ColorField value={form.color} onChange={(color) => setForm({ ...form, color })} error={errors.color} />
+        <ColorField value={form.color} onChange={edit("color")} error={checks.error("color", fieldError)} />
       </div>
       <Input
         label={t("admin.queues.greeting")}

@@ -1,8 +1,9 @@
 import { useState } from "react";
-import { RULES } from "../../src/shared/validation";
+import { FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
-import { ColorField, Input, ruleError } from "../lib/form";
+import { useFieldChecks } from "../lib/field-checks";
+import { ColorField, Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { ListTable } from "../lib/list-table";
 import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
@@ -93,13 +94,15 @@ export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?:
 function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => void; onSaved: (tag: Tag) => void }) {
   const t = useT();
   const [form, setForm] = useState({ name: tag?.name ?? "", color: tag?.color ?? "#1f7a5c" });
-  const [error, setError] = useState<string | null>(null);
-  const { busy, run } = useFormSave(false, "tag");
+  const { busy, fieldError, run } = useFormSave(false, "tag", ["name", "color"]);
+  const checks = useFieldChecks(FORM_RULES.tag, form, "tag");
+  const edit = (key: keyof typeof form) => (value: string) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    checks.touch(key);
+  };
 
   async function save() {
-    const found = ruleError(t, RULES.tagName, form.name, "name", "tag");
-    setError(found);
-    if (found) return;
+    if (!checks.checkAll()) return;
     await run(async () => {
       const saved = await api<Tag>(tag ? `/tags/${tag.id}` : "/tags", { method: tag ? "PUT" : "POST", body: form });
       toast("success", t("admin.tags.saved"));
@@ -118,11 +121,12 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
       <Input
         label={t("admin.common.name")}
         value={form.name}
-        onChange={(name) => setForm({ ...form, name })}
-        error={error}
+        onChange={edit("name")}
+        onBlur={() => checks.touch("name")}
+        error={checks.error("name", fieldError)}
         maxLength={50}
       />
-      <ColorField value={form.color} onChange={(color) => setForm({ ...form, color })} />
+      <ColorField value={form.color} onChange={edit("color")} error={checks.error("color", fieldError)} />
     </Modal>
   );
 }

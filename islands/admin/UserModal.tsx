@@ -1,16 +1,15 @@
 import { useEffect, useState } from "react";
-import { RULES } from "../../src/shared/validation";
+import { FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
-import { Input, QueueChecks, ruleError, Select } from "../lib/form";
+import { useFieldChecks } from "../lib/field-checks";
+import { Input, QueueChecks, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, Queue, User } from "../../src/shared/contracts";
-
-type Field = "name" | "email" | "password";
 
 /** Add/edit user: name, email, password (optional when editing), profile, queues and default connection. */
 export function UserModal({
@@ -34,8 +33,11 @@ export function UserModal({
   });
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
-  const [errors, setErrors] = useState<Partial<Record<Field, string | null>>>({});
-  const { busy, fieldError, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "email", "password", "currentPassword"]);
+  const serverError = (field: string) => (fieldError?.field === field ? fieldError.text : null);
+  // Editing keeps the current password when the field is left empty.
+  const keepsPassword = !!user && !form.password;
+  const checks = useFieldChecks(keepsPassword ? { ...FORM_RULES.user, password: {} } : FORM_RULES.user, form);
   // Changing one's own password needs the current one; an admin resetting someone else's does not.
   const editingSelf = !!user && user.id === getBoot()?.user?.id;
 
@@ -49,14 +51,7 @@ export function UserModal({
   }, [t]);
 
   async function save() {
-    const found = {
-      name: ruleError(t, RULES.userName, form.name),
-      email: ruleError(t, RULES.email, form.email),
-      // Editing keeps the current password when the field is left empty.
-      password: user && !form.password ? null : ruleError(t, RULES.password, form.password),
-    };
-    setErrors(found);
-    if (found.name || found.email || found.password) return;
+    if (!checks.checkAll()) return;
     await run(async () => {
       const { password, currentPassword, whatsappId, ...rest } = form;
       const body = {
@@ -71,6 +66,10 @@ export function UserModal({
   }
 
   const set = (key: keyof typeof form) => (value: unknown) => setForm((f) => ({ ...f, [key]: value }));
+  const checked = (key: "name" | "email" | "password") => (value: string) => {
+    set(key)(value);
+    checks.touch(key);
+  };
   return (
     <Modal
       variant="admin"
@@ -82,8 +81,9 @@ export function UserModal({
       <Input
         label={t("admin.common.name")}
         value={form.name}
-        onChange={set("name")}
-        error={errors.name}
+        onChange={checked("name")}
+        onBlur={() => checks.touch("name")}
+        error={checks.error("name", fieldError)}
         maxLength={50}
         autoComplete="off"
       />
@@ -91,8 +91,9 @@ export function UserModal({
         label={t("admin.users.email")}
         type="email"
         value={form.email}
-        onChange={set("email")}
-        error={errors.email}
+        onChange={checked("email")}
+        onBlur={() => checks.touch("email")}
+        error={checks.error("email", fieldError)}
         maxLength={320}
         autoComplete="off"
       />
@@ -100,8 +101,9 @@ export function UserModal({
         label={t("admin.users.password")}
         type="password"
         value={form.password}
-        onChange={set("password")}
-        error={errors.password}
+        onChange={checked("password")}
+        onBlur={() => checks.touch("password")}
+        error={checks.error("password", fieldError)}
         maxLength={50}
         autoComplete="new-password"
       />
@@ -111,7 +113,7 @@ export function UserModal({
           type="password"
           value={form.currentPassword}
           onChange={set("currentPassword")}
-          error={fieldError?.field === "currentPassword" ? fieldError.text : null}
+          error={serverError("currentPassword")}
           maxLength={200}
           autoComplete="current-password"
         />

@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import type { Contact } from "../../src/shared/contracts";
+import { cleanNumber, FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
+import { useFieldChecks } from "../lib/field-checks";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -17,6 +19,9 @@ interface Extra {
 
 /** An extra-info row being edited, with a key of its own so removing a row keeps the others' inputs. */
 type ExtraRow = Extra & { key: number };
+
+/** The fields whose server refusals show next to them. */
+const FIELDS = ["name", "number", "email"] as const;
 
 let nextKey = 0;
 const keyed = (x: Extra): ExtraRow => ({ ...x, key: nextKey++ });
@@ -35,7 +40,13 @@ export function ContactModal({
   const [form, setForm] = useState({ name: "", number: "", email: "" });
   const [extra, setExtra] = useState<ExtraRow[]>([]);
   const [numberUnknown, setNumberUnknown] = useState(false);
-  const { busy, setBusy, fieldError, run } = useFormSave(contactId != null);
+  const { busy, setBusy, fieldError, run } = useFormSave(contactId != null, undefined, FIELDS);
+  // A contact known only by its LID may stay without a number.
+  const numberOptional = numberUnknown && !form.number.trim();
+  const checks = useFieldChecks(numberOptional ? { ...FORM_RULES.contact, number: {} } : FORM_RULES.contact, {
+    ...form,
+    number: cleanNumber(form.number),
+  });
 
   useEffect(() => {
     if (contactId == null) return;
@@ -53,12 +64,13 @@ export function ContactModal({
   }, [contactId, t, onClose, setBusy]);
 
   function save() {
+    if (!checks.checkAll()) return;
     return run(async () => {
       // A contact known only by its LID keeps no number until one is typed.
       const { number, ...rest } = form;
       const body = {
         ...rest,
-        ...(numberUnknown && !number.trim() ? {} : { number }),
+        ...(numberOptional ? {} : { number }),
         extraInfo: extra
           .filter((x) => x.name.trim())
           .map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })),
@@ -73,21 +85,28 @@ export function ContactModal({
     });
   }
 
-  const input = (k: keyof typeof form, type = "text") => (
-    <div className="field">
-      <label htmlFor={`contact-${k}`}>{t(`agent.contacts.${k}`)}</label>
-      <input
-        id={`contact-${k}`}
-        type={type}
-        value={form[k]}
-        maxLength={k === "email" ? 320 : 100}
-        placeholder={k === "number" && numberUnknown ? t("agent.contacts.numberUnknown") : undefined}
-        aria-invalid={fieldError?.field === k || undefined}
-        onChange={(e) => setForm({ ...form, [k]: e.target.value })}
-      />
-      {fieldError?.field === k && <p className="field-error">{fieldError.text}</p>}
-    </div>
-  );
+  const input = (k: keyof typeof form, type = "text") => {
+    const error = checks.error(k, fieldError);
+    return (
+      <div className="field">
+        <label htmlFor={`contact-${k}`}>{t(`agent.contacts.${k}`)}</label>
+        <input
+          id={`contact-${k}`}
+          type={type}
+          value={form[k]}
+          maxLength={k === "email" ? 320 : 100}
+          placeholder={k === "number" && numberUnknown ? t("agent.contacts.numberUnknown") : undefined}
+          aria-invalid={!!error || undefined}
+          onChange={(e) => {
+            setForm({ ...form, [k]: e.target.value });
+            checks.touch(k);
+          }}
+          onBlur={() => checks.touch(k)}
+        />
+        {error && <p className="field-error">{error}</p>}
+      </div>
+    );
+  };
   const setRow = (i: number, patch: Partial<Extra>) =>
     setExtra(extra.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   return (

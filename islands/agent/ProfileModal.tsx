@@ -19,7 +19,7 @@ export function ProfileModal({
 }) {
   const t = useT();
   const [form, setForm] = useState({ name, email, password: "", currentPassword: "" });
-  const { busy, fieldError, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "email", "password", "currentPassword"]);
 
   function save() {
     return run(async () => {

@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { can } from "../../src/shared/permissions";
+import { FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave, useRowDelete } from "../lib/crud";
+import { useFieldChecks } from "../lib/field-checks";
 import { useT } from "../lib/i18n-context";
 import { ListTable } from "../lib/list-table";
 import { RowActions, SearchBox } from "../lib/list-ui";
@@ -93,9 +95,13 @@ function QuickAnswerModal({
   const t = useT();
   const [shortcut, setShortcut] = useState(value?.shortcut ?? "");
   const [message, setMessage] = useState(value?.message ?? "");
-  const { busy, fieldError, run } = useFormSave();
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["shortcut", "message"]);
+  const checks = useFieldChecks(FORM_RULES.quickAnswer, { shortcut, message });
+  const shortcutError = checks.error("shortcut", fieldError);
+  const messageError = checks.error("message", fieldError);
 
   function save() {
+    if (!checks.checkAll()) return;
     return run(async () => {
       const saved = await api<QuickAnswer>(value ? `/quickAnswers/${value.id}` : "/quickAnswers", {
         method: value ? "PUT" : "POST",
@@ -120,10 +126,14 @@ function QuickAnswerModal({
           id="qa-shortcut"
           value={shortcut}
           maxLength={15}
-          aria-invalid={fieldError?.field === "shortcut" || undefined}
-          onChange={(e) => setShortcut(e.target.value)}
+          aria-invalid={!!shortcutError || undefined}
+          onChange={(e) => {
+            setShortcut(e.target.value);
+            checks.touch("shortcut");
+          }}
+          onBlur={() => checks.touch("shortcut")}
         />
-        {fieldError?.field === "shortcut" && <p className="field-error">{fieldError.text}</p>}
+        {shortcutError && <p className="field-error">{shortcutError}</p>}
       </div>
       <div className="field">
         <label htmlFor="qa-message">{t("agent.quickAnswers.message")}</label>
@@ -132,10 +142,14 @@ function QuickAnswerModal({
           rows={5}
           value={message}
           maxLength={30000}
-          aria-invalid={fieldError?.field === "message" || undefined}
-          onChange={(e) => setMessage(e.target.value)}
+          aria-invalid={!!messageError || undefined}
+          onChange={(e) => {
+            setMessage(e.target.value);
+            checks.touch("message");
+          }}
+          onBlur={() => checks.touch("message")}
         />
-        {fieldError?.field === "message" && <p className="field-error">{fieldError.text}</p>}
+        {messageError && <p className="field-error">{messageError}</p>}
       </div>
     </Modal>
   );

@@ -1,8 +1,10 @@
 import { addHours, format } from "date-fns";
 import { useState } from "react";
 import type { Schedule } from "../../src/shared/contracts";
+import { FORM_RULES } from "../../src/shared/validation";
 import { api } from "../lib/api";
 import { useFormSave } from "../lib/crud";
+import { useFieldChecks } from "../lib/field-checks";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
@@ -37,10 +39,14 @@ export function ScheduleModal({
   );
   const [body, setBody] = useState(value?.body ?? prefill?.body ?? "");
   const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
-  const { busy, fieldError, run } = useFormSave(false, "schedule");
+  const { busy, fieldError, run } = useFormSave(false, "schedule", ["body", "sendAt"]);
+  const checks = useFieldChecks(FORM_RULES.schedule, { body, sendAt }, "schedule");
+  const bodyError = checks.error("body", fieldError);
+  const sendAtError = checks.error("sendAt", fieldError);
   const sent = !!value?.sentAt;
 
   function save() {
+    if (!checks.checkAll()) return;
     return run(async () => {
       // The datetime-local value is the browser's wall clock: send it as an absolute instant.
       const sameChat = !value && prefill && contact?.id === prefill.contact.id;
@@ -64,7 +70,14 @@ export function ScheduleModal({
     ? `${t("agent.schedules.edit")} — ${t(`agent.schedules.statuses.${value.status}`)}`
     : t("agent.schedules.add");
   return (
-    <Modal title={title} onClose={onClose} onSubmit={save} busy={busy} okDisabled={sent || !contact || !sendAt}>
+    <Modal
+      title={title}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+      okDisabled={sent || !contact || !sendAt}
+      disabledReason={sent ? t("agent.schedules.cannotChange") : undefined}
+    >
       {sent && <p className="notice">{t("agent.schedules.alreadySent")}</p>}
       <ContactPicker id="schedule-contact" label={t("agent.schedules.contact")} value={contact} onPick={setContact} />
       <div className="field">
@@ -75,10 +88,14 @@ export function ScheduleModal({
           value={body}
           maxLength={30000}
           disabled={sent}
-          aria-invalid={fieldError?.field === "body" || undefined}
-          onChange={(e) => setBody(e.target.value)}
+          aria-invalid={!!bodyError || undefined}
+          onChange={(e) => {
+            setBody(e.target.value);
+            checks.touch("body");
+          }}
+          onBlur={() => checks.touch("body")}
         />
-        {fieldError?.field === "body" && <p className="field-error">{fieldError.text}</p>}
+        {bodyError && <p className="field-error">{bodyError}</p>}
       </div>
       <div className="field">
         <label htmlFor="schedule-send-at">{t("agent.schedules.sendAt")}</label>
@@ -87,10 +104,14 @@ export function ScheduleModal({
           type="datetime-local"
           value={sendAt}
           disabled={sent}
-          aria-invalid={fieldError?.field === "sendAt" || undefined}
-          onChange={(e) => setSendAt(e.target.value)}
+          aria-invalid={!!sendAtError || undefined}
+          onChange={(e) => {
+            setSendAt(e.target.value);
+            checks.touch("sendAt");
+          }}
+          onBlur={() => checks.touch("sendAt")}
         />
-        {fieldError?.field === "sendAt" && <p className="field-error">{fieldError.text}</p>}
+        {sendAtError && <p className="field-error">{sendAtError}</p>}
       </div>
     </Modal>
   );

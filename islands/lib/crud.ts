@@ -25,11 +25,12 @@ export function useRowDelete<T>(path: (row: T) => string, onDeleted: (row: T) =>
 }
 
 /**
- * A modal form's save: `run(fn)` sets `busy` and clears the field error while `fn` runs; on failure it toasts the error,
- * keeps it as `fieldError` when the server names the field, and clears `busy` (on success the modal closes, so `busy` stays).
+ * A modal form's save: `run(fn)` sets `busy` and clears the field error while `fn` runs; on failure it keeps the error
+ * as `fieldError` when the server names the field, toasts it unless that field is one of `inlineFields` (which show
+ * it next to the field, so it reads once), and clears `busy` (on success the modal closes, so `busy` stays).
  * `form` names the form for the field messages it words its own way (see `ruleText`).
  */
-export function useFormSave(initialBusy = false, form?: string) {
+export function useFormSave(initialBusy = false, form?: string, inlineFields: readonly string[] = []) {
   const t = useT();
   const [busy, setBusy] = useState(initialBusy);
   const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
@@ -42,7 +43,7 @@ export function useFormSave(initialBusy = false, form?: string) {
       const text = errorText(t, error, form);
       const field = (error as { field?: string | null }).field;
       if (field) setFieldError({ field, text });
-      toast("error", text);
+      if (!field || !inlineFields.includes(field)) toast("error", text);
       setBusy(false);
     }
   }

@@ -10,6 +10,7 @@ export function Input({
   label,
   value,
   onChange,
+  onBlur,
   error,
   type = "text",
   multiline,
@@ -20,6 +21,7 @@ export function Input({
   label: string;
   value: string;
   onChange?: (v: string) => void;
+  onBlur?: () => void;
   error?: string | null;
   type?: string;
   multiline?: boolean;
@@ -33,6 +35,7 @@ export function Input({
     value,
     maxLength,
     readOnly,
+    onBlur,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? `${id}-error` : undefined,
   };

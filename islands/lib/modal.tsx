@@ -4,6 +4,7 @@ import { useT } from "./i18n-context";
 /**
  * The app's one modal: a native `<dialog>` (focus trap and Escape for free) with a title, a form body and cancel/ok buttons.
  * `variant` picks the screen's look and texts: "agent" (`.modal*`, Cancel/OK) or "admin" (`.admin-modal*`, Cancel/Save, or Close alone without `onSubmit`).
+ * A disabled OK says why next to it: `disabledReason`, else "Fill in the required fields".
  */
 export function Modal({
   title,
@@ -12,6 +13,7 @@ export function Modal({
   busy,
   okLabel,
   okDisabled,
+  disabledReason,
   wide,
   variant = "agent",
   children,
@@ -22,6 +24,7 @@ export function Modal({
   busy?: boolean;
   okLabel?: string;
   okDisabled?: boolean;
+  disabledReason?: string;
   wide?: boolean;
   variant?: "agent" | "admin";
   children: ReactNode;
@@ -29,6 +32,8 @@ export function Modal({
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const reasonId = useId();
+  const reason = okDisabled && !busy ? (disabledReason ?? t("validation.fillRequired")) : null;
   const cls = variant === "admin" ? "admin-modal" : "modal";
   useEffect(() => {
     const el = ref.current;
@@ -51,11 +56,22 @@ export function Modal({
         </h2>
         <div className={`${cls}-body`}>{children}</div>
         <div className={`${cls}-actions`}>
+          {onSubmit && reason && (
+            <p className="disabled-reason" id={reasonId}>
+              {reason}
+            </p>
+          )}
           <button type="button" className="button" onClick={onClose}>
             {onSubmit ? t(`${variant}.common.cancel`) : t(`${variant}.common.close`)}
           </button>
           {onSubmit && (
-            <button type="submit" className="button primary" disabled={busy || okDisabled}>
+            <button
+              type="submit"
+              className="button primary"
+              disabled={busy || okDisabled}
+              title={reason ?? undefined}
+              aria-describedby={reason ? reasonId : undefined}
+            >
               {okLabel ?? (variant === "admin" ? t("admin.common.save") : t("agent.common.ok"))}
             </button>
           )}

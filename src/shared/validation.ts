@@ -122,3 +122,24 @@ export const RULES = {
   tagColor: { max: 7, ...COLOR },
   bulkField: { required: true },
 } as const satisfies Record<string, FieldRule>;
+
+/** A typed phone number without its formatting (spaces, dashes, dots, parentheses and a leading +). */
+export function cleanNumber(number: string): string {
+  return number.replace(/[\s\-().+]/g, "");
+}
+
+/**
+ * Each form's fields and the rule both sides check them with: the server's request schemas and the islands'
+ * inline messages read the same entry. The contact number is checked after `cleanNumber`.
+ */
+export const FORM_RULES = {
+  contact: { name: RULES.contactName, number: { ...RULES.contactNumber, digits: true }, email: RULES.contactEmail },
+  quickAnswer: { shortcut: RULES.quickAnswerShortcut, message: RULES.quickAnswerMessage },
+  schedule: { body: RULES.scheduleBody, sendAt: RULES.scheduleSendAt },
+  tag: { name: RULES.tagName, color: RULES.tagColor },
+  connection: { name: RULES.connectionName },
+  queue: { name: RULES.queueName, color: RULES.queueColor },
+  user: { name: RULES.userName, email: RULES.email, password: RULES.password },
+  signup: { name: RULES.userName, email: RULES.email, password: RULES.password },
+  login: { email: RULES.loginEmail, password: RULES.loginPassword },
+} as const satisfies Record<string, Record<string, FieldRule>>;

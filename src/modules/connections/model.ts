@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { str } from "../../http/fields";
-import { HOUR_RULE, RULES } from "../../shared/validation";
+import { FORM_RULES, HOUR_RULE } from "../../shared/validation";
 import { PROVIDERS } from "../../shared/contracts/providers";
 
 const text = (max = 30000) => t.Optional(t.String({ maxLength: max }));
@@ -9,7 +9,7 @@ const flag = t.Optional(t.Boolean());
 
 export namespace ConnectionModel {
   export const create = t.Object({
-    name: str(RULES.connectionName),
+    name: str(FORM_RULES.connection.name),
     provider: t.Optional(t.Union(PROVIDERS.map((p) => t.Literal(p)))),
     isDefault: flag,
     isMultidevice: flag,

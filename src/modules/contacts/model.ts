@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { FORM_RULES } from "../../shared/validation";
 
 const extraInfo = t.Array(
   t.Object({
@@ -12,15 +12,16 @@ const extraInfo = t.Array(
   { maxItems: 100 },
 );
 /** Checked after `cleanNumber` removed the formatting (see the routes' transform). */
-const number = str({ ...RULES.contactNumber, digits: true });
-const email = t.Optional(t.String({ maxLength: 320 }));
+const number = str(FORM_RULES.contact.number);
+/** Checked by the service, so an empty email stays allowed; the rule rides along for the error answer. */
+const email = t.Optional(t.String({ maxLength: 320, rule: FORM_RULES.contact.email }));
 
 export namespace ContactModel {
   export const list = listQuery;
   export type List = typeof list.static;
 
   export const create = t.Object({
-    name: str(RULES.contactName),
+    name: str(FORM_RULES.contact.name),
     number,
     email,
     extraInfo: t.Optional(extraInfo),
@@ -31,7 +32,7 @@ export namespace ContactModel {
   export type Update = typeof update.static;
 
   /** POST /contact: the contact of a number, created when missing. */
-  export const getOrCreate = t.Object({ name: str(RULES.contactName), number, email });
+  export const getOrCreate = t.Object({ name: str(FORM_RULES.contact.name), number, email });
   export type GetOrCreate = typeof getOrCreate.static;
 
   export const listAllQuery = t.Object({ name: t.Optional(t.String({ maxLength: 200 })) });

@@ -4,7 +4,7 @@ import { contactExtraInfo, contacts, type ContactRow } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { ContactDto } from "../../shared/contracts/contacts";
-import { checkField, RULES } from "../../shared/validation";
+import { checkField, cleanNumber, RULES } from "../../shared/validation";
 import { globalDefaultConnection } from "../connections/lookup";
 import { phonebookOf } from "../connections/phonebook";
 import { removeMediaFiles } from "../media/files";
@@ -22,10 +22,7 @@ function assertEmail(email: string | undefined) {
   if (problem) throw FieldError.of("email", problem);
 }
 
-/** The number as typed, without formatting (spaces, dashes, dots, parentheses and a leading +). */
-export function cleanNumber(number: string) {
-  return number.replace(/[\s\-().+]/g, "");
-}
+export { cleanNumber };
 
 /** One page of contacts by name, searched by name or number. */
 export function listContacts(

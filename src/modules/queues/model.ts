@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { FORM_RULES, RULES } from "../../shared/validation";
 
 const optionFields = {
   id: t.Optional(t.Integer({ minimum: 1 })),
@@ -19,8 +19,8 @@ export namespace QueueModel {
   export type Option = typeof option.static;
 
   export const create = t.Object({
-    name: str(RULES.queueName),
-    color: str(RULES.queueColor),
+    name: str(FORM_RULES.queue.name),
+    color: str(FORM_RULES.queue.color),
     greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
     chatbots: t.Optional(options),
   });

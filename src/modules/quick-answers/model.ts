@@ -1,15 +1,15 @@
 import { t } from "elysia";
 import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { FORM_RULES } from "../../shared/validation";
 
 export namespace QuickAnswerModel {
   export const list = listQuery;
   export type List = typeof list.static;
 
   export const create = t.Object({
-    shortcut: str(RULES.quickAnswerShortcut),
-    message: str(RULES.quickAnswerMessage),
+    shortcut: str(FORM_RULES.quickAnswer.shortcut),
+    message: str(FORM_RULES.quickAnswer.message),
   });
   export type Create = typeof create.static;
 

@@ -1,13 +1,13 @@
 import { t } from "elysia";
 import { str } from "../../http/fields";
 import { listQuery } from "../../http/list-query";
-import { RULES } from "../../shared/validation";
+import { FORM_RULES } from "../../shared/validation";
 
 const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const fields = t.Object({
-  body: str(RULES.scheduleBody),
+  body: str(FORM_RULES.schedule.body),
   contactId: t.Integer({ minimum: 1 }),
-  sendAt: t.String({ minLength: 1, maxLength: 40, rule: RULES.scheduleSendAt }),
+  sendAt: t.String({ minLength: 1, maxLength: 40, rule: FORM_RULES.schedule.sendAt }),
 });
 
 export namespace ScheduleModel {

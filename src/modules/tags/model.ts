@@ -1,13 +1,13 @@
 import { t } from "elysia";
 import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
-import { RULES } from "../../shared/validation";
+import { FORM_RULES } from "../../shared/validation";
 
 export namespace TagModel {
   export const list = listQuery;
   export type List = typeof list.static;
 
-  export const create = t.Object({ name: str(RULES.tagName), color: str(RULES.tagColor) });
+  export const create = t.Object({ name: str(FORM_RULES.tag.name), color: str(FORM_RULES.tag.color) });
   export type Create = typeof create.static;
 
   export const update = t.Partial(create);
