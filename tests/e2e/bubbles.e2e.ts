@@ -129,6 +129,7 @@ describe("message bubbles", () => {
     expect(await distanceFromBottom(page)).toBeLessThanOrEqual(2);
 
     // A new image while the reader is at the bottom: once it has loaded the newest message is still in view.
+    await page.waitForSelector('html[data-live="true"]');
     await env.sandbox.inbound(whatsappId, { from: number, mediaType: "image", mediaBase64: pngBase64(300, 500) });
     await page.locator(".media-image").nth(1).waitFor();
     await pinnedWithImagesLoaded(page, 2);
