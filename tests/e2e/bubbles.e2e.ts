@@ -222,7 +222,7 @@ describe("message bubbles", () => {
     expect(errors).toEqual([]);
   }, 30_000);
 
-  test("in Portuguese the delete confirmation and the deleted message read in Portuguese", async () => {
+  test("in Portuguese on a phone the reply and delete buttons show without hover, and the delete confirmation and the deleted message read in Portuguese", async () => {
     const number = "5511911110005";
     const ticketId = await agentTicket(number, "Paula Português", await agentId());
     await api("POST", `/messages/${ticketId}`, { body: "Enviei sem querer" });
@@ -231,6 +231,14 @@ describe("message bubbles", () => {
     await logIn(page, env.base, AGENT);
     await openChat(page, ticketId);
     const bubble = page.locator(".bubble.me", { hasText: "Enviei sem querer" });
+    // A phone has no hover: the reply and delete buttons show without it, on screen.
+    for (const name of ["Responder", "Apagar"]) {
+      const button = bubble.getByRole("button", { name });
+      expect(await button.evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    }
     await bubble.getByRole("button", { name: "Apagar" }).click();
     const confirm = page.getByRole("dialog", { name: "Apagar mensagem?" });
     await confirm.getByText("Esta ação não pode ser revertida.").waitFor();
