@@ -58,7 +58,7 @@ export function Onboarding({ initial }: { initial: OnboardingDto }) {
               {steps[step] ? "✓" : ""}
             </span>
             <a href={STEP_LINKS[step]}>{t(`onboarding.steps.${step}`)}</a>
-            <span className="sr-only">{steps[step] ? t("onboarding.done") : t("onboarding.todo")}</span>
+            <span className="sr-only">{steps[step] ? t("onboarding.done") : t("onboarding.pending")}</span>
           </li>
         ))}
       </ol>

@@ -148,3 +148,24 @@ export async function addSandboxConnection(env: E2E) {
   env.sandbox.scan(id);
   return id;
 }
+
+/**
+ * Counts what the page's MediaRecorder produces in `window.__recordedBytes`: it hands over its data every 100 ms
+ * instead of only at the end (the recording is the same), so a test waits for enough bytes, not for a clock.
+ */
+export async function countRecordedBytes(page: Page) {
+  await page.addInitScript(() => {
+    const counted = window as Window & { __recordedBytes?: number };
+    const Recorder = window.MediaRecorder;
+    counted.__recordedBytes = 0;
+    window.MediaRecorder = class extends Recorder {
+      override start(timeslice?: number) {
+        counted.__recordedBytes = 0;
+        this.addEventListener("dataavailable", (e) => {
+          counted.__recordedBytes = (counted.__recordedBytes ?? 0) + e.data.size;
+        });
+        super.start(timeslice ?? 100);
+      }
+    };
+  });
+}

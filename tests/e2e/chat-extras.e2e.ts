@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";
 import { makePrivateDir, writePrivateFile } from "../../src/private-files";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
-import { bootE2E, CHROMIUM_ARGS, openPage, logIn, addUser, addSandboxConnection } from "./boot";
+import { bootE2E, CHROMIUM_ARGS, openPage, logIn, addUser, addSandboxConnection, countRecordedBytes } from "./boot";
 
 const PNG_1PX = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -158,22 +158,7 @@ describe("chat extras", () => {
     });
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
-      // Counts what the recorder has produced so far: it hands over its data every 100 ms instead of only at the
-      // end (the recording is the same), so the test waits for enough bytes rather than for a time on the clock.
-      await page.addInitScript(() => {
-        const counted = window as Window & { __recordedBytes?: number };
-        const Recorder = window.MediaRecorder;
-        counted.__recordedBytes = 0;
-        window.MediaRecorder = class extends Recorder {
-          override start(timeslice?: number) {
-            counted.__recordedBytes = 0;
-            this.addEventListener("dataavailable", (e) => {
-              counted.__recordedBytes = (counted.__recordedBytes ?? 0) + e.data.size;
-            });
-            super.start(timeslice ?? 100);
-          }
-        };
-      });
+      await countRecordedBytes(page);
       await logIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets/${current}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');

@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { contacts, messages, tickets } from "../../src/db/schema";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
-import { addSandboxConnection, addUser, bootE2E, CHROMIUM_ARGS, logIn, openPage, snapshot } from "./boot";
+import {
+  addSandboxConnection,
+  addUser,
+  bootE2E,
+  CHROMIUM_ARGS,
+  logIn,
+  openPage,
+  snapshot,
+  countRecordedBytes,
+} from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -55,21 +64,7 @@ describe("voice notes", () => {
     });
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
-      // The recorder hands over its data every 100 ms, so the test waits for enough bytes, not for a clock.
-      await page.addInitScript(() => {
-        const counted = window as Window & { __recordedBytes?: number };
-        const Recorder = window.MediaRecorder;
-        counted.__recordedBytes = 0;
-        window.MediaRecorder = class extends Recorder {
-          override start(timeslice?: number) {
-            counted.__recordedBytes = 0;
-            this.addEventListener("dataavailable", (e) => {
-              counted.__recordedBytes = (counted.__recordedBytes ?? 0) + e.data.size;
-            });
-            super.start(timeslice ?? 100);
-          }
-        };
-      });
+      await countRecordedBytes(page);
       await logIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets/${ticketId}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
