@@ -135,7 +135,10 @@ export function Composer({
           type="file"
           hidden
           multiple
-          onChange={(e) => void send(e.target.files).then(() => (e.target.value = ""))}
+          onChange={(e) => {
+            composer.stage(Array.from(e.target.files ?? []));
+            e.target.value = "";
+          }}
         />
         <button
           type="button"

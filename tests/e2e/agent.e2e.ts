@@ -173,11 +173,17 @@ describe("agent screens in the browser", () => {
     expect(errors).toEqual([]);
   }, 15_000);
 
-  test("an image picked in the composer is sent and shows in the chat", async () => {
+  test("an image picked with the paperclip waits in the preview for a caption, then is sent and shows in the chat", async () => {
     const { page, errors } = admin;
     await openChat(page, await ticketWith("Iara Imagem", "5511977773333"));
     await page.setInputFiles('.composer input[type="file"]', { name: "pixel.png", mimeType: "image/png", buffer: PNG });
+    const preview = page.getByRole("region", { name: "Files to send" });
+    await preview.locator("img.thumbnail").waitFor();
+    expect(await page.locator(".bubble.me img.media-image").count()).toBe(0);
+    await page.getByRole("textbox", { name: "Add a caption" }).fill("Segue a foto");
+    await preview.getByRole("button", { name: "Send" }).click();
     await page.locator(".bubble.me img.media-image").waitFor();
+    expect(await page.locator(".bubble.me", { hasText: "Segue a foto" }).count()).toBe(1);
     await snapshot(page, "e2e-agent-chat-1440");
     expect(errors).toEqual([]);
   }, 15_000);

@@ -82,6 +82,32 @@ export async function bootE2E() {
   };
 }
 
+/**
+ * Runs in the page: any text that reaches the screen with a server error code in it (a toast, a field message, a
+ * dialog) is reported as a console error, so every browser test fails when a code is shown untranslated.
+ */
+function reportRawErrorCodes() {
+  const code = /\bERR_[A-Z0-9_]+/;
+  const hidden = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"]);
+  const checkText = (text: Node) => {
+    if (hidden.has(text.parentElement?.tagName ?? "")) return;
+    const value = text.textContent ?? "";
+    if (code.test(value)) console.error(`untranslated error code on screen: ${value.trim().slice(0, 200)}`);
+  };
+  const check = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) return checkText(node);
+    if (node.nodeType !== Node.ELEMENT_NODE || hidden.has((node as Element).tagName)) return;
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) checkText(text);
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "characterData") check(record.target);
+      for (const node of record.addedNodes) check(node);
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
 /** A fresh context and page that records console errors, page errors and failed responses. */
 export async function openPage(
   browser: Browser,
@@ -94,6 +120,7 @@ export async function openPage(
     colorScheme: opts.colorScheme ?? "light",
   });
   const page: Page = await context.newPage();
+  await page.addInitScript(reportRawErrorCodes);
   const errors: string[] = [];
   page.on("console", (m) => {
     // Chromium logs every 4xx/5xx as "Failed to load resource"; expected refusals (a wrong password's 401) are

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import en from "../../src/i18n/locales/en.json";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -44,7 +45,7 @@ async function visit(page: Page, path: string) {
   await page.waitForFunction(
     () =>
       [...document.querySelectorAll("[data-island]")].every((el) => el.getAttribute("data-hydrated") === "true") &&
-      !document.querySelector("main")?.textContent?.includes("Loading…"),
+      !/Loading…|Carregando…/.test(document.querySelector("main")?.textContent ?? ""),
   );
 }
 
@@ -243,4 +244,31 @@ describe("dark mode", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+});
+
+describe("every screen in Portuguese", () => {
+  /** A translation key shown instead of its text, e.g. "chat.placeholder". */
+  const rawKey = new RegExp(`\\b(${Object.keys(en).join("|")})\\.[a-zA-Z]+`);
+
+  for (const width of [1440, 375]) {
+    test(`at ${width} px every screen reads in Portuguese, with no raw key, and fits the screen`, async () => {
+      const { page, errors, context } = await openPage(env.browser, { locale: "pt-BR", width, height: 900 });
+      await logIn(page, env.base, ADMIN);
+      const leaks: Record<string, string> = {};
+      const wide: string[] = [];
+      for (const path of ["/tickets", `/tickets/${ticketId}`, ...SCREENS]) {
+        await visit(page, path);
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text a person sees
+        const leak = (await page.innerText("body")).match(rawKey);
+        if (leak) leaks[path] = leak[0];
+        if ((await pageWidth(page)) > width) wide.push(path);
+        await snapshot(page, `e2e-pt-${width}${path.replaceAll("/", "-")}`);
+      }
+      expect(leaks).toEqual({});
+      expect(wide).toEqual([]);
+      expect(await page.getAttribute("html", "lang")).toBe("pt");
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+  }
 });

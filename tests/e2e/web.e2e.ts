@@ -160,4 +160,21 @@ describe("browser", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);
+
+  test("an error code that reaches the screen untranslated counts as a page error in every browser test", async () => {
+    const { context, page, errors } = await openPage(env.browser);
+    await page.goto(`${env.base}/login`);
+    await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
+    expect(errors).toEqual([]);
+    const reported = page.waitForEvent("console", (m) => m.text().startsWith("untranslated error code"));
+    await page.evaluate(() => {
+      const toast = document.createElement("div");
+      toast.setAttribute("role", "alert");
+      toast.textContent = "ERR_INVALID_CREDENTIALS";
+      document.body.append(toast);
+    });
+    await reported;
+    expect(errors).toEqual(["untranslated error code on screen: ERR_INVALID_CREDENTIALS"]);
+    await context.close();
+  });
 });
