@@ -1,6 +1,7 @@
 import { version } from "../package.json";
 import { loadConfig } from "./config";
 import { backup, restore } from "./ops/backup";
+import { importWhaticket } from "./ops/import-whaticket";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -10,6 +11,10 @@ Usage:
          [--with-media]            ... with the media folder, as a tar archive
   zapdesk restore FILE [--force]   restore a backup into DATA_DIR (stop the server first;
                                    --force replaces a database that already has users)
+  zapdesk import-whaticket --from URL
+         [--media-dir DIR]         copy a whaticket installation (postgres:// or mysql:// URL of its
+                                   database; DIR: its backend/public folder) into this inbox; run it
+                                   again to add what is new. WhatsApp connections must be paired again.
   zapdesk healthcheck              exit 0 when the server on PORT answers /health
   zapdesk --version                print the version
   zapdesk --help                   print this help
@@ -61,6 +66,18 @@ export async function runCommand(
         if (!file) return usage(io, "restore needs the backup FILE");
         restore(loadConfig(env), file, { force: flag("--force") });
         io.out(`restored ${file}; start the server to use it`);
+        return 0;
+      }
+      case "import-whaticket": {
+        const from = value("--from");
+        if (!from) return usage(io, "import-whaticket needs --from postgres://… or mysql://…");
+        const report = await importWhaticket(loadConfig(env), from, {
+          mediaDir: value("--media-dir"),
+          onTable: (table) => io.out(`importing ${table}…`),
+        });
+        for (const [table, n] of Object.entries(report.tables))
+          io.out(`${table.padEnd(20)} ${n.imported} imported, ${n.existing} already here, ${n.skipped} left out`);
+        io.out("done: pair each WhatsApp connection again (Connections → QR code)");
         return 0;
       }
       case "healthcheck":

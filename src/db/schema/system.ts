@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 
 export const settings = sqliteTable("settings", {
@@ -38,3 +38,18 @@ export const jobs = sqliteTable(
 );
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * What an import from another installation already brought in: the source's table and row id, and the row it
+ * became here. A second run of the same import finds its rows here and adds nothing twice.
+ */
+export const importedRows = sqliteTable(
+  "imported_rows",
+  {
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    targetId: integer("target_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.sourceId] })],
+);

@@ -3,7 +3,14 @@ import type { UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
 import { findUserById } from "../users/lookup";
-import { bumpTokenVersion, countUsers, findUserByEmail, insertUser, toUserDto } from "../users/service";
+import {
+  bumpTokenVersion,
+  countUsers,
+  findUserByEmail,
+  insertUser,
+  replacePasswordHash,
+  toUserDto,
+} from "../users/service";
 import { presentRefreshToken, revokeFamily, startFamily } from "./families";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 import type { Tokens } from "./tokens";
@@ -20,6 +27,9 @@ export async function authenticate(deps: AppDeps, email: string, password: strin
     throw invalidCredentials();
   }
   if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
+  // Accounts imported from whaticket arrive with bcrypt hashes: the first good login moves them to ours.
+  if (user.passwordHash.startsWith("$2"))
+    replacePasswordHash(deps.db, user.id, await hashPassword(password, deps.config.passwordHashing));
   return user;
 }
 

@@ -260,6 +260,11 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
 }
 
 /** Ends every session of the user: tokens of the previous version are refused from now on. */
+/** Stores a new hash of the same password (an imported bcrypt hash moving to this server's algorithm). */
+export function replacePasswordHash(db: Db, id: number, passwordHash: string) {
+  db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+}
+
 export function bumpTokenVersion(db: Db, id: number) {
   db.update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
