@@ -68,6 +68,8 @@ const RULES: Rule[] = [
   { methods: ["POST", "PUT"], path: /^\/api\/whatsapp(\/[^/]+)?\/?$/, limit: fixed(512 * KB, "connections:manage") },
   // Up to 100 extra-info fields of 2 000 characters.
   { methods: ["POST", "PUT"], path: /^\/api\/(contacts(\/[^/]+)?|contact)\/?$/, limit: fixed(512 * KB, true) },
+  // Socket.IO's long-polling posts (a few join events): the engine reads them itself, within the default.
+  { methods: ["POST"], path: /^\/socket\.io\/?$/, limit: () => ({ bytes: DEFAULT_BODY_LIMIT, ownReader: true }) },
   // A 30 000-character message.
   { methods: ["POST", "PUT"], path: /^\/api\/(quickAnswers|schedules)(\/[^/]+)?\/?$/, limit: fixed(256 * KB, true) },
 ];

@@ -3,6 +3,10 @@ import type { Logger } from "../log";
 import type { RealtimeHub } from "./hub";
 import type { Clock } from "../shared/clock";
 import { type AccessChecks, type RawSocket, type SocketSession, SocketRegistry } from "./registry";
+import type { SocketIoBridge } from "./socket-io";
+
+/** Where the whaticket family's clients look for Socket.IO (see socket-io.ts). */
+const SOCKET_IO_PATH = "/socket.io/";
 
 interface Socket {
   raw: RawSocket;
@@ -18,24 +22,44 @@ interface Socket {
  * Frames are read by the registry, not by a framework body schema: a schema refusal describes the whole frame,
  * which for a deeply nested one overflowed the stack outside any handler.
  */
-export function realtimeRoutes(deps: { clock: Clock; log: Logger; hub: RealtimeHub }, checks: AccessChecks) {
+export function realtimeRoutes(
+  deps: { clock: Clock; log: Logger; hub: RealtimeHub; corsOrigins?: readonly string[] },
+  checks: AccessChecks,
+) {
   const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks });
   deps.hub.beforeFanOut?.((rooms, event, payload) => registry.beforeFanOut(rooms, event, payload));
 
-  return new Elysia().ws("/ws", {
-    query: t.Object({ token: t.Optional(t.String()) }),
-    async resolve({ query }: { query: { token?: string } }) {
-      return { session: await checks.verifyToken(query.token) };
-    },
-    open(ws) {
-      const socket = ws as unknown as Socket;
-      registry.add(socket.raw, socket.data.session);
-    },
-    message(ws, frame) {
-      registry.receive((ws as unknown as Socket).raw, frame);
-    },
-    close(ws) {
-      registry.remove((ws as unknown as Socket).raw);
-    },
-  });
+  // Loaded on the first request for it: an inbox without the family's clients never pays for Socket.IO.
+  let bridge: Promise<SocketIoBridge> | undefined;
+  const socketIo = () =>
+    (bridge ??= import("./socket-io").then(({ socketIoBridge }) =>
+      socketIoBridge({
+        path: SOCKET_IO_PATH,
+        registry,
+        checks,
+        origins: deps.corsOrigins ?? [],
+        onFanOut: (listener) => deps.hub.beforeFanOut?.(listener),
+      }),
+    ));
+
+  return new Elysia()
+    .all(SOCKET_IO_PATH, async ({ request, server }) => (await socketIo()).handle(request, server!), {
+      parse: "none",
+    })
+    .ws("/ws", {
+      query: t.Object({ token: t.Optional(t.String()) }),
+      async resolve({ query }: { query: { token?: string } }) {
+        return { session: await checks.verifyToken(query.token) };
+      },
+      open(ws) {
+        const socket = ws as unknown as Socket;
+        registry.add(socket.raw, socket.data.session);
+      },
+      message(ws, frame) {
+        registry.receive((ws as unknown as Socket).raw, frame);
+      },
+      close(ws) {
+        registry.remove((ws as unknown as Socket).raw);
+      },
+    });
 }

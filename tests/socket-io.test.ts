@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { io, type Socket } from "socket.io-client";
+import { createApp } from "../src/app";
+import { contacts, queues, tickets } from "../src/db/schema";
+import { BunTopicHub } from "../src/realtime/hub";
+import { createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+let ctx: TestContext<BunTopicHub>;
+let server: Awaited<ReturnType<typeof createApp>>;
+const hub = new BunTopicHub();
+let base: string;
+let sales: number;
+let support: number;
+let connectionId: number;
+const opened: Socket[] = [];
+
+beforeAll(async () => {
+  ctx = await makeTestApp({}, { hub });
+  server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
+  hub.attach(server.server!);
+  base = `http://127.0.0.1:${server.server!.port}`;
+  const rows = ctx.db
+    .insert(queues)
+    .values([
+      { name: "Sales", color: "#f00" },
+      { name: "Support", color: "#0f0" },
+    ])
+    .returning()
+    .all();
+  sales = rows[0]!.id;
+  support = rows[1]!.id;
+  connectionId = (await createSandboxConnection(ctx)).id;
+});
+
+afterAll(async () => {
+  for (const socket of opened) socket.disconnect();
+  await server.stop(true);
+});
+
+/** A Socket.IO client as the family's frontends open it: the access token in the query. */
+function connect(token: string | undefined, transports: ("websocket" | "polling")[] = ["websocket"]) {
+  const socket = io(base, { transports, query: token ? { token } : {}, reconnection: false, forceNew: true });
+  opened.push(socket);
+  return socket;
+}
+
+/** The next `event` the socket receives whose payload passes `match`. */
+/** What the tests read of an event's payload. */
+interface Payload {
+  action?: string;
+  message?: { body: string; ticketId: number };
+  ticket?: { id: number };
+}
+
+function next(socket: Socket, event: string, match: (payload: Payload) => boolean = () => true): Promise<Payload> {
+  return new Promise((resolve) => {
+    const listener = (payload: Payload) => {
+      if (!match(payload)) return;
+      socket.off(event, listener);
+      resolve(payload);
+    };
+    socket.on(event, listener);
+  });
+}
+
+async function ready(socket: Socket) {
+  await next(socket, "ready");
+  return socket;
+}
+
+/** Sends events, then waits for a pong, so the server has handled them all (frames are handled in order). */
+async function settle(socket: Socket) {
+  const pong = next(socket, "pong");
+  socket.emit("ping");
+  await pong;
+}
+
+let contactSeq = 0;
+function ticketIn(queueId: number) {
+  const number = `55219777${String(++contactSeq).padStart(5, "0")}`;
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Cliente ${contactSeq}`, number })
+    .returning()
+    .get();
+  const ticket = ctx.db
+    .insert(tickets)
+    .values({ contactId: contact.id, queueId, status: "pending", whatsappId: connectionId })
+    .returning()
+    .get();
+  return { ticket, number };
+}
+
+describe("Socket.IO for the whaticket family's clients", () => {
+  test("over websocket, a client with a token joins its tickets and hears a sandbox customer's message live", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [sales] });
+    const socket = await ready(connect(token));
+    socket.emit("joinNotification");
+    socket.emit("joinTickets", "pending");
+    await settle(socket);
+    const { ticket, number } = ticketIn(sales);
+    const heard = next(socket, "appMessage", (p) => p.action === "create");
+    await ctx.sandbox.inbound(connectionId, { from: number, body: "Olá, preciso de ajuda" });
+    const payload = await heard;
+    expect(payload.message).toMatchObject({ body: "Olá, preciso de ajuda", ticketId: ticket.id });
+    expect(payload.ticket?.id).toBe(ticket.id);
+  });
+
+  test("over long-polling only, the same client still receives the ticket's events", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const socket = await ready(connect(token, ["polling"]));
+    expect(socket.io.engine.transport.name).toBe("polling");
+    const { ticket, number } = ticketIn(support);
+    socket.emit("joinChatBox", String(ticket.id));
+    await settle(socket);
+    const heard = next(socket, "appMessage", (p) => p.action === "create");
+    await ctx.sandbox.inbound(connectionId, { from: number, body: "por polling" });
+    expect((await heard).message?.body).toBe("por polling");
+  });
+
+  test("a client without a token, or with a forged one, is refused before it connects", async () => {
+    for (const token of [undefined, "not-a-jwt", `${(await loginAs(ctx)).token}x`]) {
+      const socket = connect(token);
+      const error = await new Promise<Error>((resolve) => socket.on("connect_error", resolve));
+      expect(error.message).toBe("ERR_SESSION_EXPIRED");
+      expect(socket.connected).toBe(false);
+    }
+  });
+
+  test("an agent is refused the chat of a ticket in another queue and hears nothing of it; an admin hears it", async () => {
+    const agent = await ready(connect((await loginAs(ctx, { queueIds: [sales] })).token));
+    const admin = await ready(connect((await loginAs(ctx, { profile: "admin" })).token));
+    const { ticket, number } = ticketIn(support);
+    const received: unknown[] = [];
+    agent.on("appMessage", (p) => received.push(p));
+    agent.emit("joinChatBox", String(ticket.id));
+    agent.emit("joinTickets", "pending");
+    admin.emit("joinChatBox", String(ticket.id));
+    await Promise.all([settle(agent), settle(admin)]);
+    const adminHeard = next(admin, "appMessage", (p) => p.action === "create");
+    await ctx.sandbox.inbound(connectionId, { from: number, body: "só para o suporte" });
+    await adminHeard;
+    await settle(agent);
+    expect(received).toEqual([]);
+  });
+});
