@@ -6,5 +6,7 @@ export const COMPILED = import.meta.dir.startsWith("/$bunfs");
 const ROOT = COMPILED ? "/$bunfs/root" : join(import.meta.dir, "..");
 
 export const MIGRATIONS_DIR = COMPILED ? join(ROOT, "migrations") : join(ROOT, "db", "migrations");
+/** The PostgreSQL schema's migrations (drizzle.pg.config.ts), embedded in the binary beside SQLite's. */
+export const PG_MIGRATIONS_DIR = COMPILED ? join(ROOT, "migrations-pg") : join(ROOT, "db", "migrations-pg");
 export const STATIC_DIR = COMPILED ? join(ROOT, "public") : join(ROOT, "dist", "public");
 export const PROJECT_ROOT = ROOT;

@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+/** The PostgreSQL schema's migrations, generated beside SQLite's (drizzle.config.ts) from src/db/pg-schema. */
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./src/db/pg-schema/index.ts",
+  out: "./db/migrations-pg",
+});

@@ -1,0 +1,71 @@
+import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt, bool } from "./columns";
+import { connections } from "./connections";
+
+/** One bulk-send record per recipient (the shipping report). */
+export const massMessages = pgTable(
+  "mass_messages",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "cascade" }),
+    phone: text("phone").notNull(),
+    message: text("message").notNull(),
+    status: text("status").notNull().default("pending"),
+    /** The network id chosen for this record's message before it is stored: decides, after a crash, whether it was. */
+    wid: text("wid"),
+    /** Epoch ms when the record was sent: the 24 h limit counts these. */
+    sentAt: bigint("sent_at", { mode: "number" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("mass_messages_sent_idx").on(t.whatsappId, t.sentAt),
+    index("mass_messages_whatsapp_status_idx").on(t.whatsappId, t.status, t.id),
+    index("mass_messages_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Bulk-send throttling per connection. */
+export const settingsMessage = pgTable("settings_message", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  whatsappId: integer("whatsapp_id")
+    .notNull()
+    .unique()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  limit: integer("limit").notNull().default(10),
+  minutes: integer("minutes").notNull().default(1),
+  seconds: integer("seconds").notNull().default(0),
+  contacts: bool("contacts").notNull().default(false),
+  photo: bool("photo").notNull().default(false),
+  random: bool("random").notNull().default(false),
+  optOut: text("opt_out").notNull().default(""),
+  sendToday: integer("send_today").notNull().default(0),
+  status: text("status").notNull().default("active"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Each connection's last bulk send (epoch ms) and the random extra wait drawn for the next one. */
+export const bulkLanes = pgTable("bulk_lanes", {
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  lastAt: bigint("last_at", { mode: "number" }).notNull(),
+  jitterMs: integer("jitter_ms").notNull().default(0),
+});
+
+/** Numbers that sent a connection's opt-out keyword: bulk sends skip them. */
+export const optOuts = pgTable(
+  "opt_outs",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    number: text("number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("opt_outs_whatsapp_number_idx").on(t.whatsappId, t.number)],
+);
+
+export type MassMessageRow = typeof massMessages.$inferSelect;

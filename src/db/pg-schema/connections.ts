@@ -1,0 +1,54 @@
+import { integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
+import { PROVIDERS } from "../../shared/contracts/providers";
+import { createdAt, updatedAt, bool } from "./columns";
+
+export const connections = pgTable("whatsapps", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull().unique(),
+  provider: text("provider", { enum: PROVIDERS }).notNull().default("baileys"),
+  number: text("number").notNull().default(""),
+  status: text("status").notNull().default("OPENING"),
+  qrcode: text("qrcode").notNull().default(""),
+  retries: integer("retries").notNull().default(0),
+  isDefault: bool("is_default").notNull().default(false),
+  isMultidevice: bool("is_multidevice").notNull().default(true),
+  greetingMessage: text("greeting_message").notNull().default(""),
+  farewellMessage: text("farewell_message").notNull().default(""),
+  transferTicketMessage: text("transfer_ticket_message").notNull().default(""),
+  outOfWorkMessage: text("out_of_work_message").notNull().default(""),
+  wavoip: text("wavoip").notNull().default(""),
+  defineWorkHours: bool("define_work_hours").notNull().default(false),
+  startWorkHour: text("start_work_hour").notNull().default("08:00"),
+  endWorkHour: text("end_work_hour").notNull().default("17:30"),
+  startWorkHourWeekend: text("start_work_hour_weekend").notNull().default("08:00"),
+  endWorkHourWeekend: text("end_work_hour_weekend").notNull().default("17:30"),
+  monday: bool("monday").notNull().default(true),
+  tuesday: bool("tuesday").notNull().default(true),
+  wednesday: bool("wednesday").notNull().default(true),
+  thursday: bool("thursday").notNull().default(true),
+  friday: bool("friday").notNull().default(true),
+  saturday: bool("saturday").notNull().default(false),
+  sunday: bool("sunday").notNull().default(false),
+  /** When the phone sends its chat history after pairing, the last `importHistoryDays` days become closed tickets. */
+  importHistory: bool("import_history").notNull().default(false),
+  importHistoryDays: integer("import_history_days").notNull().default(7),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Phone book learnt from a connection (contacts.upsert), the source of the contacts import. */
+export const connectionPhonebook = pgTable(
+  "whatsapp_phonebook",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    jid: text("jid").notNull(),
+    phone: text("phone"),
+    lid: text("lid"),
+    name: text("name"),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.jid] })],
+);
+
+export type ConnectionRow = typeof connections.$inferSelect;

@@ -1,0 +1,106 @@
+import { type AnyPgColumn, index, integer, primaryKey, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, date, updatedAt, bool } from "./columns";
+import { connections } from "./connections";
+import { users } from "./users";
+import { contacts } from "./contacts";
+import { tickets } from "./tickets";
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    /** The network's message id (WhatsApp key id); unique per connection so re-deliveries are idempotent. */
+    wid: text("wid").notNull(),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    body: text("body").notNull().default(""),
+    fromMe: bool("from_me").notNull().default(false),
+    read: bool("read").notNull().default(false),
+    ack: integer("ack").notNull().default(0),
+    mediaType: text("media_type").notNull().default("chat"),
+    mediaUrl: text("media_url"),
+    mediaMime: text("media_mime"),
+    fileName: text("file_name"),
+    /** Inbound media not in `mediaUrl` yet: `downloading` until its file is stored, `unavailable` when it could not be. */
+    mediaState: text("media_state", { enum: ["downloading", "unavailable"] }),
+    isDeleted: bool("is_deleted").notNull().default(false),
+    /** The sender edited the text after sending it. */
+    isEdited: bool("is_edited").notNull().default(false),
+    /** An agent's private note on the ticket: shown to the team in the history, never sent to the contact. */
+    isPrivate: bool("is_private").notNull().default(false),
+    quotedMsgId: integer("quoted_msg_id").references((): AnyPgColumn => messages.id, { onDelete: "set null" }),
+    remoteJid: text("remote_jid"),
+    participant: text("participant"),
+    senderName: text("sender_name"),
+    dataJson: text("data_json"),
+    /**
+     * Delivery of a message sent from here: `queued` waits for its connection, `sending` is being handed to the
+     * network, `sent` was handed over, `failed` waits for a retry. Null for everything the network reported.
+     */
+    sendState: text("send_state", { enum: ["queued", "sending", "sent", "failed"] }),
+    /** Why the last send failed: an error code (ERR_SENDING_WAPP_MSG, ERR_WAPP_MSG_REJECTED). */
+    sendError: text("send_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_whatsapp_wid_unique").on(t.whatsappId, t.wid),
+    index("messages_send_state_idx").on(t.sendState, t.whatsappId),
+    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt),
+    index("messages_ticket_read_idx").on(t.ticketId, t.read),
+  ],
+);
+
+export const quickAnswers = pgTable("quick_answers", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  shortcut: text("shortcut").notNull().unique(),
+  message: text("message").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const schedules = pgTable(
+  "schedules",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    body: text("body").notNull(),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    sendAt: date("send_at").notNull(),
+    sentAt: date("sent_at"),
+    status: text("status", { enum: ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] })
+      .notNull()
+      .default("PENDENTE"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** The message this schedule stored in its ticket, so a repeated run never stores a second one. */
+    messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("schedules_status_send_idx").on(t.status, t.sendAt), index("schedules_created_idx").on(t.createdAt)],
+);
+
+/** Emoji reactions to a message: one per reactor (the contact's phone digits, or "me" for this connection). */
+export const messageReactions = pgTable(
+  "message_reactions",
+  {
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    reactor: text("reactor").notNull(),
+    emoji: text("emoji").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.reactor] })],
+);
+
+export type MessageRow = typeof messages.$inferSelect;
+
+export type ScheduleRow = typeof schedules.$inferSelect;

@@ -1,0 +1,55 @@
+import { bigint, index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt } from "./columns";
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type SettingRow = typeof settings.$inferSelect;
+
+/**
+ * Timed work (auto-close, backups, and later schedules, campaigns and webhooks): a job runs at `runAt`, is
+ * leased by one runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one
+ * (`everyMs`) goes back to pending after each run. `key` keeps one job per purpose.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    kind: text("kind").notNull(),
+    key: text("key").unique(),
+    payload: text("payload").notNull().default("{}"),
+    status: text("status", { enum: ["pending", "running", "done", "failed"] })
+      .notNull()
+      .default("pending"),
+    runAt: bigint("run_at", { mode: "number" }).notNull(),
+    everyMs: bigint("every_ms", { mode: "number" }),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    leaseUntil: bigint("lease_until", { mode: "number" }),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("jobs_due_idx").on(t.status, t.runAt)],
+);
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * What an import from another installation already brought in: the source's table and row id, and the row it
+ * became here. A second run of the same import finds its rows here and adds nothing twice.
+ */
+export const importedRows = pgTable(
+  "imported_rows",
+  {
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    targetId: integer("target_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.sourceId] })],
+);

@@ -1,0 +1,77 @@
+import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, date, updatedAt, bool } from "./columns";
+import { connections } from "./connections";
+import { users } from "./users";
+import { queues, chatbots } from "./queues";
+import { contacts } from "./contacts";
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    status: text("status", { enum: ["pending", "open", "closed"] })
+      .notNull()
+      .default("pending"),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
+    isGroup: bool("is_group").notNull().default(false),
+    isBot: bool("is_bot").notNull().default(false),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    lastMessage: text("last_message").notNull().default(""),
+    channel: text("channel").notNull().default("whatsapp"),
+    /** Created closed by the history import to hold a chat's messages from before pairing. */
+    fromHistory: bool("from_history").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt),
+    index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
+    index("tickets_user_status_idx").on(t.userId, t.status),
+    index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
+    index("tickets_created_idx").on(t.createdAt),
+    index("tickets_updated_idx").on(t.updatedAt),
+  ],
+);
+
+/** Where a ticket stands in its queue's chatbot tree (keyed per ticket, cleared on accept/transfer/close). */
+export const ticketDialogs = pgTable("ticket_dialogs", {
+  ticketId: integer("ticket_id")
+    .primaryKey()
+    .references(() => tickets.id, { onDelete: "cascade" }),
+  chatbotId: integer("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+  invalidCount: integer("invalid_count").notNull().default(0),
+  menuSentAt: date("menu_sent_at"),
+  outOfWorkSentAt: date("out_of_work_sent_at"),
+  updatedAt: updatedAt(),
+});
+
+export const tags = pgTable("tags", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull().unique(),
+  color: text("color").notNull().default("#eee"),
+  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const ticketTags = pgTable(
+  "ticket_tags",
+  {
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
+);
+
+export type TicketRow = typeof tickets.$inferSelect;
+
+export type TagRow = typeof tags.$inferSelect;

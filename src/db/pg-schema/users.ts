@@ -1,0 +1,41 @@
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, date, updatedAt } from "./columns";
+import { connections } from "./connections";
+
+export const users = pgTable("users", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  profile: text("profile", { enum: ["admin", "user"] })
+    .notNull()
+    .default("user"),
+  tokenVersion: integer("token_version").notNull().default(0),
+  whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One signed-in device: every login starts a family, every refresh moves it to the next generation, and only the
+ * refresh token of the current generation is valid. Presenting an older one means a token was copied, so the
+ * family is revoked.
+ */
+export const refreshFamilies = pgTable(
+  "refresh_families",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    generation: integer("generation").notNull().default(0),
+    rotatedAt: date("rotated_at").notNull(),
+    createdAt: date("created_at").notNull(),
+    revokedAt: date("revoked_at"),
+  },
+  (t) => [index("refresh_families_user_idx").on(t.userId), index("refresh_families_rotated_idx").on(t.rotatedAt)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+
+export type RefreshFamilyRow = typeof refreshFamilies.$inferSelect;

@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import { is, type Table } from "drizzle-orm";
+import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
+import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as pgSchema from "../src/db/pg-schema";
+import * as sqliteSchema from "../src/db/schema";
+
+/** What both dialects must agree on for one table, in plain data that `toEqual` compares and prints. */
+interface TableShape {
+  name: string;
+  columns: Record<string, { notNull: boolean; primary: boolean; hasDefault: boolean; generatedId: boolean }>;
+  primaryKey: string[];
+  unique: string[];
+  indexes: string[];
+  foreignKeys: string[];
+  checks: string[];
+}
+
+type AnyConfig = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>;
+
+function shapeOf(config: AnyConfig): TableShape {
+  const names = (columns: { name: string }[]) => columns.map((c) => c.name).join(", ");
+  const columns = Object.fromEntries(
+    config.columns.map((c) => {
+      // SQLite numbers an integer primary key by itself (AUTOINCREMENT or not); PostgreSQL only an identity.
+      const generatedId =
+        ("autoIncrement" in c && c.autoIncrement === true) || ("generatedIdentity" in c && !!c.generatedIdentity);
+      return [
+        c.name,
+        { notNull: c.notNull, primary: c.primary, hasDefault: c.primary ? false : c.hasDefault, generatedId },
+      ];
+    }),
+  );
+  const primaryKey = [
+    ...config.columns.filter((c) => c.primary).map((c) => c.name),
+    ...config.primaryKeys.map((pk) => `(${names(pk.columns)})`),
+  ];
+  const unique = [
+    ...config.columns.filter((c) => c.isUnique).map((c) => `${c.uniqueName} (${c.name})`),
+    ...config.uniqueConstraints.map((u) => `${u.getName()} (${names(u.columns)})`),
+  ].sort();
+  const indexes = config.indexes
+    .map((i) => {
+      const columns = (i.config.columns as { name?: string }[]).map((c) => c.name ?? "<expression>");
+      return `${i.config.name}${i.config.unique ? " unique" : ""} (${columns.join(", ")})`;
+    })
+    .sort();
+  const foreignKeys = config.foreignKeys
+    .map((fk) => {
+      const ref = fk.reference();
+      const target = ref.foreignTable as Table;
+      const targetName = (is(target, PgTable) ? pgConfig(target) : sqliteConfig(target as SQLiteTable)).name;
+      return `(${names(ref.columns)}) → ${targetName}(${names(ref.foreignColumns)}) on delete ${fk.onDelete ?? "no action"}`;
+    })
+    .sort();
+  const checks = config.checks.map((c) => c.name).sort();
+  return { name: config.name, columns, primaryKey, unique, indexes, foreignKeys, checks };
+}
+
+function tablesOf(schema: Record<string, unknown>, kind: typeof PgTable | typeof SQLiteTable) {
+  return Object.fromEntries(Object.entries(schema).filter(([, value]) => is(value, kind))) as Record<string, Table>;
+}
+
+const sqliteTables = tablesOf(sqliteSchema, SQLiteTable);
+const pgTables = tablesOf(pgSchema, PgTable);
+const sqliteShape = (name: string) => shapeOf(sqliteConfig(sqliteTables[name] as SQLiteTable));
+const pgShape = (name: string) => shapeOf(pgConfig(pgTables[name] as PgTable));
+
+describe("the PostgreSQL schema is the SQLite schema's twin", () => {
+  test("both export the same tables under the same names", () => {
+    expect(Object.keys(pgTables).sort()).toEqual(Object.keys(sqliteTables).sort());
+    expect(Object.keys(sqliteTables).length).toBeGreaterThan(30);
+  });
+
+  for (const name of Object.keys(sqliteTables).sort())
+    test(`${name}: same SQL name, columns, keys, unique constraints, indexes, foreign keys and checks`, () => {
+      expect(pgTables[name]).toBeDefined();
+      expect(pgShape(name)).toEqual(sqliteShape(name));
+    });
+});
+
+describe("the comparison notices a difference", () => {
+  const base = sqliteShape("messages");
+
+  test("a column, an index or a foreign key present on one side only", async () => {
+    const { index, integer, sqliteTable, text } = await import("drizzle-orm/sqlite-core");
+    const { tickets } = sqliteSchema;
+    const withColumn = sqliteTable("messages", { id: integer("id").primaryKey(), extra: text("extra") });
+    expect(shapeOf(sqliteConfig(withColumn)).columns).not.toEqual(
+      shapeOf(sqliteConfig(sqliteTable("messages", { id: integer("id").primaryKey() }))).columns,
+    );
+    const indexed = sqliteTable("t", { a: integer("a"), b: integer("b") }, (t) => [index("t_a_idx").on(t.a)]);
+    const otherColumns = sqliteTable("t", { a: integer("a"), b: integer("b") }, (t) => [index("t_a_idx").on(t.b)]);
+    const bare = sqliteTable("t", { a: integer("a"), b: integer("b") });
+    expect(shapeOf(sqliteConfig(indexed)).indexes).toEqual(["t_a_idx (a)"]);
+    expect(shapeOf(sqliteConfig(otherColumns))).not.toEqual(shapeOf(sqliteConfig(indexed)));
+    expect(shapeOf(sqliteConfig(bare))).not.toEqual(shapeOf(sqliteConfig(indexed)));
+    const cascading = sqliteTable("r", {
+      ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
+    });
+    const settingNull = sqliteTable("r", {
+      ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    });
+    expect(shapeOf(sqliteConfig(cascading)).foreignKeys).toEqual(["(ticket_id) → tickets(id) on delete cascade"]);
+    expect(shapeOf(sqliteConfig(cascading))).not.toEqual(shapeOf(sqliteConfig(settingNull)));
+    expect(base.indexes).toContain("messages_whatsapp_wid_unique unique (whatsapp_id, wid)");
+  });
+});
