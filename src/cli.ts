@@ -2,6 +2,7 @@ import { version } from "../package.json";
 import { loadConfig } from "./config";
 import { backup, restore } from "./ops/backup";
 import { importWhaticket } from "./ops/import-whaticket";
+import { migrateToPostgres } from "./ops/migrate-to-postgres";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -15,6 +16,10 @@ Usage:
          [--media-dir DIR]         copy a whaticket installation (postgres:// or mysql:// URL of its
                                    database; DIR: its backend/public folder) into this inbox; run it
                                    again to add what is new. WhatsApp connections must be paired again.
+  zapdesk migrate-to-postgres --to URL
+                                   copy this inbox's database (DATA_DIR) into an empty PostgreSQL
+                                   database (postgres://user:pass@host/db, or ?host=/socket/dir) and
+                                   compare the row counts; stop the server first
   zapdesk healthcheck              exit 0 when the server on PORT answers /health
   zapdesk --version                print the version
   zapdesk --help                   print this help
@@ -80,6 +85,11 @@ export async function runCommand(
         io.out("done: pair each WhatsApp connection again (Connections → QR code)");
         return 0;
       }
+      case "migrate-to-postgres": {
+        const to = value("--to");
+        if (!to) return usage(io, "migrate-to-postgres needs --to postgres://…");
+        return await migrate(loadConfig(env), to, io);
+      }
       case "healthcheck":
         return await healthcheck(env);
       default:
@@ -94,6 +104,24 @@ export async function runCommand(
 function usage(io: Io, problem: string): number {
   io.err(`${problem}\n\n${HELP}`);
   return 2;
+}
+
+/** Runs the copy into PostgreSQL and prints each table's counts; exit 1 when a count differs. */
+async function migrate(config: ReturnType<typeof loadConfig>, to: string, io: Io): Promise<number> {
+  io.out("copying into PostgreSQL: the server must be stopped, rows it writes meanwhile are not copied");
+  const report = await migrateToPostgres(config, to);
+  for (const t of report.tables)
+    io.out(
+      `${t.table.padEnd(24)} ${String(t.source).padStart(8)} in SQLite ${String(t.target).padStart(8)} in PostgreSQL${t.source === t.target ? "" : "  ← differs"}`,
+    );
+  const rows = report.tables.reduce((sum, t) => sum + t.target, 0);
+  const seconds = (report.ms / 1000).toFixed(1);
+  if (!report.ok) {
+    io.err("row counts differ: the copy was rolled back, PostgreSQL holds none of it");
+    return 1;
+  }
+  io.out(`done: ${rows} rows in ${report.tables.length} tables copied and counted in ${seconds} s`);
+  return 0;
 }
 
 /** For container health checks (the image has no curl): asks the local server's /health. */

@@ -226,6 +226,7 @@ const TABLE_OWNERS: Record<string, string> = {
  */
 const DATA_MIGRATIONS: Record<string, string> = {
   "src/ops/import-whaticket/": "copies a whaticket installation's tables into ours, once per row",
+  "src/ops/migrate-to-postgres.ts": "copies every table of the SQLite database into PostgreSQL as it is",
 };
 
 /**
