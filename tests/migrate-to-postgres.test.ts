@@ -283,3 +283,15 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
     expect(errors.join("\n")).toContain("--to must be a postgres:// URL");
   });
 });
+
+describe("zapdesk migrate-to-postgres on the command line", () => {
+  test("is listed in the help, and without --to exits 2 saying what it needs", async () => {
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+    expect(await runCommand(["--help"], {}, io)).toBe(0);
+    expect(lines.join("\n")).toContain("zapdesk migrate-to-postgres --to URL");
+    lines.length = 0;
+    expect(await runCommand(["migrate-to-postgres"], {}, io)).toBe(2);
+    expect(lines[0]).toContain("migrate-to-postgres needs --to postgres://");
+  });
+});

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SQL } from "bun";
 import { version } from "../../package.json";
+import { hasPostgres, startPostgres } from "../sql-servers";
 
 /**
  * The release as a user gets it: the compiled binary, run as an unprivileged user (uid 65532, as in the Docker
@@ -122,4 +124,30 @@ describe("the compiled binary", () => {
     again.kill("SIGTERM");
     expect(await again.exited).toBe(0);
   }, 60_000);
+
+  test.skipIf(!hasPostgres)(
+    "copies its database into PostgreSQL with the PostgreSQL migrations it carries",
+    async () => {
+      const env = { DATA_DIR: dataDir("to-postgres"), PORT: "0", HOST: "127.0.0.1", ADMIN_EMAIL: "boss@example.com" };
+      const server = run([], { ...env, ADMIN_PASSWORD: "binary-secret" });
+      const [, port] = await lines(server.stdout, /listening on http:\/\/localhost:(\d+)/);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      server.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      const postgres = startPostgres();
+      try {
+        const migrate = run(["migrate-to-postgres", "--to", postgres.url], env);
+        const out = await new Response(migrate.stdout).text();
+        expect(await migrate.exited).toBe(0);
+        expect(out).toMatch(/^users +1 in SQLite +1 in PostgreSQL$/m);
+        const sql = new SQL(postgres.url);
+        const [admin] = await sql`SELECT email FROM users`;
+        await sql.close();
+        expect(admin.email).toBe("boss@example.com");
+      } finally {
+        postgres.stop();
+      }
+    },
+    60_000,
+  );
 });
