@@ -1,14 +1,20 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { is, type Table } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../src/db/pg-schema";
 import * as sqliteSchema from "../src/db/schema";
+import { PG_MIGRATIONS_DIR } from "../src/paths";
 
 /** What both dialects must agree on for one table, in plain data that `toEqual` compares and prints. */
 interface TableShape {
   name: string;
-  columns: Record<string, { notNull: boolean; primary: boolean; hasDefault: boolean; generatedId: boolean }>;
+  columns: Record<
+    string,
+    { reads: string; notNull: boolean; primary: boolean; hasDefault: boolean; generatedId: boolean }
+  >;
   primaryKey: string[];
   unique: string[];
   indexes: string[];
@@ -18,6 +24,15 @@ interface TableShape {
 
 type AnyConfig = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>;
 
+/**
+ * The kind of JavaScript value the app reads from a column (number, string, boolean, date, bytes), with a text
+ * column's allowed values: the same on both sides, so one service layer can run on either database.
+ */
+function readsAs(column: AnyConfig["columns"][number]): string {
+  const kind = column.columnType === "PgCustomColumn" && column.getSQLType() === "bytea" ? "buffer" : column.dataType;
+  return column.enumValues ? `${kind} (${column.enumValues.join(" | ")})` : kind;
+}
+
 function shapeOf(config: AnyConfig): TableShape {
   const names = (columns: { name: string }[]) => columns.map((c) => c.name).join(", ");
   const columns = Object.fromEntries(
@@ -25,10 +40,8 @@ function shapeOf(config: AnyConfig): TableShape {
       // SQLite numbers an integer primary key by itself (AUTOINCREMENT or not); PostgreSQL only an identity.
       const generatedId =
         ("autoIncrement" in c && c.autoIncrement === true) || ("generatedIdentity" in c && !!c.generatedIdentity);
-      return [
-        c.name,
-        { notNull: c.notNull, primary: c.primary, hasDefault: c.primary ? false : c.hasDefault, generatedId },
-      ];
+      const shape = { notNull: c.notNull, primary: c.primary, hasDefault: c.primary ? false : c.hasDefault };
+      return [c.name, { reads: readsAs(c), ...shape, generatedId }];
     }),
   );
   const primaryKey = [
@@ -79,6 +92,19 @@ describe("the PostgreSQL schema is the SQLite schema's twin", () => {
     });
 });
 
+describe("the PostgreSQL migrations", () => {
+  test("create the schema as it is written: no change waits for `npm run db:generate:pg`", async () => {
+    const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
+    const journal = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+      entries: { idx: number }[];
+    };
+    const last = String(journal.entries.at(-1)!.idx).padStart(4, "0");
+    const snapshot = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, "meta", `${last}_snapshot.json`), "utf8"));
+    const pending = await generateMigration(snapshot, generateDrizzleJson(pgSchema));
+    expect(pending).toEqual([]);
+  });
+});
+
 describe("the comparison notices a difference", () => {
   const base = sqliteShape("messages");
 
@@ -104,5 +130,9 @@ describe("the comparison notices a difference", () => {
     expect(shapeOf(sqliteConfig(cascading)).foreignKeys).toEqual(["(ticket_id) → tickets(id) on delete cascade"]);
     expect(shapeOf(sqliteConfig(cascading))).not.toEqual(shapeOf(sqliteConfig(settingNull)));
     expect(base.indexes).toContain("messages_whatsapp_wid_unique unique (whatsapp_id, wid)");
+    expect(base.columns.created_at!.reads).toBe("date");
+    expect(base.columns.from_me!.reads).toBe("boolean");
+    expect(base.columns.send_state!.reads).toBe("string (queued | sending | sent | failed)");
+    expect(sqliteShape("waSentMessages").columns.content!.reads).toBe("buffer");
   });
 });
