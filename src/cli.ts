@@ -109,7 +109,7 @@ function usage(io: Io, problem: string): number {
 /** Runs the copy into PostgreSQL and prints each table's counts; exit 1 when a count differs. */
 async function migrate(config: ReturnType<typeof loadConfig>, to: string, io: Io): Promise<number> {
   io.out("copying into PostgreSQL: the server must be stopped, rows it writes meanwhile are not copied");
-  const report = await migrateToPostgres(config, to);
+  const report = await migrateToPostgres(config, to, { onTable: (table) => io.out(`copying ${table}…`) });
   for (const t of report.tables)
     io.out(
       `${t.table.padEnd(24)} ${String(t.source).padStart(8)} in SQLite ${String(t.target).padStart(8)} in PostgreSQL${t.source === t.target ? "" : "  ← differs"}`,
