@@ -1,15 +1,15 @@
 import type { TFunction } from "i18next";
 import type { Message } from "../../src/shared/contracts";
 import { Icon } from "../lib/icons";
-import { useMediaUrl } from "../lib/media";
 import type { Enlarged } from "./Lightbox";
 
 /**
- * A message's file: images, stickers and videos inline (a fixed-size box stands in while the file loads, and
- * images and videos enlarge on click), audio as a player, anything else as a download link.
+ * A message's file: images, stickers and videos inline (images and videos enlarge on click), audio as a
+ * player, anything else as a download link.
  */
 export function Media({ m, t, onEnlarge }: { m: Message; t: TFunction; onEnlarge?: (media: Enlarged) => void }) {
-  const src = useMediaUrl(m.mediaUrl);
+  // A signed link (see http/media-links.ts): elements load it themselves, no header and no token in the URL.
+  const src = m.mediaUrl;
   const alt = (m.body && m.mediaType === "image" ? m.body : "") || t(`chat.media.${m.mediaType}`);
   if (!src && (m.mediaType === "image" || m.mediaType === "video" || m.mediaType === "sticker"))
     return <span className={`media-loading media-box ${m.mediaType}`}>{t(`chat.media.${m.mediaType}`)}</span>;

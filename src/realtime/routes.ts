@@ -10,7 +10,7 @@ interface Socket {
 }
 
 /**
- * GET /ws?token=<access token>. The token is checked before the upgrade (401 otherwise). On open the socket
+ * GET /ws?token=<access token>. The token is checked before the upgrade (401 without one, 403 when invalid). On open the socket
  * joins `all` and `user:<id>` (admins also `admins`) and receives `ready` with its token's remaining seconds;
  * it then joins the rooms its user may see (notifications, ticket lists by status, one ticket's chat) and
  * renews its token with `{type:"token"}` before it expires. The registry owns the rooms from then on.

@@ -1,22 +1,26 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
 import { idParam } from "../../http/fields";
+import { isValidMediaSignature } from "../../http/media-links";
 import { userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { MediaModel } from "./model";
-import { mediaForUser } from "./service";
+import { mediaForUser, mediaOfMessage } from "./service";
 
 /**
- * GET /media/:id serves a message's file to users who may see its ticket. Browsers can't add an
- * Authorization header to <img>/<audio>/<video> src, so the access token is also accepted as `?token=`.
+ * GET /media/:id serves a message's file: under the signed link answers and socket frames carry (which
+ * `<img>`, `<audio>`, `<video>` and downloads open without a header; 403 ERR_MEDIA_LINK_EXPIRED once it expired
+ * or when it was altered), or to a `Authorization: Bearer` caller who may see the message's ticket. Tokens are
+ * never taken from the URL, where proxies and browsers would keep them.
  */
 export function mediaRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/media" }).get(
     "/:id",
     async ({ params, query, headers, set }) => {
-      const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-      const user = await userFromAccessToken(deps, tokens, bearer ?? query.token);
-      const media = await mediaForUser(deps, user, params.id);
+      const media = await (query.signature !== undefined || query.expires !== undefined
+        ? signedMedia(params.id, query)
+        : mediaForUser(deps, await userFromAccessToken(deps, tokens, bearer(headers.authorization)), params.id));
       const name = encodeURIComponent(media.fileName);
       set.headers["content-type"] = media.mimetype;
       set.headers["x-content-type-options"] = "nosniff";
@@ -27,4 +31,14 @@ export function mediaRoutes(deps: AppDeps, tokens: Tokens) {
     },
     { params: idParam, query: MediaModel.query },
   );
+
+  function signedMedia(messageId: number, query: { expires?: number; signature?: string }) {
+    if (!isValidMediaSignature(deps, messageId, query.expires ?? 0, query.signature ?? ""))
+      throw new AppError("ERR_MEDIA_LINK_EXPIRED", 403);
+    return mediaOfMessage(deps, messageId);
+  }
+}
+
+function bearer(header: string | undefined): string | undefined {
+  return header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
 }
