@@ -1,15 +1,18 @@
 import type { TFunction } from "i18next";
 import type { Message } from "../../src/shared/contracts";
 import { Icon } from "../lib/icons";
+import { useMounted } from "../lib/mounted";
 import type { Enlarged } from "./Lightbox";
 
 /**
- * A message's file: images, stickers and videos inline (images and videos enlarge on click), audio as a
- * player, anything else as a download link.
+ * A message's file: images, stickers and videos inline (a fixed-size box stands in until the chat runs, and
+ * images and videos enlarge on click), audio as a player, anything else as a download link.
  */
 export function Media({ m, t, onEnlarge }: { m: Message; t: TFunction; onEnlarge?: (media: Enlarged) => void }) {
   // A signed link (see http/media-links.ts): elements load it themselves, no header and no token in the URL.
-  const src = m.mediaUrl;
+  // The server-rendered page shows the placeholder: files load once the chat runs, so it can keep its place
+  // as they grow the list.
+  const src = useMounted() ? m.mediaUrl : null;
   const alt = (m.body && m.mediaType === "image" ? m.body : "") || t(`chat.media.${m.mediaType}`);
   if (!src && (m.mediaType === "image" || m.mediaType === "video" || m.mediaType === "sticker"))
     return <span className={`media-loading media-box ${m.mediaType}`}>{t(`chat.media.${m.mediaType}`)}</span>;
