@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contacts, messages, tickets } from "../src/db/schema";
-import { MEDIA_LINK_LIFETIME, signedMediaPath } from "../src/http/media-links";
+import { MEDIA_LINK_LIFETIME, signedMediaPath } from "../src/http/signed-links";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
@@ -68,7 +68,7 @@ describe("signed media links", () => {
     expect(link).toStartWith("https://inbox.example.com/api/media/");
   });
 
-  test("a link stops working once it expired (about an hour), with 403 ERR_MEDIA_LINK_EXPIRED", async () => {
+  test("a link stops working once it expired (about an hour), with 403 ERR_LINK_EXPIRED", async () => {
     const ctx = await makeTestApp();
     const { messageId } = imageMessage(ctx);
     const link = signedMediaPath(ctx.deps, messageId);
@@ -77,7 +77,7 @@ describe("signed media links", () => {
     ctx.clock.advance(20 * 60_000);
     const res = await open(ctx, link);
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error: "ERR_MEDIA_LINK_EXPIRED" });
+    expect(await res.json()).toMatchObject({ error: "ERR_LINK_EXPIRED" });
   });
 
   test("a tampered signature or expiry is refused", async () => {

@@ -61,7 +61,7 @@ export const ERROR_CODES = [
   "ERR_INVALID_NUMBER",
   "ERR_INVALID_WEBHOOK_URL",
   "ERR_NO_WEBHOOK_FOUND",
-  "ERR_MEDIA_LINK_EXPIRED",
+  "ERR_LINK_EXPIRED",
   // A field failed its rule; the answer also names the field and the rule's code.
   "VALIDATION",
 ] as const;

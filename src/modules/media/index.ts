@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { idParam } from "../../http/fields";
-import { isValidMediaSignature } from "../../http/media-links";
+import { isValidMediaSignature } from "../../http/signed-links";
 import { userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { MediaModel } from "./model";
@@ -10,7 +10,7 @@ import { mediaForUser, mediaOfMessage } from "./service";
 
 /**
  * GET /media/:id serves a message's file: under the signed link answers and socket frames carry (which
- * `<img>`, `<audio>`, `<video>` and downloads open without a header; 403 ERR_MEDIA_LINK_EXPIRED once it expired
+ * `<img>`, `<audio>`, `<video>` and downloads open without a header; 403 ERR_LINK_EXPIRED once it expired
  * or when it was altered), or to a `Authorization: Bearer` caller who may see the message's ticket. Tokens are
  * never taken from the URL, where proxies and browsers would keep them.
  */
@@ -34,7 +34,7 @@ export function mediaRoutes(deps: AppDeps, tokens: Tokens) {
 
   function signedMedia(messageId: number, query: { expires?: number; signature?: string }) {
     if (!isValidMediaSignature(deps, messageId, query.expires ?? 0, query.signature ?? ""))
-      throw new AppError("ERR_MEDIA_LINK_EXPIRED", 403);
+      throw new AppError("ERR_LINK_EXPIRED", 403);
     return mediaOfMessage(deps, messageId);
   }
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
 import { isAllowedOrigin } from "../../http/cors";
-import { signedMediaPath } from "../../http/media-links";
+import { signedMediaPath } from "../../http/signed-links";
 import { publicOrigin } from "../../http/public-origin";
 import { FAMILY_MEDIA_TYPES, type MessageDto } from "../../shared/contracts/messages";
 

@@ -16,7 +16,7 @@ export interface MessageDto {
   mediaType: string;
   /**
    * The file's URL, or null when there is none. Services name it `/api/media/<id>` (which needs the Bearer
-   * header); answers and socket frames carry a signed link instead (see http/media-links.ts), absolute in API
+   * header); answers and socket frames carry a signed link instead (see http/signed-links.ts), absolute in API
    * answers.
    */
   mediaUrl: string | null;
