@@ -68,6 +68,25 @@ describe("signed media links", () => {
     expect(link).toStartWith("https://inbox.example.com/api/media/");
   });
 
+  test("a page of our own origin gets links under the origin its browser sees, even behind an uncounted proxy", async () => {
+    const ctx = await makeTestApp({ trustProxy: 0 });
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const { ticketId } = imageMessage(ctx);
+    const link = await linkOf(ctx, ticketId, token, {
+      host: "desk.example.com",
+      "sec-fetch-site": "same-origin",
+      referer: "https://desk.example.com/tickets/1",
+    });
+    expect(link).toStartWith("https://desk.example.com/api/media/");
+    // Another site's page cannot choose the origin of its links through Referer.
+    const other = await linkOf(ctx, ticketId, token, {
+      host: "desk.example.com",
+      "sec-fetch-site": "cross-site",
+      referer: "https://elsewhere.example/",
+    });
+    expect(other).toStartWith("http://desk.example.com/api/media/");
+  });
+
   test("a link stops working once it expired (about an hour), with 403 ERR_LINK_EXPIRED", async () => {
     const ctx = await makeTestApp();
     const { messageId } = imageMessage(ctx);
