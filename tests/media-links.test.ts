@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contacts, messages, tickets } from "../src/db/schema";
+import { eq } from "drizzle-orm";
+import { contacts, messages, queues, tickets } from "../src/db/schema";
+import { hasExpired } from "../islands/chat/media-link";
 import { MEDIA_LINK_LIFETIME, signedMediaPath } from "../src/http/signed-links";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -131,6 +133,25 @@ describe("signed media links", () => {
     expect((await open(ctx, foreign)).status).toBe(403);
   });
 
+  test("a chat open past its links' expiry asks for a fresh link to a file its user may see", async () => {
+    const ctx = await makeTestApp();
+    const { ticketId, messageId } = imageMessage(ctx);
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const stale = await linkOf(ctx, ticketId, admin.token);
+    ctx.clock.advance(2 * MEDIA_LINK_LIFETIME * 1000);
+    expect((await open(ctx, stale)).status).toBe(403);
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const renewed = await call(ctx.app, "GET", `/api/media/${messageId}/link`, { token });
+    expect(renewed.json.url).toStartWith(`http://localhost/api/media/${messageId}?expires=`);
+    expect((await open(ctx, renewed.json.url)).status).toBe(200);
+
+    const queue = ctx.db.insert(queues).values({ name: "Vendas", color: "#0a0" }).returning().get();
+    ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId)).run();
+    const outsider = await loginAs(ctx);
+    expect((await call(ctx.app, "GET", `/api/media/${messageId}/link`, { token: outsider.token })).status).toBe(403);
+    expect((await call(ctx.app, "GET", `/api/media/${messageId}/link`)).status).toBe(401);
+  });
+
   test("live frames to our pages carry a same-origin signed link to the new file", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
@@ -161,5 +182,15 @@ describe("signed media links", () => {
     expect((await open(ctx, link)).status).toBe(200);
     const answered = (await sent.json()) as { messages: { mediaUrl: string }[] };
     expect(answered.messages[0]!.mediaUrl).toStartWith("http://localhost/api/media/");
+  });
+});
+
+describe("the chat's view of a link's expiry", () => {
+  test("a link counts as expired from half a minute before its expiry, relative or absolute", () => {
+    const at = 1_800_000_000;
+    expect(hasExpired(`/api/media/4?expires=${at}&signature=x`, (at - 31) * 1000)).toBe(false);
+    expect(hasExpired(`/api/media/4?expires=${at}&signature=x`, (at - 30) * 1000)).toBe(true);
+    expect(hasExpired(`https://desk.example.com/api/media/4?expires=${at}&signature=x`, (at + 5) * 1000)).toBe(true);
+    expect(hasExpired("/api/media/4", at * 1000)).toBe(false);
   });
 });
