@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
 import { largestBodyLimit } from "./http/body-limits";
+import { cors } from "./http/cors";
 import { errorHandler } from "./http/error-handler";
 import { authRoutes } from "./modules/auth/index";
 import { requestGuard } from "./modules/auth/request-guard";
@@ -59,6 +60,7 @@ export async function createApp(deps: AppDeps) {
 
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))
+    .use(cors(deps.config))
     .use(requestGuard(deps, tokens))
     .use(monitoringRoutes(deps))
     .use(api)

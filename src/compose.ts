@@ -22,6 +22,7 @@ import { backupsDir } from "./ops/backups-dir";
 import { snapshot } from "./ops/backup";
 import type { RealtimeHub } from "./realtime/hub";
 import { publishToBrowsers } from "./realtime/listener";
+import { presentToBrowsers } from "./modules/messages/present";
 
 /**
  * Opens the database (migrated, settings seeded) and builds the event bus (browsers, metrics and webhooks
@@ -44,7 +45,7 @@ export function composeDeps(opts: {
   runMigrations(db);
   seedSettings(db);
   const events = new LocalEventBus(log);
-  publishToBrowsers(events, hub);
+  publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
   const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({

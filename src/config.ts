@@ -43,6 +43,10 @@ export interface Config {
   logFormat: "text" | "json";
   /** WhatsApp Web version to present (WA_VERSION); absent means the latest published, else Baileys' own. */
   waVersion?: [number, number, number];
+  /** Origins (`https://host[:port]`) whose pages may call /api from the browser (CORS); empty means only our own. */
+  corsOrigins: string[];
+  /** The address browsers reach Zapdesk at (PUBLIC_URL), for absolute links such as media URLs; else the request's. */
+  publicUrl?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -78,6 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
     backupEveryHours: wholeNumber("BACKUP_EVERY_HOURS", env.BACKUP_EVERY_HOURS, 24),
     backupKeep: Math.max(1, wholeNumber("BACKUP_KEEP", env.BACKUP_KEEP, 7)),
     logFormat: env.LOG_FORMAT === "json" ? "json" : "text",
+    corsOrigins: parseOrigins(env.CORS_ORIGINS),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
   };
 }
 
@@ -90,6 +96,29 @@ function parseProxyHops(value: string | undefined): number {
   if (!Number.isInteger(hops) || hops < 0 || hops > 10)
     throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops (0-10), got "${value}"`);
   return hops;
+}
+
+/** `CORS_ORIGINS`: comma-separated origins, each reduced to scheme://host[:port] as browsers send it in `Origin`. */
+function parseOrigins(value: string | undefined): string[] {
+  const origins = (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.parse(entry);
+      if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== entry.replace(/\/+$/, ""))
+        throw new Error(`CORS_ORIGINS must list origins like https://app.example.com, got "${entry}"`);
+      return url.origin;
+    });
+  return [...new Set(origins)];
+}
+
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  const url = URL.parse(value.trim());
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new Error(`PUBLIC_URL must be an http(s) address like https://zapdesk.example.com, got "${value}"`);
+  return url.origin + url.pathname.replace(/\/+$/, "");
 }
 
 function parseMediaMb(value: string | undefined): number {

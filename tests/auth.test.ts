@@ -106,14 +106,16 @@ describe("access tokens", () => {
     expect(res).toMatchObject({ status: 401, json: { error: "ERR_SESSION_EXPIRED" } });
   });
 
-  test("a forged or malformed token answers 401", async () => {
+  test("a forged or malformed token answers 403 ERR_SESSION_EXPIRED (the client refreshes once), none 401", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const forged = createTokens({ ...ctx.deps.config, jwtSecret: "another-secret-entirely-000000" });
     const other = await forged.signAccess({ id: 1, profile: "admin", tokenVersion: 0 });
-    expect((await call(ctx.app, "GET", "/api/settings", { token: other })).status).toBe(401);
-    expect((await call(ctx.app, "GET", "/api/settings", { token: `${token.slice(0, -3)}abc` })).status).toBe(401);
-    expect((await call(ctx.app, "GET", "/api/settings", { token: "garbage" })).status).toBe(401);
+    const refused = { status: 403, json: { error: "ERR_SESSION_EXPIRED" } };
+    expect(await call(ctx.app, "GET", "/api/settings", { token: other })).toMatchObject(refused);
+    expect(await call(ctx.app, "GET", "/api/settings", { token: `${token.slice(0, -3)}abc` })).toMatchObject(refused);
+    expect(await call(ctx.app, "GET", "/api/settings", { token: "garbage" })).toMatchObject(refused);
+    expect((await call(ctx.app, "GET", "/api/settings")).status).toBe(401);
   });
 
   test("an expired token answers 403 ERR_SESSION_EXPIRED so the client refreshes", async () => {

@@ -70,7 +70,7 @@ describe("bulk messages", () => {
     ).toBe(1);
   });
 
-  test("delete one record; clean removes finished records only", async () => {
+  test("delete one record; clean removes every record, pending ones too", async () => {
     const { ctx, admin, w } = await setup();
     await call(ctx.app, "POST", "/api/bulkMessage", {
       token: admin,
@@ -93,15 +93,18 @@ describe("bulk messages", () => {
     ctx.db.update(massMessages).set({ status: "sent" }).where(eq(massMessages.id, b!.id)).run();
     expect(await call(ctx.app, "DELETE", "/api/bulkMessage/clean", { token: admin })).toMatchObject({
       status: 200,
-      json: { message: "Registro deletado", removed: 1 },
+      json: { message: "Registro deletado", removed: 2 },
     });
+    expect(ctx.db.select().from(massMessages).all()).toEqual([]);
     expect(
-      ctx.db
-        .select()
-        .from(massMessages)
-        .all()
-        .map((r) => r.status),
-    ).toEqual(["pending"]);
+      ctx.hub
+        .to("admins", "massMessage")
+        .slice(-2)
+        .map((f) => f.payload),
+    ).toEqual([
+      { action: "delete", id: b!.id },
+      { action: "delete", id: b!.id + 1 },
+    ]);
   });
 
   test("agents are refused on every route", async () => {

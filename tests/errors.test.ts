@@ -24,7 +24,7 @@ describe("error answers", () => {
       }),
     );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "ERR_INVALID_BODY" });
+    expect(await res.json()).toEqual({ error: "ERR_INVALID_BODY", message: "The request could not be read." });
   });
 
   test("bodies of the wrong shape never get a 500", async () => {

@@ -39,6 +39,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     backupEveryHours: 0,
     backupKeep: 7,
     maxMediaMb: 64,
+    corsOrigins: [],
     ...overrides,
   };
 }

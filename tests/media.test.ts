@@ -72,18 +72,18 @@ async function get(ctx: TestContext, path: string, token?: string) {
 }
 
 describe("GET /api/media/:id", () => {
-  test("serves the file with the sniffed type, nosniff, inline for images; the token may come as ?token=", async () => {
+  test("serves the file with the sniffed type, nosniff, inline for images, to a Bearer caller; never takes ?token=", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
     const png = bytes(0x89, "PNG", 0x0d, 0x0a, 0x1a, 0x0a, 1, 2);
     const m = mediaMessage(ctx, png, "photo.png");
-    const res = await get(ctx, `/api/media/${m.id}?token=${token}`);
+    expect((await get(ctx, `/api/media/${m.id}?token=${token}`)).status).toBe(401);
+    const res = await get(ctx, `/api/media/${m.id}`, token);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-disposition")).toStartWith("inline");
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(png);
-    expect((await get(ctx, `/api/media/${m.id}`, token)).status).toBe(200);
   });
 
   test("HTML is never served as text/html: octet-stream attachment", async () => {
@@ -95,14 +95,14 @@ describe("GET /api/media/:id", () => {
     expect(res.headers.get("content-disposition")).toStartWith("attachment");
   });
 
-  test("refusals: no token 401, another queue's message 403, no such message or no file 404", async () => {
+  test("refusals: no token 401, a bad one 403, another queue's message 403, no such message or no file 404", async () => {
     const ctx = await makeTestApp();
     const a = ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning().get();
     const b = ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning().get();
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
     const hidden = mediaMessage(ctx, bytes("%PDF-1"), "x.pdf", b.id);
     expect((await get(ctx, `/api/media/${hidden.id}`)).status).toBe(401);
-    expect((await get(ctx, `/api/media/${hidden.id}?token=garbage`)).status).toBe(401);
+    expect((await get(ctx, `/api/media/${hidden.id}`, "garbage")).status).toBe(403);
     expect((await get(ctx, `/api/media/${hidden.id}`, token)).status).toBe(403);
     expect((await get(ctx, "/api/media/999", token)).status).toBe(404);
     expect((await get(ctx, "/api/media/abc", token)).status).toBe(400);

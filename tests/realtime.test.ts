@@ -45,7 +45,7 @@ afterAll(() => server.stop(true));
 const ticketOf = (id: number, queueId: number | null) => ({ id, status: "pending", queueId });
 
 describe("/ws", () => {
-  test("refuses the upgrade with 401 without a valid token", async () => {
+  test("refuses the upgrade with 403 for an invalid token and 401 without one", async () => {
     const res = await fetch(`${url.replace("ws:", "http:")}?token=bad`, {
       headers: {
         upgrade: "websocket",
@@ -54,7 +54,7 @@ describe("/ws", () => {
         "sec-websocket-version": "13",
       },
     });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
     const none = await fetch(url.replace("ws:", "http:"), {
       headers: {
         upgrade: "websocket",

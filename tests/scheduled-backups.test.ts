@@ -52,7 +52,7 @@ describe("scheduled backups", () => {
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
   });
 
-  test("admins list backups and download one (also with ?token=); agents and odd names are refused", async () => {
+  test("admins list backups and download one (Bearer, or a signed link, never ?token=); agents and odd names are refused", async () => {
     const { ctx, runner } = await fileApp({ backupEveryHours: 1 });
     ctx.clock.advance(3600_000);
     await runner.tick();
@@ -64,7 +64,13 @@ describe("scheduled backups", () => {
     expect(list.json[0]).toMatchObject({ kind: "scheduled" });
     expect(list.json[0].size).toBeGreaterThan(0);
     const name = list.json[0].name as string;
-    const download = await ctx.app.handle(new Request(`http://localhost/api/backups/${name}?token=${admin.token}`));
+    expect(
+      (await ctx.app.handle(new Request(`http://localhost/api/backups/${name}?token=${admin.token}`))).status,
+    ).toBe(401);
+    const link = await call(ctx.app, "POST", `/api/backups/${name}/link`, { token: admin.token });
+    expect(link.json.url).toMatch(new RegExp(`^/api/backups/${name}\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(link.json.url).not.toContain(admin.token);
+    const download = await ctx.app.handle(new Request(`http://localhost${link.json.url}`));
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${name}"`);
     expect((await download.arrayBuffer()).byteLength).toBe(list.json[0].size);
@@ -75,5 +81,29 @@ describe("scheduled backups", () => {
         .status,
     ).toBe(404);
     expect((await call(ctx.app, "GET", `/api/backups/${name}`)).status).toBe(401);
+    expect((await call(ctx.app, "POST", `/api/backups/${name}/link`, { token: agent.token })).status).toBe(403);
+    expect((await call(ctx.app, "POST", "/api/backups/nope.sqlite/link", { token: admin.token })).status).toBe(404);
+  });
+
+  test("a backup's signed link expires after five minutes and opens only that backup", async () => {
+    const { ctx, runner } = await fileApp({ backupEveryHours: 1 });
+    for (let i = 0; i < 2; i++) {
+      ctx.clock.advance(3600_000);
+      await runner.tick();
+    }
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const [first, second] = (await call(ctx.app, "GET", "/api/backups", { token: admin.token })).json as {
+      name: string;
+    }[];
+    const link = (await call(ctx.app, "POST", `/api/backups/${first!.name}/link`, { token: admin.token })).json
+      .url as string;
+    const open = (url: string) => ctx.app.handle(new Request(`http://localhost${url}`));
+    expect((await open(link.replace(first!.name, second!.name))).status).toBe(403);
+    ctx.clock.advance(299_000);
+    expect((await open(link)).status).toBe(200);
+    ctx.clock.advance(2_000);
+    const late = await open(link);
+    expect(late.status).toBe(403);
+    expect(await late.json()).toMatchObject({ error: "ERR_LINK_EXPIRED" });
   });
 });

@@ -36,7 +36,7 @@ describe("request bodies are limited per route before they are read", () => {
     const pulled = { bytes: 0 };
     const res = await post(ctx, "/api/auth/login", streamingBody(pulled), { "content-type": "application/json" });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: "ERR_PAYLOAD_TOO_LARGE" });
+    expect(await res.json()).toEqual({ error: "ERR_PAYLOAD_TOO_LARGE", message: "This request is too large." });
     expect(pulled.bytes).toBeLessThanOrEqual(MB);
   });
 
@@ -97,7 +97,7 @@ describe("request bodies are limited per route before they are read", () => {
     expect((await upload(png)).status).toBe(200);
     const tooBig = await upload(new Uint8Array(2 * MB + 1));
     expect(tooBig.status).toBe(413);
-    expect(await tooBig.json()).toEqual({ error: "ERR_PAYLOAD_TOO_LARGE" });
+    expect(await tooBig.json()).toEqual({ error: "ERR_PAYLOAD_TOO_LARGE", message: "This request is too large." });
   });
 
   test("H1: the JSON text of a panel message is read within its limit too", async () => {
@@ -280,7 +280,7 @@ describe("odd input gets a 400, never a 500", () => {
       expect({ path, status: res.status, json: await res.json() }).toEqual({
         path,
         status: 400,
-        json: { error: "ERR_INVALID_BODY" },
+        json: { error: "ERR_INVALID_BODY", message: "The request could not be read." },
       });
     }
   });
@@ -294,7 +294,7 @@ describe("odd input gets a 400, never a 500", () => {
       authorization: `Bearer ${token}`,
     });
     expect(tooDeep.status).toBe(400);
-    expect(await tooDeep.json()).toEqual({ error: "ERR_INVALID_BODY" });
+    expect(await tooDeep.json()).toEqual({ error: "ERR_INVALID_BODY", message: "The request could not be read." });
     const deepEnough = await post(ctx, "/api/tags", `{"name":"VIP tag","color":${nest(31)}}`, {
       "content-type": "application/json",
       authorization: `Bearer ${token}`,

@@ -13,9 +13,12 @@ let sales: number;
 let support: number;
 let connectionId: number;
 const opened: Socket[] = [];
+/** A whaticket frontend served from its own origin, listed in CORS_ORIGINS. */
+const FRONTEND = "http://front.example";
+const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 beforeAll(async () => {
-  ctx = await makeTestApp({}, { hub });
+  ctx = await makeTestApp({ corsOrigins: [FRONTEND] }, { hub });
   server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   base = `http://127.0.0.1:${server.server!.port}`;
@@ -48,7 +51,7 @@ function connect(token: string | undefined, transports: ("websocket" | "polling"
 /** What the tests read of an event's payload. */
 interface Payload {
   action?: string;
-  message?: { body: string; ticketId: number };
+  message?: { body: string; ticketId: number; mediaType: string; mediaUrl: string | null };
   ticket?: { id: number };
 }
 
@@ -142,5 +145,44 @@ describe("Socket.IO for the whaticket family's clients", () => {
     await adminHeard;
     await settle(agent);
     expect(received).toEqual([]);
+  });
+
+  test("message events carry the family's media-type names and absolute media links that open without a token", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const socket = await ready(connect(token));
+    const { ticket, number } = ticketIn(sales);
+    socket.emit("joinChatBox", String(ticket.id));
+    await settle(socket);
+    const image = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");
+    await ctx.sandbox.inbound(connectionId, {
+      from: number,
+      mediaType: "image",
+      mediaBase64: PNG_BASE64,
+      fileName: "a.png",
+    });
+    const card = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType !== "image");
+    await ctx.sandbox.inbound(connectionId, {
+      from: number,
+      mediaType: "vcard",
+      body: "BEGIN:VCARD\nVERSION:3.0\nFN:Carla\nTEL;type=CELL;waid=5511966665555:+55 11 96666-5555\nEND:VCARD",
+    });
+    expect((await card).message?.mediaType).toBe("contactMessage");
+    const { mediaUrl } = (await image).message!;
+    expect(mediaUrl).toStartWith(`${base}/api/media/`);
+    expect(mediaUrl).not.toContain("token=");
+    const file = await fetch(mediaUrl!);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/png");
+  });
+
+  test("long-polling from a frontend in CORS_ORIGINS is allowed with credentials; another origin is not", async () => {
+    const handshake = (origin: string) => fetch(`${base}/socket.io/?EIO=4&transport=polling`, { headers: { origin } });
+    const allowed = await handshake(FRONTEND);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(FRONTEND);
+    expect(allowed.headers.get("access-control-allow-credentials")).toBe("true");
+    const other = await handshake("http://evil.example");
+    // The engine answers "false": no browser lets that page read the answer.
+    expect(["false", null]).toContain(other.headers.get("access-control-allow-origin"));
   });
 });

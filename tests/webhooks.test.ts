@@ -223,6 +223,7 @@ describe("outbound webhooks", () => {
     expect(ctx.db.select().from(webhookDeliveries).all()).toHaveLength(0);
     expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).json).toEqual({
       error: "ERR_NO_WEBHOOK_FOUND",
+      message: "Webhook not found.",
     });
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
-import { api, getToken } from "../lib/api";
+import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -114,9 +114,21 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
 /** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link. */
 function Backups({ initial }: { initial?: BackupFile[] }) {
   const t = useT();
-  // The date (browser locale) and the link's token (browser storage) are only known after mount.
+  // The date (browser locale) is only known after mount.
   const mounted = useMounted();
   const [files, setFiles] = useState<BackupFile[] | null>(initial ?? null);
+  /** Downloads a backup through a short-lived signed link asked for now: a link can't carry the token. */
+  async function download(name: string) {
+    try {
+      const { url } = await api<{ url: string }>(`/backups/${encodeURIComponent(name)}/link`, { method: "POST" });
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = name;
+      link.click();
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
   useEffect(() => {
     if (initial) return;
     api<BackupFile[]>("/backups")
@@ -138,8 +150,12 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
               <span>{t(`admin.settings.backups.${f.kind}`)}</span>
               <span>{megabytes(f.size)}</span>
               <a
-                href={`/api/backups/${encodeURIComponent(f.name)}?token=${encodeURIComponent((mounted && getToken()) || "")}`}
+                href={`/api/backups/${encodeURIComponent(f.name)}`}
                 download={f.name}
+                onClick={(event) => {
+                  event.preventDefault();
+                  void download(f.name);
+                }}
               >
                 {t("admin.settings.backups.download")}
               </a>

@@ -17,7 +17,7 @@ interface Record_ {
   whatsapp?: { name: string; number: string | null } | null;
 }
 
-/** /ShippingReport: every bulk record with its status, updated live; delete one, or clean the finished ones. */
+/** /ShippingReport: every bulk record with its status, updated live; delete one, or clean them all. */
 export default function ShippingReport({ initial }: { initial?: FirstPage<Record_> | null }) {
   const t = useT();
   const list = usePagedList<Record_>("/bulkMessage/report", "messages", { initial });

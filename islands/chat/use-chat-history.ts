@@ -34,6 +34,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   const preloaded = useRef(initial ? ticketId : null);
   const list = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  const lastScrollTop = useRef(0);
   const keepOffset = useRef<number | null>(null);
   const [unseen, setUnseen] = useState(0);
   const readArrival = useReadWhileVisible(ticketId);
@@ -178,7 +179,11 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     const el = list.current!;
     // Until the list is shown complete and pinned, a scroll event is the browser laying it out, not the reader.
     if (!mounted) return;
-    stickToBottom.current = isNearBottom(el);
+    // Only the reader scrolling up leaves the bottom: a file whose size became known grows the list before its
+    // `load` re-pins it, and the scroll event of the previous pin must not read that as the reader leaving.
+    const up = el.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = el.scrollTop;
+    stickToBottom.current = isNearBottom(el) || (stickToBottom.current && !up);
     if (stickToBottom.current) setUnseen(0);
     if (el.scrollTop < TOP_MARGIN_PX && hasMore && !loading) {
       keepOffset.current = el.scrollHeight - el.scrollTop;

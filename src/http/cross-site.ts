@@ -16,7 +16,8 @@ export function isCrossSite(request: Request, proxyHops: number): boolean {
   }
 }
 
-function addressedHost(request: Request, proxyHops: number): string {
+/** The host (and port) the client addressed: the proxy's forwarded one when proxies are trusted, else Host. */
+export function addressedHost(request: Request, proxyHops: number): string {
   const forwarded = proxyHops > 0 ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   return forwarded || request.headers.get("host") || new URL(request.url).host;
 }

@@ -3,6 +3,9 @@ import type { Logger } from "../log";
 import { AppError, FieldError } from "../errors";
 import { checkField, type FieldProblem, RULE_MESSAGES } from "../shared/validation";
 import { ruleOf } from "./fields";
+import { i18nFor } from "../i18n/server";
+import { LANG_COOKIE, pickLang } from "../i18n/shared";
+import { FAMILY_ERROR_CODES } from "../shared/error-codes";
 
 interface Issue {
   path?: string;
@@ -28,7 +31,7 @@ export function errorHandler(log: Logger) {
         set.status = error.status;
         if (typeof error.details?.retryAfter === "number")
           set.headers["retry-after"] = String(error.details.retryAfter);
-        return { error: error.code, ...error.details };
+        return { error: error.code, ...translation(error.code, request), ...error.details };
       }
       if (error instanceof FieldError) {
         set.status = 400;
@@ -40,10 +43,10 @@ export function errorHandler(log: Logger) {
           return validationAnswer(error as ValidationError);
         case "PARSE":
           set.status = 400;
-          return { error: "ERR_INVALID_BODY" };
+          return { error: "ERR_INVALID_BODY", ...translation("ERR_INVALID_BODY", request) };
         case "NOT_FOUND":
           set.status = 404;
-          return { error: "ERR_NOT_FOUND" };
+          return { error: "ERR_NOT_FOUND", ...translation("ERR_NOT_FOUND", request) };
         case "INVALID_COOKIE_SIGNATURE":
           set.status = 401;
           return { error: "ERR_SESSION_EXPIRED" };
@@ -52,10 +55,27 @@ export function errorHandler(log: Logger) {
       log.error("unexpected error", { requestId, method: request.method, path, error });
       set.status = 500;
       set.headers["x-request-id"] = requestId;
-      return { error: "ERR_INTERNAL", requestId };
+      return { error: "ERR_INTERNAL", ...translation("ERR_INTERNAL", request), requestId };
     },
   );
 }
+
+/**
+ * `message`, the code's text in the caller's language, for codes the whaticket family's clients do not know:
+ * they show an answer's `message` before its code. Our own pages translate the code themselves.
+ */
+function translation(code: string, request: Request): { message?: string } {
+  if (FAMILY_ERROR_CODES.has(code)) return {};
+  const lang = pickLang(
+    request.headers.get("accept-language"),
+    LANG_FROM_COOKIE.exec(request.headers.get("cookie") ?? "")?.[1],
+  );
+  const key = `errors.${code}`;
+  const i18n = i18nFor(lang);
+  return i18n.exists(key) ? { message: i18n.t(key) } : {};
+}
+
+const LANG_FROM_COOKIE = new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([a-z]{2})`);
 
 function validation(field: string | undefined, problem: FieldProblem) {
   return { error: "VALIDATION", field, rule: problem.rule, message: problem.message };

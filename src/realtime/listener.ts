@@ -117,9 +117,16 @@ function ticketUpdateFrames({ ticket, before }: Extract<DomainEvent, { name: "ti
   return frames;
 }
 
-/** Publishes every domain event to the browsers that may see it. */
-export function publishToBrowsers(bus: EventBus, hub: RealtimeHub) {
+/**
+ * Publishes every domain event to the browsers that may see it, after `present` (which turns what services say
+ * into what browsers are sent, such as signed media links).
+ */
+export function publishToBrowsers(
+  bus: EventBus,
+  hub: RealtimeHub,
+  present: (event: DomainEvent) => DomainEvent = (e) => e,
+) {
   return bus.subscribe((event) => {
-    for (const [rooms, name, payload] of framesOf(event)) hub.publish(rooms, name, payload);
+    for (const [rooms, name, payload] of framesOf(present(event))) hub.publish(rooms, name, payload);
   });
 }

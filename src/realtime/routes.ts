@@ -1,4 +1,6 @@
 import { Elysia, t } from "elysia";
+import type { Config } from "../config";
+import { publicOrigin } from "../http/public-origin";
 import type { Logger } from "../log";
 import type { RealtimeHub } from "./hub";
 import type { Clock } from "../shared/clock";
@@ -14,7 +16,7 @@ interface Socket {
 }
 
 /**
- * GET /ws?token=<access token>. The token is checked before the upgrade (401 otherwise). On open the socket
+ * GET /ws?token=<access token>. The token is checked before the upgrade (401 without one, 403 when invalid). On open the socket
  * joins `all` and `user:<id>` (admins also `admins`) and receives `ready` with its token's remaining seconds;
  * it then joins the rooms its user may see (notifications, ticket lists by status, one ticket's chat) and
  * renews its token with `{type:"token"}` before it expires. The registry owns the rooms from then on.
@@ -23,7 +25,12 @@ interface Socket {
  * which for a deeply nested one overflowed the stack outside any handler.
  */
 export function realtimeRoutes(
-  deps: { clock: Clock; log: Logger; hub: RealtimeHub; corsOrigins?: readonly string[] },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    hub: RealtimeHub;
+    config: Pick<Config, "corsOrigins" | "publicUrl" | "trustProxy">;
+  },
   checks: AccessChecks,
 ) {
   const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks });
@@ -37,7 +44,8 @@ export function realtimeRoutes(
         path: SOCKET_IO_PATH,
         registry,
         checks,
-        origins: deps.corsOrigins ?? [],
+        origins: deps.config.corsOrigins,
+        originOf: (request) => publicOrigin(request, deps.config),
         onFanOut: (listener) => deps.hub.beforeFanOut?.(listener),
       }),
     ));

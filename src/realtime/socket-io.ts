@@ -1,6 +1,7 @@
 import { Server as Engine } from "@socket.io/bun-engine";
 import { Server as SocketIo, type Socket } from "socket.io";
 import { DEFAULT_BODY_LIMIT } from "../http/body-limits";
+import { FAMILY_MEDIA_TYPES } from "../shared/contracts/messages";
 import type { FanOutListener } from "./hub";
 import type { AccessChecks, RawSocket, SocketRegistry, SocketSession } from "./registry";
 
@@ -34,6 +35,8 @@ export function socketIoBridge(deps: {
   checks: AccessChecks;
   /** Origins (besides the app's own) whose pages may open a Socket.IO session. */
   origins: readonly string[];
+  /** Where the client reaches this server, from its handshake request: the prefix of its media links. */
+  originOf(request: Request): string;
   onFanOut(listener: FanOutListener): void;
 }) {
   const engine = new Engine({
@@ -55,15 +58,37 @@ export function socketIoBridge(deps: {
     }
   });
 
+  /** How many sockets came through each origin: each origin's sockets get links under it. */
+  const origins = new Map<string, number>();
+
   io.on("connection", (socket: Socket) => {
+    const { headers, url } = socket.handshake;
+    const seen = new Headers();
+    for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
+    const origin = deps.originOf(new Request(new URL(url, `http://${headers.host ?? "localhost"}`), { headers: seen }));
+    socket.join(originRoom(origin));
+    origins.set(origin, (origins.get(origin) ?? 0) + 1);
     const raw = asRawSocket(socket);
     deps.registry.add(raw, socket.data.session as SocketSession);
     socket.onAny((event: string, arg: unknown) => deps.registry.receive(raw, familyMessage(event, arg)));
-    socket.on("disconnect", () => deps.registry.remove(raw));
+    socket.on("disconnect", () => {
+      deps.registry.remove(raw);
+      const left = (origins.get(origin) ?? 1) - 1;
+      if (left > 0) origins.set(origin, left);
+      else origins.delete(origin);
+    });
   });
 
-  // Registered after the registry's own check, so rooms are already corrected when the event goes out.
-  deps.onFanOut((rooms, event, payload) => io.to([...rooms]).emit(event, payload));
+  // Registered after the registry's own check, so rooms are already corrected when the event goes out. The
+  // payload is shaped once per origin (usually one), not once per socket.
+  deps.onFanOut((rooms, event, payload) => {
+    for (const origin of origins.keys()) {
+      const others = [...origins.keys()].filter((o) => o !== origin).map(originRoom);
+      io.to([...rooms])
+        .except(others)
+        .emit(event, familyShape(event, payload, origin));
+    }
+  });
 
   return {
     /**
@@ -105,5 +130,32 @@ function asRawSocket(socket: Socket): RawSocket {
     subscribe: (room) => socket.join(room),
     unsubscribe: (room) => socket.leave(room),
     close: () => socket.disconnect(true),
+  };
+}
+
+const originRoom = (origin: string) => `origin:${origin}`;
+
+interface FamilyMessage {
+  mediaUrl?: string | null;
+  mediaType?: string;
+  quotedMsg?: { mediaType?: string } | null;
+}
+
+/**
+ * What the family's clients expect of a message event: media links they can open as they are (absolute, under
+ * the origin they reached us by; our own pages get them relative) and their media-type names.
+ */
+function familyShape(event: string, payload: unknown, origin: string): unknown {
+  const message = (payload as { message?: FamilyMessage } | null)?.message;
+  if (event !== "appMessage" || !message) return payload;
+  const name = (type: string | undefined) => (type ? (FAMILY_MEDIA_TYPES[type] ?? type) : type);
+  return {
+    ...(payload as object),
+    message: {
+      ...message,
+      mediaUrl: message.mediaUrl?.startsWith("/") ? origin + message.mediaUrl : message.mediaUrl,
+      mediaType: name(message.mediaType),
+      quotedMsg: message.quotedMsg ? { ...message.quotedMsg, mediaType: name(message.quotedMsg.mediaType) } : null,
+    },
   };
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { chatbots, connections, contacts, queues, tags, tickets } from "../../src/db/schema";
@@ -150,6 +152,33 @@ describe("administration screens", () => {
     expect(await page.getByLabel("New ticket after").locator("option").allTextContents()).toContain("48 hours");
     await snapshot(page, "e2e-admin-settings-1440");
     expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("a backup downloads through a signed link asked for at the click, never with the token in its URL", async () => {
+    const { page, errors } = admin;
+    const dir = join(env.deps.config.dataDir, "backups");
+    mkdirSync(dir, { recursive: true });
+    const name = `zapdesk-2000-01-0${process.pid % 9}T00-00-00Z.sqlite`;
+    writeFileSync(join(dir, name), "SQLite format 3\u0000 backup bytes");
+    const asked: string[] = [];
+    const record = (request: { url(): string }) => asked.push(request.url());
+    page.on("request", record);
+    try {
+      await open(page, "/Settings", "AdminSettings");
+      const row = page.locator(".admin-backups li", { hasText: "0.0 MB" }).first();
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        row.getByRole("link", { name: "Download" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(name);
+      expect(readFileSync((await download.path())!, "utf8")).toStartWith("SQLite format 3");
+      expect(download.url()).toMatch(/\/api\/backups\/[^?]+\?expires=\d+&signature=[\w-]+$/);
+      expect(asked.filter((url) => /[?&]token=/.test(url))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      page.off("request", record);
+      rmSync(join(dir, name), { force: true });
+    }
   }, 20_000);
 
   test("the user modal shows the form's messages, then saves a user with a queue and a default connection", async () => {

@@ -46,6 +46,25 @@ function pngBase64(width: number, height: number): string {
   ]).toString("base64");
 }
 
+/** A quarter second of silence as 8 kHz 8-bit mono WAV: a customer's voice note the browser can play. */
+function wavBase64(): string {
+  const samples = Buffer.alloc(2000, 128);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write("WAVEfmt ", 8, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]).toString("base64");
+}
+
 async function api<T = { id: number }>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${env.base}/api${path}`, {
     method,
@@ -191,6 +210,50 @@ describe("message bubbles", () => {
     await page.waitForURL((url) => /^\/tickets\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${ticketId}`));
     await page.getByRole("region", { name: "Carlos Cartão" }).waitFor();
     expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("received audio, images and documents load under signed links: no token in any URL the page asks for", async () => {
+    const number = "5511911110014";
+    const ticketId = await agentTicket(number, "Alba Audio", await agentId());
+    const { page, errors } = agent;
+    const asked: string[] = [];
+    const record = (request: { url(): string }) => asked.push(request.url());
+    page.on("request", record);
+    try {
+      await env.sandbox.inbound(whatsappId, { from: number, mediaType: "audio", mediaBase64: wavBase64() });
+      await env.sandbox.inbound(whatsappId, { from: number, mediaType: "image", mediaBase64: pngBase64(40, 40) });
+      await openChat(page, ticketId);
+      await page.waitForSelector('html[data-live="true"]');
+      // One arriving live, over the socket: its link is signed too.
+      await env.sandbox.inbound(whatsappId, {
+        from: number,
+        mediaType: "document",
+        fileName: "boleto.pdf",
+        mediaBase64: Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64"),
+      });
+      await page.waitForFunction(() => {
+        const audio = document.querySelector<HTMLAudioElement>(".bubble audio.media-audio");
+        return audio != null && Number.isFinite(audio.duration) && audio.duration > 0;
+      });
+      await pinnedWithImagesLoaded(page, 1);
+      const download = page.locator("a.media-file", { hasText: "boleto.pdf" });
+      await download.waitFor();
+      const href = (await download.getAttribute("href"))!;
+      expect(href).toMatch(/^(https?:\/\/[^/]+)?\/api\/media\/\d+\?expires=\d+&signature=[\w-]+$/);
+      // The link opens without any header, as a new tab or another program would open it.
+      const file = await fetch(new URL(href, env.base));
+      expect(file.status).toBe(200);
+      expect(await file.text()).toStartWith("%PDF");
+
+      const media = asked.filter((url) => url.includes("/api/media/"));
+      expect(media.length).toBeGreaterThanOrEqual(2);
+      for (const url of media) expect(url).toMatch(/\?expires=\d+&signature=/);
+      expect(asked.filter((url) => /[?&]token=/.test(url))).toEqual([]);
+      await snapshot(page, "e2e-bubbles-signed-media");
+      expect(errors).toEqual([]);
+    } finally {
+      page.off("request", record);
+    }
   }, 30_000);
 
   test("the agent deletes an own message after confirming: it shows as deleted", async () => {

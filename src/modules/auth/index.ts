@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { clientIp, requestIsHttps } from "../../http/client-ip";
+import { isAllowedOrigin } from "../../http/cors";
+import { isCrossSite } from "../../http/cross-site";
 import { toUserDto } from "../users/service";
 import { loginThrottleFor } from "./login-throttle";
 import { AuthModel } from "./model";
@@ -27,13 +29,19 @@ const tooMany = (waitMs: number) =>
 export function authRoutes(deps: AppDeps, tokens: Tokens) {
   const throttle = loginThrottleFor(deps);
   const signupsPerAddress = new SlidingWindowLimiter(10, 3600_000, () => deps.clock.now());
-  const cookieOptions = (request: Request) => ({
-    httpOnly: true,
-    sameSite: "lax" as const,
-    path: "/",
-    secure: deps.config.secureCookies || requestIsHttps(request, deps.config.trustProxy),
-    maxAge: deps.config.refreshTokenTtl,
-  });
+  // A page of a CORS_ORIGINS origin on another site gets its cookie only with SameSite=None, which browsers
+  // accept only with Secure (so such a frontend needs HTTPS, or localhost).
+  const cookieOptions = (request: Request) => {
+    const otherOrigin =
+      isAllowedOrigin(deps.config, request.headers.get("origin")) && isCrossSite(request, deps.config.trustProxy);
+    return {
+      httpOnly: true,
+      sameSite: otherOrigin ? ("none" as const) : ("lax" as const),
+      path: "/",
+      secure: otherOrigin || deps.config.secureCookies || requestIsHttps(request, deps.config.trustProxy),
+      maxAge: deps.config.refreshTokenTtl,
+    };
+  };
   const answer = async (session: Session) => ({
     token: await tokens.signAccess(session.user, session.familyId),
     user: toUserDto(deps.db, session.user),

@@ -12,7 +12,8 @@ let instances = 0;
 /**
  * The `auth` macro every protected route opts into: `{ auth: true }` for any signed-in user, or
  * `{ auth: "<permission>" }` to also require a permission of the role table. Handlers then get `user`.
- * Missing or invalid token → 401; expired → 403 ERR_SESSION_EXPIRED (the client refreshes once and retries).
+ * No token → 401; an expired or otherwise invalid one → 403 ERR_SESSION_EXPIRED (the client refreshes once and
+ * retries, and a failed refresh answers 401); a token of an ended session → 401.
  */
 export function authContext(deps: AppDeps, tokens: Tokens) {
   // Checked in `transform`, which runs before body validation, so a caller without the right never learns
@@ -44,8 +45,8 @@ export async function sessionFromAccessToken(
   token: string | undefined,
 ): Promise<{ user: AuthUser; expiresAt: number }> {
   const verified = await tokens.verifyAccess(token);
-  if (verified.status === "expired") throw new AppError("ERR_SESSION_EXPIRED", 403);
-  if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 403);
   const user = currentSessionUser(deps, {
     id: verified.userId,
     tokenVersion: verified.tokenVersion,

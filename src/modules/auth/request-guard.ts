@@ -7,6 +7,7 @@ import type { Tokens } from "./tokens";
 import { can, type Permission } from "../../shared/permissions";
 import { bodyLimitFor } from "../../http/body-limits";
 import { parseBody, readCapped } from "../../http/body-reader";
+import { isAllowedOrigin } from "../../http/cors";
 import { isCrossSite } from "../../http/cross-site";
 import { SECURITY_HEADERS } from "../../http/security-headers";
 
@@ -14,7 +15,8 @@ const WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * What every request goes through before its route: the security headers; for the auth routes, JSON only and
- * no cross-site callers (a form on another site could otherwise log a victim into the attacker's account);
+ * no cross-site callers but the CORS_ORIGINS (a form on another site could otherwise log a victim into the
+ * attacker's account);
  * and the body limit of the route. Bodies above the default are read only once the caller is known to be
  * allowed on that route, and every body is read through the limit, then parsed here (JSON depth bounded) in
  * place of Elysia's own parsers.
@@ -29,7 +31,8 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
       if (WITHOUT_BODY.has(request.method)) return;
       const type = mediaTypeOf(request);
       if (new URL(request.url).pathname.startsWith("/api/auth/")) {
-        if (isCrossSite(request, deps.config.trustProxy)) throw forbidden();
+        const listed = isAllowedOrigin(deps.config, request.headers.get("origin"));
+        if (!listed && isCrossSite(request, deps.config.trustProxy)) throw forbidden();
         if (type && type !== "application/json") throw new AppError("ERR_INVALID_BODY", 415);
       }
       const limit = limitOf(request, type);

@@ -5,7 +5,7 @@ import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { BulkModel } from "./model";
 import { clearContactOptOut, listContactOptOuts } from "./opt-out";
-import { cleanFinished, deleteRecord, listReport, storeBulk } from "./service";
+import { cleanReport, deleteRecord, listReport, storeBulk } from "./service";
 
 /** /bulkMessage: stores bulk sends and manages the shipping report; admins only. */
 export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
@@ -27,7 +27,7 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
     .delete(
       "/clean",
       () => {
-        const removed = cleanFinished(deps);
+        const removed = cleanReport(deps);
         return { message: "Registro deletado", removed };
       },
       { auth: "bulk:manage" },

@@ -1,4 +1,4 @@
-import { count, desc, eq, notInArray } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { massMessages } from "../../db/schema";
 import type { AppDeps } from "../../deps";
@@ -81,13 +81,12 @@ export function deleteRecord(deps: AppDeps, id: number) {
   deps.events.emit("bulk.deleted", { id });
 }
 
-/** DELETE /bulkMessage/clean: removes finished records only; pending ones still have to be sent. */
-export function cleanFinished(deps: AppDeps) {
-  const removed = deps.db
-    .delete(massMessages)
-    .where(notInArray(massMessages.status, ["pending", "sending"]))
-    .returning({ id: massMessages.id })
-    .all();
+/**
+ * DELETE /bulkMessage/clean ("Limpar base"): removes every record, pending ones too, so what waited is not sent.
+ * A record being sent keeps its message, which goes out; the worker lets a deleted record go.
+ */
+export function cleanReport(deps: AppDeps) {
+  const removed = deps.db.delete(massMessages).returning({ id: massMessages.id }).all();
   for (const { id } of removed) deps.events.emit("bulk.deleted", { id });
   return removed.length;
 }

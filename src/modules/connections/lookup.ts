@@ -43,6 +43,16 @@ export function connectionSummaries(db: Reader, ids: readonly number[]): Connect
     .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
+/** The first connection (by id) that is not the default one, if any. */
+export function firstNonDefaultConnection(db: Reader): number | undefined {
+  return db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(eq(connections.isDefault, false))
+    .orderBy(asc(connections.id))
+    .get()?.id;
+}
+
 /** The ids of the connections whose session is connected. */
 export function connectedIds(db: Reader): number[] {
   return db

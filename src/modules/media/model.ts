@@ -1,6 +1,9 @@
 import { t } from "elysia";
 
 export namespace MediaModel {
-  /** The access token, for <img>/<audio>/<video> sources that can't carry a header. */
-  export const query = t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) });
+  /** A signed link's expiry (epoch seconds) and signature. */
+  export const query = t.Object({
+    expires: t.Optional(t.Integer({ minimum: 0 })),
+    signature: t.Optional(t.String({ maxLength: 128 })),
+  });
 }

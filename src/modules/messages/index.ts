@@ -8,6 +8,7 @@ import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { MessageModel } from "./model";
+import { presentationFor, presentMessages } from "./present";
 import {
   deleteMessage,
   listMessages,
@@ -65,11 +66,18 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
   return (
     new Elysia({ prefix: "/messages" })
       .use(authContext(deps, tokens))
-      .get("/:ticketId", ({ user, params, query }) => listMessages(deps, user, params.ticketId, query.pageNumber), {
-        auth: true,
-        params: MessageModel.listParams,
-        query: MessageModel.listQuery,
-      })
+      .get(
+        "/:ticketId",
+        ({ user, params, query, request }) => {
+          const page = listMessages(deps, user, params.ticketId, query.pageNumber);
+          return { ...page, messages: presentMessages(deps, page.messages, presentationFor(deps, request)) };
+        },
+        {
+          auth: true,
+          params: MessageModel.listParams,
+          query: MessageModel.listQuery,
+        },
+      )
       .get("/:ticketId/search", ({ user, params, query }) => searchMessages(deps, user, params.ticketId, query.q), {
         auth: true,
         params: MessageModel.listParams,
@@ -80,11 +88,16 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
         "/:id",
         async ({ user, params, request }) => {
           const messages = await sendFromPanel(deps, user, params.id, await readPanelMessage(request, deps.config));
-          return { ok: true, messages };
+          return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request)) };
         },
         { auth: true, parse: "none", params: idParam },
       )
-      .post("/:id/retry", ({ user, params }) => retryMessage(deps, user, params.id), { auth: true, params: idParam })
+      .post(
+        "/:id/retry",
+        async ({ user, params, request }) =>
+          presentMessages(deps, [await retryMessage(deps, user, params.id)], presentationFor(deps, request))[0],
+        { auth: true, params: idParam },
+      )
       .delete(
         "/:id",
         async ({ user, params }) => {

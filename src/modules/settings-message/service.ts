@@ -3,12 +3,18 @@ import type { Db } from "../../db/client";
 import { settingsMessage } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
-import { connectionExists } from "../connections/lookup";
+import { connectionExists, firstNonDefaultConnection } from "../connections/lookup";
 import type { SettingsMessageModel } from "./model";
 
 /** The connection's bulk-send throttling, or null when it was never saved. */
 export function getSettingsMessage(db: Db, connectionId: number) {
   return db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, connectionId)).get() ?? null;
+}
+
+/** The bulk-send throttling of the first connection that is not the default one, or null. */
+export function getFirstSettingsMessage(db: Db) {
+  const connectionId = firstNonDefaultConnection(db);
+  return connectionId === undefined ? null : getSettingsMessage(db, connectionId);
 }
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */

@@ -8,7 +8,7 @@ import type { Tokens } from "../auth/tokens";
 import { UserModel } from "./model";
 import { createUser, deleteUser, listUsers, showUser, updateUser } from "./service";
 
-const toConnection = (v: number | null | "" | undefined) => (v === undefined ? undefined : v || null);
+const toConnection = (v: number | null | "" | false | undefined) => (v === undefined ? undefined : v || null);
 
 /** /users: anyone reads; admins manage; everyone may edit their own name, email and password. */
 export function usersRoutes(deps: AppDeps, tokens: Tokens) {

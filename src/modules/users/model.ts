@@ -4,8 +4,8 @@ import { fields } from "../../http/fields";
 
 const profile = t.Union([t.Literal("admin"), t.Literal("user")]);
 const queueIds = t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 });
-/** The user's connection; the seed client sends 0 or "" for none. */
-const connectionId = t.Union([t.Integer({ minimum: 1 }), t.Null(), t.Literal(0), t.Literal("")]);
+/** The user's connection; the whaticket family's clients send 0, "", false or null for none. */
+const connectionId = t.Union([t.Integer({ minimum: 1 }), t.Null(), t.Literal(0), t.Literal(""), t.Literal(false)]);
 /** What the services take for the connection: an id, or null for none. */
 type Connection = { whatsappId?: number | null };
 

@@ -14,7 +14,11 @@ export interface MessageDto {
   read: boolean;
   ack: number;
   mediaType: string;
-  /** The authenticated media URL (`/api/media/<id>`, add `?token=` for <img>), or null when there is no file. */
+  /**
+   * The file's URL, or null when there is none. Services name it `/api/media/<id>` (which needs the Bearer
+   * header); answers and socket frames carry a signed link instead (see http/signed-links.ts), absolute in API
+   * answers.
+   */
   mediaUrl: string | null;
   mediaMime: string | null;
   fileName: string | null;
@@ -51,3 +55,12 @@ export interface MessagePageDto {
 
 /** A message as an island receives it (dates as ISO strings). */
 export type Message = Wire<MessageDto>;
+
+/**
+ * The whaticket family's names for the kinds Zapdesk names otherwise. Zapdesk stores and answers its own names;
+ * the family's clients are answered these (see modules/messages/present.ts).
+ */
+export const FAMILY_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  vcard: "contactMessage",
+  location: "locationMessage",
+};

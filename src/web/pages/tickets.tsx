@@ -4,6 +4,7 @@ import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { listMessages } from "../../modules/messages/service";
+import { OWN_PAGES, presentMessages } from "../../modules/messages/present";
 import { listTickets } from "../../modules/tickets/list";
 import { loadAuthUser } from "../../modules/users/service";
 import type { AuthUser } from "../../shared/auth-user";
@@ -74,7 +75,8 @@ export function TicketsPage({
 /** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
 function firstMessages(deps: AppDeps, user: AuthUser, ticketId: number) {
   try {
-    return toWire(listMessages(deps, user, ticketId, 1));
+    const page = listMessages(deps, user, ticketId, 1);
+    return toWire({ ...page, messages: presentMessages(deps, page.messages, OWN_PAGES) });
   } catch (error) {
     if (error instanceof AppError) return null;
     throw error;
