@@ -60,9 +60,9 @@ function ensureIslandsBuilt() {
 }
 
 /** Boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium, after making sure the islands are built. */
-export async function bootE2E() {
+export async function bootE2E(overrides: Partial<Parameters<typeof testConfig>[0]> = {}) {
   ensureIslandsBuilt();
-  const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media" });
+  const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media", ...overrides });
   const hub = new BunTopicHub();
   const { deps, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock: { now: () => Date.now() } });
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
