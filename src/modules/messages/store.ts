@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
@@ -116,13 +117,31 @@ function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
   });
 }
 
-function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
-  const rows = db
-    .select({ messageId: messageReactions.messageId, emoji: messageReactions.emoji, reactor: messageReactions.reactor })
+const REACTION = {
+  messageId: messageReactions.messageId,
+  emoji: messageReactions.emoji,
+  reactor: messageReactions.reactor,
+};
+
+const reactionsOfMessage = prepared((db) =>
+  db
+    .select(REACTION)
     .from(messageReactions)
-    .where(inArray(messageReactions.messageId, messageIds))
+    .where(eq(messageReactions.messageId, sql.placeholder("messageId")))
     .orderBy(messageReactions.createdAt)
-    .all();
+    .prepare(),
+);
+
+function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
+  const rows =
+    messageIds.length === 1
+      ? reactionsOfMessage(db).all({ messageId: messageIds[0] })
+      : db
+          .select(REACTION)
+          .from(messageReactions)
+          .where(inArray(messageReactions.messageId, messageIds))
+          .orderBy(messageReactions.createdAt)
+          .all();
   const byMessage = new Map<number, MessageDto["reactions"]>();
   for (const { messageId, ...reaction } of rows)
     byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
@@ -220,13 +239,21 @@ function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMes
 }
 
 function findByWid(db: Pick<Db, "select">, connectionId: number | null, wid: string): MessageRow | undefined {
-  const connection = connectionId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, connectionId);
+  if (connectionId != null) return messageByWid(db).get({ connectionId, wid });
   return db
     .select()
     .from(messages)
-    .where(and(connection, eq(messages.wid, wid)))
+    .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid)))
     .get();
 }
+
+const messageByWid = prepared((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), eq(messages.wid, sql.placeholder("wid"))))
+    .prepare(),
+);
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
 function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {

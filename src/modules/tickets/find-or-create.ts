@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, inArray } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type TicketRow, tickets } from "../../db/schema";
 import { getSetting } from "../settings/service";
@@ -25,19 +26,14 @@ const FALLBACK_WINDOW_S = 7200;
  */
 export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
   return deps.db.transaction((tx) => {
+    const active = activeTicketOf(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId });
+    if (active) return { ticket: active, change: null };
+
     const same = and(
       eq(tickets.contactId, key.contactId),
       eq(tickets.whatsappId, key.whatsappId),
       eq(tickets.channel, "whatsapp"),
     );
-    const active = tx
-      .select()
-      .from(tickets)
-      .where(and(same, inArray(tickets.status, ["open", "pending"])))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .get();
-    if (active) return { ticket: active, change: null };
-
     const seconds = Number.parseInt(getSetting(deps.db, "timeCreateNewTicket"), 10);
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
     const since = new Date(deps.clock.now() - windowMs);
@@ -74,6 +70,24 @@ export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicke
     return { ticket, change: "created" as const };
   });
 }
+
+/** The open or pending ticket of (contact, connection), the latest first. */
+const activeTicketOf = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
+        eq(tickets.channel, "whatsapp"),
+        inArray(tickets.status, ["open", "pending"]),
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(1)
+    .prepare(),
+);
 
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
 export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {

@@ -1,5 +1,6 @@
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { ticketTags, tickets, type TicketRow } from "../../db/schema";
 import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
@@ -8,8 +9,16 @@ const ACTIVE = ["open", "pending"] as const;
 
 /** The ticket row by id. */
 export function findTicket(db: Reader, id: number): TicketRow | undefined {
-  return db.select().from(tickets).where(eq(tickets.id, id)).get();
+  return ticketById(db).get({ id });
 }
+
+const ticketById = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(eq(tickets.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** The tickets of these ids. */
 export function findTickets(db: Reader, ids: readonly number[]): TicketRow[] {

@@ -1,0 +1,19 @@
+import type { Db, Reader } from "./client";
+
+/**
+ * A hot query built and compiled once per database (drizzle's `.prepare()` with `sql.placeholder` values):
+ * building a query through drizzle costs more than SQLite takes to run it. The result also works inside a
+ * transaction, which shares the database's connection.
+ */
+export function prepared<Q>(build: (db: Db) => Q): (db: Reader) => Q {
+  const byConnection = new WeakMap<object, Q>();
+  return (db) => {
+    const session = (db as unknown as { session: object }).session;
+    let query = byConnection.get(session);
+    if (!query) {
+      query = build(db as Db);
+      byConnection.set(session, query);
+    }
+    return query;
+  };
+}
