@@ -9,6 +9,7 @@ import { historyTicket } from "../tickets/find-or-create";
 import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { findOrCreateContact } from "../contacts/find-or-create";
+import { GroupCommit } from "./group-commit";
 import { bodyOf } from "./pipeline";
 
 const DAY_MS = 86_400_000;
@@ -18,7 +19,7 @@ const DAY_MS = 86_400_000;
  * messages of its last `importHistoryDays` days go into one closed ticket per chat (created closed, marked
  * `fromHistory`, and reused by the later batches of the same history). No bot, no notification, no unread
  * count; messages already stored are skipped and the chat's other tickets are left as they are. Each chat is
- * written at once, between live events. Returns how many messages were stored.
+ * written at once, in one transaction, between live events. Returns how many messages were stored.
  */
 export async function importHistory(deps: AppDeps, connectionId: number, list: NormalizedMessage[]): Promise<number> {
   const connection = findConnection(deps.db, connectionId);
@@ -35,15 +36,17 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
     else chats.set(key, [m]);
   }
   let stored = 0;
-  for (const chat of chats.values()) {
-    stored += importChat(
-      deps,
-      connectionId,
-      chat.sort((a, b) => a.at - b.at),
+  // One transaction per chat, its events published once it is committed; live messages wait for no more than
+  // one chat.
+  const commits = new GroupCommit(deps.db, deps.events);
+  for (const chat of chats.values())
+    stored += await commits.run((events) =>
+      importChat(
+        { ...deps, events },
+        connectionId,
+        chat.sort((a, b) => a.at - b.at),
+      ),
     );
-    // Live messages wait for no more than one chat.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
   if (stored) deps.log.info("chat history imported", { whatsappId: connectionId, messages: stored, chats: chats.size });
   return stored;
 }
