@@ -4,7 +4,7 @@
  * each socket first receives each new message (absolute time in ms). Tells the main thread when every socket is
  * set up and when every socket has a message.
  */
-declare const self: Worker;
+const port = globalThis as unknown as Pick<Worker, "postMessage" | "onmessage">;
 
 interface Start {
   type: "start";
@@ -17,10 +17,10 @@ const now = () => performance.timeOrigin + performance.now();
 const received = new Map<number, number[]>();
 const sockets: WebSocket[] = [];
 
-self.onmessage = (event: MessageEvent<Start | { type: "done" }>) => {
+port.onmessage = (event: MessageEvent<Start | { type: "done" }>) => {
   if (event.data.type === "done") {
     for (const socket of sockets) socket.close();
-    self.postMessage({ type: "times", times: Object.fromEntries(received) });
+    port.postMessage({ type: "times", times: Object.fromEntries(received) });
     return;
   }
   const { url, tokens, ticketId } = event.data;
@@ -40,7 +40,7 @@ self.onmessage = (event: MessageEvent<Start | { type: "done" }>) => {
         ])
           socket.send(JSON.stringify(msg));
       } else if (name === "pong") {
-        if (++ready === tokens.length) self.postMessage({ type: "ready" });
+        if (++ready === tokens.length) port.postMessage({ type: "ready" });
       } else if (name === "appMessage" && payload.action === "create") {
         const id = payload.message.id as number;
         let times = received.get(id);
@@ -48,7 +48,7 @@ self.onmessage = (event: MessageEvent<Start | { type: "done" }>) => {
         if (times[index] !== undefined) return;
         times[index] = at;
         if (times.filter((t) => t !== undefined).length === tokens.length)
-          self.postMessage({ type: "all", messageId: id });
+          port.postMessage({ type: "all", messageId: id });
       }
     };
   });

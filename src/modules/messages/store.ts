@@ -166,34 +166,30 @@ export function storeMessage(
     if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
     if (existing) return { message: existing, created: false };
     const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
-    const message = tx
-      .insert(messages)
-      .values({
-        wid: input.wid,
-        whatsappId: input.whatsappId,
-        ticketId: input.ticketId,
-        contactId: input.contactId,
-        body: input.body,
-        fromMe: input.fromMe,
-        read: input.read ?? input.fromMe,
-        ack: input.ack ?? 0,
-        mediaType: input.mediaType ?? "chat",
-        mediaUrl: input.mediaUrl ?? null,
-        mediaMime: input.mediaMime ?? null,
-        fileName: input.fileName ?? null,
-        mediaState: input.mediaState ?? null,
-        quotedMsgId: quoted?.id ?? null,
-        remoteJid: input.remoteJid ?? null,
-        participant: input.participant ?? null,
-        senderName: input.senderName ?? null,
-        dataJson: input.dataJson ?? null,
-        sendState: input.sendState ?? null,
-        isPrivate: input.isPrivate ?? false,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning()
-      .get();
+    const message = insertMessage(tx).get({
+      wid: input.wid,
+      whatsappId: input.whatsappId,
+      ticketId: input.ticketId,
+      contactId: input.contactId,
+      body: input.body,
+      fromMe: input.fromMe,
+      read: input.read ?? input.fromMe,
+      ack: input.ack ?? 0,
+      mediaType: input.mediaType ?? "chat",
+      mediaUrl: input.mediaUrl ?? null,
+      mediaMime: input.mediaMime ?? null,
+      fileName: input.fileName ?? null,
+      mediaState: input.mediaState ?? null,
+      quotedMsgId: quoted?.id ?? null,
+      remoteJid: input.remoteJid ?? null,
+      participant: input.participant ?? null,
+      senderName: input.senderName ?? null,
+      dataJson: input.dataJson ?? null,
+      sendState: input.sendState ?? null,
+      isPrivate: input.isPrivate ?? false,
+      createdAt: at,
+      updatedAt: at,
+    })!;
     if (input.isPrivate) return { message, created: true };
     const last = lastMessageText(input);
     if (input.history) touchHistoryMessage(tx, input.ticketId, last, at);
@@ -211,6 +207,43 @@ export function storeMessage(
   }
   return result;
 }
+
+const INSERTED_COLUMNS = [
+  "wid",
+  "whatsappId",
+  "ticketId",
+  "contactId",
+  "body",
+  "fromMe",
+  "read",
+  "ack",
+  "mediaType",
+  "mediaUrl",
+  "mediaMime",
+  "fileName",
+  "mediaState",
+  "quotedMsgId",
+  "remoteJid",
+  "participant",
+  "senderName",
+  "dataJson",
+  "sendState",
+  "isPrivate",
+  "createdAt",
+  "updatedAt",
+] as const satisfies (keyof typeof messages.$inferInsert)[];
+
+const insertMessage = prepared((db) =>
+  db
+    .insert(messages)
+    .values(
+      Object.fromEntries(
+        INSERTED_COLUMNS.map((c) => [c, sql.placeholder(c)]),
+      ) as unknown as typeof messages.$inferInsert,
+    )
+    .returning()
+    .prepare(),
+);
 
 /** What the ticket list shows for a message: its text, or the voice mark for audio (whose text is only a file name). */
 function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {

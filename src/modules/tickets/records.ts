@@ -64,15 +64,22 @@ export function openTicketIdsOf(db: Reader, userId: number): number[] {
  * counts as unread. Runs in the transaction that stores the message.
  */
 export function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
-  tx.update(tickets)
+  (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: at.getTime() });
+}
+
+const touch = (db: Writer, countUnread: boolean) =>
+  db
+    .update(tickets)
     .set({
-      lastMessage: body,
-      updatedAt: at,
+      lastMessage: sql`${sql.placeholder("body")}`,
+      // Epoch ms, as the column stores it.
+      updatedAt: sql`${sql.placeholder("at")}`,
       ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
     })
-    .where(eq(tickets.id, ticketId))
-    .run();
-}
+    .where(eq(tickets.id, sql.placeholder("ticketId")))
+    .prepare();
+const touchCountingUnread = prepared((db) => touch(db, true));
+const touchKeepingUnread = prepared((db) => touch(db, false));
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
 export function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {

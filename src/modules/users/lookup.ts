@@ -6,18 +6,31 @@ import type { AuthUser } from "../../shared/auth-user";
 
 /** The user row by id. */
 export function findUserById(db: Reader, id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  return userById(db).get({ id });
 }
+
+const userById = prepared((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** The queues the user works in. */
 export function userQueueIds(db: Reader, userId: number): number[] {
-  return db
-    .select({ queueId: userQueues.queueId })
-    .from(userQueues)
-    .where(eq(userQueues.userId, userId))
-    .all()
+  return queuesOfUser(db)
+    .all({ userId })
     .map((r) => r.queueId);
 }
+
+const queuesOfUser = prepared((db) =>
+  db
+    .select({ queueId: userQueues.queueId })
+    .from(userQueues)
+    .where(eq(userQueues.userId, sql.placeholder("userId")))
+    .prepare(),
+);
 
 /** How many of `ids` (distinct) are users. */
 export function countKnownUsers(db: Reader, ids: readonly number[]): number {
