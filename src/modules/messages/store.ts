@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Writer } from "../../db/client";
+import { atomically, type Db, type Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
@@ -161,7 +161,7 @@ export function storeMessage(
   const { db } = deps;
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
-  const result = db.transaction((tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
+  const result = atomically(db, (tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
     const existing = findByWid(tx, input.whatsappId, input.wid);
     if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
     if (existing) return { message: existing, created: false };

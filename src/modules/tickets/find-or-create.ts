@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type TicketRow, tickets } from "../../db/schema";
@@ -25,7 +25,7 @@ const FALLBACK_WINDOW_S = 7200;
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  */
 export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
-  return deps.db.transaction((tx) => {
+  return atomically(deps.db, (tx) => {
     const active = activeTicketOf(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId });
     if (active) return { ticket: active, change: null };
 
@@ -91,7 +91,7 @@ const activeTicketOf = prepared((db) =>
 
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
 export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {
-  return db.transaction((tx) => {
+  return atomically(db, (tx) => {
     const existing = tx
       .select()
       .from(tickets)

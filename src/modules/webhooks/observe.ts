@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { atomically } from "../../db/client";
 import { webhookTicketStatus } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
@@ -34,7 +35,7 @@ function messageData(deps: AppDeps, m: MessageDto) {
  * (in the database, so a restart does not report old changes again); the compare and the write are one step.
  */
 function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
-  const previous = deps.db.transaction((tx) => {
+  const previous = atomically(deps.db, (tx) => {
     const seen = tx
       .select({ status: webhookTicketStatus.status })
       .from(webhookTicketStatus)
