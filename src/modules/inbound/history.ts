@@ -13,13 +13,15 @@ import { GroupCommit } from "./group-commit";
 import { bodyOf } from "./pipeline";
 
 const DAY_MS = 86_400_000;
+/** About how many history messages one transaction takes. */
+const HISTORY_GROUP_MESSAGES = 2_000;
 
 /**
  * Imports the chat history a connection's phone sent after pairing, when the connection asks for it: the
  * messages of its last `importHistoryDays` days go into one closed ticket per chat (created closed, marked
  * `fromHistory`, and reused by the later batches of the same history). No bot, no notification, no unread
  * count; messages already stored are skipped and the chat's other tickets are left as they are. Each chat is
- * written at once, in one transaction, between live events. Returns how many messages were stored.
+ * written at once, between live events. Returns how many messages were stored.
  */
 export async function importHistory(deps: AppDeps, connectionId: number, list: NormalizedMessage[]): Promise<number> {
   const connection = findConnection(deps.db, connectionId);
@@ -35,18 +37,29 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
     if (chat) chat.push(m);
     else chats.set(key, [m]);
   }
-  let stored = 0;
-  // One transaction per chat, its events published once it is committed; live messages wait for no more than
-  // one chat.
+  // Chats are written a few at a time, each group in one transaction whose events are published once it is
+  // committed: live messages wait for no more than one group.
   const commits = new GroupCommit(deps.db, deps.events);
-  for (const chat of chats.values())
-    stored += await commits.run((events) =>
-      importChat(
-        { ...deps, events },
-        connectionId,
-        chat.sort((a, b) => a.at - b.at),
+  let stored = 0;
+  let group: Promise<number>[] = [];
+  let groupSize = 0;
+  for (const chat of chats.values()) {
+    group.push(
+      commits.run((events) =>
+        importChat(
+          { ...deps, events },
+          connectionId,
+          chat.sort((a, b) => a.at - b.at),
+        ),
       ),
     );
+    groupSize += chat.length;
+    if (groupSize < HISTORY_GROUP_MESSAGES) continue;
+    for (const n of await Promise.all(group)) stored += n;
+    group = [];
+    groupSize = 0;
+  }
+  for (const n of await Promise.all(group)) stored += n;
   if (stored) deps.log.info("chat history imported", { whatsappId: connectionId, messages: stored, chats: chats.size });
   return stored;
 }

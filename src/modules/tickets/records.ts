@@ -83,11 +83,16 @@ const touchKeepingUnread = prepared((db) => touch(db, false));
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
 export function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
-  tx.update(tickets)
-    .set({ lastMessage: body, updatedAt: at })
-    .where(and(eq(tickets.id, ticketId), lte(tickets.updatedAt, at)))
-    .run();
+  touchForward(tx).run({ ticketId, body, at: at.getTime() });
 }
+
+const touchForward = prepared((db) =>
+  db
+    .update(tickets)
+    .set({ lastMessage: sql`${sql.placeholder("body")}`, updatedAt: sql`${sql.placeholder("at")}` })
+    .where(and(eq(tickets.id, sql.placeholder("ticketId")), lte(tickets.updatedAt, sql`${sql.placeholder("at")}`)))
+    .prepare(),
+);
 
 /** A message's text changed: the ticket's last message follows when it still shows the old text. */
 export function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {
