@@ -44,20 +44,20 @@ export async function measureIngest(options: IngestOptions = {}): Promise<Figure
     },
     {
       id: "M1",
-      what: "inbound through the pipeline, no HTTP",
-      value: pipeline,
+      what: `inbound through the pipeline, no HTTP (${pipeline.cpuUs.toFixed(0)} µs CPU per message)`,
+      value: pipeline.rate,
       unit: "msg/s",
       target: "≥ 5000",
-      met: pipeline >= 5_000,
+      met: pipeline.rate >= 5_000,
       baseline: { what: "raw SQLite single-row commits, WAL + synchronous=NORMAL (rows/s)", value: sqlite },
     },
     {
       id: "M1",
-      what: `history import (${history} messages)`,
-      value: imported,
+      what: `history import (${history} messages; ${imported.cpuUs.toFixed(0)} µs CPU per message)`,
+      value: imported.rate,
       unit: "msg/s",
       target: "≥ 10000",
-      met: imported >= 10_000,
+      met: imported.rate >= 10_000,
       baseline: { what: "raw SQLite single-row commits (rows/s)", value: sqlite },
     },
   ];
@@ -140,21 +140,33 @@ function inboundMessage(i: number, phones: number, at: number): NormalizedMessag
   };
 }
 
-async function pipelineIngestRate(total: number, concurrency: number, phones: number): Promise<number> {
+/** Messages per second, and the process's CPU time per message (steadier than the rate on a shared machine). */
+interface Rate {
+  rate: number;
+  cpuUs: number;
+}
+
+function cpuSince(start: NodeJS.CpuUsage) {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+}
+
+async function pipelineIngestRate(total: number, concurrency: number, phones: number): Promise<Rate> {
   const app = await startTempApp();
   try {
     const sink = app.channels.driverSink;
+    const cpu = process.cpuUsage();
     const seconds = await runConcurrently(total, concurrency, (i) =>
       sink.onMessage(app.connectionId, inboundMessage(i, phones, Date.now())),
     );
-    return total / seconds;
+    return { rate: total / seconds, cpuUs: cpuSince(cpu) / total };
   } finally {
     await app.close();
   }
 }
 
 /** A history of `total` messages over 500 chats, half sent from the phone, imported in batches of 5,000. */
-async function historyImportRate(total: number): Promise<number> {
+async function historyImportRate(total: number): Promise<Rate> {
   const app = await startTempApp();
   try {
     app.db.update(connections).set({ importHistory: true }).where(eq(connections.id, app.connectionId)).run();
@@ -163,13 +175,14 @@ async function historyImportRate(total: number): Promise<number> {
       ...inboundMessage(i, 500, now - (total - i) * 1_000),
       fromMe: i % 2 === 1,
     }));
+    const cpu = process.cpuUsage();
     const start = performance.now();
     let stored = 0;
     for (let from = 0; from < total; from += 5_000)
       stored += await importHistory(app.deps, app.connectionId, list.slice(from, from + 5_000));
     const seconds = (performance.now() - start) / 1000;
     if (stored !== total) throw new Error(`history import stored ${stored} of ${total}`);
-    return total / seconds;
+    return { rate: total / seconds, cpuUs: cpuSince(cpu) / total };
   } finally {
     await app.close();
   }
