@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { sandboxMessages, waAuthCreds } from "../../db/schema";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
 import type { OversizedMedia, StoredMedia } from "../types";
@@ -60,6 +61,14 @@ export function mimeOf(fileName: string, kind?: string): string {
   );
 }
 
+const credsOf = prepared((db) =>
+  db
+    .select()
+    .from(waAuthCreds)
+    .where(eq(waAuthCreds.whatsappId, sql.placeholder("connectionId")))
+    .prepare(),
+);
+
 /**
  * The simulated WhatsApp network: the phones on the other side of sandbox connections. Everything it sees is
  * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
@@ -90,7 +99,7 @@ export class SandboxNetwork {
   }
 
   pairing(connectionId: number): Pairing | null {
-    const row = this.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).get();
+    const row = credsOf(this.db).get({ connectionId });
     if (!row) return null;
     try {
       const parsed = JSON.parse(row.creds) as Partial<Pairing>;

@@ -3,10 +3,10 @@ import type { AppDeps } from "../../deps";
 import { LRM } from "../messages/placeholders";
 import { findConnection } from "../connections/lookup";
 import { storedWids } from "../messages/records";
-import { storeMessage } from "../messages/store";
+import { lastMessageText, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { historyTicket } from "../tickets/find-or-create";
-import { findTicket } from "../tickets/records";
+import { findTicket, touchHistoryMessage } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { findOrCreateContact } from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
@@ -91,6 +91,7 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
     first.at,
   );
   let stored = 0;
+  let last: NormalizedMessage | undefined;
   for (const m of fresh) {
     const sender = m.fromMe
       ? null
@@ -119,9 +120,20 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
       dataJson: m.raw ?? null,
       at: m.at,
       history: true,
+      ticketMovedByCaller: true,
     });
-    if (created) stored++;
+    if (!created) continue;
+    stored++;
+    last = m;
   }
+  // Messages are in time order and the ticket only moves forward: the last one stored is where it ends.
+  if (last)
+    touchHistoryMessage(
+      deps.db,
+      ticket.id,
+      lastMessageText({ body: bodyOf(last), mediaType: last.kind }),
+      new Date(last.at),
+    );
   const row = findTicket(deps.db, ticket.id);
   if (row) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, row) });
   return stored;

@@ -47,6 +47,8 @@ export interface StoreMessageInput {
    * message and time move only forward, to the message's own time.
    */
   history?: boolean;
+  /** With `history`: the caller moves the ticket's last message itself, once for a whole chat (touchHistoryMessage). */
+  ticketMovedByCaller?: boolean;
   /** An agent's private note: stored and announced to the chat, but it leaves the ticket (last message, time, unread) as it was. */
   isPrivate?: boolean;
 }
@@ -192,8 +194,9 @@ export function storeMessage(
     })!;
     if (input.isPrivate) return { message, created: true };
     const last = lastMessageText(input);
-    if (input.history) touchHistoryMessage(tx, input.ticketId, last, at);
-    else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
+    if (input.history) {
+      if (!input.ticketMovedByCaller) touchHistoryMessage(tx, input.ticketId, last, at);
+    } else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
     return { message, created: true };
   });
   if (result.replaced) emitMessageUpdate(deps, result.message);
@@ -246,7 +249,7 @@ const insertMessage = prepared((db) =>
 );
 
 /** What the ticket list shows for a message: its text, or the voice mark for audio (whose text is only a file name). */
-function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
+export function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
   return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
 }
 
