@@ -1,4 +1,8 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { openDatabase } from "../src/db/client";
 import { messages, tickets } from "../src/db/schema";
@@ -9,8 +13,8 @@ import { GroupCommit } from "../src/modules/inbound/group-commit";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
 /** A database with a parent/child pair whose foreign key is only checked at commit. */
-function deferredDb() {
-  const db = openDatabase(":memory:");
+function deferredDb(path = ":memory:") {
+  const db = openDatabase(path);
   db.$client.exec("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
   db.$client.exec(
     "CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)",
@@ -26,27 +30,31 @@ const anEvent = { name: "tag.deleted", payload: { tagId: 1 } } as const satisfie
 
 describe("group commit", () => {
   test("writes asked for together share one transaction; each caller hears back after the commit, with its events published then, in order", async () => {
-    const { db, commits, heard, rows } = deferredDb();
+    const dir = mkdtempSync(join(tmpdir(), "group-commit-"));
+    const { db, commits, heard, rows } = deferredDb(join(dir, "db.sqlite"));
     db.$client.exec("INSERT INTO parent (id) VALUES (1)");
-    let transactions = 0;
-    const begin = db.$client.transaction.bind(db.$client);
-    db.$client.transaction = ((fn: () => unknown) => {
-      if (!db.$client.inTransaction) transactions++;
-      return begin(fn);
-    }) as typeof db.$client.transaction;
+    // Another connection sees only what is committed.
+    const other = new Database(join(dir, "db.sqlite"));
+    const seenByOther = () => (other.query("SELECT count(*) AS n FROM child").get() as { n: number }).n;
+    const seenDuringWrites: number[] = [];
     const answers = await Promise.all(
       [1, 2, 3].map((id) =>
         commits.run((events) => {
           db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
           events.emit(anEvent.name, { tagId: id });
+          seenDuringWrites.push(seenByOther());
           return id * 10;
         }),
       ),
     );
     expect(answers).toEqual([10, 20, 30]);
-    expect(transactions).toBe(1);
+    expect(seenDuringWrites).toEqual([0, 0, 0]);
+    expect(seenByOther()).toBe(3);
     expect(rows().map((r) => r.id)).toEqual([1, 2, 3]);
     expect(heard).toEqual([1, 2, 3].map(() => ({ name: "tag.deleted", inTransaction: false })));
+    other.close();
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test("a write that throws is rolled back alone and its events are dropped; the others of its batch commit", async () => {

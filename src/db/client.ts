@@ -54,8 +54,16 @@ function reuseStatements(client: Database) {
  * message makes.
  */
 export function atomically<T>(db: Db, work: (db: Db) => T): T {
-  return db.$client.transaction(() => work(db))();
+  let run = transactionRunners.get(db.$client);
+  if (!run) {
+    // bun:sqlite builds a transaction function with its statements: one per connection, reused.
+    run = db.$client.transaction((job: (db: Db) => unknown, on: Db) => job(on));
+    transactionRunners.set(db.$client, run);
+  }
+  return run(work, db) as T;
 }
+
+const transactionRunners = new WeakMap<Database, (job: (db: Db) => unknown, on: Db) => unknown>();
 
 /** Checkpoints the WAL and closes the file. */
 export function closeDatabase(db: Db) {

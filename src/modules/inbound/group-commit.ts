@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { atomically, type Db } from "../../db/client";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
 
@@ -50,21 +50,20 @@ export class GroupCommit {
     const batch = this.queue;
     this.queue = [];
     if (!batch.length) return;
-    const client = this.db.$client;
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
     try {
-      client.transaction(() => {
+      atomically(this.db, () => {
         for (const job of batch) {
           const emitted: Emitted[] = [];
           const bus = bufferingBus(this.events, emitted);
           try {
-            const value = client.transaction(() => job.write(bus))();
+            const value = atomically(this.db, () => job.write(bus));
             outcomes.push({ value, failed: false, emitted });
           } catch (error) {
             outcomes.push({ error, failed: true, emitted: [] });
           }
         }
-      })();
+      });
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
