@@ -92,14 +92,28 @@ export function globalDefaultConnection(db: Reader): number {
 export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<number, number[]> {
   const byConnection = new Map<number, number[]>();
   if (!ids.length) return byConnection;
-  for (const { whatsappId, queueId } of db
-    .select({ whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId })
-    .from(connectionQueues)
-    .where(inArray(connectionQueues.whatsappId, [...ids]))
-    .all())
+  const rows =
+    ids.length === 1
+      ? queuesOfConnection(db).all({ connectionId: ids[0] })
+      : db
+          .select(CONNECTION_QUEUE)
+          .from(connectionQueues)
+          .where(inArray(connectionQueues.whatsappId, [...ids]))
+          .all();
+  for (const { whatsappId, queueId } of rows)
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
   return byConnection;
 }
+
+const CONNECTION_QUEUE = { whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId };
+
+const queuesOfConnection = prepared((db) =>
+  db
+    .select(CONNECTION_QUEUE)
+    .from(connectionQueues)
+    .where(eq(connectionQueues.whatsappId, sql.placeholder("connectionId")))
+    .prepare(),
+);
 
 /** Whether a real number was ever connected, and whether the sandbox was tried (first-run checklist). */
 export function connectionProgress(db: Reader): { numberConnected: boolean; sandboxTried: boolean } {
