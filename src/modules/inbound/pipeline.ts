@@ -87,8 +87,8 @@ export class InboundPipeline {
     }
 
     await this.chats.run(`${chatContact.id}:${connectionId}`, async () => {
-      // Contact, ticket and message are written together and committed with the other chats' messages of the
-      // moment (see GroupCommit); the bot stage runs once this message is durable.
+      // Ticket and message are written together and committed with the other chats' messages of the moment
+      // (see GroupCommit); the bot stage runs once this message is durable.
       const written = await this.commits.run((events) => {
         const batch = { ...deps, events };
         if (isStoredForGood(deps.db, connectionId, message.id)) return undefined;
