@@ -28,6 +28,8 @@ export function openDatabase(path: string) {
 
 /** How many compiled statements one connection keeps; queries with a variable number of parameters vary. */
 const STATEMENT_CACHE_SIZE = 500;
+/** Only queries are kept: schema changes and pragmas run once. */
+const QUERY = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
  * drizzle compiles every query it runs anew, which cost about a fifth of the time of an inbound message. The
@@ -38,7 +40,7 @@ function reuseStatements(client: Database) {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, ReturnType<Database["prepare"]>>();
   client.prepare = ((sql: string, ...rest: unknown[]) => {
-    if (rest.length) return prepare(sql, ...(rest as []));
+    if (rest.length || !QUERY.test(sql)) return prepare(sql, ...(rest as []));
     let statement = cache.get(sql);
     if (statement) return statement;
     statement = prepare(sql);
