@@ -6,6 +6,7 @@
  */
 import { users } from "../src/db/schema";
 import type { NormalizedMessage } from "../src/channels/types";
+import type { DomainEvents } from "../src/events/catalogue";
 import { createTokens } from "../src/modules/auth/tokens";
 import { type Figure, quantile } from "./figure";
 import { startTempApp } from "./temp-app";
@@ -38,10 +39,19 @@ export async function measureFanout(options: FanoutOptions = {}): Promise<Figure
     await sink.onMessage(app.connectionId, message(0));
     const ticketId = firstTicketId(app);
 
+    // The message is committed when its event is emitted: the time is taken before any listener (the socket
+    // hub's included) runs, and again once they all returned (the server's part of the fan-out).
     const committed = new Map<number, number>();
-    app.deps.events.subscribe((event) => {
-      if (event.name === "message.created") committed.set(event.payload.message.id, now());
-    });
+    const serverMs: number[] = [];
+    const bus = app.deps.events;
+    const emit = bus.emit.bind(bus);
+    bus.emit = ((name, payload) => {
+      if (name !== "message.created") return emit(name, payload);
+      const start = now();
+      committed.set((payload as DomainEvents["message.created"]).message.id, start);
+      emit(name, payload);
+      serverMs.push(now() - start);
+    }) as typeof bus.emit;
     const nextReport = reports(worker);
     worker.postMessage({ type: "start", url: `${app.base.replace("http", "ws")}/ws`, tokens, ticketId });
     await nextReport("ready");
@@ -59,7 +69,7 @@ export async function measureFanout(options: FanoutOptions = {}): Promise<Figure
     return [
       {
         id: "M2",
-        what: `one inbound message → its frame on ${sockets} agent sockets, from commit (p95; p50 ${quantile(latencies, 0.5).toFixed(1)} ms, max ${quantile(latencies, 1).toFixed(1)} ms)`,
+        what: `one inbound message → its frame on ${sockets} agent sockets, from commit (p95; p50 ${quantile(latencies, 0.5).toFixed(1)} ms, max ${quantile(latencies, 1).toFixed(1)} ms; server's part p95 ${quantile(serverMs, 0.95).toFixed(1)} ms)`,
         value: p95,
         unit: "ms",
         target: "p95 ≤ 25",
