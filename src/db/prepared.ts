@@ -8,11 +8,12 @@ import type { Db, Reader } from "./client";
 export function prepared<Q>(build: (db: Db) => Q): (db: Reader) => Q {
   const byConnection = new WeakMap<object, Q>();
   return (db) => {
-    const session = (db as unknown as { session: object }).session;
-    let query = byConnection.get(session);
+    // A database and its transactions share drizzle's session (one connection).
+    const key = (db as unknown as { session?: object }).session ?? db;
+    let query = byConnection.get(key);
     if (!query) {
       query = build(db as Db);
-      byConnection.set(session, query);
+      byConnection.set(key, query);
     }
     return query;
   };
