@@ -37,6 +37,8 @@ export interface AccessChecks {
   reloadUser(user: AuthUser): AuthUser | undefined;
   /** True when the ticket exists and the user may see it. */
   maySeeTicket(user: AuthUser, ticketId: number): boolean;
+  /** The same check for many users with one look at the ticket (everyone is refused once it is gone). */
+  ticketVisibility(ticketId: number): (user: AuthUser) => boolean;
   /** The session behind an access token; throws when the token is missing or not valid now. */
   verifyToken(token: string | undefined): Promise<SocketSession>;
 }
@@ -214,9 +216,11 @@ export class SocketRegistry {
   private recheckTicket(ticketId: number) {
     const inRoom = this.members.get(`ticket:${ticketId}`);
     if (!inRoom) return;
+    let maySee: ((user: AuthUser) => boolean) | undefined;
     for (const entry of [...inRoom]) {
       this.guard(entry, () => {
-        if (this.deps.checks.maySeeTicket(entry.user, ticketId)) return;
+        maySee ??= this.deps.checks.ticketVisibility(ticketId);
+        if (maySee(entry.user)) return;
         entry.wants.chats.delete(ticketId);
         this.syncRooms(entry);
       });

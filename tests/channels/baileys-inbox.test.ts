@@ -239,6 +239,8 @@ describe("baileys inbound without head-of-line blocking", () => {
       return new Response(Bun.file(enc.encFilePath));
     });
     for (let i = 0; i < 5; i++) app.fake.deliver(CUSTOMER, `IMG-${i}`, image(media.url(`${i}.enc`), enc));
+    // The messages of one chat are stored one after another: answer once every slot is busy.
+    await waitFor(() => waiting.length === 3);
     for (let answered = 0; answered < 5; answered++) {
       await waitFor(() => waiting.length > 0);
       waiting.shift()!();

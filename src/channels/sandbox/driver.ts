@@ -182,7 +182,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     const oversized = received && "oversized" in received ? received.oversized : undefined;
     const isGroup = !!input.groupId;
     const lid = input.lid ?? lidOfAddress(input.from);
-    this.network.record({
+    await this.network.recordSoon({
       whatsappId: connectionId,
       wid: id,
       direction: "in",

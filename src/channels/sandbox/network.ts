@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import { and, asc, eq, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { atomically, type Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { sandboxMessages, waAuthCreds } from "../../db/schema";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
 import type { OversizedMedia, StoredMedia } from "../types";
@@ -60,6 +61,16 @@ export function mimeOf(fileName: string, kind?: string): string {
   );
 }
 
+type RecordRow = Omit<typeof sandboxMessages.$inferInsert, "id">;
+
+const credsOf = prepared((db) =>
+  db
+    .select()
+    .from(waAuthCreds)
+    .where(eq(waAuthCreds.whatsappId, sql.placeholder("connectionId")))
+    .prepare(),
+);
+
 /**
  * The simulated WhatsApp network: the phones on the other side of sandbox connections. Everything it sees is
  * kept in `sandbox_messages` and the pairing in `wa_auth_creds`, so it survives a restart. Ack steps run on
@@ -74,6 +85,7 @@ export class SandboxNetwork {
   /** Pending ack steps; the key is the real timer, or a plain token when steps wait for `settle()`. */
   private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => void>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
+  private queuedRecords: { row: RecordRow; done: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
 
   constructor(options: SandboxNetworkOptions) {
     this.db = options.db;
@@ -90,7 +102,7 @@ export class SandboxNetwork {
   }
 
   pairing(connectionId: number): Pairing | null {
-    const row = this.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).get();
+    const row = credsOf(this.db).get({ connectionId });
     if (!row) return null;
     try {
       const parsed = JSON.parse(row.creds) as Partial<Pairing>;
@@ -146,15 +158,45 @@ export class SandboxNetwork {
   }
 
   /** Records a message on the network; returns false when that id was already recorded. */
-  record(row: Omit<typeof sandboxMessages.$inferInsert, "id">): boolean {
-    const inserted = this.db
+  record(row: RecordRow): boolean {
+    const inserted = this.insertRecord(row);
+    this.changed(inserted);
+    return !!inserted;
+  }
+
+  /**
+   * Like `record`, for what the simulated phones send: the records asked for in one turn of the event loop are
+   * written in one transaction, so a burst of inbound messages does not pay a commit each.
+   */
+  recordSoon(row: RecordRow): Promise<boolean> {
+    return new Promise((done, failed) => {
+      if (this.queuedRecords.push({ row, done, failed }) === 1) setImmediate(() => this.writeQueuedRecords());
+    });
+  }
+
+  private writeQueuedRecords() {
+    const batch = this.queuedRecords;
+    this.queuedRecords = [];
+    let inserted: (SandboxChange | undefined)[];
+    try {
+      inserted = atomically(this.db, () => batch.map(({ row }) => this.insertRecord(row)));
+    } catch (error) {
+      for (const { failed } of batch) failed(error);
+      return;
+    }
+    batch.forEach(({ done }, i) => {
+      this.changed(inserted[i]);
+      done(!!inserted[i]);
+    });
+  }
+
+  private insertRecord(row: RecordRow): SandboxChange | undefined {
+    return this.db
       .insert(sandboxMessages)
       .values({ createdAt: new Date(this.now()), ...row })
       .onConflictDoNothing({ target: sandboxMessages.wid })
       .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer })
       .get();
-    this.changed(inserted);
-    return !!inserted;
   }
 
   /** Messages a connection sent, oldest first, optionally only to one peer. */

@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { refreshFamilies } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 
@@ -59,13 +60,19 @@ export function presentRefreshToken(
 
 /** True while the family an access token was issued for has not been revoked. */
 export function familyIsActive(deps: AppDeps, familyId: number, userId: number): boolean {
-  const row = deps.db
-    .select({ revokedAt: refreshFamilies.revokedAt })
-    .from(refreshFamilies)
-    .where(and(eq(refreshFamilies.id, familyId), eq(refreshFamilies.userId, userId)))
-    .get();
+  const row = familyRevocation(deps.db).get({ familyId, userId });
   return !!row && !row.revokedAt;
 }
+
+const familyRevocation = prepared((db) =>
+  db
+    .select({ revokedAt: refreshFamilies.revokedAt })
+    .from(refreshFamilies)
+    .where(
+      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, sql.placeholder("userId"))),
+    )
+    .prepare(),
+);
 
 /** Ends one device's session: its refresh and access tokens stop working. */
 export function revokeFamily(deps: AppDeps, familyId: number) {

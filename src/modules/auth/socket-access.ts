@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../deps";
 import type { AccessChecks } from "../../realtime/registry";
-import { userMaySeeTicketId } from "../tickets/access";
+import { canSeeTicket, userMaySeeTicketId } from "../tickets/access";
+import { findTicket } from "../tickets/records";
 import { currentSessionUser, sessionFromAccessToken } from "./plugin";
 import type { Tokens } from "./tokens";
 
@@ -9,6 +10,10 @@ export function socketAccess(deps: AppDeps, tokens: Tokens): AccessChecks {
   return {
     reloadUser: (user) => currentSessionUser(deps, user),
     maySeeTicket: (user, ticketId) => userMaySeeTicketId(deps.db, user, ticketId),
+    ticketVisibility: (ticketId) => {
+      const ticket = findTicket(deps.db, ticketId);
+      return (user) => !!ticket && canSeeTicket(user, ticket);
+    },
     verifyToken: (token) => sessionFromAccessToken(deps, tokens, token),
   };
 }

@@ -51,12 +51,36 @@ export function createTokens(
       }),
     signRefresh: (u: TokenSubject, family: FamilyClaim) =>
       refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh", fam: family.id, gen: family.generation }),
-    verifyAccess: (token: string | undefined) => verify(access, token, "access"),
+    verifyAccess: rememberVerified((token: string | undefined) => verify(access, token, "access")),
     verifyRefresh: (token: string | undefined) => verify(refresh, token, "refresh"),
   };
 }
 
 export type Tokens = ReturnType<typeof createTokens>;
+
+/** How many verified access tokens are remembered. */
+const VERIFIED_TOKENS = 1024;
+
+/**
+ * Checking a token's signature costs more than the rest of a request's authentication, and a client sends the
+ * same access token with every request until it renews it: a token found authentic is remembered until it
+ * expires. Only the signature check is skipped; the session checks (user, token version, family) still run on
+ * every request, so a revocation takes effect at once.
+ */
+function rememberVerified(check: (token: string | undefined) => Promise<Verified>) {
+  const known = new Map<string, Extract<Verified, { status: "ok" }>>();
+  return async (token: string | undefined): Promise<Verified> => {
+    const remembered = token ? known.get(token) : undefined;
+    if (remembered && Date.now() < remembered.expiresAt) return remembered;
+    const verified = await check(token);
+    if (token && verified.status === "ok") {
+      known.delete(token);
+      known.set(token, verified);
+      if (known.size > VERIFIED_TOKENS) known.delete(known.keys().next().value!);
+    } else if (token) known.delete(token);
+    return verified;
+  };
+}
 
 async function verify(s: Signer, token: string | undefined, typ: string): Promise<Verified> {
   if (!token) return { status: "invalid" };

@@ -1,12 +1,21 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/schema";
 import { AppError } from "../../errors";
 
 /** The connection row by id. */
 export function findConnection(db: Reader, id: number): ConnectionRow | undefined {
-  return db.select().from(connections).where(eq(connections.id, id)).get();
+  return connectionById(db).get({ id });
 }
+
+const connectionById = prepared((db) =>
+  db
+    .select()
+    .from(connections)
+    .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** True when the connection exists. */
 export function connectionExists(db: Reader, id: number): boolean {
@@ -35,12 +44,11 @@ export interface ConnectionSummary {
 export function connectionSummaries(db: Reader, ids: readonly number[]): ConnectionSummary[] {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  return db
-    .select({ id: connections.id, name: connections.name, number: connections.number, wavoip: connections.wavoip })
-    .from(connections)
-    .where(inArray(connections.id, distinct))
-    .all()
-    .map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
+  const rows =
+    distinct.length === 1
+      ? connectionSummaryById(db).all({ id: distinct[0] })
+      : db.select(CONNECTION_SUMMARY).from(connections).where(inArray(connections.id, distinct)).all();
+  return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
 /** The first connection (by id) that is not the default one, if any. */
@@ -52,6 +60,21 @@ export function firstNonDefaultConnection(db: Reader): number | undefined {
     .orderBy(asc(connections.id))
     .get()?.id;
 }
+
+const CONNECTION_SUMMARY = {
+  id: connections.id,
+  name: connections.name,
+  number: connections.number,
+  wavoip: connections.wavoip,
+};
+
+const connectionSummaryById = prepared((db) =>
+  db
+    .select(CONNECTION_SUMMARY)
+    .from(connections)
+    .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** The ids of the connections whose session is connected. */
 export function connectedIds(db: Reader): number[] {
@@ -79,14 +102,28 @@ export function globalDefaultConnection(db: Reader): number {
 export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<number, number[]> {
   const byConnection = new Map<number, number[]>();
   if (!ids.length) return byConnection;
-  for (const { whatsappId, queueId } of db
-    .select({ whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId })
-    .from(connectionQueues)
-    .where(inArray(connectionQueues.whatsappId, [...ids]))
-    .all())
+  const rows =
+    ids.length === 1
+      ? queuesOfConnection(db).all({ connectionId: ids[0] })
+      : db
+          .select(CONNECTION_QUEUE)
+          .from(connectionQueues)
+          .where(inArray(connectionQueues.whatsappId, [...ids]))
+          .all();
+  for (const { whatsappId, queueId } of rows)
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
   return byConnection;
 }
+
+const CONNECTION_QUEUE = { whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId };
+
+const queuesOfConnection = prepared((db) =>
+  db
+    .select(CONNECTION_QUEUE)
+    .from(connectionQueues)
+    .where(eq(connectionQueues.whatsappId, sql.placeholder("connectionId")))
+    .prepare(),
+);
 
 /** Whether a real number was ever connected, and whether the sandbox was tried (first-run checklist). */
 export function connectionProgress(db: Reader): { numberConnected: boolean; sandboxTried: boolean } {

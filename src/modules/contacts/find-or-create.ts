@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/schema";
 import { contactAddress, lidOfAddress } from "../../shared/address";
@@ -29,7 +30,7 @@ export function findOrCreateContact(deps: AppDeps, input: ReportedContact): Cont
   if (lidOnly) return findOrCreateLidContact(deps, lidOnly, input.name);
   const number = input.address;
   const linked = input.lid && !input.isGroup ? linkLid(deps, number, input.lid) : undefined;
-  const existing = linked ?? deps.db.select().from(contacts).where(eq(contacts.number, number)).get();
+  const existing = linked ?? contactByNumber(deps.db).get({ number });
   if (existing) {
     if (!input.isGroup || !input.name || input.name === existing.name) return existing;
     const updated = deps.db
@@ -73,6 +74,14 @@ function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undef
   deps.events.emit("contact.updated", { contact: updated });
   return updated;
 }
+
+const contactByNumber = prepared((db) =>
+  db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.number, sql.placeholder("number")))
+    .prepare(),
+);
 
 function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: ReturnType<typeof eq>): ContactRow {
   const created = deps.db.insert(contacts).values(values).onConflictDoNothing().returning().get();

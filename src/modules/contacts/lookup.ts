@@ -1,11 +1,20 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/schema";
 
 /** The contact row by id. */
 export function findContact(db: Reader, id: number): ContactRow | undefined {
-  return db.select().from(contacts).where(eq(contacts.id, id)).get();
+  return contactById(db).get({ id });
 }
+
+const contactById = prepared((db) =>
+  db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** True when the contact exists. */
 export function contactExists(db: Reader, id: number): boolean {
@@ -33,18 +42,25 @@ export type ContactSummary = Pick<ContactRow, "id" | "name" | "number" | "profil
 export function contactSummaries(db: Reader, ids: readonly number[]): ContactSummary[] {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  return db
-    .select({
-      id: contacts.id,
-      name: contacts.name,
-      number: contacts.number,
-      profilePicUrl: contacts.profilePicUrl,
-      isGroup: contacts.isGroup,
-    })
-    .from(contacts)
-    .where(inArray(contacts.id, distinct))
-    .all();
+  if (distinct.length === 1) return contactSummaryById(db).all({ id: distinct[0] });
+  return db.select(CONTACT_SUMMARY).from(contacts).where(inArray(contacts.id, distinct)).all();
 }
+
+const CONTACT_SUMMARY = {
+  id: contacts.id,
+  name: contacts.name,
+  number: contacts.number,
+  profilePicUrl: contacts.profilePicUrl,
+  isGroup: contacts.isGroup,
+};
+
+const contactSummaryById = prepared((db) =>
+  db
+    .select(CONTACT_SUMMARY)
+    .from(contacts)
+    .where(eq(contacts.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** The contact's extra fields, in the order they were added. */
 export function extraInfoOf(db: Reader, contactId: number): { id: number; name: string; value: string }[] {

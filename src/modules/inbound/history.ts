@@ -3,15 +3,18 @@ import type { AppDeps } from "../../deps";
 import { LRM } from "../messages/placeholders";
 import { findConnection } from "../connections/lookup";
 import { storedWids } from "../messages/records";
-import { storeMessage } from "../messages/store";
+import { lastMessageText, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { historyTicket } from "../tickets/find-or-create";
-import { findTicket } from "../tickets/records";
+import { findTicket, touchHistoryMessage } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { findOrCreateContact } from "../contacts/find-or-create";
+import { GroupCommit } from "./group-commit";
 import { bodyOf } from "./pipeline";
 
 const DAY_MS = 86_400_000;
+/** About how many history messages one transaction takes. */
+const HISTORY_GROUP_MESSAGES = 2_000;
 
 /**
  * Imports the chat history a connection's phone sent after pairing, when the connection asks for it: the
@@ -34,16 +37,29 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
     if (chat) chat.push(m);
     else chats.set(key, [m]);
   }
+  // Chats are written a few at a time, each group in one transaction whose events are published once it is
+  // committed: live messages wait for no more than one group.
+  const commits = new GroupCommit(deps.db, deps.events);
   let stored = 0;
+  let group: Promise<number>[] = [];
+  let groupSize = 0;
   for (const chat of chats.values()) {
-    stored += importChat(
-      deps,
-      connectionId,
-      chat.sort((a, b) => a.at - b.at),
+    group.push(
+      commits.run((events) =>
+        importChat(
+          { ...deps, events },
+          connectionId,
+          chat.sort((a, b) => a.at - b.at),
+        ),
+      ),
     );
-    // Live messages wait for no more than one chat.
-    await new Promise((resolve) => setImmediate(resolve));
+    groupSize += chat.length;
+    if (groupSize < HISTORY_GROUP_MESSAGES) continue;
+    for (const n of await Promise.all(group)) stored += n;
+    group = [];
+    groupSize = 0;
   }
+  for (const n of await Promise.all(group)) stored += n;
   if (stored) deps.log.info("chat history imported", { whatsappId: connectionId, messages: stored, chats: chats.size });
   return stored;
 }
@@ -75,6 +91,7 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
     first.at,
   );
   let stored = 0;
+  let last: NormalizedMessage | undefined;
   for (const m of fresh) {
     const sender = m.fromMe
       ? null
@@ -103,9 +120,20 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
       dataJson: m.raw ?? null,
       at: m.at,
       history: true,
+      ticketMovedByCaller: true,
     });
-    if (created) stored++;
+    if (!created) continue;
+    stored++;
+    last = m;
   }
+  // Messages are in time order and the ticket only moves forward: the last one stored is where it ends.
+  if (last)
+    touchHistoryMessage(
+      deps.db,
+      ticket.id,
+      lastMessageText({ body: bodyOf(last), mediaType: last.kind }),
+      new Date(last.at),
+    );
   const row = findTicket(deps.db, ticket.id);
   if (row) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, row) });
   return stored;

@@ -11,6 +11,7 @@ import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
 import { currentContact, findOrCreateContact, refreshPicture } from "../contacts/find-or-create";
+import { GroupCommit } from "./group-commit";
 import { KeyedMutex } from "./mutex";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { handleOptOut } from "../bulk/opt-out";
@@ -38,11 +39,14 @@ function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState
 /** The inbound message pipeline: contact, ticket, idempotent storage, then the bot stage. */
 export class InboundPipeline {
   private readonly chats = new KeyedMutex();
+  private readonly commits: GroupCommit;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly actions: BotActions,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(deps.db, deps.events);
+  }
 
   /** Handles one message seen on a connection (inbound, or sent from the phone itself). */
   async handle(connectionId: number, message: NormalizedMessage): Promise<void> {
@@ -83,36 +87,23 @@ export class InboundPipeline {
     }
 
     await this.chats.run(`${chatContact.id}:${connectionId}`, async () => {
-      if (isStoredForGood(deps.db, connectionId, message.id)) return;
-      chatContact = currentContact(deps, chatContact);
-      if (sender) sender = currentContact(deps, sender);
-      const { ticket, change } = findOrCreateTicket(deps, {
-        contactId: chatContact.id,
-        whatsappId: connectionId,
-        isGroup: message.isGroup,
+      // Ticket and message are written together and committed with the other chats' messages of the moment
+      // (see GroupCommit); the bot stage runs once this message is durable.
+      const written = await this.commits.run((events) => {
+        const batch = { ...deps, events };
+        if (isStoredForGood(deps.db, connectionId, message.id)) return undefined;
+        chatContact = currentContact(deps, chatContact);
+        if (sender) sender = currentContact(deps, sender);
+        const { ticket, change } = findOrCreateTicket(batch, {
+          contactId: chatContact.id,
+          whatsappId: connectionId,
+          isGroup: message.isGroup,
+        });
+        if (change) events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
+        return { ticket, stored: storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
       });
-      if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
-      const body = bodyOf(message);
-      const stored = storeMessage(deps, {
-        whatsappId: connectionId,
-        wid: message.id,
-        ticketId: ticket.id,
-        contactId: sender?.id ?? null,
-        body,
-        fromMe: message.fromMe,
-        ack: message.ack,
-        mediaType: message.kind,
-        mediaUrl: message.media?.fileName ?? null,
-        mediaMime: (message.media ?? message.mediaPending)?.mimetype ?? null,
-        fileName: (message.media ?? message.mediaPending)?.originalName ?? null,
-        mediaState: mediaStateOf(message),
-        quotedWid: message.quotedId ?? null,
-        remoteJid: message.remoteJid ?? null,
-        participant: message.participant ?? null,
-        senderName: message.isGroup ? (message.author?.name ?? sender?.name ?? null) : null,
-        dataJson: message.raw ?? null,
-        at: message.at,
-      });
+      if (!written) return;
+      const { ticket, stored } = written;
       if (message.fromMe || message.isGroup || message.kind === "waiting") return;
       if (!stored.created && !stored.replaced) return;
       const fresh = findTicket(deps.db, ticket.id)!;
@@ -129,6 +120,34 @@ export class InboundPipeline {
     void refreshPicture(deps, connectionId, chatContact).catch((error) =>
       deps.log.warn("profile picture refresh failed", { whatsappId: connectionId, contactId: chatContact.id, error }),
     );
+  }
+
+  private storeInput(
+    connectionId: number,
+    message: NormalizedMessage,
+    ticketId: number,
+    sender: ContactRow | null,
+  ): StoreMessageInput {
+    return {
+      whatsappId: connectionId,
+      wid: message.id,
+      ticketId,
+      contactId: sender?.id ?? null,
+      body: bodyOf(message),
+      fromMe: message.fromMe,
+      ack: message.ack,
+      mediaType: message.kind,
+      mediaUrl: message.media?.fileName ?? null,
+      mediaMime: (message.media ?? message.mediaPending)?.mimetype ?? null,
+      fileName: (message.media ?? message.mediaPending)?.originalName ?? null,
+      mediaState: mediaStateOf(message),
+      quotedWid: message.quotedId ?? null,
+      remoteJid: message.remoteJid ?? null,
+      participant: message.participant ?? null,
+      senderName: message.isGroup ? (message.author?.name ?? sender?.name ?? null) : null,
+      dataJson: message.raw ?? null,
+      at: message.at,
+    };
   }
 
   /** Runs `job` under the chat lock of (contact, connection), as message handling does. */

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { type MessageRow, messages } from "../../db/schema";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
@@ -21,12 +22,22 @@ export function hasMessage(db: Reader, connectionId: number, wid: string): boole
 
 /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
 export function isStoredForGood(db: Reader, connectionId: number, wid: string): boolean {
-  return !!db
+  return !!storedForGood(db).get({ connectionId, wid });
+}
+
+const storedForGood = prepared((db) =>
+  db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), ne(messages.mediaType, WAITING)))
-    .get();
-}
+    .where(
+      and(
+        eq(messages.whatsappId, sql.placeholder("connectionId")),
+        eq(messages.wid, sql.placeholder("wid")),
+        ne(messages.mediaType, WAITING),
+      ),
+    )
+    .prepare(),
+);
 
 /** Which of these network ids are stored for the connection. */
 export function storedWids(db: Reader, connectionId: number, wids: string[]): Set<string> {

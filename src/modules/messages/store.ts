@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Writer } from "../../db/client";
+import { atomically, type Db, type Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/schema";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
@@ -46,6 +47,8 @@ export interface StoreMessageInput {
    * message and time move only forward, to the message's own time.
    */
   history?: boolean;
+  /** With `history`: the caller moves the ticket's last message itself, once for a whole chat (touchHistoryMessage). */
+  ticketMovedByCaller?: boolean;
   /** An agent's private note: stored and announced to the chat, but it leaves the ticket (last message, time, unread) as it was. */
   isPrivate?: boolean;
 }
@@ -116,13 +119,31 @@ function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
   });
 }
 
-function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
-  const rows = db
-    .select({ messageId: messageReactions.messageId, emoji: messageReactions.emoji, reactor: messageReactions.reactor })
+const REACTION = {
+  messageId: messageReactions.messageId,
+  emoji: messageReactions.emoji,
+  reactor: messageReactions.reactor,
+};
+
+const reactionsOfMessage = prepared((db) =>
+  db
+    .select(REACTION)
     .from(messageReactions)
-    .where(inArray(messageReactions.messageId, messageIds))
+    .where(eq(messageReactions.messageId, sql.placeholder("messageId")))
     .orderBy(messageReactions.createdAt)
-    .all();
+    .prepare(),
+);
+
+function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
+  const rows =
+    messageIds.length === 1
+      ? reactionsOfMessage(db).all({ messageId: messageIds[0] })
+      : db
+          .select(REACTION)
+          .from(messageReactions)
+          .where(inArray(messageReactions.messageId, messageIds))
+          .orderBy(messageReactions.createdAt)
+          .all();
   const byMessage = new Map<number, MessageDto["reactions"]>();
   for (const { messageId, ...reaction } of rows)
     byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
@@ -142,43 +163,40 @@ export function storeMessage(
   const { db } = deps;
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
-  const result = db.transaction((tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
+  const result = atomically(db, (tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
     const existing = findByWid(tx, input.whatsappId, input.wid);
     if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
     if (existing) return { message: existing, created: false };
     const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
-    const message = tx
-      .insert(messages)
-      .values({
-        wid: input.wid,
-        whatsappId: input.whatsappId,
-        ticketId: input.ticketId,
-        contactId: input.contactId,
-        body: input.body,
-        fromMe: input.fromMe,
-        read: input.read ?? input.fromMe,
-        ack: input.ack ?? 0,
-        mediaType: input.mediaType ?? "chat",
-        mediaUrl: input.mediaUrl ?? null,
-        mediaMime: input.mediaMime ?? null,
-        fileName: input.fileName ?? null,
-        mediaState: input.mediaState ?? null,
-        quotedMsgId: quoted?.id ?? null,
-        remoteJid: input.remoteJid ?? null,
-        participant: input.participant ?? null,
-        senderName: input.senderName ?? null,
-        dataJson: input.dataJson ?? null,
-        sendState: input.sendState ?? null,
-        isPrivate: input.isPrivate ?? false,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning()
-      .get();
+    const message = insertMessage(tx).get({
+      wid: input.wid,
+      whatsappId: input.whatsappId,
+      ticketId: input.ticketId,
+      contactId: input.contactId,
+      body: input.body,
+      fromMe: input.fromMe,
+      read: input.read ?? input.fromMe,
+      ack: input.ack ?? 0,
+      mediaType: input.mediaType ?? "chat",
+      mediaUrl: input.mediaUrl ?? null,
+      mediaMime: input.mediaMime ?? null,
+      fileName: input.fileName ?? null,
+      mediaState: input.mediaState ?? null,
+      quotedMsgId: quoted?.id ?? null,
+      remoteJid: input.remoteJid ?? null,
+      participant: input.participant ?? null,
+      senderName: input.senderName ?? null,
+      dataJson: input.dataJson ?? null,
+      sendState: input.sendState ?? null,
+      isPrivate: input.isPrivate ?? false,
+      createdAt: at,
+      updatedAt: at,
+    })!;
     if (input.isPrivate) return { message, created: true };
     const last = lastMessageText(input);
-    if (input.history) touchHistoryMessage(tx, input.ticketId, last, at);
-    else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
+    if (input.history) {
+      if (!input.ticketMovedByCaller) touchHistoryMessage(tx, input.ticketId, last, at);
+    } else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
     return { message, created: true };
   });
   if (result.replaced) emitMessageUpdate(deps, result.message);
@@ -193,8 +211,45 @@ export function storeMessage(
   return result;
 }
 
+const INSERTED_COLUMNS = [
+  "wid",
+  "whatsappId",
+  "ticketId",
+  "contactId",
+  "body",
+  "fromMe",
+  "read",
+  "ack",
+  "mediaType",
+  "mediaUrl",
+  "mediaMime",
+  "fileName",
+  "mediaState",
+  "quotedMsgId",
+  "remoteJid",
+  "participant",
+  "senderName",
+  "dataJson",
+  "sendState",
+  "isPrivate",
+  "createdAt",
+  "updatedAt",
+] as const satisfies (keyof typeof messages.$inferInsert)[];
+
+const insertMessage = prepared((db) =>
+  db
+    .insert(messages)
+    .values(
+      Object.fromEntries(
+        INSERTED_COLUMNS.map((c) => [c, sql.placeholder(c)]),
+      ) as unknown as typeof messages.$inferInsert,
+    )
+    .returning()
+    .prepare(),
+);
+
 /** What the ticket list shows for a message: its text, or the voice mark for audio (whose text is only a file name). */
-function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
+export function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
   return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
 }
 
@@ -220,13 +275,21 @@ function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMes
 }
 
 function findByWid(db: Pick<Db, "select">, connectionId: number | null, wid: string): MessageRow | undefined {
-  const connection = connectionId == null ? sql`${messages.whatsappId} IS NULL` : eq(messages.whatsappId, connectionId);
+  if (connectionId != null) return messageByWid(db).get({ connectionId, wid });
   return db
     .select()
     .from(messages)
-    .where(and(connection, eq(messages.wid, wid)))
+    .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid)))
     .get();
 }
+
+const messageByWid = prepared((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), eq(messages.wid, sql.placeholder("wid"))))
+    .prepare(),
+);
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
 function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {

@@ -1,5 +1,6 @@
-import { asc, count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/schema";
 import { AppError } from "../../errors";
 
@@ -33,13 +34,24 @@ export function findQueue(db: Reader, id: number): QueueRow | undefined {
 export function queueSummaries(db: Reader, ids: readonly number[]): QueueSummary[] {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  return db
-    .select({ id: queues.id, name: queues.name, color: queues.color, greetingMessage: queues.greetingMessage })
-    .from(queues)
-    .where(inArray(queues.id, distinct))
-    .orderBy(asc(queues.id))
-    .all();
+  if (distinct.length === 1) return queueSummaryById(db).all({ id: distinct[0] });
+  return db.select(QUEUE_SUMMARY).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id)).all();
 }
+
+const QUEUE_SUMMARY = {
+  id: queues.id,
+  name: queues.name,
+  color: queues.color,
+  greetingMessage: queues.greetingMessage,
+};
+
+const queueSummaryById = prepared((db) =>
+  db
+    .select(QUEUE_SUMMARY)
+    .from(queues)
+    .where(eq(queues.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** A chatbot option by id. */
 export function findChatbotOption(db: Reader, id: number): ChatbotRow | undefined {

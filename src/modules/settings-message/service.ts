@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { settingsMessage } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
@@ -8,7 +9,7 @@ import type { SettingsMessageModel } from "./model";
 
 /** The connection's bulk-send throttling, or null when it was never saved. */
 export function getSettingsMessage(db: Db, connectionId: number) {
-  return db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, connectionId)).get() ?? null;
+  return settingsOfConnection(db).get({ connectionId }) ?? null;
 }
 
 /** The bulk-send throttling of the first connection that is not the default one, or null. */
@@ -16,6 +17,14 @@ export function getFirstSettingsMessage(db: Db) {
   const connectionId = firstNonDefaultConnection(db);
   return connectionId === undefined ? null : getSettingsMessage(db, connectionId);
 }
+
+const settingsOfConnection = prepared((db) =>
+  db
+    .select()
+    .from(settingsMessage)
+    .where(eq(settingsMessage.whatsappId, sql.placeholder("connectionId")))
+    .prepare(),
+);
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */
 export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageModel.Save) {

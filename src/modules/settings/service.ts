@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { settings } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -13,9 +14,17 @@ export function seedSettings(db: Db) {
 
 /** The setting's stored value, or its default when the row is missing. */
 export function getSetting(db: Db, key: SettingKey): string {
-  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+  const row = settingByKey(db).get({ key });
   return row?.value ?? SETTING_DEFINITIONS[key].default ?? "";
 }
+
+const settingByKey = prepared((db) =>
+  db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, sql.placeholder("key")))
+    .prepare(),
+);
 
 export function listSettingRows(db: Db) {
   return db.select().from(settings).orderBy(sql`${settings.key}`).all();

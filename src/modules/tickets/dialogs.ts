@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { ticketDialogs } from "../../db/schema";
 
 /** Where the bot stands in a ticket's conversation: menu sent, chatbot node, invalid answers, out-of-work notice. */
@@ -7,8 +8,16 @@ export type Dialog = typeof ticketDialogs.$inferSelect;
 
 /** The ticket's bot dialog, if the bot has spoken in it. */
 export function loadDialog(db: Writer, ticketId: number): Dialog | undefined {
-  return db.select().from(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).get();
+  return dialogOf(db).get({ ticketId });
 }
+
+const dialogOf = prepared((db) =>
+  db
+    .select()
+    .from(ticketDialogs)
+    .where(eq(ticketDialogs.ticketId, sql.placeholder("ticketId")))
+    .prepare(),
+);
 
 /** Writes these fields of the ticket's bot dialog, creating it when missing. */
 export function saveDialog(db: Writer, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {

@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { atomically, type Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type TicketRow, tickets } from "../../db/schema";
 import { getSetting } from "../settings/service";
@@ -24,29 +25,15 @@ const FALLBACK_WINDOW_S = 7200;
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  */
 export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
-  return deps.db.transaction((tx) => {
-    const same = and(
-      eq(tickets.contactId, key.contactId),
-      eq(tickets.whatsappId, key.whatsappId),
-      eq(tickets.channel, "whatsapp"),
-    );
-    const active = tx
-      .select()
-      .from(tickets)
-      .where(and(same, inArray(tickets.status, ["open", "pending"])))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .get();
+  return atomically(deps.db, (tx) => {
+    const active = activeTicketOf(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId });
     if (active) return { ticket: active, change: null };
 
     const seconds = Number.parseInt(getSetting(deps.db, "timeCreateNewTicket"), 10);
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
-    const since = new Date(deps.clock.now() - windowMs);
-    const recent = tx
-      .select()
-      .from(tickets)
-      .where(key.isGroup ? same : and(same, gte(tickets.updatedAt, since)))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .get();
+    // Groups reuse their latest ticket whenever it was last active.
+    const since = key.isGroup ? 0 : deps.clock.now() - windowMs;
+    const recent = latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
     if (recent) {
       const ticket = tx
         .update(tickets)
@@ -58,26 +45,72 @@ export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicke
     }
 
     const now = new Date(deps.clock.now());
-    const ticket = tx
-      .insert(tickets)
-      .values({
-        contactId: key.contactId,
-        whatsappId: key.whatsappId,
-        isGroup: key.isGroup,
-        isBot: true,
-        status: "pending",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    const ticket = insertTicket(tx).get({
+      contactId: key.contactId,
+      whatsappId: key.whatsappId,
+      isGroup: key.isGroup,
+      now,
+    })!;
     return { ticket, change: "created" as const };
   });
 }
 
+/** The latest ticket of (contact, connection) updated at or after `since` (epoch ms). */
+const latestTicketSince = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
+        eq(tickets.channel, "whatsapp"),
+        gte(tickets.updatedAt, sql`${sql.placeholder("since")}`),
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(1)
+    .prepare(),
+);
+
+/** A new pending bot ticket. */
+const insertTicket = prepared((db) =>
+  db
+    .insert(tickets)
+    .values({
+      contactId: sql.placeholder("contactId"),
+      whatsappId: sql.placeholder("whatsappId"),
+      isGroup: sql.placeholder("isGroup"),
+      isBot: true,
+      status: "pending",
+      createdAt: sql.placeholder("now"),
+      updatedAt: sql.placeholder("now"),
+    } as unknown as typeof tickets.$inferInsert)
+    .returning()
+    .prepare(),
+);
+
+/** The open or pending ticket of (contact, connection), the latest first. */
+const activeTicketOf = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
+        eq(tickets.channel, "whatsapp"),
+        inArray(tickets.status, ["open", "pending"]),
+      ),
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(1)
+    .prepare(),
+);
+
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
 export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {
-  return db.transaction((tx) => {
+  return atomically(db, (tx) => {
     const existing = tx
       .select()
       .from(tickets)

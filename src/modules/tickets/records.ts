@@ -1,5 +1,6 @@
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { ticketTags, tickets, type TicketRow } from "../../db/schema";
 import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
@@ -8,8 +9,16 @@ const ACTIVE = ["open", "pending"] as const;
 
 /** The ticket row by id. */
 export function findTicket(db: Reader, id: number): TicketRow | undefined {
-  return db.select().from(tickets).where(eq(tickets.id, id)).get();
+  return ticketById(db).get({ id });
 }
+
+const ticketById = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(eq(tickets.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** The tickets of these ids. */
 export function findTickets(db: Reader, ids: readonly number[]): TicketRow[] {
@@ -55,23 +64,35 @@ export function openTicketIdsOf(db: Reader, userId: number): number[] {
  * counts as unread. Runs in the transaction that stores the message.
  */
 export function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
-  tx.update(tickets)
+  (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: at.getTime() });
+}
+
+const touch = (db: Writer, countUnread: boolean) =>
+  db
+    .update(tickets)
     .set({
-      lastMessage: body,
-      updatedAt: at,
+      lastMessage: sql`${sql.placeholder("body")}`,
+      // Epoch ms, as the column stores it.
+      updatedAt: sql`${sql.placeholder("at")}`,
       ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
     })
-    .where(eq(tickets.id, ticketId))
-    .run();
-}
+    .where(eq(tickets.id, sql.placeholder("ticketId")))
+    .prepare();
+const touchCountingUnread = prepared((db) => touch(db, true));
+const touchKeepingUnread = prepared((db) => touch(db, false));
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
 export function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
-  tx.update(tickets)
-    .set({ lastMessage: body, updatedAt: at })
-    .where(and(eq(tickets.id, ticketId), lte(tickets.updatedAt, at)))
-    .run();
+  touchForward(tx).run({ ticketId, body, at: at.getTime() });
 }
+
+const touchForward = prepared((db) =>
+  db
+    .update(tickets)
+    .set({ lastMessage: sql`${sql.placeholder("body")}`, updatedAt: sql`${sql.placeholder("at")}` })
+    .where(and(eq(tickets.id, sql.placeholder("ticketId")), lte(tickets.updatedAt, sql`${sql.placeholder("at")}`)))
+    .prepare(),
+);
 
 /** A message's text changed: the ticket's last message follows when it still shows the old text. */
 export function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {

@@ -1,5 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { tags, ticketTags, type TicketRow } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
@@ -28,18 +29,21 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
   const connectionById = byId(
     connectionSummaries(db, ids(rows.map((r) => r.whatsappId))).map(({ id, name, hasCall }) => ({ id, name, hasCall })),
   );
-  const tagLinks = db
-    .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-    .from(ticketTags)
-    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    .where(
-      inArray(
-        ticketTags.ticketId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(tags.name)
-    .all();
+  const tagLinks =
+    rows.length === 1
+      ? tagsOfTicket(db).all({ ticketId: rows[0]!.id })
+      : db
+          .select(TAG_LINK)
+          .from(ticketTags)
+          .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+          .where(
+            inArray(
+              ticketTags.ticketId,
+              rows.map((r) => r.id),
+            ),
+          )
+          .orderBy(tags.name)
+          .all();
   const tagsByTicket = new Map<number, TicketDto["tags"]>();
   for (const { ticketId, ...tag } of tagLinks) {
     const list = tagsByTicket.get(ticketId) ?? [];
@@ -55,6 +59,18 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
     tags: tagsByTicket.get(row.id) ?? [],
   }));
 }
+
+const TAG_LINK = { ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color };
+
+const tagsOfTicket = prepared((db) =>
+  db
+    .select(TAG_LINK)
+    .from(ticketTags)
+    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+    .where(eq(ticketTags.ticketId, sql.placeholder("ticketId")))
+    .orderBy(tags.name)
+    .prepare(),
+);
 
 /** Serialises one ticket (see toTicketDtos). */
 export function toTicketDto(db: Db, row: TicketRow): TicketDto {

@@ -25,12 +25,13 @@ export function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, 
 /**
  * Records `event` for every active endpoint subscribed to it and queues the first attempt of each. The body is
  * fixed here, so every attempt sends (and signs) the same bytes; `dedupeKey` makes a repeated report one delivery.
+ * `data` is only built when some endpoint wants the event.
  */
-export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: unknown) {
+export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: () => unknown) {
   const endpoints = endpointsFor(deps.db, event);
   if (!endpoints.length) return;
   const now = deps.clock.now();
-  const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data });
+  const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: data() });
   const created = deps.db.transaction((tx) =>
     endpoints.flatMap((endpoint) =>
       tx

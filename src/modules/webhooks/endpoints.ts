@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { type WebhookEndpointRow, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound } from "../../errors";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
@@ -96,10 +97,11 @@ export function deleteEndpoint(db: Db, id: number) {
 
 /** The active endpoints subscribed to `event`. */
 export function endpointsFor(db: Db, event: WebhookEvent): WebhookEndpointRow[] {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.active, true))
+  return activeEndpoints(db)
     .all()
     .filter((row) => (JSON.parse(row.events) as string[]).includes(event));
 }
+
+const activeEndpoints = prepared((db) =>
+  db.select().from(webhookEndpoints).where(eq(webhookEndpoints.active, true)).prepare(),
+);

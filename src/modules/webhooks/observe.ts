@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { atomically } from "../../db/client";
 import { webhookTicketStatus } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
@@ -34,7 +35,7 @@ function messageData(deps: AppDeps, m: MessageDto) {
  * (in the database, so a restart does not report old changes again); the compare and the write are one step.
  */
 function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
-  const previous = deps.db.transaction((tx) => {
+  const previous = atomically(deps.db, (tx) => {
     const seen = tx
       .select({ status: webhookTicketStatus.status })
       .from(webhookTicketStatus)
@@ -48,7 +49,7 @@ function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
     return { status: seen?.status ?? null };
   });
   if (!previous) return;
-  recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, {
+  recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, () => ({
     id: ticket.id,
     status: ticket.status,
     previousStatus: previous.status,
@@ -56,7 +57,7 @@ function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
     queueId: ticket.queueId,
     whatsappId: ticket.whatsappId,
     contact: contactOfTicket(deps, ticket.id) ?? null,
-  });
+  }));
 }
 
 /** A private note stays inside the team: integrations hear nothing about it. */
@@ -64,10 +65,10 @@ function observe(deps: AppDeps, event: DomainEvent) {
   if ((event.name === "message.created" || event.name === "message.updated") && event.payload.message.isPrivate) return;
   if (event.name === "message.created") {
     const m = event.payload.message;
-    recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, messageData(deps, m));
+    recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, () => messageData(deps, m));
   } else if (event.name === "message.updated" && event.payload.message.fromMe) {
     const m = event.payload.message;
-    recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, messageData(deps, m));
+    recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, () => messageData(deps, m));
   } else if (event.name === "ticket.updated") {
     ticketStatusChange(deps, event.payload.ticket);
   }

@@ -1,0 +1,84 @@
+/**
+ * A throwaway app for the benchmarks: a fresh database in a temp directory, served on a loopback port with the
+ * real socket hub, an admin signed in, and one connected sandbox connection. `close()` stops it and removes the
+ * directory.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../src/app";
+import { composeDeps } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { closeDatabase } from "../src/db/client";
+import { connections } from "../src/db/schema";
+import { createLogger } from "../src/log";
+import { ensureFirstAdmin } from "../src/modules/auth/service";
+import { BunTopicHub } from "../src/realtime/hub";
+import { systemClock } from "../src/shared/clock";
+
+export const ADMIN = { email: "bench@example.com", password: "bench-password" };
+
+export async function startTempApp() {
+  const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: "silent",
+  });
+  const hub = new BunTopicHub();
+  const composed = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
+  const { deps, db, channels, sandbox } = composed;
+  await ensureFirstAdmin(deps);
+  const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
+  hub.attach(app.server!);
+  const base = `http://127.0.0.1:${app.server!.port}`;
+  const token = await login(base, ADMIN.email, ADMIN.password);
+  const connection = db
+    .insert(connections)
+    .values({ name: "Bench", provider: "sandbox", isDefault: true })
+    .returning()
+    .get();
+  await channels.start(connection.id);
+  sandbox.scan(connection.id);
+  return {
+    ...composed,
+    dir,
+    app,
+    base,
+    token,
+    connectionId: connection.id,
+    async close() {
+      await app.stop(true);
+      await channels.stopAll();
+      sandbox.network.cancelAll();
+      closeDatabase(db);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TempApp = Awaited<ReturnType<typeof startTempApp>>;
+
+/** Signs in and returns the access token. */
+export async function login(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login ${email}: HTTP ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Runs `total` jobs with `concurrency` of them in flight; returns the seconds it took. */
+export async function runConcurrently(total: number, concurrency: number, job: (i: number) => Promise<void>) {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await job(next++);
+    }),
+  );
+  return (performance.now() - start) / 1000;
+}

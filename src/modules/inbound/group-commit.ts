@@ -1,0 +1,86 @@
+import { atomically, type Db } from "../../db/client";
+import type { DomainEventName, DomainEvents } from "../../events/catalogue";
+import type { EventBus } from "../../events/bus";
+
+/** The most writes one transaction takes; the next ones wait for the following transaction. */
+const MAX_BATCH = 256;
+
+interface Job {
+  write: (events: EventBus) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Emitted = [name: DomainEventName, payload: DomainEvents[DomainEventName]];
+
+/**
+ * Group commit: the writes asked for in the same turn of the event loop run one after another in a single
+ * transaction, each in its own savepoint, and each caller hears back only once that transaction is committed.
+ * A commit is the dearest step of storing a message; one commit for many keeps every message durable before its
+ * caller goes on, at a fraction of the cost.
+ *
+ * A write that throws is rolled back alone (its savepoint) and its caller gets the error; the others commit. When
+ * the commit itself fails every caller of the batch gets the error and nothing of it is stored, so a sender that
+ * retries with the same message id is not duplicated. A write announces through the bus it is given: its events
+ * are published, in order, once the transaction committed (and dropped with a rolled-back write).
+ */
+export class GroupCommit {
+  private queue: Job[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
+
+  run<T>(write: (events: EventBus) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (this.queue.length >= MAX_BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Runs and commits the queued writes now. */
+  flush() {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (!batch.length) return;
+    const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
+    try {
+      atomically(this.db, () => {
+        for (const job of batch) {
+          const emitted: Emitted[] = [];
+          const bus = bufferingBus(this.events, emitted);
+          try {
+            const value = atomically(this.db, () => job.write(bus));
+            outcomes.push({ value, failed: false, emitted });
+          } catch (error) {
+            outcomes.push({ error, failed: true, emitted: [] });
+          }
+        }
+      });
+    } catch (error) {
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    batch.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      for (const [name, payload] of outcome.emitted) this.events.emit(name, payload);
+      if (outcome.failed) job.reject(outcome.error);
+      else job.resolve(outcome.value);
+    });
+  }
+}
+
+/** A bus that keeps what is emitted in `into` (to publish after the commit); subscribing goes to the real bus. */
+function bufferingBus(bus: EventBus, into: Emitted[]): EventBus {
+  return {
+    emit: (name, payload) => void into.push([name, payload]),
+    subscribe: (listener) => bus.subscribe(listener),
+  };
+}

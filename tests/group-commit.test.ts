@@ -1,0 +1,127 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { openDatabase } from "../src/db/client";
+import { messages, tickets } from "../src/db/schema";
+import { LocalEventBus } from "../src/events/bus";
+import type { DomainEvent } from "../src/events/catalogue";
+import { createLogger } from "../src/log";
+import { GroupCommit } from "../src/modules/inbound/group-commit";
+import { createSandboxConnection, makeTestApp } from "./helpers";
+
+/** A database with a parent/child pair whose foreign key is only checked at commit. */
+function deferredDb(path = ":memory:") {
+  const db = openDatabase(path);
+  db.$client.exec("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+  db.$client.exec(
+    "CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)",
+  );
+  const events = new LocalEventBus(createLogger("silent"));
+  const heard: { name: string; inTransaction: boolean }[] = [];
+  events.subscribe((event) => heard.push({ name: event.name, inTransaction: db.$client.inTransaction }));
+  const rows = () => db.$client.query("SELECT id FROM child ORDER BY id").all() as { id: number }[];
+  return { db, events, heard, rows, commits: new GroupCommit(db, events) };
+}
+
+const anEvent = { name: "tag.deleted", payload: { tagId: 1 } } as const satisfies DomainEvent;
+
+describe("group commit", () => {
+  test("writes asked for together share one transaction; each caller hears back after the commit, with its events published then, in order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "group-commit-"));
+    const { db, commits, heard, rows } = deferredDb(join(dir, "db.sqlite"));
+    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    // Another connection sees only what is committed.
+    const other = new Database(join(dir, "db.sqlite"));
+    const seenByOther = () => (other.query("SELECT count(*) AS n FROM child").get() as { n: number }).n;
+    const seenDuringWrites: number[] = [];
+    const answers = await Promise.all(
+      [1, 2, 3].map((id) =>
+        commits.run((events) => {
+          db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
+          events.emit(anEvent.name, { tagId: id });
+          seenDuringWrites.push(seenByOther());
+          return id * 10;
+        }),
+      ),
+    );
+    expect(answers).toEqual([10, 20, 30]);
+    expect(seenDuringWrites).toEqual([0, 0, 0]);
+    expect(seenByOther()).toBe(3);
+    expect(rows().map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(heard).toEqual([1, 2, 3].map(() => ({ name: "tag.deleted", inTransaction: false })));
+    other.close();
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a write that throws is rolled back alone and its events are dropped; the others of its batch commit", async () => {
+    const { db, commits, heard, rows } = deferredDb();
+    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((id) =>
+        commits.run((events) => {
+          db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
+          events.emit(anEvent.name, { tagId: id });
+          if (id === 2) throw new Error("refused");
+          return id;
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(rows().map((r) => r.id)).toEqual([1, 3]);
+    expect(heard).toHaveLength(2);
+  });
+
+  test("when the commit fails every caller of the batch gets the error and nothing of it is stored or announced; a retry stores each write once", async () => {
+    const { db, commits, heard, rows } = deferredDb();
+    const write = (id: number, parent: number) =>
+      commits.run((events) => {
+        db.$client.run("INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, ?)", [id, parent]);
+        events.emit(anEvent.name, { tagId: id });
+      });
+    // Child 2 points at a parent that does not exist yet: the deferred foreign key fails the commit.
+    const failed = await Promise.allSettled([write(1, 1), write(2, 2)]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(rows()).toEqual([]);
+    expect(heard).toEqual([]);
+    db.$client.exec("INSERT INTO parent (id) VALUES (1), (2)");
+    await Promise.all([write(1, 1), write(2, 2), write(1, 1)]);
+    expect(rows().map((r) => r.id)).toEqual([1, 2]);
+  });
+});
+
+describe("inbound messages committed in groups", () => {
+  test("a concurrent burst over many chats, with every message delivered twice, stores each message once, in each chat's order", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    const chats = 20;
+    const perChat = 10;
+    const sends: Promise<string>[] = [];
+    for (let n = 0; n < perChat; n++)
+      for (let c = 0; c < chats; c++)
+        for (let copy = 0; copy < 2; copy++)
+          sends.push(
+            ctx.sandbox.inbound(conn.id, {
+              from: `55119${String(c).padStart(8, "0")}`,
+              id: `C${c}-M${n}`,
+              body: `${n}`,
+            }),
+          );
+    await Promise.all(sends);
+    const stored = ctx.db.select().from(messages).orderBy(asc(messages.id)).all();
+    expect(stored).toHaveLength(chats * perChat);
+    for (let c = 0; c < chats; c++) {
+      const ofChat = stored.filter((m) => m.wid.startsWith(`C${c}-`));
+      expect(ofChat.map((m) => m.body)).toEqual(Array.from({ length: perChat }, (_, n) => `${n}`));
+      expect(new Set(ofChat.map((m) => m.ticketId)).size).toBe(1);
+      const ticket = ctx.db.select().from(tickets).where(eq(tickets.id, ofChat[0]!.ticketId)).get()!;
+      expect(ticket.unreadMessages).toBe(perChat);
+      expect(ticket.lastMessage).toBe(`${perChat - 1}`);
+    }
+    const announced = ctx.hub.named("appMessage").filter((e) => e.payload.action === "create");
+    expect(new Set(announced.map((e) => e.payload.message.id)).size).toBe(chats * perChat);
+  });
+});
