@@ -49,7 +49,9 @@ export async function measureQueries(base: string, auth: BenchAuth, db: Db): Pro
   const newest = db.select({ at: tickets.updatedAt }).from(tickets).orderBy(tickets.updatedAt).all().at(-1)?.at;
   const day = (newest ?? new Date()).toISOString().slice(0, 10);
 
-  const get = (path: string, headers: Record<string, string>) => timed(() => fetch(`${base}${path}`, { headers }));
+  // Redirects are not followed: a refused session must fail the run, not time the login page.
+  const get = (path: string, headers: Record<string, string>) =>
+    timed(() => fetch(`${base}${path}`, { headers, redirect: "manual" }));
   const p95 = async (path: string, headers: Record<string, string>, rounds = ROUNDS) => {
     for (let i = 0; i < WARMUP; i++) await get(path, headers);
     const samples: number[] = [];

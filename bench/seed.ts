@@ -4,8 +4,8 @@
  * bodies in Portuguese, Spanish and English. Rows go in through prepared statements named after the drizzle schema,
  * in one transaction, with the full-text triggers set aside and the indexes rebuilt once at the end.
  *
- * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds `<dir>/zapdesk.sqlite` (migrated, with the usual
- * first admin) for running the server against it.
+ * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds a migrated `<dir>/zapdesk.sqlite` for running the
+ * server against it (`DATA_DIR=<dir> npm start`, which adds its first admin as usual).
  */
 import type { Database } from "bun:sqlite";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 /** A search reaches at most this many contacts, the newest first: enough for any page people read. */
-export const CONTACT_HITS = 1000;
+export const CONTACT_HITS = 500;
 
 /** The trigram index matches runs of three characters or more: shorter text would match most contacts anyway. */
 const MIN_CHARS = 3;

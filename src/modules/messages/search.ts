@@ -16,7 +16,7 @@ export function bodyMatchQuery(search: string): string | null {
 }
 
 /** A ticket search reads at most this many matching messages, the newest first: enough for any page people read. */
-export const MESSAGE_HITS = 1000;
+export const MESSAGE_HITS = 500;
 
 /**
  * Ids of tickets with one of the newest MESSAGE_HITS messages (not deleted) whose body matches `search`, as a

@@ -40,6 +40,7 @@ export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undef
 }
 
 type TicketPage = { tickets: TicketDto[]; count: number; hasMore: boolean };
+type Before = TicketListParams["before"];
 
 /**
  * GET /tickets: every filter composes with AND. The page is read one row past its size to know whether more
@@ -50,9 +51,21 @@ export function listTickets(db: Db, user: AuthUser, params: TicketListParams, ti
   const search = normalizeSearch(params.searchParam);
   const found = search ? searchTicketIds(db, search) : undefined;
   const where = ticketFilter(db, user, params, timeZone, found);
-  const offset = params.before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (found || params.tags?.length) return listFromSet(db, where, params.before, offset);
-  const rows = ticketPageQuery(db, afterTicket(where, params.before))
+  const { before } = params;
+  const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
+  if (found || params.tags?.length) return listFromSet(db, where, before, offset);
+  const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
+  if (!params.status && !showAll) {
+    // "Mine or pending" across statuses: each status is one index range in page order, merged here.
+    const parts = STATUSES.map((status) => ticketFilter(db, user, { ...params, status }, timeZone));
+    const ids = parts
+      .flatMap((part) => pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1))
+      .sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id)
+      .map((t) => t.id);
+    const counted = parts.reduce((n, part) => n + cappedCount(db, part), 0);
+    return { ...pageOf(db, ids, offset), count: Math.min(counted, TICKET_COUNT_CAP) };
+  }
+  const rows = ticketPageQuery(db, afterTicket(where, before))
     .limit(TICKET_PAGE_SIZE + 1)
     .offset(offset)
     .all();
@@ -60,19 +73,37 @@ export function listTickets(db: Db, user: AuthUser, params: TicketListParams, ti
   return { tickets: toTicketDtos(db, page), count: cappedCount(db, where), hasMore: rows.length > page.length };
 }
 
+const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
+
 /**
  * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,
  * for its place and filters together, and the page and the count both come from that one ordered list.
  */
-function listFromSet(db: Db, where: SQL | undefined, before: TicketListParams["before"], offset: number): TicketPage {
-  const ordered = db
-    .select({ id: tickets.id })
+function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): TicketPage {
+  const ids = pageOrder(db, afterTicket(where, before), Math.max(offset + TICKET_PAGE_SIZE + 1, TICKET_COUNT_CAP)).map(
+    (t) => t.id,
+  );
+  // After a cursor the list above starts there, so the whole set is counted apart.
+  return {
+    ...pageOf(db, ids, offset),
+    count: before ? cappedCount(db, where) : Math.min(ids.length, TICKET_COUNT_CAP),
+  };
+}
+
+/** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
+function pageOrder(db: Db, where: SQL | undefined, limit: number) {
+  return db
+    .select({ id: tickets.id, updatedAt: sql<number>`${tickets.updatedAt}` })
     .from(tickets)
-    .where(afterTicket(where, before))
+    .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(Math.max(offset + TICKET_PAGE_SIZE + 1, TICKET_COUNT_CAP))
+    .limit(limit)
     .all();
-  const slice = ordered.slice(offset, offset + TICKET_PAGE_SIZE + 1).map((t) => t.id);
+}
+
+/** The page at `offset` of tickets listed by id in page order, and whether more follow. */
+function pageOf(db: Db, ids: number[], offset: number) {
+  const slice = ids.slice(offset, offset + TICKET_PAGE_SIZE + 1);
   const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
   const rows = pageIds.length ? db.select().from(tickets).where(inArray(tickets.id, pageIds)).all() : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -81,8 +112,6 @@ function listFromSet(db: Db, where: SQL | undefined, before: TicketListParams["b
       db,
       pageIds.flatMap((id) => byId.get(id) ?? []),
     ),
-    // After a cursor the list above starts there, so the whole set is counted apart.
-    count: before ? cappedCount(db, where) : Math.min(ordered.length, TICKET_COUNT_CAP),
     hasMore: slice.length > pageIds.length,
   };
 }
