@@ -111,6 +111,15 @@ describe("ticket search over names, numbers and every kind of message", () => {
     expect(await search("mariana")).toEqual([]);
   });
 
+  test("two characters find message words; names and numbers need three", async () => {
+    const ctx = await makeTestApp();
+    const byBody = ticketWith(ctx, "pedido 13 chegou");
+    ticketOf(ctx, "Ana 13", "5511913130041");
+    const search = await searcher(ctx);
+    expect(await search("13")).toEqual([byBody.id]);
+    expect(await search("ana")).not.toEqual([]);
+  });
+
   test("a renamed contact is found by the new name only; a deleted one not at all", async () => {
     const ctx = await makeTestApp();
     const t = ticketOf(ctx, "Conceição Brandão", "5511912340011");

@@ -24,5 +24,5 @@ export function ticketSearch(search: string): SQL {
 
 /** The ids `ticketSearch` selects, read once so the page and its count do not search twice. */
 export function searchTicketIds(db: Db, search: string): number[] {
-  return db.all<{ id: number }>(ticketSearch(search)).map((r) => r.id);
+  return db.values<[number]>(ticketSearch(search)).map(([id]) => id);
 }
