@@ -179,7 +179,13 @@ export function ticketFilter(
   }
   // Said exactly as the unread index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
-  if (tagIds.length) {
+  if (tagIds.length === 1) {
+    const carrying = db
+      .select({ ticketId: ticketTags.ticketId })
+      .from(ticketTags)
+      .where(eq(ticketTags.tagId, tagIds[0]!));
+    conditions.push(inArray(tickets.id, carrying));
+  } else if (tagIds.length) {
     const carrying = db
       .select({ ticketId: ticketTags.ticketId })
       .from(ticketTags)
