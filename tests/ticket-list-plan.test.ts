@@ -75,22 +75,21 @@ describe("query plans of the ticket list and the search", () => {
     const found: Record<string, string[]> = {};
     let checked = 0;
     for (const who of users)
-      for (const params of shapes(queue.id, tagIds))
-        for (const ids of params.searchParam ? [undefined, [3, 1, 2]] : [undefined]) {
-          const where = ticketFilter(ctx.db, who, params, "UTC", ids);
-          const page = ticketPageQuery(ctx.db, afterTicket(where, params.before)).limit(TICKET_PAGE_SIZE + 1);
-          for (const [kind, query] of [
-            ["page", page],
-            ["count", ticketCountQuery(ctx.db, where)],
-          ] as const) {
-            const steps = plan(ctx, query);
-            checked++;
-            if (process.env.PRINT_PLANS) console.log(kind, JSON.stringify(params), steps.join(" | "));
-            if (fullScans(steps).length) found[`${who.profile} ${kind} ${JSON.stringify({ ...params, ids })}`] = steps;
-          }
+      for (const params of shapes(queue.id, tagIds)) {
+        const where = ticketFilter(ctx.db, who, params, "UTC");
+        const page = ticketPageQuery(ctx.db, afterTicket(where, params.before)).limit(TICKET_PAGE_SIZE + 1);
+        for (const [kind, query] of [
+          ["page", page],
+          ["count", ticketCountQuery(ctx.db, where)],
+        ] as const) {
+          const steps = plan(ctx, query);
+          checked++;
+          if (process.env.PRINT_PLANS) console.log(kind, JSON.stringify(params), steps.join(" | "));
+          if (fullScans(steps).length) found[`${who.profile} ${kind} ${JSON.stringify(params)}`] = steps;
         }
+      }
     expect(found).toEqual({});
-    expect(checked).toBeGreaterThan(400);
+    expect(checked).toBeGreaterThan(200);
   });
 
   test("the ticket search reads the two full-text indexes and looks tickets up by id", async () => {

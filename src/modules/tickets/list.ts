@@ -6,7 +6,7 @@ import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tick
 import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
-import { searchTicketIds, ticketSearch } from "./search";
+import { ticketSearch } from "./search";
 import { toTicketDtos, type TicketDto } from "./serialize";
 
 export const TICKET_PAGE_SIZE = 40;
@@ -49,11 +49,10 @@ type Before = TicketListParams["before"];
  */
 export function listTickets(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): TicketPage {
   const search = normalizeSearch(params.searchParam);
-  const found = search ? searchTicketIds(db, search) : undefined;
-  const where = ticketFilter(db, user, params, timeZone, found);
+  const where = ticketFilter(db, user, params, timeZone);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (found || params.tags?.length) return listFromSet(db, where, before, offset);
+  if (search || params.tags?.length) return listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
@@ -139,18 +138,11 @@ export function ticketPageQuery(db: Db, where: SQL | undefined) {
 }
 
 /**
- * The WHERE of the ticket list for this user and these filters; `found` holds the ids the search already found
- * (else the search is a subquery). Without show-all a list holds the user's own
+ * The WHERE of the ticket list for this user and these filters. Without show-all a list holds the user's own
  * tickets and the pending ones; for one status that is said as the one condition it comes to, so the list reads
  * the index of that condition in page order.
  */
-export function ticketFilter(
-  db: Db,
-  user: AuthUser,
-  params: TicketListParams,
-  timeZone: string,
-  found?: number[],
-): SQL | undefined {
+export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds)];
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   const tagIds = [...new Set(params.tags ?? [])];
@@ -168,7 +160,7 @@ export function ticketFilter(
         : or(eq(sql`+${tickets.userId}`, user.id), eq(sql`+${tickets.status}`, "pending")),
     );
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
-  if (search) conditions.push(found ? inArray(tickets.id, found) : sql`${tickets.id} in (${ticketSearch(search)})`);
+  if (search) conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
   if (params.date) {
     const [start, end] = dayRangeParam(params.date, timeZone, "date");
     conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));

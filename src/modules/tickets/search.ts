@@ -1,5 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { tickets } from "../../db/schema";
 import { contactsMatching } from "../contacts/search";
 import { ticketsWithMatchingMessages } from "../messages/search";
@@ -7,8 +6,8 @@ import { ticketsWithMatchingMessages } from "../messages/search";
 /**
  * The ticket search tab: ids of the tickets whose contact's name or number contains `search`, or with a message
  * whose words start with the words of `search`, as one select (names and numbers need three characters, words
- * two). The one place that knows how the search is stored
- * (full-text indexes of SQLite here): another database answers with the same ids.
+ * two). The one place that knows how the search is stored (full-text indexes of SQLite here): another database
+ * answers with the same ids.
  *
  * Both sides read their index newest first and stop after a bounded number of hits, then meet as one set of
  * ticket ids, so the list looks those tickets up by id instead of testing every ticket against the messages.
@@ -20,9 +19,4 @@ export function ticketSearch(search: string): SQL {
   if (byContact && byMessage) return sql`${byContact} union ${byMessage}`;
   // Nothing to look up (a single letter, punctuation): no ticket.
   return byContact ?? byMessage ?? sql`select 0 where 0`;
-}
-
-/** The ids `ticketSearch` selects, read once so the page and its count do not search twice. */
-export function searchTicketIds(db: Db, search: string): number[] {
-  return db.values<[number]>(ticketSearch(search)).map(([id]) => id);
 }
