@@ -46,6 +46,50 @@ describe("paging the ticket list", () => {
     expect((await get(cursor)).tickets).toEqual([]);
   });
 
+  test("an agent's own and pending tickets across statuses page in one order, by number and after a ticket", async () => {
+    const ctx = await makeTestApp();
+    const agent = await loginAs(ctx);
+    const at = 1_700_000_000_000;
+    const expected: number[] = [];
+    for (let i = 0; i < 90; i++) {
+      const status = (["open", "pending", "closed"] as const)[i % 3]!;
+      const mine = status !== "pending" || i % 2 === 0;
+      const contact = ctx.db
+        .insert(contacts)
+        .values({ name: `P${i}`, number: `55118${String(i).padStart(8, "0")}` })
+        .returning()
+        .get();
+      const ticket = ctx.db
+        .insert(tickets)
+        .values({
+          status,
+          contactId: contact.id,
+          userId: mine ? agent.user.id : null,
+          updatedAt: new Date(at - i * 1000),
+        })
+        .returning()
+        .get();
+      expected.push(ticket.id);
+    }
+    const get = async (query: string) =>
+      (await call(ctx.app, "GET", `/api/tickets?showAll=false${query}`, { token: agent.token })).json as Page;
+    const byNumber: number[] = [];
+    const byCursor: number[] = [];
+    let cursor = "";
+    for (let page = 1; page <= 3; page++) {
+      const numbered = await get(`&pageNumber=${page}`);
+      const continued = await get(cursor);
+      expect(numbered.count).toBe(90);
+      expect(continued.hasMore).toBe(page < 3);
+      byNumber.push(...numbered.tickets.map((t) => t.id));
+      byCursor.push(...continued.tickets.map((t) => t.id));
+      const last = continued.tickets.at(-1)!;
+      cursor = `&beforeUpdatedAt=${Date.parse(last.updatedAt)}&beforeId=${last.id}`;
+    }
+    expect(byNumber).toEqual(expected);
+    expect(byCursor).toEqual(expected);
+  });
+
   test("the count is exact up to the cap and stops there; hasMore still says whether rows follow", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
