@@ -45,11 +45,21 @@ export function searchHistory(db: Db, ticketIds: number[], search: string) {
 }
 
 /**
- * The query of `searchHistory` for a full-text `match` (exposed so its query plan can be checked). The total
- * comes with the rows, a window over every match, so the index is read once.
+ * The query of `searchHistory` for a full-text `match` (exposed so its query plan can be checked). The index is
+ * read only between the first and last message ids of these tickets, so a common word costs what the
+ * conversation holds, not what the whole inbox holds; the total comes with the rows, a window over every match.
  */
 export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
-  const matching = sql`(select rowid from messages_fts where messages_fts match ${match})`;
+  const ofTickets = inArray(messages.ticketId, ticketIds);
+  const first = db
+    .select({ id: sql`min(${messages.id})` })
+    .from(messages)
+    .where(ofTickets);
+  const last = db
+    .select({ id: sql`max(${messages.id})` })
+    .from(messages)
+    .where(ofTickets);
+  const matching = sql`(select rowid from messages_fts where messages_fts match ${match} and rowid between (${first}) and (${last}))`;
   return db
     .select({ id: messages.id, total: sql<number>`count(*) over ()` })
     .from(messages)
