@@ -76,16 +76,26 @@ const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
 
 /**
  * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,
- * for its place and filters together, and the page and the count both come from that one ordered list.
+ * for its place and filters together, and the page's ids come back with how many matched in all.
  */
 function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): TicketPage {
-  const ids = pageOrder(db, afterTicket(where, before), Math.max(offset + TICKET_PAGE_SIZE + 1, TICKET_COUNT_CAP)).map(
-    (t) => t.id,
-  );
-  // After a cursor the list above starts there, so the whole set is counted apart.
+  const found = db
+    .select({ id: tickets.id, total: sql<number>`count(*) over ()` })
+    .from(tickets)
+    .where(afterTicket(where, before))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(TICKET_PAGE_SIZE + 1)
+    .offset(offset)
+    .all();
+  // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart.
+  const total = before || !found.length ? cappedCount(db, where) : found[0]!.total;
   return {
-    ...pageOf(db, ids, offset),
-    count: before ? cappedCount(db, where) : Math.min(ids.length, TICKET_COUNT_CAP),
+    ...pageOf(
+      db,
+      found.map((t) => t.id),
+      0,
+    ),
+    count: Math.min(total, TICKET_COUNT_CAP),
   };
 }
 
