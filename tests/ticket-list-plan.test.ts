@@ -3,6 +3,8 @@ import { queues, tags } from "../src/db/schema";
 import { historySearchQuery } from "../src/modules/messages/search";
 import {
   afterTicket,
+  listTickets,
+  TAG_SET_LIMIT,
   TICKET_PAGE_SIZE,
   type TicketListParams,
   ticketCountQuery,
@@ -12,6 +14,7 @@ import {
 import { ticketSearch } from "../src/modules/tickets/search";
 import type { AuthUser } from "../src/shared/auth-user";
 import type { TicketStatus } from "../src/shared/contracts";
+import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { loginAs, makeTestApp, type TestContext } from "./helpers";
 
 /** The steps of SQLite's plan for a query built by drizzle. */
@@ -90,6 +93,43 @@ describe("query plans of the ticket list and the search", () => {
       }
     expect(found).toEqual({});
     expect(checked).toBeGreaterThan(200);
+  });
+
+  test("a tag on many tickets is met walking the list in page order; a rare one is read as a set", async () => {
+    const ctx = await makeTestApp();
+    const { user } = await loginAs(ctx, { profile: "admin" });
+    const admin: AuthUser = { ...user, queueIds: [], tokenVersion: 0 };
+    const [common, rare] = ["common", "rare"].map((name) => ctx.db.insert(tags).values({ name }).returning().get().id);
+    const client = ctx.db.$client;
+    client.transaction(() => {
+      const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
+      const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
+      const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
+      for (let i = 0; i <= TAG_SET_LIMIT; i++) {
+        const contactId = Number(contact.run(`C${i}`, `5511${i}`).lastInsertRowid);
+        const id = Number(ticket.run(contactId, i % 2 ? "closed" : "open", 1_700_000_000_000 + i).lastInsertRowid);
+        tag.run(id, common!);
+        if (i % 100 === 0) tag.run(id, rare!);
+      }
+    })();
+    for (const status of [undefined, "open", "closed"] as const) {
+      const walk = plan(
+        ctx,
+        ticketPageQuery(ctx.db, ticketFilter(ctx.db, admin, { status, showAll: true, tags: [common!] }, "UTC")),
+      );
+      expect(walk.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
+      expect(fullScans(walk)).toEqual([]);
+      const set = plan(
+        ctx,
+        ticketPageQuery(ctx.db, ticketFilter(ctx.db, admin, { status, showAll: true, tags: [rare!] }, "UTC")),
+      );
+      expect(set[0]).toContain("INTEGER PRIMARY KEY");
+    }
+    const page = listTickets(ctx.db, admin, { status: "open", showAll: true, tags: [common!] }, "UTC");
+    expect(page.count).toBe(TICKET_COUNT_CAP);
+    expect(page.tickets.map((t) => t.updatedAt.getTime())).toEqual(
+      Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => 1_700_000_000_000 + TAG_SET_LIMIT - 2 * i),
+    );
   });
 
   test("the ticket search reads the two full-text indexes and looks tickets up by id", async () => {

@@ -52,7 +52,7 @@ export function listTickets(db: Db, user: AuthUser, params: TicketListParams, ti
   const where = ticketFilter(db, user, params, timeZone);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (search || params.tags?.length) return listFromSet(db, where, before, offset);
+  if (search || fewTagged(db, params.tags)) return listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
@@ -125,6 +125,25 @@ function pageOf(db: Db, ids: number[], offset: number) {
   };
 }
 
+/** Above this many tickets carrying a tag, they are found by walking the list in page order instead. */
+export const TAG_SET_LIMIT = 5000;
+
+/**
+ * Whether some tag of `tagIds` is on at most TAG_SET_LIMIT tickets: then the tickets carrying all of them are few
+ * and read as a set, each looked up; a tag on many tickets is met soon enough walking the page-order index.
+ */
+function fewTagged(db: Db, tagIds: number[] | undefined): boolean {
+  return (tagIds ?? []).some((tagId) => {
+    const carrying = db
+      .select({ one: sql`1` })
+      .from(ticketTags)
+      .where(eq(ticketTags.tagId, tagId))
+      .limit(TAG_SET_LIMIT + 1)
+      .as("carrying");
+    return (db.select({ n: count() }).from(carrying).get()?.n ?? 0) <= TAG_SET_LIMIT;
+  });
+}
+
 /** `where` limited to the tickets after `before` in page order (newest activity first), when given. */
 export function afterTicket(where: SQL | undefined, before: TicketListParams["before"]): SQL | undefined {
   if (!before) return where;
@@ -157,11 +176,12 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   const tagIds = [...new Set(params.tags ?? [])];
   const search = normalizeSearch(params.searchParam);
-  // A unary plus keeps SQLite from reading a column's index for a term. A picked day, the unread tickets, the tickets
-  // carrying some tags and the search hits are far fewer than those of a status or a user, so then those are what is read
-  // (a status would be walked in full when few of its tickets match); "mine or pending" walks the page-order
-  // index rather than merging two indexes and sorting.
-  const narrower = Boolean(params.date || params.withUnreadMessages || tagIds.length || search);
+  // A unary plus keeps SQLite from reading a column's index for a term. A picked day, the unread tickets, the
+  // tickets carrying a rare tag and the search hits are far fewer than those of a status or a user, so then those
+  // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
+  // page-order index rather than merging two indexes and sorting.
+  const rareTags = fewTagged(db, tagIds);
+  const narrower = Boolean(params.date || params.withUnreadMessages || rareTags || search);
   const pinned = narrower ? (column: SQLWrapper) => sql`+${column}` : (column: SQLWrapper) => column;
   if (!showAll && params.status !== "pending")
     conditions.push(
@@ -181,20 +201,18 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   }
   // Said exactly as the unread index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
-  if (tagIds.length === 1) {
-    const carrying = db
-      .select({ ticketId: ticketTags.ticketId })
-      .from(ticketTags)
-      .where(eq(ticketTags.tagId, tagIds[0]!));
-    conditions.push(inArray(tickets.id, carrying));
-  } else if (tagIds.length) {
-    const carrying = db
-      .select({ ticketId: ticketTags.ticketId })
-      .from(ticketTags)
-      .where(inArray(ticketTags.tagId, tagIds))
-      .groupBy(ticketTags.ticketId)
-      .having(sql`count(distinct ${ticketTags.tagId}) = ${tagIds.length}`);
-    conditions.push(inArray(tickets.id, carrying));
+  if (tagIds.length) {
+    const carrying =
+      tagIds.length === 1
+        ? db.select({ ticketId: ticketTags.ticketId }).from(ticketTags).where(eq(ticketTags.tagId, tagIds[0]!))
+        : db
+            .select({ ticketId: ticketTags.ticketId })
+            .from(ticketTags)
+            .where(inArray(ticketTags.tagId, tagIds))
+            .groupBy(ticketTags.ticketId)
+            .having(sql`count(distinct ${ticketTags.tagId}) = ${tagIds.length}`);
+    // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
+    conditions.push(rareTags ? inArray(tickets.id, carrying) : inArray(sql`+${tickets.id}`, carrying));
   }
   return and(...conditions);
 }
