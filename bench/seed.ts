@@ -4,8 +4,9 @@
  * bodies in Portuguese, Spanish and English. Rows go in through prepared statements named after the drizzle schema,
  * in one transaction, with the full-text triggers set aside and the indexes rebuilt once at the end.
  *
- * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds a migrated `<dir>/zapdesk.sqlite` for running the
- * server against it (`DATA_DIR=<dir> npm start`, which adds its first admin as usual).
+ * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds a migrated `<dir>/zapdesk.sqlite` with an admin
+ * (ADMIN_EMAIL / ADMIN_PASSWORD, else admin@example.com / admin-password) for running the server against it
+ * (`DATA_DIR=<dir> npm start`).
  */
 import type { Database } from "bun:sqlite";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -362,12 +363,17 @@ if (import.meta.main) {
   mkdirSync(dir, { recursive: true });
   const db = openDatabase(join(dir, "zapdesk.sqlite"));
   runMigrations(db);
+  const { hashPassword } = await import("../src/modules/auth/passwords");
+  const email = process.env.ADMIN_EMAIL || "admin@example.com";
+  const password = process.env.ADMIN_PASSWORD || "admin-password";
+  const passwordHash = await hashPassword(password, { algorithm: "argon2id" });
+  db.insert(users).values({ name: "Admin", email, passwordHash, profile: "admin" }).run();
   const summary = seedLarge(db, {
     tickets: Number(process.argv[3] ?? 100_000),
     messagesPerTicket: Number(process.argv[4] ?? 10),
   });
   closeDatabase(db);
   console.log(
-    `seeded ${summary.tickets} tickets and ${summary.messages} messages in ${(summary.ms / 1000).toFixed(1)} s into ${dir}`,
+    `seeded ${summary.tickets} tickets and ${summary.messages} messages in ${(summary.ms / 1000).toFixed(1)} s into ${dir}; admin ${email}`,
   );
 }
