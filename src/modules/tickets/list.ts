@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { ticketTags, tickets } from "../../db/schema";
 import { can } from "../../shared/permissions";
@@ -126,10 +127,10 @@ function pageOf(db: Db, ids: number[], offset: number) {
 }
 
 /**
- * Whether some tag of `tagIds` is on few enough tickets to read them as a set, each looked up, rather than meet
- * them walking the list in page order. A lookup costs about fifty index entries; a walk meets a full count's worth
- * of a tag's tickets after (count cap × tickets / carriers) entries; the two cost the same when carriers² is about
- * fifty times the tickets (2,200 carriers among 100,000 tickets). The highest ticket id stands for the tickets.
+ * Whether the tickets carrying every tag of `tagIds` are few enough to read as a set, each looked up, rather than
+ * met walking the list in page order. A lookup costs about fifty index entries; a walk meets a full count's worth
+ * of them after (count cap × tickets / carriers) entries; both cost the same when carriers² is about fifty times
+ * the tickets (2,200 carriers among 100,000 tickets). The highest ticket id stands for the number of tickets.
  */
 function fewTagged(db: Db, tagIds: number[] | undefined): boolean {
   if (!tagIds?.length) return false;
@@ -139,15 +140,24 @@ function fewTagged(db: Db, tagIds: number[] | undefined): boolean {
       .from(tickets)
       .get()?.id ?? 0;
   const few = Math.ceil(Math.sqrt(50 * highest));
-  return tagIds.some((tagId) => {
-    const carrying = db
-      .select({ one: sql`1` })
-      .from(ticketTags)
-      .where(eq(ticketTags.tagId, tagId))
-      .limit(few + 1)
-      .as("carrying");
-    return (db.select({ n: count() }).from(carrying).get()?.n ?? 0) <= few;
+  const carriers = carrying(db, tagIds)
+    .limit(few + 1)
+    .as("carriers");
+  return (db.select({ n: count() }).from(carriers).get()?.n ?? 0) <= few;
+}
+
+/**
+ * The ids of the tickets carrying every tag of `tagIds` (not empty): the first tag's links, each checked for the
+ * other tags by the link table's key.
+ */
+function carrying(db: Db, tagIds: number[]) {
+  const [first, ...others] = tagIds as [number, ...number[]];
+  let query = db.select({ ticketId: ticketTags.ticketId }).from(ticketTags).$dynamic();
+  others.forEach((tagId, i) => {
+    const other = alias(ticketTags, `also_${i}`);
+    query = query.innerJoin(other, and(eq(other.ticketId, ticketTags.ticketId), eq(other.tagId, tagId)));
   });
+  return query.where(eq(ticketTags.tagId, first));
 }
 
 /** `where` limited to the tickets after `before` in page order (newest activity first), when given. */
@@ -208,17 +218,9 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   // Said exactly as the unread index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
   if (tagIds.length) {
-    const carrying =
-      tagIds.length === 1
-        ? db.select({ ticketId: ticketTags.ticketId }).from(ticketTags).where(eq(ticketTags.tagId, tagIds[0]!))
-        : db
-            .select({ ticketId: ticketTags.ticketId })
-            .from(ticketTags)
-            .where(inArray(ticketTags.tagId, tagIds))
-            .groupBy(ticketTags.ticketId)
-            .having(sql`count(distinct ${ticketTags.tagId}) = ${tagIds.length}`);
+    const carriers = carrying(db, tagIds);
     // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
-    conditions.push(rareTags ? inArray(tickets.id, carrying) : inArray(sql`+${tickets.id}`, carrying));
+    conditions.push(rareTags ? inArray(tickets.id, carriers) : inArray(sql`+${tickets.id}`, carriers));
   }
   return and(...conditions);
 }
