@@ -10,6 +10,7 @@ import { usePageVisible } from "./lib/page-visible";
 import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
+import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
 import { DEFAULT_VIEW, keepListViewInUrl, type ListView, type SubTab, type Tab } from "./tickets/list-view";
 import { QueueSelect } from "./tickets/QueueSelect";
@@ -110,7 +111,7 @@ export default function TicketsManager({
   const subButton = (value: SubTab, label: string, count: number) => (
     <button type="button" role="tab" aria-selected={sub === value} className="tab sub" onClick={() => setSub(value)}>
       {label}
-      {count > 0 && <span className="count">{count}</span>}
+      {count > 0 && <span className="count">{count >= TICKET_COUNT_CAP ? `${TICKET_COUNT_CAP}+` : count}</span>}
     </button>
   );
 

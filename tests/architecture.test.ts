@@ -234,10 +234,6 @@ const DATA_MIGRATIONS: Record<string, string> = {
  * row or per relation. Reads only: a file listed here still may not write these tables.
  */
 const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
-  "src/modules/tickets/list.ts": {
-    tables: ["contacts"],
-    why: "the ticket list searches the contact's name and number and pages in the same query",
-  },
   "src/modules/tickets/serialize.ts": {
     tables: ["tags"],
     why: "a ticket's tags come with their names in one join over the link table, not one more query per page",

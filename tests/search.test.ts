@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, tickets } from "../src/db/schema";
+import { contacts, messages, queues, tickets } from "../src/db/schema";
 import { bodyMatchQuery } from "../src/modules/messages/search";
 import { ticketFilter, ticketPageQuery } from "../src/modules/tickets/list";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -82,5 +82,107 @@ describe("message search", () => {
     expect(await search("pedido*")).toEqual([t.id]);
     expect(bodyMatchQuery("a * ( )")).toBeNull();
     expect(bodyMatchQuery('Olá "xy z"')).toBe('"olá"* "xy"*');
+  });
+});
+
+describe("ticket search over names, numbers and every kind of message", () => {
+  function ticketOf(ctx: TestContext, name: string, number: string, values: { queueId?: number } = {}) {
+    const contact = ctx.db.insert(contacts).values({ name, number }).returning().get();
+    return ctx.db
+      .insert(tickets)
+      .values({ status: "pending", contactId: contact.id, ...values })
+      .returning()
+      .get();
+  }
+
+  test("names match without accents either way, by any part, and numbers by any run of digits", async () => {
+    const ctx = await makeTestApp();
+    const joao = ticketOf(ctx, "João Conceição", "5511912340001");
+    const munoz = ticketOf(ctx, "Andrés Muñoz", "5491155550002");
+    const plain = ticketOf(ctx, "Joao Conceicao", "5511977770003");
+    const search = await searcher(ctx);
+    expect(await search("joao")).toEqual([joao.id, plain.id]);
+    expect(await search("JOÃO")).toEqual([joao.id, plain.id]);
+    expect(await search("conceição")).toEqual([joao.id, plain.id]);
+    expect(await search("munoz")).toEqual([munoz.id]);
+    expect(await search("ndrés mu")).toEqual([munoz.id]);
+    expect(await search("1234")).toEqual([joao.id]);
+    expect(await search("55500")).toEqual([munoz.id]);
+    expect(await search("mariana")).toEqual([]);
+  });
+
+  test("two characters find message words; names and numbers need three", async () => {
+    const ctx = await makeTestApp();
+    const byBody = ticketWith(ctx, "pedido 13 chegou");
+    ticketOf(ctx, "Ana 13", "5511913130041");
+    const search = await searcher(ctx);
+    expect(await search("13")).toEqual([byBody.id]);
+    expect(await search("ana")).not.toEqual([]);
+  });
+
+  test("a renamed contact is found by the new name only; a deleted one not at all", async () => {
+    const ctx = await makeTestApp();
+    const t = ticketOf(ctx, "Conceição Brandão", "5511912340011");
+    const other = ticketOf(ctx, "Fátima Simões", "5511912340012");
+    const search = await searcher(ctx);
+    ctx.db.update(contacts).set({ name: "Conceição Falcão" }).where(eq(contacts.id, t.contactId)).run();
+    expect(await search("brandao")).toEqual([]);
+    expect(await search("falcao")).toEqual([t.id]);
+    ctx.db.delete(contacts).where(eq(contacts.id, other.contactId)).run();
+    expect(await search("simoes")).toEqual([]);
+  });
+
+  test("body words match without accents either way, private notes included", async () => {
+    const ctx = await makeTestApp();
+    const accented = ticketWith(ctx, "Falei com a Conceição sobre a devolução");
+    const bare = ticketWith(ctx, "devolucao aprovada para Conceicao");
+    const note = ticketWith(ctx);
+    ctx.db
+      .insert(messages)
+      .values({ wid: `n${++seq}`, ticketId: note.id, body: "Nota: cliente pediu reembolso", isPrivate: true })
+      .run();
+    const search = await searcher(ctx);
+    expect(await search("conceicao")).toEqual([accented.id, bare.id]);
+    expect(await search("devolução")).toEqual([accented.id, bare.id]);
+    expect(await search("reembol")).toEqual([note.id]);
+  });
+
+  test("an agent finds only tickets of their queues, queue-less ones and their own", async () => {
+    const ctx = await makeTestApp();
+    const [mine, theirs] = ["Vendas", "Suporte"].map((name) =>
+      ctx.db
+        .insert(queues)
+        .values({ name, color: `#${name}` })
+        .returning()
+        .get(),
+    );
+    const agent = await loginAs(ctx, { queueIds: [mine!.id] });
+    const inMine = ticketOf(ctx, "Inês Gonçalves", "5511912340021", { queueId: mine!.id });
+    const inTheirs = ticketOf(ctx, "Inês Araújo", "5511912340022", { queueId: theirs!.id });
+    const inNone = ticketOf(ctx, "Inês Peña", "5511912340023");
+    for (const t of [inMine, inTheirs, inNone])
+      ctx.db
+        .insert(messages)
+        .values({ wid: `v${t.id}`, ticketId: t.id, body: "garantía vencida" })
+        .run();
+    const found = async (q: string) => {
+      const res = await call(ctx.app, "GET", `/api/tickets?searchParam=${encodeURIComponent(q)}`, {
+        token: agent.token,
+      });
+      return res.json.tickets.map((t: { id: number }) => t.id).sort((a: number, b: number) => a - b);
+    };
+    expect(await found("ines")).toEqual([inMine.id, inNone.id]);
+    expect(await found("garantia")).toEqual([inMine.id, inNone.id]);
+  });
+
+  test("whatever the user types is plain text: quotes, stars, parentheses, colons and blanks never fail", async () => {
+    const ctx = await makeTestApp();
+    const t = ticketOf(ctx, 'Ana "Nina" (loja) name:x', "5511912340031");
+    const search = await searcher(ctx);
+    for (const q of ['"', '""', "*", "(", ")", "name:", "name:x", "NEAR(a b)", "a OR b", "-", "^", "   ", "'", "\\"])
+      await search(q);
+    expect(await search('"nina"')).toEqual([t.id]);
+    expect(await search("(loja)")).toEqual([t.id]);
+    expect(await search("name:x")).toEqual([t.id]);
   });
 });

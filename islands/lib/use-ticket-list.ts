@@ -40,6 +40,8 @@ export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = 
   query.current = q;
   const who = useRef(viewer);
   who.current = viewer;
+  const shown = useRef(tickets);
+  shown.current = tickets;
 
   const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
     const params = new URLSearchParams({ pageNumber: String(pageNumber), showAll: String(query.current.showAll) });
@@ -47,6 +49,12 @@ export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = 
     if (query.current.searchParam) params.set("searchParam", query.current.searchParam);
     if (query.current.queueIds.length) params.set("queueIds", JSON.stringify(query.current.queueIds));
     if (query.current.tags?.length) params.set("tags", JSON.stringify(query.current.tags));
+    // Later pages continue after the oldest ticket shown, which stays right while the socket moves rows around.
+    const last = pageNumber > 1 ? shown.current.at(-1) : undefined;
+    if (last) {
+      params.set("beforeUpdatedAt", String(Date.parse(last.updatedAt)));
+      params.set("beforeId", String(last.id));
+    }
     setLoading(true);
     setFailed(false);
     try {

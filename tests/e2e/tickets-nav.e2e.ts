@@ -285,4 +285,27 @@ describe("tickets page navigation", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 40_000);
+
+  test("scrolling the Resolved list to its end loads the next page after the last ticket shown, each ticket once", async () => {
+    for (let i = 0; i < 50; i++) seedTicket(`Lote ${i}`, `55119500${String(i).padStart(5, "0")}`, "closed", 200 + i);
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    await page.getByRole("tab", { name: "Resolved" }).click();
+    await page.locator("a.ticket-row", { hasText: "Lote 0" }).waitFor();
+    const next = page.waitForRequest((r) => r.url().includes("/api/tickets?") && r.url().includes("pageNumber=2"));
+    await page.locator("ul.ticket-list").evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    const url = new URL((await next).url());
+    expect(url.searchParams.get("beforeId")).toMatch(/^\d+$/);
+    expect(url.searchParams.get("beforeUpdatedAt")).toMatch(/^\d+$/);
+    await page.locator("a.ticket-row", { hasText: "Lote 49" }).waitFor();
+    const names = await page.locator("a.ticket-row").allTextContents();
+    const lots = names.map((n) => n.match(/Lote \d+/)?.[0]).filter(Boolean);
+    expect(new Set(lots).size).toBe(50);
+    expect(lots).toHaveLength(50);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 40_000);
 });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, date, updatedAt, bool } from "./columns";
 import { connections } from "./connections";
@@ -29,12 +30,15 @@ export const tickets = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("tickets_status_updated_idx").on(t.status, t.updatedAt),
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt, t.id, t.queueId, t.userId, t.unreadMessages),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
-    index("tickets_user_status_idx").on(t.userId, t.status),
+    index("tickets_user_status_idx").on(t.userId, t.status, t.updatedAt, t.id, t.queueId, t.unreadMessages),
     index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
     index("tickets_created_idx").on(t.createdAt),
-    index("tickets_updated_idx").on(t.updatedAt),
+    index("tickets_updated_idx").on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages),
+    index("tickets_unread_idx")
+      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
+      .where(sql`unread_messages > 0`),
   ],
 );
 
@@ -69,7 +73,7 @@ export const ticketTags = pgTable(
       .notNull()
       .references(() => tags.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId, t.ticketId)],
 );
 
 export type TicketRow = typeof tickets.$inferSelect;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt, bool } from "./columns";
 import { connections } from "./connections";
@@ -28,13 +29,20 @@ export const tickets = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // The list pages newest activity first (updated_at, id) under every filter: each index below starts with what a
+  // filter pins and then holds the page order, and carries the columns the visibility rule and the unread filter
+  // read, so pages and capped counts are read from the index without visiting the rows.
   (t) => [
-    index("tickets_status_updated_idx").on(t.status, t.updatedAt),
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt, t.id, t.queueId, t.userId, t.unreadMessages),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
-    index("tickets_user_status_idx").on(t.userId, t.status),
+    index("tickets_user_status_idx").on(t.userId, t.status, t.updatedAt, t.id, t.queueId, t.unreadMessages),
     index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
     index("tickets_created_idx").on(t.createdAt),
-    index("tickets_updated_idx").on(t.updatedAt),
+    index("tickets_updated_idx").on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages),
+    // Few tickets have unread messages: the unread filter reads only those, in page order.
+    index("tickets_unread_idx")
+      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
+      .where(sql`unread_messages > 0`),
   ],
 );
 
@@ -69,7 +77,7 @@ export const ticketTags = sqliteTable(
       .notNull()
       .references(() => tags.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId)],
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId, t.ticketId)],
 );
 
 export type TicketRow = typeof tickets.$inferSelect;

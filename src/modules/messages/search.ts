@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { messages } from "../../db/schema";
 
@@ -15,19 +15,19 @@ export function bodyMatchQuery(search: string): string | null {
   return words.map((w) => `"${w}"*`).join(" ");
 }
 
+/** A ticket search reads at most this many matching messages, the newest first: enough for any page people read. */
+export const MESSAGE_HITS = 500;
+
 /**
- * Ids of tickets with a message (not deleted) whose body matches `search`, as a subquery; it reads the
- * `messages_fts` index (kept in step with `messages` by triggers), so it never scans the messages table.
+ * Ids of tickets with one of the newest MESSAGE_HITS messages (not deleted) whose body matches `search`, as a
+ * select; it reads the `messages_fts` index (kept in step with `messages` by triggers) newest first and stops
+ * there, so a common word costs no more than a rare one and the messages table is never scanned.
  * Null when the search has no word to look up.
  */
-export function ticketsWithMatchingMessages(db: Db, search: string) {
+export function ticketsWithMatchingMessages(search: string): SQL | null {
   const match = bodyMatchQuery(search);
   if (!match) return null;
-  const matching = sql`(select rowid from messages_fts where messages_fts match ${match})`;
-  return db
-    .select({ ticketId: messages.ticketId })
-    .from(messages)
-    .where(and(inArray(messages.id, matching), eq(messages.isDeleted, false)));
+  return sql`select ticket_id from messages where id in (select rowid from messages_fts where messages_fts match ${match} order by rowid desc limit ${MESSAGE_HITS}) and is_deleted = 0`;
 }
 
 /** At most this many hits are returned for a search inside one conversation, the newest ones. */
@@ -40,19 +40,30 @@ export const HISTORY_SEARCH_LIMIT = 100;
 export function searchHistory(db: Db, ticketIds: number[], search: string) {
   const match = bodyMatchQuery(search);
   if (!match || !ticketIds.length) return { ids: [] as number[], count: 0 };
-  const matching = sql`(select rowid from messages_fts where messages_fts match ${match})`;
-  const where = and(
-    inArray(messages.id, matching),
-    inArray(messages.ticketId, ticketIds),
-    eq(messages.isDeleted, false),
-  );
-  const rows = db
-    .select({ id: messages.id })
+  const rows = historySearchQuery(db, ticketIds, match).all();
+  return { ids: rows.reverse().map((r) => r.id), count: rows[0]?.total ?? 0 };
+}
+
+/**
+ * The query of `searchHistory` for a full-text `match` (exposed so its query plan can be checked). The index is
+ * read only between the first and last message ids of these tickets, so a common word costs what the
+ * conversation holds, not what the whole inbox holds; the total comes with the rows, a window over every match.
+ */
+export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
+  const ofTickets = inArray(messages.ticketId, ticketIds);
+  const first = db
+    .select({ id: sql`min(${messages.id})` })
     .from(messages)
-    .where(where)
+    .where(ofTickets);
+  const last = db
+    .select({ id: sql`max(${messages.id})` })
+    .from(messages)
+    .where(ofTickets);
+  const matching = sql`(select rowid from messages_fts where messages_fts match ${match} and rowid between (${first}) and (${last}))`;
+  return db
+    .select({ id: messages.id, total: sql<number>`count(*) over ()` })
+    .from(messages)
+    .where(and(inArray(messages.id, matching), inArray(messages.ticketId, ticketIds), eq(messages.isDeleted, false)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(HISTORY_SEARCH_LIMIT)
-    .all();
-  const total = db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
-  return { ids: rows.reverse().map((r) => r.id), count: total };
+    .limit(HISTORY_SEARCH_LIMIT);
 }

@@ -25,6 +25,10 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
             status: query.status,
             searchParam: query.searchParam,
             pageNumber: query.pageNumber,
+            before:
+              query.beforeUpdatedAt !== undefined && query.beforeId !== undefined
+                ? { updatedAt: query.beforeUpdatedAt, id: query.beforeId }
+                : undefined,
             date: query.date || undefined,
             updatedAt: query.updatedAt || undefined,
             showAll: query.showAll,

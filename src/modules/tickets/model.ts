@@ -16,6 +16,9 @@ export namespace TicketModel {
     status: t.Optional(status),
     searchParam: t.Optional(t.String({ maxLength: 200 })),
     pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
+    // The previous page's last ticket (updatedAt in epoch ms, id): given both, the page continues after it.
+    beforeUpdatedAt: t.Optional(t.Numeric({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+    beforeId: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     date: t.Optional(t.String({ maxLength: 40 })),
     updatedAt: t.Optional(t.String({ maxLength: 40 })),
     showAll: t.Optional(t.BooleanString()),

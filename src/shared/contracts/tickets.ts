@@ -40,7 +40,13 @@ export interface TicketDto {
   tags: { id: number; name: string; color: string }[];
 }
 
-/** One page of GET /tickets. */
+/**
+ * The ticket list counts up to this many tickets and stops: past it the badge reads "1000+". Counting every closed
+ * ticket of a large inbox would cost more than the page itself.
+ */
+export const TICKET_COUNT_CAP = 1000;
+
+/** One page of GET /tickets; `count` is exact up to TICKET_COUNT_CAP and TICKET_COUNT_CAP above it. */
 export interface TicketPageDto {
   tickets: TicketDto[];
   count: number;

@@ -1,0 +1,320 @@
+/**
+ * The query side of `npm run bench` at scale: the ticket list over every filter combination (M3), search over
+ * message bodies, contact names and numbers (M4, and whether /health still answers while searches run), the first
+ * /tickets HTML (M8), and whaticket's query shapes run directly on the same SQLite file for comparison.
+ *
+ * `bun bench/queries.ts [tickets] [messagesPerTicket]` seeds a throwaway database, serves the app on a loopback
+ * port and prints the figures.
+ */
+import { desc } from "drizzle-orm";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
+import type { Db } from "../src/db/client";
+import { contacts, messages, queues, tags, tickets } from "../src/db/schema";
+import { type Figure, quantile } from "./figure";
+
+/** An admin's bearer token and session cookie on the served app. */
+export interface BenchAuth {
+  token: string;
+  cookie: string;
+}
+
+const ROUNDS = 20;
+const WARMUP = 2;
+
+/** Search terms agents type: an accent-less name, a prefix, a common and a rare word, a surname, a number's digits. */
+const SEARCH_TERMS = [
+  "joao",
+  "conceicao",
+  "entreg",
+  "obrigado",
+  "reembolso",
+  "munoz",
+  "#100342",
+  "9100",
+  "sebastian gomez",
+];
+
+export async function measureQueries(base: string, auth: BenchAuth, db: Db): Promise<Figure[]> {
+  const admin = { authorization: `Bearer ${auth.token}` };
+  const agent = { authorization: `Bearer ${await agentToken(base, admin, db)}` };
+  const queueIds = db
+    .select({ id: queues.id })
+    .from(queues)
+    .all()
+    .map((q) => q.id);
+  const tagIds = db
+    .select({ id: tags.id })
+    .from(tags)
+    .all()
+    .map((t) => t.id);
+  const newest = db.select({ at: tickets.updatedAt }).from(tickets).orderBy(desc(tickets.updatedAt)).limit(1).get()?.at;
+  const day = (newest ?? new Date()).toISOString().slice(0, 10);
+
+  // Redirects are not followed: a refused session must fail the run, not time the login page.
+  const get = (path: string, headers: Record<string, string>) =>
+    timed(() => fetch(`${base}${path}`, { headers, redirect: "manual" }));
+  // This process's CPU per request besides the wall time: on a busy machine the wall time is mostly waiting for a
+  // core, while the CPU shows what the request itself costs (server and client, when they share the process).
+  const measure = async (path: string, headers: Record<string, string>, rounds = ROUNDS) => {
+    for (let i = 0; i < WARMUP; i++) await get(path, headers);
+    const samples: number[] = [];
+    const before = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) samples.push(await get(path, headers));
+    const used = process.cpuUsage(before);
+    const cpu = (used.user + used.system) / 1000 / rounds;
+    return { samples: [...samples], p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), cpu };
+  };
+  const line = (r: { p50: number; p95: number; cpu: number }, label: string) =>
+    console.log(
+      `  ${r.p50.toFixed(2).padStart(7)} ${r.p95.toFixed(2).padStart(7)} ${r.cpu.toFixed(2).padStart(6)}  ${label}`,
+    );
+
+  const list = [];
+  for (const [who, headers] of [
+    ["admin", admin],
+    ["agent", agent],
+  ] as const)
+    for (const path of listPaths(queueIds, tagIds, day)) list.push({ who, path, ...(await measure(path, headers)) });
+  const worstList = list.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+  console.log("ticket list, p50 / p95 / CPU ms per filter combination:");
+  for (const r of list) line(r, `${r.who.padEnd(5)} ${r.path}`);
+
+  const searchSamples: number[] = [];
+  const searchCpu: number[] = [];
+  const ticketId = db.select({ id: tickets.id }).from(tickets).orderBy(tickets.id).limit(1).get()?.id ?? 1;
+  console.log("search, p50 / p95 / CPU ms per term (tickets tab as admin and agent, then inside a conversation):");
+  for (const term of SEARCH_TERMS) {
+    const q = encodeURIComponent(term);
+    for (const [path, headers] of [
+      [`/api/tickets?showAll=true&searchParam=${q}`, admin],
+      [`/api/tickets?searchParam=${q}`, agent],
+      [`/api/messages/${ticketId}/search?q=${q}`, admin],
+    ] as const) {
+      const r = await measure(path, headers);
+      searchSamples.push(...r.samples);
+      searchCpu.push(r.cpu);
+      line(r, path);
+    }
+  }
+  const health = await healthWhileSearching(base, admin);
+  const firstPage = await measure("/tickets", { cookie: auth.cookie });
+  console.log(
+    `CPU per request, worst: list ${Math.max(...list.map((r) => r.cpu)).toFixed(2)} ms, search ${Math.max(...searchCpu).toFixed(2)} ms, first /tickets ${firstPage.cpu.toFixed(2)} ms`,
+  );
+
+  const theirList = whaticketList(db);
+  const theirSearch = whaticketSearch(db);
+  return [
+    {
+      id: "M3",
+      what: "ticket list p95, worst filter combination (over HTTP)",
+      value: worstList.p95,
+      unit: "ms",
+      target: "p95 ≤ 10",
+      met: worstList.p95 <= 10,
+      baseline: {
+        what: "whaticket shape: OFFSET page + count(*) with joins, closed tab (SQLite, no HTTP)",
+        value: theirList,
+      },
+    },
+    {
+      id: "M4",
+      what: `search p95 over ${SEARCH_TERMS.length} terms, tickets tab and conversation (over HTTP)`,
+      value: quantile(searchSamples, 0.95),
+      unit: "ms",
+      target: "p95 ≤ 50",
+      met: quantile(searchSamples, 0.95) <= 50,
+      baseline: {
+        what: "whaticket shape: LIKE '%x%' over bodies and names joined per ticket (SQLite, no HTTP)",
+        value: theirSearch,
+      },
+    },
+    {
+      id: "M4-health",
+      what: "/health p95 while 4 searches run back to back",
+      value: health,
+      unit: "ms",
+      target: "answers quickly",
+    },
+    {
+      id: "M8",
+      what: "first /tickets HTML p50",
+      value: firstPage.p50,
+      unit: "ms",
+      target: "p50 ≤ 5",
+      met: firstPage.p50 <= 5,
+    },
+  ];
+}
+
+/** Every list the service can build: each status (and none), show-all on and off, with each extra filter alone. */
+function listPaths(queueIds: number[], tagIds: number[], day: string): string[] {
+  const extras = [
+    "",
+    `&queueIds=${JSON.stringify(queueIds.slice(0, 1))}`,
+    `&queueIds=${JSON.stringify(queueIds)}`,
+    `&tags=${JSON.stringify(tagIds.slice(0, 1))}`,
+    `&tags=${JSON.stringify(tagIds.slice(0, 2))}`,
+    "&withUnreadMessages=true",
+    `&date=${day}`,
+    `&updatedAt=${day}`,
+    "&pageNumber=2",
+    "&pageNumber=40",
+  ];
+  const paths: string[] = [];
+  for (const status of ["open", "pending", "closed", ""])
+    for (const showAll of ["true", "false"])
+      for (const extra of extras)
+        paths.push(`/api/tickets?showAll=${showAll}${status ? `&status=${status}` : ""}${extra}`);
+  return paths;
+}
+
+/** Milliseconds until the whole answer of `request` has arrived; throws on an error status. */
+async function timed(request: () => Promise<Response>): Promise<number> {
+  const start = performance.now();
+  const res = await request();
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${res.url}: HTTP ${res.status}`);
+  return performance.now() - start;
+}
+
+/** An agent in the first two queues, created through the API, and their token. */
+async function agentToken(base: string, admin: Record<string, string>, db: Db): Promise<string> {
+  const queueIds = db
+    .select({ id: queues.id })
+    .from(queues)
+    .limit(2)
+    .all()
+    .map((q) => q.id);
+  const email = `bench-agent-${Date.now()}@example.com`;
+  const password = "bench-agent-password";
+  const created = await fetch(`${base}/api/users`, {
+    method: "POST",
+    headers: { ...admin, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bench Agent", email, password, profile: "user", queueIds }),
+  });
+  if (!created.ok) throw new Error(`creating the bench agent: HTTP ${created.status} ${await created.text()}`);
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await login.json()) as { token: string }).token;
+}
+
+/** /health p95 while four clients search back to back: whether a search holds the server up for others. */
+async function healthWhileSearching(base: string, admin: Record<string, string>): Promise<number> {
+  let searching = true;
+  const searcher = async (n: number) => {
+    for (let i = n; searching; i++) {
+      const term = SEARCH_TERMS[i % SEARCH_TERMS.length]!;
+      await timed(() =>
+        fetch(`${base}/api/tickets?showAll=true&searchParam=${encodeURIComponent(term)}`, { headers: admin }),
+      );
+    }
+  };
+  const searchers = [0, 1, 2, 3].map(searcher);
+  const samples: number[] = [];
+  for (let i = 0; i < 100; i++) samples.push(await timed(() => fetch(`${base}/health`)));
+  searching = false;
+  await Promise.all(searchers);
+  return quantile(samples, 0.95);
+}
+
+const name = (table: Parameters<typeof getTableConfig>[0]) => getTableConfig(table).name;
+
+/**
+ * whaticket's ticket list on this data (p95 ms): the closed tab's page at an OFFSET with every relation joined,
+ * plus a full count(*) through the same joins.
+ */
+function whaticketList(db: Db): number {
+  const page = db.$client.prepare(
+    `SELECT t.*, c.name, c.number FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id
+     LEFT JOIN queues q ON q.id = t.queue_id LEFT JOIN users u ON u.id = t.user_id
+     WHERE t.status = 'closed' ORDER BY t.updated_at DESC LIMIT 40 OFFSET ?`,
+  );
+  const count = db.$client.prepare(
+    `SELECT count(DISTINCT t.id) AS n FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id
+     LEFT JOIN queues q ON q.id = t.queue_id LEFT JOIN users u ON u.id = t.user_id WHERE t.status = 'closed'`,
+  );
+  const samples: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const start = performance.now();
+    page.all(40 * i);
+    count.get();
+    samples.push(performance.now() - start);
+  }
+  return quantile(samples, 0.95);
+}
+
+/** whaticket's search on this data (p95 ms over three terms): LIKE '%x%' on names, numbers and bodies, per ticket. */
+function whaticketSearch(db: Db): number {
+  const where = `lower(c.name) LIKE ?1 OR c.number LIKE ?1 OR EXISTS (SELECT 1 FROM ${name(messages)} m
+     WHERE m.ticket_id = t.id AND lower(m.body) LIKE ?1)`;
+  const from = `FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id`;
+  const page = db.$client.prepare(`SELECT t.* ${from} WHERE ${where} ORDER BY t.updated_at DESC LIMIT 40`);
+  const count = db.$client.prepare(`SELECT count(*) AS n ${from} WHERE ${where}`);
+  const samples: number[] = [];
+  for (const term of ["joão", "reembolso", "#100342"]) {
+    const start = performance.now();
+    page.all(`%${term}%`);
+    count.get(`%${term}%`);
+    samples.push(performance.now() - start);
+  }
+  return quantile(samples, 0.95);
+}
+
+if (import.meta.main) {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { createApp } = await import("../src/app");
+  const { composeDeps } = await import("../src/compose");
+  const { loadConfig } = await import("../src/config");
+  const { closeDatabase } = await import("../src/db/client");
+  const { systemClock } = await import("../src/shared/clock");
+  const { createLogger } = await import("../src/log");
+  const { ensureFirstAdmin } = await import("../src/modules/auth/service");
+  const { BunTopicHub } = await import("../src/realtime/hub");
+  const { seedLarge } = await import("./seed");
+
+  const dir = mkdtempSync(join(tmpdir(), "zapdesk-queries-"));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    ADMIN_EMAIL: "bench@example.com",
+    ADMIN_PASSWORD: "bench-password",
+    LOG_LEVEL: "silent",
+  });
+  const hub = new BunTopicHub();
+  const { deps, db, channels } = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
+  await ensureFirstAdmin(deps);
+  const seeded = seedLarge(db, {
+    tickets: Number(process.argv[2] ?? 100_000),
+    messagesPerTicket: Number(process.argv[3] ?? 10),
+  });
+  console.log(`seeded ${seeded.tickets} tickets / ${seeded.messages} messages in ${(seeded.ms / 1000).toFixed(1)} s`);
+  const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
+  hub.attach(app.server!);
+  const base = `http://127.0.0.1:${app.server!.port}`;
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  try {
+    for (const f of await measureQueries(base, { token, cookie }, db)) {
+      const against = f.baseline ? `   (${f.baseline.what}: ${f.baseline.value.toFixed(1)} ${f.unit})` : "";
+      console.log(
+        `${f.id.padEnd(10)} ${f.value.toFixed(2).padStart(9)} ${f.unit}  target ${f.target}  ${f.met === false ? "MISSED" : ""}${against}  ${f.what}`,
+      );
+    }
+  } finally {
+    await app.stop(true);
+    await channels.stopAll();
+    closeDatabase(db);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}

@@ -1,0 +1,379 @@
+/**
+ * A large, realistic database for the benchmark and for manual runs: contacts with Portuguese and Spanish names,
+ * tickets in a few queues (about 3 % open, 3 % pending, the rest closed), tags, unread counts, agents, and message
+ * bodies in Portuguese, Spanish and English. Rows go in through prepared statements named after the drizzle schema,
+ * in one transaction, with the full-text triggers set aside and the indexes rebuilt once at the end.
+ *
+ * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds a migrated `<dir>/zapdesk.sqlite` with an admin
+ * (ADMIN_EMAIL / ADMIN_PASSWORD, else admin@example.com / admin-password) for running the server against it
+ * (`DATA_DIR=<dir> npm start`).
+ */
+import type { Database } from "bun:sqlite";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../src/db/client";
+import {
+  connections,
+  contacts,
+  messages,
+  queues,
+  tags,
+  tickets,
+  ticketTags,
+  userQueues,
+  users,
+} from "../src/db/schema";
+
+export interface SeedOptions {
+  tickets?: number;
+  messagesPerTicket?: number;
+  /** The newest ticket's last activity (epoch ms); tickets spread over the year before it. */
+  now?: number;
+}
+
+export interface SeedSummary {
+  tickets: number;
+  messages: number;
+  ms: number;
+  queueIds: number[];
+  tagIds: number[];
+  agentIds: number[];
+  connectionId: number;
+}
+
+const FIRST = [
+  "João",
+  "Conceição",
+  "José",
+  "María",
+  "Antônio",
+  "Sebastián",
+  "Inês",
+  "Gonçalo",
+  "Andrés",
+  "Lúcia",
+  "Mônica",
+  "Jesús",
+  "Ângela",
+  "Ramón",
+  "Fátima",
+  "Álvaro",
+  "Débora",
+  "Íñigo",
+  "Tânia",
+  "Raúl",
+  "Ana",
+  "Pedro",
+  "Carmen",
+  "Luis",
+  "Beatriz",
+  "Marcos",
+  "Sofía",
+  "Thiago",
+  "Valentina",
+  "Héctor",
+];
+const LAST = [
+  "Muñoz",
+  "Conceição",
+  "Araújo",
+  "Gómez",
+  "Simões",
+  "Peña",
+  "Gonçalves",
+  "Núñez",
+  "Brandão",
+  "Ibáñez",
+  "Magalhães",
+  "Rodríguez",
+  "Assunção",
+  "Sánchez",
+  "Falcão",
+  "Hernández",
+  "Silva",
+  "Souza",
+  "Oliveira",
+  "Pérez",
+  "Lima",
+  "García",
+  "Costa",
+  "Martínez",
+  "Ribeiro",
+  "López",
+  "Almeida",
+  "Díaz",
+  "Carvalho",
+  "Romero",
+];
+const OPENERS = [
+  "Olá",
+  "Bom dia",
+  "Boa tarde",
+  "Hola",
+  "Buenos días",
+  "Buenas tardes",
+  "Hi",
+  "Hello",
+  "Oi",
+  "Good morning",
+];
+const PHRASES = [
+  "preciso de ajuda com o pedido",
+  "quando chega a minha encomenda?",
+  "a entrega atrasou de novo",
+  "gostaria de trocar o produto",
+  "o pagamento não foi aprovado",
+  "qual é o prazo de devolução?",
+  "não recebi a nota fiscal",
+  "obrigado pela atenção",
+  "¿dónde está mi paquete?",
+  "necesito cambiar la dirección de envío",
+  "el pago fue rechazado",
+  "quiero cancelar la suscripción",
+  "¿cuánto cuesta el envío a Córdoba?",
+  "muchas gracias por la ayuda",
+  "my order has not arrived yet",
+  "can I change the delivery address?",
+  "the payment went through twice",
+  "thanks for the quick answer",
+  "the invoice is wrong",
+  "please send the tracking number",
+];
+const EXTRAS = [
+  "São Paulo",
+  "Belém",
+  "Florianópolis",
+  "Málaga",
+  "Bogotá",
+  "Medellín",
+  "Cancún",
+  "Ribeirão Preto",
+  "Niterói",
+  "Asunción",
+  "açaí",
+  "pão de queijo",
+  "café",
+  "camarão",
+  "jalapeño",
+  "piñata",
+  "coração",
+  "atenção",
+  "promoção",
+  "aniversário",
+  "garantía",
+  "reembolso",
+  "estorno",
+  "boleto",
+  "PIX",
+  "cartão",
+  "tarjeta",
+  "invoice",
+  "refund",
+  "voucher",
+];
+const REPLIES = [
+  "Claro, vou verificar",
+  "Un momento, por favor",
+  "Sure, let me check",
+  "Já resolvi aqui",
+  "Ya está solucionado",
+  "All set now",
+  "Pode me passar o CPF?",
+  "¿Me pasas tu número de pedido?",
+  "Could you send a photo?",
+  "Encaminhei para o financeiro",
+];
+
+/** A small deterministic generator (mulberry32), so every run seeds the same database. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `INSERT INTO <table> (<columns>) VALUES (?, …)` with the names the schema gives the table and its columns. */
+function insertInto(client: Database, table: SQLiteTable, columns: SQLiteColumn[]) {
+  const names = columns.map((c) => `"${c.name}"`).join(", ");
+  const marks = columns.map(() => "?").join(", ");
+  return client.prepare(`INSERT INTO "${getTableConfig(table).name}" (${names}) VALUES (${marks})`);
+}
+
+/** Fills a migrated database with `tickets` tickets of `messagesPerTicket` messages each. */
+export function seedLarge(db: Db, options: SeedOptions = {}): SeedSummary {
+  const { tickets: total = 100_000, messagesPerTicket = 10, now = Date.now() } = options;
+  const started = performance.now();
+  const client = db.$client;
+  const rnd = random(12);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
+
+  const queueIds = ["Vendas", "Suporte", "Financeiro"].map(
+    (name, i) =>
+      db
+        .insert(queues)
+        .values({ name, color: ["#1e88e5", "#43a047", "#fb8c00"][i]! })
+        .returning()
+        .get().id,
+  );
+  const tagIds = ["vip", "atraso", "reembolso", "urgente", "atacado"].map(
+    (name) => db.insert(tags).values({ name }).returning().get().id,
+  );
+  const connectionId = db
+    .insert(connections)
+    .values({ name: "Seed", provider: "sandbox", isDefault: true })
+    .returning()
+    .get().id;
+  const agentIds = Array.from({ length: 8 }, (_, i) => {
+    const id = db
+      .insert(users)
+      .values({ name: `Agente ${i + 1}`, email: `agent${i + 1}@seed.example`, passwordHash: "!" })
+      .returning()
+      .get().id;
+    db.insert(userQueues)
+      .values({ userId: id, queueId: queueIds[i % queueIds.length]! })
+      .run();
+    return id;
+  });
+
+  const triggers = setTriggersAside(client);
+  const addContact = insertInto(client, contacts, [
+    contacts.name,
+    contacts.number,
+    contacts.createdAt,
+    contacts.updatedAt,
+  ]);
+  const addTicket = insertInto(client, tickets, [
+    tickets.contactId,
+    tickets.status,
+    tickets.userId,
+    tickets.queueId,
+    tickets.whatsappId,
+    tickets.unreadMessages,
+    tickets.lastMessage,
+    tickets.createdAt,
+    tickets.updatedAt,
+  ]);
+  const addMessage = insertInto(client, messages, [
+    messages.wid,
+    messages.whatsappId,
+    messages.ticketId,
+    messages.contactId,
+    messages.body,
+    messages.fromMe,
+    messages.read,
+    messages.ack,
+    messages.isPrivate,
+    messages.createdAt,
+    messages.updatedAt,
+  ]);
+  const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
+  const year = 365 * 24 * 3600_000;
+
+  client.transaction(() => {
+    for (let i = 0; i < total; i++) {
+      // Oldest first, so ids grow with time as they do in a live database.
+      const start = now - year + Math.floor((i / total) * year);
+      const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
+      const contactId = Number(
+        addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
+          .lastInsertRowid,
+      );
+      const r = rnd();
+      const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
+      const queueId = rnd() < 0.1 ? null : pick(queueIds);
+      const userId = status === "pending" ? null : pick(agentIds);
+      const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
+      let last = "";
+      let at = start;
+      const bodies: [string, boolean, boolean, number][] = [];
+      for (let m = 0; m < messagesPerTicket; m++) {
+        const fromMe = m % 2 === 1;
+        const note = fromMe && rnd() < 0.03;
+        at += 1000 + Math.floor(rnd() * 120_000);
+        last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
+        bodies.push([last, fromMe, note, at]);
+      }
+      const ticketId = Number(
+        addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
+      );
+      for (let m = 0; m < bodies.length; m++) {
+        const [body, fromMe, note, time] = bodies[m]!;
+        addMessage.run(`S${ticketId}-${m}`, connectionId, ticketId, contactId, body, fromMe, true, 3, note, time, time);
+      }
+      if (rnd() < 0.1) {
+        const tag = pick(tagIds);
+        addTag.run(ticketId, tag);
+        if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
+      }
+    }
+    restoreTriggers(client, triggers);
+  })();
+  return {
+    tickets: total,
+    messages: total * messagesPerTicket,
+    ms: performance.now() - started,
+    queueIds,
+    tagIds,
+    agentIds,
+    connectionId,
+  };
+}
+
+/** An inbound body: a greeting, a phrase, sometimes a place or product, sometimes an order number (rare words). */
+function messageBody(pick: <T>(list: readonly T[]) => T, rnd: () => number, ticket: number, m: number) {
+  const parts = [m === 0 ? pick(OPENERS) : "", pick(PHRASES)];
+  if (rnd() < 0.5) parts.push(pick(EXTRAS));
+  if (rnd() < 0.1) parts.push(`#${100_000 + ticket * 3 + m}`);
+  return parts.filter(Boolean).join(", ");
+}
+
+/**
+ * Drops the triggers that keep the full-text indexes and returns their SQL: maintaining the indexes row by row
+ * costs more than rebuilding them once from the finished tables.
+ */
+function setTriggersAside(client: Database) {
+  const rows = client
+    .query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%fts%'")
+    .all() as { name: string; sql: string }[];
+  for (const t of rows) client.exec(`DROP TRIGGER "${t.name}"`);
+  return rows;
+}
+
+/** Rebuilds every full-text table from its content table and puts the triggers back. */
+function restoreTriggers(client: Database, triggers: { sql: string }[]) {
+  const fts = client.query("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING fts5%'").all() as {
+    name: string;
+  }[];
+  for (const { name } of fts) client.exec(`INSERT INTO "${name}"("${name}") VALUES ('rebuild')`);
+  for (const t of triggers) client.exec(t.sql);
+}
+
+if (import.meta.main) {
+  const dir = process.argv[2];
+  if (!dir) {
+    console.error("usage: bun bench/seed.ts <data dir> [tickets] [messagesPerTicket]");
+    process.exit(1);
+  }
+  const { mkdirSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { openDatabase, closeDatabase } = await import("../src/db/client");
+  const { runMigrations } = await import("../src/db/migrate");
+  mkdirSync(dir, { recursive: true });
+  const db = openDatabase(join(dir, "zapdesk.sqlite"));
+  runMigrations(db);
+  const { hashPassword } = await import("../src/modules/auth/passwords");
+  const email = process.env.ADMIN_EMAIL || "admin@example.com";
+  const password = process.env.ADMIN_PASSWORD || "admin-password";
+  const passwordHash = await hashPassword(password, { algorithm: "argon2id" });
+  db.insert(users).values({ name: "Admin", email, passwordHash, profile: "admin" }).run();
+  const summary = seedLarge(db, {
+    tickets: Number(process.argv[3] ?? 100_000),
+    messagesPerTicket: Number(process.argv[4] ?? 10),
+  });
+  closeDatabase(db);
+  console.log(
+    `seeded ${summary.tickets} tickets and ${summary.messages} messages in ${(summary.ms / 1000).toFixed(1)} s into ${dir}; admin ${email}`,
+  );
+}

@@ -1,0 +1,19 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/** A search reaches at most this many contacts, the newest first: enough for any page people read. */
+export const CONTACT_HITS = 500;
+
+/** The trigram index matches runs of three characters or more: shorter text would match most contacts anyway. */
+const MIN_CHARS = 3;
+
+/**
+ * Ids of the contacts whose name or number contains `search`, ignoring case and accents, as a select of at most
+ * CONTACT_HITS ids; null when `search` is shorter than three characters. It reads the `contacts_fts` trigram
+ * index, kept in step with `contacts` by triggers; the whole text is one phrase, so quotes and operators typed by
+ * the user are plain characters.
+ */
+export function contactsMatching(search: string): SQL | null {
+  if ([...search.trim()].length < MIN_CHARS) return null;
+  const phrase = `"${search.replace(/"/g, '""')}"`;
+  return sql`select rowid from contacts_fts where contacts_fts match ${phrase} order by rowid desc limit ${CONTACT_HITS}`;
+}
