@@ -26,7 +26,7 @@ const FALLBACK_WINDOW_S = 7200;
  */
 export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
   return atomically(deps.db, (tx) => {
-    const active = activeTicketOf(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId });
+    const active = latest(activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
     if (active) return { ticket: active, change: null };
 
     const seconds = Number.parseInt(getSetting(deps.db, "timeCreateNewTicket"), 10);
@@ -90,8 +90,11 @@ const insertTicket = prepared((db) =>
     .prepare(),
 );
 
-/** The open or pending ticket of (contact, connection), the latest first. */
-const activeTicketOf = prepared((db) =>
+/**
+ * The open and pending tickets of (contact, connection): one as a rule. Read without ORDER BY, which would
+ * make SQLite sort them in a temporary tree on every inbound message; `latest` picks among them.
+ */
+const activeTicketsOf = prepared((db) =>
   db
     .select()
     .from(tickets)
@@ -103,10 +106,21 @@ const activeTicketOf = prepared((db) =>
         inArray(tickets.status, ["open", "pending"]),
       ),
     )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(1)
     .prepare(),
 );
+
+/** The ticket with the latest activity (the highest id among equals). */
+function latest(rows: TicketRow[]): TicketRow | undefined {
+  let best: TicketRow | undefined;
+  for (const row of rows)
+    if (
+      !best ||
+      row.updatedAt.getTime() > best.updatedAt.getTime() ||
+      (row.updatedAt.getTime() === best.updatedAt.getTime() && row.id > best.id)
+    )
+      best = row;
+  return best;
+}
 
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
 export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {
