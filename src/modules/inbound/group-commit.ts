@@ -28,9 +28,14 @@ export class GroupCommit {
   private queue: Job[] = [];
   private scheduled = false;
 
+  /**
+   * `beforeCommit` runs in the transaction after every write of the batch, outside their savepoints: work done
+   * once for the batch (indexing its new messages).
+   */
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    private readonly beforeCommit?: (db: Db) => void,
   ) {}
 
   run<T>(write: (events: EventBus) => T): Promise<T> {
@@ -63,6 +68,7 @@ export class GroupCommit {
             outcomes.push({ error, failed: true, emitted: [] });
           }
         }
+        this.beforeCommit?.(this.db);
       });
     } catch (error) {
       for (const job of batch) job.reject(error);

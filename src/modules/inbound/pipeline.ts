@@ -12,6 +12,7 @@ import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
 import { currentContact, findOrCreateContact, refreshPicture } from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
+import { indexNewMessages } from "../messages/search-index";
 import { KeyedMutex } from "./mutex";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { handleOptOut } from "../bulk/opt-out";
@@ -45,7 +46,7 @@ export class InboundPipeline {
     private readonly deps: AppDeps,
     private readonly actions: BotActions,
   ) {
-    this.commits = new GroupCommit(deps.db, deps.events);
+    this.commits = new GroupCommit(deps.db, deps.events, indexNewMessages);
   }
 
   /** Handles one message seen on a connection (inbound, or sent from the phone itself). */

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { messages } from "../../db/schema";
+import { indexNewMessages } from "./search-index";
 
 /** Words shorter than this are not looked up in message bodies: a one-letter prefix matches most of the table. */
 const MIN_WORD = 2;
@@ -20,9 +21,9 @@ export const MESSAGE_HITS = 500;
 
 /**
  * Ids of tickets with one of the newest MESSAGE_HITS messages (not deleted) whose body matches `search`, as a
- * select; it reads the `messages_fts` index (kept in step with `messages` by triggers) newest first and stops
- * there, so a common word costs no more than a rare one and the messages table is never scanned.
- * Null when the search has no word to look up.
+ * select; it reads the `messages_fts` index newest first and stops there, so a common word costs no more than a
+ * rare one and the messages table is never scanned. Null when the search has no word to look up. The caller runs
+ * indexNewMessages first, so messages still waiting for the index are found too.
  */
 export function ticketsWithMatchingMessages(search: string): SQL | null {
   const match = bodyMatchQuery(search);
@@ -40,6 +41,7 @@ export const HISTORY_SEARCH_LIMIT = 100;
 export function searchHistory(db: Db, ticketIds: number[], search: string) {
   const match = bodyMatchQuery(search);
   if (!match || !ticketIds.length) return { ids: [] as number[], count: 0 };
+  indexNewMessages(db);
   const rows = historySearchQuery(db, ticketIds, match).all();
   return { ids: rows.reverse().map((r) => r.id), count: rows[0]?.total ?? 0 };
 }

@@ -11,6 +11,7 @@ import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, findTickets, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
+import { indexNewMessages } from "./search-index";
 
 export type { MessageDto };
 
@@ -163,6 +164,8 @@ export function storeMessage(
   const { db } = deps;
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
+  // In a transaction of its own the message is indexed before the commit; in a caller's, the caller indexes.
+  const ownTransaction = !db.$client.inTransaction;
   const result = atomically(db, (tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
     const existing = findByWid(tx, input.whatsappId, input.wid);
     if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
@@ -192,6 +195,7 @@ export function storeMessage(
       createdAt: at,
       updatedAt: at,
     })!;
+    if (ownTransaction) indexNewMessages(tx);
     if (input.isPrivate) return { message, created: true };
     const last = lastMessageText(input);
     if (input.history) {

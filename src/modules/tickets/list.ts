@@ -8,6 +8,7 @@ import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { ticketSearch } from "./search";
+import { indexNewMessages } from "../messages/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
 
 export const TICKET_PAGE_SIZE = 40;
@@ -206,7 +207,10 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
         : or(eq(sql`+${tickets.userId}`, user.id), eq(sql`+${tickets.status}`, "pending")),
     );
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
-  if (search) conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
+  if (search) {
+    indexNewMessages(db);
+    conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
+  }
   if (params.date) {
     const [start, end] = dayRangeParam(params.date, timeZone, "date");
     conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));

@@ -151,6 +151,12 @@ export async function importMessages(ctx: StepContext, opts: { from?: string; to
         if (row.quotedMsgId != null) quotes.push({ id: inserted.id, whatsappId, quoted: sourceId(row.quotedMsgId) });
         ledger.count("Messages", "imported");
       }
+      // The page's messages go into the full-text index at once, before the commit, as the inbox's own writers
+      // do (messages/search-index.ts): a search would otherwise index the whole import when it first runs.
+      db.$client.run(
+        "INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id",
+      );
+      db.$client.run("DELETE FROM messages_fts_pending");
     });
   }
   db.transaction((tx) => {

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { contacts, messages, tickets } from "../src/db/schema";
+import { indexNewMessages } from "../src/modules/messages/search-index";
+import { searchHistory } from "../src/modules/messages/search";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+
+const waiting = (ctx: TestContext) =>
+  (ctx.db.$client.query("SELECT count(*) AS n FROM messages_fts_pending").get() as { n: number }).n;
+
+/** The rows the full-text index holds for a word (FTS5 reads them from the index alone, not from `messages`). */
+const indexed = (ctx: TestContext, word: string) =>
+  (
+    ctx.db.$client
+      .query("SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid")
+      .all(`"${word}"`) as { id: number }[]
+  ).map((r) => r.id);
+
+/** FTS5's own check that its index holds exactly what `messages` holds (throws when it does not). */
+const checkIndex = (ctx: TestContext) =>
+  ctx.db.$client.run("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
+
+let seq = 0;
+function aTicket(ctx: TestContext) {
+  const contact = ctx.db
+    .insert(contacts)
+    .values({ name: `Contact ${++seq}`, number: `5511977${String(seq).padStart(6, "0")}` })
+    .returning()
+    .get();
+  return ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning().get();
+}
+
+const insertMessage = (ctx: TestContext, ticketId: number, body: string) =>
+  ctx.db
+    .insert(messages)
+    .values({ wid: `idx${++seq}`, ticketId, body })
+    .returning()
+    .get();
+
+describe("full-text index of message bodies", () => {
+  test("inbound messages are indexed in the transaction that stores them: nothing waits once they are acknowledged", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const sent = await Promise.all(
+      ["orçamento da cozinha", "orcamento do banheiro", "outra coisa"].map((body, i) =>
+        call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+          token,
+          body: { from: `551198888000${i}`, body },
+        }),
+      ),
+    );
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(waiting(ctx)).toBe(0);
+    expect(indexed(ctx, "orcamento")).toHaveLength(2);
+    checkIndex(ctx);
+  });
+
+  test("a message written by another path waits, and is found by the next search all the same", async () => {
+    const ctx = await makeTestApp();
+    const ticket = aTicket(ctx);
+    const message = insertMessage(ctx, ticket.id, "Pedido de reembolso aprovado");
+    expect(waiting(ctx)).toBe(1);
+    expect(indexed(ctx, "reembolso")).toEqual([]);
+    expect(searchHistory(ctx.db, [ticket.id], "reembolso").ids).toEqual([message.id]);
+    expect(waiting(ctx)).toBe(0);
+    checkIndex(ctx);
+  });
+
+  test("a waiting message deleted or edited before it is indexed leaves no trace of its old text", async () => {
+    const ctx = await makeTestApp();
+    const ticket = aTicket(ctx);
+    const gone = insertMessage(ctx, ticket.id, "mensagem apagada");
+    const edited = insertMessage(ctx, ticket.id, "texto antigo");
+    ctx.db.delete(messages).where(eq(messages.id, gone.id)).run();
+    ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id)).run();
+    indexNewMessages(ctx.db);
+    expect(indexed(ctx, "apagada")).toEqual([]);
+    expect(indexed(ctx, "antigo")).toEqual([]);
+    expect(indexed(ctx, "novo")).toEqual([edited.id]);
+    checkIndex(ctx);
+  });
+
+  test("an indexed message deleted or edited afterwards is taken out of the index or found by its new text", async () => {
+    const ctx = await makeTestApp();
+    const ticket = aTicket(ctx);
+    const gone = insertMessage(ctx, ticket.id, "mensagem apagada");
+    const edited = insertMessage(ctx, ticket.id, "texto antigo");
+    indexNewMessages(ctx.db);
+    ctx.db.delete(messages).where(eq(messages.id, gone.id)).run();
+    ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id)).run();
+    expect(indexed(ctx, "apagada")).toEqual([]);
+    expect(indexed(ctx, "antigo")).toEqual([]);
+    expect(indexed(ctx, "novo")).toEqual([edited.id]);
+    checkIndex(ctx);
+  });
+});
