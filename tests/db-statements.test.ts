@@ -56,9 +56,4 @@ describe("statements", () => {
         .map((t) => t.name),
     ).toEqual(["kept"]);
   });
-
-  test("savepoints keep their rolled-back pages in memory, never in a temporary file (temp_store = MEMORY)", () => {
-    const db = openDatabase(":memory:");
-    expect(db.$client.query("PRAGMA temp_store").get()).toEqual({ temp_store: 2 });
-  });
 });

@@ -75,6 +75,38 @@ describe("group commit", () => {
     expect(heard).toHaveLength(2);
   });
 
+  test("a batch keeps its savepoints' pages in memory, and the connection's temporary storage is as it was once it is committed", async () => {
+    const { db, commits } = deferredDb();
+    const tempStore = () => (db.$client.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
+    const before = tempStore();
+    const during = await commits.run(() => tempStore());
+    expect(during).toBe(2);
+    expect(tempStore()).toBe(before);
+    // A batch that fails puts it back too.
+    await expect(
+      commits.run(() => {
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(tempStore()).toBe(before);
+  });
+
+  test("beforeCommit runs once per batch inside its transaction, after every write", async () => {
+    const { db, events } = deferredDb();
+    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    const seen: { children: number; inTransaction: boolean }[] = [];
+    const commits = new GroupCommit(db, events, (tx) =>
+      seen.push({
+        children: (tx.$client.query("SELECT count(*) AS n FROM child").get() as { n: number }).n,
+        inTransaction: tx.$client.inTransaction,
+      }),
+    );
+    await Promise.all(
+      [1, 2, 3].map((id) => commits.run(() => db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]))),
+    );
+    expect(seen).toEqual([{ children: 3, inTransaction: true }]);
+  });
+
   test("when the commit fails every caller of the batch gets the error and nothing of it is stored or announced; a retry stores each write once", async () => {
     const { db, commits, heard, rows } = deferredDb();
     const write = (id: number, parent: number) =>

@@ -22,10 +22,6 @@ export function openDatabase(path: string) {
   client.exec("PRAGMA synchronous = NORMAL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
-  // Savepoints and statement journals keep the pages they change in a sub-journal, which went to a temporary file
-  // past 64 KiB: an inbound message (a savepoint of its own in the group commit) touches more than that, so each
-  // one wrote and read back a temporary file. In memory the sub-journal is emptied at each release.
-  client.exec("PRAGMA temp_store = MEMORY");
   reuseStatements(client);
   return drizzle({ client, schema });
 }
