@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/schema";
@@ -52,6 +53,17 @@ export function findOrCreateContact(deps: AppDeps, input: ReportedContact): Cont
     { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup },
     eq(contacts.number, number),
   );
+}
+
+/**
+ * The contact findOrCreateContact would return without writing anything, when it is known: a number reported
+ * without a LID (a group only when its subject is unchanged). Undefined when finding it may write.
+ */
+export function knownContact(db: Reader, input: ReportedContact): ContactRow | undefined {
+  if (input.lid || (!input.isGroup && lidOfAddress(input.address))) return undefined;
+  const existing = contactByNumber(db).get({ number: input.address });
+  if (!existing || (input.isGroup && input.name && input.name !== existing.name)) return undefined;
+  return existing;
 }
 
 /** The contact of a person known only by their LID, named by their push name. */

@@ -10,7 +10,13 @@ import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
-import { currentContact, findOrCreateContact, refreshPicture } from "../contacts/find-or-create";
+import {
+  currentContact,
+  findOrCreateContact,
+  knownContact,
+  type ReportedContact,
+  refreshPicture,
+} from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
 import { indexNewMessages } from "../messages/search-index";
 import { KeyedMutex } from "./mutex";
@@ -69,16 +75,16 @@ export class InboundPipeline {
     let chatContact: ContactRow;
     let sender: ContactRow | null = null;
     if (message.isGroup) {
-      chatContact = findOrCreateContact(deps, { address: message.chatId, name: message.groupName, isGroup: true });
+      chatContact = await this.contactOf({ address: message.chatId, name: message.groupName, isGroup: true });
       if (!message.fromMe && message.author)
-        sender = findOrCreateContact(deps, {
+        sender = await this.contactOf({
           address: message.author.phone,
           lid: message.lid,
           name: message.author.name,
           isGroup: false,
         });
     } else {
-      chatContact = findOrCreateContact(deps, {
+      chatContact = await this.contactOf({
         address: message.chatId,
         lid: message.lid,
         name: message.fromMe ? undefined : message.pushName,
@@ -120,6 +126,17 @@ export class InboundPipeline {
     // Not awaited: a slow picture query must not hold up this chat's next message.
     void refreshPicture(deps, connectionId, chatContact).catch((error) =>
       deps.log.warn("profile picture refresh failed", { whatsappId: connectionId, contactId: chatContact.id, error }),
+    );
+  }
+
+  /**
+   * The contact a message reports: read at once when it is known, otherwise found or created in the group commit,
+   * so a new chat's contact is committed with the other writes of the moment instead of in a commit of its own.
+   */
+  private contactOf(input: ReportedContact): ContactRow | Promise<ContactRow> {
+    return (
+      knownContact(this.deps.db, input) ??
+      this.commits.run((events) => findOrCreateContact({ ...this.deps, events }, input))
     );
   }
 

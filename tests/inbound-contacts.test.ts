@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { contacts, tickets } from "../src/db/schema";
+import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-or-create";
+import { createSandboxConnection, makeTestApp } from "./helpers";
+
+describe("a message's contact", () => {
+  test("a known number reported without a LID is read without writing; a new one, a LID or a changed group subject is not", async () => {
+    const ctx = await makeTestApp();
+    const person = findOrCreateContact(ctx.deps, { address: "5511911110001", name: "Ana", isGroup: false });
+    const group = findOrCreateContact(ctx.deps, { address: "120363000000001", name: "Equipe", isGroup: true });
+    expect(knownContact(ctx.db, { address: "5511911110001", name: "Ana B", isGroup: false })?.id).toBe(person.id);
+    expect(knownContact(ctx.db, { address: "120363000000001", name: "Equipe", isGroup: true })?.id).toBe(group.id);
+    expect(knownContact(ctx.db, { address: "120363000000001", isGroup: true })?.id).toBe(group.id);
+    expect(knownContact(ctx.db, { address: "120363000000001", name: "Novo nome", isGroup: true })).toBeUndefined();
+    expect(knownContact(ctx.db, { address: "5511911110001", lid: "123456789012345", isGroup: false })).toBeUndefined();
+    expect(knownContact(ctx.db, { address: "lid:123456789012345", isGroup: false })).toBeUndefined();
+    expect(knownContact(ctx.db, { address: "5511911110002", isGroup: false })).toBeUndefined();
+  });
+
+  test("new numbers writing at once, each twice, get one contact and one ticket each, announced once they are stored", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    const stored: boolean[] = [];
+    ctx.deps.events.subscribe((event) => {
+      if (event.name !== "contact.created") return;
+      const row = ctx.db.$client.query("SELECT id FROM contacts WHERE id = ?").get(event.payload.contact.id);
+      stored.push(Boolean(row) && !ctx.db.$client.inTransaction);
+    });
+    const numbers = Array.from({ length: 10 }, (_, i) => `55119222200${String(i).padStart(2, "0")}`);
+    await Promise.all(
+      numbers.flatMap((number) =>
+        [1, 2].map((n) =>
+          ctx.channels.driverSink.onMessage(conn.id, {
+            id: `${number}-${n}`,
+            chatId: number,
+            isGroup: false,
+            fromMe: false,
+            at: Date.now(),
+            kind: "chat",
+            body: `oi ${n}`,
+            pushName: `Pessoa ${number}`,
+          }),
+        ),
+      ),
+    );
+    const rows = ctx.db.select().from(contacts).all();
+    expect(rows.map((c) => c.number).sort()).toEqual(numbers);
+    expect(rows.every((c) => c.name === `Pessoa ${c.number}`)).toBe(true);
+    expect(ctx.db.select().from(tickets).all()).toHaveLength(numbers.length);
+    expect(stored).toEqual(numbers.map(() => true));
+  });
+});
