@@ -347,8 +347,9 @@ function restoreTriggers(client: Database, triggers: { sql: string }[]) {
     name: string;
   }[];
   for (const { name } of fts) client.exec(`INSERT INTO "${name}"("${name}") VALUES ('rebuild')`);
-  // The rebuild indexed every message, those still waiting for the index among them.
+  // The rebuild indexed every message and contact, those still waiting for the index among them.
   client.exec("DELETE FROM messages_fts_pending");
+  client.exec("DELETE FROM contacts_fts_pending");
   for (const t of triggers) client.exec(t.sql);
 }
 

@@ -95,3 +95,53 @@ describe("full-text index of message bodies", () => {
     checkIndex(ctx);
   });
 });
+
+const contactsWaiting = (ctx: TestContext) =>
+  (ctx.db.$client.query("SELECT count(*) AS n FROM contacts_fts_pending").get() as { n: number }).n;
+
+const contactsIndexed = (ctx: TestContext, text: string) =>
+  (
+    ctx.db.$client
+      .query("SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ? ORDER BY rowid")
+      .all(`"${text}"`) as { id: number }[]
+  ).map((r) => r.id);
+
+describe("full-text index of contact names and numbers", () => {
+  test("a new chat's contact is indexed in the transaction that stores it", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token,
+      body: { from: "5511988770001", name: "Conceição", body: "oi" },
+    });
+    expect(res.status).toBe(200);
+    expect(contactsWaiting(ctx)).toBe(0);
+    expect(contactsIndexed(ctx, "conceicao")).toHaveLength(1);
+    ctx.db.$client.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
+  });
+
+  test("a contact created by another path waits, is found by the next ticket search, and a rename or delete while waiting leaves no trace", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const ticket = aTicket(ctx);
+    const renamed = ctx.db.insert(contacts).values({ name: "Nome Antigo", number: "5511900001111" }).returning().get();
+    const gone = ctx.db.insert(contacts).values({ name: "Apagado", number: "5511900002222" }).returning().get();
+    ctx.db.update(contacts).set({ name: "Nome Novo" }).where(eq(contacts.id, renamed.id)).run();
+    ctx.db.delete(contacts).where(eq(contacts.id, gone.id)).run();
+    expect(contactsWaiting(ctx)).toBe(2);
+    const contact = ctx.db.select().from(contacts).where(eq(contacts.id, ticket.contactId)).get()!;
+    const res = await call(
+      ctx.app,
+      "GET",
+      `/api/tickets?showAll=true&searchParam=${encodeURIComponent(contact.name)}`,
+      { token },
+    );
+    expect(res.json.tickets.map((t: { id: number }) => t.id)).toEqual([ticket.id]);
+    expect(contactsWaiting(ctx)).toBe(0);
+    expect(contactsIndexed(ctx, "antigo")).toEqual([]);
+    expect(contactsIndexed(ctx, "apagado")).toEqual([]);
+    expect(contactsIndexed(ctx, "novo")).toEqual([renamed.id]);
+    ctx.db.$client.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
+  });
+});

@@ -10,7 +10,7 @@ import { findTicket, touchHistoryMessage } from "../tickets/records";
 import { toTicketDto } from "../tickets/serialize";
 import { findOrCreateContact } from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
-import { indexNewMessages } from "../messages/search-index";
+import { indexNewRows } from "./search-indexes";
 import { bodyOf } from "./pipeline";
 
 const DAY_MS = 86_400_000;
@@ -40,7 +40,7 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
   }
   // Chats are written a few at a time, each group in one transaction whose events are published once it is
   // committed: live messages wait for no more than one group.
-  const commits = new GroupCommit(deps.db, deps.events, indexNewMessages);
+  const commits = new GroupCommit(deps.db, deps.events, indexNewRows);
   let stored = 0;
   let group: Promise<number>[] = [];
   let groupSize = 0;

@@ -18,7 +18,7 @@ import {
   refreshPicture,
 } from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
-import { indexNewMessages } from "../messages/search-index";
+import { indexNewRows } from "./search-indexes";
 import { KeyedMutex } from "./mutex";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { handleOptOut } from "../bulk/opt-out";
@@ -52,7 +52,7 @@ export class InboundPipeline {
     private readonly deps: AppDeps,
     private readonly actions: BotActions,
   ) {
-    this.commits = new GroupCommit(deps.db, deps.events, indexNewMessages);
+    this.commits = new GroupCommit(deps.db, deps.events, indexNewRows);
   }
 
   /** Handles one message seen on a connection (inbound, or sent from the phone itself). */

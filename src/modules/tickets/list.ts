@@ -9,6 +9,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { ticketSearch } from "./search";
 import { indexNewMessages } from "../messages/search-index";
+import { indexNewContacts } from "../contacts/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
 
 export const TICKET_PAGE_SIZE = 40;
@@ -209,6 +210,7 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
   if (search) {
     indexNewMessages(db);
+    indexNewContacts(db);
     conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
   }
   if (params.date) {

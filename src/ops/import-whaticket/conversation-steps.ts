@@ -39,6 +39,13 @@ export async function importContacts(ctx: StepContext) {
       .get();
     return { id: inserted.id, outcome: "imported" };
   });
+  // The imported contacts go into the name and number index at once (see contacts/search-index.ts).
+  ctx.db.$client.transaction(() => {
+    ctx.db.$client.run(
+      "INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id",
+    );
+    ctx.db.$client.run("DELETE FROM contacts_fts_pending");
+  })();
   await eachNew(ctx, "ContactCustomFields", (row, tx) => {
     const contactId = ctx.ledger.target("Contacts", row.contactId);
     if (!contactId || !text(row.name)) return null;
