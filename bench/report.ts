@@ -26,12 +26,16 @@ export function printTable(figures: Figure[]) {
   for (const r of rows) console.log(line(r));
 }
 
-export async function writeResults(figures: Figure[], extra: Record<string, unknown> = {}) {
+/** Writes bench/`file` (results.json, or results-soak.json for the soak). */
+export async function writeResults(file: string, figures: Figure[], extra: Record<string, unknown> = {}) {
   const commit = Bun.spawnSync(["git", "rev-parse", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
-  const dirty = Bun.spawnSync(["git", "status", "--porcelain"], { cwd: ROOT }).stdout.toString().trim() !== "";
+  // The results files themselves do not make the tree dirty.
+  const dirty = Bun.spawnSync(["git", "status", "--porcelain", "--", ".", ":!bench/results*.json"], { cwd: ROOT })
+    .stdout.toString()
+    .trim();
   const results = {
     date: new Date().toISOString(),
-    commit: dirty ? `${commit}+uncommitted` : commit,
+    commit: dirty !== "" ? `${commit}+uncommitted` : commit,
     machine: {
       cpu: cpus()[0]?.model ?? "unknown",
       cores: cpus().length,
@@ -42,7 +46,7 @@ export async function writeResults(figures: Figure[], extra: Record<string, unkn
     ...extra,
     figures,
   };
-  await Bun.write(join(ROOT, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  await Bun.write(join(ROOT, "bench", file), `${JSON.stringify(results, null, 2)}\n`);
 }
 
 function format(n: number): string {

@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: compiles the binary, runs each measure below and prints one table (figure, target, met,
  * same-run baseline) and writes bench/results.json. `npm run bench -- --soak` runs the memory measure with a
- * 10-minute steady inbound flow instead. `--messages N` changes how many inbound messages the memory
- * measure sends first (100,000 by default, the target's figure). Loopback only; temporary data directories.
+ * 10-minute steady inbound flow instead and writes bench/results-soak.json. `--messages N` changes how many
+ * inbound messages the memory measure sends first (100,000 by default, the target's figure). Loopback only;
+ * temporary data directories.
  */
 import { rmSync } from "node:fs";
 import { measureAppAt10k } from "./app-at-10k";
@@ -61,5 +62,5 @@ try {
   if (big) rmSync(big, { recursive: true, force: true });
 }
 printTable(figures);
-await writeResults(figures, { mode: soak ? "soak" : "standard" });
+await writeResults(soak ? "results-soak.json" : "results.json", figures, { mode: soak ? "soak" : "standard" });
 process.exit(0);
