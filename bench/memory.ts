@@ -59,7 +59,7 @@ async function loadedRss(opts: MemoryOptions): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-mem-"));
   const server = await startServer(serverCommand("binary"), dir);
   try {
-    const load = await pairSandbox(server.base, await login(server.base));
+    const load = await pairSandbox(server.base, await login(server.base), () => login(server.base));
     const rate = await sendInbound(load, { count: opts.messages });
     await Bun.sleep(IDLE_SETTLE_MS);
     const after = server.rssMiB();
@@ -87,7 +87,7 @@ async function soak(
   opts: MemoryOptions,
   start: number,
 ): Promise<Figure[]> {
-  const perSecond = opts.soakPerSecond ?? 200;
+  const perSecond = opts.soakPerSecond ?? 100;
   const seconds = opts.soakMinutes * 60;
   const samples: { t: number; rss: number }[] = [];
   const began = performance.now();

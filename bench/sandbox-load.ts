@@ -6,10 +6,16 @@ export interface Load {
   base: string;
   auth: { authorization: string };
   connectionId: number;
+  /** A fresh bearer header: a run longer than the access token's life logs in again. */
+  relogin?: () => Promise<{ authorization: string }>;
 }
 
 /** Creates a sandbox connection through the API and scans its QR; resolves once it is CONNECTED. */
-export async function pairSandbox(base: string, auth: { authorization: string }): Promise<Load> {
+export async function pairSandbox(
+  base: string,
+  auth: { authorization: string },
+  relogin?: () => Promise<{ authorization: string }>,
+): Promise<Load> {
   const json = { ...auth, "content-type": "application/json" };
   const created = await fetch(`${base}/api/whatsapp`, {
     method: "POST",
@@ -30,7 +36,7 @@ export async function pairSandbox(base: string, auth: { authorization: string })
     if (i > 1000) throw new Error("the sandbox connection never connected");
     await Bun.sleep(5);
   }
-  return { base, auth, connectionId: id };
+  return { base, auth, connectionId: id, relogin };
 }
 
 /**
@@ -45,7 +51,16 @@ export async function sendInbound(
   const phones = opts.phones ?? 2000;
   const offset = opts.offset ?? 0;
   const url = `${load.base}/api/sandbox/${load.connectionId}/inbound`;
-  const headers = { ...load.auth, "content-type": "application/json" };
+  let headers = { ...load.auth, "content-type": "application/json" };
+  let renewing: Promise<void> | undefined;
+  const renew = (used: typeof headers) => {
+    if (headers !== used) return Promise.resolve();
+    renewing ??= load.relogin!().then((auth) => {
+      headers = { ...auth, "content-type": "application/json" };
+      renewing = undefined;
+    });
+    return renewing;
+  };
   const started = performance.now();
   let next = 0;
   async function sender() {
@@ -58,12 +73,16 @@ export async function sendInbound(
         if (wait > 0) await Bun.sleep(wait);
       }
       const n = offset + i;
-      const res = await fetch(url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ from: `5521${String(800000000 + (n % phones))}`, body: `bench message ${n}` }),
-      });
+      const body = JSON.stringify({ from: `5521${String(800000000 + (n % phones))}`, body: `bench message ${n}` });
+      let used = headers;
+      let res = await fetch(url, { method: "POST", headers: used, body });
       await res.arrayBuffer();
+      if ((res.status === 401 || res.status === 403) && load.relogin) {
+        await renew(used);
+        used = headers;
+        res = await fetch(url, { method: "POST", headers: used, body });
+        await res.arrayBuffer();
+      }
       if (!res.ok) throw new Error(`inbound: HTTP ${res.status}`);
     }
   }
