@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { BaileysDriver, type BaileysDriverOptions } from "./channels/baileys/driver";
+import type { BaileysDriverOptions } from "./channels/baileys/driver";
+import { LazyBaileysDriver } from "./channels/baileys/lazy";
 import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
@@ -34,7 +35,7 @@ export function composeDeps(opts: {
   hub: RealtimeHub;
   log: Logger;
   clock: Clock;
-  /** Registers the Baileys driver; tests pass its options (a local fake server, time limits). */
+  /** Registers the Baileys driver (loaded when a connection first starts); tests pass its options (a local fake server, time limits). */
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
   /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
   manualSandboxAcks?: boolean;
@@ -60,7 +61,7 @@ export function composeDeps(opts: {
   if (opts.baileys) {
     const extra = opts.baileys === true ? {} : opts.baileys;
     channels.register(
-      new BaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
+      new LazyBaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
     );
   }
   const metrics = createAppMetrics(db);

@@ -35,6 +35,12 @@ async function main() {
   scheduleSchedules(jobs, deps);
   scheduleWebhookPrune(deps);
   jobs.start();
+  // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
+  // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).
+  setTimeout(() => {
+    Bun.gc(true);
+    Bun.shrink();
+  }, 500).unref();
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../src/db/client";
-import { runMigrations } from "../src/db/migrate";
+import { pendingMigrations, runMigrations } from "../src/db/migrate";
 import { MIGRATIONS_DIR } from "../src/paths";
 
 /** A copy of the migrations that stops before the one tagged `tag`. */
@@ -40,6 +40,37 @@ describe("migrations", () => {
       // A contact needs a phone number or a LID.
       expect(() => db.$client.run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();
       db.$client.run("INSERT INTO contacts (name, lid) VALUES ('LID only', '123456789012345')");
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
+  test("an up-to-date database is left alone: no migration and no foreign key check run on start", () => {
+    const db = openDatabase(":memory:");
+    runMigrations(db);
+    // A dangling key the check would refuse: only a run that skips the check starts.
+    db.$client.exec("PRAGMA foreign_keys = OFF");
+    db.$client.run("INSERT INTO tickets (id, contact_id) VALUES (1, 999)");
+    db.$client.exec("PRAGMA foreign_keys = ON");
+    const applied = () => db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get();
+    const before = applied();
+
+    expect(() => runMigrations(db)).not.toThrow();
+    expect(applied()).toEqual(before);
+  });
+
+  test("a database missing the newest migration gets it, checked", () => {
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, "meta/_journal.json"), "utf8")) as {
+      entries: { tag: string }[];
+    };
+    const newest = journal.entries.at(-1)!.tag;
+    const before = migrationsBefore(newest);
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      expect(pendingMigrations(db)).toEqual([newest]);
+      runMigrations(db);
+      expect(pendingMigrations(db)).toEqual([]);
     } finally {
       rmSync(before, { recursive: true, force: true });
     }

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReactNode } from "react";
-import { renderToReadableStream } from "react-dom/server";
 import type { Boot } from "../../islands/lib/boot";
 import type { Theme } from "../shared/theme";
 import { STATIC_DIR } from "../paths";
@@ -42,6 +41,8 @@ export async function renderPage({
   body: ReactNode;
 }): Promise<Response> {
   const theme: Theme = boot.theme ?? "system";
+  // Loaded with the first page, like the islands (see pages/index.tsx).
+  const { renderToReadableStream } = await import("react-dom/server");
   const stream = await renderToReadableStream(
     <html lang={boot.lng} data-theme={theme === "system" ? undefined : theme}>
       <head>

@@ -9,7 +9,6 @@ import type { Tokens } from "../../modules/auth/tokens";
 import { pickTheme, THEME_COOKIE } from "../../shared/theme";
 import { getSetting } from "../../modules/settings/service";
 import type { BootUser } from "../../../islands/lib/boot";
-import { islandRenderer } from "../island";
 import { AppFrame } from "../layout/AppFrame";
 import { AuthFrame } from "../layout/AuthFrame";
 import { renderPage } from "../render";
@@ -21,6 +20,14 @@ import { listQueues } from "../../modules/queues/service";
 import { listConnections } from "../../modules/connections/service";
 import { WARNING_STATUSES } from "../../../islands/ConnectionsBadge";
 import { findUserById, toUserDto } from "../../modules/users/service";
+
+/**
+ * React's server renderer and the islands' code (about half of the server's own code) load with the first page
+ * served, not at start: an API-only or not-yet-visited server neither holds them nor parses them while starting.
+ */
+async function islandRenderer(i18n: Parameters<typeof import("../island").islandRenderer>[0]) {
+  return (await import("../island")).islandRenderer(i18n);
+}
 
 /** Private routes served by this plugin; each renders inside the app frame. */
 export const PRIVATE_ROUTES = [
@@ -81,7 +88,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     if (!s.user) return redirect("/login");
     const user = s.user;
     const t = s.i18n.t;
-    const Island = islandRenderer(s.i18n);
+    const Island = await islandRenderer(s.i18n);
     const path = new URL(ctx.request.url).pathname;
     let main: ReactNode;
     if (path === "/sandbox") {
@@ -150,7 +157,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/login", async (ctx) => {
       const s = await session(ctx);
       if (s.user) return redirect("/");
-      const Island = islandRenderer(s.i18n);
+      const Island = await islandRenderer(s.i18n);
       return renderPage({
         title: `${s.i18n.t("login.title")} · ${s.i18n.t("app.title")}`,
         boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null, theme: s.theme },
@@ -164,7 +171,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/signup", async (ctx) => {
       const s = await session(ctx);
       if (s.user) return redirect("/");
-      const Island = islandRenderer(s.i18n);
+      const Island = await islandRenderer(s.i18n);
       return renderPage({
         title: `${s.i18n.t("signup.title")} · ${s.i18n.t("app.title")}`,
         boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null, theme: s.theme },

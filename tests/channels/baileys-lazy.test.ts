@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LazyBaileysDriver } from "../../src/channels/baileys/lazy";
+import { composeDeps } from "../../src/compose";
+import { openDatabase } from "../../src/db/client";
+import { runMigrations } from "../../src/db/migrate";
+import { connections } from "../../src/db/schema";
+import { createLogger } from "../../src/log";
+import { RecordingHub } from "../../src/realtime/hub";
+import { systemClock } from "../../src/shared/clock";
+import { testConfig } from "../helpers";
+import { FakeWa } from "./fakewa/server";
+
+let cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await Bun.sleep(10);
+  }
+}
+
+describe("the Baileys driver is loaded on first use", () => {
+  test("until a connection starts nothing is loaded: nothing runs, stops do nothing, message ids are still made", async () => {
+    const db = openDatabase(":memory:");
+    runMigrations(db);
+    const driver = new LazyBaileysDriver({ db, mediaDir: "/nonexistent", log: createLogger("silent") });
+
+    expect(driver.isRunning(1)).toBe(false);
+    await driver.stop(1);
+    const ids = new Set([driver.newMessageId(1), driver.newMessageId(1)]);
+
+    expect(driver.loaded).toBe(false);
+    expect(ids.size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^3EB0[0-9A-F]{18}$/);
+  });
+
+  test("a Baileys connection that exists at boot starts its session, and one created later starts too", async () => {
+    const fake = new FakeWa();
+    const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-lazy-"));
+    const { db, channels } = composeDeps({
+      config: testConfig({ mediaDir, dataDir: mediaDir }),
+      hub: new RecordingHub(),
+      log: createLogger("silent"),
+      clock: systemClock,
+      baileys: {
+        waWebSocketUrl: fake.url,
+        fetchLatestVersion: false,
+        socketConfig: { shouldSyncHistoryMessage: () => false, qrTimeout: 200 },
+      },
+    });
+    cleanup.push(async () => {
+      await channels.stopAll();
+      fake.stop();
+      rmSync(mediaDir, { recursive: true, force: true });
+    });
+    const status = (id: number) => db.select().from(connections).where(eq(connections.id, id)).get()?.status;
+    const atBoot = db.insert(connections).values({ name: "Boot", provider: "baileys" }).returning().get();
+
+    await channels.startAll();
+    await waitFor(() => status(atBoot.id) === "qrcode");
+    const later = db.insert(connections).values({ name: "Later", provider: "baileys" }).returning().get();
+    await channels.start(later.id);
+
+    await waitFor(() => status(later.id) === "qrcode");
+    expect(channels.isRunning(atBoot.id)).toBe(true);
+    expect(channels.isRunning(later.id)).toBe(true);
+  });
+});
