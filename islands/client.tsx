@@ -61,7 +61,9 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const name = el.dataset.island as IslandName;
   const load = islandLoaders[name];
   if (!load) continue;
-  const props = JSON.parse(el.dataset.props ?? "{}");
+  const props = JSON.parse(
+    document.querySelector(`script[data-props-for="${el.dataset.islandId}"]`)?.textContent || "{}",
+  );
   load().then(({ default: C }) => {
     const Island = C as ComponentType<Record<string, unknown>>;
     hydrateRoot(

@@ -189,16 +189,10 @@ export async function setupAdminAndAgent(opts: { agent?: Parameters<typeof creat
   return { ctx, admin, agent };
 }
 
-/** The props JSON of the first island with that name. */
+/** The props JSON of the first island with that name (from the JSON script the page puts before it). */
 export function islandProps(html: string, name: string) {
-  const m = html.match(new RegExp(`data-island="${name}"[^>]*data-props="([^"]*)"`));
+  const id = html.match(new RegExp(`data-island="${name}"[^>]*data-island-id="([^"]+)"`))?.[1];
+  const m = id && html.match(new RegExp(`<script type="application/json" data-props-for="${id}">(.*?)</script>`, "s"));
   if (!m) throw new Error(`no island ${name}`);
-  return JSON.parse(
-    m[1]!
-      .replace(/&quot;/g, '"')
-      .replace(/&amp;/g, "&")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&#x27;/g, "'"),
-  );
+  return JSON.parse(m[1]!);
 }

@@ -88,7 +88,7 @@ describe("public pages", () => {
     const on = await page("/signup");
     expect(on.html).toContain('data-island="SignupForm"');
     expect(on.html).toContain('name="password"');
-    expect(on.html).toContain('data-props="{&quot;enabled&quot;:true}"');
+    expect(islandProps(on.html, "SignupForm")).toEqual({ enabled: true });
   });
 
   test("the page loads the built client entry as a module", async () => {
@@ -137,8 +137,8 @@ describe("private pages", () => {
     const res = await page("/tickets/7", { cookie });
     expect(res.html).toContain('data-island="TicketsManager"');
     expect(res.html).toContain('data-island="Chat"');
-    expect(res.html).toContain("{&quot;ticketId&quot;:7");
-    expect(res.html).toContain("&quot;canShowAll&quot;:true");
+    expect(islandProps(res.html, "Chat")).toMatchObject({ ticketId: 7 });
+    expect(islandProps(res.html, "TicketsManager")).toMatchObject({ canShowAll: true });
   });
 
   test("/tickets renders the chat island showing the welcome note, and the list takes its view from the query", async () => {

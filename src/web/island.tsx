@@ -14,6 +14,7 @@ import SignupForm from "../../islands/SignupForm";
 import TicketsManager from "../../islands/TicketsManager";
 import UserMenu from "../../islands/UserMenu";
 import { agentIslands } from "./pages/agent-islands";
+import { scriptJson } from "./render";
 import { adminIslands } from "./pages/admin-islands";
 
 const serverIslands = {
@@ -58,15 +59,24 @@ export function islandRenderer(i18n: i18n) {
       { identifierPrefix: `${id}-` },
     );
     // `html` is React's own rendering of the island (every text escaped), placed as is so hydration matches it.
+    // The props travel in a JSON script beside the island rather than in an attribute, where every quote of a
+    // first page of tickets would be escaped (and unescaped again) as `&quot;`.
     return (
-      <div
-        className={className}
-        data-island={name}
-        data-island-id={id}
-        data-props={JSON.stringify(props ?? {})}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: markup produced by renderToString, not by users
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
+      <>
+        <script
+          type="application/json"
+          data-props-for={id}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON escaped by scriptJson so it cannot close the tag
+          dangerouslySetInnerHTML={{ __html: scriptJson(props ?? {}) }}
+        />
+        <div
+          className={className}
+          data-island={name}
+          data-island-id={id}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: markup produced by renderToString, not by users
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      </>
     );
   };
 }
