@@ -1,6 +1,6 @@
 /**
  * M5: the server process's resident memory (VmRSS), idle on a new database and after a run of inbound
- * messages, for the compiled binary and for `bun src/server.ts` (what `npm start` runs). In soak mode the
+ * messages, for the compiled binary and for the server bundle `npm start` runs (dist/server/server.js). In soak mode the
  * binary keeps receiving a steady flow for minutes while its memory is sampled: the figure is the largest
  * sample, and the slope says whether it keeps growing.
  */
@@ -29,7 +29,7 @@ export async function measureMemory(opts: MemoryOptions): Promise<Figure[]> {
     const idle = await idleRss(kind);
     figures.push({
       id: "M5",
-      what: `RSS idle, ${kind === "binary" ? "compiled binary" : "bun src/server.ts"} on a new database`,
+      what: `RSS idle, ${kind === "binary" ? "compiled binary" : "npm start's bundle (dist/server)"} on a new database`,
       value: idle,
       unit: "MiB",
       target: `≤ ${IDLE_TARGET}`,

@@ -53,8 +53,10 @@ const measures: Measure[] = soak
       { name: "binary size", run: measureBinarySize },
     ];
 
-const compile = Bun.spawnSync([process.execPath, "run", "compile"], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
-if (compile.exitCode !== 0) throw new Error(`compile failed: ${compile.stderr.toString()}`);
+for (const script of ["compile", "build:server"]) {
+  const built = Bun.spawnSync([process.execPath, "run", script], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
+  if (built.exitCode !== 0) throw new Error(`${script} failed: ${built.stderr.toString()}`);
+}
 
 const figures: Figure[] = [];
 try {

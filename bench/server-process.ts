@@ -19,9 +19,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** The command that runs the server: the binary, or the sources through the same Bun that runs this script. */
+/** The command that runs the server: the binary, or what `npm start` runs (the server bundle, see build:server). */
 export function serverCommand(kind: "binary" | "source"): string[] {
-  return kind === "binary" ? [BINARY] : [process.execPath, join(ROOT, "src", "server.ts")];
+  return kind === "binary" ? [BINARY] : [process.execPath, join(ROOT, "dist", "server", "server.js")];
 }
 
 let nextPort = 19_400 + Math.floor(Math.random() * 500);

@@ -1,8 +1,6 @@
 import { version } from "../package.json";
 import { loadConfig } from "./config";
 import { backup, restore } from "./ops/backup";
-import { importWhaticket } from "./ops/import-whaticket";
-import { migrateToPostgres } from "./ops/migrate-to-postgres";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -76,6 +74,8 @@ export async function runCommand(
       case "import-whaticket": {
         const from = value("--from");
         if (!from) return usage(io, "import-whaticket needs --from postgres://… or mysql://…");
+        // Loaded only for this command: the server, which starts through this file too, never holds it.
+        const { importWhaticket } = await import("./ops/import-whaticket");
         const report = await importWhaticket(loadConfig(env), from, {
           mediaDir: value("--media-dir"),
           onTable: (table) => io.out(`importing ${table}…`),
@@ -109,6 +109,7 @@ function usage(io: Io, problem: string): number {
 /** Runs the copy into PostgreSQL and prints each table's counts; exit 1 when a count differs. */
 async function migrate(config: ReturnType<typeof loadConfig>, to: string, io: Io): Promise<number> {
   io.out("copying into PostgreSQL: the server must be stopped, rows it writes meanwhile are not copied");
+  const { migrateToPostgres } = await import("./ops/migrate-to-postgres");
   const report = await migrateToPostgres(config, to, { onTable: (table) => io.out(`copying ${table}…`) });
   for (const t of report.tables)
     io.out(
