@@ -1,5 +1,8 @@
-/** Error codes the server answers with in `{"error": CODE}`; the client translates them for toasts. */
-export const ERROR_CODES = [
+/**
+ * The codes of the seed catalogue, which the whaticket family's clients translate themselves. Answers with any
+ * other code also carry `message`, its translation, which those clients show instead of the bare code.
+ */
+const FAMILY_CODES = [
   "ERR_TAG_NAME_ALREADY_EXISTS",
   "ERR_NO_OTHER_WHATSAPP",
   "ERR_NO_DEF_WAPP_FOUND",
@@ -8,7 +11,6 @@ export const ERROR_CODES = [
   "ERR_WAPP_INVALID_CONTACT",
   "ERR_WAPP_DOWNLOAD_MEDIA",
   "ERR_INVALID_CREDENTIALS",
-  "ERR_CONTACT_OPTED_OUT",
   "ERR_SENDING_WAPP_MSG",
   "ERR_DELETE_WAPP_MSG",
   "ERR_OTHER_OPEN_TICKET",
@@ -26,7 +28,13 @@ export const ERROR_CODES = [
   "ERR_FETCH_WAPP_MSG",
   "ERR_QUEUE_COLOR_ALREADY_EXISTS",
   "ERR_WAPP_GREETING_REQUIRED",
+] as const;
+
+/** Error codes the server answers with in `{"error": CODE}`; the client translates them for toasts. */
+export const ERROR_CODES = [
+  ...FAMILY_CODES,
   // Beyond the seed catalogue: codes for rules the server enforces.
+  "ERR_CONTACT_OPTED_OUT",
   "ERR_TOO_MANY_ATTEMPTS",
   "ERR_EMAIL_ALREADY_EXISTS",
   "ERR_QUEUE_NAME_ALREADY_EXISTS",
@@ -68,34 +76,4 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/**
- * The codes the whaticket family's clients translate themselves. Answers with any other code also carry
- * `message`, its translation, which those clients show instead of the bare code.
- */
-export const FAMILY_ERROR_CODES: ReadonlySet<string> = new Set([
-  "ERR_TAG_NAME_ALREADY_EXISTS",
-  "ERR_NO_OTHER_WHATSAPP",
-  "ERR_NO_DEF_WAPP_FOUND",
-  "ERR_WAPP_NOT_INITIALIZED",
-  "ERR_WAPP_CHECK_CONTACT",
-  "ERR_WAPP_INVALID_CONTACT",
-  "ERR_WAPP_DOWNLOAD_MEDIA",
-  "ERR_INVALID_CREDENTIALS",
-  "ERR_SENDING_WAPP_MSG",
-  "ERR_DELETE_WAPP_MSG",
-  "ERR_OTHER_OPEN_TICKET",
-  "ERR_SESSION_EXPIRED",
-  "ERR_USER_CREATION_DISABLED",
-  "ERR_NO_PERMISSION",
-  "ERR_DUPLICATED_CONTACT",
-  "ERR_NO_SETTING_FOUND",
-  "ERR_NO_CONTACT_FOUND",
-  "ERR_NO_TICKET_FOUND",
-  "ERR_NO_USER_FOUND",
-  "ERR_NO_WAPP_FOUND",
-  "ERR_CREATING_MESSAGE",
-  "ERR_CREATING_TICKET",
-  "ERR_FETCH_WAPP_MSG",
-  "ERR_QUEUE_COLOR_ALREADY_EXISTS",
-  "ERR_WAPP_GREETING_REQUIRED",
-]);
+export const FAMILY_ERROR_CODES: ReadonlySet<string> = new Set(FAMILY_CODES);
