@@ -257,23 +257,31 @@ describe("frame rate and logs", () => {
     socket.close();
   });
 
-  test("200 sockets sending 100 frames each: /health keeps answering within 50 ms (95th percentile)", async () => {
+  test("200 sockets sending 100 frames each: /health keeps answering about as fast as without the flood", async () => {
     const { token } = await loginAs(ctx);
     const sockets = await Promise.all(Array.from({ length: 200 }, () => openAs(token)));
     await fetch(health); // opens the HTTP connection before timing starts
-    const times: number[] = [];
-    for (let round = 0; round < 100; round++) {
-      // Frames the server must read and act on but not answer, so the clients in this process stay idle.
-      for (const socket of sockets)
-        socket.ws.send(round % 2 ? '{"type":"joinTickets","status":"open"}' : '{"type":"joinTickets","status":"nope"}');
-      const started = performance.now();
-      expect((await fetch(health)).status).toBe(200);
-      times.push(performance.now() - started);
-    }
-    // A flooded event loop would slow most rounds; one slow round is the shared machine (a pause of this process).
-    times.sort((a, b) => a - b);
-    expect(times[94]!).toBeLessThan(50);
-    expect(times[99]!).toBeLessThan(250);
+    const healthTimes = async (flood: boolean) => {
+      const times: number[] = [];
+      for (let round = 0; round < 100; round++) {
+        // Frames the server must read and act on but not answer, so the clients in this process stay idle.
+        if (flood)
+          for (const socket of sockets)
+            socket.ws.send(
+              round % 2 ? '{"type":"joinTickets","status":"open"}' : '{"type":"joinTickets","status":"nope"}',
+            );
+        const started = performance.now();
+        expect((await fetch(health)).status).toBe(200);
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b);
+    };
+    // The same sockets, idle, on the same machine at the same moment: a busy machine slows both runs alike,
+    // while a flood that blocked the event loop would slow most flooded rounds by far more.
+    const quiet = await healthTimes(false);
+    const flooded = await healthTimes(true);
+    expect(flooded[94]!).toBeLessThan(Math.max(50, 4 * quiet[94]!));
+    expect(flooded[99]!).toBeLessThan(Math.max(250, 10 * quiet[99]!));
     sockets.forEach((s) => s.close());
   });
 });
