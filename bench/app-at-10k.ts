@@ -3,19 +3,10 @@
  * list, search, the first /tickets page HTML, message history, and inbound messages through the sandbox.
  * Bounded loops; loopback only. No targets: the targets are set at 100,000 tickets.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createApp } from "../src/app";
-import { composeDeps } from "../src/compose";
-import { loadConfig } from "../src/config";
-import { closeDatabase } from "../src/db/client";
+import type { Db } from "../src/db/client";
 import { connections, contacts, messages, queues, tickets } from "../src/db/schema";
-import { createLogger } from "../src/log";
-import { ensureFirstAdmin } from "../src/modules/auth/service";
-import { BunTopicHub } from "../src/realtime/hub";
-import { systemClock } from "../src/shared/clock";
 import { type Figure, quantile } from "./figure";
+import { startTempApp } from "./temp-app";
 
 const TICKETS = 10_000;
 const MESSAGES_PER_TICKET = 5;
@@ -23,28 +14,8 @@ const ROUNDS = 50;
 const INBOUND = 500;
 
 export async function measureAppAt10k(): Promise<Figure[]> {
-  const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
-  const config = loadConfig({
-    DATA_DIR: dir,
-    ADMIN_EMAIL: "bench@example.com",
-    ADMIN_PASSWORD: "bench-password",
-    LOG_LEVEL: "silent",
-  });
-  const hub = new BunTopicHub();
-  const { deps, db, channels, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
-  await ensureFirstAdmin(deps);
-  seed(db);
-
-  const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
-  hub.attach(app.server!);
-  const base = `http://127.0.0.1:${app.server!.port}`;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const app = await startTempApp({ seed, sandbox: false });
+  const { base, token, cookie, db, channels, sandbox } = app;
   const auth = { authorization: `Bearer ${token}` };
   const api = (path: string) => () => fetch(`${base}${path}`, { headers: auth });
 
@@ -76,11 +47,7 @@ export async function measureAppAt10k(): Promise<Figure[]> {
     unit: "msg/s",
   });
 
-  await app.stop(true);
-  await channels.stopAll();
-  sandbox.network.cancelAll();
-  closeDatabase(db);
-  rmSync(dir, { recursive: true, force: true });
+  await app.close();
   return figures;
 }
 
@@ -96,7 +63,7 @@ async function timed(id: string, what: string, request: () => Promise<Response>)
   return { id, what: `${what}, p95 of ${ROUNDS}`, value: quantile(times, 0.95), unit: "ms" };
 }
 
-function seed(db: ReturnType<typeof composeDeps>["db"]) {
+function seed(db: Db) {
   db.transaction((tx) => {
     const [q1, q2] = tx
       .insert(queues)

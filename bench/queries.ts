@@ -272,58 +272,21 @@ function whaticketSearch(db: Db): number {
 export async function measureQueriesAtScale(
   size: { tickets: number; messagesPerTicket: number } = { tickets: 100_000, messagesPerTicket: 10 },
 ): Promise<Figure[]> {
-  const { mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { createApp } = await import("../src/app");
-  const { composeDeps } = await import("../src/compose");
-  const { loadConfig } = await import("../src/config");
-  const { closeDatabase } = await import("../src/db/client");
-  const { systemClock } = await import("../src/shared/clock");
-  const { createLogger } = await import("../src/log");
-  const { ensureFirstAdmin } = await import("../src/modules/auth/service");
-  const { BunTopicHub } = await import("../src/realtime/hub");
+  const { startTempApp } = await import("./temp-app");
   const { seedLarge } = await import("./seed");
-
-  const dir = mkdtempSync(join(tmpdir(), "zapdesk-queries-"));
-  const config = loadConfig({
-    DATA_DIR: dir,
-    ADMIN_EMAIL: "bench@example.com",
-    ADMIN_PASSWORD: "bench-password",
-    LOG_LEVEL: "silent",
-  });
-  const hub = new BunTopicHub();
-  const { deps, db, channels } = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
-  await ensureFirstAdmin(deps);
-  const seeded = seedLarge(db, {
-    tickets: size.tickets,
-    messagesPerTicket: size.messagesPerTicket,
-  });
+  const app = await startTempApp({ seed: (db) => seedLarge(db, size), sandbox: false });
   const seedFigure: Figure = {
     id: "seed",
-    what: `seed ${seeded.tickets} tickets / ${seeded.messages} messages through the schema`,
-    value: seeded.ms / 1000,
+    what: `seed ${app.seeded.tickets} tickets / ${app.seeded.messages} messages through the schema`,
+    value: app.seeded.ms / 1000,
     unit: "s",
     target: "< 60",
-    met: seeded.ms < 60_000,
+    met: app.seeded.ms < 60_000,
   };
-  const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
-  hub.attach(app.server!);
-  const base = `http://127.0.0.1:${app.server!.port}`;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
   try {
-    return [seedFigure, ...(await measureQueries(base, { token, cookie }, db))];
+    return [seedFigure, ...(await measureQueries(app.base, { token: app.token, cookie: app.cookie }, app.db))];
   } finally {
-    await app.stop(true);
-    await channels.stopAll();
-    closeDatabase(db);
-    rmSync(dir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

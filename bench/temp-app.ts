@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createApp } from "../src/app";
 import { composeDeps } from "../src/compose";
 import { loadConfig } from "../src/config";
-import { closeDatabase } from "../src/db/client";
+import { closeDatabase, type Db } from "../src/db/client";
 import { connections } from "../src/db/schema";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
@@ -18,7 +18,14 @@ import { systemClock } from "../src/shared/clock";
 
 export const ADMIN = { email: "bench@example.com", password: "bench-password" };
 
-export async function startTempApp() {
+export async function startTempApp<S = undefined>(
+  opts: {
+    /** Fills the database before it is served (its result is returned as `seeded`). */
+    seed?: (db: Db) => S;
+    /** Adds a connected sandbox connection "Bench" (default true). */
+    sandbox?: boolean;
+  } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -30,24 +37,31 @@ export async function startTempApp() {
   const composed = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
   const { deps, db, channels, sandbox } = composed;
   await ensureFirstAdmin(deps);
+  const seeded = opts.seed?.(db) as S;
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(app.server!);
   const base = `http://127.0.0.1:${app.server!.port}`;
-  const token = await login(base, ADMIN.email, ADMIN.password);
-  const connection = db
-    .insert(connections)
-    .values({ name: "Bench", provider: "sandbox", isDefault: true })
-    .returning()
-    .get();
-  await channels.start(connection.id);
-  sandbox.scan(connection.id);
+  const { token, cookie } = await signIn(base, ADMIN.email, ADMIN.password);
+  let connectionId: number | undefined;
+  if (opts.sandbox ?? true) {
+    connectionId = db
+      .insert(connections)
+      .values({ name: "Bench", provider: "sandbox", isDefault: true })
+      .returning()
+      .get().id;
+    await channels.start(connectionId);
+    sandbox.scan(connectionId);
+  }
   return {
     ...composed,
     dir,
     app,
     base,
     token,
-    connectionId: connection.id,
+    cookie,
+    seeded,
+    /** The sandbox connection (0 when asked for none). */
+    connectionId: connectionId ?? 0,
     async close() {
       await app.stop(true);
       await channels.stopAll();
@@ -62,13 +76,19 @@ export type TempApp = Awaited<ReturnType<typeof startTempApp>>;
 
 /** Signs in and returns the access token. */
 export async function login(base: string, email: string, password: string): Promise<string> {
+  return (await signIn(base, email, password)).token;
+}
+
+/** Signs in and returns the access token and the session cookie pages use. */
+async function signIn(base: string, email: string, password: string) {
   const res = await fetch(`${base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email, password }),
   });
   if (!res.ok) throw new Error(`login ${email}: HTTP ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
+  const { token } = (await res.json()) as { token: string };
+  return { token, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]! };
 }
 
 /** Runs `total` jobs with `concurrency` of them in flight; returns the seconds it took. */

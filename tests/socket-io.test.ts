@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";
-import { createApp } from "../src/app";
 import { contacts, queues, tickets } from "../src/db/schema";
 import { BunTopicHub } from "../src/realtime/hub";
 import { createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext<BunTopicHub>;
-let server: Awaited<ReturnType<typeof createApp>>;
+let server: TestContext<BunTopicHub>["app"];
 const hub = new BunTopicHub();
 let base: string;
 let sales: number;
@@ -19,7 +18,7 @@ const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 
 beforeAll(async () => {
   ctx = await makeTestApp({ corsOrigins: [FRONTEND] }, { hub });
-  server = (await createApp({ ...ctx.deps, hub })).listen({ port: 0, hostname: "127.0.0.1" });
+  server = ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   base = `http://127.0.0.1:${server.server!.port}`;
   const rows = ctx.db

@@ -1,7 +1,7 @@
 import { Server as Engine } from "@socket.io/bun-engine";
 import { Server as SocketIo, type Socket } from "socket.io";
 import { DEFAULT_BODY_LIMIT } from "../http/body-limits";
-import { FAMILY_MEDIA_TYPES } from "../shared/contracts/messages";
+import { familyMediaType } from "../shared/contracts/messages";
 import type { FanOutListener } from "./hub";
 import type { AccessChecks, RawSocket, SocketRegistry, SocketSession } from "./registry";
 
@@ -148,7 +148,7 @@ interface FamilyMessage {
 function familyShape(event: string, payload: unknown, origin: string): unknown {
   const message = (payload as { message?: FamilyMessage } | null)?.message;
   if (event !== "appMessage" || !message) return payload;
-  const name = (type: string | undefined) => (type ? (FAMILY_MEDIA_TYPES[type] ?? type) : type);
+  const name = (type: string | undefined) => (type ? familyMediaType(type) : type);
   return {
     ...(payload as object),
     message: {

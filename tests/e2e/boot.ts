@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
-import { connections } from "../../src/db/schema";
+import { connections, contacts, messages, tickets } from "../../src/db/schema";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { composeDeps } from "../../src/compose";
@@ -174,6 +174,57 @@ export async function addSandboxConnection(env: E2E) {
   await env.deps.channels.start(id);
   env.sandbox.scan(id);
   return id;
+}
+
+/**
+ * A new contact's ticket held by `userId`, last active `hoursAgo`, with `bodies` the contact wrote (a second
+ * apart, the last one at that time); they count as unread when `unread` is set. Returns the ticket's id.
+ */
+export function addTicket(
+  env: E2E,
+  t: {
+    name: string;
+    number: string;
+    whatsappId: number;
+    userId: number;
+    status?: "open" | "closed";
+    hoursAgo?: number;
+    bodies?: string[];
+    unread?: boolean;
+  },
+): number {
+  const { status = "open", hoursAgo = 1, bodies = [], unread = false } = t;
+  const db = env.deps.db;
+  const at = Date.now() - hoursAgo * 3_600_000;
+  const contactId = db.insert(contacts).values({ name: t.name, number: t.number }).returning().get().id;
+  const ticketId = db
+    .insert(tickets)
+    .values({
+      status,
+      contactId,
+      whatsappId: t.whatsappId,
+      userId: t.userId,
+      lastMessage: bodies.at(-1) ?? "",
+      unreadMessages: unread ? bodies.length : 0,
+      updatedAt: new Date(at),
+    })
+    .returning()
+    .get().id;
+  if (bodies.length)
+    db.insert(messages)
+      .values(
+        bodies.map((body, i) => ({
+          wid: `${t.number}-${i}`,
+          whatsappId: t.whatsappId,
+          ticketId,
+          contactId,
+          body,
+          read: !unread,
+          createdAt: new Date(at - (bodies.length - 1 - i) * 1000),
+        })),
+      )
+      .run();
+  return ticketId;
 }
 
 /**

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { contacts, messages, tickets } from "../../src/db/schema";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
 let adminId: number;
 const ADMIN = { email: "caio@example.com", password: "secret-123", name: "Caio Teclado" };
-const HOUR = 3_600_000;
+const _HOUR = 3_600_000;
 const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 beforeAll(async () => {
@@ -39,26 +38,7 @@ afterAll(async () => {
 
 /** An open ticket of the admin with one customer message, last active `hoursAgo`. */
 function seedTicket(name: string, number: string, hoursAgo = 1) {
-  const db = env.deps.db;
-  const at = new Date(Date.now() - hoursAgo * HOUR);
-  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const id = db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: adminId, updatedAt: at })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values({
-      wid: `${number}-0`,
-      whatsappId,
-      ticketId: id,
-      contactId,
-      body: `Oi, sou ${name}`,
-      read: true,
-      createdAt: at,
-    })
-    .run();
-  return id;
+  return addTicket(env, { name, number, whatsappId, userId: adminId, hoursAgo, bodies: [`Oi, sou ${name}`] });
 }
 
 async function openChat(page: Page, ticketId: number, name: string) {

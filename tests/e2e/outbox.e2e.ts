@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
-import { contacts, messages, tickets } from "../../src/db/schema";
+import { messages } from "../../src/db/schema";
 import { cancelUnsent } from "../../src/modules/messages/outbox";
-import { bootE2E, openPage, logIn, addUser, addSandboxConnection } from "./boot";
+import { bootE2E, openPage, logIn, addUser, addSandboxConnection, addTicket } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -22,12 +22,7 @@ afterAll(async () => {
 });
 
 function openTicket(number: string, name: string) {
-  const contactId = env.deps.db.insert(contacts).values({ name, number }).returning().get().id;
-  return env.deps.db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: adminId })
-    .returning()
-    .get().id;
+  return addTicket(env, { name, number, whatsappId, userId: adminId });
 }
 
 async function openChat(page: Page, ticketId: number) {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { contacts, messages, tickets } from "../../src/db/schema";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -19,17 +18,7 @@ afterAll(async () => {
 
 /** An open ticket of the agent whose contact wrote one message. */
 function seedTicket(number: string, name: string) {
-  const db = env.deps.db;
-  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const ticketId = db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: agentId, lastMessage: "Preciso de ajuda" })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values({ wid: `in-${number}`, whatsappId, ticketId, contactId, body: "Preciso de ajuda" })
-    .run();
-  return ticketId;
+  return addTicket(env, { name, number, whatsappId, userId: agentId, bodies: ["Preciso de ajuda"] });
 }
 
 describe("private notes", () => {

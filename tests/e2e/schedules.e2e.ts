@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { eq } from "drizzle-orm";
 import { contacts, schedules, tickets } from "../../src/db/schema";
-import { bootE2E, openPage, addUser, addSandboxConnection } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -19,15 +18,6 @@ afterAll(async () => {
   await env?.stop();
 });
 
-async function login(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", AGENT.email);
-  await page.fill("#password", AGENT.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
-}
-
 describe("send later", () => {
   test("the clock button opens the schedule modal with the chat's contact and typed text; the schedule appears in /schedules", async () => {
     const db = env.deps.db;
@@ -38,7 +28,7 @@ describe("send later", () => {
       .returning()
       .get().id;
     const { context, page, errors } = await openPage(env.browser);
-    await login(page);
+    await logIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { contacts, messages, tickets } from "../../src/db/schema";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { tickets } from "../../src/db/schema";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
 let adminId: number;
 let token: string;
 const ADMIN = { email: "lia@example.com", password: "secret-123", name: "Lia Agent" };
-const HOUR = 3_600_000;
+const _HOUR = 3_600_000;
 
 beforeAll(async () => {
   env = await bootE2E();
@@ -35,29 +35,16 @@ function seedTicket(
   hoursAgo: number,
   bodies: string[] = [`Oi, aqui é ${name}`],
 ) {
-  const db = env.deps.db;
-  const at = Date.now() - hoursAgo * HOUR;
-  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const unreadMessages = status === "open" ? bodies.length : 0;
-  const id = db
-    .insert(tickets)
-    .values({ status, contactId, whatsappId, userId: adminId, unreadMessages, updatedAt: new Date(at) })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values(
-      bodies.map((body, i) => ({
-        wid: `${number}-${i}`,
-        whatsappId,
-        ticketId: id,
-        contactId,
-        body,
-        read: status === "closed",
-        createdAt: new Date(at - (bodies.length - i) * 1000),
-      })),
-    )
-    .run();
-  return id;
+  return addTicket(env, {
+    name,
+    number,
+    whatsappId,
+    userId: adminId,
+    status,
+    hoursAgo,
+    bodies,
+    unread: status === "open",
+  });
 }
 
 const ticketRow = (id: number) => env.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;

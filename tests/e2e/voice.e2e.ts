@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { contacts, messages, tickets } from "../../src/db/schema";
+import { messages, tickets } from "../../src/db/schema";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
 import {
   addSandboxConnection,
@@ -13,6 +13,7 @@ import {
   openPage,
   snapshot,
   countRecordedBytes,
+  addTicket,
 } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -34,17 +35,7 @@ afterAll(async () => {
 
 /** An open ticket of the admin with one message from the contact. */
 function seedTicket(number: string, name: string) {
-  const db = env.deps.db;
-  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const id = db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: adminId, lastMessage: "Bom dia" })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values({ wid: `hello-${number}`, whatsappId, ticketId: id, contactId, body: "Bom dia" })
-    .run();
-  return id;
+  return addTicket(env, { name, number, whatsappId, userId: adminId, bodies: ["Bom dia"] });
 }
 
 /** The bit rate (kbit/s) an MPEG-1 Layer III frame header names, or null when `bytes` does not start with one. */

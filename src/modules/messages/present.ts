@@ -3,7 +3,7 @@ import type { DomainEvent } from "../../events/catalogue";
 import { isAllowedOrigin } from "../../http/cors";
 import { signedMediaPath } from "../../http/signed-links";
 import { publicOrigin } from "../../http/public-origin";
-import { FAMILY_MEDIA_TYPES, type MessageDto } from "../../shared/contracts/messages";
+import { familyMediaType, type MessageDto } from "../../shared/contracts/messages";
 
 /** How messages are shown to one caller: links under which origin, and in whose media-type names. */
 export interface Presentation {
@@ -34,7 +34,7 @@ export function presentMessages<M extends Pick<MessageDto, "id" | "mediaUrl" | "
   messages: M[],
   how: Presentation,
 ): M[] {
-  const typeName = (type: string) => (how.familyNames ? (FAMILY_MEDIA_TYPES[type] ?? type) : type);
+  const typeName = (type: string) => (how.familyNames ? familyMediaType(type) : type);
   return messages.map((m) => ({
     ...m,
     mediaUrl: m.mediaUrl ? how.origin + signedMediaPath(deps, m.id) : null,

@@ -186,16 +186,10 @@ export function storeMessage(
       fromMe: input.fromMe,
       read: input.read ?? input.fromMe,
       ack: input.ack ?? 0,
-      mediaType: input.mediaType ?? "chat",
-      mediaUrl: input.mediaUrl ?? null,
-      mediaMime: input.mediaMime ?? null,
-      fileName: input.fileName ?? null,
-      mediaState: input.mediaState ?? null,
-      quotedMsgId: quoted?.id ?? null,
+      ...contentOf(input, quoted),
       remoteJid: input.remoteJid ?? null,
       participant: input.participant ?? null,
       senderName: input.senderName ?? null,
-      dataJson: input.dataJson ?? null,
       sendState: input.sendState ?? null,
       isPrivate: input.isPrivate ?? false,
       createdAt: at,
@@ -263,20 +257,24 @@ export function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaTy
   return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
 }
 
+/** What a message carries besides its text: its media, the message it quotes and its raw data. */
+function contentOf(input: StoreMessageInput, quoted: MessageRow | undefined) {
+  return {
+    mediaType: input.mediaType ?? "chat",
+    mediaUrl: input.mediaUrl ?? null,
+    mediaMime: input.mediaMime ?? null,
+    fileName: input.fileName ?? null,
+    mediaState: input.mediaState ?? null,
+    quotedMsgId: quoted?.id ?? null,
+    dataJson: input.dataJson ?? null,
+  };
+}
+
 function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMessageInput) {
   const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
   const message = tx
     .update(messages)
-    .set({
-      body: input.body,
-      mediaType: input.mediaType ?? "chat",
-      mediaUrl: input.mediaUrl ?? null,
-      mediaMime: input.mediaMime ?? null,
-      fileName: input.fileName ?? null,
-      mediaState: input.mediaState ?? null,
-      quotedMsgId: quoted?.id ?? null,
-      dataJson: input.dataJson ?? null,
-    })
+    .set({ body: input.body, ...contentOf(input, quoted) })
     .where(eq(messages.id, placeholder.id))
     .returning()
     .get()!;

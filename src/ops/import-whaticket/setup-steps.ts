@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, Writer } from "../../db/client";
 import {
   chatbots,
   connectionQueues,
@@ -34,7 +34,7 @@ export function freeId(db: Db, table: string, id: unknown): number | undefined {
 export async function eachNew(
   { db, source, ledger }: StepContext,
   table: string,
-  one: (row: SourceRow, tx: Db) => { id: number; outcome: "imported" | "existing" } | null,
+  one: (row: SourceRow, tx: Writer) => { id: number; outcome: "imported" | "existing" } | null,
 ) {
   for await (const page of source.rows(table)) {
     db.transaction((tx) => {
@@ -44,7 +44,7 @@ export async function eachNew(
           ledger.count(table, "existing");
           continue;
         }
-        const done = one(row, tx as unknown as Db);
+        const done = one(row, tx);
         if (done) ledger.remember(tx, table, id, done.id, done.outcome);
         else ledger.count(table, "skipped");
       }

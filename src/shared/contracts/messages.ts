@@ -60,7 +60,12 @@ export type Message = Wire<MessageDto>;
  * The whaticket family's names for the kinds Zapdesk names otherwise. Zapdesk stores and answers its own names;
  * the family's clients are answered these (see modules/messages/present.ts).
  */
-export const FAMILY_MEDIA_TYPES: Readonly<Record<string, string>> = {
+const FAMILY_MEDIA_TYPES: Readonly<Record<string, string>> = {
   vcard: "contactMessage",
   location: "locationMessage",
 };
+
+/** A media type under the family's name for it, when it has one of its own. */
+export function familyMediaType(type: string): string {
+  return FAMILY_MEDIA_TYPES[type] ?? type;
+}
