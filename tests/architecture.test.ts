@@ -257,7 +257,7 @@ function tablesImportedBy(file: string): string[] {
 
 describe("table owners", () => {
   test("every table has an owner", async () => {
-    const schema = await import("../src/db/schema");
+    const schema = await import("../src/db/tables");
     const { SQLiteTable } = await import("drizzle-orm/sqlite-core");
     const { is } = await import("drizzle-orm");
     const tables = Object.entries(schema)

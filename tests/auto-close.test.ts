@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, tickets } from "../src/db/schema";
+import { contacts, tickets } from "../src/db/tables";
 import { closeStaleTickets } from "../src/modules/tickets/auto-close";
 import { createSandboxConnection, createUser, makeTestApp } from "./helpers";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { version } from "../package.json";
 import { runCommand } from "../src/cli";
 import { closeDatabase, openDatabase } from "../src/db/client";
-import { messages } from "../src/db/schema";
+import { messages } from "../src/db/tables";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { backup, restore } from "../src/ops/backup";
 import { extractTar, isTar } from "../src/ops/tar";

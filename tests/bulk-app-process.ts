@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { composeDeps } from "../src/compose";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { createLogger } from "../src/log";
 import { RecordingHub } from "../src/realtime/hub";
 import { testConfig } from "./helpers";

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { massMessages } from "../src/db/schema";
+import { massMessages } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const APP = join(import.meta.dir, "bulk-app-process.ts");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { contacts, massMessages, optOuts } from "../src/db/schema";
+import { contacts, massMessages, optOuts } from "../src/db/tables";
 import { OPT_OUT_CONFIRMATION } from "../src/modules/bulk/opt-out";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

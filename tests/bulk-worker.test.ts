@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { contacts, massMessages, messages, tickets, connections } from "../src/db/schema";
+import { contacts, massMessages, messages, tickets, connections } from "../src/db/tables";
 import { BULK_WINDOW_MS } from "../src/modules/bulk/worker";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { massMessages, connections } from "../src/db/schema";
+import { massMessages, connections } from "../src/db/tables";
 import { call, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {

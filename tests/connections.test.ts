@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
-import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/schema";
+import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/tables";
 import { FakeChannels } from "./fake-channels";
 import { call, loginAs, makeTestApp, testConfig } from "./helpers";
 

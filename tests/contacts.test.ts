@@ -8,7 +8,7 @@ import {
   users,
   connectionPhonebook,
   connections,
-} from "../src/db/schema";
+} from "../src/db/tables";
 import { FakeChannels, type FakeChannelsOptions } from "./fake-channels";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 import { eq } from "drizzle-orm";

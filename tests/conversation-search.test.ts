@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { messages, queues, tickets } from "../src/db/schema";
+import { messages, queues, tickets } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 /** Two contacts writing about an order; the first one's ticket is the agent's, open, with a private note. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections, contacts, queues, tickets, type TicketRow } from "../src/db/schema";
+import { connections, contacts, queues, tickets, type TicketRow } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp, setupAdminAndAgent, type TestContext } from "./helpers";
 
 let seq = 0;

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { atomically, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import { prepared } from "../src/db/prepared";
-import { tags } from "../src/db/schema";
+import { tags } from "../src/db/tables";
 
 function migrated() {
   const db = openDatabase(":memory:");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, settings, tickets } from "../src/db/schema";
+import { contacts, messages, settings, tickets } from "../src/db/tables";
 import { API_BURST } from "../src/modules/external-api/rate-limit";
 import { getSetting } from "../src/modules/settings/service";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

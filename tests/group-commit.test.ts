@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { openDatabase } from "../src/db/client";
-import { messages, tickets } from "../src/db/schema";
+import { messages, tickets } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";
 import { createLogger } from "../src/log";

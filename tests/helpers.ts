@@ -10,7 +10,7 @@ import { createLogger } from "../src/log";
 import { hashPassword } from "../src/modules/auth/passwords";
 import { insertUser } from "../src/modules/users/service";
 import { type RealtimeHub, RecordingHub } from "../src/realtime/hub";
-import { connectionQueues, connections, type ConnectionRow } from "../src/db/schema";
+import { connectionQueues, connections, type ConnectionRow } from "../src/db/tables";
 import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
 

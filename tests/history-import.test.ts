@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../src/channels/manager";
 import type { ChannelDriver, ConnectionRef, NormalizedMessage } from "../src/channels/types";
-import { contacts, messages, queues, tickets, connections } from "../src/db/schema";
+import { contacts, messages, queues, tickets, connections } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import { createLogger } from "../src/log";
 import { connectionRecords } from "../src/modules/connections/records";

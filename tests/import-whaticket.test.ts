@@ -6,7 +6,7 @@ import { SQL } from "bun";
 import { eq } from "drizzle-orm";
 import { runCommand } from "../src/cli";
 import { closeDatabase, openDatabase } from "../src/db/client";
-import { chatbots, contacts, messages, schedules, tickets, users } from "../src/db/schema";
+import { chatbots, contacts, messages, schedules, tickets, users } from "../src/db/tables";
 import { importWhaticket } from "../src/ops/import-whaticket";
 import { call, makeTestApp } from "./helpers";
 import { hasMariadb, hasPostgres, startMariadb, startPostgres } from "./sql-servers";

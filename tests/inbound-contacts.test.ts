@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, tickets } from "../src/db/schema";
+import { contacts, tickets } from "../src/db/tables";
 import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-or-create";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 

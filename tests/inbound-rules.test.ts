@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { messages, tickets, connectionPhonebook } from "../src/db/schema";
+import { messages, tickets, connectionPhonebook } from "../src/db/tables";
 import { missedCallText } from "../src/modules/inbound/calls";
 import { isBackKey, optionNumber, renderMenu } from "../src/modules/inbound/menu";
 import { isInsideWorkHours, localTime } from "../src/modules/inbound/work-hours";

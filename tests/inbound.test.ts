@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/schema";
+import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/tables";
 import { createIngest } from "../src/modules/inbound/ingest";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { jobs } from "../src/db/schema";
+import { jobs } from "../src/db/tables";
 import { scheduleAutoClose } from "../src/modules/tickets/auto-close";
 import { JobRunner } from "../src/jobs/runner";
 import { activePayloads, claimDue, complete, enqueue } from "../src/jobs/store";

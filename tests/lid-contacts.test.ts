@@ -10,7 +10,7 @@ import {
   tickets,
   ticketTags,
   users,
-} from "../src/db/schema";
+} from "../src/db/tables";
 import { linkLid } from "../src/modules/contacts/lid";
 import { botActions } from "../src/modules/inbound/actions";
 import { InboundPipeline } from "../src/modules/inbound/pipeline";

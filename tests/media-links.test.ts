@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tickets } from "../src/db/schema";
+import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { hasExpired } from "../islands/chat/media-link";
 import { MEDIA_LINK_LIFETIME, signedMediaPath } from "../src/http/signed-links";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contacts, messages, queues, tickets } from "../src/db/schema";
+import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { isInlineMedia, sizeLimitOf, sniffMime } from "../src/modules/media/sniff";
 import { BASE, loginAs, makeTestApp, type TestContext } from "./helpers";
 

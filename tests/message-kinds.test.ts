@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { messages, queues, tickets } from "../src/db/schema";
+import { messages, queues, tickets } from "../src/db/tables";
 import { WAITING_BODY } from "../src/channels/baileys/upsert";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 

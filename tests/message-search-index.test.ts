@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, tickets } from "../src/db/schema";
+import { contacts, messages, tickets } from "../src/db/tables";
 import { indexNewMessages } from "../src/modules/messages/search-index";
 import { searchHistory } from "../src/modules/messages/search";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
-import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
+import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
 import { storeMessage } from "../src/modules/messages/store";
 import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

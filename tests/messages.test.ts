@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/schema";
+import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
 import { LRM, renderPlaceholders } from "../src/modules/messages/placeholders";
 import { sendTicketText } from "../src/modules/messages/send";
 import { markRevoked, storeMessage, updateAck } from "../src/modules/messages/store";

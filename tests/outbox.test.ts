@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { closeDatabase } from "../src/db/client";
-import { contacts, messages, tickets, connections, type TicketRow } from "../src/db/schema";
+import { contacts, messages, tickets, connections, type TicketRow } from "../src/db/tables";
 import { AppError } from "../src/errors";
 import { storeMessage } from "../src/modules/messages/store";
 import { applyTicketChanges } from "../src/modules/tickets/service";

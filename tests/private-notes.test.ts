@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tickets, type TicketRow, webhookDeliveries } from "../src/db/schema";
+import { contacts, messages, queues, tickets, type TicketRow, webhookDeliveries } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const settle = () => new Promise<void>((resolve) => queueMicrotask(resolve));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chatbots } from "../src/db/schema";
+import { chatbots } from "../src/db/tables";
 import { call, createUser, setupAdminAndAgent } from "./helpers";
 
 async function setup() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { createApp } from "../src/app";
-import { contacts, queues, tickets } from "../src/db/schema";
+import { contacts, queues, tickets } from "../src/db/tables";
 import { BunTopicHub } from "../src/realtime/hub";
 import { ticketRooms } from "../src/realtime/rooms";
 import { loginAs, makeTestApp, type TestContext } from "./helpers";

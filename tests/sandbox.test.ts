@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { closeDatabase } from "../src/db/client";
-import { messages, queues, tickets, connections } from "../src/db/schema";
+import { messages, queues, tickets, connections } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, optOuts, schedules, tickets } from "../src/db/schema";
+import { contacts, messages, optOuts, schedules, tickets } from "../src/db/tables";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
 import { scheduleSchedules } from "../src/modules/schedules/jobs";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, schedules } from "../src/db/schema";
+import { contacts, schedules } from "../src/db/tables";
 import { call, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tickets } from "../src/db/schema";
+import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { bodyMatchQuery } from "../src/modules/messages/search";
 import { ticketFilter, ticketPageQuery } from "../src/modules/tickets/list";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, queues, tickets, connections, type TicketRow } from "../src/db/schema";
+import { contacts, queues, tickets, connections, type TicketRow } from "../src/db/tables";
 import { storeMessage } from "../src/modules/messages/store";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

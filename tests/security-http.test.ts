@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../src/config";
-import { contacts, tickets } from "../src/db/schema";
+import { contacts, tickets } from "../src/db/tables";
 import { clientIp } from "../src/http/client-ip";
 import { BASE, call, createSandboxConnection, createUser, loginAs, makeTestApp, type TestContext } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
-import { contacts, queues, tickets } from "../src/db/schema";
+import { contacts, queues, tickets } from "../src/db/tables";
 import { createLogger } from "../src/log";
 import { createTokens } from "../src/modules/auth/tokens";
 import { BunTopicHub } from "../src/realtime/hub";

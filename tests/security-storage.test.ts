@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../src/config";
 import { closeDatabase, openDatabase } from "../src/db/client";
-import { contacts, messages, tickets } from "../src/db/schema";
+import { contacts, messages, tickets } from "../src/db/tables";
 import { checkUpload, storeUpload } from "../src/modules/media/service";
 import { restrictDataDir } from "../src/private-files";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 describe("session actions", () => {

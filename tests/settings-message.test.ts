@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { call, loginAs, makeTestApp } from "./helpers";
 
 async function setup() {

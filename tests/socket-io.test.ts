@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";
-import { contacts, queues, tickets } from "../src/db/schema";
+import { contacts, queues, tickets } from "../src/db/tables";
 import { BunTopicHub } from "../src/realtime/hub";
 import { createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

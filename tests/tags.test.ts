@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { tickets, ticketTags, contacts } from "../src/db/schema";
+import { tickets, ticketTags, contacts } from "../src/db/tables";
 import { call, setupAdminAndAgent } from "./helpers";
 
 async function setup() {

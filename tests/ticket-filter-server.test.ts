@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, queues, tags, ticketTags, tickets, type TicketRow } from "../src/db/schema";
+import { contacts, queues, tags, ticketTags, tickets, type TicketRow } from "../src/db/tables";
 import type { Ticket, TicketStatus } from "../src/shared/contracts";
 import { type TicketListFilter, ticketInList } from "../src/shared/ticket-filter";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contacts, tickets } from "../src/db/schema";
+import { contacts, tickets } from "../src/db/tables";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { queues, tags } from "../src/db/schema";
+import { queues, tags } from "../src/db/tables";
 import { historySearchQuery } from "../src/modules/messages/search";
 import {
   afterTicket,

@@ -12,7 +12,7 @@ import {
   tickets,
   connections,
   type TicketRow,
-} from "../src/db/schema";
+} from "../src/db/tables";
 import { LRM } from "../src/modules/messages/placeholders";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
 import { applyTicketChanges, markTicketRead } from "../src/modules/tickets/service";

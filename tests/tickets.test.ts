@@ -10,7 +10,7 @@ import {
   users,
   connections,
   type TicketRow,
-} from "../src/db/schema";
+} from "../src/db/tables";
 import { BASE, call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { contacts, queues, tickets } from "../src/db/schema";
+import { contacts, queues, tickets } from "../src/db/tables";
 import { BASE, islandProps as props, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;

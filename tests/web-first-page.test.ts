@@ -12,7 +12,7 @@ import {
   tags,
   tickets,
   webhookDeliveries,
-} from "../src/db/schema";
+} from "../src/db/tables";
 import { BASE, call, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let ctx: TestContext;

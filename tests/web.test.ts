@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { updateSetting } from "../src/modules/settings/service";
 import { scriptJson } from "../src/web/render";
 import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";

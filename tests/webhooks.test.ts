@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { jobs, tickets, webhookDeliveries } from "../src/db/schema";
+import { jobs, tickets, webhookDeliveries } from "../src/db/tables";
 import { RETRY_BASE_MS, RETRY_WINDOW_MS } from "../src/modules/webhooks/deliver";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

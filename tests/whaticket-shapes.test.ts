@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections, contacts, messages, tickets, users } from "../src/db/schema";
+import { connections, contacts, messages, tickets, users } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const FRONTEND = "https://helpdesk.example.com";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { waAuthCreds } from "../db/schema";
+import { waAuthCreds } from "../db/tables";
 import { AppError, notFound } from "../errors";
 import type { Logger } from "../log";
 import type { ErrorCode } from "../shared/error-codes";

@@ -1,74 +1,200 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
-import { drizzle } from "drizzle-orm/bun-sqlite";
+import { type SQL, is } from "drizzle-orm";
+import { PgDatabase } from "drizzle-orm/pg-core";
+import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { restrictFile } from "../private-files";
-import * as schema from "./schema";
 
-export type Db = ReturnType<typeof openDatabase>;
+/**
+ * The database: SQLite through an asynchronous driver, or PostgreSQL (`openPostgres`), which answers the same
+ * queries with the same JavaScript values. Its type is SQLite's; code written against it runs on both as long
+ * as it awaits queries (never `.get()`, `.all()` or `.run()`) and keeps dialect-specific SQL behind `dialectOf`.
+ */
+export type Db = SqliteRemoteDatabase;
 
 /** The database or an open transaction, for reads; a transaction shares the query API. */
 export type Reader = Pick<Db, "select">;
 
 /** The database or an open transaction: a write that must be atomic with the caller's takes its transaction. */
-export type Writer = Pick<Db, "select" | "insert" | "update" | "delete" | "run">;
+export type Writer = Pick<Db, "select" | "insert" | "update" | "delete">;
+
+export type Dialect = "sqlite" | "postgres";
+
+interface SqliteHandle {
+  client: Database;
+  gate: WriteGate;
+}
+
+const sqliteHandles = new WeakMap<object, SqliteHandle>();
 
 /**
  * Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. The file is private to the
  * server's user; SQLite gives its -wal and -shm files the database file's mode.
  */
-export function openDatabase(path: string) {
+export function openDatabase(path: string): Db {
   const client = new Database(path, { create: true, strict: true });
   if (path !== ":memory:") for (const suffix of ["", "-wal", "-shm"]) restrictFile(path + suffix);
   client.exec("PRAGMA journal_mode = WAL");
   client.exec("PRAGMA synchronous = NORMAL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
-  reuseStatements(client);
-  return drizzle({ client, schema });
+  const statement = reusedStatements(client);
+  const gate = new WriteGate();
+  const db = drizzle(
+    async (sql, params, method) => {
+      await gate.admit();
+      const query = statement(sql);
+      if (method === "run") {
+        query.run(...params);
+        return { rows: [] };
+      }
+      const rows = query.values(...params) as unknown[][];
+      return { rows: method === "get" ? (rows[0] as unknown[]) : rows };
+    },
+  ) as Db;
+  sqliteHandles.set(db, { client, gate });
+  return db;
+}
+
+/** Which engine answers this database or transaction. */
+export function dialectOf(db: object): Dialect {
+  return is(db, PgDatabase) ? "postgres" : "sqlite";
+}
+
+/** The SQLite connection under the database, for what only SQLite has (pragmas, backups, FTS5 tables). */
+export function sqliteClient(db: object): Database {
+  const handle = sqliteHandles.get(db);
+  if (!handle) throw new Error("not a SQLite database");
+  return handle.client;
+}
+
+/** The first row a query returns, if any. */
+export async function first<T>(query: PromiseLike<T[]>): Promise<T | undefined> {
+  return (await query)[0];
+}
+
+/**
+ * Runs `work` atomically and returns what it returns: in a transaction of its own, or in a savepoint of the
+ * one already open. Work must run its queries on the `tx` it is given (on PostgreSQL, a connection of its own).
+ */
+export function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === "postgres") return (db as unknown as Db).transaction((tx) => work(tx as unknown as Db));
+  const handle = sqliteHandles.get(db);
+  if (!handle) throw new Error("not a database opened here");
+  return handle.gate.run(handle.client, () => work(db as Db));
+}
+
+/** Runs a raw statement. */
+export async function execute(db: Writer, query: SQL): Promise<void> {
+  if (dialectOf(db) === "postgres") {
+    await (db as unknown as PgDatabase<never>).execute(query);
+    return;
+  }
+  const { client, gate } = sqliteHandles.get(db)!;
+  await gate.admit();
+  const { sql, params } = (db as Db).dialect.sqlToQuery(query);
+  client.prepare(sql).run(...(params as []));
+}
+
+/** The rows of a raw query, as objects keyed by column name. */
+export async function rowsOf<T>(db: Reader, query: SQL): Promise<T[]> {
+  if (dialectOf(db) === "postgres") return [...((await (db as unknown as PgDatabase<never>).execute(query)) as T[])];
+  const { client, gate } = sqliteHandles.get(db)!;
+  await gate.admit();
+  const { sql, params } = (db as Db).dialect.sqlToQuery(query);
+  return client.prepare(sql).all(...(params as [])) as T[];
+}
+
+/** Checkpoints the WAL and closes the file, or ends PostgreSQL's connections. */
+export async function closeDatabase(db: Db) {
+  if (dialectOf(db) === "postgres") {
+    await (db as unknown as { $client: { close(): Promise<void> } }).$client.close();
+    return;
+  }
+  const { client, gate } = sqliteHandles.get(db)!;
+  await gate.admit();
+  client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  client.close();
+}
+
+/**
+ * SQLite has one connection, so a transaction is one at a time and statements from outside it wait until it
+ * ends: otherwise they would run inside it, be rolled back with it, or see what it has not committed yet.
+ * Statements of the transaction (however deep in its async work) are recognised by their async context.
+ */
+class WriteGate {
+  private readonly context = new AsyncLocalStorage<object>();
+  private open: Promise<void> | undefined;
+  private depth = 0;
+
+  /** Resolves when a statement may run now. */
+  admit(): Promise<void> | undefined {
+    if (!this.open || this.context.getStore()) return undefined;
+    return this.waitForTurn();
+  }
+
+  private async waitForTurn() {
+    while (this.open && !this.context.getStore()) await this.open;
+  }
+
+  async run<T>(client: Database, work: () => Promise<T>): Promise<T> {
+    if (this.context.getStore()) return this.savepoint(client, work);
+    await this.waitForTurn();
+    let release!: () => void;
+    this.open = new Promise((resolve) => {
+      release = resolve;
+    });
+    try {
+      return await this.context.run({}, async () => {
+        client.exec("BEGIN");
+        try {
+          const result = await work();
+          client.exec("COMMIT");
+          return result;
+        } catch (error) {
+          client.exec("ROLLBACK");
+          throw error;
+        }
+      });
+    } finally {
+      this.open = undefined;
+      release();
+    }
+  }
+
+  private async savepoint<T>(client: Database, work: () => Promise<T>): Promise<T> {
+    const name = `sp${++this.depth}`;
+    client.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await work();
+      client.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      client.exec(`ROLLBACK TO ${name}`);
+      client.exec(`RELEASE ${name}`);
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
 }
 
 /** How many compiled statements one connection keeps; queries with a variable number of parameters vary. */
 const STATEMENT_CACHE_SIZE = 500;
-/** Only queries are kept: schema changes and pragmas run once. */
-const QUERY = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
- * drizzle compiles every query it runs anew, which cost about a fifth of the time of an inbound message. The
- * same SQL text reuses its compiled statement instead (the least recently compiled goes first when the cache is
- * full; it is finalized when garbage collected). Safe because drizzle runs each statement to completion at once.
+ * The compiled statement of a query: the same SQL text reuses its statement (the least recently compiled
+ * goes first when the cache is full; it is finalized when garbage collected). Compiling anew costs about a
+ * fifth of the time of an inbound message.
  */
-function reuseStatements(client: Database) {
-  const prepare = client.prepare.bind(client);
+function reusedStatements(client: Database) {
   const cache = new Map<string, ReturnType<Database["prepare"]>>();
-  client.prepare = ((sql: string, ...rest: unknown[]) => {
-    if (rest.length || !QUERY.test(sql)) return prepare(sql, ...(rest as []));
+  return (sql: string) => {
     let statement = cache.get(sql);
     if (statement) return statement;
-    statement = prepare(sql);
+    statement = client.prepare(sql);
     cache.set(sql, statement);
     if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return statement;
-  }) as Database["prepare"];
-}
-
-/**
- * Runs `work` atomically: in a transaction of its own, or in a savepoint of the one already open. Cheaper than
- * drizzle's `db.transaction`, which builds a whole query API for every transaction, for the writes each inbound
- * message makes.
- */
-export function atomically<T>(db: Db, work: (db: Db) => T): T {
-  let run = transactionRunners.get(db.$client);
-  if (!run) {
-    // bun:sqlite builds a transaction function with its statements: one per connection, reused.
-    run = db.$client.transaction((job: (db: Db) => unknown, on: Db) => job(on));
-    transactionRunners.set(db.$client, run);
-  }
-  return run(work, db) as T;
-}
-
-const transactionRunners = new WeakMap<Database, (job: (db: Db) => unknown, on: Db) => unknown>();
-
-/** Checkpoints the WAL and closes the file. */
-export function closeDatabase(db: Db) {
-  db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  db.$client.close();
+  };
 }

@@ -1,20 +1,38 @@
 import type { Db, Reader } from "./client";
+import { dialectOf } from "./client";
+
+/** What a prepared query answers with, on either engine: SQLite's prepared query, asynchronous. */
+interface PreparedQuery {
+  get(values?: Record<string, unknown>): Promise<unknown>;
+  all(values?: Record<string, unknown>): Promise<unknown>;
+  run(values?: Record<string, unknown>): Promise<unknown>;
+}
 
 /**
- * A hot query built and compiled once per database (drizzle's `.prepare()` with `sql.placeholder` values):
- * building a query through drizzle costs more than SQLite takes to run it. The result also works inside a
- * transaction, which shares the database's connection.
+ * A hot query built and compiled once per connection (drizzle's `.prepare()` with `sql.placeholder` values):
+ * building a query through drizzle costs more than SQLite takes to run it. Built from a transaction, it runs
+ * in that transaction (on PostgreSQL a transaction has a session of its own, so it gets its own copy).
  */
-export function prepared<Q>(build: (db: Db) => Q): (db: Reader) => Q {
-  const byConnection = new WeakMap<object, Q>();
+export function prepared<Q extends PreparedQuery>(build: (db: Db) => Q): (db: Reader) => Q {
+  const bySession = new WeakMap<object, Q>();
   return (db) => {
-    // A database and its transactions share drizzle's session (one connection).
     const key = (db as unknown as { session?: object }).session ?? db;
-    let query = byConnection.get(key);
+    let query = bySession.get(key);
     if (!query) {
-      query = build(db as Db);
-      byConnection.set(key, query);
+      query = dialectOf(db) === "postgres" ? (onPostgres(build(db as Db)) as Q) : build(db as Db);
+      bySession.set(key, query);
     }
     return query;
+  };
+}
+
+/** PostgreSQL's prepared queries only `execute`, which answers every row. */
+function onPostgres(query: PreparedQuery): PreparedQuery {
+  const run = (values?: Record<string, unknown>) =>
+    (query as unknown as { execute(v?: Record<string, unknown>): Promise<unknown[]> }).execute(values);
+  return {
+    get: async (values) => (await run(values))[0],
+    all: run,
+    run,
   };
 }

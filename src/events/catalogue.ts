@@ -8,7 +8,7 @@ import type {
   settingsMessage,
   TicketRow,
   ConnectionRow,
-} from "../db/schema";
+} from "../db/tables";
 import type { ConnectionDto } from "../shared/contracts/connections";
 import type { MessageDto } from "../shared/contracts/messages";
 import type { ChatbotDto, QueueWithChatbotsDto } from "../shared/contracts/queues";

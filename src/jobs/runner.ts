@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { JobRow } from "../db/schema";
+import type { JobRow } from "../db/tables";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../log";
 import { cancel, claimDue, complete, enqueue, type EnqueueOptions, fail } from "./store";

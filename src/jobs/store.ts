@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { type JobRow, jobs } from "../db/schema";
+import { type JobRow, jobs } from "../db/tables";
 
 export interface EnqueueOptions {
   /** Epoch ms; defaults to now. */

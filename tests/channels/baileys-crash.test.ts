@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/schema";
+import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
 
 const APP = join(import.meta.dir, "fakewa/app-process.ts");

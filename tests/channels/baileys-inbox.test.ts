@@ -11,7 +11,7 @@ import { InboundJournal } from "../../src/channels/baileys/journal";
 import { composeDeps } from "../../src/compose";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/schema";
+import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { systemClock } from "../../src/shared/clock";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";

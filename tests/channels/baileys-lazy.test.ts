@@ -7,7 +7,7 @@ import { LazyBaileysDriver } from "../../src/channels/baileys/lazy";
 import { composeDeps } from "../../src/compose";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { connections } from "../../src/db/schema";
+import { connections } from "../../src/db/tables";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
 import { systemClock } from "../../src/shared/clock";

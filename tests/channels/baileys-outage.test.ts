@@ -8,7 +8,7 @@ import { BaileysDriver, type SetTimer } from "../../src/channels/baileys/driver"
 import { ConnectionManager } from "../../src/channels/manager";
 import { openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { connections } from "../../src/db/schema";
+import { connections } from "../../src/db/tables";
 import { LocalEventBus } from "../../src/events/bus";
 import { createLogger } from "../../src/log";
 import { connectionRecords } from "../../src/modules/connections/records";

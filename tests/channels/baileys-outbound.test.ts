@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { BinaryNode } from "baileys";
 import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
-import { contacts, messages, tickets, connections } from "../../src/db/schema";
+import { contacts, messages, tickets, connections } from "../../src/db/tables";
 import type { RecordingHub } from "../../src/realtime/hub";
 import { call, loginAs, makeTestApp, type TestContext } from "../helpers";
 import { FakeWa } from "./fakewa/server";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../../src/channels/manager";
 import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
-import { connectionPhonebook, connections } from "../../src/db/schema";
+import { connectionPhonebook, connections } from "../../src/db/tables";
 import { AppError } from "../../src/errors";
 import { connectionRecords } from "../../src/modules/connections/records";
 import { createSandboxConnection, makeTestApp } from "../helpers";

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { chatbots, connections, contacts, queues, tags, tickets } from "../../src/db/schema";
+import { chatbots, connections, contacts, queues, tags, tickets } from "../../src/db/tables";
 import { showQueue } from "../../src/modules/queues/service";
 import { getSetting } from "../../src/modules/settings/service";
 import { bootE2E, openPage, snapshot, logIn, addUser, addSandboxConnection } from "./boot";

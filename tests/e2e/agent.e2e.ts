@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { queues } from "../../src/db/schema";
+import { queues } from "../../src/db/tables";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { bootE2E, openPage, snapshot, logIn, addSandboxConnection } from "./boot";

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createApp } from "../../src/app";
-import { connections, contacts, messages, tickets } from "../../src/db/schema";
+import { connections, contacts, messages, tickets } from "../../src/db/tables";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { composeDeps } from "../../src/compose";

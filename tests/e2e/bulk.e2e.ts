@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { contacts, massMessages, optOuts, settingsMessage, tickets, connections } from "../../src/db/schema";
+import { contacts, massMessages, optOuts, settingsMessage, tickets, connections } from "../../src/db/tables";
 import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;

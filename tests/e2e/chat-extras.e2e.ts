@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium } from "playwright-core";
 import { eq } from "drizzle-orm";
-import { contacts, messages, tickets, connections } from "../../src/db/schema";
+import { contacts, messages, tickets, connections } from "../../src/db/tables";
 import type { ConnectionManager } from "../../src/channels/manager";
 import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { contacts, messages, tickets } from "../../src/db/schema";
+import { contacts, messages, tickets } from "../../src/db/tables";
 import { addSandboxConnection, addUser, bootE2E, openPage, logIn, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connections } from "../../src/db/schema";
+import { connections } from "../../src/db/tables";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
 import { bootE2E, openPage, snapshot, logIn } from "./boot";

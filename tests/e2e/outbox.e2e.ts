@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
-import { messages } from "../../src/db/schema";
+import { messages } from "../../src/db/tables";
 import { cancelUnsent } from "../../src/modules/messages/outbox";
 import { bootE2E, openPage, logIn, addUser, addSandboxConnection, addTicket } from "./boot";
 

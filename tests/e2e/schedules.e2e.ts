@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, schedules, tickets } from "../../src/db/schema";
+import { contacts, schedules, tickets } from "../../src/db/tables";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;

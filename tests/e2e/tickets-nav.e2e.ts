@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { tickets } from "../../src/db/schema";
+import { tickets } from "../../src/db/tables";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;

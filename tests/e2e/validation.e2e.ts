@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { contacts, tickets } from "../../src/db/schema";
+import { contacts, tickets } from "../../src/db/tables";
 import { updateSetting } from "../../src/modules/settings/service";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { messages, tickets } from "../../src/db/schema";
+import { messages, tickets } from "../../src/db/tables";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
 import {
   addSandboxConnection,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { connections } from "../../src/db/schema";
+import { connections } from "../../src/db/tables";
 import { getSetting } from "../../src/modules/settings/service";
 import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 

@@ -9,7 +9,7 @@ import type {
 } from "baileys";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { inboundJournal } from "../../db/schema";
+import { inboundJournal } from "../../db/tables";
 import { fromEventJson, toEventJson } from "./event-json";
 
 /** One inbound event as journaled: a message, a change to one, a call, or what was learnt about contacts. */

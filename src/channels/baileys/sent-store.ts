@@ -1,7 +1,7 @@
 import { proto } from "baileys";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { waSentMessages } from "../../db/schema";
+import { waSentMessages } from "../../db/tables";
 
 const DAY = 24 * 3600_000;
 const PRUNE_EVERY = 3600_000;

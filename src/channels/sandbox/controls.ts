@@ -1,4 +1,4 @@
-import type { sandboxMessages } from "../../db/schema";
+import type { sandboxMessages } from "../../db/tables";
 import type { MessageKind } from "../types";
 
 /** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */

@@ -4,7 +4,7 @@ import { extname, join } from "node:path";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { sandboxMessages, waAuthCreds } from "../../db/schema";
+import { sandboxMessages, waAuthCreds } from "../../db/tables";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
 import type { OversizedMedia, StoredMedia } from "../types";
 import type { SandboxChange, SandboxMessageRow } from "./controls";

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { refreshFamilies } from "../../db/schema";
+import { refreshFamilies } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 
 /** What presenting a refresh token found: its family's current generation, or nothing valid. */

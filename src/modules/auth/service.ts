@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps";
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../db/tables";
 import { AppError } from "../../errors";
 import { getSetting } from "../settings/service";
 import { findUserById } from "../users/lookup";

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { optOuts, type TicketRow } from "../../db/schema";
+import { optOuts, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { notFound } from "../../errors";
 import { connectionSummaries } from "../connections/lookup";

@@ -1,6 +1,6 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { massMessages } from "../../db/schema";
+import { massMessages } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, inArray, isNotNull } from "drizzle-orm";
-import { bulkLanes, massMessages, type MassMessageRow } from "../../db/schema";
+import { bulkLanes, massMessages, type MassMessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { connectedIds } from "../connections/lookup";

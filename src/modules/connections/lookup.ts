@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type ConnectionRow, connectionQueues, connections } from "../../db/schema";
+import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
 
 /** The connection row by id. */

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { NormalizedContact } from "../../channels/types";
 import type { Db, Reader } from "../../db/client";
-import { connectionPhonebook } from "../../db/schema";
+import { connectionPhonebook } from "../../db/tables";
 
 /** Stores the phone book a connection reported (the source of the contacts import); upsert per (connection, phone). */
 export function savePhonebook(db: Db, connectionId: number, list: NormalizedContact[]) {

@@ -1,7 +1,7 @@
 import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import type { Db } from "../../db/client";
-import { type ConnectionRow, connectionPhonebook, connections } from "../../db/schema";
+import { type ConnectionRow, connectionPhonebook, connections } from "../../db/tables";
 import type { EventBus } from "../../events/bus";
 
 /** The session row as announced: the connection row without its call token (`wavoip`). */

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { connectionQueues, connections, type ConnectionRow } from "../../db/schema";
+import { connectionQueues, connections, type ConnectionRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { ConnectionDto } from "../../shared/contracts/connections";

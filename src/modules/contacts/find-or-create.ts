@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
-import { type ContactRow, contacts } from "../../db/schema";
+import { type ContactRow, contacts } from "../../db/tables";
 import { contactAddress, lidOfAddress } from "../../shared/address";
 import { lidFallbackName, linkLid } from "./lid";
 import { findContact } from "./lookup";

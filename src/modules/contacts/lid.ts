@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/schema";
+import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
 import { reassignSender } from "../messages/records";

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type ContactRow, contactExtraInfo, contacts } from "../../db/schema";
+import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
 /** The contact row by id. */
 export function findContact(db: Reader, id: number): ContactRow | undefined {

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contactExtraInfo, contacts, type ContactRow } from "../../db/schema";
+import { contactExtraInfo, contacts, type ContactRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { ContactDto } from "../../shared/contracts/contacts";

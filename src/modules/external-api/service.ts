@@ -1,4 +1,4 @@
-import type { MessageRow } from "../../db/schema";
+import type { MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
 import { findOrCreateContact } from "../contacts/find-or-create";

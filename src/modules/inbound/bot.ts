@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps";
-import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/schema";
+import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/tables";
 import { queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";

@@ -1,6 +1,6 @@
 import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import type { ContactRow } from "../../db/schema";
+import type { ContactRow } from "../../db/tables";
 import { findConnection } from "../connections/lookup";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";

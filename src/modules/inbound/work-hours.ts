@@ -1,4 +1,4 @@
-import type { ConnectionRow } from "../../db/schema";
+import type { ConnectionRow } from "../../db/tables";
 
 type Day = "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
 const DAYS: Record<string, Day> = {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { MediaOutcome, OversizedMedia } from "../../channels/types";
-import { messages, type MessageRow } from "../../db/schema";
+import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { removeMediaFiles } from "../media/files";
 import { replaceLastMessage } from "../tickets/records";

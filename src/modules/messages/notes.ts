@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { messages, type MessageRow, type TicketRow } from "../../db/schema";
+import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { AuthUser } from "../../shared/auth-user";
 import { findTicket } from "../tickets/records";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { OutgoingMedia, SendOptions } from "../../channels/types";
-import { messages, type MessageRow } from "../../db/schema";
+import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import type { ErrorCode } from "../../shared/error-codes";

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type MessageRow, messages } from "../../db/schema";
+import { type MessageRow, messages } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
 export const WAITING = "waiting";

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { messages } from "../../db/schema";
+import { messages } from "../../db/tables";
 import { indexNewMessages } from "./search-index";
 
 /** Words shorter than this are not looked up in message bodies: a one-letter prefix matches most of the table. */

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { messages, type MessageRow, type TicketRow } from "../../db/schema";
+import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import type { StoredMedia } from "../../channels/types";

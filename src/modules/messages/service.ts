@@ -1,5 +1,5 @@
 import { count, desc, inArray } from "drizzle-orm";
-import { messages, type MessageRow, type TicketRow } from "../../db/schema";
+import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";

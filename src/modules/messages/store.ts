@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { atomically, type Db, type Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { messageReactions, messages, type MessageRow } from "../../db/schema";
+import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { chatbots, type ChatbotRow } from "../../db/schema";
+import { chatbots, type ChatbotRow } from "../../db/tables";
 import { AppError, FieldError } from "../../errors";
 import type { ChatbotDto } from "../../shared/contracts/queues";
 import { countKnownUsers } from "../users/lookup";

@@ -1,7 +1,7 @@
 import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/schema";
+import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
 
 /** A queue as the lists that name it show it. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { chatbots, queues } from "../../db/schema";
+import { chatbots, queues } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { QueueDto } from "../../shared/contracts/queues";

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { quickAnswers } from "../../db/schema";
+import { quickAnswers } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { QuickAnswerDto } from "../../shared/contracts/quick-answers";

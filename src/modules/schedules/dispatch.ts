@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
 import type { Db } from "../../db/client";
-import { schedules, type ScheduleRow } from "../../db/schema";
+import { schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { activePayloads, enqueue } from "../../jobs/store";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Writer } from "../../db/client";
-import { schedules } from "../../db/schema";
+import { schedules } from "../../db/tables";
 
 /** Moves a ticket's schedules to another ticket (tickets folded into one). */
 export function moveTicketSchedules(tx: Writer, from: number, to: number) {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { contacts, schedules, type ScheduleRow } from "../../db/schema";
+import { contacts, schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";

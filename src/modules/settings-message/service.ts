@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { settingsMessage } from "../../db/schema";
+import { settingsMessage } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
 import { connectionExists, firstNonDefaultConnection } from "../connections/lookup";

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
-import { settings } from "../../db/schema";
+import { settings } from "../../db/tables";
 import { AppError } from "../../errors";
 import { isSettingKey, SETTING_DEFINITIONS, SETTING_KEYS, type SettingKey } from "../../shared/settings";
 

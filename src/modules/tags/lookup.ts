@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import type { Reader } from "../../db/client";
-import { tags } from "../../db/schema";
+import { tags } from "../../db/tables";
 
 /** True when every one of `ids` (distinct) is a tag. */
 export function allTagsExist(db: Reader, ids: readonly number[]): boolean {

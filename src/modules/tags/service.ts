@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { tags, type TagRow } from "../../db/schema";
+import { tags, type TagRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";

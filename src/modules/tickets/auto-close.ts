@@ -1,5 +1,5 @@
 import { and, eq, lt } from "drizzle-orm";
-import { tickets } from "../../db/schema";
+import { tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { applyTicketChanges } from "./service";
 import type { JobRunner } from "../../jobs/runner";

@@ -1,6 +1,6 @@
 import { and, count, gte, lt } from "drizzle-orm";
 import type { Reader } from "../../db/client";
-import { tickets } from "../../db/schema";
+import { tickets } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 import { visibleTickets } from "./list";
 

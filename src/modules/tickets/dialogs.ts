@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { ticketDialogs } from "../../db/schema";
+import { ticketDialogs } from "../../db/tables";
 
 /** Where the bot stands in a ticket's conversation: menu sent, chatbot node, invalid answers, out-of-work notice. */
 export type Dialog = typeof ticketDialogs.$inferSelect;

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
-import { type TicketRow, tickets } from "../../db/schema";
+import { type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
 
 export interface TicketLookup {

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { ticketTags, tickets } from "../../db/schema";
+import { ticketTags, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";

@@ -1,7 +1,7 @@
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { ticketTags, tickets, type TicketRow } from "../../db/schema";
+import { ticketTags, tickets, type TicketRow } from "../../db/tables";
 import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
 

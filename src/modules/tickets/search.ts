@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { tickets } from "../../db/schema";
+import { tickets } from "../../db/tables";
 import { contactsMatching } from "../contacts/search";
 import { ticketsWithMatchingMessages } from "../messages/search";
 

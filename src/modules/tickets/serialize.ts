@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { tags, ticketTags, type TicketRow } from "../../db/schema";
+import { tags, ticketTags, type TicketRow } from "../../db/tables";
 import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
 import { connectionSummaries } from "../connections/lookup";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/schema";
+import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";

@@ -1,7 +1,7 @@
 import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type UserRow, userQueues, users } from "../../db/schema";
+import { type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 
 /** The user row by id. */

@@ -1,7 +1,7 @@
 import type { AuthUser } from "../../shared/auth-user";
 import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { userQueues, users, type UserRow } from "../../db/schema";
+import { userQueues, users, type UserRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { UserDto } from "../../shared/contracts/users";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { type DeliverPayload, enqueueAttempt } from "./deliveries";
 import { signBody } from "./sign";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { webhookAttempts, webhookDeliveries } from "../../db/schema";
+import { webhookAttempts, webhookDeliveries } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { WebhookEvent } from "../../shared/webhook-events";
 import { endpointsFor } from "./endpoints";

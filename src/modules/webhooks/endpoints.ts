@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type WebhookEndpointRow, webhookEndpoints } from "../../db/schema";
+import { type WebhookEndpointRow, webhookEndpoints } from "../../db/tables";
 import { AppError, notFound } from "../../errors";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
 import type { WebhookModel } from "./model";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { atomically } from "../../db/client";
-import { webhookTicketStatus } from "../../db/schema";
+import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
 import type { MessageDto } from "../messages/store";

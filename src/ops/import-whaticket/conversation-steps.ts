@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
-import { contactExtraInfo, contacts, messages, schedules, tickets, ticketTags } from "../../db/schema";
+import { contactExtraInfo, contacts, messages, schedules, tickets, ticketTags } from "../../db/tables";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { eachNew, freeId, linkRows, type StepContext } from "./setup-steps";
 import type { SourceRow } from "./source";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db, Writer } from "../../db/client";
-import { importedRows } from "../../db/schema";
+import { importedRows } from "../../db/tables";
 
 /** What one source table brought: new rows, rows found here already (a second run, a same-named queue), rows left out. */
 export interface TableCount {

@@ -10,7 +10,7 @@ import {
   tags,
   userQueues,
   users,
-} from "../../db/schema";
+} from "../../db/tables";
 import { isSettingKey, SETTING_DEFINITIONS } from "../../shared/settings";
 import type { Ledger } from "./ledger";
 import type { SourceRow, WhaticketSource } from "./source";
