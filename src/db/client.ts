@@ -73,6 +73,13 @@ export async function first<T>(query: PromiseLike<T[]>): Promise<T | undefined> 
   return (await query)[0];
 }
 
+/** The row a query must return (an insert's or update's `returning()`): a missing one is a bug, thrown. */
+export async function one<T>(query: PromiseLike<T[]>): Promise<T> {
+  const [row] = await query;
+  if (row === undefined) throw new Error("expected a row, the query returned none");
+  return row;
+}
+
 /**
  * Runs `work` atomically and returns what it returns: in a transaction of its own, or in a savepoint of the
  * one already open. Work must run its queries on the `tx` it is given (on PostgreSQL, a connection of its own).
