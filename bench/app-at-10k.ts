@@ -1,3 +1,5 @@
+import { atomically } from "../src/db/client";
+import { first, one } from "../src/db/client";
 /**
  * What users wait for, in process on a throwaway database of 10,000 tickets (and 50,000 messages): the ticket
  * list, search, the first /tickets page HTML, message history, and inbound messages through the sandbox.
@@ -28,9 +30,9 @@ export async function measureAppAt10k(): Promise<Figure[]> {
     await timed("html@10k", "GET /tickets (first page HTML)", () => fetch(`${base}/tickets`, { headers: { cookie } })),
   ];
 
-  const conn = db.select().from(connections).get()!;
+  const conn = (await first(db.select().from(connections)))!;
   await channels.start(conn.id);
-  sandbox.scan(conn.id);
+  await sandbox.scan(conn.id);
   const t = performance.now();
   for (let i = 0; i < INBOUND; i++) {
     const res = await fetch(`${base}/api/sandbox/${conn.id}/inbound`, {
@@ -63,56 +65,53 @@ async function timed(id: string, what: string, request: () => Promise<Response>)
   return { id, what: `${what}, p95 of ${ROUNDS}`, value: quantile(times, 0.95), unit: "ms" };
 }
 
-function seed(db: Db) {
-  db.transaction((tx) => {
-    const [q1, q2] = tx
+async function seed(db: Db) {
+  await atomically(db, async (tx) => {
+    const [q1, q2] = await tx
       .insert(queues)
       .values([
         { name: "Sales", color: "#1e88e5" },
         { name: "Support", color: "#43a047" },
       ])
-      .returning()
-      .all();
-    const conn = tx
-      .insert(connections)
-      .values({ name: "Bench", provider: "sandbox", isDefault: true })
-      .returning()
-      .get();
+      .returning();
+    const conn = await one(
+      tx.insert(connections).values({ name: "Bench", provider: "sandbox", isDefault: true }).returning(),
+    );
     const now = Date.now();
     for (let i = 0; i < TICKETS; i++) {
-      const contact = tx
-        .insert(contacts)
-        .values({ name: `Customer ${i}`, number: `5511${String(900000000 + i)}` })
-        .returning({ id: contacts.id })
-        .get();
+      const contact = await one(
+        tx
+          .insert(contacts)
+          .values({ name: `Customer ${i}`, number: `5511${String(900000000 + i)}` })
+          .returning({ id: contacts.id }),
+      );
       const status = (["open", "pending", "closed"] as const)[i % 3]!;
-      const ticket = tx
-        .insert(tickets)
-        .values({
-          contactId: contact.id,
-          whatsappId: conn.id,
-          queueId: i % 4 === 0 ? null : i % 2 ? q1!.id : q2!.id,
-          status,
-          lastMessage: `message ${i}`,
-          unreadMessages: i % 5,
-          updatedAt: new Date(now - i * 60_000),
-          createdAt: new Date(now - i * 60_000),
-        })
-        .returning({ id: tickets.id })
-        .get();
-      tx.insert(messages)
-        .values(
-          Array.from({ length: MESSAGES_PER_TICKET }, (_, m) => ({
-            wid: `W${i}-${m}`,
-            whatsappId: conn.id,
-            ticketId: ticket.id,
+      const ticket = await one(
+        tx
+          .insert(tickets)
+          .values({
             contactId: contact.id,
-            body: `hello ${i} number ${m}`,
-            fromMe: m % 2 === 1,
-            createdAt: new Date(now - i * 60_000 + m),
-          })),
-        )
-        .run();
+            whatsappId: conn.id,
+            queueId: i % 4 === 0 ? null : i % 2 ? q1!.id : q2!.id,
+            status,
+            lastMessage: `message ${i}`,
+            unreadMessages: i % 5,
+            updatedAt: new Date(now - i * 60_000),
+            createdAt: new Date(now - i * 60_000),
+          })
+          .returning({ id: tickets.id }),
+      );
+      await tx.insert(messages).values(
+        Array.from({ length: MESSAGES_PER_TICKET }, (_, m) => ({
+          wid: `W${i}-${m}`,
+          whatsappId: conn.id,
+          ticketId: ticket.id,
+          contactId: contact.id,
+          body: `hello ${i} number ${m}`,
+          fromMe: m % 2 === 1,
+          createdAt: new Date(now - i * 60_000 + m),
+        })),
+      );
     }
   });
 }

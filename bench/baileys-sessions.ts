@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 /**
  * M5, per extra WhatsApp session: the app's WhatsApp side in a process of its own (the wiring the server uses,
  * with the real Baileys driver) against the local fake WhatsApp server the driver tests use. One process holds
@@ -42,12 +43,15 @@ async function rssWithSessions(n: number): Promise<number> {
   runMigrations(db);
   const ids = Array.from(
     { length: n },
-    (_, i) =>
-      db
-        .insert(connections)
-        .values({ name: `WA ${i}`, provider: "baileys" })
-        .returning()
-        .get().id,
+    async (_, i) =>
+      (
+        await one(
+          db
+            .insert(connections)
+            .values({ name: `WA ${i}`, provider: "baileys" })
+            .returning(),
+        )
+      ).id,
   );
   const proc = Bun.spawn([process.execPath, join(ROOT, "tests", "channels", "fakewa", "app-process.ts")], {
     cwd: ROOT,
@@ -56,11 +60,11 @@ async function rssWithSessions(n: number): Promise<number> {
     stderr: "inherit",
   });
   try {
-    const row = (id: number) => db.select().from(connections).where(eq(connections.id, id)).get();
+    const row = async (id: number) => await first(db.select().from(connections).where(eq(connections.id, id)));
     for (const id of ids) {
-      const qr = await until(() => (row(id)?.status === "qrcode" ? row(id)?.qrcode : undefined));
+      const qr = await until(async () => ((await row(id))?.status === "qrcode" ? (await row(id))?.qrcode : undefined));
       fake.scan(qr);
-      await until(() => row(id)?.status === "CONNECTED");
+      await until(async () => (await row(id))?.status === "CONNECTED");
     }
     await Bun.sleep(SETTLE_MS);
     return rssMiB(proc.pid);
@@ -68,7 +72,7 @@ async function rssWithSessions(n: number): Promise<number> {
     proc.kill("SIGTERM");
     await proc.exited;
     fake.stop();
-    closeDatabase(db);
+    await closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
   }
 }

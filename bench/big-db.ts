@@ -1,3 +1,5 @@
+import { atomically } from "../src/db/client";
+import { sqliteClient } from "../src/db/client";
 /**
  * A data directory whose database already holds a year of a busy team's work (tickets, their contacts and
  * messages), for the measures that need an existing big database rather than a realistic one (cold start,
@@ -15,13 +17,13 @@ export interface BigDbOptions {
 }
 
 /** Creates a temporary DATA_DIR with `zapdesk.sqlite` filled as `opts` says; returns the directory. */
-export function createBigDataDir(opts: BigDbOptions): string {
+export async function createBigDataDir(opts: BigDbOptions): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-big-"));
   const db = openDatabase(join(dir, "zapdesk.sqlite"));
   runMigrations(db);
-  const sql = db.$client;
+  const sql = sqliteClient(db);
   const now = Date.now();
-  sql.transaction(() => {
+  atomically(sql, () => {
     const conn = sql
       .query("INSERT INTO whatsapps (name, provider, is_default) VALUES ('Bench', 'sandbox', 1) RETURNING id")
       .get() as { id: number };
@@ -41,6 +43,6 @@ export function createBigDataDir(opts: BigDbOptions): string {
         message.run(`B${i}-${m}`, conn.id, t.id, c.id, `hello ${i}, this is message ${m}`, m % 2, at + m);
     }
   })();
-  closeDatabase(db);
+  await closeDatabase(db);
   return dir;
 }

@@ -1,3 +1,4 @@
+import { sqliteClient } from "../src/db/client";
 /**
  * M2, realtime fan-out: one inbound message reaches 500 connected agent sockets (each following the pending
  * list, the notifications and the ticket's chat). Measures, for every socket and message, the time from the
@@ -83,12 +84,12 @@ export async function measureFanout(options: FanoutOptions = {}): Promise<Figure
 }
 
 function firstTicketId(app: Awaited<ReturnType<typeof startTempApp>>): number {
-  return (app.db.$client.query("SELECT id FROM tickets ORDER BY id LIMIT 1").get() as { id: number }).id;
+  return (sqliteClient(app.db).query("SELECT id FROM tickets ORDER BY id LIMIT 1").get() as { id: number }).id;
 }
 
 /** `count` agents (no queue: they see the tickets without one), each with an access token minted like a login's. */
 async function agentTokens(app: Awaited<ReturnType<typeof startTempApp>>, count: number): Promise<string[]> {
-  const rows = app.db
+  const rows = await app.db
     .insert(users)
     .values(
       Array.from({ length: count }, (_, i) => ({
@@ -98,8 +99,7 @@ async function agentTokens(app: Awaited<ReturnType<typeof startTempApp>>, count:
         profile: "user" as const,
       })),
     )
-    .returning()
-    .all();
+    .returning();
   const tokens = createTokens(app.deps.config);
   return Promise.all(rows.map((u) => tokens.signAccess(u)));
 }

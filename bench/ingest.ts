@@ -169,7 +169,7 @@ async function pipelineIngestRate(total: number, concurrency: number, phones: nu
 async function historyImportRate(total: number): Promise<Rate> {
   const app = await startTempApp();
   try {
-    app.db.update(connections).set({ importHistory: true }).where(eq(connections.id, app.connectionId)).run();
+    await app.db.update(connections).set({ importHistory: true }).where(eq(connections.id, app.connectionId));
     const now = Date.now();
     const list = Array.from({ length: total }, (_, i) => ({
       ...inboundMessage(i, 500, now - (total - i) * 1_000),

@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { first } from "../src/db/client";
 /**
  * The query side of `npm run bench` at scale: the ticket list over every filter combination (M3), search over
  * message bodies, contact names and numbers (M4, and whether /health still answers while searches run), the first
@@ -39,17 +41,11 @@ const SEARCH_TERMS = [
 export async function measureQueries(base: string, auth: BenchAuth, db: Db): Promise<Figure[]> {
   const admin = { authorization: `Bearer ${auth.token}` };
   const agent = { authorization: `Bearer ${await agentToken(base, admin, db)}` };
-  const queueIds = db
-    .select({ id: queues.id })
-    .from(queues)
-    .all()
-    .map((q) => q.id);
-  const tagIds = db
-    .select({ id: tags.id })
-    .from(tags)
-    .all()
-    .map((t) => t.id);
-  const newest = db.select({ at: tickets.updatedAt }).from(tickets).orderBy(desc(tickets.updatedAt)).limit(1).get()?.at;
+  const queueIds = (await db.select({ id: queues.id }).from(queues)).map((q) => q.id);
+  const tagIds = (await db.select({ id: tags.id }).from(tags)).map((t) => t.id);
+  const newest = (
+    await first(db.select({ at: tickets.updatedAt }).from(tickets).orderBy(desc(tickets.updatedAt)).limit(1))
+  )?.at;
   const day = (newest ?? new Date()).toISOString().slice(0, 10);
 
   // Redirects are not followed: a refused session must fail the run, not time the login page.
@@ -83,7 +79,7 @@ export async function measureQueries(base: string, auth: BenchAuth, db: Db): Pro
 
   const searchSamples: number[] = [];
   const searchCpu: number[] = [];
-  const ticketId = db.select({ id: tickets.id }).from(tickets).orderBy(tickets.id).limit(1).get()?.id ?? 1;
+  const ticketId = (await first(db.select({ id: tickets.id }).from(tickets).orderBy(tickets.id).limit(1)))?.id ?? 1;
   console.log("search, p50 / p95 / CPU ms per term (tickets tab as admin and agent, then inside a conversation):");
   for (const term of SEARCH_TERMS) {
     const q = encodeURIComponent(term);
@@ -184,12 +180,7 @@ async function timed(request: () => Promise<Response>): Promise<number> {
 
 /** An agent in the first two queues, created through the API, and their token. */
 async function agentToken(base: string, admin: Record<string, string>, db: Db): Promise<string> {
-  const queueIds = db
-    .select({ id: queues.id })
-    .from(queues)
-    .limit(2)
-    .all()
-    .map((q) => q.id);
+  const queueIds = (await db.select({ id: queues.id }).from(queues).limit(2)).map((q) => q.id);
   const email = `bench-agent-${Date.now()}@example.com`;
   const password = "bench-agent-password";
   const created = await fetch(`${base}/api/users`, {
@@ -232,12 +223,12 @@ const name = (table: Parameters<typeof getTableConfig>[0]) => getTableConfig(tab
  * plus a full count(*) through the same joins.
  */
 function whaticketList(db: Db): number {
-  const page = db.$client.prepare(
+  const page = sqliteClient(db).prepare(
     `SELECT t.*, c.name, c.number FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id
      LEFT JOIN queues q ON q.id = t.queue_id LEFT JOIN users u ON u.id = t.user_id
      WHERE t.status = 'closed' ORDER BY t.updated_at DESC LIMIT 40 OFFSET ?`,
   );
-  const count = db.$client.prepare(
+  const count = sqliteClient(db).prepare(
     `SELECT count(DISTINCT t.id) AS n FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id
      LEFT JOIN queues q ON q.id = t.queue_id LEFT JOIN users u ON u.id = t.user_id WHERE t.status = 'closed'`,
   );
@@ -256,8 +247,8 @@ function whaticketSearch(db: Db): number {
   const where = `lower(c.name) LIKE ?1 OR c.number LIKE ?1 OR EXISTS (SELECT 1 FROM ${name(messages)} m
      WHERE m.ticket_id = t.id AND lower(m.body) LIKE ?1)`;
   const from = `FROM ${name(tickets)} t JOIN ${name(contacts)} c ON c.id = t.contact_id`;
-  const page = db.$client.prepare(`SELECT t.* ${from} WHERE ${where} ORDER BY t.updated_at DESC LIMIT 40`);
-  const count = db.$client.prepare(`SELECT count(*) AS n ${from} WHERE ${where}`);
+  const page = sqliteClient(db).prepare(`SELECT t.* ${from} WHERE ${where} ORDER BY t.updated_at DESC LIMIT 40`);
+  const count = sqliteClient(db).prepare(`SELECT count(*) AS n ${from} WHERE ${where}`);
   const samples: number[] = [];
   for (const term of ["joão", "reembolso", "#100342"]) {
     const start = performance.now();

@@ -27,8 +27,8 @@ const BIG = { tickets: 100_000, messagesPerTicket: 10 };
 
 /** A data directory holding 100,000 tickets and 1,000,000 messages, built once on first use. */
 let big: string | undefined;
-function bigDataDir(): string {
-  big ??= createBigDataDir(BIG);
+async function bigDataDir(): Promise<string> {
+  big ??= await createBigDataDir(BIG);
   return big;
 }
 
@@ -48,7 +48,8 @@ const measures: Measure[] = soak
       { name: "memory per Baileys session", run: () => measureBaileysSessions() },
       {
         name: "cold start",
-        run: () => measureColdStart({ dataDir: bigDataDir(), what: "100,000 tickets / 1,000,000 messages" }),
+        run: async () =>
+          measureColdStart({ dataDir: await bigDataDir(), what: "100,000 tickets / 1,000,000 messages" }),
       },
       { name: "binary size", run: measureBinarySize },
     ];

@@ -1,3 +1,6 @@
+import { atomically } from "../src/db/client";
+import { sqliteClient } from "../src/db/client";
+import { one } from "../src/db/client";
 /**
  * A large, realistic database for the benchmark and for manual runs: contacts with Portuguese and Spanish names,
  * tickets in a few queues (about 3 % open, 3 % pending, the rest closed), tags, unread counts, agents, and message
@@ -202,38 +205,40 @@ function insertInto(client: Database, table: SQLiteTable, columns: SQLiteColumn[
 }
 
 /** Fills a migrated database with `tickets` tickets of `messagesPerTicket` messages each. */
-export function seedLarge(db: Db, options: SeedOptions = {}): SeedSummary {
+export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<SeedSummary> {
   const { tickets: total = 100_000, messagesPerTicket = 10, now = Date.now() } = options;
   const started = performance.now();
-  const client = db.$client;
+  const client = sqliteClient(db);
   const rnd = random(12);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
 
   const queueIds = ["Vendas", "Suporte", "Financeiro"].map(
-    (name, i) =>
-      db
-        .insert(queues)
-        .values({ name, color: ["#1e88e5", "#43a047", "#fb8c00"][i]! })
-        .returning()
-        .get().id,
+    async (name, i) =>
+      (
+        await one(
+          db
+            .insert(queues)
+            .values({ name, color: ["#1e88e5", "#43a047", "#fb8c00"][i]! })
+            .returning(),
+        )
+      ).id,
   );
   const tagIds = ["vip", "atraso", "reembolso", "urgente", "atacado"].map(
-    (name) => db.insert(tags).values({ name }).returning().get().id,
+    async (name) => (await one(db.insert(tags).values({ name }).returning())).id,
   );
-  const connectionId = db
-    .insert(connections)
-    .values({ name: "Seed", provider: "sandbox", isDefault: true })
-    .returning()
-    .get().id;
-  const agentIds = Array.from({ length: 8 }, (_, i) => {
-    const id = db
-      .insert(users)
-      .values({ name: `Agente ${i + 1}`, email: `agent${i + 1}@seed.example`, passwordHash: "!" })
-      .returning()
-      .get().id;
-    db.insert(userQueues)
-      .values({ userId: id, queueId: queueIds[i % queueIds.length]! })
-      .run();
+  const connectionId = (
+    await one(db.insert(connections).values({ name: "Seed", provider: "sandbox", isDefault: true }).returning())
+  ).id;
+  const agentIds = Array.from({ length: 8 }, async (_, i) => {
+    const id = (
+      await one(
+        db
+          .insert(users)
+          .values({ name: `Agente ${i + 1}`, email: `agent${i + 1}@seed.example`, passwordHash: "!" })
+          .returning(),
+      )
+    ).id;
+    await db.insert(userQueues).values({ userId: id, queueId: queueIds[i % queueIds.length]! });
     return id;
   });
 
@@ -271,7 +276,7 @@ export function seedLarge(db: Db, options: SeedOptions = {}): SeedSummary {
   const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
   const year = 365 * 24 * 3600_000;
 
-  client.transaction(() => {
+  atomically(client, () => {
     for (let i = 0; i < total; i++) {
       // Oldest first, so ids grow with time as they do in a live database.
       const start = now - year + Math.floor((i / total) * year);
@@ -370,8 +375,8 @@ if (import.meta.main) {
   const email = process.env.ADMIN_EMAIL || "admin@example.com";
   const password = process.env.ADMIN_PASSWORD || "admin-password";
   const passwordHash = await hashPassword(password, { algorithm: "argon2id" });
-  db.insert(users).values({ name: "Admin", email, passwordHash, profile: "admin" }).run();
-  const summary = seedLarge(db, {
+  await db.insert(users).values({ name: "Admin", email, passwordHash, profile: "admin" });
+  const summary = await seedLarge(db, {
     tickets: Number(process.argv[3] ?? 100_000),
     messagesPerTicket: Number(process.argv[4] ?? 10),
   });

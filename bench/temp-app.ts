@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 /**
  * A throwaway app for the benchmarks: a fresh database in a temp directory, served on a loopback port with the
  * real socket hub, an admin signed in, and one connected sandbox connection. `close()` stops it and removes the
@@ -34,7 +35,7 @@ export async function startTempApp<S = undefined>(
     LOG_LEVEL: "silent",
   });
   const hub = new BunTopicHub();
-  const composed = composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
+  const composed = await composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
   const { deps, db, channels, sandbox } = composed;
   await ensureFirstAdmin(deps);
   const seeded = opts.seed?.(db) as S;
@@ -44,13 +45,11 @@ export async function startTempApp<S = undefined>(
   const { token, cookie } = await signIn(base, ADMIN.email, ADMIN.password);
   let connectionId: number | undefined;
   if (opts.sandbox ?? true) {
-    connectionId = db
-      .insert(connections)
-      .values({ name: "Bench", provider: "sandbox", isDefault: true })
-      .returning()
-      .get().id;
+    connectionId = (
+      await one(db.insert(connections).values({ name: "Bench", provider: "sandbox", isDefault: true }).returning())
+    ).id;
     await channels.start(connectionId);
-    sandbox.scan(connectionId);
+    await sandbox.scan(connectionId);
   }
   return {
     ...composed,
@@ -66,7 +65,7 @@ export async function startTempApp<S = undefined>(
       await app.stop(true);
       await channels.stopAll();
       sandbox.network.cancelAll();
-      closeDatabase(db);
+      await closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },
   };

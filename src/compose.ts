@@ -30,7 +30,7 @@ import { presentToBrowsers } from "./modules/messages/present";
  * listen), the connection manager with its drivers, the inbound pipeline and the outbox (flushed whenever a connection becomes CONNECTED): the wiring shared by
  * server.ts, the tests and the benchmarks.
  */
-export function composeDeps(opts: {
+export async function composeDeps(opts: {
   config: Config;
   hub: RealtimeHub;
   log: Logger;
@@ -44,7 +44,7 @@ export function composeDeps(opts: {
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
-  seedSettings(db);
+  await seedSettings(db);
   const events = new LocalEventBus(log);
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
   const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
@@ -79,12 +79,12 @@ export function composeDeps(opts: {
     jobs: new JobRunner({ db, clock, log }),
     sandbox: config.sandbox ? sandbox : undefined,
   };
-  startWebhooks(deps);
+  await startWebhooks(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
-  requeueInterrupted(deps);
+  await requeueInterrupted(deps);
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
-  scheduleBulk(deps);
+  await scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork };
 }
 

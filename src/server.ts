@@ -21,7 +21,13 @@ async function main() {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();
-  const { deps, db, channels, sandboxNetwork } = composeDeps({ config, hub, log, clock: systemClock, baileys: true });
+  const { deps, db, channels, sandboxNetwork } = await composeDeps({
+    config,
+    hub,
+    log,
+    clock: systemClock,
+    baileys: true,
+  });
   await ensureFirstAdmin(deps);
 
   const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
@@ -30,10 +36,10 @@ async function main() {
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
   const jobs = deps.jobs;
-  scheduleAutoClose(jobs, deps, config.autoCloseHours);
-  scheduleBackups(jobs, config, log, () => deps.clock.now());
-  scheduleSchedules(jobs, deps);
-  scheduleWebhookPrune(deps);
+  await scheduleAutoClose(jobs, deps, config.autoCloseHours);
+  await scheduleBackups(jobs, config, log, () => deps.clock.now());
+  await scheduleSchedules(jobs, deps);
+  await scheduleWebhookPrune(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
   // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).

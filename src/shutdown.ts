@@ -25,5 +25,5 @@ export async function stopServer(server: RunningServer, reason: string) {
   await server.app?.stop(true);
   await server.channels.stopAll();
   server.sandboxNetwork.cancelAll();
-  closeDatabase(server.db);
+  await closeDatabase(server.db);
 }

@@ -168,7 +168,7 @@ describe("signup", () => {
 
   test("creates an agent, never an admin, when enabled", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.deps, "userCreation", "enabled");
+    await updateSetting(ctx.deps, "userCreation", "enabled");
     const res = await call(ctx.app, "POST", "/api/auth/signup", {
       body: { name: "Ana", email: "ana@example.com", password: "12345", profile: "admin", queueIds: [1] },
     });
@@ -183,7 +183,7 @@ describe("signup", () => {
 
   test("answers each invalid field with its rule's code and the spec's message", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.deps, "userCreation", "enabled");
+    await updateSetting(ctx.deps, "userCreation", "enabled");
     const cases: [Record<string, unknown>, string, string, string][] = [
       [{ email: "a@b.co", password: "12345" }, "name", "required", "Required"],
       [{ name: "A", email: "a@b.co", password: "12345" }, "name", "min", "Too Short!"],
@@ -206,7 +206,7 @@ describe("signup", () => {
 
   test("refuses an email already used", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.deps, "userCreation", "enabled");
+    await updateSetting(ctx.deps, "userCreation", "enabled");
     await createUser(ctx, { email: "taken@example.com" });
     const res = await call(ctx.app, "POST", "/api/auth/signup", {
       body: { name: "Ana", email: "TAKEN@example.com", password: "12345" },

@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, tickets } from "../src/db/tables";
@@ -9,18 +10,17 @@ describe("auto-close", () => {
     const ctx = await makeTestApp();
     const conn = await createSandboxConnection(ctx, { farewellMessage: "Bye!" });
     const agent = await createUser(ctx);
-    const [a, b, c] = ctx.db
+    const [a, b, c] = await ctx.db
       .insert(contacts)
       .values([
         { name: "A", number: "5511900000001" },
         { name: "B", number: "5511900000002" },
         { name: "C", number: "5511900000003" },
       ])
-      .returning()
-      .all();
+      .returning();
     const now = ctx.clock.now();
     const old = new Date(now - 3 * 3600_000);
-    const [stale, fresh, pending] = ctx.db
+    const [stale, fresh, pending] = await ctx.db
       .insert(tickets)
       .values([
         { contactId: a!.id, whatsappId: conn.id, status: "open", userId: agent.id, updatedAt: old },
@@ -33,19 +33,18 @@ describe("auto-close", () => {
         },
         { contactId: c!.id, whatsappId: conn.id, status: "pending", updatedAt: old },
       ])
-      .returning()
-      .all();
+      .returning();
 
     expect(await closeStaleTickets(ctx.deps, 0)).toEqual([]);
     expect(await closeStaleTickets(ctx.deps, 2)).toEqual([stale!.id]);
 
-    const status = (id: number) => ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
-    expect(status(stale!.id)).toMatchObject({ status: "closed", userId: agent.id });
-    expect(status(fresh!.id).status).toBe("open");
-    expect(status(pending!.id).status).toBe("pending");
+    const status = async (id: number) => (await first(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
+    expect(await status(stale!.id)).toMatchObject({ status: "closed", userId: agent.id });
+    expect((await status(fresh!.id)).status).toBe("open");
+    expect((await status(pending!.id)).status).toBe("pending");
     expect(
       ctx.hub.named("ticket").some((e) => e.payload.ticket?.id === stale!.id && e.payload.ticket.status === "closed"),
     ).toBe(true);
-    expect(ctx.sandbox.network.outbox(conn.id, "5511900000001")).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(conn.id, "5511900000001")).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -65,7 +66,7 @@ describe("backup and restore", () => {
       }
     })();
     await twoHundredSent;
-    const storedBefore = ctx.db.select().from(messages).all().length;
+    const storedBefore = (await ctx.db.select().from(messages)).length;
     const out = join(tempDir(), "copy.sqlite");
     const proc = Bun.spawn([process.execPath, "src/server.ts", "backup", "--out", out], {
       cwd: ROOT,
@@ -112,13 +113,7 @@ describe("backup and restore", () => {
       body: { email: user.email, password: "senha-forte" },
     });
     expect(login.status).toBe(200);
-    expect(
-      restored.db
-        .select()
-        .from(messages)
-        .all()
-        .map((m) => m.body),
-    ).toContain("guardar isto");
+    expect((await restored.db.select().from(messages)).map((m) => m.body)).toContain("guardar isto");
     expect(readFileSync(join(fresh, "media", "doc.pdf"), "utf8")).toBe("%PDF");
   });
 
@@ -129,7 +124,7 @@ describe("backup and restore", () => {
     await backup(ctx.deps.config, copy);
     const other = await fileApp();
     await createUser(other.ctx, { email: "kept@example.com" });
-    closeDatabase(other.ctx.db);
+    await closeDatabase(other.ctx.db);
     const target = other.ctx.deps.config;
     expect(() => restore(target, copy)).toThrow(/not empty/);
     const io = { lines: [] as string[], out: (l: string) => io.lines.push(l), err: (l: string) => io.lines.push(l) };
@@ -159,7 +154,7 @@ describe("backup and restore", () => {
     const databasePath = join(dataDir, "zapdesk.sqlite");
     const db = openDatabase(databasePath);
     migrate(db, { migrationsFolder: older });
-    closeDatabase(db);
+    await closeDatabase(db);
 
     const ctx: TestContext = await makeTestApp({ dataDir, databasePath, mediaDir: join(dataDir, "media") });
     const backups = readdirSync(join(dataDir, "backups"));
@@ -169,7 +164,7 @@ describe("backup and restore", () => {
     const applied = (copy.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
     copy.close();
     expect(applied).toBe(journal.entries.length);
-    expect(ctx.db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({
+    expect(sqliteClient(ctx.db).query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual({
       n: journal.entries.length + 1,
     });
     expect(last.tag).toBeString();

@@ -15,13 +15,13 @@ const env = process.env;
 const origin = Number(env.CLOCK_ORIGIN);
 const speed = Number(env.SPEED) || 1;
 const clock = { now: () => origin + (Date.now() - origin) * speed };
-const { deps, db, channels, sandbox } = composeDeps({
+const { deps, db, channels, sandbox } = await composeDeps({
   config: testConfig({ databasePath: env.DB_PATH!, dataDir: env.DATA_DIR!, mediaDir: `${env.DATA_DIR}/media` }),
   hub: new RecordingHub(),
   log: createLogger("silent"),
   clock,
 });
 await channels.startAll();
-for (const row of db.select().from(connections).where(eq(connections.provider, "sandbox")).all())
-  if (row.status !== "CONNECTED") sandbox.scan(row.id);
+for (const row of await db.select().from(connections).where(eq(connections.provider, "sandbox")))
+  if (row.status !== "CONNECTED") await sandbox.scan(row.id);
 deps.jobs.start(5);

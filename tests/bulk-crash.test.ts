@@ -62,23 +62,19 @@ describe("bulk campaigns survive a crash", () => {
       apps.push(app);
       return app;
     };
-    const sent = () => ctx.sandbox.network.outbox(w.id);
+    const sent = async () => await ctx.sandbox.network.outbox(w.id);
     const first = start();
-    await waitFor(() => sent().length >= 15);
+    await waitFor(async () => (await sent()).length >= 15);
     first.kill("SIGKILL");
     await first.exited;
-    const atCrash = sent().length;
+    const atCrash = (await sent()).length;
     expect(atCrash).toBeLessThan(50);
 
     start();
-    const statuses = () =>
-      ctx.db
-        .select({ status: massMessages.status })
-        .from(massMessages)
-        .all()
-        .map((r) => r.status);
-    await waitFor(() => statuses().every((s) => s === "sent"));
-    const peers = sent().map((m) => m.peer);
+    const statuses = async () =>
+      (await ctx.db.select({ status: massMessages.status }).from(massMessages)).map((r) => r.status);
+    await waitFor(async () => (await statuses()).every((s) => s === "sent"));
+    const peers = (await sent()).map((m) => m.peer);
     expect(peers.length).toBe(50);
     expect(new Set(peers).size).toBe(50);
     expect([...peers].sort()).toEqual([...phones].sort());

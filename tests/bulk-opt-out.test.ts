@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { contacts, massMessages, optOuts } from "../src/db/tables";
@@ -30,8 +31,8 @@ describe("bulk opt-out", () => {
   test("a contact who sends the opt-out keyword is listed, confirmed, and skipped by later campaigns", async () => {
     const { ctx, admin, w } = await setup();
     await ctx.sandbox.inbound(w.id, { from: phone, body: "  sair " });
-    expect(ctx.db.select().from(optOuts).all()).toMatchObject([{ whatsappId: w.id, number: phone }]);
-    expect(ctx.sandbox.network.outbox(w.id, phone).map((m) => m.body.replace(/^\u200e/, ""))).toEqual([
+    expect(await ctx.db.select().from(optOuts)).toMatchObject([{ whatsappId: w.id, number: phone }]);
+    expect((await ctx.sandbox.network.outbox(w.id, phone)).map((m) => m.body.replace(/^\u200e/, ""))).toEqual([
       OPT_OUT_CONFIRMATION,
     ]);
 
@@ -40,27 +41,23 @@ describe("bulk opt-out", () => {
       body: [phone, other].map((p) => ({ message: "Promo", phone: p, whatsappId: w.id })),
     });
     await runFor(ctx, 3);
-    expect(
-      ctx.db
-        .select()
-        .from(massMessages)
-        .orderBy(asc(massMessages.id))
-        .all()
-        .map((r) => r.status),
-    ).toEqual(["opted out", "sent"]);
-    expect(ctx.sandbox.network.outbox(w.id, phone)).toHaveLength(1);
+    expect((await ctx.db.select().from(massMessages).orderBy(asc(massMessages.id))).map((r) => r.status)).toEqual([
+      "opted out",
+      "sent",
+    ]);
+    expect(await ctx.sandbox.network.outbox(w.id, phone)).toHaveLength(1);
   });
 
   test("a text that only contains the keyword does not opt out", async () => {
     const { ctx, w } = await setup();
     await ctx.sandbox.inbound(w.id, { from: phone, body: "quero sair da lista" });
-    expect(ctx.db.select().from(optOuts).all()).toEqual([]);
+    expect(await ctx.db.select().from(optOuts)).toEqual([]);
   });
 
   test("the contact's opt-outs are listed for everyone and cleared by admins only", async () => {
     const { ctx, admin, agent, w } = await setup();
     await ctx.sandbox.inbound(w.id, { from: phone, body: "SAIR" });
-    const contact = ctx.db.select().from(contacts).where(eq(contacts.number, phone)).get()!;
+    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, phone))))!;
     const listed = await call(ctx.app, "GET", `/api/contacts/${contact.id}/optOuts`, { token: agent });
     expect(listed).toMatchObject({ status: 200, json: [{ whatsappId: w.id, whatsappName: w.name }] });
     expect(

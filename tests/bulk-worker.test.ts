@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,53 +33,53 @@ async function runFor(ctx: TestContext, seconds: number) {
   }
 }
 
-const records = (ctx: TestContext) => ctx.db.select().from(massMessages).orderBy(asc(massMessages.id)).all();
+const records = async (ctx: TestContext) => await ctx.db.select().from(massMessages).orderBy(asc(massMessages.id));
 
 describe("bulk worker", () => {
   test("sends one record per interval, stops at the 24 h limit and goes on when the window moves", async () => {
     const ctx = await makeTestApp();
     const { w } = await campaign(ctx, { limit: 3, minutes: 0, seconds: 1 });
     await runFor(ctx, 10);
-    const rows = records(ctx);
+    const rows = await records(ctx);
     expect(rows.map((r) => r.status)).toEqual(["sent", "sent", "sent", "pending"]);
     const times = rows.slice(0, 3).map((r) => r.sentAt!);
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1000);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1000);
-    expect(ctx.sandbox.network.outbox(w.id).map((m) => m.peer)).toEqual(phones.slice(0, 3));
+    expect((await ctx.sandbox.network.outbox(w.id)).map((m) => m.peer)).toEqual(phones.slice(0, 3));
 
     ctx.clock.advance(BULK_WINDOW_MS - 10_000);
     await runFor(ctx, 1);
-    expect(records(ctx).at(-1)!.status).toBe("pending");
+    expect((await records(ctx)).at(-1)!.status).toBe("pending");
     await runFor(ctx, 3);
-    expect(records(ctx).at(-1)!.status).toBe("sent");
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(4);
+    expect((await records(ctx)).at(-1)!.status).toBe("sent");
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(4);
   });
 
   test("the first record goes at once, then one per minutes×60+seconds; a settings change applies to the wait in progress", async () => {
     const ctx = await makeTestApp();
     const { admin, w } = await campaign(ctx, { limit: 10, minutes: 1, seconds: 0 });
     await runFor(ctx, 1);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(1);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(1);
     await runFor(ctx, 59);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(1);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(1);
     await runFor(ctx, 1);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
     await runFor(ctx, 1);
     await call(ctx.app, "POST", "/api/settingsMessage", {
       token: admin,
       body: { whatsappId: w.id, minutes: 0, seconds: 3 },
     });
     await runFor(ctx, 1);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(2);
     await runFor(ctx, 1);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(3);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(3);
   });
 
   test("with random on, each wait is the interval plus at most as much again", async () => {
     const ctx = await makeTestApp();
     await campaign(ctx, { limit: 10, minutes: 0, seconds: 2, random: true });
     await runFor(ctx, 20);
-    const times = records(ctx).map((r) => r.sentAt!);
+    const times = (await records(ctx)).map((r) => r.sentAt!);
     expect(times.every(Boolean)).toBe(true);
     for (let i = 1; i < times.length; i++) {
       expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(2000);
@@ -90,18 +91,18 @@ describe("bulk worker", () => {
     const ctx = await makeTestApp();
     const { w } = await campaign(ctx, { limit: 0, minutes: 0, seconds: 1 });
     await runFor(ctx, 5);
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(0);
-    expect(records(ctx).every((r) => r.status === "pending")).toBe(true);
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(0);
+    expect((await records(ctx)).every((r) => r.status === "pending")).toBe(true);
   });
 
   test("a sent record is a message in the contact's ticket, and every status change is told to admins", async () => {
     const ctx = await makeTestApp();
     const { w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1 }, [phones[0]!]);
     await runFor(ctx, 2);
-    const contact = ctx.db.select().from(contacts).where(eq(contacts.number, phones[0]!)).get()!;
-    const ticket = ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).get()!;
+    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, phones[0]!))))!;
+    const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))))!;
     expect(ticket.whatsappId).toBe(w.id);
-    const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(stored).toMatchObject([{ body: `Oi ${phones[0]}`, fromMe: true, sendState: "sent" }]);
     const statuses = ctx.hub
       .to("admins", "massMessage")
@@ -115,7 +116,7 @@ describe("bulk worker", () => {
     ctx.channels.checkNumber = async (id, phone) => (phone === phones[0] ? null : notOnWhatsApp(id, phone));
     const { admin, w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1, photo: true }, phones.slice(0, 2));
     await runFor(ctx, 4);
-    expect(records(ctx).map((r) => r.status)).toEqual(["number not exists", "no photo contact"]);
+    expect((await records(ctx)).map((r) => r.status)).toEqual(["number not exists", "no photo contact"]);
     await call(ctx.app, "POST", "/api/settingsMessage", {
       token: admin,
       body: { whatsappId: w.id, photo: false, contacts: true },
@@ -125,8 +126,8 @@ describe("bulk worker", () => {
       body: [{ message: "Oi", phone: phones[2], whatsappId: w.id }],
     });
     await runFor(ctx, 2);
-    expect(records(ctx).at(-1)!.status).toBe("not a contact");
-    expect(ctx.sandbox.network.outbox(w.id)).toHaveLength(0);
+    expect((await records(ctx)).at(-1)!.status).toBe("not a contact");
+    expect(await ctx.sandbox.network.outbox(w.id)).toHaveLength(0);
   });
 
   test("a send the network refuses marks the record error and the campaign goes on", async () => {
@@ -138,7 +139,7 @@ describe("bulk worker", () => {
     };
     await campaign(ctx, { limit: 10, minutes: 0, seconds: 1 }, phones.slice(0, 2));
     await runFor(ctx, 4);
-    expect(records(ctx).map((r) => r.status)).toEqual(["error", "sent"]);
+    expect((await records(ctx)).map((r) => r.status)).toEqual(["error", "sent"]);
   });
 
   test("nothing is sent while the connection is down; the campaign resumes when it is back", async () => {
@@ -146,10 +147,10 @@ describe("bulk worker", () => {
     const { w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1 }, phones.slice(0, 1));
     await ctx.channels.stop(w.id);
     await runFor(ctx, 3);
-    expect(records(ctx)[0]!.status).toBe("pending");
+    expect((await records(ctx))[0]!.status).toBe("pending");
     await ctx.channels.start(w.id);
     await runFor(ctx, 2);
-    expect(records(ctx)[0]!.status).toBe("sent");
+    expect((await records(ctx))[0]!.status).toBe("sent");
   });
 
   test("a restart after a crash mid-campaign never sends a recipient twice", async () => {
@@ -158,7 +159,7 @@ describe("bulk worker", () => {
     const first = await makeTestApp(paths);
     const { w } = await campaign(first, { limit: 10, minutes: 0, seconds: 1 });
     await runFor(first, 1);
-    expect(first.sandbox.network.outbox(w.id)).toHaveLength(1);
+    expect(await first.sandbox.network.outbox(w.id)).toHaveLength(1);
     // The second send reaches the network, then the process dies before hearing back.
     const send = first.channels.sendText.bind(first.channels);
     let reached!: () => void;
@@ -171,19 +172,21 @@ describe("bulk worker", () => {
     first.clock.advance(1000);
     void first.deps.jobs.tick();
     await atNetwork;
-    expect(first.sandbox.network.outbox(w.id)).toHaveLength(2);
-    expect(records(first).map((r) => r.status)).toEqual(["sent", "sending", "pending", "pending"]);
+    expect(await first.sandbox.network.outbox(w.id)).toHaveLength(2);
+    expect((await records(first)).map((r) => r.status)).toEqual(["sent", "sending", "pending", "pending"]);
     // The third was claimed when the process died, before its message was stored.
-    first.db.update(massMessages).set({ status: "sending" }).where(eq(massMessages.phone, phones[2]!)).run();
+    await first.db.update(massMessages).set({ status: "sending" }).where(eq(massMessages.phone, phones[2]!));
 
     const second = await makeTestApp(paths);
     second.clock.t = first.clock.t;
     await second.channels.start(w.id);
-    expect(second.db.select().from(connections).where(eq(connections.id, w.id)).get()!.status).toBe("CONNECTED");
+    expect((await first(second.db.select().from(connections).where(eq(connections.id, w.id))))!.status).toBe(
+      "CONNECTED",
+    );
     second.clock.advance(10 * 60_000);
     await runFor(second, 6);
-    expect(records(second).map((r) => r.status)).toEqual(["sent", "sent", "sent", "sent"]);
-    const peers = second.sandbox.network.outbox(w.id).map((m) => m.peer);
+    expect((await records(second)).map((r) => r.status)).toEqual(["sent", "sent", "sent", "sent"]);
+    const peers = (await second.sandbox.network.outbox(w.id)).map((m) => m.peer);
     expect(peers.sort()).toEqual([...phones].sort());
   });
 });

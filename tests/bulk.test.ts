@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { massMessages, connections } from "../src/db/tables";
@@ -7,7 +8,7 @@ async function setup() {
   const ctx = await makeTestApp();
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(connections).values({ name: "Main", number: "5511900000000" }).returning().get();
+  const w = await one(ctx.db.insert(connections).values({ name: "Main", number: "5511900000000" }).returning());
   return { ctx, admin: admin.token, agent: agent.token, w };
 }
 
@@ -20,7 +21,7 @@ describe("bulk messages", () => {
       body: [item, item, { ...item, phone: "5511999990002" }],
     });
     expect(res).toMatchObject({ status: 200, json: { created: 2, skippedDuplicates: 1 } });
-    const rows = ctx.db.select().from(massMessages).all();
+    const rows = await ctx.db.select().from(massMessages);
     expect(rows.map((r) => r.status)).toEqual(["pending", "pending"]);
     const events = ctx.hub.to("admins", "massMessage");
     expect(events).toHaveLength(2);
@@ -47,7 +48,7 @@ describe("bulk messages", () => {
     expect(await post([])).toMatchObject({ status: 400 });
     expect(await post({ message: "x" })).toMatchObject({ status: 400 });
     expect(await post([{ phone: "5511999990001", whatsappId: w.id }])).toMatchObject({ status: 400 });
-    expect(ctx.db.select().from(massMessages).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(massMessages)).toHaveLength(0);
   });
 
   test("report: newest first with the connection's name and number, 20 a page, search by phone", async () => {
@@ -80,7 +81,7 @@ describe("bulk messages", () => {
         whatsappId: w.id,
       })),
     });
-    const [a, b] = ctx.db.select().from(massMessages).all();
+    const [a, b] = await ctx.db.select().from(massMessages);
     expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({
       status: 200,
       json: { message: "Registro deletado" },
@@ -90,12 +91,12 @@ describe("bulk messages", () => {
       status: 404,
       json: { error: "ERR_NO_MASS_MESSAGE_FOUND" },
     });
-    ctx.db.update(massMessages).set({ status: "sent" }).where(eq(massMessages.id, b!.id)).run();
+    await ctx.db.update(massMessages).set({ status: "sent" }).where(eq(massMessages.id, b!.id));
     expect(await call(ctx.app, "DELETE", "/api/bulkMessage/clean", { token: admin })).toMatchObject({
       status: 200,
       json: { message: "Registro deletado", removed: 2 },
     });
-    expect(ctx.db.select().from(massMessages).all()).toEqual([]);
+    expect(await ctx.db.select().from(massMessages)).toEqual([]);
     expect(
       ctx.hub
         .to("admins", "massMessage")

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
 import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/tables";
@@ -14,8 +15,8 @@ async function setup(opts: { failStart?: boolean; sandbox?: boolean } = {}) {
   });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const q1 = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-  const q2 = ctx.db.insert(queues).values({ name: "Support", color: "#0f0" }).returning().get();
+  const q1 = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());
+  const q2 = await one(ctx.db.insert(queues).values({ name: "Support", color: "#0f0" }).returning());
   return { ctx, app, fake, admin: admin.token, agent: agent.token, q1, q2 };
 }
 
@@ -165,26 +166,25 @@ describe("connections", () => {
       status: 400,
       json: { error: "ERR_NO_OTHER_WHATSAPP" },
     });
-    const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
-    ctx.db.insert(tickets).values({ contactId: contact.id, whatsappId: b.id }).run();
-    ctx.db
+    const contact = await one(ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning());
+    await ctx.db.insert(tickets).values({ contactId: contact.id, whatsappId: b.id });
+    await ctx.db
       .insert(connectionPhonebook)
-      .values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" })
-      .run();
+      .values({ whatsappId: b.id, jid: "5511999990000@s.whatsapp.net", phone: "5511999990000" });
     expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
       status: 200,
       json: { message: "Whatsapp deleted." },
     });
     expect(fake.calls).toContain(`disconnect:${b.id}`);
-    expect(ctx.db.select().from(connectionPhonebook).all()).toHaveLength(0);
-    expect(ctx.db.select().from(tickets).all()[0]!.whatsappId).toBeNull();
+    expect(await ctx.db.select().from(connectionPhonebook)).toHaveLength(0);
+    expect((await ctx.db.select().from(tickets))[0]!.whatsappId).toBeNull();
     expect(ctx.hub.to("admins", "whatsapp").at(-1)!.payload).toEqual({ action: "delete", whatsappId: b.id });
     expect(await call(app, "DELETE", `/api/whatsapp/${b.id}`, { token: admin })).toMatchObject({
       status: 404,
       json: { error: "ERR_NO_WAPP_FOUND" },
     });
     expect((await call(app, "DELETE", `/api/whatsapp/${a.id}`, { token: admin })).status).toBe(200);
-    expect(ctx.db.select().from(connections).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(connections)).toHaveLength(0);
   });
 
   test("reads for everyone (call token for admins only) with queues and first-level chatbots; writes admin-only", async () => {
@@ -231,12 +231,12 @@ describe("connections", () => {
     });
     expect(created).toMatchObject({ status: 200, json: { provider: "sandbox", isDefault: true } });
     // The create route starts the session without waiting; the start needs only a few turns of the microtask queue.
-    for (let i = 0; i < 1000 && !ctx.channels.isRunning(created.json.id); i++) await Promise.resolve();
-    expect(ctx.channels.isRunning(created.json.id)).toBe(true);
+    for (let i = 0; i < 1000 && !(await ctx.channels.isRunning(created.json.id)); i++) await Promise.resolve();
+    expect(await ctx.channels.isRunning(created.json.id)).toBe(true);
     expect(await call(ctx.app, "DELETE", `/api/whatsapp/${created.json.id}`, { token })).toMatchObject({
       status: 200,
       json: { message: "Whatsapp deleted." },
     });
-    expect(ctx.channels.isRunning(created.json.id)).toBe(false);
+    expect(await ctx.channels.isRunning(created.json.id)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
 import {
@@ -23,7 +24,7 @@ async function setup(
   const app = await createApp({ ...ctx.deps, channels: fake });
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(connections).values({ name: "Main", isDefault: true }).returning().get();
+  const w = await one(ctx.db.insert(connections).values({ name: "Main", isDefault: true }).returning());
   return { ctx, app, fake, admin, agent, w };
 }
 
@@ -75,7 +76,7 @@ describe("contacts", () => {
       status: 400,
       json: { error: "ERR_WAPP_NOT_INITIALIZED" },
     });
-    c.ctx.db.update(connections).set({ isDefault: false }).run();
+    await c.ctx.db.update(connections).set({ isDefault: false });
     expect(await call(c.app, "POST", "/api/contacts", { token: c.agent.token, body })).toMatchObject({
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
@@ -164,7 +165,7 @@ describe("contacts", () => {
     expect(moved.json.number).toBe("5511977776666");
     expect(fake.checks).toHaveLength(1);
     expect(moved.json.extraInfo).toHaveLength(2);
-    ctx.db.insert(contacts).values({ name: "Other", number: "5511988887777" }).run();
+    await ctx.db.insert(contacts).values({ name: "Other", number: "5511988887777" });
     expect(
       await call(app, "PUT", `/api/contacts/${c.id}`, { token: agent.token, body: { number: "5511988887777" } }),
     ).toMatchObject({ status: 400, json: { error: "ERR_DUPLICATED_CONTACT" } });
@@ -176,7 +177,7 @@ describe("contacts", () => {
 
   test("an edited number is checked and stored without its formatting", async () => {
     const { ctx, app, agent } = await setup();
-    const c = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();
+    const c = await one(ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning());
     const put = (number: string) => call(app, "PUT", `/api/contacts/${c.id}`, { token: agent.token, body: { number } });
     expect(await put("+55 (11) 97777-6666")).toMatchObject({ status: 200, json: { number: "5511977776666" } });
     expect(await put("+55 (11) 9777a-6666")).toMatchObject({
@@ -187,17 +188,17 @@ describe("contacts", () => {
 
   test("delete is admin-only and cascades to tickets and schedules", async () => {
     const { ctx, app, admin, agent } = await setup();
-    const c = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();
-    ctx.db.insert(contactExtraInfo).values({ contactId: c.id, name: "A" }).run();
-    ctx.db.insert(tickets).values({ contactId: c.id }).run();
-    ctx.db.insert(schedules).values({ contactId: c.id, body: "Hello there", sendAt: new Date() }).run();
+    const c = await one(ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning());
+    await ctx.db.insert(contactExtraInfo).values({ contactId: c.id, name: "A" });
+    await ctx.db.insert(tickets).values({ contactId: c.id });
+    await ctx.db.insert(schedules).values({ contactId: c.id, body: "Hello there", sendAt: new Date() });
     expect(await call(app, "DELETE", `/api/contacts/${c.id}`, { token: agent.token })).toMatchObject({
       status: 403,
       json: { error: "ERR_NO_PERMISSION" },
     });
     expect(await call(app, "DELETE", `/api/contacts/${c.id}`, { token: admin.token })).toMatchObject({ status: 200 });
-    expect(ctx.db.select().from(tickets).all()).toHaveLength(0);
-    expect(ctx.db.select().from(schedules).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(tickets)).toHaveLength(0);
+    expect(await ctx.db.select().from(schedules)).toHaveLength(0);
     expect(ctx.hub.to("all", "contact").at(-1)!.payload).toEqual({ action: "delete", contactId: c.id });
     expect(await call(app, "DELETE", `/api/contacts/${c.id}`, { token: admin.token })).toMatchObject({
       status: 404,
@@ -207,15 +208,12 @@ describe("contacts", () => {
 
   test("list: name order, 20 a page with hasMore, search by name or number; /contacts/list unpaged by name; show with extra info", async () => {
     const { ctx, app, agent } = await setup();
-    ctx.db
-      .insert(contacts)
-      .values(
-        Array.from({ length: 21 }, (_, i) => ({
-          name: `Person ${String(i).padStart(2, "0")}`,
-          number: `55119000000${String(i).padStart(2, "0")}`,
-        })),
-      )
-      .run();
+    await ctx.db.insert(contacts).values(
+      Array.from({ length: 21 }, (_, i) => ({
+        name: `Person ${String(i).padStart(2, "0")}`,
+        number: `55119000000${String(i).padStart(2, "0")}`,
+      })),
+    );
     const first = await call(app, "GET", "/api/contacts", { token: agent.token });
     expect(first.json).toMatchObject({ count: 21, hasMore: true });
     expect(first.json.contacts[0].name).toBe("Person 00");
@@ -268,27 +266,20 @@ describe("contacts", () => {
       status: 400,
       json: { error: "ERR_NO_PHONEBOOK" },
     });
-    const own = ctx.db.insert(connections).values({ name: "Mine" }).returning().get();
-    ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, agent.user.id)).run();
-    ctx.db.insert(contacts).values({ name: "Known", number: "5511911112222" }).run();
-    ctx.db
-      .insert(connectionPhonebook)
-      .values([
-        { whatsappId: own.id, jid: "5511933334444@s.whatsapp.net", phone: "5511933334444", name: "Ana" },
-        { whatsappId: own.id, jid: "5511955556666@s.whatsapp.net", phone: null, name: null },
-        { whatsappId: own.id, jid: "5511911112222@s.whatsapp.net", phone: "5511911112222", name: "Known again" },
-        { whatsappId: own.id, jid: "1203630@g.us", phone: null, name: "Group" },
-        { whatsappId: own.id, jid: "987654321@lid", phone: null, lid: "987654321", name: "Hidden" },
-        { whatsappId: w.id, jid: "5511977778888@s.whatsapp.net", phone: "5511977778888", name: "Default only" },
-      ])
-      .run();
+    const own = await one(ctx.db.insert(connections).values({ name: "Mine" }).returning());
+    await ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, agent.user.id));
+    await ctx.db.insert(contacts).values({ name: "Known", number: "5511911112222" });
+    await ctx.db.insert(connectionPhonebook).values([
+      { whatsappId: own.id, jid: "5511933334444@s.whatsapp.net", phone: "5511933334444", name: "Ana" },
+      { whatsappId: own.id, jid: "5511955556666@s.whatsapp.net", phone: null, name: null },
+      { whatsappId: own.id, jid: "5511911112222@s.whatsapp.net", phone: "5511911112222", name: "Known again" },
+      { whatsappId: own.id, jid: "1203630@g.us", phone: null, name: "Group" },
+      { whatsappId: own.id, jid: "987654321@lid", phone: null, lid: "987654321", name: "Hidden" },
+      { whatsappId: w.id, jid: "5511977778888@s.whatsapp.net", phone: "5511977778888", name: "Default only" },
+    ]);
     const res = await call(app, "POST", "/api/contacts/import", { token: agent.token });
     expect(res).toMatchObject({ status: 200, json: { imported: 2, skipped: 3 } });
-    const names = ctx.db
-      .select()
-      .from(contacts)
-      .all()
-      .map((c) => [c.name, c.number]);
+    const names = (await ctx.db.select().from(contacts)).map((c) => [c.name, c.number]);
     expect(names).toContainEqual(["Ana", "5511933334444"]);
     expect(names).toContainEqual(["5511955556666", "5511955556666"]);
     expect(
@@ -302,7 +293,7 @@ describe("contacts", () => {
     const body = { name: "Sandbox Friend", number: "55 11 91234-5678" };
     await createSandboxConnection(ctx, { isDefault: true, scan: false });
     expect((await call(ctx.app, "POST", "/api/contacts", { token, body })).status).toBe(400);
-    ctx.db.delete(connections).run();
+    await ctx.db.delete(connections);
     await createSandboxConnection(ctx, { isDefault: true });
     expect(await call(ctx.app, "POST", "/api/contacts", { token, body })).toMatchObject({
       status: 200,

@@ -1,3 +1,4 @@
+import { first, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { messages, queues, tickets } from "../src/db/tables";
@@ -10,8 +11,8 @@ async function setup() {
   const agent = await loginAs(ctx, { name: "Bia" });
   await ctx.sandbox.inbound(wa.id, { from: "5511988887777", name: "Ana", body: "Meu pedido atrasou" });
   await ctx.sandbox.inbound(wa.id, { from: "5511988887777", name: "Ana", body: "Bom dia" });
-  const ticket = ctx.db.select().from(tickets).get()!;
-  ctx.db.update(tickets).set({ userId: agent.user.id, status: "open" }).where(eq(tickets.id, ticket.id)).run();
+  const ticket = (await first(ctx.db.select().from(tickets)))!;
+  await ctx.db.update(tickets).set({ userId: agent.user.id, status: "open" }).where(eq(tickets.id, ticket.id));
   await ctx.sandbox.inbound(wa.id, { from: "5511977776666", name: "Caio", body: "Outro pedido aqui" });
   const note = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, {
     token: agent.token,
@@ -21,20 +22,24 @@ async function setup() {
   return { ctx, agent, ticketId: ticket.id };
 }
 
-const bodyOf = (ctx: Awaited<ReturnType<typeof setup>>["ctx"], id: number) =>
-  ctx.db.select().from(messages).where(eq(messages.id, id)).get()!.body;
+const bodyOf = async (ctx: Awaited<ReturnType<typeof setup>>["ctx"], id: number) =>
+  (await first(ctx.db.select().from(messages).where(eq(messages.id, id))))!.body;
 
 describe("search inside a conversation", () => {
   test("finds only this conversation's messages, private notes included, oldest first with the total, and leaves the ticket unread", async () => {
     const { ctx, agent, ticketId } = await setup();
-    const unread = () => ctx.db.select().from(tickets).where(eq(tickets.id, ticketId)).get()!.unreadMessages;
-    const before = unread();
+    const unread = async () =>
+      (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticketId))))!.unreadMessages;
+    const before = await unread();
     expect(before).toBeGreaterThan(0);
     const res = await call(ctx.app, "GET", `/api/messages/${ticketId}/search?q=pedido`, { token: agent.token });
-    expect(unread()).toBe(before);
+    expect(await unread()).toBe(before);
     expect(res.status).toBe(200);
     expect(res.json.count).toBe(2);
-    expect(res.json.ids.map((id: number) => bodyOf(ctx, id))).toEqual(["Meu pedido atrasou", "Pedido reenviado hoje"]);
+    expect(res.json.ids.map(async (id: number) => await bodyOf(ctx, id))).toEqual([
+      "Meu pedido atrasou",
+      "Pedido reenviado hoje",
+    ]);
   });
 
   test("a search with no word to look up finds nothing", async () => {
@@ -45,8 +50,8 @@ describe("search inside a conversation", () => {
 
   test("an agent who may not see the ticket is refused", async () => {
     const { ctx, ticketId } = await setup();
-    const queue = ctx.db.insert(queues).values({ name: "Vendas", color: "#123456" }).returning().get();
-    ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId)).run();
+    const queue = await one(ctx.db.insert(queues).values({ name: "Vendas", color: "#123456" }).returning());
+    await ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId));
     const stranger = await loginAs(ctx, { queueIds: [] });
     const res = await call(ctx.app, "GET", `/api/messages/${ticketId}/search?q=pedido`, { token: stranger.token });
     expect(res.status).toBe(403);

@@ -1,34 +1,37 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections, contacts, queues, tickets, type TicketRow } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp, setupAdminAndAgent, type TestContext } from "./helpers";
 
 let seq = 0;
-function ticket(ctx: TestContext, values: Partial<TicketRow>) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: "D", number: `55519${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  return ctx.db
-    .insert(tickets)
-    .values({ contactId: contact.id, ...values })
-    .returning()
-    .get();
+async function ticket(ctx: TestContext, values: Partial<TicketRow>) {
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: "D", number: `55519${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  return await one(
+    ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, ...values })
+      .returning(),
+  );
 }
 
 describe("GET /dashboard", () => {
   test("counts by status and today's tickets per hour 08–19 in the configured time zone, with the caller's queue visibility", async () => {
     const ctx = await makeTestApp({ timeZone: "America/Sao_Paulo" });
     ctx.clock.t = Date.parse("2026-03-05T20:00:00Z"); // 17:00 in São Paulo
-    const a = ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning().get();
-    const b = ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning().get();
+    const a = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
+    const b = await one(ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning());
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
     const admin = await loginAs(ctx, { profile: "admin" });
-    ticket(ctx, { status: "open", queueId: a.id, createdAt: new Date("2026-03-05T11:30:00Z") }); // 08:30 local
-    ticket(ctx, { status: "pending", queueId: null, createdAt: new Date("2026-03-05T22:59:00Z") }); // 19:59 local
-    ticket(ctx, { status: "closed", queueId: a.id, createdAt: new Date("2026-03-05T02:00:00Z") }); // 23:00 the day before
-    ticket(ctx, { status: "open", queueId: b.id, createdAt: new Date("2026-03-05T12:00:00Z") }); // other queue, 09:00
+    await ticket(ctx, { status: "open", queueId: a.id, createdAt: new Date("2026-03-05T11:30:00Z") }); // 08:30 local
+    await ticket(ctx, { status: "pending", queueId: null, createdAt: new Date("2026-03-05T22:59:00Z") }); // 19:59 local
+    await ticket(ctx, { status: "closed", queueId: a.id, createdAt: new Date("2026-03-05T02:00:00Z") }); // 23:00 the day before
+    await ticket(ctx, { status: "open", queueId: b.id, createdAt: new Date("2026-03-05T12:00:00Z") }); // other queue, 09:00
     const mine = await call(ctx.app, "GET", "/api/dashboard", { token });
     expect(mine.json).toEqual({ open: 1, pending: 1, closed: 1, hourly: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
     const all = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
@@ -47,16 +50,16 @@ describe("first-run checklist", () => {
       agentsInvited: true,
       sandboxTried: false,
     });
-    ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).run();
+    await ctx.db.insert(queues).values({ name: "Sales", color: "#f00" });
     await createSandboxConnection(ctx);
-    ctx.db.insert(connections).values({ name: "Phone", provider: "baileys", status: "qrcode" }).run();
+    await ctx.db.insert(connections).values({ name: "Phone", provider: "baileys", status: "qrcode" });
     expect(await steps()).toEqual({
       numberConnected: false,
       queuesCreated: true,
       agentsInvited: true,
       sandboxTried: true,
     });
-    ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.name, "Phone")).run();
+    await ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.name, "Phone"));
     expect((await steps()).numberConnected).toBe(true);
     expect((await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: agent.token })).status).toBe(403);
   });

@@ -26,34 +26,29 @@ describe("statements", () => {
     expect(client.prepare("CREATE TABLE t (x)")).not.toBe(client.prepare("CREATE TABLE t (x)"));
   });
 
-  test("a prepared query belongs to its database and sees the open transaction's writes", () => {
+  test("a prepared query belongs to its database and sees the open transaction's writes", async () => {
     const one = migrated();
     const other = migrated();
-    atomically(one, (tx) => {
-      tx.insert(tags).values({ name: "vip", color: "#000" }).run();
-      expect(tagByName(tx).get({ name: "vip" })?.name).toBe("vip");
+    await atomically(one, async (tx) => {
+      await tx.insert(tags).values({ name: "vip", color: "#000" });
+      expect((await tagByName(tx).get({ name: "vip" }))?.name).toBe("vip");
     });
-    expect(tagByName(one).get({ name: "vip" })?.name).toBe("vip");
-    expect(tagByName(other).get({ name: "vip" })).toBeUndefined();
+    expect((await tagByName(one).get({ name: "vip" }))?.name).toBe("vip");
+    expect(await tagByName(other).get({ name: "vip" })).toBeUndefined();
   });
 
-  test("atomically rolls back what it wrote when its work throws, and nests as a savepoint", () => {
+  test("atomically rolls back what it wrote when its work throws, and nests as a savepoint", async () => {
     const db = migrated();
-    atomically(db, () => {
-      db.insert(tags).values({ name: "kept", color: "#000" }).run();
-      expect(() =>
-        atomically(db, () => {
-          db.insert(tags).values({ name: "dropped", color: "#000" }).run();
-          throw new Error("refused");
-        }),
+    await atomically(db, async () => {
+      await db.insert(tags).values({ name: "kept", color: "#000" });
+      expect(
+        async () =>
+          await atomically(db, async () => {
+            await db.insert(tags).values({ name: "dropped", color: "#000" });
+            throw new Error("refused");
+          }),
       ).toThrow("refused");
     });
-    expect(
-      db
-        .select({ name: tags.name })
-        .from(tags)
-        .all()
-        .map((t) => t.name),
-    ).toEqual(["kept"]);
+    expect((await db.select({ name: tags.name }).from(tags)).map((t) => t.name)).toEqual(["kept"]);
   });
 });

@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, settings, tickets } from "../src/db/tables";
@@ -6,8 +7,8 @@ import { getSetting } from "../src/modules/settings/service";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-const apiToken = (ctx: TestContext) => getSetting(ctx.db, "userApiToken");
-const send = (ctx: TestContext, body: unknown, token = apiToken(ctx)) =>
+const apiToken = async (ctx: TestContext) => await getSetting(ctx.db, "userApiToken");
+const send = async (ctx: TestContext, body: unknown, token = await apiToken(ctx)) =>
   call(ctx.app, "POST", "/api/messages/send", { token, body });
 
 async function ready() {
@@ -22,15 +23,15 @@ describe("POST /api/messages/send", () => {
     const res = await send(ctx, { number: "+55 (11) 98888-7777", body: "Your order shipped" });
     expect(res.status).toBe(200);
     const { ticketId, messageId } = res.json;
-    const contact = ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777")).get()!;
-    const ticket = ctx.db.select().from(tickets).where(eq(tickets.id, ticketId)).get()!;
+    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
+    const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticketId))))!;
     expect(ticket).toMatchObject({ contactId: contact.id, whatsappId: conn.id, status: "pending", unreadMessages: 0 });
-    expect(ctx.db.select().from(messages).where(eq(messages.id, messageId)).get()).toMatchObject({
+    expect(await first(ctx.db.select().from(messages).where(eq(messages.id, messageId)))).toMatchObject({
       ticketId,
       body: "Your order shipped",
       fromMe: true,
     });
-    expect(ctx.sandbox.network.outbox(conn.id, "5511988887777").map((m) => m.body)).toEqual(["Your order shipped"]);
+    expect((await ctx.sandbox.network.outbox(conn.id, "5511988887777")).map((m) => m.body)).toEqual(["Your order shipped"]);
   });
 
   test("a second send reuses the open ticket, and closeTicket closes it without a farewell", async () => {
@@ -38,8 +39,8 @@ describe("POST /api/messages/send", () => {
     const first = await send(ctx, { number: "5511988887777", body: "one" });
     const second = await send(ctx, { number: "5511988887777", body: "two", closeTicket: true });
     expect(second.json.ticketId).toBe(first.json.ticketId);
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, first.json.ticketId)).get()!.status).toBe("closed");
-    expect(ctx.sandbox.network.outbox(conn.id, "5511988887777").map((m) => m.body)).toEqual(["one", "two"]);
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, first.json.ticketId))))!.status).toBe("closed");
+    expect((await ctx.sandbox.network.outbox(conn.id, "5511988887777")).map((m) => m.body)).toEqual(["one", "two"]);
   });
 
   test("multipart sends each file, the body as the first caption", async () => {
@@ -52,14 +53,14 @@ describe("POST /api/messages/send", () => {
     const res = await ctx.app.handle(
       new Request(`${BASE}/api/messages/send`, {
         method: "POST",
-        headers: { authorization: `Bearer ${apiToken(ctx)}` },
+        headers: { authorization: `Bearer ${await apiToken(ctx)}` },
         body: form,
       }),
     );
     expect(res.status).toBe(200);
     const json = (await res.json()) as { messageIds: number[] };
     expect(json.messageIds).toHaveLength(2);
-    expect(ctx.sandbox.network.outbox(conn.id, "5511988887777")).toHaveLength(2);
+    expect(await ctx.sandbox.network.outbox(conn.id, "5511988887777")).toHaveLength(2);
   });
 
   test("no token is 401 ERR_SESSION_EXPIRED; another setting's value or a user's session is 401 ERR_INVALID_API_TOKEN", async () => {
@@ -73,7 +74,7 @@ describe("POST /api/messages/send", () => {
       expect(res.status).toBe(401);
       expect(res.json.error).toBe("ERR_INVALID_API_TOKEN");
     }
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(0);
   });
 
   test("a big multipart body with a wrong token is refused before it is read", async () => {
@@ -107,7 +108,7 @@ describe("POST /api/messages/send", () => {
       json: { error: "ERR_NO_WAPP_FOUND" },
     });
     expect(await send(ctx, { number: "5511988887777", body: "  " })).toMatchObject({ status: 400 });
-    expect(ctx.db.select().from(tickets).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(tickets)).toHaveLength(0);
   });
 
   test("without a default connection it is 400 ERR_NO_DEF_WAPP_FOUND", async () => {
@@ -131,14 +132,14 @@ describe("POST /api/messages/send", () => {
 
   test("regenerating the token (admin only) retires the old one at once", async () => {
     const { ctx } = await ready();
-    const old = apiToken(ctx);
+    const old = await apiToken(ctx);
     const { token: agent } = await loginAs(ctx);
     expect((await call(ctx.app, "POST", "/api/settings/userApiToken/regenerate", { token: agent })).status).toBe(403);
     const { token: admin } = await loginAs(ctx, { profile: "admin" });
     const res = await call(ctx.app, "POST", "/api/settings/userApiToken/regenerate", { token: admin });
     expect(res.status).toBe(200);
     expect(res.json.value).not.toBe(old);
-    expect(ctx.db.select().from(settings).where(eq(settings.key, "userApiToken")).get()!.value).toBe(res.json.value);
+    expect((await first(ctx.db.select().from(settings).where(eq(settings.key, "userApiToken"))))!.value).toBe(res.json.value);
     expect((await send(ctx, { number: "5511988887777", body: "x" }, old)).status).toBe(401);
     expect((await send(ctx, { number: "5511988887777", body: "x" }, res.json.value)).status).toBe(200);
     expect(ctx.hub.named("settings").at(-1)!.payload.setting.value).toBe(res.json.value);

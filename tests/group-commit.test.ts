@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { first } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,14 +17,14 @@ import { createSandboxConnection, makeTestApp } from "./helpers";
 /** A database with a parent/child pair whose foreign key is only checked at commit. */
 function deferredDb(path = ":memory:") {
   const db = openDatabase(path);
-  db.$client.exec("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
-  db.$client.exec(
+  sqliteClient(db).exec("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+  sqliteClient(db).exec(
     "CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)",
   );
   const events = new LocalEventBus(createLogger("silent"));
   const heard: { name: string; inTransaction: boolean }[] = [];
-  events.subscribe((event) => heard.push({ name: event.name, inTransaction: db.$client.inTransaction }));
-  const rows = () => db.$client.query("SELECT id FROM child ORDER BY id").all() as { id: number }[];
+  events.subscribe((event) => heard.push({ name: event.name, inTransaction: sqliteClient(db).inTransaction }));
+  const rows = () => sqliteClient(db).query("SELECT id FROM child ORDER BY id").all() as { id: number }[];
   return { db, events, heard, rows, commits: new GroupCommit(db, events) };
 }
 
@@ -32,7 +34,7 @@ describe("group commit", () => {
   test("writes asked for together share one transaction; each caller hears back after the commit, with its events published then, in order", async () => {
     const dir = mkdtempSync(join(tmpdir(), "group-commit-"));
     const { db, commits, heard, rows } = deferredDb(join(dir, "db.sqlite"));
-    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
     // Another connection sees only what is committed.
     const other = new Database(join(dir, "db.sqlite"));
     const seenByOther = () => (other.query("SELECT count(*) AS n FROM child").get() as { n: number }).n;
@@ -40,7 +42,7 @@ describe("group commit", () => {
     const answers = await Promise.all(
       [1, 2, 3].map((id) =>
         commits.run((events) => {
-          db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
+          sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
           events.emit(anEvent.name, { tagId: id });
           seenDuringWrites.push(seenByOther());
           return id * 10;
@@ -53,17 +55,17 @@ describe("group commit", () => {
     expect(rows().map((r) => r.id)).toEqual([1, 2, 3]);
     expect(heard).toEqual([1, 2, 3].map(() => ({ name: "tag.deleted", inTransaction: false })));
     other.close();
-    db.$client.close();
+    sqliteClient(db).close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   test("a write that throws is rolled back alone and its events are dropped; the others of its batch commit", async () => {
     const { db, commits, heard, rows } = deferredDb();
-    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
     const results = await Promise.allSettled(
       [1, 2, 3].map((id) =>
         commits.run((events) => {
-          db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
+          sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
           events.emit(anEvent.name, { tagId: id });
           if (id === 2) throw new Error("refused");
           return id;
@@ -77,7 +79,7 @@ describe("group commit", () => {
 
   test("a batch keeps its savepoints' pages in memory, and the connection's temporary storage is as it was once it is committed", async () => {
     const { db, commits } = deferredDb();
-    const tempStore = () => (db.$client.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
+    const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
     const during = await commits.run(() => tempStore());
     expect(during).toBe(2);
@@ -93,16 +95,18 @@ describe("group commit", () => {
 
   test("beforeCommit runs once per batch inside its transaction, after every write", async () => {
     const { db, events } = deferredDb();
-    db.$client.exec("INSERT INTO parent (id) VALUES (1)");
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
     const seen: { children: number; inTransaction: boolean }[] = [];
     const commits = new GroupCommit(db, events, (tx) =>
       seen.push({
-        children: (tx.$client.query("SELECT count(*) AS n FROM child").get() as { n: number }).n,
-        inTransaction: tx.$client.inTransaction,
+        children: (sqliteClient(tx).query("SELECT count(*) AS n FROM child").get() as { n: number }).n,
+        inTransaction: sqliteClient(tx).inTransaction,
       }),
     );
     await Promise.all(
-      [1, 2, 3].map((id) => commits.run(() => db.$client.run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]))),
+      [1, 2, 3].map((id) =>
+        commits.run(() => sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id])),
+      ),
     );
     expect(seen).toEqual([{ children: 3, inTransaction: true }]);
   });
@@ -111,7 +115,7 @@ describe("group commit", () => {
     const { db, commits, heard, rows } = deferredDb();
     const write = (id: number, parent: number) =>
       commits.run((events) => {
-        db.$client.run("INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, ?)", [id, parent]);
+        sqliteClient(db).run("INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, ?)", [id, parent]);
         events.emit(anEvent.name, { tagId: id });
       });
     // Child 2 points at a parent that does not exist yet: the deferred foreign key fails the commit.
@@ -119,7 +123,7 @@ describe("group commit", () => {
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(rows()).toEqual([]);
     expect(heard).toEqual([]);
-    db.$client.exec("INSERT INTO parent (id) VALUES (1), (2)");
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1), (2)");
     await Promise.all([write(1, 1), write(2, 2), write(1, 1)]);
     expect(rows().map((r) => r.id)).toEqual([1, 2]);
   });
@@ -143,13 +147,13 @@ describe("inbound messages committed in groups", () => {
             }),
           );
     await Promise.all(sends);
-    const stored = ctx.db.select().from(messages).orderBy(asc(messages.id)).all();
+    const stored = await ctx.db.select().from(messages).orderBy(asc(messages.id));
     expect(stored).toHaveLength(chats * perChat);
     for (let c = 0; c < chats; c++) {
       const ofChat = stored.filter((m) => m.wid.startsWith(`C${c}-`));
       expect(ofChat.map((m) => m.body)).toEqual(Array.from({ length: perChat }, (_, n) => `${n}`));
       expect(new Set(ofChat.map((m) => m.ticketId)).size).toBe(1);
-      const ticket = ctx.db.select().from(tickets).where(eq(tickets.id, ofChat[0]!.ticketId)).get()!;
+      const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ofChat[0]!.ticketId))))!;
       expect(ticket.unreadMessages).toBe(perChat);
       expect(ticket.lastMessage).toBe(`${perChat - 1}`);
     }

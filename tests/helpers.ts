@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
@@ -84,7 +85,7 @@ export async function makeTestApp(
   const config = testConfig(overrides);
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
-  const { deps, db, channels, sandbox } = composeDeps({
+  const { deps, db, channels, sandbox } = await composeDeps({
     config,
     hub,
     log: createLogger("silent"),
@@ -106,19 +107,17 @@ export async function createSandboxConnection(
   > & { queueIds?: number[]; scan?: boolean } = {},
 ): Promise<ConnectionRow> {
   const { queueIds = [], scan = true, ...fields } = opts;
-  const row = ctx.db
-    .insert(connections)
-    .values({ name: `Sandbox ${++connectionSeq}`, provider: "sandbox", ...fields })
-    .returning()
-    .get();
-  if (queueIds.length)
+  const row = await one(
     ctx.db
-      .insert(connectionQueues)
-      .values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId })))
-      .run();
+      .insert(connections)
+      .values({ name: `Sandbox ${++connectionSeq}`, provider: "sandbox", ...fields })
+      .returning(),
+  );
+  if (queueIds.length)
+    await ctx.db.insert(connectionQueues).values(queueIds.map((queueId) => ({ whatsappId: row.id, queueId })));
   await ctx.channels.start(row.id);
-  if (scan) ctx.sandbox.scan(row.id);
-  return ctx.db.select().from(connections).where(eq(connections.id, row.id)).get()!;
+  if (scan) await ctx.sandbox.scan(row.id);
+  return (await first(ctx.db.select().from(connections).where(eq(connections.id, row.id))))!;
 }
 
 /** Sends a JSON request through app.handle (no port). */
@@ -159,7 +158,7 @@ export async function createUser(
   const password = opts.password ?? "password1";
   const email = opts.email ?? `user${++userSeq}@example.com`;
   const passwordHash = await hashPassword(password, ctx.deps.config.passwordHashing);
-  const row = insertUser(ctx.db, {
+  const row = await insertUser(ctx.db, {
     name: opts.name ?? `User ${userSeq}`,
     email,
     passwordHash,

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../src/channels/manager";
@@ -14,13 +15,11 @@ const PHONE = "5511988887777";
 async function setup(fields: { importHistory?: boolean; importHistoryDays?: number } = { importHistory: true }) {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx, { profile: "admin" });
-  const queue = ctx.db
-    .insert(queues)
-    .values({ name: "Vendas", color: "#f00", greetingMessage: "Bem-vindo" })
-    .returning()
-    .get();
+  const queue = await one(
+    ctx.db.insert(queues).values({ name: "Vendas", color: "#f00", greetingMessage: "Bem-vindo" }).returning(),
+  );
   const conn = await createSandboxConnection(ctx, { greetingMessage: "Olá! Escolha uma opção", queueIds: [queue.id] });
-  ctx.db.update(connections).set(fields).where(eq(connections.id, conn.id)).run();
+  await ctx.db.update(connections).set(fields).where(eq(connections.id, conn.id));
   return { ctx, token, conn };
 }
 
@@ -44,7 +43,7 @@ function msg(
 
 const history = (ctx: TestContext, whatsappId: number, list: NormalizedMessage[]) =>
   ctx.channels.driverSink.onHistory!(whatsappId, list);
-const ticketsOf = (ctx: TestContext) => ctx.db.select().from(tickets).all();
+const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets);
 
 describe("history import at pairing", () => {
   test("stores the last N days of each chat in one closed ticket, with no unread count, bot reply or new-message event", async () => {
@@ -57,12 +56,12 @@ describe("history import at pairing", () => {
       msg(ctx, "A3", 1, { quotedId: "A1" }),
       msg(ctx, "B1", 1, { chatId: "5511977776666", pushName: "Bia" }),
     ]);
-    const all = ticketsOf(ctx);
+    const all = await ticketsOf(ctx);
     expect(all.map((t) => [t.status, t.fromHistory, t.unreadMessages, t.isBot])).toEqual([
       ["closed", true, 0, false],
       ["closed", true, 0, false],
     ]);
-    const ana = ctx.db.select().from(contacts).where(eq(contacts.number, PHONE)).get()!;
+    const ana = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, PHONE))))!;
     expect(ana.name).toBe("Ana");
     const anaTicket = all.find((t) => t.contactId === ana.id)!;
     expect(anaTicket).toMatchObject({
@@ -70,14 +69,14 @@ describe("history import at pairing", () => {
       createdAt: new Date(ctx.clock.now() - 3 * DAY),
       updatedAt: new Date(ctx.clock.now() - DAY),
     });
-    const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, anaTicket.id)).all();
+    const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, anaTicket.id));
     expect(stored.map((m) => [m.wid, m.fromMe, m.read, m.ack])).toEqual([
       ["A1", false, true, 0],
       ["A2", true, true, 4],
       ["A3", false, true, 0],
     ]);
     expect(stored[2]!.quotedMsgId).toBe(stored[0]!.id);
-    expect(ctx.sandbox.network.outbox(conn.id)).toEqual([]);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toEqual([]);
     expect(ctx.hub.named("appMessage")).toEqual([]);
     const told = new Map(
       ctx.hub.named("ticket").map((e) => {
@@ -97,23 +96,17 @@ describe("history import at pairing", () => {
       token,
       body: { from: PHONE, name: "Ana", body: "ao vivo", id: "LIVE1" },
     });
-    const live = ticketsOf(ctx)[0]!;
+    const live = (await ticketsOf(ctx))[0]!;
     await history(ctx, conn.id, [msg(ctx, "LIVE1", 0, { body: "ao vivo" }), msg(ctx, "H1", 2)]);
     await history(ctx, conn.id, [msg(ctx, "H1", 2), msg(ctx, "H0", 3)]);
-    const [open, imported] = ticketsOf(ctx);
+    const [open, imported] = await ticketsOf(ctx);
     expect(open).toEqual(live);
     expect(open).toMatchObject({ status: "pending", unreadMessages: 1 });
     expect(imported).toMatchObject({ status: "closed", fromHistory: true, lastMessage: "H1" });
     expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .where(eq(messages.ticketId, imported!.id))
-        .all()
-        .map((m) => m.wid)
-        .sort(),
+      (await ctx.db.select().from(messages).where(eq(messages.ticketId, imported!.id))).map((m) => m.wid).sort(),
     ).toEqual(["H0", "H1"]);
-    expect(ctx.db.select().from(messages).where(eq(messages.wid, "LIVE1")).all()).toMatchObject([
+    expect(await ctx.db.select().from(messages).where(eq(messages.wid, "LIVE1"))).toMatchObject([
       { ticketId: live.id },
     ]);
   });
@@ -121,8 +114,8 @@ describe("history import at pairing", () => {
   test("does nothing when the connection does not import history", async () => {
     const { ctx, conn } = await setup({ importHistory: false });
     await history(ctx, conn.id, [msg(ctx, "A1", 1)]);
-    expect(ticketsOf(ctx)).toEqual([]);
-    expect(ctx.db.select().from(contacts).all()).toEqual([]);
+    expect(await ticketsOf(ctx)).toEqual([]);
+    expect(await ctx.db.select().from(contacts)).toEqual([]);
   });
 
   test("follows the ignore-group-messages setting, and gives chats of LID-only senders a contact without a number", async () => {
@@ -131,16 +124,10 @@ describe("history import at pairing", () => {
       msg(ctx, "G1", 1, { chatId: "120363000000000001", isGroup: true, groupName: "Grupo", author: { phone: PHONE } }),
       msg(ctx, "L1", 1, { chatId: "lid:123456789012345", lid: "123456789012345", pushName: "Duda" }),
     ]);
-    expect(ctx.db.select().from(contacts).all()).toMatchObject([
+    expect(await ctx.db.select().from(contacts)).toMatchObject([
       { number: null, lid: "123456789012345", name: "Duda" },
     ]);
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .all()
-        .map((m) => m.wid),
-    ).toEqual(["L1"]);
+    expect((await ctx.db.select().from(messages)).map((m) => m.wid)).toEqual(["L1"]);
   });
 });
 
@@ -176,12 +163,10 @@ describe("the history option of a connection", () => {
       records: connectionRecords(ctx.db, new LocalEventBus(createLogger("silent"))),
       log: createLogger("silent"),
     }).register(driver);
-    const on = ctx.db
-      .insert(connections)
-      .values({ name: "On", importHistory: true, importHistoryDays: 3 })
-      .returning()
-      .get();
-    const off = ctx.db.insert(connections).values({ name: "Off", importHistoryDays: 3 }).returning().get();
+    const on = await one(
+      ctx.db.insert(connections).values({ name: "On", importHistory: true, importHistoryDays: 3 }).returning(),
+    );
+    const off = await one(ctx.db.insert(connections).values({ name: "Off", importHistoryDays: 3 }).returning());
     await manager.start(on.id);
     await manager.start(off.id);
     expect(started).toEqual([

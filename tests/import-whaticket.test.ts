@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -150,44 +151,36 @@ for (const engine of ENGINES)
       expect(report.tables.Messages).toEqual({ imported: 0, existing: 6, skipped: 0 });
       expect(report.tables.Tickets).toEqual({ imported: 0, existing: 3, skipped: 1 });
       const db = openDatabase(config().databasePath);
-      expect(db.select().from(messages).all()).toHaveLength(6);
-      expect(db.select().from(tickets).all()).toHaveLength(3);
-      closeDatabase(db);
+      expect(await db.select().from(messages)).toHaveLength(6);
+      expect(await db.select().from(tickets)).toHaveLength(3);
+      await closeDatabase(db);
     });
 
-    test("tickets keep their numbers, links and statuses; messages their WhatsApp ids, quotes, kinds and files", () => {
+    test("tickets keep their numbers, links and statuses; messages their WhatsApp ids, quotes, kinds and files", async () => {
       const db = openDatabase(config().databasePath);
-      const open = db.select().from(tickets).where(eq(tickets.id, 7)).get()!;
-      const bruno = db.select().from(users).where(eq(users.email, "bruno@loja.com")).get()!;
+      const open = (await first(db.select().from(tickets).where(eq(tickets.id, 7))))!;
+      const bruno = (await first(db.select().from(users).where(eq(users.email, "bruno@loja.com"))))!;
       expect(open).toMatchObject({ status: "open", userId: bruno.id, whatsappId: 3, unreadMessages: 2 });
-      expect(db.select().from(contacts).where(eq(contacts.id, open.contactId)).get()!.name).toBe("João Cliente");
-      const byWid = Object.fromEntries(
-        db
-          .select()
-          .from(messages)
-          .all()
-          .map((m) => [m.wid, m]),
+      expect((await first(db.select().from(contacts).where(eq(contacts.id, open.contactId))))!.name).toBe(
+        "João Cliente",
       );
+      const byWid = Object.fromEntries((await db.select().from(messages)).map((m) => [m.wid, m]));
       expect(byWid["3EB0AAA2"]!.quotedMsgId).toBe(byWid["3EB0AAA1"]!.id);
       expect(byWid["3EB0AAA1"]!.mediaType).toBe("chat");
       expect(byWid["3EB0AAA5"]!.mediaType).toBe("vcard");
       expect(byWid["3EB0AAA3"]).toMatchObject({ mediaType: "image", fileName: "1699999999-comprovante.png" });
       expect(readFileSync(join(config().mediaDir, byWid["3EB0AAA3"]!.mediaUrl!))).toEqual(PNG);
       expect(byWid["3EB0AAA4"]).toMatchObject({ mediaType: "audio", mediaUrl: null, mediaState: "unavailable" });
-      const options = db.select().from(chatbots).all();
+      const options = await db.select().from(chatbots);
       const parent = options.find((o) => o.name === "Planos")!;
       expect(options.find((o) => o.name === "Plano anual")).toMatchObject({ parentId: parent.id, isAgent: true });
       // A waiting schedule whose time passed before the import is not sent late: it waits for a person.
-      expect(
-        Object.fromEntries(
-          db
-            .select()
-            .from(schedules)
-            .all()
-            .map((s) => [s.body, s.status]),
-        ),
-      ).toEqual({ "Lembrete da renovação": "PENDENTE", Atrasado: "ERRO", "Já foi": "ENVIADA" });
-      closeDatabase(db);
+      expect(Object.fromEntries((await db.select().from(schedules)).map((s) => [s.body, s.status]))).toEqual({
+        "Lembrete da renovação": "PENDENTE",
+        Atrasado: "ERRO",
+        "Já foi": "ENVIADA",
+      });
+      await closeDatabase(db);
     });
 
     test("the inbox serves the imported data: a migrated user logs in with the old password, which is rehashed", async () => {
@@ -197,7 +190,7 @@ for (const engine of ENGINES)
       });
       expect(login.status).toBe(200);
       const token = login.json.token;
-      const hash = ctx.db.select().from(users).where(eq(users.email, "bruno@loja.com")).get()!.passwordHash;
+      const hash = (await first(ctx.db.select().from(users).where(eq(users.email, "bruno@loja.com"))))!.passwordHash;
       expect(hash.startsWith("$argon2")).toBe(true);
       const again = await call(ctx.app, "POST", "/api/auth/login", {
         body: { email: "bruno@loja.com", password: "outra-senha" },
@@ -227,7 +220,7 @@ for (const engine of ENGINES)
         body: { email: "ana@loja.com", password: "errada" },
       });
       expect(wrong.status).toBe(401);
-      closeDatabase(ctx.db);
+      await closeDatabase(ctx.db);
     });
 
     test("the command line runs the import and prints each table's counts", async () => {

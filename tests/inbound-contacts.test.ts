@@ -1,3 +1,4 @@
+import { sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, tickets } from "../src/db/tables";
 import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-or-create";
@@ -6,15 +7,23 @@ import { createSandboxConnection, makeTestApp } from "./helpers";
 describe("a message's contact", () => {
   test("a known number reported without a LID is read without writing; a new one, a LID or a changed group subject is not", async () => {
     const ctx = await makeTestApp();
-    const person = findOrCreateContact(ctx.deps, { address: "5511911110001", name: "Ana", isGroup: false });
-    const group = findOrCreateContact(ctx.deps, { address: "120363000000001", name: "Equipe", isGroup: true });
-    expect(knownContact(ctx.db, { address: "5511911110001", name: "Ana B", isGroup: false })?.id).toBe(person.id);
-    expect(knownContact(ctx.db, { address: "120363000000001", name: "Equipe", isGroup: true })?.id).toBe(group.id);
-    expect(knownContact(ctx.db, { address: "120363000000001", isGroup: true })?.id).toBe(group.id);
-    expect(knownContact(ctx.db, { address: "120363000000001", name: "Novo nome", isGroup: true })).toBeUndefined();
-    expect(knownContact(ctx.db, { address: "5511911110001", lid: "123456789012345", isGroup: false })).toBeUndefined();
-    expect(knownContact(ctx.db, { address: "lid:123456789012345", isGroup: false })).toBeUndefined();
-    expect(knownContact(ctx.db, { address: "5511911110002", isGroup: false })).toBeUndefined();
+    const person = await findOrCreateContact(ctx.deps, { address: "5511911110001", name: "Ana", isGroup: false });
+    const group = await findOrCreateContact(ctx.deps, { address: "120363000000001", name: "Equipe", isGroup: true });
+    expect((await knownContact(ctx.db, { address: "5511911110001", name: "Ana B", isGroup: false }))?.id).toBe(
+      person.id,
+    );
+    expect((await knownContact(ctx.db, { address: "120363000000001", name: "Equipe", isGroup: true }))?.id).toBe(
+      group.id,
+    );
+    expect((await knownContact(ctx.db, { address: "120363000000001", isGroup: true }))?.id).toBe(group.id);
+    expect(
+      await knownContact(ctx.db, { address: "120363000000001", name: "Novo nome", isGroup: true }),
+    ).toBeUndefined();
+    expect(
+      await knownContact(ctx.db, { address: "5511911110001", lid: "123456789012345", isGroup: false }),
+    ).toBeUndefined();
+    expect(await knownContact(ctx.db, { address: "lid:123456789012345", isGroup: false })).toBeUndefined();
+    expect(await knownContact(ctx.db, { address: "5511911110002", isGroup: false })).toBeUndefined();
   });
 
   test("new numbers writing at once, each twice, get one contact and one ticket each, announced once they are stored", async () => {
@@ -23,8 +32,8 @@ describe("a message's contact", () => {
     const stored: boolean[] = [];
     ctx.deps.events.subscribe((event) => {
       if (event.name !== "contact.created") return;
-      const row = ctx.db.$client.query("SELECT id FROM contacts WHERE id = ?").get(event.payload.contact.id);
-      stored.push(Boolean(row) && !ctx.db.$client.inTransaction);
+      const row = sqliteClient(ctx.db).query("SELECT id FROM contacts WHERE id = ?").get(event.payload.contact.id);
+      stored.push(Boolean(row) && !sqliteClient(ctx.db).inTransaction);
     });
     const numbers = Array.from({ length: 10 }, (_, i) => `55119222200${String(i).padStart(2, "0")}`);
     await Promise.all(
@@ -43,10 +52,10 @@ describe("a message's contact", () => {
         ),
       ),
     );
-    const rows = ctx.db.select().from(contacts).all();
+    const rows = await ctx.db.select().from(contacts);
     expect(rows.map((c) => c.number).sort()).toEqual(numbers);
     expect(rows.every((c) => c.name === `Pessoa ${c.number}`)).toBe(true);
-    expect(ctx.db.select().from(tickets).all()).toHaveLength(numbers.length);
+    expect(await ctx.db.select().from(tickets)).toHaveLength(numbers.length);
     expect(stored).toEqual(numbers.map(() => true));
   });
 });

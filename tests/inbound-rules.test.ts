@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { messages, tickets, connectionPhonebook } from "../src/db/tables";
@@ -80,9 +81,9 @@ describe("driver reports", () => {
     const ctx = await makeTestApp();
     const conn = await createSandboxConnection(ctx);
     const sink = ctx.channels.driverSink;
-    sink.onContacts(conn.id, [{ phone: "5511988887777", name: "Ana" }, { phone: "bad" }]);
-    sink.onContacts(conn.id, [{ phone: "5511988887777", lid: "123456" }]);
-    const rows = ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, conn.id)).all();
+    await sink.onContacts(conn.id, [{ phone: "5511988887777", name: "Ana" }, { phone: "bad" }]);
+    await sink.onContacts(conn.id, [{ phone: "5511988887777", lid: "123456" }]);
+    const rows = await ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, conn.id));
     expect(rows).toEqual([
       { whatsappId: conn.id, jid: "5511988887777@s.whatsapp.net", phone: "5511988887777", lid: "123456", name: "Ana" },
     ]);
@@ -93,10 +94,10 @@ describe("driver reports", () => {
     const conn = await createSandboxConnection(ctx);
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id: "IN1" });
     const sink = ctx.channels.driverSink;
-    sink.onAck(conn.id, "IN1", 3);
-    sink.onAck(conn.id, "IN1", 2);
-    sink.onRevoked(conn.id, "IN1");
-    const row = ctx.db.select().from(messages).where(eq(messages.wid, "IN1")).get()!;
+    await sink.onAck(conn.id, "IN1", 3);
+    await sink.onAck(conn.id, "IN1", 2);
+    await sink.onRevoked(conn.id, "IN1");
+    const row = (await first(ctx.db.select().from(messages).where(eq(messages.wid, "IN1"))))!;
     expect(row.ack).toBe(3);
     expect(row.isDeleted).toBe(true);
   });
@@ -108,14 +109,8 @@ describe("driver reports", () => {
     const base = { chatId: "5511988887777", isGroup: false, fromMe: true, at: ctx.clock.now(), kind: "chat" as const };
     await sink.onMessage(conn.id, { ...base, id: "OWN1", body: "typed on phone" });
     await sink.onMessage(conn.id, { ...base, id: "OWN2", body: "\u200eauto" });
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .all()
-        .map((m) => m.wid),
-    ).toEqual(["OWN1"]);
-    expect(ctx.db.select().from(tickets).get()!.unreadMessages).toBe(0);
+    expect((await ctx.db.select().from(messages)).map((m) => m.wid)).toEqual(["OWN1"]);
+    expect((await first(ctx.db.select().from(tickets)))!.unreadMessages).toBe(0);
   });
 
   test("the contact picture is asked at most every 6 hours and contact updates are emitted only on change", async () => {
@@ -141,12 +136,6 @@ describe("driver reports", () => {
     ctx.sandbox.profilePictureUrl = () => new Promise(() => {});
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id: "H1" });
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Tem alguém?", id: "H2" });
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .all()
-        .map((m) => m.wid),
-    ).toEqual(["H1", "H2"]);
+    expect((await ctx.db.select().from(messages)).map((m) => m.wid)).toEqual(["H1", "H2"]);
   });
 });

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/tables";
@@ -9,12 +10,15 @@ const LRM = "\u200e";
 async function setup(opts: { queues?: number; greeting?: string } = {}) {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx, { profile: "admin" });
-  const qs = Array.from({ length: opts.queues ?? 2 }, (_, i) =>
-    ctx.db
-      .insert(queues)
-      .values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` })
-      .returning()
-      .get(),
+  const qs = Array.from(
+    { length: opts.queues ?? 2 },
+    async (_, i) =>
+      await one(
+        ctx.db
+          .insert(queues)
+          .values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` })
+          .returning(),
+      ),
   );
   const conn = await createSandboxConnection(ctx, {
     greetingMessage: opts.greeting ?? "Hello {{name}}, choose:",
@@ -30,7 +34,7 @@ const outbox = async (ctx: TestContext, token: string, whatsappId: number, to: s
     body: string;
     ack: number;
   }[];
-const ticketsOf = (ctx: TestContext) => ctx.db.select().from(tickets).all();
+const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets);
 
 describe("inbound pipeline", () => {
   test("a new number writing gets one pending ticket with unread 1 and the queue menu", async () => {
@@ -38,7 +42,7 @@ describe("inbound pipeline", () => {
     const res = await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Ana", body: "Oi" });
     expect(res.status).toBe(200);
     expect(typeof res.json.id).toBe("string");
-    const all = ticketsOf(ctx);
+    const all = await ticketsOf(ctx);
     expect(all).toHaveLength(1);
     expect(all[0]!.status).toBe("pending");
     expect(all[0]!.unreadMessages).toBe(1);
@@ -52,11 +56,10 @@ describe("inbound pipeline", () => {
 
   test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid input repeats the menu, once per 3 s burst", async () => {
     const { ctx, token, qs, conn } = await setup();
-    ctx.db
+    await ctx.db
       .update(connections)
       .set({ transferTicketMessage: "You were transferred" })
-      .where(eq(connections.id, conn.id))
-      .run();
+      .where(eq(connections.id, conn.id));
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(1);
@@ -64,7 +67,7 @@ describe("inbound pipeline", () => {
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "2" });
-    const [ticket] = ticketsOf(ctx);
+    const [ticket] = await ticketsOf(ctx);
     expect(ticket!.queueId).toBe(qs[1]!.id);
     expect(ticket!.unreadMessages).toBe(4);
     const out = await outbox(ctx, token, conn.id, "5511988887777");
@@ -75,7 +78,7 @@ describe("inbound pipeline", () => {
   test("a single queue is chosen automatically with its greeting", async () => {
     const { ctx, token, qs, conn } = await setup({ queues: 1 });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
-    expect(ticketsOf(ctx)[0]!.queueId).toBe(qs[0]!.id);
+    expect((await ticketsOf(ctx))[0]!.queueId).toBe(qs[0]!.id);
     expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([
       `${LRM}Welcome to queue 1`,
     ]);
@@ -92,26 +95,26 @@ describe("inbound pipeline", () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi", id: "DUP1" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi", id: "DUP1" });
-    expect(ctx.db.select().from(messages).where(eq(messages.wid, "DUP1")).all()).toHaveLength(1);
-    expect(ticketsOf(ctx)[0]!.unreadMessages).toBe(1);
+    expect(await ctx.db.select().from(messages).where(eq(messages.wid, "DUP1"))).toHaveLength(1);
+    expect((await ticketsOf(ctx))[0]!.unreadMessages).toBe(1);
   });
 
   test("a burst of messages from a new number creates one ticket", async () => {
     const { ctx, token, conn } = await setup();
     await Promise.all([1, 2, 3, 4].map((i) => inbound(ctx, token, conn.id, { from: "5511977776666", body: `m${i}` })));
-    expect(ticketsOf(ctx)).toHaveLength(1);
-    expect(ticketsOf(ctx)[0]!.unreadMessages).toBe(4);
+    expect(await ticketsOf(ctx)).toHaveLength(1);
+    expect((await ticketsOf(ctx))[0]!.unreadMessages).toBe(4);
   });
 
   test("acks of a sent message reach 3, then 4 once the contact reads", async () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     ctx.sandbox.network.settle();
-    const sent = ctx.db.select().from(messages).where(eq(messages.fromMe, true)).get()!;
+    const sent = (await first(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
     expect(sent.ack).toBe(3);
     const read = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: "5511988887777" } });
     expect(read.status).toBe(200);
-    expect(ctx.db.select().from(messages).where(eq(messages.id, sent.id)).get()!.ack).toBe(4);
+    expect((await first(ctx.db.select().from(messages).where(eq(messages.id, sent.id))))!.ack).toBe(4);
     expect((await outbox(ctx, token, conn.id, "5511988887777"))[0]?.ack).toBe(4);
   });
 
@@ -119,7 +122,7 @@ describe("inbound pipeline", () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Ana", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Someone else", body: "Oi" });
-    const row = ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777")).get()!;
+    const row = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
     expect(row.name).toBe("Ana");
     expect(ctx.hub.to("all", "contact").map((e) => e.payload.action)).toEqual(["create"]);
   });
@@ -127,25 +130,23 @@ describe("inbound pipeline", () => {
   test("a closed ticket is reopened within timeCreateNewTicket, and a new one is created after it", async () => {
     const { ctx, token, conn } = await setup({ queues: 0 });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
-    const first = ticketsOf(ctx)[0]!;
-    ctx.db
+    const first = (await ticketsOf(ctx))[0]!;
+    await ctx.db
       .update(tickets)
       .set({ status: "closed", updatedAt: new Date(ctx.clock.now()) })
-      .where(eq(tickets.id, first.id))
-      .run();
-    ctx.db.update(settings).set({ value: "60" }).where(eq(settings.key, "timeCreateNewTicket")).run();
+      .where(eq(tickets.id, first.id));
+    await ctx.db.update(settings).set({ value: "60" }).where(eq(settings.key, "timeCreateNewTicket"));
     ctx.clock.advance(30_000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "back" });
-    expect(ticketsOf(ctx)).toHaveLength(1);
-    expect(ticketsOf(ctx)[0]!.status).toBe("pending");
-    ctx.db
+    expect(await ticketsOf(ctx)).toHaveLength(1);
+    expect((await ticketsOf(ctx))[0]!.status).toBe("pending");
+    await ctx.db
       .update(tickets)
       .set({ status: "closed", updatedAt: new Date(ctx.clock.now()) })
-      .where(eq(tickets.id, first.id))
-      .run();
+      .where(eq(tickets.id, first.id));
     ctx.clock.advance(61_000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "later" });
-    expect(ticketsOf(ctx)).toHaveLength(2);
+    expect(await ticketsOf(ctx)).toHaveLength(2);
   });
 
   test("group messages are ignored by default and stored with the sender name when enabled", async () => {
@@ -157,8 +158,8 @@ describe("inbound pipeline", () => {
       groupId: "120363000000-1",
       groupName: "Team",
     });
-    expect(ticketsOf(ctx)).toHaveLength(0);
-    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "CheckMsgIsGroup")).run();
+    expect(await ticketsOf(ctx)).toHaveLength(0);
+    await ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "CheckMsgIsGroup"));
     await inbound(ctx, token, conn.id, {
       from: "5511988887777",
       name: "Bia",
@@ -166,9 +167,9 @@ describe("inbound pipeline", () => {
       groupId: "120363000000-1",
       groupName: "Team",
     });
-    const [ticket] = ticketsOf(ctx);
+    const [ticket] = await ticketsOf(ctx);
     expect(ticket!.isGroup).toBe(true);
-    const msg = ctx.db.select().from(messages).get()!;
+    const msg = (await first(ctx.db.select().from(messages)))!;
     expect(msg.senderName).toBe("Bia");
     expect(await outbox(ctx, token, conn.id, "120363000000-1")).toHaveLength(0);
   });
@@ -184,11 +185,10 @@ describe("inbound pipeline", () => {
       saturday: false,
       sunday: false,
     };
-    ctx.db
+    await ctx.db
       .update(connections)
       .set({ defineWorkHours: true, outOfWorkMessage: "Closed now", ...closedAllWeek })
-      .where(eq(connections.id, conn.id))
-      .run();
+      .where(eq(connections.id, conn.id));
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi?" });
     expect((await outbox(ctx, token, conn.id, "5511988887777")).map((m) => m.body)).toEqual([`${LRM}Closed now`]);
@@ -199,23 +199,18 @@ describe("inbound pipeline", () => {
 
   test("the chatbot walks options, goes back with #, stops after 3 invalid answers, and agent options assign the user", async () => {
     const { ctx, token, qs, conn } = await setup();
-    const agent = ctx.db.select().from(users).get()!;
-    const sales = ctx.db
-      .insert(chatbots)
-      .values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id })
-      .returning()
-      .get();
-    ctx.db
-      .insert(chatbots)
-      .values({
-        name: "Talk to Ana",
-        greetingMessage: "Connecting you",
-        isAgent: true,
-        userId: agent.id,
-        parentId: sales.id,
-      })
-      .run();
-    ctx.db.insert(chatbots).values({ name: "Prices", greetingMessage: "Our prices", parentId: sales.id }).run();
+    const agent = (await first(ctx.db.select().from(users)))!;
+    const sales = await one(
+      ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).returning(),
+    );
+    await ctx.db.insert(chatbots).values({
+      name: "Talk to Ana",
+      greetingMessage: "Connecting you",
+      isAgent: true,
+      userId: agent.id,
+      parentId: sales.id,
+    });
+    await ctx.db.insert(chatbots).values({ name: "Prices", greetingMessage: "Our prices", parentId: sales.id });
     const from = "5511988887777";
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
@@ -227,13 +222,13 @@ describe("inbound pipeline", () => {
       `${LRM}Sales menu\n\n*1* - Talk to Ana\n*2* - Prices\n\n*#* Voltar para o menu principal`,
     );
     await inbound(ctx, token, conn.id, { from, body: "#" });
-    expect(ticketsOf(ctx)[0]!.queueId).toBeNull();
+    expect((await ticketsOf(ctx))[0]!.queueId).toBeNull();
     out = await outbox(ctx, token, conn.id, from);
     expect(out.at(-1)?.body).toContain("*2* - Queue 2");
     await inbound(ctx, token, conn.id, { from, body: "1" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
     await inbound(ctx, token, conn.id, { from, body: "1" });
-    const [ticket] = ticketsOf(ctx);
+    const [ticket] = await ticketsOf(ctx);
     expect(ticket!.userId).toBe(agent.id);
     expect(ticket!.status).toBe("open");
     out = await outbox(ctx, token, conn.id, from);
@@ -242,7 +237,7 @@ describe("inbound pipeline", () => {
 
   test("after 3 invalid answers the chatbot stops", async () => {
     const { ctx, token, qs, conn } = await setup({ queues: 1 });
-    ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).run();
+    await ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id });
     const from = "5511988887777";
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
     const before = (await outbox(ctx, token, conn.id, from)).length;
@@ -251,18 +246,18 @@ describe("inbound pipeline", () => {
       await inbound(ctx, token, conn.id, { from, body });
     }
     expect((await outbox(ctx, token, conn.id, from)).length).toBe(before + 2);
-    expect(ticketsOf(ctx)[0]!.isBot).toBe(false);
+    expect((await ticketsOf(ctx))[0]!.isBot).toBe(false);
   });
 
   test("a missed call is logged in a new pending ticket; with calls disabled the caller gets the auto message once", async () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
-    const log = ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log")).all();
+    const log = await ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log"));
     expect(log).toHaveLength(1);
     expect(log[0]!.body).toMatch(/^Chamada de voz\/vídeo perdida às \d{2}:\d{2}$/);
-    expect(ticketsOf(ctx)[0]!.status).toBe("pending");
+    expect((await ticketsOf(ctx))[0]!.status).toBe("pending");
     expect(await outbox(ctx, token, conn.id, "5511955554444")).toHaveLength(0);
-    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call")).run();
+    await ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call"));
     await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
     await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
     const out = await outbox(ctx, token, conn.id, "5511955554444");
@@ -272,7 +267,7 @@ describe("inbound pipeline", () => {
 
   test("a call handled again, as after a restart, is neither rejected nor answered twice", async () => {
     const { ctx, token, conn } = await setup();
-    ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call")).run();
+    await ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call"));
     const rejected: string[] = [];
     ctx.sandbox.rejectCall = async (_connectionId, callId) => void rejected.push(callId);
     const offer = { id: "CALL-R", from: "5511955554444", at: ctx.clock.now(), kind: "offer" as const };
@@ -280,7 +275,7 @@ describe("inbound pipeline", () => {
     // A new ingest starts with no memory of earlier answers, as the process does after a restart.
     await createIngest(ctx.deps).onCall(conn.id, offer);
     expect(rejected).toEqual(["CALL-R"]);
-    expect(ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log")).all()).toHaveLength(1);
+    expect(await ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log"))).toHaveLength(1);
     expect(await outbox(ctx, token, conn.id, "5511955554444")).toHaveLength(1);
   });
 });

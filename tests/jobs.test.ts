@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../src/db/tables";
@@ -12,50 +13,50 @@ const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunne
     { db: ctx.db, clock: ctx.clock, log: createLogger("silent") },
     { leaseMs: 60_000, retryBaseMs: 1000, ...opts },
   );
-const row = (ctx: TestContext, id: number) => ctx.db.select().from(jobs).where(eq(jobs.id, id)).get()!;
+const row = async (ctx: TestContext, id: number) => (await first(ctx.db.select().from(jobs).where(eq(jobs.id, id))))!;
 
 describe("jobs", () => {
   test("a job runs once when due, not before", async () => {
     const ctx = await makeTestApp();
     const runs: unknown[] = [];
     const runner = runnerFor(ctx).handle("greet", async (payload) => void runs.push(payload));
-    const job = runner.enqueue("greet", { to: "ana" }, { runAt: ctx.clock.now() + 5000 });
+    const job = await runner.enqueue("greet", { to: "ana" }, { runAt: ctx.clock.now() + 5000 });
     await runner.tick();
     expect(runs).toEqual([]);
     ctx.clock.advance(5000);
     await runner.tick();
     await runner.tick();
     expect(runs).toEqual([{ to: "ana" }]);
-    expect(row(ctx, job.id).status).toBe("done");
+    expect((await row(ctx, job.id)).status).toBe("done");
   });
 
   test("the payloads of a kind's jobs still to run or running are known; done jobs and other kinds are not", async () => {
     const ctx = await makeTestApp();
     const now = ctx.clock.now();
-    enqueue(ctx.db, "send", { id: 1 }, now);
-    enqueue(ctx.db, "send", { id: 2 }, now);
-    enqueue(ctx.db, "send", { id: 3 }, now + 60_000);
-    enqueue(ctx.db, "other", { id: 4 }, now);
-    const [first] = claimDue(ctx.db, ["send"], now, 60_000, 1);
-    complete(ctx.db, first!, now);
-    claimDue(ctx.db, ["send"], now, 60_000, 1);
-    expect(activePayloads(ctx.db, "send")).toEqual([{ id: 2 }, { id: 3 }]);
+    await enqueue(ctx.db, "send", { id: 1 }, now);
+    await enqueue(ctx.db, "send", { id: 2 }, now);
+    await enqueue(ctx.db, "send", { id: 3 }, now + 60_000);
+    await enqueue(ctx.db, "other", { id: 4 }, now);
+    const [first] = await claimDue(ctx.db, ["send"], now, 60_000, 1);
+    await complete(ctx.db, first!, now);
+    await claimDue(ctx.db, ["send"], now, 60_000, 1);
+    expect(await activePayloads(ctx.db, "send")).toEqual([{ id: 2 }, { id: 3 }]);
   });
 
   test("a job leased by a runner that died is taken again once the lease expires, and run once", async () => {
     const ctx = await makeTestApp();
     const runs: number[] = [];
     const survivor = runnerFor(ctx).handle("work", async () => void runs.push(ctx.clock.now()));
-    const job = survivor.enqueue("work", {});
+    const job = await survivor.enqueue("work", {});
     // Another runner claims it and dies before finishing.
-    expect(claimDue(ctx.db, ["work"], ctx.clock.now(), 60_000, 10).map((j) => j.id)).toEqual([job.id]);
+    expect((await claimDue(ctx.db, ["work"], ctx.clock.now(), 60_000, 10)).map((j) => j.id)).toEqual([job.id]);
     await survivor.tick();
     expect(runs).toEqual([]);
     ctx.clock.advance(60_000);
     await survivor.tick();
     await survivor.tick();
     expect(runs).toHaveLength(1);
-    expect(row(ctx, job.id)).toMatchObject({ status: "done", attempts: 2 });
+    expect(await row(ctx, job.id)).toMatchObject({ status: "done", attempts: 2 });
   });
 
   test("a failing job is retried with growing waits, then marked failed with its last error", async () => {
@@ -65,19 +66,19 @@ describe("jobs", () => {
       calls++;
       throw new Error(`attempt ${calls} failed`);
     });
-    const job = runner.enqueue("flaky", {}, { maxAttempts: 3 });
+    const job = await runner.enqueue("flaky", {}, { maxAttempts: 3 });
     await runner.tick();
-    expect(row(ctx, job.id)).toMatchObject({
+    expect(await row(ctx, job.id)).toMatchObject({
       status: "pending",
       runAt: ctx.clock.now() + 1000,
       lastError: "attempt 1 failed",
     });
     ctx.clock.advance(1000);
     await runner.tick();
-    expect(row(ctx, job.id).runAt).toBe(ctx.clock.now() + 2000);
+    expect((await row(ctx, job.id)).runAt).toBe(ctx.clock.now() + 2000);
     ctx.clock.advance(2000);
     await runner.tick();
-    expect(row(ctx, job.id)).toMatchObject({ status: "failed", attempts: 3, lastError: "attempt 3 failed" });
+    expect(await row(ctx, job.id)).toMatchObject({ status: "failed", attempts: 3, lastError: "attempt 3 failed" });
     ctx.clock.advance(3_600_000);
     await runner.tick();
     expect(calls).toBe(3);
@@ -87,16 +88,16 @@ describe("jobs", () => {
     const ctx = await makeTestApp();
     let runs = 0;
     const runner = runnerFor(ctx).handle("tick", async () => void runs++);
-    const first = runner.every("tick", 60_000);
-    expect(runner.every("tick", 60_000).id).toBe(first.id);
+    const first = await runner.every("tick", 60_000);
+    expect((await runner.every("tick", 60_000)).id).toBe(first.id);
     for (let minute = 0; minute < 3; minute++) {
       ctx.clock.advance(60_000);
       await runner.tick();
     }
     expect(runs).toBe(3);
-    expect(row(ctx, first.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 60_000 });
-    runner.never("tick");
-    expect(ctx.db.select().from(jobs).all()).toEqual([]);
+    expect(await row(ctx, first.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 60_000 });
+    await runner.never("tick");
+    expect(await ctx.db.select().from(jobs)).toEqual([]);
   });
 
   test("stop waits for the runs in progress and takes nothing after", async () => {
@@ -107,8 +108,8 @@ describe("jobs", () => {
       "slow",
       () => new Promise<void>((resolve) => (release = () => (order.push("ran"), resolve()))),
     );
-    runner.enqueue("slow", {});
-    runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
+    await runner.enqueue("slow", {});
+    await runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
     const ticking = runner.tick();
     const stopping = runner.stop().then(() => order.push("stopped"));
     release();
@@ -121,15 +122,9 @@ describe("jobs", () => {
   test("auto-close runs as a recurring job every minute while AUTO_CLOSE_HOURS is set", async () => {
     const ctx = await makeTestApp();
     const runner = runnerFor(ctx);
-    scheduleAutoClose(runner, ctx.deps, 2);
-    expect(
-      ctx.db
-        .select()
-        .from(jobs)
-        .all()
-        .map((j) => [j.kind, j.everyMs]),
-    ).toEqual([["auto-close", 60_000]]);
-    scheduleAutoClose(runner, ctx.deps, 0);
-    expect(ctx.db.select().from(jobs).all()).toEqual([]);
+    await scheduleAutoClose(runner, ctx.deps, 2);
+    expect((await ctx.db.select().from(jobs)).map((j) => [j.kind, j.everyMs])).toEqual([["auto-close", 60_000]]);
+    await scheduleAutoClose(runner, ctx.deps, 0);
+    expect(await ctx.db.select().from(jobs)).toEqual([]);
   });
 });

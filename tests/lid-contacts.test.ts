@@ -1,3 +1,4 @@
+import { first, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import {
@@ -33,17 +34,17 @@ async function setup() {
   return { ctx, token, conn };
 }
 
-const contactRows = (ctx: TestContext) => ctx.db.select().from(contacts).all();
-const ticketsOf = (ctx: TestContext, contactId: number) =>
-  ctx.db.select().from(tickets).where(eq(tickets.contactId, contactId)).all();
+const contactRows = async (ctx: TestContext) => await ctx.db.select().from(contacts);
+const ticketsOf = async (ctx: TestContext, contactId: number) =>
+  await ctx.db.select().from(tickets).where(eq(tickets.contactId, contactId));
 
 describe("a sender WhatsApp shows only by a LID", () => {
   test("gets a contact without a number, named by their push name, with a pending ticket holding the message", async () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Duda", body: "oi" });
-    const [contact] = contactRows(ctx);
+    const [contact] = await contactRows(ctx);
     expect(contact).toMatchObject({ number: null, lid: LID, name: "Duda", isGroup: false });
-    const [ticket] = ticketsOf(ctx, contact!.id);
+    const [ticket] = await ticketsOf(ctx, contact!.id);
     expect(ticket).toMatchObject({ status: "pending", lastMessage: "oi", unreadMessages: 1 });
     expect(ctx.hub.named("contact")[0]!.payload).toMatchObject({
       action: "create",
@@ -54,18 +55,18 @@ describe("a sender WhatsApp shows only by a LID", () => {
   test("without a push name is named by its LID address, never by digits that look like a phone, and renamed by a later push name", async () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: `lid:${LID}`, body: "1" });
-    expect(contactRows(ctx)[0]!.name).toBe(`lid:${LID}`);
+    expect((await contactRows(ctx))[0]!.name).toBe(`lid:${LID}`);
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Duda", body: "2" });
-    expect(contactRows(ctx).map((c) => c.name)).toEqual(["Duda"]);
+    expect((await contactRows(ctx)).map((c) => c.name)).toEqual(["Duda"]);
   });
 
   test("is answered at their LID, and is listed and shown with a null number (no 500 anywhere)", async () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Duda", body: "oi" });
-    const contact = contactRows(ctx)[0]!;
-    const ticket = ticketsOf(ctx, contact.id)[0]!;
+    const contact = (await contactRows(ctx))[0]!;
+    const ticket = (await ticketsOf(ctx, contact.id))[0]!;
     await sendTicketText(ctx.deps, ticket, "Olá Duda");
-    expect(ctx.sandbox.network.outbox(conn.id, `lid:${LID}`).map((m) => m.body)).toEqual(["Olá Duda"]);
+    expect((await ctx.sandbox.network.outbox(conn.id, `lid:${LID}`)).map((m) => m.body)).toEqual(["Olá Duda"]);
 
     const list = await call(ctx.app, "GET", "/api/contacts?searchParam=duda", { token });
     expect(list.json.contacts).toMatchObject([{ id: contact.id, number: null, name: "Duda" }]);
@@ -87,11 +88,11 @@ describe("a sender WhatsApp shows only by a LID", () => {
       groupName: "Grupo",
       body: "oi grupo",
     });
-    const caio = ctx.db.select().from(contacts).where(eq(contacts.lid, LID)).get()!;
+    const caio = (await first(ctx.db.select().from(contacts).where(eq(contacts.lid, LID))))!;
     expect(caio).toMatchObject({ number: null, name: "Caio" });
-    expect(ctx.db.select().from(messages).all()).toMatchObject([{ body: "oi grupo", contactId: caio.id }]);
+    expect(await ctx.db.select().from(messages)).toMatchObject([{ body: "oi grupo", contactId: caio.id }]);
     await say(ctx, conn.id, token, { from: `lid:${LID}`, call: "missed" });
-    expect(ticketsOf(ctx, caio.id)).toHaveLength(1);
+    expect(await ticketsOf(ctx, caio.id)).toHaveLength(1);
   });
 });
 
@@ -104,87 +105,66 @@ describe("when WhatsApp tells a LID's phone number", () => {
       (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/lid-mapping`, { token, body: { lid: LID, phone: PHONE } }))
         .status,
     ).toBe(200);
-    const [contact] = contactRows(ctx);
+    const [contact] = await contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID, name: "Duda" });
     expect(ctx.hub.named("contact").map((e) => e.payload)).toEqual([{ action: "update", contact }]);
     await say(ctx, conn.id, token, { from: PHONE, body: "de novo" });
-    expect(contactRows(ctx)).toHaveLength(1);
-    expect(ticketsOf(ctx, contact!.id).map((t) => t.lastMessage)).toEqual(["de novo"]);
+    expect(await contactRows(ctx)).toHaveLength(1);
+    expect((await ticketsOf(ctx, contact!.id)).map((t) => t.lastMessage)).toEqual(["de novo"]);
   });
 
   test("the LID contact is merged into the phone contact: tickets, messages, tags, extra info, schedules and reactions move, and one active ticket remains", async () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: PHONE, name: "Ana", body: "antes" });
-    const phone = contactRows(ctx)[0]!;
-    const agent = ctx.db.select().from(users).get()!;
-    const open = ticketsOf(ctx, phone.id)[0]!;
-    ctx.db
+    const phone = (await contactRows(ctx))[0]!;
+    const agent = (await first(ctx.db.select().from(users)))!;
+    const open = (await ticketsOf(ctx, phone.id))[0]!;
+    await ctx.db
       .update(tickets)
       .set({ status: "open", userId: agent.id, updatedAt: open.updatedAt })
-      .where(eq(tickets.id, open.id))
-      .run();
-    ctx.db.insert(contactExtraInfo).values({ contactId: phone.id, name: "cpf", value: "1" }).run();
+      .where(eq(tickets.id, open.id));
+    await ctx.db.insert(contactExtraInfo).values({ contactId: phone.id, name: "cpf", value: "1" });
 
     ctx.clock.advance(60_000);
     const reacted = await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Ana LID", body: "pelo LID" });
-    const lidContact = ctx.db.select().from(contacts).where(eq(contacts.lid, LID)).get()!;
-    const pending = ticketsOf(ctx, lidContact.id)[0]!;
-    const closedOld = ctx.db
-      .insert(tickets)
-      .values({ contactId: lidContact.id, whatsappId: conn.id, status: "closed" })
-      .returning()
-      .get();
-    const tag = ctx.db.insert(tags).values({ name: "vip" }).returning().get();
-    ctx.db.insert(ticketTags).values({ ticketId: pending.id, tagId: tag.id }).run();
-    ctx.db.insert(contactExtraInfo).values({ contactId: lidContact.id, name: "email2", value: "a@b.c" }).run();
-    ctx.db
-      .insert(schedules)
-      .values({
-        contactId: lidContact.id,
-        ticketId: pending.id,
-        body: "lembrete",
-        sendAt: new Date(ctx.clock.now() + 3600_000),
-      })
-      .run();
-    const target = ctx.db.select().from(messages).where(eq(messages.wid, reacted)).get()!;
-    ctx.db
-      .insert(messageReactions)
-      .values({ messageId: target.id, reactor: `lid:${LID}`, emoji: "👍" })
-      .run();
+    const lidContact = (await first(ctx.db.select().from(contacts).where(eq(contacts.lid, LID))))!;
+    const pending = (await ticketsOf(ctx, lidContact.id))[0]!;
+    const closedOld = await one(
+      ctx.db.insert(tickets).values({ contactId: lidContact.id, whatsappId: conn.id, status: "closed" }).returning(),
+    );
+    const tag = await one(ctx.db.insert(tags).values({ name: "vip" }).returning());
+    await ctx.db.insert(ticketTags).values({ ticketId: pending.id, tagId: tag.id });
+    await ctx.db.insert(contactExtraInfo).values({ contactId: lidContact.id, name: "email2", value: "a@b.c" });
+    await ctx.db.insert(schedules).values({
+      contactId: lidContact.id,
+      ticketId: pending.id,
+      body: "lembrete",
+      sendAt: new Date(ctx.clock.now() + 3600_000),
+    });
+    const target = (await first(ctx.db.select().from(messages).where(eq(messages.wid, reacted))))!;
+    await ctx.db.insert(messageReactions).values({ messageId: target.id, reactor: `lid:${LID}`, emoji: "👍" });
     ctx.hub.clear();
 
     await call(ctx.app, "POST", `/api/sandbox/${conn.id}/lid-mapping`, { token, body: { lid: LID, phone: PHONE } });
 
-    expect(contactRows(ctx)).toMatchObject([{ id: phone.id, number: PHONE, lid: LID, name: "Ana" }]);
-    const remaining = ticketsOf(ctx, phone.id).sort((a, b) => a.id - b.id);
+    expect(await contactRows(ctx)).toMatchObject([{ id: phone.id, number: PHONE, lid: LID, name: "Ana" }]);
+    const remaining = (await ticketsOf(ctx, phone.id)).sort((a, b) => a.id - b.id);
     expect(remaining.map((t) => [t.id, t.status])).toEqual([
       [open.id, "open"],
       [closedOld.id, "closed"],
     ]);
     expect(remaining[0]).toMatchObject({ userId: agent.id, unreadMessages: 2, lastMessage: "pelo LID" });
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .all()
-        .map((m) => [m.body, m.ticketId, m.contactId]),
-    ).toEqual([
+    expect((await ctx.db.select().from(messages)).map((m) => [m.body, m.ticketId, m.contactId])).toEqual([
       ["antes", open.id, phone.id],
       ["pelo LID", open.id, phone.id],
     ]);
-    expect(ctx.db.select().from(ticketTags).all()).toEqual([{ ticketId: open.id, tagId: tag.id }]);
-    expect(
-      ctx.db
-        .select()
-        .from(contactExtraInfo)
-        .all()
-        .map((e) => [e.contactId, e.name]),
-    ).toEqual([
+    expect(await ctx.db.select().from(ticketTags)).toEqual([{ ticketId: open.id, tagId: tag.id }]);
+    expect((await ctx.db.select().from(contactExtraInfo)).map((e) => [e.contactId, e.name])).toEqual([
       [phone.id, "cpf"],
       [phone.id, "email2"],
     ]);
-    expect(ctx.db.select().from(schedules).all()).toMatchObject([{ contactId: phone.id, ticketId: open.id }]);
-    expect(ctx.db.select().from(messageReactions).all()).toMatchObject([{ messageId: target.id, reactor: PHONE }]);
+    expect(await ctx.db.select().from(schedules)).toMatchObject([{ contactId: phone.id, ticketId: open.id }]);
+    expect(await ctx.db.select().from(messageReactions)).toMatchObject([{ messageId: target.id, reactor: PHONE }]);
 
     const events = ctx.hub.sent.map((e) => [e.event, (e.payload as { action: string }).action]);
     expect(events).toContainEqual(["contact", "delete"]);
@@ -211,33 +191,26 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: PHONE, name: "Ana", body: "1" });
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Ana", body: "2" });
-    expect(contactRows(ctx)).toHaveLength(2);
+    expect(await contactRows(ctx)).toHaveLength(2);
     await say(ctx, conn.id, token, { from: PHONE, lid: LID, name: "Ana", body: "3" });
-    const all = contactRows(ctx);
+    const all = await contactRows(ctx);
     expect(all).toMatchObject([{ number: PHONE, lid: LID }]);
-    const [ticket] = ticketsOf(ctx, all[0]!.id);
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .where(eq(messages.ticketId, ticket!.id))
-        .all()
-        .map((m) => m.body),
-    ).toEqual(["1", "2", "3"]);
+    const [ticket] = await ticketsOf(ctx, all[0]!.id);
+    expect((await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket!.id))).map((m) => m.body)).toEqual([
+      "1",
+      "2",
+      "3",
+    ]);
   });
 
   test("an active LID ticket beside a closed phone ticket just moves over", async () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: PHONE, name: "Ana", body: "velho" });
-    const phone = contactRows(ctx)[0]!;
-    ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.contactId, phone.id)).run();
+    const phone = (await contactRows(ctx))[0]!;
+    await ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.contactId, phone.id));
     await say(ctx, conn.id, token, { from: `lid:${LID}`, name: "Ana", body: "novo" });
-    linkLid(ctx.deps, PHONE, LID);
-    expect(
-      ticketsOf(ctx, phone.id)
-        .map((t) => [t.status, t.lastMessage])
-        .sort(),
-    ).toEqual([
+    await linkLid(ctx.deps, PHONE, LID);
+    expect((await ticketsOf(ctx, phone.id)).map((t) => [t.status, t.lastMessage]).sort()).toEqual([
       ["closed", "velho"],
       ["pending", "novo"],
     ]);
@@ -247,12 +220,8 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const { ctx, token, conn } = await setup();
     await say(ctx, conn.id, token, { from: "5511900001111", lid: LID, name: "Bia", body: "oi" });
     await say(ctx, conn.id, token, { from: PHONE, name: "Ana", body: "oi" });
-    linkLid(ctx.deps, PHONE, LID);
-    expect(
-      contactRows(ctx)
-        .map((c) => [c.number, c.lid])
-        .sort(),
-    ).toEqual([
+    await linkLid(ctx.deps, PHONE, LID);
+    expect((await contactRows(ctx)).map((c) => [c.number, c.lid]).sort()).toEqual([
       ["5511900001111", LID],
       [PHONE, null],
     ]);
@@ -263,7 +232,7 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const pipeline = new InboundPipeline(ctx.deps, botActions(ctx.deps));
     const base = { isGroup: false, fromMe: false, at: ctx.clock.now(), kind: "chat" as const };
     await pipeline.handle(conn.id, { ...base, id: "L1", chatId: `lid:${LID}`, lid: LID, pushName: "Ana", body: "1" });
-    const lidContact = contactRows(ctx)[0]!;
+    const lidContact = (await contactRows(ctx))[0]!;
     await pipeline.handle(conn.id, { ...base, id: "P1", chatId: PHONE, body: "phone" });
     let release!: () => void;
     let held!: Promise<void>;
@@ -274,17 +243,16 @@ describe("when WhatsApp tells a LID's phone number", () => {
       });
     });
     const waiting = pipeline.handle(conn.id, { ...base, id: "L2", chatId: `lid:${LID}`, lid: LID, body: "2" });
-    linkLid(ctx.deps, PHONE, LID);
+    await linkLid(ctx.deps, PHONE, LID);
     release();
     await held;
     await waiting;
-    const [contact] = contactRows(ctx);
+    const [contact] = await contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID });
-    const bodies = ctx.db
-      .select()
-      .from(messages)
-      .all()
-      .map((m) => [m.body, ticketsOf(ctx, contact!.id).some((t) => t.id === m.ticketId)]);
+    const bodies = (await ctx.db.select().from(messages)).map(async (m) => [
+      m.body,
+      (await ticketsOf(ctx, contact!.id)).some((t) => t.id === m.ticketId),
+    ]);
     expect(bodies).toEqual([
       ["1", true],
       ["phone", true],

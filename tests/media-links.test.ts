@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,21 +12,23 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7
 let seq = 0;
 
 /** A ticket with one stored image message; returns both ids. */
-function imageMessage(ctx: TestContext) {
+async function imageMessage(ctx: TestContext) {
   mkdirSync(ctx.deps.config.mediaDir, { recursive: true });
   const stored = `${crypto.randomUUID()}.png`;
   writeFileSync(join(ctx.deps.config.mediaDir, stored), PNG);
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: "Foto", number: `55418${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open" }).returning().get();
-  const message = ctx.db
-    .insert(messages)
-    .values({ wid: `img${seq}`, ticketId: ticket.id, body: "foto", mediaType: "image", mediaUrl: stored })
-    .returning()
-    .get();
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: "Foto", number: `55418${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(ctx.db.insert(tickets).values({ contactId: contact.id, status: "open" }).returning());
+  const message = await one(
+    ctx.db
+      .insert(messages)
+      .values({ wid: `img${seq}`, ticketId: ticket.id, body: "foto", mediaType: "image", mediaUrl: stored })
+      .returning(),
+  );
   return { ticketId: ticket.id, messageId: message.id };
 }
 
@@ -44,7 +47,7 @@ describe("signed media links", () => {
   test("API answers carry an absolute link that opens the file without a header and holds no token", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const { ticketId, messageId } = imageMessage(ctx);
+    const { ticketId, messageId } = await imageMessage(ctx);
     const link = await linkOf(ctx, ticketId, token, { host: "desk.example.com:8443" });
     expect(link).toStartWith(`http://desk.example.com:8443/api/media/${messageId}?expires=`);
     expect(link).not.toContain(token);
@@ -58,11 +61,11 @@ describe("signed media links", () => {
   test("the link's origin is PUBLIC_URL when set, and https behind a trusted proxy", async () => {
     const ctx = await makeTestApp({ publicUrl: "https://zap.example.com" });
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const { ticketId } = imageMessage(ctx);
+    const { ticketId } = await imageMessage(ctx);
     expect(await linkOf(ctx, ticketId, token)).toStartWith("https://zap.example.com/api/media/");
     const proxied = await makeTestApp();
     const admin = await loginAs(proxied, { profile: "admin" });
-    const other = imageMessage(proxied);
+    const other = await imageMessage(proxied);
     const link = await linkOf(proxied, other.ticketId, admin.token, {
       "x-forwarded-proto": "https",
       "x-forwarded-host": "inbox.example.com",
@@ -73,7 +76,7 @@ describe("signed media links", () => {
   test("a page of our own origin gets links under the origin its browser sees, even behind an uncounted proxy", async () => {
     const ctx = await makeTestApp({ trustProxy: 0 });
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const { ticketId } = imageMessage(ctx);
+    const { ticketId } = await imageMessage(ctx);
     const link = await linkOf(ctx, ticketId, token, {
       host: "desk.example.com",
       "sec-fetch-site": "same-origin",
@@ -91,7 +94,7 @@ describe("signed media links", () => {
 
   test("a link stops working once it expired (about an hour), with 403 ERR_LINK_EXPIRED", async () => {
     const ctx = await makeTestApp();
-    const { messageId } = imageMessage(ctx);
+    const { messageId } = await imageMessage(ctx);
     const link = signedMediaPath(ctx.deps, messageId);
     ctx.clock.advance((MEDIA_LINK_LIFETIME - 1) * 1000);
     expect((await open(ctx, link)).status).toBe(200);
@@ -103,7 +106,7 @@ describe("signed media links", () => {
 
   test("a tampered signature or expiry is refused", async () => {
     const ctx = await makeTestApp();
-    const { messageId } = imageMessage(ctx);
+    const { messageId } = await imageMessage(ctx);
     const link = signedMediaPath(ctx.deps, messageId);
     const url = new URL(link, BASE);
     const signature = url.searchParams.get("signature")!;
@@ -117,8 +120,8 @@ describe("signed media links", () => {
 
   test("one file's signature does not open another file", async () => {
     const ctx = await makeTestApp();
-    const first = imageMessage(ctx);
-    const second = imageMessage(ctx);
+    const first = await imageMessage(ctx);
+    const second = await imageMessage(ctx);
     const link = signedMediaPath(ctx.deps, first.messageId);
     expect((await open(ctx, link)).status).toBe(200);
     expect((await open(ctx, link.replace(`/media/${first.messageId}?`, `/media/${second.messageId}?`))).status).toBe(
@@ -128,14 +131,14 @@ describe("signed media links", () => {
 
   test("a signature made with another installation's secret is refused", async () => {
     const ctx = await makeTestApp();
-    const { messageId } = imageMessage(ctx);
+    const { messageId } = await imageMessage(ctx);
     const foreign = signedMediaPath({ config: { jwtSecret: "another-installation" }, clock: ctx.clock }, messageId);
     expect((await open(ctx, foreign)).status).toBe(403);
   });
 
   test("a chat open past its links' expiry asks for a fresh link to a file its user may see", async () => {
     const ctx = await makeTestApp();
-    const { ticketId, messageId } = imageMessage(ctx);
+    const { ticketId, messageId } = await imageMessage(ctx);
     const admin = await loginAs(ctx, { profile: "admin" });
     const stale = await linkOf(ctx, ticketId, admin.token);
     ctx.clock.advance(2 * MEDIA_LINK_LIFETIME * 1000);
@@ -145,8 +148,8 @@ describe("signed media links", () => {
     expect(renewed.json.url).toStartWith(`http://localhost/api/media/${messageId}?expires=`);
     expect((await open(ctx, renewed.json.url)).status).toBe(200);
 
-    const queue = ctx.db.insert(queues).values({ name: "Vendas", color: "#0a0" }).returning().get();
-    ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId)).run();
+    const queue = await one(ctx.db.insert(queues).values({ name: "Vendas", color: "#0a0" }).returning());
+    await ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId));
     const outsider = await loginAs(ctx);
     expect((await call(ctx.app, "GET", `/api/media/${messageId}/link`, { token: outsider.token })).status).toBe(403);
     expect((await call(ctx.app, "GET", `/api/media/${messageId}/link`)).status).toBe(401);

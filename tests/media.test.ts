@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,22 +50,31 @@ describe("sniffMime", () => {
 });
 
 let seq = 0;
-function mediaMessage(ctx: TestContext, content: Uint8Array, fileName: string, queueId: number | null = null) {
+async function mediaMessage(ctx: TestContext, content: Uint8Array, fileName: string, queueId: number | null = null) {
   const dir = ctx.deps.config.mediaDir;
   mkdirSync(dir, { recursive: true });
   const stored = `${crypto.randomUUID()}.bin`;
   writeFileSync(join(dir, stored), content);
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: "M", number: `55419${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, queueId }).returning().get();
-  return ctx.db
-    .insert(messages)
-    .values({ wid: `w${seq}`, ticketId: ticket.id, body: fileName, mediaType: "document", mediaUrl: stored, fileName })
-    .returning()
-    .get();
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: "M", number: `55419${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(ctx.db.insert(tickets).values({ contactId: contact.id, queueId }).returning());
+  return await one(
+    ctx.db
+      .insert(messages)
+      .values({
+        wid: `w${seq}`,
+        ticketId: ticket.id,
+        body: fileName,
+        mediaType: "document",
+        mediaUrl: stored,
+        fileName,
+      })
+      .returning(),
+  );
 }
 
 async function get(ctx: TestContext, path: string, token?: string) {
@@ -76,7 +86,7 @@ describe("GET /api/media/:id", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
     const png = bytes(0x89, "PNG", 0x0d, 0x0a, 0x1a, 0x0a, 1, 2);
-    const m = mediaMessage(ctx, png, "photo.png");
+    const m = await mediaMessage(ctx, png, "photo.png");
     expect((await get(ctx, `/api/media/${m.id}?token=${token}`)).status).toBe(401);
     const res = await get(ctx, `/api/media/${m.id}`, token);
     expect(res.status).toBe(200);
@@ -89,7 +99,7 @@ describe("GET /api/media/:id", () => {
   test("HTML is never served as text/html: octet-stream attachment", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
-    const m = mediaMessage(ctx, bytes("<html><script>alert(1)</script>"), "page.html");
+    const m = await mediaMessage(ctx, bytes("<html><script>alert(1)</script>"), "page.html");
     const res = await get(ctx, `/api/media/${m.id}`, token);
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-disposition")).toStartWith("attachment");
@@ -97,10 +107,10 @@ describe("GET /api/media/:id", () => {
 
   test("refusals: no token 401, a bad one 403, another queue's message 403, no such message or no file 404", async () => {
     const ctx = await makeTestApp();
-    const a = ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning().get();
-    const b = ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning().get();
+    const a = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
+    const b = await one(ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning());
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
-    const hidden = mediaMessage(ctx, bytes("%PDF-1"), "x.pdf", b.id);
+    const hidden = await mediaMessage(ctx, bytes("%PDF-1"), "x.pdf", b.id);
     expect((await get(ctx, `/api/media/${hidden.id}`)).status).toBe(401);
     expect((await get(ctx, `/api/media/${hidden.id}`, "garbage")).status).toBe(403);
     expect((await get(ctx, `/api/media/${hidden.id}`, token)).status).toBe(403);

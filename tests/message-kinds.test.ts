@@ -1,3 +1,4 @@
+import { first, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { messages, queues, tickets } from "../src/db/tables";
@@ -10,7 +11,7 @@ async function chatWithOneMessage() {
   const ctx = await makeTestApp();
   const conn = await createSandboxConnection(ctx);
   await ctx.sandbox.inbound(conn.id, { from: FROM, body: "Quero o pedido 12", id: "IN1" });
-  const ticket = ctx.db.select().from(tickets).get()!;
+  const ticket = (await first(ctx.db.select().from(tickets)))!;
   ctx.hub.clear();
   return { ctx, conn, ticket, sink: ctx.channels.driverSink };
 }
@@ -18,8 +19,8 @@ async function chatWithOneMessage() {
 describe("edits, reactions and undecryptable messages", () => {
   test("an edit replaces the stored text, marks it edited and updates the chat live", async () => {
     const { ctx, conn, ticket, sink } = await chatWithOneMessage();
-    sink.onEdit(conn.id, { id: "IN1", body: "Quero o pedido 13", at: ctx.clock.now() });
-    const row = ctx.db.select().from(messages).where(eq(messages.wid, "IN1")).get()!;
+    await sink.onEdit(conn.id, { id: "IN1", body: "Quero o pedido 13", at: ctx.clock.now() });
+    const row = (await first(ctx.db.select().from(messages).where(eq(messages.wid, "IN1"))))!;
     expect(row).toMatchObject({ body: "Quero o pedido 13", isEdited: true });
     const [update] = ctx.hub.to(`ticket:${ticket.id}`, "appMessage");
     expect(update?.payload).toMatchObject({
@@ -33,13 +34,13 @@ describe("edits, reactions and undecryptable messages", () => {
 
   test("a reaction shows on the bubble it reacts to, never as unread, and does not reopen a closed ticket", async () => {
     const { ctx, conn, ticket, sink } = await chatWithOneMessage();
-    ctx.db.update(tickets).set({ status: "closed", unreadMessages: 0 }).where(eq(tickets.id, ticket.id)).run();
-    sink.onReaction(conn.id, { targetId: "IN1", emoji: "👍", reactor: FROM, at: ctx.clock.now() });
-    sink.onReaction(conn.id, { targetId: "IN1", emoji: "❤️", reactor: "me", at: ctx.clock.now() + 1 });
-    const after = ctx.db.select().from(tickets).all();
+    await ctx.db.update(tickets).set({ status: "closed", unreadMessages: 0 }).where(eq(tickets.id, ticket.id));
+    await sink.onReaction(conn.id, { targetId: "IN1", emoji: "👍", reactor: FROM, at: ctx.clock.now() });
+    await sink.onReaction(conn.id, { targetId: "IN1", emoji: "❤️", reactor: "me", at: ctx.clock.now() + 1 });
+    const after = await ctx.db.select().from(tickets);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ status: "closed", unreadMessages: 0, lastMessage: "Quero o pedido 12" });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect(await ctx.db.select().from(messages)).toHaveLength(1);
     const updates = ctx.hub.to(`ticket:${ticket.id}`, "appMessage").map((u) => u.payload);
     expect(updates.at(-1)).toMatchObject({
       action: "update",
@@ -50,7 +51,7 @@ describe("edits, reactions and undecryptable messages", () => {
         ],
       },
     });
-    sink.onReaction(conn.id, { targetId: "IN1", emoji: "", reactor: FROM, at: ctx.clock.now() + 2 });
+    await sink.onReaction(conn.id, { targetId: "IN1", emoji: "", reactor: FROM, at: ctx.clock.now() + 2 });
     const { token } = await loginAs(ctx, { profile: "admin" });
     const history = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
     expect(history.json.messages[0].reactions).toEqual([{ emoji: "❤️", reactor: "me" }]);
@@ -58,26 +59,26 @@ describe("edits, reactions and undecryptable messages", () => {
 
   test("a reaction to an unknown message is logged and dropped", async () => {
     const { ctx, conn, sink } = await chatWithOneMessage();
-    sink.onReaction(conn.id, { targetId: "NOPE", emoji: "👍", reactor: FROM, at: ctx.clock.now() });
+    await sink.onReaction(conn.id, { targetId: "NOPE", emoji: "👍", reactor: FROM, at: ctx.clock.now() });
     expect(ctx.hub.sent).toEqual([]);
   });
 
   test("an undecryptable message waits without running the bot, and its resend replaces it and runs the menu", async () => {
     const ctx = await makeTestApp();
-    const sales = ctx.db.insert(queues).values({ name: "Vendas", color: "#aa0000" }).returning().get();
-    const support = ctx.db.insert(queues).values({ name: "Suporte", color: "#00aa00" }).returning().get();
+    const sales = await one(ctx.db.insert(queues).values({ name: "Vendas", color: "#aa0000" }).returning());
+    const support = await one(ctx.db.insert(queues).values({ name: "Suporte", color: "#00aa00" }).returning());
     const conn = await createSandboxConnection(ctx, { greetingMessage: "Escolha:", queueIds: [sales.id, support.id] });
     const sink = ctx.channels.driverSink;
     const base = { chatId: FROM, isGroup: false, fromMe: false, at: ctx.clock.now() };
     await sink.onMessage(conn.id, { ...base, id: "W1", kind: "waiting", body: WAITING_BODY });
-    expect(ctx.sandbox.network.outbox(conn.id, FROM)).toEqual([]);
-    const waiting = ctx.db.select().from(messages).where(eq(messages.wid, "W1")).get()!;
+    expect(await ctx.sandbox.network.outbox(conn.id, FROM)).toEqual([]);
+    const waiting = (await first(ctx.db.select().from(messages).where(eq(messages.wid, "W1"))))!;
     expect(waiting).toMatchObject({ mediaType: "waiting", body: WAITING_BODY });
     await sink.onMessage(conn.id, { ...base, id: "W1", kind: "chat", body: "Oi" });
-    const replaced = ctx.db.select().from(messages).where(eq(messages.wid, "W1")).all();
+    const replaced = await ctx.db.select().from(messages).where(eq(messages.wid, "W1"));
     expect(replaced).toHaveLength(1);
     expect(replaced[0]).toMatchObject({ id: waiting.id, mediaType: "chat", body: "Oi" });
-    expect(ctx.sandbox.network.outbox(conn.id, FROM).map((m) => m.body)).toEqual([
+    expect((await ctx.sandbox.network.outbox(conn.id, FROM)).map((m) => m.body)).toEqual([
       "\u200eEscolha:\n\n*1* - Vendas\n*2* - Suporte",
     ]);
   });

@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets } from "../src/db/tables";
@@ -6,36 +8,38 @@ import { searchHistory } from "../src/modules/messages/search";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const waiting = (ctx: TestContext) =>
-  (ctx.db.$client.query("SELECT count(*) AS n FROM messages_fts_pending").get() as { n: number }).n;
+  (sqliteClient(ctx.db).query("SELECT count(*) AS n FROM messages_fts_pending").get() as { n: number }).n;
 
 /** The rows the full-text index holds for a word (FTS5 reads them from the index alone, not from `messages`). */
 const indexed = (ctx: TestContext, word: string) =>
   (
-    ctx.db.$client
+    sqliteClient(ctx.db)
       .query("SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid")
       .all(`"${word}"`) as { id: number }[]
   ).map((r) => r.id);
 
 /** FTS5's own check that its index holds exactly what `messages` holds (throws when it does not). */
 const checkIndex = (ctx: TestContext) =>
-  ctx.db.$client.run("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
+  sqliteClient(ctx.db).run("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
 
 let seq = 0;
-function aTicket(ctx: TestContext) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Contact ${++seq}`, number: `5511977${String(seq).padStart(6, "0")}` })
-    .returning()
-    .get();
-  return ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning().get();
+async function aTicket(ctx: TestContext) {
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Contact ${++seq}`, number: `5511977${String(seq).padStart(6, "0")}` })
+      .returning(),
+  );
+  return await one(ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning());
 }
 
-const insertMessage = (ctx: TestContext, ticketId: number, body: string) =>
-  ctx.db
-    .insert(messages)
-    .values({ wid: `idx${++seq}`, ticketId, body })
-    .returning()
-    .get();
+const insertMessage = async (ctx: TestContext, ticketId: number, body: string) =>
+  await one(
+    ctx.db
+      .insert(messages)
+      .values({ wid: `idx${++seq}`, ticketId, body })
+      .returning(),
+  );
 
 describe("full-text index of message bodies", () => {
   test("inbound messages are indexed in the transaction that stores them: nothing waits once they are acknowledged", async () => {
@@ -58,22 +62,22 @@ describe("full-text index of message bodies", () => {
 
   test("a message written by another path waits, and is found by the next search all the same", async () => {
     const ctx = await makeTestApp();
-    const ticket = aTicket(ctx);
-    const message = insertMessage(ctx, ticket.id, "Pedido de reembolso aprovado");
+    const ticket = await aTicket(ctx);
+    const message = await insertMessage(ctx, ticket.id, "Pedido de reembolso aprovado");
     expect(waiting(ctx)).toBe(1);
     expect(indexed(ctx, "reembolso")).toEqual([]);
-    expect(searchHistory(ctx.db, [ticket.id], "reembolso").ids).toEqual([message.id]);
+    expect((await searchHistory(ctx.db, [ticket.id], "reembolso")).ids).toEqual([message.id]);
     expect(waiting(ctx)).toBe(0);
     checkIndex(ctx);
   });
 
   test("a waiting message deleted or edited before it is indexed leaves no trace of its old text", async () => {
     const ctx = await makeTestApp();
-    const ticket = aTicket(ctx);
-    const gone = insertMessage(ctx, ticket.id, "mensagem apagada");
-    const edited = insertMessage(ctx, ticket.id, "texto antigo");
-    ctx.db.delete(messages).where(eq(messages.id, gone.id)).run();
-    ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id)).run();
+    const ticket = await aTicket(ctx);
+    const gone = await insertMessage(ctx, ticket.id, "mensagem apagada");
+    const edited = await insertMessage(ctx, ticket.id, "texto antigo");
+    await ctx.db.delete(messages).where(eq(messages.id, gone.id));
+    await ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id));
     indexNewMessages(ctx.db);
     expect(indexed(ctx, "apagada")).toEqual([]);
     expect(indexed(ctx, "antigo")).toEqual([]);
@@ -83,12 +87,12 @@ describe("full-text index of message bodies", () => {
 
   test("an indexed message deleted or edited afterwards is taken out of the index or found by its new text", async () => {
     const ctx = await makeTestApp();
-    const ticket = aTicket(ctx);
-    const gone = insertMessage(ctx, ticket.id, "mensagem apagada");
-    const edited = insertMessage(ctx, ticket.id, "texto antigo");
+    const ticket = await aTicket(ctx);
+    const gone = await insertMessage(ctx, ticket.id, "mensagem apagada");
+    const edited = await insertMessage(ctx, ticket.id, "texto antigo");
     indexNewMessages(ctx.db);
-    ctx.db.delete(messages).where(eq(messages.id, gone.id)).run();
-    ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id)).run();
+    await ctx.db.delete(messages).where(eq(messages.id, gone.id));
+    await ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id));
     expect(indexed(ctx, "apagada")).toEqual([]);
     expect(indexed(ctx, "antigo")).toEqual([]);
     expect(indexed(ctx, "novo")).toEqual([edited.id]);
@@ -97,11 +101,11 @@ describe("full-text index of message bodies", () => {
 });
 
 const contactsWaiting = (ctx: TestContext) =>
-  (ctx.db.$client.query("SELECT count(*) AS n FROM contacts_fts_pending").get() as { n: number }).n;
+  (sqliteClient(ctx.db).query("SELECT count(*) AS n FROM contacts_fts_pending").get() as { n: number }).n;
 
 const contactsIndexed = (ctx: TestContext, text: string) =>
   (
-    ctx.db.$client
+    sqliteClient(ctx.db)
       .query("SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ? ORDER BY rowid")
       .all(`"${text}"`) as { id: number }[]
   ).map((r) => r.id);
@@ -118,19 +122,21 @@ describe("full-text index of contact names and numbers", () => {
     expect(res.status).toBe(200);
     expect(contactsWaiting(ctx)).toBe(0);
     expect(contactsIndexed(ctx, "conceicao")).toHaveLength(1);
-    ctx.db.$client.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
+    sqliteClient(ctx.db).run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
   });
 
   test("a contact created by another path waits, is found by the next ticket search, and a rename or delete while waiting leaves no trace", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const ticket = aTicket(ctx);
-    const renamed = ctx.db.insert(contacts).values({ name: "Nome Antigo", number: "5511900001111" }).returning().get();
-    const gone = ctx.db.insert(contacts).values({ name: "Apagado", number: "5511900002222" }).returning().get();
-    ctx.db.update(contacts).set({ name: "Nome Novo" }).where(eq(contacts.id, renamed.id)).run();
-    ctx.db.delete(contacts).where(eq(contacts.id, gone.id)).run();
+    const ticket = await aTicket(ctx);
+    const renamed = await one(
+      ctx.db.insert(contacts).values({ name: "Nome Antigo", number: "5511900001111" }).returning(),
+    );
+    const gone = await one(ctx.db.insert(contacts).values({ name: "Apagado", number: "5511900002222" }).returning());
+    await ctx.db.update(contacts).set({ name: "Nome Novo" }).where(eq(contacts.id, renamed.id));
+    await ctx.db.delete(contacts).where(eq(contacts.id, gone.id));
     expect(contactsWaiting(ctx)).toBe(2);
-    const contact = ctx.db.select().from(contacts).where(eq(contacts.id, ticket.contactId)).get()!;
+    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.id, ticket.contactId))))!;
     const res = await call(
       ctx.app,
       "GET",
@@ -142,6 +148,6 @@ describe("full-text index of contact names and numbers", () => {
     expect(contactsIndexed(ctx, "antigo")).toEqual([]);
     expect(contactsIndexed(ctx, "apagado")).toEqual([]);
     expect(contactsIndexed(ctx, "novo")).toEqual([renamed.id]);
-    ctx.db.$client.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
+    sqliteClient(ctx.db).run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");
   });
 });

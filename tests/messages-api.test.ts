@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
@@ -7,26 +8,31 @@ import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
-function seed(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
+async function seed(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
   const cid =
     contactId ??
+    (
+      await one(
+        ctx.db
+          .insert(contacts)
+          .values({ name: `Lia ${++seq}`, number: `55319${String(seq).padStart(8, "0")}` })
+          .returning(),
+      )
+    ).id;
+  return await one(
     ctx.db
-      .insert(contacts)
-      .values({ name: `Lia ${++seq}`, number: `55319${String(seq).padStart(8, "0")}` })
-      .returning()
-      .get().id;
-  return ctx.db
-    .insert(tickets)
-    .values({ contactId: cid, status: "open", ...values })
-    .returning()
-    .get();
+      .insert(tickets)
+      .values({ contactId: cid, status: "open", ...values })
+      .returning(),
+  );
 }
-const queue = (ctx: TestContext, name: string) =>
-  ctx.db
-    .insert(queues)
-    .values({ name, color: `#${name}` })
-    .returning()
-    .get();
+const queue = async (ctx: TestContext, name: string) =>
+  await one(
+    ctx.db
+      .insert(queues)
+      .values({ name, color: `#${name}` })
+      .returning(),
+  );
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 async function multipart(
@@ -53,9 +59,9 @@ describe("GET /messages/:ticketId", () => {
   test("pages of 20, newest page first but ascending inside, hasMore true then false; opening marks read", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const t = seed(ctx, { unreadMessages: 25 });
+    const t = await seed(ctx, { unreadMessages: 25 });
     for (let i = 0; i < 25; i++)
-      storeMessage(ctx.deps, {
+      await storeMessage(ctx.deps, {
         whatsappId: null,
         wid: `w${i}`,
         ticketId: t.id,
@@ -73,26 +79,23 @@ describe("GET /messages/:ticketId", () => {
     const second = await call(ctx.app, "GET", `/api/messages/${t.id}?pageNumber=2`, { token });
     expect(second.json).toMatchObject({ hasMore: false });
     expect(second.json.messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.unreadMessages).toBe(0);
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 
   test("history spans the contact's tickets the user may see, never another queue's", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
-    const mine = seed(ctx, { queueId: a.id });
-    const old = seed(ctx, { queueId: null, status: "closed" }, mine.contactId);
-    const secret = seed(ctx, { queueId: b.id, status: "closed" }, mine.contactId);
-    ctx.db
-      .insert(messages)
-      .values([
-        { wid: "1", ticketId: old.id, body: "old" },
-        { wid: "2", ticketId: secret.id, body: "secret" },
-        { wid: "3", ticketId: mine.id, body: "now" },
-      ])
-      .run();
+    const mine = await seed(ctx, { queueId: a.id });
+    const old = await seed(ctx, { queueId: null, status: "closed" }, mine.contactId);
+    const secret = await seed(ctx, { queueId: b.id, status: "closed" }, mine.contactId);
+    await ctx.db.insert(messages).values([
+      { wid: "1", ticketId: old.id, body: "old" },
+      { wid: "2", ticketId: secret.id, body: "secret" },
+      { wid: "3", ticketId: mine.id, body: "now" },
+    ]);
     const res = await call(ctx.app, "GET", `/api/messages/${mine.id}`, { token });
     expect(res.json.messages.map((m: { body: string }) => m.body).sort()).toEqual(["now", "old"]);
     expect(await call(ctx.app, "GET", `/api/messages/${secret.id}`, { token })).toMatchObject({
@@ -111,26 +114,28 @@ describe("POST /messages/:ticketId", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
-    const number = ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId)).get()!.number;
-    const quoted = storeMessage(ctx.deps, {
-      whatsappId: wa.id,
-      wid: "IN1",
-      ticketId: t.id,
-      contactId: t.contactId,
-      body: "question",
-      fromMe: false,
-    }).message;
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const number = (await first(ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId))))!.number;
+    const quoted = (
+      await storeMessage(ctx.deps, {
+        whatsappId: wa.id,
+        wid: "IN1",
+        ticketId: t.id,
+        contactId: t.contactId,
+        body: "question",
+        fromMe: false,
+      })
+    ).message;
     const res = await call(ctx.app, "POST", `/api/messages/${t.id}`, {
       token,
       body: { body: "hi {{name}}", quotedMsg: { id: quoted.id } },
     });
     expect(res.status).toBe(200);
-    const out = ctx.sandbox.network.outbox(wa.id, number!);
+    const out = await ctx.sandbox.network.outbox(wa.id, number!);
     expect(out.map((m) => [m.body, m.quotedId])).toEqual([["hi {{name}}", "IN1"]]);
-    const stored = ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}")).get()!;
+    const stored = (await first(ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}"))))!;
     expect(stored).toMatchObject({ fromMe: true, read: true, quotedMsgId: quoted.id });
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!).toMatchObject({
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!).toMatchObject({
       lastMessage: "hi {{name}}",
       unreadMessages: 0,
     });
@@ -138,14 +143,14 @@ describe("POST /messages/:ticketId", () => {
 
   test("refusals: not theirs 403 (their own ticket in another queue is allowed), not open ERR_TICKET_NOT_OPEN, blank 400, bad JSON 400, unknown quote", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx, { queueIds: [a.id] });
     const other = await loginAs(ctx, { queueIds: [a.id] });
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: a.id });
-    const hidden = seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: b.id });
-    const pending = seed(ctx, { userId: user.id, whatsappId: wa.id, status: "pending" });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: a.id });
+    const hidden = await seed(ctx, { userId: user.id, whatsappId: wa.id, queueId: b.id });
+    const pending = await seed(ctx, { userId: user.id, whatsappId: wa.id, status: "pending" });
     const post = (id: number, body: unknown, tk = token) =>
       call(ctx.app, "POST", `/api/messages/${id}`, { token: tk, body });
     expect(await post(t.id, { body: "x" }, other.token)).toMatchObject({
@@ -176,11 +181,11 @@ describe("POST /messages/:ticketId", () => {
 
   test("an agent cannot post into an unassigned ticket of another queue", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const wa = await createSandboxConnection(ctx);
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
-    const t = seed(ctx, { whatsappId: wa.id, queueId: b.id });
+    const t = await seed(ctx, { whatsappId: wa.id, queueId: b.id });
     expect(await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "x" } })).toMatchObject({
       status: 403,
     });
@@ -190,7 +195,7 @@ describe("POST /messages/:ticketId", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     const res = await multipart(
       ctx,
       `/api/messages/${t.id}`,
@@ -202,7 +207,7 @@ describe("POST /messages/:ticketId", () => {
       "caption",
     );
     expect(res.status).toBe(200);
-    const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
+    const rows = await ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id);
     expect(rows.map((r) => [r.mediaType, r.mediaMime, r.fileName, r.body])).toEqual([
       ["image", "image/png", "evil.html", "caption"],
       ["document", "application/pdf", "report.pdf", "report.pdf"],
@@ -214,7 +219,7 @@ describe("POST /messages/:ticketId", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     const sent: OutgoingMedia[] = [];
     const original = ctx.deps.channels.sendMedia.bind(ctx.deps.channels);
     ctx.deps.channels.sendMedia = (id, to, isGroup, media, opts) => {
@@ -247,7 +252,7 @@ describe("POST /messages/:ticketId", () => {
       ["audio/webm", "audio-record-site-1700000000001.webm", true],
       ["audio/ogg", "song.ogg", false],
     ]);
-    const rows = ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id).all();
+    const rows = await ctx.db.select().from(messages).where(eq(messages.ticketId, t.id)).orderBy(messages.id);
     expect(rows.map((r) => r.mediaType)).toEqual(["audio", "audio", "audio"]);
   });
 
@@ -255,7 +260,7 @@ describe("POST /messages/:ticketId", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     const sent: OutgoingMedia[] = [];
     const original = ctx.deps.channels.sendMedia.bind(ctx.deps.channels);
     ctx.deps.channels.sendMedia = (id, to, isGroup, media, opts) => {
@@ -271,10 +276,11 @@ describe("POST /messages/:ticketId", () => {
     expect(sent.map((m) => [m.mimetype, m.fileName, m.ptt ?? false])).toEqual([
       ["audio/mpeg", "audio-record-site-1700000000002.mp3", true],
     ]);
-    const lastMessage = () => ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.lastMessage;
-    expect(lastMessage()).toBe(VOICE_MESSAGE_MARK);
+    const lastMessage = async () =>
+      (await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.lastMessage;
+    expect(await lastMessage()).toBe(VOICE_MESSAGE_MARK);
 
-    storeMessage(ctx.deps, {
+    await storeMessage(ctx.deps, {
       whatsappId: wa.id,
       wid: "in-text",
       ticketId: t.id,
@@ -282,8 +288,8 @@ describe("POST /messages/:ticketId", () => {
       body: "oi",
       fromMe: false,
     });
-    expect(lastMessage()).toBe("oi");
-    storeMessage(ctx.deps, {
+    expect(await lastMessage()).toBe("oi");
+    await storeMessage(ctx.deps, {
       whatsappId: wa.id,
       wid: "in-voice",
       ticketId: t.id,
@@ -294,19 +300,19 @@ describe("POST /messages/:ticketId", () => {
       mediaMime: "audio/ogg",
       fileName: "audio.ogg",
     });
-    expect(lastMessage()).toBe(VOICE_MESSAGE_MARK);
+    expect(await lastMessage()).toBe(VOICE_MESSAGE_MARK);
   });
 
   test("an image over 5 MB is refused with 413 ERR_MEDIA_TOO_LARGE and nothing is sent", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(PNG);
     const res = await multipart(ctx, `/api/messages/${t.id}`, token, [{ bytes: big, name: "big.png" }]);
     expect(res).toMatchObject({ status: 413, json: { error: "ERR_MEDIA_TOO_LARGE" } });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(0);
   });
 });
 
@@ -315,24 +321,26 @@ describe("DELETE /messages/:id", () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const t = seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "oops" } });
-    const own = ctx.db.select().from(messages).where(eq(messages.body, "oops")).get()!;
-    const theirs = storeMessage(ctx.deps, {
-      whatsappId: wa.id,
-      wid: "T1",
-      ticketId: t.id,
-      contactId: t.contactId,
-      body: "hey",
-      fromMe: false,
-    }).message;
+    const own = (await first(ctx.db.select().from(messages).where(eq(messages.body, "oops"))))!;
+    const theirs = (
+      await storeMessage(ctx.deps, {
+        whatsappId: wa.id,
+        wid: "T1",
+        ticketId: t.id,
+        contactId: t.contactId,
+        body: "hey",
+        fromMe: false,
+      })
+    ).message;
     ctx.hub.clear();
     expect(await call(ctx.app, "DELETE", `/api/messages/${theirs.id}`, { token })).toMatchObject({
       status: 400,
       json: { error: "ERR_DELETE_WAPP_MSG" },
     });
     expect((await call(ctx.app, "DELETE", `/api/messages/${own.id}`, { token })).status).toBe(200);
-    expect(ctx.db.select().from(messages).where(eq(messages.id, own.id)).get()!.isDeleted).toBe(true);
+    expect((await first(ctx.db.select().from(messages).where(eq(messages.id, own.id))))!.isDeleted).toBe(true);
     expect(ctx.hub.to(`ticket:${t.id}`, "appMessage")[0]!.payload).toMatchObject({
       action: "update",
       message: { id: own.id, isDeleted: true },
@@ -356,6 +364,6 @@ describe("inbound through the sandbox", () => {
     expect(t).toMatchObject({ unreadMessages: 1, lastMessage: "olá", contact: { number: "5561999990000" } });
     const history = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
     expect(history.json.messages.map((m: { body: string }) => m.body)).toEqual(["olá"]);
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, t.id)).get()!.unreadMessages).toBe(0);
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
@@ -7,17 +8,19 @@ import { markRevoked, storeMessage, updateAck } from "../src/modules/messages/st
 import { createSandboxConnection, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
-function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Ana ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db
-    .insert(tickets)
-    .values({ contactId: contact.id, status: "open", ...values })
-    .returning()
-    .get();
+async function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Ana ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(
+    ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", ...values })
+      .returning(),
+  );
   return { contact, ticket };
 }
 
@@ -58,7 +61,7 @@ describe("storeMessage", () => {
   test("stores once per (connection, id): a re-delivery returns the row with created false and changes nothing", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const { contact, ticket } = await seedTicket(ctx, { whatsappId: wa.id });
     const input = {
       whatsappId: wa.id,
       wid: "W1",
@@ -67,19 +70,19 @@ describe("storeMessage", () => {
       body: "oi",
       fromMe: false,
     };
-    const first = storeMessage(ctx.deps, input);
+    const first = await storeMessage(ctx.deps, input);
     expect(first.created).toBe(true);
-    const again = storeMessage(ctx.deps, { ...input, body: "changed" });
+    const again = await storeMessage(ctx.deps, { ...input, body: "changed" });
     expect(again).toMatchObject({ created: false, message: { id: first.message.id, body: "oi" } });
-    const row = ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
     expect(row).toMatchObject({ unreadMessages: 1, lastMessage: "oi" });
     expect(ctx.hub.named("appMessage").filter((e) => e.room === `ticket:${ticket.id}`)).toHaveLength(1);
   });
 
   test("inbound messages count as unread, own ones and countUnread:false do not; updatedAt always moves", async () => {
     const ctx = await makeTestApp();
-    const { contact, ticket } = seedTicket(ctx);
-    storeMessage(ctx.deps, {
+    const { contact, ticket } = await seedTicket(ctx);
+    await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "a",
       ticketId: ticket.id,
@@ -88,7 +91,7 @@ describe("storeMessage", () => {
       fromMe: false,
     });
     ctx.clock.advance(1000);
-    storeMessage(ctx.deps, {
+    await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "b",
       ticketId: ticket.id,
@@ -96,7 +99,7 @@ describe("storeMessage", () => {
       body: "same",
       fromMe: false,
     });
-    storeMessage(ctx.deps, {
+    await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "c",
       ticketId: ticket.id,
@@ -105,7 +108,7 @@ describe("storeMessage", () => {
       fromMe: true,
     });
     ctx.clock.advance(1000);
-    storeMessage(ctx.deps, {
+    await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "d",
       ticketId: ticket.id,
@@ -114,16 +117,16 @@ describe("storeMessage", () => {
       fromMe: false,
       countUnread: false,
     });
-    const row = ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!;
+    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
     expect(row.unreadMessages).toBe(2);
     expect(row.updatedAt.getTime()).toBe(ctx.clock.now());
   });
 
   test("the create event carries message, ticket and contact, to the ticket's rooms only; a stored quote is linked", async () => {
     const ctx = await makeTestApp();
-    const queue = ctx.db.insert(queues).values({ name: "Q", color: "#111" }).returning().get();
-    const { contact, ticket } = seedTicket(ctx, { queueId: queue.id, status: "pending" });
-    const first = storeMessage(ctx.deps, {
+    const queue = await one(ctx.db.insert(queues).values({ name: "Q", color: "#111" }).returning());
+    const { contact, ticket } = await seedTicket(ctx, { queueId: queue.id, status: "pending" });
+    const first = await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "q1",
       ticketId: ticket.id,
@@ -132,7 +135,7 @@ describe("storeMessage", () => {
       fromMe: false,
     });
     ctx.hub.clear();
-    const reply = storeMessage(ctx.deps, {
+    const reply = await storeMessage(ctx.deps, {
       whatsappId: null,
       wid: "q2",
       ticketId: ticket.id,
@@ -167,8 +170,8 @@ describe("storeMessage", () => {
   test("acks only go up and are published to the chat only; revoke marks deleted", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
-    storeMessage(ctx.deps, {
+    const { ticket } = await seedTicket(ctx, { whatsappId: wa.id });
+    await storeMessage(ctx.deps, {
       whatsappId: wa.id,
       wid: "m",
       ticketId: ticket.id,
@@ -177,11 +180,11 @@ describe("storeMessage", () => {
       fromMe: true,
     });
     ctx.hub.clear();
-    expect(updateAck(ctx.deps, wa.id, "m", 3)?.ack).toBe(3);
-    expect(updateAck(ctx.deps, wa.id, "m", 2)).toBeUndefined();
-    expect(updateAck(ctx.deps, wa.id, "unknown", 4)).toBeUndefined();
+    expect((await updateAck(ctx.deps, wa.id, "m", 3))?.ack).toBe(3);
+    expect(await updateAck(ctx.deps, wa.id, "m", 2)).toBeUndefined();
+    expect(await updateAck(ctx.deps, wa.id, "unknown", 4)).toBeUndefined();
     expect(ctx.hub.sent.map((e) => e.room)).toEqual([`ticket:${ticket.id}`]);
-    expect(markRevoked(ctx.deps, wa.id, "m")?.isDeleted).toBe(true);
+    expect((await markRevoked(ctx.deps, wa.id, "m"))?.isDeleted).toBe(true);
     expect(ctx.hub.sent.at(-1)!.payload).toMatchObject({ action: "update", message: { isDeleted: true, ack: 3 } });
   });
 });
@@ -190,45 +193,45 @@ describe("sendTicketText", () => {
   test("stores the row first (fromMe, read, ack 0) and sends on the ticket's connection; unread untouched", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
+    const { contact, ticket } = await seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
     const row = await sendTicketText(ctx.deps, ticket, "hello {{name}}");
     expect(row).toMatchObject({ fromMe: true, read: true, body: "hello {{name}}" });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual(["hello {{name}}"]);
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.unreadMessages).toBe(2);
+    expect((await ctx.sandbox.network.outbox(wa.id, contact.number!)).map((m) => m.body)).toEqual(["hello {{name}}"]);
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.unreadMessages).toBe(2);
   });
 
   test("automatic messages are LRM-prefixed and rendered", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const { contact, ticket } = await seedTicket(ctx, { whatsappId: wa.id });
     const row = await sendTicketText(ctx.deps, ticket, "Bye {{name}} #{TICKET}", { auto: true });
     expect(row.body).toBe(`${LRM}Bye ${contact.name} #${ticket.id}`);
   });
 
   test("a connection-less ticket gets the default connection; none → ERR_NO_DEF_WAPP_FOUND", async () => {
     const ctx = await makeTestApp();
-    const { ticket } = seedTicket(ctx);
+    const { ticket } = await seedTicket(ctx);
     await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_NO_DEF_WAPP_FOUND" });
     const wa = await createSandboxConnection(ctx, { isDefault: true });
     await sendTicketText(ctx.deps, ticket, "x");
-    expect(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.whatsappId).toBe(wa.id);
+    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.whatsappId).toBe(wa.id);
   });
 
   test("a connection that is not running keeps the message queued with ack 0 and sends nothing", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx, { scan: false });
     await ctx.channels.stop(wa.id);
-    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const { ticket } = await seedTicket(ctx, { whatsappId: wa.id });
     const row = await sendTicketText(ctx.deps, ticket, "x");
     expect(row).toMatchObject({ body: "x", fromMe: true, ack: 0, sendState: "queued", sendError: null });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
-    expect(ctx.sandbox.network.outbox(wa.id)).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(1);
+    expect(await ctx.sandbox.network.outbox(wa.id)).toHaveLength(0);
   });
 
   test("a send that fails for good keeps the message as failed with its error and tells the chat", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { ticket } = seedTicket(ctx, { whatsappId: wa.id });
+    const { ticket } = await seedTicket(ctx, { whatsappId: wa.id });
     const channels = ctx.deps.channels;
     ctx.deps.channels = Object.assign(Object.create(channels), {
       sendText: async () => Promise.reject(new Error("network down")),
@@ -237,7 +240,7 @@ describe("sendTicketText", () => {
     });
     const row = await sendTicketText(ctx.deps, ticket, "x");
     expect(row).toMatchObject({ wid: "F1", ack: 0, sendState: "failed", sendError: "ERR_SENDING_WAPP_MSG" });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect(await ctx.db.select().from(messages)).toHaveLength(1);
     expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({
       action: "update",
       message: { id: row.id, sendState: "failed" },

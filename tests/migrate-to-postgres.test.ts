@@ -1,3 +1,6 @@
+import { atomically } from "../src/db/client";
+import { sqliteClient } from "../src/db/client";
+import { first } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,7 +54,7 @@ async function seedInstallation(dir: string) {
     mediaBase64: PNG,
   });
   await ctx.sandbox.inbound(wa.id, { from: "5511977776666", name: "Caio", body: "Oi" });
-  const ticket = ctx.db.select().from(schema.tickets).all()[0]!;
+  const ticket = (await ctx.db.select().from(schema.tickets))[0]!;
   const accept = await call(ctx.app, "PUT", `/api/tickets/${ticket.id}`, {
     token,
     body: { status: "open", userId: admin.id },
@@ -59,7 +62,7 @@ async function seedInstallation(dir: string) {
   expect(accept.status).toBe(200);
   const reply = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, {
     token,
-    body: { body: "Já vejo", quotedMsg: { id: ctx.db.select().from(schema.messages).all()[0]!.id } },
+    body: { body: "Já vejo", quotedMsg: { id: (await ctx.db.select().from(schema.messages))[0]!.id } },
   });
   expect(reply.status).toBe(200);
   await call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body: "nota", isPrivate: true } });
@@ -78,49 +81,43 @@ async function seedInstallation(dir: string) {
 
   // What the API has no door for: a chatbot option listed before its parent, bytes a Baileys connection sent,
   // a bulk record, a job, and a long history.
-  ctx.db.insert(schema.chatbots).values({ id: 20, name: "Planos", queueId: queue.json.id }).run();
-  ctx.db.insert(schema.chatbots).values({ id: 10, name: "Anual", parentId: 20, isAgent: true }).run();
-  ctx.db.insert(schema.waSentMessages).values({ whatsappId: wa.id, wid: "3EB0", content: BYTES }).run();
-  ctx.db.insert(schema.waAuthKeys).values({ whatsappId: wa.id, type: "pre-key", keyId: "1", value: "{}" }).run();
-  ctx.db
+  await ctx.db.insert(schema.chatbots).values({ id: 20, name: "Planos", queueId: queue.json.id });
+  await ctx.db.insert(schema.chatbots).values({ id: 10, name: "Anual", parentId: 20, isAgent: true });
+  await ctx.db.insert(schema.waSentMessages).values({ whatsappId: wa.id, wid: "3EB0", content: BYTES });
+  await ctx.db.insert(schema.waAuthKeys).values({ whatsappId: wa.id, type: "pre-key", keyId: "1", value: "{}" });
+  await ctx.db
     .insert(schema.connectionPhonebook)
-    .values({ whatsappId: wa.id, jid: "5511@s.whatsapp.net", name: "Ana" })
-    .run();
-  ctx.db.insert(schema.ticketTags).values({ ticketId: ticket.id, tagId: 1 }).run();
-  ctx.db.insert(schema.messageReactions).values({ messageId: 1, reactor: "me", emoji: "👍" }).run();
-  ctx.db.insert(schema.contactExtraInfo).values({ contactId: ticket.contactId, name: "CPF", value: "123" }).run();
-  ctx.db
-    .insert(schema.ticketDialogs)
-    .values({ ticketId: ticket.id, menuSentAt: new Date(1_763_000_000_789) })
-    .run();
-  ctx.db
+    .values({ whatsappId: wa.id, jid: "5511@s.whatsapp.net", name: "Ana" });
+  await ctx.db.insert(schema.ticketTags).values({ ticketId: ticket.id, tagId: 1 });
+  await ctx.db.insert(schema.messageReactions).values({ messageId: 1, reactor: "me", emoji: "👍" });
+  await ctx.db.insert(schema.contactExtraInfo).values({ contactId: ticket.contactId, name: "CPF", value: "123" });
+  await ctx.db.insert(schema.ticketDialogs).values({ ticketId: ticket.id, menuSentAt: new Date(1_763_000_000_789) });
+  await ctx.db
     .insert(schema.massMessages)
-    .values({ whatsappId: wa.id, phone: "5511", message: "promo", status: "sent", sentAt: 1_763_000_000_123 })
-    .run();
-  ctx.db.insert(schema.jobs).values({ kind: "probe", key: "probe", runAt: 1_763_000_000_456, everyMs: 60_000 }).run();
+    .values({ whatsappId: wa.id, phone: "5511", message: "promo", status: "sent", sentAt: 1_763_000_000_123 });
+  await ctx.db.insert(schema.jobs).values({ kind: "probe", key: "probe", runAt: 1_763_000_000_456, everyMs: 60_000 });
   const at = Date.UTC(2026, 0, 1);
-  ctx.db.transaction((tx) => {
+  await atomically(ctx.db, async (tx) => {
     for (let i = 0; i < EXTRA_MESSAGES; i++)
-      tx.insert(schema.messages)
-        .values({
-          wid: `OLD${i}`,
-          ticketId: ticket.id,
-          body: `mensagem ${i}`,
-          fromMe: i % 2 === 0,
-          ack: i % 4,
-          createdAt: new Date(at + i * 1_001),
-          updatedAt: new Date(at + i * 1_001 + 7),
-        })
-        .run();
+      await tx.insert(schema.messages).values({
+        wid: `OLD${i}`,
+        ticketId: ticket.id,
+        body: `mensagem ${i}`,
+        fromMe: i % 2 === 0,
+        ack: i % 4,
+        createdAt: new Date(at + i * 1_001),
+        updatedAt: new Date(at + i * 1_001 + 7),
+      });
   });
   // A quote of a message copied in a later batch.
-  const last = ctx.db
-    .select()
-    .from(schema.messages)
-    .where(eq(schema.messages.wid, `OLD${EXTRA_MESSAGES - 1}`))
-    .get()!;
-  ctx.db.update(schema.messages).set({ quotedMsgId: last.id }).where(eq(schema.messages.wid, "OLD0")).run();
-  closeDatabase(ctx.db);
+  const last = (await first(
+    ctx.db
+      .select()
+      .from(schema.messages)
+      .where(eq(schema.messages.wid, `OLD${EXTRA_MESSAGES - 1}`)),
+  ))!;
+  await ctx.db.update(schema.messages).set({ quotedMsgId: last.id }).where(eq(schema.messages.wid, "OLD0"));
+  await closeDatabase(ctx.db);
 }
 
 const sqliteTables = (Object.entries(schema) as [string, unknown][]).filter((e): e is [string, SQLiteTable] =>
@@ -172,13 +169,13 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
     try {
       for (const [, table] of sqliteTables) {
         const name = sqliteConfig(table).name;
-        const { n } = sqlite.$client.query(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number };
+        const { n } = sqliteClient(sqlite).query(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number };
         const [row] = (await pg.unsafe(`SELECT count(*)::int AS n FROM "${name}"`)) as { n: number }[];
         expect({ name, n: row!.n }).toEqual({ name, n });
         expect(lines.some((l) => new RegExp(`^${name} +${n} in SQLite +${n} in PostgreSQL$`).test(l))).toBe(true);
       }
     } finally {
-      closeDatabase(sqlite);
+      await closeDatabase(sqlite);
     }
   }, 60_000);
 
@@ -189,7 +186,7 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
     try {
       for (const [name, table] of sqliteTables) {
         const copied = (await target.select().from(pgTables[name] as never)) as Record<string, unknown>[];
-        const original = sqlite.select().from(table).all() as Record<string, unknown>[];
+        const original = (await sqlite.select().from(table)) as Record<string, unknown>[];
         expect(original.length).toBeGreaterThanOrEqual(name === "messages" ? EXTRA_MESSAGES : 0);
         expect(sorted(copied, table)).toEqual(sorted(original, table));
       }
@@ -210,7 +207,7 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
       const counted = await pg`SELECT count(*)::int AS n FROM sandbox_messages WHERE media_path IS NOT NULL`;
       expect(counted[0].n).toBeGreaterThan(0);
     } finally {
-      closeDatabase(sqlite);
+      await closeDatabase(sqlite);
     }
   });
 
@@ -252,8 +249,8 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
       const wa = await createSandboxConnection(ctx);
       await ctx.sandbox.inbound(wa.id, { from: "5511988887777", name: "Ana", body: "Oi" });
       // SQLite keeps whatever it is given; PostgreSQL does not take text for a number.
-      ctx.db.$client.run("UPDATE messages SET ack = 'lido'");
-      closeDatabase(ctx.db);
+      sqliteClient(ctx.db).run("UPDATE messages SET ack = 'lido'");
+      await closeDatabase(ctx.db);
       await pg`CREATE DATABASE broken`;
       const url = server.url.replace(/\/postgres$/, "/broken");
       const run = () => runCommand(["migrate-to-postgres", "--to", url], { DATA_DIR: small }, io);
@@ -266,8 +263,8 @@ describe.skipIf(!hasPostgres)("zapdesk migrate-to-postgres", () => {
         await target`SELECT (SELECT count(*) FROM whatsapps)::int + (SELECT count(*) FROM contacts)::int AS n`;
       expect(kept.n).toBe(0);
       const fix = openDatabase(join(small, "zapdesk.sqlite"));
-      fix.$client.run("UPDATE messages SET ack = 3");
-      closeDatabase(fix);
+      sqliteClient(fix).run("UPDATE messages SET ack = 3");
+      await closeDatabase(fix);
       expect(await run()).toBe(0);
       const [copied] = await target`SELECT ack FROM messages`;
       await target.close();

@@ -1,3 +1,4 @@
+import { sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,21 +26,22 @@ describe("migrations", () => {
     try {
       const db = openDatabase(":memory:");
       runMigrations(db, before);
-      db.$client.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
-      db.$client.run("INSERT INTO contact_extra_info (contact_id, name, value) VALUES (1, 'cpf', '123')");
-      db.$client.run("INSERT INTO tickets (id, contact_id) VALUES (1, 1)");
-      db.$client.run("INSERT INTO messages (wid, ticket_id, contact_id, body) VALUES ('W1', 1, 1, 'olá')");
+      sqliteClient(db).run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      sqliteClient(db).run("INSERT INTO contact_extra_info (contact_id, name, value) VALUES (1, 'cpf', '123')");
+      sqliteClient(db).run("INSERT INTO tickets (id, contact_id) VALUES (1, 1)");
+      sqliteClient(db).run("INSERT INTO messages (wid, ticket_id, contact_id, body) VALUES ('W1', 1, 1, 'olá')");
 
       runMigrations(db);
 
-      const count = (table: string) => (db.$client.query(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n;
+      const count = (table: string) =>
+        (sqliteClient(db).query(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n;
       expect([count("contacts"), count("contact_extra_info"), count("tickets"), count("messages")]).toEqual([
         1, 1, 1, 1,
       ]);
-      expect(db.$client.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+      expect(sqliteClient(db).query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
       // A contact needs a phone number or a LID.
-      expect(() => db.$client.run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();
-      db.$client.run("INSERT INTO contacts (name, lid) VALUES ('LID only', '123456789012345')");
+      expect(() => sqliteClient(db).run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();
+      sqliteClient(db).run("INSERT INTO contacts (name, lid) VALUES ('LID only', '123456789012345')");
     } finally {
       rmSync(before, { recursive: true, force: true });
     }
@@ -49,10 +51,10 @@ describe("migrations", () => {
     const db = openDatabase(":memory:");
     runMigrations(db);
     // A dangling key the check would refuse: only a run that skips the check starts.
-    db.$client.exec("PRAGMA foreign_keys = OFF");
-    db.$client.run("INSERT INTO tickets (id, contact_id) VALUES (1, 999)");
-    db.$client.exec("PRAGMA foreign_keys = ON");
-    const applied = () => db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get();
+    sqliteClient(db).exec("PRAGMA foreign_keys = OFF");
+    sqliteClient(db).run("INSERT INTO tickets (id, contact_id) VALUES (1, 999)");
+    sqliteClient(db).exec("PRAGMA foreign_keys = ON");
+    const applied = () => sqliteClient(db).query("SELECT count(*) AS n FROM __drizzle_migrations").get();
     const before = applied();
 
     expect(() => runMigrations(db)).not.toThrow();

@@ -61,7 +61,8 @@ describe("no input of any shape gets a 500", () => {
     const { token: session } = await loginAs(ctx, { profile: "admin" });
     await createSandboxConnection(ctx);
     // The external API is authorised by the API token instead of a session.
-    const tokenFor = (path: string) => (path === "/api/messages/send" ? getSetting(ctx.db, "userApiToken") : session);
+    const tokenFor = async (path: string) =>
+      path === "/api/messages/send" ? await getSetting(ctx.db, "userApiToken") : session;
     // Logging out would revoke the token the rest of the run uses.
     const loggingOut = ["/api/auth/logout", "/api/auth/logout-all"];
     const routes = ctx.app.routes.filter(
@@ -73,7 +74,7 @@ describe("no input of any shape gets a 500", () => {
     for (const route of routes) {
       const paths = route.path.includes(":") ? ODD_IDS.map((id) => route.path.replace(/:[^/]+/g, id)) : [route.path];
       for (const path of paths) {
-        const token = tokenFor(path);
+        const token = await tokenFor(path);
         const bodies = route.method === "GET" || route.method === "DELETE" ? [undefined] : ODD_BODIES;
         for (const query of route.method === "GET" ? ODD_QUERIES : [""]) {
           for (const body of bodies) {

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,16 +27,18 @@ async function setup(opts: { scan?: boolean; databasePath?: string; mediaDir?: s
   });
   const conn = await createSandboxConnection(ctx, { scan: opts.scan, farewellMessage: "Tchau {{name}}" });
   const agent = await loginAs(ctx);
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: "Ana", number: `55319${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db
-    .insert(tickets)
-    .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: conn.id })
-    .returning()
-    .get();
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: "Ana", number: `55319${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(
+    ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: conn.id })
+      .returning(),
+  );
   return { ctx, conn, agent, contact, ticket };
 }
 
@@ -47,7 +50,8 @@ function tempDir() {
 
 const send = (ctx: TestContext, token: string, ticket: TicketRow, body: string) =>
   call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body } });
-const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(messages).where(eq(messages.id, id)).get();
+const rowOf = async (ctx: TestContext, id: number) =>
+  await first(ctx.db.select().from(messages).where(eq(messages.id, id)));
 /** The send states and acks the chat of `ticketId` was told about for one message, in order. */
 const statesTold = (ctx: TestContext, ticketId: number, messageId: number) =>
   ctx.hub
@@ -84,8 +88,8 @@ describe("sending while the connection is down", () => {
       sendError: null,
       ticketId: ticket.id,
     });
-    expect(rowOf(ctx, res.json.messages[0].id)).toMatchObject({ sendState: "queued", ack: 0 });
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await rowOf(ctx, res.json.messages[0].id)).toMatchObject({ sendState: "queued", ack: 0 });
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
     expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({
       action: "create",
       message: { sendState: "queued", ack: 0 },
@@ -97,17 +101,17 @@ describe("sending while the connection is down", () => {
     const first = (await send(ctx, agent.token, ticket, "primeira")).json.messages[0];
     const second = (await upload(ctx, agent.token, ticket, "foto.png")).json.messages[0];
     expect([first.sendState, second.sendState]).toEqual(["queued", "queued"]);
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
 
-    ctx.sandbox.scan(conn.id);
+    await ctx.sandbox.scan(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    const out = ctx.sandbox.network.outbox(conn.id, contact.number!);
+    const out = await ctx.sandbox.network.outbox(conn.id, contact.number!);
     expect(out.map((m) => [m.wid, m.mediaType, m.body])).toEqual([
       [first.wid, "chat", "primeira"],
       [second.wid, "image", ""],
     ]);
     ctx.sandbox.network.settle();
-    expect(rowOf(ctx, first.id)).toMatchObject({ sendState: "sent", ack: 3 });
+    expect(await rowOf(ctx, first.id)).toMatchObject({ sendState: "sent", ack: 3 });
     expect(statesTold(ctx, ticket.id, first.id)).toEqual([
       "queued/0",
       "sending/0",
@@ -116,23 +120,23 @@ describe("sending while the connection is down", () => {
       "sent/2",
       "sent/3",
     ]);
-    expect(existsSync(join(ctx.deps.config.mediaDir, rowOf(ctx, second.id)!.mediaUrl!))).toBe(true);
+    expect(existsSync(join(ctx.deps.config.mediaDir, (await rowOf(ctx, second.id))!.mediaUrl!))).toBe(true);
 
     // Coming back again sends nothing twice.
     await ctx.channels.restartAll();
     await ctx.deps.outbox.idle(conn.id);
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(2);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(2);
   });
 
   test("a farewell written while the connection is down is sent when it is back", async () => {
     const { ctx, conn, contact, ticket } = await setup();
     await ctx.channels.stop(conn.id);
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: null });
-    const farewell = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).get()!;
+    const farewell = (await first(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
     expect(farewell).toMatchObject({ body: "\u200eTchau Ana", sendState: "queued" });
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([farewell.wid]);
+    expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.wid)).toEqual([farewell.wid]);
   });
 
   test("a send the link drops while the connection looks up waits for it, and what was written after goes out behind it", async () => {
@@ -144,11 +148,11 @@ describe("sending while the connection is down", () => {
     flaky.mockImplementation(driverSend);
     const first = (await send(ctx, agent.token, ticket, "um")).json.messages[0];
     expect(first.sendState).toBe("queued");
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
     const second = (await send(ctx, agent.token, ticket, "dois")).json.messages[0];
     expect(second.sendState).toBe("sent");
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["um", "dois"]);
-    expect(rowOf(ctx, first.id)!.sendState).toBe("sent");
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.body)).toEqual(["um", "dois"]);
+    expect((await rowOf(ctx, first.id))!.sendState).toBe("sent");
   });
 });
 
@@ -161,25 +165,25 @@ describe("sending across a restart", () => {
     await first.ctx.channels.stop(first.conn.id);
     const waiting = (await send(first.ctx, first.agent.token, first.ticket, "na fila")).json.messages[0];
     // The process died after handing this one to the network, before it was marked sent.
-    first.ctx.db.update(messages).set({ sendState: "sending" }).where(eq(messages.id, handedOver.id)).run();
+    await first.ctx.db.update(messages).set({ sendState: "sending" }).where(eq(messages.id, handedOver.id));
     first.ctx.sandbox.network.cancelAll();
-    closeDatabase(first.ctx.db);
+    await closeDatabase(first.ctx.db);
 
     const second = await makeTestApp(paths);
     await second.channels.startAll();
     await second.deps.outbox.idle(first.conn.id);
-    const out = second.sandbox.network.outbox(first.conn.id, first.contact.number!);
+    const out = await second.sandbox.network.outbox(first.conn.id, first.contact.number!);
     expect(out.map((m) => [m.wid, m.body])).toEqual([
       [handedOver.wid, "entregue"],
       [waiting.wid, "na fila"],
     ]);
-    expect(rowOf(second, handedOver.id)!.sendState).toBe("sent");
-    expect(rowOf(second, waiting.id)!.sendState).toBe("sent");
+    expect((await rowOf(second, handedOver.id))!.sendState).toBe("sent");
+    expect((await rowOf(second, waiting.id))!.sendState).toBe("sent");
     await second.channels.restartAll();
     await second.deps.outbox.idle(first.conn.id);
-    expect(second.sandbox.network.outbox(first.conn.id)).toHaveLength(2);
+    expect(await second.sandbox.network.outbox(first.conn.id)).toHaveLength(2);
     second.sandbox.network.cancelAll();
-    closeDatabase(second.db);
+    await closeDatabase(second.db);
   });
 });
 
@@ -194,20 +198,24 @@ describe("rejected and failed sends", () => {
         .status,
     ).toBe(200);
     ctx.sandbox.network.settle();
-    expect(rowOf(ctx, sent.id)).toMatchObject({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED", ack: 0 });
+    expect(await rowOf(ctx, sent.id)).toMatchObject({
+      sendState: "failed",
+      sendError: "ERR_WAPP_MSG_REJECTED",
+      ack: 0,
+    });
     expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toMatchObject({
       action: "update",
       message: { id: sent.id, sendState: "failed" },
     });
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
 
     const retried = await call(ctx.app, "POST", `/api/messages/${sent.id}/retry`, { token: agent.token });
     expect(retried.status).toBe(200);
     expect(retried.json).toMatchObject({ id: sent.id, body: "Oi", sendState: "sent", sendError: null });
     expect(retried.json.wid).not.toBe(sent.wid);
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([retried.json.wid]);
+    expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.wid)).toEqual([retried.json.wid]);
     ctx.sandbox.network.settle();
-    expect(rowOf(ctx, sent.id)!.ack).toBe(3);
+    expect((await rowOf(ctx, sent.id))!.ack).toBe(3);
     expect(
       (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: "unknown" } }))
         .status,
@@ -218,11 +226,11 @@ describe("rejected and failed sends", () => {
     const { ctx, conn, agent, ticket } = await setup();
     const pending = (await send(ctx, agent.token, ticket, "a")).json.messages[0];
     const delivered = (await send(ctx, agent.token, ticket, "b")).json.messages[0];
-    ctx.channels.driverSink.onAck(conn.id, delivered.wid, 3);
-    ctx.channels.driverSink.onSendRejected(conn.id, pending.wid, "463");
-    ctx.channels.driverSink.onSendRejected(conn.id, delivered.wid, "463");
-    expect(rowOf(ctx, pending.id)).toMatchObject({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" });
-    expect(rowOf(ctx, delivered.id)).toMatchObject({ sendState: "sent", ack: 3 });
+    await ctx.channels.driverSink.onAck(conn.id, delivered.wid, 3);
+    await ctx.channels.driverSink.onSendRejected(conn.id, pending.wid, "463");
+    await ctx.channels.driverSink.onSendRejected(conn.id, delivered.wid, "463");
+    expect(await rowOf(ctx, pending.id)).toMatchObject({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" });
+    expect(await rowOf(ctx, delivered.id)).toMatchObject({ sendState: "sent", ack: 3 });
   });
 
   test("a failed media message keeps its file, and a retry sends that file", async () => {
@@ -232,12 +240,12 @@ describe("rejected and failed sends", () => {
     });
     const failed = (await upload(ctx, agent.token, ticket, "nota.png")).json.messages[0];
     expect(failed).toMatchObject({ sendState: "failed", sendError: "ERR_SENDING_WAPP_MSG" });
-    const file = join(ctx.deps.config.mediaDir, rowOf(ctx, failed.id)!.mediaUrl!);
+    const file = join(ctx.deps.config.mediaDir, (await rowOf(ctx, failed.id))!.mediaUrl!);
     expect(existsSync(file)).toBe(true);
     flaky.mockRestore();
     const retried = await call(ctx.app, "POST", `/api/messages/${failed.id}/retry`, { token: agent.token });
     expect(retried.json.sendState).toBe("sent");
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => [m.wid, m.fileName])).toEqual([
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => [m.wid, m.fileName])).toEqual([
       [retried.json.wid, "nota.png"],
     ]);
   });
@@ -245,16 +253,18 @@ describe("rejected and failed sends", () => {
   test("retry is only for a failed message of our own, on a ticket the caller may send on; odd ids are 4xx", async () => {
     const { ctx, conn, agent, ticket } = await setup();
     const other = await loginAs(ctx);
-    const inbound = storeMessage(ctx.deps, {
-      whatsappId: conn.id,
-      wid: "IN1",
-      ticketId: ticket.id,
-      contactId: ticket.contactId,
-      body: "oi",
-      fromMe: false,
-    }).message;
+    const inbound = (
+      await storeMessage(ctx.deps, {
+        whatsappId: conn.id,
+        wid: "IN1",
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        body: "oi",
+        fromMe: false,
+      })
+    ).message;
     const sent = (await send(ctx, agent.token, ticket, "ok")).json.messages[0];
-    ctx.channels.driverSink.onSendRejected(conn.id, sent.wid);
+    await ctx.channels.driverSink.onSendRejected(conn.id, sent.wid);
     const retry = (id: number | string, token = agent.token) =>
       call(ctx.app, "POST", `/api/messages/${id}/retry`, { token });
 
@@ -262,9 +272,9 @@ describe("rejected and failed sends", () => {
     expect(await retry(inbound.id)).toMatchObject({ status: 400, json: { error: "ERR_MESSAGE_NOT_FAILED" } });
     expect(await retry(999_999)).toMatchObject({ status: 404, json: { error: "ERR_NO_MESSAGE_FOUND" } });
     for (const bad of ["abc", "0", "-1"]) expect((await retry(bad)).status).toBe(400);
-    ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id)).run();
+    await ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id));
     expect(await retry(sent.id)).toMatchObject({ status: 400, json: { error: "ERR_TICKET_NOT_OPEN" } });
-    ctx.db.update(tickets).set({ status: "open" }).where(eq(tickets.id, ticket.id)).run();
+    await ctx.db.update(tickets).set({ status: "open" }).where(eq(tickets.id, ticket.id));
     expect((await retry(sent.id)).json.sendState).toBe("sent");
     expect(await retry(sent.id)).toMatchObject({ status: 400, json: { error: "ERR_MESSAGE_NOT_FAILED" } });
   });
@@ -276,12 +286,12 @@ describe("a connection removed while messages wait on it", () => {
     await ctx.channels.stop(conn.id);
     const waiting = (await send(ctx, agent.token, ticket, "perdida?")).json.messages[0];
     const other = await createSandboxConnection(ctx, { isDefault: true });
-    ctx.db.delete(connections).where(eq(connections.id, conn.id)).run();
-    expect(rowOf(ctx, waiting.id)).toMatchObject({ whatsappId: null, sendState: "queued" });
+    await ctx.db.delete(connections).where(eq(connections.id, conn.id));
+    expect(await rowOf(ctx, waiting.id)).toMatchObject({ whatsappId: null, sendState: "queued" });
 
     const retried = await call(ctx.app, "POST", `/api/messages/${waiting.id}/retry`, { token: agent.token });
     expect(retried.json).toMatchObject({ whatsappId: other.id, sendState: "sent" });
-    expect(ctx.sandbox.network.outbox(other.id, contact.number!).map((m) => m.wid)).toEqual([retried.json.wid]);
+    expect((await ctx.sandbox.network.outbox(other.id, contact.number!)).map((m) => m.wid)).toEqual([retried.json.wid]);
   });
 });
 
@@ -291,11 +301,11 @@ describe("cancelling", () => {
     await ctx.channels.stop(conn.id);
     const queued = (await upload(ctx, agent.token, ticket, "foto.png")).json.messages[0];
     const kept = (await send(ctx, agent.token, ticket, "fica")).json.messages[0];
-    const file = join(ctx.deps.config.mediaDir, rowOf(ctx, queued.id)!.mediaUrl!);
+    const file = join(ctx.deps.config.mediaDir, (await rowOf(ctx, queued.id))!.mediaUrl!);
     expect(existsSync(file)).toBe(true);
 
     expect((await call(ctx.app, "DELETE", `/api/messages/${queued.id}`, { token: agent.token })).status).toBe(200);
-    expect(rowOf(ctx, queued.id)).toBeUndefined();
+    expect(await rowOf(ctx, queued.id)).toBeUndefined();
     expect(existsSync(file)).toBe(false);
     expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").at(-1)!.payload).toEqual({
       action: "delete",
@@ -305,7 +315,7 @@ describe("cancelling", () => {
 
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.wid)).toEqual([kept.wid]);
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.wid)).toEqual([kept.wid]);
   });
 
   test("deleting a message while it is being handed over waits for that, then deletes it for everyone", async () => {
@@ -322,7 +332,7 @@ describe("cancelling", () => {
     });
     const sending = send(ctx, agent.token, ticket, "a caminho");
     await handingOver;
-    const row = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).get()!;
+    const row = (await first(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
     expect(row.sendState).toBe("sending");
     const idle = ctx.deps.outbox.idle.bind(ctx.deps.outbox);
     let waited!: () => void;
@@ -336,7 +346,7 @@ describe("cancelling", () => {
     release();
     expect((await deleting).status).toBe(200);
     expect((await sending).json.messages[0].sendState).toBe("sent");
-    expect(rowOf(ctx, row.id)).toMatchObject({ sendState: "sent", isDeleted: true });
-    expect(ctx.sandbox.network.byWid(row.wid)?.mediaType).toBe("revoked");
+    expect(await rowOf(ctx, row.id)).toMatchObject({ sendState: "sent", isDeleted: true });
+    expect((await ctx.sandbox.network.byWid(row.wid))?.mediaType).toBe("revoked");
   });
 });

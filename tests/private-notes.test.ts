@@ -1,3 +1,4 @@
+import { first, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets, type TicketRow, webhookDeliveries } from "../src/db/tables";
@@ -12,14 +13,14 @@ async function setup() {
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx, { name: "Bia" });
   await ctx.sandbox.inbound(wa.id, { from: "5511988887777", name: "Ana", body: "Oi" });
-  const ticket = ctx.db.select().from(tickets).get()!;
-  ctx.db.update(tickets).set({ userId: agent.user.id, status: "open" }).where(eq(tickets.id, ticket.id)).run();
-  const number = ctx.db.select().from(contacts).where(eq(contacts.id, ticket.contactId)).get()!.number!;
+  const ticket = (await first(ctx.db.select().from(tickets)))!;
+  await ctx.db.update(tickets).set({ userId: agent.user.id, status: "open" }).where(eq(tickets.id, ticket.id));
+  const number = (await first(ctx.db.select().from(contacts).where(eq(contacts.id, ticket.contactId))))!.number!;
   return { ctx, wa, admin, agent, ticketId: ticket.id, number };
 }
 
-const ticketRow = (ctx: TestContext, id: number): TicketRow =>
-  ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+const ticketRow = async (ctx: TestContext, id: number): Promise<TicketRow> =>
+  (await first(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
 
 const note = (ctx: TestContext, ticketId: number, token: string, body: unknown) =>
   call(ctx.app, "POST", `/api/messages/${ticketId}`, { token, body });
@@ -42,7 +43,7 @@ describe("private notes", () => {
     expect(live.length).toBeGreaterThan(0);
     expect(live.every((p) => p.action === "create" && p.message.isPrivate === true)).toBe(true);
     await ctx.deps.outbox.idle(wa.id);
-    expect(ctx.sandbox.network.outbox(wa.id, number)).toEqual([]);
+    expect(await ctx.sandbox.network.outbox(wa.id, number)).toEqual([]);
     const history = await call(ctx.app, "GET", `/api/messages/${ticketId}`, { token: agent.token });
     expect(history.json.messages.map((m: { body: string; isPrivate: boolean }) => [m.body, m.isPrivate])).toEqual([
       ["Oi", false],
@@ -52,11 +53,11 @@ describe("private notes", () => {
 
   test("a note leaves the ticket's unread count, last message and time as they were", async () => {
     const { ctx, agent, ticketId } = await setup();
-    const before = ticketRow(ctx, ticketId);
+    const before = await ticketRow(ctx, ticketId);
     expect(before.unreadMessages).toBe(1);
     ctx.clock.advance(60_000);
     await note(ctx, ticketId, agent.token, { body: "ligar amanhã", isPrivate: true });
-    const after = ticketRow(ctx, ticketId);
+    const after = await ticketRow(ctx, ticketId);
     expect(after).toMatchObject({ unreadMessages: 1, lastMessage: "Oi" });
     expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
   });
@@ -70,11 +71,11 @@ describe("private notes", () => {
     expect(hook.status).toBe(200);
     await note(ctx, ticketId, agent.token, { body: "só para a equipe", isPrivate: true });
     await settle();
-    expect(ctx.db.select().from(webhookDeliveries).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(0);
     expect(ctx.deps.metrics.text()).not.toContain('direction="out"');
     await note(ctx, ticketId, agent.token, { body: "Olá Ana" });
     await settle();
-    expect(ctx.db.select().from(webhookDeliveries).all()).toHaveLength(1);
+    expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(1);
     expect(ctx.deps.metrics.text()).toContain('zapdesk_messages_total{direction="out"} 1');
   });
 
@@ -91,14 +92,14 @@ describe("private notes", () => {
 
   test("only who may send on the ticket may add a note: another queue's agent gets 403, a closed ticket refuses", async () => {
     const { ctx, agent, ticketId } = await setup();
-    const queue = ctx.db.insert(queues).values({ name: "Vendas", color: "#123456" }).returning().get();
-    ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId)).run();
+    const queue = await one(ctx.db.insert(queues).values({ name: "Vendas", color: "#123456" }).returning());
+    await ctx.db.update(tickets).set({ queueId: queue.id }).where(eq(tickets.id, ticketId));
     const stranger = await loginAs(ctx, { queueIds: [] });
     expect(await note(ctx, ticketId, stranger.token, { body: "x", isPrivate: true })).toMatchObject({
       status: 403,
       json: { error: "ERR_NO_PERMISSION" },
     });
-    ctx.db.update(tickets).set({ userId: agent.user.id, status: "closed" }).where(eq(tickets.id, ticketId)).run();
+    await ctx.db.update(tickets).set({ userId: agent.user.id, status: "closed" }).where(eq(tickets.id, ticketId));
     expect(await note(ctx, ticketId, agent.token, { body: "x", isPrivate: true })).toMatchObject({
       status: 400,
       json: { error: "ERR_TICKET_NOT_OPEN" },
@@ -107,7 +108,7 @@ describe("private notes", () => {
       status: 400,
       json: { error: "ERR_INVALID_BODY" },
     });
-    expect(ctx.db.select().from(messages).where(eq(messages.isPrivate, true)).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(messages).where(eq(messages.isPrivate, true))).toHaveLength(0);
   });
 
   test("a message replying to a note goes out without the quote, so the note's text never reaches the contact", async () => {
@@ -117,14 +118,14 @@ describe("private notes", () => {
     const res = await note(ctx, ticketId, agent.token, { body: "Tudo certo!", quotedMsg: { id } });
     expect(res.status).toBe(200);
     expect(res.json.messages[0].quotedMsgId).toBeNull();
-    expect(ctx.sandbox.network.outbox(wa.id, number).map((m) => [m.body, m.quotedId ?? null])).toEqual([
+    expect((await ctx.sandbox.network.outbox(wa.id, number)).map((m) => [m.body, m.quotedId ?? null])).toEqual([
       ["Tudo certo!", null],
     ]);
   });
 
   test("a note may reply to the contact's message", async () => {
     const { ctx, agent, ticketId } = await setup();
-    const inbound = ctx.db.select().from(messages).where(eq(messages.body, "Oi")).get()!;
+    const inbound = (await first(ctx.db.select().from(messages).where(eq(messages.body, "Oi"))))!;
     const res = await note(ctx, ticketId, agent.token, {
       body: "ver isso",
       isPrivate: true,
@@ -135,10 +136,10 @@ describe("private notes", () => {
 
   test("a note can be written on a ticket without a connection, and attaches none", async () => {
     const { ctx, agent, ticketId } = await setup();
-    ctx.db.update(tickets).set({ whatsappId: null }).where(eq(tickets.id, ticketId)).run();
+    await ctx.db.update(tickets).set({ whatsappId: null }).where(eq(tickets.id, ticketId));
     const res = await note(ctx, ticketId, agent.token, { body: "sem conexão", isPrivate: true });
     expect(res.json.messages[0]).toMatchObject({ isPrivate: true, whatsappId: null });
-    expect(ticketRow(ctx, ticketId).whatsappId).toBeNull();
+    expect((await ticketRow(ctx, ticketId)).whatsappId).toBeNull();
   });
 
   test("deleting a note removes it without touching the network", async () => {
@@ -147,6 +148,6 @@ describe("private notes", () => {
     ctx.channels.deleteForEveryone = () => Promise.reject(new Error("a note must not reach the network"));
     const res = await call(ctx.app, "DELETE", `/api/messages/${id}`, { token: agent.token });
     expect(res).toMatchObject({ status: 200, json: { ok: true } });
-    expect(ctx.db.select().from(messages).where(eq(messages.id, id)).get()).toBeUndefined();
+    expect(await first(ctx.db.select().from(messages).where(eq(messages.id, id)))).toBeUndefined();
   });
 });

@@ -156,7 +156,7 @@ describe("queues", () => {
       })
     ).json;
     expect(await call(ctx.app, "DELETE", `/api/queue/${q.id}`, { token: admin })).toMatchObject({ status: 200 });
-    expect(ctx.db.select().from(chatbots).all()).toEqual([]);
+    expect(await ctx.db.select().from(chatbots)).toEqual([]);
     expect(ctx.hub.to("all", "queue").at(-1)!.payload).toEqual({ action: "delete", queueId: q.id });
     const missing = { status: 404, json: { error: "ERR_NO_QUEUE_FOUND" } };
     expect(await call(ctx.app, "DELETE", `/api/queue/${q.id}`, { token: admin })).toMatchObject(missing);

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { createApp } from "../src/app";
 import { contacts, queues, tickets } from "../src/db/tables";
@@ -17,26 +18,24 @@ beforeAll(async () => {
   server = ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   url = `ws://127.0.0.1:${server.server!.port}/ws`;
-  const [sales, support] = ctx.db
+  const [sales, support] = await ctx.db
     .insert(queues)
     .values([
       { name: "Sales", color: "#f00" },
       { name: "Support", color: "#0f0" },
     ])
-    .returning()
-    .all();
-  const contact = ctx.db.insert(contacts).values({ name: "Carla", number: "5511999990000" }).returning().get();
-  const other = ctx.db.insert(contacts).values({ name: "Dan", number: "5511999990001" }).returning().get();
-  const third = ctx.db.insert(contacts).values({ name: "Eve", number: "5511999990002" }).returning().get();
-  const [t1, t2, t3] = ctx.db
+    .returning();
+  const contact = await one(ctx.db.insert(contacts).values({ name: "Carla", number: "5511999990000" }).returning());
+  const other = await one(ctx.db.insert(contacts).values({ name: "Dan", number: "5511999990001" }).returning());
+  const third = await one(ctx.db.insert(contacts).values({ name: "Eve", number: "5511999990002" }).returning());
+  const [t1, t2, t3] = await ctx.db
     .insert(tickets)
     .values([
       { contactId: contact.id, queueId: sales!.id, status: "pending" },
       { contactId: other.id, queueId: support!.id, status: "pending" },
       { contactId: third.id, queueId: null, status: "pending" },
     ])
-    .returning()
-    .all();
+    .returning();
   ids = { sales: sales!.id, support: support!.id, salesTicket: t1!.id, supportTicket: t2!.id, noQueueTicket: t3!.id };
 });
 

@@ -1,3 +1,4 @@
+import { first, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,10 +59,10 @@ describe("sandbox API", () => {
         token,
         body: { from: "5511977775555", body: "Oi" },
       });
-      const greeting = () => ctx.db.select().from(messages).where(eq(messages.fromMe, true)).get()!;
-      const before = greeting().ack;
+      const greeting = async () => (await first(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
+      const before = (await greeting()).ack;
       ctx.sandbox.network.settle();
-      expect(greeting().ack).toBeGreaterThan(before);
+      expect((await greeting()).ack).toBeGreaterThan(before);
       expect(timers.mock.calls.filter(([, ms]) => ms === 300 || ms === 1000 || ms === 2000)).toHaveLength(0);
     } finally {
       timers.mockRestore();
@@ -75,7 +76,9 @@ describe("sandbox API", () => {
     expect(conn.status).toBe("qrcode");
     const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/scan`, { token });
     expect(res.status).toBe(200);
-    expect(ctx.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status).toBe("CONNECTED");
+    expect((await first(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
+      "CONNECTED",
+    );
   });
 
   test("odd input is refused with 400/404, never 500", async () => {
@@ -121,7 +124,7 @@ describe("sandbox API", () => {
       },
     });
     expect(res.status).toBe(200);
-    const msg = ctx.db.select().from(messages).where(eq(messages.wid, res.json.id)).get()!;
+    const msg = (await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
     expect(msg.mediaType).toBe("image");
     expect(msg.body).toBe("photo.png");
     expect(msg.mediaMime).toBe("image/png");
@@ -143,7 +146,7 @@ describe("sandbox API", () => {
       },
     });
     expect(res.status).toBe(200);
-    const msg = ctx.db.select().from(messages).where(eq(messages.wid, res.json.id)).get()!;
+    const msg = (await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
     expect(msg.mediaType).toBe("sticker");
     expect(msg.fileName).toBe("sticker.webp");
     expect(msg.mediaMime).toBe("image/webp");
@@ -156,8 +159,8 @@ describe("sandbox API", () => {
     const overrides = { databasePath: join(dir, "db.sqlite"), mediaDir: join(dir, "media") };
     const first = await makeTestApp(overrides);
     const { token } = await loginAs(first, { profile: "admin" });
-    const q1 = first.db.insert(queues).values({ name: "A", color: "#111111" }).returning().get();
-    const q2 = first.db.insert(queues).values({ name: "B", color: "#222222" }).returning().get();
+    const q1 = await one(first.db.insert(queues).values({ name: "A", color: "#111111" }).returning());
+    const q2 = await one(first.db.insert(queues).values({ name: "B", color: "#222222" }).returning());
     const conn = await createSandboxConnection(first, { greetingMessage: "Hi", queueIds: [q1.id, q2.id] });
     await call(first.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
       token,
@@ -165,11 +168,13 @@ describe("sandbox API", () => {
     });
     await first.channels.stopAll();
     first.sandbox.network.cancelAll();
-    closeDatabase(first.db);
+    await closeDatabase(first.db);
 
     const second = await makeTestApp(overrides);
     await second.channels.startAll();
-    expect(second.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status).toBe("CONNECTED");
+    expect((await first(second.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
+      "CONNECTED",
+    );
     const { token: token2 } = await loginAs(second, { profile: "admin", email: "again@example.com" });
     const out = await call(second.app, "GET", `/api/sandbox/${conn.id}/outbox?to=5511988887777`, { token: token2 });
     expect(out.json).toHaveLength(1);
@@ -178,8 +183,8 @@ describe("sandbox API", () => {
       token: token2,
       body: { from: "5511988887777", body: "2" },
     });
-    expect(second.db.select().from(tickets).get()!.queueId).toBe(q2.id);
+    expect((await first(second.db.select().from(tickets)))!.queueId).toBe(q2.id);
     second.sandbox.network.cancelAll();
-    closeDatabase(second.db);
+    await closeDatabase(second.db);
   });
 });

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, optOuts, schedules, tickets } from "../src/db/tables";
@@ -16,13 +17,14 @@ async function setup() {
   const ctx = await makeTestApp();
   const conn = await createSandboxConnection(ctx, { isDefault: true });
   const agent = await loginAs(ctx);
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
   const jobs = new JobRunner(ctx.deps);
-  scheduleSchedules(jobs, ctx.deps);
+  await scheduleSchedules(jobs, ctx.deps);
   /** Moves the clock and lets the monitor and then the send jobs it queued run. */
   const runAfter = async (ms: number) => {
     ctx.clock.advance(ms);
@@ -42,7 +44,8 @@ async function createSchedule(ctx: TestContext, token: string, body: Record<stri
   return res.json as { id: number };
 }
 
-const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(schedules).where(eq(schedules.id, id)).get()!;
+const rowOf = async (ctx: TestContext, id: number) =>
+  (await first(ctx.db.select().from(schedules).where(eq(schedules.id, id))))!;
 const statusesTold = (ctx: TestContext, id: number) =>
   ctx.hub
     .to("all", "schedule")
@@ -56,23 +59,25 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Lembrete da consulta", contactId: contact.id });
 
     await runAfter(HOUR - 10_000);
-    expect(rowOf(ctx, s.id).status).toBe("PENDENTE");
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect((await rowOf(ctx, s.id)).status).toBe("PENDENTE");
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
 
     await runAfter(15_000);
-    const row = rowOf(ctx, s.id);
+    const row = await rowOf(ctx, s.id);
     expect(row).toMatchObject({ status: "ENVIADA", lastError: null });
     expect(row.sentAt!.getTime()).toBe(ctx.clock.now());
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.body)).toEqual(["Lembrete da consulta"]);
-    const ticket = ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).get()!;
+    expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.body)).toEqual([
+      "Lembrete da consulta",
+    ]);
+    const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))))!;
     expect(ticket).toMatchObject({ whatsappId: conn.id, unreadMessages: 0 });
-    const stored = ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(stored.map((m) => [m.body, m.fromMe, m.sendState])).toEqual([["Lembrete da consulta", true, "sent"]]);
     expect(ctx.hub.to(`ticket:${ticket.id}`, "appMessage").map((e) => e.payload.action)).toContain("create");
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
 
     await runAfter(HOUR);
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Mudou de ideia" } }),
     ).toMatchObject({
@@ -84,11 +89,12 @@ describe("sending schedules", () => {
   test("a schedule written from a chat goes out in that chat's ticket on its connection", async () => {
     const { ctx, agent, contact, runAfter } = await setup();
     const other = await createSandboxConnection(ctx);
-    const ticket = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: other.id })
-      .returning()
-      .get();
+    const ticket = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: other.id })
+        .returning(),
+    );
     const s = await createSchedule(ctx, agent.token, {
       body: "Volto a falar amanhã",
       contactId: contact.id,
@@ -96,9 +102,11 @@ describe("sending schedules", () => {
     });
     await runAfter(HOUR);
     await ctx.deps.outbox.idle(other.id);
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
-    expect(ctx.sandbox.network.outbox(other.id, contact.number!).map((m) => m.body)).toEqual(["Volto a falar amanhã"]);
-    expect(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toHaveLength(1);
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
+    expect((await ctx.sandbox.network.outbox(other.id, contact.number!)).map((m) => m.body)).toEqual([
+      "Volto a falar amanhã",
+    ]);
+    expect(await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).toHaveLength(1);
     expect(
       await call(ctx.app, "POST", "/api/schedules", {
         token: agent.token,
@@ -121,24 +129,25 @@ describe("sending schedules", () => {
     await ctx.channels.stop(conn.id);
 
     await runAfter(HOUR);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", sentAt: null });
-    const waiting = ctx.db
-      .select()
-      .from(messages)
-      .where(eq(messages.id, rowOf(ctx, s.id).messageId!))
-      .get()!;
+    expect(await rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", sentAt: null });
+    const waiting = (await first(
+      ctx.db
+        .select()
+        .from(messages)
+        .where(eq(messages.id, (await rowOf(ctx, s.id)).messageId!)),
+    ))!;
     expect(waiting).toMatchObject({ body: "Seu pedido chegou", sendState: "queued" });
     await runAfter(HOUR);
-    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(1);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
 
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
     await runAfter(5_000);
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
     await ctx.channels.restartAll();
     await runAfter(HOUR);
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number!).map((m) => m.wid)).toEqual([waiting.wid]);
+    expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.wid)).toEqual([waiting.wid]);
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
   });
 
@@ -147,12 +156,12 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Chegou sua encomenda", contactId: contact.id });
     await ctx.channels.stop(conn.id);
     await runAfter(HOUR);
-    expect(rowOf(ctx, s.id).status).toBe("AGENDADA");
+    expect((await rowOf(ctx, s.id)).status).toBe("AGENDADA");
 
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
     await Promise.resolve();
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
   });
 
   test("a scheduled message cancelled in the chat while it waits is not written again: the schedule ends ERRO", async () => {
@@ -160,17 +169,17 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Melhor não enviar", contactId: contact.id });
     await ctx.channels.stop(conn.id);
     await runAfter(HOUR);
-    expect(cancelUnsent(ctx.deps, rowOf(ctx, s.id).messageId!)).toBe(true);
+    expect(await cancelUnsent(ctx.deps, (await rowOf(ctx, s.id)).messageId!)).toBe(true);
     await runAfter(5_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({
+    expect(await rowOf(ctx, s.id)).toMatchObject({
       status: "ERRO",
       lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED",
       sentAt: null,
     });
     await ctx.channels.start(conn.id);
     await runAfter(HOUR);
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(0);
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ERRO"]);
   });
 
@@ -178,14 +187,14 @@ describe("sending schedules", () => {
     const { ctx, conn, agent, contact } = await setup();
     const s = await createSchedule(ctx, agent.token, { body: "Só uma vez, por favor", contactId: contact.id });
     ctx.clock.advance(HOUR);
-    expect(pickDueSchedules(ctx.deps)).toEqual([s.id]);
-    expect(pickDueSchedules(ctx.deps)).toEqual([]);
+    expect(await pickDueSchedules(ctx.deps)).toEqual([s.id]);
+    expect(await pickDueSchedules(ctx.deps)).toEqual([]);
     await Promise.all([sendSchedule(ctx.deps, s.id), sendSchedule(ctx.deps, s.id)]);
     await ctx.deps.outbox.idle(conn.id);
     await sendSchedule(ctx.deps, s.id);
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["Só uma vez, por favor"]);
-    expect(ctx.db.select().from(messages).all()).toHaveLength(1);
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.body)).toEqual(["Só uma vez, por favor"]);
+    expect(await ctx.db.select().from(messages)).toHaveLength(1);
   });
 
   test("overdue schedules go out after a stop: a new runner on the same data sends them", async () => {
@@ -193,12 +202,12 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Atrasado mas vai", contactId: contact.id });
     ctx.clock.advance(3 * HOUR);
     const restarted = new JobRunner(ctx.deps);
-    scheduleSchedules(restarted, ctx.deps);
+    await scheduleSchedules(restarted, ctx.deps);
     await restarted.tick();
     await restarted.tick();
     await ctx.deps.outbox.idle(conn.id);
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
-    expect(ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
+    expect(await ctx.sandbox.network.outbox(conn.id)).toHaveLength(1);
   });
 
   test("a failing send is tried 3 times with backoff, then ERRO with the reason; editing it makes it PENDENTE and it is sent", async () => {
@@ -210,20 +219,24 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Promoção de hoje", contactId: contact.id });
 
     await runAfter(HOUR);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 1, lastError: "ERR_SENDING_WAPP_MSG" });
+    expect(await rowOf(ctx, s.id)).toMatchObject({
+      status: "AGENDADA",
+      attempts: 1,
+      lastError: "ERR_SENDING_WAPP_MSG",
+    });
     await runAfter(10_000);
-    expect(rowOf(ctx, s.id).attempts).toBe(1);
+    expect((await rowOf(ctx, s.id)).attempts).toBe(1);
     await runAfter(20_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 2 });
+    expect(await rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 2 });
     await runAfter(60_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({
+    expect(await rowOf(ctx, s.id)).toMatchObject({
       status: "ERRO",
       attempts: 3,
       lastError: "ERR_SENDING_WAPP_MSG",
       sentAt: null,
     });
     expect(broken).toHaveBeenCalledTimes(3);
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(0);
     expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
 
     await runAfter(HOUR);
@@ -236,36 +249,35 @@ describe("sending schedules", () => {
     });
     expect(edited).toMatchObject({ status: 200, json: { status: "PENDENTE", attempts: 0, lastError: null } });
     await runAfter(60_000);
-    expect(rowOf(ctx, s.id).status).toBe("ENVIADA");
-    expect(ctx.sandbox.network.outbox(conn.id).map((m) => m.body)).toEqual(["Promoção de hoje"]);
+    expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.body)).toEqual(["Promoção de hoje"]);
   });
 
   test("without any connection the schedule ends ERRO with ERR_NO_DEF_WAPP_FOUND", async () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
-    const contact = ctx.db.insert(contacts).values({ name: "Caio", number: "5521977776666" }).returning().get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Caio", number: "5521977776666" }).returning());
     const jobs = new JobRunner(ctx.deps);
-    scheduleSchedules(jobs, ctx.deps);
+    await scheduleSchedules(jobs, ctx.deps);
     const s = await createSchedule(ctx, agent.token, { body: "Sem conexão", contactId: contact.id });
     for (const ms of [HOUR, 30_000, 60_000]) {
       ctx.clock.advance(ms);
       await jobs.tick();
       await jobs.tick();
     }
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_NO_DEF_WAPP_FOUND" });
+    expect(await rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_NO_DEF_WAPP_FOUND" });
   });
 
   test("a schedule to a contact who opted out of the connection ends ERRO with the reason, and nothing is sent", async () => {
     const { ctx, conn, agent, contact, runAfter } = await setup();
-    ctx.db
+    await ctx.db
       .insert(optOuts)
-      .values({ whatsappId: conn.id, number: contact.number!, createdAt: new Date(ctx.clock.now()) })
-      .run();
+      .values({ whatsappId: conn.id, number: contact.number!, createdAt: new Date(ctx.clock.now()) });
     const s = await createSchedule(ctx, agent.token, { body: "Promoção da semana", contactId: contact.id });
     await runAfter(HOUR + 5_000);
-    expect(rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_CONTACT_OPTED_OUT", sentAt: null });
-    expect(ctx.sandbox.network.outbox(conn.id, contact.number!)).toEqual([]);
-    expect(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).all()).toEqual([]);
+    expect(await rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", lastError: "ERR_CONTACT_OPTED_OUT", sentAt: null });
+    expect(await ctx.sandbox.network.outbox(conn.id, contact.number!)).toEqual([]);
+    expect(await ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))).toEqual([]);
     expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
   });
 });

@@ -25,7 +25,7 @@ async function fileApp(overrides: { backupEveryHours?: number; backupKeep?: numb
     ...overrides,
   });
   const runner = new JobRunner({ db: ctx.db, clock: ctx.clock, log: createLogger("silent") });
-  scheduleBackups(runner, ctx.deps.config, createLogger("silent"), () => ctx.clock.now());
+  await scheduleBackups(runner, ctx.deps.config, createLogger("silent"), () => ctx.clock.now());
   return { ctx, runner, dir: join(dataDir, "backups") };
 }
 

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, schedules } from "../src/db/tables";
@@ -8,7 +9,9 @@ async function setup() {
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
   const other = await loginAs(ctx);
-  const contact = ctx.db.insert(contacts).values({ name: "Joana Silva", number: "5511988887777" }).returning().get();
+  const contact = await one(
+    ctx.db.insert(contacts).values({ name: "Joana Silva", number: "5511988887777" }).returning(),
+  );
   const later = new Date(ctx.clock.now() + 3600_000).toISOString();
   return { ctx, admin, agent, other, contact, later };
 }
@@ -91,7 +94,7 @@ describe("schedules", () => {
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: agent.token, body: { body: "Hey" } }),
     ).toMatchObject({ status: 400, json: { error: "VALIDATION", rule: "min", message: "Mensagem muito curta" } });
-    ctx.db.update(schedules).set({ status: "ERRO" }).where(eq(schedules.id, s.id)).run();
+    await ctx.db.update(schedules).set({ status: "ERRO" }).where(eq(schedules.id, s.id));
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: admin.token, body: { sendAt: later } }),
     ).toMatchObject({ status: 200, json: { status: "PENDENTE" } });
@@ -99,7 +102,7 @@ describe("schedules", () => {
       action: "update",
       schedule: { id: s.id, status: "PENDENTE" },
     });
-    ctx.db.update(schedules).set({ status: "ENVIADA", sentAt: new Date() }).where(eq(schedules.id, s.id)).run();
+    await ctx.db.update(schedules).set({ status: "ENVIADA", sentAt: new Date() }).where(eq(schedules.id, s.id));
     expect(
       await call(ctx.app, "PUT", `/api/schedules/${s.id}`, { token: admin.token, body: { body: "Too late now" } }),
     ).toMatchObject({ status: 400, json: { error: "ERR_SCHEDULE_ALREADY_SENT" } });
@@ -140,7 +143,7 @@ describe("schedules", () => {
 
   test("list: newest first, 20 a page, search body or contact name, contactId and userId filters", async () => {
     const { ctx, agent, admin, contact, later } = await setup();
-    const bob = ctx.db.insert(contacts).values({ name: "Bob Stone", number: "5511977776666" }).returning().get();
+    const bob = await one(ctx.db.insert(contacts).values({ name: "Bob Stone", number: "5511977776666" }).returning());
     for (let i = 0; i < 21; i++) {
       ctx.clock.advance(1);
       await call(ctx.app, "POST", "/api/schedules", {
@@ -174,7 +177,7 @@ describe("schedules", () => {
   test("a sendAt without a zone (the client's datetime-local) is wall-clock time in the configured time zone", async () => {
     const ctx = await makeTestApp({ timeZone: "America/Sao_Paulo" });
     const { token } = await loginAs(ctx);
-    const contact = ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning().get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Joana", number: "5511988887777" }).returning());
     const res = await call(ctx.app, "POST", "/api/schedules", {
       token,
       body: { body: "Hello there", contactId: contact.id, sendAt: "2099-06-01T09:30" },

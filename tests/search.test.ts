@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets } from "../src/db/tables";
@@ -6,18 +8,15 @@ import { ticketFilter, ticketPageQuery } from "../src/modules/tickets/list";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
-function ticketWith(ctx: TestContext, ...bodies: string[]) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Contact ${++seq}`, number: `55119770${String(seq).padStart(5, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning().get();
-  for (const body of bodies)
+async function ticketWith(ctx: TestContext, ...bodies: string[]) {
+  const contact = await one(
     ctx.db
-      .insert(messages)
-      .values({ wid: `w${++seq}`, ticketId: ticket.id, body })
-      .run();
+      .insert(contacts)
+      .values({ name: `Contact ${++seq}`, number: `55119770${String(seq).padStart(5, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(ctx.db.insert(tickets).values({ status: "pending", contactId: contact.id }).returning());
+  for (const body of bodies) await ctx.db.insert(messages).values({ wid: `w${++seq}`, ticketId: ticket.id, body });
   return ticket;
 }
 
@@ -37,9 +36,9 @@ describe("message search", () => {
     const auth = { ...user, queueIds: [], tokenVersion: 0 };
     const query = ticketPageQuery(
       ctx.db,
-      ticketFilter(ctx.db, auth, { searchParam: "pedido", showAll: true }, "UTC"),
+      await ticketFilter(ctx.db, auth, { searchParam: "pedido", showAll: true }, "UTC"),
     ).toSQL();
-    const plan = ctx.db.$client
+    const plan = sqliteClient(ctx.db)
       .query(`EXPLAIN QUERY PLAN ${query.sql}`)
       .all(...(query.params as never[]))
       .map((row) => (row as { detail: string }).detail);
@@ -49,9 +48,9 @@ describe("message search", () => {
 
   test("finds words by their beginning, ignoring case and accents, in Portuguese and Spanish", async () => {
     const ctx = await makeTestApp();
-    const pt = ticketWith(ctx, "Olá, João! Preciso de ajuda com o pedido #12345");
-    const es = ticketWith(ctx, "Señor, ¿dónde está mi paquete?");
-    ticketWith(ctx, "nothing to see here");
+    const pt = await ticketWith(ctx, "Olá, João! Preciso de ajuda com o pedido #12345");
+    const es = await ticketWith(ctx, "Señor, ¿dónde está mi paquete?");
+    await ticketWith(ctx, "nothing to see here");
     const search = await searcher(ctx);
     expect(await search("joao")).toEqual([pt.id]);
     expect(await search("OLA PED")).toEqual([pt.id]);
@@ -62,21 +61,21 @@ describe("message search", () => {
 
   test("an edited message is found by its new text only; a deleted one is no longer found", async () => {
     const ctx = await makeTestApp();
-    const edited = ticketWith(ctx, "entrega amanhã");
-    const deleted = ticketWith(ctx, "cancelamento urgente");
+    const edited = await ticketWith(ctx, "entrega amanhã");
+    const deleted = await ticketWith(ctx, "cancelamento urgente");
     const search = await searcher(ctx);
-    ctx.db.update(messages).set({ body: "entrega segunda-feira" }).where(eq(messages.ticketId, edited.id)).run();
-    ctx.db.update(messages).set({ isDeleted: true }).where(eq(messages.ticketId, deleted.id)).run();
+    await ctx.db.update(messages).set({ body: "entrega segunda-feira" }).where(eq(messages.ticketId, edited.id));
+    await ctx.db.update(messages).set({ isDeleted: true }).where(eq(messages.ticketId, deleted.id));
     expect(await search("amanha")).toEqual([]);
     expect(await search("segunda")).toEqual([edited.id]);
     expect(await search("cancelamento")).toEqual([]);
-    ctx.db.delete(messages).where(eq(messages.ticketId, edited.id)).run();
+    await ctx.db.delete(messages).where(eq(messages.ticketId, edited.id));
     expect(await search("segunda")).toEqual([]);
   });
 
   test("quotes and operators typed by the user are taken as plain words", async () => {
     const ctx = await makeTestApp();
-    const t = ticketWith(ctx, 'ele disse "NEAR" OR AND pedido');
+    const t = await ticketWith(ctx, 'ele disse "NEAR" OR AND pedido');
     const search = await searcher(ctx);
     expect(await search('"near" OR')).toEqual([t.id]);
     expect(await search("pedido*")).toEqual([t.id]);
@@ -86,20 +85,21 @@ describe("message search", () => {
 });
 
 describe("ticket search over names, numbers and every kind of message", () => {
-  function ticketOf(ctx: TestContext, name: string, number: string, values: { queueId?: number } = {}) {
-    const contact = ctx.db.insert(contacts).values({ name, number }).returning().get();
-    return ctx.db
-      .insert(tickets)
-      .values({ status: "pending", contactId: contact.id, ...values })
-      .returning()
-      .get();
+  async function ticketOf(ctx: TestContext, name: string, number: string, values: { queueId?: number } = {}) {
+    const contact = await one(ctx.db.insert(contacts).values({ name, number }).returning());
+    return await one(
+      ctx.db
+        .insert(tickets)
+        .values({ status: "pending", contactId: contact.id, ...values })
+        .returning(),
+    );
   }
 
   test("names match without accents either way, by any part, and numbers by any run of digits", async () => {
     const ctx = await makeTestApp();
-    const joao = ticketOf(ctx, "João Conceição", "5511912340001");
-    const munoz = ticketOf(ctx, "Andrés Muñoz", "5491155550002");
-    const plain = ticketOf(ctx, "Joao Conceicao", "5511977770003");
+    const joao = await ticketOf(ctx, "João Conceição", "5511912340001");
+    const munoz = await ticketOf(ctx, "Andrés Muñoz", "5491155550002");
+    const plain = await ticketOf(ctx, "Joao Conceicao", "5511977770003");
     const search = await searcher(ctx);
     expect(await search("joao")).toEqual([joao.id, plain.id]);
     expect(await search("JOÃO")).toEqual([joao.id, plain.id]);
@@ -113,8 +113,8 @@ describe("ticket search over names, numbers and every kind of message", () => {
 
   test("two characters find message words; names and numbers need three", async () => {
     const ctx = await makeTestApp();
-    const byBody = ticketWith(ctx, "pedido 13 chegou");
-    ticketOf(ctx, "Ana 13", "5511913130041");
+    const byBody = await ticketWith(ctx, "pedido 13 chegou");
+    await ticketOf(ctx, "Ana 13", "5511913130041");
     const search = await searcher(ctx);
     expect(await search("13")).toEqual([byBody.id]);
     expect(await search("ana")).not.toEqual([]);
@@ -122,25 +122,24 @@ describe("ticket search over names, numbers and every kind of message", () => {
 
   test("a renamed contact is found by the new name only; a deleted one not at all", async () => {
     const ctx = await makeTestApp();
-    const t = ticketOf(ctx, "Conceição Brandão", "5511912340011");
-    const other = ticketOf(ctx, "Fátima Simões", "5511912340012");
+    const t = await ticketOf(ctx, "Conceição Brandão", "5511912340011");
+    const other = await ticketOf(ctx, "Fátima Simões", "5511912340012");
     const search = await searcher(ctx);
-    ctx.db.update(contacts).set({ name: "Conceição Falcão" }).where(eq(contacts.id, t.contactId)).run();
+    await ctx.db.update(contacts).set({ name: "Conceição Falcão" }).where(eq(contacts.id, t.contactId));
     expect(await search("brandao")).toEqual([]);
     expect(await search("falcao")).toEqual([t.id]);
-    ctx.db.delete(contacts).where(eq(contacts.id, other.contactId)).run();
+    await ctx.db.delete(contacts).where(eq(contacts.id, other.contactId));
     expect(await search("simoes")).toEqual([]);
   });
 
   test("body words match without accents either way, private notes included", async () => {
     const ctx = await makeTestApp();
-    const accented = ticketWith(ctx, "Falei com a Conceição sobre a devolução");
-    const bare = ticketWith(ctx, "devolucao aprovada para Conceicao");
-    const note = ticketWith(ctx);
-    ctx.db
+    const accented = await ticketWith(ctx, "Falei com a Conceição sobre a devolução");
+    const bare = await ticketWith(ctx, "devolucao aprovada para Conceicao");
+    const note = await ticketWith(ctx);
+    await ctx.db
       .insert(messages)
-      .values({ wid: `n${++seq}`, ticketId: note.id, body: "Nota: cliente pediu reembolso", isPrivate: true })
-      .run();
+      .values({ wid: `n${++seq}`, ticketId: note.id, body: "Nota: cliente pediu reembolso", isPrivate: true });
     const search = await searcher(ctx);
     expect(await search("conceicao")).toEqual([accented.id, bare.id]);
     expect(await search("devolução")).toEqual([accented.id, bare.id]);
@@ -149,22 +148,21 @@ describe("ticket search over names, numbers and every kind of message", () => {
 
   test("an agent finds only tickets of their queues, queue-less ones and their own", async () => {
     const ctx = await makeTestApp();
-    const [mine, theirs] = ["Vendas", "Suporte"].map((name) =>
-      ctx.db
-        .insert(queues)
-        .values({ name, color: `#${name}` })
-        .returning()
-        .get(),
+    const [mine, theirs] = ["Vendas", "Suporte"].map(
+      async (name) =>
+        await one(
+          ctx.db
+            .insert(queues)
+            .values({ name, color: `#${name}` })
+            .returning(),
+        ),
     );
     const agent = await loginAs(ctx, { queueIds: [mine!.id] });
-    const inMine = ticketOf(ctx, "Inês Gonçalves", "5511912340021", { queueId: mine!.id });
-    const inTheirs = ticketOf(ctx, "Inês Araújo", "5511912340022", { queueId: theirs!.id });
-    const inNone = ticketOf(ctx, "Inês Peña", "5511912340023");
+    const inMine = await ticketOf(ctx, "Inês Gonçalves", "5511912340021", { queueId: mine!.id });
+    const inTheirs = await ticketOf(ctx, "Inês Araújo", "5511912340022", { queueId: theirs!.id });
+    const inNone = await ticketOf(ctx, "Inês Peña", "5511912340023");
     for (const t of [inMine, inTheirs, inNone])
-      ctx.db
-        .insert(messages)
-        .values({ wid: `v${t.id}`, ticketId: t.id, body: "garantía vencida" })
-        .run();
+      await ctx.db.insert(messages).values({ wid: `v${t.id}`, ticketId: t.id, body: "garantía vencida" });
     const found = async (q: string) => {
       const res = await call(ctx.app, "GET", `/api/tickets?searchParam=${encodeURIComponent(q)}`, {
         token: agent.token,
@@ -177,7 +175,7 @@ describe("ticket search over names, numbers and every kind of message", () => {
 
   test("whatever the user types is plain text: quotes, stars, parentheses, colons and blanks never fail", async () => {
     const ctx = await makeTestApp();
-    const t = ticketOf(ctx, 'Ana "Nina" (loja) name:x', "5511912340031");
+    const t = await ticketOf(ctx, 'Ana "Nina" (loja) name:x', "5511912340031");
     const search = await searcher(ctx);
     for (const q of ['"', '""', "*", "(", ")", "name:", "name:x", "NEAR(a b)", "a OR b", "-", "^", "   ", "'", "\\"])
       await search(q);

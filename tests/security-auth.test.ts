@@ -55,7 +55,7 @@ describe("failed-login limits", () => {
 
   test("L10: signup is limited per address", async () => {
     const ctx = await makeTestApp();
-    updateSetting(ctx.deps, "userCreation", "enabled");
+    await updateSetting(ctx.deps, "userCreation", "enabled");
     const signup = (i: number, address: string) =>
       call(ctx.app, "POST", "/api/auth/signup", {
         body: { name: "New user", email: `new${i}@example.com`, password: "12345" },

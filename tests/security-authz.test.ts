@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, queues, tickets, connections, type TicketRow } from "../src/db/tables";
@@ -9,8 +10,8 @@ let seq = 0;
 /** Two queues, an agent in each, an admin, and a running default sandbox connection. */
 async function twoQueues() {
   const ctx = await makeTestApp();
-  const q1 = ctx.db.insert(queues).values({ name: "Queue one", color: "#111" }).returning().get();
-  const q2 = ctx.db.insert(queues).values({ name: "Queue two", color: "#222" }).returning().get();
+  const q1 = await one(ctx.db.insert(queues).values({ name: "Queue one", color: "#111" }).returning());
+  const q2 = await one(ctx.db.insert(queues).values({ name: "Queue two", color: "#222" }).returning());
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent1 = await loginAs(ctx, { queueIds: [q1.id] });
   const agent2 = await loginAs(ctx, { queueIds: [q2.id] });
@@ -19,36 +20,40 @@ async function twoQueues() {
 }
 
 /** A contact with one ticket (open unless said otherwise). */
-function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
+async function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}, contactId?: number) {
   const id =
     contactId ??
+    (
+      await one(
+        ctx.db
+          .insert(contacts)
+          .values({ name: `Customer ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` })
+          .returning(),
+      )
+    ).id;
+  return await one(
     ctx.db
-      .insert(contacts)
-      .values({ name: `Customer ${++seq}`, number: `55119${String(seq).padStart(8, "0")}` })
-      .returning()
-      .get().id;
-  return ctx.db
-    .insert(tickets)
-    .values({ contactId: id, status: "open", ...values })
-    .returning()
-    .get();
+      .insert(tickets)
+      .values({ contactId: id, status: "open", ...values })
+      .returning(),
+  );
 }
 
-const numberOf = (ctx: TestContext, contactId: number) =>
-  ctx.db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId)).get()!.number;
+const numberOf = async (ctx: TestContext, contactId: number) =>
+  (await first(ctx.db.select({ number: contacts.number }).from(contacts).where(eq(contacts.id, contactId))))!.number;
 
 describe("contact numbers", () => {
   test("H2: an agent cannot re-point another queue's contact to a new number", async () => {
     const { ctx, q1, q2, admin, agent1, agent2 } = await twoQueues();
-    const ticket = seedTicket(ctx, { queueId: q2.id, status: "pending" });
-    const original = numberOf(ctx, ticket.contactId);
+    const ticket = await seedTicket(ctx, { queueId: q2.id, status: "pending" });
+    const original = await numberOf(ctx, ticket.contactId);
 
     const attack = await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, {
       token: agent1.token,
       body: { number: "5511977770001" },
     });
     expect(attack).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
-    expect(numberOf(ctx, ticket.contactId)).toBe(original);
+    expect(await numberOf(ctx, ticket.contactId)).toBe(original);
     // The rest of the contact stays editable by everyone, and sending the same number is no change.
     expect(
       (
@@ -74,7 +79,7 @@ describe("contact numbers", () => {
     ).toMatchObject({ status: 200, json: { number: "5511977770003" } });
 
     // One active ticket in a queue the agent cannot see is enough to refuse, whatever else the contact has.
-    seedTicket(ctx, { queueId: q1.id, status: "closed" }, ticket.contactId);
+    await seedTicket(ctx, { queueId: q1.id, status: "closed" }, ticket.contactId);
     expect(
       (
         await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, {
@@ -83,7 +88,7 @@ describe("contact numbers", () => {
         })
       ).status,
     ).toBe(403);
-    ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id)).run();
+    await ctx.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id));
     expect(
       (
         await call(ctx.app, "PUT", `/api/contacts/${ticket.contactId}`, {
@@ -98,24 +103,32 @@ describe("contact numbers", () => {
 describe("quotes", () => {
   test("M1: a quote reaches only those who may see the quoted message's ticket", async () => {
     const { ctx, q1, q2, admin, agent1, connection } = await twoQueues();
-    const mine = seedTicket(ctx, { queueId: q1.id, userId: agent1.user.id, whatsappId: connection.id });
-    const secret = seedTicket(ctx, { queueId: q2.id, status: "closed", whatsappId: connection.id }, mine.contactId);
-    const pin = storeMessage(ctx.deps, {
-      whatsappId: connection.id,
-      wid: "PIN-1",
-      ticketId: secret.id,
-      contactId: null,
-      body: "Your PIN is 4821",
-      fromMe: true,
-    }).message;
-    const own = storeMessage(ctx.deps, {
-      whatsappId: connection.id,
-      wid: "HELLO-1",
-      ticketId: mine.id,
-      contactId: mine.contactId,
-      body: "hello",
-      fromMe: false,
-    }).message;
+    const mine = await seedTicket(ctx, { queueId: q1.id, userId: agent1.user.id, whatsappId: connection.id });
+    const secret = await seedTicket(
+      ctx,
+      { queueId: q2.id, status: "closed", whatsappId: connection.id },
+      mine.contactId,
+    );
+    const pin = (
+      await storeMessage(ctx.deps, {
+        whatsappId: connection.id,
+        wid: "PIN-1",
+        ticketId: secret.id,
+        contactId: null,
+        body: "Your PIN is 4821",
+        fromMe: true,
+      })
+    ).message;
+    const own = (
+      await storeMessage(ctx.deps, {
+        whatsappId: connection.id,
+        wid: "HELLO-1",
+        ticketId: mine.id,
+        contactId: mine.contactId,
+        body: "hello",
+        fromMe: false,
+      })
+    ).message;
 
     // Sending: quoting another queue's message is refused like an unknown one, and nothing goes out.
     const refused = await call(ctx.app, "POST", `/api/messages/${mine.id}`, {
@@ -123,7 +136,7 @@ describe("quotes", () => {
       body: { body: "as you said", quotedMsg: { id: pin.id } },
     });
     expect(refused).toMatchObject({ status: 400, json: { error: "ERR_FETCH_WAPP_MSG" } });
-    expect(ctx.sandbox.network.outbox(connection.id)).toHaveLength(0);
+    expect(await ctx.sandbox.network.outbox(connection.id)).toHaveLength(0);
     expect(
       (
         await call(ctx.app, "POST", `/api/messages/${mine.id}`, {
@@ -135,7 +148,7 @@ describe("quotes", () => {
 
     // Reading: a message of this ticket that quotes the other queue's message (e.g. the customer replied to it).
     ctx.hub.clear();
-    storeMessage(ctx.deps, {
+    await storeMessage(ctx.deps, {
       whatsappId: connection.id,
       wid: "REPLY-1",
       ticketId: mine.id,
@@ -166,11 +179,11 @@ describe("quotes", () => {
 describe("deleting a queue", () => {
   test("M7: a queue with tickets is deleted only by moving them to another queue, never leaving them queue-less", async () => {
     const { ctx, q1, q2, admin, agent2 } = await twoQueues();
-    const q3 = ctx.db.insert(queues).values({ name: "Queue three", color: "#333" }).returning().get();
-    const open = seedTicket(ctx, { queueId: q1.id });
-    const closed = seedTicket(ctx, { queueId: q1.id, status: "closed" });
-    const queueOf = (id: number) =>
-      ctx.db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, id)).get()!.queueId;
+    const q3 = await one(ctx.db.insert(queues).values({ name: "Queue three", color: "#333" }).returning());
+    const open = await seedTicket(ctx, { queueId: q1.id });
+    const closed = await seedTicket(ctx, { queueId: q1.id, status: "closed" });
+    const queueOf = async (id: number) =>
+      (await first(ctx.db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, id))))!.queueId;
 
     expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}`, { token: admin.token })).toMatchObject({
       status: 400,
@@ -184,15 +197,15 @@ describe("deleting a queue", () => {
       status: 400,
       json: { error: "ERR_NO_QUEUE_FOUND" },
     });
-    expect(queueOf(open.id)).toBe(q1.id);
-    expect(ctx.db.select().from(queues).where(eq(queues.id, q1.id)).get()).toBeDefined();
+    expect(await queueOf(open.id)).toBe(q1.id);
+    expect(await first(ctx.db.select().from(queues).where(eq(queues.id, q1.id)))).toBeDefined();
 
     ctx.hub.clear();
     expect(await call(ctx.app, "DELETE", `/api/queue/${q1.id}?moveTo=${q3.id}`, { token: admin.token })).toMatchObject({
       status: 200,
       json: { message: "Queue deleted" },
     });
-    expect([queueOf(open.id), queueOf(closed.id)]).toEqual([q3.id, q3.id]);
+    expect([await queueOf(open.id), await queueOf(closed.id)]).toEqual([q3.id, q3.id]);
     // The other queue's agent still cannot read them, and the live lists move the active one.
     expect((await call(ctx.app, "GET", `/api/tickets/${closed.id}`, { token: agent2.token })).status).toBe(403);
     expect(ctx.hub.to(`queue:${q3.id}:status:open`, "ticket").map((e) => e.payload.ticket.id)).toEqual([open.id]);
@@ -210,14 +223,12 @@ describe("connection secrets", () => {
   test("Also: agents never receive the Wavoip call token or a pending pairing QR; the call URL is asked per ticket", async () => {
     const { ctx, q1, admin, agent1, agent2 } = await twoQueues();
     const pairing = await createSandboxConnection(ctx, { name: "Pairing", scan: false });
-    ctx.db.update(connections).set({ wavoip: "secret-call-token" }).where(eq(connections.id, pairing.id)).run();
-    const qr = ctx.db
-      .select({ qrcode: connections.qrcode })
-      .from(connections)
-      .where(eq(connections.id, pairing.id))
-      .get()!.qrcode;
+    await ctx.db.update(connections).set({ wavoip: "secret-call-token" }).where(eq(connections.id, pairing.id));
+    const qr = (await first(
+      ctx.db.select({ qrcode: connections.qrcode }).from(connections).where(eq(connections.id, pairing.id)),
+    ))!.qrcode;
     expect(qr).not.toBe("");
-    const ticket = seedTicket(ctx, { queueId: q1.id, whatsappId: pairing.id });
+    const ticket = await seedTicket(ctx, { queueId: q1.id, whatsappId: pairing.id });
     await call(ctx.app, "PUT", `/api/whatsapp/${pairing.id}`, { token: admin.token, body: { greetingMessage: "Hi" } });
 
     const agentViews = [
@@ -242,7 +253,7 @@ describe("connection secrets", () => {
     expect((await call(ctx.app, "GET", `/api/whatsapp/${pairing.id}`, { token: admin.token })).json.qrcode).toBe(qr);
 
     // The call button asks for the dialer URL of one ticket, which needs that ticket to be visible.
-    const number = numberOf(ctx, ticket.contactId);
+    const number = await numberOf(ctx, ticket.contactId);
     expect(await call(ctx.app, "GET", `/api/tickets/${ticket.id}/call`, { token: agent1.token })).toMatchObject({
       status: 200,
       json: { url: `https://app.wavoip.com/call?token=secret-call-token&phone=${number}` },
@@ -251,7 +262,7 @@ describe("connection secrets", () => {
       status: 403,
       json: { error: "ERR_NO_PERMISSION" },
     });
-    const silent = seedTicket(ctx, { queueId: q1.id, whatsappId: null });
+    const silent = await seedTicket(ctx, { queueId: q1.id, whatsappId: null });
     expect(await call(ctx.app, "GET", `/api/tickets/${silent.id}/call`, { token: agent1.token })).toMatchObject({
       status: 404,
       json: { error: "ERR_NOT_FOUND" },
@@ -274,7 +285,7 @@ describe("shared lists", () => {
     expect((await as(admin, "PUT", `/api/tags/${theirs.id}`, { name: "Renamed" })).status).toBe(200);
     expect((await as(admin, "DELETE", `/api/tags/${theirs.id}`)).status).toBe(200);
 
-    const contactId = seedTicket(ctx).contactId;
+    const contactId = (await seedTicket(ctx)).contactId;
     const sendAt = new Date(ctx.clock.now() + 3_600_000).toISOString();
     const schedule = (await as(agent2, "POST", "/api/schedules", { body: "Call back tomorrow", contactId, sendAt }))
       .json;

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../src/config";
 import { contacts, tickets } from "../src/db/tables";
@@ -75,12 +76,13 @@ describe("request bodies are limited per route before they are read", () => {
     const ctx = await makeTestApp({ maxMediaMb: 1 });
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
-    const contact = ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990001" }).returning().get();
-    const ticket = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: wa.id })
-      .returning()
-      .get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990001" }).returning());
+    const ticket = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: wa.id })
+        .returning(),
+    );
     const upload = (bytes: Uint8Array) => {
       const form = new FormData();
       form.append("medias", new File([bytes as Uint8Array<ArrayBuffer>], "photo.png", { type: "image/png" }));
@@ -256,7 +258,7 @@ describe("odd input gets a 400, never a 500", () => {
   test("L6: a schedule's sendAt outside the accepted years is 400 Invalid date", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
-    const contact = ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990002" }).returning().get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Lia", number: "5531999990002" }).returning());
     for (const sendAt of ["+275760-09-13T00:00:00Z", "9999-01-01T10:00", "2999-01-01T10:00:00Z"]) {
       const res = await call(ctx.app, "POST", "/api/schedules", {
         token,

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";
 import { contacts, queues, tickets } from "../src/db/tables";
@@ -26,14 +27,13 @@ beforeAll(async () => {
   hub.attach(server.server!);
   url = `ws://127.0.0.1:${server.server!.port}/ws`;
   health = `http://127.0.0.1:${server.server!.port}/health`;
-  const rows = ctx.db
+  const rows = await ctx.db
     .insert(queues)
     .values([
       { name: "Sales", color: "#f00" },
       { name: "Support", color: "#0f0" },
     ])
-    .returning()
-    .all();
+    .returning();
   sales = rows[0]!.id;
   support = rows[1]!.id;
 });
@@ -45,13 +45,14 @@ afterEach(() => {
 afterAll(() => server.stop(true));
 
 /** A pending ticket of a new contact in `queueId`. */
-function newTicket(queueId: number | null) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Contact ${++contactSeq}`, number: `55119888${String(contactSeq).padStart(5, "0")}` })
-    .returning()
-    .get();
-  return ctx.db.insert(tickets).values({ contactId: contact.id, queueId, status: "pending" }).returning().get();
+async function newTicket(queueId: number | null) {
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Contact ${++contactSeq}`, number: `55119888${String(contactSeq).padStart(5, "0")}` })
+      .returning(),
+  );
+  return await one(ctx.db.insert(tickets).values({ contactId: contact.id, queueId, status: "pending" }).returning());
 }
 
 async function openAs(token: string) {
@@ -137,7 +138,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     await socket.fence();
     expect((await http("DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
-    const ticket = newTicket(sales);
+    const ticket = await newTicket(sales);
     hub.publish(ticketRooms(ticket), "ticket", { action: "update", ticket });
     hub.publish("all", "tag", { action: "create" });
     expect(socket.received("ticket")).toHaveLength(0);
@@ -148,8 +149,8 @@ describe("H3: a socket follows its session and its user's access", () => {
   test("H3: an agent removed from a queue stops receiving that queue's tickets and chats", async () => {
     const admin = await loginAs(ctx, { profile: "admin" });
     const agent = await loginAs(ctx, { queueIds: [sales, support] });
-    const salesTicket = newTicket(sales);
-    const supportTicket = newTicket(support);
+    const salesTicket = await newTicket(sales);
+    const supportTicket = await newTicket(support);
     const socket = await openAs(agent.token);
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
@@ -171,7 +172,7 @@ describe("H3: a socket follows its session and its user's access", () => {
   test("H3: a ticket transferred to a queue the agent cannot see sends that agent no further events about it", async () => {
     const admin = await loginAs(ctx, { profile: "admin" });
     const agent = await loginAs(ctx, { queueIds: [sales] });
-    const ticket = newTicket(sales);
+    const ticket = await newTicket(sales);
     const socket = await openAs(agent.token);
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinChatBox", ticketId: ticket.id });
@@ -243,7 +244,7 @@ describe("frame rate and logs", () => {
 
   test("L5: a socket sending refused and invalid frames for a minute writes only a handful of log lines", async () => {
     const { token } = await loginAs(ctx, { queueIds: [sales] });
-    const hidden = newTicket(support);
+    const hidden = await newTicket(support);
     const socket = await openAs(token);
     logLines.length = 0;
     for (let second = 0; second < 60; second++) {

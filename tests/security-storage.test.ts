@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { one, first } from "../src/db/client";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,17 +35,19 @@ async function withMedia(overrides: Parameters<typeof makeTestApp>[0] = {}) {
   const admin = await loginAs(ctx, { profile: "admin" });
   const connection = await createSandboxConnection(ctx, { isDefault: true });
   let seq = 0;
-  const openTicket = () => {
-    const contact = ctx.db
-      .insert(contacts)
-      .values({ name: `Media ${++seq}`, number: `5531988${String(seq).padStart(6, "0")}` })
-      .returning()
-      .get();
-    return ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "open", userId: admin.user.id, whatsappId: connection.id })
-      .returning()
-      .get();
+  const openTicket = async () => {
+    const contact = await one(
+      ctx.db
+        .insert(contacts)
+        .values({ name: `Media ${++seq}`, number: `5531988${String(seq).padStart(6, "0")}` })
+        .returning(),
+    );
+    return await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "open", userId: admin.user.id, whatsappId: connection.id })
+        .returning(),
+    );
   };
   const upload = async (ticketId: number, files: { bytes: Uint8Array; name: string }[]) => {
     const form = new FormData();
@@ -97,10 +101,15 @@ describe("deleting what owns media", () => {
     const [kept, byTicket, byContact] = [openTicket(), openTicket(), openTicket()];
     for (const t of [kept, byTicket, byContact])
       expect((await upload(t.id, [{ bytes: PNG, name: "photo.png" }])).status).toBe(200);
-    const fileOf = (ticketId: number) =>
-      ctx.db.select({ mediaUrl: messages.mediaUrl }).from(messages).where(eq(messages.ticketId, ticketId)).get()!
-        .mediaUrl!;
-    const files = { kept: fileOf(kept.id), byTicket: fileOf(byTicket.id), byContact: fileOf(byContact.id) };
+    const fileOf = async (ticketId: number) =>
+      (await first(
+        ctx.db.select({ mediaUrl: messages.mediaUrl }).from(messages).where(eq(messages.ticketId, ticketId)),
+      ))!.mediaUrl!;
+    const files = {
+      kept: await fileOf(kept.id),
+      byTicket: await fileOf(byTicket.id),
+      byContact: await fileOf(byContact.id),
+    };
     expect(mediaFiles(ctx).sort()).toEqual(Object.values(files).sort());
 
     expect((await call(ctx.app, "DELETE", `/api/tickets/${byTicket.id}`, { token: admin.token })).status).toBe(200);
@@ -124,11 +133,11 @@ describe("file modes", () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     restrictDataDir(config);
     const db = openDatabase(config.databasePath);
-    db.$client.exec("CREATE TABLE probe (x)");
+    sqliteClient(db).exec("CREATE TABLE probe (x)");
     for (const file of ["zapdesk.sqlite", "zapdesk.sqlite-wal", "zapdesk.sqlite-shm", "secrets.json", "media/old.jpg"])
       expect([file, modeOf(join(dataDir, file))]).toEqual([file, 0o600]);
     for (const dir of [dataDir, config.mediaDir]) expect(modeOf(dir)).toBe(0o700);
-    closeDatabase(db);
+    await closeDatabase(db);
 
     // Files written from now on: uploads, and media a phone sends (the sandbox keeps its own copies too).
     const stored = await storeUpload({ config }, await checkUpload({ config }, new File([PNG], "new.png")));
@@ -145,13 +154,9 @@ describe("file modes", () => {
         fileName: "in.png",
       },
     });
-    const inbound = ctx.db
-      .select()
-      .from(messages)
-      .all()
-      .find((m) => m.fileName === "in.png")!;
+    const inbound = (await ctx.db.select().from(messages)).find((m) => m.fileName === "in.png")!;
     expect(modeOf(join(config.mediaDir, inbound.mediaUrl!))).toBe(0o600);
-    ctx.db.update(tickets).set({ status: "open", userId: admin.user.id }).where(eq(tickets.id, inbound.ticketId)).run();
+    await ctx.db.update(tickets).set({ status: "open", userId: admin.user.id }).where(eq(tickets.id, inbound.ticketId));
     const form = new FormData();
     form.append("medias", new File([PNG], "out.png"));
     expect(
@@ -202,7 +207,7 @@ describe("inbound media", () => {
         .status,
     ).toBe(200);
 
-    const rows = ctx.db.select().from(messages).all();
+    const rows = await ctx.db.select().from(messages);
     expect(rows.find((m) => m.body.startsWith("huge.png"))).toMatchObject({
       body: "huge.png (1.5 MB)",
       mediaType: "image",

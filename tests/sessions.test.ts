@@ -1,3 +1,4 @@
+import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections } from "../src/db/tables";
@@ -8,24 +9,25 @@ describe("session actions", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const conn = await createSandboxConnection(ctx);
-    const status = () => ctx.db.select().from(connections).where(eq(connections.id, conn.id)).get()!.status;
+    const status = async () =>
+      (await first(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!.status;
 
     const put = await call(ctx.app, "PUT", `/api/whatsappsession/${conn.id}`, { token });
     expect(put.json).toEqual({ message: "Starting session." });
-    expect(status()).toBe("qrcode");
+    expect(await status()).toBe("qrcode");
     await call(ctx.app, "POST", `/api/sandbox/${conn.id}/scan`, { token });
-    expect(status()).toBe("CONNECTED");
+    expect(await status()).toBe("CONNECTED");
 
     const del = await call(ctx.app, "DELETE", `/api/whatsappsession/${conn.id}`, { token });
     expect(del.json).toEqual({ message: "Session disconnected." });
-    expect(status()).toBe("DISCONNECTED");
+    expect(await status()).toBe("DISCONNECTED");
     const again = await call(ctx.app, "DELETE", `/api/whatsappsession/${conn.id}`, { token });
     expect(again.status).toBe(400);
     expect(again.json.error).toBe("ERR_WAPP_NOT_INITIALIZED");
 
     const post = await call(ctx.app, "POST", `/api/whatsappsession/${conn.id}`, { token });
     expect(post.json).toEqual({ message: "Starting session." });
-    expect(status()).toBe("qrcode");
+    expect(await status()).toBe("qrcode");
   });
 
   test("unknown connection → 404, bad id → 400, agents → 403", async () => {
@@ -45,7 +47,7 @@ describe("session actions", () => {
     const res = await call(ctx.app, "POST", "/api/system/restart", { token });
     expect(res.status).toBe(200);
     expect(typeof res.json.message).toBe("string");
-    expect(ctx.channels.isRunning(conn.id)).toBe(true);
+    expect(await ctx.channels.isRunning(conn.id)).toBe(true);
     const statuses = ctx.hub.to("admins", "whatsappSession").map((e) => e.payload.session.status);
     expect(statuses.slice(-2)).toEqual(["OPENING", "CONNECTED"]);
   });

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { connections } from "../src/db/tables";
 import { call, loginAs, makeTestApp } from "./helpers";
@@ -6,7 +7,7 @@ async function setup() {
   const ctx = await makeTestApp();
   const admin = await loginAs(ctx, { profile: "admin" });
   const agent = await loginAs(ctx);
-  const w = ctx.db.insert(connections).values({ name: "Main" }).returning().get();
+  const w = await one(ctx.db.insert(connections).values({ name: "Main" }).returning());
   return { ctx, admin: admin.token, agent: agent.token, w };
 }
 

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";
 import { contacts, queues, tickets } from "../src/db/tables";
@@ -21,14 +22,13 @@ beforeAll(async () => {
   server = ctx.app.listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(server.server!);
   base = `http://127.0.0.1:${server.server!.port}`;
-  const rows = ctx.db
+  const rows = await ctx.db
     .insert(queues)
     .values([
       { name: "Sales", color: "#f00" },
       { name: "Support", color: "#0f0" },
     ])
-    .returning()
-    .all();
+    .returning();
   sales = rows[0]!.id;
   support = rows[1]!.id;
   connectionId = (await createSandboxConnection(ctx)).id;
@@ -78,18 +78,20 @@ async function settle(socket: Socket) {
 }
 
 let contactSeq = 0;
-function ticketIn(queueId: number) {
+async function ticketIn(queueId: number) {
   const number = `55219777${String(++contactSeq).padStart(5, "0")}`;
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Cliente ${contactSeq}`, number })
-    .returning()
-    .get();
-  const ticket = ctx.db
-    .insert(tickets)
-    .values({ contactId: contact.id, queueId, status: "pending", whatsappId: connectionId })
-    .returning()
-    .get();
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Cliente ${contactSeq}`, number })
+      .returning(),
+  );
+  const ticket = await one(
+    ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, queueId, status: "pending", whatsappId: connectionId })
+      .returning(),
+  );
   return { ticket, number };
 }
 
@@ -100,7 +102,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     socket.emit("joinNotification");
     socket.emit("joinTickets", "pending");
     await settle(socket);
-    const { ticket, number } = ticketIn(sales);
+    const { ticket, number } = await ticketIn(sales);
     const heard = next(socket, "appMessage", (p) => p.action === "create");
     await ctx.sandbox.inbound(connectionId, { from: number, body: "Olá, preciso de ajuda" });
     const payload = await heard;
@@ -112,7 +114,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const { token } = await loginAs(ctx, { profile: "admin" });
     const socket = await ready(connect(token, ["polling"]));
     expect(socket.io.engine.transport.name).toBe("polling");
-    const { ticket, number } = ticketIn(support);
+    const { ticket, number } = await ticketIn(support);
     socket.emit("joinChatBox", String(ticket.id));
     await settle(socket);
     const heard = next(socket, "appMessage", (p) => p.action === "create");
@@ -132,7 +134,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
   test("an agent is refused the chat of a ticket in another queue and hears nothing of it; an admin hears it", async () => {
     const agent = await ready(connect((await loginAs(ctx, { queueIds: [sales] })).token));
     const admin = await ready(connect((await loginAs(ctx, { profile: "admin" })).token));
-    const { ticket, number } = ticketIn(support);
+    const { ticket, number } = await ticketIn(support);
     const received: unknown[] = [];
     agent.on("appMessage", (p) => received.push(p));
     agent.emit("joinChatBox", String(ticket.id));
@@ -149,7 +151,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
   test("message events carry the family's media-type names and absolute media links that open without a token", async () => {
     const { token } = await loginAs(ctx, { profile: "admin" });
     const socket = await ready(connect(token));
-    const { ticket, number } = ticketIn(sales);
+    const { ticket, number } = await ticketIn(sales);
     socket.emit("joinChatBox", String(ticket.id));
     await settle(socket);
     const image = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");

@@ -1,3 +1,4 @@
+import { sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,14 +20,14 @@ import { RecordingHub } from "../src/realtime/hub";
 import { JobRunner } from "../src/jobs/runner";
 import { call, TestClock } from "./helpers";
 
-function boot(env: Record<string, string>) {
+async function boot(env: Record<string, string>) {
   const config = {
     ...loadConfig(env),
     passwordHashing: { algorithm: "argon2id" as const, memoryCost: 8, timeCost: 1 },
   };
   const db = openDatabase(config.databasePath);
   runMigrations(db);
-  seedSettings(db);
+  await seedSettings(db);
   const hub = new RecordingHub();
   const log = createLogger("silent");
   const clock = new TestClock();
@@ -47,10 +48,10 @@ function boot(env: Record<string, string>) {
 }
 
 describe("storage", () => {
-  test("migrations build every table on an empty database, in WAL mode with foreign keys on", () => {
+  test("migrations build every table on an empty database, in WAL mode with foreign keys on", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
-    const deps = boot({ DATA_DIR: dir });
-    const tables = deps.db.$client.query("select name from sqlite_master where type='table'").all() as {
+    const deps = await boot({ DATA_DIR: dir });
+    const tables = sqliteClient(deps.db).query("select name from sqlite_master where type='table'").all() as {
       name: string;
     }[];
     const names = tables.map((t) => t.name);
@@ -76,41 +77,41 @@ describe("storage", () => {
       "wa_auth_keys",
     ])
       expect(names).toContain(t);
-    expect(deps.db.$client.query("pragma journal_mode").get()).toEqual({ journal_mode: "wal" });
-    expect(deps.db.$client.query("pragma foreign_keys").get()).toEqual({ foreign_keys: 1 });
+    expect(sqliteClient(deps.db).query("pragma journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(sqliteClient(deps.db).query("pragma foreign_keys").get()).toEqual({ foreign_keys: 1 });
     runMigrations(deps.db);
-    closeDatabase(deps.db);
+    await closeDatabase(deps.db);
   });
 
   test("a restart with the same DATA_DIR keeps users, settings, secrets and issued tokens", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
     const env = { DATA_DIR: dir, ADMIN_EMAIL: "Boss@Acme.test", ADMIN_PASSWORD: "s3cret-pass" };
-    const first = boot(env);
+    const first = await boot(env);
     await ensureFirstAdmin(first);
-    updateSetting(first, "chatBotType", "list");
+    await updateSetting(first, "chatBotType", "list");
     const app1 = await createApp(first);
     const login = await call(app1, "POST", "/api/auth/login", {
       body: { email: "boss@acme.test", password: "s3cret-pass" },
     });
     expect(login.json.user.profile).toBe("admin");
-    closeDatabase(first.db);
+    await closeDatabase(first.db);
     expect(statSync(join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
 
-    const second = boot(env);
+    const second = await boot(env);
     await ensureFirstAdmin(second);
     expect(second.config.jwtSecret).toBe(first.config.jwtSecret);
     const app2 = await createApp(second);
     const settings = await call(app2, "GET", "/api/settings", { token: login.json.token });
     expect(settings.status).toBe(200);
     expect(settings.json.find((s: { key: string }) => s.key === "chatBotType").value).toBe("list");
-    const users = second.db.$client.query("select count(*) as n from users").get() as { n: number };
+    const users = sqliteClient(second.db).query("select count(*) as n from users").get() as { n: number };
     expect(users.n).toBe(1);
-    closeDatabase(second.db);
+    await closeDatabase(second.db);
   });
 
   test("without ADMIN_PASSWORD the first admin gets a random password, logged once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
-    const deps = boot({ DATA_DIR: dir });
+    const deps = await boot({ DATA_DIR: dir });
     const lines: string[] = [];
     deps.log = createLogger("info", (l) => lines.push(l));
     await ensureFirstAdmin(deps);
@@ -120,7 +121,7 @@ describe("storage", () => {
     const app = await createApp(deps);
     const login = await call(app, "POST", "/api/auth/login", { body: { email: "admin@example.com", password } });
     expect(login.status).toBe(200);
-    closeDatabase(deps.db);
+    await closeDatabase(deps.db);
   });
 
   test("configured secrets win over generated ones and a bad PORT is refused", () => {

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { tickets, ticketTags, contacts } from "../src/db/tables";
 import { call, setupAdminAndAgent } from "./helpers";
@@ -93,20 +94,17 @@ describe("tags", () => {
         token: admin,
         body: { name: `Tag ${String(i).padStart(2, "0")}`, color: i === 3 ? "#ABCDEF" : "#000" },
       });
-    const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
-    const t1 = ctx.db.insert(tickets).values({ contactId: contact.id }).returning().get();
-    const t2 = ctx.db.insert(tickets).values({ contactId: contact.id, status: "closed" }).returning().get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning());
+    const t1 = await one(ctx.db.insert(tickets).values({ contactId: contact.id }).returning());
+    const t2 = await one(ctx.db.insert(tickets).values({ contactId: contact.id, status: "closed" }).returning());
     const first = await call(ctx.app, "GET", "/api/tags", { token: admin });
     expect(first.json).toMatchObject({ count: 25, hasMore: true });
     expect(first.json.tags).toHaveLength(20);
     expect(first.json.tags[0].name).toBe("Tag 00");
-    ctx.db
-      .insert(ticketTags)
-      .values([
-        { ticketId: t1.id, tagId: first.json.tags[0].id },
-        { ticketId: t2.id, tagId: first.json.tags[0].id },
-      ])
-      .run();
+    await ctx.db.insert(ticketTags).values([
+      { ticketId: t1.id, tagId: first.json.tags[0].id },
+      { ticketId: t2.id, tagId: first.json.tags[0].id },
+    ]);
     const second = await call(ctx.app, "GET", "/api/tags?pageNumber=2", { token: admin });
     expect(second.json).toMatchObject({ count: 25, hasMore: false });
     expect(second.json.tags).toHaveLength(5);

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, queues, tags, ticketTags, tickets, type TicketRow } from "../src/db/tables";
 import type { Ticket, TicketStatus } from "../src/shared/contracts";
@@ -5,33 +6,39 @@ import { type TicketListFilter, ticketInList } from "../src/shared/ticket-filter
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 /** Every combination of status, assignee, queue and tags over two queues and three tags. */
-function seed(ctx: TestContext, userIds: number[]) {
-  const [q1, q2] = ["#a1", "#a2"].map((color, i) =>
-    ctx.db
-      .insert(queues)
-      .values({ name: `Q${i}`, color })
-      .returning()
-      .get(),
+async function seed(ctx: TestContext, userIds: number[]) {
+  const [q1, q2] = ["#a1", "#a2"].map(
+    async (color, i) =>
+      await one(
+        ctx.db
+          .insert(queues)
+          .values({ name: `Q${i}`, color })
+          .returning(),
+      ),
   );
-  const tagIds = ["red", "green", "blue"].map((name) => ctx.db.insert(tags).values({ name }).returning().get().id);
+  const tagIds = ["red", "green", "blue"].map(
+    async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id,
+  );
   const tagSets = [[], [tagIds[0]!], [tagIds[1]!], [tagIds[0]!, tagIds[1]!], [tagIds[0]!, tagIds[1]!, tagIds[2]!]];
   let n = 0;
   for (const status of ["open", "pending", "closed"] as TicketStatus[])
     for (const userId of [null, ...userIds])
       for (const queueId of [null, q1!.id, q2!.id])
         for (const tagSet of tagSets) {
-          const contact = ctx.db
-            .insert(contacts)
-            .values({ name: `C${++n}`, number: `55119${String(n).padStart(8, "0")}` })
-            .returning()
-            .get();
+          const contact = await one(
+            ctx.db
+              .insert(contacts)
+              .values({ name: `C${++n}`, number: `55119${String(n).padStart(8, "0")}` })
+              .returning(),
+          );
           const values: Partial<TicketRow> = { status, userId, queueId, contactId: contact.id };
-          const row = ctx.db
-            .insert(tickets)
-            .values({ ...values, contactId: contact.id })
-            .returning()
-            .get();
-          for (const tagId of tagSet) ctx.db.insert(ticketTags).values({ ticketId: row.id, tagId }).run();
+          const row = await one(
+            ctx.db
+              .insert(tickets)
+              .values({ ...values, contactId: contact.id })
+              .returning(),
+          );
+          for (const tagId of tagSet) await ctx.db.insert(ticketTags).values({ ticketId: row.id, tagId });
         }
   return { queueIds: [q1!.id, q2!.id], tagIds };
 }
@@ -57,7 +64,7 @@ describe("the shared ticket filter agrees with GET /tickets", () => {
     const ctx = await makeTestApp();
     const admin = await loginAs(ctx, { profile: "admin" });
     const agent = await loginAs(ctx, {});
-    const { queueIds, tagIds } = seed(ctx, [admin.user.id, agent.user.id]);
+    const { queueIds, tagIds } = await seed(ctx, [admin.user.id, agent.user.id]);
     const { token: agentToken, user: agentRow } = await loginAs(ctx, { queueIds: [queueIds[0]!] });
     const viewers = [
       { token: admin.token, viewer: { id: admin.user.id, profile: "admin", queueIds: [] } },

@@ -1,21 +1,24 @@
+import { atomically } from "../src/db/client";
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, tickets } from "../src/db/tables";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 /** `n` closed tickets, three at each updatedAt (ties are ordered by id). */
-function closedTickets(ctx: TestContext, n: number) {
+async function closedTickets(ctx: TestContext, n: number) {
   const at = 1_700_000_000_000;
-  ctx.db.transaction((tx) => {
+  await atomically(ctx.db, async (tx) => {
     for (let i = 0; i < n; i++) {
-      const contact = tx
-        .insert(contacts)
-        .values({ name: `C${i}`, number: `55119${String(i).padStart(8, "0")}` })
-        .returning()
-        .get();
-      tx.insert(tickets)
-        .values({ status: "closed", contactId: contact.id, updatedAt: new Date(at + Math.floor(i / 3) * 1000) })
-        .run();
+      const contact = await one(
+        tx
+          .insert(contacts)
+          .values({ name: `C${i}`, number: `55119${String(i).padStart(8, "0")}` })
+          .returning(),
+      );
+      await tx
+        .insert(tickets)
+        .values({ status: "closed", contactId: contact.id, updatedAt: new Date(at + Math.floor(i / 3) * 1000) });
     }
   });
 }
@@ -26,7 +29,7 @@ describe("paging the ticket list", () => {
   test("continuing after the last ticket shown gives the same pages as page numbers, ties included", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    closedTickets(ctx, 100);
+    await closedTickets(ctx, 100);
     const get = async (query: string) =>
       (await call(ctx.app, "GET", `/api/tickets?showAll=true&status=closed${query}`, { token })).json as Page;
     const byNumber: number[] = [];
@@ -54,21 +57,23 @@ describe("paging the ticket list", () => {
     for (let i = 0; i < 90; i++) {
       const status = (["open", "pending", "closed"] as const)[i % 3]!;
       const mine = status !== "pending" || i % 2 === 0;
-      const contact = ctx.db
-        .insert(contacts)
-        .values({ name: `P${i}`, number: `55118${String(i).padStart(8, "0")}` })
-        .returning()
-        .get();
-      const ticket = ctx.db
-        .insert(tickets)
-        .values({
-          status,
-          contactId: contact.id,
-          userId: mine ? agent.user.id : null,
-          updatedAt: new Date(at - i * 1000),
-        })
-        .returning()
-        .get();
+      const contact = await one(
+        ctx.db
+          .insert(contacts)
+          .values({ name: `P${i}`, number: `55118${String(i).padStart(8, "0")}` })
+          .returning(),
+      );
+      const ticket = await one(
+        ctx.db
+          .insert(tickets)
+          .values({
+            status,
+            contactId: contact.id,
+            userId: mine ? agent.user.id : null,
+            updatedAt: new Date(at - i * 1000),
+          })
+          .returning(),
+      );
       expected.push(ticket.id);
     }
     const get = async (query: string) =>
@@ -93,7 +98,7 @@ describe("paging the ticket list", () => {
   test("the count is exact up to the cap and stops there; hasMore still says whether rows follow", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    closedTickets(ctx, TICKET_COUNT_CAP + 5);
+    await closedTickets(ctx, TICKET_COUNT_CAP + 5);
     const first = (await call(ctx.app, "GET", "/api/tickets?showAll=true&status=closed", { token })).json as Page;
     expect(first).toMatchObject({ count: TICKET_COUNT_CAP, hasMore: true });
     const pending = (await call(ctx.app, "GET", "/api/tickets?showAll=true&status=pending", { token })).json as Page;

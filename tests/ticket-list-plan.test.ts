@@ -1,3 +1,6 @@
+import { atomically } from "../src/db/client";
+import { sqliteClient } from "../src/db/client";
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { queues, tags } from "../src/db/tables";
 import { historySearchQuery } from "../src/modules/messages/search";
@@ -19,7 +22,7 @@ import { loginAs, makeTestApp, type TestContext } from "./helpers";
 /** The steps of SQLite's plan for a query built by drizzle. */
 function plan(ctx: TestContext, query: { toSQL(): { sql: string; params: unknown[] } }) {
   const { sql, params } = query.toSQL();
-  return ctx.db.$client
+  return sqliteClient(ctx.db)
     .query(`EXPLAIN QUERY PLAN ${sql}`)
     .all(...(params as never[]))
     .map((row) => (row as { detail: string }).detail);
@@ -67,9 +70,9 @@ describe("query plans of the ticket list and the search", () => {
   test("no list query shape, page or count, reads the tickets, messages or contacts table in full", async () => {
     const ctx = await makeTestApp();
     const { user } = await loginAs(ctx, { profile: "admin" });
-    const queue = ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning().get();
+    const queue = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
     const agent = await loginAs(ctx, { queueIds: [queue.id] });
-    const tagIds = ["x", "y"].map((name) => ctx.db.insert(tags).values({ name }).returning().get().id);
+    const tagIds = ["x", "y"].map(async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id);
     const users: AuthUser[] = [
       { ...user, queueIds: [], tokenVersion: 0 },
       { ...agent.user, queueIds: [queue.id], tokenVersion: 0 },
@@ -78,7 +81,7 @@ describe("query plans of the ticket list and the search", () => {
     let checked = 0;
     for (const who of users)
       for (const params of shapes(queue.id, tagIds)) {
-        const where = ticketFilter(ctx.db, who, params, "UTC");
+        const where = await ticketFilter(ctx.db, who, params, "UTC");
         const page = ticketPageQuery(ctx.db, afterTicket(where, params.before)).limit(TICKET_PAGE_SIZE + 1);
         for (const [kind, query] of [
           ["page", page],
@@ -98,9 +101,11 @@ describe("query plans of the ticket list and the search", () => {
     const ctx = await makeTestApp();
     const { user } = await loginAs(ctx, { profile: "admin" });
     const admin: AuthUser = { ...user, queueIds: [], tokenVersion: 0 };
-    const [common, rare] = ["common", "rare"].map((name) => ctx.db.insert(tags).values({ name }).returning().get().id);
-    const client = ctx.db.$client;
-    client.transaction(() => {
+    const [common, rare] = ["common", "rare"].map(
+      async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id,
+    );
+    const client = sqliteClient(ctx.db);
+    atomically(client, () => {
       const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
       const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
       const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
@@ -114,17 +119,17 @@ describe("query plans of the ticket list and the search", () => {
     for (const status of [undefined, "open", "closed"] as const) {
       const walk = plan(
         ctx,
-        ticketPageQuery(ctx.db, ticketFilter(ctx.db, admin, { status, showAll: true, tags: [common!] }, "UTC")),
+        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [common!] }, "UTC")),
       );
       expect(walk.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
       expect(fullScans(walk)).toEqual([]);
       const set = plan(
         ctx,
-        ticketPageQuery(ctx.db, ticketFilter(ctx.db, admin, { status, showAll: true, tags: [rare!] }, "UTC")),
+        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [rare!] }, "UTC")),
       );
       expect(set[0]).toContain("INTEGER PRIMARY KEY");
     }
-    const page = listTickets(ctx.db, admin, { status: "open", showAll: true, tags: [common!] }, "UTC");
+    const page = await listTickets(ctx.db, admin, { status: "open", showAll: true, tags: [common!] }, "UTC");
     expect(page.count).toBe(TICKET_COUNT_CAP);
     expect(page.tickets.map((t) => t.updatedAt.getTime())).toEqual(
       Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => 1_700_000_000_000 + 3000 - 2 * i),

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import {
@@ -20,42 +21,46 @@ import { loadAuthUser } from "../src/modules/users/service";
 import { createSandboxConnection, createUser, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
-function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
-  const contact = ctx.db
-    .insert(contacts)
-    .values({ name: `Caio ${++seq}`, number: `55219${String(seq).padStart(8, "0")}` })
-    .returning()
-    .get();
-  const ticket = ctx.db
-    .insert(tickets)
-    .values({ contactId: contact.id, status: "pending", ...values })
-    .returning()
-    .get();
+async function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
+  const contact = await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name: `Caio ${++seq}`, number: `55219${String(seq).padStart(8, "0")}` })
+      .returning(),
+  );
+  const ticket = await one(
+    ctx.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "pending", ...values })
+      .returning(),
+  );
   return { contact, ticket };
 }
-const queue = (ctx: TestContext, name: string) =>
-  ctx.db
-    .insert(queues)
-    .values({ name, color: `#${name}` })
-    .returning()
-    .get();
-const row = (ctx: TestContext, id: number) => ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+const queue = async (ctx: TestContext, name: string) =>
+  await one(
+    ctx.db
+      .insert(queues)
+      .values({ name, color: `#${name}` })
+      .returning(),
+  );
+const row = async (ctx: TestContext, id: number) =>
+  (await first(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
 async function actor(ctx: TestContext, opts: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(ctx, opts);
-  return loadAuthUser(ctx.db, user.id)!;
+  return (await loadAuthUser(ctx.db, user.id))!;
 }
 
 describe("ticket serialisation", () => {
   test("tickets come with contact, user, queue, connection (whether it has a call token, never the token) and tags", async () => {
     const ctx = await makeTestApp();
-    const q = queue(ctx, "Sales");
-    const wa = ctx.db.insert(connections).values({ name: "W", wavoip: "tok" }).returning().get();
+    const q = await queue(ctx, "Sales");
+    const wa = await one(ctx.db.insert(connections).values({ name: "W", wavoip: "tok" }).returning());
     const agent = await createUser(ctx, { name: "Bia" });
-    const { contact, ticket } = seedTicket(ctx, { queueId: q.id, whatsappId: wa.id, userId: agent.id });
-    const tag = ctx.db.insert(tags).values({ name: "vip", color: "#f00" }).returning().get();
-    ctx.db.insert(ticketTags).values({ ticketId: ticket.id, tagId: tag.id }).run();
-    const other = seedTicket(ctx).ticket;
-    const [dto, bare] = toTicketDtos(ctx.db, [ticket, other]);
+    const { contact, ticket } = await seedTicket(ctx, { queueId: q.id, whatsappId: wa.id, userId: agent.id });
+    const tag = await one(ctx.db.insert(tags).values({ name: "vip", color: "#f00" }).returning());
+    await ctx.db.insert(ticketTags).values({ ticketId: ticket.id, tagId: tag.id });
+    const other = (await seedTicket(ctx)).ticket;
+    const [dto, bare] = await toTicketDtos(ctx.db, [ticket, other]);
     expect(dto).toMatchObject({
       contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: "", isGroup: false },
       user: { id: agent.id, name: "Bia" },
@@ -69,12 +74,12 @@ describe("ticket serialisation", () => {
 
   test("loadTicketDto adds the contact's extra info and 404s an unknown id", async () => {
     const ctx = await makeTestApp();
-    const { contact, ticket } = seedTicket(ctx);
-    ctx.db.insert(contactExtraInfo).values({ contactId: contact.id, name: "cpf", value: "1" }).run();
-    expect(loadTicketDto(ctx.db, ticket.id).contact?.extraInfo).toEqual([
+    const { contact, ticket } = await seedTicket(ctx);
+    await ctx.db.insert(contactExtraInfo).values({ contactId: contact.id, name: "cpf", value: "1" });
+    expect((await loadTicketDto(ctx.db, ticket.id)).contact?.extraInfo).toEqual([
       expect.objectContaining({ name: "cpf", value: "1" }),
     ]);
-    expect(() => loadTicketDto(ctx.db, 999)).toThrow(
+    expect(async () => await loadTicketDto(ctx.db, 999)).toThrow(
       expect.objectContaining({ code: "ERR_NO_TICKET_FOUND", status: 404 }),
     );
   });
@@ -83,9 +88,9 @@ describe("ticket serialisation", () => {
 describe("ticket events reach the rooms", () => {
   test("a status change first deletes from the old lists, then updates the new rooms; delete goes everywhere", async () => {
     const ctx = await makeTestApp();
-    const q = queue(ctx, "A");
-    const { ticket } = seedTicket(ctx, { queueId: q.id, status: "open" });
-    const dto = loadTicketDto(ctx.db, ticket.id);
+    const q = await queue(ctx, "A");
+    const { ticket } = await seedTicket(ctx, { queueId: q.id, status: "open" });
+    const dto = await loadTicketDto(ctx.db, ticket.id);
     ctx.deps.events.emit("ticket.updated", {
       ticket: dto,
       before: { id: ticket.id, status: "pending", userId: null, queueId: q.id },
@@ -114,20 +119,20 @@ describe("ticket events reach the rooms", () => {
 describe("applyTicketChanges", () => {
   test("accept: open with the actor, unread reset, bot dialog cleared, isBot false", async () => {
     const ctx = await makeTestApp();
-    const q = queue(ctx, "A");
+    const q = await queue(ctx, "A");
     const me = await actor(ctx, { queueIds: [q.id] });
-    const { ticket } = seedTicket(ctx, { queueId: q.id, isBot: true, unreadMessages: 3 });
-    const bot = ctx.db.insert(chatbots).values({ name: "opt", queueId: q.id }).returning().get();
-    ctx.db.insert(ticketDialogs).values({ ticketId: ticket.id, chatbotId: bot.id }).run();
+    const { ticket } = await seedTicket(ctx, { queueId: q.id, isBot: true, unreadMessages: 3 });
+    const bot = await one(ctx.db.insert(chatbots).values({ name: "opt", queueId: q.id }).returning());
+    await ctx.db.insert(ticketDialogs).values({ ticketId: ticket.id, chatbotId: bot.id });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: me });
     expect(dto).toMatchObject({ status: "open", userId: me.id, isBot: false, unreadMessages: 0, user: { id: me.id } });
-    expect(ctx.db.select().from(ticketDialogs).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(ticketDialogs)).toHaveLength(0);
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 
   test("an invalid status from an untyped caller is refused with the field and rule", async () => {
     const ctx = await makeTestApp();
-    const { ticket } = seedTicket(ctx);
+    const { ticket } = await seedTicket(ctx);
     await expect(
       applyTicketChanges(ctx.deps, ticket.id, { status: "archived" as never }, { actor: null }),
     ).rejects.toMatchObject({ field: "status", rule: "invalid" });
@@ -138,36 +143,36 @@ describe("applyTicketChanges", () => {
 
   test("a queue transfer without a user goes back to pending with no user, and sends the transfer message", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const wa = await createSandboxConnection(ctx);
-    ctx.db.update(connections).set({ transferTicketMessage: "Now in {{fila}}" }).where(eq(connections.id, wa.id)).run();
+    await ctx.db.update(connections).set({ transferTicketMessage: "Now in {{fila}}" }).where(eq(connections.id, wa.id));
     const admin = await actor(ctx, { profile: "admin" });
-    const { contact, ticket } = seedTicket(ctx, { queueId: a.id, status: "open", userId: admin.id, whatsappId: wa.id });
+    const { contact, ticket } = await seedTicket(ctx, {
+      queueId: a.id,
+      status: "open",
+      userId: admin.id,
+      whatsappId: wa.id,
+    });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: b.id }, { actor: admin });
     expect(dto).toMatchObject({ status: "pending", userId: null, queueId: b.id });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([`${LRM}Now in B`]);
+    expect((await ctx.sandbox.network.outbox(wa.id, contact.number!)).map((m) => m.body)).toEqual([`${LRM}Now in B`]);
   });
 
   test("close sends the farewell once (LRM, stored in history); a re-save of a closed ticket sends nothing", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx, { farewellMessage: "Tchau {{name}}" });
     const admin = await actor(ctx, { profile: "admin" });
-    const { contact, ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
+    const { contact, ticket } = await seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
-    expect(ctx.sandbox.network.outbox(wa.id, contact.number!).map((m) => m.body)).toEqual([
+    expect((await ctx.sandbox.network.outbox(wa.id, contact.number!)).map((m) => m.body)).toEqual([
       `${LRM}Tchau ${contact.name}`,
     ]);
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .where(eq(messages.ticketId, ticket.id))
-        .all()
-        .map((m) => m.body),
-    ).toEqual([`${LRM}Tchau ${contact.name}`]);
-    expect(row(ctx, ticket.id).status).toBe("closed");
+    expect((await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).map((m) => m.body)).toEqual([
+      `${LRM}Tchau ${contact.name}`,
+    ]);
+    expect((await row(ctx, ticket.id)).status).toBe("closed");
   });
 
   test("a farewell that cannot be sent never fails the close", async () => {
@@ -175,33 +180,31 @@ describe("applyTicketChanges", () => {
     const wa = await createSandboxConnection(ctx, { farewellMessage: "Bye", scan: false });
     await ctx.channels.stop(wa.id);
     const admin = await actor(ctx, { profile: "admin" });
-    const { ticket } = seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
+    const { ticket } = await seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin });
     expect(dto.status).toBe("closed");
   });
 
   test("reopen is refused while the contact has another active ticket on that connection, and allowed only to admins or the last user", async () => {
     const ctx = await makeTestApp();
-    const wa = ctx.db.insert(connections).values({ name: "W" }).returning().get();
+    const wa = await one(ctx.db.insert(connections).values({ name: "W" }).returning());
     const owner = await actor(ctx);
     const stranger = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
-    const { contact, ticket } = seedTicket(ctx, { status: "closed", userId: owner.id, whatsappId: wa.id });
+    const { contact, ticket } = await seedTicket(ctx, { status: "closed", userId: owner.id, whatsappId: wa.id });
     await expect(
       applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: stranger.id }, { actor: stranger }),
     ).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
-    const other = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "pending", whatsappId: wa.id })
-      .returning()
-      .get();
+    const other = await one(
+      ctx.db.insert(tickets).values({ contactId: contact.id, status: "pending", whatsappId: wa.id }).returning(),
+    );
     await expect(
       applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner }),
     ).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
     await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: admin })).rejects.toMatchObject({
       details: { ticketId: other.id },
     });
-    ctx.db.delete(tickets).where(eq(tickets.id, other.id)).run();
+    await ctx.db.delete(tickets).where(eq(tickets.id, other.id));
     expect(
       (await applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).status,
     ).toBe("open");
@@ -209,15 +212,15 @@ describe("applyTicketChanges", () => {
 
   test("cross-connection transfer needs the permission and is refused when the contact is active on the target", async () => {
     const ctx = await makeTestApp();
-    const w1 = ctx.db.insert(connections).values({ name: "W1" }).returning().get();
-    const w2 = ctx.db.insert(connections).values({ name: "W2" }).returning().get();
+    const w1 = await one(ctx.db.insert(connections).values({ name: "W1" }).returning());
+    const w2 = await one(ctx.db.insert(connections).values({ name: "W2" }).returning());
     const agent = await actor(ctx);
     const admin = await actor(ctx, { profile: "admin" });
-    const { contact, ticket } = seedTicket(ctx, { status: "open", userId: agent.id, whatsappId: w1.id });
+    const { contact, ticket } = await seedTicket(ctx, { status: "open", userId: agent.id, whatsappId: w1.id });
     await expect(
       applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: agent }),
     ).rejects.toMatchObject({ code: "ERR_NO_PERMISSION" });
-    ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", whatsappId: w2.id }).run();
+    await ctx.db.insert(tickets).values({ contactId: contact.id, status: "open", whatsappId: w2.id });
     await expect(
       applyTicketChanges(ctx.deps, ticket.id, { whatsappId: w2.id }, { actor: admin }),
     ).rejects.toMatchObject({ code: "ERR_OTHER_OPEN_TICKET" });
@@ -228,10 +231,10 @@ describe("applyTicketChanges", () => {
 
   test("an agent cannot change a ticket of another queue", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const agent = await actor(ctx, { queueIds: [a.id] });
-    const { ticket } = seedTicket(ctx, { queueId: b.id });
+    const { ticket } = await seedTicket(ctx, { queueId: b.id });
     await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: agent })).rejects.toMatchObject({
       code: "ERR_NO_PERMISSION",
     });
@@ -239,8 +242,8 @@ describe("applyTicketChanges", () => {
 
   test("the system (actor null) leaves unread alone and must name a user to open", async () => {
     const ctx = await makeTestApp();
-    const q = queue(ctx, "A");
-    const { ticket } = seedTicket(ctx, { unreadMessages: 2 });
+    const q = await queue(ctx, "A");
+    const { ticket } = await seedTicket(ctx, { unreadMessages: 2 });
     const dto = await applyTicketChanges(ctx.deps, ticket.id, { queueId: q.id }, { actor: null });
     expect(dto).toMatchObject({ queueId: q.id, unreadMessages: 2, status: "pending" });
     await expect(applyTicketChanges(ctx.deps, ticket.id, { status: "open" }, { actor: null })).rejects.toMatchObject({
@@ -253,27 +256,21 @@ describe("markTicketRead", () => {
   test("zeroes unread, marks messages read, tells the lists and sends a read receipt for inbound ones", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
-    const { contact, ticket } = seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
-    ctx.db
+    const { contact, ticket } = await seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
+    await ctx.db
       .insert(messages)
-      .values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" })
-      .run();
+      .values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" });
     ctx.hub.clear();
     const calls: string[][] = [];
     const channels = ctx.deps.channels;
     ctx.deps.channels = Object.assign(Object.create(channels), {
       markRead: async (_w: number, _c: string, _g: boolean, ids: string[]) => void calls.push(ids),
     });
-    markTicketRead(ctx.deps, row(ctx, ticket.id));
-    expect(row(ctx, ticket.id).unreadMessages).toBe(0);
-    expect(
-      ctx.db
-        .select()
-        .from(messages)
-        .where(eq(messages.ticketId, ticket.id))
-        .all()
-        .every((m) => m.read),
-    ).toBe(true);
+    await markTicketRead(ctx.deps, await row(ctx, ticket.id));
+    expect((await row(ctx, ticket.id)).unreadMessages).toBe(0);
+    expect((await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).every((m) => m.read)).toBe(
+      true,
+    );
     expect(calls[0]).toContain("in-1");
     expect(ctx.hub.to("status:pending", "ticket")[0]!.payload).toEqual({ action: "updateUnread", ticketId: ticket.id });
     expect(ctx.hub.to("notification", "ticket")).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import {
@@ -14,35 +15,41 @@ import {
 import { BASE, call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
-function contact(ctx: TestContext, name = `Contact ${++seq}`, number = `5511988${String(++seq).padStart(6, "0")}`) {
-  return ctx.db.insert(contacts).values({ name, number }).returning().get();
+async function contact(
+  ctx: TestContext,
+  name = `Contact ${++seq}`,
+  number = `5511988${String(++seq).padStart(6, "0")}`,
+) {
+  return await one(ctx.db.insert(contacts).values({ name, number }).returning());
 }
-function ticket(ctx: TestContext, values: Partial<TicketRow> = {}) {
-  const contactId = values.contactId ?? contact(ctx).id;
-  return ctx.db
-    .insert(tickets)
-    .values({ status: "pending", ...values, contactId })
-    .returning()
-    .get();
+async function ticket(ctx: TestContext, values: Partial<TicketRow> = {}) {
+  const contactId = values.contactId ?? (await contact(ctx)).id;
+  return await one(
+    ctx.db
+      .insert(tickets)
+      .values({ status: "pending", ...values, contactId })
+      .returning(),
+  );
 }
-const queue = (ctx: TestContext, name: string) =>
-  ctx.db
-    .insert(queues)
-    .values({ name, color: `#${name}` })
-    .returning()
-    .get();
+const queue = async (ctx: TestContext, name: string) =>
+  await one(
+    ctx.db
+      .insert(queues)
+      .values({ name, color: `#${name}` })
+      .returning(),
+  );
 const ids = (res: { json: { tickets: { id: number }[] } }) => res.json.tickets.map((t) => t.id).sort((a, b) => a - b);
 
 describe("GET /tickets", () => {
   test("an agent lists only their queues, queue-less tickets and their own, even when asking for other queues or showAll", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const { user, token } = await loginAs(ctx, { queueIds: [a.id] });
-    const mine = ticket(ctx, { queueId: a.id });
-    const none = ticket(ctx);
-    const other = ticket(ctx, { queueId: b.id });
-    const assigned = ticket(ctx, { queueId: b.id, status: "open", userId: user.id });
+    const mine = await ticket(ctx, { queueId: a.id });
+    const none = await ticket(ctx);
+    const other = await ticket(ctx, { queueId: b.id });
+    const assigned = await ticket(ctx, { queueId: b.id, status: "open", userId: user.id });
     const res = await call(
       ctx.app,
       "GET",
@@ -58,24 +65,24 @@ describe("GET /tickets", () => {
 
   test("an agent without queues sees only queue-less tickets and tickets assigned to them", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
+    const a = await queue(ctx, "A");
     const { user, token } = await loginAs(ctx);
-    const none = ticket(ctx);
-    const assigned = ticket(ctx, { queueId: a.id, status: "open", userId: user.id });
-    ticket(ctx, { queueId: a.id });
+    const none = await ticket(ctx);
+    const assigned = await ticket(ctx, { queueId: a.id, status: "open", userId: user.id });
+    await ticket(ctx, { queueId: a.id });
     expect(ids(await call(ctx.app, "GET", "/api/tickets", { token }))).toEqual([none.id, assigned.id]);
   });
 
   test("the open tab shows mine or pending; admins with showAll see everything of the picked queues plus queue-less", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const { user, token } = await loginAs(ctx, { queueIds: [a.id] });
     const admin = await loginAs(ctx, { profile: "admin" });
-    const pending = ticket(ctx, { queueId: a.id });
-    const mine = ticket(ctx, { queueId: a.id, status: "open", userId: user.id });
-    const theirs = ticket(ctx, { queueId: a.id, status: "open", userId: admin.user.id });
-    const inB = ticket(ctx, { queueId: b.id, status: "open", userId: admin.user.id });
+    const pending = await ticket(ctx, { queueId: a.id });
+    const mine = await ticket(ctx, { queueId: a.id, status: "open", userId: user.id });
+    const theirs = await ticket(ctx, { queueId: a.id, status: "open", userId: admin.user.id });
+    const inB = await ticket(ctx, { queueId: b.id, status: "open", userId: admin.user.id });
     expect(ids(await call(ctx.app, "GET", "/api/tickets", { token }))).toEqual([pending.id, mine.id]);
     expect(ids(await call(ctx.app, "GET", "/api/tickets?status=open", { token }))).toEqual([mine.id]);
     const all = await call(ctx.app, "GET", `/api/tickets?showAll=true&queueIds=${JSON.stringify([a.id])}`, {
@@ -88,7 +95,7 @@ describe("GET /tickets", () => {
   test("40 per page ordered by updatedAt desc, hasMore true then false", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    for (let i = 0; i < 45; i++) ticket(ctx, { updatedAt: new Date(1_700_000_000_000 + i * 1000) });
+    for (let i = 0; i < 45; i++) await ticket(ctx, { updatedAt: new Date(1_700_000_000_000 + i * 1000) });
     const first = await call(ctx.app, "GET", "/api/tickets?showAll=true", { token });
     expect(first.json).toMatchObject({ count: 45, hasMore: true });
     expect(first.json.tickets).toHaveLength(40);
@@ -102,11 +109,11 @@ describe("GET /tickets", () => {
   test("search matches contact name, number and message bodies, case-insensitively, and composes with status", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const byName = ticket(ctx, { contactId: contact(ctx, "Maria Souza", "5511911110000").id });
-    const byNumber = ticket(ctx, { contactId: contact(ctx, "Joao", "5511977770000").id });
-    const byBody = ticket(ctx);
-    ctx.db.insert(messages).values({ wid: "m1", ticketId: byBody.id, body: "Pedido SOUZA-77" }).run();
-    ticket(ctx, { contactId: contact(ctx, "Other", "5511900000001").id });
+    const byName = await ticket(ctx, { contactId: (await contact(ctx, "Maria Souza", "5511911110000")).id });
+    const byNumber = await ticket(ctx, { contactId: (await contact(ctx, "Joao", "5511977770000")).id });
+    const byBody = await ticket(ctx);
+    await ctx.db.insert(messages).values({ wid: "m1", ticketId: byBody.id, body: "Pedido SOUZA-77" });
+    await ticket(ctx, { contactId: (await contact(ctx, "Other", "5511900000001")).id });
     const search = async (q: string, extra = "") =>
       ids(
         await call(ctx.app, "GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(q)}${extra}`, { token }),
@@ -120,18 +127,15 @@ describe("GET /tickets", () => {
   test("tags filter keeps tickets carrying all the tags; unread and date filters compose", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const t1 = ctx.db.insert(tags).values({ name: "vip" }).returning().get();
-    const t2 = ctx.db.insert(tags).values({ name: "late" }).returning().get();
-    const both = ticket(ctx, { unreadMessages: 2 });
-    const one = ticket(ctx);
-    ctx.db
-      .insert(ticketTags)
-      .values([
-        { ticketId: both.id, tagId: t1.id },
-        { ticketId: both.id, tagId: t2.id },
-        { ticketId: one.id, tagId: t1.id },
-      ])
-      .run();
+    const t1 = await one(ctx.db.insert(tags).values({ name: "vip" }).returning());
+    const t2 = await one(ctx.db.insert(tags).values({ name: "late" }).returning());
+    const both = await ticket(ctx, { unreadMessages: 2 });
+    const one = await ticket(ctx);
+    await ctx.db.insert(ticketTags).values([
+      { ticketId: both.id, tagId: t1.id },
+      { ticketId: both.id, tagId: t2.id },
+      { ticketId: one.id, tagId: t1.id },
+    ]);
     const q = (s: string) => call(ctx.app, "GET", `/api/tickets?showAll=true&${s}`, { token });
     expect(ids(await q(`tags=${JSON.stringify([t1.id, t2.id])}`))).toEqual([both.id]);
     expect(ids(await q(`tags=${JSON.stringify([t1.id])}`))).toEqual([both.id, one.id]);
@@ -143,10 +147,10 @@ describe("GET /tickets", () => {
 
   test("ids filter as a JSON array of numbers or numeric strings; an empty parameter filters nothing, [] keeps only queue-less", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
+    const a = await queue(ctx, "A");
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const inA = ticket(ctx, { queueId: a.id });
-    const none = ticket(ctx);
+    const inA = await ticket(ctx, { queueId: a.id });
+    const none = await ticket(ctx);
     const q = async (s: string) => ids(await call(ctx.app, "GET", `/api/tickets?showAll=true&${s}`, { token }));
     expect(await q(`queueIds=${JSON.stringify([String(a.id)])}`)).toEqual([inA.id, none.id]);
     expect(await q("queueIds=")).toEqual([inA.id, none.id]);
@@ -198,7 +202,7 @@ describe("ticket routes", () => {
   test("GET /tickets/:id shows relations and contact extra info; unknown → 404; bad id → 400", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
-    const t = ticket(ctx);
+    const t = await ticket(ctx);
     expect(await call(ctx.app, "GET", `/api/tickets/${t.id}`, { token })).toMatchObject({
       status: 200,
       json: { id: t.id, contact: { extraInfo: [] }, tags: [] },
@@ -213,7 +217,7 @@ describe("ticket routes", () => {
   test("PUT accepts, returns and closes; events drop the ticket from the old list; bad bodies are 400", async () => {
     const ctx = await makeTestApp();
     const { user, token } = await loginAs(ctx);
-    const t = ticket(ctx);
+    const t = await ticket(ctx);
     const accept = await call(ctx.app, "PUT", `/api/tickets/${t.id}`, {
       token,
       body: { status: "open", userId: user.id },
@@ -242,9 +246,9 @@ describe("ticket routes", () => {
 
   test("POST creates on the default connection with the user's only queue; a second one is ERR_OTHER_OPEN_TICKET", async () => {
     const ctx = await makeTestApp();
-    const q = queue(ctx, "A");
+    const q = await queue(ctx, "A");
     const { user, token } = await loginAs(ctx, { queueIds: [q.id] });
-    const c = contact(ctx);
+    const c = await contact(ctx);
     expect(
       await call(ctx.app, "POST", "/api/tickets", {
         token,
@@ -254,7 +258,7 @@ describe("ticket routes", () => {
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
     });
-    const wa = ctx.db.insert(connections).values({ name: "W", isDefault: true }).returning().get();
+    const wa = await one(ctx.db.insert(connections).values({ name: "W", isDefault: true }).returning());
     const created = await call(ctx.app, "POST", "/api/tickets", {
       token,
       body: { contactId: c.id, userId: user.id, status: "open" },
@@ -278,11 +282,11 @@ describe("ticket routes", () => {
 
   test("a user's own default connection wins over the global default", async () => {
     const ctx = await makeTestApp();
-    ctx.db.insert(connections).values({ name: "Global", isDefault: true }).run();
-    const own = ctx.db.insert(connections).values({ name: "Own" }).returning().get();
+    await ctx.db.insert(connections).values({ name: "Global", isDefault: true });
+    const own = await one(ctx.db.insert(connections).values({ name: "Own" }).returning());
     const { user, token } = await loginAs(ctx);
-    ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, user.id)).run();
-    const res = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: contact(ctx).id } });
+    await ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, user.id));
+    const res = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: (await contact(ctx)).id } });
     expect(res.json).toMatchObject({ whatsappId: own.id, status: "open", userId: user.id });
   });
 
@@ -290,8 +294,8 @@ describe("ticket routes", () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
     const admin = await loginAs(ctx, { profile: "admin" });
-    const t = ticket(ctx);
-    ctx.db.insert(messages).values({ wid: "x", ticketId: t.id, body: "b" }).run();
+    const t = await ticket(ctx);
+    await ctx.db.insert(messages).values({ wid: "x", ticketId: t.id, body: "b" });
     expect(await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: agent.token })).toMatchObject({
       status: 403,
       json: { error: "ERR_NO_PERMISSION" },
@@ -300,7 +304,7 @@ describe("ticket routes", () => {
       status: 200,
       json: { message: "ticket deleted" },
     });
-    expect(ctx.db.select().from(messages).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(messages)).toHaveLength(0);
     expect(ctx.hub.to(`ticket:${t.id}`, "ticket")[0]!.payload).toEqual({ action: "delete", ticketId: t.id });
     expect((await call(ctx.app, "DELETE", `/api/tickets/${t.id}`, { token: admin.token })).status).toBe(404);
   });
@@ -308,9 +312,9 @@ describe("ticket routes", () => {
   test("GET /ticketfind/:phone prefers the active visible ticket, accepts the 9th-digit variant, else 404", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx);
-    const c = contact(ctx, "Br", "5511987654321");
-    ticket(ctx, { contactId: c.id, status: "closed" });
-    const active = ticket(ctx, { contactId: c.id, status: "pending", updatedAt: new Date(0) });
+    const c = await contact(ctx, "Br", "5511987654321");
+    await ticket(ctx, { contactId: c.id, status: "closed" });
+    const active = await ticket(ctx, { contactId: c.id, status: "pending", updatedAt: new Date(0) });
     expect(await call(ctx.app, "GET", "/api/ticketfind/+55 (11) 98765-4321", { token })).toMatchObject({
       status: 200,
       json: { ticketId: active.id },
@@ -326,14 +330,14 @@ describe("ticket routes", () => {
 
   test("POST /tags/sync replaces the ticket's tags and publishes the ticket; unknown tags 404; other queue 403", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
-    const t = ticket(ctx, { queueId: a.id });
-    const hidden = ticket(ctx, { queueId: b.id });
-    const t1 = ctx.db.insert(tags).values({ name: "one" }).returning().get();
-    const t2 = ctx.db.insert(tags).values({ name: "two" }).returning().get();
-    ctx.db.insert(ticketTags).values({ ticketId: t.id, tagId: t1.id }).run();
+    const t = await ticket(ctx, { queueId: a.id });
+    const hidden = await ticket(ctx, { queueId: b.id });
+    const t1 = await one(ctx.db.insert(tags).values({ name: "one" }).returning());
+    const t2 = await one(ctx.db.insert(tags).values({ name: "two" }).returning());
+    await ctx.db.insert(ticketTags).values({ ticketId: t.id, tagId: t1.id });
     const res = await call(ctx.app, "POST", "/api/tags/sync", {
       token,
       body: { ticketId: t.id, tags: [{ id: t2.id }] },
@@ -353,10 +357,10 @@ describe("ticket routes", () => {
 
   test("an agent never gets events of another queue's ticket", async () => {
     const ctx = await makeTestApp();
-    const a = queue(ctx, "A");
-    const b = queue(ctx, "B");
+    const a = await queue(ctx, "A");
+    const b = await queue(ctx, "B");
     const admin = await loginAs(ctx, { profile: "admin" });
-    const t = ticket(ctx, { queueId: b.id });
+    const t = await ticket(ctx, { queueId: b.id });
     await call(ctx.app, "PUT", `/api/tickets/${t.id}`, {
       token: admin.token,
       body: { status: "open", userId: admin.user.id },
@@ -370,28 +374,25 @@ describe("viewing a ticket", () => {
   const LONG_AGO = new Date(1_700_000_000_000);
 
   /** An open ticket of `userId`, last active long ago, with unread customer messages, below a newer one. */
-  function unreadTicket(ctx: TestContext, userId: number) {
-    const t = ticket(ctx, { status: "open", userId, unreadMessages: 2, updatedAt: LONG_AGO });
-    ctx.db
-      .insert(messages)
-      .values([
-        { wid: `hi-${t.id}`, ticketId: t.id, contactId: t.contactId, body: "hi", fromMe: false, createdAt: LONG_AGO },
-        {
-          wid: `there-${t.id}`,
-          ticketId: t.id,
-          contactId: t.contactId,
-          body: "there?",
-          fromMe: false,
-          createdAt: LONG_AGO,
-        },
-      ])
-      .run();
-    const newer = ticket(ctx, { status: "open", userId, updatedAt: new Date(LONG_AGO.getTime() + 60_000) });
+  async function unreadTicket(ctx: TestContext, userId: number) {
+    const t = await ticket(ctx, { status: "open", userId, unreadMessages: 2, updatedAt: LONG_AGO });
+    await ctx.db.insert(messages).values([
+      { wid: `hi-${t.id}`, ticketId: t.id, contactId: t.contactId, body: "hi", fromMe: false, createdAt: LONG_AGO },
+      {
+        wid: `there-${t.id}`,
+        ticketId: t.id,
+        contactId: t.contactId,
+        body: "there?",
+        fromMe: false,
+        createdAt: LONG_AGO,
+      },
+    ]);
+    const newer = await ticket(ctx, { status: "open", userId, updatedAt: new Date(LONG_AGO.getTime() + 60_000) });
     return { t, newer };
   }
   /** What viewing may change and what it must not, as plain values (a Date would match any other Date). */
-  const state = (ctx: TestContext, id: number) => {
-    const row = ctx.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+  const state = async (ctx: TestContext, id: number) => {
+    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
     return { unreadMessages: row.unreadMessages, updatedAt: row.updatedAt.getTime() };
   };
   const VIEWED = { unreadMessages: 0, updatedAt: LONG_AGO.getTime() };
@@ -399,11 +400,11 @@ describe("viewing a ticket", () => {
   test("opening its messages marks it read but keeps its updatedAt and its place in the list", async () => {
     const ctx = await makeTestApp();
     const { user, token } = await loginAs(ctx);
-    const { t, newer } = unreadTicket(ctx, user.id);
+    const { t, newer } = await unreadTicket(ctx, user.id);
     ctx.clock.advance(3_600_000);
     const opened = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
     expect(opened.status).toBe(200);
-    expect(state(ctx, t.id)).toEqual(VIEWED);
+    expect(await state(ctx, t.id)).toEqual(VIEWED);
     expect(opened.json.ticket).toMatchObject({ unreadMessages: 0, updatedAt: LONG_AGO.toISOString() });
     const list = await call(ctx.app, "GET", "/api/tickets?status=open", { token });
     expect(list.json.tickets.map((x: { id: number }) => x.id)).toEqual([newer.id, t.id]);
@@ -412,21 +413,21 @@ describe("viewing a ticket", () => {
   test("the chat page of a ticket marks it read but keeps its updatedAt", async () => {
     const ctx = await makeTestApp();
     const { user, cookie } = await loginAs(ctx);
-    const { t } = unreadTicket(ctx, user.id);
+    const { t } = await unreadTicket(ctx, user.id);
     const res = await ctx.app.handle(new Request(`${BASE}/tickets/${t.id}`, { headers: { cookie } }));
     expect(res.status).toBe(200);
-    expect(state(ctx, t.id)).toEqual(VIEWED);
+    expect(await state(ctx, t.id)).toEqual(VIEWED);
   });
 
   test("a PUT that changes nothing marks it read but keeps its updatedAt; a real change moves it to now", async () => {
     const ctx = await makeTestApp();
     const { user, token } = await loginAs(ctx);
-    const { t } = unreadTicket(ctx, user.id);
+    const { t } = await unreadTicket(ctx, user.id);
     ctx.clock.advance(3_600_000);
     await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: {} });
     await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "open", userId: user.id } });
-    expect(state(ctx, t.id)).toEqual(VIEWED);
+    expect(await state(ctx, t.id)).toEqual(VIEWED);
     await call(ctx.app, "PUT", `/api/tickets/${t.id}`, { token, body: { status: "pending" } });
-    expect(state(ctx, t.id).updatedAt).toBe(ctx.clock.now());
+    expect((await state(ctx, t.id)).updatedAt).toBe(ctx.clock.now());
   });
 });

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, queues, tickets, connections } from "../src/db/tables";
 import { call, createUser, setupAdminAndAgent } from "./helpers";
@@ -9,8 +10,8 @@ async function setup() {
 describe("users", () => {
   test("an admin creates an agent with queues and a connection; everyone is told; no secrets in the answer", async () => {
     const { ctx, admin } = await setup();
-    const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-    const w = ctx.db.insert(connections).values({ name: "Main" }).returning().get();
+    const q = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());
+    const w = await one(ctx.db.insert(connections).values({ name: "Main" }).returning());
     const res = await call(ctx.app, "POST", "/api/users", {
       token: admin.token,
       body: { name: "Maria", email: "Maria@Example.com", password: "secret1", queueIds: [q.id], whatsappId: w.id },
@@ -94,7 +95,7 @@ describe("users", () => {
     expect(
       await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { profile: "admin" } }),
     ).toMatchObject(no);
-    const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
+    const q = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());
     expect(
       await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, { token: agent.token, body: { queueIds: [q.id] } }),
     ).toMatchObject(no);
@@ -133,7 +134,7 @@ describe("users", () => {
 
   test("admins change profile and queues; absent queueIds leaves them; emails stay unique on update", async () => {
     const { ctx, admin, agent } = await setup();
-    const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
+    const q = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());
     const set = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
       token: admin.token,
       body: { queueIds: [q.id, q.id] },
@@ -212,21 +213,20 @@ describe("users", () => {
 
   test("deleting a user puts their open tickets back to pending in their queue, unassigned", async () => {
     const { ctx, admin, agent } = await setup();
-    const q = ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning().get();
-    const contact = ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning().get();
-    const open = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "open", userId: agent.user.id, queueId: q.id })
-      .returning()
-      .get();
-    const contact2 = ctx.db.insert(contacts).values({ name: "D", number: "5511999990001" }).returning().get();
-    const closed = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact2.id, status: "closed", userId: agent.user.id })
-      .returning()
-      .get();
+    const q = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());
+    const contact = await one(ctx.db.insert(contacts).values({ name: "C", number: "5511999990000" }).returning());
+    const open = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "open", userId: agent.user.id, queueId: q.id })
+        .returning(),
+    );
+    const contact2 = await one(ctx.db.insert(contacts).values({ name: "D", number: "5511999990001" }).returning());
+    const closed = await one(
+      ctx.db.insert(tickets).values({ contactId: contact2.id, status: "closed", userId: agent.user.id }).returning(),
+    );
     expect((await call(ctx.app, "DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
-    const rows = ctx.db.select().from(tickets).all();
+    const rows = await ctx.db.select().from(tickets);
     expect(rows.find((t) => t.id === open.id)).toMatchObject({ status: "pending", userId: null, queueId: q.id });
     expect(rows.find((t) => t.id === closed.id)).toMatchObject({ status: "closed", userId: null });
     expect(ctx.hub.named("ticket").length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { beforeEach, describe, expect, test } from "bun:test";
 import { contacts, queues, tickets } from "../src/db/tables";
 import { BASE, islandProps as props, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -15,14 +16,11 @@ async function page(path: string, headers: Record<string, string> = {}) {
 describe("dashboard page", () => {
   test("/ renders the three counters and twelve hourly bars from 08:00 to 19:00, with the caller's counts", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
-    const c = ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning().get();
-    ctx.db
-      .insert(tickets)
-      .values([
-        { contactId: c.id, status: "pending" },
-        { contactId: c.id, status: "closed" },
-      ])
-      .run();
+    const c = await one(ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning());
+    await ctx.db.insert(tickets).values([
+      { contactId: c.id, status: "pending" },
+      { contactId: c.id, status: "closed" },
+    ]);
     const res = await page("/", { cookie, "accept-language": "en" });
     expect(res.status).toBe(200);
     expect(res.html).toContain('data-island="AgentDashboard"');
@@ -47,23 +45,19 @@ describe("dashboard page", () => {
   });
 
   test("an agent's counters leave out tickets of queues the agent is not in", async () => {
-    const [mine, other] = ctx.db
+    const [mine, other] = await ctx.db
       .insert(queues)
       .values([
         { name: "Sales", color: "#111111" },
         { name: "Support", color: "#222222" },
       ])
-      .returning()
-      .all();
+      .returning();
     const { cookie } = await loginAs(ctx, { queueIds: [mine!.id] });
-    const c = ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning().get();
-    ctx.db
-      .insert(tickets)
-      .values([
-        { contactId: c.id, status: "pending", queueId: mine!.id },
-        { contactId: c.id, status: "pending", queueId: other!.id },
-      ])
-      .run();
+    const c = await one(ctx.db.insert(contacts).values({ name: "Bia", number: "5511900000001" }).returning());
+    await ctx.db.insert(tickets).values([
+      { contactId: c.id, status: "pending", queueId: mine!.id },
+      { contactId: c.id, status: "pending", queueId: other!.id },
+    ]);
     const res = await page("/", { cookie });
     expect(props(res.html, "AgentDashboard").initial.pending).toBe(1);
   });

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,21 +27,22 @@ async function page(path: string, cookie: string) {
 }
 
 let seq = 0;
-const contact = (name = `Contact ${++seq}`) =>
-  ctx.db
-    .insert(contacts)
-    .values({ name, number: `55119${String(++seq).padStart(8, "0")}` })
-    .returning()
-    .get();
+const contact = async (name = `Contact ${++seq}`) =>
+  await one(
+    ctx.db
+      .insert(contacts)
+      .values({ name, number: `55119${String(++seq).padStart(8, "0")}` })
+      .returning(),
+  );
 
 describe("list screens get their first page from the page route", () => {
   test("each list is rendered with its rows in the HTML and the same rows in the island's props", async () => {
     const admin = await loginAs(ctx, { profile: "admin", name: "Ana Admin" });
-    contact("Bia Contact");
-    ctx.db.insert(tags).values({ name: "Urgent-tag" }).run();
-    ctx.db.insert(quickAnswers).values({ shortcut: "hello-qa", message: "Hello!" }).run();
-    ctx.db.insert(queues).values({ name: "Sales-queue", color: "#123456" }).run();
-    ctx.db.insert(connections).values({ name: "Main-line", provider: "sandbox" }).run();
+    await contact("Bia Contact");
+    await ctx.db.insert(tags).values({ name: "Urgent-tag" });
+    await ctx.db.insert(quickAnswers).values({ shortcut: "hello-qa", message: "Hello!" });
+    await ctx.db.insert(queues).values({ name: "Sales-queue", color: "#123456" });
+    await ctx.db.insert(connections).values({ name: "Main-line", provider: "sandbox" });
     const screens = [
       ["/contacts", "AgentContacts", "Bia Contact"],
       ["/quickAnswers", "AgentQuickAnswers", "/hello-qa"],
@@ -60,7 +62,7 @@ describe("list screens get their first page from the page route", () => {
 
   test("only the first page is embedded; the island is told there is more", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
-    for (let i = 0; i < 45; i++) contact(`Person ${String(i).padStart(2, "0")}`);
+    for (let i = 0; i < 45; i++) await contact(`Person ${String(i).padStart(2, "0")}`);
     const initial = islandProps((await page("/contacts", cookie)).html, "AgentContacts").initial;
     expect(initial.rows.length).toBeLessThan(45);
     expect(initial.rows[0].name).toBe("Person 00");
@@ -71,14 +73,20 @@ describe("list screens get their first page from the page route", () => {
 describe("tickets page data", () => {
   test("/tickets/:id renders the chat's messages and the first page of the assigned and pending lists", async () => {
     const { cookie, user } = await loginAs(ctx, { profile: "admin" });
-    const mine = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact("Carla").id, status: "open", userId: user.id, unreadMessages: 2 })
-      .returning()
-      .get();
-    const waiting = ctx.db.insert(tickets).values({ contactId: contact().id, status: "pending" }).returning().get();
+    const mine = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: (await contact("Carla")).id, status: "open", userId: user.id, unreadMessages: 2 })
+        .returning(),
+    );
+    const waiting = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: (await contact()).id, status: "pending" })
+        .returning(),
+    );
     const at = new Date("2026-03-01T09:15:00.000Z");
-    ctx.db.insert(messages).values({ wid: "W1", ticketId: mine.id, body: "Where is my order?", createdAt: at }).run();
+    await ctx.db.insert(messages).values({ wid: "W1", ticketId: mine.id, body: "Where is my order?", createdAt: at });
     const res = await page(`/tickets/${mine.id}`, cookie);
     expect(res.html).toContain("Where is my order?");
     const chat = islandProps(res.html, "Chat").initial;
@@ -95,13 +103,14 @@ describe("tickets page data", () => {
   });
 
   test("a ticket the user may not see gets no chat data, and stays out of their lists", async () => {
-    const other = ctx.db.insert(queues).values({ name: "Other", color: "#000001" }).returning().get();
-    const hidden = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact().id, status: "pending", queueId: other.id })
-      .returning()
-      .get();
-    ctx.db.insert(messages).values({ wid: "W2", ticketId: hidden.id, body: "secret text" }).run();
+    const other = await one(ctx.db.insert(queues).values({ name: "Other", color: "#000001" }).returning());
+    const hidden = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: (await contact()).id, status: "pending", queueId: other.id })
+        .returning(),
+    );
+    await ctx.db.insert(messages).values({ wid: "W2", ticketId: hidden.id, body: "secret text" });
     const { cookie } = await loginAs(ctx, { profile: "user" });
     const res = await page(`/tickets/${hidden.id}`, cookie);
     expect(res.html).not.toContain("secret text");
@@ -119,18 +128,17 @@ describe("admin screens get their data from the page route", () => {
     mkdirSync(join(dataDir, "backups"), { recursive: true });
     writeFileSync(join(dataDir, "backups", "zapdesk-2026-01-02T03-04-05-000Z.sqlite"), "x");
     const { cookie, token } = await loginAs(ctx, { profile: "admin" });
-    const line = ctx.db.insert(connections).values({ name: "Bulk-line", provider: "sandbox" }).returning().get();
+    const line = await one(ctx.db.insert(connections).values({ name: "Bulk-line", provider: "sandbox" }).returning());
     const endpoint = (
       await call(ctx.app, "POST", "/api/webhooks", {
         token,
         body: { url: "https://hooks.example.com/in", events: ["ticket.status"] },
       })
     ).json;
-    ctx.db
+    await ctx.db
       .insert(webhookDeliveries)
-      .values({ endpointId: endpoint.id, event: "ticket.status", dedupeKey: "k1", body: "{}" })
-      .run();
-    ctx.db.insert(massMessages).values({ whatsappId: line.id, phone: "5511912345678", message: "Promo" }).run();
+      .values({ endpointId: endpoint.id, event: "ticket.status", dedupeKey: "k1", body: "{}" });
+    await ctx.db.insert(massMessages).values({ whatsappId: line.id, phone: "5511912345678", message: "Promo" });
 
     const settings = islandProps((await page("/Settings", cookie)).html, "AdminSettings").initial;
     expect(settings).toEqual({

@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections } from "../src/db/tables";
@@ -84,7 +85,7 @@ describe("public pages", () => {
     const off = await page("/signup");
     expect(off.html).toContain("Sign up is disabled");
     expect(off.html).not.toContain('name="password"');
-    updateSetting(ctx.deps, "userCreation", "enabled");
+    await updateSetting(ctx.deps, "userCreation", "enabled");
     const on = await page("/signup");
     expect(on.html).toContain('data-island="SignupForm"');
     expect(on.html).toContain('name="password"');
@@ -163,15 +164,13 @@ describe("private pages", () => {
 describe("connections warning", () => {
   test("the Connections entry carries a warning while a connection waits for its QR code, and none once all are connected", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
-    const row = ctx.db
-      .insert(connections)
-      .values({ name: "Main", provider: "sandbox", status: "qrcode" })
-      .returning()
-      .get();
+    const row = await one(
+      ctx.db.insert(connections).values({ name: "Main", provider: "sandbox", status: "qrcode" }).returning(),
+    );
     const warned = await page("/", { cookie });
     expect(warned.html).toContain('data-island="ConnectionsBadge"');
     expect(warned.html).toContain('class="warn-dot"');
-    ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.id, row.id)).run();
+    await ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.id, row.id));
     const calm = await page("/", { cookie });
     expect(calm.html).not.toContain('class="warn-dot"');
   });

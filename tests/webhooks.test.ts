@@ -1,3 +1,5 @@
+import { sqliteClient } from "../src/db/client";
+import { first } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -107,17 +109,12 @@ describe("outbound webhooks", () => {
       await ctx.deps.jobs.tick();
       ctx.clock.advance(15 * 60_000);
     }
-    const [delivery] = ctx.db.select().from(webhookDeliveries).all();
+    const [delivery] = await ctx.db.select().from(webhookDeliveries);
     expect(delivery).toMatchObject({ status: "failed", lastStatusCode: 503, nextAttemptAt: null });
     expect(delivery!.attempts).toBeGreaterThan(20);
     expect(hook.received).toHaveLength(delivery!.attempts);
     expect(
-      ctx.db
-        .select()
-        .from(jobs)
-        .where(eq(jobs.status, "pending"))
-        .all()
-        .filter((j) => j.kind === "webhook.deliver"),
+      (await ctx.db.select().from(jobs).where(eq(jobs.status, "pending"))).filter((j) => j.kind === "webhook.deliver"),
     ).toHaveLength(0);
   });
 
@@ -129,7 +126,7 @@ describe("outbound webhooks", () => {
     await addEndpoint(ctx, token, sentHook.url, ["message.sent", "message.ack"]);
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
     await settle();
-    const ticketId = ctx.db.select().from(tickets).get()!.id;
+    const ticketId = (await first(ctx.db.select().from(tickets)))!.id;
     const res = await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token, body: { status: "open" } });
     expect(res.status).toBe(200);
     await call(ctx.app, "POST", `/api/messages/${ticketId}`, { token, body: { body: "Hello" } });
@@ -155,15 +152,14 @@ describe("outbound webhooks", () => {
     const first = await makeTestApp({ databasePath });
     const { token } = await loginAs(first, { profile: "admin" });
     const endpoint = await addEndpoint(first, token, hook.url, ["message.received"]);
-    first.db
+    await first.db
       .insert(webhookDeliveries)
-      .values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" })
-      .run();
-    first.db.$client.close();
+      .values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" });
+    sqliteClient(first.db).close();
     const second = await makeTestApp({ databasePath });
     await second.deps.jobs.tick();
     expect(hook.received).toHaveLength(1);
-    expect(second.db.select().from(webhookDeliveries).get()!.status).toBe("delivered");
+    expect((await first(second.db.select().from(webhookDeliveries)))!.status).toBe("delivered");
   });
 
   test("only http(s) URLs and known events are accepted; agents may not manage webhooks", async () => {
@@ -220,7 +216,7 @@ describe("outbound webhooks", () => {
     await ctx.deps.jobs.tick();
     expect(hook.received).toHaveLength(1);
     expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).status).toBe(200);
-    expect(ctx.db.select().from(webhookDeliveries).all()).toHaveLength(0);
+    expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(0);
     expect((await call(ctx.app, "DELETE", `/api/webhooks/${endpoint.id}`, { token })).json).toEqual({
       error: "ERR_NO_WEBHOOK_FOUND",
       message: "Webhook not found.",

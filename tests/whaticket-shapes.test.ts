@@ -1,3 +1,4 @@
+import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connections, contacts, messages, tickets, users } from "../src/db/tables";
@@ -15,8 +16,8 @@ describe("a user without a default connection, as the whaticket family sends it"
         body: { name: "Bea", email: "bea@example.com", password: "secret1", profile: "user", whatsappId: none },
       });
       expect(created).toMatchObject({ status: 200, json: { name: "Bea", whatsappId: null } });
-      const w = ctx.db.insert(connections).values({ name: "Main" }).returning().get();
-      ctx.db.update(users).set({ whatsappId: w.id }).where(eq(users.id, created.json.id)).run();
+      const w = await one(ctx.db.insert(connections).values({ name: "Main" }).returning());
+      await ctx.db.update(users).set({ whatsappId: w.id }).where(eq(users.id, created.json.id));
       const updated = await call(ctx.app, "PUT", `/api/users/${created.json.id}`, {
         token,
         body: { name: "Bea", email: "bea@example.com", profile: "user", whatsappId: none, queueIds: [] },
@@ -41,16 +42,16 @@ describe("GET /settingsMessage/ without a connection id", () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     expect(await call(ctx.app, "GET", "/api/settingsMessage/", { token })).toMatchObject({ status: 200, json: {} });
-    ctx.db.insert(connections).values({ name: "Default", isDefault: true }).run();
+    await ctx.db.insert(connections).values({ name: "Default", isDefault: true });
     expect(await call(ctx.app, "GET", "/api/settingsMessage/", { token })).toMatchObject({ status: 200, json: {} });
   });
 
   test("answers the settings of the first connection that is not the default", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const main = ctx.db.insert(connections).values({ name: "Default", isDefault: true }).returning().get();
-    const second = ctx.db.insert(connections).values({ name: "Second" }).returning().get();
-    const third = ctx.db.insert(connections).values({ name: "Third" }).returning().get();
+    const main = await one(ctx.db.insert(connections).values({ name: "Default", isDefault: true }).returning());
+    const second = await one(ctx.db.insert(connections).values({ name: "Second" }).returning());
+    const third = await one(ctx.db.insert(connections).values({ name: "Third" }).returning());
     for (const [w, limit] of [
       [main, 10],
       [second, 20],
@@ -74,25 +75,23 @@ describe("GET /settingsMessage/ without a connection id", () => {
 });
 
 /** A ticket with a contact card and a location, the location quoting the card. */
-function cardAndLocation(ctx: TestContext) {
-  const contact = ctx.db.insert(contacts).values({ name: "Rui", number: "5511966665555" }).returning().get();
-  const ticket = ctx.db.insert(tickets).values({ contactId: contact.id, status: "open" }).returning().get();
+async function cardAndLocation(ctx: TestContext) {
+  const contact = await one(ctx.db.insert(contacts).values({ name: "Rui", number: "5511966665555" }).returning());
+  const ticket = await one(ctx.db.insert(tickets).values({ contactId: contact.id, status: "open" }).returning());
   const base = { ticketId: ticket.id, contactId: contact.id, fromMe: false };
-  const card = ctx.db
-    .insert(messages)
-    .values({ ...base, wid: "card", mediaType: "vcard", body: "BEGIN:VCARD\nFN:Lu\nTEL:+5511900000000\nEND:VCARD" })
-    .returning()
-    .get();
-  ctx.db
-    .insert(messages)
-    .values({
-      ...base,
-      wid: "place",
-      mediaType: "location",
-      body: "data:image/png;base64,AA==|https://maps.google.com/maps?q=-23.5,-46.6|-23.5, -46.6",
-      quotedMsgId: card.id,
-    })
-    .run();
+  const card = await one(
+    ctx.db
+      .insert(messages)
+      .values({ ...base, wid: "card", mediaType: "vcard", body: "BEGIN:VCARD\nFN:Lu\nTEL:+5511900000000\nEND:VCARD" })
+      .returning(),
+  );
+  await ctx.db.insert(messages).values({
+    ...base,
+    wid: "place",
+    mediaType: "location",
+    body: "data:image/png;base64,AA==|https://maps.google.com/maps?q=-23.5,-46.6|-23.5, -46.6",
+    quotedMsgId: card.id,
+  });
   return ticket.id;
 }
 
@@ -100,7 +99,7 @@ describe("media types in the whaticket family's names", () => {
   test("pages of a CORS_ORIGINS origin get contactMessage and locationMessage, quotes included", async () => {
     const ctx = await makeTestApp({ corsOrigins: [FRONTEND] });
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const ticketId = cardAndLocation(ctx);
+    const ticketId = await cardAndLocation(ctx);
     const res = await call(ctx.app, "GET", `/api/messages/${ticketId}`, { token, headers: { origin: FRONTEND } });
     expect(res.json.messages.map((m: { mediaType: string }) => m.mediaType)).toEqual([
       "contactMessage",
@@ -112,13 +111,13 @@ describe("media types in the whaticket family's names", () => {
   test("our own pages and other callers keep Zapdesk's names", async () => {
     const ctx = await makeTestApp({ corsOrigins: [FRONTEND] });
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const ticketId = cardAndLocation(ctx);
+    const ticketId = await cardAndLocation(ctx);
     const callers: Record<string, string>[] = [{}, { origin: "http://localhost" }, { origin: "https://evil.example" }];
     for (const headers of callers) {
       const res = await call(ctx.app, "GET", `/api/messages/${ticketId}`, { token, headers });
       expect(res.json.messages.map((m: { mediaType: string }) => m.mediaType)).toEqual(["vcard", "location"]);
     }
-    const stored = ctx.db.select({ mediaType: messages.mediaType }).from(messages).all();
+    const stored = await ctx.db.select({ mediaType: messages.mediaType }).from(messages);
     expect(stored.map((m) => m.mediaType)).toEqual(["vcard", "location"]);
   });
 });

@@ -41,17 +41,17 @@ export class ConnectionManager implements Channels {
 
   constructor(private readonly deps: ManagerDeps) {
     this.sink = {
-      onStatus: (id, status, info) => this.persistStatus(id, status, info),
+      onStatus: async (id, status, info) => await this.persistStatus(id, status, info),
       onMessage: async (id, m) => this.inbound?.onMessage(id, m),
-      wantsMedia: (id, wid) => this.inbound?.wantsMedia(id, wid) ?? false,
+      wantsMedia: async (id, wid) => (await this.inbound?.wantsMedia(id, wid)) ?? false,
       onMedia: async (id, wid, outcome) => this.inbound?.onMedia(id, wid, outcome),
-      onAck: (id, wid, ack) => this.inbound?.onAck(id, wid, ack),
-      onRevoked: (id, wid) => this.inbound?.onRevoked(id, wid),
-      onEdit: (id, edit) => this.inbound?.onEdit(id, edit),
-      onReaction: (id, reaction) => this.inbound?.onReaction(id, reaction),
+      onAck: async (id, wid, ack) => await this.inbound?.onAck(id, wid, ack),
+      onRevoked: async (id, wid) => await this.inbound?.onRevoked(id, wid),
+      onEdit: async (id, edit) => await this.inbound?.onEdit(id, edit),
+      onReaction: async (id, reaction) => await this.inbound?.onReaction(id, reaction),
       onCall: async (id, c) => this.inbound?.onCall(id, c),
-      onContacts: (id, list) => this.inbound?.onContacts(id, list),
-      onSendRejected: (id, wid, reason) => this.inbound?.onSendRejected(id, wid, reason),
+      onContacts: async (id, list) => await this.inbound?.onContacts(id, list),
+      onSendRejected: async (id, wid, reason) => await this.inbound?.onSendRejected(id, wid, reason),
       onHistory: async (id, list) => this.inbound?.onHistory?.(id, list),
     };
   }
@@ -90,27 +90,27 @@ export class ConnectionManager implements Channels {
 
   stop(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
-      const driver = this.driverOf(connectionId);
+      const driver = await this.driverOf(connectionId);
       if (driver?.isRunning(connectionId)) await driver.stop(connectionId);
     });
   }
 
   disconnect(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
-      const driver = this.driverOf(connectionId);
+      const driver = await this.driverOf(connectionId);
       if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      this.deps.records.forgetPhonebook(connectionId);
+      await this.deps.records.forgetPhonebook(connectionId);
       await driver.logout(connectionId);
-      this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
+      await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
     });
   }
 
   async newQr(connectionId: number): Promise<void> {
     await this.serial(connectionId, async () => {
-      const driver = this.driverOf(connectionId);
+      const driver = await this.driverOf(connectionId);
       if (!driver) throw notFound("ERR_NO_WAPP_FOUND");
-      this.deps.records.forgetPhonebook(connectionId);
-      this.deps.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
+      await this.deps.records.forgetPhonebook(connectionId);
+      await this.deps.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId));
       // The credentials are already wiped; a logout that cannot reach the network changes nothing more.
       await driver
         .logout(connectionId)
@@ -122,11 +122,9 @@ export class ConnectionManager implements Channels {
   /** Starts every connection in parallel (boot). A failing one is logged and left as reported. */
   async startAll(): Promise<void> {
     await Promise.all(
-      this.deps.records
-        .idsToStart()
-        .map((id) =>
-          this.start(id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: id, error })),
-        ),
+      (await this.deps.records.idsToStart()).map((id) =>
+        this.start(id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: id, error })),
+      ),
     );
   }
 
@@ -137,21 +135,19 @@ export class ConnectionManager implements Channels {
 
   async stopAll(): Promise<void> {
     await Promise.all(
-      this.deps.records
-        .ids()
-        .map((id) =>
-          this.stop(id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: id, error })),
-        ),
+      (await this.deps.records.ids()).map((id) =>
+        this.stop(id).catch((error) => this.deps.log.warn("connection stop failed", { whatsappId: id, error })),
+      ),
     );
   }
 
-  isRunning(connectionId: number): boolean {
-    return this.driverOf(connectionId)?.isRunning(connectionId) ?? false;
+  async isRunning(connectionId: number): Promise<boolean> {
+    return (await this.driverOf(connectionId))?.isRunning(connectionId) ?? false;
   }
 
   /** Works while the connection is down too, so a message can be stored under its final id before it is sent. */
-  newMessageId(connectionId: number): string {
-    const driver = this.driverOf(connectionId);
+  async newMessageId(connectionId: number): Promise<string> {
+    const driver = await this.driverOf(connectionId);
     if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return driver.newMessageId(connectionId);
   }
@@ -192,25 +188,25 @@ export class ConnectionManager implements Channels {
   }
 
   private async doStart(connectionId: number) {
-    const connection = this.deps.records.load(connectionId);
+    const connection = await this.deps.records.load(connectionId);
     if (!connection) throw notFound("ERR_NO_WAPP_FOUND");
     const driver = this.drivers.get(connection.provider);
     if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     if (driver.isRunning(connectionId)) await driver.stop(connectionId);
-    this.persistStatus(connectionId, "OPENING");
+    await this.persistStatus(connectionId, "OPENING");
     try {
       await driver.start(connection, this.sink);
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
-      this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
+      await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
       throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     }
   }
 
-  private persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
+  private async persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
     // What the phone shared belongs to the pairing that just ended.
-    if (info.unpaired) this.deps.records.forgetPhonebook(connectionId);
-    if (!this.deps.records.saveStatus(connectionId, status, info)) return;
+    if (info.unpaired) await this.deps.records.forgetPhonebook(connectionId);
+    if (!(await this.deps.records.saveStatus(connectionId, status, info))) return;
     if (status !== "CONNECTED") return;
     for (const listener of this.connectedListeners) {
       try {
@@ -221,19 +217,19 @@ export class ConnectionManager implements Channels {
     }
   }
 
-  private driverOf(connectionId: number): ChannelDriver | undefined {
-    const provider = this.deps.records.providerOf(connectionId);
+  private async driverOf(connectionId: number): Promise<ChannelDriver | undefined> {
+    const provider = await this.deps.records.providerOf(connectionId);
     return provider ? this.drivers.get(provider) : undefined;
   }
 
-  private running(connectionId: number): ChannelDriver {
-    const driver = this.driverOf(connectionId);
+  private async running(connectionId: number): Promise<ChannelDriver> {
+    const driver = await this.driverOf(connectionId);
     if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return driver;
   }
 
   private async call<T>(connectionId: number, code: ErrorCode, fn: (driver: ChannelDriver) => Promise<T>): Promise<T> {
-    const driver = this.running(connectionId);
+    const driver = await this.running(connectionId);
     try {
       return await fn(driver);
     } catch (error) {

@@ -154,20 +154,20 @@ export interface StatusInfo {
 
 /** How a driver reports to the app; implemented by the inbound pipeline and the manager. */
 export interface ChannelSink {
-  onStatus(connectionId: number, status: ConnectionStatus, info?: StatusInfo): void;
+  onStatus(connectionId: number, status: ConnectionStatus, info?: StatusInfo): Promise<void>;
   onMessage(connectionId: number, message: NormalizedMessage): Promise<void>;
   /** True while a message reported with `mediaPending` still waits for its file (false once settled or never stored). */
-  wantsMedia(connectionId: number, messageId: string): boolean;
+  wantsMedia(connectionId: number, messageId: string): Promise<boolean>;
   /** The end of a pending media download; the sink owns the file from then on. */
   onMedia(connectionId: number, messageId: string, outcome: MediaOutcome): Promise<void>;
-  onAck(connectionId: number, messageId: string, ack: number): void;
-  onRevoked(connectionId: number, messageId: string): void;
-  onEdit(connectionId: number, edit: MessageEdit): void;
-  onReaction(connectionId: number, reaction: Reaction): void;
+  onAck(connectionId: number, messageId: string, ack: number): Promise<void>;
+  onRevoked(connectionId: number, messageId: string): Promise<void>;
+  onEdit(connectionId: number, edit: MessageEdit): Promise<void>;
+  onReaction(connectionId: number, reaction: Reaction): Promise<void>;
   onCall(connectionId: number, call: CallEvent): Promise<void>;
-  onContacts(connectionId: number, contacts: NormalizedContact[]): void;
+  onContacts(connectionId: number, contacts: NormalizedContact[]): Promise<void>;
   /** The network refused a message this connection sent (a nack); `reason` is the network's own code, if any. */
-  onSendRejected(connectionId: number, messageId: string, reason?: string): void;
+  onSendRejected(connectionId: number, messageId: string, reason?: string): Promise<void>;
   /** Chat history the phone sent after pairing (only when the connection imports it), in any order. */
   onHistory?(connectionId: number, messages: NormalizedMessage[]): Promise<void>;
 }
@@ -181,17 +181,17 @@ export type InboundSink = Omit<ChannelSink, "onStatus">;
  */
 export interface ConnectionRecords {
   /** The connection as a driver needs it to start, or undefined when it does not exist. */
-  load(connectionId: number): ConnectionRef | undefined;
+  load(connectionId: number): Promise<ConnectionRef | undefined>;
   /** The connection's provider kind, or undefined when it does not exist. */
-  providerOf(connectionId: number): Provider | undefined;
+  providerOf(connectionId: number): Promise<Provider | undefined>;
   /** Every connection, by id. */
-  ids(): number[];
+  ids(): Promise<number[]>;
   /** The connections to start at boot: every one not deliberately disconnected. */
-  idsToStart(): number[];
+  idsToStart(): Promise<number[]>;
   /** Stores a status a driver reported and announces it; false when the connection no longer exists. */
-  saveStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo): boolean;
+  saveStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo): Promise<boolean>;
   /** Forgets the phone book the connection's phone shared (its pairing ended). */
-  forgetPhonebook(connectionId: number): void;
+  forgetPhonebook(connectionId: number): Promise<void>;
 }
 
 export interface SendOptions {
@@ -277,9 +277,9 @@ export interface Channels {
   restartAll(): Promise<void>;
   /** Stops every session without logging out (shutdown); each first finishes handling what it received. */
   stopAll(): Promise<void>;
-  isRunning(connectionId: number): boolean;
+  isRunning(connectionId: number): Promise<boolean>;
   /** A fresh network id for a message to send on this connection, also while it is down. */
-  newMessageId(connectionId: number): string;
+  newMessageId(connectionId: number): Promise<string>;
   sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void>;
   sendMedia(
     connectionId: number,

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
 import { type SQL, is } from "drizzle-orm";
 import { PgDatabase } from "drizzle-orm/pg-core";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { restrictFile } from "../private-files";
 
@@ -26,6 +27,7 @@ interface SqliteHandle {
 }
 
 const sqliteHandles = new WeakMap<object, SqliteHandle>();
+const sqliteDialect = new SQLiteAsyncDialect();
 
 /**
  * Opens (or creates) the SQLite database with WAL, foreign keys and a busy timeout. The file is private to the
@@ -40,18 +42,16 @@ export function openDatabase(path: string): Db {
   client.exec("PRAGMA busy_timeout = 5000");
   const statement = reusedStatements(client);
   const gate = new WriteGate();
-  const db = drizzle(
-    async (sql, params, method) => {
-      await gate.admit();
-      const query = statement(sql);
-      if (method === "run") {
-        query.run(...params);
-        return { rows: [] };
-      }
-      const rows = query.values(...params) as unknown[][];
-      return { rows: method === "get" ? (rows[0] as unknown[]) : rows };
-    },
-  ) as Db;
+  const db = drizzle(async (sql, params, method) => {
+    await gate.admit();
+    const query = statement(sql);
+    if (method === "run") {
+      query.run(...params);
+      return { rows: [] };
+    }
+    const rows = query.values(...params) as unknown[][];
+    return { rows: method === "get" ? (rows[0] as unknown[]) : rows };
+  }) as Db;
   sqliteHandles.set(db, { client, gate });
   return db;
 }
@@ -84,8 +84,8 @@ export async function one<T>(query: PromiseLike<T[]>): Promise<T> {
  * Runs `work` atomically and returns what it returns: in a transaction of its own, or in a savepoint of the
  * one already open. Work must run its queries on the `tx` it is given (on PostgreSQL, a connection of its own).
  */
-export function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
-  if (dialectOf(db) === "postgres") return (db as unknown as Db).transaction((tx) => work(tx as unknown as Db));
+export async function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === "postgres") return await (db as unknown as Db).transaction((tx) => work(tx as unknown as Db));
   const handle = sqliteHandles.get(db);
   if (!handle) throw new Error("not a database opened here");
   return handle.gate.run(handle.client, () => work(db as Db));
@@ -99,7 +99,7 @@ export async function execute(db: Writer, query: SQL): Promise<void> {
   }
   const { client, gate } = sqliteHandles.get(db)!;
   await gate.admit();
-  const { sql, params } = (db as Db).dialect.sqlToQuery(query);
+  const { sql, params } = sqliteDialect.sqlToQuery(query);
   client.prepare(sql).run(...(params as []));
 }
 
@@ -108,7 +108,7 @@ export async function rowsOf<T>(db: Reader, query: SQL): Promise<T[]> {
   if (dialectOf(db) === "postgres") return [...((await (db as unknown as PgDatabase<never>).execute(query)) as T[])];
   const { client, gate } = sqliteHandles.get(db)!;
   await gate.admit();
-  const { sql, params } = (db as Db).dialect.sqlToQuery(query);
+  const { sql, params } = sqliteDialect.sqlToQuery(query);
   return client.prepare(sql).all(...(params as [])) as T[];
 }
 

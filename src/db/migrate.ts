@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
-import type { Db } from "./client";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { type Db, sqliteClient } from "./client";
 
 /**
  * Applies every pending migration in one transaction (idempotent). SQLite changes a column's constraints by
@@ -17,14 +18,15 @@ import type { Db } from "./client";
 export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
   const state = migrationState(db, migrationsFolder);
   if (!state.fresh && !state.pending.length) return;
-  db.$client.exec("PRAGMA foreign_keys = OFF");
+  const client = sqliteClient(db);
+  client.exec("PRAGMA foreign_keys = OFF");
   try {
-    migrate(db, { migrationsFolder });
-    const broken = db.$client.query("PRAGMA foreign_key_check").all();
+    migrate(drizzle({ client }), { migrationsFolder });
+    const broken = client.query("PRAGMA foreign_key_check").all();
     if (broken.length)
       throw new Error(`migrations left ${broken.length} broken foreign key(s): ${JSON.stringify(broken.slice(0, 5))}`);
   } finally {
-    db.$client.exec("PRAGMA foreign_keys = ON");
+    client.exec("PRAGMA foreign_keys = ON");
   }
 }
 
@@ -42,11 +44,11 @@ export function pendingMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR): st
  */
 function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; pending: string[] } {
   const journal = join(migrationsFolder, "meta", "_journal.json");
-  const recorded = db.$client
+  const recorded = sqliteClient(db)
     .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get();
   if (!recorded) return { fresh: true, pending: [] };
-  const last = db.$client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
+  const last = sqliteClient(db).query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
     at: number | null;
   };
   if (last.at == null) return { fresh: true, pending: [] };

@@ -50,18 +50,18 @@ export class JobRunner {
   }
 
   /** Adds a job now or later (see EnqueueOptions). */
-  enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): JobRow {
-    return enqueue(this.deps.db, kind, payload, this.deps.clock.now(), opts);
+  async enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+    return await enqueue(this.deps.db, kind, payload, this.deps.clock.now(), opts);
   }
 
   /** Makes sure one recurring job of `kind` exists, first due after `everyMs`. */
-  every(kind: string, everyMs: number, payload: unknown = {}): JobRow {
-    return this.enqueue(kind, payload, { key: `every:${kind}`, everyMs, runAt: this.deps.clock.now() + everyMs });
+  async every(kind: string, everyMs: number, payload: unknown = {}): Promise<JobRow> {
+    return await this.enqueue(kind, payload, { key: `every:${kind}`, everyMs, runAt: this.deps.clock.now() + everyMs });
   }
 
   /** Removes the recurring job of `kind` (its feature was switched off). */
-  never(kind: string) {
-    cancel(this.deps.db, `every:${kind}`);
+  async never(kind: string) {
+    await cancel(this.deps.db, `every:${kind}`);
   }
 
   /** Claims what is due and runs it; resolves when those runs end. */
@@ -69,7 +69,7 @@ export class JobRunner {
     if (this.stopped) return;
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const claimed = claimDue(this.deps.db, [...this.handlers.keys()], this.deps.clock.now(), this.leaseMs, free);
+    const claimed = await claimDue(this.deps.db, [...this.handlers.keys()], this.deps.clock.now(), this.leaseMs, free);
     await Promise.all(claimed.map((job) => this.track(this.run(job))));
   }
 
@@ -91,11 +91,11 @@ export class JobRunner {
     const handler = this.handlers.get(job.kind)!;
     try {
       await handler(JSON.parse(job.payload), job);
-      complete(this.deps.db, job, this.deps.clock.now());
+      await complete(this.deps.db, job, this.deps.clock.now());
     } catch (error) {
       const retryIn = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.max(0, job.attempts - 1));
       const message = error instanceof Error ? error.message : String(error);
-      fail(this.deps.db, job, this.deps.clock.now(), message, retryIn);
+      await fail(this.deps.db, job, this.deps.clock.now(), message, retryIn);
       this.deps.log.warn("job failed", {
         jobId: job.id,
         kind: job.kind,

@@ -1,3 +1,5 @@
+import { atomically } from "../db/client";
+import { first, one } from "../db/client";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type JobRow, jobs } from "../db/tables";
@@ -13,24 +15,31 @@ export interface EnqueueOptions {
 }
 
 /** Adds a job (or returns the one already holding `key`). */
-export function enqueue(db: Db, kind: string, payload: unknown, now: number, opts: EnqueueOptions = {}): JobRow {
-  return db.transaction((tx) => {
+export async function enqueue(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  now: number,
+  opts: EnqueueOptions = {},
+): Promise<JobRow> {
+  return await atomically(db, async (tx) => {
     if (opts.key) {
-      const existing = tx.select().from(jobs).where(eq(jobs.key, opts.key)).get();
+      const existing = await first(tx.select().from(jobs).where(eq(jobs.key, opts.key)));
       if (existing) return existing;
     }
-    return tx
-      .insert(jobs)
-      .values({
-        kind,
-        key: opts.key ?? null,
-        payload: JSON.stringify(payload ?? {}),
-        runAt: opts.runAt ?? now,
-        everyMs: opts.everyMs ?? null,
-        maxAttempts: opts.maxAttempts ?? 5,
-      })
-      .returning()
-      .get();
+    return await one(
+      tx
+        .insert(jobs)
+        .values({
+          kind,
+          key: opts.key ?? null,
+          payload: JSON.stringify(payload ?? {}),
+          runAt: opts.runAt ?? now,
+          everyMs: opts.everyMs ?? null,
+          maxAttempts: opts.maxAttempts ?? 5,
+        })
+        .returning(),
+    );
   });
 }
 
@@ -39,27 +48,33 @@ export function enqueue(db: Db, kind: string, payload: unknown, now: number, opt
  * has come, and running ones whose lease ran out (their runner died). In one transaction, so two runners never
  * take the same job.
  */
-export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, limit: number): JobRow[] {
+export async function claimDue(
+  db: Db,
+  kinds: string[],
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<JobRow[]> {
   if (!kinds.length) return [];
-  return db.transaction((tx) => {
-    const due = tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          inArray(jobs.kind, kinds),
-          or(
-            and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
-            and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
+  return await atomically(db, async (tx) => {
+    const due = (
+      await tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            inArray(jobs.kind, kinds),
+            or(
+              and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
+              and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
+            ),
           ),
-        ),
-      )
-      .orderBy(jobs.runAt, jobs.id)
-      .limit(limit)
-      .all()
-      .map((r) => r.id);
+        )
+        .orderBy(jobs.runAt, jobs.id)
+        .limit(limit)
+    ).map((r) => r.id);
     if (!due.length) return [];
-    return tx
+    return await tx
       .update(jobs)
       .set({
         status: "running",
@@ -68,54 +83,53 @@ export function claimDue(db: Db, kinds: string[], now: number, leaseMs: number, 
         updatedAt: new Date(now),
       })
       .where(inArray(jobs.id, due))
-      .returning()
-      .all();
+      .returning();
   });
 }
 
 /** A run ended well: done, or (recurring) pending again after its interval. Only the lease holder's run counts. */
-export function complete(db: Db, job: JobRow, now: number) {
+export async function complete(db: Db, job: JobRow, now: number) {
   const next =
     job.everyMs != null
       ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
       : { status: "done" as const };
-  db.update(jobs)
+  await db
+    .update(jobs)
     .set({ ...next, leaseUntil: null, lastError: null, updatedAt: new Date(now) })
-    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))
-    .run();
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)));
 }
 
 /** A run failed: tried again after `retryInMs`, or failed for good after its last attempt (a recurring job waits for its next turn). */
-export function fail(db: Db, job: JobRow, now: number, error: string, retryInMs: number) {
+export async function fail(db: Db, job: JobRow, now: number, error: string, retryInMs: number) {
   const exhausted = job.attempts >= job.maxAttempts;
   const next = !exhausted
     ? { status: "pending" as const, runAt: now + retryInMs }
     : job.everyMs != null
       ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
       : { status: "failed" as const };
-  db.update(jobs)
+  await db
+    .update(jobs)
     .set({ ...next, leaseUntil: null, lastError: error.slice(0, 2000), updatedAt: new Date(now) })
-    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)))
-    .run();
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)));
 }
 
 /** Counts by status, for monitoring. */
-export function countJobs(db: Db): { status: string; count: number }[] {
-  return db.select({ status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.status).all();
+export async function countJobs(db: Db): Promise<{ status: string; count: number }[]> {
+  return await db.select({ status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.status);
 }
 
 /** Removes the job holding `key` (a recurring job that was switched off). */
-export function cancel(db: Db, key: string) {
-  db.delete(jobs).where(eq(jobs.key, key)).run();
+export async function cancel(db: Db, key: string) {
+  await db.delete(jobs).where(eq(jobs.key, key));
 }
 
 /** The payloads of the jobs of `kind` that are still to run or running, oldest first. */
-export function activePayloads(db: Pick<Db, "select">, kind: string): unknown[] {
-  return db
-    .select({ payload: jobs.payload })
-    .from(jobs)
-    .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
-    .orderBy(jobs.id)
-    .all()
-    .map((r) => JSON.parse(r.payload) as unknown);
+export async function activePayloads(db: Pick<Db, "select">, kind: string): Promise<unknown[]> {
+  return (
+    await db
+      .select({ payload: jobs.payload })
+      .from(jobs)
+      .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
+      .orderBy(jobs.id)
+  ).map((r) => JSON.parse(r.payload) as unknown);
 }

@@ -14,15 +14,15 @@ export function createAppMetrics(db: Db) {
   let sockets = () => 0;
 
   registry.gauge("zapdesk_build_info", "The running version.", () => [{ labels: { version }, value: 1 }]);
-  registry.gauge("zapdesk_connections", "WhatsApp connections by status.", () =>
-    countConnectionsByStatus(db).map((c) => ({ labels: { status: c.status }, value: c.count })),
+  registry.gauge("zapdesk_connections", "WhatsApp connections by status.", async () =>
+    (await countConnectionsByStatus(db)).map((c) => ({ labels: { status: c.status }, value: c.count })),
   );
   const messages = registry.counter(
     "zapdesk_messages_total",
     "Messages stored since start: in from contacts, out from agents, bots or the phone.",
   );
-  registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", () =>
-    countJobs(db).map((j) => ({ labels: { status: j.status }, value: j.count })),
+  registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", async () =>
+    (await countJobs(db)).map((j) => ({ labels: { status: j.status }, value: j.count })),
   );
   registry.gauge("zapdesk_websocket_clients", "Open browser sockets.", () => [{ value: sockets() }]);
   const requests = registry.histogram(

@@ -25,14 +25,14 @@ export function monitoringRoutes(deps: AppDeps) {
       if (at !== undefined)
         deps.metrics.observeRequest(request.method, Number(set.status) || 200, (performance.now() - at) / 1000);
     })
-    .get("/health", ({ set }) => {
+    .get("/health", async ({ set }) => {
       try {
         deps.db.$client.query("SELECT 1").get();
       } catch {
         set.status = 503;
         return { status: "error", version, database: "unavailable" };
       }
-      const connections = Object.fromEntries(countConnectionsByStatus(deps.db).map((c) => [c.status, c.count]));
+      const connections = Object.fromEntries((await countConnectionsByStatus(deps.db)).map((c) => [c.status, c.count]));
       return { status: "ok", version, database: "ok", connections };
     })
     .get("/metrics", ({ request, server, set }) => {

@@ -34,13 +34,13 @@ export function takeScheduledBackup(
 }
 
 /** Backups every `BACKUP_EVERY_HOURS` as a recurring job (0 switches them off). */
-export function scheduleBackups(jobs: JobRunner, config: Config, log: Logger, now: () => number) {
+export async function scheduleBackups(jobs: JobRunner, config: Config, log: Logger, now: () => number) {
   jobs.handle("backup", async () => {
     const name = takeScheduledBackup(config, config.backupKeep, now());
     log.info("scheduled backup written", { file: name });
   });
-  if (config.backupEveryHours > 0) jobs.every("backup", config.backupEveryHours * 3600_000);
-  else jobs.never("backup");
+  if (config.backupEveryHours > 0) await jobs.every("backup", config.backupEveryHours * 3600_000);
+  else await jobs.never("backup");
 }
 
 /** The backups in DATA_DIR/backups, newest first. */

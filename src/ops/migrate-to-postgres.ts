@@ -6,7 +6,7 @@ import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { getTableConfig as pgConfig, type PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Config } from "../config";
-import { closeDatabase, type Db, openDatabase } from "../db/client";
+import { closeDatabase, type Db, openDatabase, sqliteClient } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import * as pgSchema from "../db/pg-schema";
 import * as sqliteSchema from "../db/schema";
@@ -72,7 +72,7 @@ export async function migrateToPostgres(
     runMigrations(sqlite);
     await migrate(pg, { migrationsFolder: PG_MIGRATIONS_DIR });
     // One read transaction: every table is read from the same snapshot of the SQLite file.
-    sqlite.$client.exec("BEGIN");
+    sqliteClient(sqlite).exec("BEGIN");
     try {
       const tables = await pg.transaction(async (tx) => {
         const counts: TableCount[] = [];
@@ -96,10 +96,10 @@ export async function migrateToPostgres(
       if (error instanceof CountMismatch) return { tables: error.tables, ok: false, ms: performance.now() - started };
       throw error;
     } finally {
-      sqlite.$client.exec("COMMIT");
+      sqliteClient(sqlite).exec("COMMIT");
     }
   } finally {
-    closeDatabase(sqlite);
+    await closeDatabase(sqlite);
     await client.close();
   }
 }
@@ -166,7 +166,7 @@ async function copyTable(sqlite: Db, tx: PgTx, pair: Pair) {
   const copiedIds = new Set<unknown>();
   const links: { id: unknown; column: string; value: unknown }[] = [];
   const batch = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / columns.length)));
-  const read = sqlite.$client.query(
+  const read = sqliteClient(sqlite).query(
     `SELECT rowid AS "__rowid", * FROM "${pair.sqlName}" WHERE rowid > ? ORDER BY rowid LIMIT ?`,
   );
   for (let last = Number.MIN_SAFE_INTEGER; ; ) {
@@ -216,7 +216,7 @@ async function advanceSequences(tx: PgTx, pair: Pair) {
 }
 
 function sqliteCount(sqlite: Db, pair: Pair): number {
-  return (sqlite.$client.query(`SELECT count(*) AS n FROM "${pair.sqlName}"`).get() as { n: number }).n;
+  return (sqliteClient(sqlite).query(`SELECT count(*) AS n FROM "${pair.sqlName}"`).get() as { n: number }).n;
 }
 
 async function pgCount(tx: PgTx, pair: Pair): Promise<number> {

@@ -75,7 +75,7 @@ export class SocketRegistry {
   constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks }) {}
 
   /** A socket opened: it joins its always-on rooms and hears `ready`. */
-  add(socket: RawSocket, session: SocketSession) {
+  async add(socket: RawSocket, session: SocketSession) {
     const now = () => this.deps.clock.now();
     const entry: Entry = {
       socket,
@@ -93,7 +93,7 @@ export class SocketRegistry {
     this.entries.set(socket, entry);
     indexAdd(this.byUser, entry.user.id, entry);
     this.nextExpiry = Math.min(this.nextExpiry, entry.expiresAt);
-    this.syncRooms(entry);
+    await this.syncRooms(entry);
     this.send(entry, "ready", { userId: entry.user.id, expiresIn: this.expiresIn(entry) });
     this.sweepTimer ??= unref(setInterval(() => this.sweep(), SWEEP_INTERVAL_MS));
   }
@@ -162,21 +162,21 @@ export class SocketRegistry {
         return this.send(entry, "pong", null);
       case "joinNotification":
         wants.notification = true;
-        return this.syncRooms(entry);
+        return await this.syncRooms(entry);
       case "joinTickets":
         wants.statuses.add(msg.status);
-        return this.syncRooms(entry);
+        return await this.syncRooms(entry);
       case "leaveTickets":
         wants.statuses.delete(msg.status);
-        return this.syncRooms(entry);
+        return await this.syncRooms(entry);
       case "joinChatBox":
-        if (!this.deps.checks.maySeeTicket(entry.user, msg.ticketId))
+        if (!(await this.deps.checks.maySeeTicket(entry.user, msg.ticketId)))
           return this.note(entry, "refused joinChatBox", { ticketId: msg.ticketId });
         wants.chats.add(msg.ticketId);
-        return this.syncRooms(entry);
+        return await this.syncRooms(entry);
       case "leaveChatBox":
         wants.chats.delete(msg.ticketId);
-        return this.syncRooms(entry);
+        return await this.syncRooms(entry);
       case "joinCompany":
         return;
       case "token":
@@ -196,7 +196,7 @@ export class SocketRegistry {
     if (session.user.id !== entry.user.id) return this.end(entry, CLOSE.sessionEnded, "another user's token");
     entry.user = session.user;
     entry.expiresAt = session.expiresAt;
-    this.syncRooms(entry, { recheckChats: true });
+    await this.syncRooms(entry, { recheckChats: true });
     this.send(entry, "token", { expiresIn: this.expiresIn(entry) });
   }
 
@@ -204,11 +204,11 @@ export class SocketRegistry {
     const entries = userId === undefined ? undefined : this.byUser.get(userId);
     if (!entries) return;
     for (const entry of [...entries]) {
-      this.guard(entry, () => {
-        const fresh = this.deps.checks.reloadUser(entry.user);
+      this.guard(entry, async () => {
+        const fresh = await this.deps.checks.reloadUser(entry.user);
         if (!fresh) return this.end(entry, CLOSE.sessionEnded, "session ended");
         entry.user = fresh;
-        this.syncRooms(entry, { recheckChats: true });
+        await this.syncRooms(entry, { recheckChats: true });
       });
     }
   }
@@ -218,20 +218,20 @@ export class SocketRegistry {
     if (!inRoom) return;
     let maySee: ((user: AuthUser) => boolean) | undefined;
     for (const entry of [...inRoom]) {
-      this.guard(entry, () => {
-        maySee ??= this.deps.checks.ticketVisibility(ticketId);
+      this.guard(entry, async () => {
+        maySee ??= await this.deps.checks.ticketVisibility(ticketId);
         if (maySee(entry.user)) return;
         entry.wants.chats.delete(ticketId);
-        this.syncRooms(entry);
+        await this.syncRooms(entry);
       });
     }
   }
 
   /** Subscribes the socket to exactly the rooms its user may see among those it asked for. */
-  private syncRooms(entry: Entry, opts: { recheckChats?: boolean } = {}) {
+  private async syncRooms(entry: Entry, opts: { recheckChats?: boolean } = {}) {
     const { user, wants } = entry;
     if (opts.recheckChats)
-      for (const id of [...wants.chats]) if (!this.deps.checks.maySeeTicket(user, id)) wants.chats.delete(id);
+      for (const id of [...wants.chats]) if (!(await this.deps.checks.maySeeTicket(user, id))) wants.chats.delete(id);
     const desired = new Set<Room>(["all", `user:${user.id}`]);
     if (isAdmin(user.profile)) desired.add("admins");
     if (wants.notification) for (const room of listRooms(user, "notification")) desired.add(room);

@@ -1,3 +1,4 @@
+import { sqliteClient } from "../../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { proto } from "baileys";
 import { cachedKeyStore, useSqliteAuthState } from "../../src/channels/baileys/auth-store";
@@ -8,7 +9,7 @@ import { TestClock } from "../helpers";
 function setup() {
   const db = openDatabase(":memory:");
   runMigrations(db);
-  db.$client
+  sqliteClient(db)
     .query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys'), (2, 'Other', 'baileys')")
     .run();
   return db;
@@ -69,14 +70,14 @@ describe("baileys SQLite auth store", () => {
     b.saveCreds();
     await a.state.keys.set({ session: { s: Buffer.from([1]) as unknown as Uint8Array } });
     await b.state.keys.set({ session: { s: Buffer.from([2]) as unknown as Uint8Array } });
-    db.$client
+    sqliteClient(db)
       .query("INSERT INTO whatsapp_phonebook (whatsapp_id, jid, phone) VALUES (1, 'x@s.whatsapp.net', 'x')")
       .run();
-    db.$client
+    sqliteClient(db)
       .query("INSERT INTO wa_sent_messages (whatsapp_id, wid, content) VALUES (1, 'A', x'0a0161'), (2, 'B', x'0a0162')")
       .run();
     a.wipe();
-    const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
+    const count = (sql: string) => (sqliteClient(db).query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys WHERE whatsapp_id = 1")).toBe(0);
     expect(count("SELECT count(*) n FROM whatsapp_phonebook WHERE whatsapp_id = 1")).toBe(1);
@@ -93,7 +94,7 @@ describe("baileys SQLite auth store", () => {
     a.wipe();
     a.saveCreds();
     await a.state.keys.set({ session: { late: Buffer.from([1]) as unknown as Uint8Array } });
-    const count = (sql: string) => (db.$client.query(sql).get() as { n: number }).n;
+    const count = (sql: string) => (sqliteClient(db).query(sql).get() as { n: number }).n;
     expect(count("SELECT count(*) n FROM wa_auth_creds")).toBe(0);
     expect(count("SELECT count(*) n FROM wa_auth_keys")).toBe(0);
   });
@@ -112,7 +113,7 @@ describe("baileys SQLite auth store", () => {
     expect(Buffer.from((await restarted.get("session", ["5511_1.0"]))["5511_1.0"]!).toString()).toBe("s1");
     expect(await restarted.get("pre-key", ["7"])).toEqual({});
 
-    db.$client.query("DELETE FROM wa_auth_keys").run();
+    sqliteClient(db).query("DELETE FROM wa_auth_keys").run();
     expect(Object.keys(await keys.get("session", ["5511_1.0"]))).toEqual(["5511_1.0"]);
     clock.advance(5 * 60_000);
     expect(await keys.get("session", ["5511_1.0"])).toEqual({});

@@ -1,3 +1,4 @@
+import { one, first } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { eq } from "drizzle-orm";
@@ -28,22 +29,22 @@ async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 10_000
 }
 
 /** A file database with one Baileys connection, read from this process while the app's process writes it. */
-function setup() {
+async function setup() {
   const fake = new FakeWa();
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-crash-"));
   const dbPath = join(dir, "zapdesk.sqlite");
   const db = openDatabase(dbPath);
   runMigrations(db);
-  const conn = db.insert(connections).values({ name: "Main", provider: "baileys" }).returning().get();
+  const conn = await one(db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
   const apps: Subprocess[] = [];
   cleanup.push(async () => {
     for (const app of apps) app.kill("SIGKILL");
     await Promise.all(apps.map((app) => app.exited));
     fake.stop();
-    closeDatabase(db);
+    await closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
   });
-  const row = () => db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
+  const row = async () => (await first(db.select().from(connections).where(eq(connections.id, conn.id))))!;
   /** Starts the app's process; it connects with the stored credentials, or shows a QR the fake phone scans. */
   const start = async (env: Record<string, string> = {}) => {
     const app = Bun.spawn([process.execPath, APP], {
@@ -60,24 +61,15 @@ function setup() {
     });
     apps.push(app);
     const logins = fake.logins;
-    const paired = !!db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, conn.id)).get();
-    if (!paired) fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
+    const paired = !!(await first(db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, conn.id))));
+    if (!paired) fake.scan(await waitFor(async () => (await row()).status === "qrcode" && (await row()).qrcode));
     await waitFor(() => fake.logins > logins || app.exitCode !== null);
     if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}`);
     return app;
   };
-  const storedWids = () =>
-    db
-      .select({ wid: messages.wid })
-      .from(messages)
-      .all()
-      .map((m) => m.wid);
-  const journaled = () =>
-    db
-      .select({ payload: inboundJournal.payload })
-      .from(inboundJournal)
-      .all()
-      .map((r) => r.payload);
+  const storedWids = async () => (await db.select({ wid: messages.wid }).from(messages)).map((m) => m.wid);
+  const journaled = async () =>
+    (await db.select({ payload: inboundJournal.payload }).from(inboundJournal)).map((r) => r.payload);
   return { fake, db, start, storedWids, journaled };
 }
 
@@ -96,7 +88,7 @@ describe("inbound messages survive a stop and a crash", () => {
   }
 
   test("SIGTERM with a backlog of 50 received messages stores them all before the process ends", async () => {
-    const ctx = setup();
+    const ctx = await setup();
     const app = await ctx.start({ HANDLE_DELAY_MS: "10" });
     const ids = await backlog(ctx);
     app.kill("SIGTERM");
@@ -107,7 +99,7 @@ describe("inbound messages survive a stop and a crash", () => {
   }, 20_000);
 
   test("SIGTERM whose drain runs out of time keeps the rest of the backlog, stored once after the restart", async () => {
-    const ctx = setup();
+    const ctx = await setup();
     const app = await ctx.start({ HANDLE_DELAY_MS: "10", DRAIN_TIMEOUT_MS: "150" });
     const ids = await backlog(ctx);
     app.kill("SIGTERM");
@@ -128,7 +120,7 @@ describe("inbound messages survive a stop and a crash", () => {
   }, 20_000);
 
   test("kill -9 during a 400-message burst: after a restart every message is stored exactly once, each one receipted before the kill included", async () => {
-    const ctx = setup();
+    const ctx = await setup();
     const app = await ctx.start();
     const ids = Array.from({ length: 400 }, (_, i) => `K-${i}`);
     ids.forEach((id, i) =>

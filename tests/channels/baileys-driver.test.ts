@@ -1,3 +1,4 @@
+import { sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { join } from "node:path";
 import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
@@ -21,7 +22,7 @@ function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpt
 }
 
 const credsCount = (db: ReturnType<typeof setup>["db"]) =>
-  (db.$client.query("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1").get() as { n: number }).n;
+  (sqliteClient(db).query("SELECT count(*) n FROM wa_auth_creds WHERE whatsapp_id = 1").get() as { n: number }).n;
 
 describe("baileys driver against the fake WhatsApp server", () => {
   test("QR pairing, the 515 restart and login end CONNECTED with our number and saved creds", async () => {

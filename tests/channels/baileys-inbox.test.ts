@@ -1,3 +1,5 @@
+import { sqliteClient } from "../../src/db/client";
+import { one, first } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON, encryptedStream, type proto } from "baileys";
 import { and, asc, eq } from "drizzle-orm";
@@ -35,7 +37,7 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
   const fake = new FakeWa();
   const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-inbox-"));
   const hub = new RecordingHub();
-  const { db, channels } = composeDeps({
+  const { db, channels } = await composeDeps({
     config: testConfig({ mediaDir, dataDir: mediaDir }),
     hub,
     log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
@@ -49,28 +51,29 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
       ...driver,
     },
   });
-  const conn = db.insert(connections).values({ name: "Main", provider: "baileys" }).returning().get();
+  const conn = await one(db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
   cleanup.push(async () => {
     await channels.stopAll();
     fake.stop();
     rmSync(mediaDir, { recursive: true, force: true });
   });
-  const row = () => db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
+  const row = async () => (await first(db.select().from(connections).where(eq(connections.id, conn.id))))!;
   await channels.start(conn.id);
-  fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
-  await waitFor(() => row().status === "CONNECTED");
-  const stored = (wid: string) =>
-    db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.whatsappId, conn.id), eq(messages.wid, wid)))
-      .get();
+  fake.scan(await waitFor(async () => (await row()).status === "qrcode" && (await row()).qrcode));
+  await waitFor(async () => (await row()).status === "CONNECTED");
+  const stored = async (wid: string) =>
+    await first(
+      db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.whatsappId, conn.id), eq(messages.wid, wid))),
+    );
   /** The message once it has its file. */
-  const withFile = (wid: string) => {
-    const m = stored(wid);
+  const withFile = async (wid: string) => {
+    const m = await stored(wid);
     return m?.mediaUrl ? { ...m, mediaUrl: m.mediaUrl } : undefined;
   };
-  const journal = () => db.select().from(inboundJournal).all();
+  const journal = async () => await db.select().from(inboundJournal);
   return { fake, db, hub, channels, conn, mediaDir, row, stored, withFile, journal };
 }
 
@@ -125,12 +128,9 @@ describe("baileys inbound without head-of-line blocking", () => {
       mediaUrl: null,
       fileName: "IMG-HANG.jpeg",
     });
-    const order = app.db
-      .select({ wid: messages.wid })
-      .from(messages)
-      .orderBy(asc(messages.id))
-      .all()
-      .map((m) => m.wid);
+    const order = (await app.db.select({ wid: messages.wid }).from(messages).orderBy(asc(messages.id))).map(
+      (m) => m.wid,
+    );
     expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
   });
 
@@ -140,8 +140,8 @@ describe("baileys inbound without head-of-line blocking", () => {
     app.fake.deliver(CUSTOMER, "IMG-HANG", image(cdn(never).url("hang.enc"), enc));
     await waitFor(() => app.stored("IMG-HANG"));
     app.fake.routingInfo(Buffer.from("edge-2"));
-    const saved = () => {
-      const row = app.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, app.conn.id)).get();
+    const saved = async () => {
+      const row = await first(app.db.select().from(waAuthCreds).where(eq(waAuthCreds.whatsappId, app.conn.id)));
       return row && JSON.parse(row.creds, BufferJSON.reviver).routingInfo?.toString() === "edge-2";
     };
     await waitFor(saved, 1000);
@@ -263,7 +263,7 @@ describe("baileys inbound without head-of-line blocking", () => {
     await app.channels.start(app.conn.id);
     const done = await waitFor(() => app.withFile("IMG-R"));
     expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
-    expect(app.db.select().from(messages).where(eq(messages.wid, "IMG-R")).all()).toHaveLength(1);
+    expect(await app.db.select().from(messages).where(eq(messages.wid, "IMG-R"))).toHaveLength(1);
     await waitFor(() => app.journal().length === 0);
   });
 });
@@ -312,18 +312,15 @@ describe("baileys inbound journal", () => {
         message: { conversation: text },
       },
     });
-    app.db
-      .insert(inboundJournal)
-      .values([
-        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
-        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-2", "segunda")) },
-        { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
-      ])
-      .run();
+    await app.db.insert(inboundJournal).values([
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-2", "segunda")) },
+      { whatsappId: app.conn.id, kind: "upsert", payload: JSON.stringify(upsert("J-1", "primeira")) },
+    ]);
     await app.channels.start(app.conn.id);
-    await waitFor(() => app.db.select().from(inboundJournal).all().length === 0);
+    await waitFor(async () => (await app.db.select().from(inboundJournal)).length === 0);
     expect(
-      app.db.select({ wid: messages.wid, body: messages.body }).from(messages).orderBy(asc(messages.id)).all(),
+      await app.db.select({ wid: messages.wid, body: messages.body }).from(messages).orderBy(asc(messages.id)),
     ).toEqual([
       { wid: "J-1", body: "primeira" },
       { wid: "J-2", body: "segunda" },
@@ -335,8 +332,8 @@ describe("baileys inbound journal unavailable", () => {
   test("events that cannot be journaled are still handled, and logged", async () => {
     const db = openDatabase(":memory:");
     runMigrations(db);
-    db.insert(connections).values({ id: 1, name: "Main", provider: "baileys" }).run();
-    db.$client.exec("DROP TABLE inbound_journal");
+    await db.insert(connections).values({ id: 1, name: "Main", provider: "baileys" });
+    sqliteClient(db).exec("DROP TABLE inbound_journal");
     const lines: string[] = [];
     const inbox = new Inbox({
       connectionId: 1,
@@ -347,8 +344,8 @@ describe("baileys inbound journal unavailable", () => {
       log: createLogger("error", (line) => lines.push(line)),
     });
     const sink = new RecordingSink();
-    inbox.start(sink);
-    inbox.receive([
+    await inbox.start(sink);
+    await inbox.receive([
       {
         kind: "upsert",
         type: "notify",

@@ -1,3 +1,4 @@
+import { first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -48,7 +49,7 @@ describe("the Baileys driver is loaded on first use", () => {
   test("a Baileys connection that exists at boot starts its session, and one created later starts too", async () => {
     const fake = new FakeWa();
     const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-lazy-"));
-    const { db, channels } = composeDeps({
+    const { db, channels } = await composeDeps({
       config: testConfig({ mediaDir, dataDir: mediaDir }),
       hub: new RecordingHub(),
       log: createLogger("silent"),
@@ -64,16 +65,17 @@ describe("the Baileys driver is loaded on first use", () => {
       fake.stop();
       rmSync(mediaDir, { recursive: true, force: true });
     });
-    const status = (id: number) => db.select().from(connections).where(eq(connections.id, id)).get()?.status;
-    const atBoot = db.insert(connections).values({ name: "Boot", provider: "baileys" }).returning().get();
+    const status = async (id: number) =>
+      (await first(db.select().from(connections).where(eq(connections.id, id))))?.status;
+    const atBoot = await one(db.insert(connections).values({ name: "Boot", provider: "baileys" }).returning());
 
     await channels.startAll();
-    await waitFor(() => status(atBoot.id) === "qrcode");
-    const later = db.insert(connections).values({ name: "Later", provider: "baileys" }).returning().get();
+    await waitFor(async () => (await status(atBoot.id)) === "qrcode");
+    const later = await one(db.insert(connections).values({ name: "Later", provider: "baileys" }).returning());
     await channels.start(later.id);
 
-    await waitFor(() => status(later.id) === "qrcode");
-    expect(channels.isRunning(atBoot.id)).toBe(true);
-    expect(channels.isRunning(later.id)).toBe(true);
+    await waitFor(async () => (await status(later.id)) === "qrcode");
+    expect(await channels.isRunning(atBoot.id)).toBe(true);
+    expect(await channels.isRunning(later.id)).toBe(true);
   });
 });

@@ -1,3 +1,5 @@
+import { sqliteClient } from "../../src/db/client";
+import { first } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON } from "baileys";
 import { eq } from "drizzle-orm";
@@ -60,7 +62,7 @@ function setup() {
   const fake = new FakeWa();
   const db = openDatabase(":memory:");
   runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+  sqliteClient(db).query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
   const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-outage-"));
   const clock = new VirtualClock();
   const drivers: BaileysDriver[] = [];
@@ -79,7 +81,7 @@ function setup() {
 
 /** The parts of the credentials that make up the linked device's identity. */
 function identity(db: Db) {
-  const row = db.$client.query("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = 1").get() as {
+  const row = sqliteClient(db).query("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = 1").get() as {
     creds: string;
   } | null;
   if (!row) return null;
@@ -146,21 +148,21 @@ describe("baileys driver through a long outage", () => {
       onContacts() {},
       onSendRejected() {},
     };
-    const row = () => db.select().from(connections).where(eq(connections.id, CONN.id)).get()!;
+    const row = async () => (await first(db.select().from(connections).where(eq(connections.id, CONN.id))))!;
 
     const first = new ConnectionManager({ db, records: connectionRecords(db, new LocalEventBus(log)), log }).register(
       makeDriver(),
     );
     first.setInbound(inbound);
     await first.start(CONN.id);
-    fake.scan(await waitFor(() => row().status === "qrcode" && row().qrcode));
-    await waitFor(() => row().status === "CONNECTED");
+    fake.scan(await waitFor(async () => (await row()).status === "qrcode" && (await row()).qrcode));
+    await waitFor(async () => (await row()).status === "CONNECTED");
     const paired = identity(db);
 
     fake.setDown(true);
-    await waitFor(() => row().status === "TIMEOUT" && row().retries >= 3);
+    await waitFor(async () => (await row()).status === "TIMEOUT" && (await row()).retries >= 3);
     await first.stopAll();
-    expect(row().status).toBe("TIMEOUT");
+    expect((await row()).status).toBe("TIMEOUT");
 
     fake.setDown(false);
     const hub = new RecordingHub();
@@ -169,8 +171,8 @@ describe("baileys driver through a long outage", () => {
     const second = new ConnectionManager({ db, records: connectionRecords(db, events), log }).register(makeDriver());
     second.setInbound(inbound);
     await second.startAll();
-    await waitFor(() => row().status === "CONNECTED");
-    expect(row()).toMatchObject({ retries: 0, number: fake.phone, qrcode: "" });
+    await waitFor(async () => (await row()).status === "CONNECTED");
+    expect(await row()).toMatchObject({ retries: 0, number: fake.phone, qrcode: "" });
     expect(hub.named("whatsappSession").map((e) => e.payload.session.status)).not.toContain("qrcode");
     expect(identity(db)).toEqual(paired);
   });

@@ -1,3 +1,5 @@
+import { sqliteClient } from "../../src/db/client";
+import { one, first } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { BinaryNode } from "baileys";
@@ -38,7 +40,7 @@ describe("baileys driver: outbound failures", () => {
     const fake = newFake();
     const db = openDatabase(":memory:");
     runMigrations(db);
-    db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+    sqliteClient(db).query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
     const driver = newDriver(db, fake);
     const sink = new RecordingSink();
     await driver.start(CONN, sink);
@@ -99,22 +101,26 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     const fake = newFake();
     const ctx = await makeTestApp();
     ctx.channels.register(newDriver(ctx.db, fake));
-    const conn = ctx.db.insert(connections).values({ name: "Main", provider: "baileys" }).returning().get();
-    const status = () => ctx.db.select().from(connections).where(eq(connections.id, conn.id)).get()!;
+    const conn = await one(ctx.db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
+    const status = async () => (await first(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!;
     await ctx.channels.start(conn.id);
-    fake.scan(await whenPublished(ctx.hub, () => status().status === "qrcode" && status().qrcode));
-    await whenPublished(ctx.hub, () => status().status === "CONNECTED");
+    fake.scan(
+      await whenPublished(ctx.hub, async () => (await status()).status === "qrcode" && (await status()).qrcode),
+    );
+    await whenPublished(ctx.hub, async () => (await status()).status === "CONNECTED");
     const { user, token } = await loginAs(ctx, { profile: "admin" });
-    const contact = ctx.db.insert(contacts).values({ name: "Ana", number: CONTACT }).returning().get();
-    const ticket = ctx.db
-      .insert(tickets)
-      .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: conn.id })
-      .returning()
-      .get();
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Ana", number: CONTACT }).returning());
+    const ticket = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "open", userId: user.id, whatsappId: conn.id })
+        .returning(),
+    );
     return { fake, ctx, conn, status, token, ticket };
   }
 
-  const rowOf = (ctx: TestContext, id: number) => ctx.db.select().from(messages).where(eq(messages.id, id)).get()!;
+  const rowOf = async (ctx: TestContext, id: number) =>
+    (await first(ctx.db.select().from(messages).where(eq(messages.id, id))))!;
 
   test("an agent's message written during a reconnect waits queued and goes out once the connection is back", async () => {
     const { fake, ctx, status, token, ticket } = await app();
@@ -130,7 +136,7 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     fake.setDown(false);
     const stanza = await fake.waitFor(isMessage(queued.wid), 8000);
     expect((await fake.decryptFor(stanza, CONTACT)).extendedTextMessage?.text).toBe("Seu pedido saiu");
-    await whenPublished(ctx.hub, () => rowOf(ctx, queued.id).sendState === "sent");
+    await whenPublished(ctx.hub, async () => (await rowOf(ctx, queued.id)).sendState === "sent");
     expect(fake.sent.filter(isMessage(queued.wid))).toHaveLength(1);
   });
 
@@ -142,7 +148,7 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     fake.nack(CONTACT, sent.wid, "463");
     const failed = await whenPublished(
       ctx.hub,
-      () => rowOf(ctx, sent.id).sendState === "failed" && rowOf(ctx, sent.id),
+      async () => (await rowOf(ctx, sent.id)).sendState === "failed" && (await rowOf(ctx, sent.id)),
     );
     expect(failed.sendError).toBe("ERR_WAPP_MSG_REJECTED");
 

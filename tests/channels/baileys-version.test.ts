@@ -1,3 +1,4 @@
+import { sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -80,7 +81,7 @@ describe("WhatsApp Web version", () => {
     const fake = new FakeWa();
     const db = openDatabase(":memory:");
     runMigrations(db);
-    db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+    sqliteClient(db).query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
     const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-version-"));
     const { lines, log } = capture();
     let latest: WaVersion = [2, 3000, 100];
@@ -113,7 +114,7 @@ describe("WhatsApp Web version", () => {
     const line = lines.find((l) => l.includes("ERROR baileys connection ended"));
     expect(line).toContain('"code":405');
     expect(line).toContain('"version":"2.3000.100"');
-    expect((db.$client.query("SELECT count(*) n FROM wa_auth_creds").get() as { n: number }).n).toBe(1);
+    expect((sqliteClient(db).query("SELECT count(*) n FROM wa_auth_creds").get() as { n: number }).n).toBe(1);
     expect(driver.isRunning(1)).toBe(false);
 
     const before = sink.statuses.length;

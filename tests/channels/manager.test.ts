@@ -1,3 +1,4 @@
+import { first, one } from "../../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../../src/channels/manager";
@@ -7,25 +8,23 @@ import { AppError } from "../../src/errors";
 import { connectionRecords } from "../../src/modules/connections/records";
 import { createSandboxConnection, makeTestApp } from "../helpers";
 
-const rowOf = (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
-  ctx.db.select().from(connections).where(eq(connections.id, id)).get()!;
+const rowOf = async (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
+  (await first(ctx.db.select().from(connections).where(eq(connections.id, id))))!;
 
 describe("ConnectionManager with the sandbox driver", () => {
   test("start sets OPENING then qrcode with a QR, persisted and told to admins without the wavoip token", async () => {
     const ctx = await makeTestApp();
-    const row = ctx.db
-      .insert(connections)
-      .values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" })
-      .returning()
-      .get();
+    const row = await one(
+      ctx.db.insert(connections).values({ name: "Sales", provider: "sandbox", wavoip: "secret-token" }).returning(),
+    );
     await ctx.channels.start(row.id);
-    const after = rowOf(ctx, row.id);
+    const after = await rowOf(ctx, row.id);
     expect(after.status).toBe("qrcode");
     expect(after.qrcode).toStartWith(`sandbox:${row.id}:`);
     const events = ctx.hub.to("admins", "whatsappSession").map((e) => e.payload.session.status);
     expect(events).toEqual(["OPENING", "qrcode"]);
     for (const e of ctx.hub.named("whatsappSession")) expect(e.payload.session.wavoip).toBeUndefined();
-    expect(ctx.channels.isRunning(row.id)).toBe(true);
+    expect(await ctx.channels.isRunning(row.id)).toBe(true);
   });
 
   test("scan connects with a stable fake number and clears the QR", async () => {
@@ -40,19 +39,19 @@ describe("ConnectionManager with the sandbox driver", () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx);
     await ctx.channels.restartAll();
-    expect(rowOf(ctx, row.id).status).toBe("CONNECTED");
+    expect((await rowOf(ctx, row.id)).status).toBe("CONNECTED");
     await ctx.channels.disconnect(row.id);
-    expect(rowOf(ctx, row.id).status).toBe("DISCONNECTED");
-    expect(ctx.channels.isRunning(row.id)).toBe(false);
+    expect((await rowOf(ctx, row.id)).status).toBe("DISCONNECTED");
+    expect(await ctx.channels.isRunning(row.id)).toBe(false);
     await ctx.channels.start(row.id);
-    expect(rowOf(ctx, row.id).status).toBe("qrcode");
+    expect((await rowOf(ctx, row.id)).status).toBe("qrcode");
   });
 
   test("newQr wipes the pairing and shows a new QR", async () => {
     const ctx = await makeTestApp();
     const row = await createSandboxConnection(ctx);
     await ctx.channels.newQr(row.id);
-    expect(rowOf(ctx, row.id).status).toBe("qrcode");
+    expect((await rowOf(ctx, row.id)).status).toBe("qrcode");
   });
 
   test("sending on a stopped or unpaired connection fails with ERR_WAPP_NOT_INITIALIZED; a message id is still handed out", async () => {
@@ -62,8 +61,8 @@ describe("ConnectionManager with the sandbox driver", () => {
     await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
     await ctx.channels.stop(row.id);
     await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
-    expect(ctx.channels.newMessageId(row.id)).toMatch(/^SB[0-9A-F]{20}$/);
-    expect(() => ctx.channels.newMessageId(9999)).toThrow(AppError);
+    expect(await ctx.channels.newMessageId(row.id)).toMatch(/^SB[0-9A-F]{20}$/);
+    expect(async () => await ctx.channels.newMessageId(9999)).toThrow(AppError);
     await expect(ctx.channels.disconnect(row.id)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
   });
 
@@ -86,9 +85,9 @@ describe("ConnectionManager with the sandbox driver", () => {
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     ctx.sandbox.network.settle();
     expect(acks).toEqual([1, 2, 3]);
-    ctx.sandbox.read(row.id, "5511999999999");
+    await ctx.sandbox.read(row.id, "5511999999999");
     expect(acks).toEqual([1, 2, 3, 4]);
-    expect(ctx.sandbox.network.outbox(row.id)[0]!.ack).toBe(4);
+    expect((await ctx.sandbox.network.outbox(row.id))[0]!.ack).toBe(4);
     expect(await ctx.channels.checkNumber(row.id, "+55 (11) 99999-9999")).toBe("5511999999999");
     expect(await ctx.channels.checkNumber(row.id, "1234")).toBeNull();
   });
@@ -106,7 +105,7 @@ describe("ConnectionManager with the sandbox driver", () => {
         starts++;
         sinkHolder.sink = sink;
         await bothAsked;
-        sink.onStatus(c.id, "CONNECTED", { number: "551100000000" });
+        await sink.onStatus(c.id, "CONNECTED", { number: "551100000000" });
       },
       stop: async () => {},
       logout: async () => {},
@@ -129,12 +128,12 @@ describe("ConnectionManager with the sandbox driver", () => {
       records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
-    const row = ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning().get();
+    const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
     const both = Promise.all([manager.start(row.id), manager.start(row.id)]);
     release();
     await both;
     expect(starts).toBe(1);
-    expect(rowOf(ctx, row.id).number).toBe("551100000000");
+    expect((await rowOf(ctx, row.id)).number).toBe("551100000000");
     await expect(manager.sendText(row.id, "1", false, "x", { messageId: "a" })).rejects.toMatchObject({
       code: "ERR_SENDING_WAPP_MSG",
     });
@@ -156,34 +155,35 @@ describe("ConnectionManager with the sandbox driver", () => {
       records: connectionRecords(ctx.db, ctx.deps.events),
       log: ctx.deps.log,
     }).register(driver);
-    const row = ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning().get();
-    ctx.db.insert(connectionPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" }).run();
-    const entries = () =>
-      ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, row.id)).all();
+    const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
+    await ctx.db.insert(connectionPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" });
+    const entries = async () =>
+      await ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, row.id));
     await manager.start(row.id);
-    sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
-    expect(entries()).toHaveLength(1);
-    sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { qr: "", reason: "logged out", unpaired: true });
-    expect(entries()).toHaveLength(0);
-    expect(rowOf(ctx, row.id).status).toBe("DISCONNECTED");
+    await sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
+    expect(await entries()).toHaveLength(1);
+    await sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { qr: "", reason: "logged out", unpaired: true });
+    expect(await entries()).toHaveLength(0);
+    expect((await rowOf(ctx, row.id)).status).toBe("DISCONNECTED");
   });
 
   test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {
     const ctx = await makeTestApp();
-    const a = ctx.db.insert(connections).values({ name: "A", provider: "sandbox" }).returning().get();
-    const b = ctx.db
-      .insert(connections)
-      .values({ name: "B", provider: "sandbox", status: "DISCONNECTED" })
-      .returning()
-      .get();
+    const a = await one(ctx.db.insert(connections).values({ name: "A", provider: "sandbox" }).returning());
+    const b = await one(
+      ctx.db.insert(connections).values({ name: "B", provider: "sandbox", status: "DISCONNECTED" }).returning(),
+    );
     const resumed = (["CONNECTED", "TIMEOUT", "OPENING"] as const).map(
-      (status) =>
-        ctx.db.insert(connections).values({ name: status, provider: "sandbox", status, retries: 7 }).returning().get()
-          .id,
+      async (status) =>
+        (
+          await one(
+            ctx.db.insert(connections).values({ name: status, provider: "sandbox", status, retries: 7 }).returning(),
+          )
+        ).id,
     );
     await ctx.channels.startAll();
-    expect(ctx.channels.isRunning(a.id)).toBe(true);
-    expect(ctx.channels.isRunning(b.id)).toBe(false);
-    for (const id of resumed) expect(ctx.channels.isRunning(id)).toBe(true);
+    expect(await ctx.channels.isRunning(a.id)).toBe(true);
+    expect(await ctx.channels.isRunning(b.id)).toBe(false);
+    for (const id of resumed) expect(await ctx.channels.isRunning(id)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { one, first } from "../../src/db/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,8 +20,8 @@ beforeAll(async () => {
   adminId = await addUser(env, ADMIN, "admin");
   // Seeded for the tests that need a connection, or a queue with a chatbot option, without making them first.
   await addSandboxConnection(env);
-  const support = env.deps.db.insert(queues).values({ name: "Support", color: "#2255aa" }).returning().get();
-  env.deps.db.insert(chatbots).values({ name: "Returns", greetingMessage: "Returns desk", queueId: support.id }).run();
+  const support = await one(env.deps.db.insert(queues).values({ name: "Support", color: "#2255aa" }).returning());
+  await env.deps.db.insert(chatbots).values({ name: "Returns", greetingMessage: "Returns desk", queueId: support.id });
   admin = await openPage(env.browser);
   await logIn(admin.page, env.base, ADMIN);
 }, 30_000);
@@ -60,10 +61,12 @@ describe("administration screens", () => {
     await snapshot(page, "e2e-admin-connection-modal-1440");
     await modal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Connection saved.");
-    expect(env.deps.db.select().from(connections).where(eq(connections.name, "Front desk")).get()).toMatchObject({
-      importHistory: true,
-      importHistoryDays: 14,
-    });
+    expect(await first(env.deps.db.select().from(connections).where(eq(connections.name, "Front desk")))).toMatchObject(
+      {
+        importHistory: true,
+        importHistoryDays: 14,
+      },
+    );
     const row = page.locator("tr", { hasText: "Front desk" });
     await row.getByRole("button", { name: "QR CODE" }).click();
 
@@ -98,8 +101,8 @@ describe("administration screens", () => {
     await queueModal.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Queue saved.");
     await page.locator("tr", { hasText: "Sales" }).waitFor();
-    const id = env.deps.db.select().from(queues).where(eq(queues.name, "Sales")).get()!.id;
-    const saved = showQueue(env.deps.db, id);
+    const id = (await first(env.deps.db.select().from(queues).where(eq(queues.name, "Sales"))))!.id;
+    const saved = await showQueue(env.deps.db, id);
     expect(saved).toMatchObject({ name: "Sales", color: "#aa3300" });
     expect(saved.chatbots).toHaveLength(1);
     expect(saved.chatbots[0]).toMatchObject({
@@ -148,7 +151,7 @@ describe("administration screens", () => {
     await open(page, "/Settings", "AdminSettings");
     await page.getByLabel("User creation").selectOption("enabled");
     await page.waitForSelector("text=Setting saved.");
-    expect(getSetting(env.deps.db, "userCreation")).toBe("enabled");
+    expect(await getSetting(env.deps.db, "userCreation")).toBe("enabled");
     expect(await page.getByLabel("New ticket after").locator("option").allTextContents()).toContain("48 hours");
     await snapshot(page, "e2e-admin-settings-1440");
     expect(errors).toEqual([]);
@@ -217,7 +220,7 @@ describe("administration screens", () => {
     expect(await dialog.getByLabel("Colour", { exact: true }).inputValue()).toBe("#1976d2");
     await dialog.getByRole("button", { name: "Save" }).click();
     await page.locator("tr", { hasText: "VIP" }).waitFor();
-    expect(env.deps.db.select().from(tags).where(eq(tags.name, "VIP")).get()?.color).toBe("#1976d2");
+    expect((await first(env.deps.db.select().from(tags).where(eq(tags.name, "VIP"))))?.color).toBe("#1976d2");
     await snapshot(page, "e2e-admin-tags-1440");
     expect(errors).toEqual([]);
   }, 20_000);
@@ -255,14 +258,12 @@ describe("administration screens", () => {
 
   test("deleting a queue that still has tickets asks which queue they move to", async () => {
     const db = env.deps.db;
-    const leaving = db.insert(queues).values({ name: "Leaving", color: "#123456" }).returning().get();
-    const staying = db.insert(queues).values({ name: "Staying", color: "#654321" }).returning().get();
-    const contact = db.insert(contacts).values({ name: "Rita Fila", number: "5511955554444" }).returning().get();
-    const ticket = db
-      .insert(tickets)
-      .values({ contactId: contact.id, queueId: leaving.id, status: "closed" })
-      .returning()
-      .get();
+    const leaving = await one(db.insert(queues).values({ name: "Leaving", color: "#123456" }).returning());
+    const staying = await one(db.insert(queues).values({ name: "Staying", color: "#654321" }).returning());
+    const contact = await one(db.insert(contacts).values({ name: "Rita Fila", number: "5511955554444" }).returning());
+    const ticket = await one(
+      db.insert(tickets).values({ contactId: contact.id, queueId: leaving.id, status: "closed" }).returning(),
+    );
     const { page, errors } = admin;
     await open(page, "/Queues", "AdminQueues");
     await page.getByRole("button", { name: "Delete Leaving" }).click();
@@ -272,9 +273,9 @@ describe("administration screens", () => {
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await page.waitForSelector("text=Queue deleted.");
     expect(await page.locator("tr", { hasText: "Leaving" }).count()).toBe(0);
-    expect(db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, ticket.id)).get()!.queueId).toBe(
-      staying.id,
-    );
+    expect(
+      (await first(db.select({ queueId: tickets.queueId }).from(tickets).where(eq(tickets.id, ticket.id))))!.queueId,
+    ).toBe(staying.id);
     expect(errors).toEqual([]);
   }, 20_000);
 });

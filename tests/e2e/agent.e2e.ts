@@ -59,30 +59,31 @@ async function openChat(page: Page, ticketId: number) {
 beforeAll(async () => {
   env = await bootE2E();
   const hash = await hashPassword(PASSWORD, env.deps.config.passwordHashing);
-  const [qa, qb] = env.deps.db
+  const [qa, qb] = await env.deps.db
     .insert(queues)
     .values([
       { name: "Vendas", color: "#1e88e5" },
       { name: "Suporte", color: "#8e24aa" },
     ])
-    .returning()
-    .all();
+    .returning();
   sales = qa!.id;
   support = qb!.id;
-  adminId = insertUser(env.deps.db, {
-    name: "Ada Admin",
-    email: PEOPLE.admin,
-    passwordHash: hash,
-    profile: "admin",
-  }).id;
-  insertUser(env.deps.db, {
+  adminId = (
+    await insertUser(env.deps.db, {
+      name: "Ada Admin",
+      email: PEOPLE.admin,
+      passwordHash: hash,
+      profile: "admin",
+    })
+  ).id;
+  await insertUser(env.deps.db, {
     name: "Fred Vendas",
     email: PEOPLE.first,
     passwordHash: hash,
     profile: "user",
     queueIds: [sales],
   });
-  insertUser(env.deps.db, {
+  await insertUser(env.deps.db, {
     name: "Sara Suporte",
     email: PEOPLE.second,
     passwordHash: hash,

@@ -1,3 +1,4 @@
+import { one } from "../../src/db/client";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -64,7 +65,12 @@ export async function bootE2E(overrides: Partial<Parameters<typeof testConfig>[0
   ensureIslandsBuilt();
   const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media", ...overrides });
   const hub = new BunTopicHub();
-  const { deps, sandbox } = composeDeps({ config, hub, log: createLogger("silent"), clock: { now: () => Date.now() } });
+  const { deps, sandbox } = await composeDeps({
+    config,
+    hub,
+    log: createLogger("silent"),
+    clock: { now: () => Date.now() },
+  });
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(app.server!);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -161,18 +167,18 @@ export async function addUser(
   profile: "admin" | "user",
 ) {
   const passwordHash = await hashPassword(who.password, env.deps.config.passwordHashing);
-  return insertUser(env.deps.db, { name: who.name, email: who.email, passwordHash, profile }).id;
+  return (await insertUser(env.deps.db, { name: who.name, email: who.email, passwordHash, profile })).id;
 }
 
 /** A default sandbox connection, started and scanned (CONNECTED); returns its id. */
 export async function addSandboxConnection(env: E2E) {
-  const id = env.deps.db
-    .insert(connections)
-    .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
-    .returning()
-    .get().id;
+  const id = (
+    await one(
+      env.deps.db.insert(connections).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning(),
+    )
+  ).id;
   await env.deps.channels.start(id);
-  env.sandbox.scan(id);
+  await env.sandbox.scan(id);
   return id;
 }
 
@@ -180,7 +186,7 @@ export async function addSandboxConnection(env: E2E) {
  * A new contact's ticket held by `userId`, last active `hoursAgo`, with `bodies` the contact wrote (a second
  * apart, the last one at that time); they count as unread when `unread` is set. Returns the ticket's id.
  */
-export function addTicket(
+export async function addTicket(
   env: E2E,
   t: {
     name: string;
@@ -192,38 +198,39 @@ export function addTicket(
     bodies?: string[];
     unread?: boolean;
   },
-): number {
+): Promise<number> {
   const { status = "open", hoursAgo = 1, bodies = [], unread = false } = t;
   const db = env.deps.db;
   const at = Date.now() - hoursAgo * 3_600_000;
-  const contactId = db.insert(contacts).values({ name: t.name, number: t.number }).returning().get().id;
-  const ticketId = db
-    .insert(tickets)
-    .values({
-      status,
-      contactId,
-      whatsappId: t.whatsappId,
-      userId: t.userId,
-      lastMessage: bodies.at(-1) ?? "",
-      unreadMessages: unread ? bodies.length : 0,
-      updatedAt: new Date(at),
-    })
-    .returning()
-    .get().id;
-  if (bodies.length)
-    db.insert(messages)
-      .values(
-        bodies.map((body, i) => ({
-          wid: `${t.number}-${i}`,
-          whatsappId: t.whatsappId,
-          ticketId,
+  const contactId = (await one(db.insert(contacts).values({ name: t.name, number: t.number }).returning())).id;
+  const ticketId = (
+    await one(
+      db
+        .insert(tickets)
+        .values({
+          status,
           contactId,
-          body,
-          read: !unread,
-          createdAt: new Date(at - (bodies.length - 1 - i) * 1000),
-        })),
-      )
-      .run();
+          whatsappId: t.whatsappId,
+          userId: t.userId,
+          lastMessage: bodies.at(-1) ?? "",
+          unreadMessages: unread ? bodies.length : 0,
+          updatedAt: new Date(at),
+        })
+        .returning(),
+    )
+  ).id;
+  if (bodies.length)
+    await db.insert(messages).values(
+      bodies.map((body, i) => ({
+        wid: `${t.number}-${i}`,
+        whatsappId: t.whatsappId,
+        ticketId,
+        contactId,
+        body,
+        read: !unread,
+        createdAt: new Date(at - (bodies.length - 1 - i) * 1000),
+      })),
+    );
   return ticketId;
 }
 

@@ -1,3 +1,4 @@
+import { one, first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
@@ -28,9 +29,9 @@ async function open(page: Page, path: string, island: string) {
 
 describe("bulk screens", () => {
   test("an admin sets the throttling, previews a CSV campaign, sends it, watches progress and the report move live, and clears an opt-out from the contact drawer", async () => {
-    const w = env.deps.db.insert(connections).values({ name: "Campaigns", provider: "sandbox" }).returning().get();
+    const w = await one(env.deps.db.insert(connections).values({ name: "Campaigns", provider: "sandbox" }).returning());
     await env.deps.channels.start(w.id);
-    env.sandbox.scan(w.id);
+    await env.sandbox.scan(w.id);
 
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page);
@@ -45,7 +46,9 @@ describe("bulk screens", () => {
     await page.getByLabel("Opt-out keyword").fill("STOP");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForSelector("text=Settings saved");
-    expect(env.deps.db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, w.id)).get()).toMatchObject({
+    expect(
+      await first(env.deps.db.select().from(settingsMessage).where(eq(settingsMessage.whatsappId, w.id))),
+    ).toMatchObject({
       limit: 10,
       minutes: 0,
       seconds: 1,
@@ -67,13 +70,10 @@ describe("bulk screens", () => {
     await page.getByRole("button", { name: "Send Message" }).click();
     await page.waitForSelector("text=2 messages saved to the database");
     await page.locator('.bulk-progress[data-pending="2"]').waitFor();
-    expect(
-      env.deps.db
-        .select()
-        .from(massMessages)
-        .all()
-        .map((r) => r.phone),
-    ).toEqual(["5511999990001", "5511999990002"]);
+    expect((await env.deps.db.select().from(massMessages)).map((r) => r.phone)).toEqual([
+      "5511999990001",
+      "5511999990002",
+    ]);
     await report.locator('tr[data-status="pending"]').nth(1).waitFor();
 
     env.deps.jobs.start(200);
@@ -81,7 +81,7 @@ describe("bulk screens", () => {
     await report.locator('tr[data-status="sent"]').nth(1).waitFor();
     await page.screenshot({ path: "/tmp/e2e-bulk-send-1440.png" });
     await report.screenshot({ path: "/tmp/e2e-bulk-report-1440.png" });
-    expect(env.sandbox.network.outbox(w.id).map((m) => m.body)).toEqual([
+    expect((await env.sandbox.network.outbox(w.id)).map((m) => m.body)).toEqual([
       "Hi Ana, see you in Rio; RJ",
       "Hi Bia, see you in Recife",
     ]);
@@ -89,8 +89,8 @@ describe("bulk screens", () => {
 
     // The first recipient answers with the opt-out keyword: the contact drawer shows it and the admin clears it.
     await env.sandbox.inbound(w.id, { from: "5511999990001", body: "stop" });
-    const contact = env.deps.db.select().from(contacts).where(eq(contacts.number, "5511999990001")).get()!;
-    const ticket = env.deps.db.select().from(tickets).where(eq(tickets.contactId, contact.id)).get()!;
+    const contact = (await first(env.deps.db.select().from(contacts).where(eq(contacts.number, "5511999990001"))))!;
+    const ticket = (await first(env.deps.db.select().from(tickets).where(eq(tickets.contactId, contact.id))))!;
     await open(page, `/tickets/${ticket.id}`, "Chat");
     await page.locator("button.chat-title").click();
     const entry = page.locator(`.contact-opt-outs [data-opt-out="${w.id}"]`, { hasText: "Campaigns" });
@@ -98,7 +98,7 @@ describe("bulk screens", () => {
     await page.screenshot({ path: "/tmp/e2e-bulk-opt-out-1440.png" });
     await entry.getByRole("button", { name: "Clear the opt-out on Campaigns" }).click();
     await page.waitForSelector("text=Opt-out cleared");
-    expect(env.deps.db.select().from(optOuts).all()).toEqual([]);
+    expect(await env.deps.db.select().from(optOuts)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);

@@ -1,3 +1,4 @@
+import { one, first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium } from "playwright-core";
 import { eq } from "drizzle-orm";
@@ -30,31 +31,27 @@ afterAll(async () => {
 });
 
 /** A contact with a closed older ticket and an open one of the admin, one message in each. */
-function seedContact(number: string, name: string) {
+async function seedContact(number: string, name: string) {
   const db = env.deps.db;
-  const contactId = db.insert(contacts).values({ name, number }).returning().get().id;
-  const old = db
-    .insert(tickets)
-    .values({ status: "closed", contactId, whatsappId, userId: adminId })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values({ wid: `old-${number}`, whatsappId, ticketId: old, contactId, body: "Mensagem antiga" })
-    .run();
-  const current = db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: adminId })
-    .returning()
-    .get().id;
-  db.insert(messages)
-    .values({ wid: `new-${number}`, whatsappId, ticketId: current, contactId, body: "Mensagem nova" })
-    .run();
+  const contactId = (await one(db.insert(contacts).values({ name, number }).returning())).id;
+  const old = (
+    await one(db.insert(tickets).values({ status: "closed", contactId, whatsappId, userId: adminId }).returning())
+  ).id;
+  await db
+    .insert(messages)
+    .values({ wid: `old-${number}`, whatsappId, ticketId: old, contactId, body: "Mensagem antiga" });
+  const current = (
+    await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning())
+  ).id;
+  await db
+    .insert(messages)
+    .values({ wid: `new-${number}`, whatsappId, ticketId: current, contactId, body: "Mensagem nova" });
   return { old, current };
 }
 
 describe("chat extras", () => {
   test("the history shows a ticket-number separator where the ticket changes", async () => {
-    const { old, current } = seedContact("5511955554444", "Gabi Histórico");
+    const { old, current } = await seedContact("5511955554444", "Gabi Histórico");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
@@ -82,22 +79,19 @@ describe("chat extras", () => {
   }, 15_000);
 
   test("an image still downloading shows a spinner, then the picture as soon as its file is stored", async () => {
-    const { current } = seedContact("5511900007777", "Júlia Foto");
-    const ticket = env.deps.db.select().from(tickets).where(eq(tickets.id, current)).get()!;
-    env.deps.db
-      .insert(messages)
-      .values({
-        wid: "IMG-E2E",
-        whatsappId,
-        ticketId: current,
-        contactId: ticket.contactId,
-        body: "",
-        mediaType: "image",
-        mediaMime: "image/png",
-        fileName: "foto.png",
-        mediaState: "downloading",
-      })
-      .run();
+    const { current } = await seedContact("5511900007777", "Júlia Foto");
+    const ticket = (await first(env.deps.db.select().from(tickets).where(eq(tickets.id, current))))!;
+    await env.deps.db.insert(messages).values({
+      wid: "IMG-E2E",
+      whatsappId,
+      ticketId: current,
+      contactId: ticket.contactId,
+      body: "",
+      mediaType: "image",
+      mediaMime: "image/png",
+      fileName: "foto.png",
+      mediaState: "downloading",
+    });
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
@@ -108,7 +102,7 @@ describe("chat extras", () => {
     makePrivateDir(env.deps.config.mediaDir);
     const fileName = `${crypto.randomUUID()}.png`;
     await writePrivateFile(join(env.deps.config.mediaDir, fileName), PNG_1PX);
-    settleMedia(env.deps, whatsappId, "IMG-E2E", {
+    await settleMedia(env.deps, whatsappId, "IMG-E2E", {
       media: { fileName, originalName: "foto.png", mimetype: "image/png" },
     });
     await page.locator(".bubble img.media-image").waitFor();
@@ -118,7 +112,7 @@ describe("chat extras", () => {
   }, 15_000);
 
   test("the sign toggle persists and prefixes the sent body with the bold user name", async () => {
-    const { current } = seedContact("5511944443333", "Hugo Assinatura");
+    const { current } = await seedContact("5511944443333", "Hugo Assinatura");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
@@ -133,11 +127,7 @@ describe("chat extras", () => {
     const bubble = page.locator(".bubble.me", { hasText: "Assinado" });
     await bubble.waitFor();
     expect(await bubble.locator("strong").textContent()).toBe(`${ADMIN.name}:`);
-    const sent = env.deps.db
-      .select()
-      .from(messages)
-      .all()
-      .find((m) => m.ticketId === current && m.fromMe);
+    const sent = (await env.deps.db.select().from(messages)).find((m) => m.ticketId === current && m.fromMe);
     expect(sent?.body).toBe(`*${ADMIN.name}:*\nAssinado`);
 
     await page.reload();
@@ -150,7 +140,7 @@ describe("chat extras", () => {
   }, 15_000);
 
   test("the microphone records a voice note: one under the minimum size is discarded, a long-enough one is uploaded as audio-record-site-*.mp3", async () => {
-    const { current } = seedContact("5511933332222", "Iris Voz");
+    const { current } = await seedContact("5511933332222", "Iris Voz");
     // Fake capture devices only for this test: chromium grants the microphone and feeds it a beep.
     const browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
@@ -186,11 +176,7 @@ describe("chat extras", () => {
       );
       await page.getByRole("button", { name: "Send recording" }).click();
       await page.locator(".bubble.me audio").waitFor({ timeout: 5_000 });
-      const sent = env.deps.db
-        .select()
-        .from(messages)
-        .all()
-        .filter((m) => m.ticketId === current && m.fromMe);
+      const sent = (await env.deps.db.select().from(messages)).filter((m) => m.ticketId === current && m.fromMe);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.mediaType).toBe("audio");
       expect(sent[0]!.fileName).toMatch(/^audio-record-site-\d+\.mp3$/);
@@ -203,7 +189,7 @@ describe("chat extras", () => {
   }, 20_000);
 
   test("the call button shows only with a Wavoip token and opens the dialer for the contact's number", async () => {
-    const { current } = seedContact("5511922221111", "Joana Chamada");
+    const { current } = await seedContact("5511922221111", "Joana Chamada");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await context.route("https://app.wavoip.com/**", (route) =>
       route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }),
@@ -214,7 +200,7 @@ describe("chat extras", () => {
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
     expect(await page.getByRole("button", { name: "Chamada de voz" }).count()).toBe(0);
 
-    env.deps.db.update(connections).set({ wavoip: "tok en/1" }).where(eq(connections.id, whatsappId)).run();
+    await env.deps.db.update(connections).set({ wavoip: "tok en/1" }).where(eq(connections.id, whatsappId));
     try {
       await page.reload();
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
@@ -225,7 +211,7 @@ describe("chat extras", () => {
       expect(popup.url()).toBe("https://app.wavoip.com/call?token=tok%20en%2F1&phone=5511922221111");
       await popup.close();
 
-      const noNumber = seedContact("", "Sem Número");
+      const noNumber = await seedContact("", "Sem Número");
       await page.goto(`${env.base}/tickets/${noNumber.current}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       await page.getByRole("button", { name: "Chamada de voz" }).click();
@@ -234,14 +220,14 @@ describe("chat extras", () => {
         .filter({ hasText: "Não foi possível iniciar a chamada: falta o token do Wavoip ou o número do contato." })
         .waitFor();
     } finally {
-      env.deps.db.update(connections).set({ wavoip: "" }).where(eq(connections.id, whatsappId)).run();
+      await env.deps.db.update(connections).set({ wavoip: "" }).where(eq(connections.id, whatsappId));
     }
     expect(errors).toEqual([]);
     await context.close();
   }, 15_000);
 
   test("the input grows up to 5 rows (wrapped lines too); Shift+Enter adds a line and Enter sends", async () => {
-    const { current } = seedContact("5511911110000", "Kai Linhas");
+    const { current } = await seedContact("5511911110000", "Kai Linhas");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
@@ -272,11 +258,7 @@ describe("chat extras", () => {
     await input.press("Enter");
     await page.locator(".bubble.me", { hasText: "segunda" }).waitFor();
     expect(await input.inputValue()).toBe("");
-    const sent = env.deps.db
-      .select()
-      .from(messages)
-      .all()
-      .filter((m) => m.ticketId === current && m.fromMe);
+    const sent = (await env.deps.db.select().from(messages)).filter((m) => m.ticketId === current && m.fromMe);
     expect(sent.map((m) => m.body)).toEqual(["primeira\nsegunda"]);
     expect(errors).toEqual([]);
     await context.close();
@@ -284,29 +266,23 @@ describe("chat extras", () => {
 
   test("scrolling to the top of a long history loads the older page and keeps the reading position", async () => {
     const db = env.deps.db;
-    const contactId = db
-      .insert(contacts)
-      .values({ name: "Paulo Paginas", number: "5511900001234" })
-      .returning()
-      .get().id;
-    const ticketId = db
-      .insert(tickets)
-      .values({ status: "open", contactId, whatsappId, userId: adminId })
-      .returning()
-      .get().id;
+    const contactId = (
+      await one(db.insert(contacts).values({ name: "Paulo Paginas", number: "5511900001234" }).returning())
+    ).id;
+    const ticketId = (
+      await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning())
+    ).id;
     const start = Date.now() - 3600_000;
-    db.insert(messages)
-      .values(
-        Array.from({ length: 45 }, (_, i) => ({
-          wid: `page-${i}`,
-          whatsappId,
-          ticketId,
-          contactId,
-          body: `Linha ${i + 1}`,
-          createdAt: new Date(start + i * 1000),
-        })),
-      )
-      .run();
+    await db.insert(messages).values(
+      Array.from({ length: 45 }, (_, i) => ({
+        wid: `page-${i}`,
+        whatsappId,
+        ticketId,
+        contactId,
+        body: `Linha ${i + 1}`,
+        createdAt: new Date(start + i * 1000),
+      })),
+    );
     const { context, page, errors } = await openPage(env.browser);
     // A sixth form login within 20 s from one address would meet the login rate limit; this test comes from another.
     await context.setExtraHTTPHeaders({ "x-forwarded-for": "127.0.0.9" });
@@ -328,15 +304,15 @@ describe("chat extras", () => {
   });
 
   test("a customer's edit, reaction and undecryptable message show live on the bubbles", async () => {
-    const { current } = seedContact("5511977776666", "Iara Reações");
+    const { current } = await seedContact("5511977776666", "Iara Reações");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
     const sink = (env.deps.channels as ConnectionManager).driverSink;
-    sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
-    sink.onReaction(whatsappId, {
+    await sink.onEdit(whatsappId, { id: "new-5511977776666", body: "Mensagem corrigida", at: Date.now() });
+    await sink.onReaction(whatsappId, {
       targetId: "new-5511977776666",
       emoji: "👍",
       reactor: "5511977776666",

@@ -37,8 +37,8 @@ afterAll(async () => {
 });
 
 /** An open ticket of the admin with one customer message, last active `hoursAgo`. */
-function seedTicket(name: string, number: string, hoursAgo = 1) {
-  return addTicket(env, { name, number, whatsappId, userId: adminId, hoursAgo, bodies: [`Oi, sou ${name}`] });
+async function seedTicket(name: string, number: string, hoursAgo = 1) {
+  return await addTicket(env, { name, number, whatsappId, userId: adminId, hoursAgo, bodies: [`Oi, sou ${name}`] });
 }
 
 async function openChat(page: Page, ticketId: number, name: string) {
@@ -50,13 +50,13 @@ async function openChat(page: Page, ticketId: number, name: string) {
 /** Nothing went to the customer: the sandbox outbox towards `number` stays empty. */
 async function nothingSent(number: string) {
   await env.deps.outbox.idle(whatsappId);
-  expect(env.sandbox.outbox(whatsappId, number)).toEqual([]);
+  expect(await env.sandbox.outbox(whatsappId, number)).toEqual([]);
 }
 
 describe("the composer by keyboard", () => {
   test("/pix, ↓ and Enter insert the highlighted quick answer and send nothing; Tab inserts; Esc closes the list", async () => {
     const number = "5511960000001";
-    const ticketId = seedTicket("Paula Pix", number);
+    const ticketId = await seedTicket("Paula Pix", number);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Paula Pix");
@@ -106,7 +106,7 @@ describe("the composer by keyboard", () => {
 
   test("Enter right after typing a shortcut, before the answers arrive, sends nothing", async () => {
     const number = "5511960000002";
-    const ticketId = seedTicket("Pedro Pressa", number);
+    const ticketId = await seedTicket("Pedro Pressa", number);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Pedro Pressa");
@@ -121,8 +121,8 @@ describe("the composer by keyboard", () => {
   }, 20_000);
 
   test("Alt+↓ and Alt+↑ open the next and previous ticket of the list without loading the page", async () => {
-    const newer = seedTicket("Ana Alt", "5511960000003", 0.1);
-    const older = seedTicket("Bruno Baixo", "5511960000004", 0.2);
+    const newer = await seedTicket("Ana Alt", "5511960000003", 0.1);
+    const older = await seedTicket("Bruno Baixo", "5511960000004", 0.2);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, newer, "Ana Alt");
@@ -150,7 +150,7 @@ describe("the composer by keyboard", () => {
 describe("Escape", () => {
   test("closes the app bar's menus, the chat's dialogs and the pasted-file preview", async () => {
     const number = "5511960000007";
-    const ticketId = seedTicket("Elisa Esc", number);
+    const ticketId = await seedTicket("Elisa Esc", number);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Elisa Esc");
@@ -188,7 +188,7 @@ describe("Escape", () => {
 describe("the composer in Portuguese on a phone", () => {
   test("a quick answer goes in by keyboard and the pasted-file preview stays within the screen", async () => {
     const number = "5511960000008";
-    const ticketId = seedTicket("Fábio Fone", number);
+    const ticketId = await seedTicket("Fábio Fone", number);
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Fábio Fone");
@@ -220,7 +220,7 @@ describe("the composer in Portuguese on a phone", () => {
 describe("pasting and dropping files onto the chat", () => {
   test("a pasted image shows a preview with a caption and Send delivers the image with that caption", async () => {
     const number = "5511960000005";
-    const ticketId = seedTicket("Igor Imagem", number);
+    const ticketId = await seedTicket("Igor Imagem", number);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Igor Imagem");
@@ -245,7 +245,7 @@ describe("pasting and dropping files onto the chat", () => {
     await page.locator(".bubble.me img.media-image").waitFor();
     expect(await preview.count()).toBe(0);
     await env.deps.outbox.idle(whatsappId);
-    const sent = env.sandbox.outbox(whatsappId, number);
+    const sent = await env.sandbox.outbox(whatsappId, number);
     expect(sent.map((m) => ({ mediaType: m.mediaType, body: m.body }))).toEqual([
       { mediaType: "image", body: "Comprovante do pagamento" },
     ]);
@@ -255,7 +255,7 @@ describe("pasting and dropping files onto the chat", () => {
 
   test("a file dropped onto the chat shows its name and size, and Cancel sends nothing", async () => {
     const number = "5511960000006";
-    const ticketId = seedTicket("Dora Documento", number);
+    const ticketId = await seedTicket("Dora Documento", number);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Dora Documento");

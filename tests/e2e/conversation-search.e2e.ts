@@ -1,3 +1,4 @@
+import { one } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { contacts, messages, tickets } from "../../src/db/tables";
 import { addSandboxConnection, addUser, bootE2E, openPage, logIn, snapshot } from "./boot";
@@ -21,34 +22,30 @@ afterAll(async () => {
  * An open ticket of the admin with 50 messages a minute apart (three pages of history): the oldest and the
  * newest mention the tracking code, the others are small talk.
  */
-function seedLongChat(number: string) {
+async function seedLongChat(number: string) {
   const db = env.deps.db;
-  const contactId = db.insert(contacts).values({ name: "Rui Rastreio", number }).returning().get().id;
-  const ticketId = db
-    .insert(tickets)
-    .values({ status: "open", contactId, whatsappId, userId: adminId })
-    .returning()
-    .get().id;
+  const contactId = (await one(db.insert(contacts).values({ name: "Rui Rastreio", number }).returning())).id;
+  const ticketId = (
+    await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: adminId }).returning())
+  ).id;
   const start = Date.UTC(2026, 0, 5, 9, 0);
   for (let i = 0; i < 50; i++) {
     const body = i === 0 ? "Qual o código de rastreio antigo?" : i === 49 ? "Rastreio novo: BR123" : `Conversa ${i}`;
-    db.insert(messages)
-      .values({
-        wid: `m-${number}-${i}`,
-        whatsappId,
-        ticketId,
-        contactId,
-        body,
-        createdAt: new Date(start + i * 60_000),
-      })
-      .run();
+    await db.insert(messages).values({
+      wid: `m-${number}-${i}`,
+      whatsappId,
+      ticketId,
+      contactId,
+      body,
+      createdAt: new Date(start + i * 60_000),
+    });
   }
   return ticketId;
 }
 
 describe("conversation search and emoji", () => {
   test("searching the conversation finds a message on an older page, jumps to it and highlights it; Esc closes", async () => {
-    const ticketId = seedLongChat("5511944443333");
+    const ticketId = await seedLongChat("5511944443333");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
@@ -87,7 +84,7 @@ describe("conversation search and emoji", () => {
   });
 
   test("the emoji picker puts the chosen emoji where the caret is, and Esc closes it", async () => {
-    const ticketId = seedLongChat("5511933332222");
+    const ticketId = await seedLongChat("5511933332222");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
@@ -117,7 +114,7 @@ describe("conversation search and emoji", () => {
   });
 
   test("at 375 px the search opens from the overflow menu without widening the page, and the composer leaves emoji to the phone's keyboard", async () => {
-    const ticketId = seedLongChat("5511922221111");
+    const ticketId = await seedLongChat("5511922221111");
     const { context, page, errors } = await openPage(env.browser, { locale: "es-ES", width: 375, height: 740 });
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);

@@ -1,3 +1,4 @@
+import { one } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connections } from "../../src/db/tables";
 import { hashPassword } from "../../src/modules/auth/passwords";
@@ -21,20 +22,18 @@ async function apiCall(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   env = await bootE2E();
-  insertUser(env.deps.db, {
+  await insertUser(env.deps.db, {
     name: ADMIN.name,
     email: ADMIN.email,
     passwordHash: await hashPassword(ADMIN.password, env.deps.config.passwordHashing),
     profile: "admin",
   });
-  const row = env.deps.db
-    .insert(connections)
-    .values({ name: "Sandbox", provider: "sandbox", isDefault: true })
-    .returning()
-    .get();
+  const row = await one(
+    env.deps.db.insert(connections).values({ name: "Sandbox", provider: "sandbox", isDefault: true }).returning(),
+  );
   whatsappId = row.id;
   await env.deps.channels.start(whatsappId);
-  env.sandbox.scan(whatsappId);
+  await env.sandbox.scan(whatsappId);
   const login = await fetch(`${env.base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },

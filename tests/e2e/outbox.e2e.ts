@@ -1,3 +1,4 @@
+import { first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
@@ -21,8 +22,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-function openTicket(number: string, name: string) {
-  return addTicket(env, { name, number, whatsappId, userId: adminId });
+async function openTicket(number: string, name: string) {
+  return await addTicket(env, { name, number, whatsappId, userId: adminId });
 }
 
 async function openChat(page: Page, ticketId: number) {
@@ -37,16 +38,17 @@ async function write(page: Page, text: string) {
   await input.press("Enter");
 }
 
-const sentRow = (ticketId: number, body: string) =>
-  env.deps.db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.body, body)))
-    .get()!;
+const sentRow = async (ticketId: number, body: string) =>
+  (await first(
+    env.deps.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.body, body))),
+  ))!;
 
 describe("outbound in the chat", () => {
   test("a message written while the connection is down shows the clock, then the tick once the connection is back", async () => {
-    const ticketId = openTicket("5511966665555", "Rita Fila");
+    const ticketId = await openTicket("5511966665555", "Rita Fila");
     const { context, page, errors } = await openPage(env.browser);
     await openChat(page, ticketId);
     await env.deps.channels.stop(whatsappId);
@@ -54,19 +56,19 @@ describe("outbound in the chat", () => {
     await write(page, "Chegou?");
     const bubble = page.locator(".bubble.me", { hasText: "Chegou?" });
     await bubble.locator('.ack[title="Waiting for the connection to send"]').waitFor();
-    expect(env.sandbox.network.outbox(whatsappId)).toHaveLength(0);
+    expect(await env.sandbox.network.outbox(whatsappId)).toHaveLength(0);
 
     await env.deps.channels.start(whatsappId);
     await env.deps.outbox.idle(whatsappId);
     env.sandbox.network.settle();
     await bubble.locator('.ack[title="Delivered"]').waitFor();
-    expect(env.sandbox.network.outbox(whatsappId).map((m) => m.body)).toContain("Chegou?");
+    expect((await env.sandbox.network.outbox(whatsappId)).map((m) => m.body)).toContain("Chegou?");
     expect(errors).toEqual([]);
     await context.close();
   }, 20_000);
 
   test("a message WhatsApp rejects shows the red mark with its reason and a button that sends it again", async () => {
-    const ticketId = openTicket("5511977778888", "Saulo Recusa");
+    const ticketId = await openTicket("5511977778888", "Saulo Recusa");
     const { context, page, errors } = await openPage(env.browser);
     await openChat(page, ticketId);
 
@@ -74,17 +76,17 @@ describe("outbound in the chat", () => {
     const bubble = page.locator(".bubble.me", { hasText: "Recusada" });
     await bubble.locator(".ack").waitFor();
     await env.deps.outbox.idle(whatsappId);
-    const first = sentRow(ticketId, "Recusada");
-    expect(env.sandbox.reject(whatsappId, first.wid)).toBe(true);
+    const first = await sentRow(ticketId, "Recusada");
+    expect(await env.sandbox.reject(whatsappId, first.wid)).toBe(true);
 
     const mark = bubble.getByRole("img", { name: "Not sent: WhatsApp rejected this message." });
     await mark.waitFor();
     expect(await mark.getAttribute("title")).toBe("Not sent: WhatsApp rejected this message.");
     await bubble.getByRole("button", { name: "Send again" }).click();
     await bubble.locator(".ack.failed").waitFor({ state: "detached" });
-    const again = sentRow(ticketId, "Recusada");
+    const again = await sentRow(ticketId, "Recusada");
     expect(again.wid).not.toBe(first.wid);
-    expect(env.sandbox.network.outbox(whatsappId).map((m) => m.wid)).toContain(again.wid);
+    expect((await env.sandbox.network.outbox(whatsappId)).map((m) => m.wid)).toContain(again.wid);
     env.sandbox.network.settle();
     await bubble.locator('.ack[title="Delivered"]').waitFor();
     expect(await bubble.getByRole("button", { name: "Send again" }).count()).toBe(0);
@@ -93,14 +95,14 @@ describe("outbound in the chat", () => {
   }, 20_000);
 
   test("a waiting message cancelled before it was sent leaves the chat", async () => {
-    const ticketId = openTicket("5511944442222", "Tina Cancela");
+    const ticketId = await openTicket("5511944442222", "Tina Cancela");
     const { context, page, errors } = await openPage(env.browser);
     await openChat(page, ticketId);
     await env.deps.channels.stop(whatsappId);
     await write(page, "Esquece");
     const bubble = page.locator(".bubble.me", { hasText: "Esquece" });
     await bubble.locator('.ack[title="Waiting for the connection to send"]').waitFor();
-    expect(cancelUnsent(env.deps, sentRow(ticketId, "Esquece").id)).toBe(true);
+    expect(await cancelUnsent(env.deps, (await sentRow(ticketId, "Esquece")).id)).toBe(true);
     await bubble.waitFor({ state: "detached" });
     await env.deps.channels.start(whatsappId);
     expect(errors).toEqual([]);

@@ -17,14 +17,14 @@ afterAll(async () => {
 });
 
 /** An open ticket of the agent whose contact wrote one message. */
-function seedTicket(number: string, name: string) {
-  return addTicket(env, { name, number, whatsappId, userId: agentId, bodies: ["Preciso de ajuda"] });
+async function seedTicket(number: string, name: string) {
+  return await addTicket(env, { name, number, whatsappId, userId: agentId, bodies: ["Preciso de ajuda"] });
 }
 
 describe("private notes", () => {
   test("the agent writes a private note: it shows styled as a note in the chat and the contact's phone gets nothing", async () => {
     const number = "5511955554444";
-    const ticketId = seedTicket(number, "Nina Nota");
+    const ticketId = await seedTicket(number, "Nina Nota");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
     await logIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
@@ -57,7 +57,7 @@ describe("private notes", () => {
     expect(noteBackground).toBe(noteColour);
     expect(await input.inputValue()).toBe("");
     await env.deps.outbox.idle(whatsappId);
-    expect(env.sandbox.outbox(whatsappId, number)).toEqual([]);
+    expect(await env.sandbox.outbox(whatsappId, number)).toEqual([]);
 
     // With the toggle off the next text is a message to the contact again, with its ticks.
     await toggle.click();
@@ -69,7 +69,7 @@ describe("private notes", () => {
     expect(await sent.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(noteBackground);
     await snapshot(page, "private-note-en-1440");
     await env.deps.outbox.idle(whatsappId);
-    expect(env.sandbox.outbox(whatsappId, number).map((m) => m.body)).toEqual(["Vamos verificar, um momento"]);
+    expect((await env.sandbox.outbox(whatsappId, number)).map((m) => m.body)).toEqual(["Vamos verificar, um momento"]);
 
     // The note is kept in the history: a reload shows it as a note again.
     await page.reload();
@@ -80,7 +80,7 @@ describe("private notes", () => {
   }, 20_000);
 
   test("in Portuguese on a phone the toggle reads Nota privada and the composer stays within the screen", async () => {
-    const ticketId = seedTicket("5511955553333", "Otto Telefone");
+    const ticketId = await seedTicket("5511955553333", "Otto Telefone");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
     await logIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);

@@ -1,3 +1,4 @@
+import { one, first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, schedules, tickets } from "../../src/db/tables";
@@ -21,12 +22,12 @@ afterAll(async () => {
 describe("send later", () => {
   test("the clock button opens the schedule modal with the chat's contact and typed text; the schedule appears in /schedules", async () => {
     const db = env.deps.db;
-    const contactId = db.insert(contacts).values({ name: "Rita Agenda", number: "5511944443333" }).returning().get().id;
-    const ticketId = db
-      .insert(tickets)
-      .values({ status: "open", contactId, whatsappId, userId: agentId })
-      .returning()
-      .get().id;
+    const contactId = (
+      await one(db.insert(contacts).values({ name: "Rita Agenda", number: "5511944443333" }).returning())
+    ).id;
+    const ticketId = (
+      await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: agentId }).returning())
+    ).id;
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
@@ -43,7 +44,7 @@ describe("send later", () => {
     await dialog.waitFor({ state: "detached" });
     expect(await page.getByLabel("Type a message").inputValue()).toBe("");
 
-    const saved = db.select().from(schedules).where(eq(schedules.contactId, contactId)).get()!;
+    const saved = (await first(db.select().from(schedules).where(eq(schedules.contactId, contactId))))!;
     expect(saved).toMatchObject({
       body: "Amanhã confirmo o horário com você",
       ticketId,

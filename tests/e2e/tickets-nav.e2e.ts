@@ -1,3 +1,4 @@
+import { first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
@@ -28,14 +29,14 @@ afterAll(async () => {
 });
 
 /** A contact's ticket of the admin, last active `hoursAgo`, with `bodies` from the customer (unread when open). */
-function seedTicket(
+async function seedTicket(
   name: string,
   number: string,
   status: "open" | "closed",
   hoursAgo: number,
   bodies: string[] = [`Oi, aqui é ${name}`],
 ) {
-  return addTicket(env, {
+  return await addTicket(env, {
     name,
     number,
     whatsappId,
@@ -47,7 +48,7 @@ function seedTicket(
   });
 }
 
-const ticketRow = (id: number) => env.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+const ticketRow = async (id: number) => (await first(env.deps.db.select().from(tickets).where(eq(tickets.id, id))))!;
 
 /** The customer `from` writes to the sandbox connection, as their phone would. */
 async function customerWrites(from: string, body: string) {
@@ -66,8 +67,8 @@ async function chatShows(page: Page, name: string) {
 
 describe("tickets page navigation", () => {
   test("switching tickets keeps the page and the Resolved tab; back goes to the previous chat; a reload lands on the same view", async () => {
-    const rita = seedTicket("Rita Resolvida", "5511940000001", "closed", 3);
-    const raul = seedTicket("Raul Resolvido", "5511940000002", "closed", 4);
+    const rita = await seedTicket("Rita Resolvida", "5511940000001", "closed", 3);
+    const raul = await seedTicket("Raul Resolvido", "5511940000002", "closed", 4);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
@@ -120,7 +121,7 @@ describe("tickets page navigation", () => {
   }, 40_000);
 
   test("at 375 px a ticket opens full screen and the back arrow returns to the same Resolved list, in place", async () => {
-    const rosa = seedTicket("Rosa Celular", "5511940000008", "closed", 3);
+    const rosa = await seedTicket("Rosa Celular", "5511940000008", "closed", 3);
     const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740 });
     await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
@@ -145,8 +146,8 @@ describe("tickets page navigation", () => {
   }, 40_000);
 
   test("the search text stays while switching tickets and comes back after a reload", async () => {
-    const sara = seedTicket("Sara Busca", "5511940000003", "closed", 5, ["Quero trocar o pedido"]);
-    seedTicket("Sami Busca", "5511940000004", "closed", 6, ["Quero trocar o endereço"]);
+    const sara = await seedTicket("Sara Busca", "5511940000003", "closed", 5, ["Quero trocar o pedido"]);
+    await seedTicket("Sami Busca", "5511940000004", "closed", 6, ["Quero trocar o endereço"]);
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
@@ -169,9 +170,9 @@ describe("tickets page navigation", () => {
   }, 40_000);
 
   test("opening a ticket reads it but keeps its time and its place in the list", async () => {
-    const nina = seedTicket("Nina Recente", "5511940000005", "open", 1);
-    const olga = seedTicket("Olga Antiga", "5511940000006", "open", 2, ["Bom dia", "Alguém aí?"]);
-    const before = ticketRow(olga).updatedAt.getTime();
+    const nina = await seedTicket("Nina Recente", "5511940000005", "open", 1);
+    const olga = await seedTicket("Olga Antiga", "5511940000006", "open", 2, ["Bom dia", "Alguém aí?"]);
+    const before = (await ticketRow(olga)).updatedAt.getTime();
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
@@ -183,8 +184,8 @@ describe("tickets page navigation", () => {
     await chatShows(page, "Olga Antiga");
     await page.locator(".bubble", { hasText: "Alguém aí?" }).waitFor();
     await olgaRow.locator(".unread").waitFor({ state: "detached" });
-    expect(ticketRow(olga)).toMatchObject({ unreadMessages: 0 });
-    expect(ticketRow(olga).updatedAt.getTime()).toBe(before);
+    expect(await ticketRow(olga)).toMatchObject({ unreadMessages: 0 });
+    expect((await ticketRow(olga)).updatedAt.getTime()).toBe(before);
     expect(await olgaRow.locator("time").textContent()).toBe(shownTime);
     const order = await page.$$eval("li[data-ticket-id]", (els) => els.map((e) => Number(e.dataset.ticketId)));
     expect(order.indexOf(nina)).toBeLessThan(order.indexOf(olga));
@@ -195,7 +196,7 @@ describe("tickets page navigation", () => {
   test("the ticket on screen shows no unread badge when its customer writes; scrolled up, a pill takes the agent to it", async () => {
     const number = "5511940000007";
     const history = Array.from({ length: 40 }, (_, i) => `Mensagem ${i + 1}`);
-    const paula = seedTicket("Paula Presente", number, "open", 1, history);
+    const paula = await seedTicket("Paula Presente", number, "open", 1, history);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${paula}`);
@@ -243,7 +244,7 @@ describe("tickets page navigation", () => {
 
   test("a message for the open ticket while the page is hidden keeps its badge until the page shows again", async () => {
     const number = "5511940000009";
-    const hugo = seedTicket("Hugo Ausente", number, "open", 1, ["Oi"]);
+    const hugo = await seedTicket("Hugo Ausente", number, "open", 1, ["Oi"]);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${hugo}`);
@@ -261,7 +262,7 @@ describe("tickets page navigation", () => {
     await page.locator(".bubble", { hasText: "Volto já" }).waitFor();
     await badge.waitFor();
     expect(await badge.textContent()).toBe("1");
-    expect(ticketRow(hugo).unreadMessages).toBe(1);
+    expect((await ticketRow(hugo)).unreadMessages).toBe(1);
 
     await setVisibility("visible");
     await badge.waitFor({ state: "detached" });
@@ -274,7 +275,8 @@ describe("tickets page navigation", () => {
   }, 40_000);
 
   test("scrolling the Resolved list to its end loads the next page after the last ticket shown, each ticket once", async () => {
-    for (let i = 0; i < 50; i++) seedTicket(`Lote ${i}`, `55119500${String(i).padStart(5, "0")}`, "closed", 200 + i);
+    for (let i = 0; i < 50; i++)
+      await seedTicket(`Lote ${i}`, `55119500${String(i).padStart(5, "0")}`, "closed", 200 + i);
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');

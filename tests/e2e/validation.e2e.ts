@@ -1,3 +1,4 @@
+import { one } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { contacts, tickets } from "../../src/db/tables";
@@ -101,7 +102,7 @@ describe("inline validation", () => {
   }, 30_000);
 
   test("signup shows each field's message as it is typed, before any submit (pt)", async () => {
-    updateSetting(env.deps, "userCreation", "enabled");
+    await updateSetting(env.deps, "userCreation", "enabled");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await page.goto(`${env.base}/signup`);
     await page.waitForSelector('[data-island="SignupForm"][data-hydrated="true"]');
@@ -115,12 +116,12 @@ describe("inline validation", () => {
 
   test("a field the server refuses shows its message once, next to the field, and not as a toast", async () => {
     const db = env.deps.db;
-    const contactId = db.insert(contacts).values({ name: "Caio Prazo", number: "5511933332222" }).returning().get().id;
-    const ticketId = db
-      .insert(tickets)
-      .values({ status: "open", contactId, whatsappId, userId: agentId })
-      .returning()
-      .get().id;
+    const contactId = (
+      await one(db.insert(contacts).values({ name: "Caio Prazo", number: "5511933332222" }).returning())
+    ).id;
+    const ticketId = (
+      await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: agentId }).returning())
+    ).id;
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, AGENT);
     await openIsland(page, `/tickets/${ticketId}`, "Chat");

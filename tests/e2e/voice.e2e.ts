@@ -34,8 +34,8 @@ afterAll(async () => {
 });
 
 /** An open ticket of the admin with one message from the contact. */
-function seedTicket(number: string, name: string) {
-  return addTicket(env, { name, number, whatsappId, userId: adminId, bodies: ["Bom dia"] });
+async function seedTicket(number: string, name: string) {
+  return await addTicket(env, { name, number, whatsappId, userId: adminId, bodies: ["Bom dia"] });
 }
 
 /** The bit rate (kbit/s) an MPEG-1 Layer III frame header names, or null when `bytes` does not start with one. */
@@ -47,7 +47,7 @@ function mp3BitRate(bytes: Uint8Array): number | null {
 
 describe("voice notes", () => {
   test("a recorded voice note is uploaded as a 128 kbit/s mp3, plays with a duration, and the list reads 🎤 Voice message", async () => {
-    const ticketId = seedTicket("5511944443333", "Rita Áudio");
+    const ticketId = await seedTicket("5511944443333", "Rita Áudio");
     // Fake capture devices only for this test: chromium grants the microphone and feeds it a beep.
     const browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
@@ -72,11 +72,7 @@ describe("voice notes", () => {
       const player = page.locator(".bubble.me audio");
       await player.waitFor({ timeout: 10_000 });
 
-      const sent = env.deps.db
-        .select()
-        .from(messages)
-        .all()
-        .filter((m) => m.ticketId === ticketId && m.fromMe);
+      const sent = (await env.deps.db.select().from(messages)).filter((m) => m.ticketId === ticketId && m.fromMe);
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatchObject({ mediaType: "audio", mediaMime: "audio/mpeg" });
       expect(sent[0]!.fileName).toMatch(/^audio-record-site-\d+\.mp3$/);
@@ -98,7 +94,7 @@ describe("voice notes", () => {
   }, 30_000);
 
   test("a voice note from the customer reads 🎤 Mensagem de voz in the Portuguese list", async () => {
-    const ticketId = seedTicket("5511944442222", "Caio Cliente");
+    const ticketId = await seedTicket("5511944442222", "Caio Cliente");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, ADMIN);
     const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);
@@ -106,11 +102,7 @@ describe("voice notes", () => {
     // The list hears the message only once its rooms are joined.
     await page.waitForSelector('html[data-live="true"]');
     const { storeMessage } = await import("../../src/modules/messages/store");
-    const contactId = env.deps.db
-      .select()
-      .from(tickets)
-      .all()
-      .find((t) => t.id === ticketId)!.contactId;
+    const contactId = (await env.deps.db.select().from(tickets)).find((t) => t.id === ticketId)!.contactId;
     storeMessage(env.deps, {
       whatsappId,
       wid: "voice-in-1",

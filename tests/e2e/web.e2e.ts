@@ -11,13 +11,13 @@ const AGENT = { email: "bia@example.com", password: "secret-456", name: "Bia Age
 beforeAll(async () => {
   env = await bootE2E();
   const cost = env.deps.config.passwordHashing;
-  insertUser(env.deps.db, {
+  await insertUser(env.deps.db, {
     name: ADMIN.name,
     email: ADMIN.email,
     passwordHash: await hashPassword(ADMIN.password, cost),
     profile: "admin",
   });
-  insertUser(env.deps.db, {
+  await insertUser(env.deps.db, {
     name: AGENT.name,
     email: AGENT.email,
     passwordHash: await hashPassword(AGENT.password, cost),
@@ -116,7 +116,7 @@ describe("browser", () => {
   }, 20_000);
 
   test("signup through the form when user creation is on", async () => {
-    updateSetting(env.deps, "userCreation", "enabled");
+    await updateSetting(env.deps, "userCreation", "enabled");
     const { context, page, errors } = await openPage(env.browser);
     await page.goto(`${env.base}/signup`);
     await page.waitForSelector('[data-island="SignupForm"][data-hydrated="true"]');
@@ -136,7 +136,7 @@ describe("browser", () => {
 
   test("L8: the profile modal asks for the current password before changing it", async () => {
     const dani = { email: "dani@example.com", password: "secret-321" };
-    insertUser(env.deps.db, {
+    await insertUser(env.deps.db, {
       name: "Dani Agent",
       email: dani.email,
       passwordHash: await hashPassword(dani.password, env.deps.config.passwordHashing),

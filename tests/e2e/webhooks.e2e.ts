@@ -1,3 +1,4 @@
+import { one } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { connections } from "../../src/db/tables";
@@ -51,13 +52,11 @@ describe("webhooks screen", () => {
     expect(await row.locator(".webhook-secret").textContent()).toStartWith("whsec_");
     expect(await row.textContent()).not.toContain("Ticket status changed");
 
-    const conn = env.deps.db
-      .insert(connections)
-      .values({ name: "Desk", provider: "sandbox", isDefault: true })
-      .returning()
-      .get();
+    const conn = await one(
+      env.deps.db.insert(connections).values({ name: "Desk", provider: "sandbox", isDefault: true }).returning(),
+    );
     await env.deps.channels.start(conn.id);
-    env.sandbox.scan(conn.id);
+    await env.sandbox.scan(conn.id);
     await env.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
     await Promise.resolve();
     await env.deps.jobs.tick();
@@ -78,7 +77,7 @@ describe("webhooks screen", () => {
     await logIn(page);
     await page.goto(`${env.base}/Settings`);
     await page.waitForSelector('[data-island="AdminSettings"][data-hydrated="true"]');
-    const before = getSetting(env.deps.db, "userApiToken");
+    const before = await getSetting(env.deps.db, "userApiToken");
     const field = page.getByLabel("API token");
     expect(await field.inputValue()).toBe(before);
     await page.click("text=Regenerate token");
@@ -90,8 +89,8 @@ describe("webhooks screen", () => {
       (old) => (document.querySelector<HTMLInputElement>("input[readonly]")?.value ?? old) !== old,
       before,
     );
-    expect(getSetting(env.deps.db, "userApiToken")).not.toBe(before);
-    expect(await field.inputValue()).toBe(getSetting(env.deps.db, "userApiToken"));
+    expect(await getSetting(env.deps.db, "userApiToken")).not.toBe(before);
+    expect(await field.inputValue()).toBe(await getSetting(env.deps.db, "userApiToken"));
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);

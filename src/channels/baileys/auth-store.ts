@@ -8,7 +8,9 @@ import {
   type SignalDataTypeMap,
   type SignalKeyStore,
 } from "baileys";
-import type { Db } from "../../db/client";
+import { and, eq, inArray } from "drizzle-orm";
+import { atomically, type Db, first } from "../../db/client";
+import { waAuthCreds, waAuthKeys, waSentMessages } from "../../db/tables";
 import { TtlCache } from "./cache";
 
 const CHUNK = 500;
@@ -19,69 +21,72 @@ type ILogger = NonNullable<Parameters<typeof makeCacheableSignalKeyStore>[1]>;
 
 export interface SqliteAuthState {
   state: { creds: AuthenticationCreds; keys: SignalKeyStore };
-  saveCreds: () => void;
+  saveCreds: () => Promise<void>;
   /** Deletes this connection's credentials, keys, phone book and sent-message content in one transaction; later writes are ignored. */
-  wipe: () => void;
+  wipe: () => Promise<void>;
 }
 
 /** Baileys auth state for one connection, stored in wa_auth_creds / wa_auth_keys (BufferJSON encoded). */
-export function useSqliteAuthState(db: Db, connectionId: number): SqliteAuthState {
-  const sql = db.$client;
-  const readCreds = sql.query<{ creds: string }, [number]>("SELECT creds FROM wa_auth_creds WHERE whatsapp_id = ?");
-  const writeCreds = sql.query(
-    "INSERT INTO wa_auth_creds (whatsapp_id, creds, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT(whatsapp_id) DO UPDATE SET creds = excluded.creds, updated_at = excluded.updated_at",
-  );
-  const upsertKey = sql.query(
-    "INSERT INTO wa_auth_keys (whatsapp_id, type, key_id, value) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(whatsapp_id, type, key_id) DO UPDATE SET value = excluded.value",
-  );
-  const deleteKey = sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?1 AND type = ?2 AND key_id = ?3");
-
+export async function useSqliteAuthState(db: Db, connectionId: number): Promise<SqliteAuthState> {
+  const ofConnection = eq(waAuthKeys.whatsappId, connectionId);
   // After a wipe, late writes from a closing socket must not bring credentials or keys back.
   let wiped = false;
-  const stored = readCreds.get(connectionId);
+  const stored = await first(
+    db.select({ creds: waAuthCreds.creds }).from(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)),
+  );
   const creds: AuthenticationCreds = stored ? JSON.parse(stored.creds, BufferJSON.reviver) : initAuthCreds();
 
   const get = async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
     const out: { [id: string]: SignalDataTypeMap[T] } = {};
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
-      const marks = chunk.map(() => "?").join(",");
-      const rows = sql
-        .query<{ key_id: string; value: string }, (string | number)[]>(
-          `SELECT key_id, value FROM wa_auth_keys WHERE whatsapp_id = ? AND type = ? AND key_id IN (${marks})`,
-        )
-        .all(connectionId, type, ...chunk);
+      const rows = await db
+        .select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value })
+        .from(waAuthKeys)
+        .where(and(ofConnection, eq(waAuthKeys.type, type), inArray(waAuthKeys.keyId, chunk)));
       for (const row of rows) {
         let value = JSON.parse(row.value, BufferJSON.reviver);
         if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value);
-        out[row.key_id] = value;
+        out[row.keyId] = value;
       }
     }
     return out;
   };
 
   // One transaction per call: Baileys commits each logical key transaction through a single set().
-  const setAll = sql.transaction((data: SignalDataSet) => {
-    for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
-      const entries = data[type];
-      if (!entries) continue;
-      for (const [id, value] of Object.entries(entries)) {
-        if (value === null || value === undefined) deleteKey.run(connectionId, type, id);
-        else upsertKey.run(connectionId, type, id, JSON.stringify(value, BufferJSON.replacer));
+  const setAll = (data: SignalDataSet) =>
+    atomically(db, async (tx) => {
+      for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
+        const entries = data[type];
+        if (!entries) continue;
+        for (const [keyId, value] of Object.entries(entries)) {
+          const key = and(ofConnection, eq(waAuthKeys.type, type), eq(waAuthKeys.keyId, keyId));
+          if (value === null || value === undefined) await tx.delete(waAuthKeys).where(key);
+          else {
+            const json = JSON.stringify(value, BufferJSON.replacer);
+            await tx
+              .insert(waAuthKeys)
+              .values({ whatsappId: connectionId, type, keyId, value: json })
+              .onConflictDoUpdate({
+                target: [waAuthKeys.whatsappId, waAuthKeys.type, waAuthKeys.keyId],
+                set: { value: json },
+              });
+          }
+        }
       }
-    }
-  });
+    });
 
   const clear = async () => {
-    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(connectionId);
+    await atomically(db, (tx) => tx.delete(waAuthKeys).where(ofConnection));
   };
 
-  const wipeAll = sql.transaction(() => {
-    sql.query("DELETE FROM wa_auth_keys WHERE whatsapp_id = ?").run(connectionId);
-    sql.query("DELETE FROM wa_auth_creds WHERE whatsapp_id = ?").run(connectionId);
-    // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
-    sql.query("DELETE FROM wa_sent_messages WHERE whatsapp_id = ?").run(connectionId);
-  });
+  const wipeAll = () =>
+    atomically(db, async (tx) => {
+      await tx.delete(waAuthKeys).where(ofConnection);
+      await tx.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId));
+      // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.
+      await tx.delete(waSentMessages).where(eq(waSentMessages.whatsappId, connectionId));
+    });
 
   return {
     state: {
@@ -89,18 +94,24 @@ export function useSqliteAuthState(db: Db, connectionId: number): SqliteAuthStat
       keys: {
         get,
         set: async (data) => {
-          if (!wiped) setAll(data);
+          if (!wiped) await setAll(data);
         },
         clear,
       },
     },
-    saveCreds: () => {
+    saveCreds: async () => {
       if (wiped) return;
-      writeCreds.run(connectionId, JSON.stringify(creds, BufferJSON.replacer), Date.now());
+      const json = JSON.stringify(creds, BufferJSON.replacer);
+      await atomically(db, (tx) =>
+        tx
+          .insert(waAuthCreds)
+          .values({ whatsappId: connectionId, creds: json, updatedAt: new Date() })
+          .onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds: json, updatedAt: new Date() } }),
+      );
     },
-    wipe: () => {
+    wipe: async () => {
       wiped = true;
-      wipeAll();
+      await wipeAll();
     },
   };
 }

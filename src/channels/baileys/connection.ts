@@ -71,8 +71,8 @@ export class Sockets {
   }
 
   /** Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). */
-  open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
-    const auth = useSqliteAuthState(this.opts.db, conn.id);
+  async open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
+    const auth = await useSqliteAuthState(this.opts.db, conn.id);
     const gen = ++this.generation;
     let qrSeen = () => {};
     const firstQr = new Promise<void>((resolve) => (qrSeen = resolve));
@@ -87,7 +87,7 @@ export class Sockets {
       syncFullHistory: !!conn.historyDays,
       ...(conn.historyDays ? { shouldSyncHistoryMessage: () => true } : {}),
       shouldIgnoreJid: (jid) => isIgnoredJid(jid),
-      getMessage: async (key) => (key.id ? this.opts.sent.get(conn.id, key.id) : undefined),
+      getMessage: async (key) => (key.id ? await this.opts.sent.get(conn.id, key.id) : undefined),
       msgRetryCounterCache: this.retryCountsOf(conn.id),
       cachedGroupMetadata: (jid) => groups.get(jid),
       ...(this.opts.waWebSocketUrl ? { waWebSocketUrl: this.opts.waWebSocketUrl } : {}),
@@ -110,31 +110,32 @@ export class Sockets {
       qrSeen,
     };
     this.sessions.set(conn.id, s);
-    sink.onStatus(conn.id, "OPENING");
+    await sink.onStatus(conn.id, "OPENING");
     const inbox = this.opts.inboxOf(conn.id);
     inbox.lidMapping = sock.signalRepository.lidMapping;
-    holdBeforeReceipts(sock, (message, type) => inbox.hold(message, type), this.opts.log);
-    sock.ev.process((events) =>
-      takeEvents(s, events, {
-        isCurrent: (session) => this.isCurrent(session),
-        onConnection: (session, update) => this.onConnection(session, update),
-        inboxOf: this.opts.inboxOf,
-        now: this.opts.now,
-        log: this.opts.log,
-      }),
+    holdBeforeReceipts(sock, async (message, type) => await inbox.hold(message, type), this.opts.log);
+    sock.ev.process(
+      async (events) =>
+        await takeEvents(s, events, {
+          isCurrent: (session) => this.isCurrent(session),
+          onConnection: (session, update) => this.onConnection(session, update),
+          inboxOf: this.opts.inboxOf,
+          now: this.opts.now,
+          log: this.opts.log,
+        }),
     );
   }
 
   /** Stops handling a session's events and forgets it (without closing the socket). */
-  detach(s: Session) {
+  async detach(s: Session) {
     s.closed = true;
     s.cancelTimer?.();
     if (this.sessions.get(s.conn.id)?.gen === s.gen) this.sessions.delete(s.conn.id);
-    this.opts.inboxOf(s.conn.id).releaseHeld();
+    await this.opts.inboxOf(s.conn.id).releaseHeld();
   }
 
   async close(s: Session) {
-    this.detach(s);
+    await this.detach(s);
     await s.sock.end(undefined).catch(() => undefined);
   }
 
@@ -161,20 +162,20 @@ export class Sockets {
       s.qrSeen();
       if (s.qrCount > MAX_QR) {
         await this.close(s);
-        s.auth.wipe();
-        s.sink.onStatus(id, "DISCONNECTED", { qr: "", reason: "QR code not scanned", unpaired: true });
+        await s.auth.wipe();
+        await s.sink.onStatus(id, "DISCONNECTED", { qr: "", reason: "QR code not scanned", unpaired: true });
         return;
       }
-      s.sink.onStatus(id, "qrcode", { qr: update.qr, retries: 0 });
+      await s.sink.onStatus(id, "qrcode", { qr: update.qr, retries: 0 });
     } else if (update.qr) {
       s.qrSeen();
     }
-    if (update.isNewLogin) s.sink.onStatus(id, "PAIRING", { qr: "" });
-    if (update.connection === "open") this.onOpen(s);
-    if (update.connection === "close") this.onClose(s, update);
+    if (update.isNewLogin) await s.sink.onStatus(id, "PAIRING", { qr: "" });
+    if (update.connection === "open") await this.onOpen(s);
+    if (update.connection === "close") await this.onClose(s, update);
   }
 
-  private onOpen(s: Session) {
+  private async onOpen(s: Session) {
     const id = s.conn.id;
     if (s.failures > 0) {
       const downForS = s.downSince === undefined ? undefined : Math.round((this.opts.now() - s.downSince) / 1000);
@@ -183,19 +184,19 @@ export class Sockets {
     s.failures = 0;
     s.downSince = undefined;
     s.qrCount = 0;
-    s.sink.onStatus(id, "CONNECTED", { qr: "", number: jidUser(s.sock.user?.id) ?? "", retries: 0 });
+    await s.sink.onStatus(id, "CONNECTED", { qr: "", number: jidUser(s.sock.user?.id) ?? "", retries: 0 });
   }
 
   /** The socket closed: open a new one now, give up (DISCONNECTED), or try again after a backoff (TIMEOUT). */
-  private onClose(s: Session, update: BaileysEventMap["connection.update"]) {
+  private async onClose(s: Session, update: BaileysEventMap["connection.update"]) {
     const id = s.conn.id;
     const error = update.lastDisconnect?.error as { output?: { statusCode?: number }; message?: string } | undefined;
     const code = error?.output?.statusCode;
     const action = closeAction(code, error?.message, s.failures, this.opts.backoff);
-    this.detach(s);
+    await this.detach(s);
     if (action.kind === "restart") {
       this.opts.log.info("baileys connection restarting", { whatsappId: id, code });
-      this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
+      await this.open(s.conn, s.sink, { failures: s.failures, downSince: s.downSince });
     } else if (action.kind === "disconnect") {
       const detail = { whatsappId: id, code, reason: action.reason };
       if (code === 405) {
@@ -206,8 +207,8 @@ export class Sockets {
         // Unless WA_VERSION pins it, the next start reads the latest published version again.
         this.versionQuery = undefined;
       } else this.opts.log.warn("baileys connection ended", detail);
-      if (action.wipe) s.auth.wipe();
-      s.sink.onStatus(id, "DISCONNECTED", {
+      if (action.wipe) await s.auth.wipe();
+      await s.sink.onStatus(id, "DISCONNECTED", {
         ...(action.clearQr ? { qr: "" } : {}),
         reason: action.reason,
         retries: s.failures,
@@ -221,11 +222,11 @@ export class Sockets {
         attempt: action.attempt,
         delayMs: action.delayMs,
       });
-      s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
+      await s.sink.onStatus(id, "TIMEOUT", { retries: action.attempt });
       // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
       const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
-      waiting.cancelTimer = this.opts.setTimer(() => {
-        if (this.isCurrent(waiting)) this.open(s.conn, s.sink, { failures: action.attempt, downSince });
+      waiting.cancelTimer = this.opts.setTimer(async () => {
+        if (this.isCurrent(waiting)) await this.open(s.conn, s.sink, { failures: action.attempt, downSince });
       }, action.delayMs);
       this.sessions.set(id, waiting);
     }

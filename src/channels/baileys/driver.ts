@@ -86,9 +86,9 @@ export class BaileysDriver implements ChannelDriver {
     await this.sockets.resolveVersion();
     const old = this.sockets.get(connection.id);
     if (old) await this.sockets.close(old);
-    this.sockets.open(connection, sink, { failures: 0 });
+    await this.sockets.open(connection, sink, { failures: 0 });
     // After the socket exists (LIDs are looked up through it) and before it can deliver anything new.
-    this.inboxOf(connection.id).start(sink);
+    await this.inboxOf(connection.id).start(sink);
   }
 
   /** Finishes handling what was received (new events stay journaled for the next start), then ends the socket. */
@@ -102,18 +102,18 @@ export class BaileysDriver implements ChannelDriver {
     const s = this.sockets.get(connectionId);
     this.sockets.forgetRetryCounts(connectionId);
     if (!s) {
-      useSqliteAuthState(this.opts.db, connectionId).wipe();
+      await (await useSqliteAuthState(this.opts.db, connectionId)).wipe();
       return;
     }
-    this.sockets.detach(s);
+    await this.sockets.detach(s);
     try {
       await s.sock.logout();
     } catch (error) {
       this.opts.log.warn("baileys logout failed; wiping anyway", { whatsappId: connectionId, error });
       await s.sock.end(undefined).catch(() => undefined);
     }
-    s.auth.wipe();
-    s.sink.onStatus(connectionId, "DISCONNECTED", { qr: "", number: "", unpaired: true });
+    await s.auth.wipe();
+    await s.sink.onStatus(connectionId, "DISCONNECTED", { qr: "", number: "", unpaired: true });
   }
 
   isRunning(connectionId: number): boolean {
@@ -160,7 +160,7 @@ export class BaileysDriver implements ChannelDriver {
     await Promise.race([s.firstQr, Bun.sleep(30_000)]);
     s.pairing = true;
     const code = await s.sock.requestPairingCode(phone.replace(/\D/g, ""));
-    s.sink.onStatus(connectionId, "PAIRING", { qr: "" });
+    await s.sink.onStatus(connectionId, "PAIRING", { qr: "" });
     return code;
   }
 

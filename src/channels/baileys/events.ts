@@ -23,11 +23,11 @@ const MAX_CALLS = 500;
  * once, and everything that becomes or changes a stored message journaled before this returns (bun:sqlite is
  * synchronous), then handled by the connection's inbox. Nothing here waits for a message to be handled.
  */
-export function takeEvents(s: Session, events: Partial<BaileysEventMap>, to: EventTargets) {
+export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, to: EventTargets) {
   const id = s.conn.id;
   try {
     if (to.isCurrent(s)) {
-      if (events["creds.update"]) s.auth.saveCreds();
+      if (events["creds.update"]) await s.auth.saveCreds();
       const update = events["connection.update"];
       if (update)
         void to
@@ -48,7 +48,7 @@ export function takeEvents(s: Session, events: Partial<BaileysEventMap>, to: Eve
       );
     const journaled = journalEvents(events);
     // Events of an older socket of the connection were received all the same: they are kept too.
-    if (journaled.length) to.inboxOf(id).receive(journaled);
+    if (journaled.length) await to.inboxOf(id).receive(journaled);
   } catch (error) {
     to.log.error("baileys events not taken", { whatsappId: id, error });
   }

@@ -62,13 +62,13 @@ export class Inbox {
   constructor(private readonly opts: InboxOptions) {}
 
   /** Starts handling: first every row left by an earlier stop or crash, then what arrives. */
-  start(sink: ChannelSink) {
+  async start(sink: ChannelSink) {
     this.sink = sink;
     this.paused = false;
     const held = new Set(this.awaitingUpsert.values());
     let left: JournalRow[] = [];
     try {
-      left = this.opts.journal.pending(this.opts.connectionId);
+      left = await this.opts.journal.pending(this.opts.connectionId);
     } catch (error) {
       this.opts.log.error("inbound journal not read; what it holds waits for the next start", {
         whatsappId: this.opts.connectionId,
@@ -96,17 +96,17 @@ export class Inbox {
   }
 
   /** Journals a decrypted message before Baileys receipts it; it is handled when its upsert comes. */
-  hold(message: WAMessage, type: MessageUpsertType) {
+  async hold(message: WAMessage, type: MessageUpsertType) {
     if (!message.key.id) return;
-    const [row] = this.opts.journal.write(this.opts.connectionId, [{ kind: "upsert", type, message }]);
+    const [row] = await this.opts.journal.write(this.opts.connectionId, [{ kind: "upsert", type, message }]);
     this.awaitingUpsert.set(message.key.id, row!.id);
   }
 
   /** Journals one batch of events in one transaction, then hands them over (unless paused). */
-  receive(events: JournalEvent[]) {
+  async receive(events: JournalEvent[]) {
     let rows: JournalRow[];
     try {
-      rows = this.opts.journal.write(this.opts.connectionId, events, (event) => {
+      rows = await this.opts.journal.write(this.opts.connectionId, events, (event) => {
         const id = event.kind === "upsert" ? event.message.key.id : undefined;
         const held = id ? this.awaitingUpsert.get(id) : undefined;
         if (id && held !== undefined) this.awaitingUpsert.delete(id);
@@ -124,11 +124,11 @@ export class Inbox {
   }
 
   /** Messages journaled before their receipt whose upsert will not come (their socket ended) are handled now. */
-  releaseHeld() {
+  async releaseHeld() {
     const rows = [...this.awaitingUpsert.values()];
     this.awaitingUpsert.clear();
     for (const id of rows) {
-      const row = this.opts.journal.get(this.opts.connectionId, id);
+      const row = await this.opts.journal.get(this.opts.connectionId, id);
       if (row) this.dispatch(row);
     }
   }
@@ -140,7 +140,7 @@ export class Inbox {
     this.lanes
       .run(laneOf(row.event), () => this.handle(row.event))
       .then(
-        (media) => (media ? this.fetchMedia(row.id, media) : this.finish(row.id)),
+        async (media) => (media ? await this.fetchMedia(row.id, media) : await this.finish(row.id)),
         (error) => {
           if (row.id !== undefined) this.handling.delete(row.id);
           this.opts.log.error("inbound event handling failed; kept for the next start", {
@@ -152,10 +152,10 @@ export class Inbox {
       );
   }
 
-  private finish(rowId: number | undefined) {
+  private async finish(rowId: number | undefined) {
     if (rowId === undefined) return;
     try {
-      this.opts.journal.remove(rowId);
+      await this.opts.journal.remove(rowId);
     } catch (error) {
       this.opts.log.error("handled inbound event not removed from the journal", {
         whatsappId: this.opts.connectionId,
@@ -165,20 +165,20 @@ export class Inbox {
     this.handling.delete(rowId);
   }
 
-  private fetchMedia(rowId: number | undefined, m: WAMessage) {
+  private async fetchMedia(rowId: number | undefined, m: WAMessage) {
     const id = this.opts.connectionId;
     const messageId = m.key.id!;
     // Stopping: the download is left to the next start, with its row.
     if (this.paused) return void (rowId !== undefined && this.handling.delete(rowId));
     // The same message delivered twice: the download already running settles its media.
-    if (this.downloading.has(messageId)) return this.finish(rowId);
+    if (this.downloading.has(messageId)) return await this.finish(rowId);
     this.downloading.add(messageId);
     this.opts.downloads
       .run(id, (signal) => this.opts.download(m, signal))
       .then((outcome) => this.sink!.onMedia(id, messageId, outcome))
       .finally(() => this.downloading.delete(messageId))
       .then(
-        () => this.finish(rowId),
+        async () => await this.finish(rowId),
         (error) => {
           if (rowId !== undefined) this.handling.delete(rowId);
           if (!(error instanceof DownloadCancelled))
@@ -202,23 +202,23 @@ export class Inbox {
         const { key, update } = event.update;
         if (!key.id) return;
         if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE && update.message === null)
-          sink.onRevoked(id, key.id);
+          await sink.onRevoked(id, key.id);
         const edited = update.message?.editedMessage?.message;
         const body = edited ? editedBody(edited) : null;
         if (body !== null)
-          sink.onEdit(id, {
+          await sink.onEdit(id, {
             id: key.id,
             body,
             at: update.messageTimestamp ? Number(update.messageTimestamp) * 1000 : Date.now(),
           });
         const ack = ackOfStatus(update.status);
         // An ERROR status is the server refusing the message (an error ack); its first stub parameter is the code.
-        if (ack !== undefined) this.ack(key.id, ack, update.messageStubParameters?.[0] ?? undefined);
+        if (ack !== undefined) await this.ack(key.id, ack, update.messageStubParameters?.[0] ?? undefined);
         return;
       }
       case "receipt": {
         const ack = ackOfReceipt(event.receipt.receipt);
-        if (event.receipt.key.id && ack !== undefined) this.ack(event.receipt.key.id, ack);
+        if (event.receipt.key.id && ack !== undefined) await this.ack(event.receipt.key.id, ack);
         return;
       }
       case "call": {
@@ -229,12 +229,12 @@ export class Inbox {
       case "lid-mapping": {
         const phone = jidUser(event.mapping.pn);
         const lid = jidUser(event.mapping.lid);
-        if (phone && lid) sink.onContacts(id, [{ phone, lid }]);
+        if (phone && lid) await sink.onContacts(id, [{ phone, lid }]);
         return;
       }
       case "contacts": {
         const mapped = mapContacts(event.contacts, await this.resolver(event.contacts.map((c) => c.id)));
-        if (mapped.length) sink.onContacts(id, mapped);
+        if (mapped.length) await sink.onContacts(id, mapped);
         return;
       }
     }
@@ -249,7 +249,7 @@ export class Inbox {
         this.opts.log.debug("baileys message ignored", { whatsappId: id, messageId: m.key.id, reason: read.reason });
         return;
       case "revoke":
-        sink.onRevoked(id, read.id);
+        await sink.onRevoked(id, read.id);
         return;
       case "missedCall":
         // Out of the chat's line; the call event of the same call is journaled on its own too.
@@ -258,10 +258,10 @@ export class Inbox {
           .catch((error) => this.opts.log.error("missed call not handled", { whatsappId: id, error }));
         return;
       case "edit":
-        sink.onEdit(id, read.edit);
+        await sink.onEdit(id, read.edit);
         return;
       case "reaction":
-        sink.onReaction(id, read.reaction);
+        await sink.onReaction(id, read.reaction);
         return;
     }
     const msg = read.message;
@@ -273,8 +273,8 @@ export class Inbox {
     }
     await sink.onMessage(id, msg);
     // A nack that came before this upsert left the buffer is folded into it, with its code.
-    if (msg.fromMe && msg.ack !== undefined) this.ack(msg.id, msg.ack, m.messageStubParameters?.[0] ?? undefined);
-    return msg.mediaPending && sink.wantsMedia(id, msg.id) ? m : undefined;
+    if (msg.fromMe && msg.ack !== undefined) await this.ack(msg.id, msg.ack, m.messageStubParameters?.[0] ?? undefined);
+    return msg.mediaPending && (await sink.wantsMedia(id, msg.id)) ? m : undefined;
   }
 
   private async reportCall(call: CallEvent) {
@@ -290,14 +290,14 @@ export class Inbox {
    * Reports an ack only when it moves forward: the own message's upsert, messages.update and group receipts
    * race. 0 is WhatsApp refusing the message, reported as a rejection with its code.
    */
-  private ack(messageId: string, ack: number, reason?: string) {
+  private async ack(messageId: string, ack: number, reason?: string) {
     const next = nextAck(this.acks.get(messageId), ack);
     if (next === undefined) return;
     this.acks.delete(messageId);
     this.acks.set(messageId, next);
     if (this.acks.size > ACK_CACHE) this.acks.delete(this.acks.keys().next().value!);
-    if (next === 0) this.sink!.onSendRejected(this.opts.connectionId, messageId, reason);
-    else this.sink!.onAck(this.opts.connectionId, messageId, next);
+    if (next === 0) await this.sink!.onSendRejected(this.opts.connectionId, messageId, reason);
+    else await this.sink!.onAck(this.opts.connectionId, messageId, next);
   }
 
   /** Looks up phone jids for the LIDs among `jids` that Baileys already knows. */

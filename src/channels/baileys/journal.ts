@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one, first } from "../../db/client";
 import type {
   BaileysEventMap,
   Contact,
@@ -57,58 +59,66 @@ export class InboundJournal {
    * Writes the events in one transaction and returns them with their row ids, in order. `replacing` may name, per
    * event, a row of the connection to overwrite instead of adding one.
    */
-  write(
+  async write(
     connectionId: number,
     events: JournalEvent[],
     replacing: (event: JournalEvent) => number | undefined = () => undefined,
-  ): JournalRow[] {
-    return this.db.transaction((tx) =>
-      events.map((event) => {
+  ): Promise<JournalRow[]> {
+    return await atomically(this.db, async (tx) => {
+      const rows: JournalRow[] = [];
+      for (const event of events) {
         const { kind, ...payload } = event;
         const json = toEventJson(payload);
         const existing = replacing(event);
         if (existing !== undefined) {
-          const updated = tx
-            .update(inboundJournal)
-            .set({ kind, payload: json })
-            .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, existing)))
-            .returning({ id: inboundJournal.id })
-            .get();
-          if (updated) return { id: updated.id, event };
+          const updated = await first(
+            tx
+              .update(inboundJournal)
+              .set({ kind, payload: json })
+              .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, existing)))
+              .returning({ id: inboundJournal.id }),
+          );
+          if (updated) {
+            rows.push({ id: updated.id, event });
+            continue;
+          }
         }
-        const { id } = tx
-          .insert(inboundJournal)
-          .values({ whatsappId: connectionId, kind, payload: json })
-          .returning({ id: inboundJournal.id })
-          .get();
-        return { id, event };
-      }),
-    );
+        const { id } = await one(
+          tx
+            .insert(inboundJournal)
+            .values({ whatsappId: connectionId, kind, payload: json })
+            .returning({ id: inboundJournal.id }),
+        );
+        rows.push({ id, event });
+      }
+      return rows;
+    });
   }
 
-  remove(id: number) {
-    this.db.delete(inboundJournal).where(eq(inboundJournal.id, id)).run();
+  async remove(id: number) {
+    await this.db.delete(inboundJournal).where(eq(inboundJournal.id, id));
   }
 
   /** One row, or undefined once it is handled. */
-  get(connectionId: number, id: number): JournalRow | undefined {
-    const row = this.db
-      .select()
-      .from(inboundJournal)
-      .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, id)))
-      .get();
+  async get(connectionId: number, id: number): Promise<JournalRow | undefined> {
+    const row = await first(
+      this.db
+        .select()
+        .from(inboundJournal)
+        .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, id))),
+    );
     return row ? { id: row.id, event: decode(row.kind, row.payload) } : undefined;
   }
 
   /** Every row of the connection still to handle, oldest first. */
-  pending(connectionId: number): JournalRow[] {
-    return this.db
-      .select()
-      .from(inboundJournal)
-      .where(eq(inboundJournal.whatsappId, connectionId))
-      .orderBy(asc(inboundJournal.id))
-      .all()
-      .map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
+  async pending(connectionId: number): Promise<JournalRow[]> {
+    return (
+      await this.db
+        .select()
+        .from(inboundJournal)
+        .where(eq(inboundJournal.whatsappId, connectionId))
+        .orderBy(asc(inboundJournal.id))
+    ).map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
   }
 }
 

@@ -76,7 +76,7 @@ export class Sender {
     }
     if (!sent?.key.id || !sent.message) return;
     try {
-      this.sent.save(s.conn.id, sent.key.id, sent.message);
+      await this.sent.save(s.conn.id, sent.key.id, sent.message);
     } catch (error) {
       // The message is out; failing the send now would only make the agent send it twice.
       this.log.error("baileys sent content not stored", { whatsappId: s.conn.id, messageId: sent.key.id, error });

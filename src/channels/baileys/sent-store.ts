@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { proto } from "baileys";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -22,34 +23,35 @@ export class SentMessageStore {
     private readonly keepDays = 30,
   ) {}
 
-  save(connectionId: number, wid: string, message: proto.IMessage) {
+  async save(connectionId: number, wid: string, message: proto.IMessage) {
     const content = Buffer.from(proto.Message.encode(message).finish());
     const createdAt = new Date(this.now());
-    this.db
+    await this.db
       .insert(waSentMessages)
       .values({ whatsappId: connectionId, wid, content, createdAt })
-      .onConflictDoUpdate({ target: [waSentMessages.whatsappId, waSentMessages.wid], set: { content, createdAt } })
-      .run();
-    if (this.now() - this.lastPrune >= PRUNE_EVERY) this.prune();
+      .onConflictDoUpdate({ target: [waSentMessages.whatsappId, waSentMessages.wid], set: { content, createdAt } });
+    if (this.now() - this.lastPrune >= PRUNE_EVERY) await this.prune();
   }
 
-  get(connectionId: number, wid: string): proto.Message | undefined {
-    const row = this.db
-      .select({ content: waSentMessages.content })
-      .from(waSentMessages)
-      .where(and(eq(waSentMessages.whatsappId, connectionId), eq(waSentMessages.wid, wid)))
-      .get();
+  async get(connectionId: number, wid: string): Promise<proto.Message | undefined> {
+    const row = await first(
+      this.db
+        .select({ content: waSentMessages.content })
+        .from(waSentMessages)
+        .where(and(eq(waSentMessages.whatsappId, connectionId), eq(waSentMessages.wid, wid))),
+    );
     return row ? proto.Message.decode(row.content) : undefined;
   }
 
   /** Deletes what is older than the retention period (every connection); returns how many rows went. */
-  prune(): number {
+  async prune(): Promise<number> {
     this.lastPrune = this.now();
     const cutoff = new Date(this.now() - this.keepDays * DAY);
-    return this.db
-      .delete(waSentMessages)
-      .where(lt(waSentMessages.createdAt, cutoff))
-      .returning({ wid: waSentMessages.wid })
-      .all().length;
+    return (
+      await this.db
+        .delete(waSentMessages)
+        .where(lt(waSentMessages.createdAt, cutoff))
+        .returning({ wid: waSentMessages.wid })
+    ).length;
   }
 }

@@ -42,9 +42,9 @@ export interface SandboxControls {
   /** The contact at `peer` reads what the connection sent them. */
   read(connectionId: number, peer: string): void;
   /** The network refuses a message the connection sent; false when the message is unknown. */
-  reject(connectionId: number, wid: string): boolean;
+  reject(connectionId: number, wid: string): Promise<boolean>;
   /** What the connection sent, oldest first (to one peer when `to` is given). */
-  outbox(connectionId: number, to?: string): SandboxMessageRow[];
+  outbox(connectionId: number, to?: string): Promise<SandboxMessageRow[]>;
   /** Calls `listener` whenever a simulated conversation changes; returns an unsubscribe. */
   subscribe(listener: (change: SandboxChange) => void): () => void;
 }

@@ -43,21 +43,21 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
     const session: Session = { sink };
     this.sessions.set(connection.id, session);
-    const pairing = this.network.pairing(connection.id);
+    const pairing = await this.network.pairing(connection.id);
     if (pairing) {
-      sink.onStatus(connection.id, "CONNECTED", { number: pairing.number, qr: "" });
+      await sink.onStatus(connection.id, "CONNECTED", { number: pairing.number, qr: "" });
       return;
     }
     session.qr = `sandbox:${connection.id}:${randomBytes(12).toString("hex")}`;
-    sink.onStatus(connection.id, "qrcode", { qr: session.qr });
+    await sink.onStatus(connection.id, "qrcode", { qr: session.qr });
   }
 
   /** The simulated phone scans the QR: the connection becomes CONNECTED and stays paired across restarts. */
-  scan(connectionId: number) {
+  async scan(connectionId: number) {
     const session = this.sessionOf(connectionId);
-    const number = this.network.pair(connectionId);
+    const number = await this.network.pair(connectionId);
     session.qr = undefined;
-    session.sink.onStatus(connectionId, "CONNECTED", { number, qr: "" });
+    await session.sink.onStatus(connectionId, "CONNECTED", { number, qr: "" });
   }
 
   async stop(connectionId: number): Promise<void> {
@@ -65,7 +65,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   }
 
   async logout(connectionId: number): Promise<void> {
-    this.network.unpair(connectionId);
+    await this.network.unpair(connectionId);
     this.sessions.delete(connectionId);
   }
 
@@ -74,9 +74,11 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   }
 
   /** True when the connection runs and is paired (it can send and receive). */
-  isConnected(connectionId: number): boolean {
+  async isConnected(connectionId: number): Promise<boolean> {
     return (
-      this.sessions.has(connectionId) && !this.sessions.get(connectionId)!.qr && !!this.network.pairing(connectionId)
+      this.sessions.has(connectionId) &&
+      !this.sessions.get(connectionId)!.qr &&
+      !!(await this.network.pairing(connectionId))
     );
   }
 
@@ -91,8 +93,8 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     body: string,
     options: SendOptions,
   ): Promise<void> {
-    const session = this.connected(connectionId);
-    this.network.record({
+    const session = await this.connected(connectionId);
+    await this.network.record({
       whatsappId: connectionId,
       wid: options.messageId,
       direction: "out",
@@ -102,7 +104,10 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
       mediaType: "chat",
       quotedId: options.quoted?.id ?? null,
     });
-    this.network.walkAcks(options.messageId, (ack) => session.sink.onAck(connectionId, options.messageId, ack));
+    this.network.walkAcks(
+      options.messageId,
+      async (ack) => await session.sink.onAck(connectionId, options.messageId, ack),
+    );
   }
 
   async sendMedia(
@@ -112,7 +117,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     media: OutgoingMedia,
     options: SendOptions,
   ): Promise<void> {
-    const session = this.connected(connectionId);
+    const session = await this.connected(connectionId);
     const dir = join(this.network.mediaDir, "sandbox");
     makePrivateDir(dir);
     const copy = join(
@@ -122,7 +127,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
         .replace(/[^.a-z0-9]/g, "")}`,
     );
     copyPrivateFile(media.path, copy);
-    this.network.record({
+    await this.network.record({
       whatsappId: connectionId,
       wid: options.messageId,
       direction: "out",
@@ -134,39 +139,42 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
       mediaPath: copy,
       quotedId: options.quoted?.id ?? null,
     });
-    this.network.walkAcks(options.messageId, (ack) => session.sink.onAck(connectionId, options.messageId, ack));
+    this.network.walkAcks(
+      options.messageId,
+      async (ack) => await session.sink.onAck(connectionId, options.messageId, ack),
+    );
   }
 
   async markRead(connectionId: number, _chatId: string, _isGroup: boolean, messageIds: string[]): Promise<void> {
-    this.connected(connectionId);
-    for (const id of messageIds) this.network.setAck(id, 4);
+    await this.connected(connectionId);
+    for (const id of messageIds) await this.network.setAck(id, 4);
   }
 
   async deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void> {
-    this.connected(connectionId);
-    const row = this.network.byWid(ref.id);
+    await this.connected(connectionId);
+    const row = await this.network.byWid(ref.id);
     if (!row || row.whatsappId !== connectionId) throw new Error("unknown sandbox message");
-    this.network.revoke(ref.id);
+    await this.network.revoke(ref.id);
   }
 
   async checkNumber(connectionId: number, phone: string): Promise<string | null> {
-    this.connected(connectionId);
+    await this.connected(connectionId);
     const digits = phone.replace(/\D/g, "");
     return digits.length >= 8 && digits.length <= 15 ? digits : null;
   }
 
   async profilePictureUrl(connectionId: number, _chatId: string, _isGroup: boolean): Promise<string | null> {
-    this.connected(connectionId);
+    await this.connected(connectionId);
     return null;
   }
 
   async rejectCall(connectionId: number, _callId: string, _from: string): Promise<void> {
-    this.connected(connectionId);
+    await this.connected(connectionId);
   }
 
   /** A simulated phone writes to (or calls) the connection; goes through the sink like a real message. Returns the id. */
   async inbound(connectionId: number, input: SandboxInbound): Promise<string> {
-    const session = this.connected(connectionId);
+    const session = await this.connected(connectionId);
     const id = input.id || this.newMessageId(connectionId);
     const at = this.network.now();
     if (input.call === "missed") {
@@ -215,27 +223,27 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   }
 
   /** The network tells which phone number a LID belongs to (WhatsApp's `lid-mapping.update`). */
-  mapLid(connectionId: number, lid: string, phone: string) {
-    const session = this.connected(connectionId);
-    session.sink.onContacts(connectionId, [{ phone, lid }]);
+  async mapLid(connectionId: number, lid: string, phone: string) {
+    const session = await this.connected(connectionId);
+    await session.sink.onContacts(connectionId, [{ phone, lid }]);
   }
 
   /** The simulated contact reads what the connection sent them: acks go to 4, reported through the sink. */
-  read(connectionId: number, peer: string) {
-    const session = this.connected(connectionId);
-    for (const wid of this.network.readAll(connectionId, peer)) session.sink.onAck(connectionId, wid, 4);
+  async read(connectionId: number, peer: string) {
+    const session = await this.connected(connectionId);
+    for (const wid of await this.network.readAll(connectionId, peer)) await session.sink.onAck(connectionId, wid, 4);
   }
 
   /** The network refuses a message the connection sent: reported through the sink as WhatsApp's nack is. False when unknown. */
-  reject(connectionId: number, wid: string, reason = "sandbox"): boolean {
-    const session = this.connected(connectionId);
-    if (!this.network.reject(connectionId, wid)) return false;
-    session.sink.onSendRejected(connectionId, wid, reason);
+  async reject(connectionId: number, wid: string, reason = "sandbox"): Promise<boolean> {
+    const session = await this.connected(connectionId);
+    if (!(await this.network.reject(connectionId, wid))) return false;
+    await session.sink.onSendRejected(connectionId, wid, reason);
     return true;
   }
 
-  outbox(connectionId: number, to?: string): SandboxMessageRow[] {
-    return this.network.outbox(connectionId, to);
+  async outbox(connectionId: number, to?: string): Promise<SandboxMessageRow[]> {
+    return await this.network.outbox(connectionId, to);
   }
 
   subscribe(listener: (change: SandboxChange) => void): () => void {
@@ -248,9 +256,9 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     return session;
   }
 
-  private connected(connectionId: number): Session {
+  private async connected(connectionId: number): Promise<Session> {
     const session = this.sessionOf(connectionId);
-    if (session.qr || !this.network.pairing(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (session.qr || !(await this.network.pairing(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return session;
   }
 }

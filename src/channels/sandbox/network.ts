@@ -1,3 +1,4 @@
+import { one, first } from "../../db/client";
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
@@ -101,8 +102,8 @@ export class SandboxNetwork {
     return `5500000000${connectionId}`;
   }
 
-  pairing(connectionId: number): Pairing | null {
-    const row = credsOf(this.db).get({ connectionId });
+  async pairing(connectionId: number): Promise<Pairing | null> {
+    const row = await credsOf(this.db).get({ connectionId });
     if (!row) return null;
     try {
       const parsed = JSON.parse(row.creds) as Partial<Pairing>;
@@ -112,19 +113,18 @@ export class SandboxNetwork {
     }
   }
 
-  pair(connectionId: number): string {
+  async pair(connectionId: number): Promise<string> {
     const number = SandboxNetwork.numberOf(connectionId);
     const creds = JSON.stringify({ sandbox: true, number } satisfies Pairing);
-    this.db
+    await this.db
       .insert(waAuthCreds)
       .values({ whatsappId: connectionId, creds })
-      .onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds } })
-      .run();
+      .onConflictDoUpdate({ target: waAuthCreds.whatsappId, set: { creds } });
     return number;
   }
 
-  unpair(connectionId: number) {
-    this.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId)).run();
+  async unpair(connectionId: number) {
+    await this.db.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId));
   }
 
   /**
@@ -158,8 +158,8 @@ export class SandboxNetwork {
   }
 
   /** Records a message on the network; returns false when that id was already recorded. */
-  record(row: RecordRow): boolean {
-    const inserted = this.insertRecord(row);
+  async record(row: RecordRow): Promise<boolean> {
+    const inserted = await this.insertRecord(row);
     this.changed(inserted);
     return !!inserted;
   }
@@ -170,16 +170,17 @@ export class SandboxNetwork {
    */
   recordSoon(row: RecordRow): Promise<boolean> {
     return new Promise((done, failed) => {
-      if (this.queuedRecords.push({ row, done, failed }) === 1) setImmediate(() => this.writeQueuedRecords());
+      if (this.queuedRecords.push({ row, done, failed }) === 1)
+        setImmediate(async () => await this.writeQueuedRecords());
     });
   }
 
-  private writeQueuedRecords() {
+  private async writeQueuedRecords() {
     const batch = this.queuedRecords;
     this.queuedRecords = [];
     let inserted: (SandboxChange | undefined)[];
     try {
-      inserted = atomically(this.db, () => batch.map(({ row }) => this.insertRecord(row)));
+      inserted = await atomically(this.db, () => batch.map(async ({ row }) => await this.insertRecord(row)));
     } catch (error) {
       for (const { failed } of batch) failed(error);
       return;
@@ -190,46 +191,47 @@ export class SandboxNetwork {
     });
   }
 
-  private insertRecord(row: RecordRow): SandboxChange | undefined {
-    return this.db
-      .insert(sandboxMessages)
-      .values({ createdAt: new Date(this.now()), ...row })
-      .onConflictDoNothing({ target: sandboxMessages.wid })
-      .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer })
-      .get();
+  private async insertRecord(row: RecordRow): Promise<SandboxChange | undefined> {
+    return await first(
+      this.db
+        .insert(sandboxMessages)
+        .values({ createdAt: new Date(this.now()), ...row })
+        .onConflictDoNothing({ target: sandboxMessages.wid })
+        .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer }),
+    );
   }
 
   /** Messages a connection sent, oldest first, optionally only to one peer. */
-  outbox(connectionId: number, to?: string): SandboxMessageRow[] {
+  async outbox(connectionId: number, to?: string): Promise<SandboxMessageRow[]> {
     const where = and(
       eq(sandboxMessages.whatsappId, connectionId),
       eq(sandboxMessages.direction, "out"),
       to ? eq(sandboxMessages.peer, to) : undefined,
     );
-    return this.db.select().from(sandboxMessages).where(where).orderBy(asc(sandboxMessages.id)).all();
+    return await this.db.select().from(sandboxMessages).where(where).orderBy(asc(sandboxMessages.id));
   }
 
-  byWid(wid: string): SandboxMessageRow | undefined {
-    return this.db.select().from(sandboxMessages).where(eq(sandboxMessages.wid, wid)).get();
+  async byWid(wid: string): Promise<SandboxMessageRow | undefined> {
+    return await first(this.db.select().from(sandboxMessages).where(eq(sandboxMessages.wid, wid)));
   }
 
   /** The network refuses a message the connection sent (a nack): the simulated phone never gets it. False when unknown. */
-  reject(connectionId: number, wid: string): boolean {
+  async reject(connectionId: number, wid: string): Promise<boolean> {
     const where = and(
       eq(sandboxMessages.whatsappId, connectionId),
       eq(sandboxMessages.wid, wid),
       eq(sandboxMessages.direction, "out"),
     );
-    const row = this.db.transaction((tx) =>
-      tx
-        .delete(sandboxMessages)
-        .where(where)
-        .returning({
-          whatsappId: sandboxMessages.whatsappId,
-          peer: sandboxMessages.peer,
-          mediaPath: sandboxMessages.mediaPath,
-        })
-        .get(),
+    const row = await atomically(
+      this.db,
+      async (tx) =>
+        await first(
+          tx.delete(sandboxMessages).where(where).returning({
+            whatsappId: sandboxMessages.whatsappId,
+            peer: sandboxMessages.peer,
+            mediaPath: sandboxMessages.mediaPath,
+          }),
+        ),
     );
     if (!row) return false;
     if (row.mediaPath) rmSync(row.mediaPath, { force: true });
@@ -238,46 +240,47 @@ export class SandboxNetwork {
   }
 
   /** The message was deleted for everyone: the simulated phone no longer shows its content. */
-  revoke(wid: string) {
-    this.db.update(sandboxMessages).set({ body: "", mediaType: "revoked" }).where(eq(sandboxMessages.wid, wid)).run();
+  async revoke(wid: string) {
+    await this.db.update(sandboxMessages).set({ body: "", mediaType: "revoked" }).where(eq(sandboxMessages.wid, wid));
   }
 
   /** Raises a message's ack (never lowers it); returns true when it changed. */
-  setAck(wid: string, ack: number): boolean {
-    const row = this.db
-      .update(sandboxMessages)
-      .set({ ack })
-      .where(and(eq(sandboxMessages.wid, wid), lt(sandboxMessages.ack, ack)))
-      .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer })
-      .get();
+  async setAck(wid: string, ack: number): Promise<boolean> {
+    const row = await first(
+      this.db
+        .update(sandboxMessages)
+        .set({ ack })
+        .where(and(eq(sandboxMessages.wid, wid), lt(sandboxMessages.ack, ack)))
+        .returning({ whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer }),
+    );
     this.changed(row);
     return !!row;
   }
 
   /** The simulated contact reads every message the connection sent them: returns the ids raised to 4. */
-  readAll(connectionId: number, peer: string): string[] {
-    const read = this.db
-      .update(sandboxMessages)
-      .set({ ack: 4 })
-      .where(
-        and(
-          eq(sandboxMessages.whatsappId, connectionId),
-          eq(sandboxMessages.direction, "out"),
-          eq(sandboxMessages.peer, peer),
-          lt(sandboxMessages.ack, 4),
-        ),
-      )
-      .returning({ wid: sandboxMessages.wid })
-      .all()
-      .map((r) => r.wid);
+  async readAll(connectionId: number, peer: string): Promise<string[]> {
+    const read = (
+      await this.db
+        .update(sandboxMessages)
+        .set({ ack: 4 })
+        .where(
+          and(
+            eq(sandboxMessages.whatsappId, connectionId),
+            eq(sandboxMessages.direction, "out"),
+            eq(sandboxMessages.peer, peer),
+            lt(sandboxMessages.ack, 4),
+          ),
+        )
+        .returning({ wid: sandboxMessages.wid })
+    ).map((r) => r.wid);
     if (read.length) this.changed({ whatsappId: connectionId, peer });
     return read;
   }
 
   /** Schedules the ack walk 1→2→3 of a sent message; `report` is called for each step that raised the ack. */
   walkAcks(wid: string, report: (ack: number) => void) {
-    const step = (ack: number) => () => {
-      if (this.setAck(wid, ack)) report(ack);
+    const step = (ack: number) => async () => {
+      if (await this.setAck(wid, ack)) report(ack);
     };
     this.schedule(step(1), "sent");
     this.schedule(step(2), "delivered");

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one, first } from "../../db/client";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { refreshFamilies } from "../../db/tables";
@@ -10,16 +12,14 @@ export type Presented =
   | { status: "refused" };
 
 /** Starts the family of a new login (and forgets families whose last token has expired). */
-export function startFamily(deps: AppDeps, userId: number): { id: number; generation: number } {
+export async function startFamily(deps: AppDeps, userId: number): Promise<{ id: number; generation: number }> {
   const now = new Date(deps.clock.now());
   const expired = new Date(now.getTime() - deps.config.refreshTokenTtl * 1000);
-  return deps.db.transaction((tx) => {
-    tx.delete(refreshFamilies).where(lt(refreshFamilies.rotatedAt, expired)).run();
-    const row = tx
-      .insert(refreshFamilies)
-      .values({ userId, generation: 0, rotatedAt: now, createdAt: now })
-      .returning()
-      .get();
+  return await atomically(deps.db, async (tx) => {
+    await tx.delete(refreshFamilies).where(lt(refreshFamilies.rotatedAt, expired));
+    const row = await one(
+      tx.insert(refreshFamilies).values({ userId, generation: 0, rotatedAt: now, createdAt: now }).returning(),
+    );
     return { id: row.id, generation: row.generation };
   });
 }
@@ -29,38 +29,39 @@ export function startFamily(deps: AppDeps, userId: number): { id: number; genera
  * A generation older than the current one is a replayed token: the family is revoked, which ends that device's
  * session, and nothing is granted. (The browser refreshes one tab at a time, so its own tabs never replay.)
  */
-export function presentRefreshToken(
+export async function presentRefreshToken(
   deps: AppDeps,
   claim: { userId: number; familyId: number; generation: number },
   rotate: boolean,
-): Presented {
+): Promise<Presented> {
   const now = deps.clock.now();
-  return deps.db.transaction((tx): Presented => {
-    const family = tx
-      .select()
-      .from(refreshFamilies)
-      .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId)))
-      .get();
+  return await atomically(deps.db, async (tx): Promise<Presented> => {
+    const family = await first(
+      tx
+        .select()
+        .from(refreshFamilies)
+        .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId))),
+    );
     if (!family || family.revokedAt) return { status: "refused" };
     if (claim.generation === family.generation) {
       if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
-      tx.update(refreshFamilies)
+      await tx
+        .update(refreshFamilies)
         .set({ generation: family.generation + 1, rotatedAt: new Date(now) })
-        .where(eq(refreshFamilies.id, family.id))
-        .run();
+        .where(eq(refreshFamilies.id, family.id));
       return { status: "current", familyId: family.id, generation: family.generation + 1 };
     }
-    tx.update(refreshFamilies)
+    await tx
+      .update(refreshFamilies)
       .set({ revokedAt: new Date(now) })
-      .where(eq(refreshFamilies.id, family.id))
-      .run();
+      .where(eq(refreshFamilies.id, family.id));
     return { status: "replayed" };
   });
 }
 
 /** True while the family an access token was issued for has not been revoked. */
-export function familyIsActive(deps: AppDeps, familyId: number, userId: number): boolean {
-  const row = familyRevocation(deps.db).get({ familyId, userId });
+export async function familyIsActive(deps: AppDeps, familyId: number, userId: number): Promise<boolean> {
+  const row = await familyRevocation(deps.db).get({ familyId, userId });
   return !!row && !row.revokedAt;
 }
 
@@ -75,10 +76,9 @@ const familyRevocation = prepared((db) =>
 );
 
 /** Ends one device's session: its refresh and access tokens stop working. */
-export function revokeFamily(deps: AppDeps, familyId: number) {
-  deps.db
+export async function revokeFamily(deps: AppDeps, familyId: number) {
+  await deps.db
     .update(refreshFamilies)
     .set({ revokedAt: new Date(deps.clock.now()) })
-    .where(and(eq(refreshFamilies.id, familyId), isNull(refreshFamilies.revokedAt)))
-    .run();
+    .where(and(eq(refreshFamilies.id, familyId), isNull(refreshFamilies.revokedAt)));
 }

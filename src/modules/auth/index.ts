@@ -44,7 +44,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
   };
   const answer = async (session: Session) => ({
     token: await tokens.signAccess(session.user, session.familyId),
-    user: toUserDto(deps.db, session.user),
+    user: await toUserDto(deps.db, session.user),
   });
 
   return new Elysia({ prefix: "/auth" })
@@ -60,7 +60,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
           throw error;
         });
         throttle.succeeded(body.email, ip);
-        const session = startSession(deps, user);
+        const session = await startSession(deps, user);
         cookie[REFRESH_COOKIE]!.set({
           value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }),
           ...cookieOptions(request),
@@ -85,8 +85,8 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
     })
     .delete(
       "/logout",
-      ({ user, cookie }) => {
-        endDeviceSession(deps, user);
+      async ({ user, cookie }) => {
+        await endDeviceSession(deps, user);
         cookie[REFRESH_COOKIE]!.remove();
         return { message: "Logged out" };
       },
@@ -94,8 +94,8 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
     )
     .post(
       "/logout-all",
-      ({ user, cookie }) => {
-        revokeSessions(deps, user.id);
+      async ({ user, cookie }) => {
+        await revokeSessions(deps, user.id);
         cookie[REFRESH_COOKIE]!.remove();
         return { message: "Logged out everywhere" };
       },

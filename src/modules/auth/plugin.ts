@@ -47,7 +47,7 @@ export async function sessionFromAccessToken(
   const verified = await tokens.verifyAccess(token);
   if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 403);
-  const user = currentSessionUser(deps, {
+  const user = await currentSessionUser(deps, {
     id: verified.userId,
     tokenVersion: verified.tokenVersion,
     familyId: verified.familyId,
@@ -60,14 +60,14 @@ export async function sessionFromAccessToken(
  * The user behind a session as stored now, or undefined once that session ended: the user was deleted, all
  * their sessions were revoked (token version), or this device logged out or replayed a refresh token (family).
  */
-export function currentSessionUser(
+export async function currentSessionUser(
   deps: AppDeps,
   session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">,
-): AuthUser | undefined {
-  const user = loadAuthUser(deps.db, session.id);
+): Promise<AuthUser | undefined> {
+  const user = await loadAuthUser(deps.db, session.id);
   if (!user || user.tokenVersion !== session.tokenVersion) return undefined;
   if (session.familyId === undefined) return user;
-  return familyIsActive(deps, session.familyId, user.id) ? { ...user, familyId: session.familyId } : undefined;
+  return (await familyIsActive(deps, session.familyId, user.id)) ? { ...user, familyId: session.familyId } : undefined;
 }
 
 function bearer(header: string | undefined): string | undefined {

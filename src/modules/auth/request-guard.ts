@@ -49,7 +49,7 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
 
   async function assertMaySend(request: Request, rule: true | Permission | "apiToken") {
     if (rule === "apiToken") {
-      assertApiToken(deps.db, request.headers.get("authorization"));
+      await assertApiToken(deps.db, request.headers.get("authorization"));
       return;
     }
     const bearer = request.headers

@@ -20,7 +20,7 @@ const sessionExpired = () => new AppError("ERR_SESSION_EXPIRED", 401);
 
 /** Checks email and password; unknown email and wrong password are refused the same way. */
 export async function authenticate(deps: AppDeps, email: string, password: string): Promise<UserRow> {
-  const user = findUserByEmail(deps.db, email);
+  const user = await findUserByEmail(deps.db, email);
   if (!user) {
     // Spend comparable time on unknown emails so response times do not reveal which emails exist.
     await hashPassword(password, deps.config.passwordHashing);
@@ -29,7 +29,7 @@ export async function authenticate(deps: AppDeps, email: string, password: strin
   if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
   // Accounts imported from whaticket arrive with bcrypt hashes: the first good login moves them to ours.
   if (user.passwordHash.startsWith("$2"))
-    replacePasswordHash(deps.db, user.id, await hashPassword(password, deps.config.passwordHashing));
+    await replacePasswordHash(deps.db, user.id, await hashPassword(password, deps.config.passwordHashing));
   return user;
 }
 
@@ -41,8 +41,8 @@ export interface Session {
 }
 
 /** Starts a session for a user who just proved who they are. */
-export function startSession(deps: AppDeps, user: UserRow): Session {
-  const family = startFamily(deps, user.id);
+export async function startSession(deps: AppDeps, user: UserRow): Promise<Session> {
+  const family = await startFamily(deps, user.id);
   return { user, familyId: family.id, generation: family.generation };
 }
 
@@ -59,55 +59,55 @@ export async function sessionFromRefreshToken(
 ): Promise<Session> {
   const verified = await tokens.verifyRefresh(token);
   if (verified.status !== "ok") throw sessionExpired();
-  const user = findUserById(deps.db, verified.userId);
+  const user = await findUserById(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
-  const presented = presentRefreshToken(
+  const presented = await presentRefreshToken(
     deps,
     { userId: user.id, familyId: verified.familyId!, generation: verified.generation! },
     opts.rotate,
   );
-  if (presented.status === "replayed") announceSessionChange(deps, user.id);
+  if (presented.status === "replayed") await announceSessionChange(deps, user.id);
   if (presented.status !== "current") throw sessionExpired();
   return { user, familyId: presented.familyId, generation: presented.generation };
 }
 
 /** Revokes every access and refresh token of the user; the `user` event closes their open sockets. */
-export function revokeSessions(deps: AppDeps, userId: number) {
-  bumpTokenVersion(deps.db, userId);
-  announceSessionChange(deps, userId);
+export async function revokeSessions(deps: AppDeps, userId: number) {
+  await bumpTokenVersion(deps.db, userId);
+  await announceSessionChange(deps, userId);
 }
 
 /**
  * Logout: ends only this device's session (its refresh family); tokens issued before sessions had families can
  * only be ended all at once. The `user` event makes the realtime layer close that device's sockets.
  */
-export function endDeviceSession(deps: AppDeps, user: { id: number; familyId?: number }) {
-  if (user.familyId === undefined) return revokeSessions(deps, user.id);
-  revokeFamily(deps, user.familyId);
-  announceSessionChange(deps, user.id);
+export async function endDeviceSession(deps: AppDeps, user: { id: number; familyId?: number }) {
+  if (user.familyId === undefined) return await revokeSessions(deps, user.id);
+  await revokeFamily(deps, user.familyId);
+  await announceSessionChange(deps, user.id);
 }
 
-function announceSessionChange(deps: AppDeps, userId: number) {
-  const row = findUserById(deps.db, userId);
-  if (row) deps.events.emit("user.sessionsChanged", { user: toUserDto(deps.db, row) });
+async function announceSessionChange(deps: AppDeps, userId: number) {
+  const row = await findUserById(deps.db, userId);
+  if (row) deps.events.emit("user.sessionsChanged", { user: await toUserDto(deps.db, row) });
 }
 
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */
 export async function signup(deps: AppDeps, input: { name: string; email: string; password: string }) {
-  if (getSetting(deps.db, "userCreation") !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED", 403);
+  if ((await getSetting(deps.db, "userCreation")) !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED", 403);
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
-  const row = insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
-  const user = toUserDto(deps.db, row);
+  const row = await insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
+  const user = await toUserDto(deps.db, row);
   deps.events.emit("user.created", { user });
   return user;
 }
 
 /** On a database without users, creates the first admin; without a configured password one is generated and logged once. */
 export async function ensureFirstAdmin(deps: AppDeps): Promise<void> {
-  if (countUsers(deps.db) > 0) return;
+  if ((await countUsers(deps.db)) > 0) return;
   const password = deps.config.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password, deps.config.passwordHashing);
-  insertUser(deps.db, { name: "Admin", email: deps.config.adminEmail, passwordHash, profile: "admin" });
+  await insertUser(deps.db, { name: "Admin", email: deps.config.adminEmail, passwordHash, profile: "admin" });
   if (deps.config.adminPassword) deps.log.info("created the first admin", { email: deps.config.adminEmail });
   else
     deps.log.warn(

@@ -8,10 +8,10 @@ import type { Tokens } from "./tokens";
 /** The checks the socket registry makes with the app's own sessions and ticket access rules. */
 export function socketAccess(deps: AppDeps, tokens: Tokens): AccessChecks {
   return {
-    reloadUser: (user) => currentSessionUser(deps, user),
-    maySeeTicket: (user, ticketId) => userMaySeeTicketId(deps.db, user, ticketId),
-    ticketVisibility: (ticketId) => {
-      const ticket = findTicket(deps.db, ticketId);
+    reloadUser: async (user) => await currentSessionUser(deps, user),
+    maySeeTicket: async (user, ticketId) => await userMaySeeTicketId(deps.db, user, ticketId),
+    ticketVisibility: async (ticketId) => {
+      const ticket = await findTicket(deps.db, ticketId);
       return (user) => !!ticket && canSeeTicket(user, ticket);
     },
     verifyToken: (token) => sessionFromAccessToken(deps, tokens, token),

@@ -11,23 +11,26 @@ import { cleanReport, deleteRecord, listReport, storeBulk } from "./service";
 export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/bulkMessage" })
     .use(authContext(deps, tokens))
-    .post("/", ({ body }) => storeBulk(deps, body), {
+    .post("/", async ({ body }) => await storeBulk(deps, body), {
       auth: "bulk:manage",
       body: BulkModel.store,
     })
-    .get("/report", ({ query }) => listReport(deps.db, query), { auth: "bulk:manage", query: BulkModel.list })
+    .get("/report", async ({ query }) => await listReport(deps.db, query), {
+      auth: "bulk:manage",
+      query: BulkModel.list,
+    })
     .delete(
       "/d/:id",
-      ({ params }) => {
-        deleteRecord(deps, params.id);
+      async ({ params }) => {
+        await deleteRecord(deps, params.id);
         return { message: "Registro deletado" };
       },
       { auth: "bulk:manage", params: idParam },
     )
     .delete(
       "/clean",
-      () => {
-        const removed = cleanReport(deps);
+      async () => {
+        const removed = await cleanReport(deps);
         return { message: "Registro deletado", removed };
       },
       { auth: "bulk:manage" },
@@ -38,14 +41,14 @@ export function bulkRoutes(deps: AppDeps, tokens: Tokens) {
 export function optOutRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .get("/contacts/:id/optOuts", ({ params }) => listContactOptOuts(deps.db, params.id), {
+    .get("/contacts/:id/optOuts", async ({ params }) => await listContactOptOuts(deps.db, params.id), {
       auth: true,
       params: BulkModel.optOutParams,
     })
     .delete(
       "/contacts/:id/optOuts/:whatsappId",
-      ({ params }) => {
-        clearContactOptOut(deps, params.id, params.whatsappId);
+      async ({ params }) => {
+        await clearContactOptOut(deps, params.id, params.whatsappId);
         return { message: "Registro deletado" };
       },
       { auth: "bulk:manage", params: BulkModel.optOutDeleteParams },

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { optOuts, type TicketRow } from "../../db/tables";
@@ -12,12 +14,13 @@ import { getSettingsMessage } from "../settings-message/service";
 export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens em massa deste número.";
 
 /** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
-export function isOptedOut(db: Db, connectionId: number, number: string): boolean {
-  return !!db
-    .select({ id: optOuts.id })
-    .from(optOuts)
-    .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number)))
-    .get();
+export async function isOptedOut(db: Db, connectionId: number, number: string): Promise<boolean> {
+  return !!(await first(
+    db
+      .select({ id: optOuts.id })
+      .from(optOuts)
+      .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number))),
+  ));
 }
 
 const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
@@ -33,36 +36,41 @@ export async function handleOptOut(
   number: string,
   body: string,
 ): Promise<boolean> {
-  const keyword = getSettingsMessage(deps.db, connectionId)?.optOut;
+  const keyword = (await getSettingsMessage(deps.db, connectionId))?.optOut;
   if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
-  const added = deps.db.transaction((tx) =>
-    tx
-      .insert(optOuts)
-      .values({ whatsappId: connectionId, number, createdAt: new Date(deps.clock.now()) })
-      .onConflictDoNothing()
-      .returning()
-      .get(),
+  const added = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .insert(optOuts)
+          .values({ whatsappId: connectionId, number, createdAt: new Date(deps.clock.now()) })
+          .onConflictDoNothing()
+          .returning(),
+      ),
   );
   if (added) deps.events.emit("optOut.created", { optOut: added });
   await sendTicketText(deps, ticket, OPT_OUT_CONFIRMATION, { auto: true });
   return true;
 }
 
-function contactNumber(db: Db, contactId: number): string | null {
-  const contact = contactChat(db, contactId);
+async function contactNumber(db: Db, contactId: number): Promise<string | null> {
+  const contact = await contactChat(db, contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   return contact.number;
 }
 
 /** The connections the contact opted out of bulk messages on, for the contact drawer. */
-export function listContactOptOuts(db: Db, contactId: number) {
-  const number = contactNumber(db, contactId);
+export async function listContactOptOuts(db: Db, contactId: number) {
+  const number = await contactNumber(db, contactId);
   if (!number) return [];
-  const rows = db.select().from(optOuts).where(eq(optOuts.number, number)).orderBy(asc(optOuts.id)).all();
+  const rows = await db.select().from(optOuts).where(eq(optOuts.number, number)).orderBy(asc(optOuts.id));
   const names = new Map(
-    connectionSummaries(
-      db,
-      rows.map((r) => r.whatsappId),
+    (
+      await connectionSummaries(
+        db,
+        rows.map((r) => r.whatsappId),
+      )
     ).map((c) => [c.id, c.name]),
   );
   return rows.flatMap(({ whatsappId, createdAt }) => {
@@ -72,15 +80,18 @@ export function listContactOptOuts(db: Db, contactId: number) {
 }
 
 /** Takes the contact off the connection's opt-out list: later campaigns reach them again. */
-export function clearContactOptOut(deps: AppDeps, contactId: number, connectionId: number) {
-  const number = contactNumber(deps.db, contactId);
+export async function clearContactOptOut(deps: AppDeps, contactId: number, connectionId: number) {
+  const number = await contactNumber(deps.db, contactId);
   const removed = number
-    ? deps.db.transaction((tx) =>
-        tx
-          .delete(optOuts)
-          .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number)))
-          .returning()
-          .get(),
+    ? await atomically(
+        deps.db,
+        async (tx) =>
+          await first(
+            tx
+              .delete(optOuts)
+              .where(and(eq(optOuts.whatsappId, connectionId), eq(optOuts.number, number)))
+              .returning(),
+          ),
       )
     : undefined;
   if (!removed) throw notFound("ERR_NO_OPT_OUT_FOUND");

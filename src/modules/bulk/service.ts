@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first } from "../../db/client";
 import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { massMessages } from "../../db/tables";
@@ -9,15 +11,15 @@ import { ensureBulkJob } from "./worker";
 import type { BulkModel } from "./model";
 
 /** POST /bulkMessage: stores one pending record per distinct item, after checking phones and connections. */
-export function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
+export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
   items.forEach((item, i) => {
     if (!/^\d{8,15}$/.test(item.phone.trim())) throw new FieldError(`${i}.phone`, "phone");
   });
   if (
-    !allConnectionsExist(
+    !(await allConnectionsExist(
       deps.db,
       items.map((i) => i.whatsappId),
-    )
+    ))
   )
     throw new AppError("ERR_NO_WAPP_FOUND", 400);
   const seen = new Set<string>();
@@ -28,44 +30,46 @@ export function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
     return true;
   });
   const records = unique.length
-    ? deps.db.transaction((tx) =>
-        tx
-          .insert(massMessages)
-          .values(
-            unique.map((i) => ({
-              message: i.message,
-              phone: i.phone.trim(),
-              whatsappId: i.whatsappId,
-              status: "pending",
-            })),
-          )
-          .returning()
-          .all(),
+    ? await atomically(
+        deps.db,
+        async (tx) =>
+          await tx
+            .insert(massMessages)
+            .values(
+              unique.map((i) => ({
+                message: i.message,
+                phone: i.phone.trim(),
+                whatsappId: i.whatsappId,
+                status: "pending",
+              })),
+            )
+            .returning(),
       )
     : [];
-  if (records.length) ensureBulkJob(deps);
+  if (records.length) await ensureBulkJob(deps);
   for (const record of records) deps.events.emit("bulk.created", { record });
   return { created: records.length, skippedDuplicates: items.length - unique.length, ids: records.map((r) => r.id) };
 }
 
 /** The shipping report: newest first, searched by phone, with the connection's name and number. */
-export function listReport(db: Db, opts: BulkModel.List) {
+export async function listReport(db: Db, opts: BulkModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? contains(massMessages.phone, search) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db
+  const rows = await db
     .select()
     .from(massMessages)
     .where(where)
     .orderBy(desc(massMessages.createdAt), desc(massMessages.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = db.select({ n: count() }).from(massMessages).where(where).get()?.n ?? 0;
+    .offset(offset);
+  const total = (await first(db.select({ n: count() }).from(massMessages).where(where)))?.n ?? 0;
   const connections = new Map(
-    connectionSummaries(
-      db,
-      rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+    (
+      await connectionSummaries(
+        db,
+        rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+      )
     ).map(({ id, name, number }) => [id, { id, name, number }]),
   );
   const messages = rows.map((r) => ({
@@ -75,8 +79,10 @@ export function listReport(db: Db, opts: BulkModel.List) {
   return { messages, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
-export function deleteRecord(deps: AppDeps, id: number) {
-  const row = deps.db.delete(massMessages).where(eq(massMessages.id, id)).returning({ id: massMessages.id }).get();
+export async function deleteRecord(deps: AppDeps, id: number) {
+  const row = await first(
+    deps.db.delete(massMessages).where(eq(massMessages.id, id)).returning({ id: massMessages.id }),
+  );
   if (!row) throw notFound("ERR_NO_MASS_MESSAGE_FOUND");
   deps.events.emit("bulk.deleted", { id });
 }
@@ -85,8 +91,8 @@ export function deleteRecord(deps: AppDeps, id: number) {
  * DELETE /bulkMessage/clean ("Limpar base"): removes every record, pending ones too, so what waited is not sent.
  * A record being sent keeps its message, which goes out; the worker lets a deleted record go.
  */
-export function cleanReport(deps: AppDeps) {
-  const removed = deps.db.delete(massMessages).returning({ id: massMessages.id }).all();
+export async function cleanReport(deps: AppDeps) {
+  const removed = await deps.db.delete(massMessages).returning({ id: massMessages.id });
   for (const { id } of removed) deps.events.emit("bulk.deleted", { id });
   return removed.length;
 }

@@ -14,8 +14,8 @@ export interface Throttle {
 const DEFAULTS: Throttle = { limit: 10, minutes: 1, seconds: 0, photo: false, random: false, contacts: false };
 
 /** The connection's bulk throttling as it is now: read on every tick, so a change applies to the next send. */
-export function throttleFor(db: Db, connectionId: number): Throttle {
-  const row = getSettingsMessage(db, connectionId);
+export async function throttleFor(db: Db, connectionId: number): Promise<Throttle> {
+  const row = await getSettingsMessage(db, connectionId);
   if (!row) return DEFAULTS;
   return {
     limit: row.limit,

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { and, asc, count, eq, gte, inArray, isNotNull } from "drizzle-orm";
 import { bulkLanes, massMessages, type MassMessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -36,20 +38,21 @@ const busyLanes = new WeakMap<AppDeps, Set<number>>();
  * The bulk worker as a recurring job of the runner: each tick sends at most one record per connection that is
  * due. The job exists from the first campaign on (kept in the database, so it survives restarts).
  */
-export function scheduleBulk(deps: AppDeps) {
+export async function scheduleBulk(deps: AppDeps) {
   deps.jobs.handle("bulk-send", () => runBulkTick(deps));
-  const unfinished = deps.db
-    .select({ id: massMessages.id })
-    .from(massMessages)
-    .where(inArray(massMessages.status, ["pending", "sending"]))
-    .limit(1)
-    .get();
-  if (unfinished) ensureBulkJob(deps);
+  const unfinished = await first(
+    deps.db
+      .select({ id: massMessages.id })
+      .from(massMessages)
+      .where(inArray(massMessages.status, ["pending", "sending"]))
+      .limit(1),
+  );
+  if (unfinished) await ensureBulkJob(deps);
 }
 
 /** Makes sure the worker's recurring job exists (records were just stored). */
-export function ensureBulkJob(deps: AppDeps) {
-  deps.jobs.every("bulk-send", BULK_TICK_MS);
+export async function ensureBulkJob(deps: AppDeps) {
+  await deps.jobs.every("bulk-send", BULK_TICK_MS);
 }
 
 /**
@@ -57,14 +60,13 @@ export function ensureBulkJob(deps: AppDeps) {
  * with pending records, sends the next one if its wait is over and its 24 h limit allows.
  */
 export async function runBulkTick(deps: AppDeps) {
-  settleHanded(deps);
-  const connected = connectedIds(deps.db);
+  await settleHanded(deps);
+  const connected = await connectedIds(deps.db);
   const lanes = connected.length
-    ? deps.db
+    ? await deps.db
         .selectDistinct({ whatsappId: massMessages.whatsappId })
         .from(massMessages)
         .where(and(eq(massMessages.status, "pending"), inArray(massMessages.whatsappId, connected)))
-        .all()
     : [];
   await Promise.all(
     lanes.map(async ({ whatsappId }) => {
@@ -99,62 +101,75 @@ function isDue(lane: { lastAt: number; jitterMs: number } | undefined, throttle:
 }
 
 /** Claims the connection's next pending record (`sending`) and moves its lane's due time, in one transaction. */
-function claimNext(deps: AppDeps, connectionId: number, throttle: Throttle): MassMessageRow | undefined {
+async function claimNext(deps: AppDeps, connectionId: number, throttle: Throttle): Promise<MassMessageRow | undefined> {
   const now = deps.clock.now();
-  return deps.db.transaction((tx) => {
-    const lane = tx.select().from(bulkLanes).where(eq(bulkLanes.whatsappId, connectionId)).get();
+  return await atomically(deps.db, async (tx) => {
+    const lane = await first(tx.select().from(bulkLanes).where(eq(bulkLanes.whatsappId, connectionId)));
     if (!isDue(lane, throttle, now)) return undefined;
     const sent =
-      tx
-        .select({ n: count() })
-        .from(massMessages)
-        .where(
-          and(
-            eq(massMessages.whatsappId, connectionId),
-            isNotNull(massMessages.sentAt),
-            gte(massMessages.sentAt, now - BULK_WINDOW_MS),
-          ),
+      (
+        await first(
+          tx
+            .select({ n: count() })
+            .from(massMessages)
+            .where(
+              and(
+                eq(massMessages.whatsappId, connectionId),
+                isNotNull(massMessages.sentAt),
+                gte(massMessages.sentAt, now - BULK_WINDOW_MS),
+              ),
+            ),
         )
-        .get()?.n ?? 0;
+      )?.n ?? 0;
     if (sent >= throttle.limit) return undefined;
-    const next = tx
-      .select({ id: massMessages.id })
-      .from(massMessages)
-      .where(and(eq(massMessages.whatsappId, connectionId), eq(massMessages.status, "pending")))
-      .orderBy(asc(massMessages.id))
-      .limit(1)
-      .get();
+    const next = await first(
+      tx
+        .select({ id: massMessages.id })
+        .from(massMessages)
+        .where(and(eq(massMessages.whatsappId, connectionId), eq(massMessages.status, "pending")))
+        .orderBy(asc(massMessages.id))
+        .limit(1),
+    );
     if (!next) return undefined;
     const mark = { lastAt: now, jitterMs: Math.floor(Math.random() * baseGapMs(throttle)) };
-    tx.insert(bulkLanes)
+    await tx
+      .insert(bulkLanes)
       .values({ whatsappId: connectionId, ...mark })
-      .onConflictDoUpdate({ target: bulkLanes.whatsappId, set: mark })
-      .run();
-    return tx
-      .update(massMessages)
-      .set({ status: "sending", updatedAt: new Date(now) })
-      .where(and(eq(massMessages.id, next.id), eq(massMessages.status, "pending")))
-      .returning()
-      .get();
+      .onConflictDoUpdate({ target: bulkLanes.whatsappId, set: mark });
+    return await first(
+      tx
+        .update(massMessages)
+        .set({ status: "sending", updatedAt: new Date(now) })
+        .where(and(eq(massMessages.id, next.id), eq(massMessages.status, "pending")))
+        .returning(),
+    );
   });
 }
 
 /** Moves a record on from `sending` and tells admins; false when it was not `sending` any more (deleted meanwhile). */
-function finish(deps: AppDeps, id: number, status: MassStatus, extra: Partial<MassMessageRow> = {}): boolean {
-  const record = deps.db.transaction((tx) =>
-    tx
-      .update(massMessages)
-      .set({ status, updatedAt: new Date(deps.clock.now()), ...extra })
-      .where(and(eq(massMessages.id, id), eq(massMessages.status, "sending")))
-      .returning()
-      .get(),
+async function finish(
+  deps: AppDeps,
+  id: number,
+  status: MassStatus,
+  extra: Partial<MassMessageRow> = {},
+): Promise<boolean> {
+  const record = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(massMessages)
+          .set({ status, updatedAt: new Date(deps.clock.now()), ...extra })
+          .where(and(eq(massMessages.id, id), eq(massMessages.status, "sending")))
+          .returning(),
+      ),
   );
   if (record) deps.events.emit("bulk.updated", { record });
   return !!record;
 }
 
 async function sendNext(deps: AppDeps, connectionId: number) {
-  if (!deps.channels.isRunning(connectionId)) return;
+  if (!(await deps.channels.isRunning(connectionId))) return;
   let busy = busyLanes.get(deps);
   if (!busy) busyLanes.set(deps, (busy = new Set()));
   if (busy.has(connectionId)) return;
@@ -167,9 +182,9 @@ async function sendNext(deps: AppDeps, connectionId: number) {
 }
 
 async function sendNextFree(deps: AppDeps, connectionId: number) {
-  const throttle = throttleFor(deps.db, connectionId);
+  const throttle = await throttleFor(deps.db, connectionId);
   if (throttle.limit <= 0) return;
-  const record = claimNext(deps, connectionId, throttle);
+  const record = await claimNext(deps, connectionId, throttle);
   if (!record) return;
   deps.events.emit("bulk.updated", { record });
   const mine = working(deps);
@@ -178,7 +193,7 @@ async function sendNextFree(deps: AppDeps, connectionId: number) {
     await sendRecord(deps, record, throttle);
   } catch (error) {
     deps.log.warn("bulk record failed", { recordId: record.id, error });
-    if (!record.wid) finish(deps, record.id, "error");
+    if (!record.wid) await finish(deps, record.id, "error");
   } finally {
     mine.delete(record.id);
   }
@@ -187,44 +202,48 @@ async function sendNextFree(deps: AppDeps, connectionId: number) {
 /** Checks in order (opt-out, on WhatsApp, photo, saved contact), then stores the text in the contact's ticket and sends it. */
 async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throttle) {
   const connectionId = record.whatsappId!;
-  if (isOptedOut(deps.db, connectionId, record.phone)) return void finish(deps, record.id, "opted out");
+  if (await isOptedOut(deps.db, connectionId, record.phone)) return void (await finish(deps, record.id, "opted out"));
   let number: string | null;
   try {
     number = await deps.channels.checkNumber(connectionId, record.phone);
   } catch (error) {
-    if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") return void release(deps, record.id);
+    if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED")
+      return void (await release(deps, record.id));
     number = null;
   }
-  if (!number) return void finish(deps, record.id, "number not exists");
-  if (number !== record.phone && isOptedOut(deps.db, connectionId, number))
-    return void finish(deps, record.id, "opted out");
+  if (!number) return void (await finish(deps, record.id, "number not exists"));
+  if (number !== record.phone && (await isOptedOut(deps.db, connectionId, number)))
+    return void (await finish(deps, record.id, "opted out"));
   if (throttle.photo) {
     const picture = await deps.channels.profilePictureUrl(connectionId, number, false).catch(() => null);
-    if (!picture) return void finish(deps, record.id, "no photo contact");
+    if (!picture) return void (await finish(deps, record.id, "no photo contact"));
   }
-  if (throttle.contacts && contactIdByNumbers(deps.db, [number]) === undefined) {
-    return void finish(deps, record.id, "not a contact");
+  if (throttle.contacts && (await contactIdByNumbers(deps.db, [number])) === undefined) {
+    return void (await finish(deps, record.id, "not a contact"));
   }
 
-  const contact = findOrCreateContact(deps, { address: number, isGroup: false });
-  const { ticket, change } = findOrCreateTicket(deps, {
+  const contact = await findOrCreateContact(deps, { address: number, isGroup: false });
+  const { ticket, change } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
+  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.
-  const wid = deps.channels.newMessageId(connectionId);
-  const marked = deps.db.transaction((tx) =>
-    tx
-      .update(massMessages)
-      .set({ wid })
-      .where(and(eq(massMessages.id, record.id), eq(massMessages.status, "sending")))
-      .returning({ id: massMessages.id })
-      .get(),
+  const wid = await deps.channels.newMessageId(connectionId);
+  const marked = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(massMessages)
+          .set({ wid })
+          .where(and(eq(massMessages.id, record.id), eq(massMessages.status, "sending")))
+          .returning({ id: massMessages.id }),
+      ),
   );
   if (!marked) return;
-  const { message } = storeMessage(deps, {
+  const { message } = await storeMessage(deps, {
     whatsappId: connectionId,
     wid,
     ticketId: ticket.id,
@@ -236,30 +255,33 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
     sendState: "queued",
   });
   await deps.outbox.flush(deps, connectionId, message.id);
-  settleRecord(deps, { ...record, wid });
+  await settleRecord(deps, { ...record, wid });
 }
 
 /** A record claimed while the link went down goes back to `pending`, to be tried when it is back. */
-function release(deps: AppDeps, id: number) {
-  const record = deps.db.transaction((tx) =>
-    tx
-      .update(massMessages)
-      .set({ status: "pending" })
-      .where(and(eq(massMessages.id, id), eq(massMessages.status, "sending")))
-      .returning()
-      .get(),
+async function release(deps: AppDeps, id: number) {
+  const record = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(massMessages)
+          .set({ status: "pending" })
+          .where(and(eq(massMessages.id, id), eq(massMessages.status, "sending")))
+          .returning(),
+      ),
   );
   if (record) deps.events.emit("bulk.updated", { record });
 }
 
 /** A `sending` record follows its message: sent, or failed (`error`); while the message waits, so does the record. */
-function settleRecord(deps: AppDeps, record: Pick<MassMessageRow, "id" | "whatsappId" | "wid">) {
-  if (!record.wid) return void release(deps, record.id);
-  const message = sendStateOf(deps.db, record.whatsappId!, record.wid);
-  if (!message) return void release(deps, record.id);
+async function settleRecord(deps: AppDeps, record: Pick<MassMessageRow, "id" | "whatsappId" | "wid">) {
+  if (!record.wid) return void (await release(deps, record.id));
+  const message = await sendStateOf(deps.db, record.whatsappId!, record.wid);
+  if (!message) return void (await release(deps, record.id));
   if (message.sendState === "sent" || message.sendState == null)
-    finish(deps, record.id, "sent", { sentAt: deps.clock.now() });
-  else if (message.sendState === "failed") finish(deps, record.id, "error");
+    await finish(deps, record.id, "sent", { sentAt: deps.clock.now() });
+  else if (message.sendState === "failed") await finish(deps, record.id, "error");
 }
 
 /**
@@ -267,13 +289,13 @@ function settleRecord(deps: AppDeps, record: Pick<MassMessageRow, "id" | "whatsa
  * a crash cut them off. One whose message was never stored was never sent and is pending again; one whose
  * message exists is left to the outbox, which sends it under its id at most once.
  */
-export function settleHanded(deps: AppDeps) {
+export async function settleHanded(deps: AppDeps) {
   const mine = working(deps);
-  const open = deps.db
-    .select({ id: massMessages.id, whatsappId: massMessages.whatsappId, wid: massMessages.wid })
-    .from(massMessages)
-    .where(eq(massMessages.status, "sending"))
-    .all()
-    .filter((r) => !mine.has(r.id));
-  for (const record of open) settleRecord(deps, record);
+  const open = (
+    await deps.db
+      .select({ id: massMessages.id, whatsappId: massMessages.whatsappId, wid: massMessages.wid })
+      .from(massMessages)
+      .where(eq(massMessages.status, "sending"))
+  ).filter((r) => !mine.has(r.id));
+  for (const record of open) await settleRecord(deps, record);
 }

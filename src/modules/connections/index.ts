@@ -10,13 +10,16 @@ import { createConnection, deleteConnection, listConnections, showConnection, up
 export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/whatsapp" })
     .use(authContext(deps, tokens))
-    .get("/", ({ user }) => listConnections(deps.db, user.profile), { auth: true })
-    .get("/:id", ({ params, user }) => showConnection(deps.db, params.id, user.profile), {
+    .get("/", async ({ user }) => await listConnections(deps.db, user.profile), { auth: true })
+    .get("/:id", async ({ params, user }) => await showConnection(deps.db, params.id, user.profile), {
       auth: true,
       params: idParam,
     })
-    .post("/", ({ body }) => createConnection(deps, body), { auth: "connections:manage", body: ConnectionModel.create })
-    .put("/:id", ({ params, body }) => updateConnection(deps, params.id, body), {
+    .post("/", async ({ body }) => await createConnection(deps, body), {
+      auth: "connections:manage",
+      body: ConnectionModel.create,
+    })
+    .put("/:id", async ({ params, body }) => await updateConnection(deps, params.id, body), {
       auth: "connections:manage",
       params: idParam,
       body: ConnectionModel.update,

@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -5,8 +6,8 @@ import { type ConnectionRow, connectionQueues, connections } from "../../db/tabl
 import { AppError } from "../../errors";
 
 /** The connection row by id. */
-export function findConnection(db: Reader, id: number): ConnectionRow | undefined {
-  return connectionById(db).get({ id });
+export async function findConnection(db: Reader, id: number): Promise<ConnectionRow | undefined> {
+  return await connectionById(db).get({ id });
 }
 
 const connectionById = prepared((db) =>
@@ -18,16 +19,16 @@ const connectionById = prepared((db) =>
 );
 
 /** True when the connection exists. */
-export function connectionExists(db: Reader, id: number): boolean {
-  return !!db.select({ id: connections.id }).from(connections).where(eq(connections.id, id)).get();
+export async function connectionExists(db: Reader, id: number): Promise<boolean> {
+  return !!(await first(db.select({ id: connections.id }).from(connections).where(eq(connections.id, id))));
 }
 
 /** True when every one of `ids` is a connection. */
-export function allConnectionsExist(db: Reader, ids: readonly number[]): boolean {
+export async function allConnectionsExist(db: Reader, ids: readonly number[]): Promise<boolean> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return true;
   return (
-    db.select({ id: connections.id }).from(connections).where(inArray(connections.id, distinct)).all().length ===
+    (await db.select({ id: connections.id }).from(connections).where(inArray(connections.id, distinct))).length ===
     distinct.length
   );
 }
@@ -41,24 +42,27 @@ export interface ConnectionSummary {
 }
 
 /** The connections among `ids` that exist. */
-export function connectionSummaries(db: Reader, ids: readonly number[]): ConnectionSummary[] {
+export async function connectionSummaries(db: Reader, ids: readonly number[]): Promise<ConnectionSummary[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   const rows =
     distinct.length === 1
-      ? connectionSummaryById(db).all({ id: distinct[0] })
-      : db.select(CONNECTION_SUMMARY).from(connections).where(inArray(connections.id, distinct)).all();
+      ? await connectionSummaryById(db).all({ id: distinct[0] })
+      : await db.select(CONNECTION_SUMMARY).from(connections).where(inArray(connections.id, distinct));
   return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
 /** The first connection (by id) that is not the default one, if any. */
-export function firstNonDefaultConnection(db: Reader): number | undefined {
-  return db
-    .select({ id: connections.id })
-    .from(connections)
-    .where(eq(connections.isDefault, false))
-    .orderBy(asc(connections.id))
-    .get()?.id;
+export async function firstNonDefaultConnection(db: Reader): Promise<number | undefined> {
+  return (
+    await first(
+      db
+        .select({ id: connections.id })
+        .from(connections)
+        .where(eq(connections.isDefault, false))
+        .orderBy(asc(connections.id)),
+    )
+  )?.id;
 }
 
 const CONNECTION_SUMMARY = {
@@ -77,39 +81,36 @@ const connectionSummaryById = prepared((db) =>
 );
 
 /** The ids of the connections whose session is connected. */
-export function connectedIds(db: Reader): number[] {
-  return db
-    .select({ id: connections.id })
-    .from(connections)
-    .where(eq(connections.status, "CONNECTED"))
-    .all()
-    .map((r) => r.id);
+export async function connectedIds(db: Reader): Promise<number[]> {
+  return (await db.select({ id: connections.id }).from(connections).where(eq(connections.status, "CONNECTED"))).map(
+    (r) => r.id,
+  );
 }
 
 /** The global default connection; 400 ERR_NO_DEF_WAPP_FOUND when there is none. */
-export function globalDefaultConnection(db: Reader): number {
-  const row = db
-    .select({ id: connections.id })
-    .from(connections)
-    .where(eq(connections.isDefault, true))
-    .orderBy(asc(connections.id))
-    .get();
+export async function globalDefaultConnection(db: Reader): Promise<number> {
+  const row = await first(
+    db
+      .select({ id: connections.id })
+      .from(connections)
+      .where(eq(connections.isDefault, true))
+      .orderBy(asc(connections.id)),
+  );
   if (!row) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
   return row.id;
 }
 
 /** The ids of the queues a connection offers, per connection. */
-export function queueIdsOfConnections(db: Reader, ids: readonly number[]): Map<number, number[]> {
+export async function queueIdsOfConnections(db: Reader, ids: readonly number[]): Promise<Map<number, number[]>> {
   const byConnection = new Map<number, number[]>();
   if (!ids.length) return byConnection;
   const rows =
     ids.length === 1
-      ? queuesOfConnection(db).all({ connectionId: ids[0] })
-      : db
+      ? await queuesOfConnection(db).all({ connectionId: ids[0] })
+      : await db
           .select(CONNECTION_QUEUE)
           .from(connectionQueues)
-          .where(inArray(connectionQueues.whatsappId, [...ids]))
-          .all();
+          .where(inArray(connectionQueues.whatsappId, [...ids]));
   for (const { whatsappId, queueId } of rows)
     byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queueId]);
   return byConnection;
@@ -126,12 +127,15 @@ const queuesOfConnection = prepared((db) =>
 );
 
 /** Whether a real number was ever connected, and whether the sandbox was tried (first-run checklist). */
-export function connectionProgress(db: Reader): { numberConnected: boolean; sandboxTried: boolean } {
-  const real = db
-    .select({ id: connections.id })
-    .from(connections)
-    .where(and(eq(connections.provider, "baileys"), eq(connections.status, "CONNECTED")))
-    .get();
-  const sandbox = db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox")).get();
+export async function connectionProgress(db: Reader): Promise<{ numberConnected: boolean; sandboxTried: boolean }> {
+  const real = await first(
+    db
+      .select({ id: connections.id })
+      .from(connections)
+      .where(and(eq(connections.provider, "baileys"), eq(connections.status, "CONNECTED"))),
+  );
+  const sandbox = await first(
+    db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox")),
+  );
   return { numberConnected: !!real, sandboxTried: !!sandbox };
 }

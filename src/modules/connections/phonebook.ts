@@ -1,10 +1,11 @@
+import { atomically } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { NormalizedContact } from "../../channels/types";
 import type { Db, Reader } from "../../db/client";
 import { connectionPhonebook } from "../../db/tables";
 
 /** Stores the phone book a connection reported (the source of the contacts import); upsert per (connection, phone). */
-export function savePhonebook(db: Db, connectionId: number, list: NormalizedContact[]) {
+export async function savePhonebook(db: Db, connectionId: number, list: NormalizedContact[]) {
   const rows = list
     .filter((c) => /^\d{5,20}$/.test(c.phone))
     .map((c) => ({
@@ -15,9 +16,10 @@ export function savePhonebook(db: Db, connectionId: number, list: NormalizedCont
       name: c.name?.slice(0, 200) ?? null,
     }));
   if (!rows.length) return;
-  db.transaction((tx) => {
+  await atomically(db, async (tx) => {
     for (const row of rows) {
-      tx.insert(connectionPhonebook)
+      await tx
+        .insert(connectionPhonebook)
         .values(row)
         .onConflictDoUpdate({
           target: [connectionPhonebook.whatsappId, connectionPhonebook.jid],
@@ -26,13 +28,12 @@ export function savePhonebook(db: Db, connectionId: number, list: NormalizedCont
             lid: sql`coalesce(excluded.lid, ${connectionPhonebook.lid})`,
             name: sql`coalesce(excluded.name, ${connectionPhonebook.name})`,
           },
-        })
-        .run();
+        });
     }
   });
 }
 
 /** What a connection's phone book holds (the source of the contacts import). */
-export function phonebookOf(db: Reader, connectionId: number) {
-  return db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId)).all();
+export async function phonebookOf(db: Reader, connectionId: number) {
+  return await db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId));
 }

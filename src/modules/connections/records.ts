@@ -1,3 +1,4 @@
+import { first, one } from "../../db/client";
 import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import type { Db } from "../../db/client";
@@ -13,8 +14,8 @@ export function publicSession(row: ConnectionRow) {
 /** The connections table as the connection manager sees it; every status change is announced on the bus. */
 export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
   return {
-    load(connectionId) {
-      const row = db.select().from(connections).where(eq(connections.id, connectionId)).get();
+    async load(connectionId) {
+      const row = await first(db.select().from(connections).where(eq(connections.id, connectionId)));
       if (!row) return undefined;
       return {
         id: row.id,
@@ -24,46 +25,36 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
       };
     },
 
-    providerOf(connectionId) {
-      return db
-        .select({ provider: connections.provider })
-        .from(connections)
-        .where(eq(connections.id, connectionId))
-        .get()?.provider;
+    async providerOf(connectionId) {
+      return (
+        await first(
+          db.select({ provider: connections.provider }).from(connections).where(eq(connections.id, connectionId)),
+        )
+      )?.provider;
     },
 
-    ids() {
-      return db
-        .select({ id: connections.id })
-        .from(connections)
-        .all()
-        .map((r) => r.id);
+    async ids() {
+      return (await db.select({ id: connections.id }).from(connections)).map((r) => r.id);
     },
 
-    idsToStart() {
-      return db
-        .select({ id: connections.id })
-        .from(connections)
-        .where(ne(connections.status, "DISCONNECTED"))
-        .all()
-        .map((r) => r.id);
+    async idsToStart() {
+      return (
+        await db.select({ id: connections.id }).from(connections).where(ne(connections.status, "DISCONNECTED"))
+      ).map((r) => r.id);
     },
 
-    saveStatus(connectionId, status, info) {
-      const row = db
-        .update(connections)
-        .set(statusChanges(status, info))
-        .where(eq(connections.id, connectionId))
-        .returning()
-        .get();
+    async saveStatus(connectionId, status, info) {
+      const row = await first(
+        db.update(connections).set(statusChanges(status, info)).where(eq(connections.id, connectionId)).returning(),
+      );
       if (!row) return false;
       // It carries the pending pairing QR (whoever scans it owns the connection): only admins may hear it.
       events.emit("connection.status", { session: publicSession(row) });
       return true;
     },
 
-    forgetPhonebook(connectionId) {
-      db.delete(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId)).run();
+    async forgetPhonebook(connectionId) {
+      await db.delete(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, connectionId));
     },
   };
 }

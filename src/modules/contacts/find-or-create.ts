@@ -1,3 +1,4 @@
+import { one, first } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -26,20 +27,17 @@ export interface ReportedContact {
  * from the push name only when new; a person known only by a LID gets a contact without a number; a number
  * arriving with a LID links the two (see linkLid); `contact` is emitted only on a real change.
  */
-export function findOrCreateContact(deps: AppDeps, input: ReportedContact): ContactRow {
+export async function findOrCreateContact(deps: AppDeps, input: ReportedContact): Promise<ContactRow> {
   const lidOnly = input.isGroup ? undefined : lidOfAddress(input.address);
-  if (lidOnly) return findOrCreateLidContact(deps, lidOnly, input.name);
+  if (lidOnly) return await findOrCreateLidContact(deps, lidOnly, input.name);
   const number = input.address;
-  const linked = input.lid && !input.isGroup ? linkLid(deps, number, input.lid) : undefined;
-  const existing = linked ?? contactByNumber(deps.db).get({ number });
+  const linked = input.lid && !input.isGroup ? await linkLid(deps, number, input.lid) : undefined;
+  const existing = linked ?? (await contactByNumber(deps.db).get({ number }));
   if (existing) {
     if (!input.isGroup || !input.name || input.name === existing.name) return existing;
-    const updated = deps.db
-      .update(contacts)
-      .set({ name: input.name })
-      .where(eq(contacts.id, existing.id))
-      .returning()
-      .get()!;
+    const updated = (await first(
+      deps.db.update(contacts).set({ name: input.name }).where(eq(contacts.id, existing.id)).returning(),
+    ))!;
     deps.events.emit("contact.updated", { contact: updated });
     return updated;
   }
@@ -47,8 +45,8 @@ export function findOrCreateContact(deps: AppDeps, input: ReportedContact): Cont
   const lidFree =
     input.lid &&
     !input.isGroup &&
-    !deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid)).get();
-  return create(
+    !(await first(deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid))));
+  return await create(
     deps,
     { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup },
     eq(contacts.number, number),
@@ -59,30 +57,27 @@ export function findOrCreateContact(deps: AppDeps, input: ReportedContact): Cont
  * The contact findOrCreateContact would return without writing anything, when it is known: a number reported
  * without a LID (a group only when its subject is unchanged). Undefined when finding it may write.
  */
-export function knownContact(db: Reader, input: ReportedContact): ContactRow | undefined {
+export async function knownContact(db: Reader, input: ReportedContact): Promise<ContactRow | undefined> {
   if (input.lid || (!input.isGroup && lidOfAddress(input.address))) return undefined;
-  const existing = contactByNumber(db).get({ number: input.address });
+  const existing = await contactByNumber(db).get({ number: input.address });
   if (!existing || (input.isGroup && input.name && input.name !== existing.name)) return undefined;
   return existing;
 }
 
 /** The contact of a person known only by their LID, named by their push name. */
-function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undefined): ContactRow {
-  const existing = deps.db.select().from(contacts).where(eq(contacts.lid, lid)).get();
+async function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undefined): Promise<ContactRow> {
+  const existing = await first(deps.db.select().from(contacts).where(eq(contacts.lid, lid)));
   const pushName = name?.trim();
   if (!existing)
-    return create(
+    return await create(
       deps,
       { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false },
       eq(contacts.lid, lid),
     );
   if (!pushName || existing.name !== lidFallbackName(lid)) return existing;
-  const updated = deps.db
-    .update(contacts)
-    .set({ name: pushName })
-    .where(eq(contacts.id, existing.id))
-    .returning()
-    .get()!;
+  const updated = (await first(
+    deps.db.update(contacts).set({ name: pushName }).where(eq(contacts.id, existing.id)).returning(),
+  ))!;
   deps.events.emit("contact.updated", { contact: updated });
   return updated;
 }
@@ -95,9 +90,13 @@ const contactByNumber = prepared((db) =>
     .prepare(),
 );
 
-function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: ReturnType<typeof eq>): ContactRow {
-  const created = deps.db.insert(contacts).values(values).onConflictDoNothing().returning().get();
-  if (!created) return deps.db.select().from(contacts).where(sameKey).get()!;
+async function create(
+  deps: AppDeps,
+  values: typeof contacts.$inferInsert,
+  sameKey: ReturnType<typeof eq>,
+): Promise<ContactRow> {
+  const created = await first(deps.db.insert(contacts).values(values).onConflictDoNothing().returning());
+  if (!created) return (await first(deps.db.select().from(contacts).where(sameKey)))!;
   deps.events.emit("contact.created", { contact: created });
   return created;
 }
@@ -106,10 +105,12 @@ function create(deps: AppDeps, values: typeof contacts.$inferInsert, sameKey: Re
  * The contact as it is now. A LID-only contact may have been merged into its phone contact meanwhile (by a
  * mapping that arrived while a message waited for its chat): it is then found by its LID.
  */
-export function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): ContactRow {
-  const same = findContact(deps.db, contact.id);
+export async function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): Promise<ContactRow> {
+  const same = await findContact(deps.db, contact.id);
   if (same) return same;
-  const merged = contact.lid ? deps.db.select().from(contacts).where(eq(contacts.lid, contact.lid)).get() : undefined;
+  const merged = contact.lid
+    ? await first(deps.db.select().from(contacts).where(eq(contacts.lid, contact.lid)))
+    : undefined;
   return merged ?? contact;
 }
 
@@ -123,11 +124,12 @@ export async function refreshPicture(deps: AppDeps, connectionId: number, contac
   } catch (error) {
     deps.log.debug("profile picture unavailable", { contactId: contact.id, error });
   }
-  const updated = deps.db
-    .update(contacts)
-    .set({ pictureCheckedAt: new Date(now), profilePicUrl: url })
-    .where(eq(contacts.id, contact.id))
-    .returning()
-    .get();
+  const updated = await first(
+    deps.db
+      .update(contacts)
+      .set({ pictureCheckedAt: new Date(now), profilePicUrl: url })
+      .where(eq(contacts.id, contact.id))
+      .returning(),
+  );
   if (updated && url !== contact.profilePicUrl) deps.events.emit("contact.updated", { contact: updated });
 }

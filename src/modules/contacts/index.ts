@@ -29,13 +29,13 @@ function numberCleaned({ body }: { body: unknown }) {
 export function contactsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .get("/contacts", ({ query }) => listContacts(deps.db, query), { auth: true, query: ContactModel.list })
-    .get("/contacts/list", ({ query }) => listAllContacts(deps.db, query.name), {
+    .get("/contacts", async ({ query }) => await listContacts(deps.db, query), { auth: true, query: ContactModel.list })
+    .get("/contacts/list", async ({ query }) => await listAllContacts(deps.db, query.name), {
       auth: true,
       query: ContactModel.listAllQuery,
     })
-    .get("/contacts/:id", ({ params }) => showContact(deps.db, params.id), { auth: true, params: idParam })
-    .post("/contacts/import", ({ user }) => importPhonebook(deps, user), { auth: true })
+    .get("/contacts/:id", async ({ params }) => await showContact(deps.db, params.id), { auth: true, params: idParam })
+    .post("/contacts/import", async ({ user }) => await importPhonebook(deps, user), { auth: true })
     .post("/contacts", ({ body }) => createContact(deps, body), {
       auth: true,
       transform: numberCleaned,
@@ -49,13 +49,13 @@ export function contactsRoutes(deps: AppDeps, tokens: Tokens) {
     })
     .delete(
       "/contacts/:id",
-      ({ params }) => {
-        deleteContact(deps, params.id);
+      async ({ params }) => {
+        await deleteContact(deps, params.id);
         return { message: "Contact deleted" };
       },
       { auth: "contacts-page:deleteContact", params: idParam },
     )
-    .post("/contact", ({ body }) => getOrCreateContact(deps, body), {
+    .post("/contact", async ({ body }) => await getOrCreateContact(deps, body), {
       auth: true,
       transform: numberCleaned,
       body: ContactModel.getOrCreate,

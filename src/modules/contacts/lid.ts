@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/tables";
@@ -32,18 +34,18 @@ export function lidFallbackName(lid: string): string {
  * into that one (one active ticket per contact and connection). Lists hear `contact` and `ticket` events.
  * Returns the contact now holding the number, or undefined when no contact has either.
  */
-export function linkLid(
+export async function linkLid(
   deps: Pick<AppDeps, "db" | "events" | "log">,
   number: string,
   lid: string,
-): ContactRow | undefined {
-  const result = deps.db.transaction((tx) => link(tx, number, lid));
+): Promise<ContactRow | undefined> {
+  const result = await atomically(deps.db, async (tx) => await link(tx, number, lid));
   if (result.removedContactId !== undefined)
     deps.events.emit("contact.deleted", { contactId: result.removedContactId });
   if (result.changed && result.contact) deps.events.emit("contact.updated", { contact: result.contact });
   for (const ticket of result.removedTickets) deps.events.emit("ticket.deleted", { ticket });
   if (result.movedTicketIds.length) {
-    for (const dto of toTicketDtos(deps.db, findTickets(deps.db, result.movedTicketIds)))
+    for (const dto of await toTicketDtos(deps.db, await findTickets(deps.db, result.movedTicketIds)))
       deps.events.emit("ticket.updated", { ticket: dto });
   }
   if (result.removedContactId !== undefined)
@@ -55,45 +57,45 @@ export function linkLid(
 }
 
 /** Links every reported LID↔phone pair (see linkLid); a pair that fails is logged and the others still apply. */
-export function linkLids(deps: Pick<AppDeps, "db" | "events" | "log">, pairs: { phone: string; lid?: string }[]) {
+export async function linkLids(deps: Pick<AppDeps, "db" | "events" | "log">, pairs: { phone: string; lid?: string }[]) {
   for (const { phone, lid } of pairs) {
     if (!lid) continue;
     try {
-      linkLid(deps, phone, lid);
+      await linkLid(deps, phone, lid);
     } catch (error) {
       deps.log.error("LID pairing not applied", { lid, error });
     }
   }
 }
 
-function link(tx: Tx, number: string, lid: string): Linked {
-  const byNumber = tx.select().from(contacts).where(eq(contacts.number, number)).get();
-  const byLid = tx.select().from(contacts).where(eq(contacts.lid, lid)).get();
+async function link(tx: Tx, number: string, lid: string): Promise<Linked> {
+  const byNumber = await first(tx.select().from(contacts).where(eq(contacts.number, number)));
+  const byLid = await first(tx.select().from(contacts).where(eq(contacts.lid, lid)));
   const none = { changed: false, removedTickets: [], movedTicketIds: [] };
   if (byNumber?.isGroup || byLid?.isGroup) return { contact: byNumber, ...none };
   if (!byLid) {
     if (!byNumber || byNumber.lid) return { contact: byNumber, ...none };
-    return { contact: update(tx, byNumber.id, { lid }), ...none, changed: true };
+    return { contact: await update(tx, byNumber.id, { lid }), ...none, changed: true };
   }
   // A LID that already has another number is left alone: one pairing never moves a person's history.
   if (byLid.number !== null) return { contact: byNumber, ...none };
-  if (!byNumber) return { contact: update(tx, byLid.id, { number }), ...none, changed: true };
-  return merge(tx, byLid, byNumber, lid);
+  if (!byNumber) return { contact: await update(tx, byLid.id, { number }), ...none, changed: true };
+  return await merge(tx, byLid, byNumber, lid);
 }
 
-function update(tx: Tx, id: number, changes: Partial<ContactRow>): ContactRow {
-  return tx.update(contacts).set(changes).where(eq(contacts.id, id)).returning().get()!;
+async function update(tx: Tx, id: number, changes: Partial<ContactRow>): Promise<ContactRow> {
+  return (await first(tx.update(contacts).set(changes).where(eq(contacts.id, id)).returning()))!;
 }
 
 /** Moves everything of the LID-only contact `from` to the phone contact `into`, then removes `from`. */
-function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Linked {
-  const { removedTickets, movedTicketIds } = moveContactTickets(tx, from.id, into.id);
-  tx.update(contactExtraInfo).set({ contactId: into.id }).where(eq(contactExtraInfo.contactId, from.id)).run();
-  reassignSender(tx, from.id, into.id, lidAddress(lid), into.number!);
-  reassignContactSchedules(tx, from.id, into.id);
-  tx.delete(contacts).where(eq(contacts.id, from.id)).run();
+async function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Promise<Linked> {
+  const { removedTickets, movedTicketIds } = await moveContactTickets(tx, from.id, into.id);
+  await tx.update(contactExtraInfo).set({ contactId: into.id }).where(eq(contactExtraInfo.contactId, from.id));
+  await reassignSender(tx, from.id, into.id, lidAddress(lid), into.number!);
+  await reassignContactSchedules(tx, from.id, into.id);
+  await tx.delete(contacts).where(eq(contacts.id, from.id));
   const named = into.name === into.number && from.name !== lidFallbackName(lid);
-  const contact = update(tx, into.id, {
+  const contact = await update(tx, into.id, {
     lid,
     ...(named ? { name: from.name } : {}),
     ...(!into.email && from.email ? { email: from.email } : {}),

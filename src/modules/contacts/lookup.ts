@@ -1,11 +1,12 @@
+import { first } from "../../db/client";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
 /** The contact row by id. */
-export function findContact(db: Reader, id: number): ContactRow | undefined {
-  return contactById(db).get({ id });
+export async function findContact(db: Reader, id: number): Promise<ContactRow | undefined> {
+  return await contactById(db).get({ id });
 }
 
 const contactById = prepared((db) =>
@@ -17,33 +18,37 @@ const contactById = prepared((db) =>
 );
 
 /** True when the contact exists. */
-export function contactExists(db: Reader, id: number): boolean {
-  return !!db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, id)).get();
+export async function contactExists(db: Reader, id: number): Promise<boolean> {
+  return !!(await first(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, id))));
 }
 
 /** What a chat with the contact is addressed by (see contactAddress); undefined when there is no such contact. */
-export function contactChat(db: Reader, id: number): Pick<ContactRow, "number" | "lid" | "isGroup"> | undefined {
-  return db
-    .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
-    .from(contacts)
-    .where(eq(contacts.id, id))
-    .get();
+export async function contactChat(
+  db: Reader,
+  id: number,
+): Promise<Pick<ContactRow, "number" | "lid" | "isGroup"> | undefined> {
+  return await first(
+    db
+      .select({ number: contacts.number, lid: contacts.lid, isGroup: contacts.isGroup })
+      .from(contacts)
+      .where(eq(contacts.id, id)),
+  );
 }
 
 /** The id of a contact holding one of these numbers. */
-export function contactIdByNumbers(db: Reader, numbers: string[]): number | undefined {
-  return db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.number, numbers)).get()?.id;
+export async function contactIdByNumbers(db: Reader, numbers: string[]): Promise<number | undefined> {
+  return (await first(db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.number, numbers))))?.id;
 }
 
 /** A contact as the lists that show it need it. */
 export type ContactSummary = Pick<ContactRow, "id" | "name" | "number" | "profilePicUrl" | "isGroup">;
 
 /** The contacts among `ids` that exist. */
-export function contactSummaries(db: Reader, ids: readonly number[]): ContactSummary[] {
+export async function contactSummaries(db: Reader, ids: readonly number[]): Promise<ContactSummary[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return contactSummaryById(db).all({ id: distinct[0] });
-  return db.select(CONTACT_SUMMARY).from(contacts).where(inArray(contacts.id, distinct)).all();
+  if (distinct.length === 1) return await contactSummaryById(db).all({ id: distinct[0] });
+  return await db.select(CONTACT_SUMMARY).from(contacts).where(inArray(contacts.id, distinct));
 }
 
 const CONTACT_SUMMARY = {
@@ -63,11 +68,13 @@ const contactSummaryById = prepared((db) =>
 );
 
 /** The contact's extra fields, in the order they were added. */
-export function extraInfoOf(db: Reader, contactId: number): { id: number; name: string; value: string }[] {
-  return db
+export async function extraInfoOf(
+  db: Reader,
+  contactId: number,
+): Promise<{ id: number; name: string; value: string }[]> {
+  return await db
     .select({ id: contactExtraInfo.id, name: contactExtraInfo.name, value: contactExtraInfo.value })
     .from(contactExtraInfo)
     .where(eq(contactExtraInfo.contactId, contactId))
-    .orderBy(contactExtraInfo.id)
-    .all();
+    .orderBy(contactExtraInfo.id);
 }

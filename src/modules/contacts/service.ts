@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contactExtraInfo, contacts, type ContactRow } from "../../db/tables";
@@ -25,53 +27,50 @@ function assertEmail(email: string | undefined) {
 export { cleanNumber };
 
 /** One page of contacts by name, searched by name or number. */
-export function listContacts(
+export async function listContacts(
   db: Db,
   opts: ContactModel.List,
-): { contacts: ContactDto[]; count: number; hasMore: boolean } {
+): Promise<{ contacts: ContactDto[]; count: number; hasMore: boolean }> {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(contacts.name, search), contains(contacts.number, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db
+  const rows = await db
     .select()
     .from(contacts)
     .where(where)
     .orderBy(asc(contacts.name), asc(contacts.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
+    .offset(offset);
+  const total = (await first(db.select({ n: count() }).from(contacts).where(where)))?.n ?? 0;
   return { contacts: rows, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
 /** Every contact whose name contains `name`, by name (pickers). */
-export function listAllContacts(db: Db, name?: string) {
+export async function listAllContacts(db: Db, name?: string) {
   const search = normalizeSearch(name);
-  return db
+  return await db
     .select()
     .from(contacts)
     .where(search ? contains(contacts.name, search) : undefined)
-    .orderBy(asc(contacts.name), asc(contacts.id))
-    .all();
+    .orderBy(asc(contacts.name), asc(contacts.id));
 }
 
-export function showContact(db: Db, id: number) {
-  const row = findContact(db, id);
+export async function showContact(db: Db, id: number) {
+  const row = await findContact(db, id);
   if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
-  const extraInfo = db
+  const extraInfo = await db
     .select()
     .from(contactExtraInfo)
     .where(eq(contactExtraInfo.contactId, id))
-    .orderBy(asc(contactExtraInfo.id))
-    .all();
+    .orderBy(asc(contactExtraInfo.id));
   return { ...row, extraInfo };
 }
 
 /** The global default connection's id, or ERR_NO_DEF_WAPP_FOUND. */
 /** Asks WhatsApp through the default connection; returns the canonical digits it knows for `number`. */
 async function checkOnWhatsapp(deps: AppDeps, number: string): Promise<string> {
-  const connectionId = globalDefaultConnection(deps.db);
-  if (!deps.channels.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+  const connectionId = await globalDefaultConnection(deps.db);
+  if (!(await deps.channels.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
   let canonical: string | null;
   try {
     canonical = await deps.channels.checkNumber(connectionId, number);
@@ -82,8 +81,8 @@ async function checkOnWhatsapp(deps: AppDeps, number: string): Promise<string> {
   return canonical;
 }
 
-function assertNumberFree(db: Db, number: string, exceptId?: number) {
-  const row = db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)).get();
+async function assertNumberFree(db: Db, number: string, exceptId?: number) {
+  const row = await first(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)));
   if (row && row.id !== exceptId) throw new AppError("ERR_DUPLICATED_CONTACT", 400);
 }
 
@@ -91,21 +90,22 @@ function assertNumberFree(db: Db, number: string, exceptId?: number) {
 export async function createContact(deps: AppDeps, input: ContactModel.Create) {
   assertEmail(input.email);
   const number = await checkOnWhatsapp(deps, cleanNumber(input.number));
-  assertNumberFree(deps.db, number);
-  const id = deps.db.transaction((tx) => {
-    const row = tx
-      .insert(contacts)
-      .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
-      .returning({ id: contacts.id })
-      .get();
+  await assertNumberFree(deps.db, number);
+  const id = await atomically(deps.db, async (tx) => {
+    const row = await one(
+      tx
+        .insert(contacts)
+        .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
+        .returning({ id: contacts.id }),
+    );
     const extra = input.extraInfo ?? [];
     if (extra.length)
-      tx.insert(contactExtraInfo)
-        .values(extra.map((e) => ({ contactId: row.id, name: e.name, value: e.value ?? "" })))
-        .run();
+      await tx
+        .insert(contactExtraInfo)
+        .values(extra.map((e) => ({ contactId: row.id, name: e.name, value: e.value ?? "" })));
     return row.id;
   });
-  const contact = showContact(deps.db, id);
+  const contact = await showContact(deps.db, id);
   deps.events.emit("contact.created", { contact });
   return contact;
 }
@@ -115,8 +115,8 @@ export async function createContact(deps: AppDeps, input: ContactModel.Create) {
  * must see all of its active (open or pending) tickets: admins always do, an agent only when none of them sits
  * in a queue they are not in. Refused with 403 otherwise.
  */
-function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactId: number) {
-  const active = activeTicketsOfContact(db, contactId);
+async function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactId: number) {
+  const active = await activeTicketsOfContact(db, contactId);
   if (active.some((ticket) => !canSeeTicket(actor, ticket))) throw forbidden();
 }
 
@@ -125,55 +125,53 @@ function assertMayChangeNumber(db: Pick<Db, "select">, actor: AuthUser, contactI
  * extra info is upserted by id, the rest removed.
  */
 export async function updateContact(deps: AppDeps, actor: AuthUser, id: number, input: ContactModel.Update) {
-  const current = showContact(deps.db, id);
+  const current = await showContact(deps.db, id);
   assertEmail(input.email);
   let number = current.number;
   const numberChanges = input.number !== undefined && cleanNumber(input.number) !== current.number;
   if (numberChanges) {
-    assertMayChangeNumber(deps.db, actor, id);
+    await assertMayChangeNumber(deps.db, actor, id);
     number = await checkOnWhatsapp(deps, cleanNumber(input.number!));
-    assertNumberFree(deps.db, number, id);
+    await assertNumberFree(deps.db, number, id);
   }
-  deps.db.transaction((tx) => {
+  await atomically(deps.db, async (tx) => {
     // Checked again inside the write: a ticket may have opened in another queue while WhatsApp was asked.
-    if (numberChanges) assertMayChangeNumber(tx, actor, id);
-    tx.update(contacts)
+    if (numberChanges) await assertMayChangeNumber(tx, actor, id);
+    await tx
+      .update(contacts)
       .set({
         number,
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
         ...(input.email !== undefined ? { email: input.email.trim() } : {}),
       })
-      .where(eq(contacts.id, id))
-      .run();
+      .where(eq(contacts.id, id));
     if (input.extraInfo === undefined) return;
     const ownIds = new Set(current.extraInfo.map((e) => e.id));
     const kept = input.extraInfo.filter((e) => e.id != null && ownIds.has(e.id)).map((e) => e.id!);
-    tx.delete(contactExtraInfo)
-      .where(and(eq(contactExtraInfo.contactId, id), kept.length ? notInArray(contactExtraInfo.id, kept) : undefined))
-      .run();
+    await tx
+      .delete(contactExtraInfo)
+      .where(and(eq(contactExtraInfo.contactId, id), kept.length ? notInArray(contactExtraInfo.id, kept) : undefined));
     for (const e of input.extraInfo) {
       if (e.id != null && ownIds.has(e.id)) {
-        tx.update(contactExtraInfo)
+        await tx
+          .update(contactExtraInfo)
           .set({ name: e.name, value: e.value ?? "" })
-          .where(eq(contactExtraInfo.id, e.id))
-          .run();
+          .where(eq(contactExtraInfo.id, e.id));
       } else {
-        tx.insert(contactExtraInfo)
-          .values({ contactId: id, name: e.name, value: e.value ?? "" })
-          .run();
+        await tx.insert(contactExtraInfo).values({ contactId: id, name: e.name, value: e.value ?? "" });
       }
     }
   });
-  const contact = showContact(deps.db, id);
+  const contact = await showContact(deps.db, id);
   deps.events.emit("contact.updated", { contact });
   return contact;
 }
 
 /** DELETE /contacts/:id: tickets, messages and schedules go with it (foreign keys), then its messages' media files. */
-export function deleteContact(deps: AppDeps, id: number) {
-  const files = deps.db.transaction((tx) => {
-    const media = mediaFilesOfTickets(tx, ticketIdsOfContact(tx, id));
-    const row = tx.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }).get();
+export async function deleteContact(deps: AppDeps, id: number) {
+  const files = await atomically(deps.db, async (tx) => {
+    const media = await mediaFilesOfTickets(tx, await ticketIdsOfContact(tx, id));
+    const row = await first(tx.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }));
     if (!row) throw notFound("ERR_NO_CONTACT_FOUND");
     return media;
   });
@@ -182,25 +180,26 @@ export function deleteContact(deps: AppDeps, id: number) {
 }
 
 /** POST /contact: the contact with this number, created (without a WhatsApp check) when missing. */
-export function getOrCreateContact(deps: AppDeps, input: ContactModel.GetOrCreate): ContactRow {
+export async function getOrCreateContact(deps: AppDeps, input: ContactModel.GetOrCreate): Promise<ContactRow> {
   assertEmail(input.email);
   const number = cleanNumber(input.number);
-  const existing = deps.db.select().from(contacts).where(eq(contacts.number, number)).get();
+  const existing = await first(deps.db.select().from(contacts).where(eq(contacts.number, number)));
   if (existing) return existing;
-  const contact = deps.db
-    .insert(contacts)
-    .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
-    .returning()
-    .get();
+  const contact = await one(
+    deps.db
+      .insert(contacts)
+      .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
+      .returning(),
+  );
   deps.events.emit("contact.created", { contact });
   return contact;
 }
 
 /** POST /contacts/import: phone-book entries of the caller's (or the global) default connection become contacts. */
-export function importPhonebook(deps: AppDeps, actor: AuthUser) {
-  const own = actor.whatsappId ?? userDefaultConnection(deps.db, actor.id);
-  const connectionId = own ?? globalDefaultConnection(deps.db);
-  const entries = phonebookOf(deps.db, connectionId);
+export async function importPhonebook(deps: AppDeps, actor: AuthUser) {
+  const own = actor.whatsappId ?? (await userDefaultConnection(deps.db, actor.id));
+  const connectionId = own ?? (await globalDefaultConnection(deps.db));
+  const entries = await phonebookOf(deps.db, connectionId);
   if (entries.length === 0) throw new AppError("ERR_NO_PHONEBOOK", 400);
   // Only real phone numbers: group ids and LID-only entries (no phone mapping) are skipped.
   const candidates = new Map<string, string>();
@@ -218,23 +217,21 @@ export function importPhonebook(deps: AppDeps, actor: AuthUser) {
   const numbers = [...candidates.keys()];
   const existing = new Set(
     numbers.length
-      ? deps.db
-          .select({ number: contacts.number })
-          .from(contacts)
-          .where(inArray(contacts.number, numbers))
-          .all()
-          .map((r) => r.number)
+      ? (await deps.db.select({ number: contacts.number }).from(contacts).where(inArray(contacts.number, numbers))).map(
+          (r) => r.number,
+        )
       : [],
   );
   const fresh = numbers.filter((n) => !existing.has(n));
   skipped += numbers.length - fresh.length;
   const created = fresh.length
-    ? deps.db.transaction((tx) =>
-        tx
-          .insert(contacts)
-          .values(fresh.map((number) => ({ number, name: candidates.get(number)!.slice(0, 50) })))
-          .returning()
-          .all(),
+    ? await atomically(
+        deps.db,
+        async (tx) =>
+          await tx
+            .insert(contacts)
+            .values(fresh.map((number) => ({ number, name: candidates.get(number)!.slice(0, 50) })))
+            .returning(),
       )
     : [];
   for (const contact of created) deps.events.emit("contact.created", { contact });

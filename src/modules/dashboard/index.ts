@@ -12,6 +12,8 @@ import { dashboardFor } from "./service";
 export function dashboardRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/dashboard" })
     .use(authContext(deps, tokens))
-    .get("/", ({ user }) => dashboardFor(deps.db, user, deps.clock.now(), deps.config.timeZone), { auth: true })
-    .get("/onboarding", () => onboardingFor(deps.db, deps.config.sandbox), { auth: "settings:manage" });
+    .get("/", async ({ user }) => await dashboardFor(deps.db, user, deps.clock.now(), deps.config.timeZone), {
+      auth: true,
+    })
+    .get("/onboarding", async () => await onboardingFor(deps.db, deps.config.sandbox), { auth: "settings:manage" });
 }

@@ -8,12 +8,12 @@ import { anyAgent } from "../users/lookup";
  * Where a new installation stands: the steps that make the inbox useful (GET /dashboard/onboarding, admins). The
  * sandbox step is offered only where the sandbox is on.
  */
-export function onboardingFor(db: Reader, sandboxEnabled: boolean): OnboardingDto {
-  const { numberConnected, sandboxTried } = connectionProgress(db);
+export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promise<OnboardingDto> {
+  const { numberConnected, sandboxTried } = await connectionProgress(db);
   return {
     numberConnected,
-    queuesCreated: anyQueue(db),
-    agentsInvited: anyAgent(db),
+    queuesCreated: await anyQueue(db),
+    agentsInvited: await anyAgent(db),
     sandboxTried: sandboxEnabled ? sandboxTried : null,
   };
 }

@@ -14,11 +14,11 @@ export interface Dashboard {
 const FIRST_HOUR = 8;
 
 /** The dashboard counts under the caller's queue visibility, today in the configured time zone. */
-export function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Dashboard {
-  const byStatus = countByStatus(db, user);
+export async function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Promise<Dashboard> {
+  const byStatus = await countByStatus(db, user);
   const n = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
   const [start, end] = dayRangeOf(now, timeZone);
-  const created = creationTimes(db, user, start, end);
+  const created = await creationTimes(db, user, start, end);
   const hourly = new Array<number>(12).fill(0);
   const hourOf = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "numeric", hourCycle: "h23" });
   for (const createdAt of created) {

@@ -17,7 +17,7 @@ export function externalApiRoutes(deps: AppDeps) {
     .post(
       "/messages/send",
       async ({ request }) => {
-        limiter.take(assertApiToken(deps.db, request.headers.get("authorization")));
+        limiter.take(await assertApiToken(deps.db, request.headers.get("authorization")));
         return sendFromApi(deps, await readApiMessage(request, deps.config));
       },
       { parse: "none" },

@@ -34,15 +34,15 @@ export function normaliseNumber(raw: string): string {
   return digits;
 }
 
-function connectionFor(deps: AppDeps, connectionId: number | undefined): number {
-  if (connectionId == null) return defaultWhatsappId(deps.db, null);
-  if (!connectionExists(deps.db, connectionId)) throw new AppError("ERR_NO_WAPP_FOUND");
+async function connectionFor(deps: AppDeps, connectionId: number | undefined): Promise<number> {
+  if (connectionId == null) return await defaultWhatsappId(deps.db, null);
+  if (!(await connectionExists(deps.db, connectionId))) throw new AppError("ERR_NO_WAPP_FOUND");
   return connectionId;
 }
 
 /** The digits WhatsApp knows for the number, asked through the connection the message goes out on. */
 async function checkOnWhatsapp(deps: AppDeps, connectionId: number, number: string): Promise<string> {
-  if (!deps.channels.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  if (!(await deps.channels.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   let canonical: string | null;
   try {
     canonical = await deps.channels.checkNumber(connectionId, number);
@@ -64,17 +64,17 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const files = input.files ?? [];
   if (!files.length && !body.trim()) throw new FieldError("body", "required");
   const number = normaliseNumber(input.number);
-  const connectionId = connectionFor(deps, input.whatsappId);
+  const connectionId = await connectionFor(deps, input.whatsappId);
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
   const canonical = await checkOnWhatsapp(deps, connectionId, number);
 
-  const contact = findOrCreateContact(deps, { address: canonical, isGroup: false });
-  const { ticket, change } = findOrCreateTicket(deps, {
+  const contact = await findOrCreateContact(deps, { address: canonical, isGroup: false });
+  const { ticket, change } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
+  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
 
   const sent: MessageRow[] = [];
   if (uploads.length) {
@@ -82,16 +82,18 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
       sent.push(
         await sendTicketMedia(
           deps,
-          getTicketRow(deps, ticket.id),
+          await getTicketRow(deps, ticket.id),
           await storeUpload(deps, upload),
           i === 0 ? body.trim() : "",
         ),
       );
     }
   } else {
-    sent.push(await sendTicketText(deps, getTicketRow(deps, ticket.id), body, { quotedMessageId: input.quotedMsgId }));
+    sent.push(
+      await sendTicketText(deps, await getTicketRow(deps, ticket.id), body, { quotedMessageId: input.quotedMsgId }),
+    );
   }
-  markTicketRead(deps, getTicketRow(deps, ticket.id));
+  await markTicketRead(deps, await getTicketRow(deps, ticket.id));
   if (input.closeTicket)
     await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
   return { ticketId: ticket.id, messageId: sent[0]!.id, messageIds: sent.map((m) => m.id) };

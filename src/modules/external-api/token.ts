@@ -9,10 +9,10 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
  * Checks `Authorization: Bearer <token>` against the `userApiToken` setting only (never any other setting's
  * value), in constant time: both sides are hashed first so their lengths cannot leak either. Returns the token.
  */
-export function assertApiToken(db: Db, authorization: string | null | undefined): string {
+export async function assertApiToken(db: Db, authorization: string | null | undefined): Promise<string> {
   const token = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  const expected = getSetting(db, "userApiToken");
+  const expected = await getSetting(db, "userApiToken");
   if (!expected || !timingSafeEqual(digest(token), digest(expected))) throw new AppError("ERR_INVALID_API_TOKEN", 401);
   return token;
 }

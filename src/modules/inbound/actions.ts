@@ -12,8 +12,8 @@ export function botActions(deps: AppDeps): BotActions {
     },
     async change(ticket, { isBot, ...changes }) {
       if (Object.keys(changes).length) await applyTicketChanges(deps, ticket.id, changes, { actor: null });
-      if (isBot !== undefined) setBotMode(deps.db, ticket.id, isBot);
-      return findTicket(deps.db, ticket.id)!;
+      if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
+      return (await findTicket(deps.db, ticket.id))!;
     },
   };
 }

@@ -39,12 +39,12 @@ export async function runBot(
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
-  const dialog = loadDialog(deps.db, ticket.id);
+  const dialog = await loadDialog(deps.db, ticket.id);
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
     if (connection.outOfWorkMessage.trim() && deps.clock.now() - last >= OUT_OF_WORK_INTERVAL_MS) {
-      saveDialog(deps.db, ticket.id, { outOfWorkSentAt: new Date(deps.clock.now()) });
+      await saveDialog(deps.db, ticket.id, { outOfWorkSentAt: new Date(deps.clock.now()) });
       await actions.send(ticket, connection.outOfWorkMessage);
     }
     return;
@@ -55,13 +55,13 @@ export async function runBot(
 }
 
 /** The queues the connection offers, in id order. */
-function connectionQueues(deps: AppDeps, connectionId: number): QueueOption[] {
-  const ids = queueIdsOfConnections(deps.db, [connectionId]).get(connectionId) ?? [];
-  return queueSummaries(deps.db, ids).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage }));
+async function connectionQueues(deps: AppDeps, connectionId: number): Promise<QueueOption[]> {
+  const ids = (await queueIdsOfConnections(deps.db, [connectionId])).get(connectionId) ?? [];
+  return (await queueSummaries(deps.db, ids)).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage }));
 }
 
-function firstLevel(deps: AppDeps, queueId: number): ChatbotRow[] {
-  return firstLevelOptions(deps.db, [queueId]);
+async function firstLevel(deps: AppDeps, queueId: number): Promise<ChatbotRow[]> {
+  return await firstLevelOptions(deps.db, [queueId]);
 }
 
 /** The connection greeting and the numbered queue list (no back line at this level). */
@@ -82,10 +82,10 @@ async function queueMenu(
   dialog: Dialog | undefined,
   text: string,
 ) {
-  const list = connectionQueues(deps, connection.id);
+  const list = await connectionQueues(deps, connection.id);
   if (list.length === 0) {
     if (!dialog?.menuSentAt && connection.greetingMessage.trim()) {
-      saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+      await saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
       await actions.send(ticket, connection.greetingMessage);
     }
     return;
@@ -94,13 +94,13 @@ async function queueMenu(
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
   if (!chosen) {
     if (menuJustSent(deps, dialog)) return;
-    saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
+    await saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
     await actions.send(ticket, mainMenu(connection, list));
     return;
   }
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
-  saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
-  const options = firstLevel(deps, chosen.id);
+  await saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
+  const options = await firstLevel(deps, chosen.id);
   const body = options.length ? renderMenu(chosen.greetingMessage, options, true) : chosen.greetingMessage.trim();
   if (body) await actions.send(updated, body);
 }
@@ -114,14 +114,14 @@ async function chatbot(
   text: string,
 ) {
   const queueId = ticket.queueId!;
-  const node = dialog?.chatbotId != null ? findChatbotOption(deps.db, dialog.chatbotId) : undefined;
-  const options = node ? childOptions(deps.db, node.id) : firstLevel(deps, queueId);
+  const node = dialog?.chatbotId != null ? await findChatbotOption(deps.db, dialog.chatbotId) : undefined;
+  const options = node ? await childOptions(deps.db, node.id) : await firstLevel(deps, queueId);
   if (options.length === 0) return;
 
   if (isBackKey(text)) {
     const updated = await actions.change(ticket, { queueId: null, isBot: true });
-    clearDialog(deps.db, ticket.id);
-    await actions.send(updated, mainMenu(connection, connectionQueues(deps, connection.id)));
+    await clearDialog(deps.db, ticket.id);
+    await actions.send(updated, mainMenu(connection, await connectionQueues(deps, connection.id)));
     return;
   }
 
@@ -130,29 +130,29 @@ async function chatbot(
   if (!option) {
     const invalid = (dialog?.invalidCount ?? 0) + 1;
     if (invalid >= MAX_INVALID_ANSWERS) {
-      clearDialog(deps.db, ticket.id);
+      await clearDialog(deps.db, ticket.id);
       await actions.change(ticket, { isBot: false });
       return;
     }
     if (menuJustSent(deps, dialog)) return;
-    saveDialog(deps.db, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
-    const greeting = node ? node.greetingMessage : (findQueue(deps.db, queueId)?.greetingMessage ?? "");
+    await saveDialog(deps.db, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
+    const greeting = node ? node.greetingMessage : ((await findQueue(deps.db, queueId))?.greetingMessage ?? "");
     await actions.send(ticket, renderMenu(greeting, options, true));
     return;
   }
 
   if (!option.greetingMessage.trim()) {
-    clearDialog(deps.db, ticket.id);
+    await clearDialog(deps.db, ticket.id);
     await actions.change(ticket, { isBot: false });
     return;
   }
-  const next = childOptions(deps.db, option.id);
+  const next = await childOptions(deps.db, option.id);
   let current = ticket;
   if (option.isAgent && option.userId != null)
     current = await actions.change(current, { userId: option.userId, status: "open" });
-  if (next.length) saveDialog(deps.db, ticket.id, { chatbotId: option.id, invalidCount: 0 });
+  if (next.length) await saveDialog(deps.db, ticket.id, { chatbotId: option.id, invalidCount: 0 });
   else {
-    clearDialog(deps.db, ticket.id);
+    await clearDialog(deps.db, ticket.id);
     if (current.isBot) current = await actions.change(current, { isBot: false });
   }
   await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);

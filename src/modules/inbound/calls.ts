@@ -41,27 +41,27 @@ export class CallHandler {
 
   async handle(connectionId: number, call: CallEvent): Promise<void> {
     const { deps } = this;
-    if (!connectionExists(deps.db, connectionId)) return;
+    if (!(await connectionExists(deps.db, connectionId))) return;
     // A call already logged was handled: the same event again (received events are handled again after a
     // restart) must not reject or answer the caller twice.
-    if (hasMessage(deps.db, connectionId, call.id)) return;
-    const disabled = getSetting(deps.db, "call") === "disabled";
+    if (await hasMessage(deps.db, connectionId, call.id)) return;
+    const disabled = (await getSetting(deps.db, "call")) === "disabled";
     if (call.kind === "offer") {
       if (!disabled) return;
       await deps.channels
         .rejectCall(connectionId, call.id, call.from)
         .catch((error) => deps.log.warn("call reject failed", { whatsappId: connectionId, error }));
     }
-    let contact = findOrCreateContact(deps, { address: call.from, isGroup: false });
+    let contact = await findOrCreateContact(deps, { address: call.from, isGroup: false });
     await this.pipeline.runForChat(contact.id, connectionId, async () => {
-      contact = currentContact(deps, contact);
-      const { ticket, change } = findOrCreateTicket(deps, {
+      contact = await currentContact(deps, contact);
+      const { ticket, change } = await findOrCreateTicket(deps, {
         contactId: contact.id,
         whatsappId: connectionId,
         isGroup: false,
       });
-      if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
-      const stored = storeMessage(deps, {
+      if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
+      const stored = await storeMessage(deps, {
         whatsappId: connectionId,
         wid: call.id,
         ticketId: ticket.id,
@@ -79,7 +79,7 @@ export class CallHandler {
       const last = this.lastReply.get(key) ?? -Infinity;
       if (deps.clock.now() - last < CALL_REPLY_INTERVAL_MS) return;
       this.lastReply.set(key, deps.clock.now());
-      const fresh = findTicket(deps.db, ticket.id)!;
+      const fresh = (await findTicket(deps.db, ticket.id))!;
       await this.actions
         .send(fresh, CALLS_DISABLED_TEXT)
         .catch((error) => deps.log.warn("call auto message failed", { whatsappId: connectionId, error }));

@@ -49,18 +49,18 @@ export class GroupCommit {
   ) {}
 
   run<T>(write: (events: EventBus) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<T>(async (resolve, reject) => {
       this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-      if (this.queue.length >= MAX_BATCH) this.flush();
+      if (this.queue.length >= MAX_BATCH) await this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(async () => await this.flush());
       }
     });
   }
 
   /** Runs and commits the queued writes now. */
-  flush() {
+  async flush() {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
@@ -71,12 +71,12 @@ export class GroupCommit {
     const ownTransaction = !client.inTransaction;
     if (ownTransaction) client.query(IN_MEMORY_TEMP).run();
     try {
-      atomically(this.db, () => {
+      await atomically(this.db, async () => {
         for (const job of batch) {
           const emitted: Emitted[] = [];
           const bus = bufferingBus(this.events, emitted);
           try {
-            const value = atomically(this.db, () => job.write(bus));
+            const value = await atomically(this.db, () => job.write(bus));
             outcomes.push({ value, failed: false, emitted });
           } catch (error) {
             outcomes.push({ error, failed: true, emitted: [] });

@@ -25,10 +25,10 @@ const HISTORY_GROUP_MESSAGES = 2_000;
  * written at once, between live events. Returns how many messages were stored.
  */
 export async function importHistory(deps: AppDeps, connectionId: number, list: NormalizedMessage[]): Promise<number> {
-  const connection = findConnection(deps.db, connectionId);
+  const connection = await findConnection(deps.db, connectionId);
   if (!connection?.importHistory) return 0;
   const since = deps.clock.now() - connection.importHistoryDays * DAY_MS;
-  const ignoreGroups = getSetting(deps.db, "CheckMsgIsGroup") === "enabled";
+  const ignoreGroups = (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled";
   const chats = new Map<string, NormalizedMessage[]>();
   for (const m of list) {
     if (m.at < since || m.kind === "waiting" || (m.isGroup && ignoreGroups) || (m.fromMe && m.body.startsWith(LRM)))
@@ -46,12 +46,13 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
   let groupSize = 0;
   for (const chat of chats.values()) {
     group.push(
-      commits.run((events) =>
-        importChat(
-          { ...deps, events },
-          connectionId,
-          chat.sort((a, b) => a.at - b.at),
-        ),
+      commits.run(
+        async (events) =>
+          await importChat(
+            { ...deps, events },
+            connectionId,
+            chat.sort((a, b) => a.at - b.at),
+          ),
       ),
     );
     groupSize += chat.length;
@@ -65,8 +66,8 @@ export async function importHistory(deps: AppDeps, connectionId: number, list: N
   return stored;
 }
 
-function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage[]): number {
-  const known = storedWids(
+async function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage[]): Promise<number> {
+  const known = await storedWids(
     deps.db,
     connectionId,
     chat.map((m) => m.id),
@@ -75,18 +76,18 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
   if (!fresh.length) return 0;
   const first = fresh[0]!;
   const contact = first.isGroup
-    ? findOrCreateContact(deps, {
+    ? await findOrCreateContact(deps, {
         address: first.chatId,
         name: fresh.find((m) => m.groupName)?.groupName,
         isGroup: true,
       })
-    : findOrCreateContact(deps, {
+    : await findOrCreateContact(deps, {
         address: first.chatId,
         lid: fresh.find((m) => m.lid)?.lid,
         name: fresh.find((m) => !m.fromMe && m.pushName)?.pushName,
         isGroup: false,
       });
-  const ticket = historyTicket(
+  const ticket = await historyTicket(
     deps.db,
     { contactId: contact.id, whatsappId: connectionId, isGroup: first.isGroup },
     first.at,
@@ -98,10 +99,15 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
       ? null
       : m.isGroup
         ? m.author
-          ? findOrCreateContact(deps, { address: m.author.phone, lid: m.lid, name: m.author.name, isGroup: false })
+          ? await findOrCreateContact(deps, {
+              address: m.author.phone,
+              lid: m.lid,
+              name: m.author.name,
+              isGroup: false,
+            })
           : null
         : contact;
-    const { created } = storeMessage(deps, {
+    const { created } = await storeMessage(deps, {
       whatsappId: connectionId,
       wid: m.id,
       ticketId: ticket.id,
@@ -129,13 +135,13 @@ function importChat(deps: AppDeps, connectionId: number, chat: NormalizedMessage
   }
   // Messages are in time order and the ticket only moves forward: the last one stored is where it ends.
   if (last)
-    touchHistoryMessage(
+    await touchHistoryMessage(
       deps.db,
       ticket.id,
       lastMessageText({ body: bodyOf(last), mediaType: last.kind }),
       new Date(last.at),
     );
-  const row = findTicket(deps.db, ticket.id);
-  if (row) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, row) });
+  const row = await findTicket(deps.db, ticket.id);
+  if (row) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, row) });
   return stored;
 }

@@ -17,18 +17,20 @@ export function createIngest(deps: AppDeps): InboundSink {
   const calls = new CallHandler(deps, actions, pipeline);
   return {
     onMessage: (connectionId, message) => pipeline.handle(connectionId, message),
-    wantsMedia: (connectionId, messageId) => isMediaPending(deps, connectionId, messageId),
-    onMedia: async (connectionId, messageId, outcome) => void settleMedia(deps, connectionId, messageId, outcome),
-    onAck: (connectionId, messageId, ack) => void updateAck(deps, connectionId, messageId, ack),
-    onRevoked: (connectionId, messageId) => void markRevoked(deps, connectionId, messageId),
-    onEdit: (connectionId, edit) => void applyEdit(deps, connectionId, edit),
-    onReaction: (connectionId, reaction) => void applyReaction(deps, connectionId, reaction),
+    wantsMedia: async (connectionId, messageId) => await isMediaPending(deps, connectionId, messageId),
+    onMedia: async (connectionId, messageId, outcome) =>
+      void (await settleMedia(deps, connectionId, messageId, outcome)),
+    onAck: async (connectionId, messageId, ack) => void (await updateAck(deps, connectionId, messageId, ack)),
+    onRevoked: async (connectionId, messageId) => void (await markRevoked(deps, connectionId, messageId)),
+    onEdit: async (connectionId, edit) => void (await applyEdit(deps, connectionId, edit)),
+    onReaction: async (connectionId, reaction) => void (await applyReaction(deps, connectionId, reaction)),
     onCall: (connectionId, call) => calls.handle(connectionId, call),
-    onContacts: (connectionId, contacts) => {
-      savePhonebook(deps.db, connectionId, contacts);
-      linkLids(deps, contacts);
+    onContacts: async (connectionId, contacts) => {
+      await savePhonebook(deps.db, connectionId, contacts);
+      await linkLids(deps, contacts);
     },
-    onSendRejected: (connectionId, messageId, reason) => markRejected(deps, connectionId, messageId, reason),
+    onSendRejected: async (connectionId, messageId, reason) =>
+      await markRejected(deps, connectionId, messageId, reason),
     onHistory: async (connectionId, messages) => void (await importHistory(deps, connectionId, messages)),
   };
 }

@@ -60,10 +60,10 @@ export class InboundPipeline {
     const { deps } = this;
     // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;
-    if (message.isGroup && getSetting(deps.db, "CheckMsgIsGroup") === "enabled") return;
-    const connection = findConnection(deps.db, connectionId);
+    if (message.isGroup && (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled") return;
+    const connection = await findConnection(deps.db, connectionId);
     if (!connection) return;
-    if (isStoredForGood(deps.db, connectionId, message.id)) return;
+    if (await isStoredForGood(deps.db, connectionId, message.id)) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
         whatsappId: connectionId,
@@ -96,24 +96,24 @@ export class InboundPipeline {
     await this.chats.run(`${chatContact.id}:${connectionId}`, async () => {
       // Ticket and message are written together and committed with the other chats' messages of the moment
       // (see GroupCommit); the bot stage runs once this message is durable.
-      const written = await this.commits.run((events) => {
+      const written = await this.commits.run(async (events) => {
         const batch = { ...deps, events };
-        if (isStoredForGood(deps.db, connectionId, message.id)) return undefined;
-        chatContact = currentContact(deps, chatContact);
-        if (sender) sender = currentContact(deps, sender);
-        const { ticket, change } = findOrCreateTicket(batch, {
+        if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
+        chatContact = await currentContact(deps, chatContact);
+        if (sender) sender = await currentContact(deps, sender);
+        const { ticket, change } = await findOrCreateTicket(batch, {
           contactId: chatContact.id,
           whatsappId: connectionId,
           isGroup: message.isGroup,
         });
-        if (change) events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
-        return { ticket, stored: storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
+        if (change) events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
+        return { ticket, stored: await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
       });
       if (!written) return;
       const { ticket, stored } = written;
       if (message.fromMe || message.isGroup || message.kind === "waiting") return;
       if (!stored.created && !stored.replaced) return;
-      const fresh = findTicket(deps.db, ticket.id)!;
+      const fresh = (await findTicket(deps.db, ticket.id))!;
       try {
         if (chatContact.number && (await handleOptOut(deps, connectionId, fresh, chatContact.number, message.body)))
           return;
@@ -133,10 +133,10 @@ export class InboundPipeline {
    * The contact a message reports: read at once when it is known, otherwise found or created in the group commit,
    * so a new chat's contact is committed with the other writes of the moment instead of in a commit of its own.
    */
-  private contactOf(input: ReportedContact): ContactRow | Promise<ContactRow> {
+  private async contactOf(input: ReportedContact): Promise<ContactRow | Promise<ContactRow>> {
     return (
-      knownContact(this.deps.db, input) ??
-      this.commits.run((events) => findOrCreateContact({ ...this.deps, events }, input))
+      (await knownContact(this.deps.db, input)) ??
+      this.commits.run(async (events) => await findOrCreateContact({ ...this.deps, events }, input))
     );
   }
 

@@ -88,8 +88,8 @@ export async function mediaForUser(
   user: AuthUser,
   messageId: number,
 ): Promise<ServedMedia> {
-  const row = findMessage(deps.db, messageId);
-  const ticket = row && findTicket(deps.db, row.ticketId);
+  const row = await findMessage(deps.db, messageId);
+  const ticket = row && (await findTicket(deps.db, row.ticketId));
   if (!row || !ticket) throw notFound("ERR_NO_MESSAGE_FOUND");
   if (!canSeeTicket(user, ticket)) throw forbidden();
   return mediaOfMessage(deps, messageId);
@@ -97,7 +97,7 @@ export async function mediaForUser(
 
 /** The file of a message, for a caller already allowed to open it (404 when there is none). */
 export async function mediaOfMessage(deps: Pick<AppDeps, "db" | "config">, messageId: number): Promise<ServedMedia> {
-  const row = findMessage(deps.db, messageId);
+  const row = await findMessage(deps.db, messageId);
   if (!row?.mediaUrl || basename(row.mediaUrl) !== row.mediaUrl) throw notFound("ERR_NO_MESSAGE_FOUND");
   const path = join(deps.config.mediaDir, row.mediaUrl);
   const file = Bun.file(path);

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { and, eq } from "drizzle-orm";
 import type { MediaOutcome, OversizedMedia } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
@@ -13,12 +15,13 @@ export function withOversizedNote(body: string, oversized: OversizedMedia): stri
 }
 
 /** True while the message is stored with its media `downloading`. */
-export function isMediaPending(deps: Pick<AppDeps, "db">, connectionId: number, wid: string): boolean {
-  return !!deps.db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
-    .get();
+export async function isMediaPending(deps: Pick<AppDeps, "db">, connectionId: number, wid: string): Promise<boolean> {
+  return !!(await first(
+    deps.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading"))),
+  ));
 }
 
 /**
@@ -26,18 +29,21 @@ export function isMediaPending(deps: Pick<AppDeps, "db">, connectionId: number, 
  * the size limit also gets its name and size in the text), and its chat is told. Only a message still waiting is
  * changed; a file that nothing waits for any more is removed.
  */
-export function settleMedia(
+export async function settleMedia(
   deps: Pick<AppDeps, "db" | "events" | "log" | "config">,
   connectionId: number,
   wid: string,
   outcome: MediaOutcome,
-): MessageRow | undefined {
-  const row = deps.db.transaction((tx) => {
-    const waiting = tx
-      .select()
-      .from(messages)
-      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")))
-      .get();
+): Promise<MessageRow | undefined> {
+  const row = await atomically(deps.db, async (tx) => {
+    const waiting = await first(
+      tx
+        .select()
+        .from(messages)
+        .where(
+          and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), eq(messages.mediaState, "downloading")),
+        ),
+    );
     if (!waiting) return undefined;
     let changes: Partial<MessageRow>;
     if ("media" in outcome) {
@@ -49,11 +55,11 @@ export function settleMedia(
       };
     } else if ("oversized" in outcome) {
       changes = { body: withOversizedNote(waiting.body, outcome.oversized), mediaState: "unavailable" };
-      replaceLastMessage(tx, waiting.ticketId, waiting.body, changes.body!);
+      await replaceLastMessage(tx, waiting.ticketId, waiting.body, changes.body!);
     } else {
       changes = { mediaState: "unavailable" };
     }
-    return tx.update(messages).set(changes).where(eq(messages.id, waiting.id)).returning().get();
+    return await first(tx.update(messages).set(changes).where(eq(messages.id, waiting.id)).returning());
   });
   if ("media" in outcome && !row) removeMediaFiles(deps, [outcome.media.fileName]);
   if ("oversized" in outcome)
@@ -63,6 +69,6 @@ export function settleMedia(
       bytes: outcome.oversized.bytes,
       limitMb: deps.config.maxMediaMb,
     });
-  if (row) emitMessageUpdate(deps, row);
+  if (row) await emitMessageUpdate(deps, row);
   return row;
 }

@@ -68,8 +68,8 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
       .use(authContext(deps, tokens))
       .get(
         "/:ticketId",
-        ({ user, params, query, request }) => {
-          const page = listMessages(deps, user, params.ticketId, query.pageNumber);
+        async ({ user, params, query, request }) => {
+          const page = await listMessages(deps, user, params.ticketId, query.pageNumber);
           return { ...page, messages: presentMessages(deps, page.messages, presentationFor(deps, request)) };
         },
         {
@@ -78,11 +78,15 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
           query: MessageModel.listQuery,
         },
       )
-      .get("/:ticketId/search", ({ user, params, query }) => searchMessages(deps, user, params.ticketId, query.q), {
-        auth: true,
-        params: MessageModel.listParams,
-        query: MessageModel.searchQuery,
-      })
+      .get(
+        "/:ticketId/search",
+        async ({ user, params, query }) => await searchMessages(deps, user, params.ticketId, query.q),
+        {
+          auth: true,
+          params: MessageModel.listParams,
+          query: MessageModel.searchQuery,
+        },
+      )
       // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
       .post(
         "/:id",

@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { and, eq } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -11,37 +12,40 @@ import { storeMessage } from "./store";
  * the contact never gets it; it is written by us (`fromMe`) and already read, so it never counts as unread; the
  * ticket's last message and time stay the conversation's. The author's name goes in `senderName`.
  */
-export function storeNote(
+export async function storeNote(
   deps: AppDeps,
   ticket: TicketRow,
   author: Pick<AuthUser, "id" | "name" | "profile" | "queueIds">,
   body: string,
   quotedMessageId?: number,
-): MessageRow {
-  const quoted = quoteOf(deps, ticket, { quotedMessageId, quotedBy: author });
-  return storeMessage(deps, {
-    whatsappId: ticket.whatsappId,
-    wid: `note-${crypto.randomUUID()}`,
-    ticketId: ticket.id,
-    contactId: null,
-    body,
-    fromMe: true,
-    read: true,
-    senderName: author.name,
-    quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
-    isPrivate: true,
-  }).message;
+): Promise<MessageRow> {
+  const quoted = await quoteOf(deps, ticket, { quotedMessageId, quotedBy: author });
+  return (
+    await storeMessage(deps, {
+      whatsappId: ticket.whatsappId,
+      wid: `note-${crypto.randomUUID()}`,
+      ticketId: ticket.id,
+      contactId: null,
+      body,
+      fromMe: true,
+      read: true,
+      senderName: author.name,
+      quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
+      isPrivate: true,
+    })
+  ).message;
 }
 
 /** Removes a private note (nobody outside the team saw it, so nothing is deleted on the network) and tells its chat. */
-export function removeNote(deps: Pick<AppDeps, "db" | "events">, messageId: number): boolean {
-  const row = deps.db
-    .delete(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.isPrivate, true)))
-    .returning()
-    .get();
+export async function removeNote(deps: Pick<AppDeps, "db" | "events">, messageId: number): Promise<boolean> {
+  const row = await first(
+    deps.db
+      .delete(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.isPrivate, true)))
+      .returning(),
+  );
   if (!row) return false;
-  const ticket = findTicket(deps.db, row.ticketId);
+  const ticket = await findTicket(deps.db, row.ticketId);
   if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
   return true;
 }

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
@@ -77,8 +79,8 @@ export class Outbox {
 
   private async drain(deps: AppDeps, connectionId: number, lane: Lane) {
     for (;;) {
-      if (!isConnected(deps, connectionId)) return;
-      const row = claimNext(deps, connectionId);
+      if (!(await isConnected(deps, connectionId))) return;
+      const row = await claimNext(deps, connectionId);
       if (!row) return;
       const outcome = await deliver(deps, row);
       for (const resolve of lane.waiters.get(row.id) ?? []) resolve();
@@ -90,50 +92,55 @@ export class Outbox {
 }
 
 /** A send only starts on a connection that runs and last reported CONNECTED (not while it opens or reconnects). */
-function isConnected(deps: AppDeps, connectionId: number): boolean {
-  if (!deps.channels.isRunning(connectionId)) return false;
-  return findConnection(deps.db, connectionId)?.status === "CONNECTED";
+async function isConnected(deps: AppDeps, connectionId: number): Promise<boolean> {
+  if (!(await deps.channels.isRunning(connectionId))) return false;
+  return (await findConnection(deps.db, connectionId))?.status === "CONNECTED";
 }
 
-function claimNext(deps: AppDeps, connectionId: number): MessageRow | undefined {
-  const row = deps.db.transaction((tx) => {
-    const next = tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, connectionId)))
-      .orderBy(asc(messages.id))
-      .limit(1)
-      .get();
+async function claimNext(deps: AppDeps, connectionId: number): Promise<MessageRow | undefined> {
+  const row = await atomically(deps.db, async (tx) => {
+    const next = await first(
+      tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, connectionId)))
+        .orderBy(asc(messages.id))
+        .limit(1),
+    );
     if (!next) return undefined;
-    return tx
-      .update(messages)
-      .set({ sendState: "sending" })
-      .where(and(eq(messages.id, next.id), eq(messages.sendState, "queued")))
-      .returning()
-      .get();
+    return await first(
+      tx
+        .update(messages)
+        .set({ sendState: "sending" })
+        .where(and(eq(messages.id, next.id), eq(messages.sendState, "queued")))
+        .returning(),
+    );
   });
-  if (row) emitMessageUpdate(deps, row);
+  if (row) await emitMessageUpdate(deps, row);
   return row;
 }
 
 /** Moves a message on from `from` (only if it is still there, e.g. not failed by a nack meanwhile) and tells its chat. */
-function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendError: ErrorCode | null = null) {
-  const row = deps.db.transaction((tx) =>
-    tx
-      .update(messages)
-      .set({ sendState: to, sendError })
-      .where(and(eq(messages.id, id), eq(messages.sendState, from)))
-      .returning()
-      .get(),
+async function settle(deps: AppDeps, id: number, from: SendState, to: SendState, sendError: ErrorCode | null = null) {
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(messages)
+          .set({ sendState: to, sendError })
+          .where(and(eq(messages.id, id), eq(messages.sendState, from)))
+          .returning(),
+      ),
   );
-  if (row) emitMessageUpdate(deps, row);
+  if (row) await emitMessageUpdate(deps, row);
 }
 
 async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed" | "queued"> {
   const connectionId = row.whatsappId!;
   try {
-    const ticket = findTicket(deps.db, row.ticketId);
-    const chat = ticket ? contactChat(deps.db, ticket.contactId) : undefined;
+    const ticket = await findTicket(deps.db, row.ticketId);
+    const chat = ticket ? await contactChat(deps.db, ticket.contactId) : undefined;
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
     if (row.mediaUrl)
@@ -141,19 +148,22 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
     else
       await deps.channels.sendText(connectionId, to, chat.isGroup, row.body, {
         messageId: row.wid,
-        quoted: quotedOf(deps, row),
+        quoted: await quotedOf(deps, row),
       });
   } catch (error) {
-    if ((error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") || !isConnected(deps, connectionId)) {
+    if (
+      (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") ||
+      !(await isConnected(deps, connectionId))
+    ) {
       deps.log.info("send waits for the connection", { whatsappId: connectionId, messageId: row.id });
-      settle(deps, row.id, "sending", "queued");
+      await settle(deps, row.id, "sending", "queued");
       return "queued";
     }
     deps.log.warn("send failed", { whatsappId: connectionId, messageId: row.id, error });
-    settle(deps, row.id, "sending", "failed", error instanceof AppError ? error.code : "ERR_SENDING_WAPP_MSG");
+    await settle(deps, row.id, "sending", "failed", error instanceof AppError ? error.code : "ERR_SENDING_WAPP_MSG");
     return "failed";
   }
-  settle(deps, row.id, "sending", "sent");
+  await settle(deps, row.id, "sending", "sent");
   return "sent";
 }
 
@@ -171,23 +181,24 @@ function outgoingMedia(deps: AppDeps, row: MessageRow): OutgoingMedia {
   };
 }
 
-function quotedOf(deps: AppDeps, row: MessageRow): SendOptions["quoted"] {
+async function quotedOf(deps: AppDeps, row: MessageRow): Promise<SendOptions["quoted"]> {
   if (row.quotedMsgId == null) return undefined;
-  const q = findMessage(deps.db, row.quotedMsgId);
+  const q = await findMessage(deps.db, row.quotedMsgId);
   return q && !q.isPrivate
     ? { id: q.wid, fromMe: q.fromMe, raw: q.dataJson, remoteJid: q.remoteJid, participant: q.participant, body: q.body }
     : undefined;
 }
 
 /** Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back. */
-export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
-  const rows = deps.db.transaction((tx) =>
-    tx
-      .update(messages)
-      .set({ sendState: "queued" })
-      .where(eq(messages.sendState, "sending"))
-      .returning({ id: messages.id })
-      .all(),
+export async function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
+  const rows = await atomically(
+    deps.db,
+    async (tx) =>
+      await tx
+        .update(messages)
+        .set({ sendState: "queued" })
+        .where(eq(messages.sendState, "sending"))
+        .returning({ id: messages.id }),
   );
   if (rows.length) deps.log.info("interrupted sends queued again", { messageIds: rows.map((r) => r.id) });
 }
@@ -196,46 +207,55 @@ export function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
  * The network refused a message (a nack): it shows as failed, to be retried. A message the contact already
  * received (delivered or read) stays as it is.
  */
-export function markRejected(
+export async function markRejected(
   deps: Pick<AppDeps, "db" | "events" | "log">,
   connectionId: number,
   wid: string,
   reason?: string,
 ) {
-  const row = deps.db.transaction((tx) =>
-    tx
-      .update(messages)
-      .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
-      .where(
-        and(
-          eq(messages.whatsappId, connectionId),
-          eq(messages.wid, wid),
-          eq(messages.fromMe, true),
-          lt(messages.ack, 3),
-        ),
-      )
-      .returning()
-      .get(),
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(messages)
+          .set({ sendState: "failed", sendError: "ERR_WAPP_MSG_REJECTED" })
+          .where(
+            and(
+              eq(messages.whatsappId, connectionId),
+              eq(messages.wid, wid),
+              eq(messages.fromMe, true),
+              lt(messages.ack, 3),
+            ),
+          )
+          .returning(),
+      ),
   );
   deps.log.warn("message rejected by the network", { whatsappId: connectionId, wid, reason, known: !!row });
-  if (row) emitMessageUpdate(deps, row);
+  if (row) await emitMessageUpdate(deps, row);
 }
 
 /**
  * Cancels a message that was not handed to the network (queued, or failed): the row and its file are removed
  * and its chat told. Returns false when it is no longer cancellable (being sent, or sent).
  */
-export function cancelUnsent(deps: Pick<AppDeps, "db" | "events" | "config" | "log">, messageId: number): boolean {
-  const row = deps.db.transaction((tx) =>
-    tx
-      .delete(messages)
-      .where(and(eq(messages.id, messageId), inArray(messages.sendState, ["queued", "failed"])))
-      .returning()
-      .get(),
+export async function cancelUnsent(
+  deps: Pick<AppDeps, "db" | "events" | "config" | "log">,
+  messageId: number,
+): Promise<boolean> {
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .delete(messages)
+          .where(and(eq(messages.id, messageId), inArray(messages.sendState, ["queued", "failed"])))
+          .returning(),
+      ),
   );
   if (!row) return false;
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
-  const ticket = findTicket(deps.db, row.ticketId);
+  const ticket = await findTicket(deps.db, row.ticketId);
   if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
   return true;
 }

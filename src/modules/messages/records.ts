@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -7,22 +8,23 @@ import { type MessageRow, messages } from "../../db/tables";
 export const WAITING = "waiting";
 
 /** The message row by id. */
-export function findMessage(db: Reader, id: number): MessageRow | undefined {
-  return db.select().from(messages).where(eq(messages.id, id)).get();
+export async function findMessage(db: Reader, id: number): Promise<MessageRow | undefined> {
+  return await first(db.select().from(messages).where(eq(messages.id, id)));
 }
 
 /** True when a message with this network id is stored for the connection (a `waiting` placeholder included). */
-export function hasMessage(db: Reader, connectionId: number, wid: string): boolean {
-  return !!db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
-    .get();
+export async function hasMessage(db: Reader, connectionId: number, wid: string): Promise<boolean> {
+  return !!(await first(
+    db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid))),
+  ));
 }
 
 /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
-export function isStoredForGood(db: Reader, connectionId: number, wid: string): boolean {
-  return !!storedForGood(db).get({ connectionId, wid });
+export async function isStoredForGood(db: Reader, connectionId: number, wid: string): Promise<boolean> {
+  return !!(await storedForGood(db).get({ connectionId, wid }));
 }
 
 const storedForGood = prepared((db) =>
@@ -40,73 +42,75 @@ const storedForGood = prepared((db) =>
 );
 
 /** Which of these network ids are stored for the connection. */
-export function storedWids(db: Reader, connectionId: number, wids: string[]): Set<string> {
+export async function storedWids(db: Reader, connectionId: number, wids: string[]): Promise<Set<string>> {
   const known = new Set<string>();
   for (let i = 0; i < wids.length; i += 500)
-    for (const r of db
+    for (const r of await db
       .select({ wid: messages.wid })
       .from(messages)
-      .where(and(eq(messages.whatsappId, connectionId), inArray(messages.wid, wids.slice(i, i + 500))))
-      .all())
+      .where(and(eq(messages.whatsappId, connectionId), inArray(messages.wid, wids.slice(i, i + 500)))))
       known.add(r.wid);
   return known;
 }
 
 /** Where a message sent from here stands, by its network id; undefined when it is not stored. */
-export function sendStateOf(db: Reader, connectionId: number, wid: string): Pick<MessageRow, "sendState"> | undefined {
-  return db
-    .select({ sendState: messages.sendState })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
-    .get();
+export async function sendStateOf(
+  db: Reader,
+  connectionId: number,
+  wid: string,
+): Promise<Pick<MessageRow, "sendState"> | undefined> {
+  return await first(
+    db
+      .select({ sendState: messages.sendState })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid))),
+  );
 }
 
 /** Send state and error of each of these messages that is sent or failed. */
-export function settledSends(
+export async function settledSends(
   db: Reader,
   ids: readonly number[],
-): Map<number, Pick<MessageRow, "sendState" | "sendError">> {
+): Promise<Map<number, Pick<MessageRow, "sendState" | "sendError">>> {
   if (!ids.length) return new Map();
-  const rows = db
+  const rows = await db
     .select({ id: messages.id, sendState: messages.sendState, sendError: messages.sendError })
     .from(messages)
-    .where(and(inArray(messages.id, [...ids]), inArray(messages.sendState, ["sent", "failed"])))
-    .all();
+    .where(and(inArray(messages.id, [...ids]), inArray(messages.sendState, ["sent", "failed"])));
   return new Map(rows.map(({ id, ...state }) => [id, state]));
 }
 
 /** Marks the ticket's unread messages read; returns those it changed. */
-export function markMessagesRead(tx: Writer, ticketId: number) {
-  return tx
+export async function markMessagesRead(tx: Writer, ticketId: number) {
+  return await tx
     .update(messages)
     .set({ read: true })
     .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false)))
-    .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId })
-    .all();
+    .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId });
 }
 
 /** The media file names of these tickets' messages (to remove once their rows are gone). */
-export function mediaFilesOfTickets(db: Reader, ticketIds: readonly number[]): string[] {
+export async function mediaFilesOfTickets(db: Reader, ticketIds: readonly number[]): Promise<string[]> {
   if (!ticketIds.length) return [];
-  return db
-    .select({ mediaUrl: messages.mediaUrl })
-    .from(messages)
-    .where(and(inArray(messages.ticketId, [...ticketIds]), isNotNull(messages.mediaUrl)))
-    .all()
-    .map((r) => r.mediaUrl!);
+  return (
+    await db
+      .select({ mediaUrl: messages.mediaUrl })
+      .from(messages)
+      .where(and(inArray(messages.ticketId, [...ticketIds]), isNotNull(messages.mediaUrl)))
+  ).map((r) => r.mediaUrl!);
 }
 
 /** Moves a ticket's messages to another ticket (tickets folded into one). */
-export function moveTicketMessages(tx: Writer, from: number, to: number) {
-  tx.update(messages).set({ ticketId: to }).where(eq(messages.ticketId, from)).run();
+export async function moveTicketMessages(tx: Writer, from: number, to: number) {
+  await tx.update(messages).set({ ticketId: to }).where(eq(messages.ticketId, from));
 }
 
 /**
  * A contact merged into another: their messages and reactions go with them. A person reacts once per message:
  * when they did under both addresses, the reaction under `intoReactor` stays.
  */
-export function reassignSender(tx: Writer, from: number, into: number, fromReactor: string, intoReactor: string) {
-  tx.update(messages).set({ contactId: into }).where(eq(messages.contactId, from)).run();
+export async function reassignSender(tx: Writer, from: number, into: number, fromReactor: string, intoReactor: string) {
+  await tx.update(messages).set({ contactId: into }).where(eq(messages.contactId, from));
   tx.run(sql`UPDATE OR IGNORE message_reactions SET reactor = ${intoReactor} WHERE reactor = ${fromReactor}`);
   tx.run(sql`DELETE FROM message_reactions WHERE reactor = ${fromReactor}`);
 }

@@ -38,11 +38,11 @@ export const HISTORY_SEARCH_LIMIT = 100;
  * Messages (not deleted) of `ticketIds` whose body matches `search`, ids oldest first: the newest
  * HISTORY_SEARCH_LIMIT of them, and how many match in all.
  */
-export function searchHistory(db: Db, ticketIds: number[], search: string) {
+export async function searchHistory(db: Db, ticketIds: number[], search: string) {
   const match = bodyMatchQuery(search);
   if (!match || !ticketIds.length) return { ids: [] as number[], count: 0 };
   indexNewMessages(db);
-  const rows = historySearchQuery(db, ticketIds, match).all();
+  const rows = await historySearchQuery(db, ticketIds, match);
   return { ids: rows.reverse().map((r) => r.id), count: rows[0]?.total ?? 0 };
 }
 

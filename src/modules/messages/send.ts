@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one } from "../../db/client";
 import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -34,13 +36,13 @@ interface Target {
 }
 
 /** Attaches a connection to a connection-less ticket. Whether that connection is up only decides when the message goes out. */
-function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undefined): Target {
+async function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undefined): Promise<Target> {
   let row = ticket;
   if (row.whatsappId == null) {
-    const connectionId = defaultWhatsappId(deps.db, userId ?? row.userId);
-    row = attachConnection(deps.db, row.id, connectionId)!;
+    const connectionId = await defaultWhatsappId(deps.db, userId ?? row.userId);
+    row = (await attachConnection(deps.db, row.id, connectionId))!;
   }
-  const contact = findContact(deps.db, row.contactId);
+  const contact = await findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   return { ticket: row, whatsappId: row.whatsappId!, contactName: contact.name };
 }
@@ -51,13 +53,18 @@ function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undef
  */
 async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRow> {
   await deps.outbox.flush(deps, message.whatsappId!, message.id);
-  return findMessage(deps.db, message.id) ?? message;
+  return (await findMessage(deps.db, message.id)) ?? message;
 }
 
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
-export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: string, contactName: string): string {
-  const queue = ticket.queueId != null ? findQueue(deps.db, ticket.queueId)?.name : undefined;
-  const user = ticket.userId != null ? findUserById(deps.db, ticket.userId)?.name : undefined;
+export async function renderAutoText(
+  deps: AppDeps,
+  ticket: TicketRow,
+  template: string,
+  contactName: string,
+): Promise<string> {
+  const queue = ticket.queueId != null ? (await findQueue(deps.db, ticket.queueId))?.name : undefined;
+  const user = ticket.userId != null ? (await findUserById(deps.db, ticket.userId))?.name : undefined;
   const text = renderPlaceholders(
     template,
     { contactName, ticketId: ticket.id, queueName: queue, userName: user },
@@ -71,14 +78,14 @@ export function renderAutoText(deps: AppDeps, ticket: TicketRow, template: strin
  * The message to quote: it must belong to the same contact and, when a person sends, to a ticket they may see.
  * Every refusal is the same ERR_FETCH_WAPP_MSG, so a refused id does not tell whether the message exists.
  */
-export function quoteOf(
+export async function quoteOf(
   deps: AppDeps,
   ticket: Pick<TicketRow, "contactId">,
   opts: Pick<SendTextOptions, "quotedMessageId" | "quotedBy">,
-): MessageRow | undefined {
+): Promise<MessageRow | undefined> {
   if (opts.quotedMessageId == null) return undefined;
-  const row = findMessage(deps.db, opts.quotedMessageId);
-  const owner = row ? findTicket(deps.db, row.ticketId) : undefined;
+  const row = await findMessage(deps.db, opts.quotedMessageId);
+  const owner = row ? await findTicket(deps.db, row.ticketId) : undefined;
   if (!row || !owner || owner.contactId !== ticket.contactId) throw new AppError("ERR_FETCH_WAPP_MSG");
   if (opts.quotedBy && !canSeeTicket(opts.quotedBy, owner)) throw new AppError("ERR_FETCH_WAPP_MSG");
   return row;
@@ -94,11 +101,11 @@ export async function sendTicketText(
   body: string,
   opts: SendTextOptions = {},
 ): Promise<MessageRow> {
-  const target = prepare(deps, ticket, opts.userId);
-  const text = opts.auto ? renderAutoText(deps, target.ticket, body, target.contactName) : body;
-  const quoted = quoteOf(deps, target.ticket, opts);
-  const wid = deps.channels.newMessageId(target.whatsappId);
-  const { message } = storeMessage(deps, {
+  const target = await prepare(deps, ticket, opts.userId);
+  const text = opts.auto ? await renderAutoText(deps, target.ticket, body, target.contactName) : body;
+  const quoted = await quoteOf(deps, target.ticket, opts);
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  const { message } = await storeMessage(deps, {
     whatsappId: target.whatsappId,
     wid,
     ticketId: target.ticket.id,
@@ -111,7 +118,7 @@ export async function sendTicketText(
     // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
     quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
   });
-  opts.onStored?.(message);
+  await opts.onStored?.(message);
   return sendStored(deps, message);
 }
 
@@ -142,7 +149,7 @@ export async function sendTicketMedia(
 ): Promise<MessageRow> {
   let message: MessageRow;
   try {
-    message = storeMedia(deps, ticket, file, caption, opts);
+    message = await storeMedia(deps, ticket, file, caption, opts);
   } catch (error) {
     removeMediaFiles(deps, [file.fileName]);
     throw error;
@@ -150,30 +157,32 @@ export async function sendTicketMedia(
   return sendStored(deps, message);
 }
 
-function storeMedia(
+async function storeMedia(
   deps: AppDeps,
   ticket: TicketRow,
   file: StoredMedia,
   caption: string,
   opts: { userId?: number | null },
-): MessageRow {
-  const target = prepare(deps, ticket, opts.userId);
-  const wid = deps.channels.newMessageId(target.whatsappId);
-  return storeMessage(deps, {
-    whatsappId: target.whatsappId,
-    wid,
-    ticketId: target.ticket.id,
-    contactId: null,
-    body: caption || file.originalName,
-    fromMe: true,
-    read: true,
-    ack: 0,
-    sendState: "queued",
-    mediaType: mediaKind(file.mimetype),
-    mediaUrl: file.fileName,
-    mediaMime: file.mimetype,
-    fileName: file.originalName,
-  }).message;
+): Promise<MessageRow> {
+  const target = await prepare(deps, ticket, opts.userId);
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  return (
+    await storeMessage(deps, {
+      whatsappId: target.whatsappId,
+      wid,
+      ticketId: target.ticket.id,
+      contactId: null,
+      body: caption || file.originalName,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      sendState: "queued",
+      mediaType: mediaKind(file.mimetype),
+      mediaUrl: file.fileName,
+      mediaMime: file.mimetype,
+      fileName: file.originalName,
+    })
+  ).message;
 }
 
 /**
@@ -187,22 +196,25 @@ export async function resendMessage(
   message: MessageRow,
   userId: number,
 ): Promise<MessageRow> {
-  const target = prepare(deps, ticket, userId);
-  const wid = deps.channels.newMessageId(target.whatsappId);
-  const row = deps.db.transaction((tx) =>
-    tx
-      .update(messages)
-      .set({ whatsappId: target.whatsappId, wid, ack: 0, sendState: "queued", sendError: null })
-      .where(
-        and(
-          eq(messages.id, message.id),
-          message.sendState == null ? isNull(messages.sendState) : eq(messages.sendState, message.sendState),
-        ),
-      )
-      .returning()
-      .get(),
+  const target = await prepare(deps, ticket, userId);
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(messages)
+          .set({ whatsappId: target.whatsappId, wid, ack: 0, sendState: "queued", sendError: null })
+          .where(
+            and(
+              eq(messages.id, message.id),
+              message.sendState == null ? isNull(messages.sendState) : eq(messages.sendState, message.sendState),
+            ),
+          )
+          .returning(),
+      ),
   );
-  if (!row) return findMessage(deps.db, message.id) ?? message;
-  emitMessageUpdate(deps, row);
+  if (!row) return (await findMessage(deps.db, message.id)) ?? message;
+  await emitMessageUpdate(deps, row);
   return sendStored(deps, row);
 }

@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { count, desc, inArray } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -25,27 +26,26 @@ export const MAX_BODY = 65_536;
  * GET /messages/:ticketId: the contact's history across their tickets the user may see, 20 per page, newest
  * page first but each page ascending. Opening marks the ticket read.
  */
-export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
-  const ticket = getTicketRow(deps, ticketId);
+export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
+  const ticket = await getTicketRow(deps, ticketId);
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  markTicketRead(deps, ticket);
-  const visibleIds = ticketsOfContact(deps.db, ticket.contactId)
+  await markTicketRead(deps, ticket);
+  const visibleIds = (await ticketsOfContact(deps.db, ticket.contactId))
     .filter((t) => canSeeTicket(user, t))
     .map((t) => t.id);
   const where = inArray(messages.ticketId, visibleIds);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(messages)
     .where(where)
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
-    .offset(offset)
-    .all();
-  const total = deps.db.select({ n: count() }).from(messages).where(where).get()?.n ?? 0;
+    .offset(offset);
+  const total = (await first(deps.db.select({ n: count() }).from(messages).where(where)))?.n ?? 0;
   return {
-    messages: toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)),
-    ticket: loadTicketDto(deps.db, ticketId),
+    messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)),
+    ticket: await loadTicketDto(deps.db, ticketId),
     count: total,
     hasMore: total > offset + rows.length,
   };
@@ -55,13 +55,13 @@ export function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pa
  * GET /messages/:ticketId/search?q=: the messages matching `q` in the history GET /messages/:ticketId shows
  * (private notes too), under the same access rule; reading search results does not mark the ticket read.
  */
-export function searchMessages(deps: AppDeps, user: AuthUser, ticketId: number, q: string) {
-  const ticket = getTicketRow(deps, ticketId);
+export async function searchMessages(deps: AppDeps, user: AuthUser, ticketId: number, q: string) {
+  const ticket = await getTicketRow(deps, ticketId);
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  const visibleIds = ticketsOfContact(deps.db, ticket.contactId)
+  const visibleIds = (await ticketsOfContact(deps.db, ticket.contactId))
     .filter((t) => canSeeTicket(user, t))
     .map((t) => t.id);
-  return searchHistory(deps.db, visibleIds, q);
+  return await searchHistory(deps.db, visibleIds, q);
 }
 
 export interface PanelMessage {
@@ -91,7 +91,7 @@ export async function sendFromPanel(
   ticketId: number,
   input: PanelMessage,
 ): Promise<MessageDto[]> {
-  const ticket = getTicketRow(deps, ticketId);
+  const ticket = await getTicketRow(deps, ticketId);
   assertMaySend(user, ticket);
   const body = input.body ?? "";
   if (body.length > MAX_BODY) throw new FieldError("body", "max");
@@ -99,8 +99,8 @@ export async function sendFromPanel(
   if (!files.length && !body.trim()) throw new FieldError("body", "required");
   if (input.isPrivate) {
     if (files.length) throw new AppError("ERR_INVALID_BODY");
-    const note = storeNote(deps, ticket, user, body, input.quotedMsgId);
-    return toMessageDtos(deps.db, [note], (quoted) => canSeeTicket(user, quoted));
+    const note = await storeNote(deps, ticket, user, body, input.quotedMsgId);
+    return await toMessageDtos(deps.db, [note], (quoted) => canSeeTicket(user, quoted));
   }
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
   const sent: MessageRow[] = [];
@@ -112,15 +112,15 @@ export async function sendFromPanel(
           userId: user.id,
         }),
       );
-      current = getTicketRow(deps, ticketId);
+      current = await getTicketRow(deps, ticketId);
     }
   } else {
     sent.push(
       await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user }),
     );
   }
-  markTicketRead(deps, getTicketRow(deps, ticketId));
-  return toMessageDtos(deps.db, sent, (quoted) => canSeeTicket(user, quoted));
+  await markTicketRead(deps, await getTicketRow(deps, ticketId));
+  return await toMessageDtos(deps.db, sent, (quoted) => canSeeTicket(user, quoted));
 }
 
 /**
@@ -129,16 +129,16 @@ export async function sendFromPanel(
  * removed while it waited is queued on the ticket's connection.
  */
 export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: number): Promise<MessageDto> {
-  const message = findMessage(deps.db, messageId);
+  const message = await findMessage(deps.db, messageId);
   if (!message) throw notFound("ERR_NO_MESSAGE_FOUND");
-  const ticket = getTicketRow(deps, message.ticketId);
+  const ticket = await getTicketRow(deps, message.ticketId);
   assertMaySend(user, ticket);
   const orphan = message.sendState === "queued" && message.whatsappId == null;
   let row = message;
   if (message.sendState === "failed" || orphan) row = await resendMessage(deps, ticket, message, user.id);
   else if (message.sendState !== "queued" && message.sendState !== "sending")
     throw new AppError("ERR_MESSAGE_NOT_FAILED");
-  return toMessageDtos(deps.db, [row], (quoted) => canSeeTicket(user, quoted))[0]!;
+  return (await toMessageDtos(deps.db, [row], (quoted) => canSeeTicket(user, quoted)))[0]!;
 }
 
 /**
@@ -146,25 +146,25 @@ export async function retryMessage(deps: AppDeps, user: AuthUser, messageId: num
  * failed), is removed (with its file). Otherwise it is deleted for everyone on the network, then marked deleted.
  */
 export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: number) {
-  const found = () => {
-    const message = findMessage(deps.db, messageId);
-    const ticket = message && findTicket(deps.db, message.ticketId);
-    const chat = ticket && contactChat(deps.db, ticket.contactId);
+  const found = async () => {
+    const message = await findMessage(deps.db, messageId);
+    const ticket = message && (await findTicket(deps.db, message.ticketId));
+    const chat = ticket && (await contactChat(deps.db, ticket.contactId));
     return chat ? { message, queueId: ticket.queueId, userId: ticket.userId, ...chat } : undefined;
   };
-  let row = found();
+  let row = await found();
   if (!row) throw notFound("ERR_NO_MESSAGE_FOUND");
   if (!canSeeTicket(user, row)) throw forbidden();
   if (!row.message.fromMe) throw new AppError("ERR_DELETE_WAPP_MSG");
   if (row.message.isDeleted) return;
-  if (row.message.isPrivate && removeNote(deps, messageId)) return;
+  if (row.message.isPrivate && (await removeNote(deps, messageId))) return;
   // Being handed to the network right now: whether it is cancelled or deleted for everyone depends on how that ends.
   if (row.message.sendState === "sending" && row.message.whatsappId != null) {
     await deps.outbox.idle(row.message.whatsappId);
-    row = found();
+    row = await found();
     if (!row) return;
   }
-  if (cancelUnsent(deps, messageId)) return;
+  if (await cancelUnsent(deps, messageId)) return;
   const { message } = row;
   if (message.whatsappId == null) throw new AppError("ERR_DELETE_WAPP_MSG");
   try {
@@ -181,5 +181,5 @@ export async function deleteMessage(deps: AppDeps, user: AuthUser, messageId: nu
       ? error
       : new AppError("ERR_DELETE_WAPP_MSG");
   }
-  markRevoked(deps, message.whatsappId, message.wid);
+  await markRevoked(deps, message.whatsappId, message.wid);
 }

@@ -1,3 +1,4 @@
+import { one, first } from "../../db/client";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { atomically, type Db, type Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -64,18 +65,18 @@ export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: numbe
  * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,
  * whatever the count. A quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
  */
-export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): MessageDto[] {
+export async function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): Promise<MessageDto[]> {
   if (rows.length === 0) return [];
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
-  const quoted = quotedIds.length ? quotedMessages(db, quotedIds, mayQuote) : [];
+  const quoted = quotedIds.length ? await quotedMessages(db, quotedIds, mayQuote) : [];
   const contactIds = [...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null);
-  const contactRows = contactSummaries(db, contactIds).map(({ id, name, profilePicUrl }) => ({
+  const contactRows = (await contactSummaries(db, contactIds)).map(({ id, name, profilePicUrl }) => ({
     id,
     name,
     profilePicUrl,
   }));
   const contactMap = new Map(contactRows.map((c) => [c.id, c]));
-  const reactions = reactionsOf(
+  const reactions = await reactionsOf(
     db,
     rows.map((r) => r.id),
   );
@@ -95,8 +96,8 @@ export function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter)
 }
 
 /** The quoted messages whose ticket `mayQuote` accepts. */
-function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
-  const rows = db
+async function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
+  const rows = await db
     .select({
       id: messages.id,
       body: messages.body,
@@ -106,12 +107,13 @@ function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
       ticketId: messages.ticketId,
     })
     .from(messages)
-    .where(inArray(messages.id, ids))
-    .all();
+    .where(inArray(messages.id, ids));
   const ticketsById = new Map(
-    findTickets(
-      db,
-      rows.map((r) => r.ticketId),
+    (
+      await findTickets(
+        db,
+        rows.map((r) => r.ticketId),
+      )
     ).map((t) => [t.id, t]),
   );
   return rows.flatMap(({ ticketId, ...q }) => {
@@ -138,19 +140,17 @@ const reactionsOfMessage = prepared((db) =>
     .prepare(),
 );
 
-function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reactions"]> {
+async function reactionsOf(db: Db, messageIds: number[]): Promise<Map<number, MessageDto["reactions"]>> {
   const rows =
     messageIds.length === 1
-      ? reactionsOfMessage(db)
-          .all({ messageId: messageIds[0] })
+      ? (await reactionsOfMessage(db).all({ messageId: messageIds[0] }))
           .sort((a, b) => a.at.getTime() - b.at.getTime())
           .map(({ at: _, ...reaction }) => reaction)
-      : db
+      : await db
           .select(REACTION)
           .from(messageReactions)
           .where(inArray(messageReactions.messageId, messageIds))
-          .orderBy(messageReactions.createdAt)
-          .all();
+          .orderBy(messageReactions.createdAt);
   const byMessage = new Map<number, MessageDto["reactions"]>();
   for (const { messageId, ...reaction } of rows)
     byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
@@ -163,52 +163,56 @@ function reactionsOf(db: Db, messageIds: number[]): Map<number, MessageDto["reac
  * the stored row with `created: false` and changes nothing, except that it replaces a `waiting` placeholder
  * (`replaced: true`).
  */
-export function storeMessage(
+export async function storeMessage(
   deps: Pick<AppDeps, "db" | "events" | "clock">,
   input: StoreMessageInput,
-): { message: MessageRow; created: boolean; replaced?: boolean } {
+): Promise<{ message: MessageRow; created: boolean; replaced?: boolean }> {
   const { db } = deps;
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
   // In a transaction of its own the message is indexed before the commit; in a caller's, the caller indexes.
   const ownTransaction = !db.$client.inTransaction;
-  const result = atomically(db, (tx): { message: MessageRow; created: boolean; replaced?: boolean } => {
-    const existing = findByWid(tx, input.whatsappId, input.wid);
-    if (existing?.mediaType === WAITING && input.mediaType !== WAITING) return replacePlaceholder(tx, existing, input);
-    if (existing) return { message: existing, created: false };
-    const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
-    const message = insertMessage(tx).get({
-      wid: input.wid,
-      whatsappId: input.whatsappId,
-      ticketId: input.ticketId,
-      contactId: input.contactId,
-      body: input.body,
-      fromMe: input.fromMe,
-      read: input.read ?? input.fromMe,
-      ack: input.ack ?? 0,
-      ...contentOf(input, quoted),
-      remoteJid: input.remoteJid ?? null,
-      participant: input.participant ?? null,
-      senderName: input.senderName ?? null,
-      sendState: input.sendState ?? null,
-      isPrivate: input.isPrivate ?? false,
-      createdAt: at,
-      updatedAt: at,
-    })!;
-    if (ownTransaction) indexNewMessages(tx);
-    if (input.isPrivate) return { message, created: true };
-    const last = lastMessageText(input);
-    if (input.history) {
-      if (!input.ticketMovedByCaller) touchHistoryMessage(tx, input.ticketId, last, at);
-    } else touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
-    return { message, created: true };
-  });
-  if (result.replaced) emitMessageUpdate(deps, result.message);
+  const result = await atomically(
+    db,
+    async (tx): Promise<{ message: MessageRow; created: boolean; replaced?: boolean }> => {
+      const existing = await findByWid(tx, input.whatsappId, input.wid);
+      if (existing?.mediaType === WAITING && input.mediaType !== WAITING)
+        return await replacePlaceholder(tx, existing, input);
+      if (existing) return { message: existing, created: false };
+      const quoted = input.quotedWid ? await findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
+      const message = (await insertMessage(tx).get({
+        wid: input.wid,
+        whatsappId: input.whatsappId,
+        ticketId: input.ticketId,
+        contactId: input.contactId,
+        body: input.body,
+        fromMe: input.fromMe,
+        read: input.read ?? input.fromMe,
+        ack: input.ack ?? 0,
+        ...contentOf(input, quoted),
+        remoteJid: input.remoteJid ?? null,
+        participant: input.participant ?? null,
+        senderName: input.senderName ?? null,
+        sendState: input.sendState ?? null,
+        isPrivate: input.isPrivate ?? false,
+        createdAt: at,
+        updatedAt: at,
+      }))!;
+      if (ownTransaction) indexNewMessages(tx);
+      if (input.isPrivate) return { message, created: true };
+      const last = lastMessageText(input);
+      if (input.history) {
+        if (!input.ticketMovedByCaller) await touchHistoryMessage(tx, input.ticketId, last, at);
+      } else await touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
+      return { message, created: true };
+    },
+  );
+  if (result.replaced) await emitMessageUpdate(deps, result.message);
   if (result.created && !input.history) {
-    const ticketRow = findTicket(db, input.ticketId);
+    const ticketRow = await findTicket(db, input.ticketId);
     if (ticketRow) {
-      const ticket = toTicketDto(db, ticketRow);
-      const [message] = toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
+      const ticket = await toTicketDto(db, ticketRow);
+      const [message] = await toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
       if (message) deps.events.emit("message.created", { message, ticket });
     }
   }
@@ -270,25 +274,31 @@ function contentOf(input: StoreMessageInput, quoted: MessageRow | undefined) {
   };
 }
 
-function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMessageInput) {
-  const quoted = input.quotedWid ? findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
-  const message = tx
-    .update(messages)
-    .set({ body: input.body, ...contentOf(input, quoted) })
-    .where(eq(messages.id, placeholder.id))
-    .returning()
-    .get()!;
-  replaceLastMessage(tx, placeholder.ticketId, placeholder.body, lastMessageText(input));
+async function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: StoreMessageInput) {
+  const quoted = input.quotedWid ? await findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
+  const message = (await first(
+    tx
+      .update(messages)
+      .set({ body: input.body, ...contentOf(input, quoted) })
+      .where(eq(messages.id, placeholder.id))
+      .returning(),
+  ))!;
+  await replaceLastMessage(tx, placeholder.ticketId, placeholder.body, lastMessageText(input));
   return { message, created: false, replaced: true };
 }
 
-function findByWid(db: Pick<Db, "select">, connectionId: number | null, wid: string): MessageRow | undefined {
-  if (connectionId != null) return messageByWid(db).get({ connectionId, wid });
-  return db
-    .select()
-    .from(messages)
-    .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid)))
-    .get();
+async function findByWid(
+  db: Pick<Db, "select">,
+  connectionId: number | null,
+  wid: string,
+): Promise<MessageRow | undefined> {
+  if (connectionId != null) return await messageByWid(db).get({ connectionId, wid });
+  return await first(
+    db
+      .select()
+      .from(messages)
+      .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid))),
+  );
 }
 
 const messageByWid = prepared((db) =>
@@ -301,63 +311,66 @@ const messageByWid = prepared((db) =>
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
 function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {
-  return (quotedTicket) => everyViewerMaySee(db, ticket, quotedTicket);
+  return async (quotedTicket) => await everyViewerMaySee(db, ticket, quotedTicket);
 }
 
 /** Announces a changed message (its chat shows it). */
-export function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
-  const ticket = findTicket(deps.db, row.ticketId);
-  const [message] = toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
+export async function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
+  const ticket = await findTicket(deps.db, row.ticketId);
+  const [message] = await toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
   if (message) deps.events.emit("message.updated", { message });
 }
 
 /** Writes a delivery status only when it is larger than the stored one (acks never go backwards). */
-export function updateAck(
+export async function updateAck(
   deps: Pick<AppDeps, "db" | "events">,
   connectionId: number,
   wid: string,
   ack: number,
-): MessageRow | undefined {
+): Promise<MessageRow | undefined> {
   if (!Number.isFinite(ack)) return undefined;
-  const row = deps.db
-    .update(messages)
-    .set({ ack })
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), lt(messages.ack, ack)))
-    .returning()
-    .get();
-  if (row) emitMessageUpdate(deps, row);
+  const row = await first(
+    deps.db
+      .update(messages)
+      .set({ ack })
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), lt(messages.ack, ack)))
+      .returning(),
+  );
+  if (row) await emitMessageUpdate(deps, row);
   return row;
 }
 
 /** Marks a message deleted for everyone (revoked on the network or from the panel) and tells its chat. */
-export function markRevoked(
+export async function markRevoked(
   deps: Pick<AppDeps, "db" | "events">,
   connectionId: number,
   wid: string,
-): MessageRow | undefined {
-  const row = deps.db
-    .update(messages)
-    .set({ isDeleted: true })
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
-    .returning()
-    .get();
-  if (row) emitMessageUpdate(deps, row);
+): Promise<MessageRow | undefined> {
+  const row = await first(
+    deps.db
+      .update(messages)
+      .set({ isDeleted: true })
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
+      .returning(),
+  );
+  if (row) await emitMessageUpdate(deps, row);
   return row;
 }
 
 /** Applies an edit made by the sender: new text, the "edited" mark, and an update to its chat. */
-export function applyEdit(
+export async function applyEdit(
   deps: Pick<AppDeps, "db" | "events" | "log">,
   connectionId: number,
   edit: MessageEdit,
-): MessageRow | undefined {
-  const row = deps.db
-    .update(messages)
-    .set({ body: edit.body, isEdited: true })
-    .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
-    .returning()
-    .get();
-  if (row) emitMessageUpdate(deps, row);
+): Promise<MessageRow | undefined> {
+  const row = await first(
+    deps.db
+      .update(messages)
+      .set({ body: edit.body, isEdited: true })
+      .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
+      .returning(),
+  );
+  if (row) await emitMessageUpdate(deps, row);
   else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId: connectionId, wid: edit.id });
   return row;
 }
@@ -366,20 +379,20 @@ export function applyEdit(
  * Attaches a reaction to the message it reacts to (one per reactor; an empty emoji removes it) and updates
  * that message's bubble. A reaction is never a chat message: no unread count, no ticket activity.
  */
-export function applyReaction(
+export async function applyReaction(
   deps: Pick<AppDeps, "db" | "events" | "log">,
   connectionId: number,
   reaction: Reaction,
-): MessageRow | undefined {
-  const target = findByWid(deps.db, connectionId, reaction.targetId);
+): Promise<MessageRow | undefined> {
+  const target = await findByWid(deps.db, connectionId, reaction.targetId);
   if (!target) {
     deps.log.info("reaction to an unknown message ignored", { whatsappId: connectionId, wid: reaction.targetId });
     return undefined;
   }
   const key = and(eq(messageReactions.messageId, target.id), eq(messageReactions.reactor, reaction.reactor));
-  if (!reaction.emoji) deps.db.delete(messageReactions).where(key).run();
+  if (!reaction.emoji) await deps.db.delete(messageReactions).where(key);
   else
-    deps.db
+    await deps.db
       .insert(messageReactions)
       .values({
         messageId: target.id,
@@ -390,8 +403,7 @@ export function applyReaction(
       .onConflictDoUpdate({
         target: [messageReactions.messageId, messageReactions.reactor],
         set: { emoji: reaction.emoji, createdAt: new Date(reaction.at) },
-      })
-      .run();
-  emitMessageUpdate(deps, target);
+      });
+  await emitMessageUpdate(deps, target);
   return target;
 }

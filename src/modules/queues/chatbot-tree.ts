@@ -1,3 +1,4 @@
+import { first, one } from "../../db/client";
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { chatbots, type ChatbotRow } from "../../db/tables";
@@ -18,11 +19,12 @@ const MAX_DEPTH = 10;
  * Throws 400 when options would sit deeper than MAX_DEPTH (the given ones at `level`, their children one below)
  * or name users that do not exist.
  */
-export function checkOptions(db: Db, options: QueueModel.Option[] | undefined, level = 1) {
+export async function checkOptions(db: Db, options: QueueModel.Option[] | undefined, level = 1) {
   if (!options) return;
   const userIds = new Set<number>();
   collectUsers(options, level, userIds);
-  if (userIds.size && countKnownUsers(db, [...userIds]) !== userIds.size) throw new AppError("ERR_NO_USER_FOUND", 400);
+  if (userIds.size && (await countKnownUsers(db, [...userIds])) !== userIds.size)
+    throw new AppError("ERR_NO_USER_FOUND", 400);
 }
 
 function collectUsers(options: QueueModel.Option[], level: number, userIds: Set<number>) {
@@ -34,16 +36,14 @@ function collectUsers(options: QueueModel.Option[], level: number, userIds: Set<
 }
 
 /** The level of an option in its tree: first-level options (and orphans) are at 1; counting stops past MAX_DEPTH. */
-export function levelOf(db: Db, id: number): number {
+export async function levelOf(db: Db, id: number): Promise<number> {
   let level = 1;
-  let parentId = db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, id)).get()?.parentId;
+  let parentId = (await first(db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, id))))
+    ?.parentId;
   while (parentId != null && level <= MAX_DEPTH) {
     level++;
-    parentId = db
-      .select({ parentId: chatbots.parentId })
-      .from(chatbots)
-      .where(eq(chatbots.id, parentId))
-      .get()?.parentId;
+    parentId = (await first(db.select({ parentId: chatbots.parentId }).from(chatbots).where(eq(chatbots.id, parentId))))
+      ?.parentId;
   }
   return level;
 }
@@ -56,19 +56,12 @@ const parentWhere = (p: Parent) =>
  * and existing children absent from the list are deleted with their subtrees. A node's `options`
  * left out means its children stay as they are.
  */
-export function syncOptions(tx: Tx, parent: Parent, options: QueueModel.Option[]) {
+export async function syncOptions(tx: Tx, parent: Parent, options: QueueModel.Option[]) {
   const current = new Set(
-    tx
-      .select({ id: chatbots.id })
-      .from(chatbots)
-      .where(parentWhere(parent))
-      .all()
-      .map((r) => r.id),
+    (await tx.select({ id: chatbots.id }).from(chatbots).where(parentWhere(parent))).map((r) => r.id),
   );
   const kept = options.filter((o) => o.id != null && current.has(o.id)).map((o) => o.id!);
-  tx.delete(chatbots)
-    .where(and(parentWhere(parent), kept.length ? notInArray(chatbots.id, kept) : undefined))
-    .run();
+  await tx.delete(chatbots).where(and(parentWhere(parent), kept.length ? notInArray(chatbots.id, kept) : undefined));
   for (const option of options) {
     const values = {
       name: option.name.trim(),
@@ -79,19 +72,22 @@ export function syncOptions(tx: Tx, parent: Parent, options: QueueModel.Option[]
     let id: number;
     if (option.id != null && current.has(option.id)) {
       id = option.id;
-      tx.update(chatbots).set(values).where(eq(chatbots.id, id)).run();
+      await tx.update(chatbots).set(values).where(eq(chatbots.id, id));
     } else {
       const link =
         "queueId" in parent
           ? { queueId: parent.queueId, parentId: null }
           : { queueId: null, parentId: parent.parentId };
-      id = tx
-        .insert(chatbots)
-        .values({ ...values, ...link })
-        .returning({ id: chatbots.id })
-        .get().id;
+      id = (
+        await one(
+          tx
+            .insert(chatbots)
+            .values({ ...values, ...link })
+            .returning({ id: chatbots.id }),
+        )
+      ).id;
     }
-    if (option.options) syncOptions(tx, { parentId: id }, option.options);
+    if (option.options) await syncOptions(tx, { parentId: id }, option.options);
   }
 }
 
@@ -107,17 +103,16 @@ const toNode = (row: ChatbotRow): ChatbotNode => ({
 });
 
 /** The subtrees under `roots`, loaded one level per query, every level ordered by id. */
-export function loadTrees(db: Db, roots: ChatbotRow[]): ChatbotNode[] {
+export async function loadTrees(db: Db, roots: ChatbotRow[]): Promise<ChatbotNode[]> {
   const nodes = roots.map(toNode);
   let level = nodes;
   for (let depth = 0; level.length && depth <= MAX_DEPTH + 1; depth++) {
     const byId = new Map(level.map((n) => [n.id, n]));
-    const rows = db
+    const rows = await db
       .select()
       .from(chatbots)
       .where(inArray(chatbots.parentId, [...byId.keys()]))
-      .orderBy(asc(chatbots.id))
-      .all();
+      .orderBy(asc(chatbots.id));
     const next = rows.map(toNode);
     for (const child of next) byId.get(child.parentId!)!.options.push(child);
     level = next;
@@ -126,12 +121,11 @@ export function loadTrees(db: Db, roots: ChatbotRow[]): ChatbotNode[] {
 }
 
 /** First-level options of these queues, ordered by id. */
-export function firstLevelOptions(db: Db, queueIds: number[]) {
+export async function firstLevelOptions(db: Db, queueIds: number[]) {
   if (!queueIds.length) return [];
-  return db
+  return await db
     .select()
     .from(chatbots)
     .where(and(inArray(chatbots.queueId, queueIds), isNull(chatbots.parentId)))
-    .orderBy(asc(chatbots.id))
-    .all();
+    .orderBy(asc(chatbots.id));
 }

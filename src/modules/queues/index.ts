@@ -21,18 +21,21 @@ import {
 export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
-    .get("/queue", () => listQueues(deps.db), { auth: true })
-    .get("/queue/:id", ({ params }) => showQueue(deps.db, params.id), { auth: true, params: idParam })
-    .post("/queue", ({ body }) => createQueue(deps, body), { auth: "queues:manage", body: QueueModel.create })
-    .put("/queue/:id", ({ params, body }) => updateQueue(deps, params.id, body), {
+    .get("/queue", async () => await listQueues(deps.db), { auth: true })
+    .get("/queue/:id", async ({ params }) => await showQueue(deps.db, params.id), { auth: true, params: idParam })
+    .post("/queue", async ({ body }) => await createQueue(deps, body), {
+      auth: "queues:manage",
+      body: QueueModel.create,
+    })
+    .put("/queue/:id", async ({ params, body }) => await updateQueue(deps, params.id, body), {
       auth: "queues:manage",
       params: idParam,
       body: QueueModel.update,
     })
     .delete(
       "/queue/:id",
-      ({ params, query }) => {
-        deleteQueue(deps, params.id, query.moveTo);
+      async ({ params, query }) => {
+        await deleteQueue(deps, params.id, query.moveTo);
         return { message: "Queue deleted" };
       },
       {
@@ -41,21 +44,21 @@ export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
         query: QueueModel.deleteQuery,
       },
     )
-    .get("/chatbot", () => listChatbots(deps.db), { auth: true })
-    .get("/chatbot/:id", ({ params }) => showChatbot(deps.db, params.id), { auth: true, params: idParam })
-    .post("/chatbot", ({ body }) => createChatbot(deps, body), {
+    .get("/chatbot", async () => await listChatbots(deps.db), { auth: true })
+    .get("/chatbot/:id", async ({ params }) => await showChatbot(deps.db, params.id), { auth: true, params: idParam })
+    .post("/chatbot", async ({ body }) => await createChatbot(deps, body), {
       auth: "queues:manage",
       body: QueueModel.createChatbot,
     })
-    .put("/chatbot/:id", ({ params, body }) => updateChatbot(deps, params.id, body), {
+    .put("/chatbot/:id", async ({ params, body }) => await updateChatbot(deps, params.id, body), {
       auth: "queues:manage",
       params: idParam,
       body: QueueModel.updateChatbot,
     })
     .delete(
       "/chatbot/:id",
-      ({ params }) => {
-        deleteChatbot(deps, params.id);
+      async ({ params }) => {
+        await deleteChatbot(deps, params.id);
         return { message: "Chatbot deleted" };
       },
       { auth: "queues:manage", params: idParam },

@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -13,29 +14,29 @@ export interface QueueSummary {
 }
 
 /** True when the queue exists. */
-export function queueExists(db: Reader, id: number): boolean {
-  return !!db.select({ id: queues.id }).from(queues).where(eq(queues.id, id)).get();
+export async function queueExists(db: Reader, id: number): Promise<boolean> {
+  return !!(await first(db.select({ id: queues.id }).from(queues).where(eq(queues.id, id))));
 }
 
 /** Throws 400 ERR_NO_QUEUE_FOUND unless every queue id exists. */
-export function assertQueuesExist(db: Reader, queueIds: readonly number[]) {
+export async function assertQueuesExist(db: Reader, queueIds: readonly number[]) {
   const ids = [...new Set(queueIds)];
   if (ids.length === 0) return;
-  const found = db.select({ n: count() }).from(queues).where(inArray(queues.id, ids)).get()?.n ?? 0;
+  const found = (await first(db.select({ n: count() }).from(queues).where(inArray(queues.id, ids))))?.n ?? 0;
   if (found !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
 }
 
 /** The queue row by id. */
-export function findQueue(db: Reader, id: number): QueueRow | undefined {
-  return db.select().from(queues).where(eq(queues.id, id)).get();
+export async function findQueue(db: Reader, id: number): Promise<QueueRow | undefined> {
+  return await first(db.select().from(queues).where(eq(queues.id, id)));
 }
 
 /** The queues among `ids` that exist, in id order. */
-export function queueSummaries(db: Reader, ids: readonly number[]): QueueSummary[] {
+export async function queueSummaries(db: Reader, ids: readonly number[]): Promise<QueueSummary[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return queueSummaryById(db).all({ id: distinct[0] });
-  return db.select(QUEUE_SUMMARY).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id)).all();
+  if (distinct.length === 1) return await queueSummaryById(db).all({ id: distinct[0] });
+  return await db.select(QUEUE_SUMMARY).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id));
 }
 
 const QUEUE_SUMMARY = {
@@ -54,16 +55,16 @@ const queueSummaryById = prepared((db) =>
 );
 
 /** A chatbot option by id. */
-export function findChatbotOption(db: Reader, id: number): ChatbotRow | undefined {
-  return db.select().from(chatbots).where(eq(chatbots.id, id)).get();
+export async function findChatbotOption(db: Reader, id: number): Promise<ChatbotRow | undefined> {
+  return await first(db.select().from(chatbots).where(eq(chatbots.id, id)));
 }
 
 /** The options under a chatbot option, in id order. */
-export function childOptions(db: Reader, parentId: number): ChatbotRow[] {
-  return db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id)).all();
+export async function childOptions(db: Reader, parentId: number): Promise<ChatbotRow[]> {
+  return await db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id));
 }
 
 /** True when at least one queue exists. */
-export function anyQueue(db: Reader): boolean {
-  return !!db.select({ id: queues.id }).from(queues).get();
+export async function anyQueue(db: Reader): Promise<boolean> {
+  return !!(await first(db.select({ id: queues.id }).from(queues)));
 }

@@ -10,18 +10,18 @@ import { createQuickAnswer, deleteQuickAnswer, listQuickAnswers, showQuickAnswer
 export function quickAnswersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/quickAnswers" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listQuickAnswers(deps.db, query), { auth: true, query: QuickAnswerModel.list })
-    .get("/:id", ({ params }) => showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body }) => createQuickAnswer(deps, body), { auth: true, body: QuickAnswerModel.create })
-    .put("/:id", ({ params, body }) => updateQuickAnswer(deps, params.id, body), {
+    .get("/", async ({ query }) => await listQuickAnswers(deps.db, query), { auth: true, query: QuickAnswerModel.list })
+    .get("/:id", async ({ params }) => await showQuickAnswer(deps.db, params.id), { auth: true, params: idParam })
+    .post("/", async ({ body }) => await createQuickAnswer(deps, body), { auth: true, body: QuickAnswerModel.create })
+    .put("/:id", async ({ params, body }) => await updateQuickAnswer(deps, params.id, body), {
       auth: "quick-answers:edit",
       params: idParam,
       body: QuickAnswerModel.update,
     })
     .delete(
       "/:id",
-      ({ params }) => {
-        deleteQuickAnswer(deps, params.id);
+      async ({ params }) => {
+        await deleteQuickAnswer(deps, params.id);
         return { message: "Quick Answer deleted" };
       },
       { auth: "quick-answers:edit", params: idParam },

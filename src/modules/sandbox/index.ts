@@ -15,8 +15,8 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     .onBeforeHandle(() => assertSandboxEnabled(deps))
     .post(
       "/:whatsappId/scan",
-      ({ params }) => {
-        scan(deps, sandbox!, params.whatsappId);
+      async ({ params }) => {
+        await scan(deps, sandbox!, params.whatsappId);
         return { message: "Scanned." };
       },
       { auth: "connections:manage", params: SandboxModel.params },
@@ -30,23 +30,27 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         body: SandboxModel.inbound,
       },
     )
-    .get("/:whatsappId/outbox", ({ params, query }) => outbox(deps, sandbox!, params.whatsappId, query.to), {
-      auth: "connections:manage",
-      params: SandboxModel.params,
-      query: SandboxModel.outboxQuery,
-    })
+    .get(
+      "/:whatsappId/outbox",
+      async ({ params, query }) => await outbox(deps, sandbox!, params.whatsappId, query.to),
+      {
+        auth: "connections:manage",
+        params: SandboxModel.params,
+        query: SandboxModel.outboxQuery,
+      },
+    )
     .post(
       "/:whatsappId/read",
-      ({ params, body }) => {
-        read(deps, sandbox!, params.whatsappId, body.to);
+      async ({ params, body }) => {
+        await read(deps, sandbox!, params.whatsappId, body.to);
         return { message: "Read." };
       },
       { auth: "connections:manage", params: SandboxModel.params, body: SandboxModel.read },
     )
     .post(
       "/:whatsappId/reject",
-      ({ params, body }) => {
-        reject(deps, sandbox!, params.whatsappId, body.id);
+      async ({ params, body }) => {
+        await reject(deps, sandbox!, params.whatsappId, body.id);
         return { message: "Rejected." };
       },
       {
@@ -57,8 +61,8 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
     )
     .post(
       "/:whatsappId/lid-mapping",
-      ({ params, body }) => {
-        mapLid(deps, sandbox!, params.whatsappId, body.lid, body.phone);
+      async ({ params, body }) => {
+        await mapLid(deps, sandbox!, params.whatsappId, body.lid, body.phone);
         return { message: "Mapped." };
       },
       {

@@ -4,8 +4,8 @@ import { AppError, notFound } from "../../errors";
 import { findConnection } from "../connections/lookup";
 
 /** The sandbox connection `id`, or 404 when it does not exist / 400 when it is not a sandbox connection. */
-function sandboxConnection(deps: AppDeps, id: number) {
-  const row = findConnection(deps.db, id);
+async function sandboxConnection(deps: AppDeps, id: number) {
+  const row = await findConnection(deps.db, id);
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   if (row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
   return row;
@@ -17,27 +17,27 @@ export function assertSandboxEnabled(deps: AppDeps) {
 }
 
 /** The simulated phone scans the connection's QR. */
-export function scan(deps: AppDeps, sandbox: SandboxControls, id: number) {
-  sandboxConnection(deps, id);
-  sandbox.scan(id);
+export async function scan(deps: AppDeps, sandbox: SandboxControls, id: number) {
+  await sandboxConnection(deps, id);
+  await sandbox.scan(id);
 }
 
 /** A simulated phone writes to the connection; returns the message id. */
-export function inbound(deps: AppDeps, sandbox: SandboxControls, id: number, input: SandboxInbound) {
-  sandboxConnection(deps, id);
+export async function inbound(deps: AppDeps, sandbox: SandboxControls, id: number, input: SandboxInbound) {
+  await sandboxConnection(deps, id);
   return sandbox.inbound(id, input);
 }
 
 /** The network tells the connection which phone number a LID belongs to. */
-export function mapLid(deps: AppDeps, sandbox: SandboxControls, id: number, lid: string, phone: string) {
-  sandboxConnection(deps, id);
-  sandbox.mapLid(id, lid, phone);
+export async function mapLid(deps: AppDeps, sandbox: SandboxControls, id: number, lid: string, phone: string) {
+  await sandboxConnection(deps, id);
+  await sandbox.mapLid(id, lid, phone);
 }
 
 /** What the connection sent, oldest first (to one number when `to` is given). */
-export function outbox(deps: AppDeps, sandbox: SandboxControls, id: number, to?: string) {
-  sandboxConnection(deps, id);
-  return sandbox.outbox(id, to).map((m) => ({
+export async function outbox(deps: AppDeps, sandbox: SandboxControls, id: number, to?: string) {
+  await sandboxConnection(deps, id);
+  return (await sandbox.outbox(id, to)).map((m) => ({
     id: m.wid,
     to: m.peer,
     body: m.body,
@@ -50,13 +50,13 @@ export function outbox(deps: AppDeps, sandbox: SandboxControls, id: number, to?:
 }
 
 /** The simulated contact reads the messages the connection sent them. */
-export function read(deps: AppDeps, sandbox: SandboxControls, id: number, to: string) {
-  sandboxConnection(deps, id);
-  sandbox.read(id, to);
+export async function read(deps: AppDeps, sandbox: SandboxControls, id: number, to: string) {
+  await sandboxConnection(deps, id);
+  await sandbox.read(id, to);
 }
 
 /** The network refuses a message the connection sent (a nack), as WhatsApp does to a restricted account. */
-export function reject(deps: AppDeps, sandbox: SandboxControls, id: number, wid: string) {
-  sandboxConnection(deps, id);
-  if (!sandbox.reject(id, wid)) throw notFound("ERR_NO_MESSAGE_FOUND");
+export async function reject(deps: AppDeps, sandbox: SandboxControls, id: number, wid: string) {
+  await sandboxConnection(deps, id);
+  if (!(await sandbox.reject(id, wid))) throw notFound("ERR_NO_MESSAGE_FOUND");
 }

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one, first } from "../../db/client";
 import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
 import type { Db } from "../../db/client";
@@ -22,36 +24,35 @@ export const SCHEDULE_MAX_ATTEMPTS = 3;
 /** Delay before attempt n+1: base · 2^(n-1). */
 export const SCHEDULE_RETRY_BASE_MS = 30_000;
 
-function publish(deps: AppDeps, id: number) {
-  deps.events.emit("schedule.updated", { schedule: showSchedule(deps.db, id) });
+async function publish(deps: AppDeps, id: number) {
+  deps.events.emit("schedule.updated", { schedule: await showSchedule(deps.db, id) });
 }
 
 /**
  * Due schedules (PENDENTE, not sent, `sendAt` reached, however long ago) become AGENDADA, each with a send job,
  * in one transaction so none is taken twice or left without its job. Returns their ids.
  */
-export function pickDueSchedules(deps: AppDeps): number[] {
+export async function pickDueSchedules(deps: AppDeps): Promise<number[]> {
   const now = deps.clock.now();
-  const picked = deps.db.transaction((tx) => {
-    const due = tx
-      .select({ id: schedules.id })
-      .from(schedules)
-      .where(and(eq(schedules.status, "PENDENTE"), isNull(schedules.sentAt), lte(schedules.sendAt, new Date(now))))
-      .orderBy(schedules.sendAt, schedules.id)
-      .limit(100)
-      .all()
-      .map((r) => r.id);
+  const picked = await atomically(deps.db, async (tx) => {
+    const due = (
+      await tx
+        .select({ id: schedules.id })
+        .from(schedules)
+        .where(and(eq(schedules.status, "PENDENTE"), isNull(schedules.sentAt), lte(schedules.sendAt, new Date(now))))
+        .orderBy(schedules.sendAt, schedules.id)
+        .limit(100)
+    ).map((r) => r.id);
     if (!due.length) return [];
-    const rows = tx
+    const rows = await tx
       .update(schedules)
       .set({ status: "AGENDADA", lastError: null, messageId: null, updatedAt: new Date(now) })
       .where(and(inArray(schedules.id, due), eq(schedules.status, "PENDENTE")))
-      .returning({ id: schedules.id })
-      .all();
-    for (const row of rows) enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: row.id }, now);
+      .returning({ id: schedules.id });
+    for (const row of rows) await enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: row.id }, now);
     return rows.map((r) => r.id);
   });
-  for (const id of picked) publish(deps, id);
+  for (const id of picked) await publish(deps, id);
   return picked;
 }
 
@@ -59,8 +60,8 @@ export function pickDueSchedules(deps: AppDeps): number[] {
  * Follows schedules whose message waited in the outbox (the connection was down when it was written): sent ones
  * become ENVIADA, failed ones count as a failed attempt. With `messageId`, only the schedule of that message.
  */
-export function settleWaitingSchedules(deps: AppDeps, messageId?: number) {
-  const waiting = deps.db
+export async function settleWaitingSchedules(deps: AppDeps, messageId?: number) {
+  const waiting = await deps.db
     .select({ id: schedules.id, messageId: schedules.messageId })
     .from(schedules)
     .where(
@@ -68,31 +69,30 @@ export function settleWaitingSchedules(deps: AppDeps, messageId?: number) {
         eq(schedules.status, "AGENDADA"),
         messageId === undefined ? isNotNull(schedules.messageId) : eq(schedules.messageId, messageId),
       ),
-    )
-    .all();
-  const settled = settledSends(
+    );
+  const settled = await settledSends(
     deps.db,
     waiting.map((row) => row.messageId!),
   );
   for (const row of waiting) {
     const message = settled.get(row.messageId!);
-    if (message?.sendState === "sent") markSent(deps, row.id, row.messageId!);
-    else if (message) failAttempt(deps, row.id, row.messageId, message.sendError ?? "ERR_SENDING_WAPP_MSG");
+    if (message?.sendState === "sent") await markSent(deps, row.id, row.messageId!);
+    else if (message) await failAttempt(deps, row.id, row.messageId, message.sendError ?? "ERR_SENDING_WAPP_MSG");
   }
-  if (messageId === undefined) withdrawOrphans(deps);
+  if (messageId === undefined) await withdrawOrphans(deps);
 }
 
 /**
  * An AGENDADA schedule always has its message or a send job to come. One with neither lost its waiting message
  * (cancelled in the chat): it is not written again, it ends ERRO.
  */
-function withdrawOrphans(deps: AppDeps) {
+async function withdrawOrphans(deps: AppDeps) {
   const now = new Date(deps.clock.now());
-  const orphans = deps.db.transaction((tx) => {
-    const withJob = activePayloads(tx, SCHEDULE_SEND_JOB)
+  const orphans = await atomically(deps.db, async (tx) => {
+    const withJob = (await activePayloads(tx, SCHEDULE_SEND_JOB))
       .map((payload) => (payload as { scheduleId?: unknown }).scheduleId)
       .filter((id): id is number => typeof id === "number");
-    return tx
+    return await tx
       .update(schedules)
       .set({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", updatedAt: now })
       .where(
@@ -102,102 +102,113 @@ function withdrawOrphans(deps: AppDeps) {
           withJob.length ? notInArray(schedules.id, withJob) : undefined,
         ),
       )
-      .returning({ id: schedules.id })
-      .all();
+      .returning({ id: schedules.id });
   });
-  for (const { id } of orphans) publish(deps, id);
+  for (const { id } of orphans) await publish(deps, id);
 }
 
-function markSent(deps: AppDeps, id: number, messageId: number) {
+async function markSent(deps: AppDeps, id: number, messageId: number) {
   const now = new Date(deps.clock.now());
-  const row = deps.db.transaction((tx) =>
-    tx
-      .update(schedules)
-      .set({ status: "ENVIADA", sentAt: now, lastError: null, updatedAt: now })
-      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), eq(schedules.messageId, messageId)))
-      .returning()
-      .get(),
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(schedules)
+          .set({ status: "ENVIADA", sentAt: now, lastError: null, updatedAt: now })
+          .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), eq(schedules.messageId, messageId)))
+          .returning(),
+      ),
   );
-  if (row) publish(deps, id);
+  if (row) await publish(deps, id);
 }
 
 /**
  * One attempt failed with `reason`: its unsent message leaves the chat, and the schedule is tried again after a
  * backoff, or becomes ERRO after the last attempt. Only the holder of `messageId` (null: none stored) counts it.
  */
-function failAttempt(deps: AppDeps, id: number, messageId: number | null, reason: string) {
+async function failAttempt(deps: AppDeps, id: number, messageId: number | null, reason: string) {
   const now = deps.clock.now();
-  const row = deps.db.transaction((tx) => {
-    const current = tx
-      .select()
-      .from(schedules)
-      .where(
-        and(
-          eq(schedules.id, id),
-          eq(schedules.status, "AGENDADA"),
-          messageId == null ? isNull(schedules.messageId) : eq(schedules.messageId, messageId),
+  const row = await atomically(deps.db, async (tx) => {
+    const current = await first(
+      tx
+        .select()
+        .from(schedules)
+        .where(
+          and(
+            eq(schedules.id, id),
+            eq(schedules.status, "AGENDADA"),
+            messageId == null ? isNull(schedules.messageId) : eq(schedules.messageId, messageId),
+          ),
         ),
-      )
-      .get();
+    );
     if (!current) return undefined;
     const attempts = current.attempts + 1;
     const giveUp = attempts >= SCHEDULE_MAX_ATTEMPTS;
-    const updated = tx
-      .update(schedules)
-      .set({
-        attempts,
-        lastError: reason.slice(0, 500),
-        messageId: null,
-        updatedAt: new Date(now),
-        ...(giveUp ? { status: "ERRO" as const } : {}),
-      })
-      .where(eq(schedules.id, id))
-      .returning()
-      .get();
+    const updated = await first(
+      tx
+        .update(schedules)
+        .set({
+          attempts,
+          lastError: reason.slice(0, 500),
+          messageId: null,
+          updatedAt: new Date(now),
+          ...(giveUp ? { status: "ERRO" as const } : {}),
+        })
+        .where(eq(schedules.id, id))
+        .returning(),
+    );
     if (!giveUp)
-      enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, {
+      await enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, {
         runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1),
       });
     return updated;
   });
   if (!row) return;
-  if (messageId != null) cancelUnsent(deps, messageId);
+  if (messageId != null) await cancelUnsent(deps, messageId);
   deps.log.warn("scheduled message not sent", {
     scheduleId: id,
     attempt: row.attempts,
     error: reason,
     status: row.status,
   });
-  publish(deps, id);
+  await publish(deps, id);
 }
 
 /** Ends an AGENDADA schedule that must not be sent at all as ERRO with `reason`. */
-function giveUp(deps: AppDeps, id: number, reason: string) {
+async function giveUp(deps: AppDeps, id: number, reason: string) {
   const now = new Date(deps.clock.now());
-  const row = deps.db.transaction((tx) =>
-    tx
-      .update(schedules)
-      .set({ status: "ERRO", lastError: reason, updatedAt: now })
-      .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
-      .returning()
-      .get(),
+  const row = await atomically(
+    deps.db,
+    async (tx) =>
+      await first(
+        tx
+          .update(schedules)
+          .set({ status: "ERRO", lastError: reason, updatedAt: now })
+          .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
+          .returning(),
+      ),
   );
-  if (row) publish(deps, id);
+  if (row) await publish(deps, id);
 }
 
 /** Who a schedule goes to and on which connection: its ticket's connection, else the user's or the default one. */
-function targetOf(deps: AppDeps, schedule: ScheduleRow) {
-  const contact = findContact(deps.db, schedule.contactId);
+async function targetOf(deps: AppDeps, schedule: ScheduleRow) {
+  const contact = await findContact(deps.db, schedule.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
-  const own = schedule.ticketId != null ? findTicket(deps.db, schedule.ticketId) : undefined;
-  return { contact, whatsappId: own?.whatsappId ?? defaultWhatsappId(deps.db, schedule.userId) };
+  const own = schedule.ticketId != null ? await findTicket(deps.db, schedule.ticketId) : undefined;
+  return { contact, whatsappId: own?.whatsappId ?? (await defaultWhatsappId(deps.db, schedule.userId)) };
 }
 
 /** The ticket a schedule goes out on: found or created for its contact on its connection (see targetOf). */
-function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof targetOf>) {
-  const { ticket, change } = findOrCreateTicket(deps, { contactId: contact.id, whatsappId, isGroup: contact.isGroup });
-  if (change) deps.events.emit("ticket.updated", { ticket: toTicketDto(deps.db, ticket) });
-  markTicketRead(deps, ticket);
+async function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof targetOf>) {
+  const { ticket, change } = await findOrCreateTicket(deps, {
+    contactId: contact.id,
+    whatsappId,
+    isGroup: contact.isGroup,
+  });
+  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
+  await markTicketRead(deps, ticket);
   return ticket;
 }
 
@@ -207,41 +218,42 @@ function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof tar
  * never written twice. A message that waits for its connection is left to the outbox (see settleWaitingSchedules).
  */
 export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<void> {
-  const schedule = deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
+  const schedule = await first(deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)));
   if (schedule?.status !== "AGENDADA" || schedule.sentAt) return;
   if (schedule.messageId != null) {
-    settleWaitingSchedules(deps);
+    await settleWaitingSchedules(deps);
     return;
   }
   let message: Awaited<ReturnType<typeof sendTicketText>>;
   try {
-    const target = targetOf(deps, schedule);
+    const target = await targetOf(deps, schedule);
     // A contact who opted out of this connection's messages is not written to by a schedule either.
-    if (target.contact.number && isOptedOut(deps.db, target.whatsappId, target.contact.number))
-      return giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
-    const ticket = ticketFor(deps, target);
+    if (target.contact.number && (await isOptedOut(deps.db, target.whatsappId, target.contact.number)))
+      return await giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
+    const ticket = await ticketFor(deps, target);
     message = await sendTicketText(deps, ticket, schedule.body, {
       userId: schedule.userId,
-      onStored: (stored) => {
-        const held = deps.db.transaction((tx) =>
-          tx
-            .update(schedules)
-            .set({ messageId: stored.id })
-            .where(and(eq(schedules.id, scheduleId), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
-            .returning({ id: schedules.id })
-            .get(),
+      onStored: async (stored) => {
+        const held = await atomically(
+          deps.db,
+          async (tx) =>
+            await first(
+              tx
+                .update(schedules)
+                .set({ messageId: stored.id })
+                .where(and(eq(schedules.id, scheduleId), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
+                .returning({ id: schedules.id }),
+            ),
         );
         // Another run of this schedule stored its message first: this copy is withdrawn before it can go out.
-        if (!held) cancelUnsent(deps, stored.id);
+        if (!held) await cancelUnsent(deps, stored.id);
       },
     });
   } catch (error) {
-    const stored = deps.db
-      .select({ messageId: schedules.messageId })
-      .from(schedules)
-      .where(eq(schedules.id, scheduleId))
-      .get();
-    failAttempt(
+    const stored = await first(
+      deps.db.select({ messageId: schedules.messageId }).from(schedules).where(eq(schedules.id, scheduleId)),
+    );
+    await failAttempt(
       deps,
       scheduleId,
       stored?.messageId ?? null,
@@ -249,7 +261,7 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
     );
     return;
   }
-  if (message.sendState === "sent") markSent(deps, scheduleId, message.id);
+  if (message.sendState === "sent") await markSent(deps, scheduleId, message.id);
   else if (message.sendState === "failed")
-    failAttempt(deps, scheduleId, message.id, message.sendError ?? "ERR_SENDING_WAPP_MSG");
+    await failAttempt(deps, scheduleId, message.id, message.sendError ?? "ERR_SENDING_WAPP_MSG");
 }

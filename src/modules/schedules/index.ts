@@ -10,24 +10,24 @@ import { createSchedule, deleteSchedule, listSchedules, showSchedule, updateSche
 export function schedulesRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/schedules" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listSchedules(deps.db, query), {
+    .get("/", async ({ query }) => await listSchedules(deps.db, query), {
       auth: true,
       query: ScheduleModel.list,
     })
-    .get("/:id", ({ params }) => showSchedule(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body, user }) => createSchedule(deps, user, body), {
+    .get("/:id", async ({ params }) => await showSchedule(deps.db, params.id), { auth: true, params: idParam })
+    .post("/", async ({ body, user }) => await createSchedule(deps, user, body), {
       auth: true,
       body: ScheduleModel.create,
     })
-    .put("/:id", ({ params, body, user }) => updateSchedule(deps, user, params.id, body), {
+    .put("/:id", async ({ params, body, user }) => await updateSchedule(deps, user, params.id, body), {
       auth: true,
       params: idParam,
       body: ScheduleModel.update,
     })
     .delete(
       "/:id",
-      ({ params, user }) => {
-        deleteSchedule(deps, user, params.id);
+      async ({ params, user }) => {
+        await deleteSchedule(deps, user, params.id);
         return { message: "Schedule deleted" };
       },
       { auth: true, params: idParam },

@@ -7,18 +7,19 @@ import type { JobRunner } from "../../jobs/runner";
  * is sent by its own job right away. A message that waited for its connection settles its schedule as soon as the
  * bus says it was sent or failed; the periodic pass catches what happened while the server was down.
  */
-export function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs = 5_000) {
+export async function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs = 5_000) {
   deps.events.subscribe((event) => {
     if (event.name !== "message.updated") return;
     const { id, sendState } = event.payload.message;
-    if (sendState === "sent" || sendState === "failed") queueMicrotask(() => settleWaitingSchedules(deps, id));
+    if (sendState === "sent" || sendState === "failed")
+      queueMicrotask(async () => await settleWaitingSchedules(deps, id));
   });
   jobs.handle("schedule-monitor", async () => {
-    settleWaitingSchedules(deps);
-    pickDueSchedules(deps);
+    await settleWaitingSchedules(deps);
+    await pickDueSchedules(deps);
   });
   jobs.handle(SCHEDULE_SEND_JOB, async (payload: { scheduleId: number }) => {
     await sendSchedule(deps, payload.scheduleId);
   });
-  jobs.every("schedule-monitor", everyMs);
+  await jobs.every("schedule-monitor", everyMs);
 }

@@ -1,3 +1,4 @@
+import { first, one } from "../../db/client";
 import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contacts, schedules, type ScheduleRow } from "../../db/tables";
@@ -15,18 +16,22 @@ import { userNames } from "../users/lookup";
 import type { ScheduleModel } from "./model";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
-function withRelations(db: Db, rows: ScheduleRow[]): ScheduleDto[] {
+async function withRelations(db: Db, rows: ScheduleRow[]): Promise<ScheduleDto[]> {
   if (!rows.length) return [];
   const contactById = new Map(
-    contactSummaries(
-      db,
-      rows.map((r) => r.contactId),
+    (
+      await contactSummaries(
+        db,
+        rows.map((r) => r.contactId),
+      )
     ).map(({ id, name, number }) => [id, { id, name, number }]),
   );
   const userById = new Map(
-    userNames(
-      db,
-      rows.map((r) => r.userId).filter((v): v is number => v != null),
+    (
+      await userNames(
+        db,
+        rows.map((r) => r.userId).filter((v): v is number => v != null),
+      )
     ).map((u) => [u.id, u]),
   );
   return rows.map((row) => ({
@@ -37,7 +42,7 @@ function withRelations(db: Db, rows: ScheduleRow[]): ScheduleDto[] {
 }
 
 /** One page of schedules, newest first, searched by body or contact name, optionally for one contact or user. */
-export function listSchedules(db: Db, opts: ScheduleModel.List) {
+export async function listSchedules(db: Db, opts: ScheduleModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const conditions: (SQL | undefined)[] = [
     search ? or(contains(schedules.body, search), contains(contacts.name, search)) : undefined,
@@ -46,30 +51,33 @@ export function listSchedules(db: Db, opts: ScheduleModel.List) {
   ];
   const where = and(...conditions);
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db
-    .select({ schedule: schedules })
-    .from(schedules)
-    .innerJoin(contacts, eq(contacts.id, schedules.contactId))
-    .where(where)
-    .orderBy(desc(schedules.createdAt), desc(schedules.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => r.schedule);
-  const total =
-    db
-      .select({ n: count() })
+  const rows = (
+    await db
+      .select({ schedule: schedules })
       .from(schedules)
       .innerJoin(contacts, eq(contacts.id, schedules.contactId))
       .where(where)
-      .get()?.n ?? 0;
-  return { schedules: withRelations(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+      .orderBy(desc(schedules.createdAt), desc(schedules.id))
+      .limit(limit)
+      .offset(offset)
+  ).map((r) => r.schedule);
+  const total =
+    (
+      await first(
+        db
+          .select({ n: count() })
+          .from(schedules)
+          .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+          .where(where),
+      )
+    )?.n ?? 0;
+  return { schedules: await withRelations(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
-export function showSchedule(db: Db, id: number) {
-  const row = db.select().from(schedules).where(eq(schedules.id, id)).get();
+export async function showSchedule(db: Db, id: number) {
+  const row = await first(db.select().from(schedules).where(eq(schedules.id, id)));
   if (!row) throw notFound("ERR_NO_SCHEDULE_FOUND");
-  return withRelations(db, [row])[0]!;
+  return (await withRelations(db, [row]))[0]!;
 }
 
 const NAIVE_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
@@ -111,35 +119,36 @@ function parseSendAt(value: string, timeZone: string): Date {
   return date;
 }
 
-function assertContact(db: Db, contactId: number) {
-  if (!contactExists(db, contactId)) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
+async function assertContact(db: Db, contactId: number) {
+  if (!(await contactExists(db, contactId))) throw new AppError("ERR_NO_CONTACT_FOUND", 400);
 }
 
 /** A schedule written from a chat goes out on that chat's connection: the ticket must be the contact's. */
-function assertTicketOf(db: Db, ticketId: number, contactId: number) {
-  const ticket = findTicket(db, ticketId);
+async function assertTicketOf(db: Db, ticketId: number, contactId: number) {
+  const ticket = await findTicket(db, ticketId);
   if (!ticket || ticket.contactId !== contactId) throw new AppError("ERR_NO_TICKET_FOUND", 400);
 }
 
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
-export function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
+export async function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
-  assertContact(deps.db, input.contactId);
-  if (input.ticketId != null) assertTicketOf(deps.db, input.ticketId, input.contactId);
-  const row = deps.db
-    .insert(schedules)
-    .values({
-      body: input.body,
-      contactId: input.contactId,
-      ticketId: input.ticketId ?? null,
-      sendAt,
-      userId: actor.id,
-      status: "PENDENTE",
-    })
-    .returning()
-    .get();
-  const schedule = withRelations(deps.db, [row])[0]!;
+  await assertContact(deps.db, input.contactId);
+  if (input.ticketId != null) await assertTicketOf(deps.db, input.ticketId, input.contactId);
+  const row = await one(
+    deps.db
+      .insert(schedules)
+      .values({
+        body: input.body,
+        contactId: input.contactId,
+        ticketId: input.ticketId ?? null,
+        sendAt,
+        userId: actor.id,
+        status: "PENDENTE",
+      })
+      .returning(),
+  );
+  const schedule = (await withRelations(deps.db, [row]))[0]!;
   deps.events.emit("schedule.created", { schedule });
   return schedule;
 }
@@ -150,31 +159,32 @@ function assertMayChange(actor: AuthUser, schedule: { userId: number | null }) {
 }
 
 /** PUT /schedules/:id by its creator or an admin; sent ones are frozen, failed ones go back to PENDENTE. */
-export function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: ScheduleModel.Update) {
-  const current = showSchedule(deps.db, id);
+export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number, input: ScheduleModel.Update) {
+  const current = await showSchedule(deps.db, id);
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
-  if (input.contactId !== undefined) assertContact(deps.db, input.contactId);
-  const row = deps.db
-    .update(schedules)
-    .set({
-      ...(input.body !== undefined ? { body: input.body } : {}),
-      ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
-      ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
-      ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(schedules.id, id))
-    .returning()
-    .get();
-  const schedule = withRelations(deps.db, [row])[0]!;
+  if (input.contactId !== undefined) await assertContact(deps.db, input.contactId);
+  const row = await first(
+    deps.db
+      .update(schedules)
+      .set({
+        ...(input.body !== undefined ? { body: input.body } : {}),
+        ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
+        ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
+        ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(schedules.id, id))
+      .returning(),
+  );
+  const schedule = (await withRelations(deps.db, [row]))[0]!;
   deps.events.emit("schedule.updated", { schedule });
   return schedule;
 }
 
 /** DELETE /schedules/:id by its creator or an admin. */
-export function deleteSchedule(deps: AppDeps, actor: AuthUser, id: number) {
-  assertMayChange(actor, showSchedule(deps.db, id));
-  deps.db.delete(schedules).where(eq(schedules.id, id)).run();
+export async function deleteSchedule(deps: AppDeps, actor: AuthUser, id: number) {
+  assertMayChange(actor, await showSchedule(deps.db, id));
+  await deps.db.delete(schedules).where(eq(schedules.id, id));
   deps.events.emit("schedule.deleted", { scheduleId: id });
 }

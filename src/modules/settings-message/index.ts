@@ -11,12 +11,12 @@ export function settingsMessageRoutes(deps: AppDeps, tokens: Tokens) {
     new Elysia({ prefix: "/settingsMessage" })
       .use(authContext(deps, tokens))
       // Without an id (the whaticket family's page asks so on every visit): the first non-default connection's.
-      .get("/", () => getFirstSettingsMessage(deps.db) ?? {}, { auth: "bulk:manage" })
-      .get("/:whatsappId", ({ params }) => getSettingsMessage(deps.db, params.whatsappId) ?? {}, {
+      .get("/", async () => (await getFirstSettingsMessage(deps.db)) ?? {}, { auth: "bulk:manage" })
+      .get("/:whatsappId", async ({ params }) => (await getSettingsMessage(deps.db, params.whatsappId)) ?? {}, {
         auth: "bulk:manage",
         params: SettingsMessageModel.params,
       })
-      .post("/", ({ body }) => saveSettingsMessage(deps, body), {
+      .post("/", async ({ body }) => await saveSettingsMessage(deps, body), {
         auth: "bulk:manage",
         body: SettingsMessageModel.save,
       })

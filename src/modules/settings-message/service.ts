@@ -1,3 +1,4 @@
+import { one } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -8,14 +9,14 @@ import { connectionExists, firstNonDefaultConnection } from "../connections/look
 import type { SettingsMessageModel } from "./model";
 
 /** The connection's bulk-send throttling, or null when it was never saved. */
-export function getSettingsMessage(db: Db, connectionId: number) {
-  return settingsOfConnection(db).get({ connectionId }) ?? null;
+export async function getSettingsMessage(db: Db, connectionId: number) {
+  return (await settingsOfConnection(db).get({ connectionId })) ?? null;
 }
 
 /** The bulk-send throttling of the first connection that is not the default one, or null. */
-export function getFirstSettingsMessage(db: Db) {
-  const connectionId = firstNonDefaultConnection(db);
-  return connectionId === undefined ? null : getSettingsMessage(db, connectionId);
+export async function getFirstSettingsMessage(db: Db) {
+  const connectionId = await firstNonDefaultConnection(db);
+  return connectionId === undefined ? null : await getSettingsMessage(db, connectionId);
 }
 
 const settingsOfConnection = prepared((db) =>
@@ -27,8 +28,8 @@ const settingsOfConnection = prepared((db) =>
 );
 
 /** POST /settingsMessage: upserts every field for the connection; admins are told. */
-export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageModel.Save) {
-  if (!connectionExists(deps.db, input.whatsappId)) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+export async function saveSettingsMessage(deps: AppDeps, input: SettingsMessageModel.Save) {
+  if (!(await connectionExists(deps.db, input.whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND", 404);
   if (input.seconds !== undefined && input.seconds >= 60) throw new FieldError("seconds", "max");
   const contacts = input.contacts ?? input.contact;
   const values = {
@@ -40,12 +41,13 @@ export function saveSettingsMessage(deps: AppDeps, input: SettingsMessageModel.S
     ...(input.random !== undefined ? { random: input.random } : {}),
     ...(input.optOut !== undefined ? { optOut: input.optOut } : {}),
   };
-  const setting = deps.db
-    .insert(settingsMessage)
-    .values({ whatsappId: input.whatsappId, ...values })
-    .onConflictDoUpdate({ target: settingsMessage.whatsappId, set: { ...values, updatedAt: new Date() } })
-    .returning()
-    .get();
+  const setting = await one(
+    deps.db
+      .insert(settingsMessage)
+      .values({ whatsappId: input.whatsappId, ...values })
+      .onConflictDoUpdate({ target: settingsMessage.whatsappId, set: { ...values, updatedAt: new Date() } })
+      .returning(),
+  );
   deps.events.emit("bulkSettings.updated", { setting });
   return setting;
 }

@@ -9,9 +9,9 @@ import { listSettingRows, regenerateApiToken, updateSetting } from "./service";
 export function settingsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/settings" })
     .use(authContext(deps, tokens))
-    .get("/", () => listSettingRows(deps.db), { auth: "settings:manage" })
-    .post("/userApiToken/regenerate", () => regenerateApiToken(deps), { auth: "settings:manage" })
-    .put("/:key", ({ params, body }) => updateSetting(deps, params.key, body.value), {
+    .get("/", async () => await listSettingRows(deps.db), { auth: "settings:manage" })
+    .post("/userApiToken/regenerate", async () => await regenerateApiToken(deps), { auth: "settings:manage" })
+    .put("/:key", async ({ params, body }) => await updateSetting(deps, params.key, body.value), {
       auth: "settings:manage",
       params: SettingModel.params,
       body: SettingModel.update,

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -7,14 +9,14 @@ import { AppError } from "../../errors";
 import { isSettingKey, SETTING_DEFINITIONS, SETTING_KEYS, type SettingKey } from "../../shared/settings";
 
 /** Creates missing setting rows with their defaults; existing values are kept (idempotent, runs at every start). */
-export function seedSettings(db: Db) {
+export async function seedSettings(db: Db) {
   const rows = SETTING_KEYS.map((key) => ({ key, value: SETTING_DEFINITIONS[key].default ?? crypto.randomUUID() }));
-  db.insert(settings).values(rows).onConflictDoNothing().run();
+  await db.insert(settings).values(rows).onConflictDoNothing();
 }
 
 /** The setting's stored value, or its default when the row is missing. */
-export function getSetting(db: Db, key: SettingKey): string {
-  const row = settingByKey(db).get({ key });
+export async function getSetting(db: Db, key: SettingKey): Promise<string> {
+  const row = await settingByKey(db).get({ key });
   return row?.value ?? SETTING_DEFINITIONS[key].default ?? "";
 }
 
@@ -26,38 +28,42 @@ const settingByKey = prepared((db) =>
     .prepare(),
 );
 
-export function listSettingRows(db: Db) {
-  return db.select().from(settings).orderBy(sql`${settings.key}`).all();
+export async function listSettingRows(db: Db) {
+  return await db.select().from(settings).orderBy(sql`${settings.key}`);
 }
 
 type Writer = Pick<AppDeps, "db" | "events">;
 
 /** Writes a setting after checking the key exists and the value is one it allows; admins are told. */
-export function updateSetting({ db, events }: Writer, key: string, value: string) {
+export async function updateSetting({ db, events }: Writer, key: string, value: string) {
   if (!isSettingKey(key)) throw new AppError("ERR_NO_SETTING_FOUND", 404);
   const allowed: readonly string[] | null = SETTING_DEFINITIONS[key].allowed;
   if (allowed ? !allowed.includes(value) : value.trim().length < 8)
     throw new AppError("ERR_INVALID_SETTING_VALUE", 400, { allowed });
-  const setting = db
-    .insert(settings)
-    .values({ key, value })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
-    .returning()
-    .get();
+  const setting = await one(
+    db
+      .insert(settings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
+      .returning(),
+  );
   events.emit("settings.updated", { setting });
   return setting;
 }
 
 /** Replaces the external API token with a new random one; the old token stops working at once. */
-export function regenerateApiToken({ db, events }: Writer) {
+export async function regenerateApiToken({ db, events }: Writer) {
   const value = crypto.randomUUID();
-  const setting = db.transaction((tx) =>
-    tx
-      .insert(settings)
-      .values({ key: "userApiToken", value })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
-      .returning()
-      .get(),
+  const setting = await atomically(
+    db,
+    async (tx) =>
+      await one(
+        tx
+          .insert(settings)
+          .values({ key: "userApiToken", value })
+          .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
+          .returning(),
+      ),
   );
   events.emit("settings.updated", { setting });
   return setting;

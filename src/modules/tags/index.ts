@@ -10,22 +10,22 @@ import { createTag, deleteTag, listAllTags, listTags, showTag, updateTag } from 
 export function tagsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/tags" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listTags(deps.db, query), { auth: true, query: TagModel.list })
-    .get("/list", ({ query }) => listAllTags(deps.db, query.searchParam), {
+    .get("/", async ({ query }) => await listTags(deps.db, query), { auth: true, query: TagModel.list })
+    .get("/list", async ({ query }) => await listAllTags(deps.db, query.searchParam), {
       auth: true,
       query: TagModel.listAllQuery,
     })
-    .get("/:id", ({ params }) => showTag(deps.db, params.id), { auth: true, params: idParam })
-    .post("/", ({ body, user }) => createTag(deps, user.id, body), { auth: true, body: TagModel.create })
-    .put("/:id", ({ params, body, user }) => updateTag(deps, user, params.id, body), {
+    .get("/:id", async ({ params }) => await showTag(deps.db, params.id), { auth: true, params: idParam })
+    .post("/", async ({ body, user }) => await createTag(deps, user.id, body), { auth: true, body: TagModel.create })
+    .put("/:id", async ({ params, body, user }) => await updateTag(deps, user, params.id, body), {
       auth: true,
       params: idParam,
       body: TagModel.update,
     })
     .delete(
       "/:id",
-      ({ params, user }) => {
-        deleteTag(deps, user, params.id);
+      async ({ params, user }) => {
+        await deleteTag(deps, user, params.id);
         return { message: "Tag deleted" };
       },
       { auth: true, params: idParam },

@@ -1,3 +1,4 @@
+import { first, one } from "../../db/client";
 import { and, asc, count, eq, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { tags, type TagRow } from "../../db/tables";
@@ -13,9 +14,9 @@ import type { TagModel } from "./model";
 const DEFAULT_COLOR = "#eee";
 
 /** Adds `ticketsCount` (distinct linked tickets) to each tag in one query. */
-function withCounts(db: Db, rows: TagRow[]): TagDto[] {
+async function withCounts(db: Db, rows: TagRow[]): Promise<TagDto[]> {
   if (!rows.length) return [];
-  const byTag = taggedTicketCounts(
+  const byTag = await taggedTicketCounts(
     db,
     rows.map((r) => r.id),
   );
@@ -28,53 +29,54 @@ const searchWhere = (searchParam?: string) => {
 };
 
 /** One page of tags by name, searched by name or colour. */
-export function listTags(db: Db, opts: TagModel.List) {
+export async function listTags(db: Db, opts: TagModel.List) {
   const where = searchWhere(opts.searchParam);
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db
+  const rows = await db
     .select()
     .from(tags)
     .where(where)
     .orderBy(asc(tags.name), asc(tags.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = db.select({ n: count() }).from(tags).where(where).get()?.n ?? 0;
-  return { tags: withCounts(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+    .offset(offset);
+  const total = (await first(db.select({ n: count() }).from(tags).where(where)))?.n ?? 0;
+  return { tags: await withCounts(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
 /** Every tag by name (filters), optionally searched. */
-export function listAllTags(db: Db, searchParam?: string) {
-  return withCounts(
+export async function listAllTags(db: Db, searchParam?: string) {
+  return await withCounts(
     db,
-    db.select().from(tags).where(searchWhere(searchParam)).orderBy(asc(tags.name), asc(tags.id)).all(),
+    await db.select().from(tags).where(searchWhere(searchParam)).orderBy(asc(tags.name), asc(tags.id)),
   );
 }
 
-export function showTag(db: Db, id: number) {
-  const row = db.select().from(tags).where(eq(tags.id, id)).get();
+export async function showTag(db: Db, id: number) {
+  const row = await first(db.select().from(tags).where(eq(tags.id, id)));
   if (!row) throw notFound("ERR_NO_TAG_FOUND");
-  return withCounts(db, [row])[0]!;
+  return (await withCounts(db, [row]))[0]!;
 }
 
-function assertNameFree(db: Db, name: string, exceptId?: number) {
-  const clash = db
-    .select({ id: tags.id })
-    .from(tags)
-    .where(and(eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined))
-    .get();
+async function assertNameFree(db: Db, name: string, exceptId?: number) {
+  const clash = await first(
+    db
+      .select({ id: tags.id })
+      .from(tags)
+      .where(and(eq(tags.name, name), exceptId ? ne(tags.id, exceptId) : undefined)),
+  );
   if (clash) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS", 400);
 }
 
-export function createTag(deps: AppDeps, userId: number, input: TagModel.Create) {
+export async function createTag(deps: AppDeps, userId: number, input: TagModel.Create) {
   const name = input.name.trim();
-  assertNameFree(deps.db, name);
-  const row = deps.db
-    .insert(tags)
-    .values({ name, color: input.color?.trim() || DEFAULT_COLOR, userId })
-    .returning()
-    .get();
-  const tag = withCounts(deps.db, [row])[0]!;
+  await assertNameFree(deps.db, name);
+  const row = await one(
+    deps.db
+      .insert(tags)
+      .values({ name, color: input.color?.trim() || DEFAULT_COLOR, userId })
+      .returning(),
+  );
+  const tag = (await withCounts(deps.db, [row]))[0]!;
   deps.events.emit("tag.created", { tag });
   return tag;
 }
@@ -84,22 +86,22 @@ function assertMayChange(actor: AuthUser, tag: TagRow) {
   if (tag.userId !== actor.id && !can(actor.profile, "tags:edit")) throw forbidden();
 }
 
-export function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: TagModel.Update) {
-  assertMayChange(actor, showTag(deps.db, id));
+export async function updateTag(deps: AppDeps, actor: AuthUser, id: number, input: TagModel.Update) {
+  assertMayChange(actor, await showTag(deps.db, id));
   const name = input.name?.trim();
-  if (name !== undefined) assertNameFree(deps.db, name, id);
+  if (name !== undefined) await assertNameFree(deps.db, name, id);
   const set = {
     ...(name !== undefined ? { name } : {}),
     ...(input.color !== undefined ? { color: input.color.trim() || DEFAULT_COLOR } : {}),
   };
-  if (Object.keys(set).length) deps.db.update(tags).set(set).where(eq(tags.id, id)).run();
-  const tag = showTag(deps.db, id);
+  if (Object.keys(set).length) await deps.db.update(tags).set(set).where(eq(tags.id, id));
+  const tag = await showTag(deps.db, id);
   deps.events.emit("tag.updated", { tag });
   return tag;
 }
 
-export function deleteTag(deps: AppDeps, actor: AuthUser, id: number) {
-  assertMayChange(actor, showTag(deps.db, id));
-  deps.db.delete(tags).where(eq(tags.id, id)).run();
+export async function deleteTag(deps: AppDeps, actor: AuthUser, id: number) {
+  assertMayChange(actor, await showTag(deps.db, id));
+  await deps.db.delete(tags).where(eq(tags.id, id));
   deps.events.emit("tag.deleted", { tagId: id });
 }

@@ -18,8 +18,8 @@ export function canSeeTicket(user: Viewer, ticket: Visibility) {
 }
 
 /** True when the ticket exists and the user may see it. */
-export function userMaySeeTicketId(db: Db, user: AuthUser, ticketId: number): boolean {
-  const ticket = findTicket(db, ticketId);
+export async function userMaySeeTicketId(db: Db, user: AuthUser, ticketId: number): Promise<boolean> {
+  const ticket = await findTicket(db, ticketId);
   return !!ticket && canSeeTicket(user, ticket);
 }
 
@@ -28,13 +28,17 @@ export function userMaySeeTicketId(db: Db, user: AuthUser, ticketId: number): bo
  * people, so what they say about another ticket (a quoted message) must be visible to all of that ticket's
  * viewers: admins, the agents of its queue (everyone when it has none) and its assignee.
  */
-export function everyViewerMaySee(db: Pick<Db, "select">, ticket: Visibility, other: Visibility): boolean {
+export async function everyViewerMaySee(
+  db: Pick<Db, "select">,
+  ticket: Visibility,
+  other: Visibility,
+): Promise<boolean> {
   if (other.queueId == null) return true;
   if (ticket.queueId !== other.queueId) return false;
-  return ticket.userId == null || ticket.userId === other.userId || assigneeMaySee(db, ticket.userId, other);
+  return ticket.userId == null || ticket.userId === other.userId || (await assigneeMaySee(db, ticket.userId, other));
 }
 
-function assigneeMaySee(db: Pick<Db, "select">, userId: number, ticket: Visibility): boolean {
-  const viewer = viewerOf(db, userId);
+async function assigneeMaySee(db: Pick<Db, "select">, userId: number, ticket: Visibility): Promise<boolean> {
+  const viewer = await viewerOf(db, userId);
   return !viewer || canSeeTicket(viewer, ticket);
 }

@@ -12,12 +12,11 @@ import type { JobRunner } from "../../jobs/runner";
 export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<number[]> {
   if (!(hours > 0)) return [];
   const cutoff = new Date(deps.clock.now() - hours * 3600_000);
-  const stale = deps.db
+  const stale = await deps.db
     .select({ id: tickets.id, userId: tickets.userId })
     .from(tickets)
     .where(and(eq(tickets.status, "open"), lt(tickets.updatedAt, cutoff)))
-    .limit(500)
-    .all();
+    .limit(500);
   const closed: number[] = [];
   for (const ticket of stale) {
     try {
@@ -37,10 +36,10 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
 }
 
 /** Auto-close as a recurring job of the runner, every minute while `hours` is positive. */
-export function scheduleAutoClose(jobs: JobRunner, deps: AppDeps, hours: number, everyMs = 60_000) {
+export async function scheduleAutoClose(jobs: JobRunner, deps: AppDeps, hours: number, everyMs = 60_000) {
   jobs.handle("auto-close", async () => {
     await closeStaleTickets(deps, hours);
   });
-  if (hours > 0) jobs.every("auto-close", everyMs);
-  else jobs.never("auto-close");
+  if (hours > 0) await jobs.every("auto-close", everyMs);
+  else await jobs.never("auto-close");
 }

@@ -11,11 +11,11 @@ import { getTicketRow } from "./service";
  * a secret, so it leaves the server only here, for someone who may see the ticket, when they start a call.
  * 404 ERR_NOT_FOUND when the connection has no token or the contact no number.
  */
-export function callUrl(deps: Pick<AppDeps, "db">, user: AuthUser, ticketId: number): { url: string } {
-  const ticket = getTicketRow(deps, ticketId);
+export async function callUrl(deps: Pick<AppDeps, "db">, user: AuthUser, ticketId: number): Promise<{ url: string }> {
+  const ticket = await getTicketRow(deps, ticketId);
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  const token = ticket.whatsappId != null ? findConnection(deps.db, ticket.whatsappId)?.wavoip.trim() : "";
-  const phone = contactChat(deps.db, ticket.contactId)?.number?.replace(/\D/g, "");
+  const token = ticket.whatsappId != null ? (await findConnection(deps.db, ticket.whatsappId))?.wavoip.trim() : "";
+  const phone = (await contactChat(deps.db, ticket.contactId))?.number?.replace(/\D/g, "");
   if (!token || !phone) throw notFound("ERR_NOT_FOUND");
   return { url: `https://app.wavoip.com/call?token=${encodeURIComponent(token)}&phone=${encodeURIComponent(phone)}` };
 }

@@ -5,21 +5,20 @@ import type { AuthUser } from "../../shared/auth-user";
 import { visibleTickets } from "./list";
 
 /** How many tickets the user may see are in each status. */
-export function countByStatus(db: Reader, user: AuthUser): { status: string; n: number }[] {
-  return db
+export async function countByStatus(db: Reader, user: AuthUser): Promise<{ status: string; n: number }[]> {
+  return await db
     .select({ status: tickets.status, n: count() })
     .from(tickets)
     .where(visibleTickets(user))
-    .groupBy(tickets.status)
-    .all();
+    .groupBy(tickets.status);
 }
 
 /** When each ticket the user may see was created, for those created in [start, end) (epoch ms). */
-export function creationTimes(db: Reader, user: AuthUser, start: number, end: number): Date[] {
-  return db
-    .select({ createdAt: tickets.createdAt })
-    .from(tickets)
-    .where(and(visibleTickets(user), gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end))))
-    .all()
-    .map((r) => r.createdAt);
+export async function creationTimes(db: Reader, user: AuthUser, start: number, end: number): Promise<Date[]> {
+  return (
+    await db
+      .select({ createdAt: tickets.createdAt })
+      .from(tickets)
+      .where(and(visibleTickets(user), gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end))))
+  ).map((r) => r.createdAt);
 }

@@ -7,8 +7,8 @@ import { ticketDialogs } from "../../db/tables";
 export type Dialog = typeof ticketDialogs.$inferSelect;
 
 /** The ticket's bot dialog, if the bot has spoken in it. */
-export function loadDialog(db: Writer, ticketId: number): Dialog | undefined {
-  return dialogOf(db).get({ ticketId });
+export async function loadDialog(db: Writer, ticketId: number): Promise<Dialog | undefined> {
+  return await dialogOf(db).get({ ticketId });
 }
 
 const dialogOf = prepared((db) =>
@@ -20,14 +20,14 @@ const dialogOf = prepared((db) =>
 );
 
 /** Writes these fields of the ticket's bot dialog, creating it when missing. */
-export function saveDialog(db: Writer, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
-  db.insert(ticketDialogs)
+export async function saveDialog(db: Writer, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {
+  await db
+    .insert(ticketDialogs)
     .values({ ticketId, ...values })
-    .onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values })
-    .run();
+    .onConflictDoUpdate({ target: ticketDialogs.ticketId, set: values });
 }
 
 /** Back to the top of the menus: no chatbot node, no invalid answers. */
-export function clearDialog(db: Writer, ticketId: number) {
-  db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId)).run();
+export async function clearDialog(db: Writer, ticketId: number) {
+  await db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId));
 }

@@ -1,3 +1,4 @@
+import { one, first } from "../../db/client";
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -24,33 +25,34 @@ const FALLBACK_WINDOW_S = 7200;
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  */
-export function findOrCreateTicket(deps: AppDeps, key: TicketLookup): FoundTicket {
-  return atomically(deps.db, (tx) => {
-    const active = latest(activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
+export async function findOrCreateTicket(deps: AppDeps, key: TicketLookup): Promise<FoundTicket> {
+  return await atomically(deps.db, async (tx) => {
+    const active = latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
     if (active) return { ticket: active, change: null };
 
-    const seconds = Number.parseInt(getSetting(deps.db, "timeCreateNewTicket"), 10);
+    const seconds = Number.parseInt(await getSetting(deps.db, "timeCreateNewTicket"), 10);
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
     // Groups reuse their latest ticket whenever it was last active.
     const since = key.isGroup ? 0 : deps.clock.now() - windowMs;
-    const recent = latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
+    const recent = await latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
     if (recent) {
-      const ticket = tx
-        .update(tickets)
-        .set({ status: "pending", userId: null, isBot: true, updatedAt: new Date(deps.clock.now()) })
-        .where(eq(tickets.id, recent.id))
-        .returning()
-        .get()!;
+      const ticket = (await first(
+        tx
+          .update(tickets)
+          .set({ status: "pending", userId: null, isBot: true, updatedAt: new Date(deps.clock.now()) })
+          .where(eq(tickets.id, recent.id))
+          .returning(),
+      ))!;
       return { ticket, change: "reopened" as const };
     }
 
     const now = new Date(deps.clock.now());
-    const ticket = insertTicket(tx).get({
+    const ticket = (await insertTicket(tx).get({
       contactId: key.contactId,
       whatsappId: key.whatsappId,
       isGroup: key.isGroup,
       now,
-    })!;
+    }))!;
     return { ticket, change: "created" as const };
   });
 }
@@ -123,34 +125,36 @@ function latest(rows: TicketRow[]): TicketRow | undefined {
 }
 
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */
-export function historyTicket(db: Db, key: TicketLookup, at: number): TicketRow {
-  return atomically(db, (tx) => {
-    const existing = tx
-      .select()
-      .from(tickets)
-      .where(
-        and(
-          eq(tickets.contactId, key.contactId),
-          eq(tickets.whatsappId, key.whatsappId),
-          eq(tickets.fromHistory, true),
-        ),
-      )
-      .orderBy(desc(tickets.id))
-      .get();
+export async function historyTicket(db: Db, key: TicketLookup, at: number): Promise<TicketRow> {
+  return await atomically(db, async (tx) => {
+    const existing = await first(
+      tx
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.contactId, key.contactId),
+            eq(tickets.whatsappId, key.whatsappId),
+            eq(tickets.fromHistory, true),
+          ),
+        )
+        .orderBy(desc(tickets.id)),
+    );
     if (existing) return existing;
-    return tx
-      .insert(tickets)
-      .values({
-        contactId: key.contactId,
-        whatsappId: key.whatsappId,
-        isGroup: key.isGroup,
-        status: "closed",
-        isBot: false,
-        fromHistory: true,
-        createdAt: new Date(at),
-        updatedAt: new Date(at),
-      })
-      .returning()
-      .get();
+    return await one(
+      tx
+        .insert(tickets)
+        .values({
+          contactId: key.contactId,
+          whatsappId: key.whatsappId,
+          isGroup: key.isGroup,
+          status: "closed",
+          isBot: false,
+          fromHistory: true,
+          createdAt: new Date(at),
+          updatedAt: new Date(at),
+        })
+        .returning(),
+    );
   });
 }

@@ -17,8 +17,8 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
     .use(authContext(deps, tokens))
     .get(
       "/tickets",
-      ({ user, query }) =>
-        listTickets(
+      async ({ user, query }) =>
+        await listTickets(
           deps.db,
           user,
           {
@@ -50,39 +50,42 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
     )
     .get(
       "/tickets/:id",
-      ({ user, params }) => {
-        const ticket = loadTicketDto(deps.db, params.id);
+      async ({ user, params }) => {
+        const ticket = await loadTicketDto(deps.db, params.id);
         if (!canSeeTicket(user, ticket)) throw forbidden();
         return ticket;
       },
       { auth: true, params: idParam },
     )
-    .get("/tickets/:id/call", ({ user, params }) => callUrl(deps, user, params.id), { auth: true, params: idParam })
+    .get("/tickets/:id/call", async ({ user, params }) => await callUrl(deps, user, params.id), {
+      auth: true,
+      params: idParam,
+    })
     .put("/tickets/:id", ({ user, params, body }) => applyTicketChanges(deps, params.id, body, { actor: user }), {
       auth: true,
       params: idParam,
       body: TicketModel.update,
     })
-    .post("/tickets", ({ user, body }) => createTicket(deps, user, body), {
+    .post("/tickets", async ({ user, body }) => await createTicket(deps, user, body), {
       auth: true,
       body: TicketModel.create,
     })
     .delete(
       "/tickets/:id",
-      ({ params }) => {
-        deleteTicket(deps, params.id);
+      async ({ params }) => {
+        await deleteTicket(deps, params.id);
         return { message: "ticket deleted" };
       },
       { auth: "ticket-options:deleteTicket", params: idParam },
     )
-    .get("/ticketfind/:phone", ({ user, params }) => findTicketByPhone(deps, user, params.phone), {
+    .get("/ticketfind/:phone", async ({ user, params }) => await findTicketByPhone(deps, user, params.phone), {
       auth: true,
       params: TicketModel.phoneParam,
     })
     .post(
       "/tags/sync",
-      ({ user, body }) =>
-        syncTicketTags(
+      async ({ user, body }) =>
+        await syncTicketTags(
           deps,
           user,
           body.ticketId,

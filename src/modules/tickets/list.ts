@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
@@ -50,29 +51,37 @@ type Before = TicketListParams["before"];
  * follow; `before` continues after the previous page's last ticket (keyset), while `pageNumber` alone still pages
  * by offset. The count stops at TICKET_COUNT_CAP, so it costs at most that many index entries.
  */
-export function listTickets(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): TicketPage {
+export async function listTickets(
+  db: Db,
+  user: AuthUser,
+  params: TicketListParams,
+  timeZone: string,
+): Promise<TicketPage> {
   const search = normalizeSearch(params.searchParam);
-  const where = ticketFilter(db, user, params, timeZone);
+  const where = await ticketFilter(db, user, params, timeZone);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (search || fewTagged(db, params.tags)) return listFromSet(db, where, before, offset);
+  if (search || (await fewTagged(db, params.tags))) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const parts = STATUSES.map((status) => ticketFilter(db, user, { ...params, status }, timeZone));
+    const parts = STATUSES.map(async (status) => await ticketFilter(db, user, { ...params, status }, timeZone));
     const ids = parts
-      .flatMap((part) => pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1))
+      .flatMap(async (part) => await pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1))
       .sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id)
       .map((t) => t.id);
-    const counted = parts.reduce((n, part) => n + cappedCount(db, part), 0);
-    return { ...pageOf(db, ids, offset), count: Math.min(counted, TICKET_COUNT_CAP) };
+    const counted = parts.reduce(async (n, part) => n + (await cappedCount(db, part)), 0);
+    return { ...(await pageOf(db, ids, offset)), count: Math.min(counted, TICKET_COUNT_CAP) };
   }
-  const rows = ticketPageQuery(db, afterTicket(where, before))
+  const rows = await ticketPageQuery(db, afterTicket(where, before))
     .limit(TICKET_PAGE_SIZE + 1)
-    .offset(offset)
-    .all();
+    .offset(offset);
   const page = rows.slice(0, TICKET_PAGE_SIZE);
-  return { tickets: toTicketDtos(db, page), count: cappedCount(db, where), hasMore: rows.length > page.length };
+  return {
+    tickets: await toTicketDtos(db, page),
+    count: await cappedCount(db, where),
+    hasMore: rows.length > page.length,
+  };
 }
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
@@ -81,46 +90,44 @@ const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
  * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,
  * for its place and filters together, and the page's ids come back with how many matched in all.
  */
-function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): TicketPage {
-  const found = db
+async function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): Promise<TicketPage> {
+  const found = await db
     .select({ id: tickets.id, total: sql<number>`count(*) over ()` })
     .from(tickets)
     .where(afterTicket(where, before))
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
     .limit(TICKET_PAGE_SIZE + 1)
-    .offset(offset)
-    .all();
+    .offset(offset);
   // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart.
-  const total = before || !found.length ? cappedCount(db, where) : found[0]!.total;
+  const total = before || !found.length ? await cappedCount(db, where) : found[0]!.total;
   return {
-    ...pageOf(
+    ...(await pageOf(
       db,
       found.map((t) => t.id),
       0,
-    ),
+    )),
     count: Math.min(total, TICKET_COUNT_CAP),
   };
 }
 
 /** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
-function pageOrder(db: Db, where: SQL | undefined, limit: number) {
-  return db
+async function pageOrder(db: Db, where: SQL | undefined, limit: number) {
+  return await db
     .select({ id: tickets.id, updatedAt: sql<number>`${tickets.updatedAt}` })
     .from(tickets)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** The page at `offset` of tickets listed by id in page order, and whether more follow. */
-function pageOf(db: Db, ids: number[], offset: number) {
+async function pageOf(db: Db, ids: number[], offset: number) {
   const slice = ids.slice(offset, offset + TICKET_PAGE_SIZE + 1);
   const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
-  const rows = pageIds.length ? db.select().from(tickets).where(inArray(tickets.id, pageIds)).all() : [];
+  const rows = pageIds.length ? await db.select().from(tickets).where(inArray(tickets.id, pageIds)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
-    tickets: toTicketDtos(
+    tickets: await toTicketDtos(
       db,
       pageIds.flatMap((id) => byId.get(id) ?? []),
     ),
@@ -134,18 +141,14 @@ function pageOf(db: Db, ids: number[], offset: number) {
  * of them after (count cap × tickets / carriers) entries; both cost the same when carriers² is about fifty times
  * the tickets (2,200 carriers among 100,000 tickets). The highest ticket id stands for the number of tickets.
  */
-function fewTagged(db: Db, tagIds: number[] | undefined): boolean {
+async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<boolean> {
   if (!tagIds?.length) return false;
-  const highest =
-    db
-      .select({ id: max(tickets.id) })
-      .from(tickets)
-      .get()?.id ?? 0;
+  const highest = (await first(db.select({ id: max(tickets.id) }).from(tickets)))?.id ?? 0;
   const few = Math.ceil(Math.sqrt(50 * highest));
   const carriers = carrying(db, tagIds)
     .limit(few + 1)
     .as("carriers");
-  return (db.select({ n: count() }).from(carriers).get()?.n ?? 0) <= few;
+  return ((await first(db.select({ n: count() }).from(carriers)))?.n ?? 0) <= few;
 }
 
 /**
@@ -169,8 +172,8 @@ export function afterTicket(where: SQL | undefined, before: TicketListParams["be
 }
 
 /** How many tickets match `where`, counting no further than TICKET_COUNT_CAP. */
-export function cappedCount(db: Db, where: SQL | undefined): number {
-  return ticketCountQuery(db, where).get()?.n ?? 0;
+export async function cappedCount(db: Db, where: SQL | undefined): Promise<number> {
+  return (await first(ticketCountQuery(db, where)))?.n ?? 0;
 }
 
 /** The count query of the ticket list (exposed so its query plan can be checked). */
@@ -189,7 +192,12 @@ export function ticketPageQuery(db: Db, where: SQL | undefined) {
  * tickets and the pending ones; for one status that is said as the one condition it comes to, so the list reads
  * the index of that condition in page order.
  */
-export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): SQL | undefined {
+export async function ticketFilter(
+  db: Db,
+  user: AuthUser,
+  params: TicketListParams,
+  timeZone: string,
+): Promise<SQL | undefined> {
   const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds)];
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   const tagIds = [...new Set(params.tags ?? [])];
@@ -198,7 +206,7 @@ export function ticketFilter(db: Db, user: AuthUser, params: TicketListParams, t
   // tickets carrying a rare tag and the search hits are far fewer than those of a status or a user, so then those
   // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
   // page-order index rather than merging two indexes and sorting.
-  const rareTags = fewTagged(db, tagIds);
+  const rareTags = await fewTagged(db, tagIds);
   const narrower = Boolean(params.date || params.withUnreadMessages || rareTags || search);
   const pinned = narrower ? (column: SQLWrapper) => sql`+${column}` : (column: SQLWrapper) => column;
   if (!showAll && params.status !== "pending")

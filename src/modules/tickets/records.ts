@@ -1,3 +1,4 @@
+import { one, first } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -8,8 +9,8 @@ import { moveTicketSchedules } from "../schedules/records";
 const ACTIVE = ["open", "pending"] as const;
 
 /** The ticket row by id. */
-export function findTicket(db: Reader, id: number): TicketRow | undefined {
-  return ticketById(db).get({ id });
+export async function findTicket(db: Reader, id: number): Promise<TicketRow | undefined> {
+  return await ticketById(db).get({ id });
 }
 
 const ticketById = prepared((db) =>
@@ -21,50 +22,47 @@ const ticketById = prepared((db) =>
 );
 
 /** The tickets of these ids. */
-export function findTickets(db: Reader, ids: readonly number[]): TicketRow[] {
+export async function findTickets(db: Reader, ids: readonly number[]): Promise<TicketRow[]> {
   if (!ids.length) return [];
-  return db
+  return await db
     .select()
     .from(tickets)
-    .where(inArray(tickets.id, [...ids]))
-    .all();
+    .where(inArray(tickets.id, [...ids]));
 }
 
 /** Every ticket of the contact, latest activity first. */
-export function ticketsOfContact(db: Reader, contactId: number): TicketRow[] {
-  return db
+export async function ticketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {
+  return await db
     .select()
     .from(tickets)
     .where(eq(tickets.contactId, contactId))
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .all();
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
 }
 
 /** The contact's open and pending tickets. */
-export function activeTicketsOfContact(db: Reader, contactId: number): TicketRow[] {
-  return db
+export async function activeTicketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {
+  return await db
     .select()
     .from(tickets)
-    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, [...ACTIVE])))
-    .all();
+    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, [...ACTIVE])));
 }
 
 /** The ids of the user's open tickets. */
-export function openTicketIdsOf(db: Reader, userId: number): number[] {
-  return db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.userId, userId), eq(tickets.status, "open")))
-    .all()
-    .map((r) => r.id);
+export async function openTicketIdsOf(db: Reader, userId: number): Promise<number[]> {
+  return (
+    await db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.userId, userId), eq(tickets.status, "open")))
+  ).map((r) => r.id);
 }
 
 /**
  * A new message became the ticket's last: its text, the activity time `at`, and one more unread message when it
  * counts as unread. Runs in the transaction that stores the message.
  */
-export function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
-  (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: at.getTime() });
+export async function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
+  await (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: at.getTime() });
 }
 
 const touch = (db: Writer, countUnread: boolean) =>
@@ -82,8 +80,8 @@ const touchCountingUnread = prepared((db) => touch(db, true));
 const touchKeepingUnread = prepared((db) => touch(db, false));
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
-export function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
-  touchForward(tx).run({ ticketId, body, at: at.getTime() });
+export async function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
+  await touchForward(tx).run({ ticketId, body, at: at.getTime() });
 }
 
 const touchForward = prepared((db) =>
@@ -95,58 +93,55 @@ const touchForward = prepared((db) =>
 );
 
 /** A message's text changed: the ticket's last message follows when it still shows the old text. */
-export function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {
-  tx.update(tickets)
+export async function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {
+  await tx
+    .update(tickets)
     .set({ lastMessage: body })
-    .where(and(eq(tickets.id, ticketId), eq(tickets.lastMessage, was)))
-    .run();
+    .where(and(eq(tickets.id, ticketId), eq(tickets.lastMessage, was)));
 }
 
 /** Attaches a connection to the ticket; returns the row as it is now. */
-export function attachConnection(db: Writer, ticketId: number, connectionId: number): TicketRow | undefined {
-  return db.update(tickets).set({ whatsappId: connectionId }).where(eq(tickets.id, ticketId)).returning().get();
+export async function attachConnection(
+  db: Writer,
+  ticketId: number,
+  connectionId: number,
+): Promise<TicketRow | undefined> {
+  return await first(db.update(tickets).set({ whatsappId: connectionId }).where(eq(tickets.id, ticketId)).returning());
 }
 
 /** Switches the bot on or off for the ticket. */
-export function setBotMode(db: Writer, ticketId: number, isBot: boolean) {
-  db.update(tickets).set({ isBot }).where(eq(tickets.id, ticketId)).run();
+export async function setBotMode(db: Writer, ticketId: number, isBot: boolean) {
+  await db.update(tickets).set({ isBot }).where(eq(tickets.id, ticketId));
 }
 
 /** How many tickets sit in the queue, and its active ones (those shown in live lists). */
-export function ticketsInQueue(tx: Reader, queueId: number): { held: number; active: TicketRow[] } {
-  const held = tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, queueId)).get()?.n ?? 0;
-  const active = tx
+export async function ticketsInQueue(tx: Reader, queueId: number): Promise<{ held: number; active: TicketRow[] }> {
+  const held = (await first(tx.select({ n: count() }).from(tickets).where(eq(tickets.queueId, queueId))))?.n ?? 0;
+  const active = await tx
     .select()
     .from(tickets)
-    .where(and(eq(tickets.queueId, queueId), inArray(tickets.status, [...ACTIVE])))
-    .all();
+    .where(and(eq(tickets.queueId, queueId), inArray(tickets.status, [...ACTIVE])));
   return { held, active };
 }
 
 /** Moves every ticket of a queue to another queue (or none). */
-export function moveQueueTickets(tx: Writer, from: number, to: number | null) {
-  tx.update(tickets).set({ queueId: to }).where(eq(tickets.queueId, from)).run();
+export async function moveQueueTickets(tx: Writer, from: number, to: number | null) {
+  await tx.update(tickets).set({ queueId: to }).where(eq(tickets.queueId, from));
 }
 
 /** The ids of the contact's tickets. */
-export function ticketIdsOfContact(db: Reader, contactId: number): number[] {
-  return db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(eq(tickets.contactId, contactId))
-    .all()
-    .map((r) => r.id);
+export async function ticketIdsOfContact(db: Reader, contactId: number): Promise<number[]> {
+  return (await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.contactId, contactId))).map((r) => r.id);
 }
 
 /** How many distinct tickets carry each of these tags. */
-export function taggedTicketCounts(db: Reader, tagIds: readonly number[]): Map<number, number> {
+export async function taggedTicketCounts(db: Reader, tagIds: readonly number[]): Promise<Map<number, number>> {
   if (!tagIds.length) return new Map();
-  const counts = db
+  const counts = await db
     .select({ tagId: ticketTags.tagId, n: countDistinct(ticketTags.ticketId) })
     .from(ticketTags)
     .where(inArray(ticketTags.tagId, [...tagIds]))
-    .groupBy(ticketTags.tagId)
-    .all();
+    .groupBy(ticketTags.tagId);
   return new Map(counts.map((c) => [c.tagId, c.n]));
 }
 
@@ -163,18 +158,18 @@ export interface MovedTickets {
  * connection where `into` has one too is folded into that one (one active ticket per contact and connection):
  * the one someone already works on (open) stays, a pending one is folded into it.
  */
-export function moveContactTickets(tx: Writer, from: number, into: number): MovedTickets {
+export async function moveContactTickets(tx: Writer, from: number, into: number): Promise<MovedTickets> {
   const removedTickets: TicketRow[] = [];
   const movedTicketIds: number[] = [];
-  for (const ticket of tx.select().from(tickets).where(eq(tickets.contactId, from)).all()) {
-    const twin = isActive(ticket) ? activeTicketOf(tx, into, ticket) : undefined;
+  for (const ticket of await tx.select().from(tickets).where(eq(tickets.contactId, from))) {
+    const twin = isActive(ticket) ? await activeTicketOf(tx, into, ticket) : undefined;
     if (!twin) {
-      tx.update(tickets).set({ contactId: into, updatedAt: ticket.updatedAt }).where(eq(tickets.id, ticket.id)).run();
+      await tx.update(tickets).set({ contactId: into, updatedAt: ticket.updatedAt }).where(eq(tickets.id, ticket.id));
       movedTicketIds.push(ticket.id);
       continue;
     }
     const [keep, drop] = twin.status === "pending" && ticket.status === "open" ? [ticket, twin] : [twin, ticket];
-    fold(tx, keep, drop, into);
+    await fold(tx, keep, drop, into);
     removedTickets.push(drop);
     movedTicketIds.push(keep.id);
   }
@@ -183,42 +178,43 @@ export function moveContactTickets(tx: Writer, from: number, into: number): Move
 
 const isActive = (t: TicketRow) => (ACTIVE as readonly string[]).includes(t.status);
 
-function activeTicketOf(tx: Reader, contactId: number, like: TicketRow): TicketRow | undefined {
+async function activeTicketOf(tx: Reader, contactId: number, like: TicketRow): Promise<TicketRow | undefined> {
   const connection = like.whatsappId == null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, like.whatsappId);
-  return tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, contactId),
-        connection,
-        eq(tickets.channel, like.channel),
-        inArray(tickets.status, [...ACTIVE]),
-      ),
-    )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .get();
+  return await first(
+    tx
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.contactId, contactId),
+          connection,
+          eq(tickets.channel, like.channel),
+          inArray(tickets.status, [...ACTIVE]),
+        ),
+      )
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id)),
+  );
 }
 
 /** Moves `drop`'s messages, tags and schedules into `keep` (unread counts add up) and deletes `drop`. */
-function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: number) {
-  moveTicketMessages(tx, drop.id, keep.id);
-  moveTicketSchedules(tx, drop.id, keep.id);
-  const tagIds = tx.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, drop.id)).all();
+async function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: number) {
+  await moveTicketMessages(tx, drop.id, keep.id);
+  await moveTicketSchedules(tx, drop.id, keep.id);
+  const tagIds = await tx.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, drop.id));
   if (tagIds.length)
-    tx.insert(ticketTags)
+    await tx
+      .insert(ticketTags)
       .values(tagIds.map(({ tagId }) => ({ ticketId: keep.id, tagId })))
-      .onConflictDoNothing()
-      .run();
+      .onConflictDoNothing();
   const latest = drop.updatedAt > keep.updatedAt ? drop : keep;
-  tx.update(tickets)
+  await tx
+    .update(tickets)
     .set({
       contactId,
       unreadMessages: keep.unreadMessages + drop.unreadMessages,
       lastMessage: latest.lastMessage,
       updatedAt: latest.updatedAt,
     })
-    .where(eq(tickets.id, keep.id))
-    .run();
-  tx.delete(tickets).where(eq(tickets.id, drop.id)).run();
+    .where(eq(tickets.id, keep.id));
+  await tx.delete(tickets).where(eq(tickets.id, drop.id));
 }

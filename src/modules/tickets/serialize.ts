@@ -19,22 +19,26 @@ function byId<T extends { id: number }>(rows: T[]): Map<number, T> {
 }
 
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
-export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
+export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto[]> {
   if (rows.length === 0) return [];
-  const contactMap = byId(contactSummaries(db, ids(rows.map((r) => r.contactId))));
-  const userMap = byId(userNames(db, ids(rows.map((r) => r.userId))));
+  const contactMap = byId(await contactSummaries(db, ids(rows.map((r) => r.contactId))));
+  const userMap = byId(await userNames(db, ids(rows.map((r) => r.userId))));
   const queueMap = byId(
-    queueSummaries(db, ids(rows.map((r) => r.queueId))).map(({ id, name, color }) => ({ id, name, color })),
+    (await queueSummaries(db, ids(rows.map((r) => r.queueId)))).map(({ id, name, color }) => ({ id, name, color })),
   );
   const connectionById = byId(
-    connectionSummaries(db, ids(rows.map((r) => r.whatsappId))).map(({ id, name, hasCall }) => ({ id, name, hasCall })),
+    (await connectionSummaries(db, ids(rows.map((r) => r.whatsappId)))).map(({ id, name, hasCall }) => ({
+      id,
+      name,
+      hasCall,
+    })),
   );
   const tagLinks =
     rows.length === 1
-      ? tagsOfTicket(db)
-          .all({ ticketId: rows[0]!.id })
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      : db
+      ? (await tagsOfTicket(db).all({ ticketId: rows[0]!.id })).sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        )
+      : await db
           .select(TAG_LINK)
           .from(ticketTags)
           .innerJoin(tags, eq(tags.id, ticketTags.tagId))
@@ -44,8 +48,7 @@ export function toTicketDtos(db: Db, rows: TicketRow[]): TicketDto[] {
               rows.map((r) => r.id),
             ),
           )
-          .orderBy(tags.name)
-          .all();
+          .orderBy(tags.name);
   const tagsByTicket = new Map<number, TicketDto["tags"]>();
   for (const { ticketId, ...tag } of tagLinks) {
     const list = tagsByTicket.get(ticketId) ?? [];
@@ -78,17 +81,17 @@ const tagsOfTicket = prepared((db) =>
 );
 
 /** Serialises one ticket (see toTicketDtos). */
-export function toTicketDto(db: Db, row: TicketRow): TicketDto {
-  return toTicketDtos(db, [row])[0]!;
+export async function toTicketDto(db: Db, row: TicketRow): Promise<TicketDto> {
+  return (await toTicketDtos(db, [row]))[0]!;
 }
 
 /** The ticket as GET /tickets/:id shows it (contact with its extra info); 404 ERR_NO_TICKET_FOUND when missing. */
-export function loadTicketDto(db: Db, id: number): TicketDto {
-  const row = findTicket(db, id);
+export async function loadTicketDto(db: Db, id: number): Promise<TicketDto> {
+  const row = await findTicket(db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
-  const dto = toTicketDto(db, row);
+  const dto = await toTicketDto(db, row);
   if (dto.contact) {
-    dto.contact = { ...dto.contact, extraInfo: extraInfoOf(db, row.contactId) };
+    dto.contact = { ...dto.contact, extraInfo: await extraInfoOf(db, row.contactId) };
   }
   return dto;
 }

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { Db } from "../../db/client";
@@ -36,31 +38,32 @@ export interface ApplyOptions {
 const ACTIVE: TicketStatus[] = ["open", "pending"];
 
 /** Loads a ticket row or throws 404 ERR_NO_TICKET_FOUND. */
-export function getTicketRow(deps: Pick<AppDeps, "db">, id: number): TicketRow {
-  const row = findTicket(deps.db, id);
+export async function getTicketRow(deps: Pick<AppDeps, "db">, id: number): Promise<TicketRow> {
+  const row = await findTicket(deps.db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
   return row;
 }
 
 /** The contact's open or pending ticket on a connection other than `exceptId`, if any. */
-export function otherActiveTicket(
+export async function otherActiveTicket(
   db: Pick<Db, "select">,
   contactId: number,
   connectionId: number | null,
   exceptId?: number,
 ) {
-  return db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, contactId),
-        connectionId == null ? undefined : eq(tickets.whatsappId, connectionId),
-        inArray(tickets.status, ACTIVE),
-        exceptId != null ? ne(tickets.id, exceptId) : undefined,
+  return await first(
+    db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.contactId, contactId),
+          connectionId == null ? undefined : eq(tickets.whatsappId, connectionId),
+          inArray(tickets.status, ACTIVE),
+          exceptId != null ? ne(tickets.id, exceptId) : undefined,
+        ),
       ),
-    )
-    .get();
+  );
 }
 
 function otherOpenError(actor: AuthUser | null, ticketId: number) {
@@ -81,12 +84,12 @@ export async function applyTicketChanges(
   opts: ApplyOptions,
 ): Promise<TicketDto> {
   const { actor } = opts;
-  const before = getTicketRow(deps, ticketId);
+  const before = await getTicketRow(deps, ticketId);
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
     throw new FieldError("status", "invalid");
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
-  if (changes.userId != null && !findUserById(deps.db, changes.userId)) throw notFound("ERR_NO_USER_FOUND");
-  if (changes.queueId != null && !queueExists(deps.db, changes.queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
+  if (changes.userId != null && !(await findUserById(deps.db, changes.userId))) throw notFound("ERR_NO_USER_FOUND");
+  if (changes.queueId != null && !(await queueExists(deps.db, changes.queueId))) throw notFound("ERR_NO_QUEUE_FOUND");
 
   const next = {
     status: before.status as TicketStatus,
@@ -130,12 +133,12 @@ export async function applyTicketChanges(
       throw forbidden();
   }
   if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId) {
-    if (!connectionExists(deps.db, changes.whatsappId)) throw notFound("ERR_NO_WAPP_FOUND");
-    const other = otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
+    if (!(await connectionExists(deps.db, changes.whatsappId))) throw notFound("ERR_NO_WAPP_FOUND");
+    const other = await otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
     if (other && next.status !== "closed") throw otherOpenError(actor, other.id);
   }
   if (before.status === "closed" && next.status !== "closed") {
-    const other = otherActiveTicket(deps.db, before.contactId, next.whatsappId, before.id);
+    const other = await otherActiveTicket(deps.db, before.contactId, next.whatsappId, before.id);
     if (other) throw otherOpenError(actor, other.id);
   }
 
@@ -147,23 +150,23 @@ export async function applyTicketChanges(
   const markRead = opts.markRead ?? actor != null;
   // A change that changes nothing (a read, an accept of a ticket already theirs) keeps the ticket's place and time.
   const changed = (Object.keys(next) as (keyof typeof next)[]).some((key) => next[key] !== before[key]);
-  deps.db.transaction((tx) => {
-    tx.update(tickets)
+  await atomically(deps.db, async (tx) => {
+    await tx
+      .update(tickets)
       .set({
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
         updatedAt: changed ? new Date(deps.clock.now()) : before.updatedAt,
       })
-      .where(eq(tickets.id, ticketId))
-      .run();
-    if (tookOver) tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId)).run();
+      .where(eq(tickets.id, ticketId));
+    if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId));
   });
-  const after = getTicketRow(deps, ticketId);
-  if (markRead) markTicketRead(deps, after);
-  deps.events.emit("ticket.updated", { ticket: loadTicketDto(deps.db, ticketId), before });
+  const after = await getTicketRow(deps, ticketId);
+  if (markRead) await markTicketRead(deps, after);
+  deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
 
-  const connection = after.whatsappId != null ? findConnection(deps.db, after.whatsappId) : undefined;
+  const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
   if (
     connection &&
     before.status !== "closed" &&
@@ -182,7 +185,7 @@ export async function applyTicketChanges(
   ) {
     await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   }
-  return loadTicketDto(deps.db, ticketId);
+  return await loadTicketDto(deps.db, ticketId);
 }
 
 async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, what: string) {
@@ -197,20 +200,20 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
  * Marks a ticket read: unread 0, its messages read, `updateUnread` to its lists and notification rooms,
  * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
  */
-export function markTicketRead(deps: AppDeps, ticket: TicketRow) {
-  const unread = deps.db.transaction((tx) => {
+export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
+  const unread = await atomically(deps.db, async (tx) => {
     // Reading is not activity: `updatedAt` orders the lists and shows as the ticket's time, so it stays as it was
     // (the column otherwise takes the time of any update).
-    tx.update(tickets)
+    await tx
+      .update(tickets)
       .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
-      .where(eq(tickets.id, ticket.id))
-      .run();
-    return markMessagesRead(tx, ticket.id);
+      .where(eq(tickets.id, ticket.id));
+    return await markMessagesRead(tx, ticket.id);
   });
   deps.events.emit("ticket.read", { ticket });
   const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
-  if (!wids.length || ticket.whatsappId == null || !deps.channels.isRunning(ticket.whatsappId)) return;
-  const contact = contactChat(deps.db, ticket.contactId);
+  if (!wids.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
+  const contact = await contactChat(deps.db, ticket.contactId);
   if (!contact) return;
   deps.channels
     .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids)
@@ -223,52 +226,53 @@ export type NewTicket = TicketModel.Create;
  * POST /tickets: on the user's default connection (else the global default), refused while the
  * contact has an active ticket there; without a queue, the user's only queue is used.
  */
-export function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): TicketDto {
+export async function createTicket(deps: AppDeps, actor: AuthUser, input: NewTicket): Promise<TicketDto> {
   const status = (input.status ?? "open") as TicketStatus;
   if (!TICKET_STATUSES.includes(status)) throw new FieldError("status", "invalid");
-  const contact = findContact(deps.db, input.contactId);
+  const contact = await findContact(deps.db, input.contactId);
   if (!contact) throw notFound("ERR_NO_CONTACT_FOUND");
   const userId = input.userId === undefined ? (status === "pending" ? null : actor.id) : input.userId;
-  if (userId != null && !findUserById(deps.db, userId)) throw notFound("ERR_NO_USER_FOUND");
+  if (userId != null && !(await findUserById(deps.db, userId))) throw notFound("ERR_NO_USER_FOUND");
   if (status === "open" && userId == null) throw new FieldError("userId", "required");
   let queueId = input.queueId ?? null;
   if (queueId == null && input.queueId === undefined && actor.queueIds.length === 1) queueId = actor.queueIds[0]!;
   if (queueId != null) {
-    if (!queueExists(deps.db, queueId)) throw notFound("ERR_NO_QUEUE_FOUND");
+    if (!(await queueExists(deps.db, queueId))) throw notFound("ERR_NO_QUEUE_FOUND");
     if (!canSeeTicket(actor, { queueId, userId: null })) throw forbidden();
   }
-  const connectionId = defaultWhatsappId(deps.db, actor.id);
+  const connectionId = await defaultWhatsappId(deps.db, actor.id);
   const now = new Date(deps.clock.now());
-  const row = deps.db.transaction((tx) => {
-    const other = otherActiveTicket(tx, contact.id, connectionId);
+  const row = await atomically(deps.db, async (tx) => {
+    const other = await otherActiveTicket(tx, contact.id, connectionId);
     if (other) throw otherOpenError(actor, other.id);
-    return tx
-      .insert(tickets)
-      .values({
-        contactId: contact.id,
-        status,
-        userId,
-        queueId,
-        whatsappId: connectionId,
-        isGroup: contact.isGroup,
-        isBot: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    return await one(
+      tx
+        .insert(tickets)
+        .values({
+          contactId: contact.id,
+          status,
+          userId,
+          queueId,
+          whatsappId: connectionId,
+          isGroup: contact.isGroup,
+          isBot: false,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
-  const dto = loadTicketDto(deps.db, row.id);
+  const dto = await loadTicketDto(deps.db, row.id);
   deps.events.emit("ticket.updated", { ticket: dto });
   return dto;
 }
 
 /** DELETE /tickets/:id: messages and tag links cascade, then their media files go; every room that showed it is told. */
-export function deleteTicket(deps: AppDeps, id: number) {
-  const row = getTicketRow(deps, id);
-  const files = deps.db.transaction((tx) => {
-    const files = mediaFilesOfTickets(tx, [id]);
-    tx.delete(tickets).where(eq(tickets.id, id)).run();
+export async function deleteTicket(deps: AppDeps, id: number) {
+  const row = await getTicketRow(deps, id);
+  const files = await atomically(deps.db, async (tx) => {
+    const files = await mediaFilesOfTickets(tx, [id]);
+    await tx.delete(tickets).where(eq(tickets.id, id));
     return files;
   });
   removeMediaFiles(deps, files);
@@ -276,19 +280,21 @@ export function deleteTicket(deps: AppDeps, id: number) {
 }
 
 /** Replaces a ticket's tags with `tagIds` (unknown ids refused) and publishes the ticket. */
-export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number, tagIds: number[]): TicketDto {
-  const row = getTicketRow(deps, ticketId);
+export async function syncTicketTags(
+  deps: AppDeps,
+  actor: AuthUser,
+  ticketId: number,
+  tagIds: number[],
+): Promise<TicketDto> {
+  const row = await getTicketRow(deps, ticketId);
   if (!canSeeTicket(actor, row)) throw forbidden();
   const wanted = [...new Set(tagIds)];
-  if (!allTagsExist(deps.db, wanted)) throw notFound("ERR_NO_TAG_FOUND");
-  deps.db.transaction((tx) => {
-    tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId)).run();
-    if (wanted.length)
-      tx.insert(ticketTags)
-        .values(wanted.map((tagId) => ({ ticketId, tagId })))
-        .run();
+  if (!(await allTagsExist(deps.db, wanted))) throw notFound("ERR_NO_TAG_FOUND");
+  await atomically(deps.db, async (tx) => {
+    await tx.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId));
+    if (wanted.length) await tx.insert(ticketTags).values(wanted.map((tagId) => ({ ticketId, tagId })));
   });
-  const dto = loadTicketDto(deps.db, ticketId);
+  const dto = await loadTicketDto(deps.db, ticketId);
   deps.events.emit("ticket.updated", { ticket: dto });
   return dto;
 }
@@ -297,15 +303,15 @@ export function syncTicketTags(deps: AppDeps, actor: AuthUser, ticketId: number,
  * GET /ticketfind/:phone: the contact by its digits (also the Brazilian number with or without
  * the 9th digit), then its latest active ticket the caller may see, else its latest ticket the caller may see.
  */
-export function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string): { ticketId: number } {
+export async function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string): Promise<{ ticketId: number }> {
   const digits = phone.replace(/\D/g, "");
   if (digits.length < 8) throw notFound("ERR_NO_TICKET_FOUND");
   const candidates = [digits];
   const br = digits.match(/^55(\d{2})(9?)(\d{8})$/);
   if (br) candidates.push(`55${br[1]}${br[2] ? "" : "9"}${br[3]}`);
-  const contactId = contactIdByNumbers(deps.db, candidates);
+  const contactId = await contactIdByNumbers(deps.db, candidates);
   if (contactId === undefined) throw notFound("ERR_NO_TICKET_FOUND");
-  const rows = ticketsOfContact(deps.db, contactId);
+  const rows = await ticketsOfContact(deps.db, contactId);
   const visible = rows.filter((r) => canSeeTicket(actor, r));
   const best = visible.find((r) => r.status !== "closed") ?? visible[0];
   if (!best) throw notFound("ERR_NO_TICKET_FOUND");

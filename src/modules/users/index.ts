@@ -14,8 +14,8 @@ const toConnection = (v: number | null | "" | false | undefined) => (v === undef
 export function usersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/users" })
     .use(authContext(deps, tokens))
-    .get("/", ({ query }) => listUsers(deps.db, query), { auth: true, query: UserModel.list })
-    .get("/:id", ({ params }) => showUser(deps.db, params.id), { auth: true, params: idParam })
+    .get("/", async ({ query }) => await listUsers(deps.db, query), { auth: true, query: UserModel.list })
+    .get("/:id", async ({ params }) => await showUser(deps.db, params.id), { auth: true, params: idParam })
     .post("/", ({ body }) => createUser(deps, { ...body, whatsappId: toConnection(body.whatsappId) }), {
       auth: "users:manage",
       body: UserModel.create,

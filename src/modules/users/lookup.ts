@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
@@ -5,8 +6,8 @@ import { type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 
 /** The user row by id. */
-export function findUserById(db: Reader, id: number): UserRow | undefined {
-  return userById(db).get({ id });
+export async function findUserById(db: Reader, id: number): Promise<UserRow | undefined> {
+  return await userById(db).get({ id });
 }
 
 const userById = prepared((db) =>
@@ -18,10 +19,8 @@ const userById = prepared((db) =>
 );
 
 /** The queues the user works in. */
-export function userQueueIds(db: Reader, userId: number): number[] {
-  return queuesOfUser(db)
-    .all({ userId })
-    .map((r) => r.queueId);
+export async function userQueueIds(db: Reader, userId: number): Promise<number[]> {
+  return (await queuesOfUser(db).all({ userId })).map((r) => r.queueId);
 }
 
 const queuesOfUser = prepared((db) =>
@@ -33,18 +32,18 @@ const queuesOfUser = prepared((db) =>
 );
 
 /** How many of `ids` (distinct) are users. */
-export function countKnownUsers(db: Reader, ids: readonly number[]): number {
+export async function countKnownUsers(db: Reader, ids: readonly number[]): Promise<number> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return 0;
-  return db.select({ n: count() }).from(users).where(inArray(users.id, distinct)).get()?.n ?? 0;
+  return (await first(db.select({ n: count() }).from(users).where(inArray(users.id, distinct))))?.n ?? 0;
 }
 
 /** Id and name of each of the users that exist among `ids`. */
-export function userNames(db: Reader, ids: readonly number[]): { id: number; name: string }[] {
+export async function userNames(db: Reader, ids: readonly number[]): Promise<{ id: number; name: string }[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return userNameById(db).all({ id: distinct[0] });
-  return db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, distinct)).all();
+  if (distinct.length === 1) return await userNameById(db).all({ id: distinct[0] });
+  return await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, distinct));
 }
 
 const userNameById = prepared((db) =>
@@ -56,17 +55,20 @@ const userNameById = prepared((db) =>
 );
 
 /** The user's own default connection, or null (no user, or none chosen). */
-export function userDefaultConnection(db: Reader, id: number): number | null {
-  return findUserById(db, id)?.whatsappId ?? null;
+export async function userDefaultConnection(db: Reader, id: number): Promise<number | null> {
+  return (await findUserById(db, id))?.whatsappId ?? null;
 }
 
 /** The user as ticket visibility sees them (profile and queues), or undefined when there is no such user. */
-export function viewerOf(db: Reader, id: number): Pick<AuthUser, "id" | "profile" | "queueIds"> | undefined {
-  const user = findUserById(db, id);
-  return user && { id, profile: user.profile, queueIds: userQueueIds(db, id) };
+export async function viewerOf(
+  db: Reader,
+  id: number,
+): Promise<Pick<AuthUser, "id" | "profile" | "queueIds"> | undefined> {
+  const user = await findUserById(db, id);
+  return user && { id, profile: user.profile, queueIds: await userQueueIds(db, id) };
 }
 
 /** True when at least one agent (not an admin) has an account. */
-export function anyAgent(db: Reader): boolean {
-  return !!db.select({ id: users.id }).from(users).where(eq(users.profile, "user")).get();
+export async function anyAgent(db: Reader): Promise<boolean> {
+  return !!(await first(db.select({ id: users.id }).from(users).where(eq(users.profile, "user"))));
 }

@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import type { AuthUser } from "../../shared/auth-user";
 import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -21,12 +23,12 @@ import type { UserModel } from "./model";
 
 export type { UserDto };
 
-export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return await first(db.select().from(users).where(eq(users.email, email.trim().toLowerCase())));
 }
 
-export function loadAuthUser(db: Db, id: number): AuthUser | undefined {
-  const row = findUserById(db, id);
+export async function loadAuthUser(db: Db, id: number): Promise<AuthUser | undefined> {
+  const row = await findUserById(db, id);
   if (!row) return undefined;
   return {
     id: row.id,
@@ -35,20 +37,19 @@ export function loadAuthUser(db: Db, id: number): AuthUser | undefined {
     profile: row.profile,
     tokenVersion: row.tokenVersion,
     whatsappId: row.whatsappId,
-    queueIds: userQueueIds(db, row.id),
+    queueIds: await userQueueIds(db, row.id),
   };
 }
 
 /** Serialises users with their queues and default connection in three extra queries, whatever the count. */
-export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
+export async function toUserDtos(db: Db, rows: UserRow[]): Promise<UserDto[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const links = db
+  const links = await db
     .select({ userId: userQueues.userId, queueId: userQueues.queueId })
     .from(userQueues)
-    .where(inArray(userQueues.userId, ids))
-    .all();
-  const queueList = queueSummaries(
+    .where(inArray(userQueues.userId, ids));
+  const queueList = await queueSummaries(
     db,
     links.map((l) => l.queueId),
   );
@@ -56,9 +57,11 @@ export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
     queueList
       .filter((q) => links.some((l) => l.userId === userId && l.queueId === q.id))
       .map(({ id, name, color }) => ({ id, name, color }));
-  const connections = connectionSummaries(
-    db,
-    rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+  const connections = (
+    await connectionSummaries(
+      db,
+      rows.map((r) => r.whatsappId).filter((v): v is number => v != null),
+    )
   ).map(({ id, name }) => ({ id, name }));
   return rows.map((row) => ({
     id: row.id,
@@ -73,12 +76,12 @@ export function toUserDtos(db: Db, rows: UserRow[]): UserDto[] {
   }));
 }
 
-export function toUserDto(db: Db, row: UserRow): UserDto {
-  return toUserDtos(db, [row])[0]!;
+export async function toUserDto(db: Db, row: UserRow): Promise<UserDto> {
+  return (await toUserDtos(db, [row]))[0]!;
 }
 
-export function countUsers(db: Db): number {
-  return db.select({ n: count() }).from(users).get()?.n ?? 0;
+export async function countUsers(db: Db): Promise<number> {
+  return (await first(db.select({ n: count() }).from(users)))?.n ?? 0;
 }
 
 export interface NewUser {
@@ -91,64 +94,62 @@ export interface NewUser {
 }
 
 /** Inserts a user and their queue links in one transaction; the email must be free (checked here). */
-export function insertUser(db: Db, input: NewUser): UserRow {
+export async function insertUser(db: Db, input: NewUser): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
-  if (findUserByEmail(db, email)) throw new FieldError("email", "unique");
-  return db.transaction((tx) => {
-    const row = tx
-      .insert(users)
-      .values({
-        name: input.name.trim(),
-        email,
-        passwordHash: input.passwordHash,
-        profile: input.profile,
-        whatsappId: input.whatsappId ?? null,
-      })
-      .returning()
-      .get();
+  if (await findUserByEmail(db, email)) throw new FieldError("email", "unique");
+  return await atomically(db, async (tx) => {
+    const row = await one(
+      tx
+        .insert(users)
+        .values({
+          name: input.name.trim(),
+          email,
+          passwordHash: input.passwordHash,
+          profile: input.profile,
+          whatsappId: input.whatsappId ?? null,
+        })
+        .returning(),
+    );
     if (input.queueIds?.length)
-      tx.insert(userQueues)
-        .values(input.queueIds.map((queueId) => ({ userId: row.id, queueId })))
-        .run();
+      await tx.insert(userQueues).values(input.queueIds.map((queueId) => ({ userId: row.id, queueId })));
     return row;
   });
 }
 
 /** One page of users, newest first, searched by name or email. */
-export function listUsers(db: Db, opts: UserModel.List) {
+export async function listUsers(db: Db, opts: UserModel.List) {
   const search = normalizeSearch(opts.searchParam);
   const where = search ? or(contains(users.name, search), contains(users.email, search)) : undefined;
   const { limit, offset } = pageWindow(opts.pageNumber);
-  const rows = db
+  const rows = await db
     .select()
     .from(users)
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
-  return { users: toUserDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
+    .offset(offset);
+  const total = (await first(db.select({ n: count() }).from(users).where(where)))?.n ?? 0;
+  return { users: await toUserDtos(db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
-export function showUser(db: Db, id: number): UserDto {
-  const row = findUserById(db, id);
+export async function showUser(db: Db, id: number): Promise<UserDto> {
+  const row = await findUserById(db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
-  return toUserDto(db, row);
+  return await toUserDto(db, row);
 }
 
-function assertConnectionExists(db: Db, connectionId: number | null | undefined) {
+async function assertConnectionExists(db: Db, connectionId: number | null | undefined) {
   if (connectionId == null) return;
-  if (!connectionExists(db, connectionId)) throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  if (!(await connectionExists(db, connectionId))) throw new AppError("ERR_NO_WAPP_FOUND", 400);
 }
 
 /** POST /users (admins): an agent unless `profile` says otherwise. */
 export async function createUser(deps: AppDeps, input: UserModel.Create): Promise<UserDto> {
-  assertQueuesExist(deps.db, input.queueIds ?? []);
-  assertConnectionExists(deps.db, input.whatsappId || null);
-  if (findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
+  await assertQueuesExist(deps.db, input.queueIds ?? []);
+  await assertConnectionExists(deps.db, input.whatsappId || null);
+  if (await findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
-  const row = insertUser(deps.db, {
+  const row = await insertUser(deps.db, {
     name: input.name,
     email: input.email,
     passwordHash,
@@ -156,7 +157,7 @@ export async function createUser(deps: AppDeps, input: UserModel.Create): Promis
     whatsappId: input.whatsappId || null,
     queueIds: [...new Set(input.queueIds ?? [])],
   });
-  const user = toUserDto(deps.db, row);
+  const user = await toUserDto(deps.db, row);
   deps.events.emit("user.created", { user });
   return user;
 }
@@ -182,12 +183,12 @@ export async function updateUser(
   changes: UserChanges,
   attempts?: PasswordAttempts,
 ): Promise<UserDto> {
-  const row = findUserById(deps.db, id);
+  const row = await findUserById(deps.db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   const admin = can(actor.profile, "users:manage");
   if (!admin) {
     if (actor.id !== id) throw forbidden();
-    const currentQueues = userQueueIds(deps.db, id).sort().join(",");
+    const currentQueues = (await userQueueIds(deps.db, id)).sort().join(",");
     const changesProfile = changes.profile !== undefined && changes.profile !== row.profile;
     const changesQueues =
       changes.queueIds !== undefined && [...new Set(changes.queueIds)].sort().join(",") !== currentQueues;
@@ -199,16 +200,17 @@ export async function updateUser(
     if (problem) throw FieldError.of("password", problem);
     if (actor.id === id) await assertCurrentPassword(row, changes.currentPassword, attempts);
   }
-  if (changes.queueIds) assertQueuesExist(deps.db, changes.queueIds);
-  if (changes.whatsappId !== undefined) assertConnectionExists(deps.db, changes.whatsappId || null);
+  if (changes.queueIds) await assertQueuesExist(deps.db, changes.queueIds);
+  if (changes.whatsappId !== undefined) await assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
-  if (email && email !== row.email && findUserByEmail(deps.db, email)) throw new FieldError("email", "unique");
-  if (admin && changes.profile === "user" && row.profile === "admin" && countAdmins(deps.db) <= 1)
+  if (email && email !== row.email && (await findUserByEmail(deps.db, email))) throw new FieldError("email", "unique");
+  if (admin && changes.profile === "user" && row.profile === "admin" && (await countAdmins(deps.db)) <= 1)
     throw new AppError("ERR_LAST_ADMIN", 400);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
-  deps.db.transaction((tx) => {
-    tx.update(users)
+  await atomically(deps.db, async (tx) => {
+    await tx
+      .update(users)
       .set({
         ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
         ...(email ? { email } : {}),
@@ -218,18 +220,14 @@ export async function updateUser(
         ...(passwordHash || profileChanged ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
         updatedAt: new Date(),
       })
-      .where(eq(users.id, id))
-      .run();
+      .where(eq(users.id, id));
     if (admin && changes.queueIds !== undefined) {
-      tx.delete(userQueues).where(eq(userQueues.userId, id)).run();
+      await tx.delete(userQueues).where(eq(userQueues.userId, id));
       const ids = [...new Set(changes.queueIds)];
-      if (ids.length)
-        tx.insert(userQueues)
-          .values(ids.map((queueId) => ({ userId: id, queueId })))
-          .run();
+      if (ids.length) await tx.insert(userQueues).values(ids.map((queueId) => ({ userId: id, queueId })));
     }
   });
-  const user = showUser(deps.db, id);
+  const user = await showUser(deps.db, id);
   deps.events.emit("user.updated", { user });
   return user;
 }
@@ -242,32 +240,32 @@ async function assertCurrentPassword(row: UserRow, given: string | undefined, at
   throw new AppError("ERR_WRONG_PASSWORD", 400, { field: "currentPassword" });
 }
 
-function countAdmins(db: Db): number {
-  return db.select({ n: count() }).from(users).where(eq(users.profile, "admin")).get()?.n ?? 0;
+async function countAdmins(db: Db): Promise<number> {
+  return (await first(db.select({ n: count() }).from(users).where(eq(users.profile, "admin"))))?.n ?? 0;
 }
 
 /** DELETE /users/:id: their open tickets go back to pending in their queue, then the row goes. */
 export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
-  const row = findUserById(deps.db, id);
+  const row = await findUserById(deps.db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   if (row.id === actor.id) throw new AppError("ERR_CANNOT_DELETE_SELF", 400);
-  if (row.profile === "admin" && countAdmins(deps.db) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
+  if (row.profile === "admin" && (await countAdmins(deps.db)) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
   // Their open conversations go back to their queue's waiting list, unread state untouched.
-  for (const ticketId of openTicketIdsOf(deps.db, id))
+  for (const ticketId of await openTicketIdsOf(deps.db, id))
     await applyTicketChanges(deps, ticketId, { status: "pending", userId: null }, { actor, markRead: false });
-  deps.db.delete(users).where(eq(users.id, id)).run();
+  await deps.db.delete(users).where(eq(users.id, id));
   deps.events.emit("user.deleted", { userId: id });
 }
 
 /** Ends every session of the user: tokens of the previous version are refused from now on. */
 /** Stores a new hash of the same password (an imported bcrypt hash moving to this server's algorithm). */
-export function replacePasswordHash(db: Db, id: number, passwordHash: string) {
-  db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
+export async function replacePasswordHash(db: Db, id: number, passwordHash: string) {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, id));
 }
 
-export function bumpTokenVersion(db: Db, id: number) {
-  db.update(users)
+export async function bumpTokenVersion(db: Db, id: number) {
+  await db
+    .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, id))
-    .run();
+    .where(eq(users.id, id));
 }

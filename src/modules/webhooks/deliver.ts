@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -47,31 +49,33 @@ async function post(url: string, secret: string, event: string, deliveryId: numb
  * error is a failure, tried again after `retryDelay` while within RETRY_WINDOW_MS of the event.
  */
 export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
-  const row = deps.db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(eq(webhookDeliveries.id, payload.deliveryId))
-    .get();
+  const row = await one(
+    deps.db
+      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookDeliveries.id, payload.deliveryId)),
+  );
   if (row?.delivery.status !== "pending") return;
   const { delivery, endpoint } = row;
   if (delivery.attempts >= payload.attempt) {
     if (delivery.nextAttemptAt != null)
-      enqueueAttempt(deps, delivery.id, delivery.attempts + 1, delivery.nextAttemptAt);
+      await enqueueAttempt(deps, delivery.id, delivery.attempts + 1, delivery.nextAttemptAt);
     return;
   }
   if (!endpoint.active) {
-    deps.db.transaction((tx) =>
-      tx
-        .update(webhookDeliveries)
-        .set({
-          status: "failed",
-          lastError: "endpoint inactive",
-          nextAttemptAt: null,
-          updatedAt: new Date(deps.clock.now()),
-        })
-        .where(eq(webhookDeliveries.id, delivery.id))
-        .run(),
+    await atomically(
+      deps.db,
+      async (tx) =>
+        await tx
+          .update(webhookDeliveries)
+          .set({
+            status: "failed",
+            lastError: "endpoint inactive",
+            nextAttemptAt: null,
+            updatedAt: new Date(deps.clock.now()),
+          })
+          .where(eq(webhookDeliveries.id, delivery.id)),
     );
     return;
   }
@@ -83,8 +87,9 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
   const ok = outcome.error == null;
   const next = now + retryDelay(payload.attempt);
   const retry = !ok && next <= delivery.createdAt.getTime() + RETRY_WINDOW_MS;
-  deps.db.transaction((tx) => {
-    tx.insert(webhookAttempts)
+  await atomically(deps.db, async (tx) => {
+    await tx
+      .insert(webhookAttempts)
       .values({
         deliveryId: delivery.id,
         attempt: payload.attempt,
@@ -93,9 +98,9 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
         durationMs,
         at: now,
       })
-      .onConflictDoNothing()
-      .run();
-    tx.update(webhookDeliveries)
+      .onConflictDoNothing();
+    await tx
+      .update(webhookDeliveries)
       .set({
         attempts: payload.attempt,
         status: ok ? "delivered" : retry ? "pending" : "failed",
@@ -104,8 +109,7 @@ export async function deliverAttempt(deps: AppDeps, payload: DeliverPayload) {
         nextAttemptAt: retry ? next : null,
         updatedAt: new Date(now),
       })
-      .where(eq(webhookDeliveries.id, delivery.id))
-      .run();
+      .where(eq(webhookDeliveries.id, delivery.id));
   });
-  if (retry) enqueueAttempt(deps, delivery.id, payload.attempt + 1, next);
+  if (retry) await enqueueAttempt(deps, delivery.id, payload.attempt + 1, next);
 }

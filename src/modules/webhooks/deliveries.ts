@@ -1,3 +1,4 @@
+import { atomically } from "../../db/client";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { webhookAttempts, webhookDeliveries } from "../../db/tables";
@@ -14,8 +15,8 @@ export interface DeliverPayload {
 }
 
 /** The job of one attempt; its key makes enqueueing the same attempt twice harmless. */
-export function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, attempt: number, runAt?: number) {
-  deps.jobs.enqueue(DELIVER_JOB, { deliveryId, attempt } satisfies DeliverPayload, {
+export async function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, attempt: number, runAt?: number) {
+  await deps.jobs.enqueue(DELIVER_JOB, { deliveryId, attempt } satisfies DeliverPayload, {
     key: `webhook:${deliveryId}:${attempt}`,
     runAt,
     maxAttempts: 3,
@@ -27,48 +28,54 @@ export function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: number, 
  * fixed here, so every attempt sends (and signs) the same bytes; `dedupeKey` makes a repeated report one delivery.
  * `data` is only built when some endpoint wants the event.
  */
-export function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: () => unknown) {
-  const endpoints = endpointsFor(deps.db, event);
+export async function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: () => unknown) {
+  const endpoints = await endpointsFor(deps.db, event);
   if (!endpoints.length) return;
   const now = deps.clock.now();
   const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: data() });
-  const created = deps.db.transaction((tx) =>
-    endpoints.flatMap((endpoint) =>
-      tx
-        .insert(webhookDeliveries)
-        .values({ endpointId: endpoint.id, event, dedupeKey, body, createdAt: new Date(now), updatedAt: new Date(now) })
-        .onConflictDoNothing()
-        .returning({ id: webhookDeliveries.id })
-        .all(),
+  const created = await atomically(deps.db, (tx) =>
+    endpoints.flatMap(
+      async (endpoint) =>
+        await tx
+          .insert(webhookDeliveries)
+          .values({
+            endpointId: endpoint.id,
+            event,
+            dedupeKey,
+            body,
+            createdAt: new Date(now),
+            updatedAt: new Date(now),
+          })
+          .onConflictDoNothing()
+          .returning({ id: webhookDeliveries.id }),
     ),
   );
-  for (const { id } of created) enqueueAttempt(deps, id, 1);
+  for (const { id } of created) await enqueueAttempt(deps, id, 1);
 }
 
 /**
  * Queues the next attempt of every delivery still pending (at start): a stop between recording a delivery and
  * queueing its job would otherwise leave it waiting forever. Attempts already queued are left as they are.
  */
-export function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
-  const pending = deps.db
+export async function requeuePendingDeliveries(deps: Pick<AppDeps, "db" | "jobs">) {
+  const pending = await deps.db
     .select({
       id: webhookDeliveries.id,
       attempts: webhookDeliveries.attempts,
       nextAttemptAt: webhookDeliveries.nextAttemptAt,
     })
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.status, "pending"))
-    .all();
-  for (const d of pending) enqueueAttempt(deps, d.id, d.attempts + 1, d.nextAttemptAt ?? undefined);
+    .where(eq(webhookDeliveries.status, "pending"));
+  for (const d of pending) await enqueueAttempt(deps, d.id, d.attempts + 1, d.nextAttemptAt ?? undefined);
 }
 
 export const LOG_PAGE = 20;
 
 /** The delivery log, newest first, 20 a page, each delivery with all of its attempts. */
-export function listDeliveries(db: Db, opts: WebhookModel.Deliveries) {
+export async function listDeliveries(db: Db, opts: WebhookModel.Deliveries) {
   const page = opts.pageNumber ?? 1;
   const where = opts.endpointId != null ? eq(webhookDeliveries.endpointId, opts.endpointId) : undefined;
-  const rows = db
+  const rows = await db
     .select({
       id: webhookDeliveries.id,
       endpointId: webhookDeliveries.endpointId,
@@ -85,17 +92,15 @@ export function listDeliveries(db: Db, opts: WebhookModel.Deliveries) {
     .where(where)
     .orderBy(desc(webhookDeliveries.id))
     .limit(LOG_PAGE + 1)
-    .offset((page - 1) * LOG_PAGE)
-    .all();
+    .offset((page - 1) * LOG_PAGE);
   const shown = rows.slice(0, LOG_PAGE);
   const ids = shown.map((r) => r.id);
   const tries = ids.length
-    ? db
+    ? await db
         .select()
         .from(webhookAttempts)
         .where(inArray(webhookAttempts.deliveryId, ids))
         .orderBy(asc(webhookAttempts.attempt))
-        .all()
     : [];
   return {
     deliveries: shown.map((d) => ({
@@ -111,16 +116,17 @@ export function listDeliveries(db: Db, opts: WebhookModel.Deliveries) {
 /** Deliveries older than this are dropped from the log. */
 export const LOG_KEEP_MS = 30 * 24 * 3600 * 1000;
 
-export function pruneDeliveries(db: Db, now: number) {
-  db.transaction((tx) =>
-    tx
-      .delete(webhookDeliveries)
-      .where(
-        and(
-          lt(webhookDeliveries.createdAt, new Date(now - LOG_KEEP_MS)),
-          inArray(webhookDeliveries.status, ["delivered", "failed"]),
+export async function pruneDeliveries(db: Db, now: number) {
+  await atomically(
+    db,
+    async (tx) =>
+      await tx
+        .delete(webhookDeliveries)
+        .where(
+          and(
+            lt(webhookDeliveries.createdAt, new Date(now - LOG_KEEP_MS)),
+            inArray(webhookDeliveries.status, ["delivered", "failed"]),
+          ),
         ),
-      )
-      .run(),
   );
 }

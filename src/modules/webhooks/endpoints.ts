@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { one, first } from "../../db/client";
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -56,50 +58,61 @@ export function toEndpointDto(row: WebhookEndpointRow): WebhookEndpointDto {
   };
 }
 
-export function listEndpoints(db: Db): WebhookEndpointDto[] {
-  return db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.id)).all().map(toEndpointDto);
+export async function listEndpoints(db: Db): Promise<WebhookEndpointDto[]> {
+  return (await db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.id))).map(toEndpointDto);
 }
 
 /** A new endpoint gets its own random signing secret. */
-export function createEndpoint(db: Db, input: WebhookModel.Create): WebhookEndpointDto {
+export async function createEndpoint(db: Db, input: WebhookModel.Create): Promise<WebhookEndpointDto> {
   const url = checkWebhookUrl(input.url ?? "");
   const events = checkEvents(input.events ?? []);
   const secret = `whsec_${randomBytes(24).toString("hex")}`;
-  const row = db.transaction((tx) =>
-    tx
-      .insert(webhookEndpoints)
-      .values({ url, events: JSON.stringify(events), secret, active: input.active ?? true })
-      .returning()
-      .get(),
+  const row = await atomically(
+    db,
+    async (tx) =>
+      await one(
+        tx
+          .insert(webhookEndpoints)
+          .values({ url, events: JSON.stringify(events), secret, active: input.active ?? true })
+          .returning(),
+      ),
   );
   return toEndpointDto(row);
 }
 
-export function updateEndpoint(db: Db, id: number, input: WebhookModel.Update, now: number): WebhookEndpointDto {
+export async function updateEndpoint(
+  db: Db,
+  id: number,
+  input: WebhookModel.Update,
+  now: number,
+): Promise<WebhookEndpointDto> {
   const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date(now) };
   if (input.url !== undefined) set.url = checkWebhookUrl(input.url);
   if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));
   if (input.active !== undefined) set.active = input.active;
-  const row = db.transaction((tx) =>
-    tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning().get(),
+  const row = await atomically(
+    db,
+    async (tx) => await first(tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning()),
   );
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
   return toEndpointDto(row);
 }
 
 /** Removes the endpoint with its delivery log; deliveries still waiting are dropped with it. */
-export function deleteEndpoint(db: Db, id: number) {
-  const row = db.transaction((tx) =>
-    tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }).get(),
+export async function deleteEndpoint(db: Db, id: number) {
+  const row = await atomically(
+    db,
+    async (tx) =>
+      await first(
+        tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
+      ),
   );
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
 }
 
 /** The active endpoints subscribed to `event`. */
-export function endpointsFor(db: Db, event: WebhookEvent): WebhookEndpointRow[] {
-  return activeEndpoints(db)
-    .all()
-    .filter((row) => (JSON.parse(row.events) as string[]).includes(event));
+export async function endpointsFor(db: Db, event: WebhookEvent): Promise<WebhookEndpointRow[]> {
+  return (await activeEndpoints(db).all()).filter((row) => (JSON.parse(row.events) as string[]).includes(event));
 }
 
 const activeEndpoints = prepared((db) =>

@@ -11,24 +11,24 @@ import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from ".
 export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/webhooks" })
     .use(authContext(deps, tokens))
-    .get("/", () => listEndpoints(deps.db), { auth: "settings:manage" })
-    .get("/deliveries", ({ query }) => listDeliveries(deps.db, query), {
+    .get("/", async () => await listEndpoints(deps.db), { auth: "settings:manage" })
+    .get("/deliveries", async ({ query }) => await listDeliveries(deps.db, query), {
       auth: "settings:manage",
       query: WebhookModel.deliveriesQuery,
     })
-    .post("/", ({ body }) => createEndpoint(deps.db, body), {
+    .post("/", async ({ body }) => await createEndpoint(deps.db, body), {
       auth: "settings:manage",
       body: WebhookModel.create,
     })
-    .put("/:id", ({ params, body }) => updateEndpoint(deps.db, params.id, body, deps.clock.now()), {
+    .put("/:id", async ({ params, body }) => await updateEndpoint(deps.db, params.id, body, deps.clock.now()), {
       auth: "settings:manage",
       params: idParam,
       body: WebhookModel.update,
     })
     .delete(
       "/:id",
-      ({ params }) => {
-        deleteEndpoint(deps.db, params.id);
+      async ({ params }) => {
+        await deleteEndpoint(deps.db, params.id);
         return { ok: true };
       },
       { auth: "settings:manage", params: idParam },

@@ -1,3 +1,4 @@
+import { first } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { atomically } from "../../db/client";
 import { webhookTicketStatus } from "../../db/tables";
@@ -9,13 +10,13 @@ import { findTicket } from "../tickets/records";
 import type { TicketDto } from "../tickets/serialize";
 import { recordEvent } from "./deliveries";
 
-function contactOfTicket(deps: AppDeps, ticketId: number) {
-  const ticket = findTicket(deps.db, ticketId);
-  const contact = ticket && findContact(deps.db, ticket.contactId);
+async function contactOfTicket(deps: AppDeps, ticketId: number) {
+  const ticket = await findTicket(deps.db, ticketId);
+  const contact = ticket && (await findContact(deps.db, ticket.contactId));
   return contact && { id: contact.id, name: contact.name, number: contact.number, isGroup: contact.isGroup };
 }
 
-function messageData(deps: AppDeps, m: MessageDto) {
+async function messageData(deps: AppDeps, m: MessageDto) {
   return {
     id: m.id,
     ticketId: m.ticketId,
@@ -26,7 +27,7 @@ function messageData(deps: AppDeps, m: MessageDto) {
     sendState: m.sendState,
     mediaType: m.mediaType,
     createdAt: m.createdAt,
-    contact: contactOfTicket(deps, m.ticketId) ?? null,
+    contact: (await contactOfTicket(deps, m.ticketId)) ?? null,
   };
 }
 
@@ -34,43 +35,54 @@ function messageData(deps: AppDeps, m: MessageDto) {
  * A ticket status differing from the last one seen becomes `ticket.status`. The last status is kept per ticket
  * (in the database, so a restart does not report old changes again); the compare and the write are one step.
  */
-function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
-  const previous = atomically(deps.db, (tx) => {
-    const seen = tx
-      .select({ status: webhookTicketStatus.status })
-      .from(webhookTicketStatus)
-      .where(eq(webhookTicketStatus.ticketId, ticket.id))
-      .get();
+async function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
+  const previous = await atomically(deps.db, async (tx) => {
+    const seen = await first(
+      tx
+        .select({ status: webhookTicketStatus.status })
+        .from(webhookTicketStatus)
+        .where(eq(webhookTicketStatus.ticketId, ticket.id)),
+    );
     if (seen?.status === ticket.status) return undefined;
-    tx.insert(webhookTicketStatus)
+    await tx
+      .insert(webhookTicketStatus)
       .values({ ticketId: ticket.id, status: ticket.status })
-      .onConflictDoUpdate({ target: webhookTicketStatus.ticketId, set: { status: ticket.status } })
-      .run();
+      .onConflictDoUpdate({ target: webhookTicketStatus.ticketId, set: { status: ticket.status } });
     return { status: seen?.status ?? null };
   });
   if (!previous) return;
-  recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, () => ({
+  await recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, async () => ({
     id: ticket.id,
     status: ticket.status,
     previousStatus: previous.status,
     userId: ticket.userId,
     queueId: ticket.queueId,
     whatsappId: ticket.whatsappId,
-    contact: contactOfTicket(deps, ticket.id) ?? null,
+    contact: (await contactOfTicket(deps, ticket.id)) ?? null,
   }));
 }
 
 /** A private note stays inside the team: integrations hear nothing about it. */
-function observe(deps: AppDeps, event: DomainEvent) {
+async function observe(deps: AppDeps, event: DomainEvent) {
   if ((event.name === "message.created" || event.name === "message.updated") && event.payload.message.isPrivate) return;
   if (event.name === "message.created") {
     const m = event.payload.message;
-    recordEvent(deps, m.fromMe ? "message.sent" : "message.received", `msg:${m.id}`, () => messageData(deps, m));
+    await recordEvent(
+      deps,
+      m.fromMe ? "message.sent" : "message.received",
+      `msg:${m.id}`,
+      async () => await messageData(deps, m),
+    );
   } else if (event.name === "message.updated" && event.payload.message.fromMe) {
     const m = event.payload.message;
-    recordEvent(deps, "message.ack", `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`, () => messageData(deps, m));
+    await recordEvent(
+      deps,
+      "message.ack",
+      `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`,
+      async () => await messageData(deps, m),
+    );
   } else if (event.name === "ticket.updated") {
-    ticketStatusChange(deps, event.payload.ticket);
+    await ticketStatusChange(deps, event.payload.ticket);
   }
 }
 
@@ -83,9 +95,9 @@ const OBSERVED = new Set<DomainEvent["name"]>(["message.created", "message.updat
 export function observeForWebhooks(deps: AppDeps) {
   return (event: DomainEvent) => {
     if (!OBSERVED.has(event.name)) return;
-    queueMicrotask(() => {
+    queueMicrotask(async () => {
       try {
-        observe(deps, event);
+        await observe(deps, event);
       } catch (error) {
         deps.log.warn("webhook event not recorded", { event: event.name, error });
       }

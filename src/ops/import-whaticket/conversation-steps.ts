@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
@@ -19,76 +21,81 @@ import {
 } from "./values";
 
 export async function importContacts(ctx: StepContext) {
-  await eachNew(ctx, "Contacts", (row, tx) => {
+  await eachNew(ctx, "Contacts", async (row, tx) => {
     const number = text(row.number).replace(/[^\d-]/g, "");
     if (!number) return null;
-    const same = tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)).get();
+    const same = await first(tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)));
     if (same) return { id: same.id, outcome: "existing" };
-    const inserted = tx
-      .insert(contacts)
-      .values({
-        id: freeId(ctx.db, "contacts", row.id),
-        name: text(row.name) || number,
-        number,
-        email: text(row.email),
-        profilePicUrl: text(row.profilePicUrl),
-        isGroup: flag(row.isGroup),
-        createdAt: date(row.createdAt, ctx.now),
-      })
-      .returning({ id: contacts.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(contacts)
+        .values({
+          id: await freeId(ctx.db, "contacts", row.id),
+          name: text(row.name) || number,
+          number,
+          email: text(row.email),
+          profilePicUrl: text(row.profilePicUrl),
+          isGroup: flag(row.isGroup),
+          createdAt: date(row.createdAt, ctx.now),
+        })
+        .returning({ id: contacts.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
   // The imported contacts go into the name and number index at once (see contacts/search-index.ts).
-  ctx.db.$client.transaction(() => {
+  ctx.db.$atomically(client, () => {
     ctx.db.$client.run(
       "INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id",
     );
     ctx.db.$client.run("DELETE FROM contacts_fts_pending");
   })();
-  await eachNew(ctx, "ContactCustomFields", (row, tx) => {
-    const contactId = ctx.ledger.target("Contacts", row.contactId);
+  await eachNew(ctx, "ContactCustomFields", async (row, tx) => {
+    const contactId = await ctx.ledger.target("Contacts", row.contactId);
     if (!contactId || !text(row.name)) return null;
-    const inserted = tx
-      .insert(contactExtraInfo)
-      .values({ contactId, name: text(row.name), value: text(row.value) })
-      .returning({ id: contactExtraInfo.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(contactExtraInfo)
+        .values({ contactId, name: text(row.name), value: text(row.value) })
+        .returning({ id: contactExtraInfo.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
 }
 
 export async function importTickets(ctx: StepContext) {
   const { ledger } = ctx;
-  await eachNew(ctx, "Tickets", (row, tx) => {
-    const contactId = ledger.target("Contacts", row.contactId);
+  await eachNew(ctx, "Tickets", async (row, tx) => {
+    const contactId = await ledger.target("Contacts", row.contactId);
     if (!contactId) return null;
     const createdAt = date(row.createdAt, ctx.now);
-    const inserted = tx
-      .insert(tickets)
-      .values({
-        id: freeId(ctx.db, "tickets", row.id),
-        status: ticketStatus(row.status),
-        contactId,
-        userId: ledger.target("Users", row.userId) ?? null,
-        queueId: ledger.target("Queues", row.queueId) ?? null,
-        whatsappId: ledger.target("Whatsapps", row.whatsappId) ?? null,
-        isGroup: flag(row.isGroup),
-        isBot: flag(row.isBot),
-        unreadMessages: count(row.unreadMessages),
-        lastMessage: text(row.lastMessage),
-        createdAt,
-        updatedAt: date(row.updatedAt, createdAt),
-      })
-      .returning({ id: tickets.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(tickets)
+        .values({
+          id: await freeId(ctx.db, "tickets", row.id),
+          status: ticketStatus(row.status),
+          contactId,
+          userId: (await ledger.target("Users", row.userId)) ?? null,
+          queueId: (await ledger.target("Queues", row.queueId)) ?? null,
+          whatsappId: (await ledger.target("Whatsapps", row.whatsappId)) ?? null,
+          isGroup: flag(row.isGroup),
+          isBot: flag(row.isBot),
+          unreadMessages: count(row.unreadMessages),
+          lastMessage: text(row.lastMessage),
+          createdAt,
+          updatedAt: date(row.updatedAt, createdAt),
+        })
+        .returning({ id: tickets.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
-  linkRows(ctx, "TicketTags", await ctx.source.all("TicketTags"), (row) => {
-    const ticketId = ledger.target("Tickets", row.ticketId);
-    const tagId = ledger.target("Tags", row.tagId);
+  await linkRows(ctx, "TicketTags", await ctx.source.all("TicketTags"), async (row) => {
+    const ticketId = await ledger.target("Tickets", row.ticketId);
+    const tagId = await ledger.target("Tags", row.tagId);
     if (!ticketId || !tagId) return false;
-    return ctx.db.insert(ticketTags).values({ ticketId, tagId }).onConflictDoNothing().returning().get() !== undefined;
+    return (
+      (await first(ctx.db.insert(ticketTags).values({ ticketId, tagId }).onConflictDoNothing().returning())) !== undefined
+    );
   });
 }
 
@@ -102,59 +109,60 @@ const FILE_KINDS = new Set(["image", "audio", "video", "document", "sticker"]);
 export async function importMessages(ctx: StepContext, opts: { from?: string; to: string }) {
   const { db, ledger } = ctx;
   const connectionOf = new Map(
-    db
-      .select({ id: tickets.id, whatsappId: tickets.whatsappId })
-      .from(tickets)
-      .all()
-      .map((t) => [t.id, t.whatsappId]),
+    (await db.select({ id: tickets.id, whatsappId: tickets.whatsappId }).from(tickets)).map((t) => [
+      t.id,
+      t.whatsappId,
+    ]),
   );
-  const exists = (whatsappId: number | null, wid: string) =>
-    db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(
-        and(
-          whatsappId == null ? isNull(messages.whatsappId) : eq(messages.whatsappId, whatsappId),
-          eq(messages.wid, wid),
+  const exists = async (whatsappId: number | null, wid: string) =>
+    await first(
+      db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            whatsappId == null ? isNull(messages.whatsappId) : eq(messages.whatsappId, whatsappId),
+            eq(messages.wid, wid),
+          ),
         ),
-      )
-      .get();
+    );
   const quotes: { id: number; whatsappId: number | null; quoted: string }[] = [];
   for await (const page of ctx.source.rows("Messages")) {
     const fresh: { row: SourceRow; ticketId: number; whatsappId: number | null }[] = [];
     for (const row of page) {
-      const ticketId = ledger.target("Tickets", row.ticketId);
+      const ticketId = await ledger.target("Tickets", row.ticketId);
       if (!ticketId) ledger.count("Messages", "skipped");
-      else if (exists(connectionOf.get(ticketId) ?? null, sourceId(row.id))) ledger.count("Messages", "existing");
+      else if (await exists(connectionOf.get(ticketId) ?? null, sourceId(row.id))) ledger.count("Messages", "existing");
       else fresh.push({ row, ticketId, whatsappId: connectionOf.get(ticketId) ?? null });
     }
-    db.transaction((tx) => {
+    await atomically(db, async (tx) => {
       for (const { row, ticketId, whatsappId } of fresh) {
         const kind = mediaType(row.mediaType);
         const file = FILE_KINDS.has(kind) ? copyMedia(text(row.mediaUrl), opts) : null;
-        const inserted = tx
-          .insert(messages)
-          .values({
-            wid: sourceId(row.id),
-            whatsappId,
-            ticketId,
-            contactId: ledger.target("Contacts", row.contactId) ?? null,
-            body: text(row.body),
-            fromMe: flag(row.fromMe),
-            read: flag(row.read),
-            ack: count(row.ack),
-            mediaType: kind,
-            mediaUrl: file?.stored ?? null,
-            fileName: file?.name ?? null,
-            mediaState: file && !file.stored ? "unavailable" : null,
-            isDeleted: flag(row.isDeleted),
-            remoteJid: optionalText(row.remoteJid),
-            participant: optionalText(row.participant),
-            dataJson: optionalText(row.dataJson),
-            createdAt: date(row.createdAt, ctx.now),
-          })
-          .returning({ id: messages.id })
-          .get();
+        const inserted = await one(
+          tx
+            .insert(messages)
+            .values({
+              wid: sourceId(row.id),
+              whatsappId,
+              ticketId,
+              contactId: (await ledger.target("Contacts", row.contactId)) ?? null,
+              body: text(row.body),
+              fromMe: flag(row.fromMe),
+              read: flag(row.read),
+              ack: count(row.ack),
+              mediaType: kind,
+              mediaUrl: file?.stored ?? null,
+              fileName: file?.name ?? null,
+              mediaState: file && !file.stored ? "unavailable" : null,
+              isDeleted: flag(row.isDeleted),
+              remoteJid: optionalText(row.remoteJid),
+              participant: optionalText(row.participant),
+              dataJson: optionalText(row.dataJson),
+              createdAt: date(row.createdAt, ctx.now),
+            })
+            .returning({ id: messages.id }),
+        );
         if (row.quotedMsgId != null) quotes.push({ id: inserted.id, whatsappId, quoted: sourceId(row.quotedMsgId) });
         ledger.count("Messages", "imported");
       }
@@ -166,10 +174,10 @@ export async function importMessages(ctx: StepContext, opts: { from?: string; to
       db.$client.run("DELETE FROM messages_fts_pending");
     });
   }
-  db.transaction((tx) => {
+  await atomically(db, async (tx) => {
     for (const quote of quotes) {
-      const quoted = exists(quote.whatsappId, quote.quoted);
-      if (quoted) tx.update(messages).set({ quotedMsgId: quoted.id }).where(eq(messages.id, quote.id)).run();
+      const quoted = await exists(quote.whatsappId, quote.quoted);
+      if (quoted) await tx.update(messages).set({ quotedMsgId: quoted.id }).where(eq(messages.id, quote.id));
     }
   });
 }
@@ -195,25 +203,26 @@ function copyMedia(
 
 export async function importSchedules(ctx: StepContext) {
   const { ledger } = ctx;
-  await eachNew(ctx, "Schedules", (row, tx) => {
-    const contactId = ledger.target("Contacts", row.contactId);
+  await eachNew(ctx, "Schedules", async (row, tx) => {
+    const contactId = await ledger.target("Contacts", row.contactId);
     const body = text(row.body);
     if (!contactId || !body) return null;
     const sendAt = date(row.sendAt, ctx.now);
-    const inserted = tx
-      .insert(schedules)
-      .values({
-        body,
-        contactId,
-        ticketId: ledger.target("Tickets", row.ticketId) ?? null,
-        userId: ledger.target("Users", row.userId) ?? null,
-        sendAt,
-        sentAt: optionalDate(row.sentAt),
-        status: scheduleStatus(row.status, sendAt, ctx.now),
-        createdAt: date(row.createdAt, ctx.now),
-      })
-      .returning({ id: schedules.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(schedules)
+        .values({
+          body,
+          contactId,
+          ticketId: (await ledger.target("Tickets", row.ticketId)) ?? null,
+          userId: (await ledger.target("Users", row.userId)) ?? null,
+          sendAt,
+          sentAt: optionalDate(row.sentAt),
+          status: scheduleStatus(row.status, sendAt, ctx.now),
+          createdAt: date(row.createdAt, ctx.now),
+        })
+        .returning({ id: schedules.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
 }

@@ -56,6 +56,6 @@ export async function importWhaticket(
     return { tables: ledger.counts };
   } finally {
     await source.close();
-    closeDatabase(db);
+    await closeDatabase(db);
   }
 }

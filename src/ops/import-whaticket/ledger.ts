@@ -20,27 +20,26 @@ export class Ledger {
   constructor(private readonly db: Db) {}
 
   /** The ids already imported from `source` (source id → id here). */
-  of(source: string): Map<string, number> {
+  async of(source: string): Promise<Map<string, number>> {
     let map = this.maps.get(source);
     if (!map) {
-      const rows = this.db
+      const rows = await this.db
         .select({ sourceId: importedRows.sourceId, targetId: importedRows.targetId })
         .from(importedRows)
-        .where(eq(importedRows.source, source))
-        .all();
+        .where(eq(importedRows.source, source));
       map = new Map(rows.map((row) => [row.sourceId, row.targetId]));
       this.maps.set(source, map);
     }
     return map;
   }
 
-  target(source: string, sourceId: unknown): number | undefined {
-    return sourceId == null ? undefined : this.of(source).get(String(sourceId));
+  async target(source: string, sourceId: unknown): Promise<number | undefined> {
+    return sourceId == null ? undefined : (await this.of(source)).get(String(sourceId));
   }
 
-  remember(tx: Writer, source: string, sourceId: string, targetId: number, outcome: "imported" | "existing") {
-    tx.insert(importedRows).values({ source, sourceId, targetId }).onConflictDoNothing().run();
-    this.of(source).set(sourceId, targetId);
+  async remember(tx: Writer, source: string, sourceId: string, targetId: number, outcome: "imported" | "existing") {
+    await tx.insert(importedRows).values({ source, sourceId, targetId }).onConflictDoNothing();
+    (await this.of(source)).set(sourceId, targetId);
     this.count(source, outcome);
   }
 

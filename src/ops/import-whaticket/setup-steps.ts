@@ -1,3 +1,5 @@
+import { atomically } from "../../db/client";
+import { first, one } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { Db, Writer } from "../../db/client";
 import {
@@ -24,10 +26,10 @@ export interface StepContext {
 }
 
 /** `id` when no row of `table` here has it yet, so links and bookmarks to the old installation's ids keep working. */
-export function freeId(db: Db, table: string, id: unknown): number | undefined {
+export async function freeId(db: Db, table: string, id: unknown): Promise<number | undefined> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return undefined;
-  return db.get(sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`) ? undefined : n;
+  return (await db.get(sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)) ? undefined : n;
 }
 
 /** Each new row of `table` (in pages), handed to `one` inside a transaction per page. */
@@ -37,15 +39,15 @@ export async function eachNew(
   one: (row: SourceRow, tx: Writer) => { id: number; outcome: "imported" | "existing" } | null,
 ) {
   for await (const page of source.rows(table)) {
-    db.transaction((tx) => {
+    await atomically(db, async (tx) => {
       for (const row of page) {
         const id = sourceId(row.id);
-        if (ledger.of(table).has(id)) {
+        if ((await ledger.of(table)).has(id)) {
           ledger.count(table, "existing");
           continue;
         }
         const done = one(row, tx);
-        if (done) ledger.remember(tx, table, id, done.id, done.outcome);
+        if (done) await ledger.remember(tx, table, id, done.id, done.outcome);
         else ledger.count(table, "skipped");
       }
     });
@@ -54,32 +56,33 @@ export async function eachNew(
 
 /** WhatsApp connections, disconnected: their sessions do not carry over, each phone pairs again. */
 export async function importConnections(ctx: StepContext) {
-  const hasDefault = Boolean(ctx.db.select().from(connections).where(eq(connections.isDefault, true)).get());
+  const hasDefault = Boolean(await first(ctx.db.select().from(connections).where(eq(connections.isDefault, true))));
   let defaultTaken = hasDefault;
-  await eachNew(ctx, "Whatsapps", (row, tx) => {
+  await eachNew(ctx, "Whatsapps", async (row, tx) => {
     const name = text(row.name) || `WhatsApp ${row.id}`;
-    const same = tx.select({ id: connections.id }).from(connections).where(eq(connections.name, name)).get();
+    const same = await first(tx.select({ id: connections.id }).from(connections).where(eq(connections.name, name)));
     if (same) return { id: same.id, outcome: "existing" };
     const isDefault = flag(row.isDefault) && !defaultTaken;
     defaultTaken ||= isDefault;
-    const inserted = tx
-      .insert(connections)
-      .values({
-        id: freeId(ctx.db, "whatsapps", row.id),
-        name,
-        provider: "baileys",
-        number: text(row.number),
-        status: "DISCONNECTED",
-        isDefault,
-        greetingMessage: text(row.greetingMessage),
-        farewellMessage: text(row.farewellMessage),
-        transferTicketMessage: text(row.transferTicketMessage),
-        outOfWorkMessage: text(row.outOfWorkMessage),
-        defineWorkHours: flag(row.defineWorkHours),
-        ...workHours(row),
-      })
-      .returning({ id: connections.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(connections)
+        .values({
+          id: await freeId(ctx.db, "whatsapps", row.id),
+          name,
+          provider: "baileys",
+          number: text(row.number),
+          status: "DISCONNECTED",
+          isDefault,
+          greetingMessage: text(row.greetingMessage),
+          farewellMessage: text(row.farewellMessage),
+          transferTicketMessage: text(row.transferTicketMessage),
+          outOfWorkMessage: text(row.outOfWorkMessage),
+          defineWorkHours: flag(row.defineWorkHours),
+          ...workHours(row),
+        })
+        .returning({ id: connections.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
 }
@@ -97,32 +100,27 @@ function workHours(row: SourceRow) {
 }
 
 export async function importQueues(ctx: StepContext) {
-  const taken = new Set(
-    ctx.db
-      .select({ color: queues.color })
-      .from(queues)
-      .all()
-      .map((q) => q.color),
-  );
-  await eachNew(ctx, "Queues", (row, tx) => {
+  const taken = new Set((await ctx.db.select({ color: queues.color }).from(queues)).map((q) => q.color));
+  await eachNew(ctx, "Queues", async (row, tx) => {
     const name = text(row.name) || `Queue ${row.id}`;
-    const same = tx.select({ id: queues.id }).from(queues).where(eq(queues.name, name)).get();
+    const same = await first(tx.select({ id: queues.id }).from(queues).where(eq(queues.name, name)));
     if (same) return { id: same.id, outcome: "existing" };
     const color = freeColour(text(row.color) || "#7c7c7c", taken);
     taken.add(color);
-    const inserted = tx
-      .insert(queues)
-      .values({ id: freeId(ctx.db, "queues", row.id), name, color, greetingMessage: text(row.greetingMessage) })
-      .returning({ id: queues.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(queues)
+        .values({ id: await freeId(ctx.db, "queues", row.id), name, color, greetingMessage: text(row.greetingMessage) })
+        .returning({ id: queues.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
-  linkRows(ctx, "WhatsappQueues", await ctx.source.all("WhatsappQueues"), (row) => {
-    const whatsappId = ctx.ledger.target("Whatsapps", row.whatsappId);
-    const queueId = ctx.ledger.target("Queues", row.queueId);
+  await linkRows(ctx, "WhatsappQueues", await ctx.source.all("WhatsappQueues"), async (row) => {
+    const whatsappId = await ctx.ledger.target("Whatsapps", row.whatsappId);
+    const queueId = await ctx.ledger.target("Queues", row.queueId);
     if (!whatsappId || !queueId) return false;
     return (
-      ctx.db.insert(connectionQueues).values({ whatsappId, queueId }).onConflictDoNothing().returning().get() !==
+      (await first(ctx.db.insert(connectionQueues).values({ whatsappId, queueId }).onConflictDoNothing().returning())) !==
       undefined
     );
   });
@@ -140,8 +138,8 @@ function freeColour(colour: string, taken: Set<string>): string {
 }
 
 /** A link table's rows: `link` adds one and says whether it was new. */
-export function linkRows(ctx: StepContext, table: string, rows: SourceRow[], link: (row: SourceRow) => boolean) {
-  ctx.db.transaction(() => {
+export async function linkRows(ctx: StepContext, table: string, rows: SourceRow[], link: (row: SourceRow) => boolean) {
+  await atomically(ctx.db, () => {
     for (const row of rows) ctx.ledger.count(table, link(row) ? "imported" : "existing");
   });
 }
@@ -151,86 +149,94 @@ export function linkRows(ctx: StepContext, table: string, rows: SourceRow[], lin
  * new one. An email already used here keeps the account that has it.
  */
 export async function importUsers(ctx: StepContext) {
-  await eachNew(ctx, "Users", (row, tx) => {
+  await eachNew(ctx, "Users", async (row, tx) => {
     const email = text(row.email).trim().toLowerCase();
     if (!email || !text(row.passwordHash)) return null;
-    const same = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    const same = await first(tx.select({ id: users.id }).from(users).where(eq(users.email, email)));
     if (same) return { id: same.id, outcome: "existing" };
-    const inserted = tx
-      .insert(users)
-      .values({
-        id: freeId(ctx.db, "users", row.id),
-        name: text(row.name) || email,
-        email,
-        passwordHash: text(row.passwordHash),
-        profile: profile(row.profile),
-        whatsappId: ctx.ledger.target("Whatsapps", row.whatsappId) ?? null,
-        createdAt: date(row.createdAt, ctx.now),
-      })
-      .returning({ id: users.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(users)
+        .values({
+          id: await freeId(ctx.db, "users", row.id),
+          name: text(row.name) || email,
+          email,
+          passwordHash: text(row.passwordHash),
+          profile: profile(row.profile),
+          whatsappId: (await ctx.ledger.target("Whatsapps", row.whatsappId)) ?? null,
+          createdAt: date(row.createdAt, ctx.now),
+        })
+        .returning({ id: users.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
-  linkRows(ctx, "UserQueues", await ctx.source.all("UserQueues"), (row) => {
-    const userId = ctx.ledger.target("Users", row.userId);
-    const queueId = ctx.ledger.target("Queues", row.queueId);
+  await linkRows(ctx, "UserQueues", await ctx.source.all("UserQueues"), async (row) => {
+    const userId = await ctx.ledger.target("Users", row.userId);
+    const queueId = await ctx.ledger.target("Queues", row.queueId);
     if (!userId || !queueId) return false;
-    return ctx.db.insert(userQueues).values({ userId, queueId }).onConflictDoNothing().returning().get() !== undefined;
+    return (
+      (await first(ctx.db.insert(userQueues).values({ userId, queueId }).onConflictDoNothing().returning())) !== undefined
+    );
   });
 }
 
 /** Chatbot options: first-level ones hang off a queue, deeper ones off their parent option (`chatbotId`). */
 export async function importChatbots(ctx: StepContext) {
   const parents: { id: number; parent: unknown }[] = [];
-  await eachNew(ctx, "Chatbots", (row, tx) => {
-    const inserted = tx
-      .insert(chatbots)
-      .values({
-        name: text(row.name) || `Option ${row.id}`,
-        greetingMessage: text(row.greetingMessage),
-        isAgent: flag(row.isAgent),
-        queueId: ctx.ledger.target("Queues", row.queueId) ?? null,
-      })
-      .returning({ id: chatbots.id })
-      .get();
+  await eachNew(ctx, "Chatbots", async (row, tx) => {
+    const inserted = await one(
+      tx
+        .insert(chatbots)
+        .values({
+          name: text(row.name) || `Option ${row.id}`,
+          greetingMessage: text(row.greetingMessage),
+          isAgent: flag(row.isAgent),
+          queueId: (await ctx.ledger.target("Queues", row.queueId)) ?? null,
+        })
+        .returning({ id: chatbots.id }),
+    );
     if (row.chatbotId != null) parents.push({ id: inserted.id, parent: row.chatbotId });
     return { id: inserted.id, outcome: "imported" };
   });
   // A child may come before its parent in id order: parents are linked once every option exists.
-  ctx.db.transaction((tx) => {
+  await atomically(ctx.db, async (tx) => {
     for (const { id, parent } of parents) {
-      const parentId = ctx.ledger.target("Chatbots", parent);
-      if (parentId) tx.update(chatbots).set({ parentId }).where(eq(chatbots.id, id)).run();
+      const parentId = await ctx.ledger.target("Chatbots", parent);
+      if (parentId) await tx.update(chatbots).set({ parentId }).where(eq(chatbots.id, id));
     }
   });
 }
 
 export async function importQuickAnswers(ctx: StepContext) {
-  await eachNew(ctx, "QuickAnswers", (row, tx) => {
+  await eachNew(ctx, "QuickAnswers", async (row, tx) => {
     const shortcut = text(row.shortcut).trim();
     if (!shortcut || !text(row.message)) return null;
-    const same = tx.select({ id: quickAnswers.id }).from(quickAnswers).where(eq(quickAnswers.shortcut, shortcut)).get();
+    const same = await first(
+      tx.select({ id: quickAnswers.id }).from(quickAnswers).where(eq(quickAnswers.shortcut, shortcut)),
+    );
     if (same) return { id: same.id, outcome: "existing" };
-    const inserted = tx
-      .insert(quickAnswers)
-      .values({ shortcut, message: text(row.message) })
-      .returning({ id: quickAnswers.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(quickAnswers)
+        .values({ shortcut, message: text(row.message) })
+        .returning({ id: quickAnswers.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
 }
 
 export async function importTags(ctx: StepContext) {
-  await eachNew(ctx, "Tags", (row, tx) => {
+  await eachNew(ctx, "Tags", async (row, tx) => {
     const name = text(row.name).trim();
     if (!name) return null;
-    const same = tx.select({ id: tags.id }).from(tags).where(eq(tags.name, name)).get();
+    const same = await first(tx.select({ id: tags.id }).from(tags).where(eq(tags.name, name)));
     if (same) return { id: same.id, outcome: "existing" };
-    const inserted = tx
-      .insert(tags)
-      .values({ id: freeId(ctx.db, "tags", row.id), name, color: optionalText(row.color) ?? "#eee" })
-      .returning({ id: tags.id })
-      .get();
+    const inserted = await one(
+      tx
+        .insert(tags)
+        .values({ id: await freeId(ctx.db, "tags", row.id), name, color: optionalText(row.color) ?? "#eee" })
+        .returning({ id: tags.id }),
+    );
     return { id: inserted.id, outcome: "imported" };
   });
 }
@@ -241,7 +247,7 @@ export async function importTags(ctx: StepContext) {
  */
 export async function importSettings(ctx: StepContext) {
   const rows = await ctx.source.all("Settings");
-  ctx.db.transaction((tx) => {
+  await atomically(ctx.db, async (tx) => {
     for (const row of rows) {
       const key = text(row.key);
       const value = text(row.value);
@@ -250,12 +256,12 @@ export async function importSettings(ctx: StepContext) {
         ctx.ledger.count("Settings", "skipped");
         continue;
       }
-      const current = tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+      const current = await first(tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)));
       if (current?.value === value) {
         ctx.ledger.count("Settings", "existing");
         continue;
       }
-      tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+      await tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
       ctx.ledger.count("Settings", "imported");
     }
   });

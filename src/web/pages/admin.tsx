@@ -34,7 +34,7 @@ export function isAdminPage(path: string): path is keyof typeof ADMIN_PAGES {
 }
 
 /** The main area of an administration screen: its island, or a 403 frame when the user may not open it. */
-export function AdminPage({
+export async function AdminPage({
   deps,
   Island,
   t,
@@ -62,24 +62,27 @@ export function AdminPage({
   switch (page.island) {
     case "AdminConnections":
       return (
-        <Island name="AdminConnections" props={{ sandbox, initial: toWire(listConnections(deps.db, user.profile)) }} />
+        <Island
+          name="AdminConnections"
+          props={{ sandbox, initial: toWire(await listConnections(deps.db, user.profile)) }}
+        />
       );
     case "AdminUsers":
-      return <Island name="AdminUsers" props={{ initial: firstPage(listUsers(deps.db, {}), "users") }} />;
+      return <Island name="AdminUsers" props={{ initial: firstPage(await listUsers(deps.db, {}), "users") }} />;
     case "AdminQueues":
-      return <Island name="AdminQueues" props={{ initial: toWire(listQueues(deps.db)) }} />;
+      return <Island name="AdminQueues" props={{ initial: toWire(await listQueues(deps.db)) }} />;
     case "AdminTags":
       return (
         <Island
           name="AdminTags"
-          props={{ canEdit: can(user.profile, "tags:edit"), initial: firstPage(listTags(deps.db, {}), "tags") }}
+          props={{ canEdit: can(user.profile, "tags:edit"), initial: firstPage(await listTags(deps.db, {}), "tags") }}
         />
       );
     case "AdminSettings":
       return (
         <Island
           name="AdminSettings"
-          props={{ initial: toWire({ settings: listSettingRows(deps.db), backups: listBackups(deps.config) }) }}
+          props={{ initial: toWire({ settings: await listSettingRows(deps.db), backups: listBackups(deps.config) }) }}
         />
       );
     case "AdminWebhooks":
@@ -87,22 +90,25 @@ export function AdminPage({
         <Island
           name="AdminWebhooks"
           props={{
-            initial: toWire({ endpoints: listEndpoints(deps.db), deliveries: listDeliveries(deps.db, {}).deliveries }),
+            initial: toWire({
+              endpoints: await listEndpoints(deps.db),
+              deliveries: (await listDeliveries(deps.db, {})).deliveries,
+            }),
           }}
         />
       );
     case "BulkMessage":
-      return <Island name="BulkMessage" props={{ connections: connectionOptions(deps, user) }} />;
+      return <Island name="BulkMessage" props={{ connections: await connectionOptions(deps, user) }} />;
     case "BulkSettings":
-      return <Island name="BulkSettings" props={{ connections: connectionOptions(deps, user) }} />;
+      return <Island name="BulkSettings" props={{ connections: await connectionOptions(deps, user) }} />;
     case "BulkReport":
-      return <Island name="BulkReport" props={{ initial: firstPage(listReport(deps.db, {}), "messages") }} />;
+      return <Island name="BulkReport" props={{ initial: firstPage(await listReport(deps.db, {}), "messages") }} />;
   }
 }
 
 /** The connections a bulk screen's picker offers, as `GET /whatsapp/` lists them, without the session details. */
-function connectionOptions(deps: AppDeps, user: BootUser) {
-  return listConnections(deps.db, user.profile).map(({ id, name, number, isDefault }) => ({
+async function connectionOptions(deps: AppDeps, user: BootUser) {
+  return (await listConnections(deps.db, user.profile)).map(({ id, name, number, isDefault }) => ({
     id,
     name,
     number,

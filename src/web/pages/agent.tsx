@@ -24,7 +24,7 @@ export function isAgentPath(path: string): boolean {
 }
 
 /** The main content of an agent screen (/, /contacts, /quickAnswers, /schedules, /ticketfind/:phone), or null for another path. */
-export function agentPage({
+export async function agentPage({
   deps,
   Island,
   t,
@@ -38,12 +38,12 @@ export function agentPage({
   user: BootUser;
   path: string;
   params?: Record<string, string>;
-}): ReactNode {
+}): Promise<ReactNode> {
   if (path === "/") {
-    const auth = loadAuthUser(deps.db, user.id);
-    const initial = auth ? dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
+    const auth = await loadAuthUser(deps.db, user.id);
+    const initial = auth ? await dashboardFor(deps.db, auth, deps.clock.now(), deps.config.timeZone) : null;
     const onboarding =
-      auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null;
+      auth && can(auth.profile, "settings:manage") ? await onboardingFor(deps.db, deps.config.sandbox) : null;
     return (
       <section className="page">
         <h1 className="page-title">{t("agent.dashboard.title")}</h1>
@@ -61,7 +61,7 @@ export function agentPage({
           props={{
             userId: user.id,
             canDelete: can(user.profile, "contacts-page:deleteContact"),
-            initial: firstPage(listContacts(deps.db, {}), "contacts"),
+            initial: firstPage(await listContacts(deps.db, {}), "contacts"),
           }}
         />
       </section>
@@ -74,7 +74,7 @@ export function agentPage({
         <Island
           name="AgentQuickAnswers"
           className="island-fill"
-          props={{ initial: firstPage(listQuickAnswers(deps.db, {}), "quickAnswers") }}
+          props={{ initial: firstPage(await listQuickAnswers(deps.db, {}), "quickAnswers") }}
         />
       </section>
     );
@@ -86,7 +86,7 @@ export function agentPage({
         <Island
           name="AgentSchedules"
           className="island-fill"
-          props={{ initial: firstPage(listSchedules(deps.db, {}), "schedules") }}
+          props={{ initial: firstPage(await listSchedules(deps.db, {}), "schedules") }}
         />
       </section>
     );

@@ -109,14 +109,14 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
           Island={Island}
           user={user}
           ticketId={ticketId}
-          queues={queueOptions(user)}
+          queues={await queueOptions(user)}
           query={new URL(ctx.request.url).searchParams}
         />
       );
     } else if (isAdminPage(path)) {
       main = <AdminPage deps={deps} Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
     } else if (isAgentPath(path)) {
-      main = agentPage({ deps, Island, t, user, path, params: ctx.params });
+      main = await agentPage({ deps, Island, t, user, path, params: ctx.params });
     } else {
       main = (
         <section className="empty-state">
@@ -137,7 +137,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
           sandbox={deps.config.sandbox}
           connectionWarning={
             isAdmin(user.profile) &&
-            listConnections(deps.db, user.profile).some((c) => WARNING_STATUSES.includes(c.status))
+            (await listConnections(deps.db, user.profile)).some((c) => WARNING_STATUSES.includes(c.status))
           }
         >
           {main}
@@ -147,9 +147,9 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
   }
 
   /** Queues offered by the ticket filter: every queue for admins, the agent's own otherwise. */
-  function queueOptions(user: BootUser) {
-    const row = isAdmin(user.profile) ? null : findUserById(deps.db, user.id);
-    const rows = isAdmin(user.profile) ? listQueues(deps.db) : row ? toUserDto(deps.db, row).queues : [];
+  async function queueOptions(user: BootUser) {
+    const row = isAdmin(user.profile) ? null : await findUserById(deps.db, user.id);
+    const rows = isAdmin(user.profile) ? await listQueues(deps.db) : row ? (await toUserDto(deps.db, row)).queues : [];
     return rows.map((q) => ({ id: q.id, name: q.name, color: q.color }));
   }
 
@@ -177,7 +177,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         boot: { lng: s.lng, resources: resourcesFor(s.lng), token: null, user: null, theme: s.theme },
         body: (
           <AuthFrame title={s.i18n.t("signup.title")} brand={s.i18n.t("app.title")}>
-            <Island name="SignupForm" props={{ enabled: getSetting(deps.db, "userCreation") === "enabled" }} />
+            <Island name="SignupForm" props={{ enabled: (await getSetting(deps.db, "userCreation")) === "enabled" }} />
           </AuthFrame>
         ),
       });

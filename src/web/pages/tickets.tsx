@@ -19,7 +19,7 @@ import type { IslandComponent } from "../island";
  * 600 px. Both islands are always there: opening another ticket switches the chat in place. `query` is the
  * address's query, which names the list's tab, sub-tab and search.
  */
-export function TicketsPage({
+export async function TicketsPage({
   deps,
   Island,
   user,
@@ -34,14 +34,15 @@ export function TicketsPage({
   queues: QueueOption[];
   query: URLSearchParams;
 }) {
-  const auth = loadAuthUser(deps.db, user.id);
+  const auth = await loadAuthUser(deps.db, user.id);
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
-  const chat = auth && ticketId ? firstMessages(deps, auth, ticketId) : null;
-  const onboarding = auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null;
-  const list = (status: TicketStatus) =>
+  const chat = auth && ticketId ? await firstMessages(deps, auth, ticketId) : null;
+  const onboarding =
+    auth && can(auth.profile, "settings:manage") ? await onboardingFor(deps.db, deps.config.sandbox) : null;
+  const list = async (status: TicketStatus) =>
     toWire(
-      listTickets(
+      await listTickets(
         deps.db,
         auth!,
         // What the list island asks for first: show-all as allowed, every offered queue.
@@ -60,7 +61,7 @@ export function TicketsPage({
           queues,
           selectedId: ticketId,
           view: parseListView(query),
-          initial: auth ? { open: list("open"), pending: list("pending") } : null,
+          initial: auth ? { open: await list("open"), pending: await list("pending") } : null,
         }}
       />
       <Island
@@ -73,9 +74,9 @@ export function TicketsPage({
 }
 
 /** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
-function firstMessages(deps: AppDeps, user: AuthUser, ticketId: number) {
+async function firstMessages(deps: AppDeps, user: AuthUser, ticketId: number) {
   try {
-    const page = listMessages(deps, user, ticketId, 1);
+    const page = await listMessages(deps, user, ticketId, 1);
     return toWire({ ...page, messages: presentMessages(deps, page.messages, OWN_PAGES) });
   } catch (error) {
     if (error instanceof AppError) return null;

@@ -17,7 +17,7 @@ import { trustFakeRoot } from "./server";
 const env = process.env;
 trustFakeRoot(env.FAKEWA_ROOT!);
 const log = createLogger(env.FAKEWA_LOG ? "debug" : "silent");
-const { deps, db, channels, sandboxNetwork } = composeDeps({
+const { deps, db, channels, sandboxNetwork } = await composeDeps({
   config: testConfig({ databasePath: env.DB_PATH!, mediaDir: env.MEDIA_DIR!, dataDir: env.MEDIA_DIR! }),
   hub: new RecordingHub(),
   log,

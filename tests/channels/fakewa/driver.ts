@@ -1,3 +1,4 @@
+import { sqliteClient } from "../../../src/db/client";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +44,7 @@ export function driverOnFake(
   const fake = new FakeWa(fakeOpts);
   const db = openDatabase(":memory:");
   runMigrations(db);
-  db.$client.query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
+  sqliteClient(db).query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
   const { driver, mediaDir, dispose: stopDriver } = testDriver(db, fake, driverOpts);
   const sink = new RecordingSink();
   const dispose = async () => {
