@@ -1,11 +1,9 @@
-import { atomically } from "../src/db/client";
-import { first, one } from "../src/db/client";
+import { atomically, type Db, first, one } from "../src/db/client";
 /**
  * What users wait for, in process on a throwaway database of 10,000 tickets (and 50,000 messages): the ticket
  * list, search, the first /tickets page HTML, message history, and inbound messages through the sandbox.
  * Bounded loops; loopback only. No targets: the targets are set at 100,000 tickets.
  */
-import type { Db } from "../src/db/client";
 import { connections, contacts, messages, queues, tickets } from "../src/db/schema";
 import { type Figure, quantile } from "./figure";
 import { startTempApp } from "./temp-app";

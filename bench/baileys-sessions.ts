@@ -1,4 +1,4 @@
-import { one, first } from "../src/db/client";
+import { closeDatabase, first, one, openDatabase } from "../src/db/client";
 /**
  * M5, per extra WhatsApp session: the app's WhatsApp side in a process of its own (the wiring the server uses,
  * with the real Baileys driver) against the local fake WhatsApp server the driver tests use. One process holds
@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import { connections } from "../src/db/schema";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "../tests/channels/fakewa/server";

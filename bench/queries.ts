@@ -1,5 +1,4 @@
-import { sqliteClient } from "../src/db/client";
-import { first } from "../src/db/client";
+import { type Db, first, sqliteClient } from "../src/db/client";
 /**
  * The query side of `npm run bench` at scale: the ticket list over every filter combination (M3), search over
  * message bodies, contact names and numbers (M4, and whether /health still answers while searches run), the first
@@ -10,7 +9,6 @@ import { first } from "../src/db/client";
  */
 import { desc } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
-import type { Db } from "../src/db/client";
 import { contacts, messages, queues, tags, tickets } from "../src/db/schema";
 import { type Figure, quantile } from "./figure";
 

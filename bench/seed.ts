@@ -1,6 +1,4 @@
-import { atomically } from "../src/db/client";
-import { sqliteClient } from "../src/db/client";
-import { one } from "../src/db/client";
+import { atomically, type Db, one, sqliteClient } from "../src/db/client";
 /**
  * A large, realistic database for the benchmark and for manual runs: contacts with Portuguese and Spanish names,
  * tickets in a few queues (about 3 % open, 3 % pending, the rest closed), tags, unread counts, agents, and message
@@ -13,7 +11,6 @@ import { one } from "../src/db/client";
  */
 import type { Database } from "bun:sqlite";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../src/db/client";
 import {
   connections,
   contacts,
@@ -276,45 +273,59 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
   const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
   const year = 365 * 24 * 3600_000;
 
-  atomically(client, () => {
-    for (let i = 0; i < total; i++) {
-      // Oldest first, so ids grow with time as they do in a live database.
-      const start = now - year + Math.floor((i / total) * year);
-      const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
-      const contactId = Number(
-        addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
-          .lastInsertRowid,
-      );
-      const r = rnd();
-      const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
-      const queueId = rnd() < 0.1 ? null : pick(queueIds);
-      const userId = status === "pending" ? null : pick(agentIds);
-      const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
-      let last = "";
-      let at = start;
-      const bodies: [string, boolean, boolean, number][] = [];
-      for (let m = 0; m < messagesPerTicket; m++) {
-        const fromMe = m % 2 === 1;
-        const note = fromMe && rnd() < 0.03;
-        at += 1000 + Math.floor(rnd() * 120_000);
-        last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
-        bodies.push([last, fromMe, note, at]);
+  (
+    await atomically(client, () => {
+      for (let i = 0; i < total; i++) {
+        // Oldest first, so ids grow with time as they do in a live database.
+        const start = now - year + Math.floor((i / total) * year);
+        const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
+        const contactId = Number(
+          addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
+            .lastInsertRowid,
+        );
+        const r = rnd();
+        const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
+        const queueId = rnd() < 0.1 ? null : pick(queueIds);
+        const userId = status === "pending" ? null : pick(agentIds);
+        const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
+        let last = "";
+        let at = start;
+        const bodies: [string, boolean, boolean, number][] = [];
+        for (let m = 0; m < messagesPerTicket; m++) {
+          const fromMe = m % 2 === 1;
+          const note = fromMe && rnd() < 0.03;
+          at += 1000 + Math.floor(rnd() * 120_000);
+          last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
+          bodies.push([last, fromMe, note, at]);
+        }
+        const ticketId = Number(
+          addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
+        );
+        for (let m = 0; m < bodies.length; m++) {
+          const [body, fromMe, note, time] = bodies[m]!;
+          addMessage.run(
+            `S${ticketId}-${m}`,
+            connectionId,
+            ticketId,
+            contactId,
+            body,
+            fromMe,
+            true,
+            3,
+            note,
+            time,
+            time,
+          );
+        }
+        if (rnd() < 0.1) {
+          const tag = pick(tagIds);
+          addTag.run(ticketId, tag);
+          if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
+        }
       }
-      const ticketId = Number(
-        addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
-      );
-      for (let m = 0; m < bodies.length; m++) {
-        const [body, fromMe, note, time] = bodies[m]!;
-        addMessage.run(`S${ticketId}-${m}`, connectionId, ticketId, contactId, body, fromMe, true, 3, note, time, time);
-      }
-      if (rnd() < 0.1) {
-        const tag = pick(tagIds);
-        addTag.run(ticketId, tag);
-        if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
-      }
-    }
-    restoreTriggers(client, triggers);
-  })();
+      restoreTriggers(client, triggers);
+    })
+  )();
   return {
     tickets: total,
     messages: total * messagesPerTicket,

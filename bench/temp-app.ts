@@ -1,4 +1,4 @@
-import { one } from "../src/db/client";
+import { closeDatabase, type Db, one } from "../src/db/client";
 /**
  * A throwaway app for the benchmarks: a fresh database in a temp directory, served on a loopback port with the
  * real socket hub, an admin signed in, and one connected sandbox connection. `close()` stops it and removes the
@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { createApp } from "../src/app";
 import { composeDeps } from "../src/compose";
 import { loadConfig } from "../src/config";
-import { closeDatabase, type Db } from "../src/db/client";
 import { connections } from "../src/db/schema";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";

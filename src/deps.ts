@@ -18,7 +18,7 @@ export interface OutboxQueue {
 
 /** What the rest of the app reports to /metrics (monitoring/app-metrics.ts). */
 export interface Metrics {
-  text(): string;
+  text(): Promise<string>;
   observeRequest(method: string, status: number, seconds: number): void;
   /** Where the open-socket count comes from once the server listens. */
   countSocketsWith(read: () => number): void;

@@ -1,4 +1,4 @@
-import { sqliteClient } from "../src/db/client";
+import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { version } from "../package.json";
 import { runCommand } from "../src/cli";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import { messages } from "../src/db/tables";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { backup, restore } from "../src/ops/backup";

@@ -1,12 +1,10 @@
-import { sqliteClient } from "../src/db/client";
-import { first } from "../src/db/client";
+import { first, openDatabase, sqliteClient } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { openDatabase } from "../src/db/client";
 import { messages, tickets } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";

@@ -1,10 +1,9 @@
-import { one, first } from "../src/db/client";
+import { type Db, first, one } from "../src/db/client";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import { composeDeps } from "../src/compose";
-import type { Db } from "../src/db/client";
 import type { AppDeps } from "../src/deps";
 import type { Clock } from "../src/shared/clock";
 import { createLogger } from "../src/log";

@@ -1,4 +1,4 @@
-import { first } from "../src/db/client";
+import { closeDatabase, first, openDatabase } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { eq } from "drizzle-orm";
 import { runCommand } from "../src/cli";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import { chatbots, contacts, messages, schedules, tickets, users } from "../src/db/tables";
 import { importWhaticket } from "../src/ops/import-whaticket";
 import { call, makeTestApp } from "./helpers";

@@ -1,5 +1,4 @@
-import { sqliteClient } from "../src/db/client";
-import { one, first } from "../src/db/client";
+import { first, one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets } from "../src/db/tables";

@@ -1,6 +1,4 @@
-import { atomically } from "../src/db/client";
-import { sqliteClient } from "../src/db/client";
-import { first } from "../src/db/client";
+import { atomically, closeDatabase, first, openDatabase, sqliteClient } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +8,6 @@ import { type Column, eq, getTableColumns, is, type Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { runCommand } from "../src/cli";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import * as pgSchema from "../src/db/pg-schema";
 import * as schema from "../src/db/schema";
 import { call, createSandboxConnection, createUser, loginAs, makeTestApp } from "./helpers";

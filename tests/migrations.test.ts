@@ -1,9 +1,8 @@
-import { sqliteClient } from "../src/db/client";
+import { openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../src/db/client";
 import { pendingMigrations, runMigrations } from "../src/db/migrate";
 import { MIGRATIONS_DIR } from "../src/paths";
 

@@ -1,10 +1,9 @@
-import { one, first } from "../src/db/client";
+import { closeDatabase, first, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { closeDatabase } from "../src/db/client";
 import { contacts, messages, tickets, connections, type TicketRow } from "../src/db/tables";
 import { AppError } from "../src/errors";
 import { storeMessage } from "../src/modules/messages/store";

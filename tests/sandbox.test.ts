@@ -1,10 +1,9 @@
-import { first, one } from "../src/db/client";
+import { closeDatabase, first, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { closeDatabase } from "../src/db/client";
 import { messages, queues, tickets, connections } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 

@@ -1,5 +1,4 @@
-import { sqliteClient } from "../src/db/client";
-import { one } from "../src/db/client";
+import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets } from "../src/db/tables";

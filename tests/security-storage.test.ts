@@ -1,12 +1,10 @@
-import { sqliteClient } from "../src/db/client";
-import { one, first } from "../src/db/client";
+import { closeDatabase, first, one, openDatabase, sqliteClient } from "../src/db/client";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../src/config";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import { contacts, messages, tickets } from "../src/db/tables";
 import { checkUpload, storeUpload } from "../src/modules/media/service";
 import { restrictDataDir } from "../src/private-files";

@@ -1,4 +1,4 @@
-import { sqliteClient } from "../src/db/client";
+import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { createApp } from "../src/app";
 import { ConnectionManager } from "../src/channels/manager";
 import { loadConfig } from "../src/config";
-import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import type { AppDeps } from "../src/deps";
 import { LocalEventBus } from "../src/events/bus";

@@ -1,5 +1,4 @@
-import { atomically } from "../src/db/client";
-import { one } from "../src/db/client";
+import { atomically, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, tickets } from "../src/db/tables";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";

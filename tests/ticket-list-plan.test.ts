@@ -1,6 +1,4 @@
-import { atomically } from "../src/db/client";
-import { sqliteClient } from "../src/db/client";
-import { one } from "../src/db/client";
+import { atomically, one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { queues, tags } from "../src/db/tables";
 import { historySearchQuery } from "../src/modules/messages/search";
@@ -105,17 +103,19 @@ describe("query plans of the ticket list and the search", () => {
       async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id,
     );
     const client = sqliteClient(ctx.db);
-    atomically(client, () => {
-      const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
-      const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
-      const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
-      for (let i = 0; i <= 3000; i++) {
-        const contactId = Number(contact.run(`C${i}`, `5511${i}`).lastInsertRowid);
-        const id = Number(ticket.run(contactId, i % 2 ? "closed" : "open", 1_700_000_000_000 + i).lastInsertRowid);
-        tag.run(id, common!);
-        if (i % 100 === 0) tag.run(id, rare!);
-      }
-    })();
+    (
+      await atomically(client, () => {
+        const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
+        const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
+        const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
+        for (let i = 0; i <= 3000; i++) {
+          const contactId = Number(contact.run(`C${i}`, `5511${i}`).lastInsertRowid);
+          const id = Number(ticket.run(contactId, i % 2 ? "closed" : "open", 1_700_000_000_000 + i).lastInsertRowid);
+          tag.run(id, common!);
+          if (i % 100 === 0) tag.run(id, rare!);
+        }
+      })
+    )();
     for (const status of [undefined, "open", "closed"] as const) {
       const walk = plan(
         ctx,

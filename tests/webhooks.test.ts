@@ -1,5 +1,4 @@
-import { sqliteClient } from "../src/db/client";
-import { first } from "../src/db/client";
+import { first, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { mkdtempSync } from "node:fs";

@@ -98,7 +98,7 @@ export class ConnectionManager implements Channels {
   disconnect(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
-      if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      if (!(driver?.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       await this.deps.records.forgetPhonebook(connectionId);
       await driver.logout(connectionId);
       await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
@@ -142,7 +142,7 @@ export class ConnectionManager implements Channels {
   }
 
   async isRunning(connectionId: number): Promise<boolean> {
-    return (await this.driverOf(connectionId))?.isRunning(connectionId) ?? false;
+    return (await (await this.driverOf(connectionId))?.isRunning(connectionId)) ?? false;
   }
 
   /** Works while the connection is down too, so a message can be stored under its final id before it is sent. */
@@ -192,7 +192,7 @@ export class ConnectionManager implements Channels {
     if (!connection) throw notFound("ERR_NO_WAPP_FOUND");
     const driver = this.drivers.get(connection.provider);
     if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    if (driver.isRunning(connectionId)) await driver.stop(connectionId);
+    if (await driver.isRunning(connectionId)) await driver.stop(connectionId);
     await this.persistStatus(connectionId, "OPENING");
     try {
       await driver.start(connection, this.sink);
@@ -224,7 +224,7 @@ export class ConnectionManager implements Channels {
 
   private async running(connectionId: number): Promise<ChannelDriver> {
     const driver = await this.driverOf(connectionId);
-    if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (!(driver?.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return driver;
   }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
 import { type SQL, is } from "drizzle-orm";
-import { PgDatabase } from "drizzle-orm/pg-core";
+import { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { restrictFile } from "../private-files";
@@ -66,6 +66,12 @@ export function sqliteClient(db: object): Database {
   const handle = sqliteHandles.get(db);
   if (!handle) throw new Error("not a SQLite database");
   return handle.client;
+}
+
+/** Whether this runs inside a transaction of `db` (opened by `atomically`). */
+export function inTransaction(db: object): boolean {
+  if (dialectOf(db) === "postgres") return is(db, PgTransaction);
+  return !!sqliteHandles.get(db)?.gate.inside();
 }
 
 /** The first row a query returns, if any. */
@@ -133,6 +139,10 @@ class WriteGate {
   private readonly context = new AsyncLocalStorage<object>();
   private open: Promise<void> | undefined;
   private depth = 0;
+
+  inside(): boolean {
+    return !!this.context.getStore();
+  }
 
   /** Resolves when a statement may run now. */
   admit(): Promise<void> | undefined {

@@ -1,7 +1,5 @@
-import { atomically } from "../db/client";
-import { first, one } from "../db/client";
+import { atomically, type Db, first, one } from "../db/client";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
 import { type JobRow, jobs } from "../db/tables";
 
 export interface EnqueueOptions {

@@ -3,6 +3,7 @@
  * Labels stay few and bounded (a status, a direction, a method), never ids.
  */
 type Labels = Record<string, string>;
+type Samples = { labels?: Labels; value: number }[];
 
 const key = (labels: Labels) => JSON.stringify(Object.entries(labels).sort());
 const render = (labels: Labels) => {
@@ -16,7 +17,7 @@ interface Family {
   name: string;
   help: string;
   type: "counter" | "gauge" | "histogram";
-  lines(): string[];
+  lines(): string[] | Promise<string[]>;
 }
 
 export class Counter {
@@ -71,17 +72,19 @@ export class MetricsRegistry {
   }
 
   /** A gauge read at scrape time: `read` returns one value per label set. */
-  gauge(name: string, help: string, read: () => { labels?: Labels; value: number }[]) {
+  gauge(name: string, help: string, read: () => Samples | Promise<Samples>) {
     this.families.push({
       name,
       help,
       type: "gauge",
-      lines: () => read().map((s) => `${name}${render(s.labels ?? {})} ${s.value}`),
+      lines: async () => (await read()).map((s) => `${name}${render(s.labels ?? {})} ${s.value}`),
     });
   }
 
   /** The text exposition format (version 0.0.4). */
-  text(): string {
-    return `${this.families.flatMap((f) => [`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...f.lines()]).join("\n")}\n`;
+  async text(): Promise<string> {
+    const lines: string[] = [];
+    for (const f of this.families) lines.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...(await f.lines()));
+    return `${lines.join("\n")}\n`;
   }
 }

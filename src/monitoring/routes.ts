@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/client";
 import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps";
@@ -27,7 +29,7 @@ export function monitoringRoutes(deps: AppDeps) {
     })
     .get("/health", async ({ set }) => {
       try {
-        deps.db.$client.query("SELECT 1").get();
+        await rowsOf(deps.db, sql`SELECT 1`);
       } catch {
         set.status = 503;
         return { status: "error", version, database: "unavailable" };
@@ -35,10 +37,10 @@ export function monitoringRoutes(deps: AppDeps) {
       const connections = Object.fromEntries((await countConnectionsByStatus(deps.db)).map((c) => [c.status, c.count]));
       return { status: "ok", version, database: "ok", connections };
     })
-    .get("/metrics", ({ request, server, set }) => {
+    .get("/metrics", async ({ request, server, set }) => {
       if (!mayScrape(request, server, deps)) throw new AppError("ERR_NO_PERMISSION", 403);
       set.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8";
-      return deps.metrics.text();
+      return await deps.metrics.text();
     });
 }
 

@@ -34,11 +34,11 @@ export interface SocketSession {
 /** What the registry asks of the rest of the app (auth/socket-access.ts); realtime stays free of modules. */
 export interface AccessChecks {
   /** The socket's user as stored now, or undefined once deleted or once this session was revoked. */
-  reloadUser(user: AuthUser): AuthUser | undefined;
+  reloadUser(user: AuthUser): Promise<AuthUser | undefined>;
   /** True when the ticket exists and the user may see it. */
-  maySeeTicket(user: AuthUser, ticketId: number): boolean;
+  maySeeTicket(user: AuthUser, ticketId: number): Promise<boolean>;
   /** The same check for many users with one look at the ticket (everyone is refused once it is gone). */
-  ticketVisibility(ticketId: number): (user: AuthUser) => boolean;
+  ticketVisibility(ticketId: number): Promise<(user: AuthUser) => boolean>;
   /** The session behind an access token; throws when the token is missing or not valid now. */
   verifyToken(token: string | undefined): Promise<SocketSession>;
 }

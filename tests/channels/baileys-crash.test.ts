@@ -1,11 +1,10 @@
-import { one, first } from "../../src/db/client";
+import { closeDatabase, first, one, openDatabase } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeDatabase, openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";

@@ -1,5 +1,4 @@
-import { sqliteClient } from "../../src/db/client";
-import { one, first } from "../../src/db/client";
+import { first, one, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON, encryptedStream, type proto } from "baileys";
 import { and, asc, eq } from "drizzle-orm";
@@ -11,7 +10,6 @@ import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import { Inbox } from "../../src/channels/baileys/inbox";
 import { InboundJournal } from "../../src/channels/baileys/journal";
 import { composeDeps } from "../../src/compose";
-import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { systemClock } from "../../src/shared/clock";

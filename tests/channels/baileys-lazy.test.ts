@@ -1,4 +1,4 @@
-import { first, one } from "../../src/db/client";
+import { first, one, openDatabase } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LazyBaileysDriver } from "../../src/channels/baileys/lazy";
 import { composeDeps } from "../../src/compose";
-import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { connections } from "../../src/db/tables";
 import { createLogger } from "../../src/log";

@@ -1,5 +1,4 @@
-import { sqliteClient } from "../../src/db/client";
-import { first } from "../../src/db/client";
+import { type Db, first, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON } from "baileys";
 import { eq } from "drizzle-orm";
@@ -8,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaileysDriver, type SetTimer } from "../../src/channels/baileys/driver";
 import { ConnectionManager } from "../../src/channels/manager";
-import { openDatabase, type Db } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { connections } from "../../src/db/tables";
 import { LocalEventBus } from "../../src/events/bus";

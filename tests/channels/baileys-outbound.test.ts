@@ -1,9 +1,7 @@
-import { sqliteClient } from "../../src/db/client";
-import { one, first } from "../../src/db/client";
+import { first, one, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { BinaryNode } from "baileys";
-import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { contacts, messages, tickets, connections } from "../../src/db/tables";
 import type { RecordingHub } from "../../src/realtime/hub";

@@ -1,8 +1,7 @@
-import { sqliteClient } from "../../src/db/client";
+import { openDatabase, sqliteClient } from "../../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { proto } from "baileys";
 import { SentMessageStore } from "../../src/channels/baileys/sent-store";
-import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { TestClock } from "../helpers";
 

@@ -1,4 +1,4 @@
-import { sqliteClient } from "../../src/db/client";
+import { openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { BaileysDriver } from "../../src/channels/baileys/driver";
 import { BUNDLED_VERSION, resolveWaVersion, type WaVersion } from "../../src/channels/baileys/version";
 import { loadConfig } from "../../src/config";
-import { openDatabase } from "../../src/db/client";
 import { runMigrations } from "../../src/db/migrate";
 import { createLogger } from "../../src/log";
 import { FakeWa } from "./fakewa/server";

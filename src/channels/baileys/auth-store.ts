@@ -54,8 +54,8 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
   };
 
   // One transaction per call: Baileys commits each logical key transaction through a single set().
-  const setAll = (data: SignalDataSet) =>
-    atomically(db, async (tx) => {
+  const setAll = async (data: SignalDataSet) =>
+    await atomically(db, async (tx) => {
       for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
         const entries = data[type];
         if (!entries) continue;
@@ -80,8 +80,8 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
     await atomically(db, (tx) => tx.delete(waAuthKeys).where(ofConnection));
   };
 
-  const wipeAll = () =>
-    atomically(db, async (tx) => {
+  const wipeAll = async () =>
+    await atomically(db, async (tx) => {
       await tx.delete(waAuthKeys).where(ofConnection);
       await tx.delete(waAuthCreds).where(eq(waAuthCreds.whatsappId, connectionId));
       // Retry receipts are addressed to the device being unlinked, so its sent content can never be asked for again.

@@ -1,5 +1,4 @@
-import { atomically } from "../../db/client";
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import type {
   BaileysEventMap,
   Contact,
@@ -10,7 +9,6 @@ import type {
   WAMessageUpdate,
 } from "baileys";
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { inboundJournal } from "../../db/tables";
 import { fromEventJson, toEventJson } from "./event-json";
 

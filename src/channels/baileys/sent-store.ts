@@ -1,7 +1,6 @@
-import { first } from "../../db/client";
+import { type Db, first } from "../../db/client";
 import { proto } from "baileys";
 import { and, eq, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { waSentMessages } from "../../db/tables";
 
 const DAY = 24 * 3600_000;

@@ -1,9 +1,8 @@
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { sandboxMessages, waAuthCreds } from "../../db/tables";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
@@ -180,7 +179,11 @@ export class SandboxNetwork {
     this.queuedRecords = [];
     let inserted: (SandboxChange | undefined)[];
     try {
-      inserted = await atomically(this.db, () => batch.map(async ({ row }) => await this.insertRecord(row)));
+      inserted = await atomically(this.db, async () => {
+        const rows: (SandboxChange | undefined)[] = [];
+        for (const { row } of batch) rows.push(await this.insertRecord(row));
+        return rows;
+      });
     } catch (error) {
       for (const { failed } of batch) failed(error);
       return;

@@ -1,5 +1,4 @@
-import { atomically } from "../../db/client";
-import { one, first } from "../../db/client";
+import { atomically, first, one } from "../../db/client";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { refreshFamilies } from "../../db/tables";

@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { optOuts, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { notFound } from "../../errors";

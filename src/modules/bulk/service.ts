@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
 import { count, desc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { massMessages } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";

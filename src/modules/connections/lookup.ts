@@ -1,6 +1,5 @@
-import { first } from "../../db/client";
+import { first, type Reader } from "../../db/client";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";

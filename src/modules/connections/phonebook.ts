@@ -1,7 +1,6 @@
-import { atomically } from "../../db/client";
+import { atomically, type Db, type Reader } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import type { NormalizedContact } from "../../channels/types";
-import type { Db, Reader } from "../../db/client";
 import { connectionPhonebook } from "../../db/tables";
 
 /** Stores the phone book a connection reported (the source of the contacts import); upsert per (connection, phone). */

@@ -1,7 +1,6 @@
-import { first, one } from "../../db/client";
+import { type Db, first, one } from "../../db/client";
 import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
-import type { Db } from "../../db/client";
 import { type ConnectionRow, connectionPhonebook, connections } from "../../db/tables";
 import type { EventBus } from "../../events/bus";
 

@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one, type Writer } from "../../db/client";
 import { and, asc, count, eq, ne } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { connectionQueues, connections, type ConnectionRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
@@ -90,7 +88,7 @@ function fieldsOf(input: ConnectionModel.Update) {
 }
 
 async function replaceQueues(
-  tx: Parameters<Parameters<Db["transaction"]>[0]>[0],
+  tx: Writer,
   id: number,
   queueIds: number[] | undefined,
 ) {

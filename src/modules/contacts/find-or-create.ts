@@ -1,6 +1,5 @@
-import { one, first } from "../../db/client";
+import { first, one, type Reader } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
-import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/tables";

@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one, type Writer } from "../../db/client";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
@@ -10,7 +8,7 @@ import { reassignContactSchedules } from "../schedules/records";
 import { findTickets, moveContactTickets } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Tx = Writer;
 
 /** What one pairing changed, published once its transaction is committed. */
 interface Linked {

@@ -1,6 +1,5 @@
-import { first } from "../../db/client";
+import { first, type Reader } from "../../db/client";
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 

@@ -1,4 +1,5 @@
-import type { Db } from "../../db/client";
+import { sql } from "drizzle-orm";
+import { dialectOf, execute, rowsOf, type Writer } from "../../db/client";
 
 /**
  * Adds the contacts created since the last call to the name and number index, in one statement: each new
@@ -6,13 +7,10 @@ import type { Db } from "../../db/client";
  * before its commit, after its savepoints, so FTS5 writes the new trigrams once per transaction; a search calls
  * it first, so a contact created by any other path is found all the same. Cheap when nothing waits.
  */
-export function indexNewContacts(db: Db) {
-  const client = db.$client;
-  if (!client.query("SELECT 1 FROM contacts_fts_pending LIMIT 1").get()) return;
-  client
-    .query(
-      "INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id",
-    )
-    .run();
-  client.query("DELETE FROM contacts_fts_pending").run();
+export async function indexNewContacts(db: Writer) {
+  // PostgreSQL indexes each row as it is written.
+  if (dialectOf(db) === "postgres") return;
+  if (!(await rowsOf(db, sql`SELECT 1 FROM contacts_fts_pending LIMIT 1`)).length) return;
+  await execute(db, sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`);
+  await execute(db, sql`DELETE FROM contacts_fts_pending`);
 }

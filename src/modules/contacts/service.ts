@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, asc, count, eq, inArray, notInArray, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { contactExtraInfo, contacts, type ContactRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";

@@ -1,4 +1,4 @@
-import { atomically, type Db } from "../../db/client";
+import { atomically, type Db, dialectOf, inTransaction, sqliteClient } from "../../db/client";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
 
@@ -16,7 +16,7 @@ const IN_MEMORY_TEMP = "PRAGMA temp_store = MEMORY";
 const DEFAULT_TEMP = "PRAGMA temp_store = DEFAULT";
 
 interface Job {
-  write: (events: EventBus) => unknown;
+  write: (events: EventBus) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -45,16 +45,16 @@ export class GroupCommit {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
-    private readonly beforeCommit?: (db: Db) => void,
+    private readonly beforeCommit?: (db: Db) => Promise<void>,
   ) {}
 
-  run<T>(write: (events: EventBus) => T): Promise<T> {
-    return new Promise<T>(async (resolve, reject) => {
+  run<T>(write: (events: EventBus) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-      if (this.queue.length >= MAX_BATCH) await this.flush();
+      if (this.queue.length >= MAX_BATCH) void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(async () => await this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
@@ -66,10 +66,10 @@ export class GroupCommit {
     this.queue = [];
     if (!batch.length) return;
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
-    const client = this.db.$client;
     // Temporary storage in memory for the batch only; see IN_MEMORY_TEMP.
-    const ownTransaction = !client.inTransaction;
-    if (ownTransaction) client.query(IN_MEMORY_TEMP).run();
+    const client = dialectOf(this.db) === "sqlite" ? sqliteClient(this.db) : undefined;
+    const ownTransaction = client && !inTransaction(this.db);
+    if (ownTransaction) client.exec(IN_MEMORY_TEMP);
     try {
       await atomically(this.db, async () => {
         for (const job of batch) {
@@ -82,13 +82,13 @@ export class GroupCommit {
             outcomes.push({ error, failed: true, emitted: [] });
           }
         }
-        this.beforeCommit?.(this.db);
+        await this.beforeCommit?.(this.db);
       });
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
     } finally {
-      if (ownTransaction) client.query(DEFAULT_TEMP).run();
+      if (ownTransaction) client.exec(DEFAULT_TEMP);
     }
     batch.forEach((job, i) => {
       const outcome = outcomes[i]!;

@@ -1,9 +1,9 @@
-import type { Db } from "../../db/client";
+import type { Writer } from "../../db/client";
 import { indexNewContacts } from "../contacts/search-index";
 import { indexNewMessages } from "../messages/search-index";
 
 /** Before an inbound batch commits: its new contacts and messages go into their full-text indexes at once. */
-export function indexNewRows(db: Db) {
-  indexNewContacts(db);
-  indexNewMessages(db);
+export async function indexNewRows(db: Writer) {
+  await indexNewContacts(db);
+  await indexNewMessages(db);
 }

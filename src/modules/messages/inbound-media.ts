@@ -1,5 +1,4 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, first, one } from "../../db/client";
 import { and, eq } from "drizzle-orm";
 import type { MediaOutcome, OversizedMedia } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";

@@ -1,5 +1,4 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, first, one } from "../../db/client";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";

@@ -1,8 +1,7 @@
-import { first } from "../../db/client";
+import { execute, first, type Reader, type Writer } from "../../db/client";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { type MessageRow, messages } from "../../db/tables";
+import { type MessageRow, messageReactions, messages } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
 export const WAITING = "waiting";
@@ -111,6 +110,9 @@ export async function moveTicketMessages(tx: Writer, from: number, to: number) {
  */
 export async function reassignSender(tx: Writer, from: number, into: number, fromReactor: string, intoReactor: string) {
   await tx.update(messages).set({ contactId: into }).where(eq(messages.contactId, from));
-  tx.run(sql`UPDATE OR IGNORE message_reactions SET reactor = ${intoReactor} WHERE reactor = ${fromReactor}`);
-  tx.run(sql`DELETE FROM message_reactions WHERE reactor = ${fromReactor}`);
+  await execute(
+    tx,
+    sql`DELETE FROM message_reactions WHERE reactor = ${fromReactor} AND message_id IN (SELECT message_id FROM message_reactions WHERE reactor = ${intoReactor})`,
+  );
+  await tx.update(messageReactions).set({ reactor: intoReactor }).where(eq(messageReactions.reactor, fromReactor));
 }

@@ -41,7 +41,7 @@ export const HISTORY_SEARCH_LIMIT = 100;
 export async function searchHistory(db: Db, ticketIds: number[], search: string) {
   const match = bodyMatchQuery(search);
   if (!match || !ticketIds.length) return { ids: [] as number[], count: 0 };
-  indexNewMessages(db);
+  await indexNewMessages(db);
   const rows = await historySearchQuery(db, ticketIds, match);
   return { ids: rows.reverse().map((r) => r.id), count: rows[0]?.total ?? 0 };
 }

@@ -1,6 +1,5 @@
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, inTransaction, one, type Writer } from "../../db/client";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { atomically, type Db, type Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
@@ -59,7 +58,7 @@ export interface StoreMessageInput {
 export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
 
 /** Whether the quoted message's ticket may be shown to whoever receives the serialised messages. */
-export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: number | null }) => boolean;
+export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: number | null }) => boolean | Promise<boolean>;
 
 /**
  * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,
@@ -116,10 +115,12 @@ async function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
       )
     ).map((t) => [t.id, t]),
   );
-  return rows.flatMap(({ ticketId, ...q }) => {
+  const shown: Omit<(typeof rows)[number], "ticketId">[] = [];
+  for (const { ticketId, ...q } of rows) {
     const ticket = ticketsById.get(ticketId);
-    return ticket && mayQuote(ticket) ? [q] : [];
-  });
+    if (ticket && (await mayQuote(ticket))) shown.push(q);
+  }
+  return shown;
 }
 
 const REACTION = {
@@ -171,7 +172,7 @@ export async function storeMessage(
   const at = new Date(input.at ?? deps.clock.now());
   const countUnread = !input.fromMe && input.countUnread !== false;
   // In a transaction of its own the message is indexed before the commit; in a caller's, the caller indexes.
-  const ownTransaction = !db.$client.inTransaction;
+  const ownTransaction = !inTransaction(db);
   const result = await atomically(
     db,
     async (tx): Promise<{ message: MessageRow; created: boolean; replaced?: boolean }> => {
@@ -198,7 +199,7 @@ export async function storeMessage(
         createdAt: at,
         updatedAt: at,
       }))!;
-      if (ownTransaction) indexNewMessages(tx);
+      if (ownTransaction) await indexNewMessages(tx);
       if (input.isPrivate) return { message, created: true };
       const last = lastMessageText(input);
       if (input.history) {

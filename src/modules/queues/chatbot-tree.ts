@@ -1,6 +1,5 @@
-import { first, one } from "../../db/client";
+import { type Db, first, one, type Writer } from "../../db/client";
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { chatbots, type ChatbotRow } from "../../db/tables";
 import { AppError, FieldError } from "../../errors";
 import type { ChatbotDto } from "../../shared/contracts/queues";
@@ -9,7 +8,7 @@ import type { QueueModel } from "./model";
 
 type ChatbotNode = ChatbotDto;
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Tx = Writer;
 type Parent = { queueId: number } | { parentId: number };
 
 /** Levels a chatbot tree may have; deeper trees are refused (deleting one would also overflow SQLite's cascade). */

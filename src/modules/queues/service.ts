@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { chatbots, queues } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";

@@ -1,6 +1,5 @@
-import { first, one } from "../../db/client";
+import { type Db, first, one } from "../../db/client";
 import { and, asc, count, eq, ne, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { quickAnswers } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
@@ -57,7 +56,7 @@ export async function updateQuickAnswer(deps: AppDeps, id: number, input: QuickA
   await showQuickAnswer(deps.db, id);
   const shortcut = input.shortcut?.trim();
   if (shortcut !== undefined) await assertShortcutFree(deps.db, shortcut, id);
-  const quickAnswer = await first(
+  const quickAnswer = await one(
     deps.db
       .update(quickAnswers)
       .set({

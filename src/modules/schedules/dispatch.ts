@@ -1,8 +1,6 @@
-import { atomically } from "../../db/client";
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
-import type { Db } from "../../db/client";
 import { schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
@@ -201,7 +199,7 @@ async function targetOf(deps: AppDeps, schedule: ScheduleRow) {
 }
 
 /** The ticket a schedule goes out on: found or created for its contact on its connection (see targetOf). */
-async function ticketFor(deps: AppDeps, { contact, whatsappId }: ReturnType<typeof targetOf>) {
+async function ticketFor(deps: AppDeps, { contact, whatsappId }: Awaited<ReturnType<typeof targetOf>>) {
   const { ticket, change } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId,

@@ -1,6 +1,5 @@
-import { first, one } from "../../db/client";
+import { type Db, first, one } from "../../db/client";
 import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { contacts, schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -164,7 +163,7 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
   if (input.contactId !== undefined) await assertContact(deps.db, input.contactId);
-  const row = await first(
+  const row = await one(
     deps.db
       .update(schedules)
       .set({

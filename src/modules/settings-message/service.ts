@@ -1,6 +1,5 @@
-import { one } from "../../db/client";
+import { type Db, one } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { settingsMessage } from "../../db/tables";
 import type { AppDeps } from "../../deps";

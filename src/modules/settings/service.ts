@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { one } from "../../db/client";
+import { atomically, type Db, one } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { settings } from "../../db/tables";

@@ -1,6 +1,5 @@
-import { first, one } from "../../db/client";
+import { type Db, first, one } from "../../db/client";
 import { and, asc, count, eq, ne, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { tags, type TagRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";

@@ -1,6 +1,5 @@
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
-import { atomically, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type TicketRow, tickets } from "../../db/tables";

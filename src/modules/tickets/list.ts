@@ -1,7 +1,6 @@
-import { first } from "../../db/client";
+import { type Db, first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
 import { ticketTags, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
@@ -65,12 +64,15 @@ export async function listTickets(
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const parts = STATUSES.map(async (status) => await ticketFilter(db, user, { ...params, status }, timeZone));
-    const ids = parts
-      .flatMap(async (part) => await pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1))
-      .sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id)
-      .map((t) => t.id);
-    const counted = parts.reduce(async (n, part) => n + (await cappedCount(db, part)), 0);
+    const parts: (SQL | undefined)[] = [];
+    for (const status of STATUSES) parts.push(await ticketFilter(db, user, { ...params, status }, timeZone));
+    const ordered: { id: number; updatedAt: number }[] = [];
+    let counted = 0;
+    for (const part of parts) {
+      ordered.push(...(await pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1)));
+      counted += await cappedCount(db, part);
+    }
+    const ids = ordered.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id).map((t) => t.id);
     return { ...(await pageOf(db, ids, offset)), count: Math.min(counted, TICKET_COUNT_CAP) };
   }
   const rows = await ticketPageQuery(db, afterTicket(where, before))
@@ -217,8 +219,8 @@ export async function ticketFilter(
     );
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
   if (search) {
-    indexNewMessages(db);
-    indexNewContacts(db);
+    await indexNewMessages(db);
+    await indexNewContacts(db);
     conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
   }
   if (params.date) {

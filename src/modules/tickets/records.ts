@@ -1,6 +1,5 @@
-import { one, first } from "../../db/client";
+import { first, one, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { Reader, Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { ticketTags, tickets, type TicketRow } from "../../db/tables";
 import { moveTicketMessages } from "../messages/records";

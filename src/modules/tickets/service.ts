@@ -1,8 +1,6 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/tables";
-import type { Db } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { TICKET_STATUSES, type TicketStatus } from "../../shared/contracts/tickets";

@@ -1,6 +1,5 @@
-import { first } from "../../db/client";
+import { first, type Reader } from "../../db/client";
 import { count, eq, inArray, sql } from "drizzle-orm";
-import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";

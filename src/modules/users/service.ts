@@ -1,8 +1,6 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import type { AuthUser } from "../../shared/auth-user";
 import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { userQueues, users, type UserRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";

@@ -1,5 +1,4 @@
-import { atomically } from "../../db/client";
-import { one } from "../../db/client";
+import { atomically, one } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/tables";
 import type { AppDeps } from "../../deps";

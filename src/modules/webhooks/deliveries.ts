@@ -1,6 +1,5 @@
-import { atomically } from "../../db/client";
+import { atomically, type Db } from "../../db/client";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { webhookAttempts, webhookDeliveries } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { WebhookEvent } from "../../shared/webhook-events";
@@ -33,10 +32,11 @@ export async function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey:
   if (!endpoints.length) return;
   const now = deps.clock.now();
   const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: data() });
-  const created = await atomically(deps.db, (tx) =>
-    endpoints.flatMap(
-      async (endpoint) =>
-        await tx
+  const created = await atomically(deps.db, async (tx) => {
+    const ids: { id: number }[] = [];
+    for (const endpoint of endpoints)
+      ids.push(
+        ...(await tx
           .insert(webhookDeliveries)
           .values({
             endpointId: endpoint.id,
@@ -47,9 +47,10 @@ export async function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey:
             updatedAt: new Date(now),
           })
           .onConflictDoNothing()
-          .returning({ id: webhookDeliveries.id }),
-    ),
-  );
+          .returning({ id: webhookDeliveries.id })),
+      );
+    return ids;
+  });
   for (const { id } of created) await enqueueAttempt(deps, id, 1);
 }
 

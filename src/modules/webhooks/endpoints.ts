@@ -1,8 +1,6 @@
-import { atomically } from "../../db/client";
-import { one, first } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type WebhookEndpointRow, webhookEndpoints } from "../../db/tables";
 import { AppError, notFound } from "../../errors";

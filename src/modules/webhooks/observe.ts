@@ -1,6 +1,5 @@
-import { first } from "../../db/client";
+import { atomically, first } from "../../db/client";
 import { eq } from "drizzle-orm";
-import { atomically } from "../../db/client";
 import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";

@@ -1,5 +1,6 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { indexNewContacts } from "../../modules/contacts/search-index";
+import { indexNewMessages } from "../../modules/messages/search-index";
+import { atomically, first, one } from "../../db/client";
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
@@ -43,12 +44,7 @@ export async function importContacts(ctx: StepContext) {
     return { id: inserted.id, outcome: "imported" };
   });
   // The imported contacts go into the name and number index at once (see contacts/search-index.ts).
-  ctx.db.$atomically(client, () => {
-    ctx.db.$client.run(
-      "INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id",
-    );
-    ctx.db.$client.run("DELETE FROM contacts_fts_pending");
-  })();
+  await atomically(ctx.db, (tx) => indexNewContacts(tx));
   await eachNew(ctx, "ContactCustomFields", async (row, tx) => {
     const contactId = await ctx.ledger.target("Contacts", row.contactId);
     if (!contactId || !text(row.name)) return null;
@@ -94,7 +90,8 @@ export async function importTickets(ctx: StepContext) {
     const tagId = await ledger.target("Tags", row.tagId);
     if (!ticketId || !tagId) return false;
     return (
-      (await first(ctx.db.insert(ticketTags).values({ ticketId, tagId }).onConflictDoNothing().returning())) !== undefined
+      (await first(ctx.db.insert(ticketTags).values({ ticketId, tagId }).onConflictDoNothing().returning())) !==
+      undefined
     );
   });
 }
@@ -168,10 +165,7 @@ export async function importMessages(ctx: StepContext, opts: { from?: string; to
       }
       // The page's messages go into the full-text index at once, before the commit, as the inbox's own writers
       // do (messages/search-index.ts): a search would otherwise index the whole import when it first runs.
-      db.$client.run(
-        "INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id",
-      );
-      db.$client.run("DELETE FROM messages_fts_pending");
+      await indexNewMessages(tx);
     });
   }
   await atomically(db, async (tx) => {

@@ -1,7 +1,5 @@
-import { atomically } from "../../db/client";
-import { first, one } from "../../db/client";
+import { atomically, type Db, first, one, rowsOf, type Writer } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
-import type { Db, Writer } from "../../db/client";
 import {
   chatbots,
   connectionQueues,
@@ -29,14 +27,14 @@ export interface StepContext {
 export async function freeId(db: Db, table: string, id: unknown): Promise<number | undefined> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return undefined;
-  return (await db.get(sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)) ? undefined : n;
+  return (await rowsOf(db, sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)).length ? undefined : n;
 }
 
 /** Each new row of `table` (in pages), handed to `one` inside a transaction per page. */
 export async function eachNew(
   { db, source, ledger }: StepContext,
   table: string,
-  one: (row: SourceRow, tx: Writer) => { id: number; outcome: "imported" | "existing" } | null,
+  one: (row: SourceRow, tx: Writer) => Promise<{ id: number; outcome: "imported" | "existing" } | null>,
 ) {
   for await (const page of source.rows(table)) {
     await atomically(db, async (tx) => {
@@ -46,7 +44,7 @@ export async function eachNew(
           ledger.count(table, "existing");
           continue;
         }
-        const done = one(row, tx);
+        const done = await one(row, tx);
         if (done) await ledger.remember(tx, table, id, done.id, done.outcome);
         else ledger.count(table, "skipped");
       }
@@ -120,8 +118,9 @@ export async function importQueues(ctx: StepContext) {
     const queueId = await ctx.ledger.target("Queues", row.queueId);
     if (!whatsappId || !queueId) return false;
     return (
-      (await first(ctx.db.insert(connectionQueues).values({ whatsappId, queueId }).onConflictDoNothing().returning())) !==
-      undefined
+      (await first(
+        ctx.db.insert(connectionQueues).values({ whatsappId, queueId }).onConflictDoNothing().returning(),
+      )) !== undefined
     );
   });
 }
@@ -138,9 +137,14 @@ function freeColour(colour: string, taken: Set<string>): string {
 }
 
 /** A link table's rows: `link` adds one and says whether it was new. */
-export async function linkRows(ctx: StepContext, table: string, rows: SourceRow[], link: (row: SourceRow) => boolean) {
-  await atomically(ctx.db, () => {
-    for (const row of rows) ctx.ledger.count(table, link(row) ? "imported" : "existing");
+export async function linkRows(
+  ctx: StepContext,
+  table: string,
+  rows: SourceRow[],
+  link: (row: SourceRow) => Promise<boolean>,
+) {
+  await atomically(ctx.db, async () => {
+    for (const row of rows) ctx.ledger.count(table, (await link(row)) ? "imported" : "existing");
   });
 }
 
@@ -175,7 +179,8 @@ export async function importUsers(ctx: StepContext) {
     const queueId = await ctx.ledger.target("Queues", row.queueId);
     if (!userId || !queueId) return false;
     return (
-      (await first(ctx.db.insert(userQueues).values({ userId, queueId }).onConflictDoNothing().returning())) !== undefined
+      (await first(ctx.db.insert(userQueues).values({ userId, queueId }).onConflictDoNothing().returning())) !==
+      undefined
     );
   });
 }

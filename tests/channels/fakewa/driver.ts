@@ -1,10 +1,9 @@
-import { sqliteClient } from "../../../src/db/client";
+import { type Db, openDatabase, sqliteClient } from "../../../src/db/client";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaileysDriver, type BaileysDriverOptions } from "../../../src/channels/baileys/driver";
 import type { ConnectionRef } from "../../../src/channels/types";
-import { type Db, openDatabase } from "../../../src/db/client";
 import { runMigrations } from "../../../src/db/migrate";
 import { createLogger } from "../../../src/log";
 import { FakeWa } from "./server";
