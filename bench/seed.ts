@@ -274,7 +274,7 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
   const year = 365 * 24 * 3600_000;
 
   (
-    await atomically(client, () => {
+    await atomically(client, async () => {
       for (let i = 0; i < total; i++) {
         // Oldest first, so ids grow with time as they do in a live database.
         const start = now - year + Math.floor((i / total) * year);
@@ -285,8 +285,8 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
         );
         const r = rnd();
         const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
-        const queueId = rnd() < 0.1 ? null : pick(queueIds);
-        const userId = status === "pending" ? null : pick(agentIds);
+        const queueId = rnd() < 0.1 ? null : await pick(queueIds);
+        const userId = status === "pending" ? null : await pick(agentIds);
         const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
         let last = "";
         let at = start;
@@ -318,7 +318,7 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
           );
         }
         if (rnd() < 0.1) {
-          const tag = pick(tagIds);
+          const tag = await pick(tagIds);
           addTag.run(ticketId, tag);
           if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
         }
@@ -391,7 +391,7 @@ if (import.meta.main) {
     tickets: Number(process.argv[3] ?? 100_000),
     messagesPerTicket: Number(process.argv[4] ?? 10),
   });
-  closeDatabase(db);
+  await closeDatabase(db);
   console.log(
     `seeded ${summary.tickets} tickets and ${summary.messages} messages in ${(summary.ms / 1000).toFixed(1)} s into ${dir}; admin ${email}`,
   );

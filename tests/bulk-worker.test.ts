@@ -113,7 +113,7 @@ describe("bulk worker", () => {
   test("a number that is not on WhatsApp or has no photo (photo filter on) or is not saved (contacts filter on) is skipped with its status", async () => {
     const ctx = await makeTestApp();
     const notOnWhatsApp = ctx.channels.checkNumber.bind(ctx.channels);
-    ctx.channels.checkNumber = async (id, phone) => (phone === phones[0] ? null : notOnWhatsApp(id, phone));
+    ctx.channels.checkNumber = async (id, phone) => (phone === phones[0] ? null : await notOnWhatsApp(id, phone));
     const { admin, w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1, photo: true }, phones.slice(0, 2));
     await runFor(ctx, 4);
     expect((await records(ctx)).map((r) => r.status)).toEqual(["number not exists", "no photo contact"]);

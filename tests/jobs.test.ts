@@ -110,7 +110,7 @@ describe("jobs", () => {
     );
     await runner.enqueue("slow", {});
     await runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
-    const ticking = runner.tick();
+    const ticking = await runner.tick();
     const stopping = runner.stop().then(() => order.push("stopped"));
     release();
     await Promise.all([ticking, stopping]);

@@ -236,13 +236,13 @@ describe("when WhatsApp tells a LID's phone number", () => {
     await pipeline.handle(conn.id, { ...base, id: "P1", chatId: PHONE, body: "phone" });
     let release!: () => void;
     let held!: Promise<void>;
-    await new Promise<void>((started) => {
-      held = pipeline.runForChat(lidContact.id, conn.id, () => {
+    await new Promise<void>(async (started) => {
+      held = await pipeline.runForChat(lidContact.id, conn.id, () => {
         started();
         return new Promise<void>((resolve) => (release = resolve));
       });
     });
-    const waiting = pipeline.handle(conn.id, { ...base, id: "L2", chatId: `lid:${LID}`, lid: LID, body: "2" });
+    const waiting = await pipeline.handle(conn.id, { ...base, id: "L2", chatId: `lid:${LID}`, lid: LID, body: "2" });
     await linkLid(ctx.deps, PHONE, LID);
     release();
     await held;

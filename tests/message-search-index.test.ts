@@ -77,7 +77,7 @@ describe("full-text index of message bodies", () => {
     const edited = await insertMessage(ctx, ticket.id, "texto antigo");
     await ctx.db.delete(messages).where(eq(messages.id, gone.id));
     await ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id));
-    indexNewMessages(ctx.db);
+    await indexNewMessages(ctx.db);
     expect(indexed(ctx, "apagada")).toEqual([]);
     expect(indexed(ctx, "antigo")).toEqual([]);
     expect(indexed(ctx, "novo")).toEqual([edited.id]);
@@ -89,7 +89,7 @@ describe("full-text index of message bodies", () => {
     const ticket = await aTicket(ctx);
     const gone = await insertMessage(ctx, ticket.id, "mensagem apagada");
     const edited = await insertMessage(ctx, ticket.id, "texto antigo");
-    indexNewMessages(ctx.db);
+    await indexNewMessages(ctx.db);
     await ctx.db.delete(messages).where(eq(messages.id, gone.id));
     await ctx.db.update(messages).set({ body: "texto novo" }).where(eq(messages.id, edited.id));
     expect(indexed(ctx, "apagada")).toEqual([]);

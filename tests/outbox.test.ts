@@ -329,7 +329,7 @@ describe("cancelling", () => {
       await gate;
       return driverSend(...args);
     });
-    const sending = send(ctx, agent.token, ticket, "a caminho");
+    const sending = await send(ctx, agent.token, ticket, "a caminho");
     await handingOver;
     const row = (await first(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
     expect(row.sendState).toBe("sending");
@@ -340,7 +340,7 @@ describe("cancelling", () => {
       waited();
       return idle(whatsappId);
     });
-    const deleting = call(ctx.app, "DELETE", `/api/messages/${row.id}`, { token: agent.token });
+    const deleting = await call(ctx.app, "DELETE", `/api/messages/${row.id}`, { token: agent.token });
     await deleteWaits;
     release();
     expect((await deleting).status).toBe(200);

@@ -65,7 +65,7 @@ async function withMedia(overrides: Parameters<typeof makeTestApp>[0] = {}) {
 describe("uploads", () => {
   test("M5: an upload is checked before anything is written, and a file waiting for its connection stays with its message", async () => {
     const { ctx, connection, openTicket, upload } = await withMedia({ maxMediaMb: 1 });
-    const ticket = openTicket();
+    const ticket = await openTicket();
     // Under the request's own cap (MAX_MEDIA_MB + 1 MB), so the file check itself answers.
     const tooBig = new Uint8Array(1.5 * MB);
     tooBig.set(PNG);

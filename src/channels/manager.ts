@@ -98,7 +98,7 @@ export class ConnectionManager implements Channels {
   disconnect(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
-      if (!(driver?.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       await this.deps.records.forgetPhonebook(connectionId);
       await driver.logout(connectionId);
       await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
@@ -224,7 +224,7 @@ export class ConnectionManager implements Channels {
 
   private async running(connectionId: number): Promise<ChannelDriver> {
     const driver = await this.driverOf(connectionId);
-    if (!(driver?.isRunning(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return driver;
   }
 

@@ -84,7 +84,8 @@ export class MetricsRegistry {
   /** The text exposition format (version 0.0.4). */
   async text(): Promise<string> {
     const lines: string[] = [];
-    for (const f of this.families) lines.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...(await f.lines()));
+    for (const f of this.families)
+      lines.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`, ...(await f.lines()));
     return `${lines.join("\n")}\n`;
   }
 }

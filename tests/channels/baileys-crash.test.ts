@@ -92,7 +92,7 @@ describe("inbound messages survive a stop and a crash", () => {
     const ids = await backlog(ctx);
     app.kill("SIGTERM");
     expect(await app.exited).toBe(0);
-    const wids = ctx.storedWids();
+    const wids = await ctx.storedWids();
     expect(new Set(wids)).toEqual(new Set(ids));
     expect(once(wids)).toBe(true);
   }, 20_000);
@@ -103,15 +103,15 @@ describe("inbound messages survive a stop and a crash", () => {
     const ids = await backlog(ctx);
     app.kill("SIGTERM");
     expect(await app.exited).toBe(0);
-    const stored = new Set(ctx.storedWids());
-    const kept = ctx.journaled();
+    const stored = new Set(await ctx.storedWids());
+    const kept = await ctx.journaled();
     expect(stored.size).toBeLessThan(50);
     expect(ids.filter((id) => !stored.has(id) && !kept.some((p) => p.includes(`"${id}"`)))).toEqual([]);
 
     const again = await ctx.start();
-    await waitFor(() => ctx.storedWids().length >= 50);
-    await waitFor(() => ctx.journaled().length === 0);
-    const wids = ctx.storedWids();
+    await waitFor(async () => (await ctx.storedWids()).length >= 50);
+    await waitFor(async () => (await ctx.journaled()).length === 0);
+    const wids = await ctx.storedWids();
     expect(new Set(wids)).toEqual(new Set(ids));
     expect(once(wids)).toBe(true);
     again.kill("SIGTERM");
@@ -132,9 +132,9 @@ describe("inbound messages survive a stop and a crash", () => {
     expect(receipted.length).toBeLessThan(400);
 
     const again = await ctx.start();
-    await waitFor(() => ctx.storedWids().length >= 400, 15_000);
-    await waitFor(() => ctx.journaled().length === 0);
-    const wids = ctx.storedWids();
+    await waitFor(async () => (await ctx.storedWids()).length >= 400, 15_000);
+    await waitFor(async () => (await ctx.journaled()).length === 0);
+    const wids = await ctx.storedWids();
     expect(new Set(wids)).toEqual(new Set(ids));
     expect(once(wids)).toBe(true);
     const stored = new Set(wids);

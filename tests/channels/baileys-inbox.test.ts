@@ -119,7 +119,7 @@ describe("baileys inbound without head-of-line blocking", () => {
     for (let i = 0; i < 20; i++) app.fake.deliver(CUSTOMER, `TXT-${i}`, { conversation: `mensagem ${i}` });
     await waitFor(() => Array.from({ length: 20 }, (_, i) => app.stored(`TXT-${i}`)).every(Boolean), 1000);
     expect(Date.now() - sent).toBeLessThan(1000);
-    const img = app.stored("IMG-HANG")!;
+    const img = (await app.stored("IMG-HANG"))!;
     expect(img).toMatchObject({
       mediaType: "image",
       mediaState: "downloading",
@@ -174,7 +174,7 @@ describe("baileys inbound without head-of-line blocking", () => {
       .find((e) => e.payload.action === "update" && e.payload.message.id === done.id);
     expect(update?.payload.message).toMatchObject({ mediaState: null });
     expect(update?.payload.message.mediaUrl).toStartWith(`/api/media/${done.id}?expires=`);
-    await waitFor(() => app.journal().length === 0);
+    await waitFor(async () => (await app.journal()).length === 0);
   });
 
   test("media that cannot be downloaded, or passes the size limit while downloading, ends unavailable", async () => {
@@ -203,9 +203,16 @@ describe("baileys inbound without head-of-line blocking", () => {
         fileLength: 10,
       },
     });
-    const unavailable = (wid: string) => (app.stored(wid)?.mediaState === "unavailable" ? app.stored(wid) : undefined);
-    expect(await waitFor(() => unavailable("DOC-GONE"))).toMatchObject({ mediaUrl: null, body: "nota.pdf" });
-    expect(await waitFor(() => unavailable("DOC-BIG"))).toMatchObject({ mediaUrl: null, body: "big.pdf (0.0 MB)" });
+    const unavailable = async (wid: string) =>
+      (await app.stored(wid))?.mediaState === "unavailable" ? await app.stored(wid) : undefined;
+    expect(await waitFor(async () => await unavailable("DOC-GONE"))).toMatchObject({
+      mediaUrl: null,
+      body: "nota.pdf",
+    });
+    expect(await waitFor(async () => await unavailable("DOC-BIG"))).toMatchObject({
+      mediaUrl: null,
+      body: "big.pdf (0.0 MB)",
+    });
   });
 
   test("an expired media link asks the phone to upload it again without holding up the next messages", async () => {
@@ -214,14 +221,14 @@ describe("baileys inbound without head-of-line blocking", () => {
     const media = cdn(() => new Response("expired", { status: 404 }));
     app.fake.deliver(CUSTOMER, "IMG-OLD", image(media.url("old.enc"), enc));
     app.fake.deliver(CUSTOMER, "TXT-AFTER", { conversation: "e agora?" });
-    const asked = app.fake.waitFor(
+    const asked = await app.fake.waitFor(
       (n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD",
     );
     await waitFor(() => app.stored("TXT-AFTER"));
-    expect(app.stored("IMG-OLD")?.mediaState).toBe("downloading");
+    expect((await app.stored("IMG-OLD"))?.mediaState).toBe("downloading");
     await asked;
     // The phone never answers: after its attempts the media is unavailable.
-    await waitFor(() => app.stored("IMG-OLD")?.mediaState === "unavailable");
+    await waitFor(async () => (await app.stored("IMG-OLD"))?.mediaState === "unavailable");
   });
 
   test("media downloads run at most three at once", async () => {
@@ -252,17 +259,17 @@ describe("baileys inbound without head-of-line blocking", () => {
     const bytes = Buffer.from("jpeg-after-restart");
     const enc = await encryptedStream(bytes, "image");
     let answering = false;
-    const media = cdn(() => (answering ? new Response(Bun.file(enc.encFilePath)) : never()));
+    const media = cdn(async () => (answering ? new Response(Bun.file(enc.encFilePath)) : await never()));
     app.fake.deliver(CUSTOMER, "IMG-R", image(media.url("r.enc"), enc));
     await waitFor(() => app.stored("IMG-R"));
     await app.channels.stop(app.conn.id);
-    expect(app.journal().some((r) => r.kind === "upsert" && r.payload.includes(`"IMG-R"`))).toBe(true);
+    expect((await app.journal()).some((r) => r.kind === "upsert" && r.payload.includes(`"IMG-R"`))).toBe(true);
     answering = true;
     await app.channels.start(app.conn.id);
     const done = await waitFor(() => app.withFile("IMG-R"));
     expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
     expect(await app.db.select().from(messages).where(eq(messages.wid, "IMG-R"))).toHaveLength(1);
-    await waitFor(() => app.journal().length === 0);
+    await waitFor(async () => (await app.journal()).length === 0);
   });
 });
 
@@ -284,7 +291,8 @@ describe("baileys inbound journal", () => {
       error: () => {},
     };
     const app = await connectedApp({ socketConfig: { ...FAKE_SOCKET, logger: spy } });
-    durable = (id) => !!app.stored(id) || app.journal().some((r) => r.payload.includes(`"${id}"`));
+    durable = async (id) =>
+      !!(await app.stored(id)) || (await app.journal()).some((r) => r.payload.includes(`"${id}"`));
     app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
     await waitFor(() => app.stored("LIVE-1"));
     await app.channels.stop(app.conn.id);

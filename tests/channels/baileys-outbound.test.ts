@@ -123,7 +123,7 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
   test("an agent's message written during a reconnect waits queued and goes out once the connection is back", async () => {
     const { fake, ctx, status, token, ticket } = await app();
     fake.setDown(true);
-    await whenPublished(ctx.hub, () => status().status === "TIMEOUT");
+    await whenPublished(ctx.hub, async () => (await status()).status === "TIMEOUT");
 
     const res = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body: "Seu pedido saiu" } });
     expect(res.status).toBe(200);

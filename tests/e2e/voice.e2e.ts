@@ -103,7 +103,7 @@ describe("voice notes", () => {
     await page.waitForSelector('html[data-live="true"]');
     const { storeMessage } = await import("../../src/modules/messages/store");
     const contactId = (await env.deps.db.select().from(tickets)).find((t) => t.id === ticketId)!.contactId;
-    storeMessage(env.deps, {
+    await storeMessage(env.deps, {
       whatsappId,
       wid: "voice-in-1",
       ticketId,

@@ -87,11 +87,7 @@ function fieldsOf(input: ConnectionModel.Update) {
   return { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
 }
 
-async function replaceQueues(
-  tx: Writer,
-  id: number,
-  queueIds: number[] | undefined,
-) {
+async function replaceQueues(tx: Writer, id: number, queueIds: number[] | undefined) {
   if (queueIds === undefined) return;
   await tx.delete(connectionQueues).where(eq(connectionQueues.whatsappId, id));
   const ids = [...new Set(queueIds)];

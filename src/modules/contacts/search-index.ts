@@ -11,6 +11,9 @@ export async function indexNewContacts(db: Writer) {
   // PostgreSQL indexes each row as it is written.
   if (dialectOf(db) === "postgres") return;
   if (!(await rowsOf(db, sql`SELECT 1 FROM contacts_fts_pending LIMIT 1`)).length) return;
-  await execute(db, sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`);
+  await execute(
+    db,
+    sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`,
+  );
   await execute(db, sql`DELETE FROM contacts_fts_pending`);
 }

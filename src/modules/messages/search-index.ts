@@ -11,6 +11,9 @@ export async function indexNewMessages(db: Writer) {
   // PostgreSQL indexes each row as it is written.
   if (dialectOf(db) === "postgres") return;
   if (!(await rowsOf(db, sql`SELECT 1 FROM messages_fts_pending LIMIT 1`)).length) return;
-  await execute(db, sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`);
+  await execute(
+    db,
+    sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`,
+  );
   await execute(db, sql`DELETE FROM messages_fts_pending`);
 }

@@ -58,7 +58,10 @@ export interface StoreMessageInput {
 export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
 
 /** Whether the quoted message's ticket may be shown to whoever receives the serialised messages. */
-export type QuoteFilter = (quotedTicket: { queueId: number | null; userId: number | null }) => boolean | Promise<boolean>;
+export type QuoteFilter = (quotedTicket: {
+  queueId: number | null;
+  userId: number | null;
+}) => boolean | Promise<boolean>;
 
 /**
  * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,

@@ -36,7 +36,7 @@ if (delay) {
   const ingest = createIngest(deps);
   channels.setInbound({
     ...ingest,
-    onMessage: async (id, message) => (await Bun.sleep(delay), ingest.onMessage(id, message)),
+    onMessage: async (id, message) => (await Bun.sleep(delay), await ingest.onMessage(id, message)),
   });
 }
 
