@@ -1,4 +1,4 @@
-import { closeDatabase, first, one, openDatabase } from "../src/db/client";
+import { closeDatabase, first, one as oneRow, openDatabase } from "../src/db/client";
 /**
  * M5, per extra WhatsApp session: the app's WhatsApp side in a process of its own (the wiring the server uses,
  * with the real Baileys driver) against the local fake WhatsApp server the driver tests use. One process holds
@@ -40,18 +40,18 @@ async function rssWithSessions(n: number): Promise<number> {
   const fake = new FakeWa();
   const db = openDatabase(dbPath);
   runMigrations(db);
-  const ids = Array.from(
-    { length: n },
-    async (_, i) =>
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++)
+    ids.push(
       (
-        await one(
+        await oneRow(
           db
             .insert(connections)
             .values({ name: `WA ${i}`, provider: "baileys" })
             .returning(),
         )
       ).id,
-  );
+    );
   const proc = Bun.spawn([process.execPath, join(ROOT, "tests", "channels", "fakewa", "app-process.ts")], {
     cwd: ROOT,
     env: { ...process.env, FAKEWA_URL: fake.url, FAKEWA_ROOT: FAKE_ROOT_PUBLIC_KEY, DB_PATH: dbPath, MEDIA_DIR: dir },
@@ -76,10 +76,13 @@ async function rssWithSessions(n: number): Promise<number> {
   }
 }
 
-async function until<T>(check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("a Baileys session did not get there in time");
     await Bun.sleep(20);

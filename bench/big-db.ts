@@ -1,4 +1,4 @@
-import { atomically, closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
+import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 /**
  * A data directory whose database already holds a year of a busy team's work (tickets, their contacts and
  * messages), for the measures that need an existing big database rather than a realistic one (cold start,
@@ -21,28 +21,26 @@ export async function createBigDataDir(opts: BigDbOptions): Promise<string> {
   runMigrations(db);
   const sql = sqliteClient(db);
   const now = Date.now();
-  (
-    await atomically(sql, () => {
-      const conn = sql
-        .query("INSERT INTO whatsapps (name, provider, is_default) VALUES ('Bench', 'sandbox', 1) RETURNING id")
-        .get() as { id: number };
-      const contact = sql.query("INSERT INTO contacts (name, number) VALUES (?, ?) RETURNING id");
-      const ticket = sql.query(
-        "INSERT INTO tickets (contact_id, whatsapp_id, status, last_message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-      );
-      const message = sql.query(
-        "INSERT INTO messages (wid, whatsapp_id, ticket_id, contact_id, body, from_me, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      );
-      for (let i = 0; i < opts.tickets; i++) {
-        const at = now - (opts.tickets - i) * 60_000;
-        const c = contact.get(`Customer ${i}`, `5511${900000000 + i}`) as { id: number };
-        const status = i < opts.tickets * 0.97 ? "closed" : i % 2 ? "open" : "pending";
-        const t = ticket.get(c.id, conn.id, status, `message ${i}`, at, at) as { id: number };
-        for (let m = 0; m < opts.messagesPerTicket; m++)
-          message.run(`B${i}-${m}`, conn.id, t.id, c.id, `hello ${i}, this is message ${m}`, m % 2, at + m);
-      }
-    })
-  )();
+  sql.transaction(() => {
+    const conn = sql
+      .query("INSERT INTO whatsapps (name, provider, is_default) VALUES ('Bench', 'sandbox', 1) RETURNING id")
+      .get() as { id: number };
+    const contact = sql.query("INSERT INTO contacts (name, number) VALUES (?, ?) RETURNING id");
+    const ticket = sql.query(
+      "INSERT INTO tickets (contact_id, whatsapp_id, status, last_message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    );
+    const message = sql.query(
+      "INSERT INTO messages (wid, whatsapp_id, ticket_id, contact_id, body, from_me, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    for (let i = 0; i < opts.tickets; i++) {
+      const at = now - (opts.tickets - i) * 60_000;
+      const c = contact.get(`Customer ${i}`, `5511${900000000 + i}`) as { id: number };
+      const status = i < opts.tickets * 0.97 ? "closed" : i % 2 ? "open" : "pending";
+      const t = ticket.get(c.id, conn.id, status, `message ${i}`, at, at) as { id: number };
+      for (let m = 0; m < opts.messagesPerTicket; m++)
+        message.run(`B${i}-${m}`, conn.id, t.id, c.id, `hello ${i}, this is message ${m}`, m % 2, at + m);
+    }
+  })();
   await closeDatabase(db);
   return dir;
 }

@@ -57,7 +57,7 @@ export async function measureFanout(options: FanoutOptions = {}): Promise<Figure
     worker.postMessage({ type: "start", url: `${app.base.replace("http", "ws")}/ws`, tokens, ticketId });
     await nextReport("ready");
     for (let n = 1; n <= messages; n++) {
-      const all = await nextReport("all");
+      const all = nextReport("all");
       await sink.onMessage(app.connectionId, message(n));
       await all;
     }

@@ -1,4 +1,4 @@
-import { atomically, type Db, one, sqliteClient } from "../src/db/client";
+import { type Db, one, sqliteClient } from "../src/db/client";
 /**
  * A large, realistic database for the benchmark and for manual runs: contacts with Portuguese and Spanish names,
  * tickets in a few queues (about 3 % open, 3 % pending, the rest closed), tags, unread counts, agents, and message
@@ -209,24 +209,24 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
   const rnd = random(12);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
 
-  const queueIds = ["Vendas", "Suporte", "Financeiro"].map(
-    async (name, i) =>
-      (
-        await one(
-          db
-            .insert(queues)
-            .values({ name, color: ["#1e88e5", "#43a047", "#fb8c00"][i]! })
-            .returning(),
-        )
-      ).id,
-  );
-  const tagIds = ["vip", "atraso", "reembolso", "urgente", "atacado"].map(
-    async (name) => (await one(db.insert(tags).values({ name }).returning())).id,
-  );
+  const queueIds: number[] = [];
+  for (const [i, name] of ["Vendas", "Suporte", "Financeiro"].entries()) {
+    const queue = await one(
+      db
+        .insert(queues)
+        .values({ name, color: ["#1e88e5", "#43a047", "#fb8c00"][i]! })
+        .returning(),
+    );
+    queueIds.push(queue.id);
+  }
+  const tagIds: number[] = [];
+  for (const name of ["vip", "atraso", "reembolso", "urgente", "atacado"])
+    tagIds.push((await one(db.insert(tags).values({ name }).returning())).id);
   const connectionId = (
     await one(db.insert(connections).values({ name: "Seed", provider: "sandbox", isDefault: true }).returning())
   ).id;
-  const agentIds = Array.from({ length: 8 }, async (_, i) => {
+  const agentIds: number[] = [];
+  for (let i = 0; i < 8; i++) {
     const id = (
       await one(
         db
@@ -236,8 +236,8 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
       )
     ).id;
     await db.insert(userQueues).values({ userId: id, queueId: queueIds[i % queueIds.length]! });
-    return id;
-  });
+    agentIds.push(id);
+  }
 
   const triggers = setTriggersAside(client);
   const addContact = insertInto(client, contacts, [
@@ -273,59 +273,45 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
   const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
   const year = 365 * 24 * 3600_000;
 
-  (
-    await atomically(client, async () => {
-      for (let i = 0; i < total; i++) {
-        // Oldest first, so ids grow with time as they do in a live database.
-        const start = now - year + Math.floor((i / total) * year);
-        const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
-        const contactId = Number(
-          addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
-            .lastInsertRowid,
-        );
-        const r = rnd();
-        const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
-        const queueId = rnd() < 0.1 ? null : await pick(queueIds);
-        const userId = status === "pending" ? null : await pick(agentIds);
-        const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
-        let last = "";
-        let at = start;
-        const bodies: [string, boolean, boolean, number][] = [];
-        for (let m = 0; m < messagesPerTicket; m++) {
-          const fromMe = m % 2 === 1;
-          const note = fromMe && rnd() < 0.03;
-          at += 1000 + Math.floor(rnd() * 120_000);
-          last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
-          bodies.push([last, fromMe, note, at]);
-        }
-        const ticketId = Number(
-          addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
-        );
-        for (let m = 0; m < bodies.length; m++) {
-          const [body, fromMe, note, time] = bodies[m]!;
-          addMessage.run(
-            `S${ticketId}-${m}`,
-            connectionId,
-            ticketId,
-            contactId,
-            body,
-            fromMe,
-            true,
-            3,
-            note,
-            time,
-            time,
-          );
-        }
-        if (rnd() < 0.1) {
-          const tag = await pick(tagIds);
-          addTag.run(ticketId, tag);
-          if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
-        }
+  client.transaction(() => {
+    for (let i = 0; i < total; i++) {
+      // Oldest first, so ids grow with time as they do in a live database.
+      const start = now - year + Math.floor((i / total) * year);
+      const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
+      const contactId = Number(
+        addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
+          .lastInsertRowid,
+      );
+      const r = rnd();
+      const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
+      const queueId = rnd() < 0.1 ? null : pick(queueIds);
+      const userId = status === "pending" ? null : pick(agentIds);
+      const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
+      let last = "";
+      let at = start;
+      const bodies: [string, boolean, boolean, number][] = [];
+      for (let m = 0; m < messagesPerTicket; m++) {
+        const fromMe = m % 2 === 1;
+        const note = fromMe && rnd() < 0.03;
+        at += 1000 + Math.floor(rnd() * 120_000);
+        last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
+        bodies.push([last, fromMe, note, at]);
       }
-      restoreTriggers(client, triggers);
-    })
-  )();
+      const ticketId = Number(
+        addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
+      );
+      for (let m = 0; m < bodies.length; m++) {
+        const [body, fromMe, note, time] = bodies[m]!;
+        addMessage.run(`S${ticketId}-${m}`, connectionId, ticketId, contactId, body, fromMe, true, 3, note, time, time);
+      }
+      if (rnd() < 0.1) {
+        const tag = pick(tagIds);
+        addTag.run(ticketId, tag);
+        if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
+      }
+    }
+    restoreTriggers(client, triggers);
+  })();
   return {
     tickets: total,
     messages: total * messagesPerTicket,

@@ -21,7 +21,7 @@ export const ADMIN = { email: "bench@example.com", password: "bench-password" };
 export async function startTempApp<S = undefined>(
   opts: {
     /** Fills the database before it is served (its result is returned as `seeded`). */
-    seed?: (db: Db) => S;
+    seed?: (db: Db) => S | Promise<S>;
     /** Adds a connected sandbox connection "Bench" (default true). */
     sandbox?: boolean;
   } = {},
@@ -37,7 +37,7 @@ export async function startTempApp<S = undefined>(
   const composed = await composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
   const { deps, db, channels, sandbox } = composed;
   await ensureFirstAdmin(deps);
-  const seeded = opts.seed?.(db) as S;
+  const seeded = (await opts.seed?.(db)) as S;
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(app.server!);
   const base = `http://127.0.0.1:${app.server!.port}`;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { version } from "../package.json";
 import { runCommand } from "../src/cli";
 import { messages } from "../src/db/tables";
+import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { backup, restore } from "../src/ops/backup";
 import { extractTar, isTar } from "../src/ops/tar";
@@ -152,7 +153,7 @@ describe("backup and restore", () => {
     writeFileSync(journalPath, JSON.stringify(journal));
     const databasePath = join(dataDir, "zapdesk.sqlite");
     const db = openDatabase(databasePath);
-    migrate(db, { migrationsFolder: older });
+    migrate(drizzle(sqliteClient(db)), { migrationsFolder: older });
     await closeDatabase(db);
 
     const ctx: TestContext = await makeTestApp({ dataDir, databasePath, mediaDir: join(dataDir, "media") });

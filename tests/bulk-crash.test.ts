@@ -14,10 +14,13 @@ afterEach(async () => {
 });
 
 /** Polls `check` (a read of the shared database) until it holds. */
-async function waitFor<T>(check: () => T | false | undefined, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | false | undefined | Promise<T | false | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error("timed out");
     await Bun.sleep(5);

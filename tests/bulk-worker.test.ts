@@ -1,4 +1,4 @@
-import { first } from "../src/db/client";
+import { first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,8 +99,8 @@ describe("bulk worker", () => {
     const ctx = await makeTestApp();
     const { w } = await campaign(ctx, { limit: 10, minutes: 0, seconds: 1 }, [phones[0]!]);
     await runFor(ctx, 2);
-    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, phones[0]!))))!;
-    const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))))!;
+    const contact = (await firstRow(ctx.db.select().from(contacts).where(eq(contacts.number, phones[0]!))))!;
+    const ticket = (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))))!;
     expect(ticket.whatsappId).toBe(w.id);
     const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(stored).toMatchObject([{ body: `Oi ${phones[0]}`, fromMe: true, sendState: "sent" }]);
@@ -180,7 +180,7 @@ describe("bulk worker", () => {
     const second = await makeTestApp(paths);
     second.clock.t = first.clock.t;
     await second.channels.start(w.id);
-    expect((await first(second.db.select().from(connections).where(eq(connections.id, w.id))))!.status).toBe(
+    expect((await firstRow(second.db.select().from(connections).where(eq(connections.id, w.id))))!.status).toBe(
       "CONNECTED",
     );
     second.clock.advance(10 * 60_000);

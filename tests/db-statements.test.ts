@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { atomically, openDatabase } from "../src/db/client";
+import { atomically, openDatabase, sqliteClient } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
 import { prepared } from "../src/db/prepared";
 import { tags } from "../src/db/tables";
@@ -21,7 +21,7 @@ const tagByName = prepared((db) =>
 
 describe("statements", () => {
   test("a query's compiled statement is reused for the same SQL text; schema changes are compiled each time", () => {
-    const { $client: client } = openDatabase(":memory:");
+    const client = sqliteClient(openDatabase(":memory:"));
     expect(client.prepare("SELECT 1 AS one")).toBe(client.prepare("SELECT 1 AS one"));
     expect(client.prepare("CREATE TABLE t (x)")).not.toBe(client.prepare("CREATE TABLE t (x)"));
   });

@@ -1,4 +1,4 @@
-import { first } from "../src/db/client";
+import { first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, settings, tickets } from "../src/db/tables";
@@ -8,8 +8,8 @@ import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestCon
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const apiToken = async (ctx: TestContext) => await getSetting(ctx.db, "userApiToken");
-const send = async (ctx: TestContext, body: unknown, token = await apiToken(ctx)) =>
-  call(ctx.app, "POST", "/api/messages/send", { token, body });
+const send = async (ctx: TestContext, body: unknown, token?: string) =>
+  call(ctx.app, "POST", "/api/messages/send", { token: token ?? (await apiToken(ctx)), body });
 
 async function ready() {
   const ctx = await makeTestApp();
@@ -23,15 +23,17 @@ describe("POST /api/messages/send", () => {
     const res = await send(ctx, { number: "+55 (11) 98888-7777", body: "Your order shipped" });
     expect(res.status).toBe(200);
     const { ticketId, messageId } = res.json;
-    const contact = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
-    const ticket = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticketId))))!;
+    const contact = (await firstRow(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
+    const ticket = (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, ticketId))))!;
     expect(ticket).toMatchObject({ contactId: contact.id, whatsappId: conn.id, status: "pending", unreadMessages: 0 });
-    expect(await first(ctx.db.select().from(messages).where(eq(messages.id, messageId)))).toMatchObject({
+    expect(await firstRow(ctx.db.select().from(messages).where(eq(messages.id, messageId)))).toMatchObject({
       ticketId,
       body: "Your order shipped",
       fromMe: true,
     });
-    expect((await ctx.sandbox.network.outbox(conn.id, "5511988887777")).map((m) => m.body)).toEqual(["Your order shipped"]);
+    expect((await ctx.sandbox.network.outbox(conn.id, "5511988887777")).map((m) => m.body)).toEqual([
+      "Your order shipped",
+    ]);
   });
 
   test("a second send reuses the open ticket, and closeTicket closes it without a farewell", async () => {
@@ -39,7 +41,9 @@ describe("POST /api/messages/send", () => {
     const first = await send(ctx, { number: "5511988887777", body: "one" });
     const second = await send(ctx, { number: "5511988887777", body: "two", closeTicket: true });
     expect(second.json.ticketId).toBe(first.json.ticketId);
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, first.json.ticketId))))!.status).toBe("closed");
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, first.json.ticketId))))!.status).toBe(
+      "closed",
+    );
     expect((await ctx.sandbox.network.outbox(conn.id, "5511988887777")).map((m) => m.body)).toEqual(["one", "two"]);
   });
 
@@ -139,7 +143,9 @@ describe("POST /api/messages/send", () => {
     const res = await call(ctx.app, "POST", "/api/settings/userApiToken/regenerate", { token: admin });
     expect(res.status).toBe(200);
     expect(res.json.value).not.toBe(old);
-    expect((await first(ctx.db.select().from(settings).where(eq(settings.key, "userApiToken"))))!.value).toBe(res.json.value);
+    expect((await firstRow(ctx.db.select().from(settings).where(eq(settings.key, "userApiToken"))))!.value).toBe(
+      res.json.value,
+    );
     expect((await send(ctx, { number: "5511988887777", body: "x" }, old)).status).toBe(401);
     expect((await send(ctx, { number: "5511988887777", body: "x" }, res.json.value)).status).toBe(200);
     expect(ctx.hub.named("settings").at(-1)!.payload.setting.value).toBe(res.json.value);

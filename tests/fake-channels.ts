@@ -51,10 +51,10 @@ export class FakeChannels implements Channels {
   async stopAll() {
     this.calls.push("stopAll");
   }
-  isRunning(_connectionId: number) {
+  async isRunning(_connectionId: number) {
     return this.opts.running ?? false;
   }
-  newMessageId(connectionId: number) {
+  async newMessageId(connectionId: number) {
     return `FAKE-${connectionId}-${++this.nextId}`;
   }
   async sendText(connectionId: number, _to: string, _isGroup: boolean, _body: string, _options: SendOptions) {

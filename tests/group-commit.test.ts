@@ -39,7 +39,7 @@ describe("group commit", () => {
     const seenDuringWrites: number[] = [];
     const answers = await Promise.all(
       [1, 2, 3].map((id) =>
-        commits.run((events) => {
+        commits.run(async (events) => {
           sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
           events.emit(anEvent.name, { tagId: id });
           seenDuringWrites.push(seenByOther());
@@ -62,7 +62,7 @@ describe("group commit", () => {
     sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
     const results = await Promise.allSettled(
       [1, 2, 3].map((id) =>
-        commits.run((events) => {
+        commits.run(async (events) => {
           sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id]);
           events.emit(anEvent.name, { tagId: id });
           if (id === 2) throw new Error("refused");
@@ -79,7 +79,7 @@ describe("group commit", () => {
     const { db, commits } = deferredDb();
     const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
-    const during = await commits.run(() => tempStore());
+    const during = await commits.run(async () => tempStore());
     expect(during).toBe(2);
     expect(tempStore()).toBe(before);
     // A batch that fails puts it back too.
@@ -95,15 +95,15 @@ describe("group commit", () => {
     const { db, events } = deferredDb();
     sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
     const seen: { children: number; inTransaction: boolean }[] = [];
-    const commits = new GroupCommit(db, events, (tx) =>
+    const commits = new GroupCommit(db, events, async (tx) => {
       seen.push({
         children: (sqliteClient(tx).query("SELECT count(*) AS n FROM child").get() as { n: number }).n,
         inTransaction: sqliteClient(tx).inTransaction,
-      }),
-    );
+      });
+    });
     await Promise.all(
       [1, 2, 3].map((id) =>
-        commits.run(() => sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id])),
+        commits.run(async () => sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (?, 1)", [id])),
       ),
     );
     expect(seen).toEqual([{ children: 3, inTransaction: true }]);
@@ -112,7 +112,7 @@ describe("group commit", () => {
   test("when the commit fails every caller of the batch gets the error and nothing of it is stored or announced; a retry stores each write once", async () => {
     const { db, commits, heard, rows } = deferredDb();
     const write = (id: number, parent: number) =>
-      commits.run((events) => {
+      commits.run(async (events) => {
         sqliteClient(db).run("INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, ?)", [id, parent]);
         events.emit(anEvent.name, { tagId: id });
       });

@@ -1,4 +1,4 @@
-import { one, first } from "../src/db/client";
+import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/tables";
@@ -10,16 +10,16 @@ const LRM = "\u200e";
 async function setup(opts: { queues?: number; greeting?: string } = {}) {
   const ctx = await makeTestApp();
   const { token } = await loginAs(ctx, { profile: "admin" });
-  const qs = Array.from(
-    { length: opts.queues ?? 2 },
-    async (_, i) =>
+  const qs: (typeof queues.$inferSelect)[] = [];
+  for (let i = 0; i < (opts.queues ?? 2); i++)
+    qs.push(
       await one(
         ctx.db
           .insert(queues)
           .values({ name: `Queue ${i + 1}`, color: `#00000${i}`, greetingMessage: `Welcome to queue ${i + 1}` })
           .returning(),
       ),
-  );
+    );
   const conn = await createSandboxConnection(ctx, {
     greetingMessage: opts.greeting ?? "Hello {{name}}, choose:",
     queueIds: qs.map((q) => q.id),
@@ -110,11 +110,11 @@ describe("inbound pipeline", () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     ctx.sandbox.network.settle();
-    const sent = (await first(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
+    const sent = (await firstRow(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
     expect(sent.ack).toBe(3);
     const read = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: "5511988887777" } });
     expect(read.status).toBe(200);
-    expect((await first(ctx.db.select().from(messages).where(eq(messages.id, sent.id))))!.ack).toBe(4);
+    expect((await firstRow(ctx.db.select().from(messages).where(eq(messages.id, sent.id))))!.ack).toBe(4);
     expect((await outbox(ctx, token, conn.id, "5511988887777"))[0]?.ack).toBe(4);
   });
 
@@ -122,7 +122,7 @@ describe("inbound pipeline", () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Ana", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", name: "Someone else", body: "Oi" });
-    const row = (await first(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
+    const row = (await firstRow(ctx.db.select().from(contacts).where(eq(contacts.number, "5511988887777"))))!;
     expect(row.name).toBe("Ana");
     expect(ctx.hub.to("all", "contact").map((e) => e.payload.action)).toEqual(["create"]);
   });
@@ -169,7 +169,7 @@ describe("inbound pipeline", () => {
     });
     const [ticket] = await ticketsOf(ctx);
     expect(ticket!.isGroup).toBe(true);
-    const msg = (await first(ctx.db.select().from(messages)))!;
+    const msg = (await firstRow(ctx.db.select().from(messages)))!;
     expect(msg.senderName).toBe("Bia");
     expect(await outbox(ctx, token, conn.id, "120363000000-1")).toHaveLength(0);
   });
@@ -199,7 +199,7 @@ describe("inbound pipeline", () => {
 
   test("the chatbot walks options, goes back with #, stops after 3 invalid answers, and agent options assign the user", async () => {
     const { ctx, token, qs, conn } = await setup();
-    const agent = (await first(ctx.db.select().from(users)))!;
+    const agent = (await firstRow(ctx.db.select().from(users)))!;
     const sales = await one(
       ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id }).returning(),
     );

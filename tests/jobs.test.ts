@@ -1,4 +1,4 @@
-import { first } from "../src/db/client";
+import { first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../src/db/tables";
@@ -13,7 +13,8 @@ const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunne
     { db: ctx.db, clock: ctx.clock, log: createLogger("silent") },
     { leaseMs: 60_000, retryBaseMs: 1000, ...opts },
   );
-const row = async (ctx: TestContext, id: number) => (await first(ctx.db.select().from(jobs).where(eq(jobs.id, id))))!;
+const row = async (ctx: TestContext, id: number) =>
+  (await firstRow(ctx.db.select().from(jobs).where(eq(jobs.id, id))))!;
 
 describe("jobs", () => {
   test("a job runs once when due, not before", async () => {
@@ -110,7 +111,7 @@ describe("jobs", () => {
     );
     await runner.enqueue("slow", {});
     await runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
-    const ticking = await runner.tick();
+    const ticking = runner.tick();
     const stopping = runner.stop().then(() => order.push("stopped"));
     release();
     await Promise.all([ticking, stopping]);

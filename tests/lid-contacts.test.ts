@@ -236,23 +236,22 @@ describe("when WhatsApp tells a LID's phone number", () => {
     await pipeline.handle(conn.id, { ...base, id: "P1", chatId: PHONE, body: "phone" });
     let release!: () => void;
     let held!: Promise<void>;
-    await new Promise<void>(async (started) => {
-      held = await pipeline.runForChat(lidContact.id, conn.id, () => {
+    await new Promise<void>((started) => {
+      held = pipeline.runForChat(lidContact.id, conn.id, () => {
         started();
         return new Promise<void>((resolve) => (release = resolve));
       });
     });
-    const waiting = await pipeline.handle(conn.id, { ...base, id: "L2", chatId: `lid:${LID}`, lid: LID, body: "2" });
+    const waiting = pipeline.handle(conn.id, { ...base, id: "L2", chatId: `lid:${LID}`, lid: LID, body: "2" });
     await linkLid(ctx.deps, PHONE, LID);
     release();
     await held;
     await waiting;
     const [contact] = await contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID });
-    const bodies = (await ctx.db.select().from(messages)).map(async (m) => [
-      m.body,
-      (await ticketsOf(ctx, contact!.id)).some((t) => t.id === m.ticketId),
-    ]);
+    const bodies: [string, boolean][] = [];
+    for (const m of await ctx.db.select().from(messages))
+      bodies.push([m.body, (await ticketsOf(ctx, contact!.id)).some((t) => t.id === m.ticketId)]);
     expect(bodies).toEqual([
       ["1", true],
       ["phone", true],

@@ -1,4 +1,4 @@
-import { one, first } from "../src/db/client";
+import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
@@ -79,7 +79,7 @@ describe("GET /messages/:ticketId", () => {
     const second = await call(ctx.app, "GET", `/api/messages/${t.id}?pageNumber=2`, { token });
     expect(second.json).toMatchObject({ hasMore: false });
     expect(second.json.messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 
@@ -115,7 +115,7 @@ describe("POST /messages/:ticketId", () => {
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
     const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
-    const number = (await first(ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId))))!.number;
+    const number = (await firstRow(ctx.db.select().from(contacts).where(eq(contacts.id, t.contactId))))!.number;
     const quoted = (
       await storeMessage(ctx.deps, {
         whatsappId: wa.id,
@@ -133,9 +133,9 @@ describe("POST /messages/:ticketId", () => {
     expect(res.status).toBe(200);
     const out = await ctx.sandbox.network.outbox(wa.id, number!);
     expect(out.map((m) => [m.body, m.quotedId])).toEqual([["hi {{name}}", "IN1"]]);
-    const stored = (await first(ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}"))))!;
+    const stored = (await firstRow(ctx.db.select().from(messages).where(eq(messages.body, "hi {{name}}"))))!;
     expect(stored).toMatchObject({ fromMe: true, read: true, quotedMsgId: quoted.id });
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!).toMatchObject({
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!).toMatchObject({
       lastMessage: "hi {{name}}",
       unreadMessages: 0,
     });
@@ -277,7 +277,7 @@ describe("POST /messages/:ticketId", () => {
       ["audio/mpeg", "audio-record-site-1700000000002.mp3", true],
     ]);
     const lastMessage = async () =>
-      (await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.lastMessage;
+      (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.lastMessage;
     expect(await lastMessage()).toBe(VOICE_MESSAGE_MARK);
 
     await storeMessage(ctx.deps, {
@@ -323,7 +323,7 @@ describe("DELETE /messages/:id", () => {
     const { user, token } = await loginAs(ctx);
     const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
     await call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "oops" } });
-    const own = (await first(ctx.db.select().from(messages).where(eq(messages.body, "oops"))))!;
+    const own = (await firstRow(ctx.db.select().from(messages).where(eq(messages.body, "oops"))))!;
     const theirs = (
       await storeMessage(ctx.deps, {
         whatsappId: wa.id,
@@ -340,7 +340,7 @@ describe("DELETE /messages/:id", () => {
       json: { error: "ERR_DELETE_WAPP_MSG" },
     });
     expect((await call(ctx.app, "DELETE", `/api/messages/${own.id}`, { token })).status).toBe(200);
-    expect((await first(ctx.db.select().from(messages).where(eq(messages.id, own.id))))!.isDeleted).toBe(true);
+    expect((await firstRow(ctx.db.select().from(messages).where(eq(messages.id, own.id))))!.isDeleted).toBe(true);
     expect(ctx.hub.to(`ticket:${t.id}`, "appMessage")[0]!.payload).toMatchObject({
       action: "update",
       message: { id: own.id, isDeleted: true },
@@ -364,6 +364,6 @@ describe("inbound through the sandbox", () => {
     expect(t).toMatchObject({ unreadMessages: 1, lastMessage: "olá", contact: { number: "5561999990000" } });
     const history = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
     expect(history.json.messages.map((m: { body: string }) => m.body)).toEqual(["olá"]);
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { one, first } from "../src/db/client";
+import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
@@ -74,7 +74,7 @@ describe("storeMessage", () => {
     expect(first.created).toBe(true);
     const again = await storeMessage(ctx.deps, { ...input, body: "changed" });
     expect(again).toMatchObject({ created: false, message: { id: first.message.id, body: "oi" } });
-    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
+    const row = (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
     expect(row).toMatchObject({ unreadMessages: 1, lastMessage: "oi" });
     expect(ctx.hub.named("appMessage").filter((e) => e.room === `ticket:${ticket.id}`)).toHaveLength(1);
   });
@@ -117,7 +117,7 @@ describe("storeMessage", () => {
       fromMe: false,
       countUnread: false,
     });
-    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
+    const row = (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!;
     expect(row.unreadMessages).toBe(2);
     expect(row.updatedAt.getTime()).toBe(ctx.clock.now());
   });
@@ -197,7 +197,7 @@ describe("sendTicketText", () => {
     const row = await sendTicketText(ctx.deps, ticket, "hello {{name}}");
     expect(row).toMatchObject({ fromMe: true, read: true, body: "hello {{name}}" });
     expect((await ctx.sandbox.network.outbox(wa.id, contact.number!)).map((m) => m.body)).toEqual(["hello {{name}}"]);
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.unreadMessages).toBe(2);
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.unreadMessages).toBe(2);
   });
 
   test("automatic messages are LRM-prefixed and rendered", async () => {
@@ -214,7 +214,7 @@ describe("sendTicketText", () => {
     await expect(sendTicketText(ctx.deps, ticket, "x")).rejects.toMatchObject({ code: "ERR_NO_DEF_WAPP_FOUND" });
     const wa = await createSandboxConnection(ctx, { isDefault: true });
     await sendTicketText(ctx.deps, ticket, "x");
-    expect((await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.whatsappId).toBe(wa.id);
+    expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, ticket.id))))!.whatsappId).toBe(wa.id);
   });
 
   test("a connection that is not running keeps the message queued with ack 0 and sends nothing", async () => {

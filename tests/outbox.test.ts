@@ -1,4 +1,4 @@
-import { closeDatabase, first, one } from "../src/db/client";
+import { closeDatabase, first as firstRow, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,7 +50,7 @@ function tempDir() {
 const send = (ctx: TestContext, token: string, ticket: TicketRow, body: string) =>
   call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body } });
 const rowOf = async (ctx: TestContext, id: number) =>
-  await first(ctx.db.select().from(messages).where(eq(messages.id, id)));
+  await firstRow(ctx.db.select().from(messages).where(eq(messages.id, id)));
 /** The send states and acks the chat of `ticketId` was told about for one message, in order. */
 const statesTold = (ctx: TestContext, ticketId: number, messageId: number) =>
   ctx.hub
@@ -131,7 +131,7 @@ describe("sending while the connection is down", () => {
     const { ctx, conn, contact, ticket } = await setup();
     await ctx.channels.stop(conn.id);
     await applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: null });
-    const farewell = (await first(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
+    const farewell = (await firstRow(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
     expect(farewell).toMatchObject({ body: "\u200eTchau Ana", sendState: "queued" });
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
@@ -329,9 +329,9 @@ describe("cancelling", () => {
       await gate;
       return driverSend(...args);
     });
-    const sending = await send(ctx, agent.token, ticket, "a caminho");
+    const sending = send(ctx, agent.token, ticket, "a caminho");
     await handingOver;
-    const row = (await first(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
+    const row = (await firstRow(ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))))!;
     expect(row.sendState).toBe("sending");
     const idle = ctx.deps.outbox.idle.bind(ctx.deps.outbox);
     let waited!: () => void;
@@ -340,7 +340,7 @@ describe("cancelling", () => {
       waited();
       return idle(whatsappId);
     });
-    const deleting = await call(ctx.app, "DELETE", `/api/messages/${row.id}`, { token: agent.token });
+    const deleting = call(ctx.app, "DELETE", `/api/messages/${row.id}`, { token: agent.token });
     await deleteWaits;
     release();
     expect((await deleting).status).toBe(200);

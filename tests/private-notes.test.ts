@@ -72,11 +72,11 @@ describe("private notes", () => {
     await note(ctx, ticketId, agent.token, { body: "só para a equipe", isPrivate: true });
     await settle();
     expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(0);
-    expect(ctx.deps.metrics.text()).not.toContain('direction="out"');
+    expect(await ctx.deps.metrics.text()).not.toContain('direction="out"');
     await note(ctx, ticketId, agent.token, { body: "Olá Ana" });
     await settle();
     expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(1);
-    expect(ctx.deps.metrics.text()).toContain('zapdesk_messages_total{direction="out"} 1');
+    expect(await ctx.deps.metrics.text()).toContain('zapdesk_messages_total{direction="out"} 1');
   });
 
   test("the ticket search finds a ticket by the text of its note", async () => {

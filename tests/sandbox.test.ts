@@ -1,4 +1,4 @@
-import { closeDatabase, first, one } from "../src/db/client";
+import { closeDatabase, first as firstRow, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,7 +58,7 @@ describe("sandbox API", () => {
         token,
         body: { from: "5511977775555", body: "Oi" },
       });
-      const greeting = async () => (await first(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
+      const greeting = async () => (await firstRow(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
       const before = (await greeting()).ack;
       ctx.sandbox.network.settle();
       expect((await greeting()).ack).toBeGreaterThan(before);
@@ -75,7 +75,7 @@ describe("sandbox API", () => {
     expect(conn.status).toBe("qrcode");
     const res = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/scan`, { token });
     expect(res.status).toBe(200);
-    expect((await first(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
+    expect((await firstRow(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
       "CONNECTED",
     );
   });
@@ -123,7 +123,7 @@ describe("sandbox API", () => {
       },
     });
     expect(res.status).toBe(200);
-    const msg = (await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
+    const msg = (await firstRow(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
     expect(msg.mediaType).toBe("image");
     expect(msg.body).toBe("photo.png");
     expect(msg.mediaMime).toBe("image/png");
@@ -145,7 +145,7 @@ describe("sandbox API", () => {
       },
     });
     expect(res.status).toBe(200);
-    const msg = (await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
+    const msg = (await firstRow(ctx.db.select().from(messages).where(eq(messages.wid, res.json.id))))!;
     expect(msg.mediaType).toBe("sticker");
     expect(msg.fileName).toBe("sticker.webp");
     expect(msg.mediaMime).toBe("image/webp");
@@ -171,7 +171,7 @@ describe("sandbox API", () => {
 
     const second = await makeTestApp(overrides);
     await second.channels.startAll();
-    expect((await first(second.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
+    expect((await firstRow(second.db.select().from(connections).where(eq(connections.id, conn.id))))!.status).toBe(
       "CONNECTED",
     );
     const { token: token2 } = await loginAs(second, { profile: "admin", email: "again@example.com" });
@@ -182,7 +182,7 @@ describe("sandbox API", () => {
       token: token2,
       body: { from: "5511988887777", body: "2" },
     });
-    expect((await first(second.db.select().from(tickets)))!.queueId).toBe(q2.id);
+    expect((await firstRow(second.db.select().from(tickets)))!.queueId).toBe(q2.id);
     second.sandbox.network.cancelAll();
     await closeDatabase(second.db);
   });

@@ -96,7 +96,7 @@ describe("uploads", () => {
 describe("deleting what owns media", () => {
   test("L12: deleting a contact or a ticket removes its messages' media files from disk", async () => {
     const { ctx, admin, openTicket, upload } = await withMedia();
-    const [kept, byTicket, byContact] = [openTicket(), openTicket(), openTicket()];
+    const [kept, byTicket, byContact] = [await openTicket(), await openTicket(), await openTicket()];
     for (const t of [kept, byTicket, byContact])
       expect((await upload(t.id, [{ bytes: PNG, name: "photo.png" }])).status).toBe(200);
     const fileOf = async (ticketId: number) =>

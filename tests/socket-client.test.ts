@@ -75,16 +75,16 @@ afterAll(() => {
 
 test("H3: the browser socket sends a fresh token before its token expires, and after a 4001 close refreshes and reconnects", async () => {
   setToken("first");
-  const opening = await FakeSocket.next();
+  const opening = FakeSocket.next();
   connectSocket();
   const socket = await opening;
   expect(socket.url).toBe("ws://zapdesk.test/ws?token=first");
 
-  const renewal = await socket.nextSent();
+  const renewal = socket.nextSent();
   socket.serverSends("ready", { userId: 1, expiresIn: 30 });
   expect(await renewal).toEqual({ type: "token", token: "fresh-1" });
 
-  const reopening = await FakeSocket.next();
+  const reopening = FakeSocket.next();
   socket.serverCloses(4001);
   expect((await reopening).url).toBe("ws://zapdesk.test/ws?token=fresh-2");
 });

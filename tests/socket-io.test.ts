@@ -72,7 +72,7 @@ async function ready(socket: Socket) {
 
 /** Sends events, then waits for a pong, so the server has handled them all (frames are handled in order). */
 async function settle(socket: Socket) {
-  const pong = await next(socket, "pong");
+  const pong = next(socket, "pong");
   socket.emit("ping");
   await pong;
 }
@@ -103,7 +103,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     socket.emit("joinTickets", "pending");
     await settle(socket);
     const { ticket, number } = await ticketIn(sales);
-    const heard = await next(socket, "appMessage", (p) => p.action === "create");
+    const heard = next(socket, "appMessage", (p) => p.action === "create");
     await ctx.sandbox.inbound(connectionId, { from: number, body: "Olá, preciso de ajuda" });
     const payload = await heard;
     expect(payload.message).toMatchObject({ body: "Olá, preciso de ajuda", ticketId: ticket.id });
@@ -117,7 +117,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const { ticket, number } = await ticketIn(support);
     socket.emit("joinChatBox", String(ticket.id));
     await settle(socket);
-    const heard = await next(socket, "appMessage", (p) => p.action === "create");
+    const heard = next(socket, "appMessage", (p) => p.action === "create");
     await ctx.sandbox.inbound(connectionId, { from: number, body: "por polling" });
     expect((await heard).message?.body).toBe("por polling");
   });
@@ -141,7 +141,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     agent.emit("joinTickets", "pending");
     admin.emit("joinChatBox", String(ticket.id));
     await Promise.all([settle(agent), settle(admin)]);
-    const adminHeard = await next(admin, "appMessage", (p) => p.action === "create");
+    const adminHeard = next(admin, "appMessage", (p) => p.action === "create");
     await ctx.sandbox.inbound(connectionId, { from: number, body: "só para o suporte" });
     await adminHeard;
     await settle(agent);
@@ -154,14 +154,14 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const { ticket, number } = await ticketIn(sales);
     socket.emit("joinChatBox", String(ticket.id));
     await settle(socket);
-    const image = await next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");
+    const image = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");
     await ctx.sandbox.inbound(connectionId, {
       from: number,
       mediaType: "image",
       mediaBase64: PNG_BASE64,
       fileName: "a.png",
     });
-    const card = await next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType !== "image");
+    const card = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType !== "image");
     await ctx.sandbox.inbound(connectionId, {
       from: number,
       mediaType: "vcard",

@@ -7,18 +7,13 @@ import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 /** Every combination of status, assignee, queue and tags over two queues and three tags. */
 async function seed(ctx: TestContext, userIds: number[]) {
-  const [q1, q2] = ["#a1", "#a2"].map(
-    async (color, i) =>
-      await one(
-        ctx.db
-          .insert(queues)
-          .values({ name: `Q${i}`, color })
-          .returning(),
-      ),
-  );
-  const tagIds = ["red", "green", "blue"].map(
-    async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id,
-  );
+  const [q1, q2] = [
+    await one(ctx.db.insert(queues).values({ name: "Q0", color: "#a1" }).returning()),
+    await one(ctx.db.insert(queues).values({ name: "Q1", color: "#a2" }).returning()),
+  ];
+  const tagIds: number[] = [];
+  for (const name of ["red", "green", "blue"])
+    tagIds.push((await one(ctx.db.insert(tags).values({ name }).returning())).id);
   const tagSets = [[], [tagIds[0]!], [tagIds[1]!], [tagIds[0]!, tagIds[1]!], [tagIds[0]!, tagIds[1]!, tagIds[2]!]];
   let n = 0;
   for (const status of ["open", "pending", "closed"] as TicketStatus[])

@@ -1,4 +1,4 @@
-import { atomically, one, sqliteClient } from "../src/db/client";
+import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { queues, tags } from "../src/db/tables";
 import { historySearchQuery } from "../src/modules/messages/search";
@@ -70,7 +70,8 @@ describe("query plans of the ticket list and the search", () => {
     const { user } = await loginAs(ctx, { profile: "admin" });
     const queue = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
     const agent = await loginAs(ctx, { queueIds: [queue.id] });
-    const tagIds = ["x", "y"].map(async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id);
+    const tagIds: number[] = [];
+    for (const name of ["x", "y"]) tagIds.push((await one(ctx.db.insert(tags).values({ name }).returning())).id);
     const users: AuthUser[] = [
       { ...user, queueIds: [], tokenVersion: 0 },
       { ...agent.user, queueIds: [queue.id], tokenVersion: 0 },
@@ -99,37 +100,34 @@ describe("query plans of the ticket list and the search", () => {
     const ctx = await makeTestApp();
     const { user } = await loginAs(ctx, { profile: "admin" });
     const admin: AuthUser = { ...user, queueIds: [], tokenVersion: 0 };
-    const [common, rare] = ["common", "rare"].map(
-      async (name) => (await one(ctx.db.insert(tags).values({ name }).returning())).id,
-    );
+    const common = (await one(ctx.db.insert(tags).values({ name: "common" }).returning())).id;
+    const rare = (await one(ctx.db.insert(tags).values({ name: "rare" }).returning())).id;
     const client = sqliteClient(ctx.db);
-    (
-      await atomically(client, () => {
-        const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
-        const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
-        const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
-        for (let i = 0; i <= 3000; i++) {
-          const contactId = Number(contact.run(`C${i}`, `5511${i}`).lastInsertRowid);
-          const id = Number(ticket.run(contactId, i % 2 ? "closed" : "open", 1_700_000_000_000 + i).lastInsertRowid);
-          tag.run(id, common!);
-          if (i % 100 === 0) tag.run(id, rare!);
-        }
-      })
-    )();
+    client.transaction(() => {
+      const contact = client.prepare("INSERT INTO contacts (name, number) VALUES (?, ?)");
+      const ticket = client.prepare("INSERT INTO tickets (contact_id, status, updated_at) VALUES (?, ?, ?)");
+      const tag = client.prepare("INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (?, ?)");
+      for (let i = 0; i <= 3000; i++) {
+        const contactId = Number(contact.run(`C${i}`, `5511${i}`).lastInsertRowid);
+        const id = Number(ticket.run(contactId, i % 2 ? "closed" : "open", 1_700_000_000_000 + i).lastInsertRowid);
+        tag.run(id, common);
+        if (i % 100 === 0) tag.run(id, rare);
+      }
+    })();
     for (const status of [undefined, "open", "closed"] as const) {
       const walk = plan(
         ctx,
-        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [common!] }, "UTC")),
+        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [common] }, "UTC")),
       );
       expect(walk.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
       expect(fullScans(walk)).toEqual([]);
       const set = plan(
         ctx,
-        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [rare!] }, "UTC")),
+        ticketPageQuery(ctx.db, await ticketFilter(ctx.db, admin, { status, showAll: true, tags: [rare] }, "UTC")),
       );
       expect(set[0]).toContain("INTEGER PRIMARY KEY");
     }
-    const page = await listTickets(ctx.db, admin, { status: "open", showAll: true, tags: [common!] }, "UTC");
+    const page = await listTickets(ctx.db, admin, { status: "open", showAll: true, tags: [common] }, "UTC");
     expect(page.count).toBe(TICKET_COUNT_CAP);
     expect(page.tickets.map((t) => t.updatedAt.getTime())).toEqual(
       Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => 1_700_000_000_000 + 3000 - 2 * i),

@@ -1,4 +1,4 @@
-import { one, first } from "../src/db/client";
+import { one as oneRow, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import {
@@ -20,11 +20,11 @@ async function contact(
   name = `Contact ${++seq}`,
   number = `5511988${String(++seq).padStart(6, "0")}`,
 ) {
-  return await one(ctx.db.insert(contacts).values({ name, number }).returning());
+  return await oneRow(ctx.db.insert(contacts).values({ name, number }).returning());
 }
 async function ticket(ctx: TestContext, values: Partial<TicketRow> = {}) {
   const contactId = values.contactId ?? (await contact(ctx)).id;
-  return await one(
+  return await oneRow(
     ctx.db
       .insert(tickets)
       .values({ status: "pending", ...values, contactId })
@@ -32,7 +32,7 @@ async function ticket(ctx: TestContext, values: Partial<TicketRow> = {}) {
   );
 }
 const queue = async (ctx: TestContext, name: string) =>
-  await one(
+  await oneRow(
     ctx.db
       .insert(queues)
       .values({ name, color: `#${name}` })
@@ -127,8 +127,8 @@ describe("GET /tickets", () => {
   test("tags filter keeps tickets carrying all the tags; unread and date filters compose", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const t1 = await one(ctx.db.insert(tags).values({ name: "vip" }).returning());
-    const t2 = await one(ctx.db.insert(tags).values({ name: "late" }).returning());
+    const t1 = await oneRow(ctx.db.insert(tags).values({ name: "vip" }).returning());
+    const t2 = await oneRow(ctx.db.insert(tags).values({ name: "late" }).returning());
     const both = await ticket(ctx, { unreadMessages: 2 });
     const one = await ticket(ctx);
     await ctx.db.insert(ticketTags).values([
@@ -258,7 +258,7 @@ describe("ticket routes", () => {
       status: 400,
       json: { error: "ERR_NO_DEF_WAPP_FOUND" },
     });
-    const wa = await one(ctx.db.insert(connections).values({ name: "W", isDefault: true }).returning());
+    const wa = await oneRow(ctx.db.insert(connections).values({ name: "W", isDefault: true }).returning());
     const created = await call(ctx.app, "POST", "/api/tickets", {
       token,
       body: { contactId: c.id, userId: user.id, status: "open" },
@@ -283,7 +283,7 @@ describe("ticket routes", () => {
   test("a user's own default connection wins over the global default", async () => {
     const ctx = await makeTestApp();
     await ctx.db.insert(connections).values({ name: "Global", isDefault: true });
-    const own = await one(ctx.db.insert(connections).values({ name: "Own" }).returning());
+    const own = await oneRow(ctx.db.insert(connections).values({ name: "Own" }).returning());
     const { user, token } = await loginAs(ctx);
     await ctx.db.update(users).set({ whatsappId: own.id }).where(eq(users.id, user.id));
     const res = await call(ctx.app, "POST", "/api/tickets", { token, body: { contactId: (await contact(ctx)).id } });
@@ -335,8 +335,8 @@ describe("ticket routes", () => {
     const { token } = await loginAs(ctx, { queueIds: [a.id] });
     const t = await ticket(ctx, { queueId: a.id });
     const hidden = await ticket(ctx, { queueId: b.id });
-    const t1 = await one(ctx.db.insert(tags).values({ name: "one" }).returning());
-    const t2 = await one(ctx.db.insert(tags).values({ name: "two" }).returning());
+    const t1 = await oneRow(ctx.db.insert(tags).values({ name: "one" }).returning());
+    const t2 = await oneRow(ctx.db.insert(tags).values({ name: "two" }).returning());
     await ctx.db.insert(ticketTags).values({ ticketId: t.id, tagId: t1.id });
     const res = await call(ctx.app, "POST", "/api/tags/sync", {
       token,
@@ -392,7 +392,7 @@ describe("viewing a ticket", () => {
   }
   /** What viewing may change and what it must not, as plain values (a Date would match any other Date). */
   const state = async (ctx: TestContext, id: number) => {
-    const row = (await first(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
+    const row = (await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, id))))!;
     return { unreadMessages: row.unreadMessages, updatedAt: row.updatedAt.getTime() };
   };
   const VIEWED = { unreadMessages: 0, updatedAt: LONG_AGO.getTime() };

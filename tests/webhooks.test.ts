@@ -1,4 +1,4 @@
-import { first, sqliteClient } from "../src/db/client";
+import { first as firstRow, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -125,7 +125,7 @@ describe("outbound webhooks", () => {
     await addEndpoint(ctx, token, sentHook.url, ["message.sent", "message.ack"]);
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
     await settle();
-    const ticketId = (await first(ctx.db.select().from(tickets)))!.id;
+    const ticketId = (await firstRow(ctx.db.select().from(tickets)))!.id;
     const res = await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token, body: { status: "open" } });
     expect(res.status).toBe(200);
     await call(ctx.app, "POST", `/api/messages/${ticketId}`, { token, body: { body: "Hello" } });
@@ -158,7 +158,7 @@ describe("outbound webhooks", () => {
     const second = await makeTestApp({ databasePath });
     await second.deps.jobs.tick();
     expect(hook.received).toHaveLength(1);
-    expect((await first(second.db.select().from(webhookDeliveries)))!.status).toBe("delivered");
+    expect((await firstRow(second.db.select().from(webhookDeliveries)))!.status).toBe("delivered");
   });
 
   test("only http(s) URLs and known events are accepted; agents may not manage webhooks", async () => {

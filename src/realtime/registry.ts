@@ -75,7 +75,7 @@ export class SocketRegistry {
   constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks }) {}
 
   /** A socket opened: it joins its always-on rooms and hears `ready`. */
-  async add(socket: RawSocket, session: SocketSession) {
+  add(socket: RawSocket, session: SocketSession) {
     const now = () => this.deps.clock.now();
     const entry: Entry = {
       socket,
@@ -93,7 +93,7 @@ export class SocketRegistry {
     this.entries.set(socket, entry);
     indexAdd(this.byUser, entry.user.id, entry);
     this.nextExpiry = Math.min(this.nextExpiry, entry.expiresAt);
-    await this.syncRooms(entry);
+    this.applyRooms(entry);
     this.send(entry, "ready", { userId: entry.user.id, expiresIn: this.expiresIn(entry) });
     this.sweepTimer ??= unref(setInterval(() => this.sweep(), SWEEP_INTERVAL_MS));
   }
@@ -232,6 +232,11 @@ export class SocketRegistry {
     const { user, wants } = entry;
     if (opts.recheckChats)
       for (const id of [...wants.chats]) if (!(await this.deps.checks.maySeeTicket(user, id))) wants.chats.delete(id);
+    this.applyRooms(entry);
+  }
+
+  private applyRooms(entry: Entry) {
+    const { user, wants } = entry;
     const desired = new Set<Room>(["all", `user:${user.id}`]);
     if (isAdmin(user.profile)) desired.add("admins");
     if (wants.notification) for (const room of listRooms(user, "notification")) desired.add(room);

@@ -59,9 +59,9 @@ export function realtimeRoutes(
       async resolve({ query }: { query: { token?: string } }) {
         return { session: await checks.verifyToken(query.token) };
       },
-      async open(ws) {
+      open(ws) {
         const socket = ws as unknown as Socket;
-        await registry.add(socket.raw, socket.data.session);
+        registry.add(socket.raw, socket.data.session);
       },
       message(ws, frame) {
         registry.receive((ws as unknown as Socket).raw, frame);

@@ -61,7 +61,7 @@ export function socketIoBridge(deps: {
   /** How many sockets came through each origin: each origin's sockets get links under it. */
   const origins = new Map<string, number>();
 
-  io.on("connection", async (socket: Socket) => {
+  io.on("connection", (socket: Socket) => {
     const { headers, url } = socket.handshake;
     const seen = new Headers();
     for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
@@ -69,7 +69,7 @@ export function socketIoBridge(deps: {
     socket.join(originRoom(origin));
     origins.set(origin, (origins.get(origin) ?? 0) + 1);
     const raw = asRawSocket(socket);
-    await deps.registry.add(raw, socket.data.session as SocketSession);
+    deps.registry.add(raw, socket.data.session as SocketSession);
     socket.onAny((event: string, arg: unknown) => deps.registry.receive(raw, familyMessage(event, arg)));
     socket.on("disconnect", () => {
       deps.registry.remove(raw);

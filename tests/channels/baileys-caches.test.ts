@@ -120,7 +120,7 @@ describe("group metadata for sends to groups", () => {
   test("a change that arrives while the group is being fetched wins over the older answer", async () => {
     let answer: (meta: GroupMetadata) => void = () => {};
     const cache = new GroupMetadataCache(() => new Promise((resolve) => (answer = resolve)));
-    const pending = await cache.get("g@g.us");
+    const pending = cache.get("g@g.us");
     cache.upsert([group("g@g.us", ["1@lid", "2@lid"])]);
     answer(group("g@g.us", ["1@lid"]));
     await pending;

@@ -17,10 +17,13 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 5));
@@ -78,11 +81,11 @@ function once(wids: string[]) {
 
 describe("inbound messages survive a stop and a crash", () => {
   /** Delivers 50 messages from one customer and waits until the app has received (and receipted) them all. */
-  async function backlog(ctx: ReturnType<typeof setup>) {
+  async function backlog(ctx: Awaited<ReturnType<typeof setup>>) {
     const ids = Array.from({ length: 50 }, (_, i) => `BL-${i}`);
     for (const id of ids) ctx.fake.deliver("5511988887777", id, { conversation: `mensagem ${id}` });
     await waitFor(() => ids.every((id) => ctx.fake.receipted.has(id)));
-    expect(ctx.storedWids().length).toBeLessThan(50);
+    expect((await ctx.storedWids()).length).toBeLessThan(50);
     return ids;
   }
 

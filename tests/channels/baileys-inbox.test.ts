@@ -75,10 +75,13 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
   return { fake, db, hub, channels, conn, mediaDir, row, stored, withFile, journal };
 }
 
-async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 5));
@@ -164,7 +167,7 @@ describe("baileys inbound without head-of-line blocking", () => {
     app.fake.deliver(CUSTOMER, "IMG-1", image(media.url("img.enc"), enc, "comprovante"));
     app.fake.deliver(CUSTOMER, "TXT-1", { conversation: "segue o comprovante" });
     await waitFor(() => app.stored("TXT-1"));
-    expect(app.stored("IMG-1")).toMatchObject({ body: "comprovante", mediaState: "downloading", mediaUrl: null });
+    expect(await app.stored("IMG-1")).toMatchObject({ body: "comprovante", mediaState: "downloading", mediaUrl: null });
     release();
     const done = await waitFor(() => app.withFile("IMG-1"));
     expect(done).toMatchObject({ mediaState: null, mediaMime: "image/jpeg", fileName: "IMG-1.jpeg" });
@@ -221,7 +224,7 @@ describe("baileys inbound without head-of-line blocking", () => {
     const media = cdn(() => new Response("expired", { status: 404 }));
     app.fake.deliver(CUSTOMER, "IMG-OLD", image(media.url("old.enc"), enc));
     app.fake.deliver(CUSTOMER, "TXT-AFTER", { conversation: "e agora?" });
-    const asked = await app.fake.waitFor(
+    const asked = app.fake.waitFor(
       (n) => n.tag === "receipt" && n.attrs.type === "server-error" && n.attrs.id === "IMG-OLD",
     );
     await waitFor(() => app.stored("TXT-AFTER"));
@@ -291,15 +294,22 @@ describe("baileys inbound journal", () => {
       error: () => {},
     };
     const app = await connectedApp({ socketConfig: { ...FAKE_SOCKET, logger: spy } });
-    durable = async (id) =>
-      !!(await app.stored(id)) || (await app.journal()).some((r) => r.payload.includes(`"${id}"`));
+    // Checked synchronously, at the moment of the receipt, on the SQLite connection itself.
+    const raw = sqliteClient(app.db);
+    durable = (id) =>
+      !!raw.query("SELECT 1 FROM messages WHERE whatsapp_id = ? AND wid = ?").get(app.conn.id, id) ||
+      (raw.query("SELECT payload FROM inbound_journal").all() as { payload: string }[]).some((r) =>
+        r.payload.includes(`"${id}"`),
+      );
     app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
     await waitFor(() => app.stored("LIVE-1"));
     await app.channels.stop(app.conn.id);
     // Delivered while the connection is down: they come in the offline backlog at the next login.
     for (let i = 0; i < 10; i++) app.fake.deliver(CUSTOMER, `OFF-${i}`, { conversation: `offline ${i}` });
     await app.channels.start(app.conn.id);
-    await waitFor(() => Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)).every(Boolean));
+    await waitFor(async () =>
+      (await Promise.all(Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)))).every(Boolean),
+    );
     expect([...atReceipt.keys()].sort()).toEqual(
       ["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort(),
     );

@@ -20,10 +20,13 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("timed out");
     await Bun.sleep(10);

@@ -1,4 +1,4 @@
-import { type Db, first, openDatabase, sqliteClient } from "../../src/db/client";
+import { type Db, first as firstRow, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON } from "baileys";
 import { eq } from "drizzle-orm";
@@ -91,10 +91,13 @@ function identity(db: Db) {
   };
 }
 
-async function waitFor<T>(check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 8000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 10));
@@ -136,17 +139,17 @@ describe("baileys driver through a long outage", () => {
     const log = createLogger("silent");
     const inbound = {
       onMessage: async () => {},
-      wantsMedia: () => false,
+      wantsMedia: async () => false,
       onMedia: async () => {},
-      onAck() {},
-      onRevoked() {},
-      onEdit() {},
-      onReaction() {},
+      async onAck() {},
+      async onRevoked() {},
+      async onEdit() {},
+      async onReaction() {},
       onCall: async () => {},
-      onContacts() {},
-      onSendRejected() {},
+      async onContacts() {},
+      async onSendRejected() {},
     };
-    const row = async () => (await first(db.select().from(connections).where(eq(connections.id, CONN.id))))!;
+    const row = async () => (await firstRow(db.select().from(connections).where(eq(connections.id, CONN.id))))!;
 
     const first = new ConnectionManager({ db, records: connectionRecords(db, new LocalEventBus(log)), log }).register(
       makeDriver(),

@@ -1,4 +1,4 @@
-import { first, one, openDatabase, sqliteClient } from "../../src/db/client";
+import { first as firstRow, one, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { BinaryNode } from "baileys";
@@ -70,27 +70,46 @@ describe("baileys driver: outbound failures", () => {
 });
 
 /** Resolves once `check` holds, re-checked on every realtime event the app publishes (no polling). */
-function whenPublished<T>(hub: RecordingHub, check: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
-  const first = check();
-  if (first) return Promise.resolve(first);
+function whenPublished<T>(
+  hub: RecordingHub,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 8000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const publish = hub.publish.bind(hub);
+    let settled = false;
     const restore = () => {
+      settled = true;
       hub.publish = publish;
       clearTimeout(timer);
     };
+    // Each event starts a check of its own; the first that holds (or throws) settles.
+    const attempt = () => {
+      Promise.resolve()
+        .then(check)
+        .then(
+          (value) => {
+            if (!value || settled) return;
+            restore();
+            resolve(value);
+          },
+          (error: unknown) => {
+            if (settled) return;
+            restore();
+            reject(error);
+          },
+        );
+    };
     const timer = setTimeout(() => {
+      if (settled) return;
       restore();
       reject(new Error("timed out waiting for a realtime event"));
     }, timeoutMs);
     hub.publish = (...args) => {
       publish(...args);
-      const value = check();
-      if (value) {
-        restore();
-        resolve(value);
-      }
+      attempt();
     };
+    attempt();
   });
 }
 
@@ -100,7 +119,7 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
     const ctx = await makeTestApp();
     ctx.channels.register(newDriver(ctx.db, fake));
     const conn = await one(ctx.db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
-    const status = async () => (await first(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!;
+    const status = async () => (await firstRow(ctx.db.select().from(connections).where(eq(connections.id, conn.id))))!;
     await ctx.channels.start(conn.id);
     fake.scan(
       await whenPublished(ctx.hub, async () => (await status()).status === "qrcode" && (await status()).qrcode),
@@ -118,7 +137,7 @@ describe("the outbox on a Baileys connection against the fake WhatsApp server", 
   }
 
   const rowOf = async (ctx: TestContext, id: number) =>
-    (await first(ctx.db.select().from(messages).where(eq(messages.id, id))))!;
+    (await firstRow(ctx.db.select().from(messages).where(eq(messages.id, id))))!;
 
   test("an agent's message written during a reconnect waits queued and goes out once the connection is back", async () => {
     const { fake, ctx, status, token, ticket } = await app();

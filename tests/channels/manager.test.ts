@@ -62,7 +62,7 @@ describe("ConnectionManager with the sandbox driver", () => {
     await ctx.channels.stop(row.id);
     await expect(send()).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
     expect(await ctx.channels.newMessageId(row.id)).toMatch(/^SB[0-9A-F]{20}$/);
-    expect(async () => await ctx.channels.newMessageId(9999)).toThrow(AppError);
+    await expect(ctx.channels.newMessageId(9999)).rejects.toThrow(AppError);
     await expect(ctx.channels.disconnect(row.id)).rejects.toMatchObject({ code: "ERR_WAPP_NOT_INITIALIZED" });
   });
 
@@ -72,15 +72,17 @@ describe("ConnectionManager with the sandbox driver", () => {
     const acks: number[] = [];
     ctx.channels.setInbound({
       onMessage: async () => {},
-      wantsMedia: () => false,
+      wantsMedia: async () => false,
       onMedia: async () => {},
-      onAck: (_c, _id, ack) => acks.push(ack),
-      onRevoked() {},
-      onEdit() {},
-      onReaction() {},
+      onAck: async (_c, _id, ack) => {
+        acks.push(ack);
+      },
+      async onRevoked() {},
+      async onEdit() {},
+      async onReaction() {},
       onCall: async () => {},
-      onContacts() {},
-      onSendRejected() {},
+      async onContacts() {},
+      async onSendRejected() {},
     });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     ctx.sandbox.network.settle();
@@ -173,14 +175,15 @@ describe("ConnectionManager with the sandbox driver", () => {
     const b = await one(
       ctx.db.insert(connections).values({ name: "B", provider: "sandbox", status: "DISCONNECTED" }).returning(),
     );
-    const resumed = (["CONNECTED", "TIMEOUT", "OPENING"] as const).map(
-      async (status) =>
+    const resumed: number[] = [];
+    for (const status of ["CONNECTED", "TIMEOUT", "OPENING"] as const)
+      resumed.push(
         (
           await one(
             ctx.db.insert(connections).values({ name: status, provider: "sandbox", status, retries: 7 }).returning(),
           )
         ).id,
-    );
+      );
     await ctx.channels.startAll();
     expect(await ctx.channels.isRunning(a.id)).toBe(true);
     expect(await ctx.channels.isRunning(b.id)).toBe(false);

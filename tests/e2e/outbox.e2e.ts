@@ -1,4 +1,4 @@
-import { first } from "../../src/db/client";
+import { first as firstRow } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
@@ -39,7 +39,7 @@ async function write(page: Page, text: string) {
 }
 
 const sentRow = async (ticketId: number, body: string) =>
-  (await first(
+  (await firstRow(
     env.deps.db
       .select()
       .from(messages)

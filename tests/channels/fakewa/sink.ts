@@ -25,7 +25,7 @@ export class RecordingSink implements ChannelSink {
   rejections: { id: string; reason?: string }[] = [];
   history: NormalizedMessage[] = [];
   private waiters: (() => void)[] = [];
-  onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
+  async onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
     this.statuses.push({ status, info });
     this.poke();
   }
@@ -33,26 +33,26 @@ export class RecordingSink implements ChannelSink {
     this.messages.push(m);
     this.poke();
   }
-  wantsMedia(_id: number, messageId: string) {
+  async wantsMedia(_id: number, messageId: string) {
     return this.messages.some((m) => m.id === messageId && m.mediaPending) && !this.media.has(messageId);
   }
   async onMedia(_id: number, messageId: string, outcome: MediaOutcome) {
     this.media.set(messageId, outcome);
     this.poke();
   }
-  onAck(_id: number, id: string, ack: number) {
+  async onAck(_id: number, id: string, ack: number) {
     this.acks.push({ id, ack });
     this.poke();
   }
-  onRevoked(_id: number, id: string) {
+  async onRevoked(_id: number, id: string) {
     this.revoked.push(id);
     this.poke();
   }
-  onEdit(_id: number, edit: MessageEdit) {
+  async onEdit(_id: number, edit: MessageEdit) {
     this.edits.push(edit);
     this.poke();
   }
-  onReaction(_id: number, reaction: Reaction) {
+  async onReaction(_id: number, reaction: Reaction) {
     this.reactions.push(reaction);
     this.poke();
   }
@@ -60,11 +60,11 @@ export class RecordingSink implements ChannelSink {
     this.calls.push(call);
     this.poke();
   }
-  onContacts(_id: number, c: NormalizedContact[]) {
+  async onContacts(_id: number, c: NormalizedContact[]) {
     this.contacts.push(...c);
     this.poke();
   }
-  onSendRejected(_id: number, id: string, reason?: string) {
+  async onSendRejected(_id: number, id: string, reason?: string) {
     this.rejections.push({ id, reason });
     this.poke();
   }
