@@ -54,7 +54,7 @@ describe("backup and restore", () => {
     let running = true;
     let reached200 = () => {};
     const twoHundredSent = new Promise<void>((resolve) => (reached200 = resolve));
-    const ingest = await (async () => {
+    const ingest = (async () => {
       while (running) {
         await ctx.sandbox.inbound(conn.id, {
           from: `55119${String(sent++ % 50).padStart(8, "0")}`,

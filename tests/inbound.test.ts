@@ -109,7 +109,7 @@ describe("inbound pipeline", () => {
   test("acks of a sent message reach 3, then 4 once the contact reads", async () => {
     const { ctx, token, conn } = await setup();
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     const sent = (await firstRow(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
     expect(sent.ack).toBe(3);
     const read = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: "5511988887777" } });

@@ -104,14 +104,22 @@ describe("jobs", () => {
   test("stop waits for the runs in progress and takes nothing after", async () => {
     const ctx = await makeTestApp();
     let release = () => {};
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const order: string[] = [];
     const runner = runnerFor(ctx).handle(
       "slow",
-      () => new Promise<void>((resolve) => (release = () => (order.push("ran"), resolve()))),
+      () =>
+        new Promise<void>((resolve) => {
+          release = () => (order.push("ran"), resolve());
+          started();
+        }),
     );
     await runner.enqueue("slow", {});
     await runner.enqueue("slow", {}, { runAt: ctx.clock.now() + 10 });
     const ticking = runner.tick();
+    // The tick claims its job asynchronously: stop once the run is in progress.
+    await running;
     const stopping = runner.stop().then(() => order.push("stopped"));
     release();
     await Promise.all([ticking, stopping]);

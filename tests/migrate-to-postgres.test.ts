@@ -64,7 +64,7 @@ async function seedInstallation(dir: string) {
   expect(reply.status).toBe(200);
   await call(ctx.app, "POST", `/api/messages/${ticket.id}`, { token, body: { body: "nota", isPrivate: true } });
   await ctx.deps.outbox.idle(wa.id);
-  ctx.sandbox.network.settle();
+  await ctx.sandbox.network.settle();
   const schedule = await call(ctx.app, "POST", "/api/schedules", {
     token: agent.token,
     body: {

@@ -109,7 +109,7 @@ describe("sending while the connection is down", () => {
       [first.wid, "chat", "primeira"],
       [second.wid, "image", ""],
     ]);
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     expect(await rowOf(ctx, first.id)).toMatchObject({ sendState: "sent", ack: 3 });
     expect(statesTold(ctx, ticket.id, first.id)).toEqual([
       "queued/0",
@@ -196,7 +196,7 @@ describe("rejected and failed sends", () => {
       (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: sent.wid } }))
         .status,
     ).toBe(200);
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     expect(await rowOf(ctx, sent.id)).toMatchObject({
       sendState: "failed",
       sendError: "ERR_WAPP_MSG_REJECTED",
@@ -213,7 +213,7 @@ describe("rejected and failed sends", () => {
     expect(retried.json).toMatchObject({ id: sent.id, body: "Oi", sendState: "sent", sendError: null });
     expect(retried.json.wid).not.toBe(sent.wid);
     expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.wid)).toEqual([retried.json.wid]);
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     expect((await rowOf(ctx, sent.id))!.ack).toBe(3);
     expect(
       (await call(ctx.app, "POST", `/api/sandbox/${conn.id}/reject`, { token: admin.token, body: { id: "unknown" } }))

@@ -40,7 +40,7 @@ describe("sandbox API", () => {
     const afterInbound = ctx.hub.to("admins", "sandbox").length;
     expect(afterInbound).toBeGreaterThanOrEqual(2);
     expect(ctx.hub.to("admins", "sandbox")[0]!.payload).toEqual({ whatsappId: conn.id, peer: from });
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     const afterAcks = ctx.hub.to("admins", "sandbox").length;
     expect(afterAcks).toBeGreaterThan(afterInbound);
     await call(ctx.app, "POST", `/api/sandbox/${conn.id}/read`, { token, body: { to: from } });
@@ -60,7 +60,7 @@ describe("sandbox API", () => {
       });
       const greeting = async () => (await firstRow(ctx.db.select().from(messages).where(eq(messages.fromMe, true))))!;
       const before = (await greeting()).ack;
-      ctx.sandbox.network.settle();
+      await ctx.sandbox.network.settle();
       expect((await greeting()).ack).toBeGreaterThan(before);
       expect(timers.mock.calls.filter(([, ms]) => ms === 300 || ms === 1000 || ms === 2000)).toHaveLength(0);
     } finally {

@@ -129,7 +129,7 @@ describe("outbound webhooks", () => {
     const res = await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token, body: { status: "open" } });
     expect(res.status).toBe(200);
     await call(ctx.app, "POST", `/api/messages/${ticketId}`, { token, body: { body: "Hello" } });
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     await settle();
     for (let i = 0; i < 5; i++) await ctx.deps.jobs.tick();
     const statuses = statusHook.received.map((r) => JSON.parse(r.body).data);

@@ -13,7 +13,48 @@ export interface RealtimeHub {
   beforeFanOut?(listener: FanOutListener): void;
 }
 
-export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void;
+/** May answer a promise (an access check that reads the database): the frame then waits for it. */
+export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void | Promise<void>;
+
+/**
+ * Runs the fan-out listeners in order, then `send`. Synchronous while every listener is; once one answers a
+ * promise, the rest and the send wait for it, and so does every later publish (see `OrderedFanOut`), so frames
+ * keep their order and no socket hears an event before the check it triggered has corrected its rooms.
+ */
+class OrderedFanOut {
+  private backlog: Promise<void> | undefined;
+
+  constructor(private readonly listeners: FanOutListener[]) {}
+
+  publish(rooms: readonly Room[], event: EventName, payload: unknown, send: () => void) {
+    if (this.backlog) return this.enqueue(() => this.run(0, rooms, event, payload, send));
+    const waiting = this.run(0, rooms, event, payload, send);
+    if (waiting) this.enqueue(() => waiting);
+  }
+
+  private run(
+    from: number,
+    rooms: readonly Room[],
+    event: EventName,
+    payload: unknown,
+    send: () => void,
+  ): Promise<void> | undefined {
+    for (let i = from; i < this.listeners.length; i++) {
+      const check = this.listeners[i]!(rooms, event, payload);
+      if (check instanceof Promise)
+        return check.catch(() => undefined).then((): Promise<void> | undefined => this.run(i + 1, rooms, event, payload, send));
+    }
+    send();
+    return undefined;
+  }
+
+  private enqueue(step: () => Promise<void> | undefined) {
+    const next: Promise<void> = (this.backlog ?? Promise.resolve()).then(step).then(() => {
+      if (this.backlog === next) this.backlog = undefined;
+    });
+    this.backlog = next;
+  }
+}
 
 export type { Frame };
 
@@ -25,6 +66,7 @@ interface TopicServer {
 export class BunTopicHub implements RealtimeHub {
   private server?: TopicServer;
   private listeners: FanOutListener[] = [];
+  private readonly fanOut = new OrderedFanOut(this.listeners);
   private sequence = 0;
 
   /** `nodeId` prefixes frame ids; by default a random one per process. */
@@ -40,10 +82,12 @@ export class BunTopicHub implements RealtimeHub {
 
   publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
     if (!this.server) return;
+    const server = this.server;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
-    for (const listener of this.listeners) listener(targets, event, payload);
-    const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } satisfies Frame);
-    for (const room of targets) this.server.publish(room, frame);
+    this.fanOut.publish(targets, event, payload, () => {
+      const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } satisfies Frame);
+      for (const room of targets) server.publish(room, frame);
+    });
   }
 }
 
@@ -58,6 +102,7 @@ export interface Recorded {
 export class RecordingHub implements RealtimeHub {
   sent: Recorded[] = [];
   private listeners: FanOutListener[] = [];
+  private readonly fanOut = new OrderedFanOut(this.listeners);
 
   beforeFanOut(listener: FanOutListener) {
     this.listeners.push(listener);
@@ -65,8 +110,9 @@ export class RecordingHub implements RealtimeHub {
 
   publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
-    for (const listener of this.listeners) listener(targets, event, payload);
-    for (const room of targets) this.sent.push({ room, event, payload });
+    this.fanOut.publish(targets, event, payload, () => {
+      for (const room of targets) this.sent.push({ room, event, payload });
+    });
   }
 
   /** Events published to `room`, optionally only those named `event`. */

@@ -125,18 +125,22 @@ export class SocketRegistry {
    * deleted or its sessions were revoked, re-deriving its rooms otherwise), a deleted queue re-derives
    * everyone's rooms, and the sockets in a `ticket:<id>` room that may no longer see that ticket leave it.
    */
-  beforeFanOut(rooms: readonly Room[], event: EventName, payload: unknown) {
+  beforeFanOut(rooms: readonly Room[], event: EventName, payload: unknown): Promise<void> | undefined {
     if (this.entries.size === 0) return;
     if (this.deps.clock.now() >= this.nextExpiry) this.sweep();
     const action = (payload as { action?: string } | null)?.action;
-    if (event === "user") this.recheckUser(userIdOf(payload));
-    if (event === "queue" && action === "delete") for (const id of [...this.byUser.keys()]) this.recheckUser(id);
+    const checks: (Promise<void> | undefined)[] = [];
+    if (event === "user") checks.push(...this.recheckUser(userIdOf(payload)));
+    if (event === "queue" && action === "delete")
+      for (const id of [...this.byUser.keys()]) checks.push(...this.recheckUser(id));
     // A deleted ticket has nothing left to hide, and its chat must still hear that it is gone.
-    if (event === "ticket" && action === "delete") return;
-    for (const room of rooms) {
-      const ticketId = room.startsWith("ticket:") ? Number(room.slice("ticket:".length)) : NaN;
-      if (Number.isInteger(ticketId)) this.recheckTicket(ticketId);
-    }
+    if (!(event === "ticket" && action === "delete"))
+      for (const room of rooms) {
+        const ticketId = room.startsWith("ticket:") ? Number(room.slice("ticket:".length)) : NaN;
+        if (Number.isInteger(ticketId)) checks.push(...this.recheckTicket(ticketId));
+      }
+    const pending = checks.filter((check) => check !== undefined);
+    return pending.length ? Promise.all(pending).then(() => undefined) : undefined;
   }
 
   /** Closes the sockets whose access token expired without being renewed. */
@@ -200,31 +204,30 @@ export class SocketRegistry {
     this.send(entry, "token", { expiresIn: this.expiresIn(entry) });
   }
 
-  private recheckUser(userId: number | undefined) {
+  private recheckUser(userId: number | undefined): (Promise<void> | undefined)[] {
     const entries = userId === undefined ? undefined : this.byUser.get(userId);
-    if (!entries) return;
-    for (const entry of [...entries]) {
+    if (!entries) return [];
+    return [...entries].map((entry) =>
       this.guard(entry, async () => {
         const fresh = await this.deps.checks.reloadUser(entry.user);
         if (!fresh) return this.end(entry, CLOSE.sessionEnded, "session ended");
         entry.user = fresh;
         await this.syncRooms(entry, { recheckChats: true });
-      });
-    }
+      }),
+    );
   }
 
-  private recheckTicket(ticketId: number) {
+  private recheckTicket(ticketId: number): (Promise<void> | undefined)[] {
     const inRoom = this.members.get(`ticket:${ticketId}`);
-    if (!inRoom) return;
-    let maySee: ((user: AuthUser) => boolean) | undefined;
-    for (const entry of [...inRoom]) {
+    if (!inRoom) return [];
+    const visibility = this.deps.checks.ticketVisibility(ticketId);
+    return [...inRoom].map((entry) =>
       this.guard(entry, async () => {
-        maySee ??= await this.deps.checks.ticketVisibility(ticketId);
-        if (maySee(entry.user)) return;
+        if ((await visibility)(entry.user)) return;
         entry.wants.chats.delete(ticketId);
         await this.syncRooms(entry);
-      });
-    }
+      }),
+    );
   }
 
   /** Subscribes the socket to exactly the rooms its user may see among those it asked for. */
@@ -288,12 +291,14 @@ export class SocketRegistry {
   }
 
   /** A failed access check closes that socket rather than risk sending it what it may not see. */
-  private guard(entry: Entry, check: () => void) {
+  private guard(entry: Entry, check: () => void | Promise<void>): Promise<void> | undefined {
     try {
-      check();
+      const done = check();
+      if (done instanceof Promise) return done.catch((error) => this.failed(entry, error));
     } catch (error) {
       this.failed(entry, error);
     }
+    return undefined;
   }
 
   private failed(entry: Entry, error: unknown) {

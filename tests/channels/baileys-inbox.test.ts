@@ -120,7 +120,10 @@ describe("baileys inbound without head-of-line blocking", () => {
     const sent = Date.now();
     app.fake.deliver(CUSTOMER, "IMG-HANG", image(media.url("hang.enc"), enc));
     for (let i = 0; i < 20; i++) app.fake.deliver(CUSTOMER, `TXT-${i}`, { conversation: `mensagem ${i}` });
-    await waitFor(() => Array.from({ length: 20 }, (_, i) => app.stored(`TXT-${i}`)).every(Boolean), 1000);
+    await waitFor(
+      async () => (await Promise.all(Array.from({ length: 20 }, (_, i) => app.stored(`TXT-${i}`)))).every(Boolean),
+      1000,
+    );
     expect(Date.now() - sent).toBeLessThan(1000);
     const img = (await app.stored("IMG-HANG"))!;
     expect(img).toMatchObject({
@@ -253,7 +256,9 @@ describe("baileys inbound without head-of-line blocking", () => {
       await waitFor(() => waiting.length > 0);
       waiting.shift()!();
     }
-    await waitFor(() => Array.from({ length: 5 }, (_, i) => app.withFile(`IMG-${i}`)).every(Boolean));
+    await waitFor(async () =>
+      (await Promise.all(Array.from({ length: 5 }, (_, i) => app.withFile(`IMG-${i}`)))).every(Boolean),
+    );
     expect(most).toBe(3);
   });
 

@@ -85,7 +85,7 @@ describe("ConnectionManager with the sandbox driver", () => {
       async onSendRejected() {},
     });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
-    ctx.sandbox.network.settle();
+    await ctx.sandbox.network.settle();
     expect(acks).toEqual([1, 2, 3]);
     await ctx.sandbox.read(row.id, "5511999999999");
     expect(acks).toEqual([1, 2, 3, 4]);

@@ -60,7 +60,7 @@ describe("outbound in the chat", () => {
 
     await env.deps.channels.start(whatsappId);
     await env.deps.outbox.idle(whatsappId);
-    env.sandbox.network.settle();
+    await env.sandbox.network.settle();
     await bubble.locator('.ack[title="Delivered"]').waitFor();
     expect((await env.sandbox.network.outbox(whatsappId)).map((m) => m.body)).toContain("Chegou?");
     expect(errors).toEqual([]);
@@ -87,7 +87,7 @@ describe("outbound in the chat", () => {
     const again = await sentRow(ticketId, "Recusada");
     expect(again.wid).not.toBe(first.wid);
     expect((await env.sandbox.network.outbox(whatsappId)).map((m) => m.wid)).toContain(again.wid);
-    env.sandbox.network.settle();
+    await env.sandbox.network.settle();
     await bubble.locator('.ack[title="Delivered"]').waitFor();
     expect(await bubble.getByRole("button", { name: "Send again" }).count()).toBe(0);
     expect(errors).toEqual([]);

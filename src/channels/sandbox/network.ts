@@ -83,7 +83,7 @@ export class SandboxNetwork {
   readonly maxMediaBytes: number;
   private readonly delays: AckDelays | "manual";
   /** Pending ack steps; the key is the real timer, or a plain token when steps wait for `settle()`. */
-  private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => void>();
+  private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => Promise<void>>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
   private queuedRecords: { row: RecordRow; done: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
 
@@ -281,9 +281,9 @@ export class SandboxNetwork {
   }
 
   /** Schedules the ack walk 1→2→3 of a sent message; `report` is called for each step that raised the ack. */
-  walkAcks(wid: string, report: (ack: number) => void) {
+  walkAcks(wid: string, report: (ack: number) => void | Promise<void>) {
     const step = (ack: number) => async () => {
-      if (await this.setAck(wid, ack)) report(ack);
+      if (await this.setAck(wid, ack)) await report(ack);
     };
     this.schedule(step(1), "sent");
     this.schedule(step(2), "delivered");
@@ -291,12 +291,12 @@ export class SandboxNetwork {
   }
 
   /** Runs every pending timer now, in due order (tests). */
-  settle() {
+  async settle() {
     const pending = [...this.timers.entries()];
     this.timers.clear();
     for (const [handle, fn] of pending) {
       if (typeof handle !== "symbol") clearTimeout(handle);
-      fn();
+      await fn();
     }
   }
 
@@ -306,11 +306,11 @@ export class SandboxNetwork {
     this.timers.clear();
   }
 
-  private schedule(fn: () => void, step: keyof AckDelays) {
+  private schedule(fn: () => Promise<void>, step: keyof AckDelays) {
     if (this.delays === "manual") return void this.timers.set(Symbol(step), fn);
     const handle = setTimeout(() => {
       this.timers.delete(handle);
-      fn();
+      void fn();
     }, this.delays[step]);
     this.timers.set(handle, fn);
   }
