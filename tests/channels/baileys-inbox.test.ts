@@ -1,5 +1,5 @@
 import { first, one, openDatabase, sqliteClient } from "../../src/db/client";
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { BufferJSON, encryptedStream, type proto } from "baileys";
 import { and, asc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -282,30 +282,26 @@ describe("baileys inbound without head-of-line blocking", () => {
 });
 
 describe("baileys inbound journal", () => {
-  test("a message is journaled before Baileys sends its receipt, live and in the offline backlog Baileys holds back", async () => {
-    // Baileys logs each receipt just before sending it: the message must be durable by then.
+  test("a message is journaled before its receipt reaches WhatsApp, live and in the offline backlog Baileys holds back", async () => {
     const atReceipt = new Map<string, boolean>();
-    let durable = (_id: string) => false;
-    const spy: SocketLogger = {
-      level: "debug",
-      child: () => spy,
-      trace: () => {},
-      debug: (obj, msg) => {
-        if (msg !== "sending receipt for messages") return;
-        for (const id of (obj as { messageIds: string[] }).messageIds) atReceipt.set(id, durable(id));
-      },
-      info: () => {},
-      warn: () => {},
-      error: () => {},
-    };
-    const app = await connectedApp({ socketConfig: { ...FAKE_SOCKET, logger: spy } });
-    // Checked synchronously, at the moment of the receipt, on the SQLite connection itself.
+    // A slow disk: each journal write takes a while, so a receipt sent without waiting for it would be early.
+    const write = InboundJournal.prototype.write;
+    const slow = spyOn(InboundJournal.prototype, "write").mockImplementation(async function (
+      this: InboundJournal,
+      ...args: Parameters<typeof write>
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return await write.apply(this, args);
+    });
+    const app = await connectedApp();
+    // Checked synchronously, as each receipt reaches the server, on the SQLite connection itself.
     const raw = sqliteClient(app.db);
-    durable = (id) =>
+    const durable = (id: string) =>
       !!raw.query("SELECT 1 FROM messages WHERE whatsapp_id = ? AND wid = ?").get(app.conn.id, id) ||
       (raw.query("SELECT payload FROM inbound_journal").all() as { payload: string }[]).some((r) =>
         r.payload.includes(`"${id}"`),
       );
+    app.fake.onReceipted = (id) => atReceipt.set(id, durable(id));
     app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
     await waitFor(() => app.stored("LIVE-1"));
     await app.channels.stop(app.conn.id);
@@ -319,6 +315,7 @@ describe("baileys inbound journal", () => {
       ["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort(),
     );
     expect([...atReceipt].filter(([, ok]) => !ok)).toEqual([]);
+    slow.mockRestore();
   });
 
   test("what a stop leaves in the journal is handled at the next start, once", async () => {

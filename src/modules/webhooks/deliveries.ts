@@ -27,11 +27,16 @@ export async function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: nu
  * fixed here, so every attempt sends (and signs) the same bytes; `dedupeKey` makes a repeated report one delivery.
  * `data` is only built when some endpoint wants the event.
  */
-export async function recordEvent(deps: AppDeps, event: WebhookEvent, dedupeKey: string, data: () => unknown) {
+export async function recordEvent(
+  deps: AppDeps,
+  event: WebhookEvent,
+  dedupeKey: string,
+  data: () => unknown | Promise<unknown>,
+) {
   const endpoints = await endpointsFor(deps.db, event);
   if (!endpoints.length) return;
   const now = deps.clock.now();
-  const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: data() });
+  const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: await data() });
   const created = await atomically(deps.db, async (tx) => {
     const ids: { id: number }[] = [];
     for (const endpoint of endpoints)

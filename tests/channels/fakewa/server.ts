@@ -184,6 +184,8 @@ export class FakeWa {
   logins = 0;
   /** Ids of the delivered messages the client receipted or acked. */
   readonly receipted = new Set<string>();
+  /** Called as each delivered message's receipt (or ack) reaches the server. */
+  onReceipted: (id: string) => void = () => {};
 
   constructor(private opts: FakeWaOptions = {}) {
     this.phone = opts.phone ?? "5511900000000";
@@ -581,6 +583,7 @@ export class FakeWa {
     for (const id of ids) {
       if (!this.undelivered.delete(id)) continue;
       this.receipted.add(id);
+      this.onReceipted(id);
     }
   }
 
