@@ -247,11 +247,12 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
 /** The tables a file imports from db/schema or one of its files (type imports left out), multi-line imports included. */
 function tablesImportedBy(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  return [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'][./]*db\/schema(?:\/[\w-]+)?["']/g)].flatMap((m) =>
-    m[1]!
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name && !name.startsWith("type ")),
+  return [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'][./]*db\/(?:schema|tables)(?:\/[\w-]+)?["']/g)].flatMap(
+    (m) =>
+      m[1]!
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name && !name.startsWith("type ")),
   );
 }
 

@@ -36,7 +36,7 @@ describe("search inside a conversation", () => {
     expect(await unread()).toBe(before);
     expect(res.status).toBe(200);
     expect(res.json.count).toBe(2);
-    expect(res.json.ids.map(async (id: number) => await bodyOf(ctx, id))).toEqual([
+    expect(await Promise.all(res.json.ids.map(async (id: number) => await bodyOf(ctx, id)))).toEqual([
       "Meu pedido atrasou",
       "Pedido reenviado hoje",
     ]);

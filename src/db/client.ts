@@ -40,11 +40,11 @@ export function openDatabase(path: string): Db {
   client.exec("PRAGMA synchronous = NORMAL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
-  const statement = reusedStatements(client);
+  reuseStatements(client);
   const gate = new WriteGate();
   const db = drizzle(async (sql, params, method) => {
-    await gate.admit();
-    const query = statement(sql);
+    while (gate.blocked()) await gate.ended();
+    const query = client.prepare(sql);
     if (method === "run") {
       query.run(...params);
       return { rows: [] };
@@ -104,7 +104,7 @@ export async function execute(db: Writer, query: SQL): Promise<void> {
     return;
   }
   const { client, gate } = sqliteHandles.get(db)!;
-  await gate.admit();
+  while (gate.blocked()) await gate.ended();
   const { sql, params } = sqliteDialect.sqlToQuery(query);
   client.prepare(sql).run(...(params as []));
 }
@@ -113,7 +113,7 @@ export async function execute(db: Writer, query: SQL): Promise<void> {
 export async function rowsOf<T>(db: Reader, query: SQL): Promise<T[]> {
   if (dialectOf(db) === "postgres") return [...((await (db as unknown as PgDatabase<never>).execute(query)) as T[])];
   const { client, gate } = sqliteHandles.get(db)!;
-  await gate.admit();
+  while (gate.blocked()) await gate.ended();
   const { sql, params } = sqliteDialect.sqlToQuery(query);
   return client.prepare(sql).all(...(params as [])) as T[];
 }
@@ -125,7 +125,7 @@ export async function closeDatabase(db: Db) {
     return;
   }
   const { client, gate } = sqliteHandles.get(db)!;
-  await gate.admit();
+  while (gate.blocked()) await gate.ended();
   client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   client.close();
 }
@@ -144,19 +144,21 @@ class WriteGate {
     return !!this.context.getStore();
   }
 
-  /** Resolves when a statement may run now. */
-  admit(): Promise<void> | undefined {
-    if (!this.open || this.context.getStore()) return undefined;
-    return this.waitForTurn();
+  /**
+   * Whether a statement must wait (for `ended`) before it runs. Callers loop on it in their own function and
+   * run the statement in the same turn it turns false, so no transaction can open in between.
+   */
+  blocked(): boolean {
+    return !!this.open && !this.context.getStore();
   }
 
-  private async waitForTurn() {
-    while (this.open && !this.context.getStore()) await this.open;
+  ended(): Promise<void> | undefined {
+    return this.open;
   }
 
   async run<T>(client: Database, work: () => Promise<T>): Promise<T> {
     if (this.context.getStore()) return this.savepoint(client, work);
-    await this.waitForTurn();
+    while (this.open) await this.open;
     let release!: () => void;
     this.open = new Promise((resolve) => {
       release = resolve;
@@ -198,20 +200,24 @@ class WriteGate {
 
 /** How many compiled statements one connection keeps; queries with a variable number of parameters vary. */
 const STATEMENT_CACHE_SIZE = 500;
+/** Only queries are kept: schema changes and pragmas run once. */
+const QUERY = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
- * The compiled statement of a query: the same SQL text reuses its statement (the least recently compiled
- * goes first when the cache is full; it is finalized when garbage collected). Compiling anew costs about a
- * fifth of the time of an inbound message.
+ * Compiling a query anew costs about a fifth of the time of an inbound message: the same SQL text reuses its
+ * compiled statement instead (the least recently compiled goes first when the cache is full; it is finalized
+ * when garbage collected). Safe because each statement runs to completion at once.
  */
-function reusedStatements(client: Database) {
+function reuseStatements(client: Database) {
+  const prepare = client.prepare.bind(client);
   const cache = new Map<string, ReturnType<Database["prepare"]>>();
-  return (sql: string) => {
+  client.prepare = ((sql: string, ...rest: unknown[]) => {
+    if (rest.length || !QUERY.test(sql)) return prepare(sql, ...(rest as []));
     let statement = cache.get(sql);
     if (statement) return statement;
-    statement = client.prepare(sql);
+    statement = prepare(sql);
     cache.set(sql, statement);
     if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return statement;
-  };
+  }) as Database["prepare"];
 }

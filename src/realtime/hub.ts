@@ -42,7 +42,9 @@ class OrderedFanOut {
     for (let i = from; i < this.listeners.length; i++) {
       const check = this.listeners[i]!(rooms, event, payload);
       if (check instanceof Promise)
-        return check.catch(() => undefined).then((): Promise<void> | undefined => this.run(i + 1, rooms, event, payload, send));
+        return check
+          .catch(() => undefined)
+          .then((): Promise<void> | undefined => this.run(i + 1, rooms, event, payload, send));
     }
     send();
     return undefined;

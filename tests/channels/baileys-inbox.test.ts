@@ -22,7 +22,6 @@ import { RecordingSink } from "./fakewa/sink";
 const CUSTOMER = "5511988887777";
 // The fake sends no history: skip the 20 s initial-sync wait.
 const FAKE_SOCKET = { shouldSyncHistoryMessage: () => false, qrTimeout: 200 };
-type SocketLogger = NonNullable<NonNullable<BaileysDriverOptions["socketConfig"]>["logger"]>;
 let cleanup: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {

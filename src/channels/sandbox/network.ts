@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
 import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";

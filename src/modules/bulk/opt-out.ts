@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
 import { and, asc, eq } from "drizzle-orm";
 import { optOuts, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";

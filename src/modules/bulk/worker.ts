@@ -1,4 +1,4 @@
-import { atomically, first, one } from "../../db/client";
+import { atomically, first } from "../../db/client";
 import { and, asc, count, eq, gte, inArray, isNotNull } from "drizzle-orm";
 import { bulkLanes, massMessages, type MassMessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";

@@ -1,4 +1,4 @@
-import { type Db, first, one } from "../../db/client";
+import { type Db, first } from "../../db/client";
 import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import { type ConnectionRow, connectionPhonebook, connections } from "../../db/tables";

@@ -1,4 +1,4 @@
-import { first, one, type Reader } from "../../db/client";
+import { first, type Reader } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";

@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one, type Writer } from "../../db/client";
+import { atomically, first, type Writer } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { contactExtraInfo, contacts, type ContactRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";

@@ -1,4 +1,4 @@
-import { atomically, first, one } from "../../db/client";
+import { atomically, first } from "../../db/client";
 import { and, eq } from "drizzle-orm";
 import type { MediaOutcome, OversizedMedia } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";

@@ -1,4 +1,4 @@
-import { atomically, first, one } from "../../db/client";
+import { atomically, first } from "../../db/client";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt } from "drizzle-orm";

@@ -1,4 +1,4 @@
-import { atomically, first, one } from "../../db/client";
+import { atomically, first } from "../../db/client";
 import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";

@@ -17,7 +17,8 @@ import { removeNote, storeNote } from "./notes";
 import { findMessage } from "./records";
 import { searchHistory } from "./search";
 import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
-import { markRevoked, type MessageDto, toMessageDtos } from "./store";
+import { toMessageDtos } from "./dtos";
+import { markRevoked, type MessageDto } from "./store";
 
 export const MESSAGE_PAGE_SIZE = 20;
 export const MAX_BODY = 65_536;

@@ -1,14 +1,14 @@
-import { atomically, type Db, first, inTransaction, one, type Writer } from "../../db/client";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
 import { VOICE_MESSAGE_MARK } from "../../shared/contracts/tickets";
-import { contactSummaries } from "../contacts/lookup";
+import { type QuoteFilter, toMessageDtos } from "./dtos";
 import { everyViewerMaySee } from "../tickets/access";
-import { findTicket, findTickets, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { findTicket, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "./search-index";
@@ -52,113 +52,6 @@ export interface StoreMessageInput {
   ticketMovedByCaller?: boolean;
   /** An agent's private note: stored and announced to the chat, but it leaves the ticket (last message, time, unread) as it was. */
   isPrivate?: boolean;
-}
-
-/** The URL the media route serves a message's file under. */
-export const mediaPath = (messageId: number) => `/api/media/${messageId}`;
-
-/** Whether the quoted message's ticket may be shown to whoever receives the serialised messages. */
-export type QuoteFilter = (quotedTicket: {
-  queueId: number | null;
-  userId: number | null;
-}) => boolean | Promise<boolean>;
-
-/**
- * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,
- * whatever the count. A quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
- */
-export async function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): Promise<MessageDto[]> {
-  if (rows.length === 0) return [];
-  const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
-  const quoted = quotedIds.length ? await quotedMessages(db, quotedIds, mayQuote) : [];
-  const contactIds = [...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null);
-  const contactRows = (await contactSummaries(db, contactIds)).map(({ id, name, profilePicUrl }) => ({
-    id,
-    name,
-    profilePicUrl,
-  }));
-  const contactMap = new Map(contactRows.map((c) => [c.id, c]));
-  const reactions = await reactionsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  const quotedMap = new Map(
-    quoted.map(({ contactId, ...q }) => {
-      const contact = contactId != null ? contactMap.get(contactId) : undefined;
-      return [q.id, { ...q, contact: contact ? { name: contact.name } : null }];
-    }),
-  );
-  return rows.map((row) => ({
-    ...row,
-    mediaUrl: row.mediaUrl ? mediaPath(row.id) : null,
-    contact: row.contactId != null ? (contactMap.get(row.contactId) ?? null) : null,
-    quotedMsg: row.quotedMsgId != null ? (quotedMap.get(row.quotedMsgId) ?? null) : null,
-    reactions: reactions.get(row.id) ?? [],
-  }));
-}
-
-/** The quoted messages whose ticket `mayQuote` accepts. */
-async function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
-  const rows = await db
-    .select({
-      id: messages.id,
-      body: messages.body,
-      fromMe: messages.fromMe,
-      mediaType: messages.mediaType,
-      contactId: messages.contactId,
-      ticketId: messages.ticketId,
-    })
-    .from(messages)
-    .where(inArray(messages.id, ids));
-  const ticketsById = new Map(
-    (
-      await findTickets(
-        db,
-        rows.map((r) => r.ticketId),
-      )
-    ).map((t) => [t.id, t]),
-  );
-  const shown: Omit<(typeof rows)[number], "ticketId">[] = [];
-  for (const { ticketId, ...q } of rows) {
-    const ticket = ticketsById.get(ticketId);
-    if (ticket && (await mayQuote(ticket))) shown.push(q);
-  }
-  return shown;
-}
-
-const REACTION = {
-  messageId: messageReactions.messageId,
-  emoji: messageReactions.emoji,
-  reactor: messageReactions.reactor,
-};
-
-/**
- * One message's reactions, put in time order in code: an ORDER BY here made SQLite sort them in a temporary tree
- * for every new message, which cost more than reading them.
- */
-const reactionsOfMessage = prepared((db) =>
-  db
-    .select({ ...REACTION, at: messageReactions.createdAt })
-    .from(messageReactions)
-    .where(eq(messageReactions.messageId, sql.placeholder("messageId")))
-    .prepare(),
-);
-
-async function reactionsOf(db: Db, messageIds: number[]): Promise<Map<number, MessageDto["reactions"]>> {
-  const rows =
-    messageIds.length === 1
-      ? (await reactionsOfMessage(db).all({ messageId: messageIds[0] }))
-          .sort((a, b) => a.at.getTime() - b.at.getTime())
-          .map(({ at: _, ...reaction }) => reaction)
-      : await db
-          .select(REACTION)
-          .from(messageReactions)
-          .where(inArray(messageReactions.messageId, messageIds))
-          .orderBy(messageReactions.createdAt);
-  const byMessage = new Map<number, MessageDto["reactions"]>();
-  for (const { messageId, ...reaction } of rows)
-    byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
-  return byMessage;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
 import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
 import { schedules, type ScheduleRow } from "../../db/tables";

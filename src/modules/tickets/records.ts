@@ -1,4 +1,4 @@
-import { first, one, type Reader, type Writer } from "../../db/client";
+import { first, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { ticketTags, tickets, type TicketRow } from "../../db/tables";
