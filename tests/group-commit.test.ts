@@ -84,7 +84,7 @@ describe("group commit", () => {
     expect(tempStore()).toBe(before);
     // A batch that fails puts it back too.
     await expect(
-      commits.run(() => {
+      commits.run(async () => {
         throw new Error("refused");
       }),
     ).rejects.toThrow("refused");

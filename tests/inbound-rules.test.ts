@@ -117,15 +117,20 @@ describe("driver reports", () => {
     const ctx = await makeTestApp();
     const conn = await createSandboxConnection(ctx);
     let asked = 0;
+    let answered = Promise.withResolvers<void>();
     ctx.sandbox.profilePictureUrl = async () => {
       asked++;
+      answered.resolve();
       return "https://pics.example/ana.jpg";
     };
     for (const id of ["P1", "P2"]) await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id });
     expect(asked).toBe(1);
     expect(ctx.hub.to("all", "contact").map((e) => e.payload.action)).toEqual(["create", "update"]);
     ctx.clock.advance(6 * 3600 * 1000);
+    answered = Promise.withResolvers<void>();
     await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi", id: "P3" });
+    // The picture is asked beside the message, not before it is stored.
+    await answered.promise;
     expect(asked).toBe(2);
     expect(ctx.hub.to("all", "contact")).toHaveLength(2);
   });
