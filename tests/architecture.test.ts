@@ -218,6 +218,7 @@ const TABLE_OWNERS: Record<string, string> = {
   inboundJournal: "src/channels/",
   sandboxMessages: "src/channels/",
   importedRows: "src/ops/import-whaticket/",
+  eventPayloads: "src/events/",
 };
 
 /**

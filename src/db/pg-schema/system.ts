@@ -53,3 +53,18 @@ export const importedRows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.source, t.sourceId] })],
 );
+
+/**
+ * Events too large for one PostgreSQL notification: the node that emits one writes its body here and notifies
+ * only the row's id; the other nodes read it. Rows are deleted a few minutes later. Only the PostgreSQL event bus
+ * uses it; it exists in SQLite so both schemas stay the same.
+ */
+export const eventPayloads = pgTable(
+  "event_payloads",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("event_payloads_created_idx").on(t.createdAt)],
+);

@@ -1,0 +1,156 @@
+import { SQL } from "bun";
+import type { Logger } from "../log";
+import { type EventBus, type EventListener, LocalEventBus } from "./bus";
+import type { DomainEvent, DomainEventName, DomainEvents } from "./catalogue";
+import { decodeTagged, encodeTagged } from "./wire";
+
+/** PostgreSQL refuses a notification payload of 8000 bytes or more. */
+export const MAX_NOTIFY_BYTES = 7999;
+/** How long a large event's body stays in `event_payloads` for the other nodes to read. */
+export const PAYLOAD_KEEP_MS = 5 * 60_000;
+/** How often, at most, a node deletes the bodies older than that (when it writes a new one). */
+const SWEEP_EVERY_MS = 60_000;
+
+export interface PgEventBusOptions {
+  /** A postgres:// URL: the database every node shares. */
+  url: string;
+  /** This node's name on the bus; a random one by default. */
+  nodeId?: string;
+  log: Pick<Logger, "error" | "warn">;
+  /** The clock that dates stored bodies and decides when old ones go. */
+  now?: () => number;
+  /** The LISTEN/NOTIFY channel the nodes share. */
+  channel?: string;
+}
+
+/** What one notification says: the event itself, or the row of `event_payloads` that holds it. */
+type Notice = { from: string; event: DomainEvent } | { from: string; ref: number };
+
+/**
+ * The bus of a node among several on one PostgreSQL database. An event is delivered to this node's listeners at
+ * once, exactly as on the local bus, and published to the other nodes with NOTIFY, one at a time in emit order.
+ * A node hears its own notifications too and ignores them; the others' it delivers in the order they were sent.
+ */
+export class PgEventBus implements EventBus {
+  readonly nodeId: string;
+  private readonly sql: SQL;
+  private readonly local: LocalEventBus;
+  private readonly log: PgEventBusOptions["log"];
+  private readonly now: () => number;
+  private readonly channel: string;
+  private subscription?: SQL.ListenSubscription;
+  // Each chain runs one step at a time; a step never rejects, so a failure does not stop the ones after it.
+  private outgoing: Promise<void> = Promise.resolve();
+  private incoming: Promise<void> = Promise.resolve();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private listens = 0;
+  private closed = false;
+
+  constructor(options: PgEventBusOptions) {
+    this.nodeId = options.nodeId ?? crypto.randomUUID().slice(0, 8);
+    this.sql = new SQL(options.url);
+    this.log = options.log;
+    this.local = new LocalEventBus(options.log);
+    this.now = options.now ?? Date.now;
+    this.channel = options.channel ?? "zapdesk_events";
+  }
+
+  /** Resolves once this node listens to the channel. */
+  async start() {
+    this.subscription = await this.sql.listen(
+      this.channel,
+      (text) => this.heard(text),
+      () => this.listening(),
+    );
+  }
+
+  emit<N extends DomainEventName>(name: N, payload: DomainEvents[N]) {
+    this.local.emit(name, payload);
+    if (this.closed) return;
+    const event = { name, payload } as DomainEvent;
+    this.outgoing = this.outgoing.then(() =>
+      this.publish(event).catch((error) =>
+        this.log.error("event not published to other nodes", { event: name, error }),
+      ),
+    );
+  }
+
+  subscribe(listener: EventListener) {
+    return this.local.subscribe(listener);
+  }
+
+  /** Stops listening, waits for the events already emitted to be published, and closes the connections. */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    await this.subscription?.unlisten().catch((error) => this.log.error("event bus unlisten failed", { error }));
+    await this.outgoing;
+    await this.incoming;
+    await this.sql.close();
+  }
+
+  private async publish(event: DomainEvent) {
+    const body = encodeTagged(event);
+    const notice = `{"from":${JSON.stringify(this.nodeId)},"event":${body}}`;
+    if (Buffer.byteLength(notice) <= MAX_NOTIFY_BYTES) {
+      await this.sql`select pg_notify(${this.channel}, ${notice})`;
+      return;
+    }
+    const now = this.now();
+    // One statement: the body is committed when the notification goes out, never after.
+    await this.sql`
+      with stored as (insert into event_payloads (body, created_at) values (${body}, ${new Date(now)}) returning id)
+      select pg_notify(${this.channel}, json_build_object('from', ${this.nodeId}::text, 'ref', id)::text) from stored`;
+    await this.sweep(now);
+  }
+
+  /** Deletes the bodies every node has had time to read; at most once a minute, after writing a new one. */
+  private async sweep(now: number) {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    await this.sql`delete from event_payloads where created_at < ${new Date(now - PAYLOAD_KEEP_MS)}`.catch((error) =>
+      this.log.error("old event bodies not deleted", { error }),
+    );
+  }
+
+  // Called by the driver: whatever goes wrong here is logged, never thrown back into it.
+  private heard(text: string) {
+    this.incoming = this.incoming.then(() =>
+      this.receive(text).catch((error) => this.log.error("event from another node not delivered", { error })),
+    );
+  }
+
+  private async receive(text: string) {
+    const notice = decodeTagged<Notice>(text);
+    if (this.closed || notice.from === this.nodeId) return;
+    const event = "event" in notice ? notice.event : await this.stored(notice.ref);
+    if (!event || this.closed) return;
+    this.local.emit(event.name, event.payload as never);
+  }
+
+  private async stored(id: number): Promise<DomainEvent | undefined> {
+    const [row] = await this.sql<{ body: string }[]>`select body from event_payloads where id = ${id}`;
+    if (row) return decodeTagged<DomainEvent>(row.body);
+    this.log.error("event from another node no longer stored", { id });
+    return undefined;
+  }
+
+  private listening() {
+    if (++this.listens > 1)
+      this.log.warn("event bus listening again after its connection dropped: events sent meanwhile were missed", {
+        channel: this.channel,
+      });
+  }
+}
+
+/** A started bus: it listens by the time this resolves. */
+export async function startPgEventBus(options: PgEventBusOptions): Promise<PgEventBus> {
+  const bus = new PgEventBus(options);
+  try {
+    await bus.start();
+  } catch (error) {
+    await bus.close();
+    throw error;
+  }
+  return bus;
+}
