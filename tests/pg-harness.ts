@@ -76,5 +76,6 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 function stopWhenGone(cluster: Server, pid: number) {
   const { command, dir } = cluster.cleanup;
   const script = `while kill -0 ${pid} 2>/dev/null; do sleep 0.2; done; ${command.map(quote).join(" ")} >/dev/null 2>&1; rm -rf ${quote(dir)}`;
-  Bun.spawn(["sh", "-c", script], { detached: true, stdio: ["ignore", "ignore", "ignore"] }).unref();
+  // setsid forks the watch off and returns at once: `bun test` ends the processes a test started when it times out.
+  Bun.spawnSync(["setsid", "--fork", "sh", "-c", script], { stdio: ["ignore", "ignore", "ignore"] });
 }
