@@ -23,7 +23,10 @@ function freePort(): number {
   return port;
 }
 
-/** A throwaway PostgreSQL cluster on a loopback port (no fsync: test data), and how to stop and remove it. */
+/**
+ * A throwaway PostgreSQL cluster on a loopback port (no fsync: test data), and how to stop and remove it. It
+ * also listens on a unix socket in `socketDir` (`.s.PGSQL.<port>`).
+ */
 export function startPostgres() {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-pg-"));
   if (process.getuid?.() === 0) {
@@ -44,11 +47,16 @@ export function startPostgres() {
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
     "start",
   ]);
+  const stop = ["pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"];
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    socketDir: dir,
+    /** What `stop()` runs, for a process that cleans up after this one: the command, then the folder to remove. */
+    cleanup: { command: asServerUser(stop), dir },
     stop() {
       try {
-        run(["pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]);
+        run(stop);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,16 +1,14 @@
 import { existsSync } from "node:fs";
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { type Column, getTableColumns, is, sql, type Table } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/bun-sql";
-import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { getTableConfig as pgConfig, type PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Config } from "../config";
 import { closeDatabase, type Db, openDatabase, sqliteClient } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import * as pgSchema from "../db/pg-schema";
+import { closePostgres, openPostgres, type PgDb, runPgMigrations } from "../db/postgres";
 import * as sqliteSchema from "../db/schema";
-import { PG_MIGRATIONS_DIR } from "../paths";
 
 export interface TableCount {
   table: string;
@@ -27,7 +25,6 @@ export interface MigrationReport {
   ms: number;
 }
 
-type PgDb = ReturnType<typeof drizzle<typeof pgSchema>>;
 type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
 /** A table in both dialects, under the name both schemas export it by. */
@@ -63,14 +60,13 @@ export async function migrateToPostgres(
   if (!/^postgres(ql)?:\/\//i.test(url)) throw new Error("--to must be a postgres:// URL");
   if (!existsSync(config.databasePath)) throw new Error(`no database at ${config.databasePath}`);
   const started = performance.now();
-  const client = new SQL(url);
+  const pg = openPostgres(url);
   const sqlite = openDatabase(config.databasePath);
   try {
     const pairs = inForeignKeyOrder(tablePairs());
-    const pg = drizzle({ client, schema: pgSchema });
-    await refuseFilledTarget(client, pairs);
+    await refuseFilledTarget(pg.$client, pairs);
     runMigrations(sqlite);
-    await migrate(pg, { migrationsFolder: PG_MIGRATIONS_DIR });
+    await runPgMigrations(pg);
     // One read transaction: every table is read from the same snapshot of the SQLite file.
     sqliteClient(sqlite).exec("BEGIN");
     try {
@@ -100,7 +96,7 @@ export async function migrateToPostgres(
     }
   } finally {
     await closeDatabase(sqlite);
-    await client.close();
+    await closePostgres(pg);
   }
 }
 

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SQL } from "bun";
+import { drizzle } from "drizzle-orm/bun-sql";
+import { migrate } from "drizzle-orm/bun-sql/migrator";
+import { PG_MIGRATIONS_DIR } from "../paths";
+import * as pgSchema from "./pg-schema";
+
+export type PgDb = ReturnType<typeof drizzle<typeof pgSchema, SQL>>;
+
+/** Connections each node keeps open when the URL does not say (`?max=`). */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * One key for every Zapdesk node on a database: the node holding it migrates, the others wait for it. Any
+ * fixed number works as long as nothing else on the database takes the same advisory lock.
+ */
+export const MIGRATION_LOCK = 7_243_019_551;
+
+/** Where drizzle records the migrations it applied (its defaults, which db/migrations-pg was made for). */
+const JOURNAL_TABLE = "drizzle.__drizzle_migrations";
+
+/**
+ * How Bun's client is told to reach the database in `url`: `postgres://user:pass@host:port/db`, or a unix
+ * socket as `postgres://user@/db?host=/var/run/postgresql` (Bun reads `?host=` itself). The database is
+ * passed on its own because Bun would let a `PGDATABASE` in the environment win over the URL's.
+ */
+export function postgresOptions(url: string): { url: string; database?: string; max: number } {
+  const match = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^/?#]*(\/[^?#]*)?(\?[^#]*)?/i.exec(url);
+  if (!match) throw new Error("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  const database = decodeURIComponent((match[1] ?? "").slice(1)) || undefined;
+  const max = new URLSearchParams(match[2] ?? "").get("max");
+  if (max != null && !/^[1-9]\d*$/.test(max))
+    throw new Error(`?max= in DATABASE_URL must be a whole number, not ${max}`);
+  return { url, database, max: max == null ? DEFAULT_POOL_SIZE : Number(max) };
+}
+
+/** A pool of connections to the PostgreSQL database at `url`, with the PostgreSQL schema's query API. */
+export function openPostgres(url: string): PgDb {
+  return drizzle({ client: new SQL(postgresOptions(url)), schema: pgSchema });
+}
+
+/** Waits for running queries, then closes every connection of the pool. */
+export async function closePostgres(db: PgDb) {
+  await db.$client.close();
+}
+
+/**
+ * Applies every pending migration of db/migrations-pg in one transaction (idempotent). Nodes starting together
+ * take turns on one connection each holding a session advisory lock, so the second finds the work done instead
+ * of creating the same tables again. A database that already has the newest migration is left at one query,
+ * without the lock: nodes restarting beside a running one never queue behind it.
+ */
+export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS_DIR) {
+  const newest = newestMigration(migrationsFolder);
+  if (newest != null && (await lastApplied(db.$client)) >= newest) return;
+  // A session lock belongs to one connection: the lock, the migration and the unlock all run on it.
+  const connection = await db.$client.reserve();
+  try {
+    await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    try {
+      await migrate(drizzle({ client: connection, schema: pgSchema }), { migrationsFolder });
+    } finally {
+      await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+/** The `when` of the folder's newest migration, as drizzle records it (null without a journal). */
+function newestMigration(migrationsFolder: string): number | null {
+  const journal = join(migrationsFolder, "meta", "_journal.json");
+  if (!existsSync(journal)) return null;
+  const { entries } = JSON.parse(readFileSync(journal, "utf8")) as { entries: { when: number }[] };
+  return entries.length ? Math.max(...entries.map((e) => e.when)) : null;
+}
+
+/** The `when` of the newest migration the database recorded, -1 on a database never migrated. */
+async function lastApplied(client: SQL): Promise<number> {
+  const [exists] = (await client`SELECT to_regclass(${JOURNAL_TABLE}) IS NOT NULL AS yes`) as { yes: boolean }[];
+  if (!exists!.yes) return -1;
+  const [row] = (await client.unsafe(`SELECT max(created_at)::float8 AS at FROM ${JOURNAL_TABLE}`)) as {
+    at: number | null;
+  }[];
+  return row!.at ?? -1;
+}
