@@ -5,7 +5,8 @@ import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
-import { openDatabase } from "./db/client";
+import { type Db, openDatabase } from "./db/client";
+import { openPostgres, runPgMigrations } from "./db/postgres";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps } from "./deps";
 import type { Clock } from "./shared/clock";
@@ -41,9 +42,7 @@ export async function composeDeps(opts: {
   manualSandboxAcks?: boolean;
 }) {
   const { config, hub, log, clock } = opts;
-  const db = openDatabase(config.databasePath);
-  backupBeforeMigrations(db, config, log);
-  runMigrations(db);
+  const db = await openStorage(config, log);
   await seedSettings(db);
   const events = new LocalEventBus(log);
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
@@ -86,6 +85,22 @@ export async function composeDeps(opts: {
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
   await scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork };
+}
+
+/**
+ * The migrated database: PostgreSQL when `DATABASE_URL` names one (shared by every node), else SQLite under
+ * DATA_DIR, backed up before an upgrade changes its schema.
+ */
+async function openStorage(config: Config, log: Logger): Promise<Db> {
+  if (config.databaseUrl) {
+    const pg = openPostgres(config.databaseUrl);
+    await runPgMigrations(pg);
+    return pg as unknown as Db;
+  }
+  const db = openDatabase(config.databasePath);
+  backupBeforeMigrations(db, config, log);
+  runMigrations(db);
+  return db;
 }
 
 /** Before an upgrade changes the schema, the database as it was goes to DATA_DIR/backups (never on a new one). */

@@ -1,3 +1,4 @@
+import { isPostgresUrl } from "./db/tables";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isLogLevel, type LogLevel } from "./log";
@@ -9,6 +10,8 @@ export interface Config {
   port: number;
   dataDir: string;
   databasePath: string;
+  /** A PostgreSQL database to store in instead of SQLite under DATA_DIR (`DATABASE_URL=postgres://…`). */
+  databaseUrl?: string;
   mediaDir: string;
   adminEmail: string;
   /** Absent means: generate one and print it once. */
@@ -62,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: parsePort(env.PORT),
     dataDir,
     databasePath: join(dataDir, "zapdesk.sqlite"),
+    databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : undefined,
     mediaDir,
     adminEmail: (env.ADMIN_EMAIL || "admin@example.com").trim().toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD || undefined,

@@ -4,6 +4,8 @@ import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import { composeDeps } from "../src/compose";
+import { onPostgres } from "../src/db/tables";
+import { freshPgUrl } from "./pg-harness";
 import type { AppDeps } from "../src/deps";
 import type { Clock } from "../src/shared/clock";
 import { createLogger } from "../src/log";
@@ -82,6 +84,8 @@ export async function makeTestApp(
   opts: { hub?: RealtimeHub } = {},
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
+  // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
+  if (onPostgres && !config.databaseUrl) config.databaseUrl = `${await freshPgUrl()}?max=2&idle_timeout=1`;
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = await composeDeps({

@@ -189,10 +189,10 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
       await pg.insert(pgSchema.contacts).values(rows.contact);
       await pg.insert(pgSchema.tickets).values(rows.ticket);
       await pg.insert(pgSchema.waSentMessages).values(rows.sent);
-      sqlite.insert(schema.connections).values(rows.connection).run();
-      sqlite.insert(schema.contacts).values(rows.contact).run();
-      sqlite.insert(schema.tickets).values(rows.ticket).run();
-      sqlite.insert(schema.waSentMessages).values(rows.sent).run();
+      await sqlite.insert(schema.connections).values(rows.connection);
+      await sqlite.insert(schema.contacts).values(rows.contact);
+      await sqlite.insert(schema.tickets).values(rows.ticket);
+      await sqlite.insert(schema.waSentMessages).values(rows.sent);
 
       const fromPg = {
         connections: await pg.select().from(pgSchema.connections),
@@ -201,17 +201,17 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
         sent: await pg.select().from(pgSchema.waSentMessages),
       };
       const fromSqlite = {
-        connections: sqlite.select().from(schema.connections).all(),
-        contacts: sqlite.select().from(schema.contacts).all(),
-        tickets: sqlite.select().from(schema.tickets).all(),
-        sent: sqlite.select().from(schema.waSentMessages).all(),
+        connections: await sqlite.select().from(schema.connections),
+        contacts: await sqlite.select().from(schema.contacts),
+        tickets: await sqlite.select().from(schema.tickets),
+        sent: await sqlite.select().from(schema.waSentMessages),
       };
       expect(fromPg).toEqual(fromSqlite);
       expect(fromPg.tickets[0]).toMatchObject({ createdAt: at, updatedAt: later, isBot: true, isGroup: false });
       expect(fromPg.contacts[0]!.pictureCheckedAt).toBeInstanceOf(Date);
       expect(Buffer.isBuffer(fromPg.sent[0]!.content)).toBe(true);
     } finally {
-      closeDatabase(sqlite);
+      await closeDatabase(sqlite);
     }
   });
 

@@ -25,14 +25,20 @@ const JOURNAL_TABLE = "drizzle.__drizzle_migrations";
  * socket as `postgres://user@/db?host=/var/run/postgresql` (Bun reads `?host=` itself). The database is
  * passed on its own because Bun would let a `PGDATABASE` in the environment win over the URL's.
  */
-export function postgresOptions(url: string): { url: string; database?: string; max: number } {
+export function postgresOptions(url: string): { url: string; database?: string; max: number; idleTimeout?: number } {
   const match = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^/?#]*(\/[^?#]*)?(\?[^#]*)?/i.exec(url);
   if (!match) throw new Error("DATABASE_URL must be a postgres:// or postgresql:// URL");
   const database = decodeURIComponent((match[1] ?? "").slice(1)) || undefined;
   const max = new URLSearchParams(match[2] ?? "").get("max");
   if (max != null && !/^[1-9]\d*$/.test(max))
     throw new Error(`?max= in DATABASE_URL must be a whole number, not ${max}`);
-  return { url, database, max: max == null ? DEFAULT_POOL_SIZE : Number(max) };
+  const idle = new URLSearchParams(match[2] ?? "").get("idle_timeout");
+  return {
+    url,
+    database,
+    max: max == null ? DEFAULT_POOL_SIZE : Number(max),
+    ...(idle && /^\d+$/.test(idle) ? { idleTimeout: Number(idle) } : {}),
+  };
 }
 
 /** A pool of connections to the PostgreSQL database at `url`, with the PostgreSQL schema's query API. */

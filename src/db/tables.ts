@@ -24,6 +24,7 @@ export const {
   connections,
   contactExtraInfo,
   contacts,
+  eventPayloads,
   importedRows,
   inboundJournal,
   jobs,

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { onPostgres } from "../../db/tables";
 
 /** A search reaches at most this many contacts, the newest first: enough for any page people read. */
 export const CONTACT_HITS = 500;
@@ -14,6 +15,11 @@ const MIN_CHARS = 3;
  */
 export function contactsMatching(search: string): SQL | null {
   if ([...search.trim()].length < MIN_CHARS) return null;
+  if (onPostgres) {
+    // A LIKE pattern over the trigram indexes; the typed text's own wildcards are plain characters.
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql`select id from contacts where zapdesk_fold(name) like zapdesk_fold(${pattern}) or number like ${pattern} order by id desc limit ${CONTACT_HITS}`;
+  }
   const phrase = `"${search.replace(/"/g, '""')}"`;
   return sql`select rowid from contacts_fts where contacts_fts match ${phrase} order by rowid desc limit ${CONTACT_HITS}`;
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { messages } from "../../db/tables";
+import { messages, onPostgres } from "../../db/tables";
 import { indexNewMessages } from "./search-index";
 
 /** Words shorter than this are not looked up in message bodies: a one-letter prefix matches most of the table. */
@@ -13,8 +13,13 @@ const MIN_WORD = 2;
 export function bodyMatchQuery(search: string): string | null {
   const words = (search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= MIN_WORD);
   if (!words.length) return null;
-  return words.map((w) => `"${w}"*`).join(" ");
+  // FTS5's prefix phrases, or PostgreSQL's tsquery of prefixes (words hold only letters and digits).
+  return words.map((w) => (onPostgres ? `${w}:*` : `"${w}"*`)).join(onPostgres ? " & " : " ");
 }
+
+/** Messages whose body matches a `bodyMatchQuery` (PostgreSQL: its GIN index over the folded body). */
+const bodyMatches = (match: string) =>
+  sql`to_tsvector('simple'::regconfig, zapdesk_fold(${messages.body})) @@ to_tsquery('simple'::regconfig, zapdesk_fold(${match}))`;
 
 /** A ticket search reads at most this many matching messages, the newest first: enough for any page people read. */
 export const MESSAGE_HITS = 500;
@@ -28,6 +33,8 @@ export const MESSAGE_HITS = 500;
 export function ticketsWithMatchingMessages(search: string): SQL | null {
   const match = bodyMatchQuery(search);
   if (!match) return null;
+  if (onPostgres)
+    return sql`select ticket_id from messages where id in (select id from messages where ${bodyMatches(match)} order by id desc limit ${MESSAGE_HITS}) and is_deleted = false`;
   return sql`select ticket_id from messages where id in (select rowid from messages_fts where messages_fts match ${match} order by rowid desc limit ${MESSAGE_HITS}) and is_deleted = 0`;
 }
 
@@ -53,6 +60,13 @@ export async function searchHistory(db: Db, ticketIds: number[], search: string)
  */
 export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
   const ofTickets = inArray(messages.ticketId, ticketIds);
+  if (onPostgres)
+    return db
+      .select({ id: messages.id, total: sql<number>`(count(*) over ())::int` })
+      .from(messages)
+      .where(and(ofTickets, bodyMatches(match), eq(messages.isDeleted, false)))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(HISTORY_SEARCH_LIMIT);
   const first = db
     .select({ id: sql`min(${messages.id})` })
     .from(messages)

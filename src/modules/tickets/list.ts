@@ -1,7 +1,7 @@
 import { type Db, first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { ticketTags, tickets } from "../../db/tables";
+import { onPostgres, ticketTags, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
@@ -11,6 +11,12 @@ import { ticketSearch } from "./search";
 import { indexNewMessages } from "../messages/search-index";
 import { indexNewContacts } from "../contacts/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
+
+/**
+ * The column as a value SQLite cannot look up in an index (`+column`), so its planner walks the index that keeps
+ * the page order instead; PostgreSQL's planner needs no such hint.
+ */
+const unindexed = (column: SQLWrapper) => (onPostgres ? sql`${column}` : sql`+${column}`);
 
 export const TICKET_PAGE_SIZE = 40;
 
@@ -35,11 +41,11 @@ export interface TicketListParams {
  * list reads in page order (which hold both columns), never answered by merging queue and user indexes.
  */
 export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undefined {
-  const queue = sql`+${tickets.queueId}`;
+  const queue = unindexed(tickets.queueId);
   if (can(user.profile, "tickets-manager:showall"))
     return queueIds ? or(inArray(queue, queueIds), isNull(queue)) : undefined;
   const allowed = queueIds ? queueIds.filter((q) => user.queueIds.includes(q)) : user.queueIds;
-  return or(inArray(queue, allowed), isNull(queue), eq(sql`+${tickets.userId}`, user.id));
+  return or(inArray(queue, allowed), isNull(queue), eq(unindexed(tickets.userId), user.id));
 }
 
 type TicketPage = { tickets: TicketDto[]; count: number; hasMore: boolean };
@@ -210,12 +216,12 @@ export async function ticketFilter(
   // page-order index rather than merging two indexes and sorting.
   const rareTags = await fewTagged(db, tagIds);
   const narrower = Boolean(params.date || params.withUnreadMessages || rareTags || search);
-  const pinned = narrower ? (column: SQLWrapper) => sql`+${column}` : (column: SQLWrapper) => column;
+  const pinned = narrower ? unindexed : (column: SQLWrapper) => column;
   if (!showAll && params.status !== "pending")
     conditions.push(
       params.status
         ? eq(pinned(tickets.userId), user.id)
-        : or(eq(sql`+${tickets.userId}`, user.id), eq(sql`+${tickets.status}`, "pending")),
+        : or(eq(unindexed(tickets.userId), user.id), eq(unindexed(tickets.status), "pending")),
     );
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
   if (search) {
@@ -236,7 +242,7 @@ export async function ticketFilter(
   if (tagIds.length) {
     const carriers = carrying(db, tagIds);
     // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
-    conditions.push(rareTags ? inArray(tickets.id, carriers) : inArray(sql`+${tickets.id}`, carriers));
+    conditions.push(rareTags ? inArray(tickets.id, carriers) : inArray(unindexed(tickets.id), carriers));
   }
   return and(...conditions);
 }
