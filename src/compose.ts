@@ -5,8 +5,9 @@ import { ConnectionManager } from "./channels/manager";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
-import { type Db, openDatabase } from "./db/client";
+import { type Db, openDatabase, usePostgres } from "./db/client";
 import { openPostgres, runPgMigrations } from "./db/postgres";
+import { sharedSecrets } from "./modules/auth/cluster-secrets";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps } from "./deps";
 import type { Clock } from "./shared/clock";
@@ -41,8 +42,9 @@ export async function composeDeps(opts: {
   /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
   manualSandboxAcks?: boolean;
 }) {
-  const { config, hub, log, clock } = opts;
-  const db = await openStorage(config, log);
+  const { hub, log, clock } = opts;
+  const db = await openStorage(opts.config, log);
+  const config = opts.config.secretsInDatabase ? { ...opts.config, ...(await sharedSecrets(db)) } : opts.config;
   await seedSettings(db);
   const events = new LocalEventBus(log);
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
@@ -95,7 +97,7 @@ async function openStorage(config: Config, log: Logger): Promise<Db> {
   if (config.databaseUrl) {
     const pg = openPostgres(config.databaseUrl);
     await runPgMigrations(pg);
-    return pg as unknown as Db;
+    return usePostgres(pg);
   }
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);

@@ -12,6 +12,8 @@ export interface Config {
   databasePath: string;
   /** A PostgreSQL database to store in instead of SQLite under DATA_DIR (`DATABASE_URL=postgres://…`). */
   databaseUrl?: string;
+  /** The signing secrets are the cluster's, kept in the database (PostgreSQL without JWT_SECRET/JWT_REFRESH_SECRET). */
+  secretsInDatabase?: boolean;
   mediaDir: string;
   adminEmail: string;
   /** Absent means: generate one and print it once. */
@@ -60,12 +62,16 @@ export function loadConfig(env: Env = process.env): Config {
   makePrivateDir(dataDir);
   const mediaDir = join(dataDir, "media");
   makePrivateDir(mediaDir);
-  const secrets = persistedSecrets(dataDir);
+  const databaseUrl = isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : undefined;
+  // Several nodes share one PostgreSQL database: they must sign with the same secrets, kept there.
+  const secretsInDatabase = !!databaseUrl && !(env.JWT_SECRET && env.JWT_REFRESH_SECRET);
+  const secrets = secretsInDatabase ? { jwtSecret: "", jwtRefreshSecret: "" } : persistedSecrets(dataDir);
   return {
     port: parsePort(env.PORT),
     dataDir,
     databasePath: join(dataDir, "zapdesk.sqlite"),
-    databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : undefined,
+    databaseUrl,
+    secretsInDatabase,
     mediaDir,
     adminEmail: (env.ADMIN_EMAIL || "admin@example.com").trim().toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD || undefined,

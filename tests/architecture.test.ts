@@ -219,6 +219,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sandboxMessages: "src/channels/",
   importedRows: "src/ops/import-whaticket/",
   eventPayloads: "src/events/",
+  clusterSecrets: "src/modules/auth/",
 };
 
 /**

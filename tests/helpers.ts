@@ -85,7 +85,7 @@ export async function makeTestApp(
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
   // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
-  if (onPostgres && !config.databaseUrl) config.databaseUrl = `${await freshPgUrl()}?max=2&idle_timeout=1`;
+  if (onPostgres && !config.databaseUrl) config.databaseUrl = `${await freshPgUrl()}?max=6&idle_timeout=1`;
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = await composeDeps({

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
-import { type SQL, is } from "drizzle-orm";
+import { type SQL, is, sql as sqlTag } from "drizzle-orm";
 import { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
@@ -56,6 +56,47 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+interface PgTransactionContext {
+  tx: PgDatabase<never>;
+  done: boolean;
+}
+
+const pgTransactions = new AsyncLocalStorage<PgTransactionContext>();
+const pgRoots = new WeakMap<object, PgDatabase<never>>();
+
+/**
+ * PostgreSQL as the app uses it: a pool where a transaction holds a connection of its own. As on SQLite, every
+ * query made in the async context of `atomically` runs in its transaction, whichever handle it was made with
+ * (the database or the `tx` given): work inside a transaction never waits for a second connection of the pool,
+ * and is never left outside it. Once the transaction ended, late work of its context uses the pool again.
+ */
+export function usePostgres(pg: object): Db {
+  const root = pg as PgDatabase<never>;
+  const routed = new Proxy(root, {
+    get(target, key) {
+      const current = pgTransactions.getStore();
+      const handle = current && !current.done ? current.tx : target;
+      const value = Reflect.get(handle, key, handle);
+      return typeof value === "function" ? value.bind(handle) : value;
+    },
+  });
+  pgRoots.set(routed, root);
+  return routed as unknown as Db;
+}
+
+async function pgAtomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  const current = pgTransactions.getStore();
+  const outer = current && !current.done ? current.tx : (pgRoots.get(db) ?? (db as unknown as PgDatabase<never>));
+  return await outer.transaction(async (tx) => {
+    const context = { tx: tx as unknown as PgDatabase<never>, done: false };
+    try {
+      return await pgTransactions.run(context, () => work(db as Db));
+    } finally {
+      context.done = true;
+    }
+  });
+}
+
 /** Which engine answers this database or transaction. */
 export function dialectOf(db: object): Dialect {
   return is(db, PgDatabase) ? "postgres" : "sqlite";
@@ -70,7 +111,10 @@ export function sqliteClient(db: object): Database {
 
 /** Whether this runs inside a transaction of `db` (opened by `atomically`). */
 export function inTransaction(db: object): boolean {
-  if (dialectOf(db) === "postgres") return is(db, PgTransaction);
+  if (dialectOf(db) === "postgres") {
+    const current = pgTransactions.getStore();
+    return is(db, PgTransaction) || (!!current && !current.done);
+  }
   return !!sqliteHandles.get(db)?.gate.inside();
 }
 
@@ -95,6 +139,15 @@ export async function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): P
   const handle = sqliteHandles.get(db);
   if (!handle) throw new Error("not a database opened here");
   return handle.gate.run(handle.client, () => work(db as Db));
+}
+
+/**
+ * Within a transaction, waits for any other transaction holding `key` until it ends (PostgreSQL's advisory
+ * transaction lock): what SQLite's single writer gives every find-or-create, for nodes sharing PostgreSQL.
+ */
+export async function lockKey(tx: Writer, key: string): Promise<void> {
+  if (dialectOf(tx) === "postgres")
+    await (tx as unknown as PgDatabase<never>).execute(sqlTag`select pg_advisory_xact_lock(hashtext(${key}))`);
 }
 
 /** Runs a raw statement. */

@@ -1,3 +1,4 @@
+import { type SQLWrapper, sql } from "drizzle-orm";
 import * as pg from "./pg-schema";
 import * as sqlite from "./schema";
 
@@ -16,9 +17,18 @@ export const onPostgres = isPostgresUrl(process.env.DATABASE_URL);
 
 export const tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
 
+/** An instant as raw SQL and placeholders give it to a timestamp column: epoch ms on SQLite, a Date on PostgreSQL. */
+export const storedInstant = (at: Date | number): Date | number =>
+  onPostgres ? new Date(at) : typeof at === "number" ? at : at.getTime();
+
+/** A timestamp column read as epoch milliseconds, on both engines. */
+export const epochMs = (column: SQLWrapper) =>
+  onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
+
 export const {
   bulkLanes,
   chatbots,
+  clusterSecrets,
   connectionPhonebook,
   connectionQueues,
   connections,

@@ -39,7 +39,8 @@ export async function scheduleBackups(jobs: JobRunner, config: Config, log: Logg
     const name = takeScheduledBackup(config, config.backupKeep, now());
     log.info("scheduled backup written", { file: name });
   });
-  if (config.backupEveryHours > 0) await jobs.every("backup", config.backupEveryHours * 3600_000);
+  // PostgreSQL is backed up with its own tools (pg_dump); these backups copy the SQLite file.
+  if (config.backupEveryHours > 0 && !config.databaseUrl) await jobs.every("backup", config.backupEveryHours * 3600_000);
   else await jobs.never("backup");
 }
 

@@ -68,3 +68,13 @@ export const eventPayloads = sqliteTable(
   },
   (t) => [index("event_payloads_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Secrets every node of a cluster signs and checks tokens with, made by the first node that starts (unless
+ * JWT_SECRET and JWT_REFRESH_SECRET are given), so a token issued by one node is good on all of them.
+ */
+export const clusterSecrets = sqliteTable("cluster_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});

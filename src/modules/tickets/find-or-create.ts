@@ -1,8 +1,8 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first, lockKey, one } from "../../db/client";
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
-import { type TicketRow, tickets } from "../../db/tables";
+import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
 
 export interface TicketLookup {
@@ -26,13 +26,15 @@ const FALLBACK_WINDOW_S = 7200;
  */
 export async function findOrCreateTicket(deps: AppDeps, key: TicketLookup): Promise<FoundTicket> {
   return await atomically(deps.db, async (tx) => {
+    // Nodes sharing a database take turns per contact, as SQLite's single writer makes them.
+    await lockKey(tx, `ticket-of-contact:${key.contactId}`);
     const active = latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
     if (active) return { ticket: active, change: null };
 
     const seconds = Number.parseInt(await getSetting(deps.db, "timeCreateNewTicket"), 10);
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
     // Groups reuse their latest ticket whenever it was last active.
-    const since = key.isGroup ? 0 : deps.clock.now() - windowMs;
+    const since = storedInstant(key.isGroup ? 0 : deps.clock.now() - windowMs);
     const recent = await latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
     if (recent) {
       const ticket = (await first(

@@ -1,7 +1,7 @@
 import { type Db, first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { onPostgres, ticketTags, tickets } from "../../db/tables";
+import { epochMs, onPostgres, storedInstant, ticketTags, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
@@ -121,7 +121,7 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
 /** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
 async function pageOrder(db: Db, where: SQL | undefined, limit: number) {
   return await db
-    .select({ id: tickets.id, updatedAt: sql<number>`${tickets.updatedAt}` })
+    .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt) })
     .from(tickets)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
@@ -176,7 +176,7 @@ function carrying(db: Db, tagIds: number[]) {
 /** `where` limited to the tickets after `before` in page order (newest activity first), when given. */
 export function afterTicket(where: SQL | undefined, before: TicketListParams["before"]): SQL | undefined {
   if (!before) return where;
-  return and(where, sql`(${tickets.updatedAt}, ${tickets.id}) < (${before.updatedAt}, ${before.id})`);
+  return and(where, sql`(${tickets.updatedAt}, ${tickets.id}) < (${storedInstant(before.updatedAt)}, ${before.id})`);
 }
 
 /** How many tickets match `where`, counting no further than TICKET_COUNT_CAP. */

@@ -1,7 +1,7 @@
 import { first, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { ticketTags, tickets, type TicketRow } from "../../db/tables";
+import { storedInstant, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
 
@@ -61,7 +61,7 @@ export async function openTicketIdsOf(db: Reader, userId: number): Promise<numbe
  * counts as unread. Runs in the transaction that stores the message.
  */
 export async function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
-  await (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: at.getTime() });
+  await (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: storedInstant(at) });
 }
 
 const touch = (db: Writer, countUnread: boolean) =>
@@ -80,7 +80,7 @@ const touchKeepingUnread = prepared((db) => touch(db, false));
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
 export async function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
-  await touchForward(tx).run({ ticketId, body, at: at.getTime() });
+  await touchForward(tx).run({ ticketId, body, at: storedInstant(at) });
 }
 
 const touchForward = prepared((db) =>
