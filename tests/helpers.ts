@@ -85,7 +85,7 @@ export async function makeTestApp(
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
   // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
-  if (onPostgres && !config.databaseUrl) config.databaseUrl = `${await freshPgUrl()}?max=6&idle_timeout=1`;
+  if (onPostgres && !config.databaseUrl) config.databaseUrl = await pgDatabaseFor(overrides.databasePath);
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = await composeDeps({
@@ -98,6 +98,17 @@ export async function makeTestApp(
   });
   const app = await createApp(deps);
   return { app, db, hub, deps, clock, channels, sandbox };
+}
+
+/** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */
+const pgDatabases = new Map<string, string>();
+
+async function pgDatabaseFor(databasePath: string | undefined): Promise<string> {
+  const known = databasePath && pgDatabases.get(databasePath);
+  if (known) return known;
+  const url = `${await freshPgUrl()}?max=6&idle_timeout=1`;
+  if (databasePath) pgDatabases.set(databasePath, url);
+  return url;
 }
 
 let connectionSeq = 0;

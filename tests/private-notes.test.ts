@@ -2,9 +2,8 @@ import { first, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets, type TicketRow, webhookDeliveries } from "../src/db/tables";
+import { webhookEventsRecorded } from "../src/modules/webhooks/observe";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
-
-const settle = () => new Promise<void>((resolve) => queueMicrotask(resolve));
 
 /** An open ticket of the agent on a paired sandbox connection, whose contact wrote "Oi" (one unread). */
 async function setup() {
@@ -70,11 +69,11 @@ describe("private notes", () => {
     });
     expect(hook.status).toBe(200);
     await note(ctx, ticketId, agent.token, { body: "só para a equipe", isPrivate: true });
-    await settle();
+    await webhookEventsRecorded(ctx.deps);
     expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(0);
     expect(await ctx.deps.metrics.text()).not.toContain('direction="out"');
     await note(ctx, ticketId, agent.token, { body: "Olá Ana" });
-    await settle();
+    await webhookEventsRecorded(ctx.deps);
     expect(await ctx.db.select().from(webhookDeliveries)).toHaveLength(1);
     expect(await ctx.deps.metrics.text()).toContain('zapdesk_messages_total{direction="out"} 1');
   });

@@ -72,6 +72,7 @@ describe("/ws", () => {
     expect(ready.userId).toBe(user.id);
     expect(ready.expiresIn).toBeGreaterThan(ctx.deps.config.accessTokenTtl - 5);
     expect(ready.expiresIn).toBeLessThanOrEqual(ctx.deps.config.accessTokenTtl);
+    await hub.settled();
     await socket.fence();
     socket.close();
   });
@@ -82,6 +83,7 @@ describe("/ws", () => {
     await socket.next("ready");
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
+    await hub.settled();
     await socket.fence();
     hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", {
       action: "update",
@@ -95,6 +97,7 @@ describe("/ws", () => {
       action: "update",
       ticket: { id: ids.noQueueTicket },
     });
+    await hub.settled();
     await socket.fence();
     const seen = socket.received("ticket").map((f) => f.payload.ticket.id);
     expect(new Set(seen)).toEqual(new Set([ids.salesTicket, ids.noQueueTicket]));
@@ -106,6 +109,7 @@ describe("/ws", () => {
     const socket = await TestSocket.open(`${url}?token=${token}`);
     await socket.next("ready");
     socket.send({ type: "joinTickets", status: "open" });
+    await hub.settled();
     await socket.fence();
     hub.publish(
       ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: user.id }),
@@ -116,6 +120,7 @@ describe("/ws", () => {
       action: "update",
       n: 2,
     });
+    await hub.settled();
     await socket.fence();
     expect(socket.received("ticket").map((f) => f.payload.n)).toEqual([1]);
     socket.close();
@@ -127,8 +132,10 @@ describe("/ws", () => {
     await socket.next("ready");
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
+    await hub.settled();
     await socket.fence();
     hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", { action: "update" });
+    await hub.settled();
     await socket.fence();
     const frames = socket.received("ticket");
     expect(frames.length).toBe(2);
@@ -143,9 +150,11 @@ describe("/ws", () => {
     socket.send({ type: "joinChatBox", ticketId: ids.supportTicket });
     socket.send({ type: "joinChatBox", ticketId: ids.salesTicket });
     socket.send({ type: "joinChatBox", ticketId: 999999 });
+    await hub.settled();
     await socket.fence();
     hub.publish(`ticket:${ids.supportTicket}`, "appMessage", { action: "create", n: 1 });
     hub.publish(`ticket:${ids.salesTicket}`, "appMessage", { action: "create", n: 2 });
+    await hub.settled();
     await socket.fence();
     expect(socket.received("appMessage").map((f) => f.payload.n)).toEqual([2]);
     socket.close();
@@ -158,7 +167,9 @@ describe("/ws", () => {
     await admin.next("ready");
     hub.publish("all", "tag", { action: "create" });
     hub.publish("admins", "settings", { action: "update" });
+    await hub.settled();
     await agent.fence();
+    await hub.settled();
     await admin.fence();
     expect(agent.received("tag")).toHaveLength(1);
     expect(agent.received("settings")).toHaveLength(0);
@@ -173,6 +184,7 @@ describe("/ws", () => {
     socket.ws.send("not json");
     socket.send({ type: "joinChatBox", ticketId: "x" });
     socket.send({ type: "unknown" });
+    await hub.settled();
     await socket.fence();
     expect(socket.ws.readyState).toBe(WebSocket.OPEN);
     expect(socket.received("error" as never)).toEqual([]);

@@ -78,8 +78,10 @@ describe("C1: oversized and deeply nested frames", () => {
     attacker.ws.send("[".repeat(50_000) + "]".repeat(50_000));
     expect((await within(attacker.closed)).code).toBe(1009);
     expect((await fetch(health)).status).toBe(200);
+    await hub.settled();
     await bystander.fence();
     hub.publish("all", "tag", { action: "create" });
+    await hub.settled();
     await bystander.fence();
     expect(bystander.received("tag")).toHaveLength(1);
     bystander.close();
@@ -90,6 +92,7 @@ describe("C1: oversized and deeply nested frames", () => {
     socket.ws.send("[".repeat(2000) + "]".repeat(2000));
     socket.ws.send(`{"type":"ping","x":${"[".repeat(1500)}${"]".repeat(1500)}}`);
     socket.ws.send(`{"type":"joinChatBox","ticketId":{"a":{"b":{"c":1}}}}`);
+    await hub.settled();
     await socket.fence();
     expect(socket.received("pong")).toHaveLength(0);
     expect((await fetch(health)).status).toBe(200);
@@ -111,6 +114,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     hub.publish("all", "tag", { action: "create" });
     expect(socket.received("tag")).toHaveLength(0);
     expect(socket.received("user")).toHaveLength(0);
+    await hub.settled();
     await otherSocket.fence();
     expect(otherSocket.received("tag")).toHaveLength(1);
   });
@@ -135,6 +139,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     const socket = await openAs(agent.token);
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
+    await hub.settled();
     await socket.fence();
     expect((await http("DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
@@ -155,6 +160,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
     socket.send({ type: "joinChatBox", ticketId: supportTicket.id });
+    await hub.settled();
     await socket.fence();
 
     const res = await http("PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { queueIds: [sales] } });
@@ -162,6 +168,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     hub.publish(ticketRooms(supportTicket), "ticket", { action: "update", ticket: { id: supportTicket.id } });
     hub.publish(`ticket:${supportTicket.id}`, "appMessage", { action: "create", ticketId: supportTicket.id });
     hub.publish(ticketRooms(salesTicket), "ticket", { action: "update", ticket: { id: salesTicket.id } });
+    await hub.settled();
     await socket.fence();
 
     expect(new Set(socket.received("ticket").map((f) => f.payload.ticket.id))).toEqual(new Set([salesTicket.id]));
@@ -176,12 +183,14 @@ describe("H3: a socket follows its session and its user's access", () => {
     const socket = await openAs(agent.token);
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinChatBox", ticketId: ticket.id });
+    await hub.settled();
     await socket.fence();
 
     expect(
       (await http("PUT", `/api/tickets/${ticket.id}`, { token: admin.token, body: { queueId: support } })).status,
     ).toBe(200);
     hub.publish(`ticket:${ticket.id}`, "appMessage", { action: "create", ticketId: ticket.id });
+    await hub.settled();
     await socket.fence();
 
     // The list hears that the ticket left it, and nothing that shows the ticket in its new queue.
@@ -206,6 +215,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     expect((await socket.next("token")).payload.expiresIn).toBeGreaterThan(3000);
     ctx.clock.advance((ctx.deps.config.accessTokenTtl + 1) * 1000);
     hub.publish("all", "tag", { action: "create" });
+    await hub.settled();
     await socket.fence();
     expect(socket.received("tag")).toHaveLength(1);
     socket.close();
@@ -250,6 +260,7 @@ describe("frame rate and logs", () => {
     for (let second = 0; second < 60; second++) {
       for (let i = 0; i < 4; i++) socket.send({ type: "joinChatBox", ticketId: hidden.id });
       for (let i = 0; i < 4; i++) socket.ws.send("not json");
+      await hub.settled();
       await socket.fence();
       ctx.clock.advance(1000);
     }

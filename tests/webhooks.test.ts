@@ -1,4 +1,4 @@
-import { first as firstRow, sqliteClient } from "../src/db/client";
+import { closeDatabase, first as firstRow } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { jobs, tickets, webhookDeliveries } from "../src/db/tables";
 import { RETRY_BASE_MS, RETRY_WINDOW_MS } from "../src/modules/webhooks/deliver";
+import { webhookEventsRecorded } from "../src/modules/webhooks/observe";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 interface Received {
@@ -33,11 +34,13 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.stop(true);
 });
 
-const settle = () => new Promise<void>((resolve) => queueMicrotask(resolve));
+let current: TestContext | undefined;
+const settle = () => webhookEventsRecorded(current!.deps);
 const hmac = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
 async function setup() {
   const ctx = await makeTestApp();
+  current = ctx;
   const { token } = await loginAs(ctx, { profile: "admin" });
   const conn = await createSandboxConnection(ctx, { isDefault: true });
   return { ctx, token, conn };
@@ -132,12 +135,17 @@ describe("outbound webhooks", () => {
     await ctx.sandbox.network.settle();
     await settle();
     for (let i = 0; i < 5; i++) await ctx.deps.jobs.tick();
-    const statuses = statusHook.received.map((r) => JSON.parse(r.body).data);
+    const byDelivery = (received: Received[]) =>
+      [...received].sort(
+        (a, b) => Number(a.headers.get("x-zapdesk-delivery")) - Number(b.headers.get("x-zapdesk-delivery")),
+      );
+    const statuses = byDelivery(statusHook.received).map((r) => JSON.parse(r.body).data);
     expect(statuses.map((d) => [d.previousStatus, d.status])).toEqual([
       [null, "pending"],
       ["pending", "open"],
     ]);
-    const events = sentHook.received.map((r) => r.headers.get("x-zapdesk-event"));
+    // Deliveries run side by side: their order is that of their ids, not of their arrival.
+    const events = byDelivery(sentHook.received).map((r) => r.headers.get("x-zapdesk-event"));
     expect(events[0]).toBe("message.sent");
     expect(events.slice(1).every((e) => e === "message.ack")).toBe(true);
     expect(events.length).toBeGreaterThan(1);
@@ -154,7 +162,7 @@ describe("outbound webhooks", () => {
     await first.db
       .insert(webhookDeliveries)
       .values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" });
-    sqliteClient(first.db).close();
+    await closeDatabase(first.db);
     const second = await makeTestApp({ databasePath });
     await second.deps.jobs.tick();
     expect(hook.received).toHaveLength(1);

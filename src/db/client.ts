@@ -77,7 +77,8 @@ export function usePostgres(pg: object): Db {
       const current = pgTransactions.getStore();
       const handle = current && !current.done ? current.tx : target;
       const value = Reflect.get(handle, key, handle);
-      return typeof value === "function" ? value.bind(handle) : value;
+      // The driver's client is itself callable: it is handed over as it is.
+      return typeof value === "function" && key !== "$client" ? value.bind(handle) : value;
     },
   });
   pgRoots.set(routed, root);

@@ -54,20 +54,16 @@ export async function claimDue(
   limit: number,
 ): Promise<JobRow[]> {
   if (!kinds.length) return [];
+  const isDue = or(
+    and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
+    and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
+  );
   return await atomically(db, async (tx) => {
     const due = (
       await tx
         .select({ id: jobs.id })
         .from(jobs)
-        .where(
-          and(
-            inArray(jobs.kind, kinds),
-            or(
-              and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
-              and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
-            ),
-          ),
-        )
+        .where(and(inArray(jobs.kind, kinds), isDue))
         .orderBy(jobs.runAt, jobs.id)
         .limit(limit)
     ).map((r) => r.id);
@@ -80,7 +76,8 @@ export async function claimDue(
         attempts: sql`${jobs.attempts} + 1`,
         updatedAt: new Date(now),
       })
-      .where(inArray(jobs.id, due))
+      // Checked again as each row is taken: a node that claimed it meanwhile has made it not due any more.
+      .where(and(inArray(jobs.id, due), isDue))
       .returning();
   });
 }

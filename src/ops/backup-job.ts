@@ -40,7 +40,8 @@ export async function scheduleBackups(jobs: JobRunner, config: Config, log: Logg
     log.info("scheduled backup written", { file: name });
   });
   // PostgreSQL is backed up with its own tools (pg_dump); these backups copy the SQLite file.
-  if (config.backupEveryHours > 0 && !config.databaseUrl) await jobs.every("backup", config.backupEveryHours * 3600_000);
+  if (config.backupEveryHours > 0 && !config.databaseUrl)
+    await jobs.every("backup", config.backupEveryHours * 3600_000);
   else await jobs.never("backup");
 }
 

@@ -50,6 +50,11 @@ class OrderedFanOut {
     return undefined;
   }
 
+  /** Resolves once every publish so far has reached the sockets. */
+  settled(): Promise<void> {
+    return this.backlog ?? Promise.resolve();
+  }
+
   private enqueue(step: () => Promise<void> | undefined) {
     const next: Promise<void> = (this.backlog ?? Promise.resolve()).then(step).then(() => {
       if (this.backlog === next) this.backlog = undefined;
@@ -73,6 +78,11 @@ export class BunTopicHub implements RealtimeHub {
 
   /** `nodeId` prefixes frame ids; by default a random one per process. */
   constructor(private readonly nodeId: string = crypto.randomUUID().slice(0, 8)) {}
+
+  /** Resolves once every publish so far has reached the sockets (some wait for access checks). */
+  settled(): Promise<void> {
+    return this.fanOut.settled();
+  }
 
   attach(server: TopicServer) {
     this.server = server;

@@ -14,7 +14,10 @@ export async function sharedSecrets(db: Db): Promise<{ jwtSecret: string; jwtRef
     .insert(clusterSecrets)
     .values(NAMES.map((name) => ({ name, value: randomSecret() })))
     .onConflictDoNothing();
-  const rows = await db.select().from(clusterSecrets).where(inArray(clusterSecrets.name, [...NAMES]));
+  const rows = await db
+    .select()
+    .from(clusterSecrets)
+    .where(inArray(clusterSecrets.name, [...NAMES]));
   const value = (name: string) => rows.find((r) => r.name === name)!.value;
   return { jwtSecret: value("jwtSecret"), jwtRefreshSecret: value("jwtRefreshSecret") };
 }

@@ -87,19 +87,30 @@ async function observe(deps: AppDeps, event: DomainEvent) {
 
 const OBSERVED = new Set<DomainEvent["name"]>(["message.created", "message.updated", "ticket.updated"]);
 
+const recording = new WeakMap<AppDeps, Promise<void>>();
+
+/** Resolves once every event heard so far is recorded. */
+export function webhookEventsRecorded(deps: AppDeps): Promise<void> {
+  return recording.get(deps) ?? Promise.resolve();
+}
+
 /**
  * Turns domain events into webhook deliveries. Recording writes to the database, so it runs once the emitting
- * code has finished rather than inside it.
+ * code has finished rather than inside it, one event after another so deliveries keep the events' order.
  */
 export function observeForWebhooks(deps: AppDeps) {
   return (event: DomainEvent) => {
     if (!OBSERVED.has(event.name)) return;
-    queueMicrotask(async () => {
-      try {
-        await observe(deps, event);
-      } catch (error) {
-        deps.log.warn("webhook event not recorded", { event: event.name, error });
-      }
-    });
+    const previous = webhookEventsRecorded(deps);
+    recording.set(
+      deps,
+      previous.then(async () => {
+        try {
+          await observe(deps, event);
+        } catch (error) {
+          deps.log.warn("webhook event not recorded", { event: event.name, error });
+        }
+      }),
+    );
   };
 }
