@@ -1,3 +1,4 @@
+import { test } from "bun:test";
 import { type Db, first, one } from "../src/db/client";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
@@ -100,13 +101,19 @@ export async function makeTestApp(
   return { app, db, hub, deps, clock, channels, sandbox };
 }
 
+/**
+ * A test of what only the SQLite store has (its file, query plans, FTS5 tables, pragmas): skipped in the
+ * suite's PostgreSQL run, where the same behaviour has tests of its own or does not apply.
+ */
+export const sqliteOnly = test.skipIf(onPostgres);
+
 /** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */
 const pgDatabases = new Map<string, string>();
 
 async function pgDatabaseFor(databasePath: string | undefined): Promise<string> {
   const known = databasePath && pgDatabases.get(databasePath);
   if (known) return known;
-  const url = `${await freshPgUrl()}?max=6&idle_timeout=1`;
+  const url = `${await freshPgUrl()}?max=4&idle_timeout=1`;
   if (databasePath) pgDatabases.set(databasePath, url);
   return url;
 }

@@ -136,7 +136,7 @@ export async function one<T>(query: PromiseLike<T[]>): Promise<T> {
  * one already open. Work must run its queries on the `tx` it is given (on PostgreSQL, a connection of its own).
  */
 export async function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
-  if (dialectOf(db) === "postgres") return await (db as unknown as Db).transaction((tx) => work(tx as unknown as Db));
+  if (dialectOf(db) === "postgres") return await pgAtomically(db, work);
   const handle = sqliteHandles.get(db);
   if (!handle) throw new Error("not a database opened here");
   return handle.gate.run(handle.client, () => work(db as Db));

@@ -6,8 +6,8 @@ import { ticketsWithMatchingMessages } from "../messages/search";
 /**
  * The ticket search tab: ids of the tickets whose contact's name or number contains `search`, or with a message
  * whose words start with the words of `search`, as one select (names and numbers need three characters, words
- * two). The one place that knows how the search is stored (full-text indexes of SQLite here): another database
- * answers with the same ids.
+ * two). The one place that knows how the search is stored: FTS5 indexes on SQLite, a tsvector index and trigram
+ * indexes on PostgreSQL, which answer with the same ids.
  *
  * Both sides read their index newest first and stop after a bounded number of hits, then meet as one set of
  * ticket ids, so the list looks those tickets up by id instead of testing every ticket against the messages.
@@ -18,5 +18,5 @@ export function ticketSearch(search: string): SQL {
   const byMessage = ticketsWithMatchingMessages(search);
   if (byContact && byMessage) return sql`${byContact} union ${byMessage}`;
   // Nothing to look up (a single letter, punctuation): no ticket.
-  return byContact ?? byMessage ?? sql`select 0 where 0`;
+  return byContact ?? byMessage ?? sql`select 0 where 1 = 0`;
 }
