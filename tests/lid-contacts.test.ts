@@ -250,7 +250,7 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const [contact] = await contactRows(ctx);
     expect(contact).toMatchObject({ number: PHONE, lid: LID });
     const bodies: [string, boolean][] = [];
-    for (const m of await ctx.db.select().from(messages))
+    for (const m of await ctx.db.select().from(messages).orderBy(messages.id))
       bodies.push([m.body, (await ticketsOf(ctx, contact!.id)).some((t) => t.id === m.ticketId)]);
     expect(bodies).toEqual([
       ["1", true],

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, optOuts, schedules, tickets } from "../src/db/tables";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
-import { scheduleSchedules } from "../src/modules/schedules/jobs";
+import { scheduleSchedules, schedulesSettled } from "../src/modules/schedules/jobs";
 import { cancelUnsent } from "../src/modules/messages/outbox";
 import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -160,7 +160,7 @@ describe("sending schedules", () => {
 
     await ctx.channels.start(conn.id);
     await ctx.deps.outbox.idle(conn.id);
-    await Promise.resolve();
+    await schedulesSettled(ctx.deps);
     expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
   });
 

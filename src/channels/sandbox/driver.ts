@@ -37,6 +37,8 @@ const kindOfMime = (mime: string): MessageKind =>
 export class SandboxDriver implements ChannelDriver, SandboxControls {
   readonly kind = "sandbox" as const;
   private readonly sessions = new Map<number, Session>();
+  /** Per connection, the last inbound message still on its way: the next one is handed over after it. */
+  private readonly arrivals = new Map<number, Promise<void>>();
 
   constructor(readonly network: SandboxNetwork) {}
 
@@ -174,11 +176,36 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
 
   /** A simulated phone writes to (or calls) the connection; goes through the sink like a real message. Returns the id. */
   async inbound(connectionId: number, input: SandboxInbound): Promise<string> {
+    // Messages reach the app in the order they were sent, as over a phone's one socket, even when checking and
+    // recording them takes longer for some (a database with several connections answers in any order).
+    const previous = this.arrivals.get(connectionId) ?? Promise.resolve();
+    let handedOver!: () => void;
+    const turn = new Promise<void>((resolve) => {
+      handedOver = resolve;
+    });
+    this.arrivals.set(connectionId, turn);
+    try {
+      return await this.arrive(connectionId, input, previous, handedOver);
+    } finally {
+      handedOver();
+      if (this.arrivals.get(connectionId) === turn) this.arrivals.delete(connectionId);
+    }
+  }
+
+  private async arrive(
+    connectionId: number,
+    input: SandboxInbound,
+    previous: Promise<void>,
+    handOver: () => void,
+  ): Promise<string> {
     const session = await this.connected(connectionId);
     const id = input.id || this.newMessageId(connectionId);
     const at = this.network.now();
     if (input.call === "missed") {
-      await session.sink.onCall(connectionId, { id, from: input.from, at, kind: "missed" });
+      await previous;
+      const call = session.sink.onCall(connectionId, { id, from: input.from, at, kind: "missed" });
+      handOver();
+      await call;
       return id;
     }
     const kind: MessageKind = input.mediaType ?? "chat";
@@ -218,7 +245,10 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
       groupName: input.groupName,
       ...(lid ? { lid } : {}),
     };
-    await session.sink.onMessage(connectionId, message);
+    await previous;
+    const handled = session.sink.onMessage(connectionId, message);
+    handOver();
+    await handled;
     return id;
   }
 

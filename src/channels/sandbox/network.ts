@@ -170,9 +170,14 @@ export class SandboxNetwork {
   recordSoon(row: RecordRow): Promise<boolean> {
     return new Promise((done, failed) => {
       if (this.queuedRecords.push({ row, done, failed }) === 1)
-        setImmediate(async () => await this.writeQueuedRecords());
+        setImmediate(() => {
+          // One batch at a time: two could otherwise wait on each other's rows (the same message twice).
+          this.recording = this.recording.then(() => this.writeQueuedRecords());
+        });
     });
   }
+
+  private recording: Promise<void> = Promise.resolve();
 
   private async writeQueuedRecords() {
     const batch = this.queuedRecords;

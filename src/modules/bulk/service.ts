@@ -91,6 +91,6 @@ export async function deleteRecord(deps: AppDeps, id: number) {
  */
 export async function cleanReport(deps: AppDeps) {
   const removed = await deps.db.delete(massMessages).returning({ id: massMessages.id });
-  for (const { id } of removed) deps.events.emit("bulk.deleted", { id });
+  for (const { id } of removed.sort((a, b) => a.id - b.id)) deps.events.emit("bulk.deleted", { id });
   return removed.length;
 }

@@ -59,12 +59,22 @@ export class GroupCommit {
     });
   }
 
-  /** Runs and commits the queued writes now. */
-  async flush() {
+  private committing: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs and commits the queued writes now, after the batch being committed: one batch at a time, so batches
+   * never wait on each other's rows (on PostgreSQL two could otherwise lock the same new contacts in turn).
+   */
+  flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
-    if (!batch.length) return;
+    if (!batch.length) return this.committing;
+    this.committing = this.committing.then(() => this.commit(batch));
+    return this.committing;
+  }
+
+  private async commit(batch: Job[]) {
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
     // Temporary storage in memory for the batch only; see IN_MEMORY_TEMP.
     const client = dialectOf(this.db) === "sqlite" ? sqliteClient(this.db) : undefined;

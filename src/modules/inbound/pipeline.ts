@@ -46,6 +46,8 @@ function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState
 /** The inbound message pipeline: contact, ticket, idempotent storage, then the bot stage. */
 export class InboundPipeline {
   private readonly chats = new KeyedMutex();
+  /** A chat's messages, by the address they came from, in the order they arrived. */
+  private readonly arrivals = new KeyedMutex();
   private readonly commits: GroupCommit;
 
   constructor(
@@ -55,8 +57,15 @@ export class InboundPipeline {
     this.commits = new GroupCommit(deps.db, deps.events, indexNewRows);
   }
 
-  /** Handles one message seen on a connection (inbound, or sent from the phone itself). */
-  async handle(connectionId: number, message: NormalizedMessage): Promise<void> {
+  /**
+   * Handles one message seen on a connection (inbound, or sent from the phone itself), after the earlier ones
+   * of its chat: their turn is taken as they arrive, before any lookup, whose answers may come in any order.
+   */
+  handle(connectionId: number, message: NormalizedMessage): Promise<void> {
+    return this.arrivals.run(`${connectionId}:${message.chatId}`, () => this.process(connectionId, message));
+  }
+
+  private async process(connectionId: number, message: NormalizedMessage): Promise<void> {
     const { deps } = this;
     // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;

@@ -2,6 +2,13 @@ import type { AppDeps } from "../../deps";
 import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedules } from "./dispatch";
 import type { JobRunner } from "../../jobs/runner";
 
+const settling = new WeakMap<AppDeps, Promise<void>>();
+
+/** Resolves once the schedules of every message heard as sent or failed so far are settled. */
+export function schedulesSettled(deps: AppDeps): Promise<void> {
+  return settling.get(deps) ?? Promise.resolve();
+}
+
 /**
  * Schedules: every few seconds due ones are picked (overdue ones too, after a stop) and each
  * is sent by its own job right away. A message that waited for its connection settles its schedule as soon as the
@@ -11,8 +18,15 @@ export async function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs 
   deps.events.subscribe((event) => {
     if (event.name !== "message.updated") return;
     const { id, sendState } = event.payload.message;
-    if (sendState === "sent" || sendState === "failed")
-      queueMicrotask(async () => await settleWaitingSchedules(deps, id));
+    if (sendState !== "sent" && sendState !== "failed") return;
+    settling.set(
+      deps,
+      schedulesSettled(deps).then(() =>
+        settleWaitingSchedules(deps, id).catch((error) =>
+          deps.log.warn("schedule not settled", { messageId: id, error }),
+        ),
+      ),
+    );
   });
   jobs.handle("schedule-monitor", async () => {
     await settleWaitingSchedules(deps);
