@@ -48,6 +48,40 @@ const outcomes: Outcome[] = [
   await run(["bun", "test"]),
 ];
 
+/**
+ * The same suite on PostgreSQL (a throwaway cluster, tests/pg-harness.ts), but for the files about the SQLite
+ * store itself (its file and pragmas, statements and transactions on its one connection, query plans, FTS5
+ * tables, file backups and restores), the tools that read a SQLite file (migrations, the importers,
+ * migrate-to-postgres), the PostgreSQL tests that start clusters of their own, and the driver and crash tests
+ * that open a SQLite file directly or restart a process on a DATA_DIR.
+ */
+const SQLITE_ONLY = new Set([
+  "tests/backup.test.ts",
+  "tests/scheduled-backups.test.ts",
+  "tests/storage.test.ts",
+  "tests/migrations.test.ts",
+  "tests/db-statements.test.ts",
+  "tests/db-transactions.test.ts",
+  "tests/ticket-list-plan.test.ts",
+  "tests/message-search-index.test.ts",
+  "tests/import-whaticket.test.ts",
+  "tests/migrate-to-postgres.test.ts",
+  "tests/pg-schema.test.ts",
+  "tests/postgres-client.test.ts",
+  "tests/pg-event-bus.test.ts",
+  "tests/bulk-crash.test.ts",
+  "tests/channels/baileys-inbox.test.ts",
+  "tests/channels/baileys-crash.test.ts",
+  "tests/channels/baileys-lazy.test.ts",
+]);
+const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
+if (hasPostgres) {
+  const files = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })]
+    .filter((f) => !SQLITE_ONLY.has(f))
+    .sort();
+  outcomes.push(await run(["bun", "test", "--preload", "./tests/pg-preload.ts", ...files.map((f) => `./${f}`)]));
+} else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
+
 const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
 if (e2eFiles.length > 0) {
   if (existsSync(CHROMIUM)) {

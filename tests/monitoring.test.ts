@@ -1,4 +1,4 @@
-import { sqliteClient } from "../src/db/client";
+import { closeDatabase } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { version } from "../package.json";
@@ -28,7 +28,7 @@ describe("monitoring", () => {
 
   test("/health answers 503 when the database does not", async () => {
     const ctx = await makeTestApp();
-    sqliteClient(ctx.db).close();
+    await closeDatabase(ctx.db);
     const res = await call(ctx.app, "GET", "/health");
     expect(res).toMatchObject({ status: 503, json: { status: "error", database: "unavailable" } });
   });
