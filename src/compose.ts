@@ -6,7 +6,11 @@ import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
 import { type Db, openDatabase, usePostgres } from "./db/client";
-import { openPostgres, runPgMigrations } from "./db/postgres";
+import { openPostgres, runPgMigrations, singleConnectionUrl } from "./db/postgres";
+import type { EventBus } from "./events/bus";
+import { PgEventBus, startPgEventBus } from "./events/pg-bus";
+import type { DomainEvent } from "./events/catalogue";
+import { ConnectionLeases } from "./channels/leases";
 import { sharedSecrets } from "./modules/auth/cluster-secrets";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps } from "./deps";
@@ -41,14 +45,24 @@ export async function composeDeps(opts: {
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
   /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
   manualSandboxAcks?: boolean;
+  /** Events stay on this node even on PostgreSQL (tests of one node, which open many apps). */
+  localEvents?: boolean;
 }) {
   const { hub, log, clock } = opts;
   const db = await openStorage(opts.config, log);
   const config = opts.config.secretsInDatabase ? { ...opts.config, ...(await sharedSecrets(db)) } : opts.config;
   await seedSettings(db);
-  const events = new LocalEventBus(log);
+  // Nodes sharing PostgreSQL tell each other what happened (their browsers show it all).
+  const events: EventBus =
+    config.databaseUrl && !opts.localEvents
+      ? await startPgEventBus({ url: singleConnectionUrl(config.databaseUrl), log, now: () => clock.now() })
+      : new LocalEventBus(log);
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
-  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log });
+  // Nodes sharing PostgreSQL run each connection on one of them, by lease.
+  const leases = config.databaseUrl
+    ? new ConnectionLeases(db, events instanceof PgEventBus ? events.nodeId : crypto.randomUUID().slice(0, 8), Date.now)
+    : undefined;
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log, leases });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({
     db,
@@ -85,8 +99,17 @@ export async function composeDeps(opts: {
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   await requeueInterrupted(deps);
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
+  // A message written on another node for a connection this node runs goes out from here.
+  if (leases) events.subscribeAll((event) => void sendIfRunHere(deps, event));
   await scheduleBulk(deps);
-  return { deps, db, channels, sandbox, sandboxNetwork };
+  return { deps, db, channels, sandbox, sandboxNetwork, leases };
+}
+
+async function sendIfRunHere(deps: AppDeps, event: DomainEvent) {
+  if (event.name !== "message.created" || event.payload.message.sendState !== "queued") return;
+  const connectionId = event.payload.message.whatsappId;
+  if (connectionId != null && (await deps.channels.isRunning(connectionId)))
+    await deps.outbox.flush(deps, connectionId);
 }
 
 /**

@@ -13,6 +13,7 @@ import { keepRunningOnUncaughtErrors } from "./process-guards";
 import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
 import { stopServer } from "./shutdown";
+import { keepLeases } from "./channels/leases";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
@@ -21,7 +22,7 @@ async function main() {
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   keepRunningOnUncaughtErrors(log);
   const hub = new BunTopicHub();
-  const { deps, db, channels, sandboxNetwork } = await composeDeps({
+  const { deps, db, channels, sandboxNetwork, leases } = await composeDeps({
     config,
     hub,
     log,
@@ -35,6 +36,8 @@ async function main() {
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   void channels.startAll();
+  // With nodes sharing PostgreSQL: leases renewed, and a dead node's connections taken over.
+  const keeper = leases && keepLeases(leases, channels, log);
   const jobs = deps.jobs;
   await scheduleAutoClose(jobs, deps, config.autoCloseHours);
   await scheduleBackups(jobs, config, log, () => deps.clock.now());
@@ -52,7 +55,21 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    await stopServer({ app, stopJobs: () => jobs.stop(), channels, sandboxNetwork, db, log }, signal);
+    await stopServer(
+      {
+        app,
+        stopJobs: () => {
+          keeper?.stop();
+          return jobs.stop();
+        },
+        channels,
+        sandboxNetwork,
+        db,
+        events: deps.events,
+        log,
+      },
+      signal,
+    );
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

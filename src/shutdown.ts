@@ -11,6 +11,8 @@ export interface RunningServer {
   channels: Channels;
   sandboxNetwork: SandboxNetwork;
   db: Db;
+  /** The cross-node event bus, when nodes share PostgreSQL. */
+  events?: object;
   log: Logger;
 }
 
@@ -25,5 +27,6 @@ export async function stopServer(server: RunningServer, reason: string) {
   await server.app?.stop(true);
   await server.channels.stopAll();
   server.sandboxNetwork.cancelAll();
+  await (server.events as { close?(): Promise<void> } | undefined)?.close?.();
   await closeDatabase(server.db);
 }

@@ -220,6 +220,7 @@ const TABLE_OWNERS: Record<string, string> = {
   importedRows: "src/ops/import-whaticket/",
   eventPayloads: "src/events/",
   clusterSecrets: "src/modules/auth/",
+  connectionLeases: "src/channels/",
 };
 
 /**

@@ -26,7 +26,7 @@ function recordingLog() {
 function hear(bus: PgEventBus) {
   const events: DomainEvent[] = [];
   let waiting: { count: number; done: () => void } | undefined;
-  bus.subscribe((event) => {
+  bus.subscribeAll((event) => {
     events.push(event);
     if (waiting && events.length >= waiting.count) waiting.done();
   });
@@ -171,9 +171,21 @@ describe.skipIf(!hasPostgres)("PostgreSQL event bus", () => {
     expect(tagIds(onB.events)).toEqual([2]);
   });
 
+  test("another node's events reach the listeners of every node's events, not those of this node's own", async () => {
+    const [a, b] = await nodes(2);
+    const own: DomainEvent[] = [];
+    b!.subscribe((event) => void own.push(event));
+    const onB = hear(b!);
+    a!.emit("tag.deleted", { tagId: 6 });
+    await onB.until(1);
+    b!.emit("tag.deleted", { tagId: 7 });
+    expect(tagIds(onB.events)).toEqual([6, 7]);
+    expect(tagIds(own)).toEqual([7]);
+  });
+
   test("a listener that throws is logged and the node's other listeners still hear the event", async () => {
     const [a, b] = await nodes(2);
-    b!.subscribe(() => {
+    b!.subscribeAll(() => {
       throw new Error("broken listener");
     });
     const onB = hear(b!);

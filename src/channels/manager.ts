@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { ConnectionLeases } from "./leases";
 import { waAuthCreds } from "../db/tables";
 import { AppError, notFound } from "../errors";
 import type { Logger } from "../log";
@@ -24,6 +25,8 @@ export interface ManagerDeps {
   /** The connections themselves: which exist, their status. */
   records: ConnectionRecords;
   log: Logger;
+  /** When nodes share the database: a connection runs on the node holding its lease. */
+  leases?: ConnectionLeases;
 }
 
 /**
@@ -88,11 +91,31 @@ export class ConnectionManager implements Channels {
     return job;
   }
 
+  /** Stops the connection here; another node sharing the database may take it over at once. */
   stop(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
-      const driver = await this.driverOf(connectionId);
-      if (driver?.isRunning(connectionId)) await driver.stop(connectionId);
+      await this.stopDriver(connectionId);
+      await this.deps.leases?.release(connectionId);
     });
+  }
+
+  /** The connections that should run somewhere: every one not deliberately disconnected. */
+  wanted(): Promise<number[]> {
+    return this.deps.records.idsToStart();
+  }
+
+  isRunningHere(connectionId: number): Promise<boolean> {
+    return this.isRunning(connectionId);
+  }
+
+  /** Stops the connection's socket here, its lease left as it is (already another node's). */
+  stopHere(connectionId: number): Promise<void> {
+    return this.serial(connectionId, () => this.stopDriver(connectionId));
+  }
+
+  private async stopDriver(connectionId: number) {
+    const driver = await this.driverOf(connectionId);
+    if (driver?.isRunning(connectionId)) await driver.stop(connectionId);
   }
 
   disconnect(connectionId: number): Promise<void> {
@@ -192,6 +215,10 @@ export class ConnectionManager implements Channels {
     if (!connection) throw notFound("ERR_NO_WAPP_FOUND");
     const driver = this.drivers.get(connection.provider);
     if (!driver) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (this.deps.leases && !(await this.deps.leases.claim(connectionId))) {
+      this.deps.log.info("connection runs on another node", { whatsappId: connectionId });
+      return;
+    }
     if (await driver.isRunning(connectionId)) await driver.stop(connectionId);
     await this.persistStatus(connectionId, "OPENING");
     try {

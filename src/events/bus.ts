@@ -10,8 +10,13 @@ export type EventListener = (event: DomainEvent) => void;
  */
 export interface EventBus {
   emit<N extends DomainEventName>(name: N, payload: DomainEvents[N]): void;
-  /** Returns the function that unsubscribes. */
+  /** Hears what happened on this node. Returns the function that unsubscribes. */
   subscribe(listener: EventListener): () => void;
+  /**
+   * Hears what happened on every node sharing the database (on a single node, the same as `subscribe`): for
+   * what each node must show, such as its browsers; work done once per event listens on its own node only.
+   */
+  subscribeAll(listener: EventListener): () => void;
 }
 
 /** The bus of one process. */
@@ -34,5 +39,9 @@ export class LocalEventBus implements EventBus {
   subscribe(listener: EventListener) {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  subscribeAll(listener: EventListener) {
+    return this.subscribe(listener);
   }
 }

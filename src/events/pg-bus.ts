@@ -28,13 +28,16 @@ type Notice = { from: string; event: DomainEvent } | { from: string; ref: number
 
 /**
  * The bus of a node among several on one PostgreSQL database. An event is delivered to this node's listeners at
- * once, exactly as on the local bus, and published to the other nodes with NOTIFY, one at a time in emit order.
- * A node hears its own notifications too and ignores them; the others' it delivers in the order they were sent.
+ * once, exactly as on the local bus, and published to the other nodes with NOTIFY, one at a time in emit order,
+ * where it reaches the listeners of every node's events (`subscribeAll`). A node hears its own notifications too
+ * and ignores them; the others' it delivers in the order they were sent.
  */
 export class PgEventBus implements EventBus {
   readonly nodeId: string;
   private readonly sql: SQL;
   private readonly local: LocalEventBus;
+  /** Hears this node's events and the other nodes'. */
+  private readonly all: LocalEventBus;
   private readonly log: PgEventBusOptions["log"];
   private readonly now: () => number;
   private readonly channel: string;
@@ -51,6 +54,7 @@ export class PgEventBus implements EventBus {
     this.sql = new SQL(options.url);
     this.log = options.log;
     this.local = new LocalEventBus(options.log);
+    this.all = new LocalEventBus(options.log);
     this.now = options.now ?? Date.now;
     this.channel = options.channel ?? "zapdesk_events";
   }
@@ -66,6 +70,7 @@ export class PgEventBus implements EventBus {
 
   emit<N extends DomainEventName>(name: N, payload: DomainEvents[N]) {
     this.local.emit(name, payload);
+    this.all.emit(name, payload);
     if (this.closed) return;
     const event = { name, payload } as DomainEvent;
     this.outgoing = this.outgoing.then(() =>
@@ -77,6 +82,10 @@ export class PgEventBus implements EventBus {
 
   subscribe(listener: EventListener) {
     return this.local.subscribe(listener);
+  }
+
+  subscribeAll(listener: EventListener) {
+    return this.all.subscribe(listener);
   }
 
   /** Stops listening, waits for the events already emitted to be published, and closes the connections. */
@@ -125,7 +134,7 @@ export class PgEventBus implements EventBus {
     if (this.closed || notice.from === this.nodeId) return;
     const event = "event" in notice ? notice.event : await this.stored(notice.ref);
     if (!event || this.closed) return;
-    this.local.emit(event.name, event.payload as never);
+    this.all.emit(event.name, event.payload as never);
   }
 
   private async stored(id: number): Promise<DomainEvent | undefined> {

@@ -118,7 +118,7 @@ function ticketUpdateFrames({ ticket, before }: Extract<DomainEvent, { name: "ti
 }
 
 /**
- * Publishes every domain event to the browsers that may see it, after `present` (which turns what services say
+ * Publishes every domain event, of every node, to the browsers that may see it, after `present` (which turns what services say
  * into what browsers are sent, such as signed media links).
  */
 export function publishToBrowsers(
@@ -126,7 +126,7 @@ export function publishToBrowsers(
   hub: RealtimeHub,
   present: (event: DomainEvent) => DomainEvent = (e) => e,
 ) {
-  return bus.subscribe((event) => {
+  return bus.subscribeAll((event) => {
     for (const [rooms, name, payload] of framesOf(present(event))) hub.publish(rooms, name, payload);
   });
 }

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
-import { bytes, createdAt, updatedAt } from "./columns";
+import { bytes, createdAt, date, updatedAt } from "./columns";
 import { connections } from "./connections";
 
 /** Baileys credentials, one JSON row per connection (BufferJSON encoded). */
@@ -81,3 +81,15 @@ export const sandboxMessages = pgTable(
   },
   (t) => [index("sandbox_messages_peer_idx").on(t.whatsappId, t.peer, t.id)],
 );
+
+/**
+ * Which node runs each WhatsApp connection when several share the database: the holder renews its lease every
+ * few seconds; a lease left to expire (its node died) or released (its node stopped) is taken by another node.
+ */
+export const connectionLeases = pgTable("connection_leases", {
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  nodeId: text("node_id").notNull(),
+  expiresAt: date("expires_at").notNull(),
+});

@@ -81,3 +81,15 @@ export const sandboxMessages = sqliteTable(
   },
   (t) => [index("sandbox_messages_peer_idx").on(t.whatsappId, t.peer, t.id)],
 );
+
+/**
+ * Which node runs each WhatsApp connection when several share the database: the holder renews its lease every
+ * few seconds; a lease left to expire (its node died) or released (its node stopped) is taken by another node.
+ */
+export const connectionLeases = sqliteTable("connection_leases", {
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  nodeId: text("node_id").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -114,5 +114,6 @@ function bufferingBus(bus: EventBus, into: Emitted[]): EventBus {
   return {
     emit: (name, payload) => void into.push([name, payload]),
     subscribe: (listener) => bus.subscribe(listener),
+    subscribeAll: (listener) => bus.subscribeAll(listener),
   };
 }
