@@ -69,6 +69,7 @@ const SQLITE_ONLY = new Set([
   "tests/pg-schema.test.ts",
   "tests/postgres-client.test.ts",
   "tests/pg-event-bus.test.ts",
+  "tests/cluster.test.ts",
   "tests/bulk-crash.test.ts",
   "tests/channels/baileys-inbox.test.ts",
   "tests/channels/baileys-crash.test.ts",

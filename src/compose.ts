@@ -45,8 +45,8 @@ export async function composeDeps(opts: {
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
   /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
   manualSandboxAcks?: boolean;
-  /** Events stay on this node even on PostgreSQL (tests of one node, which open many apps). */
-  localEvents?: boolean;
+  /** The only node, even on PostgreSQL (tests of one node): events stay here, connections need no lease. */
+  singleNode?: boolean;
 }) {
   const { hub, log, clock } = opts;
   const db = await openStorage(opts.config, log);
@@ -54,14 +54,19 @@ export async function composeDeps(opts: {
   await seedSettings(db);
   // Nodes sharing PostgreSQL tell each other what happened (their browsers show it all).
   const events: EventBus =
-    config.databaseUrl && !opts.localEvents
+    config.databaseUrl && !opts.singleNode
       ? await startPgEventBus({ url: singleConnectionUrl(config.databaseUrl), log, now: () => clock.now() })
       : new LocalEventBus(log);
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
   // Nodes sharing PostgreSQL run each connection on one of them, by lease.
-  const leases = config.databaseUrl
-    ? new ConnectionLeases(db, events instanceof PgEventBus ? events.nodeId : crypto.randomUUID().slice(0, 8), Date.now)
-    : undefined;
+  const leases =
+    config.databaseUrl && !opts.singleNode
+      ? new ConnectionLeases(
+          db,
+          events instanceof PgEventBus ? events.nodeId : crypto.randomUUID().slice(0, 8),
+          Date.now,
+        )
+      : undefined;
   const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log, leases });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({
@@ -100,7 +105,7 @@ export async function composeDeps(opts: {
   await requeueInterrupted(deps);
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
   // A message written on another node for a connection this node runs goes out from here.
-  if (leases) events.subscribeAll((event) => void sendIfRunHere(deps, event));
+  if (events instanceof PgEventBus) events.subscribeOthers((event) => void sendIfRunHere(deps, event));
   await scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork, leases };
 }

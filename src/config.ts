@@ -60,7 +60,8 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || "./data");
   makePrivateDir(dataDir);
-  const mediaDir = join(dataDir, "media");
+  // Nodes sharing a database share their media too: a mounted directory, or DATA_DIR/media on one node.
+  const mediaDir = env.MEDIA_DIR ? resolve(env.MEDIA_DIR) : join(dataDir, "media");
   makePrivateDir(mediaDir);
   const databaseUrl = isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : undefined;
   // Several nodes share one PostgreSQL database: they must sign with the same secrets, kept there.

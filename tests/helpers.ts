@@ -96,8 +96,9 @@ export async function makeTestApp(
     clock,
     // Ack steps wait for `sandbox.network.settle()`: no timer outlives its test.
     manualSandboxAcks: true,
-    // One node: its events need not cross to others (the cluster tests run nodes of their own).
-    localEvents: true,
+    // One node: its events need not cross to others, its connections need no lease (the cluster tests run
+    // nodes of their own).
+    singleNode: true,
   });
   const app = await createApp(deps);
   return { app, db, hub, deps, clock, channels, sandbox };

@@ -31,6 +31,7 @@ async function setup() {
     await jobs.tick();
     await jobs.tick();
     await ctx.deps.outbox.idle(conn.id);
+    await schedulesSettled(ctx.deps);
   };
   return { ctx, conn, agent, contact, jobs, runAfter };
 }

@@ -38,6 +38,8 @@ export class PgEventBus implements EventBus {
   private readonly local: LocalEventBus;
   /** Hears this node's events and the other nodes'. */
   private readonly all: LocalEventBus;
+  /** Hears the other nodes' events only. */
+  private readonly others: LocalEventBus;
   private readonly log: PgEventBusOptions["log"];
   private readonly now: () => number;
   private readonly channel: string;
@@ -55,6 +57,7 @@ export class PgEventBus implements EventBus {
     this.log = options.log;
     this.local = new LocalEventBus(options.log);
     this.all = new LocalEventBus(options.log);
+    this.others = new LocalEventBus(options.log);
     this.now = options.now ?? Date.now;
     this.channel = options.channel ?? "zapdesk_events";
   }
@@ -86,6 +89,11 @@ export class PgEventBus implements EventBus {
 
   subscribeAll(listener: EventListener) {
     return this.all.subscribe(listener);
+  }
+
+  /** Hears what happened on the other nodes only. */
+  subscribeOthers(listener: EventListener) {
+    return this.others.subscribe(listener);
   }
 
   /** Stops listening, waits for the events already emitted to be published, and closes the connections. */
@@ -135,6 +143,7 @@ export class PgEventBus implements EventBus {
     const event = "event" in notice ? notice.event : await this.stored(notice.ref);
     if (!event || this.closed) return;
     this.all.emit(event.name, event.payload as never);
+    this.others.emit(event.name, event.payload as never);
   }
 
   private async stored(id: number): Promise<DomainEvent | undefined> {

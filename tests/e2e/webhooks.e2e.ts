@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { connections } from "../../src/db/tables";
 import { getSetting } from "../../src/modules/settings/service";
+import { webhookEventsRecorded } from "../../src/modules/webhooks/observe";
 import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -58,7 +59,7 @@ describe("webhooks screen", () => {
     await env.deps.channels.start(conn.id);
     await env.sandbox.scan(conn.id);
     await env.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
-    await Promise.resolve();
+    await webhookEventsRecorded(env.deps);
     await env.deps.jobs.tick();
     expect(received).toHaveLength(1);
 
