@@ -65,6 +65,7 @@ async function api(node: Node, method: string, path: string, opts: { token?: str
     },
     body: opts.body ? JSON.stringify(opts.body) : undefined,
   });
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the answer it checks
   return { status: res.status, json: (await res.json().catch(() => null)) as any };
 }
 
