@@ -4,7 +4,7 @@ import { atomically, type Db, first, one } from "../src/db/client";
  * list, search, the first /tickets page HTML, message history, and inbound messages through the sandbox.
  * Bounded loops; loopback only. No targets: the targets are set at 100,000 tickets.
  */
-import { connections, contacts, messages, queues, tickets } from "../src/db/schema";
+import { connections, contacts, messages, queues, tickets } from "../src/db/tables";
 import { type Figure, quantile } from "./figure";
 import { startTempApp } from "./temp-app";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { runMigrations } from "../src/db/migrate";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "../tests/channels/fakewa/server";
 import type { Figure } from "./figure";
 import { ROOT, rssMiB } from "./server-process";

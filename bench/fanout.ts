@@ -5,7 +5,7 @@ import { sqliteClient } from "../src/db/client";
  * message's commit (its `message.created` event) to the socket receiving its frame. The sockets live in a worker
  * thread of the same process. `bun bench/fanout.ts` runs it on a temp directory.
  */
-import { users } from "../src/db/schema";
+import { users } from "../src/db/tables";
 import type { NormalizedMessage } from "../src/channels/types";
 import type { DomainEvents } from "../src/events/catalogue";
 import { createTokens } from "../src/modules/auth/tokens";

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NormalizedMessage } from "../src/channels/types";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { importHistory } from "../src/modules/inbound/history";
 import { eq } from "drizzle-orm";
 import type { Figure } from "./figure";
@@ -106,7 +106,7 @@ function rawSqliteCommitRate(ms: number): number {
 
 const phoneOf = (i: number) => `5521${String(700_000_000 + i)}`;
 
-async function httpIngestRate(total: number, concurrency: number, phones: number): Promise<number> {
+export async function httpIngestRate(total: number, concurrency: number, phones: number): Promise<number> {
   const app = await startTempApp();
   try {
     const url = `${app.base}/api/sandbox/${app.connectionId}/inbound`;
@@ -151,7 +151,7 @@ function cpuSince(start: NodeJS.CpuUsage) {
   return used.user + used.system;
 }
 
-async function pipelineIngestRate(total: number, concurrency: number, phones: number): Promise<Rate> {
+export async function pipelineIngestRate(total: number, concurrency: number, phones: number): Promise<Rate> {
   const app = await startTempApp();
   try {
     const sink = app.channels.driverSink;

@@ -9,7 +9,7 @@ import { type Db, first, sqliteClient } from "../src/db/client";
  */
 import { desc } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
-import { contacts, messages, queues, tags, tickets } from "../src/db/schema";
+import { contacts, messages, queues, tags, tickets } from "../src/db/tables";
 import { type Figure, quantile } from "./figure";
 
 /** An admin's bearer token and session cookie on the served app. */

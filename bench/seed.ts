@@ -21,7 +21,7 @@ import {
   ticketTags,
   userQueues,
   users,
-} from "../src/db/schema";
+} from "../src/db/tables";
 
 export interface SeedOptions {
   tickets?: number;

@@ -5,16 +5,29 @@ import { closeDatabase, type Db, one } from "../src/db/client";
  * directory.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { SQL } from "bun";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
 import { composeDeps } from "../src/compose";
 import { loadConfig } from "../src/config";
-import { connections } from "../src/db/schema";
+import { connections } from "../src/db/tables";
 import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { BunTopicHub } from "../src/realtime/hub";
 import { systemClock } from "../src/shared/clock";
+
+let databases = 0;
+
+async function freshPostgresDatabase(serverUrl: string): Promise<string> {
+  const admin = new SQL({ url: serverUrl, max: 1 });
+  const name = `bench_${process.pid}_${++databases}`;
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 export const ADMIN = { email: "bench@example.com", password: "bench-password" };
 
@@ -27,14 +40,23 @@ export async function startTempApp<S = undefined>(
   } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
+  // With DATABASE_URL (bench/postgres.ts), each app gets a database of its own on that server.
+  const databaseUrl = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dir,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: "silent",
   });
   const hub = new BunTopicHub();
-  const composed = await composeDeps({ config, hub, log: createLogger("silent"), clock: systemClock });
+  const composed = await composeDeps({
+    config,
+    hub,
+    log: createLogger("silent"),
+    clock: systemClock,
+    singleNode: true,
+  });
   const { deps, db, channels, sandbox } = composed;
   await ensureFirstAdmin(deps);
   const seeded = (await opts.seed?.(db)) as S;

@@ -116,6 +116,39 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
     expect((await api(b, "GET", "/users", { token: adminOnA })).status).toBe(200);
   });
 
+  test("a campaign stored on one node is sent by the node running its connection, each recipient once", async () => {
+    const token = await logIn(a, ADMIN);
+    const connection = await api(b, "POST", "/whatsapp", { token, body: { name: "Campanha", provider: "sandbox" } });
+    expect(connection.status).toBe(200);
+    const id = connection.json.id as number;
+    const running = await eventually(
+      async () => {
+        for (const node of [a, b])
+          if ((await api(node, "POST", `/sandbox/${id}/scan`, { token })).status === 200) return node;
+        return undefined;
+      },
+      10_000,
+      "a node runs the new connection",
+    );
+    const settings = { whatsappId: id, limit: 10, minutes: 0, seconds: 1 };
+    expect((await api(a, "POST", "/settingsMessage", { token, body: settings })).status).toBe(200);
+    const phones = Array.from({ length: 5 }, (_, i) => `55119555000${i}`);
+    const stored = await api(running === a ? b : a, "POST", "/bulkMessage", {
+      token,
+      body: phones.map((phone) => ({ phone, message: `Promoção ${phone}`, whatsappId: id })),
+    });
+    expect(stored.status).toBe(200);
+    const report = async () =>
+      ((await api(a, "GET", "/bulkMessage/report", { token })).json.messages as { status: string }[]) ?? [];
+    await eventually(
+      async () => (await report()).length === phones.length && (await report()).every((r) => r.status === "sent"),
+      30_000,
+      "every recipient's record is sent",
+    );
+    const sent = (await api(running, "GET", `/sandbox/${id}/outbox`, { token })).json as { to: string }[];
+    expect(sent.map((m) => m.to).sort()).toEqual(phones);
+  }, 60_000);
+
   test("a socket on B hears, within a second, a customer's message A stored; SIGKILL A and B runs A's connection within 30 s", async () => {
     const adminOnA = await logIn(a, ADMIN);
     const adminOnB = await logIn(b, ADMIN);

@@ -1,0 +1,45 @@
+/**
+ * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline) and M4 (the app at 10,000 tickets) with
+ * the data in PostgreSQL 15 instead of SQLite: a throwaway cluster on a loopback port (fsync off, as a test
+ * cluster), a database per app. Prints the figures and writes bench/results-pg.json beside the SQLite run's.
+ */
+import type { Figure } from "./figure";
+import { printTable, writeResults } from "./report";
+import { startPostgres } from "../tests/sql-servers";
+
+const server = startPostgres();
+// Chosen before any table is loaded: every app below stores in PostgreSQL.
+process.env.DATABASE_URL = server.url;
+const { httpIngestRate, pipelineIngestRate } = await import("./ingest");
+const { measureAppAt10k } = await import("./app-at-10k");
+
+const MESSAGES = 20_000;
+const SENDERS = 32;
+const PHONES = 2_000;
+const figures: Figure[] = [];
+try {
+  const http = await httpIngestRate(MESSAGES, SENDERS, PHONES);
+  figures.push({
+    id: "M1",
+    what: `PostgreSQL: inbound over HTTP (${SENDERS} senders, ${PHONES} phones, ${MESSAGES} messages)`,
+    value: http,
+    unit: "msg/s",
+    target: "≥ 1000",
+    met: http >= 1_000,
+  });
+  const pipeline = await pipelineIngestRate(MESSAGES, SENDERS, PHONES);
+  figures.push({
+    id: "M1",
+    what: `PostgreSQL: inbound through the pipeline, no HTTP (${pipeline.cpuUs.toFixed(0)} µs CPU per message)`,
+    value: pipeline.rate,
+    unit: "msg/s",
+    target: "≥ 5000",
+    met: pipeline.rate >= 5_000,
+  });
+  for (const figure of await measureAppAt10k()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
+} finally {
+  server.stop();
+}
+printTable(figures);
+await writeResults("results-pg.json", figures, { mode: "postgres" });
+process.exit(0);
