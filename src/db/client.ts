@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
 import { type SQL, is, sql as sqlTag } from "drizzle-orm";
-import { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { PgDatabase, PgSelectBase, PgTransaction } from "drizzle-orm/pg-core";
+import { SQLiteAsyncDialect, SQLiteSelectBase } from "drizzle-orm/sqlite-core";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { restrictFile } from "../private-files";
 
@@ -119,9 +119,11 @@ export function inTransaction(db: object): boolean {
   return !!sqliteHandles.get(db)?.gate.inside();
 }
 
-/** The first row a query returns, if any. */
+/** The first row a query returns, if any. A select reads that one row only (`limit 1`). */
 export async function first<T>(query: PromiseLike<T[]>): Promise<T | undefined> {
-  return (await query)[0];
+  const select = query as PromiseLike<T[]> & { limit?: (n: number) => PromiseLike<T[]> };
+  const rows = await (is(query, SQLiteSelectBase) || is(query, PgSelectBase) ? select.limit!(1) : query);
+  return rows[0];
 }
 
 /** The row a query must return (an insert's or update's `returning()`): a missing one is a bug, thrown. */

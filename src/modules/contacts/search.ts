@@ -18,7 +18,9 @@ export function contactsMatching(search: string): SQL | null {
   if (onPostgres) {
     // A LIKE pattern over the trigram indexes; the typed text's own wildcards are plain characters.
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql`select id from contacts where zapdesk_fold(name) like zapdesk_fold(${pattern}) or number like ${pattern} order by id desc limit ${CONTACT_HITS}`;
+    // Materialized: the matches come from the trigram indexes first, instead of a walk down the ids that tests
+    // every contact until enough match.
+    return sql`with matching as materialized (select id from contacts where zapdesk_fold(name) like zapdesk_fold(${pattern}) or number like ${pattern}) select id from matching order by id desc limit ${CONTACT_HITS}`;
   }
   const phrase = `"${search.replace(/"/g, '""')}"`;
   return sql`select rowid from contacts_fts where contacts_fts match ${phrase} order by rowid desc limit ${CONTACT_HITS}`;

@@ -67,10 +67,12 @@ export class GroupCommit {
    */
   flush(): Promise<void> {
     this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (!batch.length) return this.committing;
-    this.committing = this.committing.then(() => this.commit(batch));
+    // The batch is taken when its turn comes: what arrives while the one before commits joins it.
+    this.committing = this.committing.then(() => {
+      const batch = this.queue;
+      this.queue = [];
+      return batch.length ? this.commit(batch) : undefined;
+    });
     return this.committing;
   }
 
