@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Database } from "bun:sqlite";
-import { type SQL, is, sql as sqlTag } from "drizzle-orm";
+import { QueryPromise, type SQL, is, sql as sqlTag } from "drizzle-orm";
 import { PgDatabase, PgSelectBase, PgTransaction } from "drizzle-orm/pg-core";
 import { SQLiteAsyncDialect, SQLiteSelectBase } from "drizzle-orm/sqlite-core";
-import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
+import type { SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
+import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { restrictFile } from "../private-files";
 
 /**
@@ -42,18 +43,35 @@ export function openDatabase(path: string): Db {
   client.exec("PRAGMA busy_timeout = 5000");
   reuseStatements(client);
   const gate = new WriteGate();
-  const db = drizzle(async (sql, params, method) => {
-    while (gate.blocked()) await gate.ended();
-    const query = client.prepare(sql);
-    if (method === "run") {
-      query.run(...params);
-      return { rows: [] };
-    }
-    const rows = query.values(...params) as unknown[][];
-    return { rows: method === "get" ? (rows[0] as unknown[]) : rows };
-  }) as Db;
+  // bun:sqlite answers at once: a query runs in the turn it is awaited (see `admitted`), with no round trip.
+  const db = drizzleSqlite({ client }) as unknown as Db;
   sqliteHandles.set(db, { client, gate });
+  gatesBySession.set((db as unknown as { session: object }).session, gate);
   return db;
+}
+
+const gatesBySession = new WeakMap<object, WriteGate>();
+
+/**
+ * Every drizzle query on SQLite runs when awaited. One awaited while another async context holds the
+ * connection's transaction waits for it to end first (see WriteGate); otherwise it runs at once.
+ */
+const runQuery = QueryPromise.prototype.then;
+QueryPromise.prototype.then = function admitted<T, R1, R2>(
+  this: QueryPromise<T> & { session?: object },
+  onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+  onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+): Promise<R1 | R2> {
+  const gate = this.session && gatesBySession.get(this.session);
+  if (gate?.blocked()) return gate.ended()!.then(() => this.then(onFulfilled, onRejected)) as Promise<R1 | R2>;
+  return runQuery.call(this, onFulfilled, onRejected) as Promise<R1 | R2>;
+};
+
+/** Runs `work` (a prepared SQLite statement) once no other context's transaction holds the connection. */
+export async function whenAdmitted<T>(db: object, work: () => T): Promise<T> {
+  const gate = sqliteHandles.get(db)?.gate ?? gatesBySession.get((db as { session?: object }).session ?? {});
+  while (gate?.blocked()) await gate.ended();
+  return work();
 }
 
 interface PgTransactionContext {

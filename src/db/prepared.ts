@@ -1,5 +1,5 @@
 import type { Db, Reader } from "./client";
-import { dialectOf } from "./client";
+import { dialectOf, whenAdmitted } from "./client";
 
 /** What a prepared query answers with, on either engine: SQLite's prepared query, asynchronous. */
 interface PreparedQuery {
@@ -19,10 +19,19 @@ export function prepared<Q extends PreparedQuery>(build: (db: Db) => Q): (db: Re
     const key = (db as unknown as { session?: object }).session ?? db;
     let query = bySession.get(key);
     if (!query) {
-      query = dialectOf(db) === "postgres" ? (onPostgres(build(db as Db)) as Q) : build(db as Db);
+      query = (dialectOf(db) === "postgres" ? onPostgres(build(db as Db)) : onSqlite(db, build(db as Db))) as Q;
       bySession.set(key, query);
     }
     return query;
+  };
+}
+
+/** SQLite's prepared queries answer at once: they run once no other context's transaction holds the connection. */
+function onSqlite(db: object, query: PreparedQuery): PreparedQuery {
+  return {
+    get: (values) => whenAdmitted(db, () => query.get(values)),
+    all: (values) => whenAdmitted(db, () => query.all(values)),
+    run: (values) => whenAdmitted(db, () => query.run(values)),
   };
 }
 
