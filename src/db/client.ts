@@ -57,6 +57,7 @@ const gatesBySession = new WeakMap<object, WriteGate>();
  * connection's transaction waits for it to end first (see WriteGate); otherwise it runs at once.
  */
 const runQuery = QueryPromise.prototype.then;
+// biome-ignore lint/suspicious/noThenProperty: drizzle's queries are thenables; this only adds the wait
 QueryPromise.prototype.then = function admitted<T, R1, R2>(
   this: QueryPromise<T> & { session?: object },
   onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
