@@ -8,9 +8,10 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { restrictFile } from "../private-files";
 
 /**
- * The database: SQLite through an asynchronous driver, or PostgreSQL (`openPostgres`), which answers the same
- * queries with the same JavaScript values. Its type is SQLite's; code written against it runs on both as long
- * as it awaits queries (never `.get()`, `.all()` or `.run()`) and keeps dialect-specific SQL behind `dialectOf`.
+ * The database: SQLite (bun:sqlite, each query run when awaited) or PostgreSQL (`usePostgres`), which answers the
+ * same queries with the same JavaScript values. Its type is that of drizzle's asynchronous SQLite database;
+ * code written against it runs on both as long as it awaits queries (never `.get()`, `.all()` or `.run()`) and
+ * keeps dialect-specific SQL behind `dialectOf`.
  */
 export type Db = SqliteRemoteDatabase;
 
