@@ -104,20 +104,26 @@ export async function sendTicketText(
   const text = opts.auto ? await renderAutoText(deps, target.ticket, body, target.contactName) : body;
   const quoted = await quoteOf(deps, target.ticket, opts);
   const wid = await deps.channels.newMessageId(target.whatsappId);
-  const { message } = await storeMessage(deps, {
-    whatsappId: target.whatsappId,
-    wid,
-    ticketId: target.ticket.id,
-    contactId: null,
-    body: text,
-    fromMe: true,
-    read: true,
-    ack: 0,
-    sendState: "queued",
-    // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
-    quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
-  });
-  await opts.onStored?.(message);
+  // With `onStored`, the message and what it records are committed together: another sender (the outbox of a
+  // connection) never sees the message queued before the caller could withdraw it.
+  const store = async () => {
+    const { message } = await storeMessage(deps, {
+      whatsappId: target.whatsappId,
+      wid,
+      ticketId: target.ticket.id,
+      contactId: null,
+      body: text,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      sendState: "queued",
+      // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
+      quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
+    });
+    await opts.onStored?.(message);
+    return message;
+  };
+  const message = opts.onStored ? await atomically(deps.db, store) : await store();
   return sendStored(deps, message);
 }
 
