@@ -80,7 +80,9 @@ if (hasPostgres) {
   const files = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })]
     .filter((f) => !SQLITE_ONLY.has(f))
     .sort();
-  outcomes.push(await run(["bun", "test", "--preload", "./tests/pg-preload.ts", ...files.map((f) => `./${f}`)]));
+  // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
+  const pg = ["bun", "test", "--preload", "./tests/pg-preload.ts", "--timeout", "20000"];
+  outcomes.push(await run([...pg, ...files.map((f) => `./${f}`)]));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
 
 const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
