@@ -1,15 +1,14 @@
 /**
  * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline) and M4 (the app at 10,000 tickets) with
- * the data in PostgreSQL 15 instead of SQLite: a throwaway cluster on a loopback port (fsync off, as a test
- * cluster), a database per app. Prints the figures and writes bench/results-pg.json beside the SQLite run's.
+ * the data in PostgreSQL 15 instead of SQLite: the tests' throwaway cluster on a loopback port (fsync off), a
+ * database per app (tests/pg-harness.ts). Prints the figures and writes bench/results-pg.json beside the SQLite run's.
  */
 import type { Figure } from "./figure";
 import { printTable, writeResults } from "./report";
-import { startPostgres } from "../tests/sql-servers";
+import { pgServer } from "../tests/pg-harness";
 
-const server = startPostgres();
 // Chosen before any table is loaded: every app below stores in PostgreSQL.
-process.env.DATABASE_URL = server.url;
+process.env.DATABASE_URL = pgServer().url;
 const { httpIngestRate, pipelineIngestRate } = await import("./ingest");
 const { measureAppAt10k } = await import("./app-at-10k");
 
@@ -38,8 +37,8 @@ try {
   });
   for (const figure of await measureAppAt10k()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
 } finally {
-  server.stop();
+  printTable(figures);
 }
-printTable(figures);
+figures;
 await writeResults("results-pg.json", figures, { mode: "postgres" });
 process.exit(0);

@@ -5,7 +5,6 @@ import { closeDatabase, type Db, one } from "../src/db/client";
  * directory.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { SQL } from "bun";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
@@ -16,18 +15,7 @@ import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { BunTopicHub } from "../src/realtime/hub";
 import { systemClock } from "../src/shared/clock";
-
-let databases = 0;
-
-async function freshPostgresDatabase(serverUrl: string): Promise<string> {
-  const admin = new SQL({ url: serverUrl, max: 1 });
-  const name = `bench_${process.pid}_${++databases}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+import { freshPgUrl } from "../tests/pg-harness";
 
 export const ADMIN = { email: "bench@example.com", password: "bench-password" };
 
@@ -40,8 +28,8 @@ export async function startTempApp<S = undefined>(
   } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
-  // With DATABASE_URL (bench/postgres.ts), each app gets a database of its own on that server.
-  const databaseUrl = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : undefined;
+  // With DATABASE_URL (bench/postgres.ts), each app gets a database of its own on the harness's cluster.
+  const databaseUrl = process.env.DATABASE_URL ? await freshPgUrl() : undefined;
   const config = loadConfig({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dir,

@@ -179,19 +179,25 @@ export async function execute(db: Writer, query: SQL): Promise<void> {
     await (db as unknown as PgDatabase<never>).execute(query);
     return;
   }
-  const { client, gate } = sqliteHandles.get(db)!;
-  while (gate.blocked()) await gate.ended();
   const { sql, params } = sqliteDialect.sqlToQuery(query);
-  client.prepare(sql).run(...(params as []));
+  await whenAdmitted(db, () =>
+    sqliteClient(db)
+      .prepare(sql)
+      .run(...(params as [])),
+  );
 }
 
 /** The rows of a raw query, as objects keyed by column name. */
 export async function rowsOf<T>(db: Reader, query: SQL): Promise<T[]> {
   if (dialectOf(db) === "postgres") return [...((await (db as unknown as PgDatabase<never>).execute(query)) as T[])];
-  const { client, gate } = sqliteHandles.get(db)!;
-  while (gate.blocked()) await gate.ended();
   const { sql, params } = sqliteDialect.sqlToQuery(query);
-  return client.prepare(sql).all(...(params as [])) as T[];
+  return await whenAdmitted(
+    db,
+    () =>
+      sqliteClient(db)
+        .prepare(sql)
+        .all(...(params as [])) as T[],
+  );
 }
 
 /** Checkpoints the WAL and closes the file, or ends PostgreSQL's connections. */
@@ -200,10 +206,11 @@ export async function closeDatabase(db: Db) {
     await (db as unknown as { $client: { close(): Promise<void> } }).$client.close();
     return;
   }
-  const { client, gate } = sqliteHandles.get(db)!;
-  while (gate.blocked()) await gate.ended();
-  client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  client.close();
+  const client = sqliteClient(db);
+  await whenAdmitted(db, () => {
+    client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    client.close();
+  });
 }
 
 /**
