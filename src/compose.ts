@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { BaileysDriverOptions } from "./channels/baileys/driver";
 import { LazyBaileysDriver } from "./channels/baileys/lazy";
+import { ConnectionCommands } from "./channels/commands";
 import { ConnectionManager } from "./channels/manager";
+import { routedSandbox } from "./channels/sandbox/routed";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
@@ -67,7 +69,9 @@ export async function composeDeps(opts: {
           Date.now,
         )
       : undefined;
-  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log, leases });
+  const commands =
+    leases && new ConnectionCommands(db, log, (connectionId) => events.emit("connection.commanded", { connectionId }));
+  const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log, leases, commands });
   const maxMediaBytes = config.maxMediaMb * 1024 * 1024;
   const sandboxNetwork = new SandboxNetwork({
     db,
@@ -97,15 +101,20 @@ export async function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
-    sandbox: config.sandbox ? sandbox : undefined,
+    sandbox: config.sandbox ? routedSandbox(sandbox, channels, commands) : undefined,
+    nodeId: leases?.nodeId,
   };
   await startWebhooks(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
   await requeueInterrupted(deps);
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
-  // A message written on another node for a connection this node runs goes out from here.
-  if (events instanceof PgEventBus) events.subscribeOthers((event) => void sendIfRunHere(deps, event));
+  // A message written, or a command stored, on another node for a connection this node runs is taken up here.
+  if (events instanceof PgEventBus)
+    events.subscribeOthers((event) => {
+      if (event.name === "connection.commanded") void channels.runCommands(event.payload.connectionId);
+      else void sendIfRunHere(deps, event);
+    });
   await scheduleBulk(deps);
   return { deps, db, channels, sandbox, sandboxNetwork, leases };
 }

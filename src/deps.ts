@@ -41,4 +41,6 @@ export interface AppDeps {
   jobs: JobRunner;
   /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
   sandbox?: SandboxControls;
+  /** This node's name when nodes share PostgreSQL (the holder named in connection leases). */
+  nodeId?: string;
 }

@@ -221,6 +221,7 @@ const TABLE_OWNERS: Record<string, string> = {
   eventPayloads: "src/events/",
   clusterSecrets: "src/modules/auth/",
   connectionLeases: "src/channels/",
+  connectionCommands: "src/channels/",
 };
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { SQL, type Subprocess } from "bun";
 import { freshPgUrl } from "./pg-harness";
 import { hasPostgres } from "./sql-servers";
 import { TestSocket } from "./ws-client";
@@ -75,6 +75,22 @@ async function logIn(node: Node, who: { email: string; password: string }): Prom
   return res.json.token;
 }
 
+/** This node's name, as connection leases hold it. */
+async function nodeIdOf(node: Node): Promise<string | undefined> {
+  const health = await fetch(`${node.base}/health`).then(
+    (r) => r.json(),
+    () => undefined,
+  );
+  return health?.node;
+}
+
+/** Stops the node as an operator would (SIGTERM: it finishes what it took and lets its leases go). */
+async function stopNode(node: Node) {
+  node.proc.kill("SIGTERM");
+  await node.proc.exited;
+  rmSync(node.dir, { recursive: true, force: true });
+}
+
 /** Polls `check` (a state read over HTTP) until it holds; fails after `ms`. */
 async function eventually<T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
   for (const started = Date.now(); Date.now() - started < ms; ) {
@@ -89,21 +105,59 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
   let a: Node;
   let b: Node;
   let media: string;
+  let url: string;
+  let db: SQL;
 
   beforeAll(async () => {
-    const url = await freshPgUrl();
+    url = await freshPgUrl();
+    db = new SQL(url);
     media = mkdtempSync(join(tmpdir(), "zapdesk-media-"));
     a = await startNode(url, media);
     b = await startNode(url, media);
   }, 90_000);
 
-  afterAll(() => {
+  afterAll(async () => {
+    await db?.close();
     for (const node of [a, b]) {
       node?.proc.kill("SIGKILL");
       if (node) rmSync(node.dir, { recursive: true, force: true });
     }
     rmSync(media, { recursive: true, force: true });
   });
+
+  /** The node holding the connection's lease (the one running it), once one does. */
+  async function runnerOf(connectionId: number): Promise<Node> {
+    const ids = new Map([
+      [await nodeIdOf(a), a],
+      [await nodeIdOf(b), b],
+    ]);
+    return await eventually(
+      async () => {
+        const [row] = await db`select node_id from connection_leases where whatsapp_id = ${connectionId}`;
+        return row && ids.get(row.node_id);
+      },
+      10_000,
+      `a node runs connection ${connectionId}`,
+    );
+  }
+
+  /** A new sandbox connection, paired through `through` (whichever node runs it), CONNECTED. */
+  async function pairedConnection(through: Node, token: string, name: string): Promise<number> {
+    const created = await api(through, "POST", "/whatsapp", { token, body: { name, provider: "sandbox" } });
+    expect(created.status).toBe(200);
+    const id = created.json.id as number;
+    await eventually(
+      async () => (await api(through, "POST", `/sandbox/${id}/scan`, { token })).status === 200,
+      10_000,
+      "the new connection shows its QR code",
+    );
+    await eventually(
+      async () => (await api(through, "GET", `/whatsapp/${id}`, { token })).json?.status === "CONNECTED",
+      10_000,
+      "the scanned connection is CONNECTED",
+    );
+    return id;
+  }
 
   test("a user created on A logs in on B, and a token A issued works on B", async () => {
     const adminOnA = await logIn(a, ADMIN);
@@ -118,18 +172,8 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
 
   test("a campaign stored on one node is sent by the node running its connection, each recipient once", async () => {
     const token = await logIn(a, ADMIN);
-    const connection = await api(b, "POST", "/whatsapp", { token, body: { name: "Campanha", provider: "sandbox" } });
-    expect(connection.status).toBe(200);
-    const id = connection.json.id as number;
-    const running = await eventually(
-      async () => {
-        for (const node of [a, b])
-          if ((await api(node, "POST", `/sandbox/${id}/scan`, { token })).status === 200) return node;
-        return undefined;
-      },
-      10_000,
-      "a node runs the new connection",
-    );
+    const id = await pairedConnection(b, token, "Campanha");
+    const running = await runnerOf(id);
     const settings = { whatsappId: id, limit: 10, minutes: 0, seconds: 1 };
     expect((await api(a, "POST", "/settingsMessage", { token, body: settings })).status).toBe(200);
     const phones = Array.from({ length: 5 }, (_, i) => `55119555000${i}`);
@@ -149,27 +193,85 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
     expect(sent.map((m) => m.to).sort()).toEqual(phones);
   }, 60_000);
 
+  test("200 customer messages sent alternately through A and B while the node running their connection restarts are each stored once", async () => {
+    const token = await logIn(a, ADMIN);
+    const id = await pairedConnection(a, token, "Reinício");
+    const runner = await runnerOf(id);
+    const wids = Array.from({ length: 200 }, (_, i) => `RESTART${String(i).padStart(3, "0")}`);
+    let restart: Promise<void> | undefined;
+    // As a load balancer does: what a stopping or stopped node did not answer is sent again, to the other node.
+    const send = async (i: number) => {
+      const body = { from: `55119777${String(i % 4).padStart(5, "0")}`, body: `Mensagem ${i}`, id: wids[i] };
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const through = (i + attempt) % 2 === 0 ? a : b;
+        const sent = await api(through, "POST", `/sandbox/${id}/inbound`, { token, body }).catch(() => undefined);
+        if (sent && sent.status < 500) return expect(sent.status).toBe(200);
+        await Bun.sleep(50);
+      }
+      throw new Error(`message ${i} not accepted by either node`);
+    };
+    // Four customers' phones write at once, so some requests are under way when the node stops.
+    const lanes = [0, 1, 2, 3].map(async (lane) => {
+      for (let i = lane; i < wids.length; i += 4) {
+        if (i === 48)
+          restart = (async () => {
+            await stopNode(runner);
+            const again = await startNode(url, media);
+            if (runner === a) a = again;
+            else b = again;
+          })();
+        await send(i);
+      }
+    });
+    await Promise.all(lanes);
+    await restart;
+    const stored = await eventually(
+      async () => {
+        const rows = await db`select wid, count(*)::int as n from messages where whatsapp_id = ${id} group by wid`;
+        return rows.length === wids.length && (rows as { wid: string; n: number }[]);
+      },
+      30_000,
+      "every message stored",
+    );
+    expect(stored.map((r) => r.wid).sort()).toEqual(wids);
+    expect(stored.every((r) => r.n === 1)).toBe(true);
+  }, 90_000);
+
+  test("disconnect, start and new QR asked of the node not running a connection are carried out where it runs", async () => {
+    const token = await logIn(a, ADMIN);
+    const id = await pairedConnection(a, token, "Balcão");
+    const runner = await runnerOf(id);
+    const other = runner === a ? b : a;
+    const status = async () => (await api(other, "GET", `/whatsapp/${id}`, { token })).json;
+
+    expect((await api(other, "DELETE", `/whatsappsession/${id}`, { token })).status).toBe(200);
+    await eventually(async () => (await status()).status === "DISCONNECTED", 10_000, "the runner logged it out");
+    expect(await db`select node_id from connection_leases where whatsapp_id = ${id}`).toHaveLength(0);
+
+    expect((await api(other, "POST", `/whatsappsession/${id}`, { token })).status).toBe(200);
+    const firstQr = await eventually(
+      async () => (await status()).status === "qrcode" && (await status()).qrcode,
+      10_000,
+      "the connection shows a QR code again",
+    );
+    const newRunner = await runnerOf(id);
+    expect(newRunner).toBe(other);
+
+    expect((await api(runner, "PUT", `/whatsappsession/${id}`, { token })).status).toBe(200);
+    await eventually(
+      async () => (await status()).status === "qrcode" && (await status()).qrcode !== firstQr,
+      10_000,
+      "the node running it shows a new QR code",
+    );
+    expect(await runnerOf(id)).toBe(other);
+  }, 60_000);
+
   test("a socket on B hears, within a second, a customer's message A stored; SIGKILL A and B runs A's connection within 30 s", async () => {
     const adminOnA = await logIn(a, ADMIN);
     const adminOnB = await logIn(b, ADMIN);
-    const connection = await api(a, "POST", "/whatsapp", {
-      token: adminOnA,
-      body: { name: "Loja", provider: "sandbox", isDefault: true },
-    });
-    expect(connection.status).toBe(200);
-    const id = connection.json.id as number;
-    // One of the two nodes runs it (the first to take its lease): the customer writes through that one.
-    const running = await eventually(
-      async () => {
-        for (const node of [a, b]) {
-          const scanned = await api(node, "POST", `/sandbox/${id}/scan`, { token: adminOnA });
-          if (scanned.status === 200) return node;
-        }
-        return undefined;
-      },
-      10_000,
-      "a node runs the new connection",
-    );
+    const id = await pairedConnection(a, adminOnA, "Loja");
+    // The customer writes through the node running the connection; the other node's socket hears it.
+    const running = await runnerOf(id);
     const other = running === a ? b : a;
     const listener = await TestSocket.open(
       `${other.base.replace("http", "ws")}/ws?token=${other === a ? adminOnA : adminOnB}`,
@@ -188,22 +290,24 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
     listener.close();
 
     running.proc.kill("SIGKILL");
-    const survivorToken = other === a ? adminOnA : adminOnB;
     const killedAt = Date.now();
+    const survivorToken = other === a ? adminOnA : adminOnB;
+    // Taken while the dead node still holds the lease: the message waits for the node that takes the connection over.
+    const afterCrash = await api(other, "POST", `/sandbox/${id}/inbound`, {
+      token: survivorToken,
+      body: { from: "5511933334444", body: "Depois da queda" },
+    });
+    expect(afterCrash.status).toBe(200);
     await eventually(
       async () => {
-        const res = await api(other, "GET", `/whatsapp/${id}`, { token: survivorToken });
-        const inbound = await api(other, "POST", `/sandbox/${id}/inbound`, {
-          token: survivorToken,
-          body: { from: "5511933334444", body: "Depois da queda" },
-        });
-        return res.json?.status === "CONNECTED" && inbound.status === 200;
+        const tickets = await api(other, "GET", "/tickets?showAll=true", { token: survivorToken });
+        return tickets.json.tickets.some((t: { lastMessage: string }) => t.lastMessage === "Depois da queda");
       },
       30_000,
-      "the survivor runs the connection and takes messages",
+      "the survivor takes the connection over and stores the message",
     );
     expect(Date.now() - killedAt).toBeLessThan(30_000);
-    const tickets = await api(other, "GET", "/tickets?showAll=true", { token: survivorToken });
-    expect(tickets.json.tickets[0].lastMessage).toBe("Depois da queda");
+    expect(await runnerOf(id)).toBe(other);
+    expect((await api(other, "GET", `/whatsapp/${id}`, { token: survivorToken })).json.status).toBe("CONNECTED");
   }, 60_000);
 });

@@ -36,6 +36,9 @@ export class FakeChannels implements Channels {
     for (const resolve of this.startWaiters.splice(0)) resolve();
     if (this.opts.failStart) throw new Error("boom");
   }
+  async restart(connectionId: number) {
+    await this.start(connectionId);
+  }
   async stop(connectionId: number) {
     this.calls.push(`stop:${connectionId}`);
   }

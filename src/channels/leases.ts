@@ -72,11 +72,14 @@ export interface LeasedConnections {
   start(connectionId: number): Promise<void>;
   /** Stops the connection here without releasing anything (its lease is gone already). */
   stopHere(connectionId: number): Promise<void>;
+  /** Carries out what other nodes asked of the connection, when it runs here. */
+  runCommands(connectionId: number): Promise<void>;
 }
 
 /**
  * Every RENEW_EVERY_MS: renews this node's leases, stops what it lost (a pause longer than a lease let another
- * node take over), and starts the wanted connections no node runs any more, taking over a dead node's.
+ * node take over), starts the wanted connections no node runs any more, taking over a dead node's, and carries
+ * out the commands left for its connections (one whose notification was missed waits at most this long).
  */
 export function keepLeases(leases: ConnectionLeases, connections: LeasedConnections, log: Logger) {
   let busy = false;
@@ -93,6 +96,9 @@ export function keepLeases(leases: ConnectionLeases, connections: LeasedConnecti
         } else if (!here && (await leases.holder(id)) === undefined) {
           log.info("connection taken over", { whatsappId: id, node: leases.nodeId });
           await connections.start(id);
+        } else if (here) {
+          // Not awaited: a long list of commands must not hold up the next renewal.
+          void connections.runCommands(id).catch((error) => log.error("connection commands not run", { error }));
         }
       }
     } catch (error) {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { ConnectionCommands } from "./commands";
 import type { ConnectionLeases } from "./leases";
 import { waAuthCreds } from "../db/tables";
 import { AppError, notFound } from "../errors";
@@ -27,6 +28,8 @@ export interface ManagerDeps {
   log: Logger;
   /** When nodes share the database: a connection runs on the node holding its lease. */
   leases?: ConnectionLeases;
+  /** With leases: what this node asks of connections other nodes run, and what they ask of this node's. */
+  commands?: ConnectionCommands;
 }
 
 /**
@@ -57,6 +60,10 @@ export class ConnectionManager implements Channels {
       onSendRejected: async (id, wid, reason) => await this.inbound?.onSendRejected(id, wid, reason),
       onHistory: async (id, list) => this.inbound?.onHistory?.(id, list),
     };
+    deps.commands
+      ?.handle("restart", (id) => this.start(id))
+      .handle("disconnect", (id) => this.disconnectHere(id))
+      .handle("newQr", (id) => this.newQrHere(id));
   }
 
   /** Registers the driver of one provider kind. */
@@ -88,7 +95,14 @@ export class ConnectionManager implements Channels {
       this.starting.delete(connectionId),
     );
     this.starting.set(connectionId, job);
+    // Commands other nodes stored while no node ran it (or the one that did went away) are carried out now.
+    void job.then(() => this.runCommands(connectionId)).catch(() => undefined);
     return job;
+  }
+
+  /** "Try again": restarts the connection on the node running it, or here when no node does. */
+  async restart(connectionId: number): Promise<void> {
+    if (!(await this.postToRunner(connectionId, "restart"))) await this.start(connectionId);
   }
 
   /** Stops the connection here; another node sharing the database may take it over at once. */
@@ -118,17 +132,28 @@ export class ConnectionManager implements Channels {
     if (driver?.isRunning(connectionId)) await driver.stop(connectionId);
   }
 
-  disconnect(connectionId: number): Promise<void> {
+  /** Logs the session out, on the node that runs it. */
+  async disconnect(connectionId: number): Promise<void> {
+    if (!(await this.postToRunner(connectionId, "disconnect"))) await this.disconnectHere(connectionId);
+  }
+
+  private disconnectHere(connectionId: number): Promise<void> {
     return this.serial(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
       if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       await this.deps.records.forgetPhonebook(connectionId);
       await driver.logout(connectionId);
       await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", number: "" });
+      await this.deps.leases?.release(connectionId);
     });
   }
 
+  /** Wipes the pairing and starts again for a new QR code, on the node that runs the connection. */
   async newQr(connectionId: number): Promise<void> {
+    if (!(await this.postToRunner(connectionId, "newQr"))) await this.newQrHere(connectionId);
+  }
+
+  private async newQrHere(connectionId: number): Promise<void> {
     await this.serial(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
       if (!driver) throw notFound("ERR_NO_WAPP_FOUND");
@@ -151,9 +176,48 @@ export class ConnectionManager implements Channels {
     );
   }
 
+  /** Stops and starts every connection this node runs, and asks the other nodes to restart theirs. */
   async restartAll(): Promise<void> {
     await this.stopAll();
-    await this.startAll();
+    await Promise.all(
+      (await this.deps.records.idsToStart()).map((id) =>
+        this.restart(id).catch((error) => this.deps.log.error("connection start failed", { whatsappId: id, error })),
+      ),
+    );
+  }
+
+  /**
+   * Runs `here` when this node runs the connection. Otherwise, when nodes share the database and the connection
+   * should run, stores the command for the node that runs it, or will: one whose node died is taken over within a
+   * lease. Alone, or for a connection nobody should run, `here` runs (and refuses as it does).
+   */
+  async onRunner(connectionId: number, kind: string, payload: unknown, here: () => Promise<unknown>): Promise<void> {
+    const { leases, commands } = this.deps;
+    const elsewhere =
+      leases &&
+      commands &&
+      !(await this.isRunning(connectionId)) &&
+      (await this.deps.records.idsToStart()).includes(connectionId);
+    if (!elsewhere) return void (await here());
+    await commands.post(connectionId, kind, payload);
+    // Posted by the node that just started running it, after it looked: it carries it out itself.
+    if (await this.isRunning(connectionId)) await this.runCommands(connectionId);
+  }
+
+  /** Carries out the commands other nodes stored for the connection, when this node runs it. */
+  async runCommands(connectionId: number): Promise<void> {
+    if (this.deps.commands && (await this.isRunning(connectionId)))
+      await this.deps.commands.drain(connectionId, () => this.isRunning(connectionId));
+  }
+
+  /** When another node runs the connection: stores the command for it and returns true. */
+  private async postToRunner(connectionId: number, kind: string): Promise<boolean> {
+    const { leases, commands } = this.deps;
+    if (!leases || !commands || (await this.isRunning(connectionId))) return false;
+    const holder = await leases.holder(connectionId);
+    if (holder === undefined || holder === leases.nodeId) return false;
+    await commands.post(connectionId, kind);
+    return true;
   }
 
   async stopAll(): Promise<void> {
@@ -226,6 +290,7 @@ export class ConnectionManager implements Channels {
     } catch (error) {
       this.deps.log.error("connection start failed", { whatsappId: connectionId, error });
       await this.persistStatus(connectionId, "DISCONNECTED", { qr: "", reason: "start failed" });
+      await this.deps.leases?.release(connectionId);
       throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     }
   }

@@ -265,13 +265,15 @@ export interface ChannelDriver {
  * back); other network failures throw ERR_SENDING_WAPP_MSG (or the code named below).
  */
 export interface Channels {
-  /** Starts (or restarts) a connection's session; status goes OPENING then qrcode/CONNECTED. */
+  /** Starts (or restarts) a connection's session here; status goes OPENING then qrcode/CONNECTED. */
   start(connectionId: number): Promise<void>;
+  /** Like `start`, on the node that runs the connection when nodes share the database ("Try again"). */
+  restart(connectionId: number): Promise<void>;
   /** Stops a session without logging out. */
   stop(connectionId: number): Promise<void>;
-  /** Logs out, wipes credentials, status DISCONNECTED, no automatic restart. */
+  /** Logs out, wipes credentials, status DISCONNECTED, no automatic restart (on the node that runs it). */
   disconnect(connectionId: number): Promise<void>;
-  /** Wipes credentials and starts again so a new QR shows. */
+  /** Wipes credentials and starts again so a new QR shows (on the node that runs it). */
   newQr(connectionId: number): Promise<void>;
   /** Stops and starts every connection (POST /system/restart). */
   restartAll(): Promise<void>;

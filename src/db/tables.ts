@@ -29,6 +29,7 @@ export const {
   bulkLanes,
   chatbots,
   clusterSecrets,
+  connectionCommands,
   connectionLeases,
   connectionPhonebook,
   connectionQueues,

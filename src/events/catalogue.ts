@@ -58,6 +58,8 @@ export interface DomainEvents {
   "connection.deleted": { connectionId: number };
   /** The session state of a connection changed (status, QR code, retries…); never carries its secrets. */
   "connection.status": { session: Omit<ConnectionRow, "wavoip"> };
+  /** A command waits for the node that runs the connection (nodes sharing the database; browsers never hear it). */
+  "connection.commanded": { connectionId: number };
   "contact.created": { contact: ContactRow };
   "contact.updated": { contact: ContactRow };
   "contact.deleted": { contactId: number };

@@ -11,8 +11,8 @@ import { version } from "../../package.json";
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.|local$)/;
 
 /**
- * GET /health: the database and the connections' states (counts only, nothing secret); 503 when the database
- * does not answer. GET /metrics: Prometheus text, for `METRICS_TOKEN` as a Bearer token, or without a token
+ * GET /health: the database and the connections' states (counts only, nothing secret), and which node answered
+ * when several share the database; 503 when the database does not answer. GET /metrics: Prometheus text, for `METRICS_TOKEN` as a Bearer token, or without a token
  * only from this machine (behind a proxy, the forwarded client address counts, so outside callers are refused).
  * Every request's duration feeds the latency histogram.
  */
@@ -35,7 +35,7 @@ export function monitoringRoutes(deps: AppDeps) {
         return { status: "error", version, database: "unavailable" };
       }
       const connections = Object.fromEntries((await countConnectionsByStatus(deps.db)).map((c) => [c.status, c.count]));
-      return { status: "ok", version, database: "ok", connections };
+      return { status: "ok", version, database: "ok", connections, ...(deps.nodeId ? { node: deps.nodeId } : {}) };
     })
     .get("/metrics", async ({ request, server, set }) => {
       if (!mayScrape(request, server, deps)) throw new AppError("ERR_NO_PERMISSION", 403);

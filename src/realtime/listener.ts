@@ -73,6 +73,8 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
       return [["admins", "whatsapp", { action: "delete", whatsappId: p.connectionId }]];
     case "connection.status":
       return [["admins", "whatsappSession", { action: "update", session: p.session }]];
+    case "connection.commanded":
+      return [];
     case "sandbox.changed":
       return [["admins", "sandbox", p.change]];
     case "message.created":

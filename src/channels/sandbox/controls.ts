@@ -34,13 +34,13 @@ export interface SandboxChange {
  */
 export interface SandboxControls {
   /** The phone scans the connection's QR: the connection becomes CONNECTED. */
-  scan(connectionId: number): void;
+  scan(connectionId: number): Promise<void>;
   /** A phone writes to (or calls) the connection; returns the message id. */
   inbound(connectionId: number, input: SandboxInbound): Promise<string>;
   /** The network tells which phone number a LID belongs to. */
-  mapLid(connectionId: number, lid: string, phone: string): void;
+  mapLid(connectionId: number, lid: string, phone: string): Promise<void>;
   /** The contact at `peer` reads what the connection sent them. */
-  read(connectionId: number, peer: string): void;
+  read(connectionId: number, peer: string): Promise<void>;
   /** The network refuses a message the connection sent; false when the message is unknown. */
   reject(connectionId: number, wid: string): Promise<boolean>;
   /** What the connection sent, oldest first (to one peer when `to` is given). */

@@ -93,3 +93,21 @@ export const connectionLeases = sqliteTable("connection_leases", {
   nodeId: text("node_id").notNull(),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * What a node asked of a connection another node runs (a restart, a logout, a simulated phone's message): the
+ * node holding the connection's lease carries each out, oldest first, and deletes it once done.
+ */
+export const connectionCommands = sqliteTable(
+  "connection_commands",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    payload: text("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("connection_commands_whatsapp_idx").on(t.whatsappId, t.id)],
+);

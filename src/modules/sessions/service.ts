@@ -9,7 +9,7 @@ async function assertExists(deps: AppDeps, id: number) {
 /** "Try again": starts the session; the outcome arrives as whatsappSession events. */
 export async function startSession(deps: AppDeps, id: number) {
   await assertExists(deps, id);
-  await deps.channels.start(id);
+  await deps.channels.restart(id);
   return { message: "Starting session." };
 }
 
