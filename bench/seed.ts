@@ -1,20 +1,23 @@
-import { type Db, one, sqliteClient } from "../src/db/client";
+import { type Db, execute, one, sqliteClient } from "../src/db/client";
 /**
  * A large, realistic database for the benchmark and for manual runs: contacts with Portuguese and Spanish names,
  * tickets in a few queues (about 3 % open, 3 % pending, the rest closed), tags, unread counts, agents, and message
- * bodies in Portuguese, Spanish and English. Rows go in through prepared statements named after the drizzle schema,
- * in one transaction, with the full-text triggers set aside and the indexes rebuilt once at the end.
+ * bodies in Portuguese, Spanish and English. On SQLite rows go in through prepared statements named after the drizzle
+ * schema, in one transaction, with the full-text triggers set aside and the indexes rebuilt once at the end; on
+ * PostgreSQL (DATABASE_URL) through multi-row inserts.
  *
  * `bun bench/seed.ts <dir> [tickets] [messagesPerTicket]` builds a migrated `<dir>/zapdesk.sqlite` with an admin
  * (ADMIN_EMAIL / ADMIN_PASSWORD, else admin@example.com / admin-password) for running the server against it
  * (`DATA_DIR=<dir> npm start`).
  */
 import type { Database } from "bun:sqlite";
+import { sql } from "drizzle-orm";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   connections,
   contacts,
   messages,
+  onPostgres,
   queues,
   tags,
   tickets,
@@ -201,14 +204,40 @@ function insertInto(client: Database, table: SQLiteTable, columns: SQLiteColumn[
   return client.prepare(`INSERT INTO "${getTableConfig(table).name}" (${names}) VALUES (${marks})`);
 }
 
+type Dated = { createdAt: Date; updatedAt: Date };
+type ContactRow = Dated & { id: number; name: string; number: string };
+type TicketRow = Dated &
+  Required<Pick<typeof tickets.$inferInsert, "status" | "userId" | "queueId" | "lastMessage">> & {
+    id: number;
+    contactId: number;
+    whatsappId: number;
+    unreadMessages: number;
+  };
+type MessageRow = Dated & {
+  wid: string;
+  whatsappId: number;
+  ticketId: number;
+  contactId: number;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  isPrivate: boolean;
+};
+type TicketTagRow = { ticketId: number; tagId: number };
+
+/** One ticket as the seed writes it: its contact, itself, its messages and its tags. */
+interface SeedTicket {
+  contact: ContactRow;
+  ticket: TicketRow;
+  messages: MessageRow[];
+  tags: TicketTagRow[];
+}
+
 /** Fills a migrated database with `tickets` tickets of `messagesPerTicket` messages each. */
 export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<SeedSummary> {
   const { tickets: total = 100_000, messagesPerTicket = 10, now = Date.now() } = options;
   const started = performance.now();
-  const client = sqliteClient(db);
-  const rnd = random(12);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
-
   const queueIds: number[] = [];
   for (const [i, name] of ["Vendas", "Suporte", "Financeiro"].entries()) {
     const queue = await one(
@@ -238,15 +267,107 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
     await db.insert(userQueues).values({ userId: id, queueId: queueIds[i % queueIds.length]! });
     agentIds.push(id);
   }
+  const rows = seedTickets({ total, messagesPerTicket, now, queueIds, tagIds, agentIds, connectionId });
+  if (onPostgres) await writePostgres(db, rows);
+  else writeSqlite(db, rows);
+  return {
+    tickets: total,
+    messages: total * messagesPerTicket,
+    ms: performance.now() - started,
+    queueIds,
+    tagIds,
+    agentIds,
+    connectionId,
+  };
+}
 
+/** The tickets of a year, oldest first (so ids grow with time as in a live database), each with its contact. */
+function* seedTickets(o: {
+  total: number;
+  messagesPerTicket: number;
+  now: number;
+  queueIds: number[];
+  tagIds: number[];
+  agentIds: number[];
+  connectionId: number;
+}): Generator<SeedTicket> {
+  const rnd = random(12);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
+  const year = 365 * 24 * 3600_000;
+  for (let i = 0; i < o.total; i++) {
+    const id = i + 1;
+    const start = new Date(o.now - year + Math.floor((i / o.total) * year));
+    const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
+    const number = `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`;
+    const r = rnd();
+    const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
+    const queueId = rnd() < 0.1 ? null : pick(o.queueIds);
+    const userId = status === "pending" ? null : pick(o.agentIds);
+    const unreadMessages = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
+    let at = start.getTime();
+    const list: MessageRow[] = [];
+    for (let m = 0; m < o.messagesPerTicket; m++) {
+      const fromMe = m % 2 === 1;
+      const isPrivate = fromMe && rnd() < 0.03;
+      at += 1000 + Math.floor(rnd() * 120_000);
+      const body = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, id, m);
+      const time = new Date(at);
+      list.push({
+        wid: `S${id}-${m}`,
+        whatsappId: o.connectionId,
+        ticketId: id,
+        contactId: id,
+        body,
+        fromMe,
+        read: true,
+        ack: 3,
+        isPrivate,
+        createdAt: time,
+        updatedAt: time,
+      });
+    }
+    const tagged: TicketTagRow[] = [];
+    if (rnd() < 0.1) {
+      const tag = pick(o.tagIds);
+      tagged.push({ ticketId: id, tagId: tag });
+      if (rnd() < 0.3) tagged.push({ ticketId: id, tagId: o.tagIds[(o.tagIds.indexOf(tag) + 1) % o.tagIds.length]! });
+    }
+    yield {
+      contact: { id, name, number, createdAt: start, updatedAt: start },
+      ticket: {
+        id,
+        contactId: id,
+        status,
+        userId,
+        queueId,
+        whatsappId: o.connectionId,
+        unreadMessages,
+        lastMessage: list.at(-1)?.body ?? "",
+        createdAt: start,
+        updatedAt: new Date(at),
+      },
+      messages: list,
+      tags: tagged,
+    };
+  }
+}
+
+/**
+ * SQLite: prepared statements named after the drizzle schema, in one transaction, with the full-text triggers set
+ * aside and the indexes rebuilt once at the end.
+ */
+function writeSqlite(db: Db, rows: Iterable<SeedTicket>) {
+  const client = sqliteClient(db);
   const triggers = setTriggersAside(client);
   const addContact = insertInto(client, contacts, [
+    contacts.id,
     contacts.name,
     contacts.number,
     contacts.createdAt,
     contacts.updatedAt,
   ]);
   const addTicket = insertInto(client, tickets, [
+    tickets.id,
     tickets.contactId,
     tickets.status,
     tickets.userId,
@@ -271,56 +392,62 @@ export async function seedLarge(db: Db, options: SeedOptions = {}): Promise<Seed
     messages.updatedAt,
   ]);
   const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
-  const year = 365 * 24 * 3600_000;
-
+  const ms = (at: Date) => at.getTime();
   client.transaction(() => {
-    for (let i = 0; i < total; i++) {
-      // Oldest first, so ids grow with time as they do in a live database.
-      const start = now - year + Math.floor((i / total) * year);
-      const name = `${pick(FIRST)} ${pick(LAST)}${rnd() < 0.3 ? ` ${pick(LAST)}` : ""}`;
-      const contactId = Number(
-        addContact.run(name, `55${11 + (i % 80)}9${String(10_000_000 + i * 7).slice(-8)}`, start, start)
-          .lastInsertRowid,
+    for (const { contact: c, ticket: t, messages: list, tags: tagged } of rows) {
+      addContact.run(c.id, c.name, c.number, ms(c.createdAt), ms(c.updatedAt));
+      addTicket.run(
+        t.id,
+        t.contactId,
+        t.status,
+        t.userId,
+        t.queueId,
+        t.whatsappId,
+        t.unreadMessages,
+        t.lastMessage,
+        ms(t.createdAt),
+        ms(t.updatedAt),
       );
-      const r = rnd();
-      const status = r < 0.03 ? "open" : r < 0.06 ? "pending" : "closed";
-      const queueId = rnd() < 0.1 ? null : pick(queueIds);
-      const userId = status === "pending" ? null : pick(agentIds);
-      const unread = status === "pending" ? 1 + Math.floor(rnd() * 5) : status === "open" && rnd() < 0.3 ? 2 : 0;
-      let last = "";
-      let at = start;
-      const bodies: [string, boolean, boolean, number][] = [];
-      for (let m = 0; m < messagesPerTicket; m++) {
-        const fromMe = m % 2 === 1;
-        const note = fromMe && rnd() < 0.03;
-        at += 1000 + Math.floor(rnd() * 120_000);
-        last = fromMe ? `${pick(REPLIES)}, ${pick(FIRST)}.` : messageBody(pick, rnd, i, m);
-        bodies.push([last, fromMe, note, at]);
-      }
-      const ticketId = Number(
-        addTicket.run(contactId, status, userId, queueId, connectionId, unread, last, start, at).lastInsertRowid,
-      );
-      for (let m = 0; m < bodies.length; m++) {
-        const [body, fromMe, note, time] = bodies[m]!;
-        addMessage.run(`S${ticketId}-${m}`, connectionId, ticketId, contactId, body, fromMe, true, 3, note, time, time);
-      }
-      if (rnd() < 0.1) {
-        const tag = pick(tagIds);
-        addTag.run(ticketId, tag);
-        if (rnd() < 0.3) addTag.run(ticketId, tagIds[(tagIds.indexOf(tag) + 1) % tagIds.length]!);
-      }
+      for (const m of list)
+        addMessage.run(
+          m.wid,
+          m.whatsappId,
+          m.ticketId,
+          m.contactId,
+          m.body,
+          m.fromMe,
+          m.read,
+          m.ack,
+          m.isPrivate,
+          ms(m.createdAt),
+          ms(m.updatedAt),
+        );
+      for (const tag of tagged) addTag.run(tag.ticketId, tag.tagId);
     }
     restoreTriggers(client, triggers);
   })();
-  return {
-    tickets: total,
-    messages: total * messagesPerTicket,
-    ms: performance.now() - started,
-    queueIds,
-    tagIds,
-    agentIds,
-    connectionId,
+}
+
+/** PostgreSQL: multi-row inserts through drizzle, a few thousand rows each, then the id sequences moved past them. */
+async function writePostgres(db: Db, rows: Iterable<SeedTicket>) {
+  const batch: SeedTicket[] = [];
+  const flush = async () => {
+    await db.insert(contacts).values(batch.map((t) => t.contact));
+    await db.insert(tickets).values(batch.map((t) => t.ticket));
+    await db.insert(messages).values(batch.flatMap((t) => t.messages));
+    const tagged = batch.flatMap((t) => t.tags);
+    if (tagged.length) await db.insert(ticketTags).values(tagged);
+    batch.length = 0;
   };
+  for (const t of rows) if (batch.push(t) === 500) await flush();
+  if (batch.length) await flush();
+  // Fresh statistics, as autovacuum would gather soon after such a load: the planner's choices depend on them.
+  await execute(db, sql`analyze`);
+  for (const table of ["contacts", "tickets"])
+    await execute(
+      db,
+      sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.identifier(table)}))`,
+    );
 }
 
 /** An inbound body: a greeting, a phrase, sometimes a place or product, sometimes an order number (rare words). */

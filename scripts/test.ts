@@ -51,8 +51,7 @@ const outcomes: Outcome[] = [
 /**
  * The same suite on PostgreSQL (a throwaway cluster, tests/pg-harness.ts), but for the files about the SQLite
  * store itself (its file and pragmas, statements and transactions on its one connection, query plans, FTS5
- * tables, file backups and restores), the tools that read a SQLite file (migrations, the importers,
- * migrate-to-postgres), the PostgreSQL tests that start clusters of their own, the driver and crash tests that
+ * tables, file backups and restores), the tools that read a SQLite file (its migrations, migrate-to-postgres), the PostgreSQL tests that start clusters of their own, the driver and crash tests that
  * open a SQLite file directly or restart a process on a DATA_DIR, and the Baileys outbound test, whose waits for
  * a reconnect against the fake server are about the driver's backoff, not the store, and ran out on PostgreSQL.
  */
@@ -65,7 +64,6 @@ const SQLITE_ONLY = new Set([
   "tests/db-transactions.test.ts",
   "tests/ticket-list-plan.test.ts",
   "tests/message-search-index.test.ts",
-  "tests/import-whaticket.test.ts",
   "tests/migrate-to-postgres.test.ts",
   "tests/pg-schema.test.ts",
   "tests/postgres-client.test.ts",

@@ -7,8 +7,8 @@ import { routedSandbox } from "./channels/sandbox/routed";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
-import { type Db, openDatabase, usePostgres } from "./db/client";
-import { openPostgres, runPgMigrations, singleConnectionUrl } from "./db/postgres";
+import { type Db, openDatabase } from "./db/client";
+import { openMigratedPostgres, singleConnectionUrl } from "./db/postgres";
 import type { EventBus } from "./events/bus";
 import { PgEventBus, startPgEventBus } from "./events/pg-bus";
 import type { DomainEvent } from "./events/catalogue";
@@ -131,11 +131,7 @@ async function sendIfRunHere(deps: AppDeps, event: DomainEvent) {
  * DATA_DIR, backed up before an upgrade changes its schema.
  */
 async function openStorage(config: Config, log: Logger): Promise<Db> {
-  if (config.databaseUrl) {
-    const pg = openPostgres(config.databaseUrl);
-    await runPgMigrations(pg);
-    return usePostgres(pg);
-  }
+  if (config.databaseUrl) return await openMigratedPostgres(config.databaseUrl);
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);
   runMigrations(db);

@@ -1,4 +1,5 @@
-import { closeDatabase, first, openDatabase } from "../src/db/client";
+import { closeDatabase, type Db, first, openDatabase } from "../src/db/client";
+import { openMigratedPostgres } from "../src/db/postgres";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,9 +7,10 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { eq } from "drizzle-orm";
 import { runCommand } from "../src/cli";
-import { chatbots, contacts, messages, schedules, tickets, users } from "../src/db/tables";
+import { chatbots, contacts, messages, onPostgres, schedules, tickets, users } from "../src/db/tables";
 import { importWhaticket } from "../src/ops/import-whaticket";
 import { call, makeTestApp } from "./helpers";
+import { freshPgUrl } from "./pg-harness";
 import { hasMariadb, hasPostgres, startMariadb, startPostgres } from "./sql-servers";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
@@ -102,10 +104,20 @@ for (const engine of ENGINES)
     let server: { url: string; stop(): unknown };
     let dir: string;
     let publicDir: string;
-    const config = () => ({ databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") });
+    /** In the suite's PostgreSQL run the import goes into a PostgreSQL database. */
+    let targetUrl: string | undefined;
+    const config = () => ({
+      databasePath: join(dir, "zapdesk.sqlite"),
+      mediaDir: join(dir, "media"),
+      ...(targetUrl ? { databaseUrl: targetUrl } : {}),
+    });
+    const env = () => ({ DATA_DIR: dir, LOG_LEVEL: "silent", ...(targetUrl ? { DATABASE_URL: targetUrl } : {}) });
+    const openTarget = async (): Promise<Db> =>
+      targetUrl ? await openMigratedPostgres(targetUrl) : openDatabase(config().databasePath);
 
     beforeAll(async () => {
       server = await engine.start();
+      if (onPostgres) targetUrl = await freshPgUrl();
       await seedWhaticket(server.url, engine.dialect);
       dir = mkdtempSync(join(tmpdir(), "zapdesk-import-"));
       publicDir = join(dir, "whaticket-public");
@@ -149,14 +161,14 @@ for (const engine of ENGINES)
       expect(Object.values(report.tables).reduce((sum, n) => sum + n.imported, 0)).toBe(0);
       expect(report.tables.Messages).toEqual({ imported: 0, existing: 6, skipped: 0 });
       expect(report.tables.Tickets).toEqual({ imported: 0, existing: 3, skipped: 1 });
-      const db = openDatabase(config().databasePath);
+      const db = await openTarget();
       expect(await db.select().from(messages)).toHaveLength(6);
       expect(await db.select().from(tickets)).toHaveLength(3);
       await closeDatabase(db);
     });
 
     test("tickets keep their numbers, links and statuses; messages their WhatsApp ids, quotes, kinds and files", async () => {
-      const db = openDatabase(config().databasePath);
+      const db = await openTarget();
       const open = (await first(db.select().from(tickets).where(eq(tickets.id, 7))))!;
       const bruno = (await first(db.select().from(users).where(eq(users.email, "bruno@loja.com"))))!;
       expect(open).toMatchObject({ status: "open", userId: bruno.id, whatsappId: 3, unreadMessages: 2 });
@@ -219,16 +231,22 @@ for (const engine of ENGINES)
         body: { email: "ana@loja.com", password: "errada" },
       });
       expect(wrong.status).toBe(401);
+      // Rows created after the import get ids of their own, past the copied ones (Ana kept id 1).
+      const created = await call(ctx.app, "POST", "/api/users", {
+        token: adminToken,
+        body: { name: "Carla Nova", email: "carla@loja.com", password: "nova-senha" },
+      });
+      expect(created.status).toBe(200);
+      expect(created.json.id).toBeGreaterThan(5);
       await closeDatabase(ctx.db);
     });
 
     test("the command line runs the import and prints each table's counts", async () => {
       const lines: string[] = [];
-      const code = await runCommand(
-        ["import-whaticket", "--from", server.url],
-        { DATA_DIR: dir, LOG_LEVEL: "silent" },
-        { out: (l) => lines.push(l), err: (l) => lines.push(l) },
-      );
+      const code = await runCommand(["import-whaticket", "--from", server.url], env(), {
+        out: (l) => lines.push(l),
+        err: (l) => lines.push(l),
+      });
       expect(code).toBe(0);
       expect(lines).toContain("Messages             0 imported, 6 already here, 0 left out");
       expect(lines.at(-1)).toContain("pair each WhatsApp connection again");
@@ -236,14 +254,10 @@ for (const engine of ENGINES)
 
     test("a URL that is neither PostgreSQL nor MySQL is refused with a clear message", async () => {
       const lines: string[] = [];
-      const code = await runCommand(
-        ["import-whaticket", "--from", "sqlite:///tmp/x"],
-        { DATA_DIR: dir },
-        {
-          out: (l) => lines.push(l),
-          err: (l) => lines.push(l),
-        },
-      );
+      const code = await runCommand(["import-whaticket", "--from", "sqlite:///tmp/x"], env(), {
+        out: (l) => lines.push(l),
+        err: (l) => lines.push(l),
+      });
       expect(code).toBe(1);
       expect(lines.join("\n")).toContain("--from must be a postgres:// or mysql:// URL");
     });

@@ -4,6 +4,7 @@ import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { PG_MIGRATIONS_DIR } from "../paths";
+import { type Db, usePostgres } from "./client";
 import * as pgSchema from "./pg-schema";
 
 export type PgDb = ReturnType<typeof drizzle<typeof pgSchema, SQL>>;
@@ -51,6 +52,13 @@ export function singleConnectionUrl(url: string): string {
 /** A pool of connections to the PostgreSQL database at `url`, with the PostgreSQL schema's query API. */
 export function openPostgres(url: string): PgDb {
   return drizzle({ client: new SQL(postgresOptions(url)), schema: pgSchema });
+}
+
+/** The database at `url`, migrated, as the app's data access sees it (servers and commands open it so). */
+export async function openMigratedPostgres(url: string): Promise<Db> {
+  const pg = openPostgres(url);
+  await runPgMigrations(pg);
+  return usePostgres(pg);
 }
 
 /** Waits for running queries, then closes every connection of the pool. */

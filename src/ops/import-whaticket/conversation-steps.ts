@@ -1,4 +1,4 @@
-import { atomically, execute, first, one } from "../../db/client";
+import { atomically, dialectOf, execute, first, one } from "../../db/client";
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -41,14 +41,16 @@ export async function importContacts(ctx: StepContext) {
     );
     return { id: inserted.id, outcome: "imported" };
   });
-  // The imported contacts go into the name and number index at once (see contacts/search-index.ts).
-  await atomically(ctx.db, async (tx) => {
-    await execute(
-      tx,
-      sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`,
-    );
-    await execute(tx, sql`DELETE FROM contacts_fts_pending`);
-  });
+  // The imported contacts go into the name and number index at once (see contacts/search-index.ts); PostgreSQL
+  // indexes each row as it is written.
+  if (dialectOf(ctx.db) === "sqlite")
+    await atomically(ctx.db, async (tx) => {
+      await execute(
+        tx,
+        sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`,
+      );
+      await execute(tx, sql`DELETE FROM contacts_fts_pending`);
+    });
   await eachNew(ctx, "ContactCustomFields", async (row, tx) => {
     const contactId = await ctx.ledger.target("Contacts", row.contactId);
     if (!contactId || !text(row.name)) return null;
@@ -169,11 +171,13 @@ export async function importMessages(ctx: StepContext, opts: { from?: string; to
       }
       // The page's messages go into the full-text index at once, before the commit, as the inbox's own writers
       // do (messages/search-index.ts): a search would otherwise index the whole import when it first runs.
-      await execute(
-        tx,
-        sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`,
-      );
-      await execute(tx, sql`DELETE FROM messages_fts_pending`);
+      if (dialectOf(tx) === "sqlite") {
+        await execute(
+          tx,
+          sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`,
+        );
+        await execute(tx, sql`DELETE FROM messages_fts_pending`);
+      }
     });
   }
   await atomically(db, async (tx) => {

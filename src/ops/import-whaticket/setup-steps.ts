@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one, rowsOf, type Writer } from "../../db/client";
+import { atomically, type Db, dialectOf, execute, first, one, rowsOf, type Writer } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import {
   chatbots,
@@ -23,11 +23,20 @@ export interface StepContext {
   now: Date;
 }
 
-/** `id` when no row of `table` here has it yet, so links and bookmarks to the old installation's ids keep working. */
+/**
+ * `id` when no row of `table` here has it yet, so links and bookmarks to the old installation's ids keep working.
+ * On PostgreSQL the table's id sequence moves past it, so the ids it hands out later never meet a copied one.
+ */
 export async function freeId(db: Db, table: string, id: unknown): Promise<number | undefined> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return undefined;
-  return (await rowsOf(db, sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)).length ? undefined : n;
+  if ((await rowsOf(db, sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)).length) return undefined;
+  if (dialectOf(db) === "postgres")
+    await execute(
+      db,
+      sql`SELECT setval(pg_get_serial_sequence(${`"${table}"`}, 'id'), greatest(${n}, (SELECT coalesce(max(id), 0) FROM ${sql.identifier(table)})))`,
+    );
+  return n;
 }
 
 /** Each new row of `table` (in pages), handed to `one` inside a transaction per page. */
