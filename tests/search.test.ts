@@ -87,6 +87,43 @@ describe("message search", () => {
   });
 });
 
+/** Messages of `ticketId` in multi-row inserts (a search's windows are counted in tens of thousands). */
+async function bulkMessages(ctx: TestContext, ticketId: number, bodies: string[]) {
+  for (let i = 0; i < bodies.length; i += 2000)
+    await ctx.db
+      .insert(messages)
+      .values(bodies.slice(i, i + 2000).map((body) => ({ wid: `b${++seq}`, ticketId, body })));
+}
+
+describe("message search on PostgreSQL, newest matches first", () => {
+  test.skipIf(!onPostgres)(
+    "a common word reaches back past the newest messages, a rare one is found however old, deleted ones never",
+    async () => {
+      const ctx = await makeTestApp();
+      const rare = await ticketWith(ctx, "pedido raro de ontem");
+      const older = await ticketWith(ctx);
+      await bulkMessages(
+        ctx,
+        older.id,
+        Array.from({ length: 400 }, (_, i) => `pedido comum ${i}`),
+      );
+      // The newest 20,000 messages: one in a hundred has the common word, the rest neither word.
+      const recent = await ticketWith(ctx);
+      await bulkMessages(
+        ctx,
+        recent.id,
+        Array.from({ length: 20_000 }, (_, i) => (i % 100 === 0 ? "comum agora" : "bom dia")),
+      );
+      const search = await searcher(ctx);
+      expect(await search("comum")).toEqual([older.id, recent.id]);
+      expect(await search("raro")).toEqual([rare.id]);
+      expect(await search("pedido")).toEqual([rare.id, older.id]);
+      await ctx.db.update(messages).set({ isDeleted: true }).where(eq(messages.ticketId, rare.id));
+      expect(await search("raro")).toEqual([]);
+    },
+  );
+});
+
 describe("ticket search over names, numbers and every kind of message", () => {
   async function ticketOf(ctx: TestContext, name: string, number: string, values: { queueId?: number } = {}) {
     const contact = await one(ctx.db.insert(contacts).values({ name, number }).returning());

@@ -19,8 +19,9 @@ export function contactsMatching(search: string): SQL | null {
     // A LIKE pattern over the trigram indexes; the typed text's own wildcards are plain characters.
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // Materialized: the matches come from the trigram indexes first, instead of a walk down the ids that tests
-    // every contact until enough match.
-    return sql`with matching as materialized (select id from contacts where zapdesk_fold(name) like zapdesk_fold(${pattern}) or number like ${pattern}) select id from matching order by id desc limit ${CONTACT_HITS}`;
+    // every contact until enough match. Names and numbers are looked up apart, so what the number index found
+    // is rechecked against the number only; names against their stored folded form (0007_search_columns).
+    return sql`with matching as materialized (select id from contacts where name_folded like zapdesk_fold(${pattern}) union select id from contacts where number like ${pattern}) select id from matching order by id desc limit ${CONTACT_HITS}`;
   }
   const phrase = `"${search.replace(/"/g, '""')}"`;
   return sql`select rowid from contacts_fts where contacts_fts match ${phrase} order by rowid desc limit ${CONTACT_HITS}`;
