@@ -69,11 +69,6 @@ const SQLITE_ONLY = new Set([
   "tests/postgres-client.test.ts",
   "tests/pg-event-bus.test.ts",
   "tests/cluster.test.ts",
-  "tests/bulk-crash.test.ts",
-  "tests/channels/baileys-inbox.test.ts",
-  "tests/channels/baileys-crash.test.ts",
-  "tests/channels/baileys-lazy.test.ts",
-  "tests/channels/baileys-outbound.test.ts",
 ]);
 const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
 if (hasPostgres) {

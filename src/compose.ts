@@ -12,7 +12,7 @@ import { openMigratedPostgres, singleConnectionUrl } from "./db/postgres";
 import type { EventBus } from "./events/bus";
 import { PgEventBus, startPgEventBus } from "./events/pg-bus";
 import type { DomainEvent } from "./events/catalogue";
-import { ConnectionLeases } from "./channels/leases";
+import { ConnectionLeases, nodeName } from "./channels/leases";
 import { sharedSecrets } from "./modules/auth/cluster-secrets";
 import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps } from "./deps";
@@ -62,13 +62,7 @@ export async function composeDeps(opts: {
   publishToBrowsers(events, hub, (event) => presentToBrowsers({ config, clock }, event));
   // Nodes sharing PostgreSQL run each connection on one of them, by lease.
   const leases =
-    config.databaseUrl && !opts.singleNode
-      ? new ConnectionLeases(
-          db,
-          events instanceof PgEventBus ? events.nodeId : crypto.randomUUID().slice(0, 8),
-          Date.now,
-        )
-      : undefined;
+    config.databaseUrl && !opts.singleNode ? new ConnectionLeases(db, nodeName(config.dataDir), Date.now) : undefined;
   const commands =
     leases && new ConnectionCommands(db, log, (connectionId) => events.emit("connection.commanded", { connectionId }));
   const channels = new ConnectionManager({ db, records: connectionRecords(db, events), log, leases, commands });

@@ -56,6 +56,8 @@ describe("bulk campaigns survive a crash", () => {
     const env = {
       ...process.env,
       DB_PATH: paths.databasePath,
+      // The suite's PostgreSQL run: the database this process's app was given.
+      ...(ctx.deps.config.databaseUrl ? { DB_URL: ctx.deps.config.databaseUrl } : {}),
       DATA_DIR: dir,
       CLOCK_ORIGIN: String(Date.now()),
       SPEED: "20",

@@ -1,5 +1,7 @@
 import { test } from "bun:test";
-import { type Db, first, one } from "../src/db/client";
+import { type Db, first, one, openDatabase } from "../src/db/client";
+import { runMigrations } from "../src/db/migrate";
+import { openMigratedPostgres } from "../src/db/postgres";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
@@ -109,6 +111,20 @@ export async function makeTestApp(
  * suite's PostgreSQL run, where the same behaviour has tests of its own or does not apply.
  */
 export const sqliteOnly = test.skipIf(onPostgres);
+
+/** For an app composed by hand: in the suite's PostgreSQL run, a database of its own; on SQLite, nothing to add. */
+export async function ownDatabase(): Promise<Pick<Config, "databaseUrl">> {
+  return onPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
+}
+
+/** A migrated database of the run's engine for a test that needs no app: in-memory SQLite, or a PostgreSQL one. */
+export async function testDatabase(): Promise<Db> {
+  const { databaseUrl } = await ownDatabase();
+  if (databaseUrl) return await openMigratedPostgres(databaseUrl);
+  const db = openDatabase(":memory:");
+  runMigrations(db);
+  return db;
+}
 
 /** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */
 const pgDatabases = new Map<string, string>();

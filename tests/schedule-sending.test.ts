@@ -6,7 +6,13 @@ import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
 import { scheduleSchedules, schedulesSettled } from "../src/modules/schedules/jobs";
 import { cancelUnsent } from "../src/modules/messages/outbox";
-import { pickDueSchedules, sendSchedule } from "../src/modules/schedules/dispatch";
+import {
+  pickDueSchedules,
+  SCHEDULE_SEND_JOB,
+  sendSchedule,
+  settleWaitingSchedules,
+} from "../src/modules/schedules/dispatch";
+import { activePayloads } from "../src/jobs/store";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const HOUR = 3600_000;
@@ -150,6 +156,19 @@ describe("sending schedules", () => {
     await runAfter(HOUR);
     expect((await ctx.sandbox.network.outbox(conn.id, contact.number!)).map((m) => m.wid)).toEqual([waiting.wid]);
     expect(statusesTold(ctx, s.id)).toEqual(["PENDENTE", "AGENDADA", "ENVIADA"]);
+  });
+
+  test("a failed message reported twice at once counts as one failed attempt", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const s = await createSchedule(ctx, agent.token, { body: "Seu boleto", contactId: contact.id });
+    await ctx.channels.stop(conn.id);
+    await runAfter(HOUR);
+    const messageId = (await rowOf(ctx, s.id)).messageId!;
+    await ctx.db.update(messages).set({ sendState: "failed" }).where(eq(messages.id, messageId));
+
+    await Promise.all([settleWaitingSchedules(ctx.deps, messageId), settleWaitingSchedules(ctx.deps, messageId)]);
+    expect(await rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 1, messageId: null });
+    expect(await activePayloads(ctx.db, SCHEDULE_SEND_JOB)).toEqual([{ scheduleId: s.id }]);
   });
 
   test("a schedule whose message waited is ENVIADA as soon as the message goes out, without waiting for the next pass", async () => {

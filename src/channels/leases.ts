@@ -1,12 +1,29 @@
 import { and, eq, lt, or } from "drizzle-orm";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Db } from "../db/client";
 import { connectionLeases } from "../db/tables";
 import type { Logger } from "../log";
+import { makePrivateDir } from "../private-files";
 
 /** How long a lease lasts unless renewed: a node that died lets its connections go after at most this long. */
 export const LEASE_MS = 15_000;
 /** How often a node renews its leases and looks for connections nobody runs. */
 export const RENEW_EVERY_MS = 5_000;
+
+/**
+ * The name this node holds leases under, kept in its DATA_DIR (each node has a directory of its own): a node
+ * restarted after a crash takes its connections back at once instead of waiting for its old leases to expire.
+ */
+export function nodeName(dataDir: string): string {
+  const file = join(dataDir, "node-id");
+  const kept = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  if (kept) return kept;
+  const name = crypto.randomUUID().slice(0, 8);
+  makePrivateDir(dataDir);
+  writeFileSync(file, name);
+  return name;
+}
 
 /**
  * Which node runs each WhatsApp connection when several share one PostgreSQL database: exactly one holds the

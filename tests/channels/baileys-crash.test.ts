@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runMigrations } from "../../src/db/migrate";
+import { openMigratedPostgres } from "../../src/db/postgres";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
+import { ownDatabase } from "../helpers";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
 
 const APP = join(import.meta.dir, "fakewa/app-process.ts");
@@ -30,13 +32,15 @@ async function waitFor<T>(
   }
 }
 
-/** A file database with one Baileys connection, read from this process while the app's process writes it. */
+/** A database with one Baileys connection, read from this process while the app's process writes it. */
 async function setup() {
   const fake = new FakeWa();
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-crash-"));
   const dbPath = join(dir, "zapdesk.sqlite");
-  const db = openDatabase(dbPath);
-  runMigrations(db);
+  // In the suite's PostgreSQL run both processes use a PostgreSQL database of their own instead of the file.
+  const { databaseUrl } = await ownDatabase();
+  const db = databaseUrl ? await openMigratedPostgres(databaseUrl) : openDatabase(dbPath);
+  if (!databaseUrl) runMigrations(db);
   const conn = await one(db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
   const apps: Subprocess[] = [];
   cleanup.push(async () => {
@@ -56,6 +60,7 @@ async function setup() {
         FAKEWA_URL: fake.url,
         FAKEWA_ROOT: FAKE_ROOT_PUBLIC_KEY,
         DB_PATH: dbPath,
+        ...(databaseUrl ? { DB_URL: databaseUrl } : {}),
         MEDIA_DIR: join(dir, "media"),
       },
       stdout: "ignore",
@@ -69,7 +74,8 @@ async function setup() {
     if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}`);
     return app;
   };
-  const storedWids = async () => (await db.select({ wid: messages.wid }).from(messages)).map((m) => m.wid);
+  const storedWids = async () =>
+    (await db.select({ wid: messages.wid }).from(messages).orderBy(messages.id)).map((m) => m.wid);
   const journaled = async () =>
     (await db.select({ payload: inboundJournal.payload }).from(inboundJournal)).map((r) => r.payload);
   return { fake, db, start, storedWids, journaled };

@@ -1,21 +1,20 @@
-import { first, one, openDatabase, sqliteClient } from "../../src/db/client";
+import { closeDatabase, type Db, execute, first, one, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { BufferJSON, encryptedStream, type proto } from "baileys";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DownloadPool } from "../../src/channels/baileys/download-pool";
 import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import { Inbox } from "../../src/channels/baileys/inbox";
-import { InboundJournal } from "../../src/channels/baileys/journal";
+import { InboundJournal, type JournalEvent } from "../../src/channels/baileys/journal";
 import { composeDeps } from "../../src/compose";
-import { runMigrations } from "../../src/db/migrate";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { systemClock } from "../../src/shared/clock";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
-import { testConfig } from "../helpers";
+import { ownDatabase, sqliteOnly, testConfig, testDatabase } from "../helpers";
 import { FakeWa } from "./fakewa/server";
 import { RecordingSink } from "./fakewa/sink";
 
@@ -35,10 +34,12 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
   const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-inbox-"));
   const hub = new RecordingHub();
   const { db, channels } = await composeDeps({
-    config: testConfig({ mediaDir, dataDir: mediaDir }),
+    config: testConfig({ mediaDir, dataDir: mediaDir, ...(await ownDatabase()) }),
     hub,
     log: createLogger(process.env.FAKEWA_LOG ? "debug" : "silent"),
     clock: systemClock,
+    // One node: on PostgreSQL, no event bus connection of its own and no leases.
+    singleNode: true,
     baileys: {
       waWebSocketUrl: fake.url,
       fetchLatestVersion: false,
@@ -52,6 +53,7 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
   cleanup.push(async () => {
     await channels.stopAll();
     fake.stop();
+    await closeDatabase(db);
     rmSync(mediaDir, { recursive: true, force: true });
   });
   const row = async () => (await first(db.select().from(connections).where(eq(connections.id, conn.id))))!;
@@ -174,11 +176,14 @@ describe("baileys inbound without head-of-line blocking", () => {
     const done = await waitFor(() => app.withFile("IMG-1"));
     expect(done).toMatchObject({ mediaState: null, mediaMime: "image/jpeg", fileName: "IMG-1.jpeg" });
     expect(readFileSync(join(app.mediaDir, done.mediaUrl)).equals(bytes)).toBe(true);
-    const update = app.hub
-      .to(`ticket:${done.ticketId}`, "appMessage")
-      .find((e) => e.payload.action === "update" && e.payload.message.id === done.id);
-    expect(update?.payload.message).toMatchObject({ mediaState: null });
-    expect(update?.payload.message.mediaUrl).toStartWith(`/api/media/${done.id}?expires=`);
+    // Published once the stored row is read back, which may come a moment after it is visible here.
+    const update = await waitFor(() =>
+      app.hub
+        .to(`ticket:${done.ticketId}`, "appMessage")
+        .find((e) => e.payload.action === "update" && e.payload.message.id === done.id),
+    );
+    expect(update.payload.message).toMatchObject({ mediaState: null });
+    expect(update.payload.message.mediaUrl).toStartWith(`/api/media/${done.id}?expires=`);
     await waitFor(async () => (await app.journal()).length === 0);
   });
 
@@ -281,41 +286,45 @@ describe("baileys inbound without head-of-line blocking", () => {
 });
 
 describe("baileys inbound journal", () => {
-  test("a message is journaled before its receipt reaches WhatsApp, live and in the offline backlog Baileys holds back", async () => {
-    const atReceipt = new Map<string, boolean>();
-    // A slow disk: each journal write takes a while, so a receipt sent without waiting for it would be early.
-    const write = InboundJournal.prototype.write;
-    const slow = spyOn(InboundJournal.prototype, "write").mockImplementation(async function (
-      this: InboundJournal,
-      ...args: Parameters<typeof write>
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return await write.apply(this, args);
-    });
-    const app = await connectedApp();
-    // Checked synchronously, as each receipt reaches the server, on the SQLite connection itself.
-    const raw = sqliteClient(app.db);
-    const durable = (id: string) =>
-      !!raw.query("SELECT 1 FROM messages WHERE whatsapp_id = ? AND wid = ?").get(app.conn.id, id) ||
-      (raw.query("SELECT payload FROM inbound_journal").all() as { payload: string }[]).some((r) =>
-        r.payload.includes(`"${id}"`),
+  // The check runs synchronously as each receipt reaches the server, which only the SQLite connection allows.
+  sqliteOnly(
+    "a message is journaled before its receipt reaches WhatsApp, live and in the offline backlog Baileys holds back",
+    async () => {
+      const atReceipt = new Map<string, boolean>();
+      // A slow disk: each journal write takes a while, so a receipt sent without waiting for it would be early.
+      const write = InboundJournal.prototype.write;
+      const slow = spyOn(InboundJournal.prototype, "write").mockImplementation(async function (
+        this: InboundJournal,
+        ...args: Parameters<typeof write>
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await write.apply(this, args);
+      });
+      const app = await connectedApp();
+      // Checked synchronously, as each receipt reaches the server, on the SQLite connection itself.
+      const raw = sqliteClient(app.db);
+      const durable = (id: string) =>
+        !!raw.query("SELECT 1 FROM messages WHERE whatsapp_id = ? AND wid = ?").get(app.conn.id, id) ||
+        (raw.query("SELECT payload FROM inbound_journal").all() as { payload: string }[]).some((r) =>
+          r.payload.includes(`"${id}"`),
+        );
+      app.fake.onReceipted = (id) => atReceipt.set(id, durable(id));
+      app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
+      await waitFor(() => app.stored("LIVE-1"));
+      await app.channels.stop(app.conn.id);
+      // Delivered while the connection is down: they come in the offline backlog at the next login.
+      for (let i = 0; i < 10; i++) app.fake.deliver(CUSTOMER, `OFF-${i}`, { conversation: `offline ${i}` });
+      await app.channels.start(app.conn.id);
+      await waitFor(async () =>
+        (await Promise.all(Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)))).every(Boolean),
       );
-    app.fake.onReceipted = (id) => atReceipt.set(id, durable(id));
-    app.fake.deliver(CUSTOMER, "LIVE-1", { conversation: "ao vivo" });
-    await waitFor(() => app.stored("LIVE-1"));
-    await app.channels.stop(app.conn.id);
-    // Delivered while the connection is down: they come in the offline backlog at the next login.
-    for (let i = 0; i < 10; i++) app.fake.deliver(CUSTOMER, `OFF-${i}`, { conversation: `offline ${i}` });
-    await app.channels.start(app.conn.id);
-    await waitFor(async () =>
-      (await Promise.all(Array.from({ length: 10 }, (_, i) => app.stored(`OFF-${i}`)))).every(Boolean),
-    );
-    expect([...atReceipt.keys()].sort()).toEqual(
-      ["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort(),
-    );
-    expect([...atReceipt].filter(([, ok]) => !ok)).toEqual([]);
-    slow.mockRestore();
-  });
+      expect([...atReceipt.keys()].sort()).toEqual(
+        ["LIVE-1", ...Array.from({ length: 10 }, (_, i) => `OFF-${i}`)].sort(),
+      );
+      expect([...atReceipt].filter(([, ok]) => !ok)).toEqual([]);
+      slow.mockRestore();
+    },
+  );
 
   test("what a stop leaves in the journal is handled at the next start, once", async () => {
     const app = await connectedApp();
@@ -345,16 +354,14 @@ describe("baileys inbound journal", () => {
   });
 });
 
-describe("baileys inbound journal unavailable", () => {
-  test("events that cannot be journaled are still handled, and logged", async () => {
-    const db = openDatabase(":memory:");
-    runMigrations(db);
+describe("baileys inbox on its own", () => {
+  async function inboxOn(db: Db, lines: string[] = []) {
+    cleanup.push(() => closeDatabase(db));
     await db.insert(connections).values({ id: 1, name: "Main", provider: "baileys" });
-    sqliteClient(db).exec("DROP TABLE inbound_journal");
-    const lines: string[] = [];
+    const journal = new InboundJournal(db);
     const inbox = new Inbox({
       connectionId: 1,
-      journal: new InboundJournal(db),
+      journal,
       downloads: new DownloadPool(1),
       download: async () => ({ unavailable: true }),
       maxMediaBytes: 1000,
@@ -362,17 +369,39 @@ describe("baileys inbound journal unavailable", () => {
     });
     const sink = new RecordingSink();
     await inbox.start(sink);
-    await inbox.receive([
-      {
-        kind: "upsert",
-        type: "notify",
-        message: {
-          key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "NJ-1" },
-          messageTimestamp: 1767225600,
-          message: { conversation: "oi" },
-        },
-      },
-    ]);
+    return { inbox, journal, sink };
+  }
+
+  const text = (id: string, body: string): JournalEvent => ({
+    kind: "upsert",
+    type: "notify",
+    message: {
+      key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id },
+      messageTimestamp: 1767225600,
+      message: { conversation: body },
+    },
+  });
+
+  test("batches whose journal writes end out of order are handed over in the order they came", async () => {
+    const { inbox, journal, sink } = await inboxOn(await testDatabase());
+    const write = journal.write.bind(journal);
+    let writes = 0;
+    // The first batch's write is the slowest, as a busy database server may answer it.
+    journal.write = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, writes++ === 0 ? 40 : 0));
+      return await write(...args);
+    };
+    await Promise.all([inbox.receive([text("ORD-1", "um")]), inbox.receive([text("ORD-2", "dois")])]);
+    await sink.until(() => sink.messages.length === 2);
+    expect(sink.messages.map((m) => m.id)).toEqual(["ORD-1", "ORD-2"]);
+  });
+
+  test("events that cannot be journaled are still handled, and logged", async () => {
+    const db = await testDatabase();
+    const lines: string[] = [];
+    const { inbox, sink } = await inboxOn(db, lines);
+    await execute(db, sql`DROP TABLE inbound_journal`);
+    await inbox.receive([text("NJ-1", "oi")]);
     expect((await sink.until(() => sink.messages.find((m) => m.id === "NJ-1"))).body).toBe("oi");
     expect(lines.some((l) => l.includes("inbound events not journaled"))).toBe(true);
   });

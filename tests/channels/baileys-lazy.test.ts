@@ -1,4 +1,4 @@
-import { first, one, openDatabase } from "../../src/db/client";
+import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -6,12 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LazyBaileysDriver } from "../../src/channels/baileys/lazy";
 import { composeDeps } from "../../src/compose";
-import { runMigrations } from "../../src/db/migrate";
 import { connections } from "../../src/db/tables";
 import { createLogger } from "../../src/log";
 import { RecordingHub } from "../../src/realtime/hub";
 import { systemClock } from "../../src/shared/clock";
-import { testConfig } from "../helpers";
+import { ownDatabase, testConfig, testDatabase } from "../helpers";
 import { FakeWa } from "./fakewa/server";
 
 let cleanup: (() => Promise<void> | void)[] = [];
@@ -35,8 +34,8 @@ async function waitFor<T>(
 
 describe("the Baileys driver is loaded on first use", () => {
   test("until a connection starts nothing is loaded: nothing runs, stops do nothing, message ids are still made", async () => {
-    const db = openDatabase(":memory:");
-    runMigrations(db);
+    const db = await testDatabase();
+    cleanup.push(() => closeDatabase(db));
     const driver = new LazyBaileysDriver({ db, mediaDir: "/nonexistent", log: createLogger("silent") });
 
     expect(driver.isRunning(1)).toBe(false);
@@ -52,10 +51,11 @@ describe("the Baileys driver is loaded on first use", () => {
     const fake = new FakeWa();
     const mediaDir = mkdtempSync(join(tmpdir(), "zapdesk-lazy-"));
     const { db, channels } = await composeDeps({
-      config: testConfig({ mediaDir, dataDir: mediaDir }),
+      config: testConfig({ mediaDir, dataDir: mediaDir, ...(await ownDatabase()) }),
       hub: new RecordingHub(),
       log: createLogger("silent"),
       clock: systemClock,
+      singleNode: true,
       baileys: {
         waWebSocketUrl: fake.url,
         fetchLatestVersion: false,
@@ -65,6 +65,7 @@ describe("the Baileys driver is loaded on first use", () => {
     cleanup.push(async () => {
       await channels.stopAll();
       fake.stop();
+      await closeDatabase(db);
       rmSync(mediaDir, { recursive: true, force: true });
     });
     const status = async (id: number) =>

@@ -34,13 +34,12 @@ function newFake() {
 const isMessage = (id: string) => (n: BinaryNode) => n.tag === "message" && n.attrs.id === id;
 
 describe("baileys driver: outbound failures", () => {
-  async function paired() {
+  async function paired(sink = new RecordingSink()) {
     const fake = newFake();
     const db = openDatabase(":memory:");
     runMigrations(db);
     sqliteClient(db).query("INSERT INTO whatsapps (id, name, provider) VALUES (1, 'Main', 'baileys')").run();
     const driver = newDriver(db, fake);
-    const sink = new RecordingSink();
     await driver.start(CONN, sink);
     fake.scan(await sink.until(() => sink.statuses.find((s) => s.status === "qrcode")?.info?.qr));
     await sink.until(() => sink.statuses.find((s) => s.status === "CONNECTED"));
@@ -67,7 +66,25 @@ describe("baileys driver: outbound failures", () => {
       code: "ERR_WAPP_NOT_INITIALIZED",
     });
   });
+
+  test("a reconnect refused at once is retried even when storing its status takes a while (a database over the network)", async () => {
+    const { fake, sink } = await paired(new SlowStatusSink());
+    const before = sink.statuses.length;
+    fake.setDown(true);
+    // The second TIMEOUT means an attempt made during the outage was refused and noticed.
+    await sink.until(() => sink.statuses.slice(before).filter((s) => s.status === "TIMEOUT").length >= 2);
+    fake.setDown(false);
+    await sink.until(() => sink.statuses.slice(before).find((s) => s.status === "CONNECTED"));
+  });
 });
+
+/** Each status report takes a few milliseconds of I/O, as a write to a PostgreSQL server does. */
+class SlowStatusSink extends RecordingSink {
+  override async onStatus(...args: Parameters<RecordingSink["onStatus"]>) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await super.onStatus(...args);
+  }
+}
 
 /** Resolves once `check` holds, re-checked on every realtime event the app publishes (no polling). */
 function whenPublished<T>(

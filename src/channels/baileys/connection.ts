@@ -70,9 +70,22 @@ export class Sockets {
     this.version = await this.versionQuery;
   }
 
-  /** Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). */
-  async open(conn: ConnectionRef, sink: ChannelSink, carry: Pick<Session, "failures" | "downSince">) {
+  /**
+   * Creates a socket for the connection; `carry` is the outage so far (from the previous attempt). `wanted`
+   * says whether a reconnect is still wanted once the awaits before the socket are over (a stop may have come).
+   */
+  async open(
+    conn: ConnectionRef,
+    sink: ChannelSink,
+    carry: Pick<Session, "failures" | "downSince">,
+    wanted: () => boolean = () => true,
+  ) {
     const auth = await useSqliteAuthState(this.opts.db, conn.id);
+    if (!wanted()) return;
+    // Reported before the socket exists: a socket closes or speaks as soon as I/O runs, and an event emitted
+    // before its listeners below are attached is lost (a connection refused then never reconnects).
+    await sink.onStatus(conn.id, "OPENING");
+    if (!wanted()) return;
     const gen = ++this.generation;
     let qrSeen = () => {};
     const firstQr = new Promise<void>((resolve) => (qrSeen = resolve));
@@ -110,7 +123,6 @@ export class Sockets {
       qrSeen,
     };
     this.sessions.set(conn.id, s);
-    await sink.onStatus(conn.id, "OPENING");
     const inbox = this.opts.inboxOf(conn.id);
     inbox.lidMapping = sock.signalRepository.lidMapping;
     holdBeforeReceipts(sock, async (message, type) => await inbox.hold(message, type), this.opts.log);
@@ -226,7 +238,8 @@ export class Sockets {
       // A placeholder keeps isRunning true and lets stop() cancel the pending reconnect.
       const waiting: Session = { ...s, closed: false, gen: ++this.generation, failures: action.attempt, downSince };
       waiting.cancelTimer = this.opts.setTimer(async () => {
-        if (this.isCurrent(waiting)) await this.open(s.conn, s.sink, { failures: action.attempt, downSince });
+        const wanted = () => this.isCurrent(waiting);
+        if (wanted()) await this.open(s.conn, s.sink, { failures: action.attempt, downSince }, wanted);
       }, action.delayMs);
       this.sessions.set(id, waiting);
     }

@@ -20,12 +20,15 @@ const MAX_CALLS = 500;
 
 /**
  * Takes one batch of events inside Baileys' own emit: credentials, connection changes and group caches at
- * once, and everything that becomes or changes a stored message journaled before this returns (bun:sqlite is
- * synchronous), then handled by the connection's inbox. Nothing here waits for a message to be handled.
+ * once, and everything that becomes or changes a stored message journaled before this returns, then handled by
+ * the connection's inbox. Nothing here waits for a message to be handled.
  */
 export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, to: EventTargets) {
   const id = s.conn.id;
   try {
+    const journaled = journalEvents(events);
+    // Received before anything here waits, so the inbox gets batches in the order Baileys emitted them.
+    const received = journaled.length ? to.inboxOf(id).receive(journaled) : undefined;
     if (to.isCurrent(s)) {
       if (events["creds.update"]) await s.auth.saveCreds();
       const update = events["connection.update"];
@@ -46,9 +49,8 @@ export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, t
       void reportHistory(s, history, to.now()).catch((error) =>
         to.log.error("history import failed", { whatsappId: id, error }),
       );
-    const journaled = journalEvents(events);
     // Events of an older socket of the connection were received all the same: they are kept too.
-    if (journaled.length) await to.inboxOf(id).receive(journaled);
+    await received;
   } catch (error) {
     to.log.error("baileys events not taken", { whatsappId: id, error });
   }

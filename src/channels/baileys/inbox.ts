@@ -51,6 +51,8 @@ export class Inbox {
   private readonly lanes = new KeyedLanes();
   /** Rows being handled, so a replay never handles one twice. */
   private readonly handling = new Set<number>();
+  /** The latest batch's turn to be handed over. */
+  private handedOver: Promise<void> = Promise.resolve();
   /** Messages journaled before their receipt, by message id, until their upsert comes. */
   private readonly awaitingUpsert = new Map<string, number>();
   private paused = true;
@@ -80,14 +82,15 @@ export class Inbox {
 
   /**
    * Stops taking new events (they are still journaled, and handled at the next start) and waits, at most
-   * `timeoutMs`, for the events already taken. Media downloads are cancelled; their rows stay.
+   * `timeoutMs`, for the events already taken (received before now, their journal writes included). Media downloads are cancelled; their rows stay.
    */
   async drain(timeoutMs: number) {
     this.paused = true;
     this.opts.downloads.cancel(this.opts.connectionId);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
-    const timedOut = await Promise.race([this.lanes.idle().then(() => false), late]);
+    const handled = this.handedOver.then(() => this.lanes.idle()).then(() => false);
+    const timedOut = await Promise.race([handled, late]);
     clearTimeout(timer);
     if (timedOut)
       this.opts.log.warn("inbound handling still running at stop; left for the next start", {
@@ -102,11 +105,25 @@ export class Inbox {
     this.awaitingUpsert.set(message.key.id, row!.id);
   }
 
-  /** Journals one batch of events in one transaction, then hands them over (unless paused). */
+  /**
+   * Journals one batch of events in one transaction, then hands them over (unless paused). Writes of several
+   * batches may overlap (a database server answers them in any order); batches are handed over in the order
+   * they were received all the same, so a chat's messages are stored in their order.
+   */
   async receive(events: JournalEvent[]) {
-    let rows: JournalRow[];
+    // Taken if it came before a drain began, even if its journal write ends after.
+    const taken = !this.paused;
+    const written = this.journaled(events);
+    const turn = this.handedOver.then(async () => {
+      for (const row of await written) if (taken) this.dispatch(row, true);
+    });
+    this.handedOver = turn.catch(() => {});
+    await turn;
+  }
+
+  private async journaled(events: JournalEvent[]): Promise<{ id?: number; event: JournalEvent }[]> {
     try {
-      rows = await this.opts.journal.write(this.opts.connectionId, events, (event) => {
+      return await this.opts.journal.write(this.opts.connectionId, events, (event) => {
         const id = event.kind === "upsert" ? event.message.key.id : undefined;
         const held = id ? this.awaitingUpsert.get(id) : undefined;
         if (id && held !== undefined) this.awaitingUpsert.delete(id);
@@ -117,10 +134,8 @@ export class Inbox {
         whatsappId: this.opts.connectionId,
         error,
       });
-      for (const event of events) this.dispatch({ event });
-      return;
+      return events.map((event) => ({ event }));
     }
-    for (const row of rows) this.dispatch(row);
   }
 
   /** Messages journaled before their receipt whose upsert will not come (their socket ended) are handled now. */
@@ -134,8 +149,8 @@ export class Inbox {
   }
 
   /** Hands an event to its line; `id` is its journal row (absent when it could not be journaled). */
-  private dispatch(row: { id?: number; event: JournalEvent }) {
-    if (this.paused || (row.id !== undefined && this.handling.has(row.id))) return;
+  private dispatch(row: { id?: number; event: JournalEvent }, taken = !this.paused) {
+    if (!taken || (row.id !== undefined && this.handling.has(row.id))) return;
     if (row.id !== undefined) this.handling.add(row.id);
     this.lanes
       .run(laneOf(row.event), () => this.handle(row.event))

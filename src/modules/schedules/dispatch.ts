@@ -143,6 +143,8 @@ async function failAttempt(deps: AppDeps, id: number, messageId: number | null, 
     if (!current) return undefined;
     const attempts = current.attempts + 1;
     const giveUp = attempts >= SCHEDULE_MAX_ATTEMPTS;
+    // Counted only if no one counted it meanwhile: on PostgreSQL two reports of one failure can read the row at
+    // once, and the second update, waiting for the first, then finds the attempt already counted.
     const updated = await first(
       tx
         .update(schedules)
@@ -153,9 +155,10 @@ async function failAttempt(deps: AppDeps, id: number, messageId: number | null, 
           updatedAt: new Date(now),
           ...(giveUp ? { status: "ERRO" as const } : {}),
         })
-        .where(eq(schedules.id, id))
+        .where(and(eq(schedules.id, id), eq(schedules.status, "AGENDADA"), eq(schedules.attempts, current.attempts)))
         .returning(),
     );
+    if (!updated) return undefined;
     if (!giveUp)
       await enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, {
         runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1),

@@ -1,8 +1,8 @@
 /**
  * The app's WhatsApp side in a process of its own, for the stop and crash tests: the wiring the server uses
- * (database, connection manager, inbound pipeline, Baileys driver) on a file database, against a fake server
- * running in the test's process, and the server's own shutdown on SIGTERM.
- * Environment: FAKEWA_URL and FAKEWA_ROOT (the fake's address and root key), DB_PATH, MEDIA_DIR,
+ * (database, connection manager, inbound pipeline, Baileys driver) on a file database (or a PostgreSQL one),
+ * against a fake server running in the test's process, and the server's own shutdown on SIGTERM.
+ * Environment: FAKEWA_URL and FAKEWA_ROOT (the fake's address and root key), DB_PATH or DB_URL, MEDIA_DIR,
  * HANDLE_DELAY_MS (each inbound message is handled that much later, as by a slow pipeline), DRAIN_TIMEOUT_MS.
  */
 import { composeDeps } from "../../../src/compose";
@@ -18,7 +18,12 @@ const env = process.env;
 trustFakeRoot(env.FAKEWA_ROOT!);
 const log = createLogger(env.FAKEWA_LOG ? "debug" : "silent");
 const { deps, db, channels, sandboxNetwork } = await composeDeps({
-  config: testConfig({ databasePath: env.DB_PATH!, mediaDir: env.MEDIA_DIR!, dataDir: env.MEDIA_DIR! }),
+  config: testConfig({
+    databasePath: env.DB_PATH!,
+    ...(env.DB_URL ? { databaseUrl: env.DB_URL } : {}),
+    mediaDir: env.MEDIA_DIR!,
+    dataDir: env.MEDIA_DIR!,
+  }),
   hub: new RecordingHub(),
   log,
   clock: systemClock,
