@@ -100,8 +100,10 @@ export async function composeDeps(opts: {
   };
   await startWebhooks(deps);
   channels.setInbound(createIngest(deps));
-  // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash.
-  await requeueInterrupted(deps);
+  // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash. With
+  // several nodes, only once this node holds the connection: the node running it may be sending right now.
+  if (leases) channels.onTakenHere(async (connectionId) => await requeueInterrupted(deps, connectionId));
+  else await requeueInterrupted(deps);
   channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
   // A message written, or a command stored, on another node for a connection this node runs is taken up here.
   if (events instanceof PgEventBus)

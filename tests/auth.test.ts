@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { users } from "../src/db/tables";
+import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { createTokens } from "../src/modules/auth/tokens";
 import { updateSetting } from "../src/modules/settings/service";
 import { call, createUser, loginAs, makeTestApp } from "./helpers";
@@ -96,6 +98,16 @@ describe("login", () => {
       headers: ip(99),
     });
     expect(owner.status).toBe(200);
+  });
+});
+
+describe("first admin", () => {
+  test("nodes starting together on an empty database create one admin between them, and every node boots", async () => {
+    const ctx = await makeTestApp();
+    await ctx.db.delete(users);
+    await Promise.all([ensureFirstAdmin(ctx.deps), ensureFirstAdmin(ctx.deps), ensureFirstAdmin(ctx.deps)]);
+    const admins = await ctx.db.select().from(users);
+    expect(admins.map((u) => [u.email, u.profile])).toEqual([["admin@example.com", "admin"]]);
   });
 });
 

@@ -260,6 +260,18 @@ describe("contacts", () => {
     });
   });
 
+  test("POST /contact for one new number twice at once answers both with the same contact", async () => {
+    const { ctx, app, agent } = await setup();
+    const both = await Promise.all(
+      ["Ana", "Ana Paula"].map((name) =>
+        call(app, "POST", "/api/contact", { token: agent.token, body: { name, number: "551155553333" } }),
+      ),
+    );
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both[0]!.json.id).toBe(both[1]!.json.id);
+    expect(ctx.hub.to("all", "contact")).toHaveLength(1);
+  });
+
   test("import from the phone book of the caller's default connection: skips groups, LID-only and known numbers", async () => {
     const { ctx, app, agent, w } = await setup();
     expect(await call(app, "POST", "/api/contacts/import", { token: agent.token })).toMatchObject({

@@ -101,6 +101,14 @@ describe("jobs", () => {
     expect(await ctx.db.select().from(jobs)).toEqual([]);
   });
 
+  test("nodes starting together enqueue one keyed job between them", async () => {
+    const ctx = await makeTestApp();
+    const now = ctx.clock.now();
+    const made = await Promise.all([1, 2, 3].map(() => enqueue(ctx.db, "tick", {}, now, { key: "tick" })));
+    expect(new Set(made.map((job) => job.id)).size).toBe(1);
+    expect(await ctx.db.select().from(jobs).where(eq(jobs.key, "tick"))).toHaveLength(1);
+  });
+
   test("stop waits for the runs in progress and takes nothing after", async () => {
     const ctx = await makeTestApp();
     let release = () => {};

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets, connections, type TicketRow } from "../src/db/tables";
 import { AppError } from "../src/errors";
+import { requeueInterrupted } from "../src/modules/messages/outbox";
 import { storeMessage } from "../src/modules/messages/store";
 import { applyTicketChanges } from "../src/modules/tickets/service";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -183,6 +184,38 @@ describe("sending across a restart", () => {
     expect(await second.sandbox.network.outbox(first.conn.id)).toHaveLength(2);
     second.sandbox.network.cancelAll();
     await closeDatabase(second.db);
+  });
+});
+
+describe("sends cut off on a node that went away", () => {
+  test("a node taking a connection up sends again what was cut off on it, and leaves other connections' sends alone", async () => {
+    const { ctx, conn, agent, ticket } = await setup();
+    const other = await createSandboxConnection(ctx);
+    // As on nodes sharing PostgreSQL: interrupted sends are taken up per connection, when it starts here.
+    ctx.channels.onTakenHere(async (connectionId) => await requeueInterrupted(ctx.deps, connectionId));
+    const cutOff = (await send(ctx, agent.token, ticket, "cortada")).json.messages[0];
+    await ctx.channels.stop(conn.id);
+    await ctx.db.update(messages).set({ sendState: "sending" }).where(eq(messages.id, cutOff.id));
+    const { message: elsewhere } = await storeMessage(ctx.deps, {
+      ticketId: ticket.id,
+      contactId: null,
+      whatsappId: other.id,
+      wid: "ELSEWHERE-1",
+      body: "sendo enviada por outro nó",
+      fromMe: true,
+      sendState: "sending",
+    });
+
+    await ctx.channels.start(conn.id);
+    await ctx.deps.outbox.idle(conn.id);
+    expect((await rowOf(ctx, cutOff.id))!.sendState).toBe("sent");
+    expect((await rowOf(ctx, elsewhere.id))!.sendState).toBe("sending");
+
+    // A restart of a connection running here is not a takeover: its lane may be mid-send.
+    await ctx.db.update(messages).set({ sendState: "sending" }).where(eq(messages.id, cutOff.id));
+    await ctx.channels.restart(conn.id);
+    expect((await rowOf(ctx, cutOff.id))!.sendState).toBe("sending");
+    ctx.sandbox.network.cancelAll();
   });
 });
 

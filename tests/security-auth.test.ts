@@ -141,6 +141,17 @@ describe("refresh-token families", () => {
     expect((await refresh(ctx, cookieOf(rotated))).status).toBe(401);
   });
 
+  test("M3: one refresh token presented twice at once (a stolen copy) rotates once; the other is a replay that ends the session", async () => {
+    const ctx = await makeTestApp();
+    const { cookie } = await loginAs(ctx);
+    const answers = await Promise.all([refresh(ctx, cookie), refresh(ctx, cookie), refresh(ctx, cookie)]);
+    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(1);
+    for (const granted of answers.filter((a) => a.status === 200)) {
+      expect((await refresh(ctx, cookieOf(granted))).status).toBe(401);
+      expect((await call(ctx.app, "GET", "/api/users", { token: granted.json.token })).status).toBe(401);
+    }
+  });
+
   test("M3: pages sign in with the current refresh token and refuse a replaced one", async () => {
     const ctx = await makeTestApp();
     const { cookie } = await loginAs(ctx);

@@ -14,6 +14,7 @@ import {
   connections,
   type TicketRow,
 } from "../src/db/tables";
+import { botActions } from "../src/modules/inbound/actions";
 import { LRM } from "../src/modules/messages/placeholders";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
 import { applyTicketChanges, markTicketRead } from "../src/modules/tickets/service";
@@ -175,6 +176,32 @@ describe("applyTicketChanges", () => {
     expect((await row(ctx, ticket.id)).status).toBe("closed");
   });
 
+  test("two closes at once (two tabs, two agents) close the ticket once and send one farewell", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx, { farewellMessage: "Tchau {{name}}" });
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = await seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id });
+    const closes = await Promise.all(
+      [1, 2, 3].map(() => applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin })),
+    );
+    expect(closes.map((dto) => dto.status)).toEqual(["closed", "closed", "closed"]);
+    expect(await ctx.sandbox.network.outbox(wa.id, contact.number!)).toHaveLength(1);
+    expect(await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).toHaveLength(1);
+  });
+
+  test("a move to another queue and a close at once: both land, neither undoes the other", async () => {
+    const ctx = await makeTestApp();
+    const wa = await one(ctx.db.insert(connections).values({ name: "W" }).returning());
+    const admin = await actor(ctx, { profile: "admin" });
+    const [q1, q2] = [await queue(ctx, "Q1"), await queue(ctx, "Q2")];
+    const { ticket } = await seedTicket(ctx, { status: "open", userId: admin.id, whatsappId: wa.id, queueId: q1.id });
+    await Promise.all([
+      applyTicketChanges(ctx.deps, ticket.id, { queueId: q2.id, userId: admin.id }, { actor: admin }),
+      applyTicketChanges(ctx.deps, ticket.id, { status: "closed" }, { actor: admin }),
+    ]);
+    expect(await row(ctx, ticket.id)).toMatchObject({ status: "closed", queueId: q2.id });
+  });
+
   test("a farewell that cannot be sent never fails the close", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx, { farewellMessage: "Bye", scan: false });
@@ -208,6 +235,38 @@ describe("applyTicketChanges", () => {
     expect(
       (await applyTicketChanges(ctx.deps, ticket.id, { status: "open", userId: owner.id }, { actor: owner })).status,
     ).toBe("open");
+  });
+
+  test("two closed tickets of one contact reopened at once on one connection: one opens, the other is refused", async () => {
+    const ctx = await makeTestApp();
+    const wa = await one(ctx.db.insert(connections).values({ name: "W" }).returning());
+    const admin = await actor(ctx, { profile: "admin" });
+    const { contact, ticket } = await seedTicket(ctx, { status: "closed", userId: admin.id, whatsappId: wa.id });
+    const older = await one(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact.id, status: "closed", userId: admin.id, whatsappId: wa.id })
+        .returning(),
+    );
+    const outcomes = await Promise.allSettled(
+      [ticket.id, older.id].map((id) => applyTicketChanges(ctx.deps, id, { status: "open" }, { actor: admin })),
+    );
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { code: "ERR_OTHER_OPEN_TICKET" } });
+    const active = await ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id));
+    expect(active.filter((t) => t.status !== "closed")).toHaveLength(1);
+  });
+
+  test("the bot's queue choice is dropped when an agent took the ticket since the bot read it", async () => {
+    const ctx = await makeTestApp();
+    const wa = await one(ctx.db.insert(connections).values({ name: "W" }).returning());
+    const agent = await actor(ctx);
+    const q = await queue(ctx, "Vendas");
+    const { ticket: asTheBotSawIt } = await seedTicket(ctx, { status: "pending", whatsappId: wa.id, isBot: true });
+    await applyTicketChanges(ctx.deps, asTheBotSawIt.id, { status: "open", userId: agent.id }, { actor: agent });
+
+    expect(await botActions(ctx.deps).change(asTheBotSawIt, { queueId: q.id, isBot: true })).toBeUndefined();
+    expect(await row(ctx, asTheBotSawIt.id)).toMatchObject({ status: "open", userId: agent.id, queueId: null });
   });
 
   test("cross-connection transfer needs the permission and is refused when the contact is active on the target", async () => {

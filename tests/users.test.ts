@@ -1,6 +1,6 @@
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
-import { contacts, queues, tickets, connections } from "../src/db/tables";
+import { contacts, queues, tickets, connections, users } from "../src/db/tables";
 import { call, createUser, setupAdminAndAgent } from "./helpers";
 
 async function setup() {
@@ -162,6 +162,22 @@ describe("users", () => {
     expect(
       await call(ctx.app, "PUT", "/api/users/999", { token: admin.token, body: { name: "Nobody" } }),
     ).toMatchObject({ status: 404, json: { error: "ERR_NO_USER_FOUND" } });
+  });
+
+  test("two admins demoting each other at once leave one admin", async () => {
+    const { ctx, admin } = await setup();
+    const other = await createUser(ctx, { profile: "admin" });
+    const otherToken = (
+      await call(ctx.app, "POST", "/api/auth/login", { body: { email: other.email, password: other.password } })
+    ).json.token;
+    const answers = await Promise.all([
+      call(ctx.app, "PUT", `/api/users/${other.id}`, { token: admin.token, body: { profile: "user" } }),
+      call(ctx.app, "PUT", `/api/users/${admin.user.id}`, { token: otherToken, body: { profile: "user" } }),
+    ]);
+    // The other is refused: as the last admin (400), or because its demotion already ended its session (401).
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const admins = (await ctx.db.select().from(users)).filter((u) => u.profile === "admin");
+    expect(admins).toHaveLength(1);
   });
 
   test("delete: not oneself, not the last admin; unknown is 404; everyone is told", async () => {

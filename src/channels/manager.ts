@@ -43,6 +43,7 @@ export class ConnectionManager implements Channels {
   private readonly starting = new Map<number, Promise<void>>();
   private inbound?: InboundSink;
   private readonly connectedListeners = new Set<(connectionId: number) => void>();
+  private takenHere?: (connectionId: number) => Promise<void>;
   private readonly sink: ChannelSink;
 
   constructor(private readonly deps: ManagerDeps) {
@@ -81,6 +82,14 @@ export class ConnectionManager implements Channels {
   onConnected(listener: (connectionId: number) => void): () => void {
     this.connectedListeners.add(listener);
     return () => this.connectedListeners.delete(listener);
+  }
+
+  /**
+   * Sets what runs when this process starts a connection it was not running (at boot, after a stop, or taking
+   * it over from another node), once it holds the lease and before its session opens.
+   */
+  onTakenHere(handler: (connectionId: number) => Promise<void>) {
+    this.takenHere = handler;
   }
 
   /** The sink drivers report to (statuses to the connection records, everything else to the inbound sink). */
@@ -284,6 +293,7 @@ export class ConnectionManager implements Channels {
       return;
     }
     if (await driver.isRunning(connectionId)) await driver.stop(connectionId);
+    else await this.takenHere?.(connectionId);
     await this.persistStatus(connectionId, "OPENING");
     try {
       await driver.start(connection, this.sink);

@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one } from "../db/client";
+import { atomically, type Db, first, lockKey, one } from "../db/client";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { type JobRow, jobs } from "../db/tables";
 
@@ -22,6 +22,8 @@ export async function enqueue(
 ): Promise<JobRow> {
   return await atomically(db, async (tx) => {
     if (opts.key) {
+      // Nodes starting together each enqueue the same recurring jobs: one inserts, the others find it.
+      await lockKey(tx, `job:${opts.key}`);
       const existing = await first(tx.select().from(jobs).where(eq(jobs.key, opts.key)));
       if (existing) return existing;
     }

@@ -78,6 +78,27 @@ describe("baileys driver and the history sent at pairing, against the fake Whats
     expect(ctx.sink.messages).toEqual([]);
   });
 
+  test("history chunks are imported one after the other, so a chat spread over two is never imported twice at once", async () => {
+    const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys", historyDays: 7 };
+    const ctx = setup();
+    await pair(ctx, conn);
+    let importing = 0;
+    let most = 0;
+    const record = ctx.sink.onHistory.bind(ctx.sink);
+    // Each import takes a while, as storing a chunk does.
+    ctx.sink.onHistory = async (id, messages) => {
+      most = Math.max(most, ++importing);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      importing--;
+      await record(id, messages);
+    };
+    const [phoneChat, lidChat] = history();
+    ctx.fake.historySync([phoneChat!], {});
+    ctx.fake.historySync([lidChat!], { [LID]: "5511977776666" });
+    await ctx.sink.until(() => ctx.sink.history.length >= 4);
+    expect(most).toBe(1);
+  });
+
   test("with the import off, history messages are not reported, but its chats' LID↔phone pairs are", async () => {
     const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys" };
     const ctx = setup();

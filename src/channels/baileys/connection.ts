@@ -121,6 +121,7 @@ export class Sockets {
       calls: new Map(),
       firstQr,
       qrSeen,
+      history: Promise.resolve(),
     };
     this.sessions.set(conn.id, s);
     const inbox = this.opts.inboxOf(conn.id);

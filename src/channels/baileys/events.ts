@@ -45,10 +45,13 @@ export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, t
       if (s.calls.size > MAX_CALLS) s.calls.delete(s.calls.keys().next().value!);
     }
     const history = events["messaging-history.set"];
-    if (history && to.isCurrent(s))
-      void reportHistory(s, history, to.now()).catch((error) =>
-        to.log.error("history import failed", { whatsappId: id, error }),
-      );
+    if (history && to.isCurrent(s)) {
+      const at = to.now();
+      // Not awaited: an import must not hold up live messages.
+      s.history = s.history
+        .then(() => reportHistory(s, history, at))
+        .catch((error) => to.log.error("history import failed", { whatsappId: id, error }));
+    }
     // Events of an older socket of the connection were received all the same: they are kept too.
     await received;
   } catch (error) {

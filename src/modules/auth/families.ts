@@ -44,11 +44,22 @@ export async function presentRefreshToken(
     if (!family || family.revokedAt) return { status: "refused" };
     if (claim.generation === family.generation) {
       if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
-      await tx
-        .update(refreshFamilies)
-        .set({ generation: family.generation + 1, rotatedAt: new Date(now) })
-        .where(eq(refreshFamilies.id, family.id));
-      return { status: "current", familyId: family.id, generation: family.generation + 1 };
+      // Only one of two presentations of the same token at once moves the family on (on PostgreSQL both may
+      // have read it); the other finds the generation moved and is a replay.
+      const rotated = await first(
+        tx
+          .update(refreshFamilies)
+          .set({ generation: family.generation + 1, rotatedAt: new Date(now) })
+          .where(
+            and(
+              eq(refreshFamilies.id, family.id),
+              eq(refreshFamilies.generation, family.generation),
+              isNull(refreshFamilies.revokedAt),
+            ),
+          )
+          .returning({ generation: refreshFamilies.generation }),
+      );
+      if (rotated) return { status: "current", familyId: family.id, generation: rotated.generation };
     }
     await tx
       .update(refreshFamilies)

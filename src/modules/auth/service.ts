@@ -1,3 +1,4 @@
+import { atomically, lockKey } from "../../db/client";
 import type { AppDeps } from "../../deps";
 import type { UserRow } from "../../db/tables";
 import { AppError } from "../../errors";
@@ -107,7 +108,14 @@ export async function ensureFirstAdmin(deps: AppDeps): Promise<void> {
   if ((await countUsers(deps.db)) > 0) return;
   const password = deps.config.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password, deps.config.passwordHashing);
-  await insertUser(deps.db, { name: "Admin", email: deps.config.adminEmail, passwordHash, profile: "admin" });
+  // Nodes starting together on an empty database: the first creates the admin, the others find it there.
+  const created = await atomically(deps.db, async (tx) => {
+    await lockKey(tx, "first-admin");
+    if ((await countUsers(tx)) > 0) return false;
+    await insertUser(tx, { name: "Admin", email: deps.config.adminEmail, passwordHash, profile: "admin" });
+    return true;
+  });
+  if (!created) return;
   if (deps.config.adminPassword) deps.log.info("created the first admin", { email: deps.config.adminEmail });
   else
     deps.log.warn(

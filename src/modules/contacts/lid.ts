@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { lidAddress } from "../../shared/address";
 import { reassignSender } from "../messages/records";
 import { reassignContactSchedules } from "../schedules/records";
-import { findTickets, moveContactTickets } from "../tickets/records";
+import { findTickets, lockContactTickets, moveContactTickets } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 
 type Tx = Writer;
@@ -87,6 +87,8 @@ async function update(tx: Tx, id: number, changes: Partial<ContactRow>): Promise
 
 /** Moves everything of the LID-only contact `from` to the phone contact `into`, then removes `from`. */
 async function merge(tx: Tx, from: ContactRow, into: ContactRow, lid: string): Promise<Linked> {
+  // Inbound messages of either contact find or create their ticket under these locks: none is made mid-merge.
+  for (const id of [from.id, into.id].sort((a, b) => a - b)) await lockContactTickets(tx, id);
   const { removedTickets, movedTicketIds } = await moveContactTickets(tx, from.id, into.id);
   await tx.update(contactExtraInfo).set({ contactId: into.id }).where(eq(contactExtraInfo.contactId, from.id));
   await reassignSender(tx, from.id, into.id, lidAddress(lid), into.number!);

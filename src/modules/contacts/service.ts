@@ -181,14 +181,16 @@ export async function deleteContact(deps: AppDeps, id: number) {
 export async function getOrCreateContact(deps: AppDeps, input: ContactModel.GetOrCreate): Promise<ContactRow> {
   assertEmail(input.email);
   const number = cleanNumber(input.number);
-  const existing = await first(deps.db.select().from(contacts).where(eq(contacts.number, number)));
+  const byNumber = () => first(deps.db.select().from(contacts).where(eq(contacts.number, number)));
+  const existing = await byNumber();
   if (existing) return existing;
-  const contact = await one(
-    deps.db
-      .insert(contacts)
-      .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
-      .returning(),
-  );
+  // Two callers creating one number at once: one inserts, the other gets that contact.
+  const [contact] = await deps.db
+    .insert(contacts)
+    .values({ name: input.name.trim(), number, email: input.email?.trim() ?? "" })
+    .onConflictDoNothing({ target: contacts.number })
+    .returning();
+  if (!contact) return (await byNumber())!;
   deps.events.emit("contact.created", { contact });
   return contact;
 }

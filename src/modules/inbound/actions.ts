@@ -1,7 +1,8 @@
+import type { TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { sendTicketText } from "../messages/send";
 import { findTicket, setBotMode } from "../tickets/records";
-import { applyTicketChanges } from "../tickets/service";
+import { applyTicketChanges, TicketMovedOn } from "../tickets/service";
 import type { BotActions } from "./bot";
 
 /** The bot's actions through the messages and tickets services (auto texts; changes with no acting user). */
@@ -11,7 +12,17 @@ export function botActions(deps: AppDeps): BotActions {
       await sendTicketText(deps, ticket, body, { auto: true });
     },
     async change(ticket, { isBot, ...changes }) {
-      if (Object.keys(changes).length) await applyTicketChanges(deps, ticket.id, changes, { actor: null });
+      if (Object.keys(changes).length) {
+        // Only while nobody took the ticket from the bot since it read it.
+        const asSeen = (current: TicketRow) =>
+          current.status === ticket.status && current.userId === ticket.userId && current.queueId === ticket.queueId;
+        try {
+          await applyTicketChanges(deps, ticket.id, changes, { actor: null, proceedIf: asSeen });
+        } catch (error) {
+          if (error instanceof TicketMovedOn) return undefined;
+          throw error;
+        }
+      }
       if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
       return (await findTicket(deps.db, ticket.id))!;
     },

@@ -11,11 +11,14 @@ import { isInsideWorkHours } from "./work-hours";
 export interface BotActions {
   /** Sends an automatic text (LRM + placeholders) into the ticket and stores it. */
   send(ticket: TicketRow, body: string): Promise<void>;
-  /** Applies a bot-driven change (queue, user, status, isBot) with the tickets service's events; returns the row. */
+  /**
+   * Applies a bot-driven change (queue, user, status, isBot) with the tickets service's events; returns the row,
+   * or nothing when the ticket is no longer as the bot saw it (an agent took it meanwhile): the bot then stops.
+   */
   change(
     ticket: TicketRow,
     changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean },
-  ): Promise<TicketRow>;
+  ): Promise<TicketRow | undefined>;
 }
 
 /** The out-of-work message goes out at most once per ticket in this window. */
@@ -99,6 +102,7 @@ async function queueMenu(
     return;
   }
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
+  if (!updated) return;
   await saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
   const options = await firstLevel(deps, chosen.id);
   const body = options.length ? renderMenu(chosen.greetingMessage, options, true) : chosen.greetingMessage.trim();
@@ -120,6 +124,7 @@ async function chatbot(
 
   if (isBackKey(text)) {
     const updated = await actions.change(ticket, { queueId: null, isBot: true });
+    if (!updated) return;
     await clearDialog(deps.db, ticket.id);
     await actions.send(updated, mainMenu(connection, await connectionQueues(deps, connection.id)));
     return;
@@ -147,13 +152,14 @@ async function chatbot(
     return;
   }
   const next = await childOptions(deps.db, option.id);
-  let current = ticket;
+  let current: TicketRow | undefined = ticket;
   if (option.isAgent && option.userId != null)
     current = await actions.change(current, { userId: option.userId, status: "open" });
+  if (!current) return;
   if (next.length) await saveDialog(deps.db, ticket.id, { chatbotId: option.id, invalidCount: 0 });
   else {
     await clearDialog(deps.db, ticket.id);
-    if (current.isBot) current = await actions.change(current, { isBot: false });
+    if (current.isBot) current = (await actions.change(current, { isBot: false })) ?? current;
   }
   await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);
 }

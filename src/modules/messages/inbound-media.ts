@@ -58,7 +58,14 @@ export async function settleMedia(
     } else {
       changes = { mediaState: "unavailable" };
     }
-    return await first(tx.update(messages).set(changes).where(eq(messages.id, waiting.id)).returning());
+    // Still downloading when written: of two reports of one download, the second finds it settled.
+    return await first(
+      tx
+        .update(messages)
+        .set(changes)
+        .where(and(eq(messages.id, waiting.id), eq(messages.mediaState, "downloading")))
+        .returning(),
+    );
   });
   if ("media" in outcome && !row) removeMediaFiles(deps, [outcome.media.fileName]);
   if ("oversized" in outcome)

@@ -188,15 +188,23 @@ async function quotedOf(deps: AppDeps, row: MessageRow): Promise<SendOptions["qu
     : undefined;
 }
 
-/** Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back. */
-export async function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">) {
+/**
+ * Sends interrupted by a stop or a crash go out again, under the same id, when their connection is back: those
+ * of every connection, or of one whose sender is gone (a node taking it over must not touch another's sends).
+ */
+export async function requeueInterrupted(deps: Pick<AppDeps, "db" | "log">, connectionId?: number) {
   const rows = await atomically(
     deps.db,
     async (tx) =>
       await tx
         .update(messages)
         .set({ sendState: "queued" })
-        .where(eq(messages.sendState, "sending"))
+        .where(
+          and(
+            eq(messages.sendState, "sending"),
+            connectionId === undefined ? undefined : eq(messages.whatsappId, connectionId),
+          ),
+        )
         .returning({ id: messages.id }),
   );
   if (rows.length) deps.log.info("interrupted sends queued again", { messageIds: rows.map((r) => r.id) });

@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
-import { applyTicketChanges } from "./service";
+import { applyTicketChanges, TicketMovedOn } from "./service";
 import type { JobRunner } from "../../jobs/runner";
 
 /**
@@ -24,10 +24,17 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
         deps,
         ticket.id,
         { status: "closed", userId: ticket.userId },
-        { actor: null, markRead: false, farewell: false },
+        {
+          actor: null,
+          markRead: false,
+          farewell: false,
+          // A message or an agent may have woken it up since the list was read.
+          proceedIf: (current) => current.status === "open" && current.updatedAt < cutoff,
+        },
       );
       closed.push(ticket.id);
     } catch (error) {
+      if (error instanceof TicketMovedOn) continue;
       deps.log.warn("auto-close failed", { ticketId: ticket.id, error });
     }
   }

@@ -1,9 +1,10 @@
-import { atomically, type Db, first, lockKey, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
+import { lockContactTickets } from "./records";
 
 export interface TicketLookup {
   contactId: number;
@@ -27,7 +28,7 @@ const FALLBACK_WINDOW_S = 7200;
 export async function findOrCreateTicket(deps: AppDeps, key: TicketLookup): Promise<FoundTicket> {
   return await atomically(deps.db, async (tx) => {
     // Nodes sharing a database take turns per contact, as SQLite's single writer makes them.
-    await lockKey(tx, `ticket-of-contact:${key.contactId}`);
+    await lockContactTickets(tx, key.contactId);
     const active = latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
     if (active) return { ticket: active, change: null };
 

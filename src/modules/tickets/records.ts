@@ -1,4 +1,4 @@
-import { first, type Reader, type Writer } from "../../db/client";
+import { first, lockKey, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { storedInstant, ticketTags, tickets, type TicketRow } from "../../db/tables";
@@ -210,10 +210,18 @@ async function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: num
     .update(tickets)
     .set({
       contactId,
-      unreadMessages: keep.unreadMessages + drop.unreadMessages,
+      unreadMessages: sql`${tickets.unreadMessages} + ${drop.unreadMessages}`,
       lastMessage: latest.lastMessage,
       updatedAt: latest.updatedAt,
     })
     .where(eq(tickets.id, keep.id));
   await tx.delete(tickets).where(eq(tickets.id, drop.id));
+}
+
+/**
+ * Within a transaction, waits for any other holding the contact's tickets (on PostgreSQL; SQLite's single writer
+ * already gives this): whoever finds, creates, reopens or moves a contact's active ticket takes it first.
+ */
+export async function lockContactTickets(tx: Writer, contactId: number) {
+  await lockKey(tx, `ticket-of-contact:${contactId}`);
 }

@@ -1,5 +1,5 @@
 import { atomically, type Db, first, one } from "../../db/client";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -17,7 +17,7 @@ import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "../connections/default-connection";
-import { findTicket, ticketsOfContact } from "./records";
+import { findTicket, lockContactTickets, ticketsOfContact } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
 import type { TicketModel } from "./model";
 
@@ -31,6 +31,8 @@ export interface ApplyOptions {
   markRead?: boolean;
   /** Send the connection's farewell on the transition into closed (default true). */
   farewell?: boolean;
+  /** The state the caller decided on: when the ticket is no longer in it, nothing changes (`TicketMovedOn`). */
+  proceedIf?: (current: TicketRow) => boolean;
 }
 
 const ACTIVE: TicketStatus[] = ["open", "pending"];
@@ -74,6 +76,10 @@ function otherOpenError(actor: AuthUser | null, ticketId: number) {
  * ticket closes, publishes the events, then sends the farewell (only on the transition into closed) or the
  * transfer message (only for transfers made by a person: a bot queue choice sends the queue greeting instead).
  * Those sends never fail the change: their failure is logged.
+ *
+ * The change is decided on the ticket as read, and written only if the ticket is still so: when someone else
+ * changed it meanwhile (two agents closing it at once, a message arriving), it is decided again on the new
+ * state, so a second close changes nothing and sends no second farewell.
  */
 export async function applyTicketChanges(
   deps: AppDeps,
@@ -81,10 +87,42 @@ export async function applyTicketChanges(
   changes: TicketChanges,
   opts: ApplyOptions,
 ): Promise<TicketDto> {
-  const { actor } = opts;
-  const before = await getTicketRow(deps, ticketId);
   if (changes.status !== undefined && !TICKET_STATUSES.includes(changes.status as TicketStatus))
     throw new FieldError("status", "invalid");
+  for (let attempt = 1; ; attempt++) {
+    const before = await getTicketRow(deps, ticketId);
+    if (opts.proceedIf && !opts.proceedIf(before)) throw new TicketMovedOn(ticketId);
+    const plan = await planChanges(deps, before, changes, opts);
+    // Past a few tries under constant change, the last decision is written as it stands.
+    if (await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts.actor))
+      return await announceChanges(deps, before, opts);
+  }
+}
+
+const MAX_TRIES = 5;
+
+/** Thrown when `proceedIf` no longer holds for the ticket: the caller's decision rested on a state now gone. */
+export class TicketMovedOn extends Error {
+  constructor(readonly ticketId: number) {
+    super(`ticket ${ticketId} changed meanwhile`);
+  }
+}
+
+interface TicketPlan {
+  next: Pick<TicketRow, "status" | "userId" | "queueId" | "whatsappId">;
+  tookOver: boolean;
+  markRead: boolean;
+  /** Whether a reopen or transfer makes the ticket active on a connection (one active ticket per contact there). */
+  activates: boolean;
+}
+
+async function planChanges(
+  deps: AppDeps,
+  before: TicketRow,
+  changes: TicketChanges,
+  opts: ApplyOptions,
+): Promise<TicketPlan> {
+  const { actor } = opts;
   if (actor && !canSeeTicket(actor, before)) throw forbidden();
   if (changes.userId != null && !(await findUserById(deps.db, changes.userId))) throw notFound("ERR_NO_USER_FOUND");
   if (changes.queueId != null && !(await queueExists(deps.db, changes.queueId))) throw notFound("ERR_NO_QUEUE_FOUND");
@@ -100,9 +138,8 @@ export async function applyTicketChanges(
   if (changes.queueId !== undefined) next.queueId = changes.queueId;
   if (changes.whatsappId !== undefined) next.whatsappId = changes.whatsappId;
 
-  const transferred =
-    (changes.queueId !== undefined && changes.queueId !== before.queueId) ||
-    (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId);
+  const movedConnection = changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId;
+  const transferred = (changes.queueId !== undefined && changes.queueId !== before.queueId) || movedConnection;
   // Rule 68: a transfer without a user goes back to waiting.
   if (transferred && changes.userId === undefined && before.status !== "closed" && next.status !== "closed") {
     next.status = "pending";
@@ -120,36 +157,54 @@ export async function applyTicketChanges(
   )
     next.userId = null;
 
+  const reopening = before.status === "closed" && next.status !== "closed";
   if (actor) {
-    const reopening = before.status === "closed" && next.status !== "closed";
     if (reopening && !isAdmin(actor.profile) && before.userId !== actor.id) throw forbidden();
-    if (
-      changes.whatsappId !== undefined &&
-      changes.whatsappId !== before.whatsappId &&
-      !can(actor.profile, "ticket-options:transferWhatsapp")
-    )
-      throw forbidden();
+    if (movedConnection && !can(actor.profile, "ticket-options:transferWhatsapp")) throw forbidden();
   }
-  if (changes.whatsappId !== undefined && changes.whatsappId !== before.whatsappId) {
-    if (!(await connectionExists(deps.db, changes.whatsappId))) throw notFound("ERR_NO_WAPP_FOUND");
-    const other = await otherActiveTicket(deps.db, before.contactId, changes.whatsappId, before.id);
-    if (other && next.status !== "closed") throw otherOpenError(actor, other.id);
-  }
-  if (before.status === "closed" && next.status !== "closed") {
-    const other = await otherActiveTicket(deps.db, before.contactId, next.whatsappId, before.id);
-    if (other) throw otherOpenError(actor, other.id);
-  }
+  if (movedConnection && !(await connectionExists(deps.db, changes.whatsappId!))) throw notFound("ERR_NO_WAPP_FOUND");
+  const activates = (movedConnection || reopening) && next.status !== "closed";
+  if (activates) await refuseSecondActive(deps.db, before, next.whatsappId, actor);
 
   const tookOver =
     (next.status === "open" && before.status !== "open") ||
     next.userId !== before.userId ||
     transferred ||
     next.status === "closed";
-  const markRead = opts.markRead ?? actor != null;
-  // A change that changes nothing (a read, an accept of a ticket already theirs) keeps the ticket's place and time.
+  return { next, tookOver, markRead: opts.markRead ?? actor != null, activates };
+}
+
+/** One active ticket per contact and connection: a reopen or transfer onto a connection where one is active fails. */
+async function refuseSecondActive(
+  db: Pick<Db, "select">,
+  ticket: TicketRow,
+  connectionId: number | null,
+  actor: AuthUser | null,
+) {
+  const other = await otherActiveTicket(db, ticket.contactId, connectionId, ticket.id);
+  if (other) throw otherOpenError(actor, other.id);
+}
+
+/**
+ * Writes the plan if the ticket is still as read (`guarded`), or as it stands; false when it changed meanwhile.
+ * A change that changes nothing (a read, an accept of a ticket already theirs) keeps the ticket's place and time.
+ */
+async function writeChanges(
+  deps: AppDeps,
+  before: TicketRow,
+  plan: TicketPlan,
+  guarded: boolean,
+  actor: AuthUser | null,
+) {
+  const { next, tookOver, markRead } = plan;
   const changed = (Object.keys(next) as (keyof typeof next)[]).some((key) => next[key] !== before[key]);
-  await atomically(deps.db, async (tx) => {
-    await tx
+  return await atomically(deps.db, async (tx) => {
+    if (plan.activates) {
+      // Under the lock inbound messages take to find or create the contact's ticket, so neither makes a second.
+      await lockContactTickets(tx, before.contactId);
+      await refuseSecondActive(tx, before, next.whatsappId, actor);
+    }
+    const written = await tx
       .update(tickets)
       .set({
         ...next,
@@ -157,11 +212,30 @@ export async function applyTicketChanges(
         ...(markRead ? { unreadMessages: 0 } : {}),
         updatedAt: changed ? new Date(deps.clock.now()) : before.updatedAt,
       })
-      .where(eq(tickets.id, ticketId));
-    if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticketId));
+      .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
+      .returning({ id: tickets.id });
+    if (!written.length) return false;
+    if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
+    return true;
   });
+}
+
+/** The ticket has not changed since `before` was read (every write to a ticket moves its `updatedAt`). */
+function stillAsRead(before: TicketRow) {
+  return and(
+    eq(tickets.status, before.status),
+    eq(tickets.updatedAt, before.updatedAt),
+    before.userId == null ? isNull(tickets.userId) : eq(tickets.userId, before.userId),
+    before.queueId == null ? isNull(tickets.queueId) : eq(tickets.queueId, before.queueId),
+    before.whatsappId == null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, before.whatsappId),
+  );
+}
+
+/** After the write: read state, events, then the farewell or the transfer message. */
+async function announceChanges(deps: AppDeps, before: TicketRow, opts: ApplyOptions): Promise<TicketDto> {
+  const ticketId = before.id;
   const after = await getTicketRow(deps, ticketId);
-  if (markRead) await markTicketRead(deps, after);
+  if (opts.markRead ?? opts.actor != null) await markTicketRead(deps, after);
   deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;

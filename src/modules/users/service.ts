@@ -1,4 +1,4 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first, lockKey, one } from "../../db/client";
 import type { AuthUser } from "../../shared/auth-user";
 import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { userQueues, users, type UserRow } from "../../db/tables";
@@ -202,11 +202,12 @@ export async function updateUser(
   if (changes.whatsappId !== undefined) await assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
   if (email && email !== row.email && (await findUserByEmail(deps.db, email))) throw new FieldError("email", "unique");
-  if (admin && changes.profile === "user" && row.profile === "admin" && (await countAdmins(deps.db)) <= 1)
-    throw new AppError("ERR_LAST_ADMIN", 400);
+  const demotes = admin && changes.profile === "user" && row.profile === "admin";
+  if (demotes) await assertNotLastAdmin(deps.db);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
   await atomically(deps.db, async (tx) => {
+    if (demotes) await assertNotLastAdmin(tx, true);
     await tx
       .update(users)
       .set({
@@ -238,8 +239,14 @@ async function assertCurrentPassword(row: UserRow, given: string | undefined, at
   throw new AppError("ERR_WRONG_PASSWORD", 400, { field: "currentPassword" });
 }
 
-async function countAdmins(db: Db): Promise<number> {
-  return (await first(db.select({ n: count() }).from(users).where(eq(users.profile, "admin"))))?.n ?? 0;
+/**
+ * Refuses to take away the last admin. `locked`, inside the transaction that demotes or deletes one: two admins
+ * removing each other at once take turns, so the second sees the first's change.
+ */
+async function assertNotLastAdmin(db: Db, locked = false) {
+  if (locked) await lockKey(db, "admins");
+  const admins = (await first(db.select({ n: count() }).from(users).where(eq(users.profile, "admin"))))?.n ?? 0;
+  if (admins <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
 }
 
 /** DELETE /users/:id: their open tickets go back to pending in their queue, then the row goes. */
@@ -247,11 +254,14 @@ export async function deleteUser(deps: AppDeps, actor: AuthUser, id: number) {
   const row = await findUserById(deps.db, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND");
   if (row.id === actor.id) throw new AppError("ERR_CANNOT_DELETE_SELF", 400);
-  if (row.profile === "admin" && (await countAdmins(deps.db)) <= 1) throw new AppError("ERR_LAST_ADMIN", 400);
+  if (row.profile === "admin") await assertNotLastAdmin(deps.db);
   // Their open conversations go back to their queue's waiting list, unread state untouched.
   for (const ticketId of await openTicketIdsOf(deps.db, id))
     await applyTicketChanges(deps, ticketId, { status: "pending", userId: null }, { actor, markRead: false });
-  await deps.db.delete(users).where(eq(users.id, id));
+  await atomically(deps.db, async (tx) => {
+    if (row.profile === "admin") await assertNotLastAdmin(tx, true);
+    await tx.delete(users).where(eq(users.id, id));
+  });
   deps.events.emit("user.deleted", { userId: id });
 }
 

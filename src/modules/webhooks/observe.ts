@@ -1,4 +1,4 @@
-import { atomically, first } from "../../db/client";
+import { atomically, first, lockKey } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -36,6 +36,8 @@ async function messageData(deps: AppDeps, m: MessageDto) {
  */
 async function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
   const previous = await atomically(deps.db, async (tx) => {
+    // Two events of one ticket handled at once (on two nodes) must not both see the old status.
+    await lockKey(tx, `webhook-ticket-status:${ticket.id}`);
     const seen = await first(
       tx
         .select({ status: webhookTicketStatus.status })
