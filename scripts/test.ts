@@ -51,9 +51,8 @@ const outcomes: Outcome[] = [
 /**
  * The same suite on PostgreSQL (a throwaway cluster, tests/pg-harness.ts), but for the files about the SQLite
  * store itself (its file and pragmas, statements and transactions on its one connection, query plans, FTS5
- * tables, file backups and restores), the tools that read a SQLite file (its migrations, migrate-to-postgres), the PostgreSQL tests that start clusters of their own, the driver and crash tests that
- * open a SQLite file directly or restart a process on a DATA_DIR, and the Baileys outbound test, whose waits for
- * a reconnect against the fake server are about the driver's backoff, not the store, and ran out on PostgreSQL.
+ * tables, file backups and restores), the tools that read a SQLite file (its migrations, migrate-to-postgres),
+ * and the PostgreSQL tests that start clusters of their own (they ran in the first run already).
  */
 const SQLITE_ONLY = new Set([
   "tests/backup.test.ts",

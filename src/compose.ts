@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { BaileysDriverOptions } from "./channels/baileys/driver";
 import { LazyBaileysDriver } from "./channels/baileys/lazy";
 import { ConnectionCommands } from "./channels/commands";
@@ -7,14 +6,12 @@ import { routedSandbox } from "./channels/sandbox/routed";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
-import { type Db, openDatabase } from "./db/client";
-import { openMigratedPostgres, singleConnectionUrl } from "./db/postgres";
+import { singleConnectionUrl } from "./db/postgres";
 import type { EventBus } from "./events/bus";
 import { PgEventBus, startPgEventBus } from "./events/pg-bus";
 import type { DomainEvent } from "./events/catalogue";
 import { ConnectionLeases, nodeName } from "./channels/leases";
 import { sharedSecrets } from "./modules/auth/cluster-secrets";
-import { pendingMigrations, runMigrations } from "./db/migrate";
 import type { AppDeps } from "./deps";
 import type { Clock } from "./shared/clock";
 import { LocalEventBus } from "./events/bus";
@@ -27,8 +24,7 @@ import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
 import { createAppMetrics } from "./monitoring/app-metrics";
-import { backupsDir } from "./ops/backups-dir";
-import { snapshot } from "./ops/backup";
+import { openStorage } from "./ops/storage";
 import type { RealtimeHub } from "./realtime/hub";
 import { publishToBrowsers } from "./realtime/listener";
 import { presentToBrowsers } from "./modules/messages/present";
@@ -120,26 +116,4 @@ async function sendIfRunHere(deps: AppDeps, event: DomainEvent) {
   const connectionId = event.payload.message.whatsappId;
   if (connectionId != null && (await deps.channels.isRunning(connectionId)))
     await deps.outbox.flush(deps, connectionId);
-}
-
-/**
- * The migrated database: PostgreSQL when `DATABASE_URL` names one (shared by every node), else SQLite under
- * DATA_DIR, backed up before an upgrade changes its schema.
- */
-async function openStorage(config: Config, log: Logger): Promise<Db> {
-  if (config.databaseUrl) return await openMigratedPostgres(config.databaseUrl);
-  const db = openDatabase(config.databasePath);
-  backupBeforeMigrations(db, config, log);
-  runMigrations(db);
-  return db;
-}
-
-/** Before an upgrade changes the schema, the database as it was goes to DATA_DIR/backups (never on a new one). */
-function backupBeforeMigrations(db: ReturnType<typeof openDatabase>, config: Config, log: Logger) {
-  if (config.databasePath === ":memory:") return;
-  const pending = pendingMigrations(db);
-  if (!pending.length) return;
-  const out = join(backupsDir(config), `pre-migration-${new Date().toISOString().replace(/[:.]/g, "-")}.sqlite`);
-  snapshot(config.databasePath, out);
-  log.info("database backed up before migrating", { file: out, migrations: pending });
 }

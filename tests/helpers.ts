@@ -1,7 +1,6 @@
 import { test } from "bun:test";
-import { type Db, first, one, openDatabase } from "../src/db/client";
-import { runMigrations } from "../src/db/migrate";
-import { openMigratedPostgres } from "../src/db/postgres";
+import { type Db, first, one } from "../src/db/client";
+import { openStorage } from "../src/ops/storage";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
@@ -119,11 +118,7 @@ export async function ownDatabase(): Promise<Pick<Config, "databaseUrl">> {
 
 /** A migrated database of the run's engine for a test that needs no app: in-memory SQLite, or a PostgreSQL one. */
 export async function testDatabase(): Promise<Db> {
-  const { databaseUrl } = await ownDatabase();
-  if (databaseUrl) return await openMigratedPostgres(databaseUrl);
-  const db = openDatabase(":memory:");
-  runMigrations(db);
-  return db;
+  return await openStorage({ ...testConfig(), ...(await ownDatabase()) }, createLogger("silent"));
 }
 
 /** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */

@@ -107,6 +107,7 @@ for (const engine of ENGINES)
     /** In the suite's PostgreSQL run the import goes into a PostgreSQL database. */
     let targetUrl: string | undefined;
     const config = () => ({
+      dataDir: dir,
       databasePath: join(dir, "zapdesk.sqlite"),
       mediaDir: join(dir, "media"),
       ...(targetUrl ? { databaseUrl: targetUrl } : {}),

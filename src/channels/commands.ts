@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { connectionCommands } from "../db/tables";
 import type { Logger } from "../log";
+import { KeyedLanes } from "./lanes";
 
 /** Carries out one command on the node running the connection. */
 export type CommandHandler = (connectionId: number, payload: unknown) => Promise<unknown>;
@@ -16,8 +17,8 @@ const BATCH = 50;
  */
 export class ConnectionCommands {
   private readonly handlers = new Map<string, CommandHandler>();
-  /** Per connection, the drain under way: drains of one connection run one after the other. */
-  private readonly drains = new Map<number, Promise<void>>();
+  /** Drains of one connection run one after the other. */
+  private readonly drains = new KeyedLanes<number>();
 
   constructor(
     private readonly db: Db,
@@ -45,13 +46,7 @@ export class ConnectionCommands {
    * for the node that does.
    */
   drain(connectionId: number, stillHere: () => Promise<boolean>): Promise<void> {
-    const previous = this.drains.get(connectionId) ?? Promise.resolve();
-    const next = previous.then(() => this.runStored(connectionId, stillHere));
-    this.drains.set(connectionId, next);
-    void next.then(() => {
-      if (this.drains.get(connectionId) === next) this.drains.delete(connectionId);
-    });
-    return next;
+    return this.drains.run(connectionId, () => this.runStored(connectionId, stillHere));
   }
 
   private async runStored(connectionId: number, stillHere: () => Promise<boolean>) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { ConnectionCommands } from "./commands";
+import { KeyedLanes } from "./lanes";
 import type { ConnectionLeases } from "./leases";
 import { waAuthCreds } from "../db/tables";
 import { AppError, notFound } from "../errors";
@@ -39,7 +40,8 @@ export interface ManagerDeps {
  */
 export class ConnectionManager implements Channels {
   private readonly drivers = new Map<Provider, ChannelDriver>();
-  private readonly chains = new Map<number, Promise<unknown>>();
+  /** Lifecycle operations of one connection, one after the other. */
+  private readonly lifecycle = new KeyedLanes<number>();
   private readonly starting = new Map<number, Promise<void>>();
   private inbound?: InboundSink;
   private readonly connectedListeners = new Set<(connectionId: number) => void>();
@@ -100,9 +102,9 @@ export class ConnectionManager implements Channels {
   start(connectionId: number): Promise<void> {
     const running = this.starting.get(connectionId);
     if (running) return running;
-    const job = this.serial(connectionId, () => this.doStart(connectionId)).finally(() =>
-      this.starting.delete(connectionId),
-    );
+    const job = this.lifecycle
+      .run(connectionId, () => this.doStart(connectionId))
+      .finally(() => this.starting.delete(connectionId));
     this.starting.set(connectionId, job);
     // Commands other nodes stored while no node ran it (or the one that did went away) are carried out now.
     void job.then(() => this.runCommands(connectionId)).catch(() => undefined);
@@ -116,7 +118,7 @@ export class ConnectionManager implements Channels {
 
   /** Stops the connection here; another node sharing the database may take it over at once. */
   stop(connectionId: number): Promise<void> {
-    return this.serial(connectionId, async () => {
+    return this.lifecycle.run(connectionId, async () => {
       await this.stopDriver(connectionId);
       await this.deps.leases?.release(connectionId);
     });
@@ -133,7 +135,7 @@ export class ConnectionManager implements Channels {
 
   /** Stops the connection's socket here, its lease left as it is (already another node's). */
   stopHere(connectionId: number): Promise<void> {
-    return this.serial(connectionId, () => this.stopDriver(connectionId));
+    return this.lifecycle.run(connectionId, () => this.stopDriver(connectionId));
   }
 
   private async stopDriver(connectionId: number) {
@@ -147,7 +149,7 @@ export class ConnectionManager implements Channels {
   }
 
   private disconnectHere(connectionId: number): Promise<void> {
-    return this.serial(connectionId, async () => {
+    return this.lifecycle.run(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
       if (!driver?.isRunning(connectionId)) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       await this.deps.records.forgetPhonebook(connectionId);
@@ -163,7 +165,7 @@ export class ConnectionManager implements Channels {
   }
 
   private async newQrHere(connectionId: number): Promise<void> {
-    await this.serial(connectionId, async () => {
+    await this.lifecycle.run(connectionId, async () => {
       const driver = await this.driverOf(connectionId);
       if (!driver) throw notFound("ERR_NO_WAPP_FOUND");
       await this.deps.records.forgetPhonebook(connectionId);
@@ -203,10 +205,7 @@ export class ConnectionManager implements Channels {
   async onRunner(connectionId: number, kind: string, payload: unknown, here: () => Promise<unknown>): Promise<void> {
     const { leases, commands } = this.deps;
     const elsewhere =
-      leases &&
-      commands &&
-      !(await this.isRunning(connectionId)) &&
-      (await this.deps.records.idsToStart()).includes(connectionId);
+      leases && commands && !(await this.isRunning(connectionId)) && (await this.deps.records.shouldRun(connectionId));
     if (!elsewhere) return void (await here());
     await commands.post(connectionId, kind, payload);
     // Posted by the node that just started running it, after it looked: it carries it out itself.
@@ -339,16 +338,5 @@ export class ConnectionManager implements Channels {
       this.deps.log.warn("channel operation failed", { whatsappId: connectionId, code, error });
       throw new AppError(code);
     }
-  }
-
-  private serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(connectionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(fn);
-    const tail = next.catch(() => undefined);
-    this.chains.set(connectionId, tail);
-    void tail.then(() => {
-      if (this.chains.get(connectionId) === tail) this.chains.delete(connectionId);
-    });
-    return next;
   }
 }

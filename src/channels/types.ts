@@ -188,6 +188,8 @@ export interface ConnectionRecords {
   ids(): Promise<number[]>;
   /** The connections to start at boot: every one not deliberately disconnected. */
   idsToStart(): Promise<number[]>;
+  /** Whether the connection exists and should run (was not deliberately disconnected). */
+  shouldRun(connectionId: number): Promise<boolean>;
   /** Stores a status a driver reported and announces it; false when the connection no longer exists. */
   saveStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo): Promise<boolean>;
   /** Forgets the phone book the connection's phone shared (its pairing ended). */

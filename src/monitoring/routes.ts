@@ -12,9 +12,9 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.|local$)/;
 
 /**
  * GET /health: the database and the connections' states (counts only, nothing secret), and which node answered
- * when several share the database; 503 when the database does not answer. GET /metrics: Prometheus text, for `METRICS_TOKEN` as a Bearer token, or without a token
- * only from this machine (behind a proxy, the forwarded client address counts, so outside callers are refused).
- * Every request's duration feeds the latency histogram.
+ * when several share the database; 503 when the database does not answer. GET /metrics: Prometheus text, for
+ * `METRICS_TOKEN` as a Bearer token, or without a token only from this machine (behind a proxy, the forwarded
+ * client address counts, so outside callers are refused). Every request's duration feeds the latency histogram.
  */
 export function monitoringRoutes(deps: AppDeps) {
   const started = new WeakMap<Request, number>();

@@ -1,12 +1,12 @@
-import { closeDatabase, first, one, openDatabase } from "../../src/db/client";
+import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runMigrations } from "../../src/db/migrate";
-import { openMigratedPostgres } from "../../src/db/postgres";
+import { createLogger } from "../../src/log";
+import { openStorage } from "../../src/ops/storage";
 import { inboundJournal, messages, waAuthCreds, connections } from "../../src/db/tables";
 import { ownDatabase } from "../helpers";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
@@ -39,8 +39,7 @@ async function setup() {
   const dbPath = join(dir, "zapdesk.sqlite");
   // In the suite's PostgreSQL run both processes use a PostgreSQL database of their own instead of the file.
   const { databaseUrl } = await ownDatabase();
-  const db = databaseUrl ? await openMigratedPostgres(databaseUrl) : openDatabase(dbPath);
-  if (!databaseUrl) runMigrations(db);
+  const db = await openStorage({ databasePath: dbPath, dataDir: dir, databaseUrl }, createLogger("silent"));
   const conn = await one(db.insert(connections).values({ name: "Main", provider: "baileys" }).returning());
   const apps: Subprocess[] = [];
   cleanup.push(async () => {

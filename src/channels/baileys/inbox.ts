@@ -12,7 +12,7 @@ import type { Logger } from "../../log";
 import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
 import { DownloadCancelled, type DownloadPool } from "./download-pool";
 import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
-import { KeyedLanes } from "./lanes";
+import { KeyedLanes } from "../lanes";
 import { ackOfReceipt, ackOfStatus, nextAck } from "./acks";
 import { mapCall } from "./calls";
 import { mapContacts } from "./contacts";
@@ -82,7 +82,8 @@ export class Inbox {
 
   /**
    * Stops taking new events (they are still journaled, and handled at the next start) and waits, at most
-   * `timeoutMs`, for the events already taken (received before now, their journal writes included). Media downloads are cancelled; their rows stay.
+   * `timeoutMs`, for the events already taken (received before now, their journal writes included). Media
+   * downloads are cancelled; their rows stay.
    */
   async drain(timeoutMs: number) {
     this.paused = true;

@@ -42,6 +42,13 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
       ).map((r) => r.id);
     },
 
+    async shouldRun(connectionId) {
+      const row = await first(
+        db.select({ status: connections.status }).from(connections).where(eq(connections.id, connectionId)),
+      );
+      return !!row && row.status !== "DISCONNECTED";
+    },
+
     async saveStatus(connectionId, status, info) {
       const row = await first(
         db.update(connections).set(statusChanges(status, info)).where(eq(connections.id, connectionId)).returning(),

@@ -95,7 +95,7 @@ export async function applyTicketChanges(
     const plan = await planChanges(deps, before, changes, opts);
     // Past a few tries under constant change, the last decision is written as it stands.
     if (await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts.actor))
-      return await announceChanges(deps, before, opts);
+      return await announceChanges(deps, before, plan, opts);
   }
 }
 
@@ -164,7 +164,6 @@ async function planChanges(
   }
   if (movedConnection && !(await connectionExists(deps.db, changes.whatsappId!))) throw notFound("ERR_NO_WAPP_FOUND");
   const activates = (movedConnection || reopening) && next.status !== "closed";
-  if (activates) await refuseSecondActive(deps.db, before, next.whatsappId, actor);
 
   const tookOver =
     (next.status === "open" && before.status !== "open") ||
@@ -172,17 +171,6 @@ async function planChanges(
     transferred ||
     next.status === "closed";
   return { next, tookOver, markRead: opts.markRead ?? actor != null, activates };
-}
-
-/** One active ticket per contact and connection: a reopen or transfer onto a connection where one is active fails. */
-async function refuseSecondActive(
-  db: Pick<Db, "select">,
-  ticket: TicketRow,
-  connectionId: number | null,
-  actor: AuthUser | null,
-) {
-  const other = await otherActiveTicket(db, ticket.contactId, connectionId, ticket.id);
-  if (other) throw otherOpenError(actor, other.id);
 }
 
 /**
@@ -200,9 +188,11 @@ async function writeChanges(
   const changed = (Object.keys(next) as (keyof typeof next)[]).some((key) => next[key] !== before[key]);
   return await atomically(deps.db, async (tx) => {
     if (plan.activates) {
-      // Under the lock inbound messages take to find or create the contact's ticket, so neither makes a second.
+      // One active ticket per contact and connection, checked under the lock inbound messages take to find or
+      // create the contact's ticket, so neither makes a second.
       await lockContactTickets(tx, before.contactId);
-      await refuseSecondActive(tx, before, next.whatsappId, actor);
+      const other = await otherActiveTicket(tx, before.contactId, next.whatsappId, before.id);
+      if (other) throw otherOpenError(actor, other.id);
     }
     const written = await tx
       .update(tickets)
@@ -232,10 +222,15 @@ function stillAsRead(before: TicketRow) {
 }
 
 /** After the write: read state, events, then the farewell or the transfer message. */
-async function announceChanges(deps: AppDeps, before: TicketRow, opts: ApplyOptions): Promise<TicketDto> {
+async function announceChanges(
+  deps: AppDeps,
+  before: TicketRow,
+  plan: TicketPlan,
+  opts: ApplyOptions,
+): Promise<TicketDto> {
   const ticketId = before.id;
   const after = await getTicketRow(deps, ticketId);
-  if (opts.markRead ?? opts.actor != null) await markTicketRead(deps, after);
+  if (plan.markRead) await markTicketRead(deps, after);
   deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;

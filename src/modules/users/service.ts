@@ -203,7 +203,6 @@ export async function updateUser(
   const email = changes.email?.trim().toLowerCase();
   if (email && email !== row.email && (await findUserByEmail(deps.db, email))) throw new FieldError("email", "unique");
   const demotes = admin && changes.profile === "user" && row.profile === "admin";
-  if (demotes) await assertNotLastAdmin(deps.db);
   const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
   await atomically(deps.db, async (tx) => {

@@ -1,7 +1,7 @@
 import type { Config } from "../../config";
-import { closeDatabase, type Db, openDatabase } from "../../db/client";
-import { runMigrations } from "../../db/migrate";
-import { openMigratedPostgres } from "../../db/postgres";
+import { closeDatabase } from "../../db/client";
+import { createLogger, type Logger } from "../../log";
+import { openStorage } from "../storage";
 import { importContacts, importMessages, importSchedules, importTickets } from "./conversation-steps";
 import { Ledger, type TableCount } from "./ledger";
 import {
@@ -23,16 +23,17 @@ export interface ImportReport {
 
 /**
  * Copies a whaticket installation (its PostgreSQL or MySQL database, and optionally its public media folder) into
- * this inbox's database (SQLite or PostgreSQL). Tables go in dependency order, each page in one transaction that also records what it
- * brought, so running it again (after a stop, or to pick up what changed) adds only what is new.
+ * this inbox's database (SQLite or PostgreSQL). Tables go in dependency order, each page in one transaction that
+ * also records what it brought, so running it again (after a stop, or to pick up what changed) adds only what is
+ * new.
  */
 export async function importWhaticket(
-  config: Pick<Config, "databasePath" | "mediaDir"> & Partial<Pick<Config, "databaseUrl">>,
+  config: Pick<Config, "databasePath" | "dataDir" | "mediaDir"> & Partial<Pick<Config, "databaseUrl">>,
   url: string,
-  opts: { mediaDir?: string; now?: Date; onTable?: (table: string) => void } = {},
+  opts: { mediaDir?: string; now?: Date; onTable?: (table: string) => void; log?: Logger } = {},
 ): Promise<ImportReport> {
   const source = new WhaticketSource(url);
-  const db = await openTarget(config);
+  const db = await openStorage(config, opts.log ?? createLogger("info"));
   try {
     const ledger = new Ledger(db);
     const ctx: StepContext = { db, source, ledger, now: opts.now ?? new Date() };
@@ -58,12 +59,4 @@ export async function importWhaticket(
     await source.close();
     await closeDatabase(db);
   }
-}
-
-/** This inbox's database, migrated: PostgreSQL when DATABASE_URL names one, else the SQLite file under DATA_DIR. */
-async function openTarget(config: { databasePath: string; databaseUrl?: string }): Promise<Db> {
-  if (config.databaseUrl) return await openMigratedPostgres(config.databaseUrl);
-  const db = openDatabase(config.databasePath);
-  runMigrations(db);
-  return db;
 }

@@ -1,13 +1,14 @@
 /**
- * Jobs run one after another per key (a chat) and concurrently across keys, so a slow job holds up only its own
- * chat; a job without a key runs at once. `idle()` tells when every job started so far has ended.
+ * Jobs run one after another per key (a chat, a connection) and concurrently across keys, so a slow job holds up
+ * only its own key; a job without a key runs at once. A failed job does not stop the next one. `idle()` tells when
+ * every job started so far has ended.
  */
-export class KeyedLanes {
-  private readonly tails = new Map<string, Promise<void>>();
+export class KeyedLanes<K = string> {
+  private readonly tails = new Map<K, Promise<void>>();
   private running = 0;
   private idleWaiters: (() => void)[] = [];
 
-  run<T>(key: string | null, job: () => Promise<T>): Promise<T> {
+  run<T>(key: K | null, job: () => Promise<T>): Promise<T> {
     this.running++;
     const previous = (key !== null && this.tails.get(key)) || Promise.resolve();
     const result = previous.then(job);
