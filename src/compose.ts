@@ -12,6 +12,7 @@ import { PgEventBus, startPgEventBus } from "./events/pg-bus";
 import type { DomainEvent } from "./events/catalogue";
 import { ConnectionLeases, nodeName } from "./channels/leases";
 import { sharedSecrets } from "./modules/auth/cluster-secrets";
+import { Passwords } from "./modules/auth/passwords";
 import type { AppDeps } from "./deps";
 import type { Clock } from "./shared/clock";
 import { LocalEventBus } from "./events/bus";
@@ -87,6 +88,7 @@ export async function composeDeps(opts: {
     hub,
     log,
     clock,
+    passwords: new Passwords(config.passwordHashing, config.passwordHashConcurrency),
     channels,
     outbox: new Outbox(),
     metrics,

@@ -22,6 +22,8 @@ export interface Config {
   jwtRefreshSecret: string;
   logLevel: LogLevel;
   passwordHashing: PasswordHashing;
+  /** Password hashes computed at once (PASSWORD_HASH_CONCURRENCY); absent: every core but one. */
+  passwordHashConcurrency?: number;
   /** Access-token lifetime in seconds. */
   accessTokenTtl: number;
   /** Refresh-token lifetime in seconds. */
@@ -80,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtRefreshSecret: env.JWT_REFRESH_SECRET || secrets.jwtRefreshSecret,
     logLevel: isLogLevel(env.LOG_LEVEL) ? env.LOG_LEVEL : "info",
     passwordHashing: { algorithm: "argon2id" },
+    passwordHashConcurrency: wholeNumber("PASSWORD_HASH_CONCURRENCY", env.PASSWORD_HASH_CONCURRENCY, 0) || undefined,
     accessTokenTtl: 15 * 60,
     refreshTokenTtl: 7 * 24 * 3600,
     trustProxy: parseProxyHops(env.TRUST_PROXY),

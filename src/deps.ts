@@ -24,6 +24,14 @@ export interface Metrics {
   countSocketsWith(read: () => number): void;
 }
 
+/** Password hashing and checking, bounded (modules/auth/passwords.ts): past its capacity they throw 429. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+  /** How long one hash takes lately, in ms. */
+  typicalMs(): number;
+}
+
 /** Everything a route or service may depend on; built once in compose.ts, or once per test. */
 export interface AppDeps {
   config: Config;
@@ -34,6 +42,7 @@ export interface AppDeps {
   hub: RealtimeHub;
   log: Logger;
   clock: Clock;
+  passwords: PasswordHasher;
   channels: Channels;
   outbox: OutboxQueue;
   metrics: Metrics;

@@ -1,3 +1,4 @@
+import { Passwords } from "../src/modules/auth/passwords";
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, statSync } from "node:fs";
@@ -38,6 +39,7 @@ async function boot(env: Record<string, string>) {
     hub,
     log,
     clock,
+    passwords: new Passwords(config.passwordHashing),
     channels: new ConnectionManager({ db, records: connectionRecords(db, events), log }),
     outbox: new Outbox(),
     metrics: createAppMetrics(db),

@@ -24,9 +24,16 @@ export async function startFamily(deps: AppDeps, userId: number): Promise<{ id: 
 }
 
 /**
+ * How long a replaced refresh token still yields its successor: a client whose requests fail together refreshes
+ * once per request, with the same cookie, and must not lose its session for it.
+ */
+const ROTATION_GRACE_MS = 5_000;
+
+/**
  * Checks a refresh token's family and generation and, with `rotate`, moves the family to the next generation.
- * A generation older than the current one is a replayed token: the family is revoked, which ends that device's
- * session, and nothing is granted. (The browser refreshes one tab at a time, so its own tabs never replay.)
+ * The token just replaced, presented again within 5 s of its rotation, gets the same successor. Any other older
+ * generation is a replayed token: the family is revoked, which ends that device's session, and nothing is
+ * granted.
  */
 export async function presentRefreshToken(
   deps: AppDeps,
@@ -42,10 +49,13 @@ export async function presentRefreshToken(
         .where(and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId))),
     );
     if (!family || family.revokedAt) return { status: "refused" };
+    const justReplaced = (f: { generation: number; rotatedAt: Date }) =>
+      claim.generation === f.generation - 1 && now - f.rotatedAt.getTime() <= ROTATION_GRACE_MS;
+    if (justReplaced(family)) return { status: "current", familyId: family.id, generation: family.generation };
     if (claim.generation === family.generation) {
       if (!rotate) return { status: "current", familyId: family.id, generation: family.generation };
       // Only one of two presentations of the same token at once moves the family on (on PostgreSQL both may
-      // have read it); the other finds the generation moved and is a replay.
+      // have read it); the other finds the generation moved, and gets the successor as the token just replaced.
       const rotated = await first(
         tx
           .update(refreshFamilies)
@@ -60,6 +70,9 @@ export async function presentRefreshToken(
           .returning({ generation: refreshFamilies.generation }),
       );
       if (rotated) return { status: "current", familyId: family.id, generation: rotated.generation };
+      const moved = await first(tx.select().from(refreshFamilies).where(eq(refreshFamilies.id, family.id)));
+      if (moved && !moved.revokedAt && justReplaced(moved))
+        return { status: "current", familyId: family.id, generation: moved.generation };
     }
     await tx
       .update(refreshFamilies)
@@ -67,6 +80,17 @@ export async function presentRefreshToken(
       .where(eq(refreshFamilies.id, family.id));
     return { status: "replayed" };
   });
+}
+
+/** When the session (refresh family) began: the password login that started it (epoch ms). */
+export async function sessionStartedAt(deps: AppDeps, familyId: number): Promise<number | undefined> {
+  const row = await first(
+    deps.db
+      .select({ createdAt: refreshFamilies.createdAt })
+      .from(refreshFamilies)
+      .where(eq(refreshFamilies.id, familyId)),
+  );
+  return row?.createdAt.getTime();
 }
 
 /** True while the family an access token was issued for has not been revoked. */

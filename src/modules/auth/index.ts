@@ -52,14 +52,7 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
     .post(
       "/login",
       async ({ body, cookie, request, server }) => {
-        const ip = clientIp(request, server, deps.config.trustProxy);
-        const wait = throttle.waitFor(body.email, ip);
-        if (wait > 0) throw tooMany(wait);
-        const user = await authenticate(deps, body.email, body.password).catch((error) => {
-          throttle.failed(body.email, ip);
-          throw error;
-        });
-        throttle.succeeded(body.email, ip);
+        const user = await authenticate(deps, throttle, body, clientIp(request, server, deps.config.trustProxy));
         const session = await startSession(deps, user);
         cookie[REFRESH_COOKIE]!.set({
           value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }),

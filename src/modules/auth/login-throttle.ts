@@ -1,39 +1,62 @@
 import type { AppDeps } from "../../deps";
+import { AppError } from "../../errors";
 
 export interface LoginThrottleOptions {
   /** Wrong passwords for one email from one address before waiting starts. */
   freeFailures: number;
+  /** The same, once the address is past its cap. */
+  freeFailuresPastCap: number;
   /** The first wait; it doubles with every further failure, up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
   /** A pair's count is forgotten after this long without a failure. */
   forgetAfterMs: number;
-  /** Wrong passwords from one address, whatever the email, within `addressWindowMs`. */
+  /** Wrong passwords from one address, whatever the email, within `addressWindowMs`: the address's cap. */
   addressFailures: number;
   addressWindowMs: number;
+  /** Past the cap, guesses at unknown emails from one address that may wait their turn at once. */
+  unknownWaiting: number;
 }
 
 const DEFAULTS: LoginThrottleOptions = {
   freeFailures: 5,
+  freeFailuresPastCap: 1,
   baseDelayMs: 1_000,
   maxDelayMs: 15 * 60_000,
   forgetAfterMs: 24 * 3600_000,
   addressFailures: 50,
   addressWindowMs: 15 * 60_000,
+  unknownWaiting: 20,
 };
 
 const MAX_ENTRIES = 50_000;
 
+/** One password check under way, already counted as a failure until it is known to have succeeded. */
+export interface LoginAttempt {
+  /** The address failed often lately, across emails: guesses at unknown emails take turns (`unknownEmailTurn`). */
+  readonly pastAddressCap: boolean;
+  succeeded(): void;
+}
+
+const tooMany = (waitMs: number) =>
+  new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) });
+
 /**
- * Slows down password guessing without handing attackers a way to lock people out. Failures are counted per
- * email and address: after a few, each further try from that address waits twice as long as the one before.
- * A looser cap counts failures per address across emails. Only failures count, a success clears its pair, and
- * nothing is counted per email alone, so wrong passwords sent from one address never delay the owner of the
- * account signing in from another.
+ * Slows down password guessing without handing attackers a way to lock people out.
+ * - Per email and address: after a few failures, each further try from that address waits twice as long as the
+ *   one before. Nothing is counted per email alone, so wrong passwords sent from one address never delay the
+ *   owner signing in from another.
+ * - Per address, across emails: past a cap, an email that failed from there waits after one failure instead of
+ *   five, and guesses at emails that are no account are answered one at a time, without hashing. An account
+ *   nobody guessed at from that address is still checked at once, so a colleague behind the same NAT as an
+ *   attacker signs in as usual.
+ * An attempt counts as a failure from the moment it starts (before its hash), so a burst of simultaneous
+ * guesses is held to the same limits as guesses one after another; a success takes its count back.
  */
 export class LoginThrottle {
   private pairs = new Map<string, { failures: number; lastAt: number }>();
   private addresses = new Map<string, number[]>();
+  private unknownTurns = new Map<string, { waiting: number; tail: Promise<void> }>();
   private readonly opts: LoginThrottleOptions;
 
   constructor(
@@ -43,38 +66,54 @@ export class LoginThrottle {
     this.opts = { ...DEFAULTS, ...opts };
   }
 
-  /** Milliseconds before `email` may be tried from `address` again (0: now). */
-  waitFor(email: string, address: string): number {
-    const t = this.now();
-    return Math.max(this.pairWait(pairKey(email, address), t), this.addressWait(address, t));
-  }
-
-  failed(email: string, address: string) {
+  /** Starts a password check of `email` from `address`; throws 429 while that pair must wait. */
+  begin(email: string, address: string): LoginAttempt {
     const t = this.now();
     const key = pairKey(email, address);
+    const recent = this.recentFailures(address, t);
+    const pastAddressCap = recent.length >= this.opts.addressFailures;
     const pair = this.livePair(key, t);
+    const wait = this.pairWait(pair, pastAddressCap ? this.opts.freeFailuresPastCap : this.opts.freeFailures, t);
+    if (wait > 0) throw tooMany(wait);
     this.pairs.delete(key);
     this.pairs.set(key, { failures: (pair?.failures ?? 0) + 1, lastAt: t });
-    const recent = this.recentFailures(address, t);
     this.addresses.delete(address);
     this.addresses.set(address, [...recent, t]);
     this.trim();
+    return {
+      pastAddressCap,
+      succeeded: () => {
+        this.pairs.delete(key);
+        const times = this.addresses.get(address);
+        const at = times?.lastIndexOf(t) ?? -1;
+        if (at >= 0) times!.splice(at, 1);
+      },
+    };
   }
 
-  succeeded(email: string, address: string) {
-    this.pairs.delete(pairKey(email, address));
+  /**
+   * Past the address's cap, a guess at an email that is no account waits for the ones before it from that
+   * address, then `waitMs` (about a hash's time, so the answer looks like one), and costs no hashing; when too
+   * many already wait it is refused at once.
+   */
+  async unknownEmailTurn(address: string, waitMs: number): Promise<void> {
+    const turns = this.unknownTurns.get(address) ?? { waiting: 0, tail: Promise.resolve() };
+    if (turns.waiting >= this.opts.unknownWaiting) throw tooMany(turns.waiting * waitMs);
+    turns.waiting++;
+    const mine = turns.tail.then(() => new Promise<void>((resolve) => setTimeout(resolve, waitMs)));
+    turns.tail = mine;
+    this.unknownTurns.set(address, turns);
+    try {
+      await mine;
+    } finally {
+      if (--turns.waiting === 0) this.unknownTurns.delete(address);
+    }
   }
 
-  private pairWait(key: string, t: number): number {
-    const pair = this.livePair(key, t);
-    if (!pair || pair.failures < this.opts.freeFailures) return 0;
-    const delay = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (pair.failures - this.opts.freeFailures));
+  private pairWait(pair: { failures: number; lastAt: number } | undefined, free: number, t: number): number {
+    if (!pair || pair.failures < free) return 0;
+    const delay = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (pair.failures - free));
     return Math.max(0, pair.lastAt + delay - t);
-  }
-
-  private addressWait(address: string, t: number): number {
-    const recent = this.recentFailures(address, t);
-    return recent.length >= this.opts.addressFailures ? recent[0]! + this.opts.addressWindowMs - t : 0;
   }
 
   private livePair(key: string, t: number) {

@@ -13,24 +13,38 @@ import {
   toUserDto,
 } from "../users/service";
 import { presentRefreshToken, revokeFamily, startFamily } from "./families";
-import { generatePassword, hashPassword, verifyPassword } from "./passwords";
+import type { LoginThrottle } from "./login-throttle";
+import { generatePassword } from "./passwords";
 import type { Tokens } from "./tokens";
 
 const invalidCredentials = () => new AppError("ERR_INVALID_CREDENTIALS", 401);
 const sessionExpired = () => new AppError("ERR_SESSION_EXPIRED", 401);
 
-/** Checks email and password; unknown email and wrong password are refused the same way. */
-export async function authenticate(deps: AppDeps, email: string, password: string): Promise<UserRow> {
+/**
+ * Checks email and password from `address`, held to the login throttle; unknown email and wrong password are
+ * refused the same way, after about the same time.
+ */
+export async function authenticate(
+  deps: AppDeps,
+  throttle: LoginThrottle,
+  credentials: { email: string; password: string },
+  address: string,
+): Promise<UserRow> {
+  const { email, password } = credentials;
+  const attempt = throttle.begin(email, address);
   const user = await findUserByEmail(deps.db, email);
   if (!user) {
-    // Spend comparable time on unknown emails so response times do not reveal which emails exist.
-    await hashPassword(password, deps.config.passwordHashing);
+    // Spend comparable time on unknown emails so response times do not reveal which emails exist; past the
+    // address's cap that time is waited, not spent hashing.
+    if (attempt.pastAddressCap) await throttle.unknownEmailTurn(address, deps.passwords.typicalMs());
+    else await deps.passwords.hash(password);
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(password, user.passwordHash))) throw invalidCredentials();
+  if (!(await deps.passwords.verify(password, user.passwordHash))) throw invalidCredentials();
+  attempt.succeeded();
   // Accounts imported from whaticket arrive with bcrypt hashes: the first good login moves them to ours.
   if (user.passwordHash.startsWith("$2"))
-    await replacePasswordHash(deps.db, user.id, await hashPassword(password, deps.config.passwordHashing));
+    await replacePasswordHash(deps.db, user.id, await deps.passwords.hash(password));
   return user;
 }
 
@@ -96,7 +110,7 @@ async function announceSessionChange(deps: AppDeps, userId: number) {
 /** Public signup, when the `userCreation` setting allows it: always an agent without queues. */
 export async function signup(deps: AppDeps, input: { name: string; email: string; password: string }) {
   if ((await getSetting(deps.db, "userCreation")) !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED", 403);
-  const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
+  const passwordHash = await deps.passwords.hash(input.password);
   const row = await insertUser(deps.db, { name: input.name, email: input.email, passwordHash, profile: "user" });
   const user = await toUserDto(deps.db, row);
   deps.events.emit("user.created", { user });
@@ -107,7 +121,7 @@ export async function signup(deps: AppDeps, input: { name: string; email: string
 export async function ensureFirstAdmin(deps: AppDeps): Promise<void> {
   if ((await countUsers(deps.db)) > 0) return;
   const password = deps.config.adminPassword ?? generatePassword();
-  const passwordHash = await hashPassword(password, deps.config.passwordHashing);
+  const passwordHash = await deps.passwords.hash(password);
   // Nodes starting together on an empty database: the first creates the admin, the others find it there.
   const created = await atomically(deps.db, async (tx) => {
     await lockKey(tx, "first-admin");

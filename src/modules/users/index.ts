@@ -24,12 +24,7 @@ export function usersRoutes(deps: AppDeps, tokens: Tokens) {
       "/:id",
       ({ params, body, user, request, server }) => {
         const ip = clientIp(request, server, deps.config.trustProxy);
-        const throttle = loginThrottleFor(deps);
-        const attempts = {
-          waitMs: () => throttle.waitFor(user.email, ip),
-          failed: () => throttle.failed(user.email, ip),
-          succeeded: () => throttle.succeeded(user.email, ip),
-        };
+        const attempts = { begin: () => loginThrottleFor(deps).begin(user.email, ip) };
         return updateUser(deps, user, params.id, { ...body, whatsappId: toConnection(body.whatsappId) }, attempts);
       },
       {

@@ -7,7 +7,8 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { UserDto } from "../../shared/contracts/users";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
-import { hashPassword, verifyPassword } from "../auth/passwords";
+import { sessionStartedAt } from "../auth/families";
+import type { LoginAttempt } from "../auth/login-throttle";
 import { connectionExists, connectionSummaries } from "../connections/lookup";
 import { assertQueuesExist, queueSummaries } from "../queues/lookup";
 import { openTicketIdsOf } from "../tickets/records";
@@ -146,7 +147,7 @@ export async function createUser(deps: AppDeps, input: UserModel.Create): Promis
   await assertQueuesExist(deps.db, input.queueIds ?? []);
   await assertConnectionExists(deps.db, input.whatsappId || null);
   if (await findUserByEmail(deps.db, input.email)) throw new FieldError("email", "unique");
-  const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
+  const passwordHash = await deps.passwords.hash(input.password);
   const row = await insertUser(deps.db, {
     name: input.name,
     email: input.email,
@@ -163,11 +164,13 @@ export async function createUser(deps: AppDeps, input: UserModel.Create): Promis
 export type UserChanges = UserModel.Update;
 
 /** Tracks wrong current passwords like wrong logins, so a borrowed session can't be used to guess the password. */
+/** Where a check of the current password is counted (the login throttle, for the caller's email and address). */
 export interface PasswordAttempts {
-  waitMs(): number;
-  failed(): void;
-  succeeded(): void;
+  begin(): LoginAttempt;
 }
+
+/** How long after a password login its session may change the password without typing the current one. */
+const RECENT_LOGIN_MS = 10 * 60_000;
 
 /**
  * PUT /users/:id. Anyone may edit their own name, email and password; everything else, and other users,
@@ -196,14 +199,14 @@ export async function updateUser(
   if (changes.password) {
     const problem = checkField(RULES.password, changes.password);
     if (problem) throw FieldError.of("password", problem);
-    if (actor.id === id) await assertCurrentPassword(row, changes.currentPassword, attempts);
+    if (actor.id === id) await assertMayChangeOwnPassword(deps, actor, row, changes.currentPassword, attempts);
   }
   if (changes.queueIds) await assertQueuesExist(deps.db, changes.queueIds);
   if (changes.whatsappId !== undefined) await assertConnectionExists(deps.db, changes.whatsappId || null);
   const email = changes.email?.trim().toLowerCase();
   if (email && email !== row.email && (await findUserByEmail(deps.db, email))) throw new FieldError("email", "unique");
   const demotes = admin && changes.profile === "user" && row.profile === "admin";
-  const passwordHash = changes.password ? await hashPassword(changes.password, deps.config.passwordHashing) : undefined;
+  const passwordHash = changes.password ? await deps.passwords.hash(changes.password) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
   await atomically(deps.db, async (tx) => {
     if (demotes) await assertNotLastAdmin(tx, true);
@@ -230,12 +233,26 @@ export async function updateUser(
   return user;
 }
 
-async function assertCurrentPassword(row: UserRow, given: string | undefined, attempts?: PasswordAttempts) {
-  const wait = attempts?.waitMs() ?? 0;
-  if (wait > 0) throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfter: Math.ceil(wait / 1000) });
-  if (given && (await verifyPassword(given, row.passwordHash))) return attempts?.succeeded();
-  attempts?.failed();
-  throw new AppError("ERR_WRONG_PASSWORD", 400, { field: "currentPassword" });
+/**
+ * One's own password changes with the current one, or without it within 10 minutes of signing in with a
+ * password on this device (the whaticket family's profile form has no field for it).
+ */
+async function assertMayChangeOwnPassword(
+  deps: AppDeps,
+  actor: AuthUser,
+  row: UserRow,
+  given: string | undefined,
+  attempts?: PasswordAttempts,
+) {
+  if (!given) {
+    const signedInAt = actor.familyId === undefined ? undefined : await sessionStartedAt(deps, actor.familyId);
+    if (signedInAt !== undefined && deps.clock.now() - signedInAt < RECENT_LOGIN_MS) return;
+    throw new AppError("ERR_RECENT_LOGIN_REQUIRED", 400, { field: "currentPassword" });
+  }
+  const attempt = attempts?.begin();
+  if (!(await deps.passwords.verify(given, row.passwordHash)))
+    throw new AppError("ERR_WRONG_PASSWORD", 400, { field: "currentPassword" });
+  attempt?.succeeded();
 }
 
 /**

@@ -1,0 +1,65 @@
+/**
+ * The login flood of the abuse audit, against the server as its own process (`bun src/server.ts`, default
+ * password hashing): 1,000 simultaneous correct logins of one account, then 500 simultaneous wrong logins for
+ * unknown emails from one address, while `/health` is timed every 100 ms. Prints the answers' statuses and
+ * the /health latencies. `bun bench/abuse-logins.ts [logins] [unknown]`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ADMIN, ROOT, startServer } from "./server-process";
+
+const logins = Number(process.argv[2] ?? 1000);
+const unknown = Number(process.argv[3] ?? 500);
+const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-abuse-"));
+const server = await startServer([process.execPath, join(ROOT, "src", "server.ts")], dataDir);
+
+async function flood(label: string, count: number, body: (i: number) => object) {
+  // The probe runs in its own process: this one's fetch holds a few hundred connections per host at a time,
+  // and a probe queued behind the flood there would time the client, not the server.
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), server.base], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const started = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      fetch(`${server.base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body(i)),
+      }).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    ),
+  );
+  const tookMs = performance.now() - started;
+  probe.kill("SIGTERM");
+  const latencies = (await new Response(probe.stdout).text()).split("\n").filter(Boolean).map(Number);
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(1);
+  console.log(
+    `${label}: all answered in ${(tookMs / 1000).toFixed(1)} s, statuses ${JSON.stringify(counts)}; ` +
+      `/health over ${latencies.length} probes: median ${at(0.5)} ms, max ${at(1)} ms`,
+  );
+}
+
+try {
+  await flood(`${logins} simultaneous correct logins of one account`, logins, () => ADMIN);
+  await flood(`${unknown} simultaneous wrong logins for unknown emails from one address`, unknown, (i) => ({
+    email: `nobody-${i}@example.com`,
+    password: "wrong-password",
+  }));
+  const after = await fetch(`${server.base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  console.log(`a correct login from the same address afterwards: ${after.status}`);
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
