@@ -8,6 +8,7 @@ import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
 import { singleConnectionUrl } from "./db/postgres";
 import type { EventBus } from "./events/bus";
+import { type HostResolver, systemResolver } from "./http/host-resolver";
 import { PgEventBus, startPgEventBus } from "./events/pg-bus";
 import type { DomainEvent } from "./events/catalogue";
 import { ConnectionLeases, nodeName } from "./channels/leases";
@@ -46,6 +47,8 @@ export async function composeDeps(opts: {
   manualSandboxAcks?: boolean;
   /** The only node, even on PostgreSQL (tests of one node): events stay here, connections need no lease. */
   singleNode?: boolean;
+  /** DNS and own addresses for webhook checks; the machine's by default. */
+  resolver?: HostResolver;
 }) {
   const { hub, log, clock } = opts;
   const db = await openStorage(opts.config, log);
@@ -93,6 +96,7 @@ export async function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    resolver: opts.resolver ?? systemResolver,
     sandbox: config.sandbox ? routedSandbox(sandbox, channels, commands) : undefined,
     nodeId: leases?.nodeId,
   };

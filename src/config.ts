@@ -54,6 +54,8 @@ export interface Config {
   corsOrigins: string[];
   /** The address browsers reach Zapdesk at (PUBLIC_URL), for absolute links such as media URLs; else the request's. */
   publicUrl?: string;
+  /** Webhooks may target this machine and private networks (WEBHOOK_ALLOW_PRIVATE=1); else only public addresses. */
+  webhookAllowPrivate: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: env.LOG_FORMAT === "json" ? "json" : "text",
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "1" || env.WEBHOOK_ALLOW_PRIVATE === "true",
   };
 }
 

@@ -3,6 +3,7 @@ import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { EventBus } from "./events/bus";
+import type { HostResolver } from "./http/host-resolver";
 import type { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import type { RealtimeHub } from "./realtime/hub";
@@ -48,6 +49,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The background job runner (started by server.ts; tests call `tick`). */
   jobs: JobRunner;
+  /** DNS and this machine's addresses, for checking where webhooks go (tests pass one that needs no network). */
+  resolver: HostResolver;
   /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
   sandbox?: SandboxControls;
   /** This node's name when nodes share PostgreSQL (the holder named in connection leases). */

@@ -5,6 +5,7 @@ import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
 import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
+import type { HostResolver } from "../src/http/host-resolver";
 import { composeDeps } from "../src/compose";
 import { onPostgres } from "../src/db/tables";
 import { freshPgUrl } from "./pg-harness";
@@ -44,6 +45,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     backupKeep: 7,
     maxMediaMb: 64,
     corsOrigins: [],
+    webhookAllowPrivate: false,
     ...overrides,
   };
 }
@@ -57,6 +59,21 @@ export class TestClock implements Clock {
   advance(ms: number) {
     this.t += ms;
   }
+}
+
+/**
+ * DNS without a network: `names` resolve to their addresses, any other name to none; `own` are this machine's
+ * addresses. A test may change `names` while it runs (a name that answers differently later).
+ */
+export function fakeResolver(names: Record<string, string[]> = {}, own: string[] = []): HostResolver {
+  return {
+    async lookup(hostname) {
+      const found = names[hostname.toLowerCase()];
+      if (!found?.length) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+      return found;
+    },
+    ownAddresses: () => own,
+  };
 }
 
 export interface TestContext<H extends RealtimeHub = RecordingHub> {
@@ -74,16 +91,20 @@ export interface TestContext<H extends RealtimeHub = RecordingHub> {
 /**
  * A fresh app on an in-memory database (or `databasePath` when given, to test restarts) with migrations and
  * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`. Events reach
- * a RecordingHub, or `hub` (a real one, for tests over sockets).
+ * a RecordingHub, or `hub` (a real one, for tests over sockets). Names resolve through `resolver`, by default
+ * to nothing: no test reaches the network's DNS.
  */
-export async function makeTestApp(overrides?: Partial<Config>): Promise<TestContext>;
+export async function makeTestApp(
+  overrides?: Partial<Config>,
+  opts?: { resolver?: HostResolver },
+): Promise<TestContext>;
 export async function makeTestApp<H extends RealtimeHub>(
   overrides: Partial<Config>,
-  opts: { hub: H },
+  opts: { hub: H; resolver?: HostResolver },
 ): Promise<TestContext<H>>;
 export async function makeTestApp(
   overrides: Partial<Config> = {},
-  opts: { hub?: RealtimeHub } = {},
+  opts: { hub?: RealtimeHub; resolver?: HostResolver } = {},
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
   // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
@@ -100,6 +121,7 @@ export async function makeTestApp(
     // One node: its events need not cross to others, its connections need no lease (the cluster tests run
     // nodes of their own).
     singleNode: true,
+    resolver: opts.resolver ?? fakeResolver(),
   });
   const app = await createApp(deps);
   return { app, db, hub, deps, clock, channels, sandbox };

@@ -18,7 +18,7 @@ import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
 import { JobRunner } from "../src/jobs/runner";
-import { call, TestClock } from "./helpers";
+import { call, fakeResolver, TestClock } from "./helpers";
 
 async function boot(env: Record<string, string>) {
   const config = {
@@ -44,6 +44,7 @@ async function boot(env: Record<string, string>) {
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),
+    resolver: fakeResolver(),
   };
   return deps;
 }

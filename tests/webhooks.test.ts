@@ -8,7 +8,12 @@ import { eq } from "drizzle-orm";
 import { jobs, tickets, webhookDeliveries } from "../src/db/tables";
 import { RETRY_BASE_MS, RETRY_WINDOW_MS } from "../src/modules/webhooks/deliver";
 import { webhookEventsRecorded } from "../src/modules/webhooks/observe";
-import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { type Config, loadConfig } from "../src/config";
+import type { HostResolver } from "../src/http/host-resolver";
+import { isInternalAddress } from "../src/http/internal-address";
+import { TARGET_REFUSED } from "../src/modules/webhooks/deliver";
+import { checkTarget } from "../src/modules/webhooks/target-check";
+import { call, createSandboxConnection, fakeResolver, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 interface Received {
   headers: Headers;
@@ -38,8 +43,9 @@ let current: TestContext | undefined;
 const settle = () => webhookEventsRecorded(current!.deps);
 const hmac = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
-async function setup() {
-  const ctx = await makeTestApp();
+/** An app whose webhooks may reach the local receivers above, unless `overrides` say otherwise. */
+async function setup(overrides: Partial<Config> = {}, resolver?: HostResolver) {
+  const ctx = await makeTestApp({ webhookAllowPrivate: true, ...overrides }, { resolver });
   current = ctx;
   const { token } = await loginAs(ctx, { profile: "admin" });
   const conn = await createSandboxConnection(ctx, { isDefault: true });
@@ -156,14 +162,14 @@ describe("outbound webhooks", () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-hooks-"));
     const databasePath = join(dir, "db.sqlite");
     const hook = receiver([200]);
-    const first = await makeTestApp({ databasePath });
+    const first = await makeTestApp({ databasePath, webhookAllowPrivate: true });
     const { token } = await loginAs(first, { profile: "admin" });
     const endpoint = await addEndpoint(first, token, hook.url, ["message.received"]);
     await first.db
       .insert(webhookDeliveries)
       .values({ endpointId: endpoint.id, event: "message.received", dedupeKey: "msg:1", body: "{}" });
     await closeDatabase(first.db);
-    const second = await makeTestApp({ databasePath });
+    const second = await makeTestApp({ databasePath, webhookAllowPrivate: true });
     await second.deps.jobs.tick();
     expect(hook.received).toHaveLength(1);
     expect((await firstRow(second.db.select().from(webhookDeliveries)))!.status).toBe("delivered");
@@ -228,5 +234,243 @@ describe("outbound webhooks", () => {
       error: "ERR_NO_WEBHOOK_FOUND",
       message: "Webhook not found.",
     });
+  });
+});
+
+/** A public address for names to resolve to (nothing is sent there: tests only resolve it). */
+const PUBLIC = "93.184.215.14";
+/** A public address the tests give this machine's network interface. */
+const OWN = "81.2.69.160";
+const PRIVATE_TEXT = "The webhook URL must point to a public address, not to this server or a private network.";
+
+async function create(ctx: TestContext, token: string, url: string) {
+  return await call(ctx.app, "POST", "/api/webhooks", { token, body: { url, events: ["message.received"] } });
+}
+
+/** A port nothing listens on. */
+function closedPort() {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const { port } = server;
+  server.stop(true);
+  return port;
+}
+
+describe("webhook targets", () => {
+  test("a webhook to a loopback, link-local or private address is refused at creation, in any spelling", async () => {
+    const { ctx, token } = await setup({ webhookAllowPrivate: false });
+    for (const url of [
+      "http://127.0.0.1:8080/hook",
+      "http://127.8.9.10/",
+      "http://localhost:3000/",
+      "http://LOCALHOST./",
+      "http://api.localhost/",
+      "http://[::1]:8080/",
+      "http://0.0.0.0/",
+      "http://0/",
+      "http://[::]/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fe80::1]/",
+      "http://10.0.0.5/",
+      "http://172.16.3.4/",
+      "http://172.31.255.255/",
+      "http://192.168.1.1/",
+      "http://100.64.0.1/",
+      "http://[fc00::1]/",
+      "http://[fd12:3456::1]/",
+      "http://224.0.0.1/",
+      "http://255.255.255.255/",
+      "http://[ff02::1]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:a9fe:a9fe]/",
+      "http://[64:ff9b::a00:1]/",
+      "http://2130706433/",
+      "http://017700000001/",
+      "http://0177.0.0.1/",
+      "http://0x7f.1/",
+      "http://0x7f000001/",
+      "http://127.1/",
+      "https://%31%32%37.0.0.1/",
+    ]) {
+      const res = await create(ctx, token, url);
+      expect([url, res.status, res.json]).toEqual([
+        url,
+        400,
+        { error: "ERR_WEBHOOK_URL_PRIVATE", message: PRIVATE_TEXT },
+      ]);
+    }
+    expect((await call(ctx.app, "GET", "/api/webhooks", { token })).json).toEqual([]);
+  });
+
+  test("changing a webhook's URL to an internal address is refused and keeps the URL it had", async () => {
+    const { ctx, token } = await setup({ webhookAllowPrivate: false });
+    const endpoint = (await create(ctx, token, `http://${PUBLIC}/hook`)).json;
+    const res = await call(ctx.app, "PUT", `/api/webhooks/${endpoint.id}`, {
+      token,
+      body: { url: "http://169.254.169.254/latest/meta-data/" },
+    });
+    expect(res).toMatchObject({ status: 400, json: { error: "ERR_WEBHOOK_URL_PRIVATE" } });
+    expect((await call(ctx.app, "GET", "/api/webhooks", { token })).json[0].url).toBe(`http://${PUBLIC}/hook`);
+  });
+
+  test("a name resolving to an internal address, or to this server's own, is refused at creation; a public one or one not resolving yet is accepted", async () => {
+    const resolver = fakeResolver(
+      {
+        "split.example.com": [PUBLIC, "10.0.0.7"],
+        "inside.example.com": ["::ffff:192.168.0.10"],
+        "self.example.com": [OWN],
+        "hooks.example.com": [PUBLIC],
+        "v6.example.com": ["2606:4700:4700::1111"],
+      },
+      [OWN],
+    );
+    const { ctx, token } = await setup({ webhookAllowPrivate: false }, resolver);
+    for (const url of [
+      "https://split.example.com/hook",
+      "https://inside.example.com/hook",
+      "https://self.example.com/hook",
+      `http://${OWN}:8080/hook`,
+      `http://[::ffff:${OWN}]/hook`,
+    ])
+      expect([url, (await create(ctx, token, url)).json.error]).toEqual([url, "ERR_WEBHOOK_URL_PRIVATE"]);
+    for (const url of [
+      "https://hooks.example.com/hook",
+      "https://v6.example.com/hook",
+      "https://not-yet.example.com/hook",
+      `http://${PUBLIC}:8080/hook`,
+    ])
+      expect([url, (await create(ctx, token, url)).status]).toEqual([url, 200]);
+  });
+
+  test("a webhook whose name resolves to an internal address is refused at delivery with a generic error", async () => {
+    const names: Record<string, string[]> = { "open.example.com": [PUBLIC], "closed.example.com": [PUBLIC] };
+    const { ctx, token, conn } = await setup({ webhookAllowPrivate: false }, fakeResolver(names));
+    const hook = receiver([200]);
+    const port = new URL(hook.url).port;
+    await addEndpoint(ctx, token, `http://open.example.com:${port}/hook`, ["message.received"]);
+    await addEndpoint(ctx, token, `http://closed.example.com:${closedPort()}/hook`, ["message.received"]);
+    // Both names now point at this machine: one where a server answers, one where nothing listens.
+    names["open.example.com"] = ["127.0.0.1"];
+    names["closed.example.com"] = [PUBLIC, "127.0.0.1"];
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
+    await settle();
+    await ctx.deps.jobs.tick();
+    ctx.clock.advance(RETRY_BASE_MS);
+    await ctx.deps.jobs.tick();
+    expect(hook.received).toHaveLength(0);
+    const { deliveries } = (await call(ctx.app, "GET", "/api/webhooks/deliveries", { token })).json;
+    expect(deliveries).toHaveLength(2);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({
+        status: "pending",
+        attempts: 2,
+        lastStatusCode: null,
+        lastError: TARGET_REFUSED,
+      });
+      expect(delivery.tries.map((a: { statusCode: number | null; error: string }) => [a.statusCode, a.error])).toEqual([
+        [null, TARGET_REFUSED],
+        [null, TARGET_REFUSED],
+      ]);
+    }
+  });
+
+  test("a delivery connects to the address it checked, keeping the name for Host and the TLS certificate", async () => {
+    const resolver = fakeResolver({
+      "hooks.example.com": ["2606:4700:4700::1111", PUBLIC],
+      "v6.example.com": ["2606:4700:4700::1111"],
+    });
+    const policy = { resolver, allowPrivate: false };
+    expect(await checkTarget(new URL("https://Hooks.Example.com:8443/in?x=1"), policy)).toEqual({
+      ok: true,
+      connection: {
+        url: `https://${PUBLIC}:8443/in?x=1`,
+        host: "hooks.example.com:8443",
+        serverName: "hooks.example.com",
+      },
+    });
+    expect(await checkTarget(new URL("http://v6.example.com/in"), policy)).toEqual({
+      ok: true,
+      connection: { url: "http://[2606:4700:4700::1111]/in", host: "v6.example.com", serverName: undefined },
+    });
+    expect(await checkTarget(new URL(`https://${PUBLIC}/in`), policy)).toEqual({
+      ok: true,
+      connection: { url: `https://${PUBLIC}/in` },
+    });
+  });
+
+  test("a redirect is a failed attempt and is not followed", async () => {
+    const { ctx, token, conn } = await setup();
+    const inside = receiver([200]);
+    const redirecting = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(null, { status: 302, headers: { location: inside.url } }),
+    });
+    servers.push(redirecting);
+    await addEndpoint(ctx, token, `http://127.0.0.1:${redirecting.port}/hook`, ["message.received"]);
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
+    await settle();
+    await ctx.deps.jobs.tick();
+    expect(inside.received).toHaveLength(0);
+    const log = await call(ctx.app, "GET", "/api/webhooks/deliveries", { token });
+    expect(log.json.deliveries[0]).toMatchObject({ status: "pending", lastStatusCode: 302, lastError: "HTTP 302" });
+  });
+
+  test("WEBHOOK_ALLOW_PRIVATE=1 allows internal targets", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-hooks-"));
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: "1" }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir }).webhookAllowPrivate).toBe(false);
+    const { ctx, token, conn } = await setup(
+      { webhookAllowPrivate: true },
+      fakeResolver({ "inside.example.com": ["127.0.0.1"] }),
+    );
+    const hook = receiver([200]);
+    await addEndpoint(ctx, token, hook.url, ["message.received"]);
+    await addEndpoint(ctx, token, `http://inside.example.com:${new URL(hook.url).port}/named`, ["message.received"]);
+    expect((await create(ctx, token, "http://169.254.169.254/latest/meta-data/")).status).toBe(200);
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
+    await settle();
+    await ctx.deps.jobs.tick();
+    expect(hook.received).toHaveLength(1);
+  });
+
+  test("addresses inside are recognised in every IPv4 and IPv6 form; public ones are not", () => {
+    const inside = [
+      "127.0.0.1",
+      "0.0.0.0",
+      "10.255.0.1",
+      "100.127.255.255",
+      "169.254.169.254",
+      "172.16.0.1",
+      "192.168.99.1",
+      "198.18.0.1",
+      "224.0.0.251",
+      "240.0.0.1",
+      "::",
+      "::1",
+      "0:0:0:0:0:0:0:1",
+      "fe80::1",
+      "fe80::1%eth0",
+      "fc00::1",
+      "fdff::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::7f00:1",
+      "2002:a9fe:a9fe::1",
+      "2001:db8::1",
+      "not an address",
+    ];
+    const outside = [
+      "8.8.8.8",
+      "172.32.0.1",
+      "100.128.0.1",
+      "2606:4700:4700::1111",
+      "::ffff:8.8.8.8",
+      "2002:808:808::1",
+    ];
+    expect(inside.filter((a) => !isInternalAddress(a))).toEqual([]);
+    expect(outside.filter((a) => isInternalAddress(a))).toEqual([]);
+    expect(isInternalAddress("::ffff:81.2.69.160", [OWN])).toBe(true);
   });
 });

@@ -69,6 +69,7 @@ export const ERROR_CODES = [
   "ERR_INVALID_API_TOKEN",
   "ERR_INVALID_NUMBER",
   "ERR_INVALID_WEBHOOK_URL",
+  "ERR_WEBHOOK_URL_PRIVATE",
   "ERR_NO_WEBHOOK_FOUND",
   "ERR_LINK_EXPIRED",
   // A field failed its rule; the answer also names the field and the rule's code.

@@ -19,7 +19,8 @@ const receiver = Bun.serve({
 });
 
 beforeAll(async () => {
-  env = await bootE2E();
+  // The receiver listens on this machine, where webhooks may go only when allowed.
+  env = await bootE2E({ webhookAllowPrivate: true });
   await addUser(env, ADMIN, "admin");
 }, 30_000);
 

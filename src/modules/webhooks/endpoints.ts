@@ -6,6 +6,7 @@ import { type WebhookEndpointRow, webhookEndpoints } from "../../db/tables";
 import { AppError, notFound } from "../../errors";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
 import type { WebhookModel } from "./model";
+import { assertPublicTarget, type TargetPolicy } from "./target-check";
 
 export interface WebhookEndpointDto {
   id: number;
@@ -61,8 +62,13 @@ export async function listEndpoints(db: Db): Promise<WebhookEndpointDto[]> {
 }
 
 /** A new endpoint gets its own random signing secret. */
-export async function createEndpoint(db: Db, input: WebhookModel.Create): Promise<WebhookEndpointDto> {
+export async function createEndpoint(
+  db: Db,
+  input: WebhookModel.Create,
+  policy: TargetPolicy,
+): Promise<WebhookEndpointDto> {
   const url = checkWebhookUrl(input.url ?? "");
+  await assertPublicTarget(url, policy);
   const events = checkEvents(input.events ?? []);
   const secret = `whsec_${randomBytes(24).toString("hex")}`;
   const row = await atomically(
@@ -83,9 +89,13 @@ export async function updateEndpoint(
   id: number,
   input: WebhookModel.Update,
   now: number,
+  policy: TargetPolicy,
 ): Promise<WebhookEndpointDto> {
   const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date(now) };
-  if (input.url !== undefined) set.url = checkWebhookUrl(input.url);
+  if (input.url !== undefined) {
+    set.url = checkWebhookUrl(input.url);
+    await assertPublicTarget(set.url, policy);
+  }
   if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));
   if (input.active !== undefined) set.active = input.active;
   const row = await atomically(

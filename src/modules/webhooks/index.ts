@@ -6,6 +6,7 @@ import type { Tokens } from "../auth/tokens";
 import { WebhookModel } from "./model";
 import { listDeliveries } from "./deliveries";
 import { createEndpoint, deleteEndpoint, listEndpoints, updateEndpoint } from "./endpoints";
+import { targetPolicy } from "./target-check";
 
 /** /webhooks: outbound webhook endpoints and their delivery log, admin only. */
 export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
@@ -16,15 +17,19 @@ export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
       auth: "settings:manage",
       query: WebhookModel.deliveriesQuery,
     })
-    .post("/", async ({ body }) => await createEndpoint(deps.db, body), {
+    .post("/", async ({ body }) => await createEndpoint(deps.db, body, targetPolicy(deps)), {
       auth: "settings:manage",
       body: WebhookModel.create,
     })
-    .put("/:id", async ({ params, body }) => await updateEndpoint(deps.db, params.id, body, deps.clock.now()), {
-      auth: "settings:manage",
-      params: idParam,
-      body: WebhookModel.update,
-    })
+    .put(
+      "/:id",
+      async ({ params, body }) => await updateEndpoint(deps.db, params.id, body, deps.clock.now(), targetPolicy(deps)),
+      {
+        auth: "settings:manage",
+        params: idParam,
+        body: WebhookModel.update,
+      },
+    )
     .delete(
       "/:id",
       async ({ params }) => {
