@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";
 import { contacts, queues, tickets } from "../src/db/tables";
 import { BunTopicHub } from "../src/realtime/hub";
-import { createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { TestSocket } from "./ws-client";
 
 let ctx: TestContext<BunTopicHub>;
 let server: TestContext<BunTopicHub>["app"];
@@ -39,21 +40,37 @@ afterAll(async () => {
   await server.stop(true);
 });
 
-/** A Socket.IO client as the family's frontends open it: the access token in the query. */
-function connect(token: string | undefined, transports: ("websocket" | "polling")[] = ["websocket"]) {
-  const socket = io(base, { transports, query: token ? { token } : {}, reconnection: false, forceNew: true });
+/**
+ * A Socket.IO client as the family's frontends open it: the access token in the query, and the path of their
+ * backend URL (`/api`) as the namespace. `host` is the address the client claims to have reached us at.
+ */
+function connect(
+  token: string | undefined,
+  opts: { transports?: ("websocket" | "polling")[]; namespace?: string; host?: string } = {},
+) {
+  const { transports = ["websocket"], namespace = "", host } = opts;
+  const socket = io(base + namespace, {
+    transports,
+    query: token ? { token } : {},
+    reconnection: false,
+    forceNew: true,
+    ...(host ? { extraHeaders: { host } } : {}),
+  });
   opened.push(socket);
   return socket;
 }
 
-/** The next `event` the socket receives whose payload passes `match`. */
 /** What the tests read of an event's payload. */
 interface Payload {
   action?: string;
   message?: { body: string; ticketId: number; mediaType: string; mediaUrl: string | null };
-  ticket?: { id: number };
+  ticket?: { id: number; status?: string };
+  ticketId?: number;
+  contact?: { id: number; name: string };
+  session?: { id: number; status: string };
 }
 
+/** The next `event` the socket receives whose payload passes `match`. */
 function next(socket: Socket, event: string, match: (payload: Payload) => boolean = () => true): Promise<Payload> {
   return new Promise((resolve) => {
     const listener = (payload: Payload) => {
@@ -77,8 +94,15 @@ async function settle(socket: Socket) {
   await pong;
 }
 
+/** Every `event` the socket receives from now on. */
+function record(socket: Socket, event: string): Payload[] {
+  const seen: Payload[] = [];
+  socket.on(event, (payload: Payload) => seen.push(payload));
+  return seen;
+}
+
 let contactSeq = 0;
-async function ticketIn(queueId: number) {
+async function ticketIn(queueId: number, fields: { status?: "pending" | "open"; userId?: number } = {}) {
   const number = `55219777${String(++contactSeq).padStart(5, "0")}`;
   const contact = await one(
     ctx.db
@@ -89,10 +113,10 @@ async function ticketIn(queueId: number) {
   const ticket = await one(
     ctx.db
       .insert(tickets)
-      .values({ contactId: contact.id, queueId, status: "pending", whatsappId: connectionId })
+      .values({ contactId: contact.id, queueId, status: "pending", whatsappId: connectionId, ...fields })
       .returning(),
   );
-  return { ticket, number };
+  return { ticket, contact, number };
 }
 
 describe("Socket.IO for the whaticket family's clients", () => {
@@ -112,7 +136,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
 
   test("over long-polling only, the same client still receives the ticket's events", async () => {
     const { token } = await loginAs(ctx, { profile: "admin" });
-    const socket = await ready(connect(token, ["polling"]));
+    const socket = await ready(connect(token, { transports: ["polling"] }));
     expect(socket.io.engine.transport.name).toBe("polling");
     const { ticket, number } = await ticketIn(support);
     socket.emit("joinChatBox", String(ticket.id));
@@ -122,13 +146,14 @@ describe("Socket.IO for the whaticket family's clients", () => {
     expect((await heard).message?.body).toBe("por polling");
   });
 
-  test("a client without a token, or with a forged one, is refused before it connects", async () => {
-    for (const token of [undefined, "not-a-jwt", `${(await loginAs(ctx)).token}x`]) {
-      const socket = connect(token);
-      const error = await new Promise<Error>((resolve) => socket.on("connect_error", resolve));
-      expect(error.message).toBe("ERR_SESSION_EXPIRED");
-      expect(socket.connected).toBe(false);
-    }
+  test("a client without a token, or with a forged one, is refused before it connects, in every namespace", async () => {
+    for (const namespace of ["", "/api", "/whaticket/api/"])
+      for (const token of [undefined, "not-a-jwt", `${(await loginAs(ctx)).token}x`]) {
+        const socket = connect(token, { namespace });
+        const error = await new Promise<Error>((resolve) => socket.on("connect_error", resolve));
+        expect(error.message).toBe("ERR_SESSION_EXPIRED");
+        expect(socket.connected).toBe(false);
+      }
   });
 
   test("an agent is refused the chat of a ticket in another queue and hears nothing of it; an admin hears it", async () => {
@@ -185,5 +210,140 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const other = await handshake("http://evil.example");
     // The engine answers "false": no browser lets that page read the answer.
     expect(["false", null]).toContain(other.headers.get("access-control-allow-origin"));
+  });
+});
+
+describe("the family's namespaces and rooms", () => {
+  test("a Socket.IO client whose backend URL ends in /api connects to the /api namespace and gets live updates", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [sales] });
+    for (const [namespace, transports] of [
+      ["/api", ["websocket"]],
+      ["/whaticket/api/", ["polling"]],
+    ] as const) {
+      const socket = await ready(connect(token, { namespace, transports: [...transports] }));
+      socket.emit("joinTickets", "pending");
+      await settle(socket);
+      const { ticket, number } = await ticketIn(sales);
+      const heard = next(socket, "appMessage", (p) => p.action === "create");
+      await ctx.sandbox.inbound(connectionId, { from: number, body: `pelo namespace ${namespace}` });
+      const payload = await heard;
+      expect(payload.message).toMatchObject({ body: `pelo namespace ${namespace}`, ticketId: ticket.id });
+      socket.disconnect();
+    }
+  });
+
+  test("a Socket.IO socket receives appMessage only for the chat it joined", async () => {
+    const { token, user } = await loginAs(ctx, { queueIds: [sales] });
+    const chat = await ready(connect(token, { namespace: "/api" }));
+    const opened = await ticketIn(sales);
+    // Assigned to the same agent: Zapdesk's own pages hear it through the agent's room, the family's chat must not.
+    const assigned = await ticketIn(sales, { status: "open", userId: user.id });
+    chat.emit("joinChatBox", String(opened.ticket.id));
+    await settle(chat);
+    const own = await TestSocket.open(`${base.replace("http", "ws")}/ws?token=${token}`);
+    await own.next("ready");
+    const messages = record(chat, "appMessage");
+    const tickets = record(chat, "ticket");
+
+    await ctx.sandbox.inbound(connectionId, { from: assigned.number, body: "de outro chat" });
+    await own.next("appMessage");
+    const heard = next(chat, "appMessage");
+    await ctx.sandbox.inbound(connectionId, { from: opened.number, body: "deste chat" });
+    await heard;
+    await settle(chat);
+    expect(messages.map((p) => p.message?.body)).toEqual(["deste chat"]);
+    expect(tickets.every((p) => (p.ticket?.id ?? p.ticketId) === opened.ticket.id)).toBe(true);
+    own.close();
+  });
+
+  test("accepting a pending ticket removes it from the pending list and adds it to the open one", async () => {
+    const { token, user } = await loginAs(ctx, { queueIds: [sales] });
+    const pending = await ready(connect(token, { namespace: "/api" }));
+    const open = await ready(connect(token, { namespace: "/api" }));
+    pending.emit("joinTickets", "pending");
+    open.emit("joinTickets", "open");
+    await Promise.all([settle(pending), settle(open)]);
+    const { ticket } = await ticketIn(sales);
+    const inPending = record(pending, "ticket");
+    const added = next(open, "ticket", (p) => p.action === "update" && p.ticket?.id === ticket.id);
+
+    const res = await call(ctx.app, "PUT", `/api/tickets/${ticket.id}`, {
+      token,
+      body: { status: "open", userId: user.id },
+    });
+    expect(res.status).toBe(200);
+    expect((await added).ticket?.status).toBe("open");
+    await settle(pending);
+    expect(inPending).toEqual([{ action: "delete", ticketId: ticket.id }]);
+  });
+
+  test("entity events reach Socket.IO sockets that joined nothing, and admin-only ones only admins", async () => {
+    const agentLogin = await loginAs(ctx, { queueIds: [sales] });
+    const adminLogin = await loginAs(ctx, { profile: "admin" });
+    const agent = await ready(connect(agentLogin.token, { namespace: "/api" }));
+    const admin = await ready(connect(adminLogin.token, { namespace: "/api" }));
+    const { contact } = await ticketIn(sales);
+    const agentSessions = record(agent, "whatsappSession");
+    const heardByAgent = next(agent, "contact", (p) => p.action === "update");
+    const heardByAdmin = next(admin, "contact", (p) => p.action === "update");
+
+    const res = await call(ctx.app, "PUT", `/api/contacts/${contact.id}`, {
+      token: adminLogin.token,
+      body: { name: "Cliente renomeado" },
+    });
+    expect(res.status).toBe(200);
+    expect((await heardByAgent).contact?.name).toBe("Cliente renomeado");
+    expect((await heardByAdmin).contact?.name).toBe("Cliente renomeado");
+
+    const session = next(admin, "whatsappSession", (p) => p.session?.status === "CONNECTED");
+    const added = await createSandboxConnection(ctx);
+    expect((await session).session?.id).toBe(added.id);
+    await settle(agent);
+    expect(agentSessions).toEqual([]);
+  });
+
+  test("leaveChatBox, leaveTickets and leaveNotification stop a Socket.IO socket's ticket events", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [sales] });
+    const leaving = await ready(connect(token, { namespace: "/api" }));
+    const staying = await ready(connect(token, { namespace: "/api" }));
+    const { ticket, number } = await ticketIn(sales);
+    for (const socket of [leaving, staying]) {
+      socket.emit("joinChatBox", String(ticket.id));
+      socket.emit("joinTickets", "pending");
+      socket.emit("joinNotification");
+    }
+    leaving.emit("leaveChatBox", String(ticket.id));
+    leaving.emit("leaveTickets", "pending");
+    leaving.emit("leaveNotification");
+    await Promise.all([settle(leaving), settle(staying)]);
+    const received = [...record(leaving, "appMessage"), ...record(leaving, "ticket")];
+
+    const heard = next(staying, "appMessage", (p) => p.action === "create");
+    await ctx.sandbox.inbound(connectionId, { from: number, body: "só para quem ficou" });
+    await heard;
+    await settle(leaving);
+    expect(received).toEqual([]);
+  });
+
+  test("a listed CORS origin gets absolute media links, an unlisted one the default", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const { ticket, number } = await ticketIn(sales);
+    const clients = {
+      listed: await ready(connect(token, { host: new URL(FRONTEND).host })),
+      madeUp: await ready(connect(token, { host: "made-up.example" })),
+      listening: await ready(connect(token)),
+    };
+    for (const socket of Object.values(clients)) socket.emit("joinChatBox", String(ticket.id));
+    await Promise.all(Object.values(clients).map(settle));
+    const links = Object.entries(clients).map(async ([name, socket]) => {
+      const heard = await next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");
+      return [name, heard.message?.mediaUrl] as const;
+    });
+    await ctx.sandbox.inbound(connectionId, { from: number, mediaType: "image", mediaBase64: PNG_BASE64 });
+    const byClient = Object.fromEntries(await Promise.all(links));
+    expect(byClient.listed).toStartWith(`${FRONTEND}/api/media/`);
+    expect(byClient.listening).toStartWith(`${base}/api/media/`);
+    // No PUBLIC_URL here: a made-up address gets links relative to the server, as Zapdesk's own pages do.
+    expect(byClient.madeUp).toStartWith("/api/media/");
   });
 });

@@ -15,6 +15,7 @@ export function parseClientMessage(frame: unknown): ClientMessage | null {
   switch (msg.type) {
     case "ping":
     case "joinNotification":
+    case "leaveNotification":
     case "joinCompany":
       return { type: msg.type };
     case "joinTickets":

@@ -43,8 +43,16 @@ export interface AccessChecks {
   verifyToken(token: string | undefined): Promise<SocketSession>;
 }
 
+/**
+ * How a socket hears about tickets and messages. `own` (Zapdesk's pages, over /ws): also through its user's
+ * own room, where the tickets assigned to them go. `family` (the whaticket family's clients, over Socket.IO):
+ * only through the rooms it joined, because their chat view adds to the open chat every message it hears.
+ */
+export type RoomModel = "own" | "family";
+
 interface Entry {
   socket: RawSocket;
+  model: RoomModel;
   user: AuthUser;
   expiresAt: number;
   /** Rooms the socket is subscribed to right now. */
@@ -75,10 +83,11 @@ export class SocketRegistry {
   constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks }) {}
 
   /** A socket opened: it joins its always-on rooms and hears `ready`. */
-  add(socket: RawSocket, session: SocketSession) {
+  add(socket: RawSocket, session: SocketSession, model: RoomModel = "own") {
     const now = () => this.deps.clock.now();
     const entry: Entry = {
       socket,
+      model,
       user: session.user,
       expiresAt: session.expiresAt,
       rooms: new Set(),
@@ -167,6 +176,9 @@ export class SocketRegistry {
       case "joinNotification":
         wants.notification = true;
         return await this.syncRooms(entry);
+      case "leaveNotification":
+        wants.notification = false;
+        return await this.syncRooms(entry);
       case "joinTickets":
         wants.statuses.add(msg.status);
         return await this.syncRooms(entry);
@@ -240,7 +252,8 @@ export class SocketRegistry {
 
   private applyRooms(entry: Entry) {
     const { user, wants } = entry;
-    const desired = new Set<Room>(["all", `user:${user.id}`]);
+    const desired = new Set<Room>(["all"]);
+    if (entry.model === "own") desired.add(`user:${user.id}`);
     if (isAdmin(user.profile)) desired.add("admins");
     if (wants.notification) for (const room of listRooms(user, "notification")) desired.add(room);
     for (const status of wants.statuses) for (const room of listRooms(user, status)) desired.add(room);

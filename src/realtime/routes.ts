@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../config";
-import { publicOrigin } from "../http/public-origin";
 import type { Logger } from "../log";
+import { linkOriginOf } from "./family-shape";
 import type { RealtimeHub } from "./hub";
 import type { Clock } from "../shared/clock";
 import { type AccessChecks, type RawSocket, type SocketSession, SocketRegistry } from "./registry";
@@ -38,20 +38,20 @@ export function realtimeRoutes(
 
   // Loaded on the first request for it: an inbox without the family's clients never pays for Socket.IO.
   let bridge: Promise<SocketIoBridge> | undefined;
-  const socketIo = () =>
+  const socketIo = (server: { url: URL }) =>
     (bridge ??= import("./socket-io").then(({ socketIoBridge }) =>
       socketIoBridge({
         path: SOCKET_IO_PATH,
         registry,
         checks,
         origins: deps.config.corsOrigins,
-        originOf: (request) => publicOrigin(request, deps.config),
+        linkOriginOf: linkOriginOf(deps.config, server.url.origin),
         onFanOut: (listener) => deps.hub.beforeFanOut?.(listener),
       }),
     ));
 
   return new Elysia()
-    .all(SOCKET_IO_PATH, async ({ request, server }) => (await socketIo()).handle(request, server!), {
+    .all(SOCKET_IO_PATH, async ({ request, server }) => (await socketIo(server!)).handle(request, server!), {
       parse: "none",
     })
     .ws("/ws", {

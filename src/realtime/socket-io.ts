@@ -1,7 +1,7 @@
 import { Server as Engine } from "@socket.io/bun-engine";
-import { Server as SocketIo, type Socket } from "socket.io";
+import { type Namespace, Server as SocketIo, type Socket } from "socket.io";
 import { DEFAULT_BODY_LIMIT } from "../http/body-limits";
-import { familyMediaType } from "../shared/contracts/messages";
+import { familyShape, hasRelativeLink } from "./family-shape";
 import type { FanOutListener } from "./hub";
 import type { AccessChecks, RawSocket, SocketRegistry, SocketSession } from "./registry";
 
@@ -22,10 +22,18 @@ function familyMessage(event: string, arg: unknown): Record<string, unknown> {
 }
 
 /**
- * `/socket.io/` for the whaticket family's clients (Engine.IO 4, websocket and polling): the same rooms, events
- * and access rules as `/ws`, because each Socket.IO socket is one more socket of the same registry. The registry
+ * The namespaces the family's clients connect to: socket.io-client reads the path of the backend URL as the
+ * namespace, and theirs ends in `/api` (whaticket-free's `useSocket` even appends "1"). Every path-like name is
+ * served as the default namespace is.
+ */
+const FAMILY_NAMESPACES = /^\/[\w\-/]{0,100}$/;
+
+/**
+ * `/socket.io/` for the whaticket family's clients (Engine.IO 4, websocket and polling): the same events and
+ * access rules as `/ws`, because each Socket.IO socket is one more socket of the same registry. The registry
  * joins it only to rooms its user may see and re-checks them before every event; what reaches a room here is
- * what the hub publishes to that room for `/ws`.
+ * what the hub publishes to that room for `/ws`. Unlike `/ws`, a socket hears tickets and messages only through
+ * the rooms it joined (see `RoomModel`).
  */
 export type SocketIoBridge = ReturnType<typeof socketIoBridge>;
 
@@ -35,19 +43,32 @@ export function socketIoBridge(deps: {
   checks: AccessChecks;
   /** Origins (besides the app's own) whose pages may open a Socket.IO session. */
   origins: readonly string[];
-  /** Where the client reaches this server, from its handshake request: the prefix of its media links. */
-  originOf(request: Request): string;
+  /** The origin of a client's media links, from its handshake: one of a few configured ones (see family-shape.ts). */
+  linkOriginOf(request: Request): string;
   onFanOut(listener: FanOutListener): void;
+  /** Shapes an event for the sockets of one link origin (tests count its calls). */
+  shape?: typeof familyShape;
 }) {
+  const shape = deps.shape ?? familyShape;
   const engine = new Engine({
     path: deps.path,
     maxHttpBufferSize: DEFAULT_BODY_LIMIT,
     ...(deps.origins.length > 0 ? { cors: { origin: [...deps.origins], credentials: true } } : {}),
   });
-  const io = new SocketIo();
+  // A child namespace goes away with its last socket: there are never more of them than sockets.
+  const io = new SocketIo({ cleanupEmptyChildNamespaces: true });
   io.bind(engine);
+  /** The link origins in use: a few at most (see `linkOriginOf`). */
+  const linkOrigins = new Tally<string>();
+  const rooms = new RoomNamespaces();
 
-  io.use(async (socket, next) => {
+  // A child namespace takes the middleware and listeners its parent has when it is created: all set here.
+  for (const nsp of [io.of("/"), io.of(FAMILY_NAMESPACES)]) {
+    nsp.use(authenticate);
+    nsp.on("connection", connected);
+  }
+
+  async function authenticate(socket: Socket, next: (error?: Error) => void) {
     const { query, auth } = socket.handshake;
     const token = typeof auth?.token === "string" ? auth.token : query.token;
     try {
@@ -56,38 +77,40 @@ export function socketIoBridge(deps: {
     } catch {
       next(new Error("ERR_SESSION_EXPIRED"));
     }
-  });
+  }
 
-  /** How many sockets came through each origin: each origin's sockets get links under it. */
-  const origins = new Map<string, number>();
-
-  io.on("connection", (socket: Socket) => {
-    const { headers, url } = socket.handshake;
-    const seen = new Headers();
-    for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
-    const origin = deps.originOf(new Request(new URL(url, `http://${headers.host ?? "localhost"}`), { headers: seen }));
+  function connected(socket: Socket) {
+    const origin = deps.linkOriginOf(handshakeRequest(socket));
     socket.join(originRoom(origin));
-    origins.set(origin, (origins.get(origin) ?? 0) + 1);
-    const raw = asRawSocket(socket);
-    deps.registry.add(raw, socket.data.session as SocketSession);
+    linkOrigins.add(origin);
+    const raw = asRawSocket(socket, rooms);
+    deps.registry.add(raw, socket.data.session as SocketSession, "family");
     socket.onAny((event: string, arg: unknown) => deps.registry.receive(raw, familyMessage(event, arg)));
+    socket.on("disconnecting", () => {
+      for (const room of socket.rooms) rooms.leave(room, socket.nsp);
+    });
     socket.on("disconnect", () => {
       deps.registry.remove(raw);
-      const left = (origins.get(origin) ?? 1) - 1;
-      if (left > 0) origins.set(origin, left);
-      else origins.delete(origin);
+      linkOrigins.remove(origin);
     });
-  });
+  }
 
-  // Registered after the registry's own check, so rooms are already corrected when the event goes out. The
-  // payload is shaped once per origin (usually one), not once per socket.
-  deps.onFanOut((rooms, event, payload) => {
-    for (const origin of origins.keys()) {
-      const others = [...origins.keys()].filter((o) => o !== origin).map(originRoom);
-      io.to([...rooms])
-        .except(others)
-        .emit(event, familyShape(event, payload, origin));
-    }
+  // Registered after the registry's own check, so rooms are already corrected when the event goes out. An event
+  // is shaped once for each link origin in use when it carries a link, else once for all.
+  deps.onFanOut((targets, event, payload) => {
+    const namespaces = rooms.namespacesOf(targets);
+    if (namespaces.size === 0) return;
+    const send = (shaped: unknown, except: string[]) => {
+      for (const nsp of namespaces)
+        nsp
+          .to([...targets])
+          .except(except)
+          .emit(event, shaped);
+    };
+    const origins = linkOrigins.keys();
+    if (origins.length === 1 || !hasRelativeLink(event, payload)) return send(shape(event, payload, origins[0]!), []);
+    for (const origin of origins)
+      send(shape(event, payload, origin), origins.filter((o) => o !== origin).map(originRoom));
   });
 
   return {
@@ -121,41 +144,85 @@ export function socketIoBridge(deps: {
 }
 
 /** A Socket.IO socket as the registry drives sockets: its own frames become events of the same name. */
-function asRawSocket(socket: Socket): RawSocket {
+function asRawSocket(socket: Socket, rooms: RoomNamespaces): RawSocket {
   return {
     send(data: string) {
       const { event, payload } = JSON.parse(data) as { event: string; payload: unknown };
       socket.emit(event, payload);
     },
-    subscribe: (room) => socket.join(room),
-    unsubscribe: (room) => socket.leave(room),
+    // Counted by what the socket is in: a check that ends after it closed must not count it in a room again.
+    subscribe(room) {
+      if (!socket.connected || socket.rooms.has(room)) return;
+      socket.join(room);
+      rooms.join(room, socket.nsp);
+    },
+    unsubscribe(room) {
+      if (!socket.rooms.has(room)) return;
+      socket.leave(room);
+      rooms.leave(room, socket.nsp);
+    },
     close: () => socket.disconnect(true),
   };
 }
 
 const originRoom = (origin: string) => `origin:${origin}`;
 
-interface FamilyMessage {
-  mediaUrl?: string | null;
-  mediaType?: string;
-  quotedMsg?: { mediaType?: string } | null;
+/** The handshake as a Request, for the helpers that read one. */
+function handshakeRequest(socket: Socket): Request {
+  const { headers, url } = socket.handshake;
+  const seen = new Headers();
+  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
+  return new Request(new URL(url, `http://${headers.host ?? "localhost"}`), { headers: seen });
+}
+
+/** How many users each key has; a key goes with its last user. */
+class Tally<K> {
+  private readonly counts = new Map<K, number>();
+
+  add(key: K) {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  remove(key: K) {
+    const left = (this.counts.get(key) ?? 1) - 1;
+    if (left > 0) this.counts.set(key, left);
+    else this.counts.delete(key);
+  }
+
+  has(key: K) {
+    return this.counts.has(key);
+  }
+
+  get size() {
+    return this.counts.size;
+  }
+
+  keys(): K[] {
+    return [...this.counts.keys()];
+  }
 }
 
 /**
- * What the family's clients expect of a message event: media links they can open as they are (absolute, under
- * the origin they reached us by; our own pages get them relative) and their media-type names.
+ * The namespaces that have sockets in each of the registry's rooms. An event goes only to those, as a packet
+ * names its namespace and is encoded once for each: a namespace where nobody hears it costs nothing.
  */
-function familyShape(event: string, payload: unknown, origin: string): unknown {
-  const message = (payload as { message?: FamilyMessage } | null)?.message;
-  if (event !== "appMessage" || !message) return payload;
-  const name = (type: string | undefined) => (type ? familyMediaType(type) : type);
-  return {
-    ...(payload as object),
-    message: {
-      ...message,
-      mediaUrl: message.mediaUrl?.startsWith("/") ? origin + message.mediaUrl : message.mediaUrl,
-      mediaType: name(message.mediaType),
-      quotedMsg: message.quotedMsg ? { ...message.quotedMsg, mediaType: name(message.quotedMsg.mediaType) } : null,
-    },
-  };
+class RoomNamespaces {
+  private readonly rooms = new Map<string, Tally<Namespace>>();
+
+  join(room: string, nsp: Namespace) {
+    let namespaces = this.rooms.get(room);
+    if (!namespaces) this.rooms.set(room, (namespaces = new Tally()));
+    namespaces.add(nsp);
+  }
+
+  leave(room: string, nsp: Namespace) {
+    const namespaces = this.rooms.get(room);
+    if (!namespaces?.has(nsp)) return;
+    namespaces.remove(nsp);
+    if (namespaces.size === 0) this.rooms.delete(room);
+  }
+
+  namespacesOf(rooms: readonly string[]): Set<Namespace> {
+    return new Set(rooms.flatMap((room) => this.rooms.get(room)?.keys() ?? []));
+  }
 }

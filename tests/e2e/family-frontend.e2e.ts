@@ -4,8 +4,9 @@ import { addSandboxConnection, addUser, bootE2E, openPage } from "./boot";
 
 /**
  * A stand-in for a whaticket-family frontend: a page served from its own origin that does what their React app
- * does against its backend: logs in with credentials, opens Socket.IO with the token in the query, joins the
- * notification and ticket rooms, and shows each new message (its text, media type and file) as it arrives.
+ * does against its backend URL (`https://<zapdesk>/api`): logs in with credentials, opens Socket.IO on that URL
+ * (namespace `/api`) with the token in the query, joins the notification and ticket rooms, and shows each new
+ * message (its text, media type and file) as it arrives.
  */
 const FAMILY_PAGE = `<!doctype html><meta charset="utf-8"><title>family</title>
 <script src="/socket.io.min.js"></script>
@@ -13,13 +14,13 @@ const FAMILY_PAGE = `<!doctype html><meta charset="utf-8"><title>family</title>
 <script>
   const backend = new URLSearchParams(location.search).get("backend");
   (async () => {
-    const res = await fetch(backend + "/api/auth/login", {
+    const res = await fetch(backend + "/auth/login", {
       method: "POST", credentials: "include", headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "family@example.com", password: "secret-123" }),
     });
     const { token } = await res.json();
     const socket = io(backend, { query: { token } });
-    socket.on("connect", () => {
+    socket.on("ready", () => {
       socket.emit("joinNotification");
       socket.emit("joinTickets", "pending");
       document.getElementById("state").textContent = "connected";
@@ -75,7 +76,7 @@ afterAll(async () => {
 describe("a whaticket-family frontend on another origin", () => {
   test("logs in across origins, receives new messages live over Socket.IO, and shows a received image", async () => {
     const { page, errors, context } = await openPage(env.browser);
-    await page.goto(`${frontOrigin}/?backend=${encodeURIComponent(env.base)}`);
+    await page.goto(`${frontOrigin}/?backend=${encodeURIComponent(`${env.base}/api`)}`);
     await page.waitForFunction(() => document.getElementById("state")?.textContent === "connected");
 
     await env.sandbox.inbound(whatsappId, { from: "5511955554444", body: "Olá da família" });

@@ -33,6 +33,7 @@ export interface Frame {
 /** Messages a client may send over /ws. */
 export type ClientMessage =
   | { type: "joinNotification" }
+  | { type: "leaveNotification" }
   | { type: "joinTickets"; status: TicketStatus }
   | { type: "leaveTickets"; status: TicketStatus }
   | { type: "joinChatBox"; ticketId: number }
