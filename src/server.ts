@@ -35,6 +35,10 @@ async function main() {
   hub.attach(app.server!);
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
+  if (config.corsOrigins.length > 0 && !config.publicUrl)
+    log.warn(
+      "CORS_ORIGINS is set without PUBLIC_URL: live message events of frontends on those origins carry media links relative to Zapdesk, which they cannot open; set PUBLIC_URL to the address browsers reach Zapdesk at",
+    );
   void channels.startAll();
   // With nodes sharing PostgreSQL: leases renewed, and a dead node's connections taken over.
   const keeper = leases && keepLeases(leases, channels, log);
