@@ -40,8 +40,18 @@ afterAll(async () => {
 });
 
 /** A Socket.IO client as the family's frontends open it: the access token in the query. */
-function connect(token: string | undefined, transports: ("websocket" | "polling")[] = ["websocket"]) {
-  const socket = io(base, { transports, query: token ? { token } : {}, reconnection: false, forceNew: true });
+function connect(
+  token: string | undefined,
+  transports: ("websocket" | "polling")[] = ["websocket"],
+  extraHeaders: Record<string, string> = {},
+) {
+  const socket = io(base, {
+    transports,
+    query: token ? { token } : {},
+    reconnection: false,
+    forceNew: true,
+    extraHeaders,
+  });
   opened.push(socket);
   return socket;
 }
@@ -174,6 +184,18 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const file = await fetch(mediaUrl!);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/png");
+  });
+
+  test("behind the trusted proxy, a socket's media links are under the scheme and host the proxy forwarded", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "inbox.example.com" };
+    const socket = await ready(connect(token, ["polling"], forwarded));
+    const { ticket, number } = await ticketIn(sales);
+    socket.emit("joinChatBox", String(ticket.id));
+    await settle(socket);
+    const image = next(socket, "appMessage", (p) => p.action === "create" && p.message?.mediaType === "image");
+    await ctx.sandbox.inbound(connectionId, { from: number, mediaType: "image", mediaBase64: PNG_BASE64 });
+    expect((await image).message!.mediaUrl).toStartWith("https://inbox.example.com/api/media/");
   });
 
   test("long-polling from a frontend in CORS_ORIGINS is allowed with credentials; another origin is not", async () => {

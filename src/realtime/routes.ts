@@ -45,7 +45,7 @@ export function realtimeRoutes(
         registry,
         checks,
         origins: deps.config.corsOrigins,
-        originOf: (request) => publicOrigin(request, deps.config),
+        originOf: (request, server) => publicOrigin(request, server, deps.config),
         onFanOut: (listener) => deps.hub.beforeFanOut?.(listener),
       }),
     ));

@@ -36,7 +36,7 @@ export function socketIoBridge(deps: {
   /** Origins (besides the app's own) whose pages may open a Socket.IO session. */
   origins: readonly string[];
   /** Where the client reaches this server, from its handshake request: the prefix of its media links. */
-  originOf(request: Request): string;
+  originOf(request: Request, server: BunServer): string;
   onFanOut(listener: FanOutListener): void;
 }) {
   const engine = new Engine({
@@ -46,6 +46,15 @@ export function socketIoBridge(deps: {
   });
   const io = new SocketIo();
   io.bind(engine);
+
+  // A handshake's origin is read in `handle`, while its peer is still known (an upgraded request forgets it), and
+  // handed from the request to the engine's socket it opens.
+  const handshakeOrigins = new WeakMap<Request, string>();
+  const connectionOrigins = new WeakMap<object, string>();
+  engine.on("connection", (conn, request) => {
+    const origin = handshakeOrigins.get(request);
+    if (origin !== undefined) connectionOrigins.set(conn, origin);
+  });
 
   io.use(async (socket, next) => {
     const { query, auth } = socket.handshake;
@@ -62,10 +71,7 @@ export function socketIoBridge(deps: {
   const origins = new Map<string, number>();
 
   io.on("connection", (socket: Socket) => {
-    const { headers, url } = socket.handshake;
-    const seen = new Headers();
-    for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
-    const origin = deps.originOf(new Request(new URL(url, `http://${headers.host ?? "localhost"}`), { headers: seen }));
+    const origin = connectionOrigins.get(socket.conn) ?? "";
     socket.join(originRoom(origin));
     origins.set(origin, (origins.get(origin) ?? 0) + 1);
     const raw = asRawSocket(socket);
@@ -112,6 +118,7 @@ export function socketIoBridge(deps: {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
+      if (!new URL(request.url).searchParams.has("sid")) handshakeOrigins.set(request, deps.originOf(request, server));
       return engine.handleRequest(request, routed);
     },
     close() {
