@@ -32,6 +32,8 @@ export interface Config {
    * whose socket peer is one of them, and the client is the first X-Forwarded-For entry from the right that is not.
    */
   trustProxy: IpRanges;
+  /** How much of the API one signed-in user may use at once (API_USER_CONCURRENCY, API_USER_RATE). */
+  apiUserLimits: ApiUserLimits;
   /** Settings that still work but should change, logged once at start. */
   warnings?: string[];
   /** Always set the Secure flag on cookies (it is also set whenever a request arrives over HTTPS). */
@@ -58,6 +60,15 @@ export interface Config {
   corsOrigins: string[];
   /** The address browsers reach Zapdesk at (PUBLIC_URL), for absolute links such as media URLs; else the request's. */
   publicUrl?: string;
+}
+
+/** Per user, over their authenticated /api requests; 0 switches a limit off. */
+export interface ApiUserLimits {
+  /** Requests being handled at once. */
+  inFlight: number;
+  /** Requests started per second, sustained, once a burst of `burst` is spent. */
+  perSecond: number;
+  burst: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtl: 7 * 24 * 3600,
     trustProxy: trusted.proxies,
     warnings: trusted.warning ? [trusted.warning] : [],
+    apiUserLimits: parseApiUserLimits(env),
     secureCookies: env.SECURE_COOKIES === "true" || env.SECURE_COOKIES === "1",
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
@@ -133,6 +145,19 @@ export function parseTrustProxy(value: string | undefined): { proxies: IpRanges;
         `on this machine) or false; "${wrong}" is neither an IP address nor a range`,
     );
   return { proxies: IpRanges.of(...entries) };
+}
+
+/**
+ * `API_USER_CONCURRENCY` requests in progress (16) and `API_USER_RATE` per second (20) after a burst of three
+ * seconds' worth: a page load takes fewer than ten, so a person with several tabs and devices stays well below.
+ */
+function parseApiUserLimits(env: Env): ApiUserLimits {
+  const perSecond = wholeNumber("API_USER_RATE", env.API_USER_RATE, 20);
+  return {
+    inFlight: wholeNumber("API_USER_CONCURRENCY", env.API_USER_CONCURRENCY, 16),
+    perSecond,
+    burst: 3 * perSecond,
+  };
 }
 
 /** `CORS_ORIGINS`: comma-separated origins, each reduced to scheme://host[:port] as browsers send it in `Origin`. */

@@ -46,6 +46,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     backupKeep: 7,
     maxMediaMb: 64,
     corsOrigins: [],
+    // Off: a test's clock stands still, so a rate would never refill; the limiter's tests set their own.
+    apiUserLimits: { inFlight: 0, perSecond: 0, burst: 0 },
     ...overrides,
   };
 }
