@@ -45,6 +45,9 @@ export async function startServer(
       LOG_LEVEL: "warn",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      // The bench's one admin sends far more at once than a person may.
+      API_USER_CONCURRENCY: "0",
+      API_USER_RATE: "0",
       ...env,
     },
     stdout: "ignore",

@@ -36,6 +36,9 @@ export async function startTempApp<S = undefined>(
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: "silent",
+    // The bench's one admin sends far more at once than a person may.
+    API_USER_CONCURRENCY: "0",
+    API_USER_RATE: "0",
   });
   const hub = new BunTopicHub();
   const composed = await composeDeps({

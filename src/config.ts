@@ -1,6 +1,7 @@
 import { isPostgresUrl } from "./db/tables";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { IpRanges, LOOPBACK, PRIVATE_NETWORKS, parseIpRange } from "./shared/ip-ranges";
 import { isLogLevel, type LogLevel } from "./log";
 import { makePrivateDir } from "./private-files";
 
@@ -28,8 +29,15 @@ export interface Config {
   accessTokenTtl: number;
   /** Refresh-token lifetime in seconds. */
   refreshTokenTtl: number;
-  /** Reverse proxies in front of the server (0 = none): the client IP is taken from X-Forwarded-For past that many hops. */
-  trustProxy: number;
+  /**
+   * The reverse proxies in front of the server, by address: X-Forwarded-For, -Proto and -Host count only on a request
+   * whose socket peer is one of them, and the client is the first X-Forwarded-For entry from the right that is not.
+   */
+  trustProxy: IpRanges;
+  /** How much of the API one signed-in user may use at once (API_USER_CONCURRENCY, API_USER_RATE). */
+  apiUserLimits: ApiUserLimits;
+  /** Settings that still work but should change, logged once at start. */
+  warnings?: string[];
   /** Always set the Secure flag on cookies (it is also set whenever a request arrives over HTTPS). */
   secureCookies: boolean;
   /** Sandbox WhatsApp connections may be created. */
@@ -58,6 +66,15 @@ export interface Config {
   webhookAllowPrivate: boolean;
 }
 
+/** Per user, over their authenticated /api requests; 0 switches a limit off. */
+export interface ApiUserLimits {
+  /** Requests being handled at once. */
+  inFlight: number;
+  /** Requests started per second, sustained, once a burst of `burst` is spent. */
+  perSecond: number;
+  burst: number;
+}
+
 type Env = Record<string, string | undefined>;
 
 /** Reads the configuration from the environment; secrets not given are generated once and kept under DATA_DIR. */
@@ -71,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
   // Several nodes share one PostgreSQL database: they must sign with the same secrets, kept there.
   const secretsInDatabase = !!databaseUrl && !(env.JWT_SECRET && env.JWT_REFRESH_SECRET);
   const secrets = secretsInDatabase ? { jwtSecret: "", jwtRefreshSecret: "" } : persistedSecrets(dataDir);
+  const trusted = parseTrustProxy(env.TRUST_PROXY);
   return {
     port: parsePort(env.PORT),
     dataDir,
@@ -87,7 +105,9 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashConcurrency: wholeNumber("PASSWORD_HASH_CONCURRENCY", env.PASSWORD_HASH_CONCURRENCY, 0) || undefined,
     accessTokenTtl: 15 * 60,
     refreshTokenTtl: 7 * 24 * 3600,
-    trustProxy: parseProxyHops(env.TRUST_PROXY),
+    trustProxy: trusted.proxies,
+    warnings: trusted.warning ? [trusted.warning] : [],
+    apiUserLimits: parseApiUserLimits(env),
     secureCookies: env.SECURE_COOKIES === "true" || env.SECURE_COOKIES === "1",
     sandbox: env.SANDBOX !== "off",
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
@@ -104,15 +124,46 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/** `TRUST_PROXY`: a number of proxy hops; `true` means one (the usual single reverse proxy), `false` or empty none. */
-function parseProxyHops(value: string | undefined): number {
+/**
+ * `TRUST_PROXY`: the proxies' addresses or CIDR ranges, comma-separated; `true` for a proxy on this machine
+ * (loopback), `false` or empty for none. A number of proxies, the former format, cannot tell a proxy from a client
+ * that wrote the header itself: it is still read, as "on this machine or a private network" (where the proxies of
+ * the former recipes are: on the same host, or a container beside this one), with a warning to list them instead.
+ */
+export function parseTrustProxy(value: string | undefined): { proxies: IpRanges; warning?: string } {
   const text = (value ?? "").trim().toLowerCase();
-  if (text === "" || text === "false") return 0;
-  if (text === "true") return 1;
-  const hops = Number(text);
-  if (!Number.isInteger(hops) || hops < 0 || hops > 10)
-    throw new Error(`TRUST_PROXY must be true, false or a number of proxy hops (0-10), got "${value}"`);
-  return hops;
+  if (text === "" || text === "false" || text === "0") return { proxies: IpRanges.none };
+  if (text === "true") return { proxies: LOOPBACK };
+  if (/^\d+$/.test(text))
+    return {
+      proxies: LOOPBACK.with(PRIVATE_NETWORKS),
+      warning:
+        `TRUST_PROXY=${text} counts proxies, which cannot tell a proxy from a client: it is read as "a proxy on ` +
+        "this machine or a private network (127.0.0.0/8, ::1, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, " +
+        "fc00::/7)\". Set TRUST_PROXY to the proxies' addresses instead, e.g. TRUST_PROXY=127.0.0.1 or " +
+        "TRUST_PROXY=172.18.0.0/16",
+    };
+  const entries = text.split(",").map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !parseIpRange(entry));
+  if (wrong !== undefined)
+    throw new Error(
+      "TRUST_PROXY must list the proxies' addresses or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8,::1), true (a proxy " +
+        `on this machine) or false; "${wrong}" is neither an IP address nor a range`,
+    );
+  return { proxies: IpRanges.of(...entries) };
+}
+
+/**
+ * `API_USER_CONCURRENCY` requests in progress (16) and `API_USER_RATE` per second (20) after a burst of three
+ * seconds' worth: a page load takes fewer than ten, so a person with several tabs and devices stays well below.
+ */
+function parseApiUserLimits(env: Env): ApiUserLimits {
+  const perSecond = wholeNumber("API_USER_RATE", env.API_USER_RATE, 20);
+  return {
+    inFlight: wholeNumber("API_USER_CONCURRENCY", env.API_USER_CONCURRENCY, 16),
+    perSecond,
+    burst: 3 * perSecond,
+  };
 }
 
 /** `CORS_ORIGINS`: comma-separated origins, each reduced to scheme://host[:port] as browsers send it in `Origin`. */

@@ -21,6 +21,7 @@ async function main() {
   restrictDataDir(config);
   const log = createLogger(config.logLevel, undefined, config.logFormat);
   keepRunningOnUncaughtErrors(log);
+  for (const warning of config.warnings ?? []) log.warn(warning);
   const hub = new BunTopicHub();
   const { deps, db, channels, sandboxNetwork, leases } = await composeDeps({
     config,

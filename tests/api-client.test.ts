@@ -82,4 +82,42 @@ describe("browser API client", () => {
     expect(refused).toMatchObject({ status: 403, code: "ERR_NO_PERMISSION" });
     expect(calls.filter((c) => c.url.includes("refresh"))).toHaveLength(0);
   });
+  describe("when the server says the user sent too many requests", () => {
+    const busy = (retryAfter: string) => () =>
+      new Response(JSON.stringify({ error: "ERR_TOO_MANY_REQUESTS" }), {
+        status: 429,
+        headers: { "content-type": "application/json", "retry-after": retryAfter },
+      });
+    let waits: number[];
+    const realSetTimeout = globalThis.setTimeout;
+    beforeEach(() => {
+      waits = [];
+      globalThis.setTimeout = ((run: () => void, ms: number) => {
+        waits.push(ms);
+        return realSetTimeout(run, 0);
+      }) as typeof setTimeout;
+    });
+    afterEach(() => {
+      globalThis.setTimeout = realSetTimeout;
+    });
+
+    test("the request is sent again after Retry-After, body and all", async () => {
+      setToken("t");
+      answers = [busy("2"), busy("1"), json(200, { ok: 1 })];
+      expect(await api("/tickets", { method: "POST", body: { a: 1 } })).toEqual({ ok: 1 });
+      expect(waits).toEqual([2000, 1000]);
+      expect(calls.map((c) => c.url)).toEqual(["/api/tickets", "/api/tickets", "/api/tickets"]);
+    });
+
+    test("after three retries the refusal reaches the caller; other 429s are not retried", async () => {
+      setToken("t");
+      answers = [busy("1"), busy("1"), busy("1"), busy("1")];
+      expect(await api("/tickets").catch((e) => e)).toMatchObject({ status: 429, code: "ERR_TOO_MANY_REQUESTS" });
+      expect(calls).toHaveLength(4);
+      calls = [];
+      answers = [json(429, { error: "ERR_TOO_MANY_ATTEMPTS" })];
+      expect(await api("/users/1", { method: "PUT" }).catch((e) => e)).toMatchObject({ code: "ERR_TOO_MANY_ATTEMPTS" });
+      expect(calls).toHaveLength(1);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseTrustProxy } from "../src/config";
 
 const ROOT = join(import.meta.dir, "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -44,13 +45,26 @@ describe("Docker image", () => {
 });
 
 describe("deploy recipes", () => {
-  test("compose puts Caddy in front for HTTPS and tells Zapdesk to trust exactly that one proxy", () => {
+  test("compose puts Caddy in front for HTTPS and tells Zapdesk to trust the compose network it is on", () => {
     const compose = read("docker-compose.yml");
     expect(compose).toMatch(/image: caddy:2/);
-    expect(compose).toMatch(/TRUST_PROXY: "1"/);
+    expect(compose).toMatch(/TRUST_PROXY: "10\.0\.0\.0\/8,172\.16\.0\.0\/12,192\.168\.0\.0\/16"/);
+    expect(compose).not.toMatch(/^\s+ports:[\s\S]*8080/m);
     expect(compose).toMatch(/SECURE_COOKIES: "true"/);
     expect(compose).toMatch(/- zapdesk-data:\/data/);
     expect(read("deploy/Caddyfile")).toMatch(/reverse_proxy .*zapdesk:8080/);
+  });
+
+  test("every recipe lists its proxy's addresses in TRUST_PROXY, in the form read without a warning", () => {
+    const values = ["docker-compose.yml", "deploy/docker-compose.cluster.yml", "deploy/zapdesk.service"].map(
+      (file) => read(file).match(/TRUST_PROXY[:=] ?"?([^"\s]+)/)?.[1],
+    );
+    expect(values).toEqual([
+      "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
+      "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
+      "127.0.0.1",
+    ]);
+    for (const value of values) expect(parseTrustProxy(value).warning).toBeUndefined();
   });
 
   test("the systemd unit keeps its data in a private state directory, restarts on failure and is hardened", () => {

@@ -18,6 +18,7 @@ import { type RealtimeHub, RecordingHub } from "../src/realtime/hub";
 import { connectionQueues, connections, type ConnectionRow } from "../src/db/tables";
 import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
+import { LOOPBACK } from "../src/shared/ip-ranges";
 
 export const BASE = "http://localhost";
 
@@ -35,7 +36,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     passwordHashing: { algorithm: "argon2id", memoryCost: 8, timeCost: 1 },
     accessTokenTtl: 900,
     refreshTokenTtl: 7 * 24 * 3600,
-    trustProxy: 1,
+    // A proxy on this host, like TRUST_PROXY=true: tests name a client with X-Forwarded-For (see `fromPeer`).
+    trustProxy: LOOPBACK,
     secureCookies: false,
     sandbox: true,
     timeZone: "UTC",
@@ -46,6 +48,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxMediaMb: 64,
     corsOrigins: [],
     webhookAllowPrivate: false,
+    // Off: a test's clock stands still, so a rate would never refill; the limiter's tests set their own.
+    apiUserLimits: { inFlight: 0, perSecond: 0, burst: 0 },
     ...overrides,
   };
 }
@@ -124,7 +128,21 @@ export async function makeTestApp(
     resolver: opts.resolver ?? fakeResolver(),
   });
   const app = await createApp(deps);
+  // `app.handle` has no server to tell the socket's peer: this one does, as Bun's would.
+  Object.assign(app, {
+    server: { requestIP: (request: Request) => ({ address: testPeers.get(request) ?? LOCAL_PEER }) },
+  });
   return { app, db, hub, deps, clock, channels, sandbox };
+}
+
+/** The peer of a request handed to `app.handle` unless `fromPeer` names another: this machine. */
+const LOCAL_PEER = "127.0.0.1";
+const testPeers = new WeakMap<Request, string>();
+
+/** Makes `request` arrive, under `app.handle` of a test app, from a socket whose peer is `address`. */
+export function fromPeer(request: Request, address: string): Request {
+  testPeers.set(request, address);
+  return request;
 }
 
 /**
@@ -177,23 +195,22 @@ export async function createSandboxConnection(
   return (await first(ctx.db.select().from(connections).where(eq(connections.id, row.id))))!;
 }
 
-/** Sends a JSON request through app.handle (no port). */
+/** Sends a JSON request through app.handle (no port), from this machine unless `peer` says otherwise. */
 export async function call(
   app: App,
   method: string,
   path: string,
-  opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; token?: string; headers?: Record<string, string>; peer?: string } = {},
 ) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await app.handle(
-    new Request(BASE + path, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    }),
-  );
+  const request = new Request(BASE + path, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const res = await app.handle(opts.peer ? fromPeer(request, opts.peer) : request);
   const text = await res.text();
   // biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the answer it asked for
   let json: any = null;

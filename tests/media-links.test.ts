@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { hasExpired } from "../islands/chat/media-link";
 import { MEDIA_LINK_LIFETIME, signedMediaPath } from "../src/http/signed-links";
+import { IpRanges } from "../src/shared/ip-ranges";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
@@ -37,8 +38,14 @@ function open(ctx: TestContext, link: string) {
   return ctx.app.handle(new Request(link.startsWith("/") ? BASE + link : link));
 }
 
-async function linkOf(ctx: TestContext, ticketId: number, token: string, headers: Record<string, string> = {}) {
-  const page = await call(ctx.app, "GET", `/api/messages/${ticketId}`, { token, headers });
+async function linkOf(
+  ctx: TestContext,
+  ticketId: number,
+  token: string,
+  headers: Record<string, string> = {},
+  peer?: string,
+) {
+  const page = await call(ctx.app, "GET", `/api/messages/${ticketId}`, { token, headers, peer });
   expect(page.status).toBe(200);
   return page.json.messages[0].mediaUrl as string;
 }
@@ -71,10 +78,19 @@ describe("signed media links", () => {
       "x-forwarded-host": "inbox.example.com",
     });
     expect(link).toStartWith("https://inbox.example.com/api/media/");
+    // The same headers from a client that reached the port directly choose nothing.
+    const direct = await linkOf(
+      proxied,
+      other.ticketId,
+      admin.token,
+      { "x-forwarded-proto": "https", "x-forwarded-host": "inbox.example.com" },
+      "198.51.100.4",
+    );
+    expect(direct).toStartWith("http://localhost/api/media/");
   });
 
   test("a page of our own origin gets links under the origin its browser sees, even behind an uncounted proxy", async () => {
-    const ctx = await makeTestApp({ trustProxy: 0 });
+    const ctx = await makeTestApp({ trustProxy: IpRanges.none });
     const { token } = await loginAs(ctx, { profile: "admin" });
     const { ticketId } = await imageMessage(ctx);
     const link = await linkOf(ctx, ticketId, token, {

@@ -3,15 +3,20 @@ import { describe, expect, test } from "bun:test";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { version } from "../package.json";
 import { createLogger } from "../src/log";
-import { call, createSandboxConnection, makeTestApp } from "./helpers";
+import { IpRanges } from "../src/shared/ip-ranges";
+import { call, createSandboxConnection, fromPeer, makeTestApp } from "./helpers";
 
 type Family = {
   name: string;
   type: string;
   metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[];
 };
-const scrape = async (ctx: Awaited<ReturnType<typeof makeTestApp>>, headers: Record<string, string> = {}) => {
-  const res = await ctx.app.handle(new Request("http://localhost/metrics", { headers }));
+const scrape = async (
+  ctx: Awaited<ReturnType<typeof makeTestApp>>,
+  headers: Record<string, string> = {},
+  peer = "127.0.0.1",
+) => {
+  const res = await ctx.app.handle(fromPeer(new Request("http://localhost/metrics", { headers }), peer));
   return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
 };
 const family = (families: Family[], name: string) => families.find((f) => f.name === name)!;
@@ -58,6 +63,10 @@ describe("monitoring", () => {
 
   test("/metrics refuses callers from outside this machine, and with METRICS_TOKEN asks for that token", async () => {
     const open = await makeTestApp();
+    expect((await scrape(open)).status).toBe(200);
+    expect((await scrape(open, {}, "::1")).status).toBe(200);
+    expect((await scrape(open, {}, "203.0.113.9")).status).toBe(403);
+    // Through a proxy on this machine: the client it forwards for decides.
     expect((await scrape(open, { "x-forwarded-for": "203.0.113.9" })).status).toBe(403);
     expect((await scrape(open, { "x-forwarded-for": "127.0.0.1" })).status).toBe(200);
     const locked = await makeTestApp({ metricsToken: "scrape-me" });
@@ -66,6 +75,21 @@ describe("monitoring", () => {
     expect((await scrape(locked, { authorization: "Bearer scrape-me", "x-forwarded-for": "203.0.113.9" })).status).toBe(
       200,
     );
+  });
+
+  test("/metrics refuses a non-local peer even with X-Forwarded-For: 127.0.0.1", async () => {
+    const ctx = await makeTestApp();
+    expect((await scrape(ctx, { "x-forwarded-for": "127.0.0.1" }, "203.0.113.9")).status).toBe(403);
+    expect((await scrape(ctx, { "x-forwarded-for": "::1" }, "::ffff:203.0.113.9")).status).toBe(403);
+    // A trusted proxy elsewhere on the network vouches for its clients' addresses, not for being this machine.
+    const behindLan = await makeTestApp({ trustProxy: IpRanges.of("10.0.0.0/8") });
+    expect((await scrape(behindLan, { "x-forwarded-for": "127.0.0.1" }, "10.0.0.5")).status).toBe(403);
+  });
+
+  test("/metrics refuses a request whose peer is not known", async () => {
+    const ctx = await makeTestApp();
+    Object.assign(ctx.app, { server: null });
+    expect((await scrape(ctx)).status).toBe(403);
   });
 
   test("LOG_FORMAT=json writes one JSON object per line", () => {

@@ -2,8 +2,18 @@ import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../src/config";
 import { contacts, tickets } from "../src/db/tables";
-import { clientIp } from "../src/http/client-ip";
-import { BASE, call, createSandboxConnection, createUser, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { clientIp, isLocalRequest, requestIsHttps } from "../src/http/client-ip";
+import { IpRanges, LOOPBACK } from "../src/shared/ip-ranges";
+import {
+  BASE,
+  call,
+  createSandboxConnection,
+  createUser,
+  fromPeer,
+  loginAs,
+  makeTestApp,
+  type TestContext,
+} from "./helpers";
 
 const MB = 1024 * 1024;
 
@@ -162,16 +172,34 @@ describe("auth routes only take JSON from our own pages", () => {
 describe("client address behind proxies", () => {
   const peer = (address: string) => ({ requestIP: () => ({ address }) });
   const withForwarded = (value: string) => new Request(BASE, { headers: { "x-forwarded-for": value } });
+  const proxies = IpRanges.of("10.0.0.0/8", "fd00::/8");
 
-  test("M6: the client IP is the rightmost X-Forwarded-For entry no trusted proxy wrote", () => {
-    expect(clientIp(withForwarded("6.6.6.6, 203.0.113.7"), peer("10.0.0.1"), 1)).toBe("203.0.113.7");
-    expect(clientIp(withForwarded("6.6.6.6, 203.0.113.7, 10.0.0.2"), peer("10.0.0.1"), 2)).toBe("203.0.113.7");
-    expect(clientIp(withForwarded("203.0.113.7"), peer("10.0.0.1"), 3)).toBe("203.0.113.7");
-    expect(clientIp(withForwarded("6.6.6.6"), peer("198.51.100.4"), 0)).toBe("198.51.100.4");
+  test("behind a trusted proxy the client address is the first untrusted X-Forwarded-For entry from the right", () => {
+    expect(clientIp(withForwarded("6.6.6.6, 203.0.113.7"), peer("10.0.0.1"), proxies)).toBe("203.0.113.7");
+    expect(clientIp(withForwarded("6.6.6.6, 203.0.113.7, 10.0.0.2"), peer("10.0.0.1"), proxies)).toBe("203.0.113.7");
+    expect(clientIp(withForwarded("2001:db8::7, fd00::2"), peer("fd00::1"), proxies)).toBe("2001:db8::7");
+    expect(clientIp(withForwarded("6.6.6.6, [2001:db8::7]:4711"), peer("10.0.0.1"), proxies)).toBe("2001:db8::7");
+    expect(clientIp(withForwarded("203.0.113.7:4711"), peer("::ffff:10.0.0.1"), proxies)).toBe("203.0.113.7");
+    // Only proxies on the way: the furthest one is the client; without the header, the peer itself is.
+    expect(clientIp(withForwarded("10.0.0.3, 10.0.0.2"), peer("10.0.0.1"), proxies)).toBe("10.0.0.3");
+    expect(clientIp(new Request(BASE), peer("10.0.0.1"), proxies)).toBe("10.0.0.1");
   });
 
-  test("M6: rotating a forged left X-Forwarded-For entry does not escape the per-address login limit", async () => {
-    const ctx = await makeTestApp({ trustProxy: 1 });
+  test("a spoofed X-Forwarded-For from a peer that is not a trusted proxy is ignored", () => {
+    expect(clientIp(withForwarded("127.0.0.1"), peer("198.51.100.4"), proxies)).toBe("198.51.100.4");
+    expect(clientIp(withForwarded("203.0.113.7"), peer("127.0.0.1"), IpRanges.none)).toBe("127.0.0.1");
+    expect(isLocalRequest(withForwarded("127.0.0.1"), peer("198.51.100.4"), LOOPBACK)).toBe(false);
+  });
+
+  test("a request whose peer is not known is neither local nor forwarded by a trusted proxy", () => {
+    const request = new Request(BASE, { headers: { "x-forwarded-for": "127.0.0.1", "x-forwarded-proto": "https" } });
+    expect(clientIp(request, undefined, LOOPBACK)).toBe("unknown");
+    expect(isLocalRequest(request, undefined, LOOPBACK)).toBe(false);
+    expect(requestIsHttps(request, null, LOOPBACK)).toBe(false);
+  });
+
+  test("rotating a forged left X-Forwarded-For entry does not escape the per-address login limit", async () => {
+    const ctx = await makeTestApp();
     const users = await Promise.all(Array.from({ length: 60 }, () => createUser(ctx)));
     const statuses: number[] = [];
     for (const [i, user] of users.entries()) {
@@ -190,12 +218,50 @@ describe("client address behind proxies", () => {
     expect(again.status).toBe(429);
   });
 
-  test("M6: TRUST_PROXY takes a number of hops; true means one", () => {
+  test("a client reaching the port directly cannot escape the per-address login limit with X-Forwarded-For", async () => {
+    const ctx = await makeTestApp();
+    const users = await Promise.all(Array.from({ length: 60 }, () => createUser(ctx)));
+    const statuses: number[] = [];
+    for (const [i, user] of users.entries()) {
+      const res = await call(ctx.app, "POST", "/api/auth/login", {
+        body: { email: user.email, password: "wrong-password" },
+        headers: { "x-forwarded-for": `127.0.${i}.1` },
+        peer: "198.51.100.4",
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.every((status) => status === 401)).toBe(true);
+    // All 60 were counted against the peer, now past its cap: an account guessed at from there waits after one failure.
+    const again = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: users[0]!.email, password: "wrong-again" },
+      headers: { "x-forwarded-for": "127.0.99.1" },
+      peer: "198.51.100.4",
+    });
+    expect(again.status).toBe(429);
+  });
+
+  test("TRUST_PROXY accepts addresses and CIDRs, IPv4 and IPv6; true means this machine, false or empty none", () => {
     const dataDir = `/tmp/zapdesk-config-${process.pid}`;
-    expect(loadConfig({ DATA_DIR: dataDir }).trustProxy).toBe(0);
-    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "true" }).trustProxy).toBe(1);
-    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "2" }).trustProxy).toBe(2);
-    expect(() => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "yes" })).toThrow("TRUST_PROXY");
+    const trusted = (value?: string) => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: value }).trustProxy;
+    const listed = trusted(" 127.0.0.1, 10.0.0.0/8 ,2001:db8::/32,::1 ");
+    for (const address of ["127.0.0.1", "::ffff:127.0.0.1", "10.200.3.4", "::ffff:10.0.0.9", "2001:db8:5::1", "::1"])
+      expect({ address, trusted: listed.has(address) }).toEqual({ address, trusted: true });
+    for (const address of ["127.0.0.2", "11.0.0.1", "2001:db9::1", "::2", "", "unknown"])
+      expect({ address, trusted: listed.has(address) }).toEqual({ address, trusted: false });
+    expect(["127.9.0.1", "::1", "::ffff:127.0.0.1"].every((a) => trusted("true").has(a))).toBe(true);
+    expect(trusted("true").has("10.0.0.1")).toBe(false);
+    for (const none of [undefined, "", "false", "0"]) expect(trusted(none).isEmpty).toBe(true);
+    for (const wrong of ["yes", "10.0.0.0/33", "10.0.0.256", "proxy.example.com", "1.2.3.4,,"])
+      expect(() => trusted(wrong)).toThrow("TRUST_PROXY must list the proxies' addresses");
+  });
+
+  test("TRUST_PROXY as a number of proxies, the former format, means this machine or a private network, with a warning", () => {
+    const config = loadConfig({ DATA_DIR: `/tmp/zapdesk-config-${process.pid}`, TRUST_PROXY: "1" });
+    for (const address of ["127.0.0.1", "::1", "172.18.0.2", "192.168.1.10", "10.1.2.3", "fd12::1"])
+      expect({ address, trusted: config.trustProxy.has(address) }).toEqual({ address, trusted: true });
+    expect(config.trustProxy.has("203.0.113.7")).toBe(false);
+    expect(config.warnings).toEqual([expect.stringContaining("Set TRUST_PROXY to the proxies' addresses")]);
+    expect(loadConfig({ DATA_DIR: `/tmp/zapdesk-config-${process.pid}`, TRUST_PROXY: "true" }).warnings).toEqual([]);
   });
 });
 
@@ -215,25 +281,34 @@ describe("browser protections on every answer", () => {
   });
 
   test("L2: the refresh cookie is Secure when the request came over HTTPS, directly or through a trusted proxy", async () => {
-    const ctx = await makeTestApp({ trustProxy: 1 });
+    const ctx = await makeTestApp();
     const user = await createUser(ctx);
-    const login = (url: string, headers: Record<string, string> = {}) =>
+    const login = (url: string, headers: Record<string, string> = {}, peer = "127.0.0.1") =>
       ctx.app.handle(
-        new Request(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...headers },
-          body: JSON.stringify({ email: user.email, password: user.password }),
-        }),
+        fromPeer(
+          new Request(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify({ email: user.email, password: user.password }),
+          }),
+          peer,
+        ),
       );
     expect((await login("https://zapdesk.example/api/auth/login")).headers.get("set-cookie")).toContain("Secure");
     expect(
       (await login(`${BASE}/api/auth/login`, { "x-forwarded-proto": "https" })).headers.get("set-cookie"),
     ).toContain("Secure");
     expect((await login(`${BASE}/api/auth/login`)).headers.get("set-cookie")).not.toContain("Secure");
+    // The same header from a client that reached the port directly is its own word.
+    expect(
+      (await login(`${BASE}/api/auth/login`, { "x-forwarded-proto": "https" }, "198.51.100.4")).headers.get(
+        "set-cookie",
+      ),
+    ).not.toContain("Secure");
   });
 
   test("without a trusted proxy a client's X-Forwarded-Proto is ignored", async () => {
-    const ctx = await makeTestApp({ trustProxy: 0 });
+    const ctx = await makeTestApp({ trustProxy: IpRanges.none });
     const user = await createUser(ctx);
     const res = await call(ctx.app, "POST", "/api/auth/login", {
       body: { email: user.email, password: user.password },

@@ -1,3 +1,4 @@
+import { IpRanges } from "../src/shared/ip-ranges";
 import { afterEach, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";
 import { createLogger } from "../src/log";
@@ -64,7 +65,7 @@ function serve(config: { corsOrigins: string[]; publicUrl?: string }) {
     registry,
     checks,
     origins: config.corsOrigins,
-    linkOriginOf: linkOriginOf({ ...config, trustProxy: 0 }, server.url.origin),
+    linkOriginOf: linkOriginOf({ ...config, trustProxy: IpRanges.of() }, server.url.origin),
     onFanOut: (listener) => hub.beforeFanOut(listener),
     shape(event, payload, origin) {
       shaped.push(`${event} ${origin}`);

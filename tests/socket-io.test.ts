@@ -46,15 +46,20 @@ afterAll(async () => {
  */
 function connect(
   token: string | undefined,
-  opts: { transports?: ("websocket" | "polling")[]; namespace?: string; host?: string } = {},
+  opts: {
+    transports?: ("websocket" | "polling")[];
+    namespace?: string;
+    host?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
-  const { transports = ["websocket"], namespace = "", host } = opts;
+  const { transports = ["websocket"], namespace = "", host, headers = {} } = opts;
   const socket = io(base + namespace, {
     transports,
     query: token ? { token } : {},
     reconnection: false,
     forceNew: true,
-    ...(host ? { extraHeaders: { host } } : {}),
+    extraHeaders: { ...headers, ...(host ? { host } : {}) },
   });
   opened.push(socket);
   return socket;
@@ -199,6 +204,25 @@ describe("Socket.IO for the whaticket family's clients", () => {
     const file = await fetch(mediaUrl!);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/png");
+  });
+
+  test("behind the trusted proxy, a socket's media links follow the forwarded host when it is a configured origin, else stay relative", async () => {
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const forwardedTo = (host: string) => ({ "x-forwarded-proto": "http", "x-forwarded-host": host });
+    const listed = await ready(
+      connect(token, { transports: ["polling"], headers: forwardedTo(new URL(FRONTEND).host) }),
+    );
+    const other = await ready(connect(token, { transports: ["polling"], headers: forwardedTo("inbox.example.com") }));
+    const { ticket, number } = await ticketIn(sales);
+    for (const socket of [listed, other]) socket.emit("joinChatBox", String(ticket.id));
+    await Promise.all([settle(listed), settle(other)]);
+    const isImage = (p: { action?: string; message?: { mediaType?: string } }) =>
+      p.action === "create" && p.message?.mediaType === "image";
+    const images = [next(listed, "appMessage", isImage), next(other, "appMessage", isImage)];
+    await ctx.sandbox.inbound(connectionId, { from: number, mediaType: "image", mediaBase64: PNG_BASE64 });
+    const [toListed, toOther] = await Promise.all(images);
+    expect(toListed!.message!.mediaUrl).toStartWith(`${FRONTEND}/api/media/`);
+    expect(toOther!.message!.mediaUrl).toStartWith("/api/media/");
   });
 
   test("long-polling from a frontend in CORS_ORIGINS is allowed with credentials; another origin is not", async () => {

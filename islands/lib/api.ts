@@ -59,15 +59,22 @@ export function goToLogin() {
   if (location.pathname !== "/login") location.assign("/login");
 }
 
+/** How often a request refused for the user's burst (429 ERR_TOO_MANY_REQUESTS) is sent again. */
+const BUSY_RETRIES = 3;
+/** The longest wait for such a retry, whatever Retry-After says. */
+const BUSY_WAIT_MAX_MS = 10_000;
+
 /**
  * Calls `/api<path>` with the Bearer token. On 403 ERR_SESSION_EXPIRED it refreshes the token once and retries;
- * on 401 it logs out locally and goes to /login. JSON bodies are encoded; FormData is sent as is.
+ * on 401 it logs out locally and goes to /login. A request refused because the user sent too many at once is
+ * sent again after the server's Retry-After (the server refused it before doing anything). JSON bodies are
+ * encoded; FormData is sent as is.
  */
 export async function api<T = unknown>(
   path: string,
   init: { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean } = {},
 ): Promise<T> {
-  const send = (bearer: string | null) => {
+  const sendOnce = (bearer: string | null) => {
     const headers: Record<string, string> = {};
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     let body: BodyInit | undefined;
@@ -83,6 +90,14 @@ export async function api<T = unknown>(
       signal: init.signal,
       credentials: "same-origin",
     });
+  };
+  const send = async (bearer: string | null) => {
+    let res = await sendOnce(bearer);
+    for (let retry = 0; retry < BUSY_RETRIES && (await isBusy(res)); retry++) {
+      await pause(retryAfterMs(res));
+      res = await sendOnce(bearer);
+    }
+    return res;
   };
   let res = await send(getToken());
   if (res.status === 403) {
@@ -106,6 +121,19 @@ export async function api<T = unknown>(
   }
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
+}
+
+async function isBusy(res: Response): Promise<boolean> {
+  return res.status === 429 && (await errorCode(res.clone())) === "ERR_TOO_MANY_REQUESTS";
+}
+
+function retryAfterMs(res: Response): number {
+  const seconds = Number(res.headers.get("retry-after") ?? 1);
+  return Number.isFinite(seconds) ? Math.min(BUSY_WAIT_MAX_MS, Math.max(0, seconds * 1000)) : 1000;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function errorCode(res: Response): Promise<string | null> {

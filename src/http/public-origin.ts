@@ -1,18 +1,22 @@
 import type { Config } from "../config";
-import { requestIsHttps } from "./client-ip";
+import { type PeerSource, requestIsHttps } from "./client-ip";
 import { addressedHost } from "./cross-site";
 
 /**
  * Where browsers reach this server, for absolute links in answers: PUBLIC_URL when set; for a page of our own
- * origin, the origin its browser names in Referer (right even behind a proxy not counted in TRUST_PROXY, where
+ * origin, the origin its browser names in Referer (right even behind a proxy not listed in TRUST_PROXY, where
  * the request itself may look like plain HTTP); else the scheme and host the request was addressed to.
  */
-export function publicOrigin(request: Request, config: Pick<Config, "publicUrl" | "trustProxy">): string {
+export function publicOrigin(
+  request: Request,
+  server: PeerSource,
+  config: Pick<Config, "publicUrl" | "trustProxy">,
+): string {
   if (config.publicUrl) return config.publicUrl;
   const seen = request.headers.get("sec-fetch-site") === "same-origin" ? refererOrigin(request) : undefined;
   if (seen) return seen;
-  const scheme = requestIsHttps(request, config.trustProxy) ? "https" : "http";
-  return `${scheme}://${addressedHost(request, config.trustProxy)}`;
+  const scheme = requestIsHttps(request, server, config.trustProxy) ? "https" : "http";
+  return `${scheme}://${addressedHost(request, server, config.trustProxy)}`;
 }
 
 function refererOrigin(request: Request): string | undefined {

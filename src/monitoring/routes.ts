@@ -4,17 +4,15 @@ import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps";
 import { AppError } from "../errors";
-import { clientIp } from "../http/client-ip";
+import { isLocalRequest, type PeerSource } from "../http/client-ip";
 import { countConnectionsByStatus } from "../modules/connections/service";
 import { version } from "../../package.json";
-
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.|local$)/;
 
 /**
  * GET /health: the database and the connections' states (counts only, nothing secret), and which node answered
  * when several share the database; 503 when the database does not answer. GET /metrics: Prometheus text, for
- * `METRICS_TOKEN` as a Bearer token, or without a token only from this machine (behind a proxy, the forwarded
- * client address counts, so outside callers are refused). Every request's duration feeds the latency histogram.
+ * `METRICS_TOKEN` as a Bearer token, or without a token only from this machine: the socket's peer is a loopback
+ * address and, when it is a trusted proxy on this host, so is the client it forwards for. Every request's duration feeds the latency histogram.
  */
 export function monitoringRoutes(deps: AppDeps) {
   const started = new WeakMap<Request, number>();
@@ -44,7 +42,7 @@ export function monitoringRoutes(deps: AppDeps) {
     });
 }
 
-function mayScrape(request: Request, server: Parameters<typeof clientIp>[1], deps: AppDeps): boolean {
+function mayScrape(request: Request, server: PeerSource, deps: AppDeps): boolean {
   const token = deps.config.metricsToken;
   if (token) {
     const given =
@@ -56,5 +54,5 @@ function mayScrape(request: Request, server: Parameters<typeof clientIp>[1], dep
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   }
-  return LOOPBACK.test(clientIp(request, server, deps.config.trustProxy));
+  return isLocalRequest(request, server, deps.config.trustProxy);
 }

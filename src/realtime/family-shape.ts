@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import type { PeerSource } from "../http/client-ip";
 import { publicOrigin } from "../http/public-origin";
 import { familyMediaType } from "../shared/contracts/messages";
 
@@ -12,8 +13,8 @@ import { familyMediaType } from "../shared/contracts/messages";
 export function linkOriginOf(config: Pick<Config, "corsOrigins" | "publicUrl" | "trustProxy">, listening: string) {
   const configured = new Set([...config.corsOrigins, listening, ...(config.publicUrl ? [config.publicUrl] : [])]);
   const fallback = config.publicUrl ?? "";
-  return (request: Request): string => {
-    const reached = publicOrigin(request, config);
+  return (request: Request, server: PeerSource): string => {
+    const reached = publicOrigin(request, server, config);
     return configured.has(reached) ? reached : fallback;
   };
 }

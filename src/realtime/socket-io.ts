@@ -44,7 +44,7 @@ export function socketIoBridge(deps: {
   /** Origins (besides the app's own) whose pages may open a Socket.IO session. */
   origins: readonly string[];
   /** The origin of a client's media links, from its handshake: one of a few configured ones (see family-shape.ts). */
-  linkOriginOf(request: Request): string;
+  linkOriginOf(request: Request, server: BunServer | undefined): string;
   onFanOut(listener: FanOutListener): void;
   /** Shapes an event for the sockets of one link origin (tests count its calls). */
   shape?: typeof familyShape;
@@ -61,6 +61,15 @@ export function socketIoBridge(deps: {
   /** The link origins in use: a few at most (see `linkOriginOf`). */
   const linkOrigins = new Tally<string>();
   const rooms = new RoomNamespaces();
+
+  // A handshake's link origin is read in `handle`, while its peer is still known (an upgraded request forgets it),
+  // and handed from the request to the engine's socket it opens.
+  const handshakeOrigins = new WeakMap<Request, string>();
+  const connectionOrigins = new WeakMap<object, string>();
+  engine.on("connection", (conn, request) => {
+    const origin = handshakeOrigins.get(request);
+    if (origin !== undefined) connectionOrigins.set(conn, origin);
+  });
 
   // A child namespace takes the middleware and listeners its parent has when it is created: all set here.
   for (const nsp of [io.of("/"), io.of(FAMILY_NAMESPACES)]) {
@@ -80,7 +89,7 @@ export function socketIoBridge(deps: {
   }
 
   function connected(socket: Socket) {
-    const origin = deps.linkOriginOf(handshakeRequest(socket));
+    const origin = connectionOrigins.get(socket.conn) ?? deps.linkOriginOf(handshakeRequest(socket), undefined);
     socket.join(originRoom(origin));
     linkOrigins.add(origin);
     const raw = asRawSocket(socket, rooms);
@@ -135,6 +144,8 @@ export function socketIoBridge(deps: {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
+      if (!new URL(request.url).searchParams.has("sid"))
+        handshakeOrigins.set(request, deps.linkOriginOf(request, server));
       return engine.handleRequest(request, routed);
     },
     close() {

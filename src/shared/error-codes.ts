@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   // Beyond the seed catalogue: codes for rules the server enforces.
   "ERR_CONTACT_OPTED_OUT",
   "ERR_TOO_MANY_ATTEMPTS",
+  "ERR_TOO_MANY_REQUESTS",
   "ERR_EMAIL_ALREADY_EXISTS",
   "ERR_QUEUE_NAME_ALREADY_EXISTS",
   "ERR_WAPP_NAME_ALREADY_EXISTS",

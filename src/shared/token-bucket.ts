@@ -22,6 +22,12 @@ export class TokenBucket {
     return true;
   }
 
+  /** Milliseconds until `take()` would succeed (0: now). */
+  msUntilNext(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : ((1 - this.tokens) / this.perSecond) * 1000;
+  }
+
   private refill() {
     const t = this.now();
     this.tokens = Math.min(this.capacity, this.tokens + ((t - this.last) / 1000) * this.perSecond);

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { clientIp, requestIsHttps } from "../../http/client-ip";
+import { clientIp, type PeerSource, requestIsHttps } from "../../http/client-ip";
 import { isAllowedOrigin } from "../../http/cors";
 import { isCrossSite } from "../../http/cross-site";
 import { toUserDto } from "../users/service";
@@ -31,14 +31,15 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
   const signupsPerAddress = new SlidingWindowLimiter(10, 3600_000, () => deps.clock.now());
   // A page of a CORS_ORIGINS origin on another site gets its cookie only with SameSite=None, which browsers
   // accept only with Secure (so such a frontend needs HTTPS, or localhost).
-  const cookieOptions = (request: Request) => {
+  const cookieOptions = (request: Request, server: PeerSource) => {
     const otherOrigin =
-      isAllowedOrigin(deps.config, request.headers.get("origin")) && isCrossSite(request, deps.config.trustProxy);
+      isAllowedOrigin(deps.config, request.headers.get("origin")) &&
+      isCrossSite(request, server, deps.config.trustProxy);
     return {
       httpOnly: true,
       sameSite: otherOrigin ? ("none" as const) : ("lax" as const),
       path: "/",
-      secure: otherOrigin || deps.config.secureCookies || requestIsHttps(request, deps.config.trustProxy),
+      secure: otherOrigin || deps.config.secureCookies || requestIsHttps(request, server, deps.config.trustProxy),
       maxAge: deps.config.refreshTokenTtl,
     };
   };
@@ -56,19 +57,19 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
         const session = await startSession(deps, user);
         cookie[REFRESH_COOKIE]!.set({
           value: await tokens.signRefresh(user, { id: session.familyId, generation: session.generation }),
-          ...cookieOptions(request),
+          ...cookieOptions(request, server),
         });
         return answer(session);
       },
       { body: AuthModel.login },
     )
-    .post("/refresh_token", async ({ cookie, request }) => {
+    .post("/refresh_token", async ({ cookie, request, server }) => {
       const jar = cookie[REFRESH_COOKIE]!;
       try {
         const session = await sessionFromRefreshToken(deps, tokens, jar.value as string | undefined, { rotate: true });
         jar.set({
           value: await tokens.signRefresh(session.user, { id: session.familyId, generation: session.generation }),
-          ...cookieOptions(request),
+          ...cookieOptions(request, server),
         });
         return answer(session);
       } catch (error) {

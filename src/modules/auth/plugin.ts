@@ -6,6 +6,7 @@ import { loadAuthUser } from "../users/service";
 import type { AuthUser } from "../../shared/auth-user";
 import { familyIsActive } from "./families";
 import type { Tokens } from "./tokens";
+import { userRequestLimiterFor } from "./user-request-limiter";
 
 let instances = 0;
 
@@ -13,21 +14,33 @@ let instances = 0;
  * The `auth` macro every protected route opts into: `{ auth: true }` for any signed-in user, or
  * `{ auth: "<permission>" }` to also require a permission of the role table. Handlers then get `user`.
  * No token → 401; an expired or otherwise invalid one → 403 ERR_SESSION_EXPIRED (the client refreshes once and
- * retries, and a failed refresh answers 401); a token of an ended session → 401.
+ * retries, and a failed refresh answers 401); a token of an ended session → 401. A user with too many requests
+ * in progress or too many in a short while → 429 ERR_TOO_MANY_REQUESTS with Retry-After, right after the session
+ * check and before the route does anything.
  */
 export function authContext(deps: AppDeps, tokens: Tokens) {
   // Checked in `transform`, which runs before body validation, so a caller without the right never learns
   // anything from validation answers; `resolve` then hands the user to the handler.
   const signedIn = new WeakMap<Request, AuthUser>();
+  const limiter = userRequestLimiterFor(deps);
+  const releases = new WeakMap<Request, () => void>();
   return new Elysia({ name: "auth.context", seed: ++instances }).macro({
     auth: (rule: true | Permission) => ({
       async transform({ headers, request }: { headers: Record<string, string | undefined>; request: Request }) {
         const user = await userFromAccessToken(deps, tokens, bearer(headers.authorization));
         if (rule !== true && !can(user.profile, rule)) throw forbidden();
+        const admission = limiter.admit(user.id);
+        if (!admission.admitted)
+          throw new AppError("ERR_TOO_MANY_REQUESTS", 429, { retryAfter: Math.ceil(admission.retryAfterMs / 1000) });
+        releases.set(request, admission.release);
         signedIn.set(request, user);
       },
       resolve({ request }) {
         return { user: signedIn.get(request)! };
+      },
+      // Runs once the answer is out, whether the route answered or failed (an error answer included).
+      afterResponse({ request }: { request: Request }) {
+        releases.get(request)?.();
       },
     }),
   });

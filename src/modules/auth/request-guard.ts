@@ -26,13 +26,13 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
     bodyLimitFor(deps.config, request.method, new URL(request.url).pathname, mediaType);
 
   return new Elysia({ name: "request-guard" })
-    .onRequest(async ({ request, set }) => {
+    .onRequest(async ({ request, server, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
       if (WITHOUT_BODY.has(request.method)) return;
       const type = mediaTypeOf(request);
       if (new URL(request.url).pathname.startsWith("/api/auth/")) {
         const listed = isAllowedOrigin(deps.config, request.headers.get("origin"));
-        if (!listed && isCrossSite(request, deps.config.trustProxy)) throw forbidden();
+        if (!listed && isCrossSite(request, server, deps.config.trustProxy)) throw forbidden();
         if (type && type !== "application/json") throw new AppError("ERR_INVALID_BODY", 415);
       }
       const limit = limitOf(request, type);

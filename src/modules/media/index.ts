@@ -21,9 +21,9 @@ export function mediaRoutes(deps: AppDeps, tokens: Tokens) {
     .use(authContext(deps, tokens))
     .get(
       "/:id/link",
-      async ({ user, params, request }) => {
+      async ({ user, params, request, server }) => {
         await mediaForUser(deps, user, params.id);
-        return { url: publicOrigin(request, deps.config) + signedMediaPath(deps, params.id) };
+        return { url: publicOrigin(request, server, deps.config) + signedMediaPath(deps, params.id) };
       },
       { auth: true, params: idParam },
     )

@@ -68,9 +68,9 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
       .use(authContext(deps, tokens))
       .get(
         "/:ticketId",
-        async ({ user, params, query, request }) => {
+        async ({ user, params, query, request, server }) => {
           const page = await listMessages(deps, user, params.ticketId, query.pageNumber);
-          return { ...page, messages: presentMessages(deps, page.messages, presentationFor(deps, request)) };
+          return { ...page, messages: presentMessages(deps, page.messages, presentationFor(deps, request, server)) };
         },
         {
           auth: true,
@@ -90,16 +90,16 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
       // POST routes share one parameter name per position: `id` is the ticket's here and the message's on retry.
       .post(
         "/:id",
-        async ({ user, params, request }) => {
+        async ({ user, params, request, server }) => {
           const messages = await sendFromPanel(deps, user, params.id, await readPanelMessage(request, deps.config));
-          return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request)) };
+          return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request, server)) };
         },
         { auth: true, parse: "none", params: idParam },
       )
       .post(
         "/:id/retry",
-        async ({ user, params, request }) =>
-          presentMessages(deps, [await retryMessage(deps, user, params.id)], presentationFor(deps, request))[0],
+        async ({ user, params, request, server }) =>
+          presentMessages(deps, [await retryMessage(deps, user, params.id)], presentationFor(deps, request, server))[0],
         { auth: true, params: idParam },
       )
       .delete(

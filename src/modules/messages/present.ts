@@ -2,6 +2,7 @@ import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
 import { isAllowedOrigin } from "../../http/cors";
 import { signedMediaPath } from "../../http/signed-links";
+import type { PeerSource } from "../../http/client-ip";
 import { publicOrigin } from "../../http/public-origin";
 import { familyMediaType, type MessageDto } from "../../shared/contracts/messages";
 
@@ -21,9 +22,9 @@ export const OWN_PAGES: Presentation = { origin: "", familyNames: false };
  * family's media-type names for pages of a CORS_ORIGINS origin: those are the family's frontends, our own pages
  * are same-origin and keep Zapdesk's names.
  */
-export function presentationFor(deps: Pick<AppDeps, "config">, request: Request): Presentation {
+export function presentationFor(deps: Pick<AppDeps, "config">, request: Request, server: PeerSource): Presentation {
   return {
-    origin: publicOrigin(request, deps.config),
+    origin: publicOrigin(request, server, deps.config),
     familyNames: isAllowedOrigin(deps.config, request.headers.get("origin")),
   };
 }
