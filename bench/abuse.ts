@@ -1,8 +1,9 @@
 /**
- * The login flood of the abuse audit, against the server as its own process (`bun src/server.ts`, default
- * password hashing): 1,000 simultaneous correct logins of one account, then 500 simultaneous wrong logins for
- * unknown emails from one address, while `/health` is timed every 100 ms. Prints the answers' statuses and
- * the /health latencies. `bun bench/abuse-logins.ts [logins] [unknown]`.
+ * The floods of the abuse audit, against the server as its own process (`bun src/server.ts`, default password
+ * hashing), while `/health` is timed every 100 ms from another process: 1,000 simultaneous correct logins of one
+ * account, 500 simultaneous wrong logins for unknown emails from one address, then one signed-in user with 200
+ * API requests in flight. Prints the answers' statuses and the /health latencies.
+ * `bun bench/abuse.ts [logins] [unknown] [inFlight]`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,10 +12,15 @@ import { ADMIN, ROOT, startServer } from "./server-process";
 
 const logins = Number(process.argv[2] ?? 1000);
 const unknown = Number(process.argv[3] ?? 500);
+const inFlight = Number(process.argv[4] ?? 200);
 const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-abuse-"));
-const server = await startServer([process.execPath, join(ROOT, "src", "server.ts")], dataDir);
+// The per-user limits as shipped (the other benchmarks switch them off).
+const server = await startServer([process.execPath, join(ROOT, "src", "server.ts")], dataDir, {
+  API_USER_CONCURRENCY: process.env.API_USER_CONCURRENCY ?? "16",
+  API_USER_RATE: process.env.API_USER_RATE ?? "20",
+});
 
-async function flood(label: string, count: number, body: (i: number) => object) {
+async function flood(label: string, count: number, request: (i: number) => Promise<Response>) {
   // The probe runs in its own process: this one's fetch holds a few hundred connections per host at a time,
   // and a probe queued behind the flood there would time the client, not the server.
   const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), server.base], {
@@ -24,11 +30,7 @@ async function flood(label: string, count: number, body: (i: number) => object) 
   const started = performance.now();
   const statuses = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      fetch(`${server.base}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body(i)),
-      }).then(
+      request(i).then(
         (r) => r.status,
         () => 0,
       ),
@@ -47,18 +49,24 @@ async function flood(label: string, count: number, body: (i: number) => object) 
   );
 }
 
-try {
-  await flood(`${logins} simultaneous correct logins of one account`, logins, () => ADMIN);
-  await flood(`${unknown} simultaneous wrong logins for unknown emails from one address`, unknown, (i) => ({
-    email: `nobody-${i}@example.com`,
-    password: "wrong-password",
-  }));
-  const after = await fetch(`${server.base}/api/auth/login`, {
+const login = (credentials: { email: string; password: string }) =>
+  fetch(`${server.base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(ADMIN),
+    body: JSON.stringify(credentials),
   });
+
+try {
+  await flood(`${logins} simultaneous correct logins of one account`, logins, () => login(ADMIN));
+  await flood(`${unknown} simultaneous wrong logins for unknown emails from one address`, unknown, (i) =>
+    login({ email: `nobody-${i}@example.com`, password: "wrong-password" }),
+  );
+  const after = await login(ADMIN);
   console.log(`a correct login from the same address afterwards: ${after.status}`);
+  const { token } = (await after.json()) as { token: string };
+  await flood(`${inFlight} API requests in flight from one signed-in user`, inFlight, () =>
+    fetch(`${server.base}/api/tickets?status=open&showAll=true`, { headers: { authorization: `Bearer ${token}` } }),
+  );
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
