@@ -2,8 +2,9 @@
  * `npm test`: the unit/API suite, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one
  * closing line `N passed, N failed` counted from the runners' own summaries.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { engineMark } from "../tests/engine-marks";
 
 const root = join(import.meta.dir, "..");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -49,30 +50,13 @@ const outcomes: Outcome[] = [
 ];
 
 /**
- * The same suite on PostgreSQL (a throwaway cluster, tests/pg-harness.ts), but for the files about the SQLite
- * store itself (its file and pragmas, statements and transactions on its one connection, query plans, FTS5
- * tables, file backups and restores), the tools that read a SQLite file (its migrations, migrate-to-postgres),
- * and the PostgreSQL tests that start clusters of their own (they ran in the first run already).
+ * The files whose behaviour depends on the engine (`// @engine each`, see tests/engine-marks.ts) again on
+ * PostgreSQL, a throwaway cluster (tests/pg-harness.ts).
  */
-const SQLITE_ONLY = new Set([
-  "tests/backup.test.ts",
-  "tests/scheduled-backups.test.ts",
-  "tests/storage.test.ts",
-  "tests/migrations.test.ts",
-  "tests/db-statements.test.ts",
-  "tests/db-transactions.test.ts",
-  "tests/ticket-list-plan.test.ts",
-  "tests/message-search-index.test.ts",
-  "tests/migrate-to-postgres.test.ts",
-  "tests/pg-schema.test.ts",
-  "tests/postgres-client.test.ts",
-  "tests/pg-event-bus.test.ts",
-  "tests/cluster.test.ts",
-]);
 const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
 if (hasPostgres) {
   const files = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })]
-    .filter((f) => !SQLITE_ONLY.has(f))
+    .filter((f) => engineMark(readFileSync(join(root, f), "utf8")) === "each")
     .sort();
   // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
   const pg = ["bun", "test", "--preload", "./tests/pg-preload.ts", "--timeout", "20000"];

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
+import { engineMark, OPENS_A_DATABASE } from "./engine-marks";
 
 const root = join(import.meta.dir, "..");
 
@@ -322,5 +323,31 @@ describe("table owners", () => {
           raw.push(`${file} → ${sqlNames[name]}`);
     }
     expect(raw).toEqual([]);
+  });
+});
+
+describe("test files and engines", () => {
+  test("every test file that opens a database says whether its behaviour depends on the engine (// @engine each or once)", () => {
+    const unmarked = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })].filter((file) => {
+      const text = readFileSync(join(root, file), "utf8");
+      return OPENS_A_DATABASE.test(text) && !engineMark(text);
+    });
+    expect(unmarked).toEqual([]);
+  });
+
+  test("the PostgreSQL run covers the files about the engine-specific code: search, ticket lists, locks, jobs, the inbound pipeline, the importer", () => {
+    const each = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })].filter(
+      (file) => engineMark(readFileSync(join(root, file), "utf8")) === "each",
+    );
+    for (const file of [
+      "tests/search.test.ts",
+      "tests/tickets-service.test.ts",
+      "tests/ticket-list-paging.test.ts",
+      "tests/group-commit.test.ts",
+      "tests/jobs.test.ts",
+      "tests/import-whaticket.test.ts",
+      "tests/channels/baileys-crash.test.ts",
+    ])
+      expect(each).toContain(file);
   });
 });

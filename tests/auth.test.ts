@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { users } from "../src/db/tables";
 import { ensureFirstAdmin } from "../src/modules/auth/service";

@@ -1,3 +1,4 @@
+// @engine once
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

@@ -1,3 +1,4 @@
+// @engine each
 import { first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";

@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { call, setupAdminAndAgent } from "./helpers";
 

@@ -1,3 +1,4 @@
+// @engine each
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../src/app";

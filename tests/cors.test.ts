@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../src/config";
 import { BASE, call, createUser, loginAs, makeTestApp } from "./helpers";

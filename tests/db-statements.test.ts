@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { atomically, openDatabase, sqliteClient } from "../src/db/client";

@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { atomically, first, openDatabase } from "../src/db/client";

@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { errorHandler } from "../src/http/error-handler";

@@ -1,3 +1,4 @@
+// @engine once
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ruleOf } from "../src/http/fields";
 import { AuthModel } from "../src/modules/auth/model";

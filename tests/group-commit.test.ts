@@ -1,3 +1,4 @@
+// @engine each
 import { first, openDatabase, sqliteClient } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";

@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors";
 import { HashPool } from "../src/modules/auth/hash-pool";

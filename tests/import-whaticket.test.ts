@@ -1,3 +1,4 @@
+// @engine each
 import { closeDatabase, type Db, first, openDatabase } from "../src/db/client";
 import { openMigratedPostgres } from "../src/db/postgres";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,3 +1,4 @@
+// @engine each
 import { sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, onPostgres, tickets } from "../src/db/tables";

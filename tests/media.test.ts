@@ -1,3 +1,4 @@
+// @engine once
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";

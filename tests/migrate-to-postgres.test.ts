@@ -1,3 +1,4 @@
+// @engine once
 import { atomically, closeDatabase, first, openDatabase, sqliteClient } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

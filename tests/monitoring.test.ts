@@ -1,3 +1,4 @@
+// @engine once
 import { closeDatabase } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";

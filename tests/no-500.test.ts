@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { getSetting } from "../src/modules/settings/service";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";

@@ -1,3 +1,4 @@
+// @engine once
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";

@@ -1,3 +1,4 @@
+// @engine once
 import { describe, expect, test } from "bun:test";
 import { chatbots } from "../src/db/tables";
 import { call, createUser, setupAdminAndAgent } from "./helpers";

@@ -1,3 +1,4 @@
+// @engine once
 import { closeDatabase, first as firstRow, one } from "../src/db/client";
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

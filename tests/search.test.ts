@@ -1,3 +1,4 @@
+// @engine each
 import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

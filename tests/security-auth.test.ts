@@ -1,3 +1,4 @@
+// @engine each
 import { describe, expect, test } from "bun:test";
 import { updateSetting } from "../src/modules/settings/service";
 import { call, createUser, loginAs, makeTestApp, type TestContext } from "./helpers";

@@ -1,3 +1,4 @@
+// @engine once
 import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @engine once
 import { closeDatabase, first, one, openDatabase, sqliteClient } from "../src/db/client";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";

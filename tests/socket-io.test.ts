@@ -1,3 +1,4 @@
+// @engine once
 import { one } from "../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { io, type Socket } from "socket.io-client";

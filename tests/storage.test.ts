@@ -1,3 +1,4 @@
+// @engine once
 import { Passwords } from "../src/modules/auth/passwords";
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";

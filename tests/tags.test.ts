@@ -1,3 +1,4 @@
+// @engine once
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { tickets, ticketTags, contacts } from "../src/db/tables";

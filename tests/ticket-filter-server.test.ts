@@ -1,3 +1,4 @@
+// @engine each
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, queues, tags, ticketTags, tickets, type TicketRow } from "../src/db/tables";

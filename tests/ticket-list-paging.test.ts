@@ -1,3 +1,4 @@
+// @engine each
 import { atomically, one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, tickets } from "../src/db/tables";

@@ -1,3 +1,4 @@
+// @engine once
 import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { queues, tags } from "../src/db/tables";

@@ -1,3 +1,4 @@
+// @engine each
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { contacts, queues, tickets, connections, users } from "../src/db/tables";

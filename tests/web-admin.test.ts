@@ -1,3 +1,4 @@
+// @engine once
 import { beforeEach, describe, expect, test } from "bun:test";
 import { BASE, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 

@@ -1,3 +1,4 @@
+// @engine once
 import { one } from "../src/db/client";
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @engine each
 import { closeDatabase, first as firstRow } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";

@@ -1,3 +1,4 @@
+// @engine each
 import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";

@@ -1,3 +1,4 @@
+// @engine once
 import { sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { join } from "node:path";

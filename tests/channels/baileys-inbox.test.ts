@@ -1,3 +1,4 @@
+// @engine each
 import { closeDatabase, type Db, execute, first, one, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { BufferJSON, encryptedStream, type proto } from "baileys";

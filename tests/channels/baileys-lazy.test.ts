@@ -1,3 +1,4 @@
+// @engine once
 import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @engine once
 import { afterEach, describe, expect, test } from "bun:test";
 import type { ConnectionRef } from "../../src/channels/types";
 import { driverOnFake, pair } from "./fakewa/driver";

@@ -1,3 +1,4 @@
+// @engine once
 import { type Db, first as firstRow, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON } from "baileys";

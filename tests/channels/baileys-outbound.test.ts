@@ -1,3 +1,4 @@
+// @engine each
 import { first as firstRow, one, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+// @engine once
 import { openDatabase, sqliteClient } from "../../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { proto } from "baileys";

@@ -1,3 +1,4 @@
+// @engine each
 import { describe, expect, test } from "bun:test";
 import { ConnectionCommands } from "../../src/channels/commands";
 import { connectionCommands } from "../../src/db/tables";
