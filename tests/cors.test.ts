@@ -76,6 +76,19 @@ describe("CORS for the origins in CORS_ORIGINS", () => {
     expect(refused.headers.get("access-control-allow-origin")).toBe(FRONTEND);
   });
 
+  test("a listed origin of the same site (another port, plain HTTP) gets a Lax cookie without Secure, which its browser keeps", async () => {
+    const ctx = await makeTestApp({ corsOrigins: ["http://192.0.2.2:3000"] });
+    const user = await createUser(ctx);
+    const login = await call(ctx.app, "POST", "/api/auth/login", {
+      body: { email: user.email, password: user.password },
+      headers: { origin: "http://192.0.2.2:3000", "sec-fetch-site": "same-site", host: "192.0.2.2:8080" },
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
   test("a page of an origin not listed still may not log in", async () => {
     const ctx = await makeTestApp({ corsOrigins: [FRONTEND] });
     const user = await createUser(ctx);

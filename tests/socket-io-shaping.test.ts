@@ -67,6 +67,7 @@ function serve(config: { corsOrigins: string[]; publicUrl?: string }) {
     origins: config.corsOrigins,
     linkOriginOf: linkOriginOf({ ...config, trustProxy: IpRanges.of() }, server.url.origin),
     onFanOut: (listener) => hub.beforeFanOut(listener),
+    sessionHorizon: () => Date.now() + 7 * 24 * 3600_000,
     shape(event, payload, origin) {
       shaped.push(`${event} ${origin}`);
       return familyShape(event, payload, origin);

@@ -257,6 +257,27 @@ describe("the family's namespaces and rooms", () => {
     }
   });
 
+  test("a Socket.IO socket outlives its 15-minute access token, which the family's clients never renew, and closes when its session ends", async () => {
+    const { token } = await loginAs(ctx, { queueIds: [sales] });
+    const socket = await ready(connect(token, { namespace: "/api" }));
+    ctx.clock.advance(16 * 60_000);
+    try {
+      socket.emit("joinTickets", "pending");
+      await settle(socket);
+      const { number } = await ticketIn(sales);
+      const heard = next(socket, "appMessage", (p) => p.action === "create");
+      await ctx.sandbox.inbound(connectionId, { from: number, body: "ainda ouvindo" });
+      expect((await heard).message?.body).toBe("ainda ouvindo");
+
+      const closed = new Promise((resolve) => socket.once("disconnect", resolve));
+      expect((await call(ctx.app, "DELETE", "/api/auth/logout", { token })).status).toBe(200);
+      await closed;
+      expect(socket.connected).toBe(false);
+    } finally {
+      ctx.clock.advance(-16 * 60_000);
+    }
+  });
+
   test("a Socket.IO socket receives appMessage only for the chat it joined", async () => {
     const { token, user } = await loginAs(ctx, { queueIds: [sales] });
     const chat = await ready(connect(token, { namespace: "/api" }));

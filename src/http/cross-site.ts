@@ -19,6 +19,16 @@ export function isCrossSite(request: Request, server: PeerSource, trustedProxies
   }
 }
 
+/**
+ * True when the page is on another site, not merely on another origin of the same site (another port or
+ * subdomain), whose requests carry SameSite=Lax cookies. Without Sec-Fetch-Site any other origin counts.
+ */
+export function isOtherSite(request: Request, server: PeerSource, trustedProxies: IpRanges): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site === "cross-site";
+  return isCrossSite(request, server, trustedProxies);
+}
+
 /** The host (and port) the client addressed: the one a trusted proxy forwarded, else Host. */
 export function addressedHost(request: Request, server: PeerSource, trustedProxies: IpRanges): string {
   return (

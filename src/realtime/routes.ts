@@ -29,7 +29,7 @@ export function realtimeRoutes(
     clock: Clock;
     log: Logger;
     hub: RealtimeHub;
-    config: Pick<Config, "corsOrigins" | "publicUrl" | "trustProxy">;
+    config: Pick<Config, "corsOrigins" | "publicUrl" | "trustProxy" | "refreshTokenTtl">;
   },
   checks: AccessChecks,
 ) {
@@ -47,6 +47,7 @@ export function realtimeRoutes(
         origins: deps.config.corsOrigins,
         linkOriginOf: linkOriginOf(deps.config, server.url.origin),
         onFanOut: (listener) => deps.hub.beforeFanOut?.(listener),
+        sessionHorizon: () => deps.clock.now() + deps.config.refreshTokenTtl * 1000,
       }),
     ));
 

@@ -46,6 +46,8 @@ export function socketIoBridge(deps: {
   /** The origin of a client's media links, from its handshake: one of a few configured ones (see family-shape.ts). */
   linkOriginOf(request: Request, server: BunServer | undefined): string;
   onFanOut(listener: FanOutListener): void;
+  /** When a session opened now ends at the latest (epoch ms): the refresh token's lifetime from now. */
+  sessionHorizon(): number;
   /** Shapes an event for the sockets of one link origin (tests count its calls). */
   shape?: typeof familyShape;
 }) {
@@ -93,7 +95,15 @@ export function socketIoBridge(deps: {
     socket.join(originRoom(origin));
     linkOrigins.add(origin);
     const raw = asRawSocket(socket, rooms);
-    deps.registry.add(raw, socket.data.session as SocketSession, "family");
+    // The family's clients never renew a socket's token (their servers check it only when the socket opens), so
+    // a socket of a device session lives as long as that session could: it is still closed the moment the
+    // session ends (logout, revocation, a replayed refresh token, the user deleted).
+    const session = socket.data.session as SocketSession;
+    const lifetime =
+      session.user.familyId === undefined
+        ? session
+        : { ...session, expiresAt: Math.max(session.expiresAt, deps.sessionHorizon()) };
+    deps.registry.add(raw, lifetime, "family");
     socket.onAny((event: string, arg: unknown) => deps.registry.receive(raw, familyMessage(event, arg)));
     socket.on("disconnecting", () => {
       for (const room of socket.rooms) rooms.leave(room, socket.nsp);

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { clientIp, type PeerSource, requestIsHttps } from "../../http/client-ip";
 import { isAllowedOrigin } from "../../http/cors";
-import { isCrossSite } from "../../http/cross-site";
+import { isOtherSite } from "../../http/cross-site";
 import { toUserDto } from "../users/service";
 import { loginThrottleFor } from "./login-throttle";
 import { AuthModel } from "./model";
@@ -30,16 +30,17 @@ export function authRoutes(deps: AppDeps, tokens: Tokens) {
   const throttle = loginThrottleFor(deps);
   const signupsPerAddress = new SlidingWindowLimiter(10, 3600_000, () => deps.clock.now());
   // A page of a CORS_ORIGINS origin on another site gets its cookie only with SameSite=None, which browsers
-  // accept only with Secure (so such a frontend needs HTTPS, or localhost).
+  // accept only with Secure (so such a frontend needs HTTPS, or localhost). One on the same site (another port
+  // or subdomain) gets a Lax cookie like our own pages, also over plain HTTP.
   const cookieOptions = (request: Request, server: PeerSource) => {
-    const otherOrigin =
+    const otherSite =
       isAllowedOrigin(deps.config, request.headers.get("origin")) &&
-      isCrossSite(request, server, deps.config.trustProxy);
+      isOtherSite(request, server, deps.config.trustProxy);
     return {
       httpOnly: true,
-      sameSite: otherOrigin ? ("none" as const) : ("lax" as const),
+      sameSite: otherSite ? ("none" as const) : ("lax" as const),
       path: "/",
-      secure: otherOrigin || deps.config.secureCookies || requestIsHttps(request, server, deps.config.trustProxy),
+      secure: otherSite || deps.config.secureCookies || requestIsHttps(request, server, deps.config.trustProxy),
       maxAge: deps.config.refreshTokenTtl,
     };
   };
