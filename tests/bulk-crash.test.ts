@@ -1,4 +1,5 @@
 // @engine each
+import { waitFor } from "./wait-for";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,20 +14,6 @@ afterEach(async () => {
   for (const f of cleanup.reverse()) await f();
   cleanup = [];
 });
-
-/** Polls `check` (a read of the shared database) until it holds. */
-async function waitFor<T>(
-  check: () => T | false | undefined | Promise<T | false | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await Bun.sleep(5);
-  }
-}
 
 describe("bulk campaigns survive a crash", () => {
   test("kill -9 in the middle of a 50-recipient campaign, then a restart: every recipient gets exactly one message", async () => {

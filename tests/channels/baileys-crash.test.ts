@@ -1,4 +1,5 @@
 // @engine each
+import { waitFor } from "../wait-for";
 import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
@@ -19,19 +20,6 @@ afterEach(async () => {
   for (const f of cleanup.reverse()) await f();
   cleanup = [];
 });
-
-async function waitFor<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A database with one Baileys connection, read from this process while the app's process writes it. */
 async function setup() {

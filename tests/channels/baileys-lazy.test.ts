@@ -1,4 +1,5 @@
 // @engine once
+import { waitFor } from "../wait-for";
 import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -19,19 +20,6 @@ afterEach(async () => {
   for (const f of cleanup.reverse()) await f();
   cleanup = [];
 });
-
-async function waitFor<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await Bun.sleep(10);
-  }
-}
 
 describe("the Baileys driver is loaded on first use", () => {
   test("until a connection starts nothing is loaded: nothing runs, stops do nothing, message ids are still made", async () => {

@@ -1,4 +1,5 @@
 // @engine once
+import { waitFor } from "../wait-for";
 import { type Db, first as firstRow, openDatabase, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { BufferJSON } from "baileys";
@@ -90,19 +91,6 @@ function identity(db: Db) {
     noise: Buffer.from(creds.noiseKey.public).toString("hex"),
     identity: Buffer.from(creds.signedIdentityKey.public).toString("hex"),
   };
-}
-
-async function waitFor<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 8000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe("baileys driver through a long outage", () => {
