@@ -133,6 +133,29 @@ describe("users", () => {
     expect(login.status).toBe(200);
   });
 
+  test("changing one's own password keeps this device signed in and ends the user's other sessions", async () => {
+    const { ctx, agent } = await setup();
+    const login = (address: string) =>
+      call(ctx.app, "POST", "/api/auth/login", {
+        body: { email: agent.user.email, password: agent.user.password },
+        headers: { "x-forwarded-for": address },
+      });
+    const laptop = await login("10.9.9.1");
+    const phone = await login("10.9.9.2");
+    const cookieOf = (res: { headers: Headers }) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const changed = await call(ctx.app, "PUT", `/api/users/${agent.user.id}`, {
+      token: laptop.json.token,
+      body: { password: "another1", currentPassword: agent.user.password },
+    });
+    expect(changed.status).toBe(200);
+    expect((await call(ctx.app, "GET", "/api/users", { token: laptop.json.token })).status).toBe(200);
+    const refresh = (res: { headers: Headers }) =>
+      call(ctx.app, "POST", "/api/auth/refresh_token", { headers: { cookie: cookieOf(res) } });
+    expect((await refresh(laptop)).status).toBe(200);
+    expect((await call(ctx.app, "GET", "/api/users", { token: phone.json.token })).status).toBe(401);
+    expect((await refresh(phone)).status).toBe(401);
+  });
+
   test("admins change profile and queues; absent queueIds leaves them; emails stay unique on update", async () => {
     const { ctx, admin, agent } = await setup();
     const q = await one(ctx.db.insert(queues).values({ name: "Sales", color: "#f00" }).returning());

@@ -1,5 +1,5 @@
-import { atomically, first, one } from "../../db/client";
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { atomically, type Db, first, one } from "../../db/client";
+import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { refreshFamilies } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -108,6 +108,14 @@ const familyRevocation = prepared((db) =>
     )
     .prepare(),
 );
+
+/** Ends every session of the user but `keep` (a password changed on that device). */
+export async function revokeOtherFamilies(db: Db, userId: number, keep: number, now: number) {
+  await db
+    .update(refreshFamilies)
+    .set({ revokedAt: new Date(now) })
+    .where(and(eq(refreshFamilies.userId, userId), ne(refreshFamilies.id, keep), isNull(refreshFamilies.revokedAt)));
+}
 
 /** Ends one device's session: its refresh and access tokens stop working. */
 export async function revokeFamily(deps: AppDeps, familyId: number) {

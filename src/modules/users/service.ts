@@ -7,7 +7,7 @@ import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { UserDto } from "../../shared/contracts/users";
 import { can, type Role } from "../../shared/permissions";
 import { checkField, RULES } from "../../shared/validation";
-import { sessionStartedAt } from "../auth/families";
+import { revokeOtherFamilies, sessionStartedAt } from "../auth/families";
 import type { LoginAttempt } from "../auth/login-throttle";
 import { connectionExists, connectionSummaries } from "../connections/lookup";
 import { assertQueuesExist, queueSummaries } from "../queues/lookup";
@@ -208,6 +208,9 @@ export async function updateUser(
   const demotes = admin && changes.profile === "user" && row.profile === "admin";
   const passwordHash = changes.password ? await deps.passwords.hash(changes.password) : undefined;
   const profileChanged = changes.profile !== undefined && changes.profile !== row.profile;
+  // A new password of one's own keeps this device signed in and ends the user's other sessions; a password
+  // set by an admin, or a new role, ends them all.
+  const keptSession = passwordHash && actor.id === id && !profileChanged ? actor.familyId : undefined;
   await atomically(deps.db, async (tx) => {
     if (demotes) await assertNotLastAdmin(tx, true);
     await tx
@@ -218,10 +221,13 @@ export async function updateUser(
         ...(passwordHash ? { passwordHash } : {}),
         ...(admin && changes.profile !== undefined ? { profile: changes.profile } : {}),
         ...(admin && changes.whatsappId !== undefined ? { whatsappId: changes.whatsappId || null } : {}),
-        ...(passwordHash || profileChanged ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+        ...((passwordHash && keptSession === undefined) || profileChanged
+          ? { tokenVersion: sql`${users.tokenVersion} + 1` }
+          : {}),
         updatedAt: new Date(),
       })
       .where(eq(users.id, id));
+    if (keptSession !== undefined) await revokeOtherFamilies(tx, id, keptSession, deps.clock.now());
     if (admin && changes.queueIds !== undefined) {
       await tx.delete(userQueues).where(eq(userQueues.userId, id));
       const ids = [...new Set(changes.queueIds)];
