@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { connectionCommands } from "../db/tables";
 import type { Logger } from "../log";
-import { KeyedLanes } from "./lanes";
+import { KeyedLanes } from "../shared/lanes";
 
 /** Carries out one command on the node running the connection. */
 export type CommandHandler = (connectionId: number, payload: unknown) => Promise<unknown>;

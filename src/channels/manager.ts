@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { ConnectionCommands } from "./commands";
-import { KeyedLanes } from "./lanes";
+import { KeyedLanes } from "../shared/lanes";
 import type { ConnectionLeases } from "./leases";
 import { waAuthCreds } from "../db/tables";
 import { AppError, notFound } from "../errors";

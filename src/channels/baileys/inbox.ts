@@ -12,7 +12,7 @@ import type { Logger } from "../../log";
 import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
 import { DownloadCancelled, type DownloadPool } from "./download-pool";
 import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
-import { KeyedLanes } from "../lanes";
+import { KeyedLanes } from "../../shared/lanes";
 import { ackOfReceipt, ackOfStatus, nextAck } from "./acks";
 import { mapCall } from "./calls";
 import { mapContacts } from "./contacts";

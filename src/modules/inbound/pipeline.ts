@@ -19,7 +19,7 @@ import {
 } from "../contacts/find-or-create";
 import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
-import { KeyedMutex } from "./mutex";
+import { KeyedLanes } from "../../shared/lanes";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { handleOptOut } from "../bulk/opt-out";
 
@@ -45,9 +45,9 @@ function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState
 
 /** The inbound message pipeline: contact, ticket, idempotent storage, then the bot stage. */
 export class InboundPipeline {
-  private readonly chats = new KeyedMutex();
+  private readonly chats = new KeyedLanes<string>();
   /** A chat's messages, by the address they came from, in the order they arrived. */
-  private readonly arrivals = new KeyedMutex();
+  private readonly arrivals = new KeyedLanes<string>();
   private readonly commits: GroupCommit;
 
   constructor(
