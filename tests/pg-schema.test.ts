@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { is, type Table } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
@@ -7,6 +7,8 @@ import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-
 import * as pgSchema from "../src/db/pg-schema";
 import * as sqliteSchema from "../src/db/schema";
 import { PG_MIGRATIONS_DIR } from "../src/paths";
+import { DIALECT_FILES, PG_SCHEMA_DIR, pgSchemaFiles } from "../scripts/pg-schema";
+import { toPostgres } from "../scripts/pg-schema-rules";
 
 /** What both dialects must agree on for one table, in plain data that `toEqual` compares and prints. */
 interface TableShape {
@@ -79,6 +81,29 @@ const pgTables = tablesOf(pgSchema, PgTable);
 const sqliteShape = (name: string) => shapeOf(sqliteConfig(sqliteTables[name] as SQLiteTable));
 const pgShape = (name: string) => shapeOf(pgConfig(pgTables[name] as PgTable));
 
+describe("src/db/pg-schema is generated from src/db/schema", () => {
+  test("every file is what scripts/pg-schema.ts writes from the SQLite schema as it is now", () => {
+    const stale = "is not generated from src/db/schema as it is now: run `npm run db:generate`";
+    const generated = pgSchemaFiles();
+    const onDisk = readdirSync(PG_SCHEMA_DIR).filter((file) => !DIALECT_FILES.includes(file));
+    expect(onDisk.sort(), `src/db/pg-schema ${stale}`).toEqual([...generated.keys()]);
+    for (const [file, text] of generated)
+      expect(readFileSync(join(PG_SCHEMA_DIR, file), "utf8"), `src/db/pg-schema/${file} ${stale}`).toBe(text);
+  });
+
+  test("a SQLite spelling with no PostgreSQL rule stops the generator, naming the file and line", () => {
+    const table = (column: string) =>
+      `import { integer, sqliteTable } from "drizzle-orm/sqlite-core";\n\nexport const t = sqliteTable("t", {\n  ${column},\n});\n`;
+    expect(toPostgres(table('at: integer("at", { mode: "timestamp_ms" })'), "t.ts")).toContain('at: date("at")');
+    expect(() => toPostgres(table('at: integer("at", { mode: "timestamp" })'), "t.ts")).toThrow(
+      't.ts:4: no PostgreSQL rule for this SQLite spelling: at: integer("at", { mode: "timestamp" })',
+    );
+    expect(() => toPostgres(table('data: text("data", { mode: "json" })'), "t.ts")).toThrow("t.ts:4");
+    const real = 'import { real, sqliteTable } from "drizzle-orm/sqlite-core";\n';
+    expect(() => toPostgres(real, "t.ts")).toThrow("t.ts: no PostgreSQL rule for `real` from drizzle-orm/sqlite-core");
+  });
+});
+
 describe("the PostgreSQL schema is the SQLite schema's twin", () => {
   test("both export the same tables under the same names", () => {
     expect(Object.keys(pgTables).sort()).toEqual(Object.keys(sqliteTables).sort());
@@ -93,7 +118,7 @@ describe("the PostgreSQL schema is the SQLite schema's twin", () => {
 });
 
 describe("the PostgreSQL migrations", () => {
-  test("create the schema as it is written: no change waits for `npm run db:generate:pg`", async () => {
+  test("create the schema as it is written: no change waits for `npm run db:generate`", async () => {
     const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
     const journal = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
       entries: { idx: number }[];

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/bulk.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { bigint, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, bool } from "./columns";
 import { connections } from "./connections";

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/channel-state.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { bytes, createdAt, date, updatedAt } from "./columns";
 import { connections } from "./connections";

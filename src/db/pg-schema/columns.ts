@@ -3,6 +3,7 @@ import { boolean, customType, timestamp } from "drizzle-orm/pg-core";
 /**
  * PostgreSQL spellings of the SQLite columns, chosen so the app reads the same JavaScript values from both:
  * a Date for every `timestamp_ms` column (kept to the millisecond), a boolean for every 0/1 flag, a Buffer for bytes.
+ * Written by hand, unlike the rest of this folder: scripts/pg-schema-rules.ts turns the SQLite spellings into these.
  */
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/connections.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { PROVIDERS } from "../../shared/contracts/providers";
 import { createdAt, updatedAt, bool } from "./columns";

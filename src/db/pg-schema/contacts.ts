@@ -1,3 +1,4 @@
+// Generated from src/db/schema/contacts.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, date, updatedAt, bool } from "./columns";

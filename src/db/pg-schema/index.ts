@@ -1,7 +1,5 @@
-/**
- * The PostgreSQL twin of ../schema: the same tables, SQL names, keys, indexes and exported names, one file per
- * domain as there (a test keeps the two in step). drizzle.pg.config.ts generates db/migrations-pg from here.
- */
+// Generated from src/db/schema/index.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
+/** Every table, one file per domain; drizzle-kit and the client read them all from here. */
 export * from "./connections";
 export * from "./users";
 export * from "./queues";

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/messages.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { type AnyPgColumn, index, integer, primaryKey, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, date, updatedAt, bool } from "./columns";
 import { connections } from "./connections";

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/queues.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { type AnyPgColumn, index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt, bool } from "./columns";
 import { connections } from "./connections";

@@ -1,3 +1,4 @@
+// Generated from src/db/schema/system.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { bigint, index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 

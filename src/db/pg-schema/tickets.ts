@@ -1,3 +1,4 @@
+// Generated from src/db/schema/tickets.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, date, updatedAt, bool } from "./columns";
@@ -29,6 +30,9 @@ export const tickets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // The list pages newest activity first (updated_at, id) under every filter: each index below starts with what a
+  // filter pins and then holds the page order, and carries the columns the visibility rule and the unread filter
+  // read, so pages and capped counts are read from the index without visiting the rows.
   (t) => [
     index("tickets_status_updated_idx").on(t.status, t.updatedAt, t.id, t.queueId, t.userId, t.unreadMessages),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
@@ -36,6 +40,7 @@ export const tickets = pgTable(
     index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
     index("tickets_created_idx").on(t.createdAt),
     index("tickets_updated_idx").on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages),
+    // Few tickets have unread messages: the unread filter reads only those, in page order.
     index("tickets_unread_idx")
       .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
       .where(sql`unread_messages > 0`),

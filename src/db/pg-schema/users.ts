@@ -1,3 +1,4 @@
+// Generated from src/db/schema/users.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, date, updatedAt } from "./columns";
 import { connections } from "./connections";

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt, bool } from "./columns";
+import { createdAt, updatedAt, bool, int64 } from "./columns";
 import { connections } from "./connections";
 
 /** One bulk-send record per recipient (the shipping report). */
@@ -14,7 +14,7 @@ export const massMessages = sqliteTable(
     /** The network id chosen for this record's message before it is stored: decides, after a crash, whether it was. */
     wid: text("wid"),
     /** Epoch ms when the record was sent: the 24 h limit counts these. */
-    sentAt: integer("sent_at"),
+    sentAt: int64("sent_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -50,7 +50,7 @@ export const bulkLanes = sqliteTable("bulk_lanes", {
   whatsappId: integer("whatsapp_id")
     .primaryKey()
     .references(() => connections.id, { onDelete: "cascade" }),
-  lastAt: integer("last_at").notNull(),
+  lastAt: int64("last_at").notNull(),
   jitterMs: integer("jitter_ms").notNull().default(0),
 });
 

@@ -9,3 +9,9 @@ export const updatedAt = () =>
     .default(now)
     .$onUpdate(() => new Date());
 export const bool = (name: string) => integer(name, { mode: "boolean" });
+
+/**
+ * An integer that may pass 2^31, such as epoch milliseconds: every SQLite integer holds 64 bits, PostgreSQL's
+ * `integer` only 32, so there it becomes a `bigint` (read as a number).
+ */
+export const int64 = (name: string) => integer(name);

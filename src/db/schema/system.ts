@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, updatedAt, int64 } from "./columns";
 
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
@@ -25,11 +25,11 @@ export const jobs = sqliteTable(
     status: text("status", { enum: ["pending", "running", "done", "failed"] })
       .notNull()
       .default("pending"),
-    runAt: integer("run_at").notNull(),
-    everyMs: integer("every_ms"),
+    runAt: int64("run_at").notNull(),
+    everyMs: int64("every_ms"),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(5),
-    leaseUntil: integer("lease_until"),
+    leaseUntil: int64("lease_until"),
     lastError: text("last_error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt, bool } from "./columns";
+import { createdAt, updatedAt, bool, int64 } from "./columns";
 import { tickets } from "./tickets";
 
 /** Outbound webhooks: a URL that receives the chosen events, signed with its own secret. */
@@ -34,7 +34,7 @@ export const webhookDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
-    nextAttemptAt: integer("next_attempt_at"),
+    nextAttemptAt: int64("next_attempt_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -58,7 +58,7 @@ export const webhookAttempts = sqliteTable(
     statusCode: integer("status_code"),
     error: text("error"),
     durationMs: integer("duration_ms").notNull(),
-    at: integer("at").notNull(),
+    at: int64("at").notNull(),
   },
   (t) => [uniqueIndex("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
 );
