@@ -48,4 +48,21 @@ describe("KeyedLanes: the one per-key order of the message paths", () => {
     await waiting;
     expect(idle).toBe(true);
   });
+
+  test("settled(key) waits for the jobs of that key queued so far, not for later ones nor other keys", async () => {
+    const lanes = new KeyedLanes<string>();
+    const log: string[] = [];
+    const [a1, a2, b1] = [gate(log, "a1"), gate(log, "a2"), gate(log, "b1")];
+    void lanes.run("a", a1.job);
+    void lanes.run("b", b1.job);
+    const settled = lanes.settled("a").then(() => log.push("a settled"));
+    void lanes.run("a", a2.job);
+    a1.release();
+    await settled;
+    expect(log.slice(0, 4)).toEqual(["start a1", "start b1", "end a1", "a settled"]);
+    expect(log).not.toContain("end a2");
+    a2.release();
+    b1.release();
+    await lanes.idle();
+  });
 });

@@ -383,3 +383,29 @@ describe("cancelling", () => {
     expect((await ctx.sandbox.network.byWid(row.wid))?.mediaType).toBe("revoked");
   });
 });
+
+describe("flushes", () => {
+  test("a flush for one message sends the queued ones up to it, oldest first; those written after wait for theirs", async () => {
+    const { ctx, conn, ticket } = await setup();
+    const queue = async (wid: string) =>
+      (
+        await storeMessage(ctx.deps, {
+          ticketId: ticket.id,
+          contactId: null,
+          whatsappId: conn.id,
+          wid,
+          body: wid,
+          fromMe: true,
+          sendState: "queued",
+        })
+      ).message;
+    const [first, second, third] = [await queue("F-1"), await queue("F-2"), await queue("F-3")];
+    await ctx.deps.outbox.flush(ctx.deps, conn.id, second.id);
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.wid)).toEqual(["F-1", "F-2"]);
+    expect((await rowOf(ctx, third.id))!.sendState).toBe("queued");
+    await ctx.deps.outbox.flush(ctx.deps, conn.id);
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.wid)).toEqual(["F-1", "F-2", "F-3"]);
+    expect((await rowOf(ctx, first.id))!.sendState).toBe("sent");
+    ctx.sandbox.network.cancelAll();
+  });
+});

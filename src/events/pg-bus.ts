@@ -1,5 +1,6 @@
 import { SQL } from "bun";
 import type { Logger } from "../log";
+import { KeyedLanes } from "../shared/lanes";
 import { type EventBus, type EventListener, LocalEventBus } from "./bus";
 import type { DomainEvent, DomainEventName, DomainEvents } from "./catalogue";
 import { decodeTagged, encodeTagged } from "./wire";
@@ -44,9 +45,8 @@ export class PgEventBus implements EventBus {
   private readonly now: () => number;
   private readonly channel: string;
   private subscription?: SQL.ListenSubscription;
-  // Each chain runs one step at a time; a step never rejects, so a failure does not stop the ones after it.
-  private outgoing: Promise<void> = Promise.resolve();
-  private incoming: Promise<void> = Promise.resolve();
+  /** Notifications sent ("out") and heard ("in"), each direction one at a time in order. */
+  private readonly order = new KeyedLanes<"out" | "in">();
   private lastSweep = Number.NEGATIVE_INFINITY;
   private listens = 0;
   private closed = false;
@@ -76,7 +76,7 @@ export class PgEventBus implements EventBus {
     this.all.emit(name, payload);
     if (this.closed) return;
     const event = { name, payload } as DomainEvent;
-    this.outgoing = this.outgoing.then(() =>
+    void this.order.run("out", () =>
       this.publish(event).catch((error) =>
         this.log.error("event not published to other nodes", { event: name, error }),
       ),
@@ -101,8 +101,7 @@ export class PgEventBus implements EventBus {
     if (this.closed) return;
     this.closed = true;
     await this.subscription?.unlisten().catch((error) => this.log.error("event bus unlisten failed", { error }));
-    await this.outgoing;
-    await this.incoming;
+    await this.order.idle();
     await this.sql.close();
   }
 
@@ -132,7 +131,7 @@ export class PgEventBus implements EventBus {
 
   // Called by the driver: whatever goes wrong here is logged, never thrown back into it.
   private heard(text: string) {
-    this.incoming = this.incoming.then(() =>
+    void this.order.run("in", () =>
       this.receive(text).catch((error) => this.log.error("event from another node not delivered", { error })),
     );
   }

@@ -15,6 +15,7 @@ import {
   SWEEP_INTERVAL_MS,
 } from "./limits";
 import { listRooms, type Room, type TicketStatus } from "./rooms";
+import { KeyedLanes } from "../shared/lanes";
 import { TokenBucket } from "../shared/token-bucket";
 
 /** The part of Bun's ServerWebSocket the registry drives. */
@@ -63,8 +64,6 @@ interface Entry {
   dropAllowance: TokenBucket;
   logLines: TokenBucket;
   suppressedLogs: number;
-  /** Frames are handled one after another, also across the asynchronous token renewal. */
-  queue: Promise<void>;
   closed: boolean;
 }
 
@@ -77,6 +76,8 @@ export class SocketRegistry {
   private readonly entries = new Map<RawSocket, Entry>();
   private readonly byUser = new Map<number, Set<Entry>>();
   private readonly members = new Map<Room, Set<Entry>>();
+  /** A socket's frames are handled one after another, also across the asynchronous token renewal. */
+  private readonly frameOrder = new KeyedLanes<Entry>();
   private nextExpiry = Infinity;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -96,7 +97,6 @@ export class SocketRegistry {
       dropAllowance: new TokenBucket(DROPPED_FRAME_ALLOWANCE, DROPPED_FRAMES_FORGIVEN_PER_SECOND, now),
       logLines: new TokenBucket(LOG_LINES_BURST, LOG_LINES_PER_SECOND, now),
       suppressedLogs: 0,
-      queue: Promise.resolve(),
       closed: false,
     };
     this.entries.set(socket, entry);
@@ -122,7 +122,7 @@ export class SocketRegistry {
       if (!entry.frames.take()) return this.overLimit(entry);
       const msg = parseClientMessage(frame);
       if (!msg) return this.note(entry, "ignored an invalid socket frame");
-      entry.queue = entry.queue.then(() => this.handle(entry, msg)).catch((error) => this.failed(entry, error));
+      void this.frameOrder.run(entry, () => this.handle(entry, msg).catch((error) => this.failed(entry, error)));
     } catch (error) {
       this.failed(entry, error);
     }

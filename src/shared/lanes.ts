@@ -1,7 +1,7 @@
 /**
  * Jobs run one after another per key (a chat, a connection) and concurrently across keys, so a slow job holds up
- * only its own key; a job without a key runs at once. A failed job does not stop the next one. `idle()` tells when
- * every job started so far has ended.
+ * only its own key; a job without a key runs at once. A failed job does not stop the next one. `settled(key)` tells
+ * when the jobs of one key queued so far have ended, `idle()` when no job of any key is left.
  */
 export class KeyedLanes<K = string> {
   private readonly tails = new Map<K, Promise<void>>();
@@ -22,6 +22,11 @@ export class KeyedLanes<K = string> {
       if (--this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     });
     return result;
+  }
+
+  /** Resolves once the jobs of `key` queued so far have ended; jobs queued after this call are not waited for. */
+  settled(key: K): Promise<void> {
+    return this.tails.get(key) ?? Promise.resolve();
   }
 
   /** Resolves when no job is running or waiting. */

@@ -12,6 +12,7 @@ import { type BaileysLogger, bridgeLogger } from "./logger";
 import { holdBeforeReceipts } from "./receipt-guard";
 import { type BackoffOptions, closeAction } from "./reconnect";
 import type { SentMessageStore } from "./sent-store";
+import { KeyedLanes } from "../../shared/lanes";
 import type { Session, SetTimer } from "./session";
 import { type FetchLatestVersion, formatVersion, resolveWaVersion, type WaVersion } from "./version";
 
@@ -48,6 +49,8 @@ export class Sockets {
   private readonly baileysLog: BaileysLogger;
   /** Per connection and kept across sockets, so a reconnect cannot restart a message's retry count at zero. */
   private readonly retryCounts = new Map<number, TtlCache>();
+  /** A socket's history chunks are imported one after the other (one chat may span several). */
+  private readonly historyImports = new KeyedLanes<Session>();
   private versionQuery?: Promise<WaVersion>;
   private version?: WaVersion;
 
@@ -121,7 +124,6 @@ export class Sockets {
       calls: new Map(),
       firstQr,
       qrSeen,
-      history: Promise.resolve(),
     };
     this.sessions.set(conn.id, s);
     const inbox = this.opts.inboxOf(conn.id);
@@ -133,6 +135,7 @@ export class Sockets {
           isCurrent: (session) => this.isCurrent(session),
           onConnection: (session, update) => this.onConnection(session, update),
           inboxOf: this.opts.inboxOf,
+          importHistory: (session, job) => this.historyImports.run(session, job),
           now: this.opts.now,
           log: this.opts.log,
         }),

@@ -11,6 +11,8 @@ export interface EventTargets {
   isCurrent(s: Session): boolean;
   onConnection(s: Session, update: BaileysEventMap["connection.update"]): Promise<void>;
   inboxOf(connectionId: number): Inbox;
+  /** Runs a history chunk's import after the earlier chunks of the same socket. */
+  importHistory(s: Session, job: () => Promise<void>): Promise<void>;
   now(): number;
   log: Logger;
 }
@@ -48,8 +50,8 @@ export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, t
     if (history && to.isCurrent(s)) {
       const at = to.now();
       // Not awaited: an import must not hold up live messages.
-      s.history = s.history
-        .then(() => reportHistory(s, history, at))
+      void to
+        .importHistory(s, () => reportHistory(s, history, at))
         .catch((error) => to.log.error("history import failed", { whatsappId: id, error }));
     }
     // Events of an older socket of the connection were received all the same: they are kept too.

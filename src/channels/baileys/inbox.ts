@@ -49,10 +49,10 @@ export class Inbox {
   lidMapping?: LidMapping;
   private sink?: ChannelSink;
   private readonly lanes = new KeyedLanes();
+  /** The connection's batches, handed over to their chats' lanes one after another in the order they came. */
+  private readonly batches = new KeyedLanes<number>();
   /** Rows being handled, so a replay never handles one twice. */
   private readonly handling = new Set<number>();
-  /** The latest batch's turn to be handed over. */
-  private handedOver: Promise<void> = Promise.resolve();
   /** Messages journaled before their receipt, by message id, until their upsert comes. */
   private readonly awaitingUpsert = new Map<string, number>();
   private paused = true;
@@ -90,7 +90,10 @@ export class Inbox {
     this.opts.downloads.cancel(this.opts.connectionId);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
-    const handled = this.handedOver.then(() => this.lanes.idle()).then(() => false);
+    const handled = this.batches
+      .settled(this.opts.connectionId)
+      .then(() => this.lanes.idle())
+      .then(() => false);
     const timedOut = await Promise.race([handled, late]);
     clearTimeout(timer);
     if (timedOut)
@@ -115,11 +118,9 @@ export class Inbox {
     // Taken if it came before a drain began, even if its journal write ends after.
     const taken = !this.paused;
     const written = this.journaled(events);
-    const turn = this.handedOver.then(async () => {
+    await this.batches.run(this.opts.connectionId, async () => {
       for (const row of await written) if (taken) this.dispatch(row, true);
     });
-    this.handedOver = turn.catch(() => {});
-    await turn;
   }
 
   private async journaled(events: JournalEvent[]): Promise<{ id?: number; event: JournalEvent }[]> {

@@ -21,8 +21,6 @@ export interface Session {
   calls: Map<string, string>;
   firstQr: Promise<void>;
   qrSeen: () => void;
-  /** The latest history chunk's import: chunks are imported one after the other (one chat may span several). */
-  history: Promise<void>;
 }
 
 /** Runs `fn` after `ms` milliseconds; returns a function that cancels it. */

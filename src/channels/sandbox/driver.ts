@@ -3,6 +3,7 @@ import { extname, join } from "node:path";
 import { AppError } from "../../errors";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { lidOfAddress } from "../../shared/address";
+import { KeyedLanes } from "../../shared/lanes";
 import type {
   ChannelDriver,
   ChannelSink,
@@ -37,8 +38,8 @@ const kindOfMime = (mime: string): MessageKind =>
 export class SandboxDriver implements ChannelDriver, SandboxControls {
   readonly kind = "sandbox" as const;
   private readonly sessions = new Map<number, Session>();
-  /** Per connection, the last inbound message still on its way: the next one is handed over after it. */
-  private readonly arrivals = new Map<number, Promise<void>>();
+  /** Per connection, inbound messages are handed to the sink one after another, in the order they came. */
+  private readonly arrivals = new KeyedLanes<number>();
 
   constructor(readonly network: SandboxNetwork) {}
 
@@ -177,37 +178,29 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   /** A simulated phone writes to (or calls) the connection; goes through the sink like a real message. Returns the id. */
   async inbound(connectionId: number, input: SandboxInbound): Promise<string> {
     // Messages reach the app in the order they were sent, as over a phone's one socket, even when checking and
-    // recording them takes longer for some (a database with several connections answers in any order).
-    const previous = this.arrivals.get(connectionId) ?? Promise.resolve();
-    let handedOver!: () => void;
-    const turn = new Promise<void>((resolve) => {
-      handedOver = resolve;
+    // recording them takes longer for some (a database with several connections answers in any order): each is
+    // prepared at once and handed to the sink in its turn, which ends once the sink has taken it.
+    const prepared = this.prepare(connectionId, input);
+    // A failed preparation is thrown in its turn, below; until then it must not count as unhandled.
+    prepared.catch(() => undefined);
+    const { id, handled } = await this.arrivals.run(connectionId, async () => {
+      const arrival = await prepared;
+      return { id: arrival.id, handled: arrival.handOver() };
     });
-    this.arrivals.set(connectionId, turn);
-    try {
-      return await this.arrive(connectionId, input, previous, handedOver);
-    } finally {
-      handedOver();
-      if (this.arrivals.get(connectionId) === turn) this.arrivals.delete(connectionId);
-    }
+    await handled;
+    return id;
   }
 
-  private async arrive(
+  /** Checks and records one arrival; returns its id and the call that hands it to the sink. */
+  private async prepare(
     connectionId: number,
     input: SandboxInbound,
-    previous: Promise<void>,
-    handOver: () => void,
-  ): Promise<string> {
+  ): Promise<{ id: string; handOver: () => Promise<void> }> {
     const session = await this.connected(connectionId);
     const id = input.id || this.newMessageId(connectionId);
     const at = this.network.now();
-    if (input.call === "missed") {
-      await previous;
-      const call = session.sink.onCall(connectionId, { id, from: input.from, at, kind: "missed" });
-      handOver();
-      await call;
-      return id;
-    }
+    if (input.call === "missed")
+      return { id, handOver: () => session.sink.onCall(connectionId, { id, from: input.from, at, kind: "missed" }) };
     const kind: MessageKind = input.mediaType ?? "chat";
     const received =
       input.mediaBase64 && kind !== "chat"
@@ -245,11 +238,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
       groupName: input.groupName,
       ...(lid ? { lid } : {}),
     };
-    await previous;
-    const handled = session.sink.onMessage(connectionId, message);
-    handOver();
-    await handled;
-    return id;
+    return { id, handOver: () => session.sink.onMessage(connectionId, message) };
   }
 
   /** The network tells which phone number a LID belongs to (WhatsApp's `lid-mapping.update`). */

@@ -1,11 +1,12 @@
 import { atomically, first } from "../../db/client";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
-import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
 import type { OutgoingMedia, SendOptions } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import { KeyedLanes } from "../../shared/lanes";
 import type { ErrorCode } from "../../shared/error-codes";
 import { findConnection } from "../connections/lookup";
 import { contactChat } from "../contacts/lookup";
@@ -17,76 +18,45 @@ import { emitMessageUpdate } from "./store";
 
 type SendState = NonNullable<MessageRow["sendState"]>;
 
-interface Lane {
-  /** Set when more was queued while the lane ran: it looks again before stopping. */
-  again: boolean;
-  run: Promise<void>;
-  /** Callers waiting for one message to leave the queue (sent, failed or left queued for later). */
-  waiters: Map<number, (() => void)[]>;
-}
-
 /**
- * Messages sent from here are stored first (`queued`) and handed to the network by one lane per connection,
- * oldest first, and only while that connection is CONNECTED: a message written while it is down waits and goes
+ * Messages sent from here are stored first (`queued`) and handed to the network oldest first, one at a time per
+ * connection, and only while that connection is CONNECTED: a message written while it is down waits and goes
  * out once it is back, in the order it was written. A row is claimed (`sending`) in a transaction before the
- * network call, so no two lanes can send it; one left `sending` by a stop or a crash is queued again at start
+ * network call, so no two flushes can send it; one left `sending` by a stop or a crash is queued again at start
  * and sent under the same id, which WhatsApp does not deliver twice.
  */
 export class Outbox {
-  private readonly lanes = new Map<number, Lane>();
+  /**
+   * A connection's flushes, one after another. Flushes are asked for from inside a driver's status report: a job
+   * of KeyedLanes starts a turn later, once that report has returned.
+   */
+  private readonly flushes = new KeyedLanes<number>();
 
   /**
-   * Sends what is queued on the connection if it is connected (a no-op otherwise). With `messageId`, resolves
-   * once that message was handled or the lane stopped; without, once the lane is idle.
+   * Sends what is queued on the connection if it is connected (a no-op otherwise): with `messageId`, the queued
+   * messages up to that one, which each have a flush of their own for what comes after; without, all of them.
+   * Resolves once done, or stopped by the link going down or by a failure (logged); never rejects.
    */
   flush(deps: AppDeps, connectionId: number, messageId?: number): Promise<void> {
-    let lane = this.lanes.get(connectionId);
-    if (lane) lane.again = true;
-    else {
-      const fresh: Lane = { again: true, run: Promise.resolve(), waiters: new Map() };
-      this.lanes.set(connectionId, fresh);
-      fresh.run = this.run(deps, connectionId, fresh);
-      lane = fresh;
-    }
-    if (messageId === undefined) return lane.run;
-    const waiting = lane;
-    return new Promise((resolve) =>
-      waiting.waiters.set(messageId, [...(waiting.waiters.get(messageId) ?? []), resolve]),
-    );
+    return this.flushes
+      .run(connectionId, () => drain(deps, connectionId, messageId))
+      .catch((error) => deps.log.error("outbox flush failed", { whatsappId: connectionId, error }));
   }
 
-  /** Resolves when nothing is being sent on the connection. */
+  /** Resolves once the flushes of the connection asked for so far have ended: nothing of theirs is being sent. */
   idle(connectionId: number): Promise<void> {
-    return this.lanes.get(connectionId)?.run ?? Promise.resolve();
+    return this.flushes.settled(connectionId);
   }
+}
 
-  private async run(deps: AppDeps, connectionId: number, lane: Lane) {
-    // Flushes are asked for from inside a driver's status report: start once that report has returned.
-    await Promise.resolve();
-    try {
-      while (lane.again) {
-        lane.again = false;
-        await this.drain(deps, connectionId, lane);
-      }
-    } catch (error) {
-      deps.log.error("outbox flush failed", { whatsappId: connectionId, error });
-    } finally {
-      this.lanes.delete(connectionId);
-      for (const waiters of lane.waiters.values()) for (const resolve of waiters) resolve();
-    }
-  }
-
-  private async drain(deps: AppDeps, connectionId: number, lane: Lane) {
-    for (;;) {
-      if (!(await isConnected(deps, connectionId))) return;
-      const row = await claimNext(deps, connectionId);
-      if (!row) return;
-      const outcome = await deliver(deps, row);
-      for (const resolve of lane.waiters.get(row.id) ?? []) resolve();
-      lane.waiters.delete(row.id);
-      // The link went down mid-send: later messages wait with it, so they keep their order.
-      if (outcome === "queued") return;
-    }
+async function drain(deps: AppDeps, connectionId: number, upTo: number | undefined) {
+  for (;;) {
+    if (!(await isConnected(deps, connectionId))) return;
+    const row = await claimNext(deps, connectionId, upTo);
+    if (!row) return;
+    const outcome = await deliver(deps, row);
+    // The link went down mid-send: later messages wait with it, so they keep their order.
+    if (outcome === "queued" || row.id === upTo) return;
   }
 }
 
@@ -96,13 +66,20 @@ async function isConnected(deps: AppDeps, connectionId: number): Promise<boolean
   return (await findConnection(deps.db, connectionId))?.status === "CONNECTED";
 }
 
-async function claimNext(deps: AppDeps, connectionId: number): Promise<MessageRow | undefined> {
+/** Claims the connection's oldest queued message (up to the id `upTo`, when given). */
+async function claimNext(deps: AppDeps, connectionId: number, upTo?: number): Promise<MessageRow | undefined> {
   const row = await atomically(deps.db, async (tx) => {
     const next = await first(
       tx
         .select({ id: messages.id })
         .from(messages)
-        .where(and(eq(messages.sendState, "queued"), eq(messages.whatsappId, connectionId)))
+        .where(
+          and(
+            eq(messages.sendState, "queued"),
+            eq(messages.whatsappId, connectionId),
+            upTo === undefined ? undefined : lte(messages.id, upTo),
+          ),
+        )
         .orderBy(asc(messages.id))
         .limit(1),
     );

@@ -1,12 +1,14 @@
 import type { AppDeps } from "../../deps";
 import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedules } from "./dispatch";
 import type { JobRunner } from "../../jobs/runner";
+import { KeyedLanes } from "../../shared/lanes";
 
-const settling = new WeakMap<AppDeps, Promise<void>>();
+/** Per app, the schedules of messages heard as sent or failed are settled one after another. */
+const settling = new KeyedLanes<AppDeps>();
 
 /** Resolves once the schedules of every message heard as sent or failed so far are settled. */
 export function schedulesSettled(deps: AppDeps): Promise<void> {
-  return settling.get(deps) ?? Promise.resolve();
+  return settling.settled(deps);
 }
 
 /**
@@ -19,12 +21,9 @@ export async function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs 
     if (event.name !== "message.updated") return;
     const { id, sendState } = event.payload.message;
     if (sendState !== "sent" && sendState !== "failed") return;
-    settling.set(
-      deps,
-      schedulesSettled(deps).then(() =>
-        settleWaitingSchedules(deps, id).catch((error) =>
-          deps.log.warn("schedule not settled", { messageId: id, error }),
-        ),
+    void settling.run(deps, () =>
+      settleWaitingSchedules(deps, id).catch((error) =>
+        deps.log.warn("schedule not settled", { messageId: id, error }),
       ),
     );
   });

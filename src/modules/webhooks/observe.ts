@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
+import { KeyedLanes } from "../../shared/lanes";
 import type { MessageDto } from "../messages/store";
 import { findContact } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
@@ -89,30 +90,27 @@ async function observe(deps: AppDeps, event: DomainEvent) {
 
 const OBSERVED = new Set<DomainEvent["name"]>(["message.created", "message.updated", "ticket.updated"]);
 
-const recording = new WeakMap<AppDeps, Promise<void>>();
+/** Per app, events are recorded one after another, so deliveries keep the events' order. */
+const recording = new KeyedLanes<AppDeps>();
 
 /** Resolves once every event heard so far is recorded. */
 export function webhookEventsRecorded(deps: AppDeps): Promise<void> {
-  return recording.get(deps) ?? Promise.resolve();
+  return recording.settled(deps);
 }
 
 /**
  * Turns domain events into webhook deliveries. Recording writes to the database, so it runs once the emitting
- * code has finished rather than inside it, one event after another so deliveries keep the events' order.
+ * code has finished rather than inside it (a job of KeyedLanes starts a turn later), in the events' order.
  */
 export function observeForWebhooks(deps: AppDeps) {
   return (event: DomainEvent) => {
     if (!OBSERVED.has(event.name)) return;
-    const previous = webhookEventsRecorded(deps);
-    recording.set(
-      deps,
-      previous.then(async () => {
-        try {
-          await observe(deps, event);
-        } catch (error) {
-          deps.log.warn("webhook event not recorded", { event: event.name, error });
-        }
-      }),
-    );
+    void recording.run(deps, async () => {
+      try {
+        await observe(deps, event);
+      } catch (error) {
+        deps.log.warn("webhook event not recorded", { event: event.name, error });
+      }
+    });
   };
 }
