@@ -30,6 +30,31 @@ function deferredDb(path = ":memory:") {
 const anEvent = { name: "tag.deleted", payload: { tagId: 1 } } as const satisfies DomainEvent;
 
 describe("group commit", () => {
+  test("a batch that fails after its commit answers its callers and the next batch still commits", async () => {
+    const { db, events, rows } = deferredDb();
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
+    let failEmits = 1;
+    const failingBus = {
+      ...events,
+      emit: (name: DomainEvent["name"], payload: DomainEvent["payload"]) => {
+        if (failEmits-- > 0) throw new Error("publishing failed");
+        events.emit(name as never, payload as never);
+      },
+      subscribe: events.subscribe.bind(events),
+      subscribeAll: events.subscribeAll.bind(events),
+    };
+    const commits = new GroupCommit(db, failingBus as never);
+    const first = commits.run(async (bus) => {
+      sqliteClient(db).exec("INSERT INTO child (id, parent_id) VALUES (1, 1)");
+      bus.emit(anEvent.name, anEvent.payload);
+    });
+    await expect(first).rejects.toThrow("publishing failed");
+    await commits.run(async () => {
+      sqliteClient(db).exec("INSERT INTO child (id, parent_id) VALUES (2, 1)");
+    });
+    expect(rows().map((r) => r.id)).toEqual([1, 2]);
+  });
+
   test("writes asked for together share one transaction; each caller hears back after the commit, with its events published then, in order", async () => {
     const dir = mkdtempSync(join(tmpdir(), "group-commit-"));
     const { db, commits, heard, rows } = deferredDb(join(dir, "db.sqlite"));

@@ -71,7 +71,13 @@ export class GroupCommit {
     this.committing = this.committing.then(() => {
       const batch = this.queue;
       this.queue = [];
-      return batch.length ? this.commit(batch) : undefined;
+      // A failure after the transaction (publishing its events, restoring the temp store) answers the batch's
+      // callers that are still waiting, and leaves the turn to the next batch instead of stopping them all.
+      return batch.length
+        ? this.commit(batch).catch((error) => {
+            for (const job of batch) job.reject(error);
+          })
+        : undefined;
     });
     return this.committing;
   }
