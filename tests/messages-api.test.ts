@@ -1,10 +1,12 @@
 // @engine once
 import { one, first as firstRow } from "../src/db/client";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
+import * as families from "../src/modules/auth/families";
 import { storeMessage } from "../src/modules/messages/store";
+import * as usersService from "../src/modules/users/service";
 import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -214,6 +216,29 @@ describe("POST /messages/:ticketId", () => {
       ["document", "application/pdf", "report.pdf", "report.pdf"],
     ]);
     expect(rows[0]!.mediaUrl).toMatch(/^[0-9a-f-]{36}\.png$/);
+  });
+
+  test("a panel send checks the session once: the request guard's check before the body serves the route too", async () => {
+    const ctx = await makeTestApp({ apiUserLimits: { inFlight: 1, perSecond: 1, burst: 2 } });
+    const wa = await createSandboxConnection(ctx);
+    const { user, token } = await loginAs(ctx);
+    const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
+    const userLookups = spyOn(usersService, "loadAuthUser");
+    const familyLookups = spyOn(families, "familyIsActive");
+    try {
+      const res = await multipart(ctx, `/api/messages/${t.id}`, token, [{ bytes: PNG, name: "a.png" }], "caption");
+      expect(res.status).toBe(200);
+      expect(userLookups).toHaveBeenCalledTimes(1);
+      expect(familyLookups).toHaveBeenCalledTimes(1);
+    } finally {
+      userLookups.mockRestore();
+      familyLookups.mockRestore();
+    }
+    // The user's limiter still admits each request once and releases it once its answer is out: a burst of two
+    // (the clock stands still) leaves room for one more send after it, not two.
+    await new Promise((resolve) => setImmediate(resolve));
+    const again = () => call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "again" } });
+    expect([(await again()).status, (await again()).status]).toEqual([200, 429]);
   });
 
   test("a chat voice recording (ogg or audio-only webm named audio-record-site-*) goes as a voice note; other audio does not", async () => {

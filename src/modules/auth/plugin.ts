@@ -26,8 +26,8 @@ export function authContext(deps: AppDeps, tokens: Tokens) {
   const releases = new WeakMap<Request, () => void>();
   return new Elysia({ name: "auth.context", seed: ++instances }).macro({
     auth: (rule: true | Permission) => ({
-      async transform({ headers, request }: { headers: Record<string, string | undefined>; request: Request }) {
-        const user = await userFromAccessToken(deps, tokens, bearer(headers.authorization));
+      async transform({ request }: { request: Request }) {
+        const user = await requestUser(deps, tokens, request);
         if (rule !== true && !can(user.profile, rule)) throw forbidden();
         const admission = limiter.admit(user.id);
         if (!admission.admitted)
@@ -45,6 +45,23 @@ export function authContext(deps: AppDeps, tokens: Tokens) {
     }),
   });
 }
+
+/**
+ * The user behind a request's access token, checked once per request: the request guard checks it before
+ * reading a large body, and the `auth` macro then takes that answer instead of querying the session again.
+ * Kept per app (by its tokens), so two apps in one process never share an answer.
+ */
+export async function requestUser(deps: AppDeps, tokens: Tokens, request: Request): Promise<AuthUser> {
+  let checked = checkedRequests.get(tokens);
+  if (!checked) checkedRequests.set(tokens, (checked = new WeakMap()));
+  const known = checked.get(request);
+  if (known) return known;
+  const user = await userFromAccessToken(deps, tokens, bearer(request.headers.get("authorization")));
+  checked.set(request, user);
+  return user;
+}
+
+const checkedRequests = new WeakMap<Tokens, WeakMap<Request, AuthUser>>();
 
 /** Resolves an access token to its user, or throws the refusal the client expects. */
 export async function userFromAccessToken(deps: AppDeps, tokens: Tokens, token: string | undefined): Promise<AuthUser> {
@@ -83,7 +100,7 @@ export async function currentSessionUser(
   return (await familyIsActive(deps, session.familyId, user.id)) ? { ...user, familyId: session.familyId } : undefined;
 }
 
-function bearer(header: string | undefined): string | undefined {
+function bearer(header: string | null): string | undefined {
   const match = header?.match(/^Bearer\s+(.+)$/i);
   return match?.[1]?.trim();
 }

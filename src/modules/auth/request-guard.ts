@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden } from "../../errors";
-import { userFromAccessToken } from "./plugin";
+import { requestUser } from "./plugin";
 import { assertApiToken } from "../external-api/token";
 import type { Tokens } from "./tokens";
 import { can, type Permission } from "../../shared/permissions";
@@ -52,11 +52,7 @@ export function requestGuard(deps: AppDeps, tokens: Tokens) {
       await assertApiToken(deps.db, request.headers.get("authorization"));
       return;
     }
-    const bearer = request.headers
-      .get("authorization")
-      ?.match(/^Bearer\s+(.+)$/i)?.[1]
-      ?.trim();
-    const user = await userFromAccessToken(deps, tokens, bearer);
+    const user = await requestUser(deps, tokens, request);
     if (rule !== true && !can(user.profile, rule)) throw forbidden();
   }
 }
