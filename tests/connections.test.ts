@@ -1,8 +1,13 @@
 // @engine once
 import { one } from "../src/db/client";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { createApp } from "../src/app";
 import { contacts, queues, tickets, connectionPhonebook, connections } from "../src/db/tables";
+import type { Reader } from "../src/db/client";
+import { LocalEventBus } from "../src/events/bus";
+import { createLogger } from "../src/log";
+import * as connectionsLookup from "../src/modules/connections/lookup";
+import { providerCache } from "../src/modules/connections/provider-cache";
 import { FakeChannels } from "./fake-channels";
 import { call, loginAs, makeTestApp, testConfig } from "./helpers";
 
@@ -239,5 +244,31 @@ describe("connections", () => {
       json: { message: "Whatsapp deleted." },
     });
     expect(await ctx.channels.isRunning(created.json.id)).toBe(false);
+  });
+});
+
+describe("the provider cache", () => {
+  test("keeps a provider until the connection is edited or deleted; a read under way then is not kept", async () => {
+    const events = new LocalEventBus(createLogger("silent"));
+    let during: (() => void) | undefined;
+    const lookups = spyOn(connectionsLookup, "connectionProvider").mockImplementation(async () => {
+      during?.();
+      return "sandbox";
+    });
+    try {
+      const providerOf = providerCache({} as Reader, events);
+      await providerOf(1);
+      await providerOf(1);
+      expect(lookups).toHaveBeenCalledTimes(1);
+      events.emit("connection.deleted", { connectionId: 1 });
+      during = () => events.emit("connection.deleted", { connectionId: 1 });
+      await providerOf(1);
+      during = undefined;
+      await providerOf(1);
+      await providerOf(1);
+      expect(lookups).toHaveBeenCalledTimes(3);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
 import * as families from "../src/modules/auth/families";
+import * as connectionsLookup from "../src/modules/connections/lookup";
 import { storeMessage } from "../src/modules/messages/store";
 import * as usersService from "../src/modules/users/service";
 import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
@@ -239,6 +240,32 @@ describe("POST /messages/:ticketId", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const again = () => call(ctx.app, "POST", `/api/messages/${t.id}`, { token, body: { body: "again" } });
     expect([(await again()).status, (await again()).status]).toEqual([200, 429]);
+  });
+
+  test("a send reads the connection's provider at most once, and a provider change applies from the next send", async () => {
+    const ctx = await makeTestApp();
+    const wa = await createSandboxConnection(ctx);
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const t = await seed(ctx, { userId: admin.user.id, whatsappId: wa.id });
+    const send = (body: string) =>
+      call(ctx.app, "POST", `/api/messages/${t.id}`, { token: admin.token, body: { body } });
+    const edit = (body: Record<string, unknown>) =>
+      call(ctx.app, "PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body });
+    const lookups = spyOn(connectionsLookup, "connectionProvider");
+    try {
+      expect((await edit({ name: "Renamed" })).status).toBe(200);
+      expect((await send("first")).status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1);
+      expect((await send("second")).status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1);
+
+      expect((await edit({ provider: "baileys" })).status).toBe(200);
+      const refused = await send("third");
+      expect(lookups).toHaveBeenCalledTimes(2);
+      expect(refused).toMatchObject({ status: 400, json: { error: "ERR_WAPP_NOT_INITIALIZED" } });
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   test("a chat voice recording (ogg or audio-only webm named audio-record-site-*) goes as a voice note; other audio does not", async () => {

@@ -182,7 +182,7 @@ export type InboundSink = Omit<ChannelSink, "onStatus">;
 export interface ConnectionRecords {
   /** The connection as a driver needs it to start, or undefined when it does not exist. */
   load(connectionId: number): Promise<ConnectionRef | undefined>;
-  /** The connection's provider kind, or undefined when it does not exist. */
+  /** The connection's provider kind, or undefined when it does not exist; asked on every operation, so kept. */
   providerOf(connectionId: number): Promise<Provider | undefined>;
   /** Every connection, by id. */
   ids(): Promise<number[]>;

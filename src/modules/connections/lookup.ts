@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
+import type { Provider } from "../../shared/contracts/providers";
 
 /** The connection row by id. */
 export async function findConnection(db: Reader, id: number): Promise<ConnectionRow | undefined> {
@@ -12,6 +13,19 @@ export async function findConnection(db: Reader, id: number): Promise<Connection
 const connectionById = prepared((db) =>
   db
     .select()
+    .from(connections)
+    .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** The connection's provider kind, or undefined when there is no such connection. */
+export async function connectionProvider(db: Reader, id: number): Promise<Provider | undefined> {
+  return (await providerById(db).get({ id }))?.provider;
+}
+
+const providerById = prepared((db) =>
+  db
+    .select({ provider: connections.provider })
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
     .prepare(),

@@ -3,6 +3,7 @@ import { eq, ne } from "drizzle-orm";
 import type { ConnectionRecords, ConnectionStatus, StatusInfo } from "../../channels/types";
 import { type ConnectionRow, connectionPhonebook, connections } from "../../db/tables";
 import type { EventBus } from "../../events/bus";
+import { providerCache } from "./provider-cache";
 
 /** The session row as announced: the connection row without its call token (`wavoip`). */
 export function publicSession(row: ConnectionRow) {
@@ -12,6 +13,7 @@ export function publicSession(row: ConnectionRow) {
 
 /** The connections table as the connection manager sees it; every status change is announced on the bus. */
 export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
+  const providerOf = providerCache(db, events);
   return {
     async load(connectionId) {
       const row = await first(db.select().from(connections).where(eq(connections.id, connectionId)));
@@ -24,13 +26,7 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
       };
     },
 
-    async providerOf(connectionId) {
-      return (
-        await first(
-          db.select({ provider: connections.provider }).from(connections).where(eq(connections.id, connectionId)),
-        )
-      )?.provider;
-    },
+    providerOf,
 
     async ids() {
       return (await db.select({ id: connections.id }).from(connections)).map((r) => r.id);
