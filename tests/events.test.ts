@@ -4,7 +4,7 @@ import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";
 import { BunTopicHub, RecordingHub } from "../src/realtime/hub";
 import { publishToBrowsers } from "../src/realtime/listener";
-import { call, loginAs, makeTestApp } from "./helpers";
+import { call, loginAs, makeTestApp, stubPayload } from "./helpers";
 
 function silentLog() {
   const errors: unknown[] = [];
@@ -84,9 +84,9 @@ describe("frame ids", () => {
     const b = new BunTopicHub("node-b");
     a.attach(server);
     b.attach(server);
-    a.publish("all", "tag", {});
-    b.publish("all", "tag", {});
-    a.publish(["all", "admins"], "tag", {});
+    a.publish("all", "tag", stubPayload({}));
+    b.publish("all", "tag", stubPayload({}));
+    a.publish(["all", "admins"], "tag", stubPayload({}));
     expect(ids).toEqual(["node-a-1", "node-b-1", "node-a-2", "node-a-2"]);
   });
 });

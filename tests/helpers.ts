@@ -269,3 +269,8 @@ export function islandProps(html: string, name: string) {
   if (!m) throw new Error(`no island ${name}`);
   return JSON.parse(m[1]!);
 }
+
+/** A payload for tests of who hears a frame, not of what it says: any shape, accepted for every event. */
+export function stubPayload(fields: object): never {
+  return fields as never;
+}

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { BunTopicHub } from "../src/realtime/hub";
 import type { Room } from "../src/realtime/rooms";
+import { stubPayload } from "./helpers";
 
 /** Bun's topic server as the hub sees it: every subscribed socket of a topic gets the published data. */
 class FakeTopicServer {
@@ -30,7 +31,7 @@ describe("realtime fan-out", () => {
     hub.attach(server);
     stringify = spyOn(JSON, "stringify");
 
-    hub.publish(rooms, "appMessage", { action: "create", message: { id: 1, body: "hello" } });
+    hub.publish(rooms, "appMessage", stubPayload({ action: "create", message: { id: 1, body: "hello" } }));
 
     expect(stringify).toHaveBeenCalledTimes(1);
     const frames = [...server.delivered.values()].flat();

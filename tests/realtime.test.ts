@@ -5,7 +5,7 @@ import type { createApp } from "../src/app";
 import { contacts, queues, tickets } from "../src/db/tables";
 import { BunTopicHub } from "../src/realtime/hub";
 import { ticketRooms } from "../src/realtime/rooms";
-import { loginAs, makeTestApp, type TestContext } from "./helpers";
+import { loginAs, makeTestApp, stubPayload, type TestContext } from "./helpers";
 import { TestSocket } from "./ws-client";
 
 let ctx: TestContext<BunTopicHub>;
@@ -86,18 +86,21 @@ describe("/ws", () => {
     socket.send({ type: "joinNotification" });
     await hub.settled();
     await socket.fence();
-    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", {
-      action: "update",
-      ticket: { id: ids.supportTicket },
-    });
-    hub.publish(ticketRooms(ticketOf(ids.salesTicket, ids.sales)), "ticket", {
-      action: "update",
-      ticket: { id: ids.salesTicket },
-    });
-    hub.publish(ticketRooms(ticketOf(ids.noQueueTicket, null)), "ticket", {
-      action: "update",
-      ticket: { id: ids.noQueueTicket },
-    });
+    hub.publish(
+      ticketRooms(ticketOf(ids.supportTicket, ids.support)),
+      "ticket",
+      stubPayload({ action: "update", ticket: { id: ids.supportTicket } }),
+    );
+    hub.publish(
+      ticketRooms(ticketOf(ids.salesTicket, ids.sales)),
+      "ticket",
+      stubPayload({ action: "update", ticket: { id: ids.salesTicket } }),
+    );
+    hub.publish(
+      ticketRooms(ticketOf(ids.noQueueTicket, null)),
+      "ticket",
+      stubPayload({ action: "update", ticket: { id: ids.noQueueTicket } }),
+    );
     await hub.settled();
     await socket.fence();
     const seen = socket.received("ticket").map((f) => f.payload.ticket.id);
@@ -115,12 +118,13 @@ describe("/ws", () => {
     hub.publish(
       ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: user.id }),
       "ticket",
-      { action: "update", n: 1 },
+      stubPayload({ action: "update", n: 1 }),
     );
-    hub.publish(ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: null }), "ticket", {
-      action: "update",
-      n: 2,
-    });
+    hub.publish(
+      ticketRooms({ id: ids.supportTicket, status: "open", queueId: ids.support, userId: null }),
+      "ticket",
+      stubPayload({ action: "update", n: 2 }),
+    );
     await hub.settled();
     await socket.fence();
     expect(socket.received("ticket").map((f) => f.payload.n)).toEqual([1]);
@@ -135,7 +139,7 @@ describe("/ws", () => {
     socket.send({ type: "joinNotification" });
     await hub.settled();
     await socket.fence();
-    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", { action: "update" });
+    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", stubPayload({ action: "update" }));
     await hub.settled();
     await socket.fence();
     const frames = socket.received("ticket");
@@ -153,8 +157,8 @@ describe("/ws", () => {
     socket.send({ type: "joinChatBox", ticketId: 999999 });
     await hub.settled();
     await socket.fence();
-    hub.publish(`ticket:${ids.supportTicket}`, "appMessage", { action: "create", n: 1 });
-    hub.publish(`ticket:${ids.salesTicket}`, "appMessage", { action: "create", n: 2 });
+    hub.publish(`ticket:${ids.supportTicket}`, "appMessage", stubPayload({ action: "create", n: 1 }));
+    hub.publish(`ticket:${ids.salesTicket}`, "appMessage", stubPayload({ action: "create", n: 2 }));
     await hub.settled();
     await socket.fence();
     expect(socket.received("appMessage").map((f) => f.payload.n)).toEqual([2]);
@@ -166,8 +170,8 @@ describe("/ws", () => {
     const admin = await TestSocket.open(`${url}?token=${(await loginAs(ctx, { profile: "admin" })).token}`);
     await agent.next("ready");
     await admin.next("ready");
-    hub.publish("all", "tag", { action: "create" });
-    hub.publish("admins", "settings", { action: "update" });
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
+    hub.publish("admins", "settings", stubPayload({ action: "update" }));
     await hub.settled();
     await agent.fence();
     await hub.settled();

@@ -8,7 +8,7 @@ import { createTokens } from "../src/modules/auth/tokens";
 import { BunTopicHub } from "../src/realtime/hub";
 import { CLOSE, DROPPED_FRAME_ALLOWANCE, FRAME_BURST, LOG_LINES_BURST } from "../src/realtime/limits";
 import { ticketRooms } from "../src/realtime/rooms";
-import { call, loginAs, makeTestApp, testConfig, type TestContext } from "./helpers";
+import { call, loginAs, makeTestApp, stubPayload, testConfig, type TestContext } from "./helpers";
 import { TestSocket } from "./ws-client";
 
 let ctx: TestContext<BunTopicHub>;
@@ -81,7 +81,7 @@ describe("C1: oversized and deeply nested frames", () => {
     expect((await fetch(health)).status).toBe(200);
     await hub.settled();
     await bystander.fence();
-    hub.publish("all", "tag", { action: "create" });
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
     await hub.settled();
     await bystander.fence();
     expect(bystander.received("tag")).toHaveLength(1);
@@ -112,7 +112,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     const otherSocket = await openAs(otherDevice.json.token);
     expect((await http("DELETE", "/api/auth/logout", { token })).status).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
-    hub.publish("all", "tag", { action: "create" });
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
     expect(socket.received("tag")).toHaveLength(0);
     expect(socket.received("user")).toHaveLength(0);
     await hub.settled();
@@ -150,8 +150,8 @@ describe("H3: a socket follows its session and its user's access", () => {
     expect((await http("DELETE", `/api/users/${agent.user.id}`, { token: admin.token })).status).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
     const ticket = await newTicket(sales);
-    hub.publish(ticketRooms(ticket), "ticket", { action: "update", ticket });
-    hub.publish("all", "tag", { action: "create" });
+    hub.publish(ticketRooms(ticket), "ticket", stubPayload({ action: "update", ticket }));
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
     expect(socket.received("ticket")).toHaveLength(0);
     expect(socket.received("tag")).toHaveLength(0);
     expect(socket.received("user")).toHaveLength(0);
@@ -171,9 +171,17 @@ describe("H3: a socket follows its session and its user's access", () => {
 
     const res = await http("PUT", `/api/users/${agent.user.id}`, { token: admin.token, body: { queueIds: [sales] } });
     expect(res.status).toBe(200);
-    hub.publish(ticketRooms(supportTicket), "ticket", { action: "update", ticket: { id: supportTicket.id } });
-    hub.publish(`ticket:${supportTicket.id}`, "appMessage", { action: "create", ticketId: supportTicket.id });
-    hub.publish(ticketRooms(salesTicket), "ticket", { action: "update", ticket: { id: salesTicket.id } });
+    hub.publish(
+      ticketRooms(supportTicket),
+      "ticket",
+      stubPayload({ action: "update", ticket: { id: supportTicket.id } }),
+    );
+    hub.publish(
+      `ticket:${supportTicket.id}`,
+      "appMessage",
+      stubPayload({ action: "create", ticketId: supportTicket.id }),
+    );
+    hub.publish(ticketRooms(salesTicket), "ticket", stubPayload({ action: "update", ticket: { id: salesTicket.id } }));
     await hub.settled();
     await socket.fence();
 
@@ -195,7 +203,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     expect(
       (await http("PUT", `/api/tickets/${ticket.id}`, { token: admin.token, body: { queueId: support } })).status,
     ).toBe(200);
-    hub.publish(`ticket:${ticket.id}`, "appMessage", { action: "create", ticketId: ticket.id });
+    hub.publish(`ticket:${ticket.id}`, "appMessage", stubPayload({ action: "create", ticketId: ticket.id }));
     await hub.settled();
     await socket.fence();
 
@@ -208,7 +216,7 @@ describe("H3: a socket follows its session and its user's access", () => {
   test("H3: a socket whose access token expired is closed with 4001 before the next event", async () => {
     const socket = await openAs((await loginAs(ctx)).token);
     ctx.clock.advance((ctx.deps.config.accessTokenTtl + 1) * 1000);
-    hub.publish("all", "tag", { action: "create" });
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
     expect(socket.received("tag")).toHaveLength(0);
   });
@@ -220,7 +228,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     socket.send({ type: "token", token: longer });
     expect((await socket.next("token")).payload.expiresIn).toBeGreaterThan(3000);
     ctx.clock.advance((ctx.deps.config.accessTokenTtl + 1) * 1000);
-    hub.publish("all", "tag", { action: "create" });
+    hub.publish("all", "tag", stubPayload({ action: "create" }));
     await hub.settled();
     await socket.fence();
     expect(socket.received("tag")).toHaveLength(1);

@@ -1,4 +1,4 @@
-import type { EventName, Frame } from "./events";
+import type { EventName, Frame, ServerEvents } from "./events";
 import type { Room } from "./rooms";
 
 /**
@@ -8,7 +8,7 @@ import type { Room } from "./rooms";
  * subscribed to more than one of them handles it once.
  */
 export interface RealtimeHub {
-  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown): void;
+  publish<E extends EventName>(rooms: Room | readonly Room[], event: E, payload: ServerEvents[E]): void;
   /** Hubs that reach sockets call `listener` on every publish before any socket gets the frame. */
   beforeFanOut?(listener: FanOutListener): void;
 }
@@ -92,12 +92,12 @@ export class BunTopicHub implements RealtimeHub {
     this.listeners.push(listener);
   }
 
-  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
+  publish<E extends EventName>(rooms: Room | readonly Room[], event: E, payload: ServerEvents[E]) {
     if (!this.server) return;
     const server = this.server;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     this.fanOut.publish(targets, event, payload, () => {
-      const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } satisfies Frame);
+      const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } as Frame);
       for (const room of targets) server.publish(room, frame);
     });
   }

@@ -1,10 +1,11 @@
 import type { DomainEvent } from "../events/catalogue";
 import type { EventBus } from "../events/bus";
-import type { EventName } from "./events";
+import type { EventName, ServerEvents } from "./events";
 import type { RealtimeHub } from "./hub";
 import { notificationRooms, type Room, statusRooms, ticketRooms } from "./rooms";
 
-type Frame = [rooms: Room | Room[], event: EventName, payload: unknown];
+/** Who hears an event and what: a payload that is not its event's shape in the shared contract does not compile. */
+type Frame = { [E in EventName]: [rooms: Room | Room[], event: E, payload: ServerEvents[E]] }[EventName];
 
 /**
  * The one place that knows who hears what: each domain event becomes the frames browsers receive, on the rooms

@@ -1,4 +1,5 @@
 import type { sandboxMessages } from "../../db/tables";
+import type { SandboxChange } from "../../shared/contracts/server-events";
 import type { MessageKind } from "../types";
 
 /** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
@@ -22,11 +23,8 @@ export interface SandboxInbound {
 /** A message the simulated network saw, in or out. */
 export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;
 
-/** Which simulated conversation changed. */
-export interface SandboxChange {
-  whatsappId: number;
-  peer: string;
-}
+/** Which simulated conversation changed (what the `sandbox` socket event carries). */
+export type { SandboxChange };
 
 /**
  * How the app drives the simulated phones on the other side of sandbox connections (the /sandbox API).

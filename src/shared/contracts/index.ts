@@ -7,6 +7,15 @@ export { PROVIDERS, type Provider } from "./providers";
 export type { QuickAnswer, QuickAnswerDto } from "./quick-answers";
 export type { ChatbotOption, Queue, QueueDto, QueueOption } from "./queues";
 export type { Schedule, ScheduleDto } from "./schedules";
+export type {
+  BulkRecordDto,
+  BulkSettingsDto,
+  ConnectionSessionDto,
+  OptOutDto,
+  SandboxChange,
+  ServerEvents,
+  SettingDto,
+} from "./server-events";
 export type { ClientMessage, EventName, Frame } from "./socket";
 export type { Tag, TagDto } from "./tags";
 export type { Ticket, TicketDto, TicketPageDto, TicketStatus } from "./tickets";

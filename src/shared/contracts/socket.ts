@@ -1,34 +1,18 @@
+import type { ServerEvents } from "./server-events";
 import type { TicketStatus } from "./tickets";
 
 /** Event names the server emits over /ws. */
-export type EventName =
-  | "user"
-  | "whatsapp"
-  | "whatsappSession"
-  | "contact"
-  | "queue"
-  | "chatbot"
-  | "quickAnswer"
-  | "ticket"
-  | "appMessage"
-  | "settings"
-  | "settingsMessage"
-  | "massMessage"
-  | "optOut"
-  | "tag"
-  | "schedule"
-  | "sandbox"
-  | "ready"
-  | "token"
-  | "pong";
+export type EventName = keyof ServerEvents;
 
 /** One frame the server sends over /ws; `id` lets a client drop a frame it got twice through two rooms. */
-export interface Frame {
-  /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
-  id: string;
-  event: EventName;
-  payload: unknown;
-}
+export type Frame = {
+  [E in EventName]: {
+    /** `<node>-<sequence>`: unique across the processes that publish to the same browsers. */
+    id: string;
+    event: E;
+    payload: ServerEvents[E];
+  };
+}[EventName];
 
 /** Messages a client may send over /ws. */
 export type ClientMessage =
