@@ -6,7 +6,7 @@ import { lastMessageText } from "./lib/last-message";
 import { MenuButton } from "./lib/menu-button";
 import { join, on } from "./lib/socket";
 import { isPlainClick, openTicket } from "./lib/ticket-nav";
-import type { Message, Ticket } from "../src/shared/contracts";
+import type { Ticket } from "../src/shared/contracts";
 
 /** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
 function chime() {
@@ -53,21 +53,17 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       .then((res) => setItems(res.tickets.filter((tk) => tk.unreadMessages > 0 && mine(tk))))
       .catch(() => undefined);
     const drop = (id: number) => setItems((prev) => prev.filter((x) => x.id !== id));
-    const offMsg = on(
-      "appMessage",
-      (p: { action?: string; message?: Message; ticket?: Ticket; contact?: { name?: string } }) => {
-        if (p?.action !== "create" || !p.message || p.message.fromMe || !p.ticket || !mine(p.ticket)) return;
-        const tk = p.ticket;
-        const visible = location.pathname === `/tickets/${tk.id}` && document.visibilityState === "visible";
-        if (visible) return;
-        setItems((prev) => [tk, ...prev.filter((x) => x.id !== tk.id)]);
-        notify(tk, p.contact?.name ?? tk.contact?.name ?? "", p.message.body);
-      },
-    );
-    const offTicket = on("ticket", (p: { action?: string; ticket?: Ticket; ticketId?: number }) => {
-      if (p.action === "updateUnread" && p.ticketId != null) drop(p.ticketId);
-      else if (p.action === "update" && p.ticket && (p.ticket.unreadMessages === 0 || !mine(p.ticket)))
-        drop(p.ticket.id);
+    const offMsg = on("appMessage", (p) => {
+      if (p.action !== "create" || p.message.fromMe || !mine(p.ticket)) return;
+      const tk = p.ticket;
+      const visible = location.pathname === `/tickets/${tk.id}` && document.visibilityState === "visible";
+      if (visible) return;
+      setItems((prev) => [tk, ...prev.filter((x) => x.id !== tk.id)]);
+      notify(tk, p.contact?.name ?? tk.contact?.name ?? "", p.message.body);
+    });
+    const offTicket = on("ticket", (p) => {
+      if (p.action === "updateUnread") drop(p.ticketId);
+      else if (p.action === "update" && (p.ticket.unreadMessages === 0 || !mine(p.ticket))) drop(p.ticket.id);
     });
     return () => {
       offMsg();

@@ -21,8 +21,9 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
   const [campaign, setCampaign] = useState<{ statuses: Record<number, string>; gapSeconds: number } | null>(null);
   const [errors, setErrors] = useState<{ template?: string; data?: string }>({});
 
-  useLive(["massMessage"], ({ record }: { record?: { id: number; status: string } }) => {
-    if (!record) return;
+  useLive(["massMessage"], (p) => {
+    if (p.action === "delete") return;
+    const { record } = p;
     setCampaign((c) =>
       c && record.id in c.statuses ? { ...c, statuses: { ...c.statuses, [record.id]: record.status } } : c,
     );

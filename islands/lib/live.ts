@@ -1,17 +1,15 @@
 import { useEffect, useRef } from "react";
 import type { EventName } from "../../src/shared/contracts/socket";
-import { on } from "./socket";
+import { on, type Payload } from "./socket";
 
 /** Runs `fn` on each of the given socket events while mounted. */
-export function useLive<P>(events: EventName[], fn: (payload: P, event: EventName) => void) {
+export function useLive<E extends EventName>(events: E[], fn: (payload: Payload<E>, event: E) => void) {
   const ref = useRef(fn);
   ref.current = fn;
   // Keyed by the names, not the array: callers pass a fresh literal on every render.
   const names = events.join();
   useEffect(() => {
-    const offs = (names.split(",") as EventName[]).map((event) =>
-      on<P>(event, (payload) => ref.current(payload, event)),
-    );
+    const offs = (names.split(",") as E[]).map((event) => on(event, (payload) => ref.current(payload, event)));
     return () => offs.forEach((off) => off());
   }, [names]);
 }

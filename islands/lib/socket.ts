@@ -1,6 +1,8 @@
 import { getToken, goToLogin, refresh } from "./api";
 
+import type { ServerEvents } from "../../src/shared/contracts/server-events";
 import type { ClientMessage, EventName, Frame } from "../../src/shared/contracts/socket";
+import type { Wire } from "../../src/shared/contracts/wire";
 
 /** The rooms an island joins (the socket itself sends pings and token renewals). */
 type JoinMessage = Extract<ClientMessage, { type: "joinNotification" | "joinTickets" | "joinChatBox" }>;
@@ -125,9 +127,12 @@ export function leave(msg: Extract<ClientMessage, { type: "joinTickets" | "joinC
   if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(out));
 }
 
+/** What a listener of `event` receives: its payload in the shared contract, as JSON delivers it. */
+export type Payload<E extends EventName> = Wire<ServerEvents[E]>;
+
 /** Listens to one server event; returns the unsubscribe function. */
-export function on<P = unknown>(event: EventName, fn: (payload: P) => void): () => void {
-  // Frames are not checked against their event: the listener states the payload shape it reads.
+export function on<E extends EventName>(event: E, fn: (payload: Payload<E>) => void): () => void {
+  // The server builds each frame to its event's contract (src/realtime/listener.ts); frames are not checked again here.
   const listener = fn as Listener;
   let set = listeners.get(event);
   if (!set) listeners.set(event, (set = new Set()));
