@@ -9,7 +9,8 @@ import { atomically, type Db, openDatabase, rowsOf, sqliteClient } from "../src/
 /**
  * The SQLite write gate of src/db/client.ts, tested directly: it replaces drizzle's `QueryPromise.prototype.then`,
  * so a drizzle that moves or renames what it relies on (the classes queries take `then` from, their `session`)
- * would switch the gate off without any error. The first tests say which of these changed.
+ * would switch the gate off without any error (selects get a copy of its methods, made before the gate is
+ * installed). The first tests say which of these changed.
  */
 
 const notes = sqliteTable("notes", { id: integer("id").primaryKey(), body: text("body").notNull() });
@@ -59,12 +60,14 @@ describe("the write gate is installed where drizzle's queries look for then", ()
     const session = (db as unknown as { session: object }).session;
     expect(session).toBeDefined();
     const queries = {
+      select: db.select().from(notes),
       insert: db.insert(notes).values({ body: "a" }),
       insertReturning: db.insert(notes).values({ body: "a" }).returning(),
       update: db.update(notes).set({ body: "b" }),
       delete: db.delete(notes),
     };
     for (const [kind, query] of Object.entries(queries)) {
+      // Selects are not QueryPromises: drizzle copies QueryPromise's methods onto them when it loads.
       expect([kind, query.then.name]).toEqual([kind, "admitted"]);
       expect([kind, (query as unknown as { session?: object }).session === session]).toEqual([kind, true]);
     }
@@ -72,6 +75,22 @@ describe("the write gate is installed where drizzle's queries look for then", ()
 });
 
 describe("the write gate on the one SQLite connection", () => {
+  test("a read awaited outside an open transaction waits for its end, and then sees what it committed", async () => {
+    const db = notesDb();
+    const open = openTransaction(db, async (tx) => {
+      await tx.insert(notes).values({ body: "inside" });
+    });
+    let read: string[] | undefined;
+    const outside = bodies(db).then((rows) => {
+      read = rows;
+    });
+    await turns();
+    expect(read).toBeUndefined();
+    open.end();
+    await Promise.all([open.done, outside]);
+    expect(read).toEqual(["inside"]);
+  });
+
   test("a write awaited outside waits too, and is not rolled back with the transaction", async () => {
     const db = notesDb();
     const open = openTransaction(db, async (tx) => {
