@@ -84,6 +84,22 @@ describe("layer rules", () => {
 });
 
 /**
+ * Which engine answers is src/db's business: it chooses it, and hands modules engine-neutral functions (search
+ * SQL, index hints, instants, id sequences, temporary storage) instead of the choice itself. A module branching
+ * on the engine would put engine SQL where the next engine change cannot find it.
+ */
+const ENGINE_CHOICE = /\b(onPostgres|dialectOf)\b|(process|Bun)\.env(\.DATABASE_URL\b|\[\s*["']DATABASE_URL["']\s*\])/;
+
+describe("the engine", () => {
+  test("no file outside src/db branches on the engine or reads it from the environment", () => {
+    const branching = sources().filter(
+      (file) => !file.startsWith("src/db/") && ENGINE_CHOICE.test(readFileSync(join(root, file), "utf8")),
+    );
+    expect(branching).toEqual([]);
+  });
+});
+
+/**
  * The floors of the server, lowest first. A file may import its own floor or lower ones, never a higher one;
  * within a floor, the cycle check below keeps the imports one-way.
  */

@@ -3,7 +3,7 @@ import { first, one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, messages, tickets } from "../src/db/tables";
-import { indexNewMessages } from "../src/modules/messages/search-index";
+import { indexNewMessages } from "../src/db/search-index";
 import { searchHistory } from "../src/modules/messages/search";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 

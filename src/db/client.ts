@@ -58,8 +58,7 @@ const gatesBySession = new WeakMap<object, WriteGate>();
  * connection's transaction waits for it to end first (see WriteGate); otherwise it runs at once.
  */
 const runQuery = QueryPromise.prototype.then;
-// biome-ignore lint/suspicious/noThenProperty: drizzle's queries are thenables; this only adds the wait
-QueryPromise.prototype.then = function admitted<T, R1, R2>(
+function admitted<T, R1, R2>(
   this: QueryPromise<T> & { session?: object },
   onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
   onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -67,7 +66,13 @@ QueryPromise.prototype.then = function admitted<T, R1, R2>(
   const gate = this.session && gatesBySession.get(this.session);
   if (gate?.blocked()) return gate.ended()!.then(() => this.then(onFulfilled, onRejected)) as Promise<R1 | R2>;
   return runQuery.call(this, onFulfilled, onRejected) as Promise<R1 | R2>;
-};
+}
+// Selects get a copy of QueryPromise's methods (drizzle's applyMixins) when drizzle loads, before this runs: the
+// gate goes on each class that holds a `then` of its own. tests/db-write-gate.test.ts checks every kind of query.
+for (const queries of [QueryPromise, SQLiteSelectBase]) {
+  // biome-ignore lint/suspicious/noThenProperty: drizzle's queries are thenables; this only adds the wait
+  queries.prototype.then = admitted;
+}
 
 /** Runs `work` (a prepared SQLite statement) once no other context's transaction holds the connection. */
 export async function whenAdmitted<T>(db: object, work: () => T): Promise<T> {

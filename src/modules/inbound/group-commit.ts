@@ -1,19 +1,10 @@
-import { atomically, type Db, dialectOf, inTransaction, sqliteClient } from "../../db/client";
+import { atomically, type Db } from "../../db/client";
+import { withTempStoreInMemory } from "../../db/temp-store";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
 
 /** The most writes one transaction takes; the next ones wait for the following transaction. */
 const MAX_BATCH = 256;
-
-/**
- * Each write's savepoint keeps the pages it changes in a sub-journal, which SQLite moves to a temporary file past
- * 64 KiB unless temporary storage is in memory: a stored message changes more than that (message, ticket and their
- * indexes), so every message wrote and read back a temporary file, about a quarter of its cost. In memory the
- * sub-journal is emptied at each release. Only for the batch: in memory for good, a large sort (building an index
- * over a million messages in a migration) would hold all its rows in memory instead of spilling them to disk.
- */
-const IN_MEMORY_TEMP = "PRAGMA temp_store = MEMORY";
-const DEFAULT_TEMP = "PRAGMA temp_store = DEFAULT";
 
 interface Job {
   write: (events: EventBus) => Promise<unknown>;
@@ -84,29 +75,26 @@ export class GroupCommit {
 
   private async commit(batch: Job[]) {
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
-    // Temporary storage in memory for the batch only; see IN_MEMORY_TEMP.
-    const client = dialectOf(this.db) === "sqlite" ? sqliteClient(this.db) : undefined;
-    const ownTransaction = client && !inTransaction(this.db);
-    if (ownTransaction) client.exec(IN_MEMORY_TEMP);
     try {
-      await atomically(this.db, async () => {
-        for (const job of batch) {
-          const emitted: Emitted[] = [];
-          const bus = bufferingBus(this.events, emitted);
-          try {
-            const value = await atomically(this.db, () => job.write(bus));
-            outcomes.push({ value, failed: false, emitted });
-          } catch (error) {
-            outcomes.push({ error, failed: true, emitted: [] });
+      // Each write is a savepoint: see withTempStoreInMemory.
+      await withTempStoreInMemory(this.db, () =>
+        atomically(this.db, async () => {
+          for (const job of batch) {
+            const emitted: Emitted[] = [];
+            const bus = bufferingBus(this.events, emitted);
+            try {
+              const value = await atomically(this.db, () => job.write(bus));
+              outcomes.push({ value, failed: false, emitted });
+            } catch (error) {
+              outcomes.push({ error, failed: true, emitted: [] });
+            }
           }
-        }
-        await this.beforeCommit?.(this.db);
-      });
+          await this.beforeCommit?.(this.db);
+        }),
+      );
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
-    } finally {
-      if (ownTransaction) client.exec(DEFAULT_TEMP);
     }
     batch.forEach((job, i) => {
       const outcome = outcomes[i]!;

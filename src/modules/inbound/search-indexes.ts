@@ -1,6 +1,5 @@
 import type { Writer } from "../../db/client";
-import { indexNewContacts } from "../contacts/search-index";
-import { indexNewMessages } from "../messages/search-index";
+import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 
 /** Before an inbound batch commits: its new contacts and messages go into their full-text indexes at once. */
 export async function indexNewRows(db: Writer) {

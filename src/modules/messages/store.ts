@@ -11,7 +11,7 @@ import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
-import { indexNewMessages } from "./search-index";
+import { indexNewMessages } from "../../db/search-index";
 
 export type { MessageDto };
 

@@ -1,22 +1,16 @@
 import { type Db, first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { epochMs, onPostgres, storedInstant, ticketTags, tickets } from "../../db/tables";
+import { unindexed } from "../../db/index-hints";
+import { epochMs, storedInstant, ticketTags, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { ticketSearch } from "./search";
-import { indexNewMessages } from "../messages/search-index";
-import { indexNewContacts } from "../contacts/search-index";
+import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
-
-/**
- * The column as a value SQLite cannot look up in an index (`+column`), so its planner walks the index that keeps
- * the page order instead; PostgreSQL's planner needs no such hint.
- */
-const unindexed = (column: SQLWrapper) => (onPostgres ? sql`${column}` : sql`+${column}`);
 
 export const TICKET_PAGE_SIZE = 40;
 

@@ -1,7 +1,8 @@
-import { atomically, dialectOf, execute, first, one } from "../../db/client";
+import { atomically, first, one } from "../../db/client";
+import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { contactExtraInfo, contacts, messages, schedules, tickets, ticketTags } from "../../db/tables";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { eachNew, freeId, linkRows, type StepContext } from "./setup-steps";
@@ -41,16 +42,8 @@ export async function importContacts(ctx: StepContext) {
     );
     return { id: inserted.id, outcome: "imported" };
   });
-  // The imported contacts go into the name and number index at once (see contacts/search-index.ts); PostgreSQL
-  // indexes each row as it is written.
-  if (dialectOf(ctx.db) === "sqlite")
-    await atomically(ctx.db, async (tx) => {
-      await execute(
-        tx,
-        sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`,
-      );
-      await execute(tx, sql`DELETE FROM contacts_fts_pending`);
-    });
+  // The imported contacts go into the name and number index at once (see db/search-index.ts).
+  await atomically(ctx.db, (tx) => indexNewContacts(tx));
   await eachNew(ctx, "ContactCustomFields", async (row, tx) => {
     const contactId = await ctx.ledger.target("Contacts", row.contactId);
     if (!contactId || !text(row.name)) return null;
@@ -170,14 +163,8 @@ export async function importMessages(ctx: StepContext, opts: { from?: string; to
         ledger.count("Messages", "imported");
       }
       // The page's messages go into the full-text index at once, before the commit, as the inbox's own writers
-      // do (messages/search-index.ts): a search would otherwise index the whole import when it first runs.
-      if (dialectOf(tx) === "sqlite") {
-        await execute(
-          tx,
-          sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`,
-        );
-        await execute(tx, sql`DELETE FROM messages_fts_pending`);
-      }
+      // do (db/search-index.ts): a search would otherwise index the whole import when it first runs.
+      await indexNewMessages(tx);
     });
   }
   await atomically(db, async (tx) => {

@@ -1,4 +1,5 @@
-import { atomically, type Db, dialectOf, execute, first, one, rowsOf, type Writer } from "../../db/client";
+import { atomically, type Db, first, one, rowsOf, type Writer } from "../../db/client";
+import { keepIdsPast } from "../../db/id-sequences";
 import { eq, sql } from "drizzle-orm";
 import {
   chatbots,
@@ -25,17 +26,13 @@ export interface StepContext {
 
 /**
  * `id` when no row of `table` here has it yet, so links and bookmarks to the old installation's ids keep working.
- * On PostgreSQL the table's id sequence moves past it, so the ids it hands out later never meet a copied one.
+ * The ids the table hands out later never meet a copied one.
  */
 export async function freeId(db: Db, table: string, id: unknown): Promise<number | undefined> {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) return undefined;
   if ((await rowsOf(db, sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${n}`)).length) return undefined;
-  if (dialectOf(db) === "postgres")
-    await execute(
-      db,
-      sql`SELECT setval(pg_get_serial_sequence(${`"${table}"`}, 'id'), greatest(${n}, (SELECT coalesce(max(id), 0) FROM ${sql.identifier(table)})))`,
-    );
+  await keepIdsPast(db, table, n);
   return n;
 }
 

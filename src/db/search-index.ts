@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { dialectOf, execute, rowsOf, type Writer } from "../../db/client";
+import { dialectOf, execute, rowsOf, type Writer } from "./client";
 
 /**
  * Adds the contacts created since the last call to the name and number index, in one statement: each new
@@ -16,4 +16,21 @@ export async function indexNewContacts(db: Writer) {
     sql`INSERT INTO contacts_fts(rowid, name, number) SELECT c.id, c.name, c.number FROM contacts_fts_pending p JOIN contacts c ON c.id = p.id`,
   );
   await execute(db, sql`DELETE FROM contacts_fts_pending`);
+}
+
+/**
+ * Adds the messages stored since the last call to the full-text index, in one statement: each new message's id
+ * waits in `messages_fts_pending` (a trigger puts it there). Writers call it just before they commit, after their
+ * savepoints, so FTS5 writes its new terms once per transaction; a search calls it first, so a message stored by
+ * a path that did not is found all the same. Cheap when nothing waits.
+ */
+export async function indexNewMessages(db: Writer) {
+  // PostgreSQL indexes each row as it is written.
+  if (dialectOf(db) === "postgres") return;
+  if (!(await rowsOf(db, sql`SELECT 1 FROM messages_fts_pending LIMIT 1`)).length) return;
+  await execute(
+    db,
+    sql`INSERT INTO messages_fts(rowid, body) SELECT m.id, m.body FROM messages_fts_pending p JOIN messages m ON m.id = p.id`,
+  );
+  await execute(db, sql`DELETE FROM messages_fts_pending`);
 }
