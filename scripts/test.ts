@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { engineMark } from "../tests/engine-marks";
+import { engineMark, runsProcesses } from "../tests/engine-marks";
 
 const root = join(import.meta.dir, "..");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -43,10 +43,16 @@ async function check(name: string, cmd: string[]): Promise<Outcome> {
 }
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
+const testFiles = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })].sort();
+const textOf = (file: string) => readFileSync(join(root, file), "utf8");
+const args = (files: string[]) => files.map((f) => `./${f}`);
+// The crash and cluster tests (`// @group processes`, tests/engine-marks.ts) run apart, in a process of their own.
+const processTests = testFiles.filter((f) => runsProcesses(textOf(f)));
 const outcomes: Outcome[] = [
   await check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
   await check("typecheck", [bin("tsc"), "--noEmit"]),
-  await run(["bun", "test"]),
+  await run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))]),
+  await run(["bun", "test", "--timeout", "60000", ...args(processTests)]),
 ];
 
 /**
@@ -55,12 +61,10 @@ const outcomes: Outcome[] = [
  */
 const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
 if (hasPostgres) {
-  const files = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })]
-    .filter((f) => engineMark(readFileSync(join(root, f), "utf8")) === "each")
-    .sort();
+  const files = testFiles.filter((f) => engineMark(textOf(f)) === "each");
   // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
   const pg = ["bun", "test", "--preload", "./tests/pg-preload.ts", "--timeout", "20000"];
-  outcomes.push(await run([...pg, ...files.map((f) => `./${f}`)]));
+  outcomes.push(await run([...pg, ...args(files)]));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
 
 const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
-import { engineMark, OPENS_A_DATABASE } from "./engine-marks";
+import { engineMark, OPENS_A_DATABASE, runsProcesses } from "./engine-marks";
 
 const root = join(import.meta.dir, "..");
 
@@ -365,5 +365,16 @@ describe("test files and engines", () => {
       "tests/channels/baileys-crash.test.ts",
     ])
       expect(each).toContain(file);
+  });
+
+  test("the tests that run and kill server processes (crash, cluster) run in their own group", () => {
+    const spawning = [...new Bun.Glob("tests/**/*.test.{ts,tsx}").scanSync({ cwd: root })].filter(
+      (file) =>
+        file !== "tests/architecture.test.ts" &&
+        /\bstartNode\b|app-process|bulk-app-process/.test(readFileSync(join(root, file), "utf8")),
+    );
+    expect(spawning.length).toBeGreaterThan(0);
+    for (const file of spawning)
+      expect({ file, alone: runsProcesses(readFileSync(join(root, file), "utf8")) }).toEqual({ file, alone: true });
   });
 });

@@ -1,4 +1,5 @@
 // @engine each
+// @group processes
 import { waitFor } from "./wait-for";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";

@@ -11,6 +11,14 @@ export type EngineMark = "each" | "once";
 export const OPENS_A_DATABASE =
   /\b(makeTestApp|testDatabase|setupAdminAndAgent|ownDatabase|composeDeps|openStorage|openDatabase|freshPgUrl|emptyPgUrl|startPostgres|DB_URL|driverOnFake|testDriver|sqliteClient)\b/;
 
+/**
+ * `// @group processes`: the file runs servers as processes of their own and kills them (crash and cluster
+ * tests); the suite runs these files on their own, after the others, in a test process of their own.
+ */
+export function runsProcesses(text: string): boolean {
+  return /^\/\/ @group processes$/m.test(text);
+}
+
 export function engineMark(text: string): EngineMark | undefined {
   return /^\/\/ @engine (each|once)$/m.exec(text)?.[1] as EngineMark | undefined;
 }

@@ -1,4 +1,5 @@
 // @engine each
+// @group processes
 import { waitFor } from "../wait-for";
 import { closeDatabase, first, one } from "../../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
