@@ -1,6 +1,7 @@
 /**
- * `npm test`: the unit/API suite, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one
- * closing line `N passed, N failed` counted from the runners' own summaries.
+ * `npm test`: the unit/API suite on SQLite, the engine-dependent files again on PostgreSQL with the crash and
+ * cluster tests beside them, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one closing
+ * line `N passed, N failed` counted from the runners' own summaries.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,10 +14,13 @@ interface Outcome {
   passed: number;
   failed: number;
   exitCode: number;
+  /** The output of a `held` run, for its caller to print. */
+  held?: string;
 }
 
-async function run(cmd: string[]): Promise<Outcome> {
-  console.log(`$ ${cmd.join(" ")}`);
+/** Runs one test command; `held` keeps its output for the caller (a run beside another is printed after it, whole). */
+async function run(cmd: string[], opts: { held?: boolean } = {}): Promise<Outcome> {
+  if (!opts.held) console.log(`$ ${cmd.join(" ")}`);
   const proc = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: process.env });
   let text = "";
   const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
@@ -24,13 +28,14 @@ async function run(cmd: string[]): Promise<Outcome> {
     for await (const chunk of stream) {
       const s = decoder.decode(chunk, { stream: true });
       text += s;
-      out.write(s);
+      if (!opts.held) out.write(s);
     }
   };
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const exitCode = await proc.exited;
   const count = (word: string) => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"))?.[1] ?? 0);
-  return { passed: count("pass"), failed: count("fail"), exitCode };
+  const held = opts.held ? `$ ${cmd.join(" ")}\n${text}` : undefined;
+  return { passed: count("pass"), failed: count("fail"), exitCode, held };
 }
 
 /** Lint and format (Biome) and types (tsc) are checked first; each that fails counts as one failure. */
@@ -52,8 +57,9 @@ const outcomes: Outcome[] = [
   await check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
   await check("typecheck", [bin("tsc"), "--noEmit"]),
   await run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))]),
-  await run(["bun", "test", "--timeout", "60000", ...args(processTests)]),
 ];
+// They mostly wait on their servers, so they run beside the PostgreSQL run below.
+const processRun = run(["bun", "test", "--timeout", "60000", ...args(processTests)], { held: true });
 
 /**
  * The files whose behaviour depends on the engine (`// @engine each`, see tests/engine-marks.ts) again on
@@ -66,6 +72,9 @@ if (hasPostgres) {
   const pg = ["bun", "test", "--preload", "./tests/pg-preload.ts", "--timeout", "20000"];
   outcomes.push(await run([...pg, ...args(files)]));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
+const processed = await processRun;
+console.log(processed.held);
+outcomes.push(processed);
 
 const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
 if (e2eFiles.length > 0) {
