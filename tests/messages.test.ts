@@ -1,4 +1,5 @@
 // @engine each
+import { waitFor } from "./wait-for";
 import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -242,9 +243,16 @@ describe("sendTicketText", () => {
     const row = await sendTicketText(ctx.deps, ticket, "x");
     expect(row).toMatchObject({ wid: "F1", ack: 0, sendState: "failed", sendError: "ERR_SENDING_WAPP_MSG" });
     expect(await ctx.db.select().from(messages)).toHaveLength(1);
-    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({
-      action: "update",
-      message: { id: row.id, sendState: "failed" },
-    });
+    // The chat hears it, whichever flush of the connection carried the send out.
+    await waitFor(() =>
+      ctx.hub
+        .named("appMessage")
+        .some(
+          (e) =>
+            e.payload.action === "update" &&
+            e.payload.message.id === row.id &&
+            e.payload.message.sendState === "failed",
+        ),
+    );
   });
 });
