@@ -100,6 +100,17 @@ async function settle(socket: Socket) {
   await pong;
 }
 
+/**
+ * A customer writes; once `heardBy` got the message, `thenSettle` has handled everything sent to it before, so
+ * what it recorded is all it will ever hear of the message.
+ */
+async function customerWrites(from: string, body: string, sockets: { heardBy: Socket; thenSettle: Socket }) {
+  const heard = next(sockets.heardBy, "appMessage", (p) => p.action === "create");
+  await ctx.sandbox.inbound(connectionId, { from, body });
+  await heard;
+  await settle(sockets.thenSettle);
+}
+
 /** Every `event` the socket receives from now on. */
 function record(socket: Socket, event: string): Payload[] {
   const seen: Payload[] = [];
@@ -172,10 +183,7 @@ describe("Socket.IO for the whaticket family's clients", () => {
     agent.emit("joinTickets", "pending");
     admin.emit("joinChatBox", String(ticket.id));
     await Promise.all([settle(agent), settle(admin)]);
-    const adminHeard = next(admin, "appMessage", (p) => p.action === "create");
-    await ctx.sandbox.inbound(connectionId, { from: number, body: "só para o suporte" });
-    await adminHeard;
-    await settle(agent);
+    await customerWrites(number, "só para o suporte", { heardBy: admin, thenSettle: agent });
     expect(received).toEqual([]);
   });
 
@@ -364,10 +372,7 @@ describe("the family's namespaces and rooms", () => {
     await Promise.all([settle(leaving), settle(staying)]);
     const received = [...record(leaving, "appMessage"), ...record(leaving, "ticket")];
 
-    const heard = next(staying, "appMessage", (p) => p.action === "create");
-    await ctx.sandbox.inbound(connectionId, { from: number, body: "só para quem ficou" });
-    await heard;
-    await settle(leaving);
+    await customerWrites(number, "só para quem ficou", { heardBy: staying, thenSettle: leaving });
     expect(received).toEqual([]);
   });
 

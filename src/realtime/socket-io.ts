@@ -91,7 +91,8 @@ export function socketIoBridge(deps: {
   }
 
   function connected(socket: Socket) {
-    const origin = connectionOrigins.get(socket.conn) ?? deps.linkOriginOf(handshakeRequest(socket), undefined);
+    // Every handshake passes through `handle`; an origin it did not note gets the default, as any unlisted one.
+    const origin = connectionOrigins.get(socket.conn) ?? deps.linkOriginOf(NO_ORIGIN, undefined);
     socket.join(originRoom(origin));
     linkOrigins.add(origin);
     const raw = asRawSocket(socket, rooms);
@@ -188,13 +189,8 @@ function asRawSocket(socket: Socket, rooms: RoomNamespaces): RawSocket {
 
 const originRoom = (origin: string) => `origin:${origin}`;
 
-/** The handshake as a Request, for the helpers that read one. */
-function handshakeRequest(socket: Socket): Request {
-  const { headers, url } = socket.handshake;
-  const seen = new Headers();
-  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") seen.set(name, value);
-  return new Request(new URL(url, `http://${headers.host ?? "localhost"}`), { headers: seen });
-}
+/** A request from no configured origin: its links take the default origin. */
+const NO_ORIGIN = new Request("http://unknown.invalid/");
 
 /** How many users each key has; a key goes with its last user. */
 class Tally<K> {

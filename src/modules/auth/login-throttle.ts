@@ -1,5 +1,6 @@
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
+import { KeyedLanes } from "../../shared/lanes";
 
 export interface LoginThrottleOptions {
   /** Wrong passwords for one email from one address before waiting starts. */
@@ -56,7 +57,9 @@ const tooMany = (waitMs: number) =>
 export class LoginThrottle {
   private pairs = new Map<string, { failures: number; lastAt: number }>();
   private addresses = new Map<string, number[]>();
-  private unknownTurns = new Map<string, { waiting: number; tail: Promise<void> }>();
+  /** Past the cap, guesses at unknown emails from one address take turns, and how many wait per address. */
+  private readonly unknownTurns = new KeyedLanes<string>();
+  private readonly unknownWaiting = new Map<string, number>();
   private readonly opts: LoginThrottleOptions;
 
   constructor(
@@ -97,16 +100,15 @@ export class LoginThrottle {
    * many already wait it is refused at once.
    */
   async unknownEmailTurn(address: string, waitMs: number): Promise<void> {
-    const turns = this.unknownTurns.get(address) ?? { waiting: 0, tail: Promise.resolve() };
-    if (turns.waiting >= this.opts.unknownWaiting) throw tooMany(turns.waiting * waitMs);
-    turns.waiting++;
-    const mine = turns.tail.then(() => new Promise<void>((resolve) => setTimeout(resolve, waitMs)));
-    turns.tail = mine;
-    this.unknownTurns.set(address, turns);
+    const waiting = this.unknownWaiting.get(address) ?? 0;
+    if (waiting >= this.opts.unknownWaiting) throw tooMany(waiting * waitMs);
+    this.unknownWaiting.set(address, waiting + 1);
     try {
-      await mine;
+      await this.unknownTurns.run(address, () => new Promise<void>((resolve) => setTimeout(resolve, waitMs)));
     } finally {
-      if (--turns.waiting === 0) this.unknownTurns.delete(address);
+      const left = (this.unknownWaiting.get(address) ?? 1) - 1;
+      if (left > 0) this.unknownWaiting.set(address, left);
+      else this.unknownWaiting.delete(address);
     }
   }
 

@@ -20,8 +20,7 @@ let instances = 0;
  */
 export function authContext(deps: AppDeps, tokens: Tokens) {
   // Checked in `transform`, which runs before body validation, so a caller without the right never learns
-  // anything from validation answers; `resolve` then hands the user to the handler.
-  const signedIn = new WeakMap<Request, AuthUser>();
+  // anything from validation answers; `resolve` then hands the same answer to the handler.
   const limiter = userRequestLimiterFor(deps);
   const releases = new WeakMap<Request, () => void>();
   return new Elysia({ name: "auth.context", seed: ++instances }).macro({
@@ -33,10 +32,9 @@ export function authContext(deps: AppDeps, tokens: Tokens) {
         if (!admission.admitted)
           throw new AppError("ERR_TOO_MANY_REQUESTS", 429, { retryAfter: Math.ceil(admission.retryAfterMs / 1000) });
         releases.set(request, admission.release);
-        signedIn.set(request, user);
       },
-      resolve({ request }) {
-        return { user: signedIn.get(request)! };
+      async resolve({ request }) {
+        return { user: await requestUser(deps, tokens, request) };
       },
       // Runs once the answer is out, whether the route answered or failed (an error answer included).
       afterResponse({ request }: { request: Request }) {
