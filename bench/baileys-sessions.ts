@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import { runMigrations } from "../src/db/migrate";
 import { connections } from "../src/db/tables";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "../tests/channels/fakewa/server";
+import { waitFor } from "../tests/wait-for";
 import type { Figure } from "./figure";
 import { ROOT, rssMiB } from "./server-process";
 
@@ -61,9 +62,11 @@ async function rssWithSessions(n: number): Promise<number> {
   try {
     const row = async (id: number) => await first(db.select().from(connections).where(eq(connections.id, id)));
     for (const id of ids) {
-      const qr = await until(async () => ((await row(id))?.status === "qrcode" ? (await row(id))?.qrcode : undefined));
+      const qr = await waitFor(async () =>
+        (await row(id))?.status === "qrcode" ? (await row(id))?.qrcode : undefined,
+      );
       fake.scan(qr);
-      await until(async () => (await row(id))?.status === "CONNECTED");
+      await waitFor(async () => (await row(id))?.status === "CONNECTED");
     }
     await Bun.sleep(SETTLE_MS);
     return rssMiB(proc.pid);
@@ -73,18 +76,5 @@ async function rssWithSessions(n: number): Promise<number> {
     fake.stop();
     await closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function until<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error("a Baileys session did not get there in time");
-    await Bun.sleep(20);
   }
 }
