@@ -7,7 +7,7 @@ import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import type { HostResolver } from "../src/http/host-resolver";
 import { composeDeps } from "../src/compose";
-import { onPostgres } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { freshPgUrl } from "./pg-harness";
 import type { AppDeps } from "../src/deps";
 import type { Clock } from "../src/shared/clock";
@@ -112,7 +112,7 @@ export async function makeTestApp(
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
   // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
-  if (onPostgres && !config.databaseUrl) config.databaseUrl = await pgDatabaseFor(overrides.databasePath);
+  if (testsOnPostgres && !config.databaseUrl) config.databaseUrl = await pgDatabaseFor(overrides.databasePath);
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = await composeDeps({
@@ -149,11 +149,11 @@ export function fromPeer(request: Request, address: string): Request {
  * A test of what only the SQLite store has (its file, query plans, FTS5 tables, pragmas): skipped in the
  * suite's PostgreSQL run, where the same behaviour has tests of its own or does not apply.
  */
-export const sqliteOnly = test.skipIf(onPostgres);
+export const sqliteOnly = test.skipIf(testsOnPostgres);
 
 /** For an app composed by hand: in the suite's PostgreSQL run, a database of its own; on SQLite, nothing to add. */
 export async function ownDatabase(): Promise<Pick<Config, "databaseUrl">> {
-  return onPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
+  return testsOnPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
 }
 
 /** A migrated database of the run's engine for a test that needs no app: in-memory SQLite, or a PostgreSQL one. */
