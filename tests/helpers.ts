@@ -8,7 +8,7 @@ import type { Config } from "../src/config";
 import type { HostResolver } from "../src/http/host-resolver";
 import { composeDeps } from "../src/compose";
 import { onPostgres } from "../src/db/tables";
-import { freshPgUrl } from "./pg-harness";
+import { testEnded, testPgUrl } from "./pg-harness";
 import { stopServer } from "../src/shutdown";
 import type { AppDeps } from "../src/deps";
 import type { Clock } from "../src/shared/clock";
@@ -97,8 +97,8 @@ export interface TestContext<H extends RealtimeHub = RecordingHub> {
  * A fresh app on an in-memory database (or `databasePath` when given, to test restarts) with migrations and
  * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`. Events reach
  * a RecordingHub, or `hub` (a real one, for tests over sockets). Names resolve through `resolver`, by default
- * to nothing: no test reaches the network's DNS. In the suite's PostgreSQL run the app is on a database of its
- * own, and stopped when its test ends (`endTest`).
+ * to nothing: no test reaches the network's DNS. In the suite's PostgreSQL run the app is on the test's database
+ * (`testPgUrl`), and stopped when its test ends (`endTest`).
  */
 export async function makeTestApp(
   overrides?: Partial<Config>,
@@ -154,7 +154,10 @@ export function fromPeer(request: Request, address: string): Request {
  */
 export const sqliteOnly = test.skipIf(onPostgres);
 
-/** For an app composed by hand: in the suite's PostgreSQL run, a database of its own; on SQLite, nothing to add. */
+/**
+ * For an app composed by hand: in the suite's PostgreSQL run, the test's database (`testPgUrl`; the test stops
+ * the app); on SQLite, nothing to add.
+ */
 export async function ownDatabase(): Promise<Pick<Config, "databaseUrl">> {
   return onPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
 }
@@ -169,30 +172,32 @@ export async function testDatabase(): Promise<Db> {
   return db;
 }
 
-/** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */
+/** A restart test reopens the same `databasePath`: on PostgreSQL, the same database, within the test. */
 const pgDatabases = new Map<string, string>();
 
 async function pgDatabaseFor(databasePath: string | undefined): Promise<string> {
   const known = databasePath && pgDatabases.get(databasePath);
   if (known) return known;
-  const url = `${await freshPgUrl()}?max=4`;
+  const url = `${await testPgUrl()}?max=4`;
   if (databasePath) pgDatabases.set(databasePath, url);
   return url;
 }
 
-/** What the running test opened on PostgreSQL. */
+/** What the running test opened on PostgreSQL: the next test's database is this one's, emptied. */
 const openApps: TestContext<RealtimeHub>[] = [];
 const openDatabases: Db[] = [];
 
 /**
  * After each test of the suite's PostgreSQL run (tests/pg-preload.ts): its apps stop as a server does (jobs,
- * connections, then the database), so none of them goes on working beside the next test. Without waiting for the
+ * connections, then the database), so none of them writes into the next test's rows. Without waiting for the
  * jobs running: a test awaits its own, but one that plays a crash leaves a run that never ends. An app whose
  * database the test closed itself (a restart) has nothing left to stop.
  */
 export async function endTest() {
   for (const ctx of openApps.splice(0)) await stopTestApp(ctx).catch(unlessClosedByTheTest);
   for (const db of openDatabases.splice(0)) await closeDatabase(db);
+  pgDatabases.clear();
+  testEnded();
 }
 
 async function stopTestApp({ deps, channels, sandbox, db }: TestContext<RealtimeHub>) {

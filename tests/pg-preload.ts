@@ -1,7 +1,8 @@
 /**
  * Preloaded by the suite's PostgreSQL run (`bun test --preload ./tests/pg-preload.ts`): the tables the code
- * queries are chosen from DATABASE_URL before any module loads, every test app gets a database of its own on a
- * throwaway cluster (tests/pg-harness.ts), whatever this URL names, and a test's apps are stopped when it ends.
+ * queries are chosen from DATABASE_URL before any module loads, and the test apps are on a throwaway cluster
+ * (tests/pg-harness.ts), whatever this URL names: every test gets the run's one reused database, emptied, and
+ * its apps are stopped when it ends.
  */
 import { afterEach } from "bun:test";
 
