@@ -58,7 +58,7 @@ export type {
   SettingDto,
 } from "./server-events";
 export type { SettingValue } from "./settings";
-export type { ClientMessage, EventName, Frame } from "./socket";
+export type { ClientMessage, EventName, Frame, ServerEvent } from "./socket";
 export type { NewTag, Tag, TagChanges, TagDto } from "./tags";
 export type {
   NewTicket,
