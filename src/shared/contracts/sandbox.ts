@@ -12,12 +12,11 @@ export const SANDBOX_MESSAGE_KINDS = [
 
 export type SandboxMessageKind = (typeof SANDBOX_MESSAGE_KINDS)[number];
 
-/**
- * POST /sandbox/:whatsappId/inbound: a message from a simulated phone (`from`: its number, or `lid:<digits>` for
- * one that shows only its LID), into a group with `groupId`, or a missed call with `call`.
- */
+/** POST /sandbox/:whatsappId/inbound: a message from a simulated phone, into a group with `groupId`, or a missed call. */
 export interface SandboxInbound {
+  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
   from: string;
+  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
   lid?: string;
   name?: string;
   body?: string;
