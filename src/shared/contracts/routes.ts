@@ -21,7 +21,7 @@ interface Done {
 }
 
 /**
- * The API routes the islands call with a body or a query, by "METHOD /path" under /api (parameters as the server
+ * The API routes the islands call through callApi, by "METHOD /path" under /api (parameters as the server
  * names them): what each takes and what it answers, as the server builds it (islands read `Wire<answer>`).
  * tests/api-contract.test.ts checks every entry against the server's own route.
  */
@@ -81,6 +81,7 @@ export type RouteBody<R extends ApiRoute> = ApiRoutes[R] extends { body: infer B
 /** The query a route takes, or `undefined` for one that takes none. */
 export type RouteQuery<R extends ApiRoute> = ApiRoutes[R] extends { query: infer Q } ? Q : undefined;
 
+/** What a route answers, as the server builds it. */
 export type RouteAnswer<R extends ApiRoute> = ApiRoutes[R]["answer"];
 
 /** A route's method and its path under /api, parameters filled in (each encoded as a URL component). */
