@@ -68,7 +68,8 @@ function mean(counts: WorkCount[], per = counts.length): WorkCount {
 
 /** Runs the units on `engine` in a child process (this script with `--engine`). */
 async function measureOn(engine: Engine, recipients: number): Promise<UnitFigures[]> {
-  const env = { ...process.env };
+  // The test harness chooses its engine from TEST_ENGINE when it loads (tests/test-engine.ts).
+  const env: Record<string, string | undefined> = { ...process.env, TEST_ENGINE: engine };
   delete env.DATABASE_URL;
   const child = Bun.spawn(
     [process.execPath, import.meta.path, "--engine", engine, "--recipients", String(recipients)],
@@ -109,11 +110,6 @@ if (import.meta.main) {
   const recipients = Number(option("--recipients") ?? RECIPIENTS);
   const engine = option("--engine") as Engine | undefined;
   if (engine) {
-    if (engine === "postgres") {
-      // Any PostgreSQL URL: it chooses the tables; the app's database is a fresh one on the harness's cluster.
-      const { pgServer } = await import("../tests/pg-harness");
-      process.env.DATABASE_URL = pgServer().url;
-    }
     console.log(JSON.stringify(await measureHere(recipients)));
     process.exit(0);
   }

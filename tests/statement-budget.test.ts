@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { atomically } from "../src/db/client";
 import { prepared } from "../src/db/prepared";
-import { onPostgres, sandboxMessages, tags } from "../src/db/tables";
+import { sandboxMessages, tags } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import type { StatementCount, WorkCount } from "./statement-trace";
 import { type Workbench, workbench } from "./units-of-work";
 
@@ -24,7 +25,7 @@ const BUDGETS: Record<"sqlite" | "postgres", Record<string, StatementCount>> = {
     agentReply: { statements: 70, transactions: 5 }, // 58, 4
   },
 };
-const budget = BUDGETS[onPostgres ? "postgres" : "sqlite"];
+const budget = BUDGETS[testsOnPostgres ? "postgres" : "sqlite"];
 
 const tagByName = prepared((db) =>
   db
@@ -80,7 +81,7 @@ describe("statements per unit of work", () => {
         await tagByName(db).get({ name: "vip" });
         await atomically(db, async (tx) => await tx.select().from(sandboxMessages));
       });
-      const trips = (n: number) => (onPostgres ? { roundTrips: n } : {});
+      const trips = (n: number) => (testsOnPostgres ? { roundTrips: n } : {});
       // BEGIN, select, insert, COMMIT; the prepared select. The simulated phones' table in a transaction of its own.
       expect(count.app).toEqual({ statements: 5, transactions: 1, ...trips(5) });
       expect(count.network).toEqual({ statements: 3, transactions: 1, ...trips(3) });

@@ -1,6 +1,7 @@
 import { traceSqlite, type WorkCount } from "./statement-trace";
 import { closeDatabase } from "../src/db/client";
-import { onPostgres, queues } from "../src/db/tables";
+import { queues } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { schedulesSettled, scheduleSchedules } from "../src/modules/schedules/jobs";
 import { webhookEventsRecorded } from "../src/modules/webhooks/observe";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
@@ -15,7 +16,7 @@ import { tracePgWire } from "./pg-wire-trace";
  * schedules, no browsers connected).
  */
 export async function workbench() {
-  const proxy = onPostgres ? await tracePgWire(await freshPgUrl()) : undefined;
+  const proxy = testsOnPostgres ? await tracePgWire(await freshPgUrl()) : undefined;
   const ctx = await makeTestApp(proxy ? { databaseUrl: proxy.url } : {});
   const trace = proxy?.trace ?? traceSqlite(ctx.db);
   // What server.ts adds for each message sent; its periodic pass, not work of a unit, is kept out of the way.
