@@ -230,7 +230,7 @@ describe("sendTicketText", () => {
     expect(await ctx.sandbox.network.outbox(wa.id)).toHaveLength(0);
   });
 
-  test("a send that fails for good keeps the message as failed with its error and tells the chat", async () => {
+  test("a send that fails for good keeps the message as failed with its error and tells the chat, after its creation", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { ticket } = await seedTicket(ctx, { whatsappId: wa.id });
@@ -254,5 +254,11 @@ describe("sendTicketText", () => {
             e.payload.message.sendState === "failed",
         ),
     );
+    // Created first: a flush that claims the message as its transaction commits reports it only after that.
+    const heard = ctx.hub
+      .named("appMessage")
+      .filter((e) => e.payload.message.id === row.id)
+      .map((e) => `${e.payload.action}:${e.payload.message.sendState}`);
+    expect(heard[0]).toBe("create:queued");
   });
 });

@@ -12,6 +12,7 @@ import { findTicket, replaceLastMessage, touchHistoryMessage, touchLastMessage }
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "../../db/search-index";
+import type { DomainEvents } from "../../events/catalogue";
 
 export type { MessageDto };
 
@@ -71,7 +72,7 @@ export async function storeMessage(
   const ownTransaction = !inTransaction(db);
   const result = await atomically(
     db,
-    async (tx): Promise<{ message: MessageRow; created: boolean; replaced?: boolean }> => {
+    async (tx): Promise<{ message: MessageRow; created: boolean; replaced?: boolean; announce?: Announcement }> => {
       const existing = await findByWid(tx, input.whatsappId, input.wid);
       if (existing?.mediaType === WAITING && input.mediaType !== WAITING)
         return await replacePlaceholder(tx, existing, input);
@@ -101,19 +102,25 @@ export async function storeMessage(
       if (input.history) {
         if (!input.ticketMovedByCaller) await touchHistoryMessage(tx, input.ticketId, last, at);
       } else await touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
-      return { message, created: true };
+      return { message, created: true, announce: input.history ? undefined : await announcement(db, message) };
     },
   );
   if (result.replaced) await emitMessageUpdate(deps, result.message);
-  if (result.created && !input.history) {
-    const ticketRow = await findTicket(db, input.ticketId);
-    if (ticketRow) {
-      const ticket = await toTicketDto(db, ticketRow);
-      const [message] = await toMessageDtos(db, [result.message], roomsMayQuote(db, ticketRow));
-      if (message) deps.events.emit("message.created", { message, ticket });
-    }
-  }
-  return result;
+  // Published in the turn the commit ends: a send already running elsewhere that claims this queued message
+  // reports it only after the chat has heard it was created.
+  if (result.announce) deps.events.emit("message.created", result.announce);
+  return { message: result.message, created: result.created, replaced: result.replaced };
+}
+
+type Announcement = DomainEvents["message.created"];
+
+/** The `message.created` payload of a message just stored, read in its transaction. */
+async function announcement(db: Db, row: MessageRow): Promise<Announcement | undefined> {
+  const ticketRow = await findTicket(db, row.ticketId);
+  if (!ticketRow) return undefined;
+  const ticket = await toTicketDto(db, ticketRow);
+  const [message] = await toMessageDtos(db, [row], roomsMayQuote(db, ticketRow));
+  return message ? { message, ticket } : undefined;
 }
 
 const INSERTED_COLUMNS = [
