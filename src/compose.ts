@@ -29,6 +29,8 @@ import { createAppMetrics } from "./monitoring/app-metrics";
 import { openStorage } from "./ops/storage";
 import type { RealtimeHub } from "./realtime/hub";
 import { publishToBrowsers } from "./realtime/listener";
+import { SocketPresence } from "./realtime/presence";
+import { followSockets } from "./modules/users/availability";
 import { presentToBrowsers } from "./modules/messages/present";
 
 /**
@@ -89,6 +91,7 @@ export async function composeDeps(opts: {
     db,
     events,
     hub,
+    presence: new SocketPresence(),
     log,
     clock,
     passwords: new Passwords(config.passwordHashing, config.passwordHashConcurrency),
@@ -101,6 +104,7 @@ export async function composeDeps(opts: {
     nodeId: leases?.nodeId,
   };
   await startWebhooks(deps);
+  followSockets(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash. With
   // several nodes, only once this node holds the connection: the node running it may be sending right now.

@@ -7,6 +7,7 @@ import type { HostResolver } from "./http/host-resolver";
 import type { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import type { RealtimeHub } from "./realtime/hub";
+import type { SocketPresence } from "./realtime/presence";
 import type { Clock } from "./shared/clock";
 
 /** Sends stored messages on their connection, in order, when it is connected (messages/outbox.ts). */
@@ -41,6 +42,8 @@ export interface AppDeps {
   events: EventBus;
   /** The browsers' rooms; only the realtime layer publishes to it. */
   hub: RealtimeHub;
+  /** Which users have a socket open on this node (the socket registry counts them; availability follows). */
+  presence: SocketPresence;
   log: Logger;
   clock: Clock;
   passwords: PasswordHasher;

@@ -7,6 +7,7 @@ import { scheduleAutoClose } from "./modules/tickets/auto-close";
 import { scheduleSchedules } from "./modules/schedules/jobs";
 import { scheduleBackups } from "./ops/backup-job";
 import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
+import { scheduleAvailability } from "./modules/users/availability";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
@@ -48,6 +49,7 @@ async function main() {
   await scheduleBackups(jobs, config, log, () => deps.clock.now());
   await scheduleSchedules(jobs, deps);
   await scheduleWebhookPrune(deps);
+  await scheduleAvailability(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
   // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).

@@ -109,6 +109,8 @@ describe("H3: a socket follows its session and its user's access", () => {
       headers: { "x-forwarded-for": "127.9.9.9" },
     });
     const socket = await openAs(token);
+    // The user's first socket brings them online, which everyone hears.
+    await socket.next("user");
     const otherSocket = await openAs(otherDevice.json.token);
     expect((await http("DELETE", "/api/auth/logout", { token })).status).toBe(200);
     expect((await within(socket.closed)).code).toBe(CLOSE.sessionEnded);
@@ -143,6 +145,7 @@ describe("H3: a socket follows its session and its user's access", () => {
     const admin = await loginAs(ctx, { profile: "admin" });
     const agent = await loginAs(ctx, { queueIds: [sales] });
     const socket = await openAs(agent.token);
+    await socket.next("user");
     socket.send({ type: "joinTickets", status: "pending" });
     socket.send({ type: "joinNotification" });
     await hub.settled();

@@ -18,6 +18,7 @@ import { connectionRecords } from "../src/modules/connections/records";
 import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
+import { SocketPresence } from "../src/realtime/presence";
 import { JobRunner } from "../src/jobs/runner";
 import { call, fakeResolver, TestClock } from "./helpers";
 
@@ -38,6 +39,7 @@ async function boot(env: Record<string, string>) {
     db,
     events,
     hub,
+    presence: new SocketPresence(),
     log,
     clock,
     passwords: new Passwords(config.passwordHashing),

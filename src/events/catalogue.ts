@@ -34,6 +34,8 @@ export interface DomainEvents {
   /** A user's sessions changed (logout, revocation): only that user's own sockets need to know. */
   "user.sessionsChanged": { user: UserDto };
   "user.deleted": { userId: number };
+  /** A user's availability changed, by their choice or by their sockets (`before` is what it was). */
+  "user.availabilityChanged": { user: UserDto; before: UserDto["availability"] };
   "queue.updated": { queue: QueueWithChatbotsDto };
   "queue.deleted": { queueId: number };
   "chatbot.updated": { chatbot: ChatbotDto & { mainChatbot: ChatbotRow | null } };

@@ -17,6 +17,7 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
     case "user.created":
       return [["all", "user", { action: "create", user: p.user }]];
     case "user.updated":
+    case "user.availabilityChanged":
       return [["all", "user", { action: "update", user: p.user }]];
     case "user.sessionsChanged":
       return [[`user:${p.user.id}`, "user", { action: "update", user: p.user }]];

@@ -16,6 +16,7 @@ import {
 } from "./limits";
 import { listRooms, type Room, type TicketStatus } from "./rooms";
 import { KeyedLanes } from "../shared/lanes";
+import type { SocketPresence } from "./presence";
 import { TokenBucket } from "../shared/token-bucket";
 
 /** The part of Bun's ServerWebSocket the registry drives. */
@@ -81,7 +82,7 @@ export class SocketRegistry {
   private nextExpiry = Infinity;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks }) {}
+  constructor(private readonly deps: { clock: Clock; log: Logger; checks: AccessChecks; presence?: SocketPresence }) {}
 
   /** A socket opened: it joins its always-on rooms and hears `ready`. */
   add(socket: RawSocket, session: SocketSession, model: RoomModel = "own") {
@@ -101,6 +102,7 @@ export class SocketRegistry {
     };
     this.entries.set(socket, entry);
     indexAdd(this.byUser, entry.user.id, entry);
+    this.deps.presence?.opened(entry.user.id);
     this.nextExpiry = Math.min(this.nextExpiry, entry.expiresAt);
     this.applyRooms(entry);
     this.send(entry, "ready", { userId: entry.user.id, expiresIn: this.expiresIn(entry) });
@@ -300,6 +302,7 @@ export class SocketRegistry {
     entry.closed = true;
     this.entries.delete(entry.socket);
     indexDelete(this.byUser, entry.user.id, entry);
+    this.deps.presence?.closed(entry.user.id);
     for (const room of entry.rooms) indexDelete(this.members, room, entry);
     if (this.entries.size === 0 && this.sweepTimer) {
       clearInterval(this.sweepTimer);

@@ -4,6 +4,7 @@ import type { Logger } from "../log";
 import { linkOriginOf } from "./family-shape";
 import type { RealtimeHub } from "./hub";
 import type { Clock } from "../shared/clock";
+import type { SocketPresence } from "./presence";
 import { type AccessChecks, type RawSocket, type SocketSession, SocketRegistry } from "./registry";
 import type { SocketIoBridge } from "./socket-io";
 
@@ -30,10 +31,11 @@ export function realtimeRoutes(
     log: Logger;
     hub: RealtimeHub;
     config: Pick<Config, "corsOrigins" | "publicUrl" | "trustProxy" | "refreshTokenTtl">;
+    presence?: SocketPresence;
   },
   checks: AccessChecks,
 ) {
-  const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks });
+  const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks, presence: deps.presence });
   deps.hub.beforeFanOut?.((rooms, event, payload) => registry.beforeFanOut(rooms, event, payload));
 
   // Loaded on the first request for it: an inbox without the family's clients never pays for Socket.IO.

@@ -12,6 +12,20 @@ export const users = sqliteTable("users", {
     .default("user"),
   tokenVersion: integer("token_version").notNull().default(0),
   whatsappId: integer("whatsapp_id").references(() => connections.id, { onDelete: "set null" }),
+  /** Whether the user takes work now, as everyone sees it (modules/users/availability.ts keeps it). */
+  availability: text("availability", { enum: ["online", "away", "offline"] })
+    .notNull()
+    .default("offline"),
+  /**
+   * What the user chose: `online` means "as my sockets say" (online while one is open, offline two minutes after
+   * the last closed); `away` and `offline` stay until they choose again.
+   */
+  availabilityChoice: text("availability_choice", { enum: ["online", "away", "offline"] })
+    .notNull()
+    .default("online"),
+  availabilityChangedAt: integer("availability_changed_at", { mode: "timestamp_ms" }),
+  /** When a socket of the user was last known open on some node (each node renews it for its own sockets). */
+  lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

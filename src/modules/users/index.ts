@@ -5,12 +5,16 @@ import { idParam } from "../../http/fields";
 import { loginThrottleFor } from "../auth/login-throttle";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { chooseAvailability } from "./availability";
 import { UserModel } from "./model";
 import { createUser, deleteUser, listUsers, showUser, updateUser } from "./service";
 
 const toConnection = (v: number | null | "" | false | undefined) => (v === undefined ? undefined : v || null);
 
-/** /users: anyone reads; admins manage; everyone may edit their own name, email and password. */
+/**
+ * /users: anyone reads; admins manage; everyone may edit their own name, email and password, and choose their own
+ * availability (admins anyone's).
+ */
 export function usersRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/users" })
     .use(authContext(deps, tokens))
@@ -32,6 +36,11 @@ export function usersRoutes(deps: AppDeps, tokens: Tokens) {
         params: idParam,
         body: UserModel.update,
       },
+    )
+    .put(
+      "/:id/availability",
+      async ({ params, body, user }) => await chooseAvailability(deps, user, params.id, body.availability),
+      { auth: true, params: idParam, body: UserModel.availability },
     )
     .delete(
       "/:id",

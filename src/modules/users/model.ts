@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { listQuery } from "../../http/list-query";
-import { fields } from "../../http/fields";
+import { fields, oneOf } from "../../http/fields";
 import { schemaOf } from "../../http/contract-schema";
-import type { NewUser, UserChanges } from "../../shared/contracts/users";
+import { AVAILABILITIES, type AvailabilityChoice, type NewUser, type UserChanges } from "../../shared/contracts/users";
 
 const profile = t.Union([t.Literal("admin"), t.Literal("user")]);
 const queueIds = t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 });
@@ -39,4 +39,6 @@ export namespace UserModel {
     }),
   );
   export type Update = Omit<UserChanges, "whatsappId"> & Connection;
+
+  export const availability = schemaOf<AvailabilityChoice>()(t.Object({ availability: oneOf(AVAILABILITIES) }));
 }

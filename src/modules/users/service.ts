@@ -70,6 +70,8 @@ export async function toUserDtos(db: Db, rows: UserRow[]): Promise<UserDto[]> {
     whatsappId: row.whatsappId,
     whatsapp: connections.find((c) => c.id === row.whatsappId) ?? null,
     queues: queuesOf(row.id),
+    availability: row.availability,
+    availabilityChangedAt: row.availabilityChangedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   }));

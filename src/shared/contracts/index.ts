@@ -70,6 +70,15 @@ export type {
   TicketStatus,
   TicketTags,
 } from "./tickets";
-export type { DefaultConnection, NewUser, User, UserChanges, UserDto } from "./users";
+export {
+  AVAILABILITIES,
+  type Availability,
+  type AvailabilityChoice,
+  type DefaultConnection,
+  type NewUser,
+  type User,
+  type UserChanges,
+  type UserDto,
+} from "./users";
 export type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
 export { toWire, type Wire } from "./wire";

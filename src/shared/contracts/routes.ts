@@ -12,7 +12,7 @@ import type { NewSchedule, ScheduleChanges, ScheduleDto } from "./schedules";
 import type { SettingValue } from "./settings";
 import type { NewTag, TagChanges, TagDto } from "./tags";
 import type { NewTicket, TicketChanges, TicketDto, TicketListQuery, TicketPageDto, TicketTags } from "./tickets";
-import type { NewUser, UserChanges, UserDto } from "./users";
+import type { AvailabilityChoice, NewUser, UserChanges, UserDto } from "./users";
 import type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
 
 /** The answer of a route that only confirms. */
@@ -57,6 +57,7 @@ export interface ApiRoutes {
   "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
   "POST /users": { body: NewUser; answer: UserDto };
   "PUT /users/:id": { body: UserChanges; answer: UserDto };
+  "PUT /users/:id/availability": { body: AvailabilityChoice; answer: UserDto };
   "POST /webhooks": { body: NewWebhook; answer: WebhookEndpointDto };
   "PUT /webhooks/:id": { body: WebhookChanges; answer: WebhookEndpointDto };
   "POST /whatsapp": { body: NewConnection; answer: ConnectionDto };

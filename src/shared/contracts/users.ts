@@ -1,6 +1,10 @@
 import type { Wire } from "./wire";
 import type { Role } from "../permissions";
 
+/** Whether a user takes work now: `online`, `away` (chosen) or `offline` (chosen, or no socket for two minutes). */
+export const AVAILABILITIES = ["online", "away", "offline"] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+
 /** The user as every API answer shows it (never the hash or the token version). */
 export interface UserDto {
   id: number;
@@ -10,6 +14,9 @@ export interface UserDto {
   whatsappId: number | null;
   whatsapp: { id: number; name: string } | null;
   queues: { id: number; name: string; color: string }[];
+  availability: Availability;
+  /** When `availability` last changed (null: never since the user was created). */
+  availabilityChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,4 +44,9 @@ export interface NewUser {
 export interface UserChanges extends Partial<Omit<NewUser, "password">> {
   password?: string;
   currentPassword?: string;
+}
+
+/** PUT /users/:id/availability: one's own (or, for an admin, anyone's) availability. */
+export interface AvailabilityChoice {
+  availability: Availability;
 }
