@@ -34,10 +34,42 @@ describe("GET /dashboard", () => {
     await ticket(ctx, { status: "closed", queueId: a.id, createdAt: new Date("2026-03-05T02:00:00Z") }); // 23:00 the day before
     await ticket(ctx, { status: "open", queueId: b.id, createdAt: new Date("2026-03-05T12:00:00Z") }); // other queue, 09:00
     const mine = await call(ctx.app, "GET", "/api/dashboard", { token });
-    expect(mine.json).toEqual({ open: 1, pending: 1, closed: 1, hourly: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect(mine.json).toMatchObject({ open: 1, pending: 1, closed: 1, hourly: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
     const all = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
-    expect(all.json).toEqual({ open: 2, pending: 1, closed: 1, hourly: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect(all.json).toMatchObject({ open: 2, pending: 1, closed: 1, hourly: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
     expect((await call(ctx.app, "GET", "/api/dashboard")).status).toBe(401);
+  });
+});
+
+describe("the dashboard's team", () => {
+  test("lists every user, online first, then away, then offline, with their open tickets among those the caller may see", async () => {
+    const ctx = await makeTestApp();
+    const a = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
+    const b = await one(ctx.db.insert(queues).values({ name: "B", color: "#b" }).returning());
+    const admin = await loginAs(ctx, { profile: "admin", name: "Zoe" });
+    const ana = await loginAs(ctx, { name: "Ana", queueIds: [a.id] });
+    const bruno = await loginAs(ctx, { name: "Bruno", queueIds: [b.id] });
+    const choose = (who: typeof ana, availability: string) =>
+      call(ctx.app, "PUT", `/api/users/${who.user.id}/availability`, { token: who.token, body: { availability } });
+    await choose(ana, "online");
+    await choose(bruno, "away");
+    await ticket(ctx, { status: "open", queueId: a.id, userId: ana.user.id });
+    await ticket(ctx, { status: "open", queueId: a.id, userId: ana.user.id });
+    await ticket(ctx, { status: "open", queueId: b.id, userId: bruno.user.id });
+    await ticket(ctx, { status: "open", queueId: a.id, userId: bruno.user.id });
+    await ticket(ctx, { status: "pending", queueId: a.id, userId: ana.user.id });
+    await ticket(ctx, { status: "closed", queueId: a.id, userId: ana.user.id });
+    const team = async (token: string) => (await call(ctx.app, "GET", "/api/dashboard", { token })).json.team;
+    expect(await team(admin.token)).toEqual([
+      { id: ana.user.id, name: "Ana", profile: "user", availability: "online", openTickets: 2 },
+      { id: bruno.user.id, name: "Bruno", profile: "user", availability: "away", openTickets: 2 },
+      { id: admin.user.id, name: "Zoe", profile: "admin", availability: "offline", openTickets: 0 },
+    ]);
+    expect((await team(ana.token)).map((m: { name: string; openTickets: number }) => [m.name, m.openTickets])).toEqual([
+      ["Ana", 2],
+      ["Bruno", 1],
+      ["Zoe", 0],
+    ]);
   });
 });
 

@@ -1,20 +1,18 @@
 import type { Db } from "../../db/client";
-import { countByStatus, creationTimes } from "../tickets/counts";
+import { countByStatus, creationTimes, openTicketsPerUser } from "../tickets/counts";
 import { dayRangeOf } from "../tickets/day-range";
+import { teamAvailability } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
-
-export interface Dashboard {
-  open: number;
-  pending: number;
-  closed: number;
-  /** Tickets created today per local hour, 08:00 to 19:00 (12 numbers). */
-  hourly: number[];
-}
+import type { DashboardDto, TeamMemberDto } from "../../shared/contracts/dashboard";
+import { AVAILABILITIES } from "../../shared/contracts/users";
 
 const FIRST_HOUR = 8;
 
-/** The dashboard counts under the caller's queue visibility, today in the configured time zone. */
-export async function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Promise<Dashboard> {
+/**
+ * The dashboard under the caller's queue visibility: counts by status, today's tickets per hour in the configured
+ * time zone, and the team with each user's open tickets (two queries whatever the team's size).
+ */
+export async function dashboardFor(db: Db, user: AuthUser, now: number, timeZone: string): Promise<DashboardDto> {
   const byStatus = await countByStatus(db, user);
   const n = (s: string) => byStatus.find((r) => r.status === s)?.n ?? 0;
   const [start, end] = dayRangeOf(now, timeZone);
@@ -25,5 +23,13 @@ export async function dashboardFor(db: Db, user: AuthUser, now: number, timeZone
     const slot = Number(hourOf.format(createdAt)) - FIRST_HOUR;
     if (slot >= 0 && slot < hourly.length) hourly[slot]! += 1;
   }
-  return { open: n("open"), pending: n("pending"), closed: n("closed"), hourly };
+  return { open: n("open"), pending: n("pending"), closed: n("closed"), hourly, team: await teamOf(db, user) };
+}
+
+async function teamOf(db: Db, viewer: AuthUser): Promise<TeamMemberDto[]> {
+  const open = new Map((await openTicketsPerUser(db, viewer)).map((r) => [r.userId, r.n]));
+  const rank = (m: TeamMemberDto) => AVAILABILITIES.indexOf(m.availability);
+  return (await teamAvailability(db))
+    .map((u) => ({ ...u, openTickets: open.get(u.id) ?? 0 }))
+    .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name) || a.id - b.id);
 }

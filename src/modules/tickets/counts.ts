@@ -1,4 +1,4 @@
-import { and, count, gte, lt } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, lt } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { tickets } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
@@ -21,4 +21,14 @@ export async function creationTimes(db: Reader, user: AuthUser, start: number, e
       .from(tickets)
       .where(and(visibleTickets(user), gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end))))
   ).map((r) => r.createdAt);
+}
+
+/** How many open tickets each user holds, among those the viewer may see (users without any are left out). */
+export async function openTicketsPerUser(db: Reader, viewer: AuthUser): Promise<{ userId: number; n: number }[]> {
+  const rows = await db
+    .select({ userId: tickets.userId, n: count() })
+    .from(tickets)
+    .where(and(eq(tickets.status, "open"), isNotNull(tickets.userId), visibleTickets(viewer)))
+    .groupBy(tickets.userId);
+  return rows.map((r) => ({ userId: r.userId!, n: r.n }));
 }

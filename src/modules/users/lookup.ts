@@ -71,3 +71,12 @@ export async function viewerOf(
 export async function anyAgent(db: Reader): Promise<boolean> {
   return !!(await first(db.select({ id: users.id }).from(users).where(eq(users.profile, "user"))));
 }
+
+/** Every user with their availability, for the dashboard's team list. */
+export async function teamAvailability(
+  db: Reader,
+): Promise<Pick<UserRow, "id" | "name" | "profile" | "availability">[]> {
+  return await db
+    .select({ id: users.id, name: users.name, profile: users.profile, availability: users.availability })
+    .from(users);
+}

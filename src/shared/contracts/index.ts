@@ -14,6 +14,7 @@ export type {
   ContactNameQuery,
   NewContact,
 } from "./contacts";
+export type { DashboardDto, TeamMemberDto } from "./dashboard";
 export type { SignedLink } from "./links";
 export type { ListQuery } from "./list-query";
 export type { Message, MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";

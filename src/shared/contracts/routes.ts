@@ -1,6 +1,7 @@
 import type { LoginCredentials, NewAccount, SessionDto } from "./auth";
 import type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
 import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
+import type { DashboardDto } from "./dashboard";
 import type { ContactByNumber, ContactChanges, ContactDto, ContactNameQuery, NewContact } from "./contacts";
 import type { SignedLink } from "./links";
 import type { MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";
@@ -34,6 +35,7 @@ export interface ApiRoutes {
   "POST /contacts": { body: NewContact; answer: ContactDto };
   "PUT /contacts/:id": { body: ContactChanges; answer: ContactDto };
   "GET /contacts/list": { query: ContactNameQuery; answer: ContactDto[] };
+  "GET /dashboard": { answer: DashboardDto };
   "GET /messages/:ticketId": { query: MessagePageQuery; answer: MessagePageDto };
   "POST /messages/:id": { body: OutgoingMessage | FormData; answer: { ok: boolean; messages: MessageDto[] } };
   "POST /queue": { body: NewQueue; answer: QueueDto };
