@@ -18,7 +18,16 @@ import {
 } from "../src/modules/users/availability";
 import { BunTopicHub, type RealtimeHub } from "../src/realtime/hub";
 import { SocketPresence } from "../src/realtime/presence";
-import { call, createUser, loginAs, makeTestApp, setupAdminAndAgent, type TestContext } from "./helpers";
+import {
+  BASE,
+  call,
+  createUser,
+  islandProps,
+  loginAs,
+  makeTestApp,
+  setupAdminAndAgent,
+  type TestContext,
+} from "./helpers";
 import { waitFor } from "./wait-for";
 import { TestSocket } from "./ws-client";
 
@@ -106,6 +115,21 @@ describe("PUT /users/:id/availability", () => {
       json: { error: "VALIDATION", field: "availability", rule: "required" },
     });
     expect((await call(ctx.app, "PUT", `/api/users/${agent.user.id}/availability`, { body: {} })).status).toBe(401);
+  });
+});
+
+describe("the header", () => {
+  test("the user menu shows one's availability as it is once the page's socket is open", async () => {
+    const ctx = await makeTestApp();
+    const { user, token, cookie } = await loginAs(ctx);
+    const menu = async () => {
+      const res = await ctx.app.handle(new Request(`${BASE}/`, { headers: { cookie } }));
+      return islandProps(await res.text(), "UserMenu");
+    };
+    expect(await availabilityOf(ctx, user.id)).toBe("offline");
+    expect(await menu()).toMatchObject({ userId: user.id, availability: "online" });
+    await call(ctx.app, "PUT", `/api/users/${user.id}/availability`, { token, body: { availability: "away" } });
+    expect((await menu()).availability).toBe("away");
   });
 });
 

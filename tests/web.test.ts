@@ -111,7 +111,7 @@ describe("private pages", () => {
     expect(drawer).not.toContain("Administration");
     expect(res.html).toContain('href="/tickets" aria-current="page"');
     const b = boot(res.html);
-    expect(b.user).toEqual({ id: user.id, name: "Ana", email: user.email, profile: "user" });
+    expect(b.user).toEqual({ id: user.id, name: "Ana", email: user.email, profile: "user", availability: "online" });
     expect(typeof b.token).toBe("string");
     const me = await ctx.app.handle(
       new Request(`${BASE}/api/settings`, { headers: { authorization: `Bearer ${b.token}` } }),

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useRowDelete } from "../lib/crud";
+import { AvailabilityLabel } from "../lib/availability";
 import { useT } from "../lib/i18n-context";
 import { ListTable } from "../lib/list-table";
 import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
@@ -9,7 +10,10 @@ import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { UserModal } from "./UserModal";
 import type { User } from "../../src/shared/contracts";
 
-/** /users: searchable, infinitely scrolling user table with the user modal and delete confirmation. */
+/**
+ * /users: searchable, infinitely scrolling user table (with each user's availability, live) with the user modal
+ * and delete confirmation.
+ */
 export default function Users({ initial }: { initial?: FirstPage<User> | null }) {
   const t = useT();
   const list = usePagedList<User>("/users", "users", { initial });
@@ -46,6 +50,7 @@ export default function Users({ initial }: { initial?: FirstPage<User> | null })
           { head: t("admin.common.name"), cell: (u) => u.name },
           { head: t("admin.users.email"), cell: (u) => u.email, cellClassName: "admin-clip" },
           { head: t("admin.users.profile"), cell: (u) => t(`admin.users.profiles.${u.profile}`) },
+          { head: t("admin.users.availability"), cell: (u) => <AvailabilityLabel availability={u.availability} /> },
           { head: t("admin.users.connection"), cell: (u) => u.whatsapp?.name ?? "" },
           {
             head: t("admin.common.actions"),

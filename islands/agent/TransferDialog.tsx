@@ -2,9 +2,11 @@ import { useEffect, useState } from "react";
 import { can } from "../../src/shared/permissions";
 import { api, callApi, queryString } from "../lib/api";
 import { getBoot } from "../lib/boot";
+import { AvailabilityLabel } from "../lib/availability";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
+import { useLive } from "../lib/live";
 import { Modal } from "../lib/modal";
 import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
@@ -12,11 +14,12 @@ import type { ListQuery, QueueOption, Ticket, TicketChanges, User } from "../../
 
 const SEARCH_DEBOUNCE_MS = 500;
 
-type UserOption = Pick<User, "id" | "name">;
+type UserOption = Pick<User, "id" | "name" | "availability">;
 
 /**
- * Transfer a ticket: optional user (searched), queue and — with `ticket-options:transferWhatsapp` — connection.
- * A queue without a user sends the ticket back to waiting in that queue.
+ * Transfer a ticket: optional user (searched, each with their availability, live), queue and — with
+ * `ticket-options:transferWhatsapp` — connection. A queue without a user sends the ticket back to waiting in that
+ * queue.
  */
 export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const t = useT();
@@ -24,6 +27,8 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   const [search, setSearch] = useState("");
   const [users, setUsers] = useState<UserOption[]>([]);
   const [userId, setUserId] = useState<string>("");
+  /** The chosen user, kept in the list while a search leaves them out. */
+  const [chosen, setChosen] = useState<UserOption | null>(null);
   const [queues, setQueues] = useState<QueueOption[]>([]);
   const [queueId, setQueueId] = useState<string>(ticket.queueId ? String(ticket.queueId) : "");
   const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
@@ -39,6 +44,20 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
         .then(setConnections)
         .catch((error) => toast("error", errorText(t, error)));
   }, [canConnection, t]);
+
+  useLive(["user"], (payload) => {
+    if (!("user" in payload)) return;
+    const { id, availability } = payload.user;
+    setUsers((rows) => rows.map((u) => (u.id === id ? { ...u, availability } : u)));
+    setChosen((u) => (u?.id === id ? { ...u, availability } : u));
+  });
+
+  function choose(user: UserOption | null) {
+    setChosen(user);
+    setUserId(user ? String(user.id) : "");
+  }
+
+  const listed = chosen && !users.some((u) => u.id === chosen.id) ? [chosen, ...users] : users;
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -91,17 +110,28 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
           onChange={(e) => setSearch(e.target.value)}
         />
       </div>
-      <div className="field">
-        <label htmlFor="transfer-user">{t("agent.transfer.user")}</label>
-        <select id="transfer-user" value={userId} onChange={(e) => setUserId(e.target.value)}>
-          <option value="">{t("agent.transfer.noUser")}</option>
-          {users.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.name}
-            </option>
+      <fieldset className="field transfer-users">
+        <legend>{t("agent.transfer.user")}</legend>
+        <div className="transfer-user-list">
+          <label className="transfer-user">
+            <input type="radio" name="transfer-user" checked={!userId} onChange={() => choose(null)} />
+            <span className="transfer-user-name">{t("agent.transfer.noUser")}</span>
+          </label>
+          {listed.map((u) => (
+            <label key={u.id} className="transfer-user" data-user-id={u.id}>
+              <input
+                type="radio"
+                name="transfer-user"
+                value={u.id}
+                checked={userId === String(u.id)}
+                onChange={() => choose(u)}
+              />
+              <span className="transfer-user-name">{u.name}</span>
+              <AvailabilityLabel availability={u.availability} />
+            </label>
           ))}
-        </select>
-      </div>
+        </div>
+      </fieldset>
       <div className="field">
         <label htmlFor="transfer-queue">{t("agent.transfer.queue")}</label>
         <select id="transfer-queue" value={queueId} onChange={(e) => setQueueId(e.target.value)}>

@@ -1,5 +1,6 @@
 import type { Resource } from "i18next";
 import type { Lang } from "../../src/i18n/shared";
+import type { Availability } from "../../src/shared/contracts/users";
 import type { Theme } from "../../src/shared/theme";
 
 /** The signed-in user as the page shell ships it. */
@@ -8,6 +9,8 @@ export interface BootUser {
   name: string;
   email: string;
   profile: "admin" | "user";
+  /** As it is once this page's socket is open. */
+  availability: Availability;
 }
 
 /** What the server embeds in `#__boot` for the client entry. */

@@ -75,7 +75,10 @@ export function AppFrame({
         </a>
         <span className="appbar-spacer" />
         <Island name="NotificationsBell" props={{ userId: user.id }} />
-        <Island name="UserMenu" props={{ name: user.name, email: user.email }} />
+        <Island
+          name="UserMenu"
+          props={{ userId: user.id, name: user.name, email: user.email, availability: user.availability }}
+        />
       </header>
       <nav id="drawer" className="drawer" aria-label={t("app.title")}>
         <ul>{MAIN.map(link)}</ul>

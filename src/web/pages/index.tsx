@@ -74,7 +74,14 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     if (typeof raw === "string" && raw) {
       try {
         const { user: row, familyId } = await sessionFromRefreshToken(deps, tokens, raw, { rotate: false });
-        user = { id: row.id, name: row.name, email: row.email, profile: row.profile as BootUser["profile"] };
+        user = {
+          id: row.id,
+          name: row.name,
+          email: row.email,
+          profile: row.profile as BootUser["profile"],
+          // The page's socket brings a user whose availability follows their sockets online as it opens.
+          availability: row.availabilityChoice === "online" ? "online" : row.availability,
+        };
         token = await tokens.signAccess(row, familyId);
       } catch {
         // An expired or revoked cookie is the same as none: the visitor is logged out.
