@@ -174,6 +174,31 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
     expect((await api(b, "GET", "/users", { token: adminOnA })).status).toBe(200);
   });
 
+  test("an agent whose socket opens on B is online for A, and an admin's socket on A hears it", async () => {
+    const adminOnA = await logIn(a, ADMIN);
+    const created = await api(a, "POST", "/users", {
+      token: adminOnA,
+      body: { name: "Nina", email: "nina@cluster.test", password: "secret1" },
+    });
+    const nina = created.json.id as number;
+    const watcher = await TestSocket.open(`${a.base.replace("http", "ws")}/ws?token=${adminOnA}`);
+    await watcher.next("ready");
+    await watcher.fence();
+    const ninaOnB = await logIn(b, { email: "nina@cluster.test", password: "secret1" });
+    const socket = await TestSocket.open(`${b.base.replace("http", "ws")}/ws?token=${ninaOnB}`);
+    await socket.next("ready");
+    const heard = await eventually(
+      async () => watcher.received("user").find((f) => f.payload.user?.id === nina),
+      15_000,
+      "A's socket hears Nina online",
+    );
+    expect(heard.payload.user.availability).toBe("online");
+    const list = await api(a, "GET", "/users", { token: adminOnA });
+    expect(list.json.users.find((u: { id: number }) => u.id === nina).availability).toBe("online");
+    socket.close();
+    watcher.close();
+  });
+
   test("a campaign stored on one node is sent by the node running its connection, each recipient once", async () => {
     const token = await logIn(a, ADMIN);
     const id = await pairedConnection(b, token, "Campanha");
