@@ -47,6 +47,7 @@ async function main() {
   await scheduleAutoClose(jobs, deps, config.autoCloseHours);
   await scheduleBackups(jobs, config, log, () => deps.clock.now());
   await scheduleSchedules(jobs, deps);
+  await jobs.prune();
   await scheduleWebhookPrune(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once

@@ -1,6 +1,7 @@
 // @engine once
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
@@ -222,6 +223,80 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
     expect(await a.select().from(pgSchema.contacts)).toHaveLength(1);
     expect(await b.select().from(pgSchema.contacts)).toEqual([]);
     expect(await appliedMigrations(b)).toEqual(journal.entries.map((e) => e.when));
+  });
+
+  test("moving bulk sends and schedules onto the job runner queues each pending recipient in its connection's lane, keeps each connection's wait and last day of sends, and drops the pollers", async () => {
+    const before = mkdtempSync(join(tmpdir(), "zapdesk-pg-migrations-"));
+    try {
+      cpSync(PG_MIGRATIONS_DIR, before, { recursive: true });
+      writeFileSync(
+        join(before, "meta", "_journal.json"),
+        JSON.stringify({ ...journal, entries: journal.entries.filter((e) => !e.tag.endsWith("job_lanes")) }),
+      );
+      const db = open(await emptyPgUrl());
+      await runPgMigrations(db, before);
+      const now = Date.now();
+      await db.$client.unsafe(`
+        INSERT INTO whatsapps (id, name) VALUES (7, 'Loja');
+        INSERT INTO bulk_lanes (whatsapp_id, last_at, jitter_ms) VALUES (7, ${now - 5000}, 1234);
+        INSERT INTO mass_messages (id, whatsapp_id, phone, message, status, sent_at) VALUES
+          (1, 7, '5511999990001', 'Oi', 'sent', ${now - 2 * 86_400_000}), (2, 7, '5511999990001', 'Oi', 'sent', ${now - 3600_000}),
+          (3, 7, '5511999990001', 'Oi', 'opted out', NULL), (4, 7, '5511999990001', 'Oi', 'sending', NULL),
+          (5, 7, '5511999990001', 'Oi', 'pending', NULL);
+        INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777');
+        INSERT INTO schedules (id, body, contact_id, send_at, status) VALUES (9, 'Oi de novo', 1, now(), 'AGENDADA');
+        INSERT INTO jobs (kind, key, payload, status, run_at) VALUES
+          ('bulk-send', 'every:bulk-send', '{}', 'pending', ${now}), ('schedule-monitor', 'every:schedule-monitor', '{}', 'pending', ${now}),
+          ('schedule-send', NULL, '{"scheduleId":9}', 'done', ${now}), ('schedule-send', NULL, '{"scheduleId":9}', 'pending', ${now});
+      `);
+
+      await runPgMigrations(db);
+
+      const rows = await db.$client.unsafe(
+        `SELECT kind, key, payload, lane, status, counted_at::float8 AS "countedAt" FROM jobs ORDER BY id`,
+      );
+      expect([...rows]).toEqual([
+        { kind: "schedule-send", key: null, payload: '{"scheduleId":9}', lane: null, status: "done", countedAt: null },
+        {
+          kind: "schedule-send",
+          key: "schedule:9",
+          payload: '{"scheduleId":9}',
+          lane: null,
+          status: "pending",
+          countedAt: null,
+        },
+        {
+          kind: "bulk-recipient",
+          key: "bulk:4",
+          payload: '{"recordId":4}',
+          lane: "wa:7",
+          status: "pending",
+          countedAt: null,
+        },
+        {
+          kind: "bulk-recipient",
+          key: "bulk:5",
+          payload: '{"recordId":5}',
+          lane: "wa:7",
+          status: "pending",
+          countedAt: null,
+        },
+        {
+          kind: "bulk-recipient",
+          key: "bulk:2",
+          payload: '{"recordId":2}',
+          lane: "wa:7",
+          status: "done",
+          countedAt: now - 3600_000,
+        },
+      ]);
+      expect(
+        await one(db, `SELECT lane, last_at::float8 AS "lastAt", jitter_ms::float8 AS "jitterMs" FROM job_lanes`),
+      ).toEqual({ lane: "wa:7", lastAt: now - 5000, jitterMs: 1234 });
+      expect(await hasTable(db, "bulk_lanes")).toBe(false);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 
   test("the pool opens at most as many connections as ?max= asks", async () => {

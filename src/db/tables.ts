@@ -26,7 +26,7 @@ export const epochMs = (column: SQLWrapper) =>
   onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
 
 export const {
-  bulkLanes,
+  jobLanes,
   chatbots,
   clusterSecrets,
   connectionCommands,
