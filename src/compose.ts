@@ -20,6 +20,8 @@ import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { resumeInterruptedRecipients, startBulk, wakeRecipients } from "./modules/bulk/recipients";
+import { startSchedules } from "./modules/schedules/jobs";
+import { KeyedLanes } from "./shared/lanes";
 import { connectionRecords } from "./modules/connections/records";
 import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
@@ -96,6 +98,7 @@ export async function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    lanes: new KeyedLanes<string>(),
     resolver: opts.resolver ?? systemResolver,
     sandbox: config.sandbox ? routedSandbox(sandbox, channels, commands) : undefined,
     nodeId: leases?.nodeId,
@@ -125,6 +128,7 @@ export async function composeDeps(opts: {
       else void sendIfRunHere(deps, event);
     });
   startBulk(deps);
+  await startSchedules(deps);
   return { deps, db, channels, sandbox, sandboxNetwork, leases };
 }
 

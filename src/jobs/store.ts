@@ -225,14 +225,3 @@ export async function activeKeys(db: Pick<Db, "select">, keys: string[]): Promis
       if (key) active.add(key);
   return active;
 }
-
-/** The payloads of the jobs of `kind` that are still to run or running, oldest first. */
-export async function activePayloads(db: Pick<Db, "select">, kind: string): Promise<unknown[]> {
-  return (
-    await db
-      .select({ payload: jobs.payload })
-      .from(jobs)
-      .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
-      .orderBy(jobs.id)
-  ).map((r) => JSON.parse(r.payload) as unknown);
-}
