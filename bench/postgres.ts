@@ -1,7 +1,8 @@
 /**
- * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline), the app at 10,000 tickets, and M3/M4 (ticket
- * lists and search at 100,000 tickets) with the data in PostgreSQL 15 instead of SQLite: the tests' throwaway cluster on a loopback port (fsync off), a
- * database per app (tests/pg-harness.ts). Prints the figures and writes bench/results-pg.json beside the SQLite run's.
+ * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline), the app at 10,000 tickets, M3/M4 (ticket
+ * lists and search at 100,000 tickets) and the SQL statements per unit of work, with the data in PostgreSQL 15
+ * instead of SQLite: the tests' throwaway cluster on a loopback port (fsync off), a database per app
+ * (tests/pg-harness.ts). Prints the figures and writes bench/results-pg.json beside the SQLite run's.
  */
 import type { Figure } from "./figure";
 import { printTable, writeResults } from "./report";
@@ -12,6 +13,7 @@ process.env.DATABASE_URL = pgServer().url;
 const { httpIngestRate, pipelineIngestRate } = await import("./ingest");
 const { measureAppAt10k } = await import("./app-at-10k");
 const { measureQueriesAtScale } = await import("./queries");
+const { measureStatements } = await import("./statements");
 
 const MESSAGES = 20_000;
 const SENDERS = 32;
@@ -38,6 +40,7 @@ try {
   });
   for (const figure of await measureAppAt10k()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
   for (const figure of await measureQueriesAtScale()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
+  figures.push(...(await measureStatements("postgres")));
 } finally {
   printTable(figures);
 }

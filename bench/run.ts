@@ -14,6 +14,7 @@ import { measureColdStart } from "./cold-start";
 import { measureFanout } from "./fanout";
 import { measureIngest } from "./ingest";
 import { measureQueriesAtScale } from "./queries";
+import { measureStatements } from "./statements";
 import type { Figure } from "./figure";
 import { measureMemory } from "./memory";
 import { printTable, writeResults } from "./report";
@@ -44,6 +45,7 @@ const measures: Measure[] = soak
       { name: "fan-out to 500 sockets", run: () => measureFanout() },
       { name: "list, search and first page at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
       { name: "the app at 10,000 tickets", run: measureAppAt10k },
+      { name: "SQL statements per unit of work", run: () => measureStatements("sqlite") },
       { name: "memory", run: () => measureMemory({ messages, soakMinutes: 0 }) },
       { name: "memory per Baileys session", run: () => measureBaileysSessions() },
       {

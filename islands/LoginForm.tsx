@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { checkForm, type FieldProblem, FORM_RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
-import { api, setToken } from "./lib/api";
+import type { LoginCredentials } from "../src/shared/contracts";
+import { callApi, setToken } from "./lib/api";
 import { useFormSave } from "./lib/crud";
 import { ruleText } from "./lib/errors";
 import { useT } from "./lib/i18n-context";
@@ -12,7 +13,7 @@ const LOGIN_RULES = FORM_RULES.login;
 /** /login form: email, password with show/hide, field validation, toasts; success goes to /tickets. */
 export default function LoginForm() {
   const t = useT();
-  const [values, setValues] = useState({ email: "", password: "" });
+  const [values, setValues] = useState<LoginCredentials>({ email: "", password: "" });
   const [errors, setErrors] = useState<Partial<Record<"email" | "password", FieldProblem>>>({});
   const { busy, run } = useFormSave();
 
@@ -22,7 +23,7 @@ export default function LoginForm() {
     setErrors(found);
     if (Object.keys(found).length) return;
     await run(async () => {
-      const res = await api<{ token: string }>("/auth/login", { method: "POST", body: values, noAuthRedirect: true });
+      const res = await callApi("POST /auth/login", { body: values, noAuthRedirect: true });
       setToken(res.token);
       toast("success", t("login.success"));
       location.assign("/tickets");

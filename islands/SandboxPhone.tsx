@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import type { Connection as SharedConnection } from "../src/shared/contracts";
-import { api } from "./lib/api";
+import { api, callApi } from "./lib/api";
 import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
@@ -104,8 +104,8 @@ export default function SandboxPhone() {
     if (!connection || !body || !validPeer) return;
     try {
       const sender = { from: peer, ...(!lidOnly && validLid ? { lid } : {}) };
-      const res = await api<{ id: string }>(`/sandbox/${connection.id}/inbound`, {
-        method: "POST",
+      const res = await callApi("POST /sandbox/:whatsappId/inbound", {
+        params: { whatsappId: connection.id },
         body: { ...sender, body, ...(name.trim() ? { name: name.trim() } : {}) },
       });
       setSent((prev) => [...prev, { id: res.id, direction: "in", body, createdAt: new Date().toISOString() }]);
@@ -118,7 +118,7 @@ export default function SandboxPhone() {
   async function markRead() {
     if (!connection || !validPeer) return;
     try {
-      await api(`/sandbox/${connection.id}/read`, { method: "POST", body: { to: peer } });
+      await callApi("POST /sandbox/:whatsappId/read", { params: { whatsappId: connection.id }, body: { to: peer } });
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -127,7 +127,10 @@ export default function SandboxPhone() {
   async function shareNumber() {
     if (!connection || !validLid || !validPhone) return;
     try {
-      await api(`/sandbox/${connection.id}/lid-mapping`, { method: "POST", body: { lid, phone } });
+      await callApi("POST /sandbox/:whatsappId/lid-mapping", {
+        params: { whatsappId: connection.id },
+        body: { lid, phone },
+      });
       setLidOnly(false);
       toast("success", t("sandbox.numberShared"));
     } catch (error) {

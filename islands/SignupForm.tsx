@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { FORM_RULES } from "../src/shared/validation";
 import { PasswordField, TextField } from "./PasswordField";
-import { api } from "./lib/api";
+import type { NewAccount } from "../src/shared/contracts";
+import { callApi } from "./lib/api";
 import { useFormSave } from "./lib/crud";
 import { useFieldChecks } from "./lib/field-checks";
 import { useT } from "./lib/i18n-context";
@@ -12,7 +13,7 @@ type Field = keyof typeof FORM_RULES.signup;
 /** /signup form (name, email, password with show/hide); a disabled notice when the userCreation setting is off. */
 export default function SignupForm({ enabled }: { enabled: boolean }) {
   const t = useT();
-  const [values, setValues] = useState({ name: "", email: "", password: "" });
+  const [values, setValues] = useState<NewAccount>({ name: "", email: "", password: "" });
   const { busy, run } = useFormSave();
   const checks = useFieldChecks(FORM_RULES.signup, values);
 
@@ -33,7 +34,7 @@ export default function SignupForm({ enabled }: { enabled: boolean }) {
     e.preventDefault();
     if (!checks.checkAll()) return;
     await run(async () => {
-      await api("/auth/signup", { method: "POST", body: values, noAuthRedirect: true });
+      await callApi("POST /auth/signup", { body: values, noAuthRedirect: true });
       toast("success", t("signup.success"));
       location.assign("/login");
     });

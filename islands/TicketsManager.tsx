@@ -1,6 +1,6 @@
 import { useEffect, useState, type UIEvent } from "react";
 import { NewTicketDialog } from "./agent/NewTicketDialog";
-import { api } from "./lib/api";
+import { api, callApi } from "./lib/api";
 import { getBoot } from "./lib/boot";
 import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
@@ -11,7 +11,7 @@ import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
-import { type ListQuery, type Page, useTicketList } from "./lib/use-ticket-list";
+import { type TicketListFilter, type Page, useTicketList } from "./lib/use-ticket-list";
 import { DEFAULT_VIEW, keepListViewInUrl, type ListView, type SubTab, type Tab } from "./tickets/list-view";
 import { QueueSelect } from "./tickets/QueueSelect";
 import { TicketRow } from "./tickets/TicketRow";
@@ -74,7 +74,7 @@ export default function TicketsManager({
   const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
   const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
   const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
-  const searchQuery: ListQuery = { showAll: true, queueIds, searchParam, tags: tagIds };
+  const searchQuery: TicketListFilter = { showAll: true, queueIds, searchParam, tags: tagIds };
   const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
 
   useEffect(() => {
@@ -94,7 +94,7 @@ export default function TicketsManager({
 
   async function accept(ticket: Ticket) {
     try {
-      await api(`/tickets/${ticket.id}`, { method: "PUT", body: { status: "open", userId } });
+      await callApi("PUT /tickets/:id", { params: { id: ticket.id }, body: { status: "open", userId } });
       // Accepted, it moves to the assigned list: show that list, where it is selected.
       setSub("open");
       openTicket(ticket.id);

@@ -19,9 +19,10 @@ interface Outcome {
 }
 
 /** Runs one test command; `held` keeps its output for the caller (a run beside another is printed after it, whole). */
-async function run(cmd: string[], opts: { held?: boolean } = {}): Promise<Outcome> {
-  if (!opts.held) console.log(`$ ${cmd.join(" ")}`);
-  const proc = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: process.env });
+async function run(cmd: string[], opts: { held?: boolean; env?: Record<string, string> } = {}): Promise<Outcome> {
+  const shown = [...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`), ...cmd].join(" ");
+  if (!opts.held) console.log(`$ ${shown}`);
+  const proc = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env } });
   let text = "";
   const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
     const decoder = new TextDecoder();
@@ -34,7 +35,7 @@ async function run(cmd: string[], opts: { held?: boolean } = {}): Promise<Outcom
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const exitCode = await proc.exited;
   const count = (word: string) => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"))?.[1] ?? 0);
-  const held = opts.held ? `$ ${cmd.join(" ")}\n${text}` : undefined;
+  const held = opts.held ? `$ ${shown}\n${text}` : undefined;
   return { passed: count("pass"), failed: count("fail"), exitCode, held };
 }
 
@@ -69,8 +70,8 @@ const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
 if (hasPostgres) {
   const files = testFiles.filter((f) => engineMark(textOf(f)) === "each");
   // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
-  const pg = ["bun", "test", "--preload", "./tests/pg-preload.ts", "--timeout", "20000"];
-  outcomes.push(await run([...pg, ...args(files)]));
+  const pg = ["bun", "test", "--timeout", "20000"];
+  outcomes.push(await run([...pg, ...args(files)], { env: { TEST_ENGINE: "postgres" } }));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
 const processed = await processRun;
 console.log(processed.held);

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { api, ApiError, setToken } from "../islands/lib/api";
+import { api, ApiError, callApi, setToken } from "../islands/lib/api";
 
 type Call = { url: string; auth: string | null };
 let calls: Call[];
+let sent: { url: string; method?: string; body?: unknown }[];
 let answers: (() => Response)[];
 const realFetch = globalThis.fetch;
 const json = (status: number, body: unknown) => () =>
@@ -11,10 +12,12 @@ let assigned: string[];
 
 beforeEach(() => {
   calls = [];
+  sent = [];
   assigned = [];
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const headers = (init?.headers ?? {}) as Record<string, string>;
     calls.push({ url: String(input), auth: headers.authorization ?? null });
+    sent.push({ url: String(input), method: init?.method, body: init?.body ?? undefined });
     return answers.shift()!();
   }) as typeof fetch;
   (globalThis as { location?: unknown }).location = { pathname: "/tickets", assign: (to: string) => assigned.push(to) };
@@ -70,6 +73,19 @@ describe("browser API client", () => {
     }
     expect(held).toEqual(["zapdesk-refresh", "zapdesk-refresh released after 2 calls"]);
     expect(calls.map((c) => c.url)).toEqual(["/api/tickets", "/api/auth/refresh_token", "/api/tickets"]);
+  });
+
+  test("callApi sends a contract route as api would: parameters in the path, query fields in order, the body as JSON", async () => {
+    setToken("t");
+    answers = [json(200, { id: 7 }), json(200, { tickets: [] }), json(200, { url: "/x" })];
+    await callApi("PUT /tickets/:id", { params: { id: 7 }, body: { status: "open", userId: null } });
+    await callApi("GET /tickets", { query: { pageNumber: 2, showAll: true, status: undefined, queueIds: [1, 2] } });
+    await callApi("POST /backups/:name/link", { params: { name: "a b.sqlite" } });
+    expect(sent).toEqual([
+      { url: "/api/tickets/7", method: "PUT", body: '{"status":"open","userId":null}' },
+      { url: "/api/tickets?pageNumber=2&showAll=true&queueIds=%5B1%2C2%5D", method: "GET", body: undefined },
+      { url: "/api/backups/a%20b.sqlite/link", method: "POST", body: undefined },
+    ]);
   });
 
   test("a 401 goes to /login and a 403 ERR_NO_PERMISSION is not retried", async () => {

@@ -88,14 +88,25 @@ describe("layer rules", () => {
  * SQL, index hints, instants, id sequences, temporary storage) instead of the choice itself. A module branching
  * on the engine would put engine SQL where the next engine change cannot find it.
  */
-const ENGINE_CHOICE = /\b(onPostgres|dialectOf)\b|(process|Bun)\.env(\.DATABASE_URL\b|\[\s*["']DATABASE_URL["']\s*\])/;
+const ENGINE_BRANCH = /\b(onPostgres|dialectOf)\b/;
+/** The engine comes from the configuration (`databaseUrl`), which alone reads the environment for it. */
+const ENGINE_FROM_ENV = /(process|Bun)\.env(\.DATABASE_URL\b|\[\s*["']DATABASE_URL["']\s*\])/;
 
 describe("the engine", () => {
-  test("no file outside src/db branches on the engine or reads it from the environment", () => {
+  test("no file outside src/db branches on the engine", () => {
     const branching = sources().filter(
-      (file) => !file.startsWith("src/db/") && ENGINE_CHOICE.test(readFileSync(join(root, file), "utf8")),
+      (file) => !file.startsWith("src/db/") && ENGINE_BRANCH.test(readFileSync(join(root, file), "utf8")),
     );
     expect(branching).toEqual([]);
+  });
+
+  test("only the configuration reads the engine from the environment; src/db reads no environment at all", () => {
+    const reading = sources().filter((file) => {
+      const text = readFileSync(join(root, file), "utf8");
+      if (file === "src/config.ts") return false;
+      return ENGINE_FROM_ENV.test(text) || (file.startsWith("src/db/") && /\b(process|Bun)\.env\b/.test(text));
+    });
+    expect(reading).toEqual([]);
   });
 });
 

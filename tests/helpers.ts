@@ -1,5 +1,5 @@
 import { test } from "bun:test";
-import { type Db, first, one } from "../src/db/client";
+import { closeDatabase, type Db, first, one } from "../src/db/client";
 import { openStorage } from "../src/ops/storage";
 import { createApp, type App } from "../src/app";
 import type { ConnectionManager } from "../src/channels/manager";
@@ -7,8 +7,9 @@ import type { SandboxDriver } from "../src/channels/sandbox/driver";
 import type { Config } from "../src/config";
 import type { HostResolver } from "../src/http/host-resolver";
 import { composeDeps } from "../src/compose";
-import { onPostgres } from "../src/db/tables";
-import { freshPgUrl } from "./pg-harness";
+import { testsOnPostgres } from "./test-engine";
+import { testEnded, testPgUrl } from "./pg-harness";
+import { stopServer } from "../src/shutdown";
 import type { AppDeps } from "../src/deps";
 import type { Clock } from "../src/shared/clock";
 import { createLogger } from "../src/log";
@@ -96,7 +97,8 @@ export interface TestContext<H extends RealtimeHub = RecordingHub> {
  * A fresh app on an in-memory database (or `databasePath` when given, to test restarts) with migrations and
  * default settings applied, and a real ConnectionManager with the sandbox driver as `deps.channels`. Events reach
  * a RecordingHub, or `hub` (a real one, for tests over sockets). Names resolve through `resolver`, by default
- * to nothing: no test reaches the network's DNS.
+ * to nothing: no test reaches the network's DNS. In the suite's PostgreSQL run the app is on the test's database
+ * (`testPgUrl`), and stopped when its test ends (`endTest`).
  */
 export async function makeTestApp(
   overrides?: Partial<Config>,
@@ -111,8 +113,7 @@ export async function makeTestApp(
   opts: { hub?: RealtimeHub; resolver?: HostResolver } = {},
 ): Promise<TestContext<RealtimeHub>> {
   const config = testConfig(overrides);
-  // The suite's PostgreSQL run: each app on a database of its own, whose idle connections close soon after.
-  if (onPostgres && !config.databaseUrl) config.databaseUrl = await pgDatabaseFor(overrides.databasePath);
+  if (testsOnPostgres && !config.databaseUrl) config.databaseUrl = await pgDatabaseFor(overrides.databasePath);
   const hub = opts.hub ?? new RecordingHub();
   const clock = new TestClock();
   const { deps, db, channels, sandbox } = await composeDeps({
@@ -132,7 +133,9 @@ export async function makeTestApp(
   Object.assign(app, {
     server: { requestIP: (request: Request) => ({ address: testPeers.get(request) ?? LOCAL_PEER }) },
   });
-  return { app, db, hub, deps, clock, channels, sandbox };
+  const ctx = { app, db, hub, deps, clock, channels, sandbox };
+  if (testsOnPostgres) openApps.push(ctx);
+  return ctx;
 }
 
 /** The peer of a request handed to `app.handle` unless `fromPeer` names another: this machine. */
@@ -149,27 +152,66 @@ export function fromPeer(request: Request, address: string): Request {
  * A test of what only the SQLite store has (its file, query plans, FTS5 tables, pragmas): skipped in the
  * suite's PostgreSQL run, where the same behaviour has tests of its own or does not apply.
  */
-export const sqliteOnly = test.skipIf(onPostgres);
+export const sqliteOnly = test.skipIf(testsOnPostgres);
 
-/** For an app composed by hand: in the suite's PostgreSQL run, a database of its own; on SQLite, nothing to add. */
+/**
+ * For an app composed by hand: in the suite's PostgreSQL run, the test's database (`testPgUrl`; the test stops
+ * the app); on SQLite, nothing to add.
+ */
 export async function ownDatabase(): Promise<Pick<Config, "databaseUrl">> {
-  return onPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
+  return testsOnPostgres ? { databaseUrl: await pgDatabaseFor(undefined) } : {};
 }
 
-/** A migrated database of the run's engine for a test that needs no app: in-memory SQLite, or a PostgreSQL one. */
+/**
+ * A migrated database of the run's engine for a test that needs no app: in-memory SQLite, or a PostgreSQL one
+ * (closed when its test ends).
+ */
 export async function testDatabase(): Promise<Db> {
-  return await openStorage({ ...testConfig(), ...(await ownDatabase()) }, createLogger("silent"));
+  const db = await openStorage({ ...testConfig(), ...(await ownDatabase()) }, createLogger("silent"));
+  if (testsOnPostgres) openDatabases.push(db);
+  return db;
 }
 
-/** A restart test reopens the same `databasePath`: on PostgreSQL, the same database. */
+/** A restart test reopens the same `databasePath`: on PostgreSQL, the same database, within the test. */
 const pgDatabases = new Map<string, string>();
 
 async function pgDatabaseFor(databasePath: string | undefined): Promise<string> {
   const known = databasePath && pgDatabases.get(databasePath);
   if (known) return known;
-  const url = `${await freshPgUrl()}?max=4&idle_timeout=1`;
+  const url = `${await testPgUrl()}?max=4`;
   if (databasePath) pgDatabases.set(databasePath, url);
   return url;
+}
+
+/** What the running test opened on PostgreSQL: the next test's database is this one's, emptied. */
+const openApps: TestContext<RealtimeHub>[] = [];
+const openDatabases: Db[] = [];
+
+/**
+ * After each test of the suite's PostgreSQL run (tests/setup.ts): its apps stop as a server does (jobs,
+ * connections, then the database), so none of them writes into the next test's rows. Without waiting for the
+ * jobs running: a test awaits its own, but one that plays a crash leaves a run that never ends. An app whose
+ * database the test closed itself (a restart) has nothing left to stop.
+ */
+export async function endTest() {
+  for (const ctx of openApps.splice(0)) await stopTestApp(ctx).catch(unlessClosedByTheTest);
+  for (const db of openDatabases.splice(0)) await closeDatabase(db);
+  pgDatabases.clear();
+  testEnded();
+}
+
+async function stopTestApp({ deps, channels, sandbox, db }: TestContext<RealtimeHub>) {
+  const stopJobs = () => void deps.jobs.stop();
+  await stopServer(
+    { stopJobs, channels, sandboxNetwork: sandbox.network, db, events: deps.events, log: deps.log },
+    "test ended",
+  );
+}
+
+/** Drizzle wraps the driver's error in one of its own, as its `cause`. */
+function unlessClosedByTheTest(error: unknown) {
+  const { code } = ((error as { cause?: object }).cause ?? error) as { code?: string };
+  if (code !== "ERR_POSTGRES_CONNECTION_CLOSED") throw error;
 }
 
 let connectionSeq = 0;

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { eq } from "drizzle-orm";
 import { runCommand } from "../src/cli";
-import { chatbots, contacts, messages, onPostgres, schedules, tickets, users } from "../src/db/tables";
+import { chatbots, contacts, messages, schedules, tickets, users } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { importWhaticket } from "../src/ops/import-whaticket";
 import { call, makeTestApp } from "./helpers";
 import { freshPgUrl } from "./pg-harness";
@@ -119,7 +120,7 @@ for (const engine of ENGINES)
 
     beforeAll(async () => {
       server = await engine.start();
-      if (onPostgres) targetUrl = await freshPgUrl();
+      if (testsOnPostgres) targetUrl = await freshPgUrl();
       await seedWhaticket(server.url, engine.dialect);
       dir = mkdtempSync(join(tmpdir(), "zapdesk-import-"));
       publicDir = join(dir, "whaticket-public");

@@ -1,7 +1,8 @@
 // @engine each
 import { sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
-import { contacts, onPostgres, tickets } from "../src/db/tables";
+import { contacts, tickets } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-or-create";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
@@ -36,7 +37,7 @@ describe("a message's contact", () => {
       if (event.name !== "contact.created") return;
       announced.push(event.payload.contact.id);
       // On SQLite, checked synchronously as the event is heard: committed already, outside any transaction.
-      if (onPostgres) return;
+      if (testsOnPostgres) return;
       const row = sqliteClient(ctx.db).query("SELECT id FROM contacts WHERE id = ?").get(event.payload.contact.id);
       stored.push(Boolean(row) && !sqliteClient(ctx.db).inTransaction);
     });
@@ -62,6 +63,6 @@ describe("a message's contact", () => {
     expect(rows.every((c) => c.name === `Pessoa ${c.number}`)).toBe(true);
     expect(await ctx.db.select().from(tickets)).toHaveLength(numbers.length);
     expect(announced.sort()).toEqual(rows.map((c) => c.id).sort());
-    if (!onPostgres) expect(stored).toEqual(numbers.map(() => true));
+    if (!testsOnPostgres) expect(stored).toEqual(numbers.map(() => true));
   });
 });

@@ -158,14 +158,14 @@ describe("jobs", () => {
       ctx.clock.advance(86_400_000);
       await runner.tick();
     }
-    expect((await ctx.db.select().from(jobs)).map((j) => [j.kind, j.status])).toEqual([
+    expect((await ctx.db.select().from(jobs).orderBy(jobs.id)).map((j) => [j.kind, j.status])).toEqual([
       ["once", "done"],
       ["once", "pending"],
       ["jobs.prune", "pending"],
     ]);
     ctx.clock.advance(86_400_000);
     await runner.tick();
-    expect((await ctx.db.select().from(jobs)).map((j) => [j.kind, j.status])).toEqual([
+    expect((await ctx.db.select().from(jobs).orderBy(jobs.id)).map((j) => [j.kind, j.status])).toEqual([
       ["once", "pending"],
       ["jobs.prune", "pending"],
     ]);

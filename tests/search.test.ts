@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { bodyMatchQuery } from "../src/modules/messages/search";
 import { ticketFilter, ticketPageQuery } from "../src/modules/tickets/list";
-import { onPostgres } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { call, loginAs, makeTestApp, sqliteOnly, type TestContext } from "./helpers";
 
 let seq = 0;
@@ -84,7 +84,7 @@ describe("message search", () => {
     expect(await search('"near" OR')).toEqual([t.id]);
     expect(await search("pedido*")).toEqual([t.id]);
     expect(bodyMatchQuery("a * ( )")).toBeNull();
-    expect(bodyMatchQuery('Olá "xy z"')).toBe(onPostgres ? "olá:* & xy:*" : '"olá"* "xy"*');
+    expect(bodyMatchQuery('Olá "xy z"')).toBe(testsOnPostgres ? "olá:* & xy:*" : '"olá"* "xy"*');
   });
 });
 
@@ -97,7 +97,7 @@ async function bulkMessages(ctx: TestContext, ticketId: number, bodies: string[]
 }
 
 describe("message search on PostgreSQL, newest matches first", () => {
-  test.skipIf(!onPostgres)(
+  test.skipIf(!testsOnPostgres)(
     "a common word reaches back past the newest messages, a rare one is found however old, deleted ones never",
     async () => {
       const ctx = await makeTestApp();

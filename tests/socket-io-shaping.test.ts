@@ -8,6 +8,7 @@ import { type AccessChecks, SocketRegistry } from "../src/realtime/registry";
 import { type SocketIoBridge, socketIoBridge } from "../src/realtime/socket-io";
 import type { AuthUser } from "../src/shared/auth-user";
 import { systemClock } from "../src/shared/clock";
+import { stubPayload } from "./helpers";
 
 /**
  * The Socket.IO bridge on its own server, with a shaping function that notes each call: how many payloads one
@@ -123,8 +124,8 @@ describe("Socket.IO payload shaping", () => {
     const all = [...madeUp, ...listed, plain];
     const heard = all.map((socket) => record(socket, "appMessage"));
 
-    hub.publish(["notification"], "appMessage", MEDIA_MESSAGE);
-    hub.publish(["all"], "contact", { action: "update", contact: { id: 1 } });
+    hub.publish(["notification"], "appMessage", stubPayload(MEDIA_MESSAGE));
+    hub.publish(["all"], "contact", stubPayload({ action: "update", contact: { id: 1 } }));
     await Promise.all(all.map(fence));
 
     expect(shaped.sort()).toEqual([
@@ -146,7 +147,7 @@ describe("Socket.IO payload shaping", () => {
     const all = [await follower("made-up.example", "/api"), await follower("front.example"), await follower()];
     const heard = all.map((socket) => record(socket, "appMessage"));
 
-    hub.publish(["notification"], "appMessage", MEDIA_MESSAGE);
+    hub.publish(["notification"], "appMessage", stubPayload(MEDIA_MESSAGE));
     await Promise.all(all.map(fence));
 
     expect(shaped).toEqual([`appMessage ${publicUrl}`]);

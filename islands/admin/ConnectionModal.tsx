@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { PROVIDERS } from "../../src/shared/contracts/providers";
 import { FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useFieldChecks } from "../lib/field-checks";
 import { errorText } from "../lib/errors";
@@ -9,7 +9,7 @@ import { Checkbox, Input, QueueChecks, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection, Queue } from "../../src/shared/contracts";
+import type { Connection, NewConnection, Queue } from "../../src/shared/contracts";
 import { type Form, initial, providerLabel, type SetField } from "./connection-form";
 import { WorkHoursFields } from "./WorkHoursFields";
 
@@ -59,11 +59,15 @@ export function ConnectionModal({
     if (!nameValid || daysProblem) return;
     await run(async () => {
       const { days, provider, ...rest } = form;
-      const body = { ...rest, ...days, importHistoryDays: historyDays, ...(connection ? {} : { provider }) };
-      const saved = await api<Connection>(connection ? `/whatsapp/${connection.id}` : "/whatsapp", {
-        method: connection ? "PUT" : "POST",
-        body,
-      });
+      const body: NewConnection = {
+        ...rest,
+        ...days,
+        importHistoryDays: historyDays,
+        ...(connection ? {} : { provider }),
+      };
+      const saved = connection
+        ? await callApi("PUT /whatsapp/:id", { params: { id: connection.id }, body })
+        : await callApi("POST /whatsapp", { body });
       toast("success", t("admin.connections.saved"));
       onSaved(saved);
     });

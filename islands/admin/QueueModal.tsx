@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { checkField, FORM_RULES, RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useFieldChecks } from "../lib/field-checks";
@@ -8,7 +8,7 @@ import { Checkbox, ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { ChatbotOption, Queue } from "../../src/shared/contracts";
+import type { ChatbotOption, NewQueue, Queue } from "../../src/shared/contracts";
 
 type Path = number[];
 
@@ -83,10 +83,15 @@ export function QueueModal({
     setSubmitted(true);
     if (!valid || firstInvalid(tree)) return;
     await run(async () => {
-      const saved = await api<Queue>(queueId ? `/queue/${queueId}` : "/queue", {
-        method: queueId ? "PUT" : "POST",
-        body: { ...form, chatbots: tree },
-      });
+      const body: NewQueue = {
+        name: form.name,
+        color: form.color,
+        greetingMessage: form.greetingMessage,
+        chatbots: tree,
+      };
+      const saved = queueId
+        ? await callApi("PUT /queue/:id", { params: { id: queueId }, body })
+        : await callApi("POST /queue", { body });
       toast("success", t("admin.queues.saved"));
       onSaved(saved);
     });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api, ApiError } from "../lib/api";
+import { api, ApiError, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -115,7 +115,7 @@ function DeleteQueueDialog({
   async function confirm() {
     setBusy(true);
     try {
-      await api(`/queue/${queue.id}${moveTo ? `?moveTo=${moveTo}` : ""}`, { method: "DELETE" });
+      await callApi("DELETE /queue/:id", { params: { id: queue.id }, query: moveTo ? { moveTo } : undefined });
       onDeleted();
       toast("success", t("admin.queues.deleted"));
       onClose();

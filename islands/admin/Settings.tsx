@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Input, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
@@ -52,7 +52,7 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
     const before = values;
     setValues((v) => v && { ...v, [key]: value });
     try {
-      await api(`/settings/${key}`, { method: "PUT", body: { value } });
+      await callApi("PUT /settings/:key", { params: { key }, body: { value } });
       toast("success", t("admin.settings.saved"));
     } catch (error) {
       setValues(before);
@@ -120,7 +120,7 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
   /** Downloads a backup through a short-lived signed link asked for now: a link can't carry the token. */
   async function download(name: string) {
     try {
-      const { url } = await api<{ url: string }>(`/backups/${encodeURIComponent(name)}/link`, { method: "POST" });
+      const { url } = await callApi("POST /backups/:name/link", { params: { name } });
       const link = document.createElement("a");
       link.href = url;
       link.download = name;

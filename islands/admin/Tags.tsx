@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { useFieldChecks } from "../lib/field-checks";
 import { ColorField, Input } from "../lib/form";
@@ -11,7 +11,7 @@ import { upsert, useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { type FirstPage, usePagedList } from "../lib/use-paged-list";
-import type { Tag } from "../../src/shared/contracts";
+import type { NewTag, Tag } from "../../src/shared/contracts";
 
 /** /tags: searchable tag table (chip in the tag colour, ticket count); editing and deleting for `tags:edit`. */
 export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?: FirstPage<Tag> | null }) {
@@ -93,7 +93,7 @@ export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?:
 
 function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => void; onSaved: (tag: Tag) => void }) {
   const t = useT();
-  const [form, setForm] = useState({ name: tag?.name ?? "", color: tag?.color ?? "#1f7a5c" });
+  const [form, setForm] = useState<Required<NewTag>>({ name: tag?.name ?? "", color: tag?.color ?? "#1f7a5c" });
   const { busy, fieldError, run } = useFormSave(false, "tag", ["name", "color"]);
   const checks = useFieldChecks(FORM_RULES.tag, form, "tag");
   const edit = (key: keyof typeof form) => (value: string) => {
@@ -104,7 +104,9 @@ function TagModal({ tag, onClose, onSaved }: { tag: Tag | null; onClose: () => v
   async function save() {
     if (!checks.checkAll()) return;
     await run(async () => {
-      const saved = await api<Tag>(tag ? `/tags/${tag.id}` : "/tags", { method: tag ? "PUT" : "POST", body: form });
+      const saved = tag
+        ? await callApi("PUT /tags/:id", { params: { id: tag.id }, body: form })
+        : await callApi("POST /tags", { body: form });
       toast("success", t("admin.tags.saved"));
       onSaved(saved);
     });

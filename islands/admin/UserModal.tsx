@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
@@ -9,7 +9,10 @@ import { Input, QueueChecks, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { Connection, Queue, User } from "../../src/shared/contracts";
+import type { Connection, NewUser, Queue, User, UserChanges } from "../../src/shared/contracts";
+
+/** The form's fields, named as the API takes them; `whatsappId` holds the select's value ("" for none). */
+type UserForm = Required<Omit<NewUser, "whatsappId"> & Pick<UserChanges, "currentPassword">> & { whatsappId: string };
 
 /** Add/edit user: name, email, password (optional when editing), profile, queues and default connection. */
 export function UserModal({
@@ -22,7 +25,7 @@ export function UserModal({
   onSaved: (u: User) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<UserForm>({
     name: user?.name ?? "",
     email: user?.email ?? "",
     password: "",
@@ -54,12 +57,13 @@ export function UserModal({
     if (!checks.checkAll()) return;
     await run(async () => {
       const { password, currentPassword, whatsappId, ...rest } = form;
-      const body = {
-        ...rest,
-        whatsappId: whatsappId ? Number(whatsappId) : null,
-        ...(password ? { password, ...(editingSelf ? { currentPassword } : {}) } : {}),
-      };
-      const saved = await api<User>(user ? `/users/${user.id}` : "/users", { method: user ? "PUT" : "POST", body });
+      const fields = { ...rest, whatsappId: whatsappId ? Number(whatsappId) : null };
+      const saved = user
+        ? await callApi("PUT /users/:id", {
+            params: { id: user.id },
+            body: { ...fields, ...(password ? { password, ...(editingSelf ? { currentPassword } : {}) } : {}) },
+          })
+        : await callApi("POST /users", { body: { ...fields, password } });
       toast("success", t("admin.users.saved"));
       onSaved(saved);
     });

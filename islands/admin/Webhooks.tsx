@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
+import type { Wire, WebhookEndpointDto } from "../../src/shared/contracts";
 import { WEBHOOK_EVENTS } from "../../src/shared/webhook-events";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
@@ -10,13 +11,7 @@ import { Confirm, Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { type Delivery, DeliveryLog } from "./WebhookDeliveries";
 
-interface Endpoint {
-  id: number;
-  url: string;
-  events: string[];
-  secret: string;
-  active: boolean;
-}
+type Endpoint = Wire<WebhookEndpointDto>;
 
 /** What the page route loads before the island mounts: the endpoints and the first page of the delivery log. */
 export interface WebhooksData {
@@ -49,8 +44,8 @@ export default function Webhooks({ initial }: { initial?: WebhooksData | null })
 
   async function toggle(endpoint: Endpoint) {
     try {
-      const saved = await api<Endpoint>(`/webhooks/${endpoint.id}`, {
-        method: "PUT",
+      const saved = await callApi("PUT /webhooks/:id", {
+        params: { id: endpoint.id },
         body: { active: !endpoint.active },
       });
       setEndpoints((rows) => rows?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
@@ -156,7 +151,7 @@ function EndpointModal({ onClose, onSaved }: { onClose: () => void; onSaved: (en
     setError(found);
     if (found || !events.length) return;
     await run(async () => {
-      const saved = await api<Endpoint>("/webhooks", { method: "POST", body: { url: url.trim(), events } });
+      const saved = await callApi("POST /webhooks", { body: { url: url.trim(), events } });
       toast("success", t("admin.webhooks.saved"));
       onSaved(saved);
     });

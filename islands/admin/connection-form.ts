@@ -1,29 +1,17 @@
 import type { TFunction } from "i18next";
-import type { Connection } from "../../src/shared/contracts";
+import type { Connection, NewConnection } from "../../src/shared/contracts";
 import type { Provider } from "../../src/shared/contracts/providers";
 
 export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 export type Day = (typeof DAYS)[number];
 
-/** The connection modal's fields; `days` holds the seven day switches the API takes as separate flags. */
-export interface Form {
-  name: string;
-  provider: Provider;
-  isDefault: boolean;
-  greetingMessage: string;
-  farewellMessage: string;
-  transferTicketMessage: string;
-  outOfWorkMessage: string;
-  wavoip: string;
-  defineWorkHours: boolean;
-  startWorkHour: string;
-  endWorkHour: string;
-  startWorkHourWeekend: string;
-  endWorkHourWeekend: string;
-  importHistory: boolean;
+/**
+ * The connection modal's fields, named as the API takes them; `days` holds the seven day switches the API takes as
+ * separate flags, and `importHistoryDays` the input's text.
+ */
+export interface Form extends Required<Omit<NewConnection, Day | "isMultidevice" | "importHistoryDays">> {
   importHistoryDays: string;
-  queueIds: number[];
-  days: Record<Day, boolean>;
+  days: Required<Pick<NewConnection, Day>>;
 }
 
 /** Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on. */
@@ -45,7 +33,7 @@ export function initial(c: Connection | null, sandbox: boolean): Form {
     importHistory: c?.importHistory ?? false,
     importHistoryDays: String(c?.importHistoryDays ?? 7),
     queueIds: c?.queues?.map((q) => q.id) ?? [],
-    days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Record<Day, boolean>,
+    days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Form["days"],
   };
 }
 

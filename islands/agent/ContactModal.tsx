@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import type { Contact } from "../../src/shared/contracts";
+import type { Contact, NewContact } from "../../src/shared/contracts";
 import { cleanNumber, FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useFieldChecks } from "../lib/field-checks";
@@ -37,7 +37,7 @@ export function ContactModal({
   onSaved?: (c: Contact) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState({ name: "", number: "", email: "" });
+  const [form, setForm] = useState<Required<Omit<NewContact, "extraInfo">>>({ name: "", number: "", email: "" });
   const [extra, setExtra] = useState<ExtraRow[]>([]);
   const [numberUnknown, setNumberUnknown] = useState(false);
   const { busy, setBusy, fieldError, run } = useFormSave(contactId != null, undefined, FIELDS);
@@ -68,17 +68,16 @@ export function ContactModal({
     return run(async () => {
       // A contact known only by its LID keeps no number until one is typed.
       const { number, ...rest } = form;
-      const body = {
-        ...rest,
-        ...(numberOptional ? {} : { number }),
-        extraInfo: extra
-          .filter((x) => x.name.trim())
-          .map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value })),
-      };
-      const saved = await api<Contact>(contactId == null ? "/contacts" : `/contacts/${contactId}`, {
-        method: contactId == null ? "POST" : "PUT",
-        body,
-      });
+      const extraInfo = extra
+        .filter((x) => x.name.trim())
+        .map((x) => ({ ...(x.id ? { id: x.id } : {}), name: x.name.trim(), value: x.value }));
+      const saved =
+        contactId == null
+          ? await callApi("POST /contacts", { body: { ...rest, number, extraInfo } })
+          : await callApi("PUT /contacts/:id", {
+              params: { id: contactId },
+              body: { ...rest, ...(numberOptional ? {} : { number }), extraInfo },
+            });
       toast("success", t("agent.contacts.saved"));
       onSaved?.(saved);
       onClose();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { ContactNumber } from "../lib/contact-number";
 import { useT } from "../lib/i18n-context";
 import type { Contact } from "./ContactModal";
@@ -31,7 +31,7 @@ export function ContactPicker({
     if (value || query.length < MIN_SEARCH) return setOptions([]);
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
-      api<Contact[]>(`/contacts/list?${new URLSearchParams({ name: query.toLowerCase() })}`, { signal: ctrl.signal })
+      callApi("GET /contacts/list", { query: { name: query.toLowerCase() }, signal: ctrl.signal })
         .then((rows) => setOptions(rows.slice(0, 20)))
         .catch(() => setOptions([]));
     }, DEBOUNCE_MS);

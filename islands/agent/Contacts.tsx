@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
@@ -40,10 +40,7 @@ export default function Contacts({
   async function startTicket(c: Contact) {
     setBusy(true);
     try {
-      const ticket = await api<{ id: number }>("/tickets", {
-        method: "POST",
-        body: { contactId: c.id, userId, status: "open" },
-      });
+      const ticket = await callApi("POST /tickets", { body: { contactId: c.id, userId, status: "open" } });
       location.assign(`/tickets/${ticket.id}`);
     } catch (error) {
       toast("error", errorText(t, error));

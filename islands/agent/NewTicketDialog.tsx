@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
@@ -17,11 +17,9 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
 
   async function submit() {
     await run(async () => {
-      const contact = picked ?? (await api<Contact>("/contact", { method: "POST", body: { name: newName, number } }));
-      const ticket = await api<{ id: number }>("/tickets", {
-        method: "POST",
-        body: { contactId: contact.id, userId, status: "open" },
-      });
+      // Without a picked contact, OK is enabled only once a name is typed.
+      const contact = picked ?? (await callApi("POST /contact", { body: { name: newName!, number } }));
+      const ticket = await callApi("POST /tickets", { body: { contactId: contact.id, userId, status: "open" } });
       onClose();
       openTicket(ticket.id);
     });

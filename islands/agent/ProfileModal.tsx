@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { api } from "../lib/api";
+import type { UserChanges } from "../../src/shared/contracts";
+import { callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
@@ -18,13 +19,21 @@ export function ProfileModal({
   onClose: () => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState({ name, email, password: "", currentPassword: "" });
+  const [form, setForm] = useState<Required<Pick<UserChanges, "name" | "email" | "password" | "currentPassword">>>({
+    name,
+    email,
+    password: "",
+    currentPassword: "",
+  });
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "email", "password", "currentPassword"]);
 
   function save() {
     return run(async () => {
       const passwordChange = form.password ? { password: form.password, currentPassword: form.currentPassword } : {};
-      await api(`/users/${userId}`, { method: "PUT", body: { name: form.name, email: form.email, ...passwordChange } });
+      await callApi("PUT /users/:id", {
+        params: { id: userId },
+        body: { name: form.name, email: form.email, ...passwordChange },
+      });
       toast("success", t("agent.profile.saved"));
       // The app bar and boot data carry the name and email: reload so every island shows the new ones.
       location.reload();

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useState } from "react";
-import type { QuickAnswer } from "../../src/shared/contracts";
-import { api } from "../lib/api";
+import type { ListQuery, QuickAnswer } from "../../src/shared/contracts";
+import { api, queryString } from "../lib/api";
 import { useT } from "../lib/i18n-context";
 
 const DEBOUNCE_MS = 300;
@@ -37,7 +37,7 @@ export function useQuickAnswers(text: string, onPick: (message: string) => void)
     const ctrl = new AbortController();
     const id = setTimeout(() => {
       api<{ quickAnswers: QuickAnswer[] }>(
-        `/quickAnswers?${new URLSearchParams(query ? { searchParam: query } : {})}`,
+        `/quickAnswers?${queryString<ListQuery>(query ? { searchParam: query } : {})}`,
         { signal: ctrl.signal },
       )
         .then((res) => setFound({ query, items: res.quickAnswers }))

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { can } from "../../src/shared/permissions";
 import { FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import type { NewQuickAnswer } from "../../src/shared/contracts";
+import { callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave, useRowDelete } from "../lib/crud";
 import { useFieldChecks } from "../lib/field-checks";
@@ -103,10 +104,10 @@ function QuickAnswerModal({
   function save() {
     if (!checks.checkAll()) return;
     return run(async () => {
-      const saved = await api<QuickAnswer>(value ? `/quickAnswers/${value.id}` : "/quickAnswers", {
-        method: value ? "PUT" : "POST",
-        body: { shortcut, message },
-      });
+      const body: NewQuickAnswer = { shortcut, message };
+      const saved = value
+        ? await callApi("PUT /quickAnswers/:id", { params: { id: value.id }, body })
+        : await callApi("POST /quickAnswers", { body });
       toast("success", t("agent.quickAnswers.saved"));
       onSaved(saved);
       onClose();

@@ -1,8 +1,8 @@
 import { addHours, format } from "date-fns";
 import { useState } from "react";
-import type { Schedule } from "../../src/shared/contracts";
+import type { NewSchedule, Schedule } from "../../src/shared/contracts";
 import { FORM_RULES } from "../../src/shared/validation";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useFieldChecks } from "../lib/field-checks";
 import { useT } from "../lib/i18n-context";
@@ -50,16 +50,15 @@ export function ScheduleModal({
     return run(async () => {
       // The datetime-local value is the browser's wall clock: send it as an absolute instant.
       const sameChat = !value && prefill && contact?.id === prefill.contact.id;
-      const payload = {
+      const payload: NewSchedule = {
         contactId: contact!.id,
         body,
         sendAt: new Date(sendAt).toISOString(),
         ...(sameChat ? { ticketId: prefill.ticketId } : {}),
       };
-      const saved = await api<Schedule>(value ? `/schedules/${value.id}` : "/schedules", {
-        method: value ? "PUT" : "POST",
-        body: payload,
-      });
+      const saved = value
+        ? await callApi("PUT /schedules/:id", { params: { id: value.id }, body: payload })
+        : await callApi("POST /schedules", { body: payload });
       toast("success", t("agent.schedules.saved"));
       onSaved(saved);
       onClose();

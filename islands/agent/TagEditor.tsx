@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { SwatchCheck } from "../lib/form";
@@ -25,10 +25,7 @@ export function TagEditor({ ticket, onChange }: { ticket: Ticket; onChange: (t: 
     onChange({ ...ticket, tags: next });
     try {
       onChange(
-        await api<Ticket>("/tags/sync", {
-          method: "POST",
-          body: { ticketId: ticket.id, tags: next.map((x) => ({ id: x.id })) },
-        }),
+        await callApi("POST /tags/sync", { body: { ticketId: ticket.id, tags: next.map((x) => ({ id: x.id })) } }),
       );
     } catch (error) {
       onChange(ticket);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { can } from "../../src/shared/permissions";
-import { api } from "../lib/api";
+import { api, callApi, queryString } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
@@ -8,7 +8,7 @@ import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
-import type { QueueOption, Ticket, User } from "../../src/shared/contracts";
+import type { ListQuery, QueueOption, Ticket, TicketChanges, User } from "../../src/shared/contracts";
 
 const SEARCH_DEBOUNCE_MS = 500;
 
@@ -44,7 +44,7 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
     const ctrl = new AbortController();
     const id = setTimeout(() => {
       const q = search.trim().toLowerCase();
-      api<{ users: UserOption[] }>(`/users?${new URLSearchParams(q ? { searchParam: q } : {})}`, {
+      api<{ users: UserOption[] }>(`/users?${queryString<ListQuery>(q ? { searchParam: q } : {})}`, {
         signal: ctrl.signal,
       })
         .then((res) => setUsers(res.users))
@@ -57,7 +57,7 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
   }, [search, t]);
 
   async function transfer() {
-    const body: Record<string, unknown> = {};
+    const body: TicketChanges = {};
     if (queueId) body.queueId = Number(queueId);
     if (whatsappId && canConnection && Number(whatsappId) !== ticket.whatsapp?.id) body.whatsappId = Number(whatsappId);
     if (userId) body.userId = Number(userId);
@@ -66,7 +66,7 @@ export function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: (
       body.status = "pending";
     }
     await run(async () => {
-      await api(`/tickets/${ticket.id}`, { method: "PUT", body });
+      await callApi("PUT /tickets/:id", { params: { id: ticket.id }, body });
       toast("success", t("agent.transfer.done"));
       openTicket(null);
     });

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { buildBulk, type BulkPreview } from "../../src/shared/bulk-template";
-import { api } from "../lib/api";
+import type { BulkRecipient } from "../../src/shared/contracts";
+import { api, callApi } from "../lib/api";
 import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
@@ -45,11 +46,11 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
   async function send() {
     if (!whatsappId) return toast("error", t("bulk.send.pickConnection"));
     if (!validate()) return toast("error", t("bulk.send.fillAll"));
-    const items = buildBulk(template, data).map((i) => ({ ...i, whatsappId: Number(whatsappId) }));
+    const items: BulkRecipient[] = buildBulk(template, data).map((i) => ({ ...i, whatsappId: Number(whatsappId) }));
     if (!items.length) return toast("error", t("bulk.send.fillAll"));
     setBusy(true);
     try {
-      const res = await api<{ created: number; ids: number[] }>("/bulkMessage", { method: "POST", body: items });
+      const res = await callApi("POST /bulkMessage", { body: items });
       const settings = await api<{ minutes?: number; seconds?: number }>(`/settingsMessage/${whatsappId}`);
       const gapSeconds = Math.max(1, (settings.minutes ?? 1) * 60 + (settings.seconds ?? 0));
       setCampaign({ statuses: Object.fromEntries(res.ids.map((id) => [id, "pending"])), gapSeconds });

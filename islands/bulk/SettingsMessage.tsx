@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { ConnectionPicker, type ConnectionOption } from "../lib/connection-picker";
 import { errorText } from "../lib/errors";
 import { Checkbox, Input } from "../lib/form";
@@ -54,17 +54,18 @@ export default function SettingsMessage({ connections }: { connections?: Connect
     if (!whatsappId) return toast("error", t("bulk.send.pickConnection"));
     setBusy(true);
     try {
-      const body = {
-        whatsappId: Number(whatsappId),
-        limit: Number(form.limit),
-        minutes: Number(form.minutes),
-        seconds: Number(form.seconds),
-        contacts: form.contacts,
-        photo: form.photo,
-        random: form.random,
-        optOut: form.optOut,
-      };
-      await api("/settingsMessage", { method: "POST", body });
+      await callApi("POST /settingsMessage", {
+        body: {
+          whatsappId: Number(whatsappId),
+          limit: Number(form.limit),
+          minutes: Number(form.minutes),
+          seconds: Number(form.seconds),
+          contacts: form.contacts,
+          photo: form.photo,
+          random: form.random,
+          optOut: form.optOut,
+        },
+      });
       toast("success", t("bulk.settings.saved"));
     } catch (error) {
       toast("error", errorText(t, error));

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { useState } from "react";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { errorText } from "../lib/errors";
 import { Icon } from "../lib/icons";
@@ -21,12 +21,8 @@ export function VcardCard({ body, t }: { body: string; t: TFunction }) {
   async function chat() {
     setBusy(true);
     try {
-      const contact = await api<{ id: number }>("/contact", {
-        method: "POST",
-        body: { name: card.name || card.number, number: card.number },
-      });
-      const ticket = await api<{ id: number }>("/tickets", {
-        method: "POST",
+      const contact = await callApi("POST /contact", { body: { name: card.name || card.number, number: card.number } });
+      const ticket = await callApi("POST /tickets", {
         body: { contactId: contact.id, userId: getBoot()?.user?.id, status: "open" },
       });
       openTicket(ticket.id);

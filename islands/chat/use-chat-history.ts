@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Message, MessagePageDto, Ticket, Wire } from "../../src/shared/contracts";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
@@ -60,7 +60,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     async (pageNumber: number) => {
       setLoading(true);
       try {
-        const res = await api<MessagePage>(`/messages/${ticketId}?pageNumber=${pageNumber}`);
+        const res = await callApi("GET /messages/:ticketId", { params: { ticketId }, query: { pageNumber } });
         merge(res.messages);
         setHasMore(res.hasMore);
         page.current = pageNumber;

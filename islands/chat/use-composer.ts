@@ -1,6 +1,6 @@
 import { type MutableRefObject, useEffect, useState } from "react";
 import type { Message } from "../../src/shared/contracts";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
@@ -77,18 +77,18 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
     setSending(true);
     try {
       if (note) {
-        await api(`/messages/${ticketId}`, {
-          method: "POST",
+        await callApi("POST /messages/:id", {
+          params: { id: ticketId },
           body: { body, isPrivate: true, ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) },
         });
       } else if (files?.length) {
         const form = new FormData();
         for (const f of files) form.append("medias", f);
         form.append("body", body ? signed(body) : files[0]!.name);
-        await api(`/messages/${ticketId}`, { method: "POST", body: form });
+        await callApi("POST /messages/:id", { params: { id: ticketId }, body: form });
       } else {
-        await api(`/messages/${ticketId}`, {
-          method: "POST",
+        await callApi("POST /messages/:id", {
+          params: { id: ticketId },
           body: { body: signed(body), ...(replyTo ? { quotedMsg: { id: replyTo.id } } : {}) },
         });
       }

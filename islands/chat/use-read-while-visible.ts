@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
-import { api } from "../lib/api";
+import { callApi } from "../lib/api";
 
 /**
  * Keeps the ticket on screen read: a customer message arriving while the page is visible is read at once (by
@@ -15,7 +15,7 @@ export function useReadWhileVisible(ticketId: number) {
     if (busy.current || !unread.current || document.visibilityState !== "visible") return;
     unread.current = false;
     busy.current = true;
-    api(`/messages/${ticketId}?pageNumber=1`, { noAuthRedirect: true })
+    callApi("GET /messages/:ticketId", { params: { ticketId }, query: { pageNumber: 1 }, noAuthRedirect: true })
       // A failed read leaves the badge, which the next arrival or opening clears.
       .catch(() => undefined)
       .finally(() => {

@@ -1,6 +1,6 @@
 import type { MutableRefObject } from "react";
 import type { Message, Ticket } from "../../src/shared/contracts";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { openTicket } from "../lib/ticket-nav";
@@ -24,8 +24,8 @@ export function useTicketActions({
 
   async function setStatus(status: Ticket["status"]) {
     try {
-      const updated = await api<Ticket>(`/tickets/${ticketId}`, {
-        method: "PUT",
+      const updated = await callApi("PUT /tickets/:id", {
+        params: { id: ticketId },
         body: {
           status,
           userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId,

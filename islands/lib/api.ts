@@ -1,3 +1,12 @@
+import {
+  type ApiRoute,
+  type RouteAnswer,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
+  routeTarget,
+  type Wire,
+} from "../../src/shared/contracts";
 import { getBoot } from "./boot";
 
 /** A failed API call: HTTP status plus the server's `error` code, and for a VALIDATION the field and its rule's code. */
@@ -121,6 +130,42 @@ export async function api<T = unknown>(
   }
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
+}
+
+/** What a call of `route` sends: its path parameters, body and query, each only where the route has them. */
+export type RouteInit<R extends ApiRoute> = ([keyof RouteParams<R>] extends [never]
+  ? { params?: undefined }
+  : { params: RouteParams<R> }) &
+  (RouteBody<R> extends undefined ? { body?: undefined } : { body: RouteBody<R> }) &
+  (RouteQuery<R> extends undefined ? { query?: undefined } : { query?: RouteQuery<R> }) & {
+    signal?: AbortSignal;
+    noAuthRedirect?: boolean;
+  };
+
+/**
+ * Calls one route of the API contract (src/shared/contracts/routes.ts) through `api`: `callApi("PUT /tickets/:id",
+ * { params: { id }, body: { status: "open" } })`. The body and query must be the route's contract types and the
+ * answer comes typed, so a field renamed on either side fails to compile.
+ */
+export function callApi<R extends ApiRoute>(
+  route: R,
+  ...[init]: Partial<RouteInit<R>> extends RouteInit<R> ? [init?: RouteInit<R>] : [init: RouteInit<R>]
+): Promise<Wire<RouteAnswer<R>>> {
+  const { method, path } = routeTarget(route, (init?.params ?? {}) as RouteParams<R>);
+  const query = init?.query ? `?${queryString(init.query)}` : "";
+  return api(path + query, { method, body: init?.body, signal: init?.signal, noAuthRedirect: init?.noAuthRedirect });
+}
+
+/**
+ * A query as its string (without the `?`), fields in the order given: numbers and booleans as text, lists as JSON
+ * arrays (as the server's schemas read them); undefined fields are left out. `queryString<ListQuery>({ … })` checks
+ * the fields against the route's query contract.
+ */
+export function queryString<Q extends object>(query: Q): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) params.set(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
+  return params.toString();
 }
 
 async function isBusy(res: Response): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from "react";
-import { api } from "./api";
+import type { ListQuery } from "../../src/shared/contracts";
+import { api, queryString } from "./api";
 import { errorText } from "./errors";
 import { useT } from "./i18n-context";
 import { toast } from "./toast";
@@ -41,11 +42,10 @@ export function usePagedList<T extends { id: number }>(
 
   const load = useCallback(
     async (pageNumber: number, signal?: AbortSignal) => {
-      const params = new URLSearchParams({ pageNumber: String(pageNumber) });
-      if (searchParam) params.set("searchParam", searchParam);
+      const query = queryString<ListQuery>({ pageNumber, searchParam: searchParam || undefined });
       setLoading(true);
       try {
-        const res = await api<Record<string, unknown> & { hasMore: boolean }>(`${path}?${params}`, { signal });
+        const res = await api<Record<string, unknown> & { hasMore: boolean }>(`${path}?${query}`, { signal });
         const got = (res[key] as T[]) ?? [];
         setRows((prev) => (pageNumber === 1 ? got : [...prev, ...got.filter((r) => !prev.some((p) => p.id === r.id))]));
         setHasMore(res.hasMore);

@@ -1,21 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api } from "./api";
+import { callApi } from "./api";
 import { join, leave, on } from "./socket";
-import type { Ticket, TicketPageDto, Wire } from "../../src/shared/contracts";
+import type { Ticket, TicketListQuery, TicketPageDto, Wire } from "../../src/shared/contracts";
 import { ticketInList, type TicketListViewer } from "../../src/shared/ticket-filter";
 
-export interface ListQuery {
-  status?: "open" | "pending" | "closed";
-  searchParam?: string;
-  showAll: boolean;
-  queueIds: number[];
-  tags?: number[];
-}
+/** What a ticket list shows: the filters of GET /tickets it sets (the page is the list's own business). */
+export type TicketListFilter = Pick<TicketListQuery, "status" | "searchParam" | "tags"> &
+  Required<Pick<TicketListQuery, "showAll" | "queueIds">>;
 
 export type Page = Wire<TicketPageDto>;
 
 /** Whether a ticket from the socket belongs in this list, by the same rule as the server's list query. */
-function matches(t: Ticket, q: ListQuery, viewer: TicketListViewer): boolean {
+function matches(t: Ticket, q: TicketListFilter, viewer: TicketListViewer): boolean {
   // No queue picked sends no queue filter, so the server lists every queue the viewer may see.
   const queueIds = q.queueIds.length ? q.queueIds : undefined;
   return ticketInList(t, { status: q.status, showAll: q.showAll, queueIds, tags: q.tags }, viewer);
@@ -27,7 +23,7 @@ const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a
  * One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top.
  * `initial` is the first page for `q` rendered by the server; it is used instead of fetching that page again.
  */
-export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = true, initial?: Page | null) {
+export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, enabled = true, initial?: Page | null) {
   const [tickets, setTickets] = useState<Ticket[]>(initial?.tickets ?? []);
   const [count, setCount] = useState(initial?.count ?? 0);
   const [hasMore, setHasMore] = useState(initial?.hasMore ?? false);
@@ -44,21 +40,23 @@ export function useTicketList(q: ListQuery, viewer: TicketListViewer, enabled = 
   shown.current = tickets;
 
   const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
-    const params = new URLSearchParams({ pageNumber: String(pageNumber), showAll: String(query.current.showAll) });
-    if (query.current.status) params.set("status", query.current.status);
-    if (query.current.searchParam) params.set("searchParam", query.current.searchParam);
-    if (query.current.queueIds.length) params.set("queueIds", JSON.stringify(query.current.queueIds));
-    if (query.current.tags?.length) params.set("tags", JSON.stringify(query.current.tags));
+    const { status, searchParam, showAll, queueIds, tags } = query.current;
     // Later pages continue after the oldest ticket shown, which stays right while the socket moves rows around.
     const last = pageNumber > 1 ? shown.current.at(-1) : undefined;
-    if (last) {
-      params.set("beforeUpdatedAt", String(Date.parse(last.updatedAt)));
-      params.set("beforeId", String(last.id));
-    }
+    const filters: TicketListQuery = {
+      pageNumber,
+      showAll,
+      status: status || undefined,
+      searchParam: searchParam || undefined,
+      queueIds: queueIds.length ? queueIds : undefined,
+      tags: tags?.length ? tags : undefined,
+      beforeUpdatedAt: last && Date.parse(last.updatedAt),
+      beforeId: last?.id,
+    };
     setLoading(true);
     setFailed(false);
     try {
-      const res = await api<Page>(`/tickets?${params}`, { signal });
+      const res = await callApi("GET /tickets", { query: filters, signal });
       setTickets((prev) => {
         const merged =
           pageNumber === 1 ? res.tickets : [...prev, ...res.tickets.filter((t) => !prev.some((p) => p.id === t.id))];

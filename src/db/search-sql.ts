@@ -99,4 +99,4 @@ function newestMatchingTickets(match: string, limit: number): SQL {
 }
 
 /** The search SQL of the engine this process stores in (the same choice as its tables). */
-export const searchSql: SearchSql = onPostgres ? postgresSearch : sqliteSearch;
+export const searchSql = (): SearchSql => (onPostgres ? postgresSearch : sqliteSearch);

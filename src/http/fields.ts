@@ -1,4 +1,4 @@
-import type { TOptional, TString } from "@sinclair/typebox";
+import type { TLiteral, TOptional, TString, TUnion } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
 import { type FieldRule, RULES } from "../shared/validation";
 
@@ -47,6 +47,16 @@ export const fields = {
   email: <O extends Opts = Opts>(o?: O) => str(RULES.email, o),
   password: <O extends Opts = Opts>(o?: O) => str(RULES.password, o),
 };
+
+/**
+ * One of `values`, typed as their union (a plain `t.Union` of a mapped array loses it). Unlike `t.UnionEnum` it
+ * carries no default, so a field left out stays out.
+ */
+export function oneOf<const T extends readonly string[]>(values: T) {
+  return t.Union(values.map((value) => t.Literal(value))) as unknown as TUnion<{
+    -readonly [K in keyof T]: TLiteral<T[K]>;
+  }>;
+}
 
 /** An id in a path parameter: digits only, turned into a number. */
 export const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import { type Db, openDatabase } from "../db/client";
 import { pendingMigrations, runMigrations } from "../db/migrate";
 import { openMigratedPostgres } from "../db/postgres";
+import { useEngine } from "../db/tables";
 import type { Logger } from "../log";
 import { backupsDir } from "./backups-dir";
 import { snapshot } from "./backup";
@@ -11,9 +12,11 @@ type StorageConfig = Pick<Config, "databasePath" | "dataDir"> & Partial<Pick<Con
 
 /**
  * The migrated database: PostgreSQL when `DATABASE_URL` names one (shared by every node), else SQLite under
- * DATA_DIR, backed up before an upgrade changes its schema. The server and the commands that write open it so.
+ * DATA_DIR, backed up before an upgrade changes its schema. The server and the commands that write open it so;
+ * this is where the process's engine is chosen (`useEngine`): every query from then on uses that engine's tables.
  */
 export async function openStorage(config: StorageConfig, log: Pick<Logger, "info">): Promise<Db> {
+  useEngine(config.databaseUrl ? "postgres" : "sqlite");
   if (config.databaseUrl) return await openMigratedPostgres(config.databaseUrl);
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);

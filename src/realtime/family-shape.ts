@@ -1,7 +1,8 @@
 import type { Config } from "../config";
 import type { PeerSource } from "../http/client-ip";
 import { publicOrigin } from "../http/public-origin";
-import { familyMediaType } from "../shared/contracts/messages";
+import { familyMediaType, type MessageDto } from "../shared/contracts/messages";
+import type { EventName, ServerEvent, ServerEvents } from "./events";
 
 /**
  * The origin a Socket.IO client's media links are made absolute under. Events are shaped once per origin in use,
@@ -19,34 +20,30 @@ export function linkOriginOf(config: Pick<Config, "corsOrigins" | "publicUrl" | 
   };
 }
 
-interface FamilyMessage {
-  mediaUrl?: string | null;
-  mediaType?: string;
-  quotedMsg?: { mediaType?: string } | null;
-}
-
 /** True when the event reads differently for each link origin: a message with a file behind a relative link. */
-export function hasRelativeLink(event: string, payload: unknown): boolean {
-  return event === "appMessage" && !!messageOf(payload)?.mediaUrl?.startsWith("/");
+export function hasRelativeLink<E extends EventName>(event: E, payload: ServerEvents[E]): boolean {
+  return !!messageOf({ event, payload } as ServerEvent)?.mediaUrl?.startsWith("/");
 }
 
 /**
  * What the family's clients expect of a message event: media links they can open as they are (under `origin`)
  * and their media-type names.
  */
-export function familyShape(event: string, payload: unknown, origin: string): unknown {
-  const message = messageOf(payload);
-  if (event !== "appMessage" || !message) return payload;
-  const name = (type: string | undefined) => (type ? familyMediaType(type) : type);
-  return {
-    ...(payload as object),
-    message: {
-      ...message,
-      mediaUrl: message.mediaUrl?.startsWith("/") ? origin + message.mediaUrl : message.mediaUrl,
-      mediaType: name(message.mediaType),
-      quotedMsg: message.quotedMsg ? { ...message.quotedMsg, mediaType: name(message.quotedMsg.mediaType) } : null,
-    },
+export function familyShape<E extends EventName>(event: E, payload: ServerEvents[E], origin: string): ServerEvents[E] {
+  const message = messageOf({ event, payload } as ServerEvent);
+  if (!message) return payload;
+  const shaped: MessageDto = {
+    ...message,
+    mediaUrl: message.mediaUrl?.startsWith("/") ? origin + message.mediaUrl : message.mediaUrl,
+    mediaType: familyMediaType(message.mediaType),
+    quotedMsg: message.quotedMsg
+      ? { ...message.quotedMsg, mediaType: familyMediaType(message.quotedMsg.mediaType) }
+      : null,
   };
+  return { ...payload, message: shaped };
 }
 
-const messageOf = (payload: unknown) => (payload as { message?: FamilyMessage } | null)?.message;
+/** The message a message event carries (not a deletion's). */
+function messageOf(published: ServerEvent): MessageDto | undefined {
+  return published.event === "appMessage" && "message" in published.payload ? published.payload.message : undefined;
+}

@@ -14,7 +14,11 @@ export interface RealtimeHub {
 }
 
 /** May answer a promise (an access check that reads the database): the frame then waits for it. */
-export type FanOutListener = (rooms: readonly Room[], event: EventName, payload: unknown) => void | Promise<void>;
+export type FanOutListener = <E extends EventName>(
+  rooms: readonly Room[],
+  event: E,
+  payload: ServerEvents[E],
+) => void | Promise<void>;
 
 /**
  * Runs the fan-out listeners in order, then `send`. Synchronous while every listener is; once one answers a
@@ -26,17 +30,17 @@ class OrderedFanOut {
 
   constructor(private readonly listeners: FanOutListener[]) {}
 
-  publish(rooms: readonly Room[], event: EventName, payload: unknown, send: () => void) {
+  publish<E extends EventName>(rooms: readonly Room[], event: E, payload: ServerEvents[E], send: () => void) {
     if (this.backlog) return this.enqueue(() => this.run(0, rooms, event, payload, send));
     const waiting = this.run(0, rooms, event, payload, send);
     if (waiting) this.enqueue(() => waiting);
   }
 
-  private run(
+  private run<E extends EventName>(
     from: number,
     rooms: readonly Room[],
-    event: EventName,
-    payload: unknown,
+    event: E,
+    payload: ServerEvents[E],
     send: () => void,
   ): Promise<void> | undefined {
     for (let i = from; i < this.listeners.length; i++) {
@@ -120,7 +124,7 @@ export class RecordingHub implements RealtimeHub {
     this.listeners.push(listener);
   }
 
-  publish(rooms: Room | readonly Room[], event: EventName, payload: unknown) {
+  publish<E extends EventName>(rooms: Room | readonly Room[], event: E, payload: ServerEvents[E]) {
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     this.fanOut.publish(targets, event, payload, () => {
       for (const room of targets) this.sent.push({ room, event, payload });

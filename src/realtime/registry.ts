@@ -3,7 +3,7 @@ import type { Logger } from "../log";
 import type { AuthUser } from "../shared/auth-user";
 import { isAdmin } from "../shared/permissions";
 import { parseClientMessage } from "./client-messages";
-import type { ClientMessage, EventName } from "./events";
+import type { ClientMessage, EventName, ServerEvent, ServerEvents } from "./events";
 import {
   CLOSE,
   DROPPED_FRAME_ALLOWANCE,
@@ -134,16 +134,20 @@ export class SocketRegistry {
    * deleted or its sessions were revoked, re-deriving its rooms otherwise), a deleted queue re-derives
    * everyone's rooms, and the sockets in a `ticket:<id>` room that may no longer see that ticket leave it.
    */
-  beforeFanOut(rooms: readonly Room[], event: EventName, payload: unknown): Promise<void> | undefined {
+  beforeFanOut<E extends EventName>(
+    rooms: readonly Room[],
+    event: E,
+    payload: ServerEvents[E],
+  ): Promise<void> | undefined {
     if (this.entries.size === 0) return;
     if (this.deps.clock.now() >= this.nextExpiry) this.sweep();
-    const action = (payload as { action?: string } | null)?.action;
+    const published = { event, payload } as ServerEvent;
     const checks: (Promise<void> | undefined)[] = [];
-    if (event === "user") checks.push(...this.recheckUser(userIdOf(payload)));
-    if (event === "queue" && action === "delete")
+    if (published.event === "user") checks.push(...this.recheckUser(userIdOf(published.payload)));
+    if (published.event === "queue" && published.payload.action === "delete")
       for (const id of [...this.byUser.keys()]) checks.push(...this.recheckUser(id));
     // A deleted ticket has nothing left to hide, and its chat must still hear that it is gone.
-    if (!(event === "ticket" && action === "delete"))
+    if (!(published.event === "ticket" && published.payload.action === "delete"))
       for (const room of rooms) {
         const ticketId = room.startsWith("ticket:") ? Number(room.slice("ticket:".length)) : NaN;
         if (Number.isInteger(ticketId)) checks.push(...this.recheckTicket(ticketId));
@@ -330,7 +334,7 @@ export class SocketRegistry {
     this.deps.log.warn(msg, { userId: entry.user.id, ...data, ...suppressed });
   }
 
-  private send(entry: Entry, event: EventName, payload: unknown) {
+  private send<E extends EventName>(entry: Entry, event: E, payload: ServerEvents[E]) {
     entry.socket.send(JSON.stringify({ event, payload }));
   }
 
@@ -339,10 +343,8 @@ export class SocketRegistry {
   }
 }
 
-function userIdOf(payload: unknown): number | undefined {
-  const p = payload as { userId?: unknown; user?: { id?: unknown } } | null;
-  const id = p?.userId ?? p?.user?.id;
-  return typeof id === "number" ? id : undefined;
+function userIdOf(payload: ServerEvents["user"]): number {
+  return "userId" in payload ? payload.userId : payload.user.id;
 }
 
 function indexAdd<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry) {

@@ -3,12 +3,17 @@ import { type Namespace, Server as SocketIo, type Socket } from "socket.io";
 import { DEFAULT_BODY_LIMIT } from "../http/body-limits";
 import { familyShape, hasRelativeLink } from "./family-shape";
 import type { FanOutListener } from "./hub";
+import type { ClientMessage, ServerEvent } from "./events";
 import type { AccessChecks, RawSocket, SocketRegistry, SocketSession } from "./registry";
 
 type BunServer = Parameters<Engine["handleRequest"]>[1];
 
+type FieldOf<M> = M extends unknown ? keyof M : never;
+/** A client message by the protocol's field names, its values not checked yet (the registry's parser does). */
+type UncheckedMessage = { [K in FieldOf<ClientMessage>]?: unknown };
+
 /** The client events of the family's frontends, as the registry's messages (`{type, ...}`). */
-function familyMessage(event: string, arg: unknown): Record<string, unknown> {
+function familyMessage(event: string, arg: unknown): UncheckedMessage {
   switch (event) {
     case "joinChatBox":
     case "leaveChatBox":
@@ -169,7 +174,7 @@ export function socketIoBridge(deps: {
 function asRawSocket(socket: Socket, rooms: RoomNamespaces): RawSocket {
   return {
     send(data: string) {
-      const { event, payload } = JSON.parse(data) as { event: string; payload: unknown };
+      const { event, payload } = JSON.parse(data) as ServerEvent;
       socket.emit(event, payload);
     },
     // Counted by what the socket is in: a check that ends after it closed must not count it in a room again.

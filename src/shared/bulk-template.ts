@@ -1,9 +1,8 @@
+import type { BulkRecipient } from "./contracts/bulk";
 import { parseCsv } from "./csv";
 
-export interface BulkPreview {
-  phone: string;
-  message: string;
-}
+/** One recipient as the template and the data make it, before a connection is picked. */
+export type BulkPreview = Pick<BulkRecipient, "phone" | "message">;
 
 /** The phone gets the 55 prefix unless it has more than 11 digits and already starts with 55. */
 export function withCountryCode(raw: string): string {

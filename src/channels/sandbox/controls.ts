@@ -1,24 +1,9 @@
 import type { sandboxMessages } from "../../db/tables";
+import type { SandboxInbound } from "../../shared/contracts/sandbox";
 import type { SandboxChange } from "../../shared/contracts/server-events";
-import type { MessageKind } from "../types";
 
 /** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
-export interface SandboxInbound {
-  /** The sender's phone digits, or `lid:<digits>` for a sender the network shows only by their LID. */
-  from: string;
-  /** The sender's LID besides the phone number in `from` (WhatsApp then tells both). */
-  lid?: string;
-  name?: string;
-  body?: string;
-  mediaType?: MessageKind;
-  mediaBase64?: string;
-  fileName?: string;
-  quotedId?: string;
-  groupId?: string;
-  groupName?: string;
-  call?: "missed";
-  id?: string;
-}
+export type { SandboxInbound };
 
 /** A message the simulated network saw, in or out. */
 export type SandboxMessageRow = typeof sandboxMessages.$inferSelect;

@@ -61,7 +61,7 @@ export async function connectionSummaries(db: Reader, ids: readonly number[]): P
   const rows =
     distinct.length === 1
       ? await connectionSummaryById(db).all({ id: distinct[0] })
-      : await db.select(CONNECTION_SUMMARY).from(connections).where(inArray(connections.id, distinct));
+      : await db.select(connectionSummary()).from(connections).where(inArray(connections.id, distinct));
   return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
@@ -78,16 +78,16 @@ export async function firstNonDefaultConnection(db: Reader): Promise<number | un
   )?.id;
 }
 
-const CONNECTION_SUMMARY = {
+const connectionSummary = () => ({
   id: connections.id,
   name: connections.name,
   number: connections.number,
   wavoip: connections.wavoip,
-};
+});
 
 const connectionSummaryById = prepared((db) =>
   db
-    .select(CONNECTION_SUMMARY)
+    .select(connectionSummary())
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
     .prepare(),
@@ -121,7 +121,7 @@ export async function queueIdsOfConnections(db: Reader, ids: readonly number[]):
     ids.length === 1
       ? await queuesOfConnection(db).all({ connectionId: ids[0] })
       : await db
-          .select(CONNECTION_QUEUE)
+          .select(connectionQueueLink())
           .from(connectionQueues)
           .where(inArray(connectionQueues.whatsappId, [...ids]));
   for (const { whatsappId, queueId } of rows)
@@ -129,11 +129,11 @@ export async function queueIdsOfConnections(db: Reader, ids: readonly number[]):
   return byConnection;
 }
 
-const CONNECTION_QUEUE = { whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId };
+const connectionQueueLink = () => ({ whatsappId: connectionQueues.whatsappId, queueId: connectionQueues.queueId });
 
 const queuesOfConnection = prepared((db) =>
   db
-    .select(CONNECTION_QUEUE)
+    .select(connectionQueueLink())
     .from(connectionQueues)
     .where(eq(connectionQueues.whatsappId, sql.placeholder("connectionId")))
     .prepare(),

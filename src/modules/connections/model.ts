@@ -1,5 +1,7 @@
 import { t } from "elysia";
-import { str } from "../../http/fields";
+import { schemaOf } from "../../http/contract-schema";
+import { oneOf, str } from "../../http/fields";
+import type { ConnectionChanges, NewConnection } from "../../shared/contracts/connections";
 import { FORM_RULES, HOUR_RULE } from "../../shared/validation";
 import { PROVIDERS } from "../../shared/contracts/providers";
 
@@ -8,35 +10,37 @@ const hour = t.Optional(t.String({ pattern: HOUR_RULE.pattern.source, maxLength:
 const flag = t.Optional(t.Boolean());
 
 export namespace ConnectionModel {
-  export const create = t.Object({
-    name: str(FORM_RULES.connection.name),
-    provider: t.Optional(t.Union(PROVIDERS.map((p) => t.Literal(p)))),
-    isDefault: flag,
-    isMultidevice: flag,
-    greetingMessage: text(),
-    farewellMessage: text(),
-    transferTicketMessage: text(),
-    outOfWorkMessage: text(),
-    wavoip: text(500),
-    defineWorkHours: flag,
-    startWorkHour: hour,
-    endWorkHour: hour,
-    startWorkHourWeekend: hour,
-    endWorkHourWeekend: hour,
-    monday: flag,
-    tuesday: flag,
-    wednesday: flag,
-    thursday: flag,
-    friday: flag,
-    saturday: flag,
-    sunday: flag,
-    /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
-    importHistory: flag,
-    importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
-    queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
-  });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewConnection>()(
+    t.Object({
+      name: str(FORM_RULES.connection.name),
+      provider: t.Optional(oneOf(PROVIDERS)),
+      isDefault: flag,
+      isMultidevice: flag,
+      greetingMessage: text(),
+      farewellMessage: text(),
+      transferTicketMessage: text(),
+      outOfWorkMessage: text(),
+      wavoip: text(500),
+      defineWorkHours: flag,
+      startWorkHour: hour,
+      endWorkHour: hour,
+      startWorkHourWeekend: hour,
+      endWorkHourWeekend: hour,
+      monday: flag,
+      tuesday: flag,
+      wednesday: flag,
+      thursday: flag,
+      friday: flag,
+      saturday: flag,
+      sunday: flag,
+      /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
+      importHistory: flag,
+      importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
+      queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
+    }),
+  );
+  export type Create = NewConnection;
 
-  export const update = t.Partial(create);
-  export type Update = typeof update.static;
+  export const update = schemaOf<ConnectionChanges>()(t.Partial(create));
+  export type Update = ConnectionChanges;
 }

@@ -47,20 +47,20 @@ export async function contactSummaries(db: Reader, ids: readonly number[]): Prom
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await contactSummaryById(db).all({ id: distinct[0] });
-  return await db.select(CONTACT_SUMMARY).from(contacts).where(inArray(contacts.id, distinct));
+  return await db.select(contactSummary()).from(contacts).where(inArray(contacts.id, distinct));
 }
 
-const CONTACT_SUMMARY = {
+const contactSummary = () => ({
   id: contacts.id,
   name: contacts.name,
   number: contacts.number,
   profilePicUrl: contacts.profilePicUrl,
   isGroup: contacts.isGroup,
-};
+});
 
 const contactSummaryById = prepared((db) =>
   db
-    .select(CONTACT_SUMMARY)
+    .select(contactSummary())
     .from(contacts)
     .where(eq(contacts.id, sql.placeholder("id")))
     .prepare(),

@@ -1,6 +1,8 @@
 import { t } from "elysia";
+import { schemaOf } from "../../http/contract-schema";
 import { listQuery } from "../../http/list-query";
 import { str } from "../../http/fields";
+import type { ContactByNumber, ContactChanges, ContactNameQuery, NewContact } from "../../shared/contracts/contacts";
 import { FORM_RULES } from "../../shared/validation";
 
 const extraInfo = t.Array(
@@ -20,20 +22,26 @@ export namespace ContactModel {
   export const list = listQuery;
   export type List = typeof list.static;
 
-  export const create = t.Object({
-    name: str(FORM_RULES.contact.name),
-    number,
-    email,
-    extraInfo: t.Optional(extraInfo),
-  });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewContact>()(
+    t.Object({
+      name: str(FORM_RULES.contact.name),
+      number,
+      email,
+      extraInfo: t.Optional(extraInfo),
+    }),
+  );
+  export type Create = NewContact;
 
-  export const update = t.Partial(create);
-  export type Update = typeof update.static;
+  export const update = schemaOf<ContactChanges>()(t.Partial(create));
+  export type Update = ContactChanges;
 
   /** POST /contact: the contact of a number, created when missing. */
-  export const getOrCreate = t.Object({ name: str(FORM_RULES.contact.name), number, email });
-  export type GetOrCreate = typeof getOrCreate.static;
+  export const getOrCreate = schemaOf<ContactByNumber>()(
+    t.Object({ name: str(FORM_RULES.contact.name), number, email }),
+  );
+  export type GetOrCreate = ContactByNumber;
 
-  export const listAllQuery = t.Object({ name: t.Optional(t.String({ maxLength: 200 })) });
+  export const listAllQuery = schemaOf<ContactNameQuery>()(
+    t.Object({ name: t.Optional(t.String({ maxLength: 200 })) }),
+  );
 }

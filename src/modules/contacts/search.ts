@@ -14,5 +14,5 @@ const MIN_CHARS = 3;
  */
 export function contactsMatching(search: string): SQL | null {
   if ([...search.trim()].length < MIN_CHARS) return null;
-  return searchSql.contactIdsMatching(search, CONTACT_HITS);
+  return searchSql().contactIdsMatching(search, CONTACT_HITS);
 }

@@ -78,11 +78,11 @@ async function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
   return shown;
 }
 
-const REACTION = {
+const reactionColumns = () => ({
   messageId: messageReactions.messageId,
   emoji: messageReactions.emoji,
   reactor: messageReactions.reactor,
-};
+});
 
 /**
  * One message's reactions, put in time order in code: an ORDER BY here made SQLite sort them in a temporary tree
@@ -90,7 +90,7 @@ const REACTION = {
  */
 const reactionsOfMessage = prepared((db) =>
   db
-    .select({ ...REACTION, at: messageReactions.createdAt })
+    .select({ ...reactionColumns(), at: messageReactions.createdAt })
     .from(messageReactions)
     .where(eq(messageReactions.messageId, sql.placeholder("messageId")))
     .prepare(),
@@ -103,7 +103,7 @@ async function reactionsOf(db: Db, messageIds: number[]): Promise<Map<number, Me
           .sort((a, b) => a.at.getTime() - b.at.getTime())
           .map(({ at: _, ...reaction }) => reaction)
       : await db
-          .select(REACTION)
+          .select(reactionColumns())
           .from(messageReactions)
           .where(inArray(messageReactions.messageId, messageIds))
           .orderBy(messageReactions.createdAt);

@@ -5,6 +5,7 @@ import type { Config } from "../../config";
 import { bodyLimitFor } from "../../http/body-limits";
 import { parseJson, readCapped } from "../../http/body-reader";
 import { idParam } from "../../http/fields";
+import type { OutgoingMessage } from "../../shared/contracts/messages";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { MessageModel } from "./model";
@@ -22,7 +23,7 @@ import {
 const MAX_FILES = 10;
 
 /**
- * Reads POST /messages/:ticketId as JSON `{body, quotedMsg?: {id}, isPrivate?}` or multipart (`medias` files, `body`). Read by hand
+ * Reads POST /messages/:ticketId as JSON (OutgoingMessage) or multipart (`medias` files, `body`). Read by hand
  * rather than through a body schema (`t.Files`) because Elysia buffers and parses the whole body first: this stops
  * reading at the route's byte limit, and one route takes either form.
  */
@@ -48,7 +49,8 @@ async function readPanelMessage(request: Request, config: Config): Promise<Panel
   if (text.length > MAX_BODY * 2) throw new AppError("ERR_INVALID_BODY");
   const json = parseJson(text || "{}");
   if (!json || typeof json !== "object" || Array.isArray(json)) throw new AppError("ERR_INVALID_BODY");
-  const { body, quotedMsg, isPrivate } = json as { body?: unknown; quotedMsg?: unknown; isPrivate?: unknown };
+  // Its fields named by the contract, their values not checked yet.
+  const { body, quotedMsg, isPrivate } = json as { [K in keyof OutgoingMessage]?: unknown };
   if (body != null && typeof body !== "string") throw new AppError("ERR_INVALID_BODY");
   if (isPrivate != null && typeof isPrivate !== "boolean") throw new AppError("ERR_INVALID_BODY");
   const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;

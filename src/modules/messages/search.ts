@@ -14,7 +14,7 @@ const MIN_WORD = 2;
 export function bodyMatchQuery(search: string): string | null {
   const words = (search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= MIN_WORD);
   if (!words.length) return null;
-  return searchSql.prefixQuery(words);
+  return searchSql().prefixQuery(words);
 }
 
 /** A ticket search reads at most this many matching messages, the newest first: enough for any page people read. */
@@ -29,7 +29,7 @@ export const MESSAGE_HITS = 500;
 export function ticketsWithMatchingMessages(search: string): SQL | null {
   const match = bodyMatchQuery(search);
   if (!match) return null;
-  return searchSql.ticketIdsOfNewestMatches(match, MESSAGE_HITS);
+  return searchSql().ticketIdsOfNewestMatches(match, MESSAGE_HITS);
 }
 
 /** At most this many hits are returned for a search inside one conversation, the newest ones. */
@@ -53,11 +53,11 @@ export async function searchHistory(db: Db, ticketIds: number[], search: string)
  */
 export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
   return db
-    .select({ id: messages.id, total: searchSql.windowTotal() })
+    .select({ id: messages.id, total: searchSql().windowTotal() })
     .from(messages)
     .where(
       and(
-        searchSql.bodyMatchesWithin(db, match, ticketIds),
+        searchSql().bodyMatchesWithin(db, match, ticketIds),
         inArray(messages.ticketId, ticketIds),
         eq(messages.isDeleted, false),
       ),

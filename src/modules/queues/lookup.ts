@@ -35,19 +35,19 @@ export async function queueSummaries(db: Reader, ids: readonly number[]): Promis
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await queueSummaryById(db).all({ id: distinct[0] });
-  return await db.select(QUEUE_SUMMARY).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id));
+  return await db.select(queueSummary()).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id));
 }
 
-const QUEUE_SUMMARY = {
+const queueSummary = () => ({
   id: queues.id,
   name: queues.name,
   color: queues.color,
   greetingMessage: queues.greetingMessage,
-};
+});
 
 const queueSummaryById = prepared((db) =>
   db
-    .select(QUEUE_SUMMARY)
+    .select(queueSummary())
     .from(queues)
     .where(eq(queues.id, sql.placeholder("id")))
     .prepare(),

@@ -1,5 +1,7 @@
 import { t } from "elysia";
+import { schemaOf } from "../../http/contract-schema";
 import { str } from "../../http/fields";
+import type { ChatbotOptionInput, NewQueue, QueueChanges, QueueDeleteQuery } from "../../shared/contracts/queues";
 import { FORM_RULES, RULES } from "../../shared/validation";
 
 const optionFields = {
@@ -9,29 +11,33 @@ const optionFields = {
   isAgent: t.Optional(t.Boolean()),
   userId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
 };
-const option = t.Recursive((self) =>
-  t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) }),
+const option = schemaOf<ChatbotOptionInput>()(
+  t.Recursive((self) => t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) })),
 );
 const options = t.Array(option, { maxItems: 50 });
 
 export namespace QueueModel {
   /** A chatbot option and its nested options. */
-  export type Option = typeof option.static;
+  export type Option = ChatbotOptionInput;
 
-  export const create = t.Object({
-    name: str(FORM_RULES.queue.name),
-    color: str(FORM_RULES.queue.color),
-    greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
-    chatbots: t.Optional(options),
-  });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewQueue>()(
+    t.Object({
+      name: str(FORM_RULES.queue.name),
+      color: str(FORM_RULES.queue.color),
+      greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
+      chatbots: t.Optional(options),
+    }),
+  );
+  export type Create = NewQueue;
 
-  export const update = t.Partial(create);
-  export type Update = typeof update.static;
+  export const update = schemaOf<QueueChanges>()(t.Partial(create));
+  export type Update = QueueChanges;
 
-  export const deleteQuery = t.Object({
-    moveTo: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-  });
+  export const deleteQuery = schemaOf<QueueDeleteQuery>()(
+    t.Object({
+      moveTo: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    }),
+  );
 
   export const createChatbot = t.Object({
     ...optionFields,

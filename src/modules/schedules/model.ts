@@ -1,6 +1,8 @@
 import { t } from "elysia";
+import { schemaOf } from "../../http/contract-schema";
 import { str } from "../../http/fields";
 import { listQuery } from "../../http/list-query";
+import type { NewSchedule, ScheduleChanges } from "../../shared/contracts/schedules";
 import { FORM_RULES } from "../../shared/validation";
 
 const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -18,13 +20,15 @@ export namespace ScheduleModel {
   });
   export type List = typeof list.static;
 
-  export const create = t.Object({
-    ...fields.properties,
-    userId: t.Optional(t.Union([t.Integer(), t.Null()])),
-    ticketId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
-  });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewSchedule>()(
+    t.Object({
+      ...fields.properties,
+      userId: t.Optional(t.Union([t.Integer(), t.Null()])),
+      ticketId: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+    }),
+  );
+  export type Create = NewSchedule;
 
-  export const update = t.Partial(fields);
-  export type Update = typeof update.static;
+  export const update = schemaOf<ScheduleChanges>()(t.Partial(fields));
+  export type Update = ScheduleChanges;
 }

@@ -1,4 +1,6 @@
 import { t } from "elysia";
+import { schemaOf } from "../../http/contract-schema";
+import type { NewTicket, TicketChanges, TicketListQuery, TicketTags } from "../../shared/contracts/tickets";
 
 const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const status = t.Union([t.Literal("open"), t.Literal("pending"), t.Literal("closed")]);
@@ -12,40 +14,48 @@ const idList = (field: string) =>
   );
 
 export namespace TicketModel {
-  export const list = t.Object({
-    status: t.Optional(status),
-    searchParam: t.Optional(t.String({ maxLength: 200 })),
-    pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
-    // The previous page's last ticket (updatedAt in epoch ms, id): given both, the page continues after it.
-    beforeUpdatedAt: t.Optional(t.Numeric({ minimum: 0, maximum: 8_640_000_000_000_000 })),
-    beforeId: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    date: t.Optional(t.String({ maxLength: 40 })),
-    updatedAt: t.Optional(t.String({ maxLength: 40 })),
-    showAll: t.Optional(t.BooleanString()),
-    withUnreadMessages: t.Optional(t.BooleanString()),
-    queueIds: idList("queueIds"),
-    tags: idList("tags"),
-  });
-  export type List = typeof list.static;
+  export const list = schemaOf<TicketListQuery>()(
+    t.Object({
+      status: t.Optional(status),
+      searchParam: t.Optional(t.String({ maxLength: 200 })),
+      pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
+      // The previous page's last ticket (updatedAt in epoch ms, id): given both, the page continues after it.
+      beforeUpdatedAt: t.Optional(t.Numeric({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+      beforeId: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+      date: t.Optional(t.String({ maxLength: 40 })),
+      updatedAt: t.Optional(t.String({ maxLength: 40 })),
+      showAll: t.Optional(t.BooleanString()),
+      withUnreadMessages: t.Optional(t.BooleanString()),
+      queueIds: idList("queueIds"),
+      tags: idList("tags"),
+    }),
+  );
+  export type List = TicketListQuery;
 
-  export const update = t.Object({
-    status: t.Optional(status),
-    userId: t.Optional(t.Nullable(id)),
-    queueId: t.Optional(t.Nullable(id)),
-    whatsappId: t.Optional(id),
-  });
-  export type Update = typeof update.static;
+  export const update = schemaOf<TicketChanges>()(
+    t.Object({
+      status: t.Optional(status),
+      userId: t.Optional(t.Nullable(id)),
+      queueId: t.Optional(t.Nullable(id)),
+      whatsappId: t.Optional(id),
+    }),
+  );
+  export type Update = TicketChanges;
 
-  export const create = t.Object({
-    contactId: id,
-    userId: t.Optional(t.Nullable(id)),
-    status: t.Optional(status),
-    queueId: t.Optional(t.Nullable(id)),
-  });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewTicket>()(
+    t.Object({
+      contactId: id,
+      userId: t.Optional(t.Nullable(id)),
+      status: t.Optional(status),
+      queueId: t.Optional(t.Nullable(id)),
+    }),
+  );
+  export type Create = NewTicket;
 
   export const phoneParam = t.Object({ phone: t.String({ maxLength: 50 }) });
 
-  export const syncTags = t.Object({ ticketId: id, tags: t.Array(t.Object({ id }), { maxItems: 200 }) });
-  export type SyncTags = typeof syncTags.static;
+  export const syncTags = schemaOf<TicketTags>()(
+    t.Object({ ticketId: id, tags: t.Array(t.Object({ id }), { maxItems: 200 }) }),
+  );
+  export type SyncTags = TicketTags;
 }

@@ -39,7 +39,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
           a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
         )
       : await db
-          .select(TAG_LINK)
+          .select(tagLink())
           .from(ticketTags)
           .innerJoin(tags, eq(tags.id, ticketTags.tagId))
           .where(
@@ -65,7 +65,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
   }));
 }
 
-const TAG_LINK = { ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color };
+const tagLink = () => ({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color });
 
 /**
  * One ticket's tags, sorted by name in code: an ORDER BY here made SQLite sort them in a temporary tree for every
@@ -73,7 +73,7 @@ const TAG_LINK = { ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, 
  */
 const tagsOfTicket = prepared((db) =>
   db
-    .select(TAG_LINK)
+    .select(tagLink())
     .from(ticketTags)
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
     .where(eq(ticketTags.ticketId, sql.placeholder("ticketId")))

@@ -1,6 +1,8 @@
 import { t } from "elysia";
 import { listQuery } from "../../http/list-query";
 import { fields } from "../../http/fields";
+import { schemaOf } from "../../http/contract-schema";
+import type { NewUser, UserChanges } from "../../shared/contracts/users";
 
 const profile = t.Union([t.Literal("admin"), t.Literal("user")]);
 const queueIds = t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 });
@@ -13,24 +15,28 @@ export namespace UserModel {
   export const list = listQuery;
   export type List = typeof list.static;
 
-  export const create = t.Object({
-    name: fields.userName(),
-    email: fields.email(),
-    password: fields.password(),
-    profile: t.Optional(profile),
-    whatsappId: t.Optional(connectionId),
-    queueIds: t.Optional(queueIds),
-  });
-  export type Create = Omit<typeof create.static, "whatsappId"> & Connection;
+  export const create = schemaOf<NewUser>()(
+    t.Object({
+      name: fields.userName(),
+      email: fields.email(),
+      password: fields.password(),
+      profile: t.Optional(profile),
+      whatsappId: t.Optional(connectionId),
+      queueIds: t.Optional(queueIds),
+    }),
+  );
+  export type Create = Omit<NewUser, "whatsappId"> & Connection;
 
-  export const update = t.Object({
-    name: fields.userName({ optional: true }),
-    email: fields.email({ optional: true }),
-    password: t.Optional(t.String({ maxLength: 50 })),
-    currentPassword: t.Optional(t.String({ maxLength: 200 })),
-    profile: t.Optional(profile),
-    whatsappId: t.Optional(connectionId),
-    queueIds: t.Optional(queueIds),
-  });
-  export type Update = Omit<typeof update.static, "whatsappId"> & Connection;
+  export const update = schemaOf<UserChanges>()(
+    t.Object({
+      name: fields.userName({ optional: true }),
+      email: fields.email({ optional: true }),
+      password: t.Optional(t.String({ maxLength: 50 })),
+      currentPassword: t.Optional(t.String({ maxLength: 200 })),
+      profile: t.Optional(profile),
+      whatsappId: t.Optional(connectionId),
+      queueIds: t.Optional(queueIds),
+    }),
+  );
+  export type Update = Omit<UserChanges, "whatsappId"> & Connection;
 }

@@ -4,18 +4,10 @@ import { asc, eq } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type WebhookEndpointRow, webhookEndpoints } from "../../db/tables";
 import { AppError, notFound } from "../../errors";
+import type { WebhookEndpointDto } from "../../shared/contracts/webhooks";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
 import type { WebhookModel } from "./model";
 import { assertPublicTarget, type TargetPolicy } from "./target-check";
-
-export interface WebhookEndpointDto {
-  id: number;
-  url: string;
-  events: WebhookEvent[];
-  secret: string;
-  active: boolean;
-  createdAt: Date;
-}
 
 const MAX_URL = 2000;
 

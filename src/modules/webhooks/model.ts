@@ -1,4 +1,6 @@
 import { t } from "elysia";
+import { schemaOf } from "../../http/contract-schema";
+import type { NewWebhook, WebhookChanges } from "../../shared/contracts/webhooks";
 
 const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const events = t.Array(t.String({ maxLength: 50 }), { maxItems: 20 });
@@ -10,9 +12,11 @@ export namespace WebhookModel {
   });
   export type Deliveries = typeof deliveriesQuery.static;
 
-  export const create = t.Object({ url: t.String({ maxLength: 2000 }), events, active: t.Optional(t.Boolean()) });
-  export type Create = typeof create.static;
+  export const create = schemaOf<NewWebhook>()(
+    t.Object({ url: t.String({ maxLength: 2000 }), events, active: t.Optional(t.Boolean()) }),
+  );
+  export type Create = NewWebhook;
 
-  export const update = t.Partial(create);
-  export type Update = typeof update.static;
+  export const update = schemaOf<WebhookChanges>()(t.Partial(create));
+  export type Update = WebhookChanges;
 }

@@ -41,3 +41,36 @@ export interface ConnectionDto {
 
 /** A connection as an island receives it. */
 export type Connection = Wire<ConnectionDto>;
+
+/** POST /whatsapp: a new connection; what is left out takes its default. */
+export interface NewConnection {
+  name: string;
+  provider?: Provider;
+  isDefault?: boolean;
+  isMultidevice?: boolean;
+  greetingMessage?: string;
+  farewellMessage?: string;
+  transferTicketMessage?: string;
+  outOfWorkMessage?: string;
+  /** The voice-call token. */
+  wavoip?: string;
+  defineWorkHours?: boolean;
+  startWorkHour?: string;
+  endWorkHour?: string;
+  startWorkHourWeekend?: string;
+  endWorkHourWeekend?: string;
+  monday?: boolean;
+  tuesday?: boolean;
+  wednesday?: boolean;
+  thursday?: boolean;
+  friday?: boolean;
+  saturday?: boolean;
+  sunday?: boolean;
+  /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
+  importHistory?: boolean;
+  importHistoryDays?: number;
+  queueIds?: number[];
+}
+
+/** PUT /whatsapp/:id: the fields that change. */
+export type ConnectionChanges = Partial<NewConnection>;

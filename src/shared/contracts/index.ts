@@ -1,12 +1,53 @@
-/** What the API and the socket send, shared by the server that builds it and the islands that read it. */
-export type { Connection, ConnectionDto } from "./connections";
-export type { Contact, ContactDto } from "./contacts";
-export type { Message, MessageDto, MessagePageDto } from "./messages";
+/**
+ * What the API and the socket carry, shared by the server that builds or validates it and the islands that send
+ * or read it.
+ */
+export type { LoginCredentials, NewAccount, SessionDto } from "./auth";
+export type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
+export type { Connection, ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
+export type {
+  Contact,
+  ContactByNumber,
+  ContactChanges,
+  ContactDto,
+  ContactExtraField,
+  ContactNameQuery,
+  NewContact,
+} from "./contacts";
+export type { SignedLink } from "./links";
+export type { ListQuery } from "./list-query";
+export type { Message, MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";
 export { ONBOARDING_STEPS, type OnboardingDto, onboardingDone } from "./onboarding";
 export { PROVIDERS, type Provider } from "./providers";
-export type { QuickAnswer, QuickAnswerDto } from "./quick-answers";
-export type { ChatbotOption, Queue, QueueDto, QueueOption } from "./queues";
-export type { Schedule, ScheduleDto } from "./schedules";
+export type { NewQuickAnswer, QuickAnswer, QuickAnswerChanges, QuickAnswerDto } from "./quick-answers";
+export type {
+  ChatbotOption,
+  ChatbotOptionInput,
+  NewQueue,
+  Queue,
+  QueueChanges,
+  QueueDeleteQuery,
+  QueueDto,
+  QueueOption,
+} from "./queues";
+export {
+  type ApiRoute,
+  type ApiRoutes,
+  type RouteAnswer,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
+  routeTarget,
+} from "./routes";
+export {
+  SANDBOX_MESSAGE_KINDS,
+  type SandboxInbound,
+  type SandboxLidMapping,
+  type SandboxMessageKind,
+  type SandboxRead,
+  type SandboxReject,
+} from "./sandbox";
+export type { NewSchedule, Schedule, ScheduleChanges, ScheduleDto } from "./schedules";
 export type {
   BulkRecordDto,
   BulkSettingsDto,
@@ -16,8 +57,19 @@ export type {
   ServerEvents,
   SettingDto,
 } from "./server-events";
-export type { ClientMessage, EventName, Frame } from "./socket";
-export type { Tag, TagDto } from "./tags";
-export type { Ticket, TicketDto, TicketPageDto, TicketStatus } from "./tickets";
-export type { User, UserDto } from "./users";
+export type { SettingValue } from "./settings";
+export type { ClientMessage, EventName, Frame, ServerEvent } from "./socket";
+export type { NewTag, Tag, TagChanges, TagDto } from "./tags";
+export type {
+  NewTicket,
+  Ticket,
+  TicketChanges,
+  TicketDto,
+  TicketListQuery,
+  TicketPageDto,
+  TicketStatus,
+  TicketTags,
+} from "./tickets";
+export type { DefaultConnection, NewUser, User, UserChanges, UserDto } from "./users";
+export type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
 export { toWire, type Wire } from "./wire";

@@ -57,6 +57,21 @@ export interface MessagePageDto {
 export type Message = Wire<MessageDto>;
 
 /**
+ * POST /messages/:ticketId as JSON: a text to the contact, or with `isPrivate` a note for the team, optionally
+ * quoting one of the chat's messages. Files go as multipart instead: each in `medias`, the caption in `body`.
+ */
+export interface OutgoingMessage {
+  body?: string;
+  quotedMsg?: { id: number };
+  isPrivate?: boolean;
+}
+
+/** GET /messages/:ticketId: which page of the history, 1 being the newest. */
+export interface MessagePageQuery {
+  pageNumber?: number;
+}
+
+/**
  * The whaticket family's names for the kinds Zapdesk names otherwise. Zapdesk stores and answers its own names;
  * the family's clients are answered these (see modules/messages/present.ts).
  */

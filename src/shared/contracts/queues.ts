@@ -45,3 +45,29 @@ export interface QueueWithChatbotsDto extends QueueDto {
 
 /** A queue as an island receives it. */
 export type Queue = Wire<QueueDto>;
+
+/** A chatbot option as the queue form sends it, with its nested options; `id` names an option already saved. */
+export interface ChatbotOptionInput {
+  id?: number;
+  name: string;
+  greetingMessage?: string;
+  isAgent?: boolean;
+  userId?: number | null;
+  options?: ChatbotOptionInput[];
+}
+
+/** POST /queue; `chatbots`, when sent, is the queue's whole chatbot tree. */
+export interface NewQueue {
+  name: string;
+  color: string;
+  greetingMessage?: string;
+  chatbots?: ChatbotOptionInput[];
+}
+
+/** PUT /queue/:id: the fields that change. */
+export type QueueChanges = Partial<NewQueue>;
+
+/** DELETE /queue/:id: the queue its tickets move to, else they are left without one. */
+export interface QueueDeleteQuery {
+  moveTo?: number;
+}

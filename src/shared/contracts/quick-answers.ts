@@ -11,3 +11,12 @@ export interface QuickAnswerDto {
 
 /** A quick answer as an island receives it. */
 export type QuickAnswer = Wire<QuickAnswerDto>;
+
+/** POST /quickAnswers. */
+export interface NewQuickAnswer {
+  shortcut: string;
+  message: string;
+}
+
+/** PUT /quickAnswers/:id: the fields that change. */
+export type QuickAnswerChanges = Partial<NewQuickAnswer>;

@@ -22,3 +22,17 @@ export interface ScheduleDto {
 
 /** A schedule as an island receives it. */
 export type Schedule = Wire<ScheduleDto>;
+
+/** PUT /schedules/:id: what may change on a schedule not sent yet. */
+export interface ScheduleChanges {
+  body?: string;
+  contactId?: number;
+  /** When to send: an ISO instant (the form sends one), or `YYYY-MM-DDTHH:mm` in the server's time zone. */
+  sendAt?: string;
+}
+
+/** POST /schedules; `ticketId` keeps the message in the chat it was written from. */
+export interface NewSchedule extends Required<ScheduleChanges> {
+  userId?: number | null;
+  ticketId?: number | null;
+}

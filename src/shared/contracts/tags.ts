@@ -12,3 +12,12 @@ export interface TagDto {
 
 /** A tag as an island receives it. */
 export type Tag = Wire<TagDto>;
+
+/** POST /tags. */
+export interface NewTag {
+  name: string;
+  color?: string;
+}
+
+/** PUT /tags/:id: the fields that change. */
+export type TagChanges = Partial<NewTag>;

@@ -55,3 +55,44 @@ export interface TicketPageDto {
 
 /** A ticket as an island receives it (dates as ISO strings). */
 export type Ticket = Wire<TicketDto>;
+
+/** POST /tickets: a ticket for a contact (pending and unassigned unless said otherwise). */
+export interface NewTicket {
+  contactId: number;
+  userId?: number | null;
+  status?: TicketStatus;
+  queueId?: number | null;
+}
+
+/** PUT /tickets/:id: accepting, transferring, closing or reopening a ticket; `null` takes the user or queue away. */
+export interface TicketChanges {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+}
+
+/** POST /tags/sync: the whole set of tags a ticket carries from now on. */
+export interface TicketTags {
+  ticketId: number;
+  tags: { id: number }[];
+}
+
+/**
+ * GET /tickets: the filters of the ticket list. In the query string numbers and booleans are spelled as text and
+ * id lists as JSON arrays (`queueIds=[1,2]`); given `beforeUpdatedAt` (epoch ms) and `beforeId` together, the page
+ * continues after that ticket.
+ */
+export interface TicketListQuery {
+  status?: TicketStatus;
+  searchParam?: string;
+  pageNumber?: number;
+  beforeUpdatedAt?: number;
+  beforeId?: number;
+  date?: string;
+  updatedAt?: string;
+  showAll?: boolean;
+  withUnreadMessages?: boolean;
+  queueIds?: number[];
+  tags?: number[];
+}

@@ -16,3 +16,25 @@ export interface UserDto {
 
 /** A user as an island receives it. */
 export type User = Wire<UserDto>;
+
+/** A user's default connection: its id, or none (`null`; the whaticket family's clients send 0, "" or false). */
+export type DefaultConnection = number | null | "" | false;
+
+/** POST /users. */
+export interface NewUser {
+  name: string;
+  email: string;
+  password: string;
+  profile?: Role;
+  whatsappId?: DefaultConnection;
+  queueIds?: number[];
+}
+
+/**
+ * PUT /users/:id: the fields that change (one's own profile, or any user's by an admin). A new password of one's
+ * own account comes with `currentPassword`.
+ */
+export interface UserChanges extends Partial<Omit<NewUser, "password">> {
+  password?: string;
+  currentPassword?: string;
+}

@@ -1,0 +1,92 @@
+import type { LoginCredentials, NewAccount, SessionDto } from "./auth";
+import type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
+import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
+import type { ContactByNumber, ContactChanges, ContactDto, ContactNameQuery, NewContact } from "./contacts";
+import type { SignedLink } from "./links";
+import type { MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";
+import type { NewQueue, QueueChanges, QueueDeleteQuery, QueueDto } from "./queues";
+import type { NewQuickAnswer, QuickAnswerChanges, QuickAnswerDto } from "./quick-answers";
+import type { SandboxInbound, SandboxLidMapping, SandboxRead, SandboxReject } from "./sandbox";
+import type { BulkSettingsDto, SettingDto } from "./server-events";
+import type { NewSchedule, ScheduleChanges, ScheduleDto } from "./schedules";
+import type { SettingValue } from "./settings";
+import type { NewTag, TagChanges, TagDto } from "./tags";
+import type { NewTicket, TicketChanges, TicketDto, TicketListQuery, TicketPageDto, TicketTags } from "./tickets";
+import type { NewUser, UserChanges, UserDto } from "./users";
+import type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
+
+/** The answer of a route that only confirms. */
+interface Done {
+  message: string;
+}
+
+/**
+ * The API routes the islands call through callApi, by "METHOD /path" under /api (parameters as the server
+ * names them): what each takes and what it answers, as the server builds it (islands read `Wire<answer>`).
+ * tests/api-contract.test.ts checks every entry against the server's own route.
+ */
+export interface ApiRoutes {
+  "POST /auth/login": { body: LoginCredentials; answer: SessionDto };
+  "POST /auth/signup": { body: NewAccount; answer: UserDto };
+  "POST /backups/:name/link": { answer: SignedLink };
+  "POST /bulkMessage": { body: BulkRecipient[]; answer: BulkStoredDto };
+  "POST /contact": { body: ContactByNumber; answer: ContactDto };
+  "POST /contacts": { body: NewContact; answer: ContactDto };
+  "PUT /contacts/:id": { body: ContactChanges; answer: ContactDto };
+  "GET /contacts/list": { query: ContactNameQuery; answer: ContactDto[] };
+  "GET /messages/:ticketId": { query: MessagePageQuery; answer: MessagePageDto };
+  "POST /messages/:id": { body: OutgoingMessage | FormData; answer: { ok: boolean; messages: MessageDto[] } };
+  "POST /queue": { body: NewQueue; answer: QueueDto };
+  "PUT /queue/:id": { body: QueueChanges; answer: QueueDto };
+  "DELETE /queue/:id": { query: QueueDeleteQuery; answer: Done };
+  "POST /quickAnswers": { body: NewQuickAnswer; answer: QuickAnswerDto };
+  "PUT /quickAnswers/:id": { body: QuickAnswerChanges; answer: QuickAnswerDto };
+  "POST /sandbox/:whatsappId/inbound": { body: SandboxInbound; answer: { id: string } };
+  "POST /sandbox/:whatsappId/read": { body: SandboxRead; answer: Done };
+  "POST /sandbox/:whatsappId/reject": { body: SandboxReject; answer: Done };
+  "POST /sandbox/:whatsappId/lid-mapping": { body: SandboxLidMapping; answer: Done };
+  "POST /schedules": { body: NewSchedule; answer: ScheduleDto };
+  "PUT /schedules/:id": { body: ScheduleChanges; answer: ScheduleDto };
+  "PUT /settings/:key": { body: SettingValue; answer: SettingDto };
+  "POST /settingsMessage": { body: BulkSettingsChanges; answer: BulkSettingsDto };
+  "POST /tags": { body: NewTag; answer: TagDto };
+  "PUT /tags/:id": { body: TagChanges; answer: TagDto };
+  "POST /tags/sync": { body: TicketTags; answer: TicketDto };
+  "GET /tickets": { query: TicketListQuery; answer: TicketPageDto };
+  "POST /tickets": { body: NewTicket; answer: TicketDto };
+  "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
+  "POST /users": { body: NewUser; answer: UserDto };
+  "PUT /users/:id": { body: UserChanges; answer: UserDto };
+  "POST /webhooks": { body: NewWebhook; answer: WebhookEndpointDto };
+  "PUT /webhooks/:id": { body: WebhookChanges; answer: WebhookEndpointDto };
+  "POST /whatsapp": { body: NewConnection; answer: ConnectionDto };
+  "PUT /whatsapp/:id": { body: ConnectionChanges; answer: ConnectionDto };
+}
+
+export type ApiRoute = keyof ApiRoutes;
+
+type PathOf<R> = R extends `${string} ${infer P}` ? P : never;
+type ParamNames<P> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The values of a route's path parameters, by name. */
+export type RouteParams<R extends ApiRoute> = Record<ParamNames<PathOf<R>>, string | number>;
+
+/** The body a route takes, or `undefined` for one that takes none. */
+export type RouteBody<R extends ApiRoute> = ApiRoutes[R] extends { body: infer B } ? B : undefined;
+
+/** The query a route takes, or `undefined` for one that takes none. */
+export type RouteQuery<R extends ApiRoute> = ApiRoutes[R] extends { query: infer Q } ? Q : undefined;
+
+/** What a route answers, as the server builds it. */
+export type RouteAnswer<R extends ApiRoute> = ApiRoutes[R]["answer"];
+
+/** A route's method and its path under /api, parameters filled in (each encoded as a URL component). */
+export function routeTarget<R extends ApiRoute>(route: R, params: RouteParams<R>): { method: string; path: string } {
+  const [method, template] = route.split(" ") as [string, string];
+  const values = params as Record<string, string | number>;
+  return { method, path: template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name]))) };
+}

@@ -1,0 +1,4 @@
+/** PUT /settings/:key: the setting's new value. */
+export interface SettingValue {
+  value: string;
+}

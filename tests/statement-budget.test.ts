@@ -1,0 +1,92 @@
+// @engine each
+import { describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { atomically } from "../src/db/client";
+import { prepared } from "../src/db/prepared";
+import { sandboxMessages, tags } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
+import type { StatementCount, WorkCount } from "./statement-trace";
+import { type Workbench, workbench } from "./units-of-work";
+
+/**
+ * The most statements and transactions the app may run for each unit of work: the counts of
+ * `bun bench/statements.ts` when this was written (in the comments) plus about a fifth. A change that adds
+ * queries or commits to these paths fails here; one that removes some can lower the budget.
+ */
+const BUDGETS: Record<"sqlite" | "postgres", Record<string, StatementCount>> = {
+  sqlite: {
+    inboundOnOpenTicket: { statements: 47, transactions: 1 }, // 39, 1
+    firstMessageOfNewContact: { statements: 136, transactions: 7 }, // 113, 6
+    agentReply: { statements: 73, transactions: 5 }, // 61, 4
+  },
+  postgres: {
+    inboundOnOpenTicket: { statements: 41, transactions: 1 }, // 34, 1
+    firstMessageOfNewContact: { statements: 120, transactions: 7 }, // 100, 6
+    agentReply: { statements: 70, transactions: 5 }, // 58, 4
+  },
+};
+const budget = BUDGETS[testsOnPostgres ? "postgres" : "sqlite"];
+
+const tagByName = prepared((db) =>
+  db
+    .select()
+    .from(tags)
+    .where(eq(tags.name, sql.placeholder("name")))
+    .prepare(),
+);
+
+/** Runs `steps` on a fresh workbench: the last one is counted, after the others warmed it up. */
+async function countLast(steps: (bench: Workbench) => (() => Promise<WorkCount>)[]): Promise<WorkCount> {
+  const bench = await workbench();
+  try {
+    const units = steps(bench);
+    for (const unit of units.slice(0, -1)) await unit();
+    return await units.at(-1)!();
+  } finally {
+    await bench.close();
+  }
+}
+
+function expectWithin(count: WorkCount, limit: StatementCount) {
+  const log = `what ran:\n${count.log.join("\n")}`;
+  expect(count.app.statements, log).toBeLessThanOrEqual(limit.statements);
+  expect(count.app.transactions, log).toBeLessThanOrEqual(limit.transactions);
+}
+
+describe("statements per unit of work", () => {
+  test("a customer's text on a ticket an agent has open stays within its statement and transaction budget", async () => {
+    const count = await countLast((b) => [b.inboundOnOpenTicket, b.agentReply, b.inboundOnOpenTicket]);
+    expectWithin(count, budget.inboundOnOpenTicket!);
+  });
+
+  test("the first message of a new number (contact, ticket, chatbot menu) stays within its budget", async () => {
+    const count = await countLast((b) => [b.firstMessageOfNewContact, b.firstMessageOfNewContact]);
+    expectWithin(count, budget.firstMessageOfNewContact!);
+  });
+
+  test("an agent's reply, sent and acked, stays within its statement and transaction budget", async () => {
+    const count = await countLast((b) => [b.inboundOnOpenTicket, b.agentReply, b.inboundOnOpenTicket, b.agentReply]);
+    expectWithin(count, budget.agentReply!);
+  });
+
+  test("the count takes each statement the engine runs, one transaction per BEGIN, and the sandbox's tables apart", async () => {
+    const bench = await workbench();
+    try {
+      const { db } = bench.ctx;
+      const count = await bench.trace.measure(async () => {
+        await atomically(db, async (tx) => {
+          await tx.select().from(tags);
+          await tx.insert(tags).values({ name: "vip", color: "#000000" });
+        });
+        await tagByName(db).get({ name: "vip" });
+        await atomically(db, async (tx) => await tx.select().from(sandboxMessages));
+      });
+      const trips = (n: number) => (testsOnPostgres ? { roundTrips: n } : {});
+      // BEGIN, select, insert, COMMIT; the prepared select. The simulated phones' table in a transaction of its own.
+      expect(count.app).toEqual({ statements: 5, transactions: 1, ...trips(5) });
+      expect(count.network).toEqual({ statements: 3, transactions: 1, ...trips(3) });
+    } finally {
+      await bench.close();
+    }
+  });
+});
