@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pendingMigrations, runMigrations } from "../src/db/migrate";
 import { MIGRATIONS_DIR } from "../src/paths";
+import { JOB_COLUMNS, jobsAfterJobLanes, laneAfterJobLanes, rowsBeforeJobLanes } from "./fixtures/before-job-lanes";
 
 /** A copy of the migrations that stops before the one tagged `tag`. */
 function migrationsBefore(tag: string): string {
@@ -54,78 +55,13 @@ describe("migrations", () => {
       runMigrations(db, before);
       const sqlite = sqliteClient(db);
       const now = Date.now();
-      sqlite.run("INSERT INTO whatsapps (id, name) VALUES (7, 'Loja')");
-      sqlite.run("INSERT INTO bulk_lanes (whatsapp_id, last_at, jitter_ms) VALUES (7, ?, 1234)", [now - 5000]);
-      const record = (id: number, status: string, sentAt: number | null) =>
-        sqlite.run(
-          "INSERT INTO mass_messages (id, whatsapp_id, phone, message, status, sent_at) VALUES (?, 7, '5511999990001', 'Oi', ?, ?)",
-          [id, status, sentAt],
-        );
-      record(1, "sent", now - 2 * 86_400_000);
-      record(2, "sent", now - 3600_000);
-      record(3, "opted out", null);
-      record(4, "sending", null);
-      record(5, "pending", null);
-      sqlite.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
-      sqlite.run(
-        "INSERT INTO schedules (id, body, contact_id, send_at, status) VALUES (9, 'Oi de novo', 1, ?, 'AGENDADA')",
-        [now],
-      );
-      const job = (kind: string, key: string | null, payload: string, status: string) =>
-        sqlite.run("INSERT INTO jobs (kind, key, payload, status, run_at) VALUES (?, ?, ?, ?, ?)", [
-          kind,
-          key,
-          payload,
-          status,
-          now,
-        ]);
-      job("bulk-send", "every:bulk-send", "{}", "pending");
-      job("schedule-monitor", "every:schedule-monitor", "{}", "pending");
-      job("schedule-send", null, '{"scheduleId":9}', "done");
-      job("schedule-send", null, '{"scheduleId":9}', "pending");
+      for (const statement of rowsBeforeJobLanes(now, String(now))) sqlite.run(statement);
 
       runMigrations(db);
 
-      const rows = sqlite
-        .query("SELECT kind, key, payload, lane, status, counted_at AS countedAt FROM jobs ORDER BY id")
-        .all();
-      expect(rows).toEqual([
-        { kind: "schedule-send", key: null, payload: '{"scheduleId":9}', lane: null, status: "done", countedAt: null },
-        {
-          kind: "schedule-send",
-          key: "schedule:9",
-          payload: '{"scheduleId":9}',
-          lane: null,
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:4",
-          payload: '{"recordId":4}',
-          lane: "wa:7",
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:5",
-          payload: '{"recordId":5}',
-          lane: "wa:7",
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:2",
-          payload: '{"recordId":2}',
-          lane: "wa:7",
-          status: "done",
-          countedAt: now - 3600_000,
-        },
-      ]);
-      expect(sqlite.query("SELECT * FROM job_lanes").all()).toEqual([
-        { lane: "wa:7", busy_until: null, last_at: now - 5000, jitter_ms: 1234, held_until: null },
+      expect(sqlite.query(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY id`).all()).toEqual(jobsAfterJobLanes(now));
+      expect(sqlite.query(`SELECT lane, last_at AS "lastAt", jitter_ms AS "jitterMs" FROM job_lanes`).all()).toEqual([
+        laneAfterJobLanes(now),
       ]);
       expect(sqlite.query("SELECT name FROM sqlite_master WHERE name = 'bulk_lanes'").all()).toEqual([]);
     } finally {

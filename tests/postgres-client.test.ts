@@ -18,6 +18,7 @@ import * as schema from "../src/db/schema";
 import { PG_MIGRATIONS_DIR } from "../src/paths";
 import { emptyPgUrl, freshPgUrl, pgServer } from "./pg-harness";
 import { hasPostgres } from "./sql-servers";
+import { JOB_COLUMNS, jobsAfterJobLanes, laneAfterJobLanes, rowsBeforeJobLanes } from "./fixtures/before-job-lanes";
 
 const journal = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
   entries: { tag: string; when: number }[];
@@ -236,63 +237,16 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
       const db = open(await emptyPgUrl());
       await runPgMigrations(db, before);
       const now = Date.now();
-      await db.$client.unsafe(`
-        INSERT INTO whatsapps (id, name) VALUES (7, 'Loja');
-        INSERT INTO bulk_lanes (whatsapp_id, last_at, jitter_ms) VALUES (7, ${now - 5000}, 1234);
-        INSERT INTO mass_messages (id, whatsapp_id, phone, message, status, sent_at) VALUES
-          (1, 7, '5511999990001', 'Oi', 'sent', ${now - 2 * 86_400_000}), (2, 7, '5511999990001', 'Oi', 'sent', ${now - 3600_000}),
-          (3, 7, '5511999990001', 'Oi', 'opted out', NULL), (4, 7, '5511999990001', 'Oi', 'sending', NULL),
-          (5, 7, '5511999990001', 'Oi', 'pending', NULL);
-        INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777');
-        INSERT INTO schedules (id, body, contact_id, send_at, status) VALUES (9, 'Oi de novo', 1, now(), 'AGENDADA');
-        INSERT INTO jobs (kind, key, payload, status, run_at) VALUES
-          ('bulk-send', 'every:bulk-send', '{}', 'pending', ${now}), ('schedule-monitor', 'every:schedule-monitor', '{}', 'pending', ${now}),
-          ('schedule-send', NULL, '{"scheduleId":9}', 'done', ${now}), ('schedule-send', NULL, '{"scheduleId":9}', 'pending', ${now});
-      `);
+      for (const statement of rowsBeforeJobLanes(now, `to_timestamp(${now / 1000})`))
+        await db.$client.unsafe(statement);
 
       await runPgMigrations(db);
 
-      const rows = await db.$client.unsafe(
-        `SELECT kind, key, payload, lane, status, counted_at::float8 AS "countedAt" FROM jobs ORDER BY id`,
-      );
-      expect([...rows]).toEqual([
-        { kind: "schedule-send", key: null, payload: '{"scheduleId":9}', lane: null, status: "done", countedAt: null },
-        {
-          kind: "schedule-send",
-          key: "schedule:9",
-          payload: '{"scheduleId":9}',
-          lane: null,
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:4",
-          payload: '{"recordId":4}',
-          lane: "wa:7",
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:5",
-          payload: '{"recordId":5}',
-          lane: "wa:7",
-          status: "pending",
-          countedAt: null,
-        },
-        {
-          kind: "bulk-recipient",
-          key: "bulk:2",
-          payload: '{"recordId":2}',
-          lane: "wa:7",
-          status: "done",
-          countedAt: now - 3600_000,
-        },
-      ]);
+      const jobs = JOB_COLUMNS.replace("counted_at", "counted_at::float8");
+      expect([...(await db.$client.unsafe(`SELECT ${jobs} FROM jobs ORDER BY id`))]).toEqual(jobsAfterJobLanes(now));
       expect(
         await one(db, `SELECT lane, last_at::float8 AS "lastAt", jitter_ms::float8 AS "jitterMs" FROM job_lanes`),
-      ).toEqual({ lane: "wa:7", lastAt: now - 5000, jitterMs: 1234 });
+      ).toEqual(laneAfterJobLanes(now));
       expect(await hasTable(db, "bulk_lanes")).toBe(false);
     } finally {
       rmSync(before, { recursive: true, force: true });
