@@ -19,7 +19,7 @@ import { type BulkLaneRule, laneRule, type Throttle, throttleFor } from "./throt
 export const BULK_JOB = "bulk-recipient";
 /**
  * How long a recipient waits for its connection before it looks again; it goes on as soon as the connection is
- * CONNECTED here (see startBulk).
+ * CONNECTED here (see wakeRecipients).
  */
 const WAIT_FOR_CONNECTION_MS = 10_000;
 
@@ -121,8 +121,9 @@ export async function sendRecipient(
 }
 
 /**
- * Runs the checks and stores the message in the contact's ticket (queued): its id, or undefined when the record
- * was skipped (with its status) or deleted meanwhile, or "wait" when the link went down during the checks.
+ * Runs the checks and stores the message in the contact's ticket (queued): its id, undefined when the record was
+ * skipped (with its status), or "wait" when the link went down during the checks. A record deleted once `sending`
+ * keeps its message, which goes out.
  */
 async function storeChecked(
   deps: AppDeps,
