@@ -4,7 +4,6 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { systemClock } from "./shared/clock";
 import { scheduleAutoClose } from "./modules/tickets/auto-close";
-import { scheduleSchedules } from "./modules/schedules/jobs";
 import { scheduleBackups } from "./ops/backup-job";
 import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
 import { createLogger } from "./log";
@@ -46,7 +45,7 @@ async function main() {
   const jobs = deps.jobs;
   await scheduleAutoClose(jobs, deps, config.autoCloseHours);
   await scheduleBackups(jobs, config, log, () => deps.clock.now());
-  await scheduleSchedules(jobs, deps);
+  await jobs.prune();
   await scheduleWebhookPrune(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once

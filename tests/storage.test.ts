@@ -19,6 +19,7 @@ import { Outbox } from "../src/modules/messages/outbox";
 import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
 import { JobRunner } from "../src/jobs/runner";
+import { KeyedLanes } from "../src/shared/lanes";
 import { call, fakeResolver, TestClock } from "./helpers";
 
 async function boot(env: Record<string, string>) {
@@ -45,6 +46,7 @@ async function boot(env: Record<string, string>) {
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),
+    lanes: new KeyedLanes<string>(),
     resolver: fakeResolver(),
   };
   return deps;
