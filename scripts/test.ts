@@ -59,19 +59,37 @@ const outcomes: Outcome[] = [
   await check("typecheck", [bin("tsc"), "--noEmit"]),
   await run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))]),
 ];
-// They mostly wait on their servers, so they run beside the PostgreSQL run below.
-const processRun = run(["bun", "test", "--timeout", "60000", ...args(processTests)], { held: true });
-
 /**
  * The files whose behaviour depends on the engine (`// @engine each`, see tests/engine-marks.ts) again on
  * PostgreSQL, a throwaway cluster (tests/pg-harness.ts).
  */
 const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
+const onBothEngines = (files: string[]) => files.filter((f) => engineMark(textOf(f)) === "each");
+const onPostgres = { env: { TEST_ENGINE: "postgres" } };
+
+/**
+ * The crash and cluster tests mostly wait on their servers, so they run beside the PostgreSQL run below, on
+ * SQLite and then (those marked each) on PostgreSQL, with the time a restarted server needs.
+ */
+async function runProcessTests(): Promise<Outcome> {
+  const cmd = ["bun", "test", "--timeout", "60000"];
+  const onSqlite = await run([...cmd, ...args(processTests)], { held: true });
+  const pgFiles = hasPostgres ? onBothEngines(processTests) : [];
+  if (!pgFiles.length) return onSqlite;
+  const pg = await run([...cmd, ...args(pgFiles)], { held: true, ...onPostgres });
+  return {
+    passed: onSqlite.passed + pg.passed,
+    failed: onSqlite.failed + pg.failed,
+    exitCode: onSqlite.exitCode || pg.exitCode,
+    held: `${onSqlite.held}\n${pg.held}`,
+  };
+}
+const processRun = runProcessTests();
+
 if (hasPostgres) {
-  const files = testFiles.filter((f) => engineMark(textOf(f)) === "each");
+  const files = onBothEngines(testFiles.filter((f) => !processTests.includes(f)));
   // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
-  const pg = ["bun", "test", "--timeout", "20000"];
-  outcomes.push(await run([...pg, ...args(files)], { env: { TEST_ENGINE: "postgres" } }));
+  outcomes.push(await run(["bun", "test", "--timeout", "20000", ...args(files)], onPostgres));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
 const processed = await processRun;
 console.log(processed.held);

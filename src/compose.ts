@@ -19,7 +19,9 @@ import type { Clock } from "./shared/clock";
 import { LocalEventBus } from "./events/bus";
 import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
-import { scheduleBulk } from "./modules/bulk/worker";
+import { resumeInterruptedRecipients, startBulk, wakeRecipients } from "./modules/bulk/recipients";
+import { startSchedules } from "./modules/schedules/jobs";
+import { KeyedLanes } from "./shared/lanes";
 import { connectionRecords } from "./modules/connections/records";
 import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
@@ -99,6 +101,7 @@ export async function composeDeps(opts: {
     outbox: new Outbox(),
     metrics,
     jobs: new JobRunner({ db, clock, log }),
+    lanes: new KeyedLanes<string>(),
     resolver: opts.resolver ?? systemResolver,
     sandbox: config.sandbox ? routedSandbox(sandbox, channels, commands) : undefined,
     nodeId: leases?.nodeId,
@@ -106,18 +109,30 @@ export async function composeDeps(opts: {
   await startWebhooks(deps);
   followSockets(deps);
   channels.setInbound(createIngest(deps));
-  // Nothing is being sent yet in this process: a row still `sending` was cut off by a stop or a crash. With
-  // several nodes, only once this node holds the connection: the node running it may be sending right now.
-  if (leases) channels.onTakenHere(async (connectionId) => await requeueInterrupted(deps, connectionId));
-  else await requeueInterrupted(deps);
-  channels.onConnected((connectionId) => void deps.outbox.flush(deps, connectionId));
+  // Nothing is being sent yet in this process: a row still `sending`, or a bulk recipient still running, was cut
+  // off by a stop or a crash. With several nodes, only once this node holds the connection: the node running it
+  // may be sending right now.
+  if (leases)
+    channels.onTakenHere(async (connectionId) => {
+      await requeueInterrupted(deps, connectionId);
+      await resumeInterruptedRecipients(deps, connectionId);
+    });
+  else {
+    await requeueInterrupted(deps);
+    await resumeInterruptedRecipients(deps);
+  }
+  channels.onConnected((connectionId) => {
+    void deps.outbox.flush(deps, connectionId);
+    wakeRecipients(deps, connectionId).catch((error) => log.warn("bulk recipients not woken", { error }));
+  });
   // A message written, or a command stored, on another node for a connection this node runs is taken up here.
   if (events instanceof PgEventBus)
     events.subscribeOthers((event) => {
       if (event.name === "connection.commanded") void channels.runCommands(event.payload.connectionId);
       else void sendIfRunHere(deps, event);
     });
-  await scheduleBulk(deps);
+  startBulk(deps);
+  await startSchedules(deps);
   return { deps, db, channels, sandbox, sandboxNetwork, leases };
 }
 

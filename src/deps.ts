@@ -9,6 +9,7 @@ import type { Logger } from "./log";
 import type { RealtimeHub } from "./realtime/hub";
 import type { SocketPresence } from "./realtime/presence";
 import type { Clock } from "./shared/clock";
+import type { KeyedLanes } from "./shared/lanes";
 
 /** Sends stored messages on their connection, in order, when it is connected (messages/outbox.ts). */
 export interface OutboxQueue {
@@ -52,6 +53,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The background job runner (started by server.ts; tests call `tick`). */
   jobs: JobRunner;
+  /** Work that events start, run in order per key after the emitting code (`settled(key)` waits for it). */
+  lanes: KeyedLanes<string>;
   /** DNS and this machine's addresses, for checking where webhooks go (tests pass one that needs no network). */
   resolver: HostResolver;
   /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */

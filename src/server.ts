@@ -4,7 +4,6 @@ import { loadConfig } from "./config";
 import { composeDeps } from "./compose";
 import { systemClock } from "./shared/clock";
 import { scheduleAutoClose } from "./modules/tickets/auto-close";
-import { scheduleSchedules } from "./modules/schedules/jobs";
 import { scheduleBackups } from "./ops/backup-job";
 import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
 import { scheduleAvailability } from "./modules/users/availability";
@@ -47,7 +46,7 @@ async function main() {
   const jobs = deps.jobs;
   await scheduleAutoClose(jobs, deps, config.autoCloseHours);
   await scheduleBackups(jobs, config, log, () => deps.clock.now());
-  await scheduleSchedules(jobs, deps);
+  await jobs.prune();
   await scheduleWebhookPrune(deps);
   await scheduleAvailability(deps);
   jobs.start();

@@ -229,7 +229,7 @@ const TABLE_OWNERS: Record<string, string> = {
   quickAnswers: "src/modules/quick-answers/",
   schedules: "src/modules/schedules/",
   massMessages: "src/modules/bulk/",
-  bulkLanes: "src/modules/bulk/",
+  jobLanes: "src/jobs/",
   optOuts: "src/modules/bulk/",
   settingsMessage: "src/modules/settings-message/",
   settings: "src/modules/settings/",

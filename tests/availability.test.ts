@@ -18,6 +18,7 @@ import {
 } from "../src/modules/users/availability";
 import { BunTopicHub, type RealtimeHub } from "../src/realtime/hub";
 import { SocketPresence } from "../src/realtime/presence";
+import { KeyedLanes } from "../src/shared/lanes";
 import {
   BASE,
   call,
@@ -249,11 +250,12 @@ describe("availability follows the user's sockets", () => {
 });
 
 describe("several nodes on one database", () => {
-  /** A second node: the same database, bus and clock; its own sockets and job runner. */
+  /** A second node: the same database, bus and clock; its own sockets, lanes and job runner. */
   async function secondNode(ctx: TestContext): Promise<AppDeps> {
     const node: AppDeps = {
       ...ctx.deps,
       presence: new SocketPresence(),
+      lanes: new KeyedLanes<string>(),
       jobs: new JobRunner({ db: ctx.db, clock: ctx.clock, log: ctx.deps.log }),
       nodeId: "b",
     };

@@ -5,8 +5,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { contacts, massMessages, messages, tickets, connections } from "../src/db/tables";
-import { BULK_WINDOW_MS } from "../src/modules/bulk/worker";
+import { connections, contacts, jobLanes, jobs, massMessages, messages, tickets } from "../src/db/tables";
+import { waitFor } from "./wait-for";
+import { LANE_WINDOW_MS } from "../src/jobs/runner";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const phones = ["5511999990001", "5511999990002", "5511999990003", "5511999990004"];
@@ -48,7 +49,7 @@ describe("bulk worker", () => {
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1000);
     expect((await ctx.sandbox.network.outbox(w.id)).map((m) => m.peer)).toEqual(phones.slice(0, 3));
 
-    ctx.clock.advance(BULK_WINDOW_MS - 10_000);
+    ctx.clock.advance(LANE_WINDOW_MS - 10_000);
     await runFor(ctx, 1);
     expect((await records(ctx)).at(-1)!.status).toBe("pending");
     await runFor(ctx, 3);
@@ -152,6 +153,31 @@ describe("bulk worker", () => {
     await ctx.channels.start(w.id);
     await runFor(ctx, 2);
     expect((await records(ctx))[0]!.status).toBe("sent");
+  });
+
+  test("a connection that runs but is not CONNECTED holds its recipients, attempts unused, until it is", async () => {
+    const ctx = await makeTestApp();
+    const admin = (await loginAs(ctx, { profile: "admin" })).token;
+    const w = await createSandboxConnection(ctx, { scan: false });
+    await call(ctx.app, "POST", "/api/settingsMessage", {
+      token: admin,
+      body: { whatsappId: w.id, limit: 10, minutes: 0, seconds: 1 },
+    });
+    await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: phones.slice(0, 2).map((phone) => ({ message: `Oi ${phone}`, phone, whatsappId: w.id })),
+    });
+    await runFor(ctx, 30);
+    expect((await records(ctx)).map((r) => r.status)).toEqual(["pending", "pending"]);
+    expect((await ctx.db.select().from(jobs)).map((j) => [j.status, j.attempts])).toEqual([
+      ["pending", 0],
+      ["pending", 0],
+    ]);
+    await ctx.sandbox.scan(w.id);
+    // CONNECTED wakes the lane at once (a write of its own, after the status report).
+    await waitFor(async () => (await firstRow(ctx.db.select().from(jobLanes)))?.heldUntil === null);
+    await runFor(ctx, 2);
+    expect((await records(ctx)).map((r) => r.status)).toEqual(["sent", "sent"]);
   });
 
   test("a restart after a crash mid-campaign never sends a recipient twice", async () => {

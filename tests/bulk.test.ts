@@ -2,8 +2,9 @@
 import { one } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { massMessages, connections } from "../src/db/tables";
+import { connections, jobLanes, jobs, massMessages } from "../src/db/tables";
 import { call, loginAs, makeTestApp } from "./helpers";
+import { waitFor } from "./wait-for";
 
 async function setup() {
   const ctx = await makeTestApp();
@@ -88,6 +89,8 @@ describe("bulk messages", () => {
       json: { message: "Registro deletado" },
     });
     expect(ctx.hub.to("admins", "massMessage").at(-1)!.payload).toEqual({ action: "delete", id: a!.id });
+    const sends = async () => (await ctx.db.select({ key: jobs.key }).from(jobs)).map((j) => j.key).sort();
+    expect(await sends()).toEqual([`bulk:${b!.id}`, `bulk:${b!.id + 1}`]);
     expect(await call(ctx.app, "DELETE", `/api/bulkMessage/d/${a!.id}`, { token: admin })).toMatchObject({
       status: 404,
       json: { error: "ERR_NO_MASS_MESSAGE_FOUND" },
@@ -98,6 +101,7 @@ describe("bulk messages", () => {
       json: { message: "Registro deletado", removed: 2 },
     });
     expect(await ctx.db.select().from(massMessages)).toEqual([]);
+    expect(await sends()).toEqual([]);
     expect(
       ctx.hub
         .to("admins", "massMessage")
@@ -107,6 +111,19 @@ describe("bulk messages", () => {
       { action: "delete", id: b!.id },
       { action: "delete", id: b!.id + 1 },
     ]);
+  });
+
+  test("deleting a connection drops its records and their sends", async () => {
+    const { ctx, admin, w } = await setup();
+    await one(ctx.db.insert(connections).values({ name: "Other", number: "5511900000001" }).returning());
+    await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin,
+      body: [{ message: "Hello", phone: "5511999990001", whatsappId: w.id }],
+    });
+    expect((await call(ctx.app, "DELETE", `/api/whatsapp/${w.id}`, { token: admin })).status).toBe(200);
+    await waitFor(async () => (await ctx.db.select().from(jobs)).length === 0);
+    expect(await ctx.db.select().from(jobLanes)).toEqual([]);
+    expect(await ctx.db.select().from(massMessages)).toEqual([]);
   });
 
   test("agents are refused on every route", async () => {

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { jobs } from "../src/db/tables";
 import { scheduleAutoClose } from "../src/modules/tickets/auto-close";
 import { JobRunner } from "../src/jobs/runner";
-import { activePayloads, claimDue, complete, enqueue } from "../src/jobs/store";
+import { activeKeys, claimDue, complete, enqueue } from "../src/jobs/store";
 import { createLogger } from "../src/log";
 import { makeTestApp, type TestContext } from "./helpers";
 
@@ -32,17 +32,27 @@ describe("jobs", () => {
     expect((await row(ctx, job.id)).status).toBe("done");
   });
 
-  test("the payloads of a kind's jobs still to run or running are known; done jobs and other kinds are not", async () => {
+  test("the keys of jobs still to run or running are known; done jobs and unknown keys are not", async () => {
     const ctx = await makeTestApp();
     const now = ctx.clock.now();
-    await enqueue(ctx.db, "send", { id: 1 }, now);
-    await enqueue(ctx.db, "send", { id: 2 }, now);
-    await enqueue(ctx.db, "send", { id: 3 }, now + 60_000);
-    await enqueue(ctx.db, "other", { id: 4 }, now);
+    await enqueue(ctx.db, "send", {}, now, { key: "a" });
+    await enqueue(ctx.db, "send", {}, now, { key: "b" });
+    await enqueue(ctx.db, "send", {}, now + 60_000, { key: "c" });
     const [first] = await claimDue(ctx.db, ["send"], now, 60_000, 1);
     await complete(ctx.db, first!, now);
     await claimDue(ctx.db, ["send"], now, 60_000, 1);
-    expect(await activePayloads(ctx.db, "send")).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(await activeKeys(ctx.db, ["a", "b", "c", "d"])).toEqual(new Set(["b", "c"]));
+  });
+
+  test("enqueueing with replace sets the key's job to run again at its new time; a run in progress then records nothing", async () => {
+    const ctx = await makeTestApp();
+    const now = ctx.clock.now();
+    const job = await enqueue(ctx.db, "send", { v: 1 }, now, { key: "k", replace: true });
+    const [running] = await claimDue(ctx.db, ["send"], now, 60_000, 1);
+    const again = await enqueue(ctx.db, "send", { v: 2 }, now, { key: "k", replace: true, runAt: now + 5000 });
+    expect(again).toMatchObject({ id: job.id, status: "pending", runAt: now + 5000, attempts: 0, payload: '{"v":2}' });
+    await complete(ctx.db, running!, now);
+    expect(await row(ctx, job.id)).toMatchObject({ status: "pending", runAt: now + 5000 });
   });
 
   test("a job leased by a runner that died is taken again once the lease expires, and run once", async () => {
@@ -135,6 +145,30 @@ describe("jobs", () => {
     ctx.clock.advance(10);
     await runner.tick();
     expect(order).toEqual(["ran", "stopped"]);
+  });
+
+  test("ended one-off jobs are dropped a week after they ended, by a job once a day; recurring and pending ones stay", async () => {
+    const ctx = await makeTestApp();
+    const runner = runnerFor(ctx).handle("once", async () => {});
+    await runner.enqueue("once", {});
+    await runner.enqueue("once", {}, { runAt: ctx.clock.now() + 30 * 86_400_000 });
+    await runner.tick();
+    await runner.prune();
+    for (let day = 0; day < 7; day++) {
+      ctx.clock.advance(86_400_000);
+      await runner.tick();
+    }
+    expect((await ctx.db.select().from(jobs).orderBy(jobs.id)).map((j) => [j.kind, j.status])).toEqual([
+      ["once", "done"],
+      ["once", "pending"],
+      ["jobs.prune", "pending"],
+    ]);
+    ctx.clock.advance(86_400_000);
+    await runner.tick();
+    expect((await ctx.db.select().from(jobs).orderBy(jobs.id)).map((j) => [j.kind, j.status])).toEqual([
+      ["once", "pending"],
+      ["jobs.prune", "pending"],
+    ]);
   });
 
   test("auto-close runs as a recurring job every minute while AUTO_CLOSE_HOURS is set", async () => {

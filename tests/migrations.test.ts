@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pendingMigrations, runMigrations } from "../src/db/migrate";
 import { MIGRATIONS_DIR } from "../src/paths";
+import { JOB_COLUMNS, jobsAfterJobLanes, laneAfterJobLanes, rowsBeforeJobLanes } from "./fixtures/before-job-lanes";
 
 /** A copy of the migrations that stops before the one tagged `tag`. */
 function migrationsBefore(tag: string): string {
@@ -42,6 +43,27 @@ describe("migrations", () => {
       // A contact needs a phone number or a LID.
       expect(() => sqliteClient(db).run("INSERT INTO contacts (name) VALUES ('nobody')")).toThrow();
       sqliteClient(db).run("INSERT INTO contacts (name, lid) VALUES ('LID only', '123456789012345')");
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
+  test("moving bulk sends and schedules onto the job runner queues each pending recipient in its connection's lane, keeps each connection's wait and last day of sends, and drops the pollers", () => {
+    const before = migrationsBefore("job_lanes");
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      const sqlite = sqliteClient(db);
+      const now = Date.now();
+      for (const statement of rowsBeforeJobLanes(now, String(now))) sqlite.run(statement);
+
+      runMigrations(db);
+
+      expect(sqlite.query(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY id`).all()).toEqual(jobsAfterJobLanes(now));
+      expect(sqlite.query(`SELECT lane, last_at AS "lastAt", jitter_ms AS "jitterMs" FROM job_lanes`).all()).toEqual([
+        laneAfterJobLanes(now),
+      ]);
+      expect(sqlite.query("SELECT name FROM sqlite_master WHERE name = 'bulk_lanes'").all()).toEqual([]);
     } finally {
       rmSync(before, { recursive: true, force: true });
     }

@@ -3,14 +3,15 @@ import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { sql } from "drizzle-orm";
 import { execute } from "../src/db/client";
-import { onPostgres, settings, tags, users } from "../src/db/tables";
+import { settings, tags, users } from "../src/db/tables";
+import { testsOnPostgres } from "./test-engine";
 import { createUser, makeTestApp } from "./helpers";
 
 /**
  * The suite's PostgreSQL run hands every test the same database, emptied: these tests run in order, each on
  * what the one before left behind.
  */
-describe.skipIf(!onPostgres)("the PostgreSQL run's database of each test", () => {
+describe.skipIf(!testsOnPostgres)("the PostgreSQL run's database of each test", () => {
   let leftOpen: SQL | undefined;
 
   test("a test writes rows, leaves a connection of its own open and drops a table", async () => {

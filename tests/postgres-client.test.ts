@@ -1,6 +1,7 @@
 // @engine once
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../src/db/client";
 import { runMigrations } from "../src/db/migrate";
@@ -17,6 +18,7 @@ import * as schema from "../src/db/schema";
 import { PG_MIGRATIONS_DIR } from "../src/paths";
 import { emptyPgUrl, freshPgUrl, pgServer } from "./pg-harness";
 import { hasPostgres } from "./sql-servers";
+import { JOB_COLUMNS, jobsAfterJobLanes, laneAfterJobLanes, rowsBeforeJobLanes } from "./fixtures/before-job-lanes";
 
 const journal = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
   entries: { tag: string; when: number }[];
@@ -222,6 +224,33 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
     expect(await a.select().from(pgSchema.contacts)).toHaveLength(1);
     expect(await b.select().from(pgSchema.contacts)).toEqual([]);
     expect(await appliedMigrations(b)).toEqual(journal.entries.map((e) => e.when));
+  });
+
+  test("moving bulk sends and schedules onto the job runner queues each pending recipient in its connection's lane, keeps each connection's wait and last day of sends, and drops the pollers", async () => {
+    const before = mkdtempSync(join(tmpdir(), "zapdesk-pg-migrations-"));
+    try {
+      cpSync(PG_MIGRATIONS_DIR, before, { recursive: true });
+      writeFileSync(
+        join(before, "meta", "_journal.json"),
+        JSON.stringify({ ...journal, entries: journal.entries.filter((e) => !e.tag.endsWith("job_lanes")) }),
+      );
+      const db = open(await emptyPgUrl());
+      await runPgMigrations(db, before);
+      const now = Date.now();
+      for (const statement of rowsBeforeJobLanes(now, `to_timestamp(${now / 1000})`))
+        await db.$client.unsafe(statement);
+
+      await runPgMigrations(db);
+
+      const jobs = JOB_COLUMNS.replace("counted_at", "counted_at::float8");
+      expect([...(await db.$client.unsafe(`SELECT ${jobs} FROM jobs ORDER BY id`))]).toEqual(jobsAfterJobLanes(now));
+      expect(
+        await one(db, `SELECT lane, last_at::float8 AS "lastAt", jitter_ms::float8 AS "jitterMs" FROM job_lanes`),
+      ).toEqual(laneAfterJobLanes(now));
+      expect(await hasTable(db, "bulk_lanes")).toBe(false);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 
   test("the pool opens at most as many connections as ?max= asks", async () => {

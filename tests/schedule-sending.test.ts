@@ -1,25 +1,22 @@
 // @engine each
 import { one, first } from "../src/db/client";
 import { describe, expect, spyOn, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { contacts, messages, optOuts, schedules, tickets } from "../src/db/tables";
+import { contacts, jobs as jobRows, messages, optOuts, schedules, tickets } from "../src/db/tables";
 import { AppError } from "../src/errors";
 import { JobRunner } from "../src/jobs/runner";
-import { scheduleSchedules, schedulesSettled } from "../src/modules/schedules/jobs";
+import { schedulesSettled, startSchedules } from "../src/modules/schedules/jobs";
 import { cancelUnsent } from "../src/modules/messages/outbox";
-import {
-  pickDueSchedules,
-  SCHEDULE_SEND_JOB,
-  sendSchedule,
-  settleWaitingSchedules,
-} from "../src/modules/schedules/dispatch";
-import { activePayloads } from "../src/jobs/store";
+import { sendSchedule, settleWaitingSchedules } from "../src/modules/schedules/dispatch";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const HOUR = 3600_000;
 let seq = 0;
 
-/** A default sandbox connection, an agent, a contact and the schedule jobs on a runner ticked by hand. */
+/** A default sandbox connection, an agent, a contact, and the app's job runner ticked by hand. */
 async function setup() {
   const ctx = await makeTestApp();
   const conn = await createSandboxConnection(ctx, { isDefault: true });
@@ -30,18 +27,24 @@ async function setup() {
       .values({ name: "Bia", number: `55218${String(++seq).padStart(8, "0")}` })
       .returning(),
   );
-  const jobs = new JobRunner(ctx.deps);
-  await scheduleSchedules(jobs, ctx.deps);
-  /** Moves the clock and lets the monitor and then the send jobs it queued run. */
+  /** Moves the clock and lets the send jobs due by then run. */
   const runAfter = async (ms: number) => {
     ctx.clock.advance(ms);
-    await jobs.tick();
-    await jobs.tick();
+    await ctx.deps.jobs.tick();
     await ctx.deps.outbox.idle(conn.id);
     await schedulesSettled(ctx.deps);
   };
-  return { ctx, conn, agent, contact, jobs, runAfter };
+  return { ctx, conn, agent, contact, runAfter };
 }
+
+/** The schedule's send job as the runner holds it. */
+const sendJobOf = async (ctx: TestContext, id: number) =>
+  await first(
+    ctx.db
+      .select()
+      .from(jobRows)
+      .where(eq(jobRows.key, `schedule:${id}`)),
+  );
 
 async function createSchedule(ctx: TestContext, token: string, body: Record<string, unknown>) {
   const res = await call(ctx.app, "POST", "/api/schedules", {
@@ -169,7 +172,7 @@ describe("sending schedules", () => {
 
     await Promise.all([settleWaitingSchedules(ctx.deps, messageId), settleWaitingSchedules(ctx.deps, messageId)]);
     expect(await rowOf(ctx, s.id)).toMatchObject({ status: "AGENDADA", attempts: 1, messageId: null });
-    expect(await activePayloads(ctx.db, SCHEDULE_SEND_JOB)).toEqual([{ scheduleId: s.id }]);
+    expect(await sendJobOf(ctx, s.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 30_000 });
   });
 
   test("a schedule whose message waited is ENVIADA as soon as the message goes out, without waiting for the next pass", async () => {
@@ -208,8 +211,6 @@ describe("sending schedules", () => {
     const { ctx, conn, agent, contact } = await setup();
     const s = await createSchedule(ctx, agent.token, { body: "Só uma vez, por favor", contactId: contact.id });
     ctx.clock.advance(HOUR);
-    expect(await pickDueSchedules(ctx.deps)).toEqual([s.id]);
-    expect(await pickDueSchedules(ctx.deps)).toEqual([]);
     await Promise.all([sendSchedule(ctx.deps, s.id), sendSchedule(ctx.deps, s.id)]);
     await ctx.deps.outbox.idle(conn.id);
     await sendSchedule(ctx.deps, s.id);
@@ -223,8 +224,7 @@ describe("sending schedules", () => {
     const s = await createSchedule(ctx, agent.token, { body: "Atrasado mas vai", contactId: contact.id });
     ctx.clock.advance(3 * HOUR);
     const restarted = new JobRunner(ctx.deps);
-    await scheduleSchedules(restarted, ctx.deps);
-    await restarted.tick();
+    await startSchedules({ ...ctx.deps, jobs: restarted });
     await restarted.tick();
     await ctx.deps.outbox.idle(conn.id);
     expect((await rowOf(ctx, s.id)).status).toBe("ENVIADA");
@@ -278,13 +278,10 @@ describe("sending schedules", () => {
     const ctx = await makeTestApp();
     const agent = await loginAs(ctx);
     const contact = await one(ctx.db.insert(contacts).values({ name: "Caio", number: "5521977776666" }).returning());
-    const jobs = new JobRunner(ctx.deps);
-    await scheduleSchedules(jobs, ctx.deps);
     const s = await createSchedule(ctx, agent.token, { body: "Sem conexão", contactId: contact.id });
     for (const ms of [HOUR, 30_000, 60_000]) {
       ctx.clock.advance(ms);
-      await jobs.tick();
-      await jobs.tick();
+      await ctx.deps.jobs.tick();
     }
     expect(await rowOf(ctx, s.id)).toMatchObject({ status: "ERRO", attempts: 3, lastError: "ERR_NO_DEF_WAPP_FOUND" });
   });
@@ -300,5 +297,47 @@ describe("sending schedules", () => {
     expect(await ctx.sandbox.network.outbox(conn.id, contact.number!)).toEqual([]);
     expect(await ctx.db.select().from(tickets).where(eq(tickets.contactId, contact.id))).toEqual([]);
     expect(statusesTold(ctx, s.id).at(-1)).toBe("ERRO");
+  });
+
+  test("editing a schedule moves its send to the new time; deleting one cancels its send", async () => {
+    const { ctx, conn, agent, contact, runAfter } = await setup();
+    const moved = await createSchedule(ctx, agent.token, { body: "Mudou para depois", contactId: contact.id });
+    const dropped = await createSchedule(ctx, agent.token, { body: "Não vai mais", contactId: contact.id });
+    const later = new Date(ctx.clock.now() + 2 * HOUR).toISOString();
+    expect(
+      (await call(ctx.app, "PUT", `/api/schedules/${moved.id}`, { token: agent.token, body: { sendAt: later } }))
+        .status,
+    ).toBe(200);
+    expect((await call(ctx.app, "DELETE", `/api/schedules/${dropped.id}`, { token: agent.token })).status).toBe(200);
+    expect(await sendJobOf(ctx, dropped.id)).toBeUndefined();
+
+    await runAfter(HOUR);
+    expect((await rowOf(ctx, moved.id)).status).toBe("PENDENTE");
+    expect(await ctx.sandbox.network.outbox(conn.id)).toEqual([]);
+    await runAfter(HOUR);
+    expect((await rowOf(ctx, moved.id)).status).toBe("ENVIADA");
+    expect((await ctx.sandbox.network.outbox(conn.id)).map((m) => m.body)).toEqual(["Mudou para depois"]);
+  });
+
+  test("a schedule stored without a send job (an import) is sent at its time once the server has started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-schedules-"));
+    const paths = { dataDir: dir, databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") };
+    const first = await makeTestApp(paths);
+    const conn = await createSandboxConnection(first, { isDefault: true });
+    const contact = await one(first.db.insert(contacts).values({ name: "Duda", number: "5521966665555" }).returning());
+    const imported = await one(
+      first.db
+        .insert(schedules)
+        .values({ body: "Trazido de fora", contactId: contact.id, sendAt: new Date(first.clock.now() + HOUR) })
+        .returning(),
+    );
+    const second = await makeTestApp(paths);
+    second.clock.t = first.clock.t;
+    await second.channels.start(conn.id);
+    second.clock.advance(HOUR);
+    await second.deps.jobs.tick();
+    await second.deps.outbox.idle(conn.id);
+    expect((await rowOf(second, imported.id)).status).toBe("ENVIADA");
+    expect((await second.sandbox.network.outbox(conn.id)).map((m) => m.body)).toEqual(["Trazido de fora"]);
   });
 });

@@ -20,6 +20,7 @@ import { seedSettings, updateSetting } from "../src/modules/settings/service";
 import { RecordingHub } from "../src/realtime/hub";
 import { SocketPresence } from "../src/realtime/presence";
 import { JobRunner } from "../src/jobs/runner";
+import { KeyedLanes } from "../src/shared/lanes";
 import { call, fakeResolver, TestClock } from "./helpers";
 
 async function boot(env: Record<string, string>) {
@@ -47,6 +48,7 @@ async function boot(env: Record<string, string>) {
     outbox: new Outbox(),
     metrics: createAppMetrics(db),
     jobs: new JobRunner({ db, clock, log }),
+    lanes: new KeyedLanes<string>(),
     resolver: fakeResolver(),
   };
   return deps;

@@ -2,7 +2,7 @@ import { traceSqlite, type WorkCount } from "./statement-trace";
 import { closeDatabase } from "../src/db/client";
 import { queues } from "../src/db/tables";
 import { testsOnPostgres } from "./test-engine";
-import { schedulesSettled, scheduleSchedules } from "../src/modules/schedules/jobs";
+import { schedulesSettled } from "../src/modules/schedules/jobs";
 import { webhookEventsRecorded } from "../src/modules/webhooks/observe";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 import { freshPgUrl } from "./pg-harness";
@@ -19,8 +19,6 @@ export async function workbench() {
   const proxy = testsOnPostgres ? await tracePgWire(await freshPgUrl()) : undefined;
   const ctx = await makeTestApp(proxy ? { databaseUrl: proxy.url } : {});
   const trace = proxy?.trace ?? traceSqlite(ctx.db);
-  // What server.ts adds for each message sent; its periodic pass, not work of a unit, is kept out of the way.
-  await scheduleSchedules(ctx.deps.jobs, ctx.deps, 365 * 24 * 3600_000);
   const admin = (await loginAs(ctx, { profile: "admin" })).token;
   const [sales, support] = await ctx.db
     .insert(queues)

@@ -31,7 +31,6 @@ export function useEngine(engine: Engine) {
   onPostgres = engine === "postgres";
   tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
   ({
-    bulkLanes,
     chatbots,
     clusterSecrets,
     connectionCommands,
@@ -44,6 +43,7 @@ export function useEngine(engine: Engine) {
     eventPayloads,
     importedRows,
     inboundJournal,
+    jobLanes,
     jobs,
     massMessages,
     messageReactions,
@@ -80,7 +80,6 @@ export const storedInstant = (at: Date | number): Date | number =>
 export const epochMs = (column: SQLWrapper) =>
   onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
 
-export let bulkLanes = sqlite.bulkLanes;
 export let chatbots = sqlite.chatbots;
 export let clusterSecrets = sqlite.clusterSecrets;
 export let connectionCommands = sqlite.connectionCommands;
@@ -93,6 +92,7 @@ export let contacts = sqlite.contacts;
 export let eventPayloads = sqlite.eventPayloads;
 export let importedRows = sqlite.importedRows;
 export let inboundJournal = sqlite.inboundJournal;
+export let jobLanes = sqlite.jobLanes;
 export let jobs = sqlite.jobs;
 export let massMessages = sqlite.massMessages;
 export let messageReactions = sqlite.messageReactions;

@@ -1,18 +1,37 @@
-import { atomically, type Db, first, lockKey, one } from "../db/client";
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { atomically, type Db, first, lockKey, one, type Writer } from "../db/client";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { type JobRow, jobs } from "../db/tables";
+import { claimed, isDue } from "./due";
+import { freeLane, holdLane, type LaneMark, openLanes } from "./lanes";
 
 export interface EnqueueOptions {
   /** Epoch ms; defaults to now. */
   runAt?: number;
-  /** One job per key: enqueueing an existing key changes nothing and returns the existing job. */
+  /** One job per key: enqueueing an existing key changes nothing and returns the existing job (unless `replace`). */
   key?: string;
+  /** With `key`: the job of that key, whatever its state, is set to run (again) with these options instead. */
+  replace?: boolean;
   maxAttempts?: number;
   /** Runs again this long after each run ends (a recurring job is never done). */
   everyMs?: number;
+  /** Runs in this lane: one job of a lane at a time, oldest first, throttled by its kind's lane rule (runner.ts). */
+  lane?: string;
 }
 
-/** Adds a job (or returns the one already holding `key`). */
+function jobValues(kind: string, payload: unknown, now: number, opts: EnqueueOptions) {
+  return {
+    kind,
+    key: opts.key ?? null,
+    payload: JSON.stringify(payload ?? {}),
+    runAt: opts.runAt ?? now,
+    everyMs: opts.everyMs ?? null,
+    maxAttempts: opts.maxAttempts ?? 5,
+    lane: opts.lane ?? null,
+  };
+}
+
+/** Adds a job (or returns the one already holding `key`, or sets that one to run again with `replace`). */
 export async function enqueue(
   db: Db,
   kind: string,
@@ -20,33 +39,65 @@ export async function enqueue(
   now: number,
   opts: EnqueueOptions = {},
 ): Promise<JobRow> {
+  const values = jobValues(kind, payload, now, opts);
   return await atomically(db, async (tx) => {
+    if (opts.lane) await openLanes(tx, [opts.lane]);
+    if (opts.key && opts.replace)
+      // A run in progress ends without recording its outcome: its lease no longer matches (see complete).
+      return await one(
+        tx
+          .insert(jobs)
+          .values(values)
+          .onConflictDoUpdate({
+            target: jobs.key,
+            set: {
+              ...values,
+              status: "pending",
+              attempts: 0,
+              leaseUntil: null,
+              lastError: null,
+              countedAt: null,
+              updatedAt: new Date(now),
+            },
+          })
+          .returning(),
+      );
     if (opts.key) {
       // Nodes starting together each enqueue the same recurring jobs: one inserts, the others find it.
       await lockKey(tx, `job:${opts.key}`);
       const existing = await first(tx.select().from(jobs).where(eq(jobs.key, opts.key)));
       if (existing) return existing;
     }
-    return await one(
-      tx
-        .insert(jobs)
-        .values({
-          kind,
-          key: opts.key ?? null,
-          payload: JSON.stringify(payload ?? {}),
-          runAt: opts.runAt ?? now,
-          everyMs: opts.everyMs ?? null,
-          maxAttempts: opts.maxAttempts ?? 5,
-        })
-        .returning(),
-    );
+    return await one(tx.insert(jobs).values(values).returning());
   });
 }
 
+/** One job of `enqueueMany`. */
+export interface NewJob {
+  payload: unknown;
+  key?: string;
+  lane?: string;
+}
+
+/** How many jobs one insert statement carries (each takes 7 parameters; both engines cap a statement's). */
+const INSERT_CHUNK = 500;
+
 /**
- * Leases up to `limit` due jobs of the given kinds to this runner until `now + leaseMs`: pending ones whose time
- * has come, and running ones whose lease ran out (their runner died). In one transaction, so two runners never
- * take the same job.
+ * Adds many jobs of `kind`, due now, in the caller's transaction (their keys must be new): the work a write of
+ * the caller's asks for is queued with it, or not at all.
+ */
+export async function enqueueMany(tx: Writer, kind: string, items: NewJob[], now: number) {
+  await openLanes(tx, [...new Set(items.flatMap((item) => (item.lane ? [item.lane] : [])))]);
+  for (let i = 0; i < items.length; i += INSERT_CHUNK)
+    await tx
+      .insert(jobs)
+      .values(items.slice(i, i + INSERT_CHUNK).map((item) => jobValues(kind, item.payload, now, item)));
+}
+
+/**
+ * Leases up to `limit` due jobs of the given kinds that have no lane (lanes.ts claims those) to this runner
+ * until `now + leaseMs`. The update checks again that each row is due as it takes it, so two runners never take
+ * the same job (on PostgreSQL, the second waits for the first's row lock and then finds the job not due).
  */
 export async function claimDue(
   db: Db,
@@ -55,45 +106,58 @@ export async function claimDue(
   leaseMs: number,
   limit: number,
 ): Promise<JobRow[]> {
-  if (!kinds.length) return [];
-  const isDue = or(
-    and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
-    and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)),
-  );
-  return await atomically(db, async (tx) => {
-    const due = (
-      await tx
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(and(inArray(jobs.kind, kinds), isDue))
-        .orderBy(jobs.runAt, jobs.id)
-        .limit(limit)
-    ).map((r) => r.id);
-    if (!due.length) return [];
-    return await tx
-      .update(jobs)
-      .set({
-        status: "running",
-        leaseUntil: now + leaseMs,
-        attempts: sql`${jobs.attempts} + 1`,
-        updatedAt: new Date(now),
-      })
-      // Checked again as each row is taken: a node that claimed it meanwhile has made it not due any more.
-      .where(and(inArray(jobs.id, due), isDue))
-      .returning();
+  if (!kinds.length || limit <= 0) return [];
+  const due = (
+    await db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(inArray(jobs.kind, kinds), isNull(jobs.lane), isDue(now)))
+      .orderBy(jobs.runAt, jobs.id)
+      .limit(limit)
+  ).map((r) => r.id);
+  if (!due.length) return [];
+  return await db
+    .update(jobs)
+    .set(claimed(now, leaseMs))
+    .where(and(inArray(jobs.id, due), isDue(now)))
+    .returning();
+}
+
+/** Only the lease holder's outcome counts: a job taken again, or replaced, since is not this run's any more. */
+const heldBy = (job: JobRow) =>
+  and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!));
+
+/** Records a run's outcome on its job and, for a job of a lane, frees the lane (in one transaction). */
+async function settleRun(
+  db: Db,
+  job: JobRow,
+  set: SQLiteUpdateSetSource<typeof jobs>,
+  lane: (tx: Writer) => Promise<void> = (tx) => freeLane(tx, job),
+) {
+  const update = (tx: Writer) => tx.update(jobs).set(set).where(heldBy(job));
+  if (!job.lane) return void (await update(db));
+  await atomically(db, async (tx) => {
+    await update(tx);
+    await lane(tx);
   });
 }
 
-/** A run ended well: done, or (recurring) pending again after its interval. Only the lease holder's run counts. */
-export async function complete(db: Db, job: JobRow, now: number) {
+/**
+ * A run ended well: done, or (recurring) pending again after its interval. `counted`: the run counts against its
+ * lane's daily limit.
+ */
+export async function complete(db: Db, job: JobRow, now: number, counted = false) {
   const next =
     job.everyMs != null
       ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
       : { status: "done" as const };
-  await db
-    .update(jobs)
-    .set({ ...next, leaseUntil: null, lastError: null, updatedAt: new Date(now) })
-    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)));
+  await settleRun(db, job, {
+    ...next,
+    leaseUntil: null,
+    lastError: null,
+    ...(counted ? { countedAt: now } : {}),
+    updatedAt: new Date(now),
+  });
 }
 
 /** A run failed: tried again after `retryInMs`, or failed for good after its last attempt (a recurring job waits for its next turn). */
@@ -104,10 +168,27 @@ export async function fail(db: Db, job: JobRow, now: number, error: string, retr
     : job.everyMs != null
       ? { status: "pending" as const, runAt: now + job.everyMs, attempts: 0 }
       : { status: "failed" as const };
-  await db
-    .update(jobs)
-    .set({ ...next, leaseUntil: null, lastError: error.slice(0, 2000), updatedAt: new Date(now) })
-    .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseUntil, job.leaseUntil!)));
+  await settleRun(db, job, { ...next, leaseUntil: null, lastError: error.slice(0, 2000), updatedAt: new Date(now) });
+}
+
+/**
+ * A run asked to wait `waitMs` (what it needs is not there yet): the job is pending again without using up an
+ * attempt. A job of a lane keeps its place and holds its lane, which takes back its mark from before this run;
+ * any other job is due again after the wait.
+ */
+export async function postpone(db: Db, job: JobRow, now: number, waitMs: number, before?: LaneMark) {
+  await settleRun(
+    db,
+    job,
+    {
+      status: "pending",
+      runAt: job.lane ? job.runAt : now + waitMs,
+      attempts: sql`${jobs.attempts} - 1`,
+      leaseUntil: null,
+      updatedAt: new Date(now),
+    },
+    (tx) => holdLane(tx, job, now + waitMs, before),
+  );
 }
 
 /** Counts by status, for monitoring. */
@@ -115,18 +196,32 @@ export async function countJobs(db: Db): Promise<{ status: string; count: number
   return await db.select({ status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.status);
 }
 
-/** Removes the job holding `key` (a recurring job that was switched off). */
-export async function cancel(db: Db, key: string) {
+/** Removes the job holding `key` (a recurring job that was switched off, or work that is not wanted any more). */
+export async function cancel(db: Writer, key: string) {
   await db.delete(jobs).where(eq(jobs.key, key));
 }
 
-/** The payloads of the jobs of `kind` that are still to run or running, oldest first. */
-export async function activePayloads(db: Pick<Db, "select">, kind: string): Promise<unknown[]> {
-  return (
-    await db
-      .select({ payload: jobs.payload })
+/** Removes the jobs holding `keys` that have not started; one running now ends as it goes. */
+export async function cancelPending(db: Writer, keys: string[]) {
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK)
+    await db.delete(jobs).where(and(inArray(jobs.key, keys.slice(i, i + INSERT_CHUNK)), eq(jobs.status, "pending")));
+}
+
+/** Removes one-off jobs that ended before `before` (a lane's daily limit counts the last day's). */
+export async function pruneEnded(db: Db, before: number) {
+  await db
+    .delete(jobs)
+    .where(and(inArray(jobs.status, ["done", "failed"]), isNull(jobs.everyMs), lt(jobs.updatedAt, new Date(before))));
+}
+
+/** Those of `keys` whose job is still to run, or running. */
+export async function activeKeys(db: Pick<Db, "select">, keys: string[]): Promise<Set<string>> {
+  const active = new Set<string>();
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK)
+    for (const { key } of await db
+      .select({ key: jobs.key })
       .from(jobs)
-      .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["pending", "running"])))
-      .orderBy(jobs.id)
-  ).map((r) => JSON.parse(r.payload) as unknown);
+      .where(and(inArray(jobs.key, keys.slice(i, i + INSERT_CHUNK)), inArray(jobs.status, ["pending", "running"]))))
+      if (key) active.add(key);
+  return active;
 }

@@ -46,15 +46,6 @@ export const settingsMessage = pgTable("settings_message", {
   updatedAt: updatedAt(),
 });
 
-/** Each connection's last bulk send (epoch ms) and the random extra wait drawn for the next one. */
-export const bulkLanes = pgTable("bulk_lanes", {
-  whatsappId: integer("whatsapp_id")
-    .primaryKey()
-    .references(() => connections.id, { onDelete: "cascade" }),
-  lastAt: bigint("last_at", { mode: "number" }).notNull(),
-  jitterMs: integer("jitter_ms").notNull().default(0),
-});
-
 /** Numbers that sent a connection's opt-out keyword: bulk sends skip them. */
 export const optOuts = pgTable(
   "opt_outs",

@@ -12,9 +12,10 @@ export const settings = pgTable("settings", {
 export type SettingRow = typeof settings.$inferSelect;
 
 /**
- * Timed work (auto-close, backups, and later schedules, campaigns and webhooks): a job runs at `runAt`, is
- * leased by one runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one
- * (`everyMs`) goes back to pending after each run. `key` keeps one job per purpose.
+ * Timed work (auto-close, backups, schedules, bulk recipients, webhooks): a job runs at `runAt`, is leased by one
+ * runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one (`everyMs`) goes back
+ * to pending after each run. `key` keeps one job per purpose. Jobs of one `lane` run one at a time, oldest first,
+ * throttled (see job_lanes); `countedAt` marks a run its handler counted, for the lane's daily limit.
  */
 export const jobs = pgTable(
   "jobs",
@@ -32,13 +33,33 @@ export const jobs = pgTable(
     maxAttempts: integer("max_attempts").notNull().default(5),
     leaseUntil: bigint("lease_until", { mode: "number" }),
     lastError: text("last_error"),
+    lane: text("lane"),
+    countedAt: bigint("counted_at", { mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("jobs_due_idx").on(t.status, t.runAt)],
+  (t) => [
+    index("jobs_due_idx").on(t.status, t.runAt),
+    index("jobs_lane_idx").on(t.lane, t.status, t.id),
+    index("jobs_lane_counted_idx").on(t.lane, t.countedAt),
+  ],
 );
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * A lane of jobs (epoch ms): the lease of the run in progress (`busyUntil`, none when free), when its last run
+ * started with the random extra wait drawn then (`jitterMs`), and until when a run asked it to wait (`heldUntil`).
+ */
+export const jobLanes = pgTable("job_lanes", {
+  lane: text("lane").primaryKey(),
+  busyUntil: bigint("busy_until", { mode: "number" }),
+  lastAt: bigint("last_at", { mode: "number" }),
+  jitterMs: bigint("jitter_ms", { mode: "number" }).notNull().default(0),
+  heldUntil: bigint("held_until", { mode: "number" }),
+});
+
+export type JobLaneRow = typeof jobLanes.$inferSelect;
 
 /**
  * What an import from another installation already brought in: the source's table and row id, and the row it

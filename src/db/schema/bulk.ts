@@ -45,15 +45,6 @@ export const settingsMessage = sqliteTable("settings_message", {
   updatedAt: updatedAt(),
 });
 
-/** Each connection's last bulk send (epoch ms) and the random extra wait drawn for the next one. */
-export const bulkLanes = sqliteTable("bulk_lanes", {
-  whatsappId: integer("whatsapp_id")
-    .primaryKey()
-    .references(() => connections.id, { onDelete: "cascade" }),
-  lastAt: int64("last_at").notNull(),
-  jitterMs: integer("jitter_ms").notNull().default(0),
-});
-
 /** Numbers that sent a connection's opt-out keyword: bulk sends skip them. */
 export const optOuts = sqliteTable(
   "opt_outs",

@@ -11,9 +11,10 @@ export const settings = sqliteTable("settings", {
 export type SettingRow = typeof settings.$inferSelect;
 
 /**
- * Timed work (auto-close, backups, and later schedules, campaigns and webhooks): a job runs at `runAt`, is
- * leased by one runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one
- * (`everyMs`) goes back to pending after each run. `key` keeps one job per purpose.
+ * Timed work (auto-close, backups, schedules, bulk recipients, webhooks): a job runs at `runAt`, is leased by one
+ * runner at a time (`leaseUntil`), retried with backoff up to `maxAttempts`; a recurring one (`everyMs`) goes back
+ * to pending after each run. `key` keeps one job per purpose. Jobs of one `lane` run one at a time, oldest first,
+ * throttled (see job_lanes); `countedAt` marks a run its handler counted, for the lane's daily limit.
  */
 export const jobs = sqliteTable(
   "jobs",
@@ -31,13 +32,33 @@ export const jobs = sqliteTable(
     maxAttempts: integer("max_attempts").notNull().default(5),
     leaseUntil: int64("lease_until"),
     lastError: text("last_error"),
+    lane: text("lane"),
+    countedAt: int64("counted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("jobs_due_idx").on(t.status, t.runAt)],
+  (t) => [
+    index("jobs_due_idx").on(t.status, t.runAt),
+    index("jobs_lane_idx").on(t.lane, t.status, t.id),
+    index("jobs_lane_counted_idx").on(t.lane, t.countedAt),
+  ],
 );
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * A lane of jobs (epoch ms): the lease of the run in progress (`busyUntil`, none when free), when its last run
+ * started with the random extra wait drawn then (`jitterMs`), and until when a run asked it to wait (`heldUntil`).
+ */
+export const jobLanes = sqliteTable("job_lanes", {
+  lane: text("lane").primaryKey(),
+  busyUntil: int64("busy_until"),
+  lastAt: int64("last_at"),
+  jitterMs: int64("jitter_ms").notNull().default(0),
+  heldUntil: int64("held_until"),
+});
+
+export type JobLaneRow = typeof jobLanes.$inferSelect;
 
 /**
  * What an import from another installation already brought in: the source's table and row id, and the row it

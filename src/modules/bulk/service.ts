@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { allConnectionsExist, connectionSummaries } from "../connections/lookup";
-import { ensureBulkJob } from "./worker";
+import { cancelRecipients, enqueueRecipients } from "./recipients";
 import type { BulkModel } from "./model";
 
 /** POST /bulkMessage: stores one pending record per distinct item, after checking phones and connections. */
@@ -28,23 +28,22 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
     return true;
   });
   const records = unique.length
-    ? await atomically(
-        deps.db,
-        async (tx) =>
-          await tx
-            .insert(massMessages)
-            .values(
-              unique.map((i) => ({
-                message: i.message,
-                phone: i.phone.trim(),
-                whatsappId: i.whatsappId,
-                status: "pending",
-              })),
-            )
-            .returning(),
-      )
+    ? await atomically(deps.db, async (tx) => {
+        const stored = await tx
+          .insert(massMessages)
+          .values(
+            unique.map((i) => ({
+              message: i.message,
+              phone: i.phone.trim(),
+              whatsappId: i.whatsappId,
+              status: "pending",
+            })),
+          )
+          .returning();
+        await enqueueRecipients(tx, stored, deps.clock.now());
+        return stored;
+      })
     : [];
-  if (records.length) await ensureBulkJob(deps);
   for (const record of records) deps.events.emit("bulk.created", { record });
   return { created: records.length, skippedDuplicates: items.length - unique.length, ids: records.map((r) => r.id) };
 }
@@ -77,20 +76,32 @@ export async function listReport(db: Db, opts: BulkModel.List) {
   return { messages, count: total, hasMore: hasMore(total, offset, rows.length) };
 }
 
+/** DELETE /bulkMessage/d/:id: the record, and its send if it has not started. */
 export async function deleteRecord(deps: AppDeps, id: number) {
-  const row = await first(
-    deps.db.delete(massMessages).where(eq(massMessages.id, id)).returning({ id: massMessages.id }),
-  );
+  const row = await atomically(deps.db, async (tx) => {
+    const deleted = await first(
+      tx.delete(massMessages).where(eq(massMessages.id, id)).returning({ id: massMessages.id }),
+    );
+    if (deleted) await cancelRecipients(tx, [deleted.id]);
+    return deleted;
+  });
   if (!row) throw notFound("ERR_NO_MASS_MESSAGE_FOUND");
   deps.events.emit("bulk.deleted", { id });
 }
 
 /**
  * DELETE /bulkMessage/clean ("Limpar base"): removes every record, pending ones too, so what waited is not sent.
- * A record being sent keeps its message, which goes out; the worker lets a deleted record go.
+ * A record being sent keeps its message, which goes out; its send lets the deleted record go.
  */
 export async function cleanReport(deps: AppDeps) {
-  const removed = await deps.db.delete(massMessages).returning({ id: massMessages.id });
+  const removed = await atomically(deps.db, async (tx) => {
+    const deleted = await tx.delete(massMessages).returning({ id: massMessages.id });
+    await cancelRecipients(
+      tx,
+      deleted.map((r) => r.id),
+    );
+    return deleted;
+  });
   for (const { id } of removed.sort((a, b) => a.id - b.id)) deps.events.emit("bulk.deleted", { id });
   return removed.length;
 }

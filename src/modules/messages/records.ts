@@ -57,10 +57,10 @@ export async function sendStateOf(
   db: Reader,
   connectionId: number,
   wid: string,
-): Promise<Pick<MessageRow, "sendState"> | undefined> {
+): Promise<Pick<MessageRow, "id" | "sendState"> | undefined> {
   return await first(
     db
-      .select({ sendState: messages.sendState })
+      .select({ id: messages.id, sendState: messages.sendState })
       .from(messages)
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid))),
   );

@@ -97,7 +97,7 @@ export async function storeMessage(
         updatedAt: at,
       }))!;
       if (ownTransaction) await indexNewMessages(tx);
-      if (input.isPrivate) return { message, created: true };
+      if (input.isPrivate) return { message, created: true, announce: await announcement(db, message) };
       const last = lastMessageText(input);
       if (input.history) {
         if (!input.ticketMovedByCaller) await touchHistoryMessage(tx, input.ticketId, last, at);

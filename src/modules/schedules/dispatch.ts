@@ -1,10 +1,9 @@
-import { atomically, type Db, first } from "../../db/client";
-import { and, eq, inArray, isNotNull, isNull, lte, notInArray } from "drizzle-orm";
+import { atomically, first } from "../../db/client";
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { isOptedOut } from "../bulk/opt-out";
 import { schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import { activePayloads, enqueue } from "../../jobs/store";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { findContact } from "../contacts/lookup";
 import { cancelUnsent } from "../messages/outbox";
@@ -15,8 +14,8 @@ import { toTicketDto } from "../tickets/serialize";
 import { findTicket } from "../tickets/records";
 import { markTicketRead } from "../tickets/service";
 import { showSchedule } from "./service";
+import { queueScheduleSend, withSendToCome } from "./send-job";
 
-export const SCHEDULE_SEND_JOB = "schedule-send";
 /** Attempts before a schedule is given up as ERRO. */
 export const SCHEDULE_MAX_ATTEMPTS = 3;
 /** Delay before attempt n+1: base · 2^(n-1). */
@@ -24,34 +23,6 @@ export const SCHEDULE_RETRY_BASE_MS = 30_000;
 
 async function publish(deps: AppDeps, id: number) {
   deps.events.emit("schedule.updated", { schedule: await showSchedule(deps.db, id) });
-}
-
-/**
- * Due schedules (PENDENTE, not sent, `sendAt` reached, however long ago) become AGENDADA, each with a send job,
- * in one transaction so none is taken twice or left without its job. Returns their ids.
- */
-export async function pickDueSchedules(deps: AppDeps): Promise<number[]> {
-  const now = deps.clock.now();
-  const picked = await atomically(deps.db, async (tx) => {
-    const due = (
-      await tx
-        .select({ id: schedules.id })
-        .from(schedules)
-        .where(and(eq(schedules.status, "PENDENTE"), isNull(schedules.sentAt), lte(schedules.sendAt, new Date(now))))
-        .orderBy(schedules.sendAt, schedules.id)
-        .limit(100)
-    ).map((r) => r.id);
-    if (!due.length) return [];
-    const rows = await tx
-      .update(schedules)
-      .set({ status: "AGENDADA", lastError: null, messageId: null, updatedAt: new Date(now) })
-      .where(and(inArray(schedules.id, due), eq(schedules.status, "PENDENTE")))
-      .returning({ id: schedules.id });
-    for (const row of rows) await enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: row.id }, now);
-    return rows.map((r) => r.id);
-  });
-  for (const id of picked) await publish(deps, id);
-  return picked;
 }
 
 /**
@@ -84,25 +55,40 @@ export async function settleWaitingSchedules(deps: AppDeps, messageId?: number) 
  * An AGENDADA schedule always has its message or a send job to come. One with neither lost its waiting message
  * (cancelled in the chat): it is not written again, it ends ERRO.
  */
-async function withdrawOrphans(deps: AppDeps) {
+export async function withdrawOrphans(deps: AppDeps) {
   const now = new Date(deps.clock.now());
   const orphans = await atomically(deps.db, async (tx) => {
-    const withJob = (await activePayloads(tx, SCHEDULE_SEND_JOB))
-      .map((payload) => (payload as { scheduleId?: unknown }).scheduleId)
-      .filter((id): id is number => typeof id === "number");
+    const unsent = (
+      await tx
+        .select({ id: schedules.id })
+        .from(schedules)
+        .where(and(eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
+    ).map((r) => r.id);
+    if (!unsent.length) return [];
+    const toCome = await withSendToCome(tx, unsent);
+    const lost = unsent.filter((id) => !toCome.has(id));
+    if (!lost.length) return [];
     return await tx
       .update(schedules)
       .set({ status: "ERRO", lastError: "ERR_SCHEDULE_MESSAGE_CANCELLED", updatedAt: now })
-      .where(
-        and(
-          eq(schedules.status, "AGENDADA"),
-          isNull(schedules.messageId),
-          withJob.length ? notInArray(schedules.id, withJob) : undefined,
-        ),
-      )
+      .where(and(inArray(schedules.id, lost), eq(schedules.status, "AGENDADA"), isNull(schedules.messageId)))
       .returning({ id: schedules.id });
   });
   for (const { id } of orphans) await publish(deps, id);
+}
+
+/** PENDENTE schedules without a send job (imported, or from before each had one) get theirs, at their `sendAt`. */
+export async function queueMissingSends(deps: AppDeps) {
+  const waiting = await deps.db
+    .select({ id: schedules.id, sendAt: schedules.sendAt })
+    .from(schedules)
+    .where(and(eq(schedules.status, "PENDENTE"), isNull(schedules.sentAt)));
+  if (!waiting.length) return;
+  const toCome = await withSendToCome(
+    deps.db,
+    waiting.map((w) => w.id),
+  );
+  for (const { id, sendAt } of waiting) if (!toCome.has(id)) await queueScheduleSend(deps, id, sendAt.getTime());
 }
 
 async function markSent(deps: AppDeps, id: number, messageId: number) {
@@ -159,10 +145,7 @@ async function failAttempt(deps: AppDeps, id: number, messageId: number | null, 
         .returning(),
     );
     if (!updated) return undefined;
-    if (!giveUp)
-      await enqueue(tx as unknown as Db, SCHEDULE_SEND_JOB, { scheduleId: id }, now, {
-        runAt: now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1),
-      });
+    if (!giveUp) await queueScheduleSend(deps, id, now + SCHEDULE_RETRY_BASE_MS * 2 ** (attempts - 1));
     return updated;
   });
   if (!row) return;
@@ -214,17 +197,38 @@ async function ticketFor(deps: AppDeps, { contact, whatsappId }: Awaited<ReturnT
 }
 
 /**
- * One send attempt of an AGENDADA schedule, through the ticket send path so the message is stored in the
- * ticket's history and shown live. Safe to run again: a message already stored for the schedule is followed,
- * never written twice. A message that waits for its connection is left to the outbox (see settleWaitingSchedules).
+ * The schedule to send now: a due PENDENTE one becomes AGENDADA (and everyone is told), an AGENDADA one is
+ * tried again. Undefined when it is gone, sent, ERRO, or not due yet (its job is moved to its `sendAt`).
+ */
+async function pick(deps: AppDeps, scheduleId: number): Promise<ScheduleRow | undefined> {
+  const schedule = await first(deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)));
+  if (!schedule || schedule.sentAt) return undefined;
+  if (schedule.status === "AGENDADA") return schedule;
+  if (schedule.status !== "PENDENTE") return undefined;
+  const now = deps.clock.now();
+  const sendAt = schedule.sendAt.getTime();
+  if (sendAt > now) return void (await queueScheduleSend(deps, scheduleId, sendAt));
+  const picked = await first(
+    deps.db
+      .update(schedules)
+      .set({ status: "AGENDADA", lastError: null, messageId: null, updatedAt: new Date(now) })
+      .where(and(eq(schedules.id, scheduleId), eq(schedules.status, "PENDENTE")))
+      .returning(),
+  );
+  if (picked) await publish(deps, scheduleId);
+  return picked;
+}
+
+/**
+ * The schedule's send job: one send attempt of the schedule (picked when due), through the ticket send path so
+ * the message is stored in the ticket's history and shown live. Safe to run again: a message already stored for
+ * the schedule is followed, never written twice. A message that waits for its connection is left to the outbox
+ * (see settleWaitingSchedules).
  */
 export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<void> {
-  const schedule = await first(deps.db.select().from(schedules).where(eq(schedules.id, scheduleId)));
-  if (schedule?.status !== "AGENDADA" || schedule.sentAt) return;
-  if (schedule.messageId != null) {
-    await settleWaitingSchedules(deps);
-    return;
-  }
+  const schedule = await pick(deps, scheduleId);
+  if (!schedule) return;
+  if (schedule.messageId != null) return await settleWaitingSchedules(deps, schedule.messageId);
   let message: Awaited<ReturnType<typeof sendTicketText>>;
   try {
     const target = await targetOf(deps, schedule);

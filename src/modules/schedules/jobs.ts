@@ -1,38 +1,35 @@
 import type { AppDeps } from "../../deps";
-import { pickDueSchedules, SCHEDULE_SEND_JOB, sendSchedule, settleWaitingSchedules } from "./dispatch";
-import type { JobRunner } from "../../jobs/runner";
-import { KeyedLanes } from "../../shared/lanes";
+import { queueMissingSends, sendSchedule, settleWaitingSchedules, withdrawOrphans } from "./dispatch";
+import { SCHEDULE_SEND_JOB } from "./send-job";
 
-/** Per app, the schedules of messages heard as sent or failed are settled one after another. */
-const settling = new KeyedLanes<AppDeps>();
+/** The key in `deps.lanes` of schedule settlements: one after another. */
+const SETTLING = "schedules:settle";
 
-/** Resolves once the schedules of every message heard as sent or failed so far are settled. */
+/** Resolves once the schedules of every message heard as sent, failed or cancelled so far are settled. */
 export function schedulesSettled(deps: AppDeps): Promise<void> {
-  return settling.settled(deps);
+  return deps.lanes.settled(SETTLING);
 }
 
 /**
- * Schedules: every few seconds due ones are picked (overdue ones too, after a stop) and each
- * is sent by its own job right away. A message that waited for its connection settles its schedule as soon as the
- * bus says it was sent or failed; the periodic pass catches what happened while the server was down.
+ * Schedules: each one's send is a job due at its `sendAt` (overdue ones too, after a stop). A message that
+ * waited for its connection settles its schedule as soon as this node hears it was sent or failed, and a
+ * schedule whose waiting message was cancelled ends as soon as it is; the pass at start catches what happened
+ * while the server was down, and gives a send job to schedules that came without one (imported).
  */
-export async function scheduleSchedules(jobs: JobRunner, deps: AppDeps, everyMs = 5_000) {
-  deps.events.subscribe((event) => {
-    if (event.name !== "message.updated") return;
-    const { id, sendState } = event.payload.message;
-    if (sendState !== "sent" && sendState !== "failed") return;
-    void settling.run(deps, () =>
-      settleWaitingSchedules(deps, id).catch((error) =>
-        deps.log.warn("schedule not settled", { messageId: id, error }),
-      ),
-    );
-  });
-  jobs.handle("schedule-monitor", async () => {
-    await settleWaitingSchedules(deps);
-    await pickDueSchedules(deps);
-  });
-  jobs.handle(SCHEDULE_SEND_JOB, async (payload: { scheduleId: number }) => {
+export async function startSchedules(deps: AppDeps) {
+  deps.jobs.handle(SCHEDULE_SEND_JOB, async (payload: { scheduleId: number }) => {
     await sendSchedule(deps, payload.scheduleId);
   });
-  await jobs.every("schedule-monitor", everyMs);
+  deps.events.subscribe((event) => {
+    if (event.name === "message.deleted") return void settle(deps, () => withdrawOrphans(deps));
+    if (event.name !== "message.updated") return;
+    const { id, sendState } = event.payload.message;
+    if (sendState === "sent" || sendState === "failed") void settle(deps, () => settleWaitingSchedules(deps, id));
+  });
+  await queueMissingSends(deps);
+  await settle(deps, () => settleWaitingSchedules(deps));
+}
+
+function settle(deps: AppDeps, work: () => Promise<void>) {
+  return deps.lanes.run(SETTLING, () => work().catch((error) => deps.log.warn("schedules not settled", { error })));
 }

@@ -1,4 +1,4 @@
-import { type Db, first, one } from "../../db/client";
+import { atomically, type Db, first, one } from "../../db/client";
 import { and, count, desc, eq, or, type SQL } from "drizzle-orm";
 import { contacts, schedules, type ScheduleRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -13,6 +13,7 @@ import { findTicket } from "../tickets/records";
 import { userNames } from "../users/lookup";
 
 import type { ScheduleModel } from "./model";
+import { cancelScheduleSend, queueScheduleSend } from "./send-job";
 
 /** Schedules with their contact and user `{id, name}`, loaded in two queries. */
 async function withRelations(db: Db, rows: ScheduleRow[]): Promise<ScheduleDto[]> {
@@ -134,19 +135,23 @@ export async function createSchedule(deps: AppDeps, actor: AuthUser, input: Sche
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   await assertContact(deps.db, input.contactId);
   if (input.ticketId != null) await assertTicketOf(deps.db, input.ticketId, input.contactId);
-  const row = await one(
-    deps.db
-      .insert(schedules)
-      .values({
-        body: input.body,
-        contactId: input.contactId,
-        ticketId: input.ticketId ?? null,
-        sendAt,
-        userId: actor.id,
-        status: "PENDENTE",
-      })
-      .returning(),
-  );
+  const row = await atomically(deps.db, async (tx) => {
+    const created = await one(
+      tx
+        .insert(schedules)
+        .values({
+          body: input.body,
+          contactId: input.contactId,
+          ticketId: input.ticketId ?? null,
+          sendAt,
+          userId: actor.id,
+          status: "PENDENTE",
+        })
+        .returning(),
+    );
+    await queueScheduleSend(deps, created.id, sendAt.getTime());
+    return created;
+  });
   const schedule = (await withRelations(deps.db, [row]))[0]!;
   deps.events.emit("schedule.created", { schedule });
   return schedule;
@@ -163,19 +168,24 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
   if (input.contactId !== undefined) await assertContact(deps.db, input.contactId);
-  const row = await one(
-    deps.db
-      .update(schedules)
-      .set({
-        ...(input.body !== undefined ? { body: input.body } : {}),
-        ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
-        ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
-        ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(schedules.id, id))
-      .returning(),
-  );
+  const row = await atomically(deps.db, async (tx) => {
+    const updated = await one(
+      tx
+        .update(schedules)
+        .set({
+          ...(input.body !== undefined ? { body: input.body } : {}),
+          ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
+          ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
+          ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(schedules.id, id))
+        .returning(),
+    );
+    // A schedule still to be picked goes at its (new) time; one being sent goes on with its attempts.
+    if (updated.status === "PENDENTE") await queueScheduleSend(deps, id, updated.sendAt.getTime());
+    return updated;
+  });
   const schedule = (await withRelations(deps.db, [row]))[0]!;
   deps.events.emit("schedule.updated", { schedule });
   return schedule;
@@ -184,6 +194,9 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
 /** DELETE /schedules/:id by its creator or an admin. */
 export async function deleteSchedule(deps: AppDeps, actor: AuthUser, id: number) {
   assertMayChange(actor, await showSchedule(deps.db, id));
-  await deps.db.delete(schedules).where(eq(schedules.id, id));
+  await atomically(deps.db, async (tx) => {
+    await tx.delete(schedules).where(eq(schedules.id, id));
+    await cancelScheduleSend(tx, id);
+  });
   deps.events.emit("schedule.deleted", { scheduleId: id });
 }

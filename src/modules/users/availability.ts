@@ -5,7 +5,6 @@ import type { AppDeps } from "../../deps";
 import { forbidden, notFound } from "../../errors";
 import type { AuthUser } from "../../shared/auth-user";
 import type { Availability, UserDto } from "../../shared/contracts/users";
-import { KeyedLanes } from "../../shared/lanes";
 import { can } from "../../shared/permissions";
 import { findUserById } from "./lookup";
 import { toUserDto, toUserDtos } from "./service";
@@ -15,12 +14,12 @@ export const OFFLINE_AFTER_MS = 2 * 60_000;
 /** How often each node renews the sightings of its users and takes the silent ones offline; well under the above. */
 export const AVAILABILITY_CHECK_EVERY_MS = 15_000;
 
-/** Per app, the sightings of its sockets are written one after another, in the order the sockets came and went. */
-const sightings = new KeyedLanes<AppDeps>();
+/** The key in `deps.lanes` of this node's sightings: written one after another, as the sockets came and went. */
+const SIGHTINGS = "users:sightings";
 
 /** Resolves once the sightings of the sockets that came and went so far are written. */
 export function sightingsSettled(deps: AppDeps): Promise<void> {
-  return sightings.settled(deps);
+  return deps.lanes.settled(SIGHTINGS);
 }
 
 /**
@@ -63,7 +62,7 @@ export async function chooseAvailability(
  */
 export function followSockets(deps: AppDeps) {
   const record = (write: () => Promise<void>) =>
-    void sightings.run(deps, write).catch((error) => deps.log.warn("availability not recorded", { error }));
+    void deps.lanes.run(SIGHTINGS, write).catch((error) => deps.log.warn("availability not recorded", { error }));
   deps.presence.listen({
     arrived: (userId) => {
       const now = deps.clock.now();
