@@ -226,6 +226,7 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
+    cause: "bulk",
   });
   if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.

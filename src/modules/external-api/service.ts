@@ -73,6 +73,7 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
+    cause: "api",
   });
   if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
 
@@ -95,6 +96,6 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   }
   await markTicketRead(deps, await getTicketRow(deps, ticket.id));
   if (input.closeTicket)
-    await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
+    await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false, cause: "api" });
   return { ticketId: ticket.id, messageId: sent[0]!.id, messageIds: sent.map((m) => m.id) };
 }

@@ -59,6 +59,7 @@ export class CallHandler {
         contactId: contact.id,
         whatsappId: connectionId,
         isGroup: false,
+        cause: "customer",
       });
       if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
       const stored = await storeMessage(deps, {

@@ -114,6 +114,7 @@ export class InboundPipeline {
           contactId: chatContact.id,
           whatsappId: connectionId,
           isGroup: message.isGroup,
+          cause: message.fromMe ? "phone" : "customer",
         });
         if (change) events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
         return { ticket, stored: await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };

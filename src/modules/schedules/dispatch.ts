@@ -207,6 +207,7 @@ async function ticketFor(deps: AppDeps, { contact, whatsappId }: Awaited<ReturnT
     contactId: contact.id,
     whatsappId,
     isGroup: contact.isGroup,
+    cause: "schedule",
   });
   if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   await markTicketRead(deps, ticket);
