@@ -55,6 +55,20 @@ const contactTicket = async (ctx: TestContext, values: Partial<TicketRow>) => {
   );
 };
 
+/** The setup with a ticket the agent held in Sales and resolved. */
+async function resolvedByAgent() {
+  const env = await setup();
+  const { ctx, agent, conn, sales } = env;
+  const ticket = await contactTicket(ctx, {
+    queueId: sales.id,
+    whatsappId: conn.id,
+    status: "open",
+    userId: agent.user.id,
+  });
+  await put(ctx, agent.token, ticket.id, { status: "closed" });
+  return { ...env, ticket };
+}
+
 describe("what the history records", () => {
   test("a new contact's first message records its ticket's creation by the customer; choosing a queue in the menu records the move by the chatbot", async () => {
     const { ctx, admin, conn, sales } = await setup();
@@ -168,14 +182,7 @@ describe("what the history records", () => {
   });
 
   test("the customer writing on a recently closed ticket reopens it: the history says the customer did", async () => {
-    const { ctx, admin, agent, conn, sales } = await setup();
-    const ticket = await contactTicket(ctx, {
-      queueId: sales.id,
-      whatsappId: conn.id,
-      status: "open",
-      userId: agent.user.id,
-    });
-    await put(ctx, agent.token, ticket.id, { status: "closed" });
+    const { ctx, admin, agent, conn, ticket } = await resolvedByAgent();
     ctx.clock.advance(60_000);
     await inbound(ctx, admin.token, conn.id, "5511955554444", "Me again");
     expect((await historyOf(ctx, ticket.id)).map((e) => [e.kind, e.cause, e.actorUserId, e.toStatus])).toEqual([
@@ -185,14 +192,7 @@ describe("what the history records", () => {
   });
 
   test("past the reopen window the customer's message creates a new ticket, whose history starts with its creation", async () => {
-    const { ctx, admin, agent, conn, sales } = await setup();
-    const old = await contactTicket(ctx, {
-      queueId: sales.id,
-      whatsappId: conn.id,
-      status: "open",
-      userId: agent.user.id,
-    });
-    await put(ctx, agent.token, old.id, { status: "closed" });
+    const { ctx, admin, conn, ticket: old } = await resolvedByAgent();
     await ctx.db.update(settings).set({ value: "60" }).where(eq(settings.key, "timeCreateNewTicket"));
     expect(await getSetting(ctx.db, "timeCreateNewTicket")).toBe("60");
     ctx.clock.advance(61_000);

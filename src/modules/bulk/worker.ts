@@ -9,7 +9,6 @@ import { contactIdByNumbers } from "../contacts/lookup";
 import { sendStateOf } from "../messages/records";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { storeMessage } from "../messages/store";
-import { toTicketDto } from "../tickets/serialize";
 import { isOptedOut } from "./opt-out";
 import { throttleFor, type Throttle } from "./throttle";
 
@@ -222,13 +221,12 @@ async function sendRecord(deps: AppDeps, record: MassMessageRow, throttle: Throt
   }
 
   const contact = await findOrCreateContact(deps, { address: number, isGroup: false });
-  const { ticket, change } = await findOrCreateTicket(deps, {
+  const { ticket } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
     cause: "bulk",
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   // The id is written down before the message is stored: after a crash, a record with an id but no message was never sent.
   const wid = await deps.channels.newMessageId(connectionId);
   const marked = await atomically(

@@ -8,7 +8,6 @@ import { sendTicketMedia, sendTicketText } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { connectionExists } from "../connections/lookup";
-import { toTicketDto } from "../tickets/serialize";
 import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
 
 export interface ApiMessage {
@@ -69,13 +68,12 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const canonical = await checkOnWhatsapp(deps, connectionId, number);
 
   const contact = await findOrCreateContact(deps, { address: canonical, isGroup: false });
-  const { ticket, change } = await findOrCreateTicket(deps, {
+  const { ticket } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
     cause: "api",
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
 
   const sent: MessageRow[] = [];
   if (uploads.length) {

@@ -8,6 +8,7 @@ import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { lockContactTickets } from "./records";
+import { toTicketDto } from "./serialize";
 
 export interface TicketLookup {
   contactId: number;
@@ -27,7 +28,8 @@ const FALLBACK_WINDOW_S = 7200;
  * FindOrCreateTicket: reuse the open/pending ticket of (contact, connection);
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
- * A reopen or a creation goes into the ticket's history as made by `cause` (the customer writing, a schedule…).
+ * A reopen or a creation goes into the ticket's history as made by `cause` (the customer writing, a schedule…),
+ * and is announced once committed.
  */
 export async function findOrCreateTicket(
   deps: AppDeps,
@@ -74,7 +76,9 @@ export async function findOrCreateTicket(
     await recordCreation(tx, ticket, cause);
     return { ticket, change: "created" as const };
   });
-  // A new ticket's creation is not announced: no chat of it can be open yet.
+  // A ticket that (re)entered the lists is announced to them; its reopen also to its open chats (no chat of a
+  // new ticket can be open yet).
+  if (found.change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket) });
   if (found.event) await announceTicketEvents(deps, [found.event]);
   return { ticket: found.ticket, change: found.change };
 }
