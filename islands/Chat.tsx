@@ -128,6 +128,7 @@ function Chat({ ticketId, userId, initial }: Props) {
       <MessageList
         list={history.list}
         messages={history.messages}
+        events={history.events}
         ticketId={ticketId}
         loading={history.loading}
         failed={history.failed}

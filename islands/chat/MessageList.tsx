@@ -1,7 +1,8 @@
 import { Fragment, type RefObject, useState } from "react";
-import type { Message } from "../../src/shared/contracts";
+import type { TFunction } from "i18next";
+import type { Message, TicketEvent } from "../../src/shared/contracts";
 import { Bubble } from "../Bubble";
-import { dayLabel } from "../lib/format";
+import { clockTime, dayLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
@@ -9,15 +10,20 @@ import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
 import { type Enlarged, Lightbox } from "./Lightbox";
+import { ticketEventText } from "./ticket-event-text";
+
+/** One line of the history: a message (and whether a ticket other than the previous message's begins), or a change of the ticket with its text. */
+type Entry = { at: string; message: Message; newTicket: boolean } | { at: string; event: TicketEvent; text: string };
 
 /**
- * The history: a separator per day and where each of the contact's tickets begins, one bubble per message.
- * Images and videos enlarge in a lightbox; the user's own messages can be deleted (after a confirmation), and
+ * The history: a separator per day and where each of the contact's tickets begins, one bubble per message, and
+ * the changes of the ticket (accepted, transferred, resolved…) as slim lines between them by time. Images and videos enlarge in a lightbox; the user's own messages can be deleted (after a confirmation), and
  * then show as deleted once the server says so.
  */
 export function MessageList({
   list,
   messages,
+  events,
   ticketId,
   loading,
   failed,
@@ -28,6 +34,8 @@ export function MessageList({
 }: {
   list: RefObject<HTMLDivElement | null>;
   messages: Message[];
+  /** The ticket's history over the span of `messages`. */
+  events: TicketEvent[];
   ticketId: number;
   loading: boolean;
   failed: boolean;
@@ -55,23 +63,32 @@ export function MessageList({
     <div className="messages" ref={list} onScroll={onScroll} aria-live="polite" aria-busy={loading}>
       {failed && <p className="list-empty">{t("errors.generic")}</p>}
       {!failed && !loading && messages.length === 0 && <p className="list-empty">{t("chat.empty")}</p>}
-      {messages.map((m, i) => {
-        const day = dayLabel(m.createdAt);
-        const showDay = mounted && (i === 0 || dayLabel(messages[i - 1]!.createdAt) !== day);
-        // The history spans the contact's tickets: mark where each ticket's messages begin.
-        const showTicket = i > 0 && messages[i - 1]!.ticketId !== m.ticketId;
+      {timeline(t, messages, events).map((entry, i, entries) => {
+        const day = dayLabel(entry.at);
+        const showDay = mounted && (i === 0 || dayLabel(entries[i - 1]!.at) !== day);
+        const daySeparator = showDay && (
+          <div className="day-separator">
+            <span>{day}</span>
+          </div>
+        );
+        if ("event" in entry)
+          return (
+            <Fragment key={`event-${entry.event.id}`}>
+              {daySeparator}
+              <p className="event-separator">
+                <span>{mounted ? `${entry.text} · ${clockTime(entry.at)}` : entry.text}</span>
+              </p>
+            </Fragment>
+          );
+        const m = entry.message;
         return (
           <Fragment key={m.id}>
-            {showTicket && (
+            {entry.newTicket && (
               <div className="day-separator ticket-separator">
                 <span>{t("chat.ticketSeparator", { id: m.ticketId })}</span>
               </div>
             )}
-            {showDay && (
-              <div className="day-separator">
-                <span>{day}</span>
-              </div>
-            )}
+            {daySeparator}
             <Bubble
               m={m}
               t={t}
@@ -96,4 +113,27 @@ export function MessageList({
       )}
     </div>
   );
+}
+
+/** Messages and the events the chat shows, by time; an event comes before a message of the same instant. */
+function timeline(t: TFunction, messages: Message[], events: TicketEvent[]): Entry[] {
+  const shown = events.flatMap((event) => {
+    const text = ticketEventText(t, event);
+    return text ? [{ at: event.at, event, text }] : [];
+  });
+  const entries: Entry[] = [];
+  let next = 0;
+  let ticketId: number | undefined;
+  for (const message of messages) {
+    while (next < shown.length && +new Date(shown[next]!.at) <= +new Date(message.createdAt))
+      entries.push(shown[next++]!);
+    // The history spans the contact's tickets: mark where each ticket's messages begin.
+    entries.push({
+      at: message.createdAt,
+      message,
+      newTicket: ticketId !== undefined && ticketId !== message.ticketId,
+    });
+    ticketId = message.ticketId;
+  }
+  return entries.concat(shown.slice(next));
 }

@@ -8,6 +8,7 @@ import { join, leave, on } from "../lib/socket";
 import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
 import { useReadWhileVisible } from "./use-read-while-visible";
+import { useTicketEvents } from "./use-ticket-events";
 
 /** Older messages load when the list is scrolled this close to its top. */
 const TOP_MARGIN_PX = 100;
@@ -18,7 +19,7 @@ const byTime = (a: Message, b: Message) => +new Date(a.createdAt) - +new Date(b.
 
 /**
  * The ticket and its message history: the first page comes from the server render (`initial`) or is fetched,
- * older pages load on scrolling up, and the chat room keeps both live. The list stays at the bottom while the
+ * older pages load on scrolling up, each with the ticket's events of its span, and the chat room keeps them live. The list stays at the bottom while the
  * user is there, and keeps its position when older messages are put above; `unseen` counts the customer's
  * messages that arrived below while the user was scrolled up. Customer messages are read as they arrive while
  * the page is on screen. Media that loads later grows the list, so it is pinned again then too.
@@ -32,12 +33,14 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
   const [failed, setFailed] = useState(false);
   const page = useRef(1);
   const preloaded = useRef(initial ? ticketId : null);
+  const initialPage = useRef(initial);
   const list = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const lastScrollTop = useRef(0);
   const keepOffset = useRef<number | null>(null);
   const [unseen, setUnseen] = useState(0);
   const readArrival = useReadWhileVisible(ticketId);
+  const { events, loadEventsOf } = useTicketEvents(ticketId);
   /** Set while this user deletes the ticket, so its own `delete` event does not send them away first. */
   const leaving = useRef(false);
 
@@ -62,6 +65,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       try {
         const res = await callApi("GET /messages/:ticketId", { params: { ticketId }, query: { pageNumber } });
         merge(res.messages);
+        loadEventsOf(res);
         setHasMore(res.hasMore);
         page.current = pageNumber;
         return res.hasMore;
@@ -69,13 +73,15 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
         setLoading(false);
       }
     },
-    [ticketId, merge],
+    [ticketId, merge, loadEventsOf],
   );
 
   useEffect(() => {
     let live = true;
-    if (preloaded.current === ticketId) preloaded.current = null;
-    else
+    if (preloaded.current === ticketId) {
+      preloaded.current = null;
+      if (initialPage.current) loadEventsOf(initialPage.current);
+    } else
       Promise.all([api<Ticket>(`/tickets/${ticketId}`), loadPage(1)])
         .then(([tk]) => live && setTicket(tk))
         .catch((error) => {
@@ -118,11 +124,11 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
       offTicket();
       leave(room);
     };
-  }, [ticketId, loadPage, merge, t, readArrival]);
+  }, [ticketId, loadPage, merge, t, readArrival, loadEventsOf]);
 
   // The render after mount adds days and times (the server leaves them out): the list grows, so pin it again then.
   const mounted = useMounted();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new messages change the list's height, which this re-pins
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new messages and events change the list's height, which this re-pins
   useLayoutEffect(() => {
     const el = list.current;
     if (!el || !mounted) return;
@@ -132,7 +138,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     } else if (stickToBottom.current) {
       el.scrollTop = el.scrollHeight;
     }
-  }, [messages, mounted]);
+  }, [messages, events, mounted]);
 
   // Images and videos get their size only once their file loads: a reader at the bottom stays there.
   useEffect(() => {
@@ -203,6 +209,7 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     ticket,
     setTicket,
     messages,
+    events,
     loading,
     failed,
     list,

@@ -15,6 +15,7 @@ import type { ChatbotDto, QueueWithChatbotsDto } from "../shared/contracts/queue
 import type { QuickAnswerDto } from "../shared/contracts/quick-answers";
 import type { ScheduleDto } from "../shared/contracts/schedules";
 import type { TagDto } from "../shared/contracts/tags";
+import type { TicketEventDto } from "../shared/contracts/ticket-events";
 import type { TicketDto } from "../shared/contracts/tickets";
 import type { UserDto } from "../shared/contracts/users";
 
@@ -73,6 +74,8 @@ export interface DomainEvents {
   "ticket.updated": { ticket: TicketDto; before?: TicketPlace };
   "ticket.deleted": { ticket: TicketPlace };
   "ticket.read": { ticket: TicketPlace };
+  /** A change was recorded in the ticket's history. */
+  "ticket.event": { event: TicketEventDto };
   "sandbox.changed": { change: SandboxChange };
 }
 

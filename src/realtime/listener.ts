@@ -105,6 +105,8 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
           { action: "updateUnread", ticketId: p.ticket.id },
         ],
       ];
+    case "ticket.event":
+      return [[`ticket:${p.event.ticketId}`, "ticketEvent", { action: "create", event: p.event }]];
   }
 }
 

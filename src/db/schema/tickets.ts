@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TICKET_EVENT_CAUSES, TICKET_EVENT_KINDS } from "../../shared/contracts/ticket-events";
+import { TICKET_STATUSES } from "../../shared/contracts/tickets";
 import { createdAt, updatedAt, bool } from "./columns";
 import { connections } from "./connections";
 import { users } from "./users";
@@ -79,6 +81,42 @@ export const ticketTags = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag_idx").on(t.tagId, t.ticketId)],
 );
+
+/**
+ * A ticket's history: one row per change, written in the transaction of the change, kept as long as the ticket.
+ * Each row says where the ticket stood before (`from_*`) and after (`to_*`), so reports group by kind, agent, queue
+ * and day from this table alone. The user, queue and connection ids carry no foreign key: the history keeps who
+ * and where even after they are deleted (their names are then unknown), and deleting one rewrites no history.
+ */
+export const ticketEvents = sqliteTable(
+  "ticket_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: TICKET_EVENT_KINDS }).notNull(),
+    cause: text("cause", { enum: TICKET_EVENT_CAUSES }).notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    actorUserId: integer("actor_user_id"),
+    fromStatus: text("from_status", { enum: TICKET_STATUSES }),
+    toStatus: text("to_status", { enum: TICKET_STATUSES }),
+    fromUserId: integer("from_user_id"),
+    toUserId: integer("to_user_id"),
+    fromQueueId: integer("from_queue_id"),
+    toQueueId: integer("to_queue_id"),
+    fromWhatsappId: integer("from_whatsapp_id"),
+    toWhatsappId: integer("to_whatsapp_id"),
+  },
+  (t) => [
+    // A ticket's history in order (the chat, the API).
+    index("ticket_events_ticket_at_idx").on(t.ticketId, t.at, t.id),
+    // Reports: one kind over a span of days, counted per agent and queue from the index alone.
+    index("ticket_events_kind_at_idx").on(t.kind, t.at, t.toUserId, t.toQueueId),
+  ],
+);
+
+export type TicketEventRow = typeof ticketEvents.$inferSelect;
 
 export type TicketRow = typeof tickets.$inferSelect;
 

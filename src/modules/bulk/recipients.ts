@@ -10,7 +10,6 @@ import { contactIdByNumbers } from "../contacts/lookup";
 import { sendStateOf } from "../messages/records";
 import { storeMessage } from "../messages/store";
 import { findOrCreateTicket } from "../tickets/find-or-create";
-import { toTicketDto } from "../tickets/serialize";
 import { isOptedOut } from "./opt-out";
 import { type ClaimedRecord, claimRecord, finish, release } from "./records";
 import { type BulkLaneRule, laneRule, type Throttle, throttleFor } from "./throttle";
@@ -151,12 +150,12 @@ async function storeChecked(
     return void (await finish(deps, record.id, "not a contact"));
 
   const contact = await findOrCreateContact(deps, { address: number, isGroup: false });
-  const { ticket, change } = await findOrCreateTicket(deps, {
+  const { ticket } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
+    cause: "bulk",
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   const { message } = await storeMessage(deps, {
     whatsappId: connectionId,
     wid: record.wid,

@@ -8,7 +8,6 @@ import { sendTicketMedia, sendTicketText } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { connectionExists } from "../connections/lookup";
-import { toTicketDto } from "../tickets/serialize";
 import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
 
 export interface ApiMessage {
@@ -69,12 +68,12 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const canonical = await checkOnWhatsapp(deps, connectionId, number);
 
   const contact = await findOrCreateContact(deps, { address: canonical, isGroup: false });
-  const { ticket, change } = await findOrCreateTicket(deps, {
+  const { ticket } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId: connectionId,
     isGroup: false,
+    cause: "api",
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
 
   const sent: MessageRow[] = [];
   if (uploads.length) {
@@ -95,6 +94,6 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   }
   await markTicketRead(deps, await getTicketRow(deps, ticket.id));
   if (input.closeTicket)
-    await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false });
+    await applyTicketChanges(deps, ticket.id, { status: "closed" }, { actor: null, farewell: false, cause: "api" });
   return { ticketId: ticket.id, messageId: sent[0]!.id, messageIds: sent.map((m) => m.id) };
 }

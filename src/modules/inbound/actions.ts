@@ -17,7 +17,7 @@ export function botActions(deps: AppDeps): BotActions {
         const asSeen = (current: TicketRow) =>
           current.status === ticket.status && current.userId === ticket.userId && current.queueId === ticket.queueId;
         try {
-          await applyTicketChanges(deps, ticket.id, changes, { actor: null, proceedIf: asSeen });
+          await applyTicketChanges(deps, ticket.id, changes, { actor: null, proceedIf: asSeen, cause: "chatbot" });
         } catch (error) {
           if (error instanceof TicketMovedOn) return undefined;
           throw error;

@@ -6,7 +6,6 @@ import { hasMessage } from "../messages/records";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
-import { toTicketDto } from "../tickets/serialize";
 import type { BotActions } from "./bot";
 import { currentContact, findOrCreateContact } from "../contacts/find-or-create";
 import type { InboundPipeline } from "./pipeline";
@@ -55,12 +54,12 @@ export class CallHandler {
     let contact = await findOrCreateContact(deps, { address: call.from, isGroup: false });
     await this.pipeline.runForChat(contact.id, connectionId, async () => {
       contact = await currentContact(deps, contact);
-      const { ticket, change } = await findOrCreateTicket(deps, {
+      const { ticket } = await findOrCreateTicket(deps, {
         contactId: contact.id,
         whatsappId: connectionId,
         isGroup: false,
+        cause: "customer",
       });
-      if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
       const stored = await storeMessage(deps, {
         whatsappId: connectionId,
         wid: call.id,

@@ -8,7 +8,6 @@ import { isStoredForGood } from "../messages/records";
 import { type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
-import { toTicketDto } from "../tickets/serialize";
 import { type BotActions, runBot } from "./bot";
 import {
   currentContact,
@@ -110,12 +109,12 @@ export class InboundPipeline {
         if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
         chatContact = await currentContact(deps, chatContact);
         if (sender) sender = await currentContact(deps, sender);
-        const { ticket, change } = await findOrCreateTicket(batch, {
+        const { ticket } = await findOrCreateTicket(batch, {
           contactId: chatContact.id,
           whatsappId: connectionId,
           isGroup: message.isGroup,
+          cause: message.fromMe ? "phone" : "customer",
         });
-        if (change) events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
         return { ticket, stored: await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
       });
       if (!written) return;

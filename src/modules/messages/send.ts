@@ -39,7 +39,7 @@ async function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null |
   let row = ticket;
   if (row.whatsappId == null) {
     const connectionId = await defaultWhatsappId(deps.db, userId ?? row.userId);
-    row = (await attachConnection(deps.db, row.id, connectionId))!;
+    row = await attachConnection(deps, row, connectionId);
   }
   const contact = await findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);

@@ -34,8 +34,8 @@ export function queuesRoutes(deps: AppDeps, tokens: Tokens) {
     })
     .delete(
       "/queue/:id",
-      async ({ params, query }) => {
-        await deleteQueue(deps, params.id, query.moveTo);
+      async ({ user, params, query }) => {
+        await deleteQueue(deps, params.id, query.moveTo, user.id);
         return { message: "Queue deleted" };
       },
       {

@@ -4,6 +4,7 @@ import { chatbots, queues } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { QueueDto } from "../../shared/contracts/queues";
+import { announceTicketEvents } from "../tickets/history-dtos";
 import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, syncOptions } from "./chatbot-tree";
@@ -79,8 +80,9 @@ export async function updateQueue(deps: AppDeps, id: number, input: QueueModel.U
  * would then see their history): they move to queue `moveTo` in the same transaction, and while it has
  * tickets a delete without `moveTo` is refused with 400 ERR_QUEUE_HAS_TICKETS (`tickets` = how many).
  */
-export async function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
-  const moved = await atomically(deps.db, async (tx) => {
+export async function deleteQueue(deps: AppDeps, id: number, moveTo?: number, actorUserId: number | null = null) {
+  const at = new Date(deps.clock.now());
+  const { active: moved, events } = await atomically(deps.db, async (tx) => {
     if (!(await queueExists(tx, id))) throw notFound("ERR_NO_QUEUE_FOUND");
     if (moveTo !== undefined && (moveTo === id || !(await queueExists(tx, moveTo)))) {
       throw new AppError("ERR_NO_QUEUE_FOUND", 400);
@@ -88,9 +90,9 @@ export async function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
     // Only active tickets sit in live lists; closed ones move silently.
     const { held, active } = await ticketsInQueue(tx, id);
     if (held > 0 && moveTo === undefined) throw new AppError("ERR_QUEUE_HAS_TICKETS", 400, { tickets: held });
-    if (held > 0) await moveQueueTickets(tx, id, moveTo ?? null);
+    const events = held > 0 ? await moveQueueTickets(tx, id, moveTo ?? null, at, actorUserId) : [];
     await tx.delete(queues).where(eq(queues.id, id));
-    return active;
+    return { active, events };
   });
   deps.events.emit("queue.deleted", { queueId: id });
   const after = await toTicketDtos(
@@ -98,6 +100,11 @@ export async function deleteQueue(deps: AppDeps, id: number, moveTo?: number) {
     moved.map((row) => ({ ...row, queueId: moveTo ?? null })),
   );
   after.forEach((ticket, i) => deps.events.emit("ticket.updated", { ticket, before: moved[i] }));
+  const activeIds = new Set(moved.map((ticket) => ticket.id));
+  await announceTicketEvents(
+    deps,
+    events.filter((event) => activeIds.has(event.ticketId)),
+  );
 }
 
 // ---- /chatbot: single options and their subtrees ----

@@ -10,7 +10,6 @@ import { cancelUnsent } from "../messages/outbox";
 import { settledSends } from "../messages/records";
 import { sendTicketText } from "../messages/send";
 import { defaultWhatsappId } from "../connections/default-connection";
-import { toTicketDto } from "../tickets/serialize";
 import { findTicket } from "../tickets/records";
 import { markTicketRead } from "../tickets/service";
 import { showSchedule } from "./service";
@@ -186,12 +185,12 @@ async function targetOf(deps: AppDeps, schedule: ScheduleRow) {
 
 /** The ticket a schedule goes out on: found or created for its contact on its connection (see targetOf). */
 async function ticketFor(deps: AppDeps, { contact, whatsappId }: Awaited<ReturnType<typeof targetOf>>) {
-  const { ticket, change } = await findOrCreateTicket(deps, {
+  const { ticket } = await findOrCreateTicket(deps, {
     contactId: contact.id,
     whatsappId,
     isGroup: contact.isGroup,
+    cause: "schedule",
   });
-  if (change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
   await markTicketRead(deps, ticket);
   return ticket;
 }

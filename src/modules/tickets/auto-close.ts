@@ -28,6 +28,7 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
           actor: null,
           markRead: false,
           farewell: false,
+          cause: "auto_close",
           // A message or an agent may have woken it up since the list was read.
           proceedIf: (current) => current.status === "open" && current.updatedAt < cutoff,
         },

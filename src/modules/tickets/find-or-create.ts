@@ -4,7 +4,11 @@ import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
+import type { TicketEventCause } from "../../shared/contracts/ticket-events";
+import { recordCreation, recordTicketEvent } from "./history";
+import { announceTicketEvents } from "./history-dtos";
 import { lockContactTickets } from "./records";
+import { toTicketDto } from "./serialize";
 
 export interface TicketLookup {
   contactId: number;
@@ -24,9 +28,14 @@ const FALLBACK_WINDOW_S = 7200;
  * FindOrCreateTicket: reuse the open/pending ticket of (contact, connection);
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
+ * A reopen or a creation goes into the ticket's history as made by `cause` (the customer writing, a schedule…),
+ * and is announced once committed.
  */
-export async function findOrCreateTicket(deps: AppDeps, key: TicketLookup): Promise<FoundTicket> {
-  return await atomically(deps.db, async (tx) => {
+export async function findOrCreateTicket(
+  deps: AppDeps,
+  { cause, ...key }: TicketLookup & { cause: TicketEventCause },
+): Promise<FoundTicket> {
+  const found = await atomically(deps.db, async (tx) => {
     // Nodes sharing a database take turns per contact, as SQLite's single writer makes them.
     await lockContactTickets(tx, key.contactId);
     const active = latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
@@ -37,26 +46,41 @@ export async function findOrCreateTicket(deps: AppDeps, key: TicketLookup): Prom
     // Groups reuse their latest ticket whenever it was last active.
     const since = storedInstant(key.isGroup ? 0 : deps.clock.now() - windowMs);
     const recent = await latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
+    const now = new Date(deps.clock.now());
     if (recent) {
       const ticket = (await first(
         tx
           .update(tickets)
-          .set({ status: "pending", userId: null, isBot: true, updatedAt: new Date(deps.clock.now()) })
+          .set({ status: "pending", userId: null, isBot: true, updatedAt: now })
           .where(eq(tickets.id, recent.id))
           .returning(),
       ))!;
-      return { ticket, change: "reopened" as const };
+      const event = await recordTicketEvent(tx, {
+        ticketId: ticket.id,
+        kind: "reopened",
+        cause,
+        at: now,
+        actorUserId: null,
+        before: recent,
+        after: ticket,
+      });
+      return { ticket, change: "reopened" as const, event };
     }
 
-    const now = new Date(deps.clock.now());
     const ticket = (await insertTicket(tx).get({
       contactId: key.contactId,
       whatsappId: key.whatsappId,
       isGroup: key.isGroup,
       now,
     }))!;
+    await recordCreation(tx, ticket, cause);
     return { ticket, change: "created" as const };
   });
+  // A ticket that (re)entered the lists is announced to them; its reopen also to its open chats (no chat of a
+  // new ticket can be open yet).
+  if (found.change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket) });
+  if (found.event) await announceTicketEvents(deps, [found.event]);
+  return { ticket: found.ticket, change: found.change };
 }
 
 /** The latest ticket of (contact, connection) updated at or after `since` (epoch ms). */

@@ -6,10 +6,12 @@ import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { canSeeTicket } from "./access";
 import { callUrl } from "./call";
+import { listTicketEvents } from "./history-list";
 import { listTickets } from "./list";
 import { TicketModel } from "./model";
 import { loadTicketDto } from "./serialize";
-import { applyTicketChanges, createTicket, deleteTicket, findTicketByPhone, syncTicketTags } from "./service";
+import { findTicketByPhone } from "./find-by-phone";
+import { applyTicketChanges, createTicket, deleteTicket, syncTicketTags } from "./service";
 
 /** /tickets, /ticketfind and /tags/sync. */
 export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
@@ -56,6 +58,11 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
         return ticket;
       },
       { auth: true, params: idParam },
+    )
+    .get(
+      "/tickets/:id/events",
+      async ({ user, params, query }) => await listTicketEvents(deps, user, params.id, query),
+      { auth: true, params: idParam, query: TicketModel.events },
     )
     .get("/tickets/:id/call", async ({ user, params }) => await callUrl(deps, user, params.id), {
       auth: true,

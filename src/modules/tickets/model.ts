@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
+import type { TicketEventQuery } from "../../shared/contracts/ticket-events";
 import type { NewTicket, TicketChanges, TicketListQuery, TicketTags } from "../../shared/contracts/tickets";
 
 const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -51,6 +52,15 @@ export namespace TicketModel {
     }),
   );
   export type Create = NewTicket;
+
+  export const events = schemaOf<TicketEventQuery>()(
+    t.Object({
+      pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })),
+      from: t.Optional(t.String({ maxLength: 40 })),
+      to: t.Optional(t.String({ maxLength: 40 })),
+    }),
+  );
+  export type Events = TicketEventQuery;
 
   export const phoneParam = t.Object({ phone: t.String({ maxLength: 50 }) });
 

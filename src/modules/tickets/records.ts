@@ -1,9 +1,12 @@
-import { first, lockKey, type Reader, type Writer } from "../../db/client";
+import { atomically, first, lockKey, one, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { storedInstant, ticketTags, tickets, type TicketRow } from "../../db/tables";
+import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
+import type { AppDeps } from "../../deps";
 import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
+import { recordTicketEvent, recordTicketEvents } from "./history";
+import { announceTicketEvents } from "./history-dtos";
 
 const ACTIVE = ["open", "pending"] as const;
 
@@ -99,13 +102,33 @@ export async function replaceLastMessage(tx: Writer, ticketId: number, was: stri
     .where(and(eq(tickets.id, ticketId), eq(tickets.lastMessage, was)));
 }
 
-/** Attaches a connection to the ticket; returns the row as it is now. */
+/**
+ * Attaches a connection to a ticket that has none (a message goes out on it), with the move in the ticket's
+ * history; returns the row as it is now.
+ */
 export async function attachConnection(
-  db: Writer,
-  ticketId: number,
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
+  ticket: TicketRow,
   connectionId: number,
-): Promise<TicketRow | undefined> {
-  return await first(db.update(tickets).set({ whatsappId: connectionId }).where(eq(tickets.id, ticketId)).returning());
+): Promise<TicketRow> {
+  const at = new Date(deps.clock.now());
+  const { row, event } = await atomically(deps.db, async (tx) => {
+    const row = await one(
+      tx.update(tickets).set({ whatsappId: connectionId }).where(eq(tickets.id, ticket.id)).returning(),
+    );
+    const event = await recordTicketEvent(tx, {
+      ticketId: ticket.id,
+      kind: "transferred",
+      cause: "system",
+      at,
+      actorUserId: null,
+      before: ticket,
+      after: row,
+    });
+    return { row, event };
+  });
+  await announceTicketEvents(deps, [event]);
+  return row;
 }
 
 /** Switches the bot on or off for the ticket. */
@@ -123,10 +146,41 @@ export async function ticketsInQueue(tx: Reader, queueId: number): Promise<{ hel
   return { held, active };
 }
 
-/** Moves every ticket of a queue to another queue (or none). */
-export async function moveQueueTickets(tx: Writer, from: number, to: number | null) {
+/**
+ * Moves every ticket of a queue to another queue (or none), in the caller's transaction, with each move in its
+ * ticket's history (`actorUserId` moved them); returns those events.
+ */
+export async function moveQueueTickets(
+  tx: Writer,
+  from: number,
+  to: number | null,
+  at: Date,
+  actorUserId: number | null,
+): Promise<TicketEventRow[]> {
+  const moving = await tx.select(stateColumns()).from(tickets).where(eq(tickets.queueId, from));
+  const events = await recordTicketEvents(
+    tx,
+    moving.map(({ id, ...before }) => ({
+      ticketId: id,
+      kind: "transferred" as const,
+      cause: "queue_deleted" as const,
+      at,
+      actorUserId,
+      before,
+      after: { ...before, queueId: to },
+    })),
+  );
   await tx.update(tickets).set({ queueId: to }).where(eq(tickets.queueId, from));
+  return events;
 }
+
+const stateColumns = () => ({
+  id: tickets.id,
+  status: tickets.status,
+  userId: tickets.userId,
+  queueId: tickets.queueId,
+  whatsappId: tickets.whatsappId,
+});
 
 /** The ids of the contact's tickets. */
 export async function ticketIdsOfContact(db: Reader, contactId: number): Promise<number[]> {

@@ -1,13 +1,14 @@
 import { atomically, type Db, first, one } from "../../db/client";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { ticketDialogs, ticketTags, tickets, type TicketRow } from "../../db/tables";
+import { ticketDialogs, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
+import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { TICKET_STATUSES, type TicketStatus } from "../../shared/contracts/tickets";
 import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { findConnection, connectionExists } from "../connections/lookup";
-import { contactChat, contactIdByNumbers, findContact } from "../contacts/lookup";
+import { contactChat, findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { markMessagesRead, mediaFilesOfTickets } from "../messages/records";
 import { sendTicketText } from "../messages/send";
@@ -17,7 +18,9 @@ import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "../connections/default-connection";
-import { findTicket, lockContactTickets, ticketsOfContact } from "./records";
+import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
+import { announceTicketEvents } from "./history-dtos";
+import { findTicket, lockContactTickets } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
 import type { TicketModel } from "./model";
 
@@ -33,6 +36,8 @@ export interface ApplyOptions {
   farewell?: boolean;
   /** The state the caller decided on: when the ticket is no longer in it, nothing changes (`TicketMovedOn`). */
   proceedIf?: (current: TicketRow) => boolean;
+  /** What the history says made the change; defaults to `agent` for people, `system` otherwise. */
+  cause?: TicketEventCause;
 }
 
 const ACTIVE: TicketStatus[] = ["open", "pending"];
@@ -94,8 +99,8 @@ export async function applyTicketChanges(
     if (opts.proceedIf && !opts.proceedIf(before)) throw new TicketMovedOn(ticketId);
     const plan = await planChanges(deps, before, changes, opts);
     // Past a few tries under constant change, the last decision is written as it stands.
-    if (await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts.actor))
-      return await announceChanges(deps, before, plan, opts);
+    const written = await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts);
+    if (written) return await announceChanges(deps, before, plan, opts, written.event);
   }
 }
 
@@ -174,18 +179,20 @@ async function planChanges(
 }
 
 /**
- * Writes the plan if the ticket is still as read (`guarded`), or as it stands; false when it changed meanwhile.
- * A change that changes nothing (a read, an accept of a ticket already theirs) keeps the ticket's place and time.
+ * Writes the plan if the ticket is still as read (`guarded`), or as it stands, with its event in the ticket's
+ * history; undefined when the ticket changed meanwhile. A change that changes nothing (a read, an accept of a
+ * ticket already theirs) keeps the ticket's place and time, and the history has nothing to say about it.
  */
 async function writeChanges(
   deps: AppDeps,
   before: TicketRow,
   plan: TicketPlan,
   guarded: boolean,
-  actor: AuthUser | null,
-) {
+  { actor, cause }: ApplyOptions,
+): Promise<{ event?: TicketEventRow } | undefined> {
   const { next, tookOver, markRead } = plan;
-  const changed = (Object.keys(next) as (keyof typeof next)[]).some((key) => next[key] !== before[key]);
+  const now = new Date(deps.clock.now());
+  const kind = kindOfChange(before, next, actor?.id ?? null);
   return await atomically(deps.db, async (tx) => {
     if (plan.activates) {
       // One active ticket per contact and connection, checked under the lock inbound messages take to find or
@@ -200,13 +207,23 @@ async function writeChanges(
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
-        updatedAt: changed ? new Date(deps.clock.now()) : before.updatedAt,
+        updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
       .returning({ id: tickets.id });
-    if (!written.length) return false;
+    if (!written.length) return undefined;
     if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
-    return true;
+    if (!kind) return {};
+    const event = await recordTicketEvent(tx, {
+      ticketId: before.id,
+      kind,
+      cause: cause ?? (actor ? "agent" : "system"),
+      at: now,
+      actorUserId: actor?.id ?? null,
+      before,
+      after: next,
+    });
+    return { event };
   });
 }
 
@@ -227,11 +244,13 @@ async function announceChanges(
   before: TicketRow,
   plan: TicketPlan,
   opts: ApplyOptions,
+  event: TicketEventRow | undefined,
 ): Promise<TicketDto> {
   const ticketId = before.id;
   const after = await getTicketRow(deps, ticketId);
   if (plan.markRead) await markTicketRead(deps, after);
   deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
+  if (event) await announceTicketEvents(deps, [event]);
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
   if (
@@ -312,7 +331,7 @@ export async function createTicket(deps: AppDeps, actor: AuthUser, input: NewTic
   const row = await atomically(deps.db, async (tx) => {
     const other = await otherActiveTicket(tx, contact.id, connectionId);
     if (other) throw otherOpenError(actor, other.id);
-    return await one(
+    const ticket = await one(
       tx
         .insert(tickets)
         .values({
@@ -328,6 +347,8 @@ export async function createTicket(deps: AppDeps, actor: AuthUser, input: NewTic
         })
         .returning(),
     );
+    await recordCreation(tx, ticket, "agent", actor.id);
+    return ticket;
   });
   const dto = await loadTicketDto(deps.db, row.id);
   deps.events.emit("ticket.updated", { ticket: dto });
@@ -364,23 +385,4 @@ export async function syncTicketTags(
   const dto = await loadTicketDto(deps.db, ticketId);
   deps.events.emit("ticket.updated", { ticket: dto });
   return dto;
-}
-
-/**
- * GET /ticketfind/:phone: the contact by its digits (also the Brazilian number with or without
- * the 9th digit), then its latest active ticket the caller may see, else its latest ticket the caller may see.
- */
-export async function findTicketByPhone(deps: AppDeps, actor: AuthUser, phone: string): Promise<{ ticketId: number }> {
-  const digits = phone.replace(/\D/g, "");
-  if (digits.length < 8) throw notFound("ERR_NO_TICKET_FOUND");
-  const candidates = [digits];
-  const br = digits.match(/^55(\d{2})(9?)(\d{8})$/);
-  if (br) candidates.push(`55${br[1]}${br[2] ? "" : "9"}${br[3]}`);
-  const contactId = await contactIdByNumbers(deps.db, candidates);
-  if (contactId === undefined) throw notFound("ERR_NO_TICKET_FOUND");
-  const rows = await ticketsOfContact(deps.db, contactId);
-  const visible = rows.filter((r) => canSeeTicket(actor, r));
-  const best = visible.find((r) => r.status !== "closed") ?? visible[0];
-  if (!best) throw notFound("ERR_NO_TICKET_FOUND");
-  return { ticketId: best.id };
 }

@@ -61,6 +61,18 @@ export type {
 export type { SettingValue } from "./settings";
 export type { ClientMessage, EventName, Frame, ServerEvent } from "./socket";
 export type { NewTag, Tag, TagChanges, TagDto } from "./tags";
+export {
+  type NamedRef,
+  TICKET_EVENT_CAUSES,
+  TICKET_EVENT_KINDS,
+  type TicketEvent,
+  type TicketEventCause,
+  type TicketEventDto,
+  type TicketEventKind,
+  type TicketEventPageDto,
+  type TicketEventQuery,
+  type TicketEventSide,
+} from "./ticket-events";
 export type {
   NewTicket,
   Ticket,

@@ -12,6 +12,7 @@ import type { BulkSettingsDto, SettingDto } from "./server-events";
 import type { NewSchedule, ScheduleChanges, ScheduleDto } from "./schedules";
 import type { SettingValue } from "./settings";
 import type { NewTag, TagChanges, TagDto } from "./tags";
+import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
 import type { NewTicket, TicketChanges, TicketDto, TicketListQuery, TicketPageDto, TicketTags } from "./tickets";
 import type { AvailabilityChoice, NewUser, UserChanges, UserDto } from "./users";
 import type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
@@ -57,6 +58,7 @@ export interface ApiRoutes {
   "GET /tickets": { query: TicketListQuery; answer: TicketPageDto };
   "POST /tickets": { body: NewTicket; answer: TicketDto };
   "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
+  "GET /tickets/:id/events": { query: TicketEventQuery; answer: TicketEventPageDto };
   "POST /users": { body: NewUser; answer: UserDto };
   "PUT /users/:id": { body: UserChanges; answer: UserDto };
   "PUT /users/:id/availability": { body: AvailabilityChoice; answer: UserDto };

@@ -5,6 +5,7 @@ import type { ChatbotDto, QueueWithChatbotsDto } from "./queues";
 import type { QuickAnswerDto } from "./quick-answers";
 import type { ScheduleDto } from "./schedules";
 import type { TagDto } from "./tags";
+import type { TicketEventDto } from "./ticket-events";
 import type { TicketDto } from "./tickets";
 import type { UserDto } from "./users";
 
@@ -92,6 +93,8 @@ export interface ServerEvents {
     | { action: "update"; ticket: TicketDto }
     | { action: "delete"; ticketId: number }
     | { action: "updateUnread"; ticketId: number };
+  /** A change recorded in the history of the ticket whose chat is open (its room only). */
+  ticketEvent: { action: "create"; event: TicketEventDto };
   /** The socket is signed in: whose it is and how many seconds its access token has left. */
   ready: { userId: number; expiresIn: number };
   /** The socket's token was renewed: how many seconds the new one has left. */
