@@ -1,6 +1,6 @@
 // Generated from src/db/schema/tickets.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { TICKET_EVENT_CAUSES, TICKET_EVENT_KINDS } from "../../shared/contracts/ticket-events";
 import { TICKET_STATUSES } from "../../shared/contracts/tickets";
 import { createdAt, date, updatedAt, bool } from "./columns";
@@ -108,6 +108,11 @@ export const ticketEvents = pgTable(
     toQueueId: integer("to_queue_id"),
     fromWhatsappId: integer("from_whatsapp_id"),
     toWhatsappId: integer("to_whatsapp_id"),
+    /**
+     * The figure the kind measures: `first_response` and `resolved`, the milliseconds waited (from the customer's
+     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5.
+     */
+    value: bigint("value", { mode: "number" }),
   },
   (t) => [
     // A ticket's history in order (the chat, the API).

@@ -43,6 +43,8 @@ export const messages = sqliteTable(
     remoteJid: text("remote_jid"),
     participant: text("participant"),
     senderName: text("sender_name"),
+    /** The agent who typed this message in the panel (not the bot, greetings, farewells, surveys or the phone). */
+    userId: integer("user_id"),
     dataJson: text("data_json"),
     /**
      * Delivery of a message sent from here: `queued` waits for its connection, `sending` is being handed to the

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { TICKET_EVENT_CAUSES, TICKET_EVENT_KINDS } from "../../shared/contracts/ticket-events";
 import { TICKET_STATUSES } from "../../shared/contracts/tickets";
-import { createdAt, updatedAt, bool } from "./columns";
+import { createdAt, updatedAt, bool, int64 } from "./columns";
 import { connections } from "./connections";
 import { users } from "./users";
 import { queues, chatbots } from "./queues";
@@ -107,6 +107,11 @@ export const ticketEvents = sqliteTable(
     toQueueId: integer("to_queue_id"),
     fromWhatsappId: integer("from_whatsapp_id"),
     toWhatsappId: integer("to_whatsapp_id"),
+    /**
+     * The figure the kind measures: `first_response` and `resolved`, the milliseconds waited (from the customer's
+     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5.
+     */
+    value: int64("value"),
   },
   (t) => [
     // A ticket's history in order (the chat, the API).

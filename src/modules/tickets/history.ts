@@ -17,6 +17,8 @@ export interface TicketChange {
   /** Null for a ticket that did not exist before. */
   before: TicketState | null;
   after: TicketState;
+  /** The figure the kind measures (see `ticketEvents.value`). */
+  value?: number | null;
 }
 
 /**
@@ -78,6 +80,7 @@ function eventValues(change: TicketChange) {
     toQueueId: after.queueId,
     fromWhatsappId: before?.whatsappId ?? null,
     toWhatsappId: after.whatsappId,
+    value: change.value ?? null,
   };
 }
 

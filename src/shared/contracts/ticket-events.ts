@@ -15,6 +15,8 @@ export const TICKET_EVENT_KINDS = [
   "snoozed",
   "woken",
   "rated",
+  "first_response",
+  "sla_breached",
 ] as const;
 export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
 
@@ -36,6 +38,8 @@ export const TICKET_EVENT_CAUSES = [
   "queue_deleted",
   "round_robin",
   "least_busy",
+  "sla_first_response",
+  "sla_resolution",
   "system",
 ] as const;
 export type TicketEventCause = (typeof TICKET_EVENT_CAUSES)[number];
