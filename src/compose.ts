@@ -33,6 +33,7 @@ import type { RealtimeHub } from "./realtime/hub";
 import { publishToBrowsers } from "./realtime/listener";
 import { SocketPresence } from "./realtime/presence";
 import { followSockets } from "./modules/users/availability";
+import { followAssignmentTriggers } from "./modules/tickets/assignment-triggers";
 import { presentToBrowsers } from "./modules/messages/present";
 
 /**
@@ -108,6 +109,7 @@ export async function composeDeps(opts: {
   };
   await startWebhooks(deps);
   followSockets(deps);
+  followAssignmentTriggers(deps);
   channels.setInbound(createIngest(deps));
   // Nothing is being sent yet in this process: a row still `sending`, or a bulk recipient still running, was cut
   // off by a stop or a crash. With several nodes, only once this node holds the connection: the node running it

@@ -4,11 +4,11 @@ import { api, callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useFieldChecks } from "../lib/field-checks";
-import { Checkbox, ColorField, Input, ruleError } from "../lib/form";
+import { Checkbox, ColorField, Input, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
-import type { ChatbotOption, NewQueue, Queue } from "../../src/shared/contracts";
+import type { ChatbotOption, NewQueue, Queue, QueueAssignment } from "../../src/shared/contracts";
 
 type Path = number[];
 
@@ -52,11 +52,17 @@ export function QueueModal({
   onSaved: (q: Queue) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState({ name: "", color: "#1f7a5c", greetingMessage: "" });
+  const [form, setForm] = useState({
+    name: "",
+    color: "#1f7a5c",
+    greetingMessage: "",
+    assignment: "manual" as QueueAssignment,
+    maxOpenPerAgent: "0",
+  });
   const [tree, setTree] = useState<ChatbotOption[]>([]);
   const [users, setUsers] = useState<{ id: number; name: string }[]>([]);
   const [submitted, setSubmitted] = useState(false);
-  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "color"]);
+  const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "color", "maxOpenPerAgent"]);
   const checks = useFieldChecks(FORM_RULES.queue, { name: form.name, color: form.color });
   const edit = (key: "name" | "color") => (value: string) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -71,7 +77,13 @@ export function QueueModal({
     if (queueId === null) return;
     api<Queue & { chatbots: ChatbotOption[] }>(`/queue/${queueId}`)
       .then((q) => {
-        setForm({ name: q.name, color: q.color, greetingMessage: q.greetingMessage ?? "" });
+        setForm({
+          name: q.name,
+          color: q.color,
+          greetingMessage: q.greetingMessage ?? "",
+          assignment: q.assignment,
+          maxOpenPerAgent: String(q.maxOpenPerAgent),
+        });
         setTree(normalise(q.chatbots));
         setLoaded(true);
       })
@@ -87,6 +99,9 @@ export function QueueModal({
         name: form.name,
         color: form.color,
         greetingMessage: form.greetingMessage,
+        assignment: form.assignment,
+        // Not a number: sent as null, which the server refuses naming the field.
+        maxOpenPerAgent: Number(form.maxOpenPerAgent),
         chatbots: tree,
       };
       const saved = queueId
@@ -124,6 +139,26 @@ export function QueueModal({
         multiline
         maxLength={30000}
       />
+      <div className="admin-grid">
+        <Select
+          label={t("admin.queues.assignment")}
+          value={form.assignment}
+          onChange={(assignment) => setForm({ ...form, assignment: assignment as QueueAssignment })}
+          options={[
+            { value: "manual", label: t("admin.queues.assignManual") },
+            { value: "round_robin", label: t("admin.queues.assignRoundRobin") },
+            { value: "least_busy", label: t("admin.queues.assignLeastBusy") },
+          ]}
+        />
+        <Input
+          label={t("admin.queues.maxOpenPerAgent")}
+          type="number"
+          value={form.maxOpenPerAgent}
+          onChange={(maxOpenPerAgent) => setForm({ ...form, maxOpenPerAgent })}
+          error={fieldError?.field === "maxOpenPerAgent" ? fieldError.text : null}
+          maxLength={5}
+        />
+      </div>
       <fieldset className="admin-checks">
         <legend>{t("admin.queues.options")}</legend>
         <OptionList list={tree} path={[]} setTree={setTree} users={users} showErrors={submitted} />

@@ -9,6 +9,12 @@ export const queues = pgTable("queues", {
   name: text("name").notNull().unique(),
   color: text("color").notNull().unique(),
   greetingMessage: text("greeting_message").notNull().default(""),
+  /** Who takes a ticket that lands here without an agent: whoever accepts it, or a rule (tickets/assignment.ts). */
+  assignment: text("assignment", { enum: ["manual", "round_robin", "least_busy"] })
+    .notNull()
+    .default("manual"),
+  /** The most open tickets of this queue a rule gives one agent; 0 = no cap. */
+  maxOpenPerAgent: integer("max_open_per_agent").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -39,6 +45,8 @@ export const userQueues = pgTable(
     queueId: integer("queue_id")
       .notNull()
       .references(() => queues.id, { onDelete: "cascade" }),
+    /** The queue's assignment count when a rule last gave this member a ticket (0 = never): whose turn is next. */
+    lastTurn: integer("last_turn").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index("user_queues_queue_idx").on(t.queueId)],
 );

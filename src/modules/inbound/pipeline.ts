@@ -20,6 +20,7 @@ import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
 import { KeyedLanes } from "../../shared/lanes";
 import { findOrCreateTicket } from "../tickets/find-or-create";
+import { assignWaiting, isWaiting } from "../tickets/assignment";
 import { handleOptOut } from "../bulk/opt-out";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
@@ -109,16 +110,19 @@ export class InboundPipeline {
         if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
         chatContact = await currentContact(deps, chatContact);
         if (sender) sender = await currentContact(deps, sender);
-        const { ticket } = await findOrCreateTicket(batch, {
+        const { ticket, change } = await findOrCreateTicket(batch, {
           contactId: chatContact.id,
           whatsappId: connectionId,
           isGroup: message.isGroup,
           cause: message.fromMe ? "phone" : "customer",
         });
-        return { ticket, stored: await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
+        const stored = await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender));
+        return { ticket, change, stored };
       });
       if (!written) return;
-      const { ticket, stored } = written;
+      const { ticket, change, stored } = written;
+      // Reopened in its queue without an agent: the queue's rule may give it one before the bot stage.
+      if (change === "reopened" && isWaiting(ticket)) await assignWaiting(deps, ticket.queueId!);
       if (message.fromMe || message.isGroup || message.kind === "waiting") return;
       if (!stored.created && !stored.replaced) return;
       const fresh = (await findTicket(deps.db, ticket.id))!;

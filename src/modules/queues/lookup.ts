@@ -25,6 +25,24 @@ export async function assertQueuesExist(db: Reader, queueIds: readonly number[])
   if (found !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
 }
 
+/** How the queue assigns its waiting tickets, or nothing for an unknown queue: one prepared read. */
+export async function queueAssignment(db: Reader, id: number): Promise<QueueRow["assignment"] | undefined> {
+  return ((await assignmentById(db).get({ id })) as Pick<QueueRow, "assignment"> | undefined)?.assignment;
+}
+
+const assignmentById = prepared((db) =>
+  db
+    .select({ assignment: queues.assignment })
+    .from(queues)
+    .where(eq(queues.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** True when the queue's chatbot has options to ask a customer before an agent takes over. */
+export async function queueAsksFirst(db: Reader, queueId: number): Promise<boolean> {
+  return !!(await first(db.select({ id: chatbots.id }).from(chatbots).where(eq(chatbots.queueId, queueId))));
+}
+
 /** The queue row by id. */
 export async function findQueue(db: Reader, id: number): Promise<QueueRow | undefined> {
   return await first(db.select().from(queues).where(eq(queues.id, id)));

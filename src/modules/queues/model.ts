@@ -1,7 +1,13 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
-import { str } from "../../http/fields";
-import type { ChatbotOptionInput, NewQueue, QueueChanges, QueueDeleteQuery } from "../../shared/contracts/queues";
+import { oneOf, str } from "../../http/fields";
+import {
+  type ChatbotOptionInput,
+  type NewQueue,
+  QUEUE_ASSIGNMENTS,
+  type QueueChanges,
+  type QueueDeleteQuery,
+} from "../../shared/contracts/queues";
 import { FORM_RULES, RULES } from "../../shared/validation";
 
 const optionFields = {
@@ -25,6 +31,8 @@ export namespace QueueModel {
       name: str(FORM_RULES.queue.name),
       color: str(FORM_RULES.queue.color),
       greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
+      assignment: t.Optional(oneOf(QUEUE_ASSIGNMENTS)),
+      maxOpenPerAgent: t.Optional(t.Integer({ minimum: 0, maximum: 10000 })),
       chatbots: t.Optional(options),
     }),
   );

@@ -7,6 +7,7 @@ import type { QueueDto } from "../../shared/contracts/queues";
 import { announceTicketEvents } from "../tickets/history-dtos";
 import { moveQueueTickets, ticketsInQueue } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
+import { assignWaiting } from "../tickets/assignment";
 import { checkOptions, firstLevelOptions, levelOf, loadTrees, syncOptions } from "./chatbot-tree";
 import { findQueue, queueExists } from "./lookup";
 import type { QueueModel } from "./model";
@@ -45,7 +46,13 @@ export async function createQueue(deps: AppDeps, input: QueueModel.Create) {
     const row = await one(
       tx
         .insert(queues)
-        .values({ name: input.name.trim(), color: input.color.trim(), greetingMessage: input.greetingMessage ?? "" })
+        .values({
+          name: input.name.trim(),
+          color: input.color.trim(),
+          greetingMessage: input.greetingMessage ?? "",
+          assignment: input.assignment ?? "manual",
+          maxOpenPerAgent: input.maxOpenPerAgent ?? 0,
+        })
         .returning({ id: queues.id }),
     );
     if (input.chatbots) await syncOptions(tx, { queueId: row.id }, input.chatbots);
@@ -66,6 +73,8 @@ export async function updateQueue(deps: AppDeps, id: number, input: QueueModel.U
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       ...(input.color !== undefined ? { color: input.color.trim() } : {}),
       ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
+      ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
+      ...(input.maxOpenPerAgent !== undefined ? { maxOpenPerAgent: input.maxOpenPerAgent } : {}),
     };
     if (Object.keys(set).length) await tx.update(queues).set(set).where(eq(queues.id, id));
     if (input.chatbots) await syncOptions(tx, { queueId: id }, input.chatbots);
@@ -105,6 +114,7 @@ export async function deleteQueue(deps: AppDeps, id: number, moveTo?: number, ac
     deps,
     events.filter((event) => activeIds.has(event.ticketId)),
   );
+  if (moveTo !== undefined && moved.length) await assignWaiting(deps, moveTo);
 }
 
 // ---- /chatbot: single options and their subtrees ----

@@ -20,6 +20,7 @@ import { canSeeTicket } from "./access";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
+import { assignAfterChange, assignWaiting, isWaiting } from "./assignment";
 import { findTicket, lockContactTickets } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
 import type { TicketModel } from "./model";
@@ -251,6 +252,7 @@ async function announceChanges(
   if (plan.markRead) await markTicketRead(deps, after);
   deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
   if (event) await announceTicketEvents(deps, [event]);
+  await assignAfterChange(deps, before, after, opts.cause);
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
   if (
@@ -352,7 +354,9 @@ export async function createTicket(deps: AppDeps, actor: AuthUser, input: NewTic
   });
   const dto = await loadTicketDto(deps.db, row.id);
   deps.events.emit("ticket.updated", { ticket: dto });
-  return dto;
+  if (!isWaiting(row)) return dto;
+  await assignWaiting(deps, row.queueId!);
+  return await loadTicketDto(deps.db, row.id);
 }
 
 /** DELETE /tickets/:id: messages and tag links cascade, then their media files go; every room that showed it is told. */

@@ -1,6 +1,6 @@
 import { atomically, type Db, first, lockKey, one } from "../../db/client";
 import type { AuthUser } from "../../shared/auth-user";
-import { count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, notInArray, or, sql } from "drizzle-orm";
 import { userQueues, users, type UserRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -231,9 +231,16 @@ export async function updateUser(
       .where(eq(users.id, id));
     if (keptSession !== undefined) await revokeOtherFamilies(tx, id, keptSession, deps.clock.now());
     if (admin && changes.queueIds !== undefined) {
-      await tx.delete(userQueues).where(eq(userQueues.userId, id));
+      // Kept memberships keep their row: its `lastTurn` is the member's place in the queue's round-robin.
       const ids = [...new Set(changes.queueIds)];
-      if (ids.length) await tx.insert(userQueues).values(ids.map((queueId) => ({ userId: id, queueId })));
+      await tx
+        .delete(userQueues)
+        .where(and(eq(userQueues.userId, id), ids.length ? notInArray(userQueues.queueId, ids) : undefined));
+      if (ids.length)
+        await tx
+          .insert(userQueues)
+          .values(ids.map((queueId) => ({ userId: id, queueId })))
+          .onConflictDoNothing();
     }
   });
   const user = await showUser(deps.db, id);

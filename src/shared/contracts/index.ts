@@ -26,6 +26,7 @@ export type {
   ChatbotOptionInput,
   NewQueue,
   Queue,
+  QueueAssignment,
   QueueChanges,
   QueueDeleteQuery,
   QueueDto,

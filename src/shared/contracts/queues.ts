@@ -1,10 +1,22 @@
 import type { Wire } from "./wire";
+
+/**
+ * How a ticket that lands in a queue without an agent finds one: `manual` waits for someone to accept it,
+ * `round_robin` gives it to the queue's online members in turn, `least_busy` to the one with the fewest open
+ * tickets in the queue.
+ */
+export const QUEUE_ASSIGNMENTS = ["manual", "round_robin", "least_busy"] as const;
+export type QueueAssignment = (typeof QUEUE_ASSIGNMENTS)[number];
+
 /** A queue as GET /queue lists it (without its chatbot tree). */
 export interface QueueDto {
   id: number;
   name: string;
   color: string;
   greetingMessage: string;
+  assignment: QueueAssignment;
+  /** The most open tickets of the queue a rule gives one agent; 0 = no cap. */
+  maxOpenPerAgent: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -61,6 +73,10 @@ export interface NewQueue {
   name: string;
   color: string;
   greetingMessage?: string;
+  /** `manual` when absent on creation. */
+  assignment?: QueueAssignment;
+  /** 0 (no cap) when absent on creation. */
+  maxOpenPerAgent?: number;
   chatbots?: ChatbotOptionInput[];
 }
 
