@@ -126,7 +126,7 @@ export async function httpIngestRate(total: number, concurrency: number, phones:
   }
 }
 
-function inboundMessage(i: number, phones: number, at: number): NormalizedMessage {
+export function inboundMessage(i: number, phones: number, at: number): NormalizedMessage {
   const phone = phoneOf(i % phones);
   return {
     id: `BENCH${i}`,
@@ -146,7 +146,7 @@ interface Rate {
   cpuUs: number;
 }
 
-function cpuSince(start: NodeJS.CpuUsage) {
+export function cpuSince(start: NodeJS.CpuUsage) {
   const used = process.cpuUsage(start);
   return used.user + used.system;
 }

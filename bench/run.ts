@@ -13,6 +13,7 @@ import { measureBinarySize } from "./binary-size";
 import { measureColdStart } from "./cold-start";
 import { measureFanout } from "./fanout";
 import { measureIngest } from "./ingest";
+import { measureAssignment } from "./assignment";
 import { measureQueriesAtScale } from "./queries";
 import { measureStatements } from "./statements";
 import type { Figure } from "./figure";
@@ -42,6 +43,7 @@ const measures: Measure[] = soak
   ? [{ name: "memory soak", run: () => measureMemory({ messages, soakMinutes: 10 }) }]
   : [
       { name: "inbound ingest", run: () => measureIngest() },
+      { name: "automatic assignment", run: () => measureAssignment() },
       { name: "fan-out to 500 sockets", run: () => measureFanout() },
       { name: "list, search and first page at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
       { name: "the app at 10,000 tickets", run: measureAppAt10k },

@@ -27,8 +27,7 @@ export function botActions(deps: AppDeps): BotActions {
       if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
       const after = (await findTicket(deps.db, ticket.id))!;
       // A queue chosen, or the chatbot done: the ticket may now wait for the queue's rule to find it an agent.
-      if (!isWaiting(after)) return after;
-      await assignWaiting(deps, after.queueId!);
+      if (!isWaiting(after) || !(await assignWaiting(deps, after.queueId!))) return after;
       return (await findTicket(deps.db, ticket.id))!;
     },
   };

@@ -25,23 +25,30 @@ export async function assertQueuesExist(db: Reader, queueIds: readonly number[])
   if (found !== ids.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
 }
 
-/** How the queue assigns its waiting tickets, or nothing for an unknown queue: one prepared read. */
-export async function queueAssignment(db: Reader, id: number): Promise<QueueRow["assignment"] | undefined> {
-  return ((await assignmentById(db).get({ id })) as Pick<QueueRow, "assignment"> | undefined)?.assignment;
+/** How a queue assigns its waiting tickets, and whether its chatbot asks the customer first (it has options). */
+export interface QueueRule {
+  assignment: QueueRow["assignment"];
+  maxOpenPerAgent: number;
+  asksFirst: boolean;
 }
 
-const assignmentById = prepared((db) =>
+/** The queue's assignment rule, or nothing for an unknown queue: one prepared read. */
+export async function queueRule(db: Reader, id: number): Promise<QueueRule | undefined> {
+  const row = (await ruleById(db).get({ id })) as (QueueRule & { asksFirst: unknown }) | undefined;
+  return row && { ...row, asksFirst: !!row.asksFirst };
+}
+
+const ruleById = prepared((db) =>
   db
-    .select({ assignment: queues.assignment })
+    .select({
+      assignment: queues.assignment,
+      maxOpenPerAgent: queues.maxOpenPerAgent,
+      asksFirst: sql<unknown>`exists (select 1 from ${chatbots} where ${chatbots.queueId} = ${queues.id})`,
+    })
     .from(queues)
     .where(eq(queues.id, sql.placeholder("id")))
     .prepare(),
 );
-
-/** True when the queue's chatbot has options to ask a customer before an agent takes over. */
-export async function queueAsksFirst(db: Reader, queueId: number): Promise<boolean> {
-  return !!(await first(db.select({ id: chatbots.id }).from(chatbots).where(eq(chatbots.queueId, queueId))));
-}
 
 /** The queue row by id. */
 export async function findQueue(db: Reader, id: number): Promise<QueueRow | undefined> {

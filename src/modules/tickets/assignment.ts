@@ -1,9 +1,11 @@
-import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
-import { atomically, type Db, first, lockKey, type Reader } from "../../db/client";
-import { ticketDialogs, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import { atomically, lockKey, type Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { storedInstant, ticketDialogs, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
+import type { QueueAssignment } from "../../shared/contracts/queues";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
-import { findQueue, queueAsksFirst, queueAssignment } from "../queues/lookup";
+import { queueRule } from "../queues/lookup";
 import { queueMembers, recordTurn } from "../users/queue-turns";
 import { pickMember } from "./assignment-rules";
 import { recordTicketEvent } from "./history";
@@ -18,15 +20,20 @@ export function isWaiting(ticket: Pick<TicketRow, "status" | "userId" | "queueId
 /**
  * Gives the tickets waiting in a queue with an assignment rule to its online members under the cap, oldest
  * waiting first, until none waits or nobody qualifies; a manual queue costs the read of its mode. Called where a
- * ticket lands in a queue without an agent, and when someone may now qualify (assignment-triggers.ts).
+ * ticket lands in a queue without an agent, and when someone may now qualify (assignment-triggers.ts). Answers
+ * how many it gave.
  */
-export async function assignWaiting(deps: AppDeps, queueId: number): Promise<void> {
-  const mode = await queueAssignment(deps.db, queueId);
-  if (!mode || mode === "manual") return;
-  for (;;) {
-    const outcome = await assignNext(deps, queueId);
-    if (outcome === "done") return;
-    if (outcome !== "moved on") await announce(deps, outcome);
+export async function assignWaiting(deps: AppDeps, queueId: number): Promise<number> {
+  const rule = await queueRule(deps.db, queueId);
+  if (!rule || rule.assignment === "manual") return 0;
+  const queue = { ...rule, id: queueId, assignment: rule.assignment };
+  for (let assigned = 0; ; ) {
+    const outcome = await assignNext(deps, queue);
+    if (outcome === "done") return assigned;
+    if (outcome === "moved on") continue;
+    await announce(deps, outcome);
+    if (!outcome.moreWaiting) return assigned + 1;
+    assigned++;
   }
 }
 
@@ -54,38 +61,38 @@ export async function assignAfterChange(
 interface Assigned {
   before: TicketRow;
   event: TicketEventRow;
+  /** Another ticket was waiting behind this one. */
+  moreWaiting: boolean;
+}
+
+/** A queue with a rule, as read when a round of assignments starts (a change meanwhile counts from the next). */
+interface RuledQueue {
+  id: number;
+  assignment: Exclude<QueueAssignment, "manual">;
+  maxOpenPerAgent: number;
+  /** Whether its chatbot has options: its tickets wait for an agent only once the chatbot handed them over. */
+  asksFirst: boolean;
 }
 
 /**
  * One ticket, picked and written in one transaction under the queue's lock (PostgreSQL's advisory lock; SQLite's
  * single writer on its own), so two arrivals, or two nodes, never give one ticket twice nor an agent past the cap.
  */
-async function assignNext(deps: AppDeps, queueId: number): Promise<Assigned | "done" | "moved on"> {
+async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assigned | "done" | "moved on"> {
   const now = new Date(deps.clock.now());
+  const queueId = queue.id;
   return await atomically(deps.db, async (tx) => {
     await lockKey(tx, `assignment:queue:${queueId}`);
-    const queue = await findQueue(tx, queueId);
-    if (!queue || queue.assignment === "manual") return "done";
-    const ticket = await oldestWaiting(tx, queueId);
+    const [ticket, next] = (await waitingIn(tx, queue.asksFirst).all({ queueId })) as TicketRow[];
     if (!ticket) return "done";
     const members = await membersWithLoad(tx, queueId);
     const agent = pickMember(queue.assignment, queue.maxOpenPerAgent, members);
     if (!agent) return "done";
-    const written = await tx
-      .update(tickets)
-      .set({ status: "open", userId: agent.userId, isBot: false, updatedAt: now })
-      .where(
-        and(
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, "pending"),
-          isNull(tickets.userId),
-          eq(tickets.queueId, queueId),
-        ),
-      )
-      .returning({ id: tickets.id });
+    const written = await openFor(tx).get({ id: ticket.id, queueId, userId: agent.userId, now: storedInstant(now) });
     // Taken meanwhile by a person, who needs no lock: the next one is looked for.
-    if (!written.length) return "moved on";
-    await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticket.id));
+    if (!written) return "moved on";
+    // Only the chatbot keeps a dialogue, and it ends it when it hands a ticket over.
+    if (ticket.isBot) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, ticket.id));
     await recordTurn(tx, queueId, agent.userId, Math.max(0, ...members.map((m) => m.lastTurn)) + 1);
     const event = await recordTicketEvent(tx, {
       ticketId: ticket.id,
@@ -96,53 +103,75 @@ async function assignNext(deps: AppDeps, queueId: number): Promise<Assigned | "d
       before: ticket,
       after: { status: "open", userId: agent.userId, queueId, whatsappId: ticket.whatsappId },
     });
-    return { before: ticket, event };
+    return { before: ticket, event, moreWaiting: !!next };
   });
 }
 
 /**
- * The ticket of the queue that has waited longest for an agent: pending and nobody's, and no longer in the
+ * The two tickets of the queue that have waited longest for an agent: pending and nobody's, and no longer in the
  * chatbot's hands where the queue has chatbot options (a queue without them has nothing to ask first).
  */
-async function oldestWaiting(tx: Db, queueId: number) {
-  const asksFirst = await queueAsksFirst(tx, queueId);
-  return await first(
-    tx
+const waitingIn = (db: Reader, asksFirst: boolean) => (asksFirst ? waitingAfterChatbot : waiting)(db);
+
+const waitingQuery = (asksFirst: boolean) =>
+  prepared((db) =>
+    db
       .select()
       .from(tickets)
       .where(
         and(
-          eq(tickets.queueId, queueId),
+          eq(tickets.queueId, sql.placeholder("queueId")),
           eq(tickets.status, "pending"),
           isNull(tickets.userId),
           asksFirst ? eq(tickets.isBot, false) : undefined,
         ),
       )
-      .orderBy(asc(tickets.createdAt), asc(tickets.id)),
+      .orderBy(asc(tickets.createdAt), asc(tickets.id))
+      .limit(2)
+      .prepare(),
   );
-}
+const waiting = waitingQuery(false);
+const waitingAfterChatbot = waitingQuery(true);
+
+/** Opens the ticket for the agent if it still waits in the queue. */
+const openFor = prepared((db) =>
+  db
+    .update(tickets)
+    .set({
+      status: "open",
+      userId: sql`${sql.placeholder("userId")}`,
+      isBot: false,
+      updatedAt: sql`${sql.placeholder("now")}`,
+    } as unknown as Partial<TicketRow>)
+    .where(
+      and(
+        eq(tickets.id, sql.placeholder("id")),
+        eq(tickets.status, "pending"),
+        isNull(tickets.userId),
+        eq(tickets.queueId, sql.placeholder("queueId")),
+      ),
+    )
+    .returning({ id: tickets.id })
+    .prepare(),
+);
 
 /** The queue's members, each with their open tickets in the queue. */
 async function membersWithLoad(db: Reader, queueId: number) {
   const members = await queueMembers(db, queueId);
   if (!members.length) return [];
-  const open = await db
-    .select({ userId: tickets.userId, n: count() })
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.queueId, queueId),
-        eq(tickets.status, "open"),
-        inArray(
-          tickets.userId,
-          members.map((m) => m.userId),
-        ),
-      ),
-    )
-    .groupBy(tickets.userId);
+  const open = (await openPerUser(db).all({ queueId })) as { userId: number; n: number }[];
   const openOf = new Map(open.map((row) => [row.userId, Number(row.n)]));
   return members.map((member) => ({ ...member, open: openOf.get(member.userId) ?? 0 }));
 }
+
+const openPerUser = prepared((db) =>
+  db
+    .select({ userId: tickets.userId, n: count() })
+    .from(tickets)
+    .where(and(eq(tickets.queueId, sql.placeholder("queueId")), eq(tickets.status, "open")))
+    .groupBy(tickets.userId)
+    .prepare(),
+);
 
 /** The agent's lists and the ticket's open chats hear of it once committed. */
 async function announce(deps: AppDeps, { before, event }: Assigned) {
