@@ -107,6 +107,8 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
       ];
     case "ticket.event":
       return [[`ticket:${p.event.ticketId}`, "ticketEvent", { action: "create", event: p.event }]];
+    case "ticket.slaBreached":
+      return [["admins", "slaBreach", { ticket: p.ticket, target: p.target }]];
   }
 }
 

@@ -29,6 +29,15 @@ export const tickets = pgTable(
     channel: text("channel").notNull().default("whatsapp"),
     /** Created closed by the history import to hold a chat's messages from before pairing. */
     fromHistory: bool("from_history").notNull().default(false),
+    /** When the current episode began: its reopening; null while it is the first (it began at `createdAt`). */
+    episodeStartedAt: date("episode_started_at"),
+    /** The time of the customer's oldest message no agent has answered yet; null when none is waiting. */
+    waitingSince: date("waiting_since"),
+    /** When an agent first answered the customer in this episode; null until then. */
+    firstResponseAt: date("first_response_at"),
+    /** The episode passed its queue's first-response target, resp. its resolution target. */
+    firstResponseBreached: bool("first_response_breached").notNull().default(false),
+    resolutionBreached: bool("resolution_breached").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -46,6 +55,14 @@ export const tickets = pgTable(
     index("tickets_unread_idx")
       .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
       .where(sql`unread_messages > 0`),
+    // The SLA sweep: per queue, the active tickets still short of a first response resp. of a resolution, oldest
+    // first, without visiting the rows; answered, resolved and already breached tickets leave these indexes.
+    index("tickets_sla_first_response_idx")
+      .on(t.queueId, t.waitingSince)
+      .where(sql`first_response_at IS NULL AND first_response_breached = false AND status <> 'closed'`),
+    index("tickets_sla_resolution_idx")
+      .on(t.queueId, t.episodeStartedAt, t.createdAt)
+      .where(sql`resolution_breached = false AND status <> 'closed'`),
   ],
 );
 

@@ -28,6 +28,15 @@ export const tickets = sqliteTable(
     channel: text("channel").notNull().default("whatsapp"),
     /** Created closed by the history import to hold a chat's messages from before pairing. */
     fromHistory: bool("from_history").notNull().default(false),
+    /** When the current episode began: its reopening; null while it is the first (it began at `createdAt`). */
+    episodeStartedAt: integer("episode_started_at", { mode: "timestamp_ms" }),
+    /** The time of the customer's oldest message no agent has answered yet; null when none is waiting. */
+    waitingSince: integer("waiting_since", { mode: "timestamp_ms" }),
+    /** When an agent first answered the customer in this episode; null until then. */
+    firstResponseAt: integer("first_response_at", { mode: "timestamp_ms" }),
+    /** The episode passed its queue's first-response target, resp. its resolution target. */
+    firstResponseBreached: bool("first_response_breached").notNull().default(false),
+    resolutionBreached: bool("resolution_breached").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -45,6 +54,14 @@ export const tickets = sqliteTable(
     index("tickets_unread_idx")
       .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
       .where(sql`unread_messages > 0`),
+    // The SLA sweep: per queue, the active tickets still short of a first response resp. of a resolution, oldest
+    // first, without visiting the rows; answered, resolved and already breached tickets leave these indexes.
+    index("tickets_sla_first_response_idx")
+      .on(t.queueId, t.waitingSince)
+      .where(sql`first_response_at IS NULL AND first_response_breached = false AND status <> 'closed'`),
+    index("tickets_sla_resolution_idx")
+      .on(t.queueId, t.episodeStartedAt, t.createdAt)
+      .where(sql`resolution_breached = false AND status <> 'closed'`),
   ],
 );
 

@@ -21,6 +21,7 @@ import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { findTicket, lockContactTickets } from "./records";
+import { newEpisode, resolutionMs } from "./response-clock";
 import { loadTicketDto, type TicketDto } from "./serialize";
 import type { TicketModel } from "./model";
 
@@ -207,6 +208,7 @@ async function writeChanges(
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
+        ...(kind === "reopened" ? newEpisode(now) : {}),
         updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
@@ -222,6 +224,7 @@ async function writeChanges(
       actorUserId: actor?.id ?? null,
       before,
       after: next,
+      value: kind === "resolved" ? resolutionMs(before, now) : null,
     });
     return { event };
   });

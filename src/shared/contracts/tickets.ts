@@ -38,6 +38,24 @@ export interface TicketDto {
   /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
   whatsapp: { id: number; name: string; hasCall: boolean } | null;
   tags: { id: number; name: string; color: string }[];
+  /** The time of the customer's oldest message no agent has answered yet; null when nobody waits for a reply. */
+  waitingSince: Date | null;
+  sla: TicketSla;
+}
+
+/**
+ * Where the ticket stands against its queue's SLA targets in the current episode (since its creation or its
+ * last reopening). A due time is null when its target is off (0) or no longer running: the first response
+ * from the customer's first message until an agent answers, the resolution from the episode's start until
+ * the ticket is resolved. `breached`: a target was passed in this episode.
+ */
+/** The SLA target a ticket passed (the `slaBreach` event to admins). */
+export type SlaTarget = "first_response" | "resolution";
+
+export interface TicketSla {
+  firstResponseDueAt: Date | null;
+  resolutionDueAt: Date | null;
+  breached: boolean;
 }
 
 /**
