@@ -220,7 +220,10 @@ let connectionSeq = 0;
 export async function createSandboxConnection(
   ctx: TestContext<RealtimeHub>,
   opts: Partial<
-    Pick<ConnectionRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
+    Pick<
+      ConnectionRow,
+      "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault" | "csatEnabled" | "csatMessage"
+    >
   > & { queueIds?: number[]; scan?: boolean } = {},
 ): Promise<ConnectionRow> {
   const { queueIds = [], scan = true, ...fields } = opts;

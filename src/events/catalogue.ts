@@ -76,6 +76,8 @@ export interface DomainEvents {
   "ticket.read": { ticket: TicketPlace };
   /** A change was recorded in the ticket's history. */
   "ticket.event": { event: TicketEventDto };
+  /** A snoozed ticket came back (its time came, or the customer wrote): its agent is told. */
+  "ticket.woken": { ticket: TicketDto; userId: number };
   "sandbox.changed": { change: SandboxChange };
 }
 

@@ -55,8 +55,12 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
     list.push(tag);
     tagsByTicket.set(ticketId, list);
   }
-  return rows.map((row) => ({
+  return rows.map(({ csatAskedAt: _asked, csatRating, csatComment, csatAnsweredAt, ...row }) => ({
     ...row,
+    csat:
+      csatRating != null && csatAnsweredAt
+        ? { rating: csatRating, comment: csatComment, answeredAt: csatAnsweredAt }
+        : null,
     contact: contactMap.get(row.contactId) ?? null,
     user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
     queue: row.queueId != null ? (queueMap.get(row.queueId) ?? null) : null,

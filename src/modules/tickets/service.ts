@@ -17,6 +17,7 @@ import { allTagsExist } from "../tags/lookup";
 import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
+import { askForRating } from "./csat";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
@@ -253,13 +254,8 @@ async function announceChanges(
   if (event) await announceTicketEvents(deps, [event]);
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
-  if (
-    connection &&
-    before.status !== "closed" &&
-    after.status === "closed" &&
-    opts.farewell !== false &&
-    connection.farewellMessage.trim()
-  ) {
+  const resolved = before.status !== "closed" && after.status === "closed";
+  if (connection && resolved && opts.farewell !== false && connection.farewellMessage.trim()) {
     await sendQuietly(deps, after, connection.farewellMessage, "farewell");
   } else if (
     opts.actor &&
@@ -271,6 +267,8 @@ async function announceChanges(
   ) {
     await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   }
+  // Only a resolve by a person asks for a rating: not auto-close, nor the external API.
+  if (connection && resolved && opts.actor) await askForRating(deps, after, connection);
   return await loadTicketDto(deps.db, ticketId);
 }
 

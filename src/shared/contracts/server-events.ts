@@ -95,6 +95,8 @@ export interface ServerEvents {
     | { action: "updateUnread"; ticketId: number };
   /** A change recorded in the history of the ticket whose chat is open (its room only). */
   ticketEvent: { action: "create"; event: TicketEventDto };
+  /** A snoozed ticket of this user's came back to the lists (its user's room only). */
+  ticketWoken: { ticket: TicketDto };
   /** The socket is signed in: whose it is and how many seconds its access token has left. */
   ready: { userId: number; expiresIn: number };
   /** The socket's token was renewed: how many seconds the new one has left. */
