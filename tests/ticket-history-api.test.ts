@@ -86,6 +86,7 @@ describe("GET /api/tickets/:id/events", () => {
           actor: ana,
           from: { status: "pending", user: null, queue: { id: sales.id, name: "Sales" }, connection: shop },
           to: { status: "open", user: ana, queue: { id: sales.id, name: "Sales" }, connection: shop },
+          value: null,
         },
         {
           id: expect.any(Number),
@@ -96,6 +97,7 @@ describe("GET /api/tickets/:id/events", () => {
           actor: ada,
           from: { status: "open", user: ana, queue: { id: sales.id, name: "Sales" }, connection: shop },
           to: { status: "open", user: ada, queue: { id: support.id, name: "Support" }, connection: shop },
+          value: null,
         },
       ],
     });
