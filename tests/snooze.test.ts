@@ -93,6 +93,20 @@ describe("snoozing a ticket", () => {
   });
 });
 
+describe("resolving a snoozed ticket", () => {
+  test("ends its snooze: it shows among the resolved tickets and its wake-up job goes", async () => {
+    const env = await setup();
+    await snooze(env, env.agent.token, iso(env.ctx, HOUR));
+    const res = await call(env.ctx.app, "PUT", `/api/tickets/${env.ticket.id}`, {
+      token: env.agent.token,
+      body: { status: "closed" },
+    });
+    expect([res.status, res.json.snoozedUntil]).toEqual([200, null]);
+    expect(await listIds(env, env.agent.token, "status=closed")).toEqual([env.ticket.id]);
+    expect(await env.ctx.db.select().from(jobs).where(eq(jobs.kind, "ticket-wake"))).toEqual([]);
+  });
+});
+
 describe("waking a snoozed ticket", () => {
   test("its time comes: the job wakes it, also on a runner started after a restart, records `woken` by the system and tells its agent", async () => {
     const env = await setup();

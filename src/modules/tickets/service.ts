@@ -18,6 +18,7 @@ import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
 import { askForRating } from "./csat";
+import { dropSnooze } from "./snooze";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
@@ -208,12 +209,14 @@ async function writeChanges(
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
+        ...(next.status === "closed" ? { snoozedUntil: null } : {}),
         updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
       .returning({ id: tickets.id });
     if (!written.length) return undefined;
     if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
+    if (next.status === "closed" && before.snoozedUntil) await dropSnooze(tx, before.id);
     if (!kind) return {};
     const event = await recordTicketEvent(tx, {
       ticketId: before.id,

@@ -2,15 +2,15 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { atomically, first, type Writer } from "../../db/client";
 import { type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
-import { FieldError, forbidden } from "../../errors";
+import { FieldError, forbidden, notFound } from "../../errors";
 import { cancel, enqueue } from "../../jobs/store";
 import type { AuthUser } from "../../shared/auth-user";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { isAdmin } from "../../shared/permissions";
 import { recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
+import { findTicket } from "./records";
 import { loadTicketDto, type TicketDto } from "./serialize";
-import { getTicketRow } from "./service";
 
 /** The job that wakes a snoozed ticket when its time comes, one per ticket (`snoozeKey`). */
 export const WAKE_JOB = "ticket-wake";
@@ -23,8 +23,7 @@ const snoozeKey = (ticketId: number) => `snooze:${ticketId}`;
  * transaction, so it survives a restart and a second snooze replaces it.
  */
 export async function snoozeTicket(deps: AppDeps, actor: AuthUser, ticketId: number, until: string) {
-  const ticket = await getTicketRow(deps, ticketId);
-  if (!isAdmin(actor.profile) && ticket.userId !== actor.id) throw forbidden();
+  const ticket = await snoozableBy(deps, actor, ticketId);
   const at = Date.parse(until);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(until) || !Number.isFinite(at)) throw new FieldError("until", "date");
   const now = deps.clock.now();
@@ -40,8 +39,7 @@ export async function snoozeTicket(deps: AppDeps, actor: AuthUser, ticketId: num
 
 /** DELETE /tickets/:id/snooze: the assignee or an admin brings a snoozed ticket back before its time. */
 export async function unsnoozeTicket(deps: AppDeps, actor: AuthUser, ticketId: number): Promise<TicketDto> {
-  const ticket = await getTicketRow(deps, ticketId);
-  if (!isAdmin(actor.profile) && ticket.userId !== actor.id) throw forbidden();
+  await snoozableBy(deps, actor, ticketId);
   return (await wakeTicket(deps, ticketId, "agent", actor.id)) ?? (await loadTicketDto(deps.db, ticketId));
 }
 
@@ -71,6 +69,19 @@ export async function wakeTicket(
   });
   if (!woken) return undefined;
   return await announce(deps, woken.ticket, woken.event);
+}
+
+/** A resolved ticket is snoozed no more: its wake-up goes, in the transaction that resolves it. */
+export async function dropSnooze(tx: Writer, ticketId: number) {
+  await cancel(tx, snoozeKey(ticketId));
+}
+
+/** The ticket, when `actor` holds it or is an admin (404 when missing, 403 otherwise). */
+async function snoozableBy(deps: AppDeps, actor: AuthUser, ticketId: number): Promise<TicketRow> {
+  const ticket = await findTicket(deps.db, ticketId);
+  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
+  if (!isAdmin(actor.profile) && ticket.userId !== actor.id) throw forbidden();
+  return ticket;
 }
 
 /** The wake-up job's handler: wakes the ticket if it is still snoozed until then or earlier. */
