@@ -2,31 +2,23 @@
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq } from "drizzle-orm";
 import { LRM } from "../src/modules/messages/placeholders";
-import { messages, queues, ticketEvents, tickets } from "../src/db/tables";
+import { messages, ticketEvents, tickets } from "../src/db/tables";
 import { closeStaleTickets } from "../src/modules/tickets/auto-close";
 import { ratingOf } from "../src/modules/tickets/csat";
-import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { call, createSandboxConnection, makeTestApp, salesAndSupport, type TestContext } from "./helpers";
 
 const PHONE = "5511988887777";
 
 async function setup(csatEnabled = true) {
   const ctx = await makeTestApp();
-  const [sales, support] = await ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5" },
-      { name: "Support", color: "#43a047" },
-    ])
-    .returning();
-  const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
-  const agent = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+  const { sales, support, admin, agent } = await salesAndSupport(ctx);
   const conn = await createSandboxConnection(ctx, {
     greetingMessage: "Hello, choose:",
     farewellMessage: "Bye {{name}}",
     csatEnabled,
     csatMessage: "Rate us, {{name}}: 1 to 5",
     isDefault: true,
-    queueIds: [sales!.id, support!.id],
+    queueIds: [sales.id, support.id],
   });
   return { ctx, admin, agent, conn };
 }
