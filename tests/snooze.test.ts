@@ -157,6 +157,7 @@ describe("waking a snoozed ticket", () => {
     const res = await call(ctx.app, "DELETE", `/api/tickets/${ticket.id}/snooze`, { token: agent.token });
     expect([res.status, res.json.snoozedUntil]).toEqual([200, null]);
     expect((await historyOf(ctx, ticket.id)).at(-1)).toEqual(["woken", "agent", agent.user.id, null]);
+    expect(ctx.hub.named("ticketWoken")).toEqual([]);
     ctx.clock.advance(2 * HOUR);
     await ctx.deps.jobs.tick();
     expect((await historyOf(ctx, ticket.id)).filter(([kind]) => kind === "woken")).toHaveLength(1);

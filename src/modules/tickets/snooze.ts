@@ -124,7 +124,8 @@ async function announce(deps: AppDeps, ticket: TicketRow, event: TicketEventRow)
   const dto = await loadTicketDto(deps.db, ticket.id);
   deps.events.emit("ticket.updated", { ticket: dto });
   await announceTicketEvents(deps, [event]);
-  if (event.kind === "woken" && dto.userId != null)
+  // Its agent is told when it came back by itself or by the customer, not when a person brought it back.
+  if (event.kind === "woken" && event.cause !== "agent" && dto.userId != null)
     deps.events.emit("ticket.woken", { ticket: dto, userId: dto.userId });
   return dto;
 }
