@@ -78,6 +78,8 @@ export interface DomainEvents {
   "ticket.slaBreached": { ticket: TicketDto; target: SlaTarget };
   /** A change was recorded in the ticket's history. */
   "ticket.event": { event: TicketEventDto };
+  /** A snoozed ticket came back (its time came, or the customer wrote): its agent is told. */
+  "ticket.woken": { ticket: TicketDto; userId: number };
   "sandbox.changed": { change: SandboxChange };
 }
 

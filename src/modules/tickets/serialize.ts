@@ -54,20 +54,36 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
     list.push(tag);
     tagsByTicket.set(ticketId, list);
   }
-  return rows.map(({ episodeStartedAt, firstResponseAt, firstResponseBreached, resolutionBreached, ...row }) => {
-    const queue = row.queueId != null ? queueRows.get(row.queueId) : undefined;
-    const clock = { episodeStartedAt, firstResponseAt, firstResponseBreached, resolutionBreached };
-    return {
-      ...row,
-      contact: contactMap.get(row.contactId) ?? null,
-      user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
-      queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
-      whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
-      tags: tagsByTicket.get(row.id) ?? [],
-      waitingSince: row.status === "closed" ? null : row.waitingSince,
-      sla: slaOf({ ...row, ...clock }, queue),
-    };
-  });
+  return rows.map(
+    ({
+      episodeStartedAt,
+      firstResponseAt,
+      firstResponseBreached,
+      resolutionBreached,
+      csatAskedAt: _asked,
+      csatRating,
+      csatComment,
+      csatAnsweredAt,
+      ...row
+    }) => {
+      const queue = row.queueId != null ? queueRows.get(row.queueId) : undefined;
+      const clock = { episodeStartedAt, firstResponseAt, firstResponseBreached, resolutionBreached };
+      return {
+        ...row,
+        csat:
+          csatRating != null && csatAnsweredAt
+            ? { rating: csatRating, comment: csatComment, answeredAt: csatAnsweredAt }
+            : null,
+        contact: contactMap.get(row.contactId) ?? null,
+        user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
+        queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
+        whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
+        tags: tagsByTicket.get(row.id) ?? [],
+        waitingSince: row.status === "closed" ? null : row.waitingSince,
+        sla: slaOf({ ...row, ...clock }, queue),
+      };
+    },
+  );
 }
 
 const tagLink = () => ({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color });

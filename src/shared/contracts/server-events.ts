@@ -97,6 +97,8 @@ export interface ServerEvents {
   ticketEvent: { action: "create"; event: TicketEventDto };
   /** A ticket passed its queue's SLA target (admins only). */
   slaBreach: { ticket: TicketDto; target: SlaTarget };
+  /** A snoozed ticket of this user's came back to the lists (its user's room only). */
+  ticketWoken: { ticket: TicketDto };
   /** The socket is signed in: whose it is and how many seconds its access token has left. */
   ready: { userId: number; expiresIn: number };
   /** The socket's token was renewed: how many seconds the new one has left. */

@@ -22,6 +22,10 @@ export interface TicketDto {
   channel: string;
   /** Created closed by the history import to hold a chat's messages from before pairing. */
   fromHistory: boolean;
+  /** Snoozed: out of the In service and Waiting lists until then (or until the customer writes). */
+  snoozedUntil: Date | null;
+  /** The customer's answer to the satisfaction survey, once given. */
+  csat: TicketCsat | null;
   createdAt: Date;
   updatedAt: Date;
   /** `number` is null while WhatsApp shows the contact only by their LID; `extraInfo` only on GET /tickets/:id. */
@@ -56,6 +60,18 @@ export interface TicketSla {
   firstResponseDueAt: Date | null;
   resolutionDueAt: Date | null;
   breached: boolean;
+}
+
+/** A rating 1–5 the customer gave after the ticket was resolved, with the comment they wrote next, if any. */
+export interface TicketCsat {
+  rating: number;
+  comment: string | null;
+  answeredAt: Date;
+}
+
+/** POST /tickets/:id/snooze: the ticket is out of the lists until `until` (an ISO instant in the future). */
+export interface TicketSnooze {
+  until: string;
 }
 
 /**
@@ -111,6 +127,8 @@ export interface TicketListQuery {
   updatedAt?: string;
   showAll?: boolean;
   withUnreadMessages?: boolean;
+  /** Only the snoozed tickets (which every other list leaves out). */
+  snoozed?: boolean;
   queueIds?: number[];
   tags?: number[];
 }
