@@ -181,6 +181,20 @@ describe("who qualifies", () => {
     expect((await ticketsOf(ctx)).map((t) => t.userId)).toEqual([agents[1], null, null]);
   });
 
+  test("a snoozed waiting ticket is left alone until it wakes, then given to a member", async () => {
+    const { ctx, admin, customerWrites, agents } = await setup("round_robin", 0, ["offline"]);
+    await customerWrites();
+    const [ticket] = await ticketsOf(ctx);
+    const until = new Date(ctx.clock.now() + 3_600_000).toISOString();
+    const snoozed = await call(ctx.app, "POST", `/api/tickets/${ticket!.id}/snooze`, { token: admin, body: { until } });
+    expect(snoozed.status).toBe(200);
+    await setAvailability(ctx, admin, agents[0]!, "online");
+    expect((await ticketsOf(ctx)).map((t) => t.status)).toEqual(["pending"]);
+    await call(ctx.app, "DELETE", `/api/tickets/${ticket!.id}/snooze`, { token: admin });
+    await assignmentsSettled(ctx.deps);
+    expect((await ticketsOf(ctx)).map((t) => [t.status, t.userId])).toEqual([["open", agents[0]]]);
+  });
+
   test("a member at the cap who closes a ticket is given the oldest waiting one", async () => {
     const { ctx, admin, customerWrites, agents } = await setup("round_robin", 1, ["online"]);
     for (let i = 0; i < 3; i++) await customerWrites();

@@ -8,6 +8,7 @@ import { Checkbox, ColorField, Input, ruleError, Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
+import { NO_SLA, QueueSlaFields, slaOfQueue } from "./QueueSlaFields";
 import type { ChatbotOption, NewQueue, Queue, QueueAssignment } from "../../src/shared/contracts";
 
 type Path = number[];
@@ -60,6 +61,7 @@ export function QueueModal({
     maxOpenPerAgent: "0",
   });
   const [tree, setTree] = useState<ChatbotOption[]>([]);
+  const [sla, setSla] = useState(NO_SLA);
   const [users, setUsers] = useState<{ id: number; name: string }[]>([]);
   const [submitted, setSubmitted] = useState(false);
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "color", "maxOpenPerAgent"]);
@@ -85,6 +87,7 @@ export function QueueModal({
           maxOpenPerAgent: String(q.maxOpenPerAgent),
         });
         setTree(normalise(q.chatbots));
+        setSla(slaOfQueue(q));
         setLoaded(true);
       })
       .catch((error) => toast("error", errorText(t, error)));
@@ -103,6 +106,7 @@ export function QueueModal({
         // Not a number: sent as null, which the server refuses naming the field.
         maxOpenPerAgent: Number(form.maxOpenPerAgent),
         chatbots: tree,
+        ...sla,
       };
       const saved = queueId
         ? await callApi("PUT /queue/:id", { params: { id: queueId }, body })
@@ -159,6 +163,7 @@ export function QueueModal({
           maxLength={5}
         />
       </div>
+      <QueueSlaFields value={sla} onChange={setSla} />
       <fieldset className="admin-checks">
         <legend>{t("admin.queues.options")}</legend>
         <OptionList list={tree} path={[]} setTree={setTree} users={users} showErrors={submitted} />

@@ -15,6 +15,9 @@ export const queues = pgTable("queues", {
     .default("manual"),
   /** The most open tickets of this queue a rule gives one agent; 0 = no cap. */
   maxOpenPerAgent: integer("max_open_per_agent").notNull().default(0),
+  /** SLA targets in minutes, 0 = none: an agent's first reply to the customer, the resolve (see tickets' SLA). */
+  firstResponseMinutes: integer("first_response_minutes").notNull().default(0),
+  resolutionMinutes: integer("resolution_minutes").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -21,6 +21,8 @@ const option = schemaOf<ChatbotOptionInput>()(
   t.Recursive((self) => t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) })),
 );
 const options = t.Array(option, { maxItems: 50 });
+/** An SLA target: whole minutes up to a year, 0 = none. */
+const slaMinutes = t.Integer({ minimum: 0, maximum: 525_600 });
 
 export namespace QueueModel {
   /** A chatbot option and its nested options. */
@@ -34,6 +36,8 @@ export namespace QueueModel {
       assignment: t.Optional(oneOf(QUEUE_ASSIGNMENTS)),
       maxOpenPerAgent: t.Optional(t.Integer({ minimum: 0, maximum: 10000 })),
       chatbots: t.Optional(options),
+      firstResponseMinutes: t.Optional(slaMinutes),
+      resolutionMinutes: t.Optional(slaMinutes),
     }),
   );
   export type Create = NewQueue;

@@ -52,6 +52,7 @@ export async function createQueue(deps: AppDeps, input: QueueModel.Create) {
           greetingMessage: input.greetingMessage ?? "",
           assignment: input.assignment ?? "manual",
           maxOpenPerAgent: input.maxOpenPerAgent ?? 0,
+          ...slaTargets(input),
         })
         .returning({ id: queues.id }),
     );
@@ -61,6 +62,14 @@ export async function createQueue(deps: AppDeps, input: QueueModel.Create) {
   const queue = await showQueue(deps.db, id);
   deps.events.emit("queue.updated", { queue });
   return queue;
+}
+
+/** The SLA targets the input sets (see QueueDto). */
+function slaTargets({ firstResponseMinutes, resolutionMinutes }: QueueModel.Update) {
+  return {
+    ...(firstResponseMinutes !== undefined ? { firstResponseMinutes } : {}),
+    ...(resolutionMinutes !== undefined ? { resolutionMinutes } : {}),
+  };
 }
 
 /** PUT /queue/:id: options are upserted by id and missing ones deleted with their subtrees; absent `chatbots` leaves them. */
@@ -75,6 +84,7 @@ export async function updateQueue(deps: AppDeps, id: number, input: QueueModel.U
       ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
       ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
       ...(input.maxOpenPerAgent !== undefined ? { maxOpenPerAgent: input.maxOpenPerAgent } : {}),
+      ...slaTargets(input),
     };
     if (Object.keys(set).length) await tx.update(queues).set(set).where(eq(queues.id, id));
     if (input.chatbots) await syncOptions(tx, { queueId: id }, input.chatbots);

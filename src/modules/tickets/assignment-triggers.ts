@@ -11,8 +11,8 @@ export function assignmentsSettled(deps: AppDeps): Promise<void> {
 }
 
 /**
- * Someone may now qualify for the tickets waiting in a queue: a member came online or was added to it, the queue's
- * rule or cap changed, an open ticket was deleted. Each node follows its own events (the node where the change
+ * Someone may now qualify for the tickets waiting in a queue, or one is back in it: a member came online or was
+ * added to it, the queue's rule or cap changed, an open ticket was deleted, a waiting ticket woke from a snooze. Each node follows its own events (the node where the change
  * happened assigns; the queue's lock keeps two from giving a ticket twice).
  */
 export function followAssignmentTriggers(deps: AppDeps) {
@@ -35,6 +35,11 @@ function queuesWhereSomeoneMayQualify({ name, payload }: DomainEvent): number[] 
       return payload.user.availability === "online" ? payload.user.queues.map((q) => q.id) : [];
     case "queue.updated":
       return [payload.queue.id];
+    case "ticket.event": {
+      // A snoozed ticket that comes back still waiting in its queue.
+      const { kind, to } = payload.event;
+      return kind === "woken" && to.status === "pending" && !to.user && to.queue ? [to.queue.id] : [];
+    }
     case "ticket.deleted":
       return payload.ticket.status === "open" && payload.ticket.queueId != null ? [payload.ticket.queueId] : [];
     default:

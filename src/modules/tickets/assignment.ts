@@ -108,8 +108,8 @@ async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assigned | 
 }
 
 /**
- * The two tickets of the queue that have waited longest for an agent: pending and nobody's, and no longer in the
- * chatbot's hands where the queue has chatbot options (a queue without them has nothing to ask first).
+ * The two tickets of the queue that have waited longest for an agent: pending, nobody's, not snoozed, and no
+ * longer in the chatbot's hands where the queue has chatbot options (a queue without them has nothing to ask first).
  */
 const waitingIn = (db: Reader, asksFirst: boolean) => (asksFirst ? waitingAfterChatbot : waiting)(db);
 
@@ -123,6 +123,7 @@ const waitingQuery = (asksFirst: boolean) =>
           eq(tickets.queueId, sql.placeholder("queueId")),
           eq(tickets.status, "pending"),
           isNull(tickets.userId),
+          isNull(tickets.snoozedUntil),
           asksFirst ? eq(tickets.isBot, false) : undefined,
         ),
       )

@@ -81,6 +81,8 @@ export type {
   TicketDto,
   TicketListQuery,
   TicketPageDto,
+  TicketSla,
+  SlaTarget,
   TicketStatus,
   TicketTags,
 } from "./tickets";

@@ -17,6 +17,10 @@ export interface QueueDto {
   assignment: QueueAssignment;
   /** The most open tickets of the queue a rule gives one agent; 0 = no cap. */
   maxOpenPerAgent: number;
+  /** SLA target for an agent's first reply to the customer, in minutes; 0 = none. */
+  firstResponseMinutes: number;
+  /** SLA target for resolving a ticket (from its creation or reopening), in minutes; 0 = none. */
+  resolutionMinutes: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -78,6 +82,9 @@ export interface NewQueue {
   /** 0 (no cap) when absent on creation. */
   maxOpenPerAgent?: number;
   chatbots?: ChatbotOptionInput[];
+  /** SLA targets in minutes (0 = none, the default). */
+  firstResponseMinutes?: number;
+  resolutionMinutes?: number;
 }
 
 /** PUT /queue/:id: the fields that change. */
