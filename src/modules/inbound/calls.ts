@@ -10,6 +10,7 @@ import type { BotActions } from "./bot";
 import { currentContact, findOrCreateContact } from "../contacts/find-or-create";
 import type { InboundPipeline } from "./pipeline";
 import { findOrCreateTicket } from "../tickets/find-or-create";
+import { assignReopened } from "../tickets/assignment";
 
 /** The auto message sent to callers when calls are disabled. */
 export const CALLS_DISABLED_TEXT =
@@ -54,12 +55,14 @@ export class CallHandler {
     let contact = await findOrCreateContact(deps, { address: call.from, isGroup: false });
     await this.pipeline.runForChat(contact.id, connectionId, async () => {
       contact = await currentContact(deps, contact);
-      const { ticket } = await findOrCreateTicket(deps, {
+      const found = await findOrCreateTicket(deps, {
         contactId: contact.id,
         whatsappId: connectionId,
         isGroup: false,
         cause: "customer",
       });
+      await assignReopened(deps, found);
+      const { ticket } = found;
       const stored = await storeMessage(deps, {
         whatsappId: connectionId,
         wid: call.id,

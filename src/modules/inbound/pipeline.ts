@@ -20,7 +20,7 @@ import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
 import { KeyedLanes } from "../../shared/lanes";
 import { findOrCreateTicket } from "../tickets/find-or-create";
-import { assignWaiting, isWaiting } from "../tickets/assignment";
+import { assignReopened } from "../tickets/assignment";
 import { wakeTicket } from "../tickets/snooze";
 import { takeSurveyAnswer } from "../tickets/csat";
 import { announceTicketEvents } from "../tickets/history-dtos";
@@ -135,9 +135,8 @@ export class InboundPipeline {
       });
       if (!written) return;
       const { ticket, stored } = written;
-      // Reopened in its queue without an agent: the queue's rule may give it one before the bot stage.
-      if ("change" in written && written.change === "reopened" && isWaiting(ticket))
-        await assignWaiting(deps, ticket.queueId!);
+      // Before the bot stage: a ticket given to an agent has no bot to answer.
+      await assignReopened(deps, written);
       if (message.fromMe || message.isGroup || message.kind === "waiting" || "surveyAnswer" in written) return;
       if (!stored.created && !stored.replaced) return;
       const fresh = (await findTicket(deps.db, ticket.id))!;

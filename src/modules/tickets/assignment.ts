@@ -58,6 +58,14 @@ export async function assignAfterChange(
     await assignWaiting(deps, after.queueId!);
 }
 
+/**
+ * After a message or a call found its chat's ticket: one it reopened, back in its queue without an agent, goes to
+ * the queue's rule. Outside the transaction that reopened it (the inbound batch's), so no queue's lock is held there.
+ */
+export async function assignReopened(deps: AppDeps, found: { ticket: TicketRow; change?: string | null }) {
+  if (found.change === "reopened" && isWaiting(found.ticket)) await assignWaiting(deps, found.ticket.queueId!);
+}
+
 interface Assigned {
   before: TicketRow;
   event: TicketEventRow;
