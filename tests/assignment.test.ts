@@ -1,5 +1,8 @@
 // @engine each
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { one } from "../src/db/client";
 import { contacts, ticketEvents, tickets, users } from "../src/db/tables";
@@ -124,6 +127,21 @@ describe("round-robin", () => {
     await customerWrites();
     await customerWrites();
     expect((await ticketsOf(ctx)).map((t) => t.userId)).toEqual([a, b, c, a]);
+  });
+
+  test("the turn is kept in the database: after a restart the next ticket goes to the member whose turn it is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-assignment-"));
+    const paths = { dataDir: dir, databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") };
+    const { queue, agents, customerWrites } = await setup("round_robin", 0, undefined, await makeTestApp(paths));
+    await customerWrites();
+    await customerWrites();
+    const after = await makeTestApp(paths);
+    const contact = await one(after.db.insert(contacts).values({ name: "Bia", number: "5511955554444" }).returning());
+    await after.db
+      .insert(tickets)
+      .values({ contactId: contact.id, status: "pending", queueId: queue.id, isBot: false });
+    expect(await assignWaiting(after.deps, queue.id)).toBe(1);
+    expect((await ticketsOf(after)).map((t) => t.userId)).toEqual([agents[0], agents[1], agents[2]]);
   });
 
   test("the assignment is in the ticket's history with its rule, and the agent's own room hears the ticket open", async () => {
