@@ -156,12 +156,13 @@ export function useChatHistory(ticketId: number, initial: MessagePage | null | u
     };
   }, []);
 
-  // A message a search jumped to is brought into view once it is rendered (older pages may have just loaded).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` re-renders the list, which moves the message
+  // A message a search jumped to is brought into view once it is rendered (older pages may have just loaded, and
+  // their history separators may arrive after their messages, moving it again).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` and `events` re-render the list, which moves the message
   useLayoutEffect(() => {
     if (focused == null) return;
     list.current?.querySelector(`[data-message-id="${focused}"]`)?.scrollIntoView({ block: "center" });
-  }, [focused, messages]);
+  }, [focused, messages, events]);
 
   /** Loads older pages until message `id` is in the history, then scrolls to it and highlights it. */
   const focusMessage = useCallback(
