@@ -228,6 +228,14 @@ describe("GET /api/reports/summary", () => {
     ]);
   });
 
+  test("takes plain dates as whole local days", async () => {
+    const { ctx, admin } = await setup();
+    const byDay = await summary(ctx, admin.token, "from=2026-03-02&to=2026-03-03");
+    expect(byDay.json.from).toBe("2026-03-02T03:00:00.000Z");
+    expect(byDay.json.to).toBe("2026-03-04T03:00:00.000Z");
+    expect(byDay.json.agents).toEqual((await summary(ctx, admin.token)).json.agents);
+  });
+
   test("defaults to the last 7 local days, today included, up to now", async () => {
     const { ctx, admin } = await setup();
     ctx.clock.t = Date.parse("2026-03-04T12:00:00Z");

@@ -1,6 +1,6 @@
 import { FieldError } from "../../errors";
 import { isWithinDateBounds } from "../../shared/date-bounds";
-import { dayRangeOf, localDay } from "../tickets/day-range";
+import { dayRangeOf, dayRangeParam, localDay } from "../tickets/day-range";
 
 const DAY_MS = 24 * 3600_000;
 const MAX_DAYS = 366;
@@ -23,20 +23,26 @@ export interface ReportDaySlot {
 }
 
 /**
- * The span of `from`/`to` (ISO instants): by default from the local midnight six days before today to now (the
+ * The span of `from`/`to`: ISO instants, or local days (`YYYY-MM-DD`: from that day's midnight, to the end of that
+ * day, in `timeZone`); by default from the local midnight six days before today to now (the
  * last 7 days, today included). `from` after `to` → 400 on `from`; over 366 days or an invalid instant → 400 on
  * the field.
  */
 export function reportSpan(from: string | undefined, to: string | undefined, now: number, timeZone: string) {
-  const end = to === undefined ? now : instant(to, "to");
+  const end = to === undefined ? now : instant(to, "to", timeZone, 1);
   const start =
-    from === undefined ? dayRangeOf(end - 1, timeZone)[0] - (DEFAULT_DAYS - 1) * DAY_MS : instant(from, "from");
+    from === undefined
+      ? // Midnight of the day whose noon is six days before today's: right across a change of clock too.
+        dayRangeOf(dayRangeOf(end - 1, timeZone)[0] - (DEFAULT_DAYS - 1.5) * DAY_MS, timeZone)[0]
+      : instant(from, "from", timeZone, 0);
   if (start > end) throw new FieldError("from", "invalid", "From must not be after to");
   if (end - start > MAX_DAYS * DAY_MS) throw new FieldError("to", "max", "The range may not exceed 366 days");
   return { start, end, days: daysOf(start, end, timeZone) };
 }
 
-function instant(value: string, field: string): number {
+/** The instant `value` names; a plain date, its local day's start (`bound` 0) or end (1). */
+function instant(value: string, field: string, timeZone: string, bound: 0 | 1): number {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return dayRangeParam(value, timeZone, field)[bound];
   const t = Date.parse(value);
   if (!isWithinDateBounds(t)) throw new FieldError(field, "date");
   return t;
