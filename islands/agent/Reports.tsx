@@ -55,29 +55,21 @@ export default function Reports({ initial, admin }: { initial: ReportData; admin
           <span>{t("agent.reports.to")}</span>
           <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <label className="field">
-          <span>{t("agent.reports.queue")}</span>
-          <select value={queueId} onChange={(e) => setQueueId(e.target.value)}>
-            <option value="">{t("agent.reports.allQueues")}</option>
-            {initial.queues.map((q) => (
-              <option key={q.queueId} value={q.queueId}>
-                {q.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label={t("agent.reports.queue")}
+          all={t("agent.reports.allQueues")}
+          value={queueId}
+          onChange={setQueueId}
+          options={initial.queues.map((q) => ({ id: q.queueId, name: q.name }))}
+        />
         {admin && (
-          <label className="field">
-            <span>{t("agent.reports.agent")}</span>
-            <select value={userId} onChange={(e) => setUserId(e.target.value)}>
-              <option value="">{t("agent.reports.allAgents")}</option>
-              {initial.agents.map((a) => (
-                <option key={a.userId} value={a.userId}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Choice
+            label={t("agent.reports.agent")}
+            all={t("agent.reports.allAgents")}
+            value={userId}
+            onChange={setUserId}
+            options={initial.agents.map((a) => ({ id: a.userId, name: a.name }))}
+          />
         )}
         <div className="report-actions">
           <button type="submit" className="button primary" disabled={busy}>
@@ -101,6 +93,29 @@ export default function Reports({ initial, admin }: { initial: ReportData; admin
       </div>
       <Heatmap heatmap={data.heatmap} />
     </div>
+  );
+}
+
+/** A filter's select: every one, or one of `options`. */
+function Choice(p: {
+  label: string;
+  all: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: { id: number; name: string }[];
+}) {
+  return (
+    <label className="field">
+      <span>{p.label}</span>
+      <select value={p.value} onChange={(e) => p.onChange(e.target.value)}>
+        <option value="">{p.all}</option>
+        {p.options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
