@@ -5,7 +5,7 @@ import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { recordTicketEvents, type TicketChange } from "../src/modules/tickets/history";
 import { parseCsv } from "../src/shared/csv";
 import type { ReportedKind } from "../src/modules/tickets/report-events";
-import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { BASE, call, createSandboxConnection, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const Z = (iso: string) => new Date(`${iso}Z`);
 /** Monday 2 and Tuesday 3 March 2026 in São Paulo (UTC−3): [03:00Z on the 2nd, 03:00Z on the 4th). */
@@ -350,5 +350,23 @@ describe("GET /api/reports/summary.csv", () => {
       ...json.queues.map((q: Record<string, unknown>) => ["queue", String(q.queueId), q.name, ...figures(q)]),
     ]);
     expect(keys).toContain("firstResponseP90Seconds");
+  });
+});
+
+describe("/reports page", () => {
+  test("renders the agent's own figures for the default span, in Spanish, with the drawer's link", async () => {
+    const { ctx, ana } = await setup();
+    ctx.clock.t = Date.parse("2026-03-04T12:00:00Z");
+    const res = await ctx.app.handle(
+      new Request(`${BASE}/reports`, { headers: { cookie: ana.cookie, "accept-language": "es" } }),
+    );
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain("Informes");
+    expect(html).toContain('href="/reports"');
+    const props = islandProps(html, "AgentReports");
+    expect(props.admin).toBe(false);
+    // The last 7 days also hold ticket 4, created for Ana on the 4th, and her message of that moment.
+    expect(props.initial.agents).toEqual([{ userId: ana.user.id, name: "Ana", ...ANA, created: 2, messagesSent: 5 }]);
   });
 });
