@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useState } from "react";
-import { can } from "../src/shared/permissions";
+import { can, isAdmin } from "../src/shared/permissions";
 import { ContactDrawer } from "./agent/ContactDrawer";
 import { ScheduleModal } from "./agent/ScheduleModal";
 import { TagEditor } from "./agent/TagEditor";
@@ -73,6 +73,8 @@ function Chat({ ticketId, userId, initial }: Props) {
   const [searching, setSearching] = useState(false);
   const mounted = useMounted();
   const canDelete = mounted && can(getBoot()?.user?.profile, "ticket-options:deleteTicket");
+  const canSnooze =
+    mounted && ticket?.status !== "closed" && (ticket?.userId === userId || isAdmin(getBoot()?.user?.profile));
 
   const isOpen = ticket?.status === "open";
   const name = ticket?.contact?.name || ticket?.contact?.number || "";
@@ -91,7 +93,10 @@ function Chat({ ticketId, userId, initial }: Props) {
         ticket={ticket}
         name={name}
         canDelete={canDelete}
+        canSnooze={canSnooze}
         onStatus={(status) => void actions.setStatus(status)}
+        onSnooze={(until) => void actions.snooze(until)}
+        onUnsnooze={() => void actions.unsnooze()}
         onCall={() => void actions.startCall()}
         onDialog={setDialog}
         onSearch={() => setSearching(true)}
@@ -116,7 +121,9 @@ function Chat({ ticketId, userId, initial }: Props) {
           }}
         />
       )}
-      {dialog === "contact" && ticket?.contact && <ContactDrawer contactId={ticket.contact.id} onClose={close} />}
+      {dialog === "contact" && ticket?.contact && (
+        <ContactDrawer contactId={ticket.contact.id} csat={ticket.csat} onClose={close} />
+      )}
       {dialog === "schedule" && ticket?.contact && (
         <ScheduleModal
           value={null}

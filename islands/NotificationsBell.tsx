@@ -6,7 +6,7 @@ import { lastMessageText } from "./lib/last-message";
 import { MenuButton } from "./lib/menu-button";
 import { join, on } from "./lib/socket";
 import { isPlainClick, openTicket } from "./lib/ticket-nav";
-import type { Ticket } from "../src/shared/contracts";
+import type { SlaTarget, Ticket } from "../src/shared/contracts";
 
 /** A short two-tone chime made with Web Audio (no sound file to ship); silent until the page has had a user gesture. */
 function chime() {
@@ -41,6 +41,8 @@ function chime() {
 export default function NotificationsBell({ userId }: { userId: number }) {
   const t = useT();
   const [items, setItems] = useState<Ticket[]>([]);
+  // Tickets past an SLA target: only admins' sockets hear of them.
+  const [breaches, setBreaches] = useState<{ ticket: Ticket; target: SlaTarget }[]>([]);
 
   useEffect(() => {
     join({ type: "joinNotification" });
@@ -65,11 +67,16 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       if (p.action === "updateUnread") drop(p.ticketId);
       else if (p.action === "update" && (p.ticket.unreadMessages === 0 || !mine(p.ticket))) drop(p.ticket.id);
     });
+    const offBreach = on("slaBreach", (p) => {
+      setBreaches((prev) => [p, ...prev.filter((x) => x.ticket.id !== p.ticket.id)]);
+      notify(p.ticket, t(`menu.slaBreached.${p.target}`), p.ticket.contact?.name ?? "");
+    });
     return () => {
       offMsg();
       offTicket();
+      offBreach();
     };
-  }, [userId]);
+  }, [userId, t]);
 
   function askPermission() {
     // Asking from a click (a user gesture) is what browsers expect for the permission prompt.
@@ -85,13 +92,30 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       button={
         <>
           <Icon name="bell" />
-          {items.length > 0 && <span className="badge">{items.length}</span>}
+          {items.length + breaches.length > 0 && <span className="badge">{items.length + breaches.length}</span>}
         </>
       }
       onToggle={askPermission}
       menu={(close) => (
         <>
-          {items.length === 0 && <p className="menu-empty">{t("menu.noNotifications")}</p>}
+          {items.length + breaches.length === 0 && <p className="menu-empty">{t("menu.noNotifications")}</p>}
+          {breaches.map(({ ticket, target }) => (
+            <a
+              key={`sla-${ticket.id}`}
+              className="menu-row sla-breached"
+              href={`/tickets/${ticket.id}`}
+              onClick={(e) => {
+                setBreaches((prev) => prev.filter((x) => x.ticket.id !== ticket.id));
+                if (!isPlainClick(e)) return;
+                e.preventDefault();
+                close();
+                openTicket(ticket.id);
+              }}
+            >
+              <strong>{ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`}</strong>
+              <span>{t(`menu.slaBreached.${target}`)}</span>
+            </a>
+          ))}
           {items.map((i) => (
             <a
               key={i.id}

@@ -8,6 +8,7 @@ import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
 import { usePageVisible } from "./lib/page-visible";
 import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
+import { on } from "./lib/socket";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
@@ -67,6 +68,14 @@ export default function TicketsManager({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new open ticket means a new address to write into
   useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch, selectedId]);
   useEffect(openTicketLinksInPlace, []);
+  // A snoozed ticket of this agent's came back (its time came, or the customer wrote).
+  useEffect(
+    () =>
+      on("ticketWoken", ({ ticket }) =>
+        toast("info", t("chat.snooze.woken", { id: ticket.id, name: ticket.contact?.name ?? "" })),
+      ),
+    [t],
+  );
 
   const base = { showAll, queueIds };
   // The profile is read when socket events arrive, in the browser only; the list's own queues are the agent's.
@@ -74,6 +83,8 @@ export default function TicketsManager({
   const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
   const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
   const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
+  // Snoozed tickets of every status, fetched afresh each time the sub-tab is shown.
+  const snoozed = useTicketList({ ...base, snoozed: true }, viewer, tab === "open" && sub === "snoozed");
   const searchQuery: TicketListFilter = { showAll: true, queueIds, searchParam, tags: tagIds };
   const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
 
@@ -81,7 +92,8 @@ export default function TicketsManager({
     if (tab !== "search" || tags) return;
     api<QueueOption[]>("/tags/list").then(setTags, () => setTags([]));
   }, [tab, tags]);
-  const current = tab === "open" ? (sub === "open" ? open : pending) : tab === "closed" ? closed : found;
+  const inService = { open, pending, snoozed }[sub];
+  const current = tab === "open" ? inService : tab === "closed" ? closed : found;
   useAltArrows(
     current.tickets.map((ticket) => ticket.id),
     selectedId,
@@ -146,6 +158,7 @@ export default function TicketsManager({
         <div className="tabs sub-tabs" role="tablist">
           {subButton("open", t("tickets.tabs.assigned"), open.count)}
           {subButton("pending", t("tickets.tabs.pending"), pending.count)}
+          {subButton("snoozed", t("tickets.tabs.snoozed"), sub === "snoozed" ? snoozed.count : 0)}
         </div>
       )}
       <ul className="ticket-list" onScroll={onScroll} aria-busy={current.loading}>

@@ -21,6 +21,7 @@ import { JobRunner } from "./jobs/runner";
 import type { Logger } from "./log";
 import { resumeInterruptedRecipients, startBulk, wakeRecipients } from "./modules/bulk/recipients";
 import { startSchedules } from "./modules/schedules/jobs";
+import { handleWakeJobs } from "./modules/tickets/snooze";
 import { KeyedLanes } from "./shared/lanes";
 import { connectionRecords } from "./modules/connections/records";
 import { createIngest } from "./modules/inbound/ingest";
@@ -133,6 +134,7 @@ export async function composeDeps(opts: {
     });
   startBulk(deps);
   await startSchedules(deps);
+  handleWakeJobs(deps);
   return { deps, db, channels, sandbox, sandboxNetwork, leases };
 }
 

@@ -7,6 +7,7 @@ import { scheduleAutoClose } from "./modules/tickets/auto-close";
 import { scheduleBackups } from "./ops/backup-job";
 import { scheduleWebhookPrune } from "./modules/webhooks/wiring";
 import { scheduleAvailability } from "./modules/users/availability";
+import { scheduleSlaSweep } from "./modules/tickets/sla-sweep";
 import { createLogger } from "./log";
 import { ensureFirstAdmin } from "./modules/auth/service";
 import { keepRunningOnUncaughtErrors } from "./process-guards";
@@ -49,6 +50,7 @@ async function main() {
   await jobs.prune();
   await scheduleWebhookPrune(deps);
   await scheduleAvailability(deps);
+  await scheduleSlaSweep(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
   // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).

@@ -85,6 +85,7 @@ const MISSING: { [R in WithRequiredField]: Missing<R> } = {
   "POST /tags": { params: {}, missing: "name", rest: { color: "#eee" } },
   "POST /tags/sync": { params: {}, missing: "tags", rest: { ticketId: 1 } },
   "POST /tickets": { params: {}, missing: "contactId", rest: { status: "open" } },
+  "POST /tickets/:id/snooze": { params: { id: 1 }, missing: "until", rest: {} },
   "POST /users": { params: {}, missing: "password", rest: { name: "Ana", email: "ana@example.com" } },
   "PUT /users/:id/availability": { params: { id: 1 }, missing: "availability", rest: {} },
   "POST /webhooks": { params: {}, missing: "events", rest: { url: "https://example.com/hook" } },

@@ -16,7 +16,7 @@ import { createLogger } from "../src/log";
 import { hashPassword } from "../src/modules/auth/passwords";
 import { insertUser } from "../src/modules/users/service";
 import { type RealtimeHub, RecordingHub } from "../src/realtime/hub";
-import { connectionQueues, connections, type ConnectionRow } from "../src/db/tables";
+import { connectionQueues, connections, type ConnectionRow, queues } from "../src/db/tables";
 import { eq } from "drizzle-orm";
 import type { Role } from "../src/shared/permissions";
 import { LOOPBACK } from "../src/shared/ip-ranges";
@@ -220,7 +220,10 @@ let connectionSeq = 0;
 export async function createSandboxConnection(
   ctx: TestContext<RealtimeHub>,
   opts: Partial<
-    Pick<ConnectionRow, "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault">
+    Pick<
+      ConnectionRow,
+      "name" | "greetingMessage" | "farewellMessage" | "outOfWorkMessage" | "isDefault" | "csatEnabled" | "csatMessage"
+    >
   > & { queueIds?: number[]; scan?: boolean } = {},
 ): Promise<ConnectionRow> {
   const { queueIds = [], scan = true, ...fields } = opts;
@@ -315,4 +318,18 @@ export function islandProps(html: string, name: string) {
 /** A payload for tests of who hears a frame, not of what it says: any shape, accepted for every event. */
 export function stubPayload(fields: object): never {
   return fields as never;
+}
+
+/** Queues Sales and Support, an admin Ada and an agent Ana of Sales: the cast of the ticket-history tests. */
+export async function salesAndSupport(ctx: TestContext) {
+  const [sales, support] = await ctx.db
+    .insert(queues)
+    .values([
+      { name: "Sales", color: "#1e88e5" },
+      { name: "Support", color: "#43a047" },
+    ])
+    .returning();
+  const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
+  const agent = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+  return { sales: sales!, support: support!, admin, agent };
 }

@@ -27,6 +27,7 @@ const event = (fields: Partial<TicketEvent>): TicketEvent => ({
   actor: ana,
   from: side({}),
   to: side({}),
+  value: null,
   ...fields,
 });
 
@@ -69,7 +70,19 @@ describe("what a change of the ticket reads as in the chat", () => {
 
   test("the creation is not shown (the ticket separator stands there), nor kinds the chat does not know yet", () => {
     expect(ticketEventText(en, event({ kind: "created" }))).toBeNull();
-    expect(ticketEventText(en, event({ kind: "rated" }))).toBeNull();
+    expect(ticketEventText(en, event({ kind: "first_response", value: 60_000 }))).toBeNull();
+  });
+
+  test("snoozes, wake-ups and ratings say who or what brought them", () => {
+    const text = (fields: Partial<TicketEvent>) => ticketEventText(en, event(fields));
+    expect(text({ kind: "snoozed" })).toBe("Snoozed by Ana");
+    expect(text({ kind: "woken", actor: null, cause: "system" })).toBe("Back from snooze");
+    expect(text({ kind: "woken", actor: null, cause: "customer" })).toBe("Back from snooze: the customer wrote");
+    expect(text({ kind: "woken" })).toBe("Unsnoozed by Ana");
+    expect(text({ kind: "rated", actor: null, cause: "customer", value: 4 })).toBe("Rated 4/5 by the customer");
+    expect(ticketEventText(i18nFor("pt").t, event({ kind: "rated", actor: null, value: 5 }))).toBe(
+      "Avaliado com 5/5 pelo cliente",
+    );
   });
 
   test("in Portuguese and Spanish", () => {

@@ -19,6 +19,15 @@ describe("ticketInList", () => {
     expect(ticketInList(ticket(), { showAll: true, tags: [] }, admin)).toBe(true);
   });
 
+  test("snoozed tickets are only in the Snoozed list, and that list holds nothing else", () => {
+    const snoozed = ticket({ status: "open", userId: 7, snoozedUntil: "2030-01-01T09:00:00.000Z" });
+    const awake = ticket({ status: "open", userId: 7, snoozedUntil: null });
+    expect(ticketInList(snoozed, { status: "open" }, agent)).toBe(false);
+    expect(ticketInList(snoozed, { snoozed: true }, agent)).toBe(true);
+    expect(ticketInList(awake, { snoozed: true }, agent)).toBe(false);
+    expect(ticketInList(awake, { status: "open" }, agent)).toBe(true);
+  });
+
   test("the status tab keeps only tickets in that status", () => {
     expect(ticketInList(ticket({ status: "open", userId: 7 }), { status: "open" }, agent)).toBe(true);
     expect(ticketInList(ticket({ status: "pending" }), { status: "open" }, agent)).toBe(false);

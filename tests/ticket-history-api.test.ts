@@ -10,6 +10,7 @@ import {
   createUser,
   loginAs,
   makeTestApp,
+  salesAndSupport,
   sqliteOnly,
   type TestContext,
 } from "./helpers";
@@ -17,24 +18,16 @@ import { traceSqlite } from "./statement-trace";
 
 async function setup() {
   const ctx = await makeTestApp();
-  const [sales, support] = await ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5" },
-      { name: "Support", color: "#43a047" },
-    ])
-    .returning();
-  const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
-  const agent = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+  const { sales, support, admin, agent } = await salesAndSupport(ctx);
   const conn = await createSandboxConnection(ctx, { name: "Shop phone", isDefault: true });
   const contact = await one(ctx.db.insert(contacts).values({ name: "Rui", number: "5511955554444" }).returning());
   const ticket = await one(
     ctx.db
       .insert(tickets)
-      .values({ contactId: contact.id, status: "pending", queueId: sales!.id, whatsappId: conn.id })
+      .values({ contactId: contact.id, status: "pending", queueId: sales.id, whatsappId: conn.id })
       .returning(),
   );
-  return { ctx, sales: sales!, support: support!, admin, agent, conn, ticket };
+  return { ctx, sales, support, admin, agent, conn, ticket };
 }
 
 const eventsOf = (ctx: TestContext, token: string, ticketId: number, query = "") =>
@@ -86,6 +79,7 @@ describe("GET /api/tickets/:id/events", () => {
           actor: ana,
           from: { status: "pending", user: null, queue: { id: sales.id, name: "Sales" }, connection: shop },
           to: { status: "open", user: ana, queue: { id: sales.id, name: "Sales" }, connection: shop },
+          value: null,
         },
         {
           id: expect.any(Number),
@@ -96,6 +90,7 @@ describe("GET /api/tickets/:id/events", () => {
           actor: ada,
           from: { status: "open", user: ana, queue: { id: sales.id, name: "Sales" }, connection: shop },
           to: { status: "open", user: ada, queue: { id: support.id, name: "Support" }, connection: shop },
+          value: null,
         },
       ],
     });

@@ -7,6 +7,7 @@ describe("the ticket list's view in the address", () => {
     expect(parseListView(new URLSearchParams(""))).toEqual(DEFAULT_VIEW);
     expect(parseListView(new URLSearchParams("tab=closed"))).toEqual({ tab: "closed", sub: "open", search: "" });
     expect(parseListView(new URLSearchParams("sub=pending"))).toEqual({ tab: "open", sub: "pending", search: "" });
+    expect(parseListView(new URLSearchParams("sub=snoozed"))).toEqual({ tab: "open", sub: "snoozed", search: "" });
     expect(parseListView(new URLSearchParams("tab=search&q=Ana%20Lia"))).toEqual({
       tab: "search",
       sub: "open",

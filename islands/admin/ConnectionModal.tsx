@@ -34,7 +34,7 @@ export function ConnectionModal({
   onSaved: (c: Connection) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState(() => initial(connection, sandbox));
+  const [form, setForm] = useState(() => initial(connection, sandbox, t("csat.defaultMessage", { name: "{{name}}" })));
   const [queues, setQueues] = useState<Queue[]>([]);
   const [daysError, setDaysError] = useState<string | null>(null);
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name"]);
@@ -114,6 +114,19 @@ export function ConnectionModal({
           maxLength={30000}
         />
       ))}
+      <fieldset className="admin-checks">
+        <legend>{t("admin.connections.csat")}</legend>
+        <Checkbox label={t("admin.connections.csatEnabled")} checked={form.csatEnabled} onChange={set("csatEnabled")} />
+        {form.csatEnabled && (
+          <Input
+            label={t("admin.connections.csatMessage")}
+            value={form.csatMessage}
+            onChange={set("csatMessage")}
+            multiline
+            maxLength={30000}
+          />
+        )}
+      </fieldset>
       <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
       <fieldset className="admin-checks">
         <legend>{t("admin.connections.history")}</legend>

@@ -8,6 +8,7 @@ import { Checkbox, ColorField, Input, ruleError } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
+import { NO_SLA, QueueSlaFields, slaOfQueue } from "./QueueSlaFields";
 import type { ChatbotOption, NewQueue, Queue } from "../../src/shared/contracts";
 
 type Path = number[];
@@ -54,6 +55,7 @@ export function QueueModal({
   const t = useT();
   const [form, setForm] = useState({ name: "", color: "#1f7a5c", greetingMessage: "" });
   const [tree, setTree] = useState<ChatbotOption[]>([]);
+  const [sla, setSla] = useState(NO_SLA);
   const [users, setUsers] = useState<{ id: number; name: string }[]>([]);
   const [submitted, setSubmitted] = useState(false);
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name", "color"]);
@@ -73,6 +75,7 @@ export function QueueModal({
       .then((q) => {
         setForm({ name: q.name, color: q.color, greetingMessage: q.greetingMessage ?? "" });
         setTree(normalise(q.chatbots));
+        setSla(slaOfQueue(q));
         setLoaded(true);
       })
       .catch((error) => toast("error", errorText(t, error)));
@@ -88,6 +91,7 @@ export function QueueModal({
         color: form.color,
         greetingMessage: form.greetingMessage,
         chatbots: tree,
+        ...sla,
       };
       const saved = queueId
         ? await callApi("PUT /queue/:id", { params: { id: queueId }, body })
@@ -124,6 +128,7 @@ export function QueueModal({
         multiline
         maxLength={30000}
       />
+      <QueueSlaFields value={sla} onChange={setSla} />
       <fieldset className="admin-checks">
         <legend>{t("admin.queues.options")}</legend>
         <OptionList list={tree} path={[]} setTree={setTree} users={users} showErrors={submitted} />

@@ -14,8 +14,11 @@ export interface Form extends Required<Omit<NewConnection, Day | "isMultidevice"
   days: Required<Pick<NewConnection, Day>>;
 }
 
-/** Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on. */
-export function initial(c: Connection | null, sandbox: boolean): Form {
+/**
+ * Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on, the satisfaction survey off with
+ * `defaultSurvey` (in the interface's language) as its text.
+ */
+export function initial(c: Connection | null, sandbox: boolean, defaultSurvey: string): Form {
   return {
     name: c?.name ?? "",
     provider: c?.provider ?? (sandbox ? "sandbox" : "baileys"),
@@ -24,6 +27,8 @@ export function initial(c: Connection | null, sandbox: boolean): Form {
     farewellMessage: c?.farewellMessage ?? "",
     transferTicketMessage: c?.transferTicketMessage ?? "",
     outOfWorkMessage: c?.outOfWorkMessage ?? "",
+    csatEnabled: c?.csatEnabled ?? false,
+    csatMessage: c?.csatMessage || defaultSurvey,
     wavoip: c?.wavoip ?? "",
     defineWorkHours: c?.defineWorkHours ?? false,
     startWorkHour: c?.startWorkHour ?? "08:00",

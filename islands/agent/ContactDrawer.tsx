@@ -6,12 +6,24 @@ import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { toast } from "../lib/toast";
 import { ContactOptOuts } from "../bulk/ContactOptOuts";
+import type { Ticket } from "../../src/shared/contracts";
 import { ContactModal, type Contact } from "./ContactModal";
 
 type Full = Contact & { extraInfo: { id: number; name: string; value: string | null }[] };
 
-/** The chat's contact side drawer: photo, name, phone link, extra info and an edit button (a modal `<dialog>`). */
-export function ContactDrawer({ contactId, onClose }: { contactId: number; onClose: () => void }) {
+/**
+ * The chat's contact side drawer: photo, name, phone link, the ticket's satisfaction rating, extra info and an edit
+ * button (a modal `<dialog>`).
+ */
+export function ContactDrawer({
+  contactId,
+  csat,
+  onClose,
+}: {
+  contactId: number;
+  csat?: Ticket["csat"];
+  onClose: () => void;
+}) {
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const [contact, setContact] = useState<Full | null>(null);
@@ -54,6 +66,19 @@ export function ContactDrawer({ contactId, onClose }: { contactId: number; onClo
           <button type="button" className="button small" onClick={() => setEditing(true)}>
             {t("agent.contacts.edit")}
           </button>
+          {csat !== undefined && (
+            <dl className="extra-list csat-rating">
+              <div>
+                <dt>{t("agent.csat.title")}</dt>
+                <dd>
+                  {csat
+                    ? `${"⭐".repeat(csat.rating)} ${t("chat.csat.rating", { rating: csat.rating })}`
+                    : t("agent.csat.none")}
+                  {csat?.comment && <q>{csat.comment}</q>}
+                </dd>
+              </div>
+            </dl>
+          )}
           <ContactOptOuts contactId={contactId} />
           {contact.extraInfo.length > 0 && (
             <dl className="extra-list">

@@ -2,6 +2,7 @@ import type { Ticket } from "../../src/shared/contracts";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
+import { SnoozeMenu } from "./SnoozeMenu";
 
 export type ChatDialog = "transfer" | "delete" | "contact" | "schedule";
 
@@ -21,7 +22,10 @@ export function ChatHeader({
   ticket,
   name,
   canDelete,
+  canSnooze,
   onStatus,
+  onSnooze,
+  onUnsnooze,
   onCall,
   onDialog,
   onSearch,
@@ -30,7 +34,11 @@ export function ChatHeader({
   ticket: Ticket | null;
   name: string;
   canDelete: boolean;
+  /** The ticket is active and the user holds it or is an admin. */
+  canSnooze: boolean;
   onStatus: (status: Ticket["status"]) => void;
+  onSnooze: (until: Date) => void;
+  onUnsnooze: () => void;
   onCall: () => void;
   onDialog: (dialog: ChatDialog) => void;
   onSearch: () => void;
@@ -56,6 +64,13 @@ export function ChatHeader({
         {ticket && (
           <span className="chat-sub">
             {ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}
+            {ticket.snoozedUntil &&
+              ` · ${t("chat.snooze.until", { time: new Date(ticket.snoozedUntil).toLocaleString() })}`}
+            {ticket.csat && (
+              <span className="csat-note" title={ticket.csat.comment ?? undefined}>
+                {` · ⭐ ${t("chat.csat.rating", { rating: ticket.csat.rating })}`}
+              </span>
+            )}
           </span>
         )}
       </button>
@@ -70,6 +85,7 @@ export function ChatHeader({
           <Icon name="phone" />
         </button>
       )}
+      {ticket && canSnooze && <SnoozeMenu ticket={ticket} onSnooze={onSnooze} onUnsnooze={onUnsnooze} />}
       <div className="chat-actions">
         {actions.map((a) => (
           <button

@@ -22,6 +22,12 @@ export function ticketEventText(t: TFunction, e: TicketEvent): string | null {
       return e.cause === "auto_close" ? t("chat.history.resolvedAuto") : by("resolved");
     case "reopened":
       return e.cause === "customer" ? t("chat.history.reopenedByCustomer") : by("reopened");
+    case "snoozed":
+      return by("snoozed");
+    case "woken":
+      return e.cause === "customer" ? t("chat.history.wokenByCustomer") : by("woken");
+    case "rated":
+      return e.value != null ? t("chat.history.rated", { rating: e.value }) : null;
     default:
       return null;
   }

@@ -38,6 +38,25 @@ export function useTicketActions({
     }
   }
 
+  /** Parks the ticket until `until`: it leaves the lists, so the chat closes. */
+  async function snooze(until: Date) {
+    try {
+      await callApi("POST /tickets/:id/snooze", { params: { id: ticketId }, body: { until: until.toISOString() } });
+      openTicket(null);
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
+  async function unsnooze() {
+    try {
+      const updated = await callApi("DELETE /tickets/:id/snooze", { params: { id: ticketId } });
+      setTicket((prev) => ({ ...prev!, ...updated }));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
+
   async function deleteTicket() {
     leaving.current = true;
     try {
@@ -82,5 +101,5 @@ export function useTicketActions({
     }
   }
 
-  return { setStatus, deleteTicket, retry, startCall };
+  return { setStatus, snooze, unsnooze, deleteTicket, retry, startCall };
 }

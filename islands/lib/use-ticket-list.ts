@@ -5,7 +5,7 @@ import type { Ticket, TicketListQuery, TicketPageDto, Wire } from "../../src/sha
 import { ticketInList, type TicketListViewer } from "../../src/shared/ticket-filter";
 
 /** What a ticket list shows: the filters of GET /tickets it sets (the page is the list's own business). */
-export type TicketListFilter = Pick<TicketListQuery, "status" | "searchParam" | "tags"> &
+export type TicketListFilter = Pick<TicketListQuery, "status" | "searchParam" | "tags" | "snoozed"> &
   Required<Pick<TicketListQuery, "showAll" | "queueIds">>;
 
 export type Page = Wire<TicketPageDto>;
@@ -14,7 +14,7 @@ export type Page = Wire<TicketPageDto>;
 function matches(t: Ticket, q: TicketListFilter, viewer: TicketListViewer): boolean {
   // No queue picked sends no queue filter, so the server lists every queue the viewer may see.
   const queueIds = q.queueIds.length ? q.queueIds : undefined;
-  return ticketInList(t, { status: q.status, showAll: q.showAll, queueIds, tags: q.tags }, viewer);
+  return ticketInList(t, { status: q.status, showAll: q.showAll, queueIds, tags: q.tags, snoozed: q.snoozed }, viewer);
 }
 
 const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a.updatedAt);
@@ -40,7 +40,7 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
   shown.current = tickets;
 
   const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
-    const { status, searchParam, showAll, queueIds, tags } = query.current;
+    const { status, searchParam, showAll, queueIds, tags, snoozed } = query.current;
     // Later pages continue after the oldest ticket shown, which stays right while the socket moves rows around.
     const last = pageNumber > 1 ? shown.current.at(-1) : undefined;
     const filters: TicketListQuery = {
@@ -50,6 +50,7 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
       searchParam: searchParam || undefined,
       queueIds: queueIds.length ? queueIds : undefined,
       tags: tags?.length ? tags : undefined,
+      snoozed: snoozed || undefined,
       beforeUpdatedAt: last && Date.parse(last.updatedAt),
       beforeId: last?.id,
     };

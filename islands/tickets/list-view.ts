@@ -1,10 +1,10 @@
 /**
  * What the ticket list shows (tab, sub-tab, search text), kept in the page's query so a reload or a shared link
- * shows the same list: `?tab=closed`, `?sub=pending`, `?tab=search&q=ana`. The defaults leave the query empty.
+ * shows the same list: `?tab=closed`, `?sub=pending`, `?sub=snoozed`, `?tab=search&q=ana`. The defaults leave the query empty.
  */
 
 export type Tab = "open" | "closed" | "search";
-export type SubTab = "open" | "pending";
+export type SubTab = "open" | "pending" | "snoozed";
 
 export interface ListView {
   tab: Tab;
@@ -15,7 +15,7 @@ export interface ListView {
 export const DEFAULT_VIEW: ListView = { tab: "open", sub: "open", search: "" };
 
 const TABS: Tab[] = ["open", "closed", "search"];
-const SUB_TABS: SubTab[] = ["open", "pending"];
+const SUB_TABS: SubTab[] = ["open", "pending", "snoozed"];
 /** Longer text is cut, as the list's search parameter allows no more. */
 const MAX_SEARCH = 200;
 

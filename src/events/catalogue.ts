@@ -16,7 +16,7 @@ import type { QuickAnswerDto } from "../shared/contracts/quick-answers";
 import type { ScheduleDto } from "../shared/contracts/schedules";
 import type { TagDto } from "../shared/contracts/tags";
 import type { TicketEventDto } from "../shared/contracts/ticket-events";
-import type { TicketDto } from "../shared/contracts/tickets";
+import type { SlaTarget, TicketDto } from "../shared/contracts/tickets";
 import type { UserDto } from "../shared/contracts/users";
 
 type OptOutRow = typeof optOuts.$inferSelect;
@@ -74,8 +74,12 @@ export interface DomainEvents {
   "ticket.updated": { ticket: TicketDto; before?: TicketPlace };
   "ticket.deleted": { ticket: TicketPlace };
   "ticket.read": { ticket: TicketPlace };
+  /** The ticket passed its queue's SLA `target` (admins are told). */
+  "ticket.slaBreached": { ticket: TicketDto; target: SlaTarget };
   /** A change was recorded in the ticket's history. */
   "ticket.event": { event: TicketEventDto };
+  /** A snoozed ticket came back (its time came, or the customer wrote): its agent is told. */
+  "ticket.woken": { ticket: TicketDto; userId: number };
   "sandbox.changed": { change: SandboxChange };
 }
 

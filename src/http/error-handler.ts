@@ -4,7 +4,7 @@ import { AppError, FieldError } from "../errors";
 import { checkField, type FieldProblem, RULE_MESSAGES } from "../shared/validation";
 import { ruleOf } from "./fields";
 import { i18nFor } from "../i18n/server";
-import { LANG_COOKIE, pickLang } from "../i18n/shared";
+import { requestLang } from "./request-lang";
 import { FAMILY_ERROR_CODES } from "../shared/error-codes";
 
 interface Issue {
@@ -66,16 +66,10 @@ export function errorHandler(log: Logger) {
  */
 function translation(code: string, request: Request): { message?: string } {
   if (FAMILY_ERROR_CODES.has(code)) return {};
-  const lang = pickLang(
-    request.headers.get("accept-language"),
-    LANG_FROM_COOKIE.exec(request.headers.get("cookie") ?? "")?.[1],
-  );
   const key = `errors.${code}`;
-  const i18n = i18nFor(lang);
+  const i18n = i18nFor(requestLang(request));
   return i18n.exists(key) ? { message: i18n.t(key) } : {};
 }
-
-const LANG_FROM_COOKIE = new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([a-z]{2})`);
 
 function validation(field: string | undefined, problem: FieldProblem) {
   return { error: "VALIDATION", field, rule: problem.rule, message: problem.message };

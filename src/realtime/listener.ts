@@ -107,6 +107,10 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
       ];
     case "ticket.event":
       return [[`ticket:${p.event.ticketId}`, "ticketEvent", { action: "create", event: p.event }]];
+    case "ticket.slaBreached":
+      return [["admins", "slaBreach", { ticket: p.ticket, target: p.target }]];
+    case "ticket.woken":
+      return [[`user:${p.userId}`, "ticketWoken", { ticket: p.ticket }]];
   }
 }
 

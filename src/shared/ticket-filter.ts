@@ -10,6 +10,8 @@ export interface TicketListFilter {
   queueIds?: readonly number[];
   /** Only tickets carrying every one of these tags. */
   tags?: readonly number[];
+  /** Only the snoozed tickets, which every other list leaves out. */
+  snoozed?: boolean;
 }
 
 /** Who looks at the list: agents see their queues, queue-less tickets and tickets assigned to them. */
@@ -25,6 +27,7 @@ export interface ListedTicket {
   userId: number | null;
   queueId: number | null;
   tags: readonly { id: number }[];
+  snoozedUntil?: Date | string | null;
 }
 
 /**
@@ -37,6 +40,7 @@ export function ticketInList(ticket: ListedTicket, filter: TicketListFilter, vie
   const showAll = filter.showAll === true && can(viewer.profile, "tickets-manager:showall");
   if (!showAll && ticket.userId !== viewer.id && ticket.status !== "pending") return false;
   if (filter.status && ticket.status !== filter.status) return false;
+  if (Boolean(filter.snoozed) !== (ticket.snoozedUntil != null)) return false;
   return (filter.tags ?? []).every((id) => ticket.tags.some((tag) => tag.id === id));
 }
 

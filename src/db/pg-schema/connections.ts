@@ -17,6 +17,9 @@ export const connections = pgTable("whatsapps", {
   farewellMessage: text("farewell_message").notNull().default(""),
   transferTicketMessage: text("transfer_ticket_message").notNull().default(""),
   outOfWorkMessage: text("out_of_work_message").notNull().default(""),
+  /** After an agent resolves a ticket, the customer is asked to rate the service 1–5 with `csatMessage`. */
+  csatEnabled: bool("csat_enabled").notNull().default(false),
+  csatMessage: text("csat_message").notNull().default(""),
   wavoip: text("wavoip").notNull().default(""),
   defineWorkHours: bool("define_work_hours").notNull().default(false),
   startWorkHour: text("start_work_hour").notNull().default("08:00"),

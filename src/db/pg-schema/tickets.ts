@@ -29,23 +29,63 @@ export const tickets = pgTable(
     channel: text("channel").notNull().default("whatsapp"),
     /** Created closed by the history import to hold a chat's messages from before pairing. */
     fromHistory: bool("from_history").notNull().default(false),
+    /** When the current episode began: its reopening; null while it is the first (it began at `createdAt`). */
+    episodeStartedAt: date("episode_started_at"),
+    /** The time of the customer's oldest message no agent has answered yet; null when none is waiting. */
+    waitingSince: date("waiting_since"),
+    /** When an agent first answered the customer in this episode; null until then. */
+    firstResponseAt: date("first_response_at"),
+    /** The episode passed its queue's first-response target, resp. its resolution target. */
+    firstResponseBreached: bool("first_response_breached").notNull().default(false),
+    resolutionBreached: bool("resolution_breached").notNull().default(false),
+    /** Out of the In service and Waiting lists until then (a job wakes it, or the customer writing). */
+    snoozedUntil: date("snoozed_until"),
+    /** When the satisfaction survey was sent, after an agent resolved the ticket; answers count for 24 h. */
+    csatAskedAt: date("csat_asked_at"),
+    csatRating: integer("csat_rating"),
+    csatComment: text("csat_comment"),
+    csatAnsweredAt: date("csat_answered_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   // The list pages newest activity first (updated_at, id) under every filter: each index below starts with what a
-  // filter pins and then holds the page order, and carries the columns the visibility rule and the unread filter
-  // read, so pages and capped counts are read from the index without visiting the rows.
+  // filter pins and then holds the page order, and carries the columns the visibility rule, the unread filter and
+  // the snoozed test read, so pages and capped counts are read from the index without visiting the rows.
   (t) => [
-    index("tickets_status_updated_idx").on(t.status, t.updatedAt, t.id, t.queueId, t.userId, t.unreadMessages),
+    index("tickets_status_updated_idx").on(
+      t.status,
+      t.updatedAt,
+      t.id,
+      t.queueId,
+      t.userId,
+      t.unreadMessages,
+      t.snoozedUntil,
+    ),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt),
-    index("tickets_user_status_idx").on(t.userId, t.status, t.updatedAt, t.id, t.queueId, t.unreadMessages),
+    index("tickets_user_status_idx").on(
+      t.userId,
+      t.status,
+      t.updatedAt,
+      t.id,
+      t.queueId,
+      t.unreadMessages,
+      t.snoozedUntil,
+    ),
     index("tickets_contact_whatsapp_status_idx").on(t.contactId, t.whatsappId, t.status),
     index("tickets_created_idx").on(t.createdAt),
-    index("tickets_updated_idx").on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages),
+    index("tickets_updated_idx").on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil),
     // Few tickets have unread messages: the unread filter reads only those, in page order.
     index("tickets_unread_idx")
-      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages)
+      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil)
       .where(sql`unread_messages > 0`),
+    // The SLA sweep: per queue, the active tickets still short of a first response resp. of a resolution, oldest
+    // first, without visiting the rows; answered, resolved and already breached tickets leave these indexes.
+    index("tickets_sla_first_response_idx")
+      .on(t.queueId, t.waitingSince)
+      .where(sql`first_response_at IS NULL AND first_response_breached = false AND status <> 'closed'`),
+    index("tickets_sla_resolution_idx")
+      .on(t.queueId, t.episodeStartedAt, t.createdAt)
+      .where(sql`resolution_breached = false AND status <> 'closed'`),
   ],
 );
 

@@ -8,6 +8,9 @@ export const queues = sqliteTable("queues", {
   name: text("name").notNull().unique(),
   color: text("color").notNull().unique(),
   greetingMessage: text("greeting_message").notNull().default(""),
+  /** SLA targets in minutes, 0 = none: an agent's first reply to the customer, the resolve (see tickets' SLA). */
+  firstResponseMinutes: integer("first_response_minutes").notNull().default(0),
+  resolutionMinutes: integer("resolution_minutes").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -3,6 +3,8 @@ import type { AppDeps } from "../../deps";
 import { idParam } from "../../http/fields";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { requestLang } from "../../http/request-lang";
+import { withDefaultSurvey } from "./csat-default";
 import { ConnectionModel } from "./model";
 import { createConnection, deleteConnection, listConnections, showConnection, updateConnection } from "./service";
 
@@ -15,10 +17,14 @@ export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
       auth: true,
       params: idParam,
     })
-    .post("/", async ({ body }) => await createConnection(deps, body), {
-      auth: "connections:manage",
-      body: ConnectionModel.create,
-    })
+    .post(
+      "/",
+      async ({ body, request }) => await createConnection(deps, withDefaultSurvey(body, requestLang(request))),
+      {
+        auth: "connections:manage",
+        body: ConnectionModel.create,
+      },
+    )
     .put("/:id", async ({ params, body }) => await updateConnection(deps, params.id, body), {
       auth: "connections:manage",
       params: idParam,

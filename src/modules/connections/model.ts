@@ -20,6 +20,8 @@ export namespace ConnectionModel {
       farewellMessage: text(),
       transferTicketMessage: text(),
       outOfWorkMessage: text(),
+      csatEnabled: flag,
+      csatMessage: text(),
       wavoip: text(500),
       defineWorkHours: flag,
       startWorkHour: hour,

@@ -20,6 +20,9 @@ import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
 import { KeyedLanes } from "../../shared/lanes";
 import { findOrCreateTicket } from "../tickets/find-or-create";
+import { wakeTicket } from "../tickets/snooze";
+import { takeSurveyAnswer } from "../tickets/csat";
+import { announceTicketEvents } from "../tickets/history-dtos";
 import { handleOptOut } from "../bulk/opt-out";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
@@ -109,17 +112,28 @@ export class InboundPipeline {
         if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
         chatContact = await currentContact(deps, chatContact);
         if (sender) sender = await currentContact(deps, sender);
+        // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot.
+        const answer = this.mayAnswerSurvey(message)
+          ? await takeSurveyAnswer(batch, { contactId: chatContact.id, whatsappId: connectionId }, message.body)
+          : undefined;
+        if (answer) {
+          const input = { ...this.storeInput(connectionId, message, answer.ticket.id, sender), read: true };
+          const stored = await storeMessage(batch, { ...input, countUnread: false });
+          if (answer.event) await announceTicketEvents(batch, [answer.event]);
+          return { ticket: answer.ticket, stored, surveyAnswer: true };
+        }
         const { ticket } = await findOrCreateTicket(batch, {
           contactId: chatContact.id,
           whatsappId: connectionId,
           isGroup: message.isGroup,
           cause: message.fromMe ? "phone" : "customer",
         });
+        if (ticket.snoozedUntil && !message.fromMe) await wakeTicket(batch, ticket.id, "customer");
         return { ticket, stored: await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender)) };
       });
       if (!written) return;
       const { ticket, stored } = written;
-      if (message.fromMe || message.isGroup || message.kind === "waiting") return;
+      if (message.fromMe || message.isGroup || message.kind === "waiting" || "surveyAnswer" in written) return;
       if (!stored.created && !stored.replaced) return;
       const fresh = (await findTicket(deps.db, ticket.id))!;
       try {
@@ -135,6 +149,11 @@ export class InboundPipeline {
     void refreshPicture(deps, connectionId, chatContact).catch((error) =>
       deps.log.warn("profile picture refresh failed", { whatsappId: connectionId, contactId: chatContact.id, error }),
     );
+  }
+
+  /** A text a contact wrote in a one-to-one chat: the only kind of message that may answer the survey. */
+  private mayAnswerSurvey(message: NormalizedMessage): boolean {
+    return !message.fromMe && !message.isGroup && message.kind === "chat" && message.body.trim() !== "";
   }
 
   /**

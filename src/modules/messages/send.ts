@@ -24,6 +24,8 @@ export interface SendTextOptions {
   userId?: number | null;
   /** The person sending: they may quote only messages of tickets they may see. */
   quotedBy?: Pick<AuthUser, "id" | "profile" | "queueIds">;
+  /** The agent who typed it in the panel (see StoreMessageInput.agentId). */
+  agentId?: number;
   /** Called once the row is stored, before it is handed to the network (to remember which message a job wrote). */
   onStored?: (message: MessageRow) => void;
 }
@@ -119,6 +121,7 @@ export async function sendTicketText(
       sendState: "queued",
       // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
       quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
+      agentId: opts.agentId,
     });
     await opts.onStored?.(message);
     return message;
@@ -131,6 +134,8 @@ const mediaKind = (mimetype: string) => {
   const major = mimetype.split("/")[0];
   return major === "image" || major === "audio" || major === "video" ? major : "document";
 };
+
+type MediaOptions = Pick<SendTextOptions, "userId" | "agentId">;
 
 /** The chat's voice recorder names its uploads `audio-record-site-<timestamp>.<ext>`. */
 export const VOICE_RECORDING_MARK = "audio-record-site";
@@ -150,7 +155,7 @@ export async function sendTicketMedia(
   ticket: TicketRow,
   file: StoredMedia,
   caption: string,
-  opts: { userId?: number | null } = {},
+  opts: MediaOptions = {},
 ): Promise<MessageRow> {
   let message: MessageRow;
   try {
@@ -167,7 +172,7 @@ async function storeMedia(
   ticket: TicketRow,
   file: StoredMedia,
   caption: string,
-  opts: { userId?: number | null },
+  opts: MediaOptions,
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId);
   const wid = await deps.channels.newMessageId(target.whatsappId);
@@ -186,6 +191,7 @@ async function storeMedia(
       mediaUrl: file.fileName,
       mediaMime: file.mimetype,
       fileName: file.originalName,
+      agentId: opts.agentId,
     })
   ).message;
 }

@@ -111,13 +111,19 @@ export async function sendFromPanel(
       sent.push(
         await sendTicketMedia(deps, current, await storeUpload(deps, upload), i === 0 ? body.trim() : "", {
           userId: user.id,
+          agentId: user.id,
         }),
       );
       current = await getTicketRow(deps, ticketId);
     }
   } else {
     sent.push(
-      await sendTicketText(deps, ticket, body, { quotedMessageId: input.quotedMsgId, userId: user.id, quotedBy: user }),
+      await sendTicketText(deps, ticket, body, {
+        quotedMessageId: input.quotedMsgId,
+        userId: user.id,
+        agentId: user.id,
+        quotedBy: user,
+      }),
     );
   }
   await markTicketRead(deps, await getTicketRow(deps, ticketId));

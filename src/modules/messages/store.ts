@@ -1,7 +1,7 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { messageReactions, messages, type MessageRow } from "../../db/tables";
+import { messageReactions, messages, type MessageRow, type TicketEventRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
@@ -9,6 +9,8 @@ import { VOICE_MESSAGE_MARK } from "../../shared/contracts/tickets";
 import { type QuoteFilter, toMessageDtos } from "./dtos";
 import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { recordFirstResponse } from "../tickets/response-clock";
+import { announceTicketEvents } from "../tickets/history-dtos";
 import { WAITING } from "./records";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "../../db/search-index";
@@ -53,6 +55,11 @@ export interface StoreMessageInput {
   ticketMovedByCaller?: boolean;
   /** An agent's private note: stored and announced to the chat, but it leaves the ticket (last message, time, unread) as it was. */
   isPrivate?: boolean;
+  /**
+   * The agent who typed the message in the panel: it answers the customer (see recordFirstResponse). Absent for
+   * what the server sends by itself (bot, greetings, farewells, surveys, schedules, campaigns) and for notes.
+   */
+  agentId?: number;
 }
 
 /**
@@ -72,7 +79,15 @@ export async function storeMessage(
   const ownTransaction = !inTransaction(db);
   const result = await atomically(
     db,
-    async (tx): Promise<{ message: MessageRow; created: boolean; replaced?: boolean; announce?: Announcement }> => {
+    async (
+      tx,
+    ): Promise<{
+      message: MessageRow;
+      created: boolean;
+      replaced?: boolean;
+      announce?: Announcement;
+      firstResponse?: TicketEventRow;
+    }> => {
       const existing = await findByWid(tx, input.whatsappId, input.wid);
       if (existing?.mediaType === WAITING && input.mediaType !== WAITING)
         return await replacePlaceholder(tx, existing, input);
@@ -93,6 +108,7 @@ export async function storeMessage(
         senderName: input.senderName ?? null,
         sendState: input.sendState ?? null,
         isPrivate: input.isPrivate ?? false,
+        userId: input.agentId ?? null,
         createdAt: at,
         updatedAt: at,
       }))!;
@@ -101,14 +117,20 @@ export async function storeMessage(
       const last = lastMessageText(input);
       if (input.history) {
         if (!input.ticketMovedByCaller) await touchHistoryMessage(tx, input.ticketId, last, at);
-      } else await touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), countUnread);
-      return { message, created: true, announce: input.history ? undefined : await announcement(db, message) };
+        return { message, created: true };
+      }
+      const answers = input.agentId != null;
+      const firstResponse = answers ? await recordFirstResponse(tx, input.ticketId, input.agentId!, at) : undefined;
+      const effect = countUnread ? "inbound" : answers ? "answer" : "none";
+      await touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), effect);
+      return { message, created: true, announce: await announcement(db, message), firstResponse };
     },
   );
   if (result.replaced) await emitMessageUpdate(deps, result.message);
   // Published in the turn the commit ends: a send already running elsewhere that claims this queued message
   // reports it only after the chat has heard it was created.
   if (result.announce) deps.events.emit("message.created", result.announce);
+  if (result.firstResponse) await announceTicketEvents(deps, [result.firstResponse]);
   return { message: result.message, created: result.created, replaced: result.replaced };
 }
 
@@ -144,6 +166,7 @@ const INSERTED_COLUMNS = [
   "dataJson",
   "sendState",
   "isPrivate",
+  "userId",
   "createdAt",
   "updatedAt",
 ] as const satisfies (keyof typeof messages.$inferInsert)[];

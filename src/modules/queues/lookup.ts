@@ -1,5 +1,5 @@
 import { first, type Reader } from "../../db/client";
-import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
@@ -10,6 +10,8 @@ export interface QueueSummary {
   name: string;
   color: string;
   greetingMessage: string;
+  firstResponseMinutes: number;
+  resolutionMinutes: number;
 }
 
 /** True when the queue exists. */
@@ -43,6 +45,8 @@ const queueSummary = () => ({
   name: queues.name,
   color: queues.color,
   greetingMessage: queues.greetingMessage,
+  firstResponseMinutes: queues.firstResponseMinutes,
+  resolutionMinutes: queues.resolutionMinutes,
 });
 
 const queueSummaryById = prepared((db) =>
@@ -66,4 +70,12 @@ export async function childOptions(db: Reader, parentId: number): Promise<Chatbo
 /** True when at least one queue exists. */
 export async function anyQueue(db: Reader): Promise<boolean> {
   return !!(await first(db.select({ id: queues.id }).from(queues)));
+}
+
+/** The queues with an SLA target (see QueueDto), with their targets in minutes. */
+export async function queuesWithSlaTargets(db: Reader) {
+  return await db
+    .select({ id: queues.id, firstResponse: queues.firstResponseMinutes, resolution: queues.resolutionMinutes })
+    .from(queues)
+    .where(or(gt(queues.firstResponseMinutes, 0), gt(queues.resolutionMinutes, 0)));
 }

@@ -15,6 +15,8 @@ const option = schemaOf<ChatbotOptionInput>()(
   t.Recursive((self) => t.Object({ ...optionFields, options: t.Optional(t.Array(self, { maxItems: 50 })) })),
 );
 const options = t.Array(option, { maxItems: 50 });
+/** An SLA target: whole minutes up to a year, 0 = none. */
+const slaMinutes = t.Integer({ minimum: 0, maximum: 525_600 });
 
 export namespace QueueModel {
   /** A chatbot option and its nested options. */
@@ -26,6 +28,8 @@ export namespace QueueModel {
       color: str(FORM_RULES.queue.color),
       greetingMessage: t.Optional(t.String({ maxLength: 30000 })),
       chatbots: t.Optional(options),
+      firstResponseMinutes: t.Optional(slaMinutes),
+      resolutionMinutes: t.Optional(slaMinutes),
     }),
   );
   export type Create = NewQueue;

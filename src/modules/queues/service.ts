@@ -45,7 +45,12 @@ export async function createQueue(deps: AppDeps, input: QueueModel.Create) {
     const row = await one(
       tx
         .insert(queues)
-        .values({ name: input.name.trim(), color: input.color.trim(), greetingMessage: input.greetingMessage ?? "" })
+        .values({
+          name: input.name.trim(),
+          color: input.color.trim(),
+          greetingMessage: input.greetingMessage ?? "",
+          ...slaTargets(input),
+        })
         .returning({ id: queues.id }),
     );
     if (input.chatbots) await syncOptions(tx, { queueId: row.id }, input.chatbots);
@@ -54,6 +59,14 @@ export async function createQueue(deps: AppDeps, input: QueueModel.Create) {
   const queue = await showQueue(deps.db, id);
   deps.events.emit("queue.updated", { queue });
   return queue;
+}
+
+/** The SLA targets the input sets (see QueueDto). */
+function slaTargets({ firstResponseMinutes, resolutionMinutes }: QueueModel.Update) {
+  return {
+    ...(firstResponseMinutes !== undefined ? { firstResponseMinutes } : {}),
+    ...(resolutionMinutes !== undefined ? { resolutionMinutes } : {}),
+  };
 }
 
 /** PUT /queue/:id: options are upserted by id and missing ones deleted with their subtrees; absent `chatbots` leaves them. */
@@ -66,6 +79,7 @@ export async function updateQueue(deps: AppDeps, id: number, input: QueueModel.U
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       ...(input.color !== undefined ? { color: input.color.trim() } : {}),
       ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
+      ...slaTargets(input),
     };
     if (Object.keys(set).length) await tx.update(queues).set(set).where(eq(queues.id, id));
     if (input.chatbots) await syncOptions(tx, { queueId: id }, input.chatbots);

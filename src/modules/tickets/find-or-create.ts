@@ -8,6 +8,7 @@ import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { lockContactTickets } from "./records";
+import { newEpisode } from "./response-clock";
 import { toTicketDto } from "./serialize";
 
 export interface TicketLookup {
@@ -51,7 +52,7 @@ export async function findOrCreateTicket(
       const ticket = (await first(
         tx
           .update(tickets)
-          .set({ status: "pending", userId: null, isBot: true, updatedAt: now })
+          .set({ status: "pending", userId: null, isBot: true, updatedAt: now, ...newEpisode(now) })
           .where(eq(tickets.id, recent.id))
           .returning(),
       ))!;

@@ -42,6 +42,7 @@ export async function toTicketEventDtos(db: Reader, rows: readonly TicketEventRo
     actor: ref(users, row.actorUserId),
     from: side(row.fromStatus, row.fromUserId, row.fromQueueId, row.fromWhatsappId),
     to: side(row.toStatus, row.toUserId, row.toQueueId, row.toWhatsappId),
+    value: row.value,
   }));
 }
 

@@ -11,6 +11,7 @@ import { listTickets } from "./list";
 import { TicketModel } from "./model";
 import { loadTicketDto } from "./serialize";
 import { findTicketByPhone } from "./find-by-phone";
+import { snoozeTicket, unsnoozeTicket } from "./snooze";
 import { applyTicketChanges, createTicket, deleteTicket, syncTicketTags } from "./service";
 
 /** /tickets, /ticketfind and /tags/sync. */
@@ -35,6 +36,7 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
             updatedAt: query.updatedAt || undefined,
             showAll: query.showAll,
             withUnreadMessages: query.withUnreadMessages,
+            snoozed: query.snoozed,
             queueIds: query.queueIds,
             tags: query.tags,
           },
@@ -72,6 +74,15 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       auth: true,
       params: idParam,
       body: TicketModel.update,
+    })
+    .post(
+      "/tickets/:id/snooze",
+      async ({ user, params, body }) => await snoozeTicket(deps, user, params.id, body.until),
+      { auth: true, params: idParam, body: TicketModel.snooze },
+    )
+    .delete("/tickets/:id/snooze", async ({ user, params }) => await unsnoozeTicket(deps, user, params.id), {
+      auth: true,
+      params: idParam,
     })
     .post("/tickets", async ({ user, body }) => await createTicket(deps, user, body), {
       auth: true,

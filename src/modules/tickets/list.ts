@@ -25,6 +25,8 @@ export interface TicketListParams {
   showAll?: boolean;
   queueIds?: number[];
   withUnreadMessages?: boolean;
+  /** Only the snoozed tickets; without it, snoozed tickets are left out. */
+  snoozed?: boolean;
   tags?: number[];
 }
 
@@ -218,6 +220,10 @@ export async function ticketFilter(
         : or(eq(unindexed(tickets.userId), user.id), eq(unindexed(tickets.status), "pending")),
     );
   if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
+  // Few tickets are snoozed at once: the test is made on each entry the list reads, never through an index.
+  conditions.push(
+    params.snoozed ? sql`${unindexed(tickets.snoozedUntil)} is not null` : isNull(unindexed(tickets.snoozedUntil)),
+  );
   if (search) {
     await indexNewMessages(db);
     await indexNewContacts(db);

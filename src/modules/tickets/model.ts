@@ -2,7 +2,13 @@ import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
 import { idList } from "../../http/fields";
 import type { TicketEventQuery } from "../../shared/contracts/ticket-events";
-import type { NewTicket, TicketChanges, TicketListQuery, TicketTags } from "../../shared/contracts/tickets";
+import type {
+  NewTicket,
+  TicketChanges,
+  TicketListQuery,
+  TicketSnooze,
+  TicketTags,
+} from "../../shared/contracts/tickets";
 
 const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const status = t.Union([t.Literal("open"), t.Literal("pending"), t.Literal("closed")]);
@@ -20,6 +26,7 @@ export namespace TicketModel {
       updatedAt: t.Optional(t.String({ maxLength: 40 })),
       showAll: t.Optional(t.BooleanString()),
       withUnreadMessages: t.Optional(t.BooleanString()),
+      snoozed: t.Optional(t.BooleanString()),
       queueIds: idList("queueIds"),
       tags: idList("tags"),
     }),
@@ -54,6 +61,10 @@ export namespace TicketModel {
     }),
   );
   export type Events = TicketEventQuery;
+
+  // The instant is checked by the service (a date in the future), so a bad one answers with the field's rule.
+  export const snooze = schemaOf<TicketSnooze>()(t.Object({ until: t.String({ maxLength: 40 }) }));
+  export type Snooze = TicketSnooze;
 
   export const phoneParam = t.Object({ phone: t.String({ maxLength: 50 }) });
 

@@ -63,23 +63,39 @@ export async function openTicketIdsOf(db: Reader, userId: number): Promise<numbe
  * A new message became the ticket's last: its text, the activity time `at`, and one more unread message when it
  * counts as unread. Runs in the transaction that stores the message.
  */
-export async function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, countUnread: boolean) {
-  await (countUnread ? touchCountingUnread : touchKeepingUnread)(tx).run({ ticketId, body, at: storedInstant(at) });
+/**
+ * What a message does to its ticket besides moving its last message: a customer's (`inbound`) counts as unread and
+ * starts the wait for a reply unless one is running; an agent's typed reply (`answer`) ends that wait.
+ */
+export type MessageEffect = "inbound" | "answer" | "none";
+
+/** Moves the ticket's last message and time to the message's, with its effect (see MessageEffect): one update. */
+export async function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, effect: MessageEffect) {
+  await touchStatements[effect](tx).run({ ticketId, body, at: storedInstant(at) });
 }
 
-const touch = (db: Writer, countUnread: boolean) =>
+const touch = (db: Writer, effect: MessageEffect) =>
   db
     .update(tickets)
     .set({
       lastMessage: sql`${sql.placeholder("body")}`,
       // Epoch ms, as the column stores it.
       updatedAt: sql`${sql.placeholder("at")}`,
-      ...(countUnread ? { unreadMessages: sql`${tickets.unreadMessages} + 1` } : {}),
+      ...(effect === "inbound"
+        ? {
+            unreadMessages: sql`${tickets.unreadMessages} + 1`,
+            waitingSince: sql`coalesce(${tickets.waitingSince}, ${sql.placeholder("at")})`,
+          }
+        : {}),
+      ...(effect === "answer" ? { waitingSince: null } : {}),
     })
     .where(eq(tickets.id, sql.placeholder("ticketId")))
     .prepare();
-const touchCountingUnread = prepared((db) => touch(db, true));
-const touchKeepingUnread = prepared((db) => touch(db, false));
+const touchStatements = {
+  inbound: prepared((db) => touch(db, "inbound")),
+  answer: prepared((db) => touch(db, "answer")),
+  none: prepared((db) => touch(db, "none")),
+};
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
 export async function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {

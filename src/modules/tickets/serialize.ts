@@ -9,6 +9,7 @@ import { contactSummaries, extraInfoOf } from "../contacts/lookup";
 import { queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
 import { findTicket } from "./records";
+import { slaOf } from "./sla";
 
 export type { TicketDto };
 
@@ -23,9 +24,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
   if (rows.length === 0) return [];
   const contactMap = byId(await contactSummaries(db, ids(rows.map((r) => r.contactId))));
   const userMap = byId(await userNames(db, ids(rows.map((r) => r.userId))));
-  const queueMap = byId(
-    (await queueSummaries(db, ids(rows.map((r) => r.queueId)))).map(({ id, name, color }) => ({ id, name, color })),
-  );
+  const queueRows = byId(await queueSummaries(db, ids(rows.map((r) => r.queueId))));
   const connectionById = byId(
     (await connectionSummaries(db, ids(rows.map((r) => r.whatsappId)))).map(({ id, name, hasCall }) => ({
       id,
@@ -55,14 +54,36 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
     list.push(tag);
     tagsByTicket.set(ticketId, list);
   }
-  return rows.map((row) => ({
-    ...row,
-    contact: contactMap.get(row.contactId) ?? null,
-    user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
-    queue: row.queueId != null ? (queueMap.get(row.queueId) ?? null) : null,
-    whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
-    tags: tagsByTicket.get(row.id) ?? [],
-  }));
+  return rows.map(
+    ({
+      episodeStartedAt,
+      firstResponseAt,
+      firstResponseBreached,
+      resolutionBreached,
+      csatAskedAt: _asked,
+      csatRating,
+      csatComment,
+      csatAnsweredAt,
+      ...row
+    }) => {
+      const queue = row.queueId != null ? queueRows.get(row.queueId) : undefined;
+      const clock = { episodeStartedAt, firstResponseAt, firstResponseBreached, resolutionBreached };
+      return {
+        ...row,
+        csat:
+          csatRating != null && csatAnsweredAt
+            ? { rating: csatRating, comment: csatComment, answeredAt: csatAnsweredAt }
+            : null,
+        contact: contactMap.get(row.contactId) ?? null,
+        user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
+        queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
+        whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
+        tags: tagsByTicket.get(row.id) ?? [],
+        waitingSince: row.status === "closed" ? null : row.waitingSince,
+        sla: slaOf({ ...row, ...clock }, queue),
+      };
+    },
+  );
 }
 
 const tagLink = () => ({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color });

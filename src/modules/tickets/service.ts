@@ -17,10 +17,13 @@ import { allTagsExist } from "../tags/lookup";
 import { findUserById } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { canSeeTicket } from "./access";
+import { askForRating } from "./csat";
+import { dropSnooze } from "./snooze";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { findTicket, lockContactTickets } from "./records";
+import { newEpisode, resolutionMs } from "./response-clock";
 import { loadTicketDto, type TicketDto } from "./serialize";
 import type { TicketModel } from "./model";
 
@@ -207,12 +210,15 @@ async function writeChanges(
         ...next,
         ...(tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
+        ...(kind === "reopened" ? newEpisode(now) : {}),
+        ...(next.status === "closed" ? { snoozedUntil: null } : {}),
         updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
       .returning({ id: tickets.id });
     if (!written.length) return undefined;
     if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
+    if (next.status === "closed" && before.snoozedUntil) await dropSnooze(tx, before.id);
     if (!kind) return {};
     const event = await recordTicketEvent(tx, {
       ticketId: before.id,
@@ -222,6 +228,7 @@ async function writeChanges(
       actorUserId: actor?.id ?? null,
       before,
       after: next,
+      value: kind === "resolved" ? resolutionMs(before, now) : null,
     });
     return { event };
   });
@@ -253,13 +260,8 @@ async function announceChanges(
   if (event) await announceTicketEvents(deps, [event]);
 
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
-  if (
-    connection &&
-    before.status !== "closed" &&
-    after.status === "closed" &&
-    opts.farewell !== false &&
-    connection.farewellMessage.trim()
-  ) {
+  const resolved = before.status !== "closed" && after.status === "closed";
+  if (connection && resolved && opts.farewell !== false && connection.farewellMessage.trim()) {
     await sendQuietly(deps, after, connection.farewellMessage, "farewell");
   } else if (
     opts.actor &&
@@ -271,6 +273,8 @@ async function announceChanges(
   ) {
     await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   }
+  // Only a resolve by a person asks for a rating: not auto-close, nor the external API.
+  if (connection && resolved && opts.actor) await askForRating(deps, after, connection);
   return await loadTicketDto(deps.db, ticketId);
 }
 

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { DomainEvent } from "../../events/catalogue";
-import { KeyedLanes } from "../../shared/lanes";
 import type { MessageDto } from "../messages/store";
 import { findContact } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
@@ -90,12 +89,12 @@ async function observe(deps: AppDeps, event: DomainEvent) {
 
 const OBSERVED = new Set<DomainEvent["name"]>(["message.created", "message.updated", "ticket.updated"]);
 
-/** Per app, events are recorded one after another, so deliveries keep the events' order. */
-const recording = new KeyedLanes<AppDeps>();
+/** The key in `deps.lanes` of webhook recording: events are recorded one after another, in their order. */
+const RECORDING = "webhooks:recording";
 
 /** Resolves once every event heard so far is recorded. */
 export function webhookEventsRecorded(deps: AppDeps): Promise<void> {
-  return recording.settled(deps);
+  return deps.lanes.settled(RECORDING);
 }
 
 /**
@@ -105,7 +104,7 @@ export function webhookEventsRecorded(deps: AppDeps): Promise<void> {
 export function observeForWebhooks(deps: AppDeps) {
   return (event: DomainEvent) => {
     if (!OBSERVED.has(event.name)) return;
-    void recording.run(deps, async () => {
+    void deps.lanes.run(RECORDING, async () => {
       try {
         await observe(deps, event);
       } catch (error) {

@@ -19,6 +19,10 @@ export interface ConnectionDto {
   farewellMessage: string;
   transferTicketMessage: string;
   outOfWorkMessage: string;
+  /** Ask the customer to rate the service 1–5 after an agent resolves a ticket. */
+  csatEnabled: boolean;
+  /** The survey's text (`{{name}}` and the other placeholders of automatic messages are filled in). */
+  csatMessage: string;
   wavoip?: string;
   defineWorkHours: boolean;
   startWorkHour: string;
@@ -52,6 +56,9 @@ export interface NewConnection {
   farewellMessage?: string;
   transferTicketMessage?: string;
   outOfWorkMessage?: string;
+  csatEnabled?: boolean;
+  /** Left out on creation: the default survey in the language of the request. */
+  csatMessage?: string;
   /** The voice-call token. */
   wavoip?: string;
   defineWorkHours?: boolean;

@@ -80,6 +80,8 @@ export type {
   TicketDto,
   TicketListQuery,
   TicketPageDto,
+  TicketSla,
+  SlaTarget,
   TicketStatus,
   TicketTags,
 } from "./tickets";

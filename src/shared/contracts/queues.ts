@@ -5,6 +5,10 @@ export interface QueueDto {
   name: string;
   color: string;
   greetingMessage: string;
+  /** SLA target for an agent's first reply to the customer, in minutes; 0 = none. */
+  firstResponseMinutes: number;
+  /** SLA target for resolving a ticket (from its creation or reopening), in minutes; 0 = none. */
+  resolutionMinutes: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -62,6 +66,9 @@ export interface NewQueue {
   color: string;
   greetingMessage?: string;
   chatbots?: ChatbotOptionInput[];
+  /** SLA targets in minutes (0 = none, the default). */
+  firstResponseMinutes?: number;
+  resolutionMinutes?: number;
 }
 
 /** PUT /queue/:id: the fields that change. */

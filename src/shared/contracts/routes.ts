@@ -14,7 +14,15 @@ import type { NewSchedule, ScheduleChanges, ScheduleDto } from "./schedules";
 import type { SettingValue } from "./settings";
 import type { NewTag, TagChanges, TagDto } from "./tags";
 import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
-import type { NewTicket, TicketChanges, TicketDto, TicketListQuery, TicketPageDto, TicketTags } from "./tickets";
+import type {
+  NewTicket,
+  TicketChanges,
+  TicketDto,
+  TicketListQuery,
+  TicketPageDto,
+  TicketSnooze,
+  TicketTags,
+} from "./tickets";
 import type { AvailabilityChoice, NewUser, UserChanges, UserDto } from "./users";
 import type { NewWebhook, WebhookChanges, WebhookEndpointDto } from "./webhooks";
 
@@ -61,6 +69,8 @@ export interface ApiRoutes {
   "POST /tickets": { body: NewTicket; answer: TicketDto };
   "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
   "GET /tickets/:id/events": { query: TicketEventQuery; answer: TicketEventPageDto };
+  "POST /tickets/:id/snooze": { body: TicketSnooze; answer: TicketDto };
+  "DELETE /tickets/:id/snooze": { answer: TicketDto };
   "POST /users": { body: NewUser; answer: UserDto };
   "PUT /users/:id": { body: UserChanges; answer: UserDto };
   "PUT /users/:id/availability": { body: AvailabilityChoice; answer: UserDto };

@@ -6,7 +6,7 @@ import type { QuickAnswerDto } from "./quick-answers";
 import type { ScheduleDto } from "./schedules";
 import type { TagDto } from "./tags";
 import type { TicketEventDto } from "./ticket-events";
-import type { TicketDto } from "./tickets";
+import type { SlaTarget, TicketDto } from "./tickets";
 import type { UserDto } from "./users";
 
 type Saved<K extends string, T, A extends string = "create" | "update"> = { action: A } & { [P in K]: T };
@@ -95,6 +95,10 @@ export interface ServerEvents {
     | { action: "updateUnread"; ticketId: number };
   /** A change recorded in the history of the ticket whose chat is open (its room only). */
   ticketEvent: { action: "create"; event: TicketEventDto };
+  /** A ticket passed its queue's SLA target (admins only). */
+  slaBreach: { ticket: TicketDto; target: SlaTarget };
+  /** A snoozed ticket of this user's came back to the lists (its user's room only). */
+  ticketWoken: { ticket: TicketDto };
   /** The socket is signed in: whose it is and how many seconds its access token has left. */
   ready: { userId: number; expiresIn: number };
   /** The socket's token was renewed: how many seconds the new one has left. */

@@ -69,6 +69,8 @@ export interface TicketEventDto {
   actor: NamedRef | null;
   from: TicketEventSide;
   to: TicketEventSide;
+  /** The figure the kind measures: the rating 1–5 of `rated`, the milliseconds waited of `first_response`/`resolved`. */
+  value: number | null;
 }
 
 /** One page of GET /tickets/:id/events, oldest first. */

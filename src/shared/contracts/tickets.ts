@@ -22,6 +22,10 @@ export interface TicketDto {
   channel: string;
   /** Created closed by the history import to hold a chat's messages from before pairing. */
   fromHistory: boolean;
+  /** Snoozed: out of the In service and Waiting lists until then (or until the customer writes). */
+  snoozedUntil: Date | null;
+  /** The customer's answer to the satisfaction survey, once given. */
+  csat: TicketCsat | null;
   createdAt: Date;
   updatedAt: Date;
   /** `number` is null while WhatsApp shows the contact only by their LID; `extraInfo` only on GET /tickets/:id. */
@@ -38,6 +42,36 @@ export interface TicketDto {
   /** `hasCall`: the connection has a voice-call token (the token itself is asked for at call time). */
   whatsapp: { id: number; name: string; hasCall: boolean } | null;
   tags: { id: number; name: string; color: string }[];
+  /** The time of the customer's oldest message no agent has answered yet; null when nobody waits for a reply. */
+  waitingSince: Date | null;
+  sla: TicketSla;
+}
+
+/**
+ * Where the ticket stands against its queue's SLA targets in the current episode (since its creation or its
+ * last reopening). A due time is null when its target is off (0) or no longer running: the first response
+ * from the customer's first message until an agent answers, the resolution from the episode's start until
+ * the ticket is resolved. `breached`: a target was passed in this episode.
+ */
+/** The SLA target a ticket passed (the `slaBreach` event to admins). */
+export type SlaTarget = "first_response" | "resolution";
+
+export interface TicketSla {
+  firstResponseDueAt: Date | null;
+  resolutionDueAt: Date | null;
+  breached: boolean;
+}
+
+/** A rating 1–5 the customer gave after the ticket was resolved, with the comment they wrote next, if any. */
+export interface TicketCsat {
+  rating: number;
+  comment: string | null;
+  answeredAt: Date;
+}
+
+/** POST /tickets/:id/snooze: the ticket is out of the lists until `until` (an ISO instant in the future). */
+export interface TicketSnooze {
+  until: string;
 }
 
 /**
@@ -93,6 +127,8 @@ export interface TicketListQuery {
   updatedAt?: string;
   showAll?: boolean;
   withUnreadMessages?: boolean;
+  /** Only the snoozed tickets (which every other list leaves out). */
+  snoozed?: boolean;
   queueIds?: number[];
   tags?: number[];
 }

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { tickets } from "../../src/db/tables";
+import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+const PASSWORD = "secret-123";
+const ADA = { name: "Ada Admin", email: "ada@example.com", password: PASSWORD };
+const ANA = { name: "Ana", email: "ana@example.com", password: PASSWORD };
+let anaId: number;
+let whatsappId: number;
+
+beforeAll(async () => {
+  env = await bootE2E();
+  await addUser(env, ADA, "admin");
+  anaId = await addUser(env, ANA, "user");
+  whatsappId = await addSandboxConnection(env);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+async function tokenOf(who: { email: string; password: string }) {
+  const login = await fetch(`${env.base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(who),
+  });
+  return ((await login.json()) as { token: string }).token;
+}
+
+describe("snooze and the customer's rating in the browser", () => {
+  test("Snooze → Tomorrow takes the ticket out of In service into Snoozed; the customer writing brings it back with a notice", async () => {
+    const ticketId = await addTicket(env, {
+      name: "Sonia Soneca",
+      number: "5511977770001",
+      whatsappId,
+      userId: anaId,
+      bodies: ["Can you call me tomorrow?"],
+    });
+    const { page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ANA);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    const row = page.locator(`.ticket-list a[href="/tickets/${ticketId}"]`);
+    await row.waitFor();
+
+    await page.locator(".chat-snooze > button").click();
+    await page.getByRole("menuitem", { name: "Tomorrow" }).click();
+    await row.waitFor({ state: "detached" });
+    const snoozedUntil = (await env.deps.db.select().from(tickets).where(eq(tickets.id, ticketId)))[0]!.snoozedUntil;
+    expect(snoozedUntil!.getTime()).toBeGreaterThan(Date.now());
+
+    await page.getByRole("tab", { name: "Snoozed" }).click();
+    await row.waitFor();
+    await snapshot(page, "e2e-snoozed-1440");
+
+    await page.getByRole("tab", { name: "In service" }).click();
+    await row.waitFor({ state: "detached" });
+    const inbound = await fetch(`${env.base}/api/sandbox/${whatsappId}/inbound`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await tokenOf(ADA)}`, "content-type": "application/json" },
+      body: JSON.stringify({ from: "5511977770001", name: "Sonia Soneca", body: "Any news?" }),
+    });
+    expect(inbound.status).toBe(200);
+    await page.locator(".toast", { hasText: "Sonia Soneca" }).waitFor();
+    await row.waitFor();
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("a rated ticket shows its rating in the chat header and, with the comment, in the contact drawer, in Portuguese at 375 px", async () => {
+    const ticketId = await addTicket(env, {
+      name: "Rita Rating",
+      number: "5511977770002",
+      whatsappId,
+      userId: anaId,
+      status: "closed",
+      bodies: ["Thanks!"],
+    });
+    await env.deps.db
+      .update(tickets)
+      .set({ csatAskedAt: new Date(), csatRating: 4, csatComment: "Muito bom", csatAnsweredAt: new Date() })
+      .where(eq(tickets.id, ticketId));
+    const { page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
+    await logIn(page, env.base, ANA);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await page.locator(".chat-sub", { hasText: "Avaliação 4/5" }).waitFor();
+    await page.locator(".chat-title").click();
+    const rating = page.locator(".csat-rating");
+    await rating.waitFor();
+    expect(await rating.textContent()).toContain("⭐⭐⭐⭐ Avaliação 4/5");
+    expect(await rating.textContent()).toContain("Muito bom");
+    await snapshot(page, "e2e-csat-375");
+    expect(errors).toEqual([]);
+  }, 30_000);
+});
