@@ -335,6 +335,47 @@ describe("GET /api/reports/summary", () => {
   });
 });
 
+describe("a conversation through the API", () => {
+  test("the customer waits 90 s for Ana's first reply and the ticket is resolved 10 minutes after it began", async () => {
+    const ctx = await makeTestApp();
+    const [sales] = await ctx.db.insert(queues).values({ name: "Sales", color: "#1e88e5" }).returning();
+    const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
+    const ana = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+    const conn = await createSandboxConnection(ctx, { farewellMessage: "Bye!", queueIds: [sales!.id] });
+    const start = ctx.clock.now();
+    const inbound = await call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+      token: admin.token,
+      body: { from: "5511988887777", name: "Carla", body: "Hi" },
+    });
+    expect(inbound.status).toBeLessThan(300);
+    const ticketId = (await ctx.db.select({ id: tickets.id }).from(tickets))[0]!.id;
+    ctx.clock.advance(90_000);
+    const put = (body: object) => call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token: ana.token, body });
+    expect((await put({ status: "open", userId: ana.user.id })).status).toBe(200);
+    const reply = await call(ctx.app, "POST", `/api/messages/${ticketId}`, {
+      token: ana.token,
+      body: { body: "Hello" },
+    });
+    expect(reply.status).toBe(200);
+    ctx.clock.advance(510_000);
+    expect((await put({ status: "closed" })).status).toBe(200);
+
+    const span = `from=${new Date(start - 60_000).toISOString()}&to=${new Date(ctx.clock.now() + 60_000).toISOString()}`;
+    const res = await summary(ctx, admin.token, span);
+    const answered = {
+      resolved: 1,
+      firstResponseMedianSeconds: 90,
+      firstResponseP90Seconds: 90,
+      resolutionMedianSeconds: 600,
+      resolutionP90Seconds: 600,
+      // The farewell is the connection's, not Ana's.
+      messagesSent: 1,
+    };
+    expect(res.json.agents.find((a: { name: string }) => a.name === "Ana")).toMatchObject(answered);
+    expect(res.json.queues).toEqual([{ queueId: sales!.id, name: "Sales", ...NO_FIGURES, ...answered, created: 1 }]);
+  });
+});
+
 describe("GET /api/reports/summary.csv", () => {
   test("carries the agents and queues tables with the same figures as the JSON answer", async () => {
     const { ctx, admin } = await setup();

@@ -48,6 +48,8 @@ export class FigureTally {
       case "rated":
         if (event.value !== null) this.ratings.push(event.value);
         break;
+      case "queued":
+        break;
     }
   }
 

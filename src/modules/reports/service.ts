@@ -52,6 +52,11 @@ export async function reportSummary(
   for (const event of events) {
     const userId = creditedUser(event);
     if (wanted && (userId === null || !wanted.has(userId))) continue;
+    if (event.kind === "queued") {
+      // A ticket created without a queue counts as created in the queue it first enters.
+      if (event.toQueueId !== null) tally(perQueue, event.toQueueId).add({ ...event, kind: "created" });
+      continue;
+    }
     totals.add(event);
     if (userId !== null) tally(perAgent, userId).add(event);
     if (event.toQueueId !== null) tally(perQueue, event.toQueueId).add(event);

@@ -1,4 +1,4 @@
-import { and, gte, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, gte, inArray, isNotNull, isNull, lt, notInArray, or, type SQL } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { ticketEvents } from "../../db/tables";
 import type { TicketEventKind } from "../../shared/contracts/ticket-events";
@@ -14,9 +14,12 @@ export const REPORTED_KINDS = [
 ] as const satisfies readonly TicketEventKind[];
 export type ReportedKind = (typeof REPORTED_KINDS)[number];
 
+/** The moves that bring a ticket created without a queue into one: it arrives there (`queued`). */
+const ARRIVALS = ["transferred", "assigned"] as const satisfies readonly TicketEventKind[];
+
 /** One event as the reports read it: compact, without the ticket's other sides. */
 export interface ReportedEvent {
-  kind: ReportedKind;
+  kind: ReportedKind | "queued";
   at: number;
   actorUserId: number | null;
   toUserId: number | null;
@@ -33,12 +36,19 @@ export interface ReportedEventFilter {
   userIds?: readonly number[];
 }
 
-/** The counted events of the span, oldest first not guaranteed: one range read over the kind/time index. */
+/**
+ * The counted events of the span (in no particular order), and as `queued` each move of a ticket from no queue
+ * into one: one range read over the kind/time index.
+ */
 export async function reportedEvents(db: Reader, filter: ReportedEventFilter): Promise<ReportedEvent[]> {
   const where: (SQL | undefined)[] = [
-    inArray(ticketEvents.kind, [...REPORTED_KINDS]),
+    inArray(ticketEvents.kind, [...REPORTED_KINDS, ...ARRIVALS]),
     gte(ticketEvents.at, new Date(filter.start)),
     lt(ticketEvents.at, new Date(filter.end)),
+    or(
+      notInArray(ticketEvents.kind, [...ARRIVALS]),
+      and(isNull(ticketEvents.fromQueueId), isNotNull(ticketEvents.toQueueId)),
+    ),
   ];
   if (filter.queueIds) where.push(inArray(ticketEvents.toQueueId, [...filter.queueIds]));
   if (filter.userIds)
@@ -56,5 +66,9 @@ export async function reportedEvents(db: Reader, filter: ReportedEventFilter): P
     })
     .from(ticketEvents)
     .where(and(...where));
-  return rows.map((r) => ({ ...r, kind: r.kind as ReportedKind, at: r.at.getTime() }));
+  return rows.map((r) => ({
+    ...r,
+    kind: (ARRIVALS as readonly string[]).includes(r.kind) ? "queued" : (r.kind as ReportedKind),
+    at: r.at.getTime(),
+  }));
 }
