@@ -373,6 +373,9 @@ describe("a conversation through the API", () => {
     };
     expect(res.json.agents.find((a: { name: string }) => a.name === "Ana")).toMatchObject(answered);
     expect(res.json.queues).toEqual([{ queueId: sales!.id, name: "Sales", ...NO_FIGURES, ...answered, created: 1 }]);
+    const inSales = await summary(ctx, admin.token, `${span}&queueIds=[${sales!.id}]`);
+    expect(inSales.json.totals).toEqual({ ...NO_FIGURES, ...answered, created: 1 });
+    expect(inSales.json.heatmap.flat().reduce((a: number, b: number) => a + b, 0)).toBe(1);
   });
 });
 

@@ -48,8 +48,6 @@ export class FigureTally {
       case "rated":
         if (event.value !== null) this.ratings.push(event.value);
         break;
-      case "queued":
-        break;
     }
   }
 

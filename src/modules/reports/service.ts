@@ -49,12 +49,14 @@ export async function reportSummary(
     return found;
   };
   const charts = new Charts(span);
-  for (const event of events) {
+  for (const read of events) {
+    // A ticket created without a queue counts as created in the queue it is moved into from none: in that
+    // queue's line, and everywhere once queues are filtered (its creation, in no queue, was filtered out).
+    const event = read.kind === "queued" ? { ...read, kind: "created" as const } : read;
     const userId = creditedUser(event);
     if (wanted && (userId === null || !wanted.has(userId))) continue;
-    if (event.kind === "queued") {
-      // A ticket created without a queue counts as created in the queue it first enters.
-      if (event.toQueueId !== null) tally(perQueue, event.toQueueId).add({ ...event, kind: "created" });
+    if (read.kind === "queued" && !query.queueIds) {
+      tally(perQueue, event.toQueueId!).add(event);
       continue;
     }
     totals.add(event);
