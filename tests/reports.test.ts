@@ -5,7 +5,16 @@ import { contacts, messages, queues, tickets } from "../src/db/tables";
 import { recordTicketEvents, type TicketChange } from "../src/modules/tickets/history";
 import { parseCsv } from "../src/shared/csv";
 import type { ReportedKind } from "../src/modules/tickets/report-events";
-import { BASE, call, createSandboxConnection, islandProps, loginAs, makeTestApp, type TestContext } from "./helpers";
+import {
+  BASE,
+  call,
+  createSandboxConnection,
+  islandProps,
+  loginAs,
+  makeTestApp,
+  salesAndSupport,
+  type TestContext,
+} from "./helpers";
 
 const Z = (iso: string) => new Date(`${iso}Z`);
 /** Monday 2 and Tuesday 3 March 2026 in São Paulo (UTC−3): [03:00Z on the 2nd, 03:00Z on the 4th). */
@@ -19,16 +28,8 @@ const SPAN = "from=2026-03-02T03:00:00.000Z&to=2026-03-04T03:00:00.000Z";
  */
 async function setup() {
   const ctx = await makeTestApp({ timeZone: "America/Sao_Paulo" });
-  const [sales, support] = await ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5" },
-      { name: "Support", color: "#43a047" },
-    ])
-    .returning();
-  const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
-  const ana = await loginAs(ctx, { name: "Ana", queueIds: [sales!.id, support!.id] });
-  const bia = await loginAs(ctx, { name: "Bia", queueIds: [sales!.id] });
+  const { sales, support, admin, agent: ana } = await salesAndSupport(ctx);
+  const bia = await loginAs(ctx, { name: "Bia", queueIds: [sales.id] });
   const conn = await createSandboxConnection(ctx, { name: "Shop", isDefault: true });
   const ticket = async (queueId: number, n: number) => {
     const contact = await one(
@@ -45,10 +46,10 @@ async function setup() {
     );
   };
   const [t1, t2, t3, t4] = [
-    await ticket(sales!.id, 1),
-    await ticket(sales!.id, 2),
-    await ticket(support!.id, 3),
-    await ticket(sales!.id, 4),
+    await ticket(sales.id, 1),
+    await ticket(sales.id, 2),
+    await ticket(support.id, 3),
+    await ticket(sales.id, 4),
   ];
   const a = ana.user.id;
   const b = bia.user.id;
@@ -67,8 +68,8 @@ async function setup() {
     after: { status: "open", userId: o.to ?? null, queueId: o.queue, whatsappId: conn.id },
     value: o.value ?? null,
   });
-  const s = sales!.id;
-  const p = support!.id;
+  const s = sales.id;
+  const p = support.id;
   await recordTicketEvents(ctx.db, [
     event(t1.id, "created", "2026-03-02T12:30:00", { queue: s }),
     event(t1.id, "first_response", "2026-03-02T12:32:00", { actor: a, to: a, queue: s, value: 120_000 }),
@@ -110,7 +111,7 @@ async function setup() {
       typed(t3.id, a, "2026-03-03T13:01:30"),
       typed(t3.id, a, "2026-03-04T03:00:00"),
     ]);
-  return { ctx, admin, ana, bia, sales: sales!, support: support! };
+  return { ctx, admin, ana, bia, sales, support };
 }
 
 const summary = (ctx: TestContext, token: string, query = SPAN) =>
