@@ -1,6 +1,6 @@
 /**
- * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline), the app at 10,000 tickets, M3/M4 (ticket
- * lists and search at 100,000 tickets) and the SQL statements per unit of work, with the data in PostgreSQL 15
+ * `npm run bench:pg`: M1 (inbound over HTTP and through the pipeline), the app at 10,000 tickets, M3/M4/M9 (ticket
+ * lists, search and reports at 100,000 tickets) and the SQL statements per unit of work, with the data in PostgreSQL 15
  * instead of SQLite: the tests' throwaway cluster on a loopback port (fsync off), a database per app
  * (tests/pg-harness.ts). Prints the figures and writes bench/results-pg.json beside the SQLite run's.
  */

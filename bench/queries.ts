@@ -11,6 +11,7 @@ import { desc } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { contacts, messages, onPostgres, queues, tags, tickets } from "../src/db/tables";
 import { type Figure, quantile } from "./figure";
+import { measureReports } from "./reports";
 
 /** An admin's bearer token and session cookie on the served app. */
 export interface BenchAuth {
@@ -280,7 +281,12 @@ export async function measureQueriesAtScale(
     met: app.seeded.ms < 60_000,
   };
   try {
-    return [seedFigure, ...(await measureQueries(app.base, { token: app.token, cookie: app.cookie }, app.db))];
+    const auth = { token: app.token, cookie: app.cookie };
+    return [
+      seedFigure,
+      ...(await measureQueries(app.base, auth, app.db)),
+      ...(await measureReports(app.base, auth, app.db)),
+    ];
   } finally {
     await app.close();
   }

@@ -45,7 +45,7 @@ const measures: Measure[] = soak
       { name: "inbound ingest", run: () => measureIngest() },
       { name: "automatic assignment", run: () => measureAssignment() },
       { name: "fan-out to 500 sockets", run: () => measureFanout() },
-      { name: "list, search and first page at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
+      { name: "list, search, first page and reports at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
       { name: "the app at 10,000 tickets", run: measureAppAt10k },
       { name: "SQL statements per unit of work", run: () => measureStatements("sqlite") },
       { name: "memory", run: () => measureMemory({ messages, soakMinutes: 0 }) },

@@ -20,6 +20,7 @@ import {
   onPostgres,
   queues,
   tags,
+  ticketEvents,
   tickets,
   ticketTags,
   userQueues,
@@ -223,15 +224,26 @@ type MessageRow = Dated & {
   read: boolean;
   ack: number;
   isPrivate: boolean;
+  /** The agent who typed it (the ticket's agent's replies). */
+  userId: number | null;
+};
+type EventRow = Pick<typeof ticketEvents.$inferInsert, "kind" | "cause" | "toQueueId" | "toStatus"> & {
+  ticketId: number;
+  at: Date;
+  actorUserId: number | null;
+  toUserId: number | null;
+  toWhatsappId: number;
+  value: number | null;
 };
 type TicketTagRow = { ticketId: number; tagId: number };
 
-/** One ticket as the seed writes it: its contact, itself, its messages and its tags. */
+/** One ticket as the seed writes it: its contact, itself, its messages, its tags and its history. */
 interface SeedTicket {
   contact: ContactRow;
   ticket: TicketRow;
   messages: MessageRow[];
   tags: TicketTagRow[];
+  events: EventRow[];
 }
 
 /** Fills a migrated database with `tickets` tickets of `messagesPerTicket` messages each. */
@@ -292,6 +304,8 @@ function* seedTickets(o: {
   connectionId: number;
 }): Generator<SeedTicket> {
   const rnd = random(12);
+  // The history draws from its own sequence, so the tickets and messages stay those of earlier seeds.
+  const rndHistory = random(34);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
   const year = 365 * 24 * 3600_000;
   for (let i = 0; i < o.total; i++) {
@@ -322,6 +336,7 @@ function* seedTickets(o: {
         read: true,
         ack: 3,
         isPrivate,
+        userId: fromMe ? userId : null,
         createdAt: time,
         updatedAt: time,
       });
@@ -348,8 +363,51 @@ function* seedTickets(o: {
       },
       messages: list,
       tags: tagged,
+      events: historyOf({ id, status, userId, queueId, whatsappId: o.connectionId, messages: list }, rndHistory),
     };
   }
+}
+
+/**
+ * A ticket's history as the reports read it: created (in its queue, waiting), the first response by its agent
+ * after the customer's first message, resolved for a closed ticket, a rating for 30 % of those, an SLA breach for 5 %.
+ */
+function historyOf(
+  t: {
+    id: number;
+    status: string;
+    userId: number | null;
+    queueId: number | null;
+    whatsappId: number;
+    messages: MessageRow[];
+  },
+  rnd: () => number,
+): EventRow[] {
+  const first = t.messages[0]!.createdAt;
+  const last = t.messages.at(-1)!.createdAt;
+  const event = (kind: EventRow["kind"], at: Date, userId: number | null, value: number | null = null): EventRow => ({
+    ticketId: t.id,
+    kind,
+    cause: userId === null ? "customer" : "agent",
+    at,
+    actorUserId: kind === "created" || kind === "sla_breached" || kind === "rated" ? null : userId,
+    toStatus: kind === "resolved" ? "closed" : kind === "created" ? "pending" : "open",
+    toUserId: kind === "created" ? null : userId,
+    toQueueId: t.queueId,
+    toWhatsappId: t.whatsappId,
+    value,
+  });
+  const events = [event("created", first, null)];
+  const reply = t.messages.find((m) => m.userId !== null);
+  if (reply && t.userId !== null)
+    events.push(event("first_response", reply.createdAt, t.userId, reply.createdAt.getTime() - first.getTime()));
+  if (t.status === "closed") {
+    events.push(event("resolved", last, t.userId, last.getTime() - first.getTime()));
+    if (rnd() < 0.3)
+      events.push(event("rated", new Date(last.getTime() + 60_000), t.userId, 1 + Math.floor(rnd() * 5)));
+  }
+  if (rnd() < 0.05) events.push(event("sla_breached", new Date(first.getTime() + 30 * 60_000), t.userId));
+  return events;
 }
 
 /**
@@ -388,13 +446,26 @@ function writeSqlite(db: Db, rows: Iterable<SeedTicket>) {
     messages.read,
     messages.ack,
     messages.isPrivate,
+    messages.userId,
     messages.createdAt,
     messages.updatedAt,
+  ]);
+  const addEvent = insertInto(client, ticketEvents, [
+    ticketEvents.ticketId,
+    ticketEvents.kind,
+    ticketEvents.cause,
+    ticketEvents.at,
+    ticketEvents.actorUserId,
+    ticketEvents.toStatus,
+    ticketEvents.toUserId,
+    ticketEvents.toQueueId,
+    ticketEvents.toWhatsappId,
+    ticketEvents.value,
   ]);
   const addTag = insertInto(client, ticketTags, [ticketTags.ticketId, ticketTags.tagId]);
   const ms = (at: Date) => at.getTime();
   client.transaction(() => {
-    for (const { contact: c, ticket: t, messages: list, tags: tagged } of rows) {
+    for (const { contact: c, ticket: t, messages: list, tags: tagged, events } of rows) {
       addContact.run(c.id, c.name, c.number, ms(c.createdAt), ms(c.updatedAt));
       addTicket.run(
         t.id,
@@ -419,10 +490,24 @@ function writeSqlite(db: Db, rows: Iterable<SeedTicket>) {
           m.read,
           m.ack,
           m.isPrivate,
+          m.userId,
           ms(m.createdAt),
           ms(m.updatedAt),
         );
       for (const tag of tagged) addTag.run(tag.ticketId, tag.tagId);
+      for (const e of events)
+        addEvent.run(
+          e.ticketId,
+          e.kind,
+          e.cause,
+          ms(e.at),
+          e.actorUserId,
+          e.toStatus ?? null,
+          e.toUserId,
+          e.toQueueId ?? null,
+          e.toWhatsappId,
+          e.value,
+        );
     }
     restoreTriggers(client, triggers);
   })();
@@ -437,12 +522,14 @@ async function writePostgres(db: Db, rows: Iterable<SeedTicket>) {
     await db.insert(messages).values(batch.flatMap((t) => t.messages));
     const tagged = batch.flatMap((t) => t.tags);
     if (tagged.length) await db.insert(ticketTags).values(tagged);
+    await db.insert(ticketEvents).values(batch.flatMap((t) => t.events));
     batch.length = 0;
   };
   for (const t of rows) if (batch.push(t) === 500) await flush();
   if (batch.length) await flush();
-  // Fresh statistics, as autovacuum would gather soon after such a load: the planner's choices depend on them.
-  await execute(db, sql`analyze`);
+  // Fresh statistics and visibility, as autovacuum would gather soon after such a load: the planner's choices
+  // depend on them, and index-only scans on the pages it has marked all-visible.
+  await execute(db, sql`vacuum analyze`);
   for (const table of ["contacts", "tickets"])
     await execute(
       db,

@@ -16,6 +16,7 @@ export const islandLoaders = {
   AgentTicketFind: () => import("./agent/TicketFind"),
   AgentQuickAnswers: () => import("./agent/QuickAnswers"),
   AgentSchedules: () => import("./agent/Schedules"),
+  AgentReports: () => import("./agent/Reports"),
   AdminConnections: () => import("./admin/Connections"),
   AdminUsers: () => import("./admin/Users"),
   AdminQueues: () => import("./admin/Queues"),

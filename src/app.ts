@@ -21,6 +21,7 @@ import { tagsRoutes } from "./modules/tags/index";
 import { usersRoutes } from "./modules/users/index";
 import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
+import { reportsRoutes } from "./modules/reports/index";
 import { messageRoutes } from "./modules/messages/index";
 import { externalApiRoutes } from "./modules/external-api/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
@@ -52,6 +53,7 @@ export async function createApp(deps: AppDeps) {
     .use(connectionsRoutes(deps, tokens))
     .use(ticketRoutes(deps, tokens))
     .use(dashboardRoutes(deps, tokens))
+    .use(reportsRoutes(deps, tokens))
     .use(externalApiRoutes(deps))
     .use(messageRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))

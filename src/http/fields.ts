@@ -60,3 +60,12 @@ export function oneOf<const T extends readonly string[]>(values: T) {
 
 /** An id in a path parameter: digits only, turned into a number. */
 export const idParam = t.Object({ id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
+/**
+ * Ids in a query string as a JSON array (`[1,2]`, also `["1","2"]`). Elysia reports a bad item against the array
+ * or the item alone, so both carry the field's name for the error answer.
+ */
+export const idList = (field: string) =>
+  t.Optional(
+    t.ArrayString(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, field }), { maxItems: 500, field }),
+  );

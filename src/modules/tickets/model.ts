@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
+import { idList } from "../../http/fields";
 import type { TicketEventQuery } from "../../shared/contracts/ticket-events";
 import type {
   NewTicket,
@@ -11,14 +12,6 @@ import type {
 
 const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const status = t.Union([t.Literal("open"), t.Literal("pending"), t.Literal("closed")]);
-/**
- * Ids in a query string as a JSON array (`[1,2]`, also `["1","2"]`). Elysia reports a bad item against the array
- * or the item alone, so both carry the field's name for the error answer.
- */
-const idList = (field: string) =>
-  t.Optional(
-    t.ArrayString(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, field }), { maxItems: 500, field }),
-  );
 
 export namespace TicketModel {
   export const list = schemaOf<TicketListQuery>()(

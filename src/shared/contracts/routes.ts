@@ -7,6 +7,7 @@ import type { SignedLink } from "./links";
 import type { MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";
 import type { NewQueue, QueueChanges, QueueDeleteQuery, QueueDto } from "./queues";
 import type { NewQuickAnswer, QuickAnswerChanges, QuickAnswerDto } from "./quick-answers";
+import type { ReportQuery, ReportSummaryDto } from "./reports";
 import type { SandboxInbound, SandboxLidMapping, SandboxRead, SandboxReject } from "./sandbox";
 import type { BulkSettingsDto, SettingDto } from "./server-events";
 import type { NewSchedule, ScheduleChanges, ScheduleDto } from "./schedules";
@@ -52,6 +53,7 @@ export interface ApiRoutes {
   "DELETE /queue/:id": { query: QueueDeleteQuery; answer: Done };
   "POST /quickAnswers": { body: NewQuickAnswer; answer: QuickAnswerDto };
   "PUT /quickAnswers/:id": { body: QuickAnswerChanges; answer: QuickAnswerDto };
+  "GET /reports/summary": { query: ReportQuery; answer: ReportSummaryDto };
   "POST /sandbox/:whatsappId/inbound": { body: SandboxInbound; answer: { id: string } };
   "POST /sandbox/:whatsappId/read": { body: SandboxRead; answer: Done };
   "POST /sandbox/:whatsappId/reject": { body: SandboxReject; answer: Done };

@@ -17,6 +17,7 @@ const MAIN: NavItem[] = [
   { href: "/contacts", key: "drawer.contacts", icon: "contacts" },
   { href: "/quickAnswers", key: "drawer.quickAnswers", icon: "bolt" },
   { href: "/schedules", key: "drawer.schedules", icon: "clock" },
+  { href: "/reports", key: "drawer.reports", icon: "chart" },
 ];
 
 const ADMIN: NavItem[] = [

@@ -1,6 +1,7 @@
 import Contacts from "../../../islands/agent/Contacts";
 import Dashboard from "../../../islands/agent/Dashboard";
 import QuickAnswers from "../../../islands/agent/QuickAnswers";
+import Reports from "../../../islands/agent/Reports";
 import Schedules from "../../../islands/agent/Schedules";
 import TicketFind from "../../../islands/agent/TicketFind";
 
@@ -11,4 +12,5 @@ export const agentIslands = {
   AgentTicketFind: TicketFind,
   AgentQuickAnswers: QuickAnswers,
   AgentSchedules: Schedules,
+  AgentReports: Reports,
 };

@@ -6,9 +6,10 @@ import { listContacts } from "../../modules/contacts/service";
 import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { dashboardFor } from "../../modules/dashboard/service";
 import { listQuickAnswers } from "../../modules/quick-answers/service";
+import { reportSummary } from "../../modules/reports/service";
 import { listSchedules } from "../../modules/schedules/service";
 import { loadAuthUser } from "../../modules/users/service";
-import { can } from "../../shared/permissions";
+import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 import { firstPage } from "./first-page";
 
@@ -19,11 +20,15 @@ export function isAgentPath(path: string): boolean {
     path === "/contacts" ||
     path === "/quickAnswers" ||
     path === "/schedules" ||
+    path === "/reports" ||
     path.startsWith("/ticketfind/")
   );
 }
 
-/** The main content of an agent screen (/, /contacts, /quickAnswers, /schedules, /ticketfind/:phone), or null for another path. */
+/**
+ * The main content of an agent screen (/, /contacts, /quickAnswers, /schedules, /reports, /ticketfind/:phone), or
+ * null for another path.
+ */
 export async function agentPage({
   deps,
   Island,
@@ -88,6 +93,17 @@ export async function agentPage({
           className="island-fill"
           props={{ initial: firstPage(await listSchedules(deps.db, {}), "schedules") }}
         />
+      </section>
+    );
+  }
+  if (path === "/reports") {
+    const auth = await loadAuthUser(deps.db, user.id);
+    if (!auth) return null;
+    const initial = await reportSummary(deps.db, auth, {}, deps.clock.now(), deps.config.timeZone);
+    return (
+      <section className="page">
+        <h1 className="page-title">{t("agent.reports.title")}</h1>
+        <Island name="AgentReports" props={{ initial, admin: isAdmin(auth.profile) }} />
       </section>
     );
   }

@@ -44,6 +44,7 @@ export const PRIVATE_ROUTES = [
   "/Queues",
   "/tags",
   "/schedules",
+  "/reports",
   "/BulkMessage",
   "/ShippingReport",
   "/SettingsMessage",

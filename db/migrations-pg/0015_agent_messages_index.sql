@@ -1,0 +1,1 @@
+CREATE INDEX "messages_agent_created_idx" ON "messages" USING btree ("created_at","user_id","ticket_id","is_private") WHERE user_id is not null;
