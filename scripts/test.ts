@@ -88,8 +88,9 @@ const processRun = runProcessTests();
 
 if (hasPostgres) {
   const files = onBothEngines(testFiles.filter((f) => !processTests.includes(f)));
-  // Each query is a round trip to a server here, so a test that waits for a reconnect gets longer.
-  outcomes.push(await run(["bun", "test", "--timeout", "20000", ...args(files)], onPostgres));
+  // Each query is a round trip to a server here, which a loaded machine makes slower still: a test that waits
+  // for a reconnect or a Baileys session gets the process tests' time.
+  outcomes.push(await run(["bun", "test", "--timeout", "60000", ...args(files)], onPostgres));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
 const processed = await processRun;
 console.log(processed.held);
