@@ -57,7 +57,7 @@ const customerOf = async (ctx: TestContext, ticketId: number) => {
     .from(contacts)
     .innerJoin(tickets, eq(tickets.contactId, contacts.id))
     .where(eq(tickets.id, ticketId));
-  return Number(row!.number.slice(-3));
+  return Number(row!.number!.slice(-3));
 };
 
 async function setAvailability(ctx: TestContext, who: Login, availability: string) {
