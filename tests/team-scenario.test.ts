@@ -290,6 +290,30 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
   expect(report.json.queues).toEqual([{ queueId: queue.id, name: "Support", ...figuresOf(all) }]);
   expect(report.json.totals).toMatchObject(figuresOf(all));
 
+  // Everything happened on Tuesday 10 March around noon (UTC): one day, one cell of the weekday × hour grid.
+  const day = report.json.days.find((d: { date: string }) => d.date === "2026-03-10");
+  expect(day).toEqual({
+    date: "2026-03-10",
+    created: all.created,
+    resolved: all.resolved,
+    firstResponseMedianSeconds: percentile(all.firstResponses, 0.5),
+  });
+  const others = report.json.days.filter((d: { date: string }) => d !== day);
+  expect(others.every((d: { created: number; resolved: number }) => d.created === 0 && d.resolved === 0)).toBe(true);
+  expect(report.json.heatmap[1][12]).toBe(all.created);
+  expect(report.json.heatmap.flat().reduce((a: number, b: number) => a + b, 0)).toBe(all.created);
+
+  // Bia sees her own line, the same figures; Ana's are not hers to see.
+  const own = await call(ctx.app, "GET", `/api/reports/summary?${span}`, { token: bia.token });
+  expect(own.json.agents).toEqual([{ userId: B, name: "Bia", ...figuresOf(byAgent.get(B)!) }]);
+  const others403 = await call(ctx.app, "GET", `/api/reports/summary?${span}&userIds=[${A}]`, { token: bia.token });
+  expect(others403).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
+
+  // The dashboard's team: everyone online, two open tickets each (a1 woke open with Caio).
+  const dashboard = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
+  const load = new Map(dashboard.json.team.map((m: { id: number; openTickets: number }) => [m.id, m.openTickets]));
+  expect([A, B, C].map((id) => load.get(id))).toEqual([2, 2, 2]);
+
   // The CSV carries the same numbers.
   const csv = await call(ctx.app, "GET", `/api/reports/summary.csv?${span}`, { token: admin.token });
   expect(csv.status).toBe(200);

@@ -227,3 +227,26 @@ describe("the story's chat", () => {
     }
   }, 60_000);
 });
+
+describe("the dashboard's team", () => {
+  test("shows who is online and each agent's open tickets, translated, in light and dark, at 375 px", async () => {
+    for (const lang of ["en", "pt", "es"] as const)
+      for (const colorScheme of ["light", "dark"] as const) {
+        const view = await openPage(env.browser, { locale: LOCALES[lang], width: 375, height: 800, colorScheme });
+        await logIn(view.page, env.base, ADA);
+        await view.page.goto(`${env.base}/`);
+        await view.page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
+        const rows = view.page.locator(".team-table tbody tr");
+        await rows.first().waitFor();
+        // Ada and the three agents, the agents holding 2 each (the story's ticket waits).
+        expect(await rows.count()).toBe(4);
+        const open = (await view.page.locator(".team-table tbody td.team-open").allTextContents()).map(Number);
+        expect(open.sort()).toEqual([0, 2, 2, 2]);
+        expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        expect(await untranslated(view.page, lang)).toEqual([]);
+        await snapshot(view.page, `e2e-team-dashboard-${lang}-${colorScheme}`);
+        expect(view.errors).toEqual([]);
+        await view.context.close();
+      }
+  }, 60_000);
+});
