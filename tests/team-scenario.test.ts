@@ -277,7 +277,9 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
   expect(snoozed.status).toBe(200);
   at(6300);
   await ctx.deps.jobs.tick();
-  expect((await ticketRow(ctx, a1)).snoozedUntil).toBeNull();
+  expect(await ticketRow(ctx, a1)).toMatchObject({ status: "open", userId: C, snoozedUntil: null });
+  // Its second resolution counts from the reopening.
+  await resolve(caio, a1, 2500, 6400);
 
   // The report over the span says what happened.
   const span = `from=${new Date(T0 - 3600_000).toISOString()}&to=${new Date(T0 + 3 * 3600_000).toISOString()}`;
@@ -309,10 +311,10 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
   const others403 = await call(ctx.app, "GET", `/api/reports/summary?${span}&userIds=[${A}]`, { token: bia.token });
   expect(others403).toMatchObject({ status: 403, json: { error: "ERR_NO_PERMISSION" } });
 
-  // The dashboard's team: everyone online, two open tickets each (a1 woke open with Caio).
+  // The dashboard's team: everyone online, Ana and Bia with two open tickets, Caio with c2.
   const dashboard = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
   const load = new Map(dashboard.json.team.map((m: { id: number; openTickets: number }) => [m.id, m.openTickets]));
-  expect([A, B, C].map((id) => load.get(id))).toEqual([2, 2, 2]);
+  expect([A, B, C].map((id) => load.get(id))).toEqual([2, 2, 1]);
 
   // The CSV carries the same numbers.
   const csv = await call(ctx.app, "GET", `/api/reports/summary.csv?${span}`, { token: admin.token });
@@ -349,5 +351,6 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
     ["first_response", "agent", C, 2600],
     ["snoozed", "agent", C, 2700],
     ["woken", "system", null, 6300],
+    ["resolved", "agent", C, 6400],
   ]);
 });

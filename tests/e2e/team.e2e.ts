@@ -148,6 +148,11 @@ async function untranslated(page: Page, lang: Lang) {
   return texts.filter((t) => keys.has(t) || fallbacks.has(t));
 }
 
+/** The page from top to bottom, for a person looking at the screenshots. */
+const wholePage = (page: Page) => ({
+  screenshot: (options: { path: string }) => page.screenshot({ ...options, fullPage: true }),
+});
+
 describe("/reports for a team lead", () => {
   for (const lang of ["en", "pt", "es"] as const)
     for (const colorScheme of ["light", "dark"] as const)
@@ -166,7 +171,22 @@ describe("/reports for a team lead", () => {
           expect(await queueRow.locator('[data-figure="created"]').textContent()).toBe("7");
           expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
           expect(await untranslated(view.page, lang)).toEqual([]);
-          await snapshot(view.page, `e2e-team-reports-${lang}-${colorScheme}-${width}`);
+          // The charts' day labels stay readable when the charts shrink to a phone's width.
+          const tickPx = await view.page
+            .locator(".report-chart .tick")
+            .first()
+            .evaluate((el) => el.getBoundingClientRect().height);
+          expect(tickPx).toBeGreaterThanOrEqual(10);
+          // The first response chart's scale label is inside its chart, whatever its size.
+          const [label, chart] = await view.page
+            .locator(".report-chart svg")
+            .nth(1)
+            .evaluate((svg) => [
+              svg.querySelector(".tick")!.getBoundingClientRect().top,
+              svg.getBoundingClientRect().top,
+            ]);
+          expect(label!).toBeGreaterThanOrEqual(chart!);
+          await snapshot(wholePage(view.page), `e2e-team-reports-${lang}-${colorScheme}-${width}`);
           expect(view.errors).toEqual([]);
           await view.context.close();
         }
@@ -221,7 +241,7 @@ describe("the story's chat", () => {
       SEPARATORS[lang].forEach((pattern, i) => expect(texts[i]).toMatch(pattern));
       expect(await untranslated(view.page, lang)).toEqual([]);
       expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-      await snapshot(view.page, `e2e-team-chat-${lang}`);
+      await snapshot(wholePage(view.page), `e2e-team-chat-${lang}`);
       expect(view.errors).toEqual([]);
       await view.context.close();
     }
@@ -244,7 +264,7 @@ describe("the dashboard's team", () => {
         expect(open.sort()).toEqual([0, 2, 2, 2]);
         expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
         expect(await untranslated(view.page, lang)).toEqual([]);
-        await snapshot(view.page, `e2e-team-dashboard-${lang}-${colorScheme}`);
+        await snapshot(wholePage(view.page), `e2e-team-dashboard-${lang}-${colorScheme}`);
         expect(view.errors).toEqual([]);
         await view.context.close();
       }
