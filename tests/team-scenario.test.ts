@@ -1,8 +1,9 @@
 // @engine each
 import { expect, test } from "bun:test";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { contacts, ticketEvents, tickets } from "../src/db/tables";
 import { assignmentsSettled } from "../src/modules/tickets/assignment-triggers";
+import { AVAILABILITY_CHECK_EVERY_MS, scheduleAvailability, sightingsSettled } from "../src/modules/users/availability";
 import { parseCsv } from "../src/shared/csv";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -86,6 +87,14 @@ async function reply(ctx: TestContext, who: Login, ticketId: number) {
 
 const ticketRow = async (ctx: TestContext, id: number) =>
   (await ctx.db.select().from(tickets).where(eq(tickets.id, id)))[0]!;
+
+/** The open tickets an agent holds, oldest first. */
+const ticketsHeldBy = async (ctx: TestContext, userId: number) =>
+  await ctx.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.status, "open"), eq(tickets.userId, userId)))
+    .orderBy(asc(tickets.id));
 
 /** The tickets of the `n`th customer, oldest first. */
 const ticketOfCustomer = async (ctx: TestContext, n: number) =>
@@ -353,4 +362,46 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
     ["woken", "system", null, 6300],
     ["resolved", "agent", C, 6400],
   ]);
+});
+
+test("an agent whose last socket closed goes offline after two minutes and gets nothing new; back on a socket, the oldest waiting ticket is theirs", async () => {
+  const { ctx, admin, ana, bia, caio, customerWrites } = await team();
+  await scheduleAvailability(ctx.deps);
+  const socket = async (who: Login, change: "opened" | "closed") => {
+    ctx.deps.presence[change](who.user.id);
+    await sightingsSettled(ctx.deps);
+    await assignmentsSettled(ctx.deps);
+  };
+  for (const agent of [ana, bia, caio]) await socket(agent, "opened");
+  await Promise.all([1, 2, 3, 4, 5, 6, 7].map((n) => customerWrites(n, "Hello")));
+  const held = (id: number) => ticketsHeldBy(ctx, id);
+  expect(await held(caio.user.id)).toHaveLength(2);
+
+  await socket(caio, "closed");
+  for (let i = 0; i < 8; i++) {
+    ctx.clock.advance(AVAILABILITY_CHECK_EVERY_MS);
+    await ctx.deps.jobs.tick();
+  }
+  await assignmentsSettled(ctx.deps);
+  const dashboard = await call(ctx.app, "GET", "/api/dashboard", { token: admin.token });
+  const availability = new Map(
+    dashboard.json.team.map((m: { id: number; availability: string }) => [m.id, m.availability]),
+  );
+  expect([ana, bia, caio].map((a) => availability.get(a.user.id))).toEqual(["online", "online", "offline"]);
+
+  const [first] = await held(caio.user.id);
+  await put(ctx, caio, first!.id, { status: "closed" });
+  ctx.clock.advance(1000);
+  await customerWrites(8, "Hello?");
+  expect(await held(caio.user.id)).toHaveLength(1);
+  const waiting = await ctx.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(eq(tickets.status, "pending"))
+    .orderBy(asc(tickets.createdAt), asc(tickets.id));
+  expect(waiting).toHaveLength(2);
+
+  await socket(caio, "opened");
+  expect((await held(caio.user.id)).map((t) => t.id)).toContain(waiting[0]!.id);
+  expect(await ticketRow(ctx, waiting[1]!.id)).toMatchObject({ status: "pending", userId: null });
 });
