@@ -169,6 +169,9 @@ describe("/reports for a team lead", () => {
           const queueRow = view.page.locator("section.report-table").nth(1).locator("tbody tr").first();
           expect(await queueRow.textContent()).toContain("Support");
           expect(await queueRow.locator('[data-figure="created"]').textContent()).toBe("7");
+          // Its last line (no total below it) draws no rule across the card's rounded bottom.
+          const rule = await queueRow.locator("th").evaluate((th) => getComputedStyle(th).borderBottomWidth);
+          expect(rule).toBe("0px");
           expect(await view.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
           expect(await untranslated(view.page, lang)).toEqual([]);
           // The charts' day labels stay readable when the charts shrink to a phone's width.
