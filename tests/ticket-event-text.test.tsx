@@ -51,7 +51,7 @@ describe("what a change of the ticket reads as in the chat", () => {
         from: side({ queue: null }),
         to: side({ status: "pending", queue: support }),
       }),
-    ).toBe("Support chosen in the menu");
+    ).toBe("Routed to Support");
     expect(text({ actor: null, cause: "queue_deleted", to: side({ queue: support }) })).toBe("Transferred to Support");
   });
 

@@ -94,7 +94,7 @@ export function FirstResponseLine({ days }: { days: Days }) {
       <figcaption>{t("agent.reports.firstResponsePerDay")}</figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t("agent.reports.firstResponsePerDay")}>
         <line className="axis" x1={PAD} x2={WIDTH} y1={HEIGHT - PAD} y2={HEIGHT - PAD} />
-        <text className="tick" x={PAD} y={12}>
+        <text className="tick" x={PAD} y={6} dominantBaseline="hanging">
           {duration(max)}
         </text>
         {runs

@@ -45,9 +45,10 @@ function transferText(
     return by("transferred", {
       target: queueChanged && to.queue ? `${name(to.user)} (${name(to.queue)})` : name(to.user),
     });
+  // The chatbot routes a ticket by the customer's choice in its menu, or to the connection's only queue unasked.
   if (to.queue && queueChanged)
     return cause === "chatbot"
-      ? t("chat.history.chosenInMenu", { queue: name(to.queue) })
+      ? t("chat.history.routed", { queue: name(to.queue) })
       : by("transferred", { target: name(to.queue) });
   if (from.user && !to.user) return by("returned");
   if (to.connection && from.connection?.id !== to.connection.id)
