@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { sendTicketText } from "../messages/send";
 import { findTicket, setBotMode } from "../tickets/records";
 import { applyTicketChanges, TicketMovedOn } from "../tickets/service";
-import { assignWaiting, isWaiting } from "../tickets/assignment";
+import { assignWaitingTickets, isWaiting } from "../tickets/assignment";
 import type { BotActions } from "./bot";
 
 /** The bot's actions through the messages and tickets services (auto texts; changes with no acting user). */
@@ -27,8 +27,10 @@ export function botActions(deps: AppDeps): BotActions {
       if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
       const after = (await findTicket(deps.db, ticket.id))!;
       // A queue chosen, or the chatbot done: the ticket may now wait for the queue's rule to find it an agent.
-      if (!isWaiting(after) || !(await assignWaiting(deps, after.queueId!))) return after;
-      return (await findTicket(deps.db, ticket.id))!;
+      if (!isWaiting(after)) return after;
+      const given = await assignWaitingTickets(deps, after.queueId!);
+      if (!given.length) return after;
+      return given.find((row) => row.id === ticket.id) ?? (await findTicket(deps.db, ticket.id))!;
     },
   };
 }
