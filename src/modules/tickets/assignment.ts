@@ -6,7 +6,6 @@ import { lockingRows } from "../../db/row-locks";
 import { storedInstant, ticketDialogs, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { QueueAssignment } from "../../shared/contracts/queues";
-import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { queueRule } from "../queues/lookup";
 import { queueMembers, recordTurn } from "../users/queue-turns";
 import { pickMember } from "./assignment-rules";
@@ -29,40 +28,44 @@ export async function assignWaiting(deps: AppDeps, queueId: number): Promise<num
   return (await assignWaitingTickets(deps, queueId)).length;
 }
 
-/** As `assignWaiting`, answering the tickets it gave, as written. */
-export async function assignWaitingTickets(deps: AppDeps, queueId: number): Promise<TicketRow[]> {
-  const given: TicketRow[] = [];
+/**
+ * As `assignWaiting`, answering what it gave (each ticket as written, with its history event). The one ticket
+ * `announcedByCaller` is not announced: the caller announces it with the change that made it wait.
+ */
+export async function assignWaitingTickets(
+  deps: AppDeps,
+  queueId: number,
+  announcedByCaller?: number,
+): Promise<Assignment[]> {
+  const given: Assignment[] = [];
   const rule = await queueRule(deps.db, queueId);
   if (!rule || rule.assignment === "manual") return given;
   const queue = { ...rule, id: queueId, assignment: rule.assignment };
   for (;;) {
     const outcome = await assignNext(deps, queue);
     if (outcome === "done") return given;
-    await announce(deps, outcome);
-    given.push(outcome.ticket);
+    if (outcome.ticket.id !== announcedByCaller) await announce(deps, outcome);
+    given.push(outcome);
     if (!outcome.moreWaiting) return given;
   }
 }
 
 /**
  * After a change of a ticket: one that now waits in a queue without an agent (a transfer to the queue only, a
- * reopen, a return) goes to the queue's rule; one its agent no longer holds open frees a place under the cap of the
- * queue it was in. The chatbot's own changes are left to the bot stage, which knows when its dialogue has ended.
+ * reopen, a return, the chatbot's queue choice) goes to the queue's rule; one its agent no longer holds open frees a
+ * place under the cap of the queue it was in. Answers the ticket's own assignment, if it was given, unannounced: the
+ * caller announces it with the change, so lists and webhooks hear of the ticket once, as it ends up.
  */
-export async function assignAfterChange(
-  deps: AppDeps,
-  before: TicketRow,
-  after: TicketRow,
-  cause: TicketEventCause | undefined,
-) {
+export async function assignAfterChange(deps: AppDeps, before: TicketRow, after: TicketRow) {
   const released =
     before.status === "open" &&
     before.userId != null &&
     before.queueId != null &&
     (after.status !== "open" || after.userId !== before.userId || after.queueId !== before.queueId);
   if (released) await assignWaiting(deps, before.queueId!);
-  if (cause !== "chatbot" && isWaiting(after) && (!released || after.queueId !== before.queueId))
-    await assignWaiting(deps, after.queueId!);
+  if (!isWaiting(after) || (released && after.queueId === before.queueId)) return undefined;
+  const given = await assignWaitingTickets(deps, after.queueId!, after.id);
+  return given.find((assignment) => assignment.ticket.id === after.id);
 }
 
 /**
@@ -73,7 +76,7 @@ export async function assignReopened(deps: AppDeps, found: { ticket: TicketRow; 
   if (found.change === "reopened" && isWaiting(found.ticket)) await assignWaiting(deps, found.ticket.queueId!);
 }
 
-interface Assigned {
+export interface Assignment {
   ticket: TicketRow;
   event: TicketEventRow;
   /** Another ticket was waiting behind this one. */
@@ -95,7 +98,7 @@ interface RuledQueue {
  * Three statements after the lock: the members with their load, the oldest waiting ticket taken for the agent
  * picked, and the history's event (with the agent's turn and, for the chatbot's tickets, the end of its dialogue).
  */
-async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assigned | "done"> {
+async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assignment | "done"> {
   const now = new Date(deps.clock.now());
   const queueId = queue.id;
   return await atomically(deps.db, async (tx) => {
@@ -175,7 +178,7 @@ const takeOldestAny = takeOldestQuery(false);
 const takeOldestAfterChatbot = takeOldestQuery(true);
 
 /** The agent's lists and the ticket's open chats hear of it once committed. */
-async function announce(deps: AppDeps, { ticket, event }: Assigned) {
+async function announce(deps: AppDeps, { ticket, event }: Assignment) {
   const before = { id: ticket.id, status: "pending" as const, userId: null, queueId: ticket.queueId };
   const [dto] = await toTicketDtos(deps.db, [ticket]);
   deps.events.emit("ticket.updated", { ticket: dto!, before });
