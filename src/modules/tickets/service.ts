@@ -106,7 +106,7 @@ export async function applyTicketChanges(
     const plan = await planChanges(deps, before, changes, opts);
     // Past a few tries under constant change, the last decision is written as it stands.
     const written = await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts);
-    if (written) return await announceChanges(deps, before, plan, opts, written.event);
+    if (written) return await announceChanges(deps, before, plan, opts, written);
   }
 }
 
@@ -195,7 +195,7 @@ async function writeChanges(
   plan: TicketPlan,
   guarded: boolean,
   { actor, cause, isBot }: ApplyOptions,
-): Promise<{ event?: TicketEventRow } | undefined> {
+): Promise<{ row: TicketRow; event?: TicketEventRow } | undefined> {
   const { next, tookOver, markRead } = plan;
   const now = new Date(deps.clock.now());
   const kind = kindOfChange(before, next, actor?.id ?? null);
@@ -207,7 +207,7 @@ async function writeChanges(
       const other = await otherActiveTicket(tx, before.contactId, next.whatsappId, before.id);
       if (other) throw otherOpenError(actor, other.id);
     }
-    const written = await tx
+    const [row] = await tx
       .update(tickets)
       .set({
         ...next,
@@ -218,11 +218,11 @@ async function writeChanges(
         updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
-      .returning({ id: tickets.id });
-    if (!written.length) return undefined;
+      .returning();
+    if (!row) return undefined;
     if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
     if (next.status === "closed" && before.snoozedUntil) await dropSnooze(tx, before.id);
-    if (!kind) return {};
+    if (!kind) return { row };
     const event = await recordTicketEvent(tx, {
       ticketId: before.id,
       kind,
@@ -233,7 +233,7 @@ async function writeChanges(
       after: next,
       value: kind === "resolved" ? resolutionMs(before, now) : null,
     });
-    return { event };
+    return { row, event };
   });
 }
 
@@ -254,13 +254,13 @@ async function announceChanges(
   before: TicketRow,
   plan: TicketPlan,
   opts: ApplyOptions,
-  event: TicketEventRow | undefined,
+  { row: after, event }: { row: TicketRow; event?: TicketEventRow },
 ): Promise<TicketDto> {
   const ticketId = before.id;
-  let after = await getTicketRow(deps, ticketId);
   if (plan.markRead) await markTicketRead(deps, after);
   const assignment = await assignAfterChange(deps, before, after);
-  if (assignment) after = assignment.ticket;
+  // Another arrival may have given a waiting ticket meanwhile: the announcement says where it is now.
+  after = assignment?.ticket ?? (isWaiting(after) ? await getTicketRow(deps, ticketId) : after);
   const [dto] = await toTicketDtos(deps.db, [after]);
   deps.events.emit("ticket.updated", { ticket: dto!, before });
   const events = [event, assignment?.event].filter((row) => row !== undefined);
