@@ -279,8 +279,8 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
     tables: ["tickets"],
     why: "the reports count agents' messages per queue of their ticket in one grouped join, not a lookup per message",
   },
-  "src/modules/users/queue-turns.ts": {
-    tables: ["tickets"],
+  "src/modules/tickets/assignment-queries.ts": {
+    tables: ["userQueues", "users"],
     why: "an assignment reads a queue's members with their open tickets there in one query under the queue's lock",
   },
 };

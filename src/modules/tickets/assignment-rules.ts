@@ -1,5 +1,5 @@
 import type { QueueAssignment } from "../../shared/contracts/queues";
-import type { QueueMember as Member } from "../users/queue-turns";
+import type { QueueMember as Member } from "./assignment-queries";
 
 /**
  * The member a rule gives the next ticket to, among those online and under the cap (0 = no cap), or nothing:

@@ -1,13 +1,11 @@
-import { and, asc, type Column, eq, getTableColumns, isNull, ne, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { atomically, lockKey, type Reader } from "../../db/client";
-import { prepared } from "../../db/prepared";
-import { lockingRows } from "../../db/row-locks";
-import { storedInstant, ticketDialogs, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
+import { eq } from "drizzle-orm";
+import { atomically, lockKey } from "../../db/client";
+import { storedInstant, ticketDialogs, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { QueueAssignment } from "../../shared/contracts/queues";
 import { queueRule } from "../queues/lookup";
-import { queueMembers, recordTurn } from "../users/queue-turns";
+import { recordTurn } from "../users/queue-turns";
+import { membersWhileWaiting, takeOldest } from "./assignment-queries";
 import { pickMember } from "./assignment-rules";
 import { recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
@@ -95,15 +93,15 @@ interface RuledQueue {
 /**
  * One ticket, picked and written in one transaction under the queue's lock (PostgreSQL's advisory lock; SQLite's
  * single writer on its own), so two arrivals, or two nodes, never give one ticket twice nor an agent past the cap.
- * Three statements after the lock: the members with their load, the oldest waiting ticket taken for the agent
- * picked, and the history's event (with the agent's turn and, for the chatbot's tickets, the end of its dialogue).
+ * After the lock: the members with their load (none when no ticket waits), the oldest waiting ticket taken for the
+ * agent picked, the end of its chatbot dialogue, the agent's turn and the history's event.
  */
 async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assignment | "done"> {
   const now = new Date(deps.clock.now());
   const queueId = queue.id;
   return await atomically(deps.db, async (tx) => {
     await lockKey(tx, `assignment:queue:${queueId}`);
-    const members = await queueMembers(tx, queueId);
+    const members = await membersWhileWaiting(tx, queueId);
     const agent = pickMember(queue.assignment, queue.maxOpenPerAgent, members);
     if (!agent) return "done";
     const taken = (await takeOldest(tx, queue.asksFirst).get({
@@ -129,53 +127,6 @@ async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assignment 
     return { ticket: ticket as TicketRow, event, moreWaiting: !!Number(moreWaiting) };
   });
 }
-
-/**
- * Opens for the agent the ticket of the queue that has waited longest for one: pending, nobody's, not snoozed,
- * and no longer in the chatbot's hands where the queue has chatbot options (a queue without them has nothing to ask
- * first); answers it as written, and whether another waits behind it. On PostgreSQL the ticket is locked as it is
- * picked, so a person taking it meanwhile (who needs no queue lock) makes the pick move on to the next one.
- */
-const takeOldest = (db: Reader, asksFirst: boolean) => (asksFirst ? takeOldestAfterChatbot : takeOldestAny)(db);
-
-const takeOldestQuery = (asksFirst: boolean) =>
-  prepared((db) => {
-    const waitingHere = (table: Record<"queueId" | "status" | "userId" | "snoozedUntil" | "isBot", Column>) =>
-      and(
-        eq(table.queueId, sql.placeholder("queueId")),
-        eq(table.status, "pending"),
-        isNull(table.userId),
-        isNull(table.snoozedUntil),
-        asksFirst ? eq(table.isBot, false) : undefined,
-      );
-    const behind = alias(tickets, "behind");
-    const oldest = db
-      .select({ id: tickets.id })
-      .from(tickets)
-      .where(waitingHere(tickets))
-      .orderBy(asc(tickets.createdAt), asc(tickets.id))
-      .limit(1);
-    return db
-      .update(tickets)
-      .set({
-        status: "open",
-        userId: sql`${sql.placeholder("userId")}`,
-        isBot: false,
-        updatedAt: sql`${sql.placeholder("now")}`,
-      } as unknown as Partial<TicketRow>)
-      .where(and(sql`${tickets.id} = ${lockingRows(oldest)}`, waitingHere(tickets)))
-      .returning({
-        ...getTableColumns(tickets),
-        moreWaiting: sql<unknown>`exists ${db
-          .select({ one: sql`1` })
-          .from(behind)
-          .where(and(waitingHere(behind), ne(behind.id, tickets.id)))}`,
-      })
-      .prepare();
-  });
-
-const takeOldestAny = takeOldestQuery(false);
-const takeOldestAfterChatbot = takeOldestQuery(true);
 
 /** The agent's lists and the ticket's open chats hear of it once committed. */
 async function announce(deps: AppDeps, { ticket, event }: Assignment) {
