@@ -279,6 +279,10 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
     tables: ["tickets"],
     why: "the reports count agents' messages per queue of their ticket in one grouped join, not a lookup per message",
   },
+  "src/modules/tickets/assignment-queries.ts": {
+    tables: ["userQueues", "users"],
+    why: "an assignment reads a queue's members with their open tickets there in one query under the queue's lock",
+  },
 };
 
 /** The tables a file imports from db/schema or one of its files (type imports left out), multi-line imports included. */

@@ -272,6 +272,30 @@ describe("where tickets land", () => {
     expect(moved.json).toMatchObject({ status: "open", userId: agents[0], queueId: queue.id });
   });
 
+  test("a ticket the menu or a transfer puts in the queue is announced once, open with its agent, with both history events", async () => {
+    const { ctx, admin, queue, agents, customerWrites } = await setup("round_robin", 0, ["online"]);
+    const heard: string[] = [];
+    ctx.deps.events.subscribe(({ name, payload }) => {
+      if (name === "ticket.event") heard.push(`event ${payload.event.kind}`);
+      if (name === "ticket.updated" && payload.ticket.queueId === queue.id)
+        heard.push(`ticket ${payload.ticket.status} ${payload.ticket.userId} from ${payload.before?.status}`);
+    });
+    await customerWrites();
+    const [ticket] = await ticketsOf(ctx);
+    const once = [`ticket open ${agents[0]} from pending`, "event transferred", "event assigned"];
+    expect(heard.filter((h) => h !== "event created")).toEqual(once);
+    expect(
+      (await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token: admin, body: { queueId: null } })).status,
+    ).toBe(200);
+    heard.length = 0;
+    const moved = await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, {
+      token: admin,
+      body: { queueId: queue.id },
+    });
+    expect(moved.json).toMatchObject({ status: "open", userId: agents[0], queueId: queue.id });
+    expect(heard).toEqual(once);
+  });
+
   test("with chatbot options, the ticket waits for the chatbot to hand it over, then goes to a member", async () => {
     const { ctx, admin, queue, agents, customerWrites } = await setup("round_robin", 0, ["online"]);
     await call(ctx.app, "PUT", `/api/queue/${queue.id}`, {

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { sendTicketText } from "../messages/send";
 import { findTicket, setBotMode } from "../tickets/records";
 import { applyTicketChanges, TicketMovedOn } from "../tickets/service";
-import { assignWaiting, isWaiting } from "../tickets/assignment";
+import { assignWaitingTickets, isWaiting } from "../tickets/assignment";
 import type { BotActions } from "./bot";
 
 /** The bot's actions through the messages and tickets services (auto texts; changes with no acting user). */
@@ -18,17 +18,22 @@ export function botActions(deps: AppDeps): BotActions {
         const asSeen = (current: TicketRow) =>
           current.status === ticket.status && current.userId === ticket.userId && current.queueId === ticket.queueId;
         try {
-          await applyTicketChanges(deps, ticket.id, changes, { actor: null, proceedIf: asSeen, cause: "chatbot" });
+          const opts = { actor: null, proceedIf: asSeen, cause: "chatbot" as const, isBot };
+          // A queue chosen leaves the ticket waiting there: the change gives it to the queue's rule.
+          await applyTicketChanges(deps, ticket.id, changes, opts);
         } catch (error) {
           if (error instanceof TicketMovedOn) return undefined;
           throw error;
         }
+        return (await findTicket(deps.db, ticket.id))!;
       }
       if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
       const after = (await findTicket(deps.db, ticket.id))!;
-      // A queue chosen, or the chatbot done: the ticket may now wait for the queue's rule to find it an agent.
-      if (!isWaiting(after) || !(await assignWaiting(deps, after.queueId!))) return after;
-      return (await findTicket(deps.db, ticket.id))!;
+      // The chatbot done: the ticket may now wait for the queue's rule to find it an agent.
+      if (!isWaiting(after)) return after;
+      const given = await assignWaitingTickets(deps, after.queueId!);
+      if (!given.length) return after;
+      return given.find((row) => row.ticket.id === ticket.id)?.ticket ?? (await findTicket(deps.db, ticket.id))!;
     },
   };
 }

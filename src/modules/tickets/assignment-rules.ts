@@ -1,10 +1,5 @@
 import type { QueueAssignment } from "../../shared/contracts/queues";
-import type { QueueMember } from "../users/queue-turns";
-
-/** A member of a queue as an assignment rule weighs them: online or not, their last turn, their open tickets there. */
-export interface Member extends QueueMember {
-  open: number;
-}
+import type { QueueMember as Member } from "./assignment-queries";
 
 /**
  * The member a rule gives the next ticket to, among those online and under the cap (0 = no cap), or nothing:

@@ -25,7 +25,7 @@ import { announceTicketEvents } from "./history-dtos";
 import { assignAfterChange, assignWaiting, isWaiting } from "./assignment";
 import { findTicket, lockContactTickets } from "./records";
 import { newEpisode, resolutionMs } from "./response-clock";
-import { loadTicketDto, type TicketDto } from "./serialize";
+import { loadTicketDto, type TicketDto, toTicketDtos } from "./serialize";
 import type { TicketModel } from "./model";
 
 /** A ticket's changes, as the route takes them (internal callers use the same shape). */
@@ -42,6 +42,8 @@ export interface ApplyOptions {
   proceedIf?: (current: TicketRow) => boolean;
   /** What the history says made the change; defaults to `agent` for people, `system` otherwise. */
   cause?: TicketEventCause;
+  /** The chatbot's own: whether the ticket stays in its hands, written with the change. */
+  isBot?: boolean;
 }
 
 const ACTIVE: TicketStatus[] = ["open", "pending"];
@@ -104,7 +106,7 @@ export async function applyTicketChanges(
     const plan = await planChanges(deps, before, changes, opts);
     // Past a few tries under constant change, the last decision is written as it stands.
     const written = await writeChanges(deps, before, plan, attempt < MAX_TRIES, opts);
-    if (written) return await announceChanges(deps, before, plan, opts, written.event);
+    if (written) return await announceChanges(deps, before, plan, opts, written);
   }
 }
 
@@ -192,8 +194,8 @@ async function writeChanges(
   before: TicketRow,
   plan: TicketPlan,
   guarded: boolean,
-  { actor, cause }: ApplyOptions,
-): Promise<{ event?: TicketEventRow } | undefined> {
+  { actor, cause, isBot }: ApplyOptions,
+): Promise<{ row: TicketRow; event?: TicketEventRow } | undefined> {
   const { next, tookOver, markRead } = plan;
   const now = new Date(deps.clock.now());
   const kind = kindOfChange(before, next, actor?.id ?? null);
@@ -205,22 +207,22 @@ async function writeChanges(
       const other = await otherActiveTicket(tx, before.contactId, next.whatsappId, before.id);
       if (other) throw otherOpenError(actor, other.id);
     }
-    const written = await tx
+    const [row] = await tx
       .update(tickets)
       .set({
         ...next,
-        ...(tookOver ? { isBot: false } : {}),
+        ...(isBot !== undefined ? { isBot } : tookOver ? { isBot: false } : {}),
         ...(markRead ? { unreadMessages: 0 } : {}),
         ...(kind === "reopened" ? newEpisode(now) : {}),
         ...(next.status === "closed" ? { snoozedUntil: null } : {}),
         updatedAt: kind ? now : before.updatedAt,
       })
       .where(and(eq(tickets.id, before.id), guarded ? stillAsRead(before) : undefined))
-      .returning({ id: tickets.id });
-    if (!written.length) return undefined;
+      .returning();
+    if (!row) return undefined;
     if (tookOver) await tx.delete(ticketDialogs).where(eq(ticketDialogs.ticketId, before.id));
     if (next.status === "closed" && before.snoozedUntil) await dropSnooze(tx, before.id);
-    if (!kind) return {};
+    if (!kind) return { row };
     const event = await recordTicketEvent(tx, {
       ticketId: before.id,
       kind,
@@ -231,7 +233,7 @@ async function writeChanges(
       after: next,
       value: kind === "resolved" ? resolutionMs(before, now) : null,
     });
-    return { event };
+    return { row, event };
   });
 }
 
@@ -252,32 +254,33 @@ async function announceChanges(
   before: TicketRow,
   plan: TicketPlan,
   opts: ApplyOptions,
-  event: TicketEventRow | undefined,
+  { row: after, event }: { row: TicketRow; event?: TicketEventRow },
 ): Promise<TicketDto> {
   const ticketId = before.id;
-  const after = await getTicketRow(deps, ticketId);
   if (plan.markRead) await markTicketRead(deps, after);
-  deps.events.emit("ticket.updated", { ticket: await loadTicketDto(deps.db, ticketId), before });
-  if (event) await announceTicketEvents(deps, [event]);
-  await assignAfterChange(deps, before, after, opts.cause);
-
+  const assignment = await assignAfterChange(deps, before, after);
+  // Another arrival may have given a waiting ticket meanwhile: the announcement says where it is now.
+  after = assignment?.ticket ?? (isWaiting(after) ? await getTicketRow(deps, ticketId) : after);
+  const [dto] = await toTicketDtos(deps.db, [after]);
+  deps.events.emit("ticket.updated", { ticket: dto!, before });
+  const events = [event, assignment?.event].filter((row) => row !== undefined);
+  await announceTicketEvents(deps, events);
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
   const resolved = before.status !== "closed" && after.status === "closed";
-  if (connection && resolved && opts.farewell !== false && connection.farewellMessage.trim()) {
-    await sendQuietly(deps, after, connection.farewellMessage, "farewell");
-  } else if (
+  const farewell = connection && resolved && opts.farewell !== false && connection.farewellMessage.trim();
+  const transferMessage =
     opts.actor &&
     connection &&
     after.status !== "closed" &&
     after.queueId != null &&
     after.queueId !== before.queueId &&
-    connection.transferTicketMessage.trim()
-  ) {
-    await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
-  }
+    connection.transferTicketMessage.trim();
+  if (farewell) await sendQuietly(deps, after, connection.farewellMessage, "farewell");
+  else if (transferMessage) await sendQuietly(deps, after, connection.transferTicketMessage, "transfer message");
   // Only a resolve by a person asks for a rating: not auto-close, nor the external API.
-  if (connection && resolved && opts.actor) await askForRating(deps, after, connection);
-  return await loadTicketDto(deps.db, ticketId);
+  const rating = connection && resolved && opts.actor;
+  if (rating) await askForRating(deps, after, connection);
+  return farewell || transferMessage || rating ? await loadTicketDto(deps.db, ticketId) : dto!; // a message sent moved it
 }
 
 async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, what: string) {
