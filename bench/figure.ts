@@ -12,6 +12,12 @@ export interface Figure {
   baseline?: { what: string; value: number };
 }
 
+/** A signed-in admin for the benches that call the API: the access token and the refresh cookie. */
+export interface BenchAuth {
+  token: string;
+  cookie: string;
+}
+
 /** The value at quantile `q` (0..1) of `samples`, which it sorts in place. */
 export function quantile(samples: number[], q: number): number {
   samples.sort((a, b) => a - b);

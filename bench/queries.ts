@@ -10,15 +10,10 @@ import { type Db, first, sqliteClient } from "../src/db/client";
 import { desc } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { contacts, messages, onPostgres, queues, tags, tickets } from "../src/db/tables";
-import { type Figure, quantile } from "./figure";
+import { type BenchAuth, type Figure, quantile } from "./figure";
 import { measureReports } from "./reports";
 
 /** An admin's bearer token and session cookie on the served app. */
-export interface BenchAuth {
-  token: string;
-  cookie: string;
-}
-
 const ROUNDS = 20;
 const WARMUP = 2;
 const PAGE_ROUNDS = 200;

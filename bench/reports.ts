@@ -8,7 +8,7 @@
  */
 import type { Db } from "../src/db/client";
 import { type Figure, quantile } from "./figure";
-import type { BenchAuth } from "./queries";
+import type { BenchAuth } from "./figure";
 
 const ROUNDS = 20;
 const WARMUP = 3;
