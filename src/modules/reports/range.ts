@@ -1,5 +1,5 @@
+import { instantField } from "../../http/instant-field";
 import { FieldError } from "../../errors";
-import { isWithinDateBounds } from "../../shared/date-bounds";
 import { dayRangeOf, dayRangeParam, localDay } from "../tickets/day-range";
 
 const DAY_MS = 24 * 3600_000;
@@ -43,9 +43,7 @@ export function reportSpan(from: string | undefined, to: string | undefined, now
 /** The instant `value` names; a plain date, its local day's start (`bound` 0) or end (1). */
 function instant(value: string, field: string, timeZone: string, bound: 0 | 1): number {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return dayRangeParam(value, timeZone, field)[bound];
-  const t = Date.parse(value);
-  if (!isWithinDateBounds(t)) throw new FieldError(field, "date");
-  return t;
+  return instantField(field, value);
 }
 
 /** The local days [start, end) touches, each with its bounds. */

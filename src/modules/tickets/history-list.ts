@@ -3,9 +3,9 @@ import { first } from "../../db/client";
 import { hasMore, PAGE_SIZE, pageWindow } from "../../db/paging";
 import { ticketEvents } from "../../db/tables";
 import type { AppDeps } from "../../deps";
-import { FieldError, forbidden, notFound } from "../../errors";
+import { forbidden, notFound } from "../../errors";
 import type { AuthUser } from "../../shared/auth-user";
-import { isWithinDateBounds } from "../../shared/date-bounds";
+import { instantField } from "../../http/instant-field";
 import type { TicketEventPageDto, TicketEventQuery } from "../../shared/contracts/ticket-events";
 import { canSeeTicket } from "./access";
 import { toTicketEventDtos } from "./history-dtos";
@@ -25,8 +25,8 @@ export async function listTicketEvents(
   const ticket = await findTicket(deps.db, ticketId);
   if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  const from = instantOf("from", query.from);
-  const to = instantOf("to", query.to);
+  const from = query.from ? new Date(instantField("from", query.from)) : undefined;
+  const to = query.to ? new Date(instantField("to", query.to)) : undefined;
   const where = and(
     eq(ticketEvents.ticketId, ticketId),
     from ? gte(ticketEvents.at, from) : undefined,
@@ -42,11 +42,4 @@ export async function listTicketEvents(
     .offset(offset);
   const total = (await first(deps.db.select({ n: count() }).from(ticketEvents).where(where)))?.n ?? 0;
   return { events: await toTicketEventDtos(deps.db, rows), count: total, hasMore: hasMore(total, offset, rows.length) };
-}
-
-function instantOf(field: string, value: string | undefined): Date | undefined {
-  if (!value) return undefined;
-  const at = new Date(value);
-  if (!isWithinDateBounds(at.getTime())) throw new FieldError(field, "date");
-  return at;
 }

@@ -1,3 +1,4 @@
+import { instantField } from "../../http/instant-field";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { atomically, first, type Writer } from "../../db/client";
 import { type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
@@ -24,8 +25,7 @@ const snoozeKey = (ticketId: number) => `snooze:${ticketId}`;
  */
 export async function snoozeTicket(deps: AppDeps, actor: AuthUser, ticketId: number, until: string) {
   const ticket = await snoozableBy(deps, actor, ticketId);
-  const at = Date.parse(until);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(until) || !Number.isFinite(at)) throw new FieldError("until", "date");
+  const at = instantField("until", until);
   const now = deps.clock.now();
   if (at <= now) throw new FieldError("until", "future");
   if (ticket.status === "closed") throw new FieldError("status", "invalid");
