@@ -5,11 +5,10 @@ import { AppError } from "../../errors";
 import type { JobOutcome } from "../../jobs/runner";
 import { cancelPending, enqueueMany } from "../../jobs/store";
 import { findConnection } from "../connections/lookup";
-import { findOrCreateContact } from "../contacts/find-or-create";
 import { contactIdByNumbers } from "../contacts/lookup";
 import { sendStateOf } from "../messages/records";
 import { storeMessage } from "../messages/store";
-import { findOrCreateTicket } from "../tickets/find-or-create";
+import { ticketForNumber } from "../tickets/ticket-for-number";
 import { isOptedOut } from "./opt-out";
 import { type ClaimedRecord, claimRecord, finish, release } from "./records";
 import { type BulkLaneRule, laneRule, type Throttle, throttleFor } from "./throttle";
@@ -149,13 +148,7 @@ async function storeChecked(
   if (throttle.contacts && (await contactIdByNumbers(deps.db, [number])) === undefined)
     return void (await finish(deps, record.id, "not a contact"));
 
-  const contact = await findOrCreateContact(deps, { address: number, isGroup: false });
-  const { ticket } = await findOrCreateTicket(deps, {
-    contactId: contact.id,
-    whatsappId: connectionId,
-    isGroup: false,
-    cause: "bulk",
-  });
+  const ticket = await ticketForNumber(deps, number, connectionId, "bulk");
   const { message } = await storeMessage(deps, {
     whatsappId: connectionId,
     wid: record.wid,

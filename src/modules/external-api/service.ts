@@ -1,8 +1,7 @@
 import type { MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
-import { findOrCreateContact } from "../contacts/find-or-create";
-import { findOrCreateTicket } from "../tickets/find-or-create";
+import { ticketForNumber } from "../tickets/ticket-for-number";
 import { checkUpload, storeUpload } from "../media/service";
 import { sendTicketMedia, sendTicketText } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
@@ -67,13 +66,7 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
   const uploads = await Promise.all(files.map((file) => checkUpload(deps, file)));
   const canonical = await checkOnWhatsapp(deps, connectionId, number);
 
-  const contact = await findOrCreateContact(deps, { address: canonical, isGroup: false });
-  const { ticket } = await findOrCreateTicket(deps, {
-    contactId: contact.id,
-    whatsappId: connectionId,
-    isGroup: false,
-    cause: "api",
-  });
+  const ticket = await ticketForNumber(deps, canonical, connectionId, "api");
 
   const sent: MessageRow[] = [];
   if (uploads.length) {
