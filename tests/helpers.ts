@@ -325,8 +325,8 @@ export async function salesAndSupport(ctx: TestContext) {
   const [sales, support] = await ctx.db
     .insert(queues)
     .values([
-      { name: "Sales", color: "#1e88e5" },
-      { name: "Support", color: "#43a047" },
+      { name: "Sales", color: "#1e88e5", greetingMessage: "Sales here" },
+      { name: "Support", color: "#43a047", greetingMessage: "Support here" },
     ])
     .returning();
   const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });

@@ -2,30 +2,22 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { execute, one } from "../src/db/client";
-import { contacts, queues, settings, ticketEvents, tickets, type TicketRow } from "../src/db/tables";
+import { contacts, settings, ticketEvents, tickets, type TicketRow } from "../src/db/tables";
 import { closeStaleTickets } from "../src/modules/tickets/auto-close";
 import { kindOfChange, type TicketState } from "../src/modules/tickets/history";
 import { getSetting } from "../src/modules/settings/service";
-import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
+import { call, createSandboxConnection, makeTestApp, salesAndSupport, type TestContext } from "./helpers";
 import { testsOnPostgres } from "./test-engine";
 
 async function setup() {
   const ctx = await makeTestApp();
-  const [sales, support] = await ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5", greetingMessage: "Sales here" },
-      { name: "Support", color: "#43a047", greetingMessage: "Support here" },
-    ])
-    .returning();
-  const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
-  const agent = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+  const { sales, support, admin, agent } = await salesAndSupport(ctx);
   const conn = await createSandboxConnection(ctx, {
     greetingMessage: "Hello, choose:",
     isDefault: true,
-    queueIds: [sales!.id, support!.id],
+    queueIds: [sales.id, support.id],
   });
-  return { ctx, sales: sales!, support: support!, admin, agent, conn };
+  return { ctx, sales, support, admin, agent, conn };
 }
 
 const inbound = (ctx: TestContext, token: string, whatsappId: number, from: string, body: string) =>
