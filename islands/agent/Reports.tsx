@@ -1,5 +1,5 @@
 import { type FormEvent, type MouseEvent, useState } from "react";
-import { callApi, getToken, queryString, refresh, setToken } from "../lib/api";
+import { apiResponse, callApi, queryString } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
@@ -196,21 +196,14 @@ function FigureTable({
 /** The CSV of the filtered tables: fetched with the session's token, then saved as a file. */
 function CsvLink({ query }: { query: ReportQuery }) {
   const t = useT();
-  const href = `/api/reports/summary.csv?${queryString(query)}`;
+  const path = `/reports/summary.csv?${queryString(query)}`;
   const download = async (event: MouseEvent) => {
     event.preventDefault();
-    const get = (token: string | null) =>
-      fetch(href, { headers: token ? { authorization: `Bearer ${token}` } : {}, credentials: "same-origin" });
-    let res = await get(getToken());
-    if (res.status === 403) {
-      const fresh = await refresh();
-      if (fresh) {
-        setToken(fresh);
-        res = await get(fresh);
-      }
-    }
-    if (!res.ok) {
-      toast("error", t("errors.ERR_NO_PERMISSION"));
+    let res: Response;
+    try {
+      res = await apiResponse(path);
+    } catch (error) {
+      toast("error", errorText(t, error));
       return;
     }
     const url = URL.createObjectURL(await res.blob());
@@ -221,7 +214,7 @@ function CsvLink({ query }: { query: ReportQuery }) {
     URL.revokeObjectURL(url);
   };
   return (
-    <a className="button" href={href} onClick={download} download>
+    <a className="button" href={`/api${path}`} onClick={download} download>
       {t("agent.reports.download")}
     </a>
   );

@@ -79,10 +79,15 @@ const BUSY_WAIT_MAX_MS = 10_000;
  * sent again after the server's Retry-After (the server refused it before doing anything). JSON bodies are
  * encoded; FormData is sent as is.
  */
-export async function api<T = unknown>(
-  path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean } = {},
-): Promise<T> {
+export async function api<T = unknown>(path: string, init: ApiInit = {}): Promise<T> {
+  const text = await (await apiResponse(path, init)).text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+type ApiInit = { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean };
+
+/** `api`'s request, answering the successful response itself (a file to save rather than JSON to read). */
+export async function apiResponse(path: string, init: ApiInit = {}): Promise<Response> {
   const sendOnce = (bearer: string | null) => {
     const headers: Record<string, string> = {};
     if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -128,8 +133,7 @@ export async function api<T = unknown>(
     const data = (await res.json().catch(() => null)) as { error?: string; field?: string; rule?: string } | null;
     throw new ApiError(res.status, data?.error ?? null, data?.field ?? null, data?.rule ?? null);
   }
-  const text = await res.text();
-  return (text ? JSON.parse(text) : null) as T;
+  return res;
 }
 
 /** What a call of `route` sends: its path parameters, body and query, each only where the route has them. */
