@@ -223,6 +223,7 @@ const TABLE_OWNERS: Record<string, string> = {
   contactExtraInfo: "src/modules/contacts/",
   tickets: "src/modules/tickets/",
   ticketDialogs: "src/modules/tickets/",
+  ticketDrafts: "src/modules/tickets/",
   ticketEvents: "src/modules/tickets/",
   ticketTags: "src/modules/tickets/",
   messages: "src/modules/messages/",

@@ -58,6 +58,7 @@ export function useEngine(engine: Engine) {
     settingsMessage,
     tags,
     ticketDialogs,
+    ticketDrafts,
     ticketEvents,
     ticketTags,
     tickets,
@@ -108,6 +109,7 @@ export let settings = sqlite.settings;
 export let settingsMessage = sqlite.settingsMessage;
 export let tags = sqlite.tags;
 export let ticketDialogs = sqlite.ticketDialogs;
+export let ticketDrafts = sqlite.ticketDrafts;
 export let ticketEvents = sqlite.ticketEvents;
 export let ticketTags = sqlite.ticketTags;
 export let tickets = sqlite.tickets;

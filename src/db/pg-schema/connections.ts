@@ -1,5 +1,6 @@
 // Generated from src/db/schema/connections.ts by scripts/pg-schema.ts (npm run db:generate): do not edit by hand.
 import { integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
+import { CONNECTION_LANGUAGES } from "../../shared/contracts/connections";
 import { PROVIDERS } from "../../shared/contracts/providers";
 import { createdAt, updatedAt, bool } from "./columns";
 
@@ -20,6 +21,8 @@ export const connections = pgTable("whatsapps", {
   /** After an agent resolves a ticket, the customer is asked to rate the service 1–5 with `csatMessage`. */
   csatEnabled: bool("csat_enabled").notNull().default(false),
   csatMessage: text("csat_message").notNull().default(""),
+  /** The language of the connection's automatic texts (chatbot's fixed texts, missed calls, default messages). */
+  language: text("language", { enum: CONNECTION_LANGUAGES }).notNull().default("pt"),
   wavoip: text("wavoip").notNull().default(""),
   defineWorkHours: bool("define_work_hours").notNull().default(false),
   startWorkHour: text("start_work_hour").notNull().default("08:00"),

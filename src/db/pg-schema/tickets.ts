@@ -101,6 +101,22 @@ export const ticketDialogs = pgTable("ticket_dialogs", {
   updatedAt: updatedAt(),
 });
 
+/** A reply an agent started typing in a ticket and has not sent yet: one per ticket and user. */
+export const ticketDrafts = pgTable(
+  "ticket_drafts",
+  {
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.userId] }), index("ticket_drafts_user_idx").on(t.userId)],
+);
+
 export const tags = pgTable("tags", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
   name: text("name").notNull().unique(),

@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CONNECTION_LANGUAGES } from "../../shared/contracts/connections";
 import { PROVIDERS } from "../../shared/contracts/providers";
 import { createdAt, updatedAt, bool } from "./columns";
 
@@ -19,6 +20,8 @@ export const connections = sqliteTable("whatsapps", {
   /** After an agent resolves a ticket, the customer is asked to rate the service 1–5 with `csatMessage`. */
   csatEnabled: bool("csat_enabled").notNull().default(false),
   csatMessage: text("csat_message").notNull().default(""),
+  /** The language of the connection's automatic texts (chatbot's fixed texts, missed calls, default messages). */
+  language: text("language", { enum: CONNECTION_LANGUAGES }).notNull().default("pt"),
   wavoip: text("wavoip").notNull().default(""),
   defineWorkHours: bool("define_work_hours").notNull().default(false),
   startWorkHour: text("start_work_hour").notNull().default("08:00"),

@@ -100,6 +100,22 @@ export const ticketDialogs = sqliteTable("ticket_dialogs", {
   updatedAt: updatedAt(),
 });
 
+/** A reply an agent started typing in a ticket and has not sent yet: one per ticket and user. */
+export const ticketDrafts = sqliteTable(
+  "ticket_drafts",
+  {
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.userId] }), index("ticket_drafts_user_idx").on(t.userId)],
+);
+
 export const tags = sqliteTable("tags", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),

@@ -81,3 +81,7 @@ export interface NewConnection {
 
 /** PUT /whatsapp/:id: the fields that change. */
 export type ConnectionChanges = Partial<NewConnection>;
+
+/** Languages a connection's automatic texts can be written in. */
+export const CONNECTION_LANGUAGES = ["pt", "en", "es"] as const;
+export type ConnectionLanguage = (typeof CONNECTION_LANGUAGES)[number];
