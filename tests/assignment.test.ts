@@ -8,6 +8,7 @@ import { one } from "../src/db/client";
 import { contacts, ticketEvents, tickets, users } from "../src/db/tables";
 import { assignWaiting } from "../src/modules/tickets/assignment";
 import { assignmentsSettled } from "../src/modules/tickets/assignment-triggers";
+import { getSetting } from "../src/modules/settings/service";
 import type { QueueAssignment } from "../src/shared/contracts/queues";
 import { call, createSandboxConnection, createUser, loginAs, makeTestApp, type TestContext } from "./helpers";
 import { testsOnPostgres } from "./test-engine";
@@ -317,6 +318,22 @@ describe("where tickets land", () => {
     await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token: admin, body: { status: "closed" } });
     await customerWrites(from);
     expect((await ticketsOf(ctx)).map((t) => [t.id, t.status, t.userId])).toEqual([[ticket!.id, "open", agents[1]]]);
+  });
+
+  test("a message sent through the external API reopens a resolved ticket in its queue, and a member gets it", async () => {
+    const { ctx, admin, agents, customerWrites } = await setup("round_robin", 0, ["online", "online"]);
+    const from = await customerWrites();
+    const [ticket] = await ticketsOf(ctx);
+    await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token: admin, body: { status: "closed" } });
+    const token = await getSetting(ctx.db, "userApiToken");
+    const sent = await call(ctx.app, "POST", "/api/messages/send", {
+      token,
+      body: { number: from, body: "Any news?" },
+    });
+    expect(sent.json.ticketId).toBe(ticket!.id);
+    await assignmentsSettled(ctx.deps);
+    expect((await ticketsOf(ctx)).map((t) => [t.id, t.status, t.userId])).toEqual([[ticket!.id, "open", agents[1]]]);
+    expect((await assignedEvents(ctx)).map((e) => e.ticketId)).toEqual([ticket!.id, ticket!.id]);
   });
 });
 
