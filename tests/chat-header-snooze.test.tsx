@@ -22,7 +22,7 @@ const ticket: Ticket = {
   snoozedUntil: null,
   csat: null,
   waitingSince: null,
-  sla: { firstResponseDueAt: null, resolutionDueAt: null, breached: false },
+  sla: { firstResponseDueAt: null, resolutionDueAt: null, breached: false, breachedTargets: [] },
   createdAt: "2026-03-10T14:00:00.000Z",
   updatedAt: "2026-03-10T14:00:00.000Z",
   contact: { id: 1, name: "Carla", number: "5511988887777", profilePicUrl: "", isGroup: false },

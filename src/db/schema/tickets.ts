@@ -77,6 +77,10 @@ export const tickets = sqliteTable(
     index("tickets_unread_idx")
       .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil)
       .where(sql`unread_messages > 0`),
+    // The admins' bell after a reload: the few unresolved tickets past a target, in page order.
+    index("tickets_sla_breached_idx")
+      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil)
+      .where(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`),
     // The SLA sweep: per queue, the active tickets still short of a first response resp. of a resolution, oldest
     // first, without visiting the rows; answered, resolved and already breached tickets leave these indexes.
     index("tickets_sla_first_response_idx")

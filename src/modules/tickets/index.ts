@@ -37,6 +37,7 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
             showAll: query.showAll,
             withUnreadMessages: query.withUnreadMessages,
             snoozed: query.snoozed,
+            slaBreached: query.slaBreached,
             queueIds: query.queueIds,
             tags: query.tags,
           },

@@ -27,6 +27,7 @@ export namespace TicketModel {
       showAll: t.Optional(t.BooleanString()),
       withUnreadMessages: t.Optional(t.BooleanString()),
       snoozed: t.Optional(t.BooleanString()),
+      slaBreached: t.Optional(t.BooleanString()),
       queueIds: idList("queueIds"),
       tags: idList("tags"),
     }),
