@@ -83,7 +83,7 @@ export default function TicketsManager({
   const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
   const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
   const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
-  // Snoozed tickets of every status, fetched afresh each time the sub-tab is shown.
+  // Snoozed tickets of every status, fetched afresh each time the sub-tab is shown, then followed live.
   const snoozed = useTicketList({ ...base, snoozed: true }, viewer, tab === "open" && sub === "snoozed");
   const searchQuery: TicketListFilter = { showAll: true, queueIds, searchParam, tags: tagIds };
   const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
