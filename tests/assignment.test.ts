@@ -340,6 +340,12 @@ describe("where tickets land", () => {
 describe("tickets arriving at once", () => {
   test("20 customers writing at once: no member past the cap, no ticket given twice", async () => {
     const { ctx, agents, customerWrites } = await setup("round_robin", 5);
+    const openings: number[] = [];
+    const assignments: number[] = [];
+    ctx.deps.events.subscribe(({ name, payload }) => {
+      if (name === "ticket.updated" && payload.ticket.status === "open") openings.push(payload.ticket.id);
+      if (name === "ticket.event" && payload.event.kind === "assigned") assignments.push(payload.event.ticketId);
+    });
     await Promise.all(Array.from({ length: 20 }, () => customerWrites()));
     const all = await ticketsOf(ctx);
     expect(all).toHaveLength(20);
@@ -348,6 +354,10 @@ describe("tickets arriving at once", () => {
     const events = await assignedEvents(ctx);
     expect(events).toHaveLength(15);
     expect(new Set(events.map((e) => e.ticketId)).size).toBe(15);
+    // Each given ticket is announced open once, with its assignment once, whichever arrival's pass gave it.
+    const given = events.map((e) => e.ticketId).sort();
+    expect(openings.sort()).toEqual(given);
+    expect(assignments.sort()).toEqual(given);
   });
 });
 
