@@ -170,7 +170,8 @@ export const ticketEvents = pgTable(
     toWhatsappId: integer("to_whatsapp_id"),
     /**
      * The figure the kind measures: `first_response` and `resolved`, the milliseconds waited (from the customer's
-     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5.
+     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5;
+     * `accepted`, `assigned` and `transferred`: 1 when the change gave the ticket its first agent.
      */
     value: bigint("value", { mode: "number" }),
   },
@@ -179,6 +180,10 @@ export const ticketEvents = pgTable(
     index("ticket_events_ticket_at_idx").on(t.ticketId, t.at, t.id),
     // Reports: one kind over a span of days, counted per agent and queue from the index alone.
     index("ticket_events_kind_at_idx").on(t.kind, t.at, t.toUserId, t.toQueueId),
+    // Reports: the changes that gave tickets their first agent, over a span of days.
+    index("ticket_events_first_agent_idx")
+      .on(t.at, t.toUserId, t.toQueueId, t.fromQueueId, t.kind)
+      .where(sql`value = 1 and kind in ('accepted', 'assigned', 'transferred')`),
   ],
 );
 
