@@ -1,5 +1,5 @@
 import { first } from "../../db/client";
-import { count, desc, inArray } from "drizzle-orm";
+import { and, count, desc, inArray, type SQL, sql } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -39,7 +39,7 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const rows = await deps.db
     .select()
     .from(messages)
-    .where(where)
+    .where(and(where, pageCandidates(visibleIds, offset + MESSAGE_PAGE_SIZE)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(offset);
@@ -50,6 +50,22 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
     count: total,
     hasMore: total > offset + rows.length,
   };
+}
+
+/** Past this many tickets a contact's page is sorted from all their messages (a compound query has limits). */
+const MERGED_TICKETS_MAX = 50;
+
+/**
+ * The messages a page of the history can come from: each ticket's newest `upTo`, read in index order, so the page
+ * sorts at most that many rows a ticket instead of every message of the contact (a long chat's first page).
+ */
+function pageCandidates(ticketIds: number[], upTo: number): SQL | undefined {
+  if (ticketIds.length < 2 || ticketIds.length > MERGED_TICKETS_MAX) return undefined;
+  const newest = ticketIds.map(
+    (ticketId, i) =>
+      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
+  );
+  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
 }
 
 /**
