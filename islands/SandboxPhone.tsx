@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { Connection as SharedConnection } from "../src/shared/contracts";
+import { COMPOSING_EVERY_MS } from "../src/shared/contracts/presence";
 import { api, callApi } from "./lib/api";
 import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
@@ -130,7 +131,7 @@ export default function SandboxPhone() {
   function type(value: string) {
     setText(value);
     const now = Date.now();
-    if (!connection || !validPeer || !value.trim() || now - lastTyping.current < 4000) return;
+    if (!connection || !validPeer || !value.trim() || now - lastTyping.current < COMPOSING_EVERY_MS) return;
     lastTyping.current = now;
     void callApi("POST /sandbox/:whatsappId/presence", {
       params: { whatsappId: connection.id },

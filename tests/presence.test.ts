@@ -4,7 +4,7 @@ import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, type ConnectionRow, tickets } from "../src/db/tables";
 import type { DomainEvent } from "../src/events/catalogue";
-import { COMPOSING_EVERY_MS } from "../src/modules/presence/agent";
+import { COMPOSING_EVERY_MS } from "../src/shared/contracts/presence";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const CUSTOMER = "5511988887777";

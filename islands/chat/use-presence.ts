@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import type { ChatPresence } from "../../src/shared/contracts/presence";
+import { type ChatPresence, COMPOSING_EVERY_MS } from "../../src/shared/contracts/presence";
 import { callApi } from "../lib/api";
 import { useLive } from "../lib/live";
 
 /** WhatsApp stops showing "typing…" by itself after about this long without news. */
 const TYPING_SHOWN_MS = 25_000;
-/** At most one `composing` every so often: WhatsApp keeps showing it meanwhile. */
-const COMPOSING_EVERY_MS = 4000;
 /** Typing stops counting after this long without a keystroke. */
 const IDLE_MS = 10_000;
 

@@ -4,13 +4,10 @@ import type { DomainEvents } from "../../events/catalogue";
 import { forbidden } from "../../errors";
 import { contactAddress } from "../../shared/address";
 import type { AuthUser } from "../../shared/auth-user";
-import type { AgentPresence } from "../../shared/contracts/presence";
+import { type AgentPresence, COMPOSING_EVERY_MS } from "../../shared/contracts/presence";
 import { contactChat } from "../contacts/lookup";
 import { assertMaySend, canSeeTicket } from "../tickets/access";
 import { getTicketRow } from "../tickets/service";
-
-/** At most one `composing` per chat in this span: WhatsApp keeps showing it for about 25 s by itself. */
-export const COMPOSING_EVERY_MS = 4000;
 
 type OwnPresenceEvent = DomainEvents["chat.ownPresence"];
 

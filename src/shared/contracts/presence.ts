@@ -11,6 +11,9 @@ export const AGENT_PRESENCES = ["viewing", "composing", "paused"] as const;
 
 export type AgentPresence = (typeof AGENT_PRESENCES)[number];
 
+/** At most one `composing` per chat in this span: WhatsApp keeps showing it for about 25 s by itself. */
+export const COMPOSING_EVERY_MS = 4000;
+
 /** The `presence` socket event: the customer of the ticket whose chat is open is typing, recording, online… */
 export interface ChatPresenceDto {
   ticketId: number;
