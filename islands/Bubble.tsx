@@ -112,6 +112,8 @@ export function Bubble({
   onDelete,
   onForward,
   onReact,
+  selected,
+  onSelect,
   showTime = true,
   highlighted = false,
 }: {
@@ -125,6 +127,9 @@ export function Bubble({
   onForward?: (m: Message) => void;
   /** Offered on the contact's messages while the user may send on their ticket. */
   onReact?: (m: Message, emoji: string) => void;
+  /** While messages are being picked to forward: whether this one is, and how to pick it or leave it out. */
+  selected?: boolean;
+  onSelect?: (m: Message) => void;
   /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
   showTime?: boolean;
   /** The search hit the user is on. */
@@ -168,6 +173,15 @@ export function Bubble({
       className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}${highlighted ? " search-hit" : ""}`}
       data-message-id={m.id}
     >
+      {onSelect && isForwardable(m) && (
+        <input
+          type="checkbox"
+          className="select-box"
+          aria-label={t("chat.forward.select")}
+          checked={!!selected}
+          onChange={() => onSelect(m)}
+        />
+      )}
       {m.isPrivate && (
         <span className="note-label">
           <Icon name="lock" size={14} /> {t("chat.note.title")}

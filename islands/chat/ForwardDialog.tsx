@@ -15,8 +15,19 @@ export function isForwardable(m: Message): boolean {
   return m.mediaUrl ? !m.mediaState : m.mediaType === "chat" && !!m.body.trim();
 }
 
-/** Forward: contacts picked by search, one after another; OK sends the message to each one's ticket. */
-export function ForwardDialog({ message, onClose }: { message: Message; onClose: () => void }) {
+/**
+ * Forward: contacts picked by search, one after another; OK sends the messages, in their order, to each one's
+ * ticket, and `onDone` follows.
+ */
+export function ForwardDialog({
+  messages,
+  onClose,
+  onDone,
+}: {
+  messages: Message[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const t = useT();
   const [picked, setPicked] = useState<Contact[]>([]);
   // A new picker after each choice: it starts empty for the next search.
@@ -25,12 +36,13 @@ export function ForwardDialog({ message, onClose }: { message: Message; onClose:
 
   async function submit() {
     await run(async () => {
-      await callApi("POST /messages/:id/forward", {
-        params: { id: message.id },
-        body: { contactIds: picked.map((c) => c.id) },
-      });
+      for (const message of messages)
+        await callApi("POST /messages/:id/forward", {
+          params: { id: message.id },
+          body: { contactIds: picked.map((c) => c.id) },
+        });
       toast("success", t("chat.forward.done"));
-      onClose();
+      onDone();
     });
   }
 
@@ -43,7 +55,11 @@ export function ForwardDialog({ message, onClose }: { message: Message; onClose:
       okLabel={t("chat.forward.send")}
       okDisabled={picked.length === 0}
     >
-      <p className="forward-preview">{message.mediaUrl ? (message.fileName ?? message.body) : message.body}</p>
+      <ul className="forward-preview">
+        {messages.map((m) => (
+          <li key={m.id}>{m.mediaUrl ? (m.fileName ?? m.body) : m.body}</li>
+        ))}
+      </ul>
       <ContactPicker
         key={round}
         id="forward-contact"

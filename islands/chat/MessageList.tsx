@@ -55,7 +55,11 @@ export function MessageList({
   const mounted = useMounted();
   const [enlarged, setEnlarged] = useState<Enlarged | null>(null);
   const [deleting, setDeleting] = useState<Message | null>(null);
-  const [forwarding, setForwarding] = useState<Message | null>(null);
+  // The messages picked to forward (the one whose Forward was pressed first), then the dialog for them.
+  const [picked, setPicked] = useState<number[] | null>(null);
+  const [forwarding, setForwarding] = useState<Message[] | null>(null);
+  const pick = (m: Message) =>
+    setPicked((ids) => (ids?.includes(m.id) ? ids.filter((id) => id !== m.id) : [...(ids ?? []), m.id]));
   async function react(m: Message, emoji: string) {
     try {
       await callApi("POST /messages/:id/react", { params: { id: m.id }, body: { emoji } });
@@ -109,7 +113,9 @@ export function MessageList({
               onRetry={onRetry && m.ticketId === ticketId ? onRetry : undefined}
               onEnlarge={setEnlarged}
               onDelete={setDeleting}
-              onForward={setForwarding}
+              onForward={picked ? undefined : pick}
+              selected={picked?.includes(m.id)}
+              onSelect={picked ? pick : undefined}
               onReact={canReact && m.ticketId === ticketId ? (msg, emoji) => void react(msg, emoji) : undefined}
               highlighted={m.id === highlighted}
             />
@@ -117,7 +123,32 @@ export function MessageList({
         );
       })}
       {enlarged && <Lightbox media={enlarged} onClose={() => setEnlarged(null)} />}
-      {forwarding && <ForwardDialog message={forwarding} onClose={() => setForwarding(null)} />}
+      {picked && (
+        <div className="forward-bar" role="toolbar" aria-label={t("chat.forward.title")}>
+          <span>{t("chat.forward.selected", { count: picked.length })}</span>
+          <button type="button" className="button" onClick={() => setPicked(null)}>
+            {t("agent.common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={picked.length === 0}
+            onClick={() => setForwarding(messages.filter((m) => picked.includes(m.id)))}
+          >
+            {t("chat.forward.next")}
+          </button>
+        </div>
+      )}
+      {forwarding && (
+        <ForwardDialog
+          messages={forwarding}
+          onClose={() => setForwarding(null)}
+          onDone={() => {
+            setForwarding(null);
+            setPicked(null);
+          }}
+        />
+      )}
       {deleting && (
         <Confirm
           title={t("chat.deleteTitle")}

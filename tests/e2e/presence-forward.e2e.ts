@@ -91,9 +91,17 @@ describe("presence, forward and react", () => {
     const reactions = (await outbox(CUSTOMER)).filter((m) => m.mediaType === "reaction").map((m) => m.body);
     expect(reactions).toEqual(["👍", ""]);
 
-    // Forward the customer's message to another contact, found by search.
+    // Forward the customer's message and the agent's reply, picked together, to another contact found by search.
     await bubble.hover();
     await bubble.getByRole("button", { name: "Forward" }).click();
+    const bar = page.getByRole("toolbar", { name: "Forward message" });
+    await bar.getByText("Selected: 1").waitFor();
+    await page
+      .locator(".bubble", { hasText: "Estou verificando" })
+      .getByRole("checkbox", { name: "Select to forward" })
+      .check();
+    await bar.getByText("Selected: 2").waitFor();
+    await bar.getByRole("button", { name: "Forward…" }).click();
     const dialog = page.getByRole("dialog", { name: "Forward message" });
     await dialog.getByRole("combobox", { name: "Forward to" }).fill("Bruno");
     await dialog.getByRole("option", { name: /Bruno Destino/ }).click();
@@ -101,7 +109,12 @@ describe("presence, forward and react", () => {
     await snapshot(page, "forward-dialog");
     await dialog.getByRole("button", { name: "Forward", exact: true }).click();
     await dialog.waitFor({ state: "detached" });
-    await waitFor(async () => (await outbox(TARGET)).some((m) => m.body === "Oi, tudo bem?"));
+    await bar.waitFor({ state: "detached" });
+    const forwarded = await waitFor(async () => {
+      const bodies = (await outbox(TARGET)).map((m) => m.body);
+      return bodies.length === 2 && bodies;
+    });
+    expect(forwarded).toEqual(["Oi, tudo bem?", "Estou verificando"]);
 
     expect(errors).toEqual([]);
     await context.close();
