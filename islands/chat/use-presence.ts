@@ -5,6 +5,8 @@ import { useLive } from "../lib/live";
 
 /** WhatsApp stops showing "typing…" by itself after about this long without news. */
 const TYPING_SHOWN_MS = 25_000;
+/** How often an open chat asks again for the customer's presence. */
+const RESUBSCRIBE_MS = 60_000;
 /** Typing stops counting after this long without a keystroke. */
 const IDLE_MS = 10_000;
 
@@ -14,11 +16,16 @@ const tell = (ticketId: number, state: "viewing" | "composing" | "paused") =>
 
 /**
  * The customer's presence in the open chat: what the `presence` event last said, typing and recording fading
- * back to online as WhatsApp's own indicator does. Opening the chat asks the network for it.
+ * back to online as WhatsApp's own indicator does. The open chat asks the network for it, now and every minute.
  */
 export function useCustomerPresence(ticketId: number): ChatPresence | null {
   const [state, setState] = useState<ChatPresence | null>(null);
-  useEffect(() => void tell(ticketId, "viewing"), [ticketId]);
+  useEffect(() => {
+    void tell(ticketId, "viewing");
+    // WhatsApp ends a presence subscription after a while, and a reconnect forgets it: the open chat renews it.
+    const renew = setInterval(() => void tell(ticketId, "viewing"), RESUBSCRIBE_MS);
+    return () => clearInterval(renew);
+  }, [ticketId]);
   useLive(["presence"], (p) => {
     if (p.ticketId === ticketId) setState(p.state);
   });
