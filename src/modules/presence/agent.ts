@@ -11,6 +11,9 @@ import { getTicketRow } from "../tickets/service";
 
 type OwnPresenceEvent = DomainEvents["chat.ownPresence"];
 
+/** Chats the throttle remembers before it forgets those it would let through anyway. */
+const MAX_CHATS = 1000;
+
 /** When each chat was last shown the agent typing, to send WhatsApp one `composing` every few seconds at most. */
 export class ComposingThrottle {
   private readonly last = new Map<string, number>();
@@ -26,6 +29,9 @@ export class ComposingThrottle {
     }
     const last = this.last.get(chat);
     if (last !== undefined && now - last < COMPOSING_EVERY_MS) return false;
+    // Chats whose agent left without a `paused` (a closed tab) are forgotten once they could pass again.
+    if (this.last.size >= MAX_CHATS)
+      for (const [key, at] of this.last) if (now - at >= COMPOSING_EVERY_MS) this.last.delete(key);
     this.last.set(chat, now);
     return true;
   }
