@@ -7,6 +7,8 @@ import type { Message } from "../src/shared/contracts";
 import { LocationCard, VcardCard } from "./chat/BubbleCards";
 import { Media, MediaState } from "./chat/BubbleMedia";
 import type { Enlarged } from "./chat/Lightbox";
+import { isForwardable } from "./chat/ForwardDialog";
+import { ReactMenu } from "./chat/ReactMenu";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;
@@ -108,6 +110,10 @@ export function Bubble({
   onRetry,
   onEnlarge,
   onDelete,
+  onForward,
+  onReact,
+  selected,
+  onSelect,
   showTime = true,
   highlighted = false,
 }: {
@@ -118,6 +124,12 @@ export function Bubble({
   onEnlarge?: (media: Enlarged) => void;
   /** Offered on the user's own messages. */
   onDelete?: (m: Message) => void;
+  onForward?: (m: Message) => void;
+  /** Offered on the contact's messages while the user may send on their ticket. */
+  onReact?: (m: Message, emoji: string) => void;
+  /** While messages are being picked to forward: whether this one is, and how to pick it or leave it out. */
+  selected?: boolean;
+  onSelect?: (m: Message) => void;
   /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
   showTime?: boolean;
   /** The search hit the user is on. */
@@ -161,6 +173,15 @@ export function Bubble({
       className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}${highlighted ? " search-hit" : ""}`}
       data-message-id={m.id}
     >
+      {onSelect && isForwardable(m) && (
+        <input
+          type="checkbox"
+          className="select-box"
+          aria-label={t("chat.forward.select")}
+          checked={!!selected}
+          onChange={() => onSelect(m)}
+        />
+      )}
       {m.isPrivate && (
         <span className="note-label">
           <Icon name="lock" size={14} /> {t("chat.note.title")}
@@ -188,6 +209,17 @@ export function Bubble({
           <Icon name="reply" size={16} />
         </button>
       )}
+      {onForward && isForwardable(m) && (
+        <button
+          type="button"
+          className="forward-button"
+          aria-label={t("chat.forward.open")}
+          onClick={() => onForward(m)}
+        >
+          <Icon name="forward" size={16} />
+        </button>
+      )}
+      {onReact && !m.fromMe && !m.isDeleted && !m.isPrivate && <ReactMenu m={m} t={t} onReact={onReact} />}
       {!m.isDeleted && m.fromMe && onDelete && (
         <button type="button" className="delete-button" aria-label={t("chat.delete")} onClick={() => onDelete(m)}>
           <Icon name="trash" size={16} />

@@ -1,13 +1,12 @@
 import { first } from "../../db/client";
 import { and, count, desc, inArray, type SQL, sql } from "drizzle-orm";
-import { messages, type MessageRow, type TicketRow } from "../../db/tables";
+import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
-import { isAdmin } from "../../shared/permissions";
 import { checkUpload, storeUpload } from "../media/service";
 import { contactChat } from "../contacts/lookup";
-import { canSeeTicket } from "../tickets/access";
+import { assertMaySend, canSeeTicket } from "../tickets/access";
 import { findTicket, ticketsOfContact } from "../tickets/records";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
@@ -87,12 +86,6 @@ export interface PanelMessage {
   files?: (Blob & { name?: string })[];
   /** A private note for the team instead of a message to the contact (text only). */
   isPrivate?: boolean;
-}
-
-/** Whether `user` may send on the ticket: theirs (or any, for an admin), visible to them, and open. */
-function assertMaySend(user: AuthUser, ticket: TicketRow) {
-  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
-  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
 }
 
 /**
