@@ -86,6 +86,7 @@ const MISSING: { [R in WithRequiredField]: Missing<R> } = {
   "POST /tags/sync": { params: {}, missing: "tags", rest: { ticketId: 1 } },
   "POST /tickets": { params: {}, missing: "contactId", rest: { status: "open" } },
   "POST /tickets/:id/snooze": { params: { id: 1 }, missing: "until", rest: {} },
+  "PUT /tickets/:id/draft": { params: { id: 1 }, missing: "body", rest: {} },
   "POST /users": { params: {}, missing: "password", rest: { name: "Ana", email: "ana@example.com" } },
   "PUT /users/:id/availability": { params: { id: 1 }, missing: "availability", rest: {} },
   "POST /webhooks": { params: {}, missing: "events", rest: { url: "https://example.com/hook" } },

@@ -122,6 +122,7 @@ export async function sendFromPanel(
         quotedMessageId: input.quotedMsgId,
         userId: user.id,
         agentId: user.id,
+        draftOf: user.id,
         quotedBy: user,
       }),
     );
