@@ -202,27 +202,3 @@ describe("resolve and reopen", () => {
     await context.close();
   }, 30_000);
 });
-
-describe("bubbles on a touch screen", () => {
-  test("show no action icons; a long press opens Reply, and Reply quotes the message", async () => {
-    const ticketId = await seedTicket("Lara Toque");
-    const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740, touch: true });
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
-    const bubble = page.locator(".bubble.them", { hasText: "Oi, sou Lara Toque" });
-    await bubble.waitFor();
-    expect(await bubble.locator(".reply-button").isVisible()).toBe(false);
-
-    const box = (await bubble.boundingBox())!;
-    const cdp = await context.newCDPSession(page);
-    const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
-    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
-    await bubble.getByRole("menu").waitFor();
-    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-    await bubble.getByRole("menuitem", { name: "Reply" }).tap();
-    await page.locator(".reply-preview", { hasText: "Oi, sou Lara Toque" }).waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-  }, 30_000);
-});
