@@ -38,6 +38,28 @@ async function seedTicket(name: string, status: "open" | "closed" = "open") {
 const row = (page: Page, ticketId: number) => page.locator(`.ticket-list li[data-ticket-id="${ticketId}"]`);
 const field = (page: Page) => page.getByRole("textbox", { name: "Type a message" });
 
+/** The admin signed in on a fresh page, with the tickets list ready. */
+async function signedIn(opts: Parameters<typeof openPage>[1] = {}) {
+  const opened = await openPage(env.browser, opts);
+  await logIn(opened.page, env.base, ADMIN);
+  await opened.page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+  return opened;
+}
+
+/** Loads `path` (a ticket's address) and waits for its chat to be ready. */
+async function openChat(page: Page, path: string) {
+  await page.goto(`${env.base}${path}`);
+  await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+}
+
+/** Waits until the composer's text is, or is not, empty. */
+async function fieldEmpty(page: Page, empty: boolean) {
+  await page.waitForFunction(
+    (want) => ((document.querySelector(".composer textarea") as HTMLTextAreaElement)?.value === "") === want,
+    empty,
+  );
+}
+
 async function openFromList(page: Page, ticketId: number, name: string) {
   await row(page, ticketId).locator("a").click();
   await page.locator(".chat-title", { hasText: name }).waitFor();
@@ -51,9 +73,7 @@ describe("drafts", () => {
   test("a half-written reply survives switching tickets and a reload, shows as the row's draft, and goes with the send", async () => {
     const first = await seedTicket("Rita Rascunho");
     const second = await seedTicket("Sara Segunda");
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    const { context, page, errors } = await signedIn();
     await openFromList(page, first, "Rita Rascunho");
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await field(page).fill("Your order left today, the");
@@ -69,16 +89,12 @@ describe("drafts", () => {
     expect(await field(page).inputValue()).toBe("");
 
     await openFromList(page, first, "Rita Rascunho");
-    await page.waitForFunction(
-      () => (document.querySelector(".composer textarea") as HTMLTextAreaElement)?.value !== "",
-    );
+    await fieldEmpty(page, false);
     expect(await field(page).inputValue()).toBe("Your order left today, the");
 
     await page.reload();
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
-    await page.waitForFunction(
-      () => (document.querySelector(".composer textarea") as HTMLTextAreaElement)?.value !== "",
-    );
+    await fieldEmpty(page, false);
     expect(await field(page).inputValue()).toBe("Your order left today, the");
     await row(page, first).locator(".row-draft").waitFor();
 
@@ -96,9 +112,7 @@ describe("drafts", () => {
 describe("the composer", () => {
   test("at 375 px the field is at least 200×40 from its first paint, opened from the list or by address, and the mic turns into Send", async () => {
     const ticketId = await seedTicket("Paula Telefone");
-    const { context, page, errors } = await openPage(env.browser, { width: 375, height: 740 });
-    await logIn(page, env.base, ADMIN);
-    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    const { context, page, errors } = await signedIn({ width: 375, height: 740 });
     await openFromList(page, ticketId, "Paula Telefone");
     const fromList = (await field(page).boundingBox())!;
     expect(fromList.width).toBeGreaterThanOrEqual(200);
@@ -133,17 +147,13 @@ describe("the composer", () => {
 
   test("on a desktop the field keeps its height after the first send", async () => {
     const ticketId = await seedTicket("Dario Desktop");
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const { context, page, errors } = await signedIn();
+    await openChat(page, `/tickets/${ticketId}`);
     const before = (await field(page).boundingBox())!.height;
     await field(page).fill("First reply");
     await field(page).press("Enter");
     await page.locator(".bubble.me", { hasText: "First reply" }).waitFor();
-    await page.waitForFunction(
-      () => (document.querySelector(".composer textarea") as HTMLTextAreaElement)?.value === "",
-    );
+    await fieldEmpty(page, true);
     expect((await field(page).boundingBox())!.height).toBe(before);
     expect(before).toBeGreaterThanOrEqual(40);
     expect(errors).toEqual([]);
@@ -154,10 +164,8 @@ describe("the composer", () => {
 describe("resolve and reopen", () => {
   test("Undo in the toast after Resolve puts the ticket back in service with its agent", async () => {
     const ticketId = await seedTicket("Ulisses Undo");
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const { context, page, errors } = await signedIn();
+    await openChat(page, `/tickets/${ticketId}`);
 
     await page.locator(".chat-actions").getByRole("button", { name: "Resolve" }).click();
     const toast = page.locator(".toast", { hasText: `Ticket #${ticketId} resolved` });
@@ -177,9 +185,7 @@ describe("resolve and reopen", () => {
     const closed = await seedTicket("Rui Reaberto", "closed");
     const waiting = await seedTicket("Wagner Espera");
     await env.deps.db.update(tickets).set({ status: "pending", userId: null }).where(eq(tickets.id, waiting));
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
+    const { context, page, errors } = await signedIn();
 
     await page.getByRole("tab", { name: "Resolved" }).click();
     await openFromList(page, closed, "Rui Reaberto");
@@ -190,8 +196,7 @@ describe("resolve and reopen", () => {
     await row(page, closed).waitFor();
 
     // A waiting ticket opened by its address, with the list on Waiting.
-    await page.goto(`${env.base}/tickets/${waiting}?sub=pending`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    await openChat(page, `/tickets/${waiting}?sub=pending`);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     expect(await page.getByRole("tab", { name: "Waiting" }).getAttribute("aria-selected")).toBe("true");
     await page.locator(".chat-actions").getByRole("button", { name: "Accept" }).click();
