@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { first } from "../../src/db/client";
 import { ticketDrafts, tickets } from "../../src/db/tables";
-import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -141,6 +141,7 @@ describe("the composer", () => {
     await expect(page.getByRole("button", { name: "Send", exact: true }).count()).resolves.toBe(0);
     await field(page).fill("Oi");
     await page.getByRole("button", { name: "Send", exact: true }).waitFor();
+    await snapshot(page, "composer-375");
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);
@@ -150,6 +151,7 @@ describe("the composer", () => {
     const { context, page, errors } = await signedIn();
     await openChat(page, `/tickets/${ticketId}`);
     const before = (await field(page).boundingBox())!.height;
+    await snapshot(page, "composer-1440");
     await field(page).fill("First reply");
     await field(page).press("Enter");
     await page.locator(".bubble.me", { hasText: "First reply" }).waitFor();
