@@ -94,6 +94,7 @@ const MISSING: { [R in WithRequiredField]: Missing<R> } = {
   "POST /tickets/:id/presence": { params: { id: 1 }, missing: "state", rest: {} },
   "POST /messages/:id/forward": { params: { id: 1 }, missing: "contactIds", rest: {} },
   "POST /messages/:id/react": { params: { id: 1 }, missing: "emoji", rest: {} },
+  "PUT /tickets/:id/draft": { params: { id: 1 }, missing: "body", rest: {} },
   "POST /users": { params: {}, missing: "password", rest: { name: "Ana", email: "ana@example.com" } },
   "PUT /users/:id/availability": { params: { id: 1 }, missing: "availability", rest: {} },
   "POST /webhooks": { params: {}, missing: "events", rest: { url: "https://example.com/hook" } },

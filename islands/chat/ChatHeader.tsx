@@ -62,9 +62,14 @@ export function ChatHeader({
         disabled={!ticket?.contact}
         aria-label={t("agent.ticket.contactDetails", { name })}
       >
-        <strong>
-          {name} <span className="ticket-id">#{ticketId}</span>
-        </strong>
+        {/* Until the ticket arrives (another one was just opened) a grey bar holds the title's place. */}
+        {ticket ? (
+          <strong>
+            {name} <span className="ticket-id">#{ticketId}</span>
+          </strong>
+        ) : (
+          <span className="chat-title-placeholder" />
+        )}
         {ticket && (
           <span className="chat-sub">
             {presenceText(presence, t)}

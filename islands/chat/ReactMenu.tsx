@@ -16,7 +16,6 @@ export function ReactMenu({
   t: TFunction;
   onReact: (m: Message, emoji: string) => void;
 }) {
-  const mine = m.reactions?.find((r) => r.reactor === "me")?.emoji;
   return (
     <MenuButton
       className="react-menu"
@@ -26,27 +25,34 @@ export function ReactMenu({
       button={<Icon name="emoji" size={16} />}
       menuRole="menu"
       menuClassName="react-options"
-      menu={(close) => (
-        <>
-          {QUICK.map((emoji) => (
-            <button
-              key={emoji}
-              type="button"
-              role="menuitemradio"
-              aria-checked={emoji === mine}
-              aria-label={emoji}
-              onClick={() => (close(), onReact(m, emoji))}
-            >
-              {emoji}
-            </button>
-          ))}
-          {mine && (
-            <button type="button" role="menuitem" className="react-remove" onClick={() => (close(), onReact(m, ""))}>
-              {t("chat.react.remove")}
-            </button>
-          )}
-        </>
-      )}
+      menu={(close) => <QuickReactions m={m} t={t} onPick={(emoji) => (close(), onReact(m, emoji))} />}
     />
+  );
+}
+
+/** The quick emoji as menu items, and taking back the reaction already given (`""`); also in a touch menu. */
+export function QuickReactions({ m, t, onPick }: { m: Message; t: TFunction; onPick: (emoji: string) => void }) {
+  const mine = m.reactions?.find((r) => r.reactor === "me")?.emoji;
+  return (
+    <>
+      {QUICK.map((emoji) => (
+        <button
+          key={emoji}
+          type="button"
+          role="menuitemradio"
+          aria-checked={emoji === mine}
+          aria-label={emoji}
+          className="quick-reaction"
+          onClick={() => onPick(emoji)}
+        >
+          {emoji}
+        </button>
+      ))}
+      {mine && (
+        <button type="button" role="menuitem" className="react-remove" onClick={() => onPick("")}>
+          {t("chat.react.remove")}
+        </button>
+      )}
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { listTime } from "../lib/format";
 import { lastMessageText } from "../lib/last-message";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
+import { DraftLine } from "./DraftLine";
 import { WaitingMark } from "./WaitingMark";
 
 /** One row of the ticket list: queue colour, avatar, name, time, last message, unread count, tags; pending rows offer accept. */
@@ -40,6 +41,7 @@ export function TicketRow({
           </time>
         </span>
         <span className="row-bottom">
+          <DraftLine ticketId={ticket.id} />
           <span className="row-last">{lastMessageText(t, ticket.lastMessage)}</span>
           <WaitingMark ticket={ticket} />
           {ticket.unreadMessages > 0 && (

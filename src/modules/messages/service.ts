@@ -131,6 +131,7 @@ export async function sendFromPanel(
         quotedMessageId: input.quotedMsgId,
         userId: user.id,
         agentId: user.id,
+        draftOf: user.id,
         quotedBy: user,
       }),
     );

@@ -25,6 +25,8 @@ import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
 import type {
   NewTicket,
   TicketChanges,
+  TicketDraftChanges,
+  TicketDraftDto,
   TicketDto,
   TicketListQuery,
   TicketPageDto,
@@ -80,6 +82,10 @@ export interface ApiRoutes {
   "GET /tickets": { query: TicketListQuery; answer: TicketPageDto };
   "POST /tickets": { body: NewTicket; answer: TicketDto };
   "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
+  "GET /tickets/drafts": { answer: TicketDraftDto[] };
+  "GET /tickets/:id/draft": { answer: TicketDraftDto };
+  "PUT /tickets/:id/draft": { body: TicketDraftChanges; answer: TicketDraftDto };
+  "DELETE /tickets/:id/draft": { answer: TicketDraftDto };
   "GET /tickets/:id/events": { query: TicketEventQuery; answer: TicketEventPageDto };
   "POST /tickets/:id/snooze": { body: TicketSnooze; answer: TicketDto };
   "DELETE /tickets/:id/snooze": { answer: TicketDto };

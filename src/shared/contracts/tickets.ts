@@ -135,3 +135,19 @@ export interface TicketListQuery {
   queueIds?: number[];
   tags?: number[];
 }
+
+/** The longest draft kept: a message's worth of text as the composer takes it. */
+export const DRAFT_MAX_LENGTH = 4096;
+
+/** A user's unsent text in a ticket's composer (GET/PUT /tickets/:id/draft, GET /tickets/drafts). */
+export interface TicketDraftDto {
+  ticketId: number;
+  /** Empty when there is no draft. */
+  body: string;
+  updatedAt: Date | null;
+}
+
+/** PUT /tickets/:id/draft: the draft's text from now on; empty (or only spaces) deletes it. */
+export interface TicketDraftChanges {
+  body: string;
+}
