@@ -337,9 +337,14 @@ describe("message bubbles", () => {
     expect(await own.locator(".reply-button").isVisible()).toBe(false);
     expect(await own.locator(".delete-button").isVisible()).toBe(false);
     await longPress(context, page, own, () => own.getByRole("menu").waitFor());
-    expect(await own.getByRole("menuitem").allTextContents()).toEqual(["Reply", "Copy", "Delete"]);
+    expect(await own.getByRole("menuitem").allTextContents()).toEqual(["Reply", "Copy", "Forward", "Delete"]);
+    expect(await own.locator(".forward-button").isVisible()).toBe(false);
     await own.getByRole("menuitem", { name: "Reply" }).tap();
     await page.locator(".reply-preview", { hasText: "Recebido, obrigado" }).waitFor();
+    // A customer's message: the quick reactions are in the same menu, not an icon beside it.
+    expect(await doc.locator(".react-button").isVisible()).toBe(false);
+    await longPress(context, page, doc, () => doc.getByRole("menu").waitFor());
+    expect(await doc.getByRole("menuitemradio").count()).toBe(6);
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);
