@@ -34,7 +34,7 @@ export function ConnectionModal({
   onSaved: (c: Connection) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState(() => initial(connection, sandbox, t("csat.defaultMessage", { name: "{{name}}" })));
+  const [form, setForm] = useState(() => initial(connection, t("csat.defaultMessage", { name: "{{name}}" })));
   const [queues, setQueues] = useState<Queue[]>([]);
   const [daysError, setDaysError] = useState<string | null>(null);
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name"]);
