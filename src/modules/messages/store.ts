@@ -261,7 +261,7 @@ export async function updateAck(
   if (!row) return undefined;
   await emitMessageUpdate(deps, row);
   const ticket = await raiseShownAck(deps.db, row.id, ack);
-  if (ticket) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, ticket) });
+  if (ticket) deps.events.emit("ticket.previewAck", { ticket, messageId: row.id, ack });
   return row;
 }
 
