@@ -5,7 +5,7 @@ import { first } from "../src/db/client";
 import { contacts, messages, tickets } from "../src/db/tables";
 import { i18nFor } from "../src/i18n/server";
 import type { Ticket } from "../src/shared/contracts";
-import { previewText } from "../islands/lib/last-message";
+import { previewOf } from "../islands/lib/last-message";
 import { highlightPieces } from "../islands/tickets/search-highlight";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
@@ -41,44 +41,55 @@ async function ticketOf(s: Ctx, from: string): Promise<Ticket> {
   return (await call(s.ctx.app, "GET", `/api/tickets/${row.id}`, { token: s.token })).json;
 }
 
+/** What a row shows of a preview: the kind's icon, then its text. */
+const previewText = (t: Parameters<typeof previewOf>[0], p: NonNullable<Ticket["preview"]>) => {
+  const { icon, text } = previewOf(t, p);
+  return icon ? `[${icon}] ${text}` : text;
+};
+
 /** Every kind a customer can send through the sandbox, with what its preview reads in English and in Portuguese. */
 const KINDS: { from: string; body: Record<string, unknown>; en: string; pt: string }[] = [
   { from: "5511900000001", body: { body: "Oi, tudo bem?" }, en: "Oi, tudo bem?", pt: "Oi, tudo bem?" },
   {
     from: "5511900000002",
     body: { mediaType: "image", mediaBase64: PNG, fileName: "pic.png", body: "Look at this" },
-    en: "📷 Photo: Look at this",
-    pt: "📷 Foto: Look at this",
+    en: "[camera] Photo: Look at this",
+    pt: "[camera] Foto: Look at this",
   },
   {
     from: "5511900000003",
     body: { mediaType: "image", mediaBase64: PNG, fileName: "pic.png" },
-    en: "📷 Photo",
-    pt: "📷 Foto",
+    en: "[camera] Photo",
+    pt: "[camera] Foto",
   },
-  { from: "5511900000004", body: { mediaType: "video" }, en: "🎥 Video", pt: "🎥 Vídeo" },
-  { from: "5511900000005", body: { mediaType: "audio" }, en: "🎤 Voice message", pt: "🎤 Mensagem de voz" },
+  { from: "5511900000004", body: { mediaType: "video" }, en: "[videocam] Video", pt: "[videocam] Vídeo" },
+  { from: "5511900000005", body: { mediaType: "audio" }, en: "[mic] Voice message", pt: "[mic] Mensagem de voz" },
   {
     from: "5511900000006",
     body: { mediaType: "document", mediaBase64: PDF, fileName: "invoice.pdf", body: "the March one" },
-    en: "📄 invoice.pdf: the March one",
-    pt: "📄 invoice.pdf: the March one",
+    en: "[file] invoice.pdf: the March one",
+    pt: "[file] invoice.pdf: the March one",
   },
-  { from: "5511900000007", body: { mediaType: "vcard", body: VCARD }, en: "👤 Maria Souza", pt: "👤 Maria Souza" },
+  {
+    from: "5511900000007",
+    body: { mediaType: "vcard", body: VCARD },
+    en: "[contacts] Maria Souza",
+    pt: "[contacts] Maria Souza",
+  },
   {
     from: "5511900000008",
     body: { mediaType: "location", body: "Padaria Central|-23.5505, -46.6333" },
-    en: "📍 Location: Padaria Central",
-    pt: "📍 Localização: Padaria Central",
+    en: "[place] Location: Padaria Central",
+    pt: "[place] Localização: Padaria Central",
   },
   {
     from: "5511900000009",
     body: { mediaType: "location", body: "-23.5505,-46.6333" },
-    en: "📍 Location",
-    pt: "📍 Localização",
+    en: "[place] Location",
+    pt: "[place] Localização",
   },
-  { from: "5511900000010", body: { mediaType: "sticker" }, en: "Sticker", pt: "Figurinha" },
-  { from: "5511900000011", body: { call: "missed" }, en: "📞 Missed call", pt: "📞 Chamada perdida" },
+  { from: "5511900000010", body: { mediaType: "sticker" }, en: "[emoji] Sticker", pt: "[emoji] Figurinha" },
+  { from: "5511900000011", body: { call: "missed" }, en: "[phone] Missed call", pt: "[phone] Chamada perdida" },
 ];
 
 describe("ticket previews", () => {
@@ -110,7 +121,7 @@ describe("ticket previews", () => {
       raw: JSON.stringify({ message: { audioMessage: { seconds: 72, ptt: true } } }),
     });
     const voice = (await ticketOf(s, "5511900000020")).preview!;
-    expect(previewText(i18nFor("en").t, voice)).toBe("🎤 Voice message 1:12");
+    expect(previewText(i18nFor("en").t, voice)).toBe("[mic] Voice message 1:12");
     await sink.onMessage(s.conn.id, {
       ...base,
       id: "PLACE1",
@@ -120,7 +131,7 @@ describe("ticket previews", () => {
       raw: JSON.stringify({ message: { locationMessage: { name: "Museu do Ipiranga", degreesLatitude: -23.5 } } }),
     });
     const place = (await ticketOf(s, "5511900000020")).preview!;
-    expect(previewText(i18nFor("pt").t, place)).toBe("📍 Localização: Museu do Ipiranga");
+    expect(previewText(i18nFor("pt").t, place)).toBe("[place] Localização: Museu do Ipiranga");
   });
 
   test("automatic messages (the chatbot's greeting) never replace the customer's message; our own replies show with their ticks", async () => {

@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import type { TicketPreview } from "../../src/shared/contracts";
 import { VOICE_MESSAGE_MARK } from "../../src/shared/contracts/tickets";
+import type { IconName } from "./icons";
 
 /** A ticket's last message as the lists show it: the server's voice mark reads "🎤 Voice message" in the user's language. */
 export function lastMessageText(t: TFunction, lastMessage: string | null | undefined): string {
@@ -17,31 +18,32 @@ function duration(seconds: number): string {
 const withExtra = (label: string, extra: string) => (extra.trim() ? `${label}: ${extra.trim()}` : label);
 
 /**
- * A ticket row's preview in the viewer's language: the text of a message; for the other kinds an icon and what the
- * kind is ("📷 Photo: caption", "🎤 Voice message 0:12", "📄 file.pdf: caption", "👤 Name", "📍 Location: place").
+ * A ticket row's preview in the viewer's language: the text of a message; for the other kinds the icon of the kind
+ * and what it is ("Photo: caption", "Voice message 0:12", "file.pdf: caption", the contact's name, "Location: place").
+ * The icons are drawn, so they show where the system has no emoji font.
  */
-export function previewText(t: TFunction, p: TicketPreview): string {
+export function previewOf(t: TFunction, p: TicketPreview): { icon: IconName | null; text: string } {
   switch (p.kind) {
     case "image":
-      return withExtra(`📷 ${t("tickets.preview.photo")}`, p.text);
+      return { icon: "camera", text: withExtra(t("tickets.preview.photo"), p.text) };
     case "video":
-      return withExtra(`🎥 ${t("tickets.preview.video")}`, p.text);
+      return { icon: "videocam", text: withExtra(t("tickets.preview.video"), p.text) };
     case "audio": {
       const seconds = Number(p.detail);
-      const label = `${VOICE_MESSAGE_MARK} ${t("tickets.voiceMessage")}`;
-      return seconds > 0 ? `${label} ${duration(seconds)}` : label;
+      const label = t("tickets.voiceMessage");
+      return { icon: "mic", text: seconds > 0 ? `${label} ${duration(seconds)}` : label };
     }
     case "document":
-      return withExtra(`📄 ${p.detail || t("tickets.preview.document")}`, p.text);
+      return { icon: "file", text: withExtra(p.detail || t("tickets.preview.document"), p.text) };
     case "vcard":
-      return `👤 ${p.text || t("tickets.preview.contact")}`;
+      return { icon: "contacts", text: p.text || t("tickets.preview.contact") };
     case "location":
-      return withExtra(`📍 ${t("tickets.preview.location")}`, p.text);
+      return { icon: "place", text: withExtra(t("tickets.preview.location"), p.text) };
     case "sticker":
-      return t("tickets.preview.sticker");
+      return { icon: "emoji", text: t("tickets.preview.sticker") };
     case "call_log":
-      return `📞 ${t("tickets.preview.missedCall")}`;
+      return { icon: "phone", text: t("tickets.preview.missedCall") };
     default:
-      return p.text;
+      return { icon: null, text: p.text };
   }
 }

@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import type { Ticket, TicketPreview } from "../../src/shared/contracts";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
-import { lastMessageText, previewText } from "../lib/last-message";
+import { lastMessageText, previewOf } from "../lib/last-message";
 import { highlightPieces } from "./search-highlight";
 
 /**
@@ -22,10 +22,16 @@ export function RowPreview({ ticket, search }: { ticket: Ticket; search?: string
       </span>
     );
   if (!preview) return <span className="row-last">{lastMessageText(t, ticket.lastMessage)}</span>;
+  const { icon, text } = previewOf(t, preview);
   return (
     <span className="row-last">
       {preview.fromMe && <Ticks preview={preview} t={t} />}
-      {previewText(t, preview)}
+      {icon && (
+        <span className="row-kind">
+          <Icon name={icon} size={16} />
+        </span>
+      )}
+      {text}
     </span>
   );
 }

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { connections } from "../../src/db/tables";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+const ADMIN = { email: "pia@example.com", password: "secret-123", name: "Pia Preview" };
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+const PDF = Buffer.from("%PDF-1.4\n%âãÏÓ\n").toString("base64");
+const VCARD = "BEGIN:VCARD\nVERSION:3.0\nFN:Maria Souza\nTEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD";
+
+/** One waiting ticket per kind of message, each from its own customer, in the order they arrive. */
+const ARRIVALS = [
+  { from: "5511910000001", name: "Texto", body: "Quero trocar o tamanho do pedido 4471" },
+  { from: "5511910000002", name: "Foto", mediaType: "image", mediaBase64: PNG, fileName: "a.png", body: "Look" },
+  { from: "5511910000003", name: "Audio", mediaType: "audio" },
+  { from: "5511910000004", name: "Doc", mediaType: "document", mediaBase64: PDF, fileName: "invoice.pdf" },
+  { from: "5511910000005", name: "Cartao", mediaType: "vcard", body: VCARD },
+  { from: "5511910000006", name: "Lugar", mediaType: "location", body: "Padaria Central|-23.5505, -46.6333" },
+  { from: "5511910000007", name: "Figura", mediaType: "sticker" },
+  { from: "5511910000008", call: "missed" },
+] as const;
+
+beforeAll(async () => {
+  env = await bootE2E();
+  await addUser(env, ADMIN, "admin");
+  const whatsappId = await addSandboxConnection(env);
+  // The greeting goes to every new customer: the rows must still show what the customer wrote.
+  await env.deps.db
+    .update(connections)
+    .set({ greetingMessage: "Hello {{name}}! Welcome to Zapdesk" })
+    .where(eq(connections.id, whatsappId));
+  for (const message of ARRIVALS) await env.sandbox.inbound(whatsappId, message);
+}, 30_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** The preview texts of the Waiting list (each kind's icon is drawn beside its text), once every arrival shows. */
+async function waitingPreviews(page: Awaited<ReturnType<typeof openPage>>["page"]) {
+  await page.goto(`${env.base}/tickets?sub=pending`);
+  const rows = page.locator(".ticket-list .row-last");
+  await page.waitForFunction((n) => document.querySelectorAll(".ticket-list .row-last").length >= n, ARRIVALS.length);
+  return await rows.allInnerTexts();
+}
+
+describe("ticket list previews", () => {
+  test("each kind reads in the viewer's language, never the greeting, raw vCards or coordinates; search marks the match", async () => {
+    const en = await openPage(env.browser, { locale: "en-US" });
+    await logIn(en.page, env.base, ADMIN);
+    const english = await waitingPreviews(en.page);
+    expect(english).toEqual(
+      expect.arrayContaining([
+        "Quero trocar o tamanho do pedido 4471",
+        "Photo: Look",
+        "Voice message",
+        "invoice.pdf",
+        "Maria Souza",
+        "Location: Padaria Central",
+        "Sticker",
+        "Missed call",
+      ]),
+    );
+    expect(english.join("\n")).not.toMatch(/Hello|BEGIN:VCARD|-23\.55|Chamada/);
+    expect(await en.page.locator(".ticket-list .row-kind svg").count()).toBe(ARRIVALS.length - 1);
+    await snapshot(en.page, "previews-en");
+
+    await en.page.goto(`${env.base}/tickets?tab=search&q=tamanho`);
+    const mark = en.page.locator(".ticket-list .row-last mark");
+    await mark.first().waitFor();
+    expect(await mark.allInnerTexts()).toEqual(["tamanho"]);
+    expect(await en.page.locator(".ticket-list .row-last").first().textContent()).toBe(
+      "Quero trocar o tamanho do pedido 4471",
+    );
+    expect(en.errors).toEqual([]);
+    await en.context.close();
+
+    const pt = await openPage(env.browser, { locale: "pt-BR" });
+    await logIn(pt.page, env.base, ADMIN);
+    const portuguese = await waitingPreviews(pt.page);
+    expect(portuguese).toEqual(
+      expect.arrayContaining([
+        "Foto: Look",
+        "Mensagem de voz",
+        "Localização: Padaria Central",
+        "Figurinha",
+        "Chamada perdida",
+      ]),
+    );
+    await snapshot(pt.page, "previews-pt");
+    expect(pt.errors).toEqual([]);
+    await pt.context.close();
+  }, 60_000);
+});
