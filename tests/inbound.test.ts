@@ -260,6 +260,16 @@ describe("inbound pipeline", () => {
     const events = await call(ctx.app, "GET", `/api/tickets/${ticket!.id}/events`, { token });
     expect(events.json.events.at(-1)).toMatchObject({ kind: "bot_stopped", cause: "chatbot", value: 3, actor: null });
     expect(ctx.hub.named("ticketEvent").at(-1)!.payload.event).toMatchObject({ kind: "bot_stopped" });
+
+    // Resolved, then the customer writes again: the reopened ticket starts over with the bot's menu.
+    await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token, body: { status: "closed" } });
+    ctx.clock.advance(60_000);
+    const sent = (await outbox(ctx, token, conn.id, from)).length;
+    await inbound(ctx, token, conn.id, { from, body: "Oi de novo" });
+    const out = await outbox(ctx, token, conn.id, from);
+    expect(out).toHaveLength(sent + 1);
+    expect(out.at(-1)!.body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
+    expect((await ticketsOf(ctx))[0]).toMatchObject({ id: ticket!.id, isBot: true, status: "pending" });
   });
 
   test("at the queue menu too, 3 invalid answers in a row stop the bot; a valid answer in between starts the count again", async () => {

@@ -47,7 +47,7 @@ export async function runBot(
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
-  const dialog = await loadDialog(deps.db, ticket.id);
+  const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
@@ -61,6 +61,14 @@ export async function runBot(
   if (gaveUp(ticket, dialog)) return;
   if (ticket.queueId == null) return queueMenu(deps, actions, connection, ticket, dialog, text);
   if (ticket.isBot) return chatbot(deps, actions, connection, ticket, dialog, text);
+}
+
+/** A dialog of the ticket's earlier life (before it was reopened) does not count: the bot starts over. */
+function ofThisEpisode(ticket: TicketRow, dialog: Dialog | undefined): Dialog | undefined {
+  const started = ticket.episodeStartedAt?.getTime();
+  const sent = dialog?.menuSentAt?.getTime();
+  if (!dialog || started == null || sent == null || sent >= started) return dialog;
+  return { ...dialog, chatbotId: null, invalidCount: 0, menuSentAt: null };
 }
 
 /** The bot stopped after invalid answers and nobody has put the ticket back to it (see stopChatbot). */
@@ -100,7 +108,8 @@ async function sendMenu(
 }
 
 /**
- * An answer that is none of the menu's options. Lines typed right after the menu answer nothing. Otherwise it counts:
+ * An answer that is none of the menu's options. Before any menu it gets the menu; lines typed right after the menu
+ * answer nothing. Otherwise it counts:
  * the menu goes again, saying the answer was invalid, at most once a minute, and at the MAX_INVALID_ANSWERS-th in a
  * row the bot stops.
  */
@@ -112,12 +121,12 @@ async function invalidAnswer(
   dialog: Dialog | undefined,
   menu: string,
 ) {
+  // The first message of a conversation is no answer: it gets the menu.
+  if (!dialog?.menuSentAt) return await sendMenu(deps, actions, ticket, menu);
   const now = deps.clock.now();
-  const sentAt = dialog?.menuSentAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const sentAt = dialog.menuSentAt.getTime();
   if (now - sentAt < MENU_BURST_MS) return;
-  // A count left at the limit is from before the ticket went back to the bot.
-  const before = dialog && dialog.invalidCount < MAX_INVALID_ANSWERS ? dialog.invalidCount : 0;
-  const invalid = before + 1;
+  const invalid = dialog.invalidCount + 1;
   if (invalid >= MAX_INVALID_ANSWERS) return await actions.stop(ticket, invalid);
   const repeat = now - sentAt >= MENU_REPEAT_MS;
   await saveDialog(deps.db, ticket.id, { invalidCount: invalid, ...(repeat ? { menuSentAt: new Date(now) } : {}) });
@@ -140,11 +149,7 @@ async function queueMenu(
   }
   const n = optionNumber(text);
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
-  if (!chosen) {
-    // The first message of a conversation is no answer: it gets the menu.
-    if (!dialog?.menuSentAt) return await sendMenu(deps, actions, ticket, mainMenu(connection, list));
-    return await invalidAnswer(deps, actions, connection, ticket, dialog, mainMenu(connection, list));
-  }
+  if (!chosen) return await invalidAnswer(deps, actions, connection, ticket, dialog, mainMenu(connection, list));
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
   if (!updated) return;
   const options = await firstLevel(deps, chosen.id);

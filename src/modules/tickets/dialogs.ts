@@ -47,7 +47,7 @@ export async function stopChatbot(
 ) {
   const at = new Date(deps.clock.now());
   const event = await atomically(deps.db, async (tx) => {
-    await saveDialog(tx, ticketId, { invalidCount: invalidAnswers });
+    await saveDialog(tx, ticketId, { invalidCount: invalidAnswers, chatbotId: null });
     const row = await first(
       tx
         .update(tickets)
