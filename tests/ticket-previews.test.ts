@@ -93,7 +93,7 @@ const KINDS: { from: string; body: Record<string, unknown>; en: string; pt: stri
 ];
 
 describe("ticket previews", () => {
-  test("each kind of message has a preview the list reads in the viewer's language (en and pt), never raw vCards or coordinates", async () => {
+  test("each kind of message has a preview the list reads in the viewer's language (en and pt); lastMessage holds no raw vCard", async () => {
     const s = await setup();
     const en = i18nFor("en").t;
     const pt = i18nFor("pt").t;
@@ -104,7 +104,12 @@ describe("ticket previews", () => {
       expect([previewText(en, preview!), previewText(pt, preview!)]).toEqual([kind.en, kind.pt]);
       expect(preview!.fromMe).toBe(false);
     }
-    expect((await ticketOf(s, "5511900000007")).preview).toMatchObject({ kind: "vcard", text: "Maria Souza" });
+    expect(await ticketOf(s, "5511900000007")).toMatchObject({
+      lastMessage: "Maria Souza",
+      preview: { kind: "vcard", text: "Maria Souza" },
+    });
+    expect((await ticketOf(s, "5511900000008")).lastMessage).toBe("Padaria Central");
+    expect((await ticketOf(s, "5511900000009")).lastMessage).toBe("-23.5505,-46.6333");
     expect((await ticketOf(s, "5511900000011")).preview).toMatchObject({ kind: "call_log", text: "" });
   });
 

@@ -23,7 +23,7 @@ export function shownOf(message: PreviewSource): TicketShown {
   const kind = previewKind(message.mediaType);
   const { text, detail } = previewParts(kind, message);
   return {
-    lastMessage: lastMessageText(message),
+    lastMessage: plainText(kind, message, text),
     previewKind: kind,
     previewText: text,
     previewDetail: detail,
@@ -33,9 +33,15 @@ export function shownOf(message: PreviewSource): TicketShown {
   };
 }
 
-/** What `lastMessage` holds for a message: its text, or the voice mark for audio (whose text is only a file name). */
-export function lastMessageText(input: Pick<MessageRow, "body" | "mediaType">): string {
-  return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
+/**
+ * What `lastMessage` holds for a message: its text; the voice mark for audio (whose text is only a file name); a
+ * shared contact's name rather than its vCard; a place's name, or its coordinates rather than a map picture.
+ */
+function plainText(kind: TicketPreviewKind, m: PreviewSource, previewed: string): string {
+  if (kind === "audio") return VOICE_MESSAGE_MARK;
+  if (kind === "vcard") return previewed || m.body;
+  if (kind === "location") return previewed || (m.body.split("|").at(-1) ?? "").trim();
+  return m.body;
 }
 
 function previewKind(mediaType: string): TicketPreviewKind {
