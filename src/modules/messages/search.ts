@@ -55,15 +55,18 @@ export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
   return db
     .select({ id: messages.id, total: searchSql().windowTotal() })
     .from(messages)
-    .where(
-      and(
-        searchSql().bodyMatchesWithin(db, match, ticketIds),
-        inArray(messages.ticketId, ticketIds),
-        eq(messages.isDeleted, false),
-      ),
-    )
+    .where(matchingIn(db, ticketIds, match))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(HISTORY_SEARCH_LIMIT);
+}
+
+/** The messages of `ticketIds` (not deleted) whose body matches the full-text `match`. */
+function matchingIn(db: Db, ticketIds: number[], match: string) {
+  return and(
+    searchSql().bodyMatchesWithin(db, match, ticketIds),
+    inArray(messages.ticketId, ticketIds),
+    eq(messages.isDeleted, false),
+  );
 }
 
 /**
@@ -88,13 +91,7 @@ export async function newestMatches(
       ),
     })
     .from(messages)
-    .where(
-      and(
-        searchSql().bodyMatchesWithin(db, match, ticketIds),
-        inArray(messages.ticketId, ticketIds),
-        eq(messages.isDeleted, false),
-      ),
-    )
+    .where(matchingIn(db, ticketIds, match))
     .as("ranked");
   const rows = await db.select().from(ranked).where(eq(ranked.rank, 1));
   for (const r of rows) found.set(r.ticketId, { messageId: r.id, text: stripMark(r.body) });
