@@ -170,6 +170,12 @@ describe("connections", () => {
     expect(created.json.language).toBe("pt");
     const english = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo", language: "en" } });
     expect(english.json.language).toBe("en");
+    // The default survey is written in the connection's language when it names one.
+    const portuguese = await call(app, "POST", "/api/whatsapp", {
+      token: admin,
+      body: { name: "Charlie", language: "pt" },
+    });
+    expect(portuguese.json.csatMessage).toContain("Como você avalia nosso atendimento?");
     const changed = await call(app, "PUT", `/api/whatsapp/${created.json.id}`, {
       token: admin,
       body: { language: "es" },
