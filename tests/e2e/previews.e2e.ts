@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { connections } from "../../src/db/tables";
+import { connectionQueues, connections, contacts, queues, ticketDialogs, tickets } from "../../src/db/tables";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
+let whatsappId: number;
 const ADMIN = { email: "pia@example.com", password: "secret-123", name: "Pia Preview" };
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
 const PDF = Buffer.from("%PDF-1.4\n%âãÏÓ\n").toString("base64");
@@ -24,7 +25,7 @@ const ARRIVALS = [
 beforeAll(async () => {
   env = await bootE2E();
   await addUser(env, ADMIN, "admin");
-  const whatsappId = await addSandboxConnection(env);
+  whatsappId = await addSandboxConnection(env);
   // The greeting goes to every new customer: the rows must still show what the customer wrote.
   await env.deps.db
     .update(connections)
@@ -86,5 +87,41 @@ describe("ticket list previews", () => {
       expect(errors).toEqual([]);
       await context.close();
     }
+  }, 60_000);
+});
+
+describe("chatbot manners", () => {
+  test("invalid answers get no second menu within a minute; the third stops the bot and the chat says why", async () => {
+    const { db } = env.deps;
+    for (const [name, color] of [
+      ["Vendas", "#00897b"],
+      ["Suporte", "#5e35b1"],
+    ]) {
+      const [queue] = await db.insert(queues).values({ name: name!, color: color! }).returning();
+      await db.insert(connectionQueues).values({ whatsappId, queueId: queue!.id });
+    }
+    const from = "5511920000001";
+    await env.sandbox.inbound(whatsappId, { from, name: "Bia Bot", body: "Oi" });
+    const [contact] = await db.select().from(contacts).where(eq(contacts.number, from));
+    const [ticket] = await db.select().from(tickets).where(eq(tickets.contactId, contact!.id));
+    // The menu went out a while ago (past the burst of lines typed with the first), but less than a minute.
+    await db
+      .update(ticketDialogs)
+      .set({ menuSentAt: new Date(Date.now() - 10_000) })
+      .where(eq(ticketDialogs.ticketId, ticket!.id));
+    for (const body of ["banana", "kiwi", "uva"]) await env.sandbox.inbound(whatsappId, { from, body });
+    const sent = await env.sandbox.network.outbox(whatsappId, from);
+    expect(sent.map((m) => m.body)).toEqual(["\u200eHello Bia Bot! Welcome to Zapdesk\n\n*1* - Vendas\n*2* - Suporte"]);
+
+    const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${ticket!.id}?sub=pending`);
+    await page
+      .locator(".event-separator", { hasText: "The chatbot stopped after 3 invalid answers: the customer waits" })
+      .waitFor();
+    await page.locator(`li[data-ticket-id="${ticket!.id}"] .row-last`, { hasText: "uva" }).waitFor();
+    await snapshot(page, "bot-stopped");
+    expect(errors).toEqual([]);
+    await context.close();
   }, 60_000);
 });
