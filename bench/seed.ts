@@ -398,6 +398,8 @@ function historyOf(
     value,
   });
   const events = [event("created", first, null)];
+  // Its first agent accepted it as it came in (the reports credit them with its creation).
+  if (t.userId !== null) events.push(event("accepted", first, t.userId, 1));
   const reply = t.messages.find((m) => m.userId !== null);
   if (reply && t.userId !== null)
     events.push(event("first_response", reply.createdAt, t.userId, reply.createdAt.getTime() - first.getTime()));

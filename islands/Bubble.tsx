@@ -2,11 +2,15 @@ import type { TFunction } from "i18next";
 import { type ReactNode, useState } from "react";
 import { clockTime } from "./lib/format";
 import { Icon } from "./lib/icons";
+import { usePopover } from "./lib/popover";
 import { richText } from "./lib/rich-text";
 import type { Message } from "../src/shared/contracts";
 import { LocationCard, VcardCard } from "./chat/BubbleCards";
 import { Media, MediaState } from "./chat/BubbleMedia";
 import type { Enlarged } from "./chat/Lightbox";
+import { isForwardable } from "./chat/ForwardDialog";
+import { QuickReactions, ReactMenu } from "./chat/ReactMenu";
+import { useLongPress } from "./chat/use-long-press";
 
 function Ack({ m, t }: { m: Message; t: TFunction }) {
   const { ack } = m;
@@ -94,8 +98,19 @@ function SendFailed({ m, t, onRetry }: { m: Message; t: TFunction; onRetry?: (m:
 }
 
 const MEDIA_KINDS = new Set(["image", "audio", "video", "document", "application", "sticker"]);
-/** Kinds whose body is a stand-in name rather than a caption the sender wrote. */
-const NO_CAPTION = new Set(["document", "audio", "sticker"]);
+/** Kinds whose body is a stand-in rather than a caption the sender wrote. */
+const NO_CAPTION = new Set(["audio", "sticker"]);
+
+/**
+ * The caption a media message carries, if any. A document's body is its caption, or else its file name (sent from
+ * here) or its title, the file name without its extension (received): those are no caption.
+ */
+export function captionOf(m: Pick<Message, "body" | "mediaType" | "fileName">): string | null {
+  if (!m.body || NO_CAPTION.has(m.mediaType) || m.body.startsWith("data:")) return null;
+  const name = m.fileName ?? "";
+  if (m.body === name || (name && m.body === name.replace(/\.[^.]*$/, ""))) return null;
+  return m.body;
+}
 
 /**
  * One message bubble: own on the right, contact's on the left; text is rendered as text only. A private note is
@@ -108,6 +123,10 @@ export function Bubble({
   onRetry,
   onEnlarge,
   onDelete,
+  onForward,
+  onReact,
+  selected,
+  onSelect,
   showTime = true,
   highlighted = false,
 }: {
@@ -118,6 +137,12 @@ export function Bubble({
   onEnlarge?: (media: Enlarged) => void;
   /** Offered on the user's own messages. */
   onDelete?: (m: Message) => void;
+  onForward?: (m: Message) => void;
+  /** Offered on the contact's messages while the user may send on their ticket. */
+  onReact?: (m: Message, emoji: string) => void;
+  /** While messages are being picked to forward: whether this one is, and how to pick it or leave it out. */
+  selected?: boolean;
+  onSelect?: (m: Message) => void;
   /** Times are in the browser's time zone, so a server-rendered bubble leaves them out until it is mounted. */
   showTime?: boolean;
   /** The search hit the user is on. */
@@ -147,20 +172,40 @@ export function Bubble({
     content = (
       <>
         {m.mediaState ? <MediaState m={m} t={t} /> : <Media m={m} t={t} onEnlarge={onEnlarge} />}
-        {m.body && !NO_CAPTION.has(m.mediaType) && !m.body.startsWith("data:") && m.body !== m.fileName && (
-          <span className="text">{richText(m.body)}</span>
-        )}
+        {captionOf(m) && <span className="text">{richText(m.body)}</span>}
       </>
     );
   } else {
     content = <span className="text">{richText(m.body)}</span>;
   }
   const sticker = m.mediaType === "sticker" && !m.isDeleted && !m.mediaState;
+  const canReply = !m.isDeleted && !m.isPrivate;
+  const canDelete = !m.isDeleted && m.fromMe && !!onDelete;
+  const canForward = !!onForward && isForwardable(m);
+  const canReact = !!onReact && !m.fromMe && !m.isDeleted && !m.isPrivate;
+  // On a touch screen the actions have no buttons of their own: a long press opens them as a menu.
+  const actions = usePopover();
+  const longPress = useLongPress(() => (canReply || canDelete || canForward || canReact) && actions.setOpen(true));
+  const act = (run: () => void) => () => {
+    actions.setOpen(false);
+    run();
+  };
   return (
     <div
+      ref={actions.root}
       className={`bubble ${m.fromMe ? "me" : "them"}${m.isPrivate ? " note" : ""}${sticker ? " sticker" : ""}${highlighted ? " search-hit" : ""}`}
       data-message-id={m.id}
+      {...longPress}
     >
+      {onSelect && isForwardable(m) && (
+        <input
+          type="checkbox"
+          className="select-box"
+          aria-label={t("chat.forward.select")}
+          checked={!!selected}
+          onChange={() => onSelect(m)}
+        />
+      )}
       {m.isPrivate && (
         <span className="note-label">
           <Icon name="lock" size={14} /> {t("chat.note.title")}
@@ -183,15 +228,51 @@ export function Bubble({
           (m.sendState === "failed" ? <SendFailed m={m} t={t} onRetry={onRetry} /> : <Ack m={m} t={t} />)}
       </span>
       {!m.isDeleted && !!m.reactions?.length && <Reactions reactions={m.reactions} t={t} />}
-      {!m.isDeleted && !m.isPrivate && (
+      {canReply && (
         <button type="button" className="reply-button" aria-label={t("chat.reply")} onClick={() => onReply(m)}>
           <Icon name="reply" size={16} />
         </button>
       )}
-      {!m.isDeleted && m.fromMe && onDelete && (
-        <button type="button" className="delete-button" aria-label={t("chat.delete")} onClick={() => onDelete(m)}>
+      {canForward && (
+        <button
+          type="button"
+          className="forward-button"
+          aria-label={t("chat.forward.open")}
+          onClick={() => onForward?.(m)}
+        >
+          <Icon name="forward" size={16} />
+        </button>
+      )}
+      {canReact && <ReactMenu m={m} t={t} onReact={onReact!} />}
+      {canDelete && (
+        <button type="button" className="delete-button" aria-label={t("chat.delete")} onClick={() => onDelete?.(m)}>
           <Icon name="trash" size={16} />
         </button>
+      )}
+      {actions.open && (
+        <div className="menu bubble-menu" role="menu">
+          {canReact && <QuickReactions m={m} t={t} onPick={(emoji) => act(() => onReact?.(m, emoji))()} />}
+          {canReply && (
+            <button type="button" role="menuitem" onClick={act(() => onReply(m))}>
+              {t("chat.reply")}
+            </button>
+          )}
+          {!m.isDeleted && m.body && !m.mediaUrl && (
+            <button type="button" role="menuitem" onClick={act(() => void navigator.clipboard?.writeText(m.body))}>
+              {t("chat.copy")}
+            </button>
+          )}
+          {canForward && (
+            <button type="button" role="menuitem" onClick={act(() => onForward?.(m))}>
+              {t("chat.forward.open")}
+            </button>
+          )}
+          {canDelete && (
+            <button type="button" role="menuitem" onClick={act(() => onDelete?.(m))}>
+              {t("chat.delete")}
+            </button>
+          )}
+        </div>
       )}
     </div>
   );

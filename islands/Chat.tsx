@@ -12,6 +12,7 @@ import { NewMessagesPill } from "./chat/NewMessagesPill";
 import { type MessagePage, useChatHistory } from "./chat/use-chat-history";
 import { useComposer } from "./chat/use-composer";
 import { useFileDrop } from "./chat/use-file-drop";
+import { useCustomerPresence, useTypingPresence } from "./chat/use-presence";
 import { useTicketActions } from "./chat/use-ticket-actions";
 import { getBoot } from "./lib/boot";
 import { useT } from "./lib/i18n-context";
@@ -77,6 +78,9 @@ function Chat({ ticketId, userId, initial }: Props) {
     mounted && ticket?.status !== "closed" && (ticket?.userId === userId || isAdmin(getBoot()?.user?.profile));
 
   const isOpen = ticket?.status === "open";
+  const presence = useCustomerPresence(ticketId);
+  const mayType = isOpen && mounted && (ticket?.userId === userId || isAdmin(getBoot()?.user?.profile));
+  useTypingPresence(ticketId, composer.text, mayType && !composer.note);
   const name = ticket?.contact?.name || ticket?.contact?.number || "";
   const close = () => setDialog(null);
   const drop = useFileDrop(isOpen ? composer.stage : null);
@@ -100,6 +104,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onCall={() => void actions.startCall()}
         onDialog={setDialog}
         onSearch={() => setSearching(true)}
+        presence={presence}
       />
       {searching && (
         <ChatSearch
@@ -143,6 +148,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onReply={composer.setReplyTo}
         onRetry={isOpen ? actions.retry : undefined}
         highlighted={history.focused}
+        canReact={mayType}
       />
       <NewMessagesPill count={history.unseen} onClick={history.scrollToBottom} />
       <Composer

@@ -38,7 +38,7 @@ function chime() {
  * raises a desktop notification with a sound for a new contact message — except for the ticket open and
  * visible on screen, another user's ticket, or a group.
  */
-export default function NotificationsBell({ userId }: { userId: number }) {
+export default function NotificationsBell({ userId, isAdmin }: { userId: number; isAdmin: boolean }) {
   const t = useT();
   const [items, setItems] = useState<Ticket[]>([]);
   // Tickets past an SLA target: only admins' sockets hear of them.
@@ -54,7 +54,13 @@ export default function NotificationsBell({ userId }: { userId: number }) {
     api<{ tickets: Ticket[] }>("/tickets?withUnreadMessages=true")
       .then((res) => setItems(res.tickets.filter((tk) => tk.unreadMessages > 0 && mine(tk))))
       .catch(() => undefined);
+    // Admins also find the unresolved tickets that passed a target before this page loaded.
+    if (isAdmin)
+      api<{ tickets: Ticket[] }>("/tickets?slaBreached=true&showAll=true")
+        .then((res) => setBreaches((prev) => [...prev, ...res.tickets.filter(unlisted(prev)).map(asBreach)]))
+        .catch(() => undefined);
     const drop = (id: number) => setItems((prev) => prev.filter((x) => x.id !== id));
+    const dropBreach = (id: number) => setBreaches((prev) => prev.filter((x) => x.ticket.id !== id));
     const offMsg = on("appMessage", (p) => {
       if (p.action !== "create" || p.message.fromMe || !mine(p.ticket)) return;
       const tk = p.ticket;
@@ -66,6 +72,8 @@ export default function NotificationsBell({ userId }: { userId: number }) {
     const offTicket = on("ticket", (p) => {
       if (p.action === "updateUnread") drop(p.ticketId);
       else if (p.action === "update" && (p.ticket.unreadMessages === 0 || !mine(p.ticket))) drop(p.ticket.id);
+      if (p.action === "delete") dropBreach(p.ticketId);
+      else if (p.action === "update" && p.ticket.status === "closed") dropBreach(p.ticket.id);
     });
     const offBreach = on("slaBreach", (p) => {
       setBreaches((prev) => [p, ...prev.filter((x) => x.ticket.id !== p.ticket.id)]);
@@ -76,7 +84,7 @@ export default function NotificationsBell({ userId }: { userId: number }) {
       offTicket();
       offBreach();
     };
-  }, [userId, t]);
+  }, [userId, isAdmin, t]);
 
   function askPermission() {
     // Asking from a click (a user gesture) is what browsers expect for the permission prompt.
@@ -137,6 +145,14 @@ export default function NotificationsBell({ userId }: { userId: number }) {
     />
   );
 }
+
+const unlisted = (listed: { ticket: Ticket }[]) => (ticket: Ticket) => !listed.some((x) => x.ticket.id === ticket.id);
+
+/** A ticket the list says is past a target, as the bell shows a breach: the resolution target when both passed. */
+const asBreach = (ticket: Ticket) => ({
+  ticket,
+  target: ticket.sla.breachedTargets.includes("resolution") ? ("resolution" as const) : ("first_response" as const),
+});
 
 function notify(ticket: Ticket, title: string, body: string) {
   chime();

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import type { Connection as SharedConnection } from "../src/shared/contracts";
+import { COMPOSING_EVERY_MS } from "../src/shared/contracts/presence";
 import { api, callApi } from "./lib/api";
 import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
@@ -25,6 +26,9 @@ export default function SandboxPhone() {
   const [text, setText] = useState("");
   const [sent, setSent] = useState<Line[]>([]);
   const [outbox, setOutbox] = useState<Line[]>([]);
+  // What the connection shows this phone: the agent typing (`composing`) or not.
+  const [shown, setShown] = useState<string | null>(null);
+  const lastTyping = useRef(0);
 
   const loadConnections = useCallback(async () => {
     try {
@@ -60,7 +64,14 @@ export default function SandboxPhone() {
         const rows = await api<
           { id: string; body: string; ack: number; createdAt: string; mediaType: string; fileName: string | null }[]
         >(`/sandbox/${selected}/outbox?to=${encodeURIComponent(peer)}`);
-        if (live) setOutbox(rows.map((r) => ({ ...r, direction: "out" as const })));
+        const presence = await callApi("GET /sandbox/:whatsappId/presence", {
+          params: { whatsappId: selected },
+          query: { to: peer },
+        }).catch(() => ({ state: null }));
+        if (!live) return;
+        // A reaction is no message of its own on a phone.
+        setOutbox(rows.filter((r) => r.mediaType !== "reaction").map((r) => ({ ...r, direction: "out" as const })));
+        setShown(presence.state);
       } catch {
         // The next change event loads it again; a stopped connection answers once it is started.
       }
@@ -110,9 +121,22 @@ export default function SandboxPhone() {
       });
       setSent((prev) => [...prev, { id: res.id, direction: "in", body, createdAt: new Date().toISOString() }]);
       setText("");
+      lastTyping.current = 0;
     } catch (error) {
       toast("error", errorText(t, error));
     }
+  }
+
+  /** The customer typing shows in the agent's chat: one `composing` every few seconds while the text changes. */
+  function type(value: string) {
+    setText(value);
+    const now = Date.now();
+    if (!connection || !validPeer || !value.trim() || now - lastTyping.current < COMPOSING_EVERY_MS) return;
+    lastTyping.current = now;
+    void callApi("POST /sandbox/:whatsappId/presence", {
+      params: { whatsappId: connection.id },
+      body: { from: peer, state: "composing" },
+    }).catch(() => undefined);
   }
 
   async function markRead() {
@@ -208,7 +232,8 @@ export default function SandboxPhone() {
         peer={peer}
         lines={lines}
         text={text}
-        onText={setText}
+        onText={type}
+        typing={shown === "composing"}
         onSend={send}
         canSend={!!connection && connection.status === "CONNECTED" && !!text.trim() && validPeer}
       />

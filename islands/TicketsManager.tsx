@@ -2,18 +2,26 @@ import { useEffect, useState, type UIEvent } from "react";
 import { NewTicketDialog } from "./agent/NewTicketDialog";
 import { api, callApi } from "./lib/api";
 import { getBoot } from "./lib/boot";
+import { loadDrafts } from "./lib/drafts";
 import { errorText } from "./lib/errors";
 import { Checkbox } from "./lib/form";
 import { useT } from "./lib/i18n-context";
 import { SearchBox } from "./lib/list-ui";
 import { usePageVisible } from "./lib/page-visible";
-import { openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
+import { onShowTicketInList, openTicket, openTicketLinksInPlace, useOpenTicket } from "./lib/ticket-nav";
 import { on } from "./lib/socket";
 import { toast } from "./lib/toast";
 import type { QueueOption, Ticket } from "../src/shared/contracts";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { type TicketListFilter, type Page, useTicketList } from "./lib/use-ticket-list";
-import { DEFAULT_VIEW, keepListViewInUrl, type ListView, type SubTab, type Tab } from "./tickets/list-view";
+import {
+  DEFAULT_VIEW,
+  keepListViewInUrl,
+  type ListView,
+  listPlaceOf,
+  type SubTab,
+  type Tab,
+} from "./tickets/list-view";
 import { QueueSelect } from "./tickets/QueueSelect";
 import { TicketRow } from "./tickets/TicketRow";
 import { useAltArrows } from "./tickets/use-alt-arrows";
@@ -68,6 +76,17 @@ export default function TicketsManager({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new open ticket means a new address to write into
   useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch, selectedId]);
   useEffect(openTicketLinksInPlace, []);
+  useEffect(() => void loadDrafts(), []);
+  // Accepted or reopened in the chat, a ticket changes list: show the one it is in now.
+  useEffect(
+    () =>
+      onShowTicketInList((ticket) => {
+        const place = listPlaceOf(ticket);
+        setTab(place.tab);
+        if (place.sub) setSub(place.sub);
+      }),
+    [],
+  );
   // A snoozed ticket of this agent's came back (its time came, or the customer wrote).
   useEffect(
     () =>
@@ -83,7 +102,7 @@ export default function TicketsManager({
   const open = useTicketList({ ...base, status: "open" }, viewer, tab === "open", initial?.open);
   const pending = useTicketList({ ...base, status: "pending" }, viewer, tab === "open", initial?.pending);
   const closed = useTicketList({ ...base, status: "closed" }, viewer, tab === "closed");
-  // Snoozed tickets of every status, fetched afresh each time the sub-tab is shown.
+  // Snoozed tickets of every status, fetched afresh each time the sub-tab is shown, then followed live.
   const snoozed = useTicketList({ ...base, snoozed: true }, viewer, tab === "open" && sub === "snoozed");
   const searchQuery: TicketListFilter = { showAll: true, queueIds, searchParam, tags: tagIds };
   const found = useTicketList(searchQuery, viewer, tab === "search" && (searchParam.length > 0 || tagIds.length > 0));
@@ -108,6 +127,7 @@ export default function TicketsManager({
     try {
       await callApi("PUT /tickets/:id", { params: { id: ticket.id }, body: { status: "open", userId } });
       // Accepted, it moves to the assigned list: show that list, where it is selected.
+      setTab("open");
       setSub("open");
       openTicket(ticket.id);
     } catch (error) {

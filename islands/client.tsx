@@ -25,6 +25,19 @@ function Toaster() {
           onClick={() => dismiss(t.id)}
         >
           {t.text}
+          {t.action && (
+            <button
+              type="button"
+              className="toast-action"
+              onClick={(e) => {
+                e.stopPropagation();
+                dismiss(t.id);
+                t.action?.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </>

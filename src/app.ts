@@ -23,6 +23,7 @@ import { ticketRoutes } from "./modules/tickets/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { reportsRoutes } from "./modules/reports/index";
 import { messageRoutes } from "./modules/messages/index";
+import { presenceRoutes } from "./modules/presence/index";
 import { externalApiRoutes } from "./modules/external-api/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
 import { mediaRoutes } from "./modules/media/index";
@@ -56,6 +57,7 @@ export async function createApp(deps: AppDeps) {
     .use(reportsRoutes(deps, tokens))
     .use(externalApiRoutes(deps))
     .use(messageRoutes(deps, tokens))
+    .use(presenceRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))
     .use(backupsRoutes(deps, tokens))
     .use(webhooksRoutes(deps, tokens));

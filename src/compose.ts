@@ -36,6 +36,7 @@ import { SocketPresence } from "./realtime/presence";
 import { followSockets } from "./modules/users/availability";
 import { followAssignmentTriggers } from "./modules/tickets/assignment-triggers";
 import { presentToBrowsers } from "./modules/messages/present";
+import { showPresenceHere } from "./modules/presence/agent";
 
 /**
  * Opens the database (migrated, settings seeded) and builds the event bus (browsers, metrics and webhooks
@@ -132,6 +133,7 @@ export async function composeDeps(opts: {
   if (events instanceof PgEventBus)
     events.subscribeOthers((event) => {
       if (event.name === "connection.commanded") void channels.runCommands(event.payload.connectionId);
+      else if (event.name === "chat.ownPresence") void showPresenceHere(deps, event.payload);
       else void sendIfRunHere(deps, event);
     });
   startBulk(deps);

@@ -8,6 +8,7 @@ import { one } from "../src/db/client";
 import { contacts, ticketEvents, tickets, users } from "../src/db/tables";
 import { assignWaiting } from "../src/modules/tickets/assignment";
 import { assignmentsSettled } from "../src/modules/tickets/assignment-triggers";
+import { getSetting } from "../src/modules/settings/service";
 import type { QueueAssignment } from "../src/shared/contracts/queues";
 import { call, createSandboxConnection, createUser, loginAs, makeTestApp, type TestContext } from "./helpers";
 import { testsOnPostgres } from "./test-engine";
@@ -318,11 +319,33 @@ describe("where tickets land", () => {
     await customerWrites(from);
     expect((await ticketsOf(ctx)).map((t) => [t.id, t.status, t.userId])).toEqual([[ticket!.id, "open", agents[1]]]);
   });
+
+  test("a message sent through the external API reopens a resolved ticket in its queue, and a member gets it", async () => {
+    const { ctx, admin, agents, customerWrites } = await setup("round_robin", 0, ["online", "online"]);
+    const from = await customerWrites();
+    const [ticket] = await ticketsOf(ctx);
+    await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token: admin, body: { status: "closed" } });
+    const token = await getSetting(ctx.db, "userApiToken");
+    const sent = await call(ctx.app, "POST", "/api/messages/send", {
+      token,
+      body: { number: from, body: "Any news?" },
+    });
+    expect(sent.json.ticketId).toBe(ticket!.id);
+    await assignmentsSettled(ctx.deps);
+    expect((await ticketsOf(ctx)).map((t) => [t.id, t.status, t.userId])).toEqual([[ticket!.id, "open", agents[1]]]);
+    expect((await assignedEvents(ctx)).map((e) => e.ticketId)).toEqual([ticket!.id, ticket!.id]);
+  });
 });
 
 describe("tickets arriving at once", () => {
   test("20 customers writing at once: no member past the cap, no ticket given twice", async () => {
     const { ctx, agents, customerWrites } = await setup("round_robin", 5);
+    const openings: number[] = [];
+    const assignments: number[] = [];
+    ctx.deps.events.subscribe(({ name, payload }) => {
+      if (name === "ticket.updated" && payload.ticket.status === "open") openings.push(payload.ticket.id);
+      if (name === "ticket.event" && payload.event.kind === "assigned") assignments.push(payload.event.ticketId);
+    });
     await Promise.all(Array.from({ length: 20 }, () => customerWrites()));
     const all = await ticketsOf(ctx);
     expect(all).toHaveLength(20);
@@ -331,6 +354,10 @@ describe("tickets arriving at once", () => {
     const events = await assignedEvents(ctx);
     expect(events).toHaveLength(15);
     expect(new Set(events.map((e) => e.ticketId)).size).toBe(15);
+    // Each given ticket is announced open once, with its assignment once, whichever arrival's pass gave it.
+    const given = events.map((e) => e.ticketId).sort();
+    expect(openings.sort()).toEqual(given);
+    expect(assignments.sort()).toEqual(given);
   });
 });
 

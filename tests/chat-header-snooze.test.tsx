@@ -23,7 +23,7 @@ const ticket: Ticket = {
   snoozedUntil: null,
   csat: null,
   waitingSince: null,
-  sla: { firstResponseDueAt: null, resolutionDueAt: null, breached: false },
+  sla: { firstResponseDueAt: null, resolutionDueAt: null, breached: false, breachedTargets: [] },
   createdAt: "2026-03-10T14:00:00.000Z",
   updatedAt: "2026-03-10T14:00:00.000Z",
   contact: { id: 1, name: "Carla", number: "5511988887777", profilePicUrl: "", isGroup: false },
@@ -33,13 +33,13 @@ const ticket: Ticket = {
   tags: [],
 };
 
-const header = (t: Ticket, canSnooze: boolean) =>
+const header = (t: Ticket, canSnooze: boolean, loading = false) =>
   renderToStaticMarkup(
     <I18nProvider i18n={i18nFor("en")}>
       <ChatHeader
         ticketId={t.id}
-        ticket={t}
-        name="Carla"
+        ticket={loading ? null : t}
+        name={loading ? "" : "Carla"}
         canDelete={false}
         canSnooze={canSnooze}
         onStatus={() => {}}
@@ -52,12 +52,19 @@ const header = (t: Ticket, canSnooze: boolean) =>
     </I18nProvider>,
   );
 
-describe("the chat header's snooze and rating", () => {
+describe("the chat header's title, snooze and rating", () => {
   test("the Snooze menu shows for who may snooze only, and the customer's rating shows under the name", () => {
     expect(header(ticket, true)).toContain(">Snooze</button>");
     expect(header(ticket, false)).not.toContain(">Snooze</button>");
     const rated = { ...ticket, status: "closed" as const, csat: { rating: 4, comment: "Great", answeredAt: "" } };
     expect(header(rated, false)).toContain("⭐ Rating 4/5");
+  });
+
+  test("while the ticket just opened has not arrived, the title is a placeholder, not a bare '#id'", () => {
+    const loading = header(ticket, false, true);
+    expect(loading).toContain('class="chat-title-placeholder"');
+    expect(loading).not.toContain("#7");
+    expect(header(ticket, false)).toContain('<span class="ticket-id">#7</span>');
   });
 
   test("later today is three hours on; tomorrow and next week start at 9:00, next week on the coming Monday", () => {

@@ -295,6 +295,55 @@ describe.skipIf(!hasPostgres)("two nodes on one PostgreSQL database", () => {
     expect(await runnerOf(id)).toBe(other);
   }, 60_000);
 
+  test("presence crosses nodes both ways: the customer's typing reaches a chat open on the other node, and the agent's typing asked of the other node reaches the phone", async () => {
+    const login = await api(a, "POST", "/auth/login", { body: ADMIN });
+    const token = login.json.token as string;
+    const id = await pairedConnection(a, token, "Presença");
+    const running = await runnerOf(id);
+    const other = running === a ? b : a;
+    const customer = "5511955556666";
+    await api(running, "POST", `/sandbox/${id}/inbound`, { token, body: { from: customer, body: "Oi" } });
+    const ticket = await eventually(
+      async () =>
+        (await api(other, "GET", "/tickets?showAll=true&status=pending", { token })).json.tickets.find(
+          (t: { contact: { number: string } }) => t.contact.number === customer,
+        ),
+      15_000,
+      "the customer's ticket is listed",
+    );
+    expect(
+      (
+        await api(other, "PUT", `/tickets/${ticket.id}`, {
+          token,
+          body: { status: "open", userId: login.json.user.id },
+        })
+      ).status,
+    ).toBe(200);
+
+    const chat = await TestSocket.open(`${other.base.replace("http", "ws")}/ws?token=${token}`);
+    await chat.next("ready");
+    chat.send({ type: "joinChatBox", ticketId: ticket.id });
+    await chat.fence();
+    const heard = chat.next("presence", 15_000);
+    // Played through the node that does not run the connection: it reaches the one that does.
+    expect(
+      (await api(other, "POST", `/sandbox/${id}/presence`, { token, body: { from: customer, state: "composing" } }))
+        .status,
+    ).toBe(200);
+    expect((await heard).payload).toMatchObject({ ticketId: ticket.id, state: "composing" });
+    chat.close();
+
+    expect(
+      (await api(other, "POST", `/tickets/${ticket.id}/presence`, { token, body: { state: "composing" } })).status,
+    ).toBe(200);
+    await eventually(
+      async () =>
+        (await api(running, "GET", `/sandbox/${id}/presence?to=${customer}`, { token })).json?.state === "composing",
+      15_000,
+      "the node running the connection shows the phone the agent typing",
+    );
+  }, 60_000);
+
   test("a socket on B hears a customer's message A stored; after SIGKILL of A, B takes A's connection over and stores what came meanwhile", async () => {
     const adminOnA = await logIn(a, ADMIN);
     const adminOnB = await logIn(b, ADMIN);

@@ -1,4 +1,11 @@
-import type { Channels, DeleteRef, OutgoingMedia, SendOptions } from "../src/channels/types";
+import type {
+  Channels,
+  DeleteRef,
+  OutgoingMedia,
+  OwnPresence,
+  ReactionTarget,
+  SendOptions,
+} from "../src/channels/types";
 import { AppError } from "../src/errors";
 
 export interface FakeChannelsOptions {
@@ -71,6 +78,21 @@ export class FakeChannels implements Channels {
   }
   async deleteForEveryone(connectionId: number, _ref: DeleteRef) {
     this.calls.push(`deleteForEveryone:${connectionId}`);
+  }
+  async sendPresence(connectionId: number, _chatId: string, _isGroup: boolean, _state: OwnPresence) {
+    this.calls.push(`sendPresence:${connectionId}`);
+  }
+  async subscribePresence(connectionId: number, _chatId: string, _isGroup: boolean) {
+    this.calls.push(`subscribePresence:${connectionId}`);
+  }
+  async sendReaction(
+    connectionId: number,
+    _chatId: string,
+    _isGroup: boolean,
+    _target: ReactionTarget,
+    _emoji: string,
+  ) {
+    this.calls.push(`sendReaction:${connectionId}`);
   }
   async checkNumber(connectionId: number, phone: string) {
     this.calls.push(`checkNumber:${connectionId}`);

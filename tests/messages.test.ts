@@ -7,7 +7,7 @@ import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/t
 import { LRM, renderPlaceholders } from "../src/modules/messages/placeholders";
 import { sendTicketText } from "../src/modules/messages/send";
 import { markRevoked, storeMessage, updateAck } from "../src/modules/messages/store";
-import { createSandboxConnection, makeTestApp, type TestContext } from "./helpers";
+import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 let seq = 0;
 async function seedTicket(ctx: TestContext, values: Partial<TicketRow> = {}) {
@@ -269,5 +269,37 @@ describe("sendTicketText", () => {
       .filter((e) => e.payload.message.id === row.id)
       .map((e) => `${e.payload.action}:${e.payload.message.sendState}`);
     expect(heard[0]).toBe("create:queued");
+  });
+});
+
+describe("the history's pages", () => {
+  test("a contact's tickets whose messages interleave in time page as one history, newest page first, each page in order", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Ana", number: "5511988880001" }).returning());
+    const ticketsOfAna = await ctx.db
+      .insert(tickets)
+      .values([0, 1, 2].map(() => ({ contactId: contact.id, status: "closed" as const })))
+      .returning();
+    // 70 messages, dealt to the three tickets in turn, a second apart; two share each instant but one.
+    const at = (i: number) => new Date(1_700_000_000_000 + Math.floor(i / 2) * 1000);
+    await ctx.db.insert(messages).values(
+      Array.from({ length: 70 }, (_, i) => ({
+        wid: `h${i}`,
+        ticketId: ticketsOfAna[i % 3]!.id,
+        contactId: contact.id,
+        body: `m${i}`,
+        createdAt: at(i),
+      })),
+    );
+    const pages: string[][] = [];
+    for (let page = 1; page <= 4; page++) {
+      const res = await call(ctx.app, "GET", `/api/messages/${ticketsOfAna[0]!.id}?pageNumber=${page}`, { token });
+      expect(res.json).toMatchObject({ count: 70, hasMore: page < 4 });
+      pages.push(res.json.messages.map((m: { body: string }) => m.body));
+    }
+    // Newest first by time, then by id: the order of insertion here.
+    const all = Array.from({ length: 70 }, (_, i) => `m${i}`);
+    expect(pages).toEqual([all.slice(50, 70), all.slice(30, 50), all.slice(10, 30), all.slice(0, 10)]);
   });
 });

@@ -22,6 +22,35 @@ function migrationsBefore(tag: string): string {
 }
 
 describe("migrations", () => {
+  test("marking first agents marks, in events recorded before, each ticket's first change that gave it an agent, and no later one", () => {
+    const before = migrationsBefore("first_agent_events_index");
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      const sqlite = sqliteClient(db);
+      sqlite.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      sqlite.run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1)");
+      const event = (id: number, ticket: number, kind: string, from: number | null, to: number | null) =>
+        sqlite.run(
+          "INSERT INTO ticket_events (id, ticket_id, kind, cause, at, from_user_id, to_user_id) VALUES (?, ?, ?, 'agent', 0, ?, ?)",
+          [id, ticket, kind, from, to],
+        );
+      event(1, 1, "created", null, null);
+      event(2, 1, "accepted", null, 7);
+      event(3, 1, "transferred", 7, null);
+      event(4, 1, "accepted", null, 8);
+      event(5, 2, "created", null, 7);
+      event(6, 2, "transferred", null, 8);
+
+      runMigrations(db);
+
+      const marked = sqlite.query("SELECT id FROM ticket_events WHERE value = 1 ORDER BY id").all();
+      expect(marked).toEqual([{ id: 2 }]);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   test("rebuilding the contacts table (number made optional) keeps every contact's tickets, messages and extra info", () => {
     const before = migrationsBefore("lid_contacts_and_history");
     try {

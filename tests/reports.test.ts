@@ -378,6 +378,40 @@ describe("a conversation through the API", () => {
     expect(inSales.json.totals).toEqual({ ...NO_FIGURES, ...answered, created: 1 });
     expect(inSales.json.heatmap.flat().reduce((a: number, b: number) => a + b, 0)).toBe(1);
   });
+
+  test("a ticket created without an agent counts as created by the first agent given it, once: not again after a transfer or a reopen", async () => {
+    const ctx = await makeTestApp();
+    const [sales] = await ctx.db.insert(queues).values({ name: "Sales", color: "#1e88e5" }).returning();
+    const admin = await loginAs(ctx, { profile: "admin", name: "Ada" });
+    const ana = await loginAs(ctx, { queueIds: [sales!.id], name: "Ana" });
+    const bia = await loginAs(ctx, { queueIds: [sales!.id], name: "Bia" });
+    const conn = await createSandboxConnection(ctx, { queueIds: [sales!.id] });
+    const start = ctx.clock.now();
+    const customerWrites = (body: string) =>
+      call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
+        token: admin.token,
+        body: { from: "5511988887777", name: "Carla", body },
+      });
+    await customerWrites("Hi");
+    const ticketId = (await ctx.db.select({ id: tickets.id }).from(tickets))[0]!.id;
+    const put = (who: typeof ana, body: object) =>
+      call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token: who.token, body });
+    expect((await put(ana, { status: "open", userId: ana.user.id })).status).toBe(200);
+    expect((await put(ana, { userId: bia.user.id })).status).toBe(200);
+    expect((await put(bia, { status: "closed" })).status).toBe(200);
+    await customerWrites("It broke again");
+    expect((await put(bia, { status: "open", userId: bia.user.id })).status).toBe(200);
+
+    const span = `from=${new Date(start - 60_000).toISOString()}&to=${new Date(ctx.clock.now() + 60_000).toISOString()}`;
+    const created = (res: { json: { agents: { name: string; created: number }[] } }) =>
+      Object.fromEntries(res.json.agents.map((a) => [a.name, a.created]));
+    const res = await summary(ctx, admin.token, span);
+    expect(created(res)).toEqual({ Ada: 0, Ana: 1, Bia: 0 });
+    expect(res.json.totals.created).toBe(1);
+    const anasOwn = await summary(ctx, ana.token, span);
+    expect(created(anasOwn)).toEqual({ Ana: 1 });
+    expect(anasOwn.json.totals.created).toBe(1);
+  });
 });
 
 describe("GET /api/reports/summary.csv", () => {

@@ -220,12 +220,14 @@ describe("SLA targets", () => {
       firstResponseDueAt: null,
       resolutionDueAt: new Date(created + 60 * MINUTE).toISOString(),
       breached: false,
+      breachedTargets: [],
     });
     await put(env, agent.token, ticket.id, { queueId: env.other.id, userId: agent.user.id });
     expect((await ticketDto(ctx, agent.token, ticket.id)).sla).toEqual({
       firstResponseDueAt: null,
       resolutionDueAt: null,
       breached: false,
+      breachedTargets: [],
     });
   });
 
@@ -298,6 +300,26 @@ describe("SLA breaches", () => {
       "sla_first_response",
       "sla_resolution",
     ]);
+    expect((await ticketDto(ctx, admin.token, ticket.id)).sla.breachedTargets).toEqual([
+      "first_response",
+      "resolution",
+    ]);
+  });
+
+  test("the list's slaBreached filter gives the unresolved tickets past a target (the admins' bell after a reload)", async () => {
+    const env = await setup({ firstResponseMinutes: 10 });
+    const { ctx, agent, admin } = env;
+    const late = await customerWrites(env, "Hi");
+    ctx.clock.advance(11 * MINUTE);
+    await recordSlaBreaches(ctx.deps);
+    const breachedIds = async () =>
+      (
+        await call(ctx.app, "GET", "/api/tickets?slaBreached=true&showAll=true", { token: admin.token })
+      ).json.tickets.map((t: { id: number; sla: { breachedTargets: string[] } }) => [t.id, t.sla.breachedTargets]);
+    expect(await breachedIds()).toEqual([[late.id, ["first_response"]]]);
+    await put(env, agent.token, late.id, { status: "open" });
+    await put(env, agent.token, late.id, { status: "closed" });
+    expect(await breachedIds()).toEqual([]);
   });
 
   test("a reopened ticket may breach again in its new episode; an answered or resolved one does not", async () => {

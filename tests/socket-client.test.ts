@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { setToken } from "../islands/lib/api";
-import { closeSocket, connectSocket } from "../islands/lib/socket";
+import { closeSocket, connectSocket, join, leave } from "../islands/lib/socket";
 import type { ClientMessage } from "../src/shared/contracts/socket";
 
 /** The browser globals the socket client reads, replaced here by stand-ins. */
@@ -87,4 +87,16 @@ test("H3: the browser socket sends a fresh token before its token expires, and a
   const reopening = FakeSocket.next();
   socket.serverCloses(4001);
   expect((await reopening).url).toBe("ws://zapdesk.test/ws?token=fresh-2");
+});
+
+test("two lists following the same status share its room: it is left only when the last one leaves", async () => {
+  const socket = FakeSocket.opened.at(-1)!;
+  const room = { type: "joinTickets" as const, status: "open" as const };
+  join(room);
+  join(room);
+  leave(room);
+  const sentAfterFirstLeave = socket.sent.filter((m) => m.type === "leaveTickets");
+  leave(room);
+  expect(sentAfterFirstLeave).toEqual([]);
+  expect(socket.sent.filter((m) => m.type === "leaveTickets")).toEqual([{ type: "leaveTickets", status: "open" }]);
 });

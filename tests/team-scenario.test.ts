@@ -205,6 +205,9 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
     number,
     number,
   ];
+  // A ticket created without an agent counts, in the agents' lines, as created by the first agent it is given.
+  const firstAgent = (agent: Login) => byAgent.get(agent.user.id)!.created++;
+  for (const agent of [ana, bia, caio, ana, bia, caio]) firstAgent(agent);
   const rows = await ctx.db.select().from(tickets).orderBy(asc(tickets.id));
   expect(rows.filter((t) => t.status === "open")).toHaveLength(6);
   const pending = rows.filter((t) => t.status === "pending");
@@ -236,6 +239,7 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
   at(1200);
   await setAvailability(ctx, bia, "online");
   expect(await ticketRow(ctx, p1)).toMatchObject({ status: "open", userId: B });
+  firstAgent(bia);
   expect(await ticketRow(ctx, p2!.id)).toMatchObject({ status: "pending", userId: null });
 
   // The customer of b1 rates 5, then comments: stored, no reopening, no new ticket.
@@ -257,6 +261,7 @@ test("a team's day: round-robin with a cap, an agent away and back, a transfer, 
   const moved = await put(ctx, ana, a1, { userId: C, queueId: queue.id });
   expect(moved).toMatchObject({ status: "open", userId: C });
   expect(await ticketRow(ctx, p2!.id)).toMatchObject({ status: "open", userId: A });
+  firstAgent(ana);
   await firstReply(ana, p2!.id, 1100, 1700);
 
   // Caio resolves a1; its customer rates it 4.

@@ -13,10 +13,20 @@ describe("the ticket list's wait for a reply", () => {
   });
 
   test("shows the breach mark once the server recorded a breach or a due time is behind the local clock", () => {
-    const sla = { firstResponseDueAt: "2026-01-01T10:10:00.000Z", resolutionDueAt: null, breached: false };
+    const sla = {
+      firstResponseDueAt: "2026-01-01T10:10:00.000Z",
+      resolutionDueAt: null,
+      breached: false,
+      breachedTargets: [],
+    };
     const at = (iso: string) => Date.parse(iso);
     expect(pastTarget({ sla }, at("2026-01-01T10:09:59.999Z"))).toBe(false);
     expect(pastTarget({ sla }, at("2026-01-01T10:10:00.000Z"))).toBe(true);
-    expect(pastTarget({ sla: { ...sla, firstResponseDueAt: null, breached: true } }, 0)).toBe(true);
+    expect(
+      pastTarget(
+        { sla: { ...sla, firstResponseDueAt: null, breached: true, breachedTargets: ["first_response" as const] } },
+        0,
+      ),
+    ).toBe(true);
   });
 });

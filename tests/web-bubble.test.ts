@@ -58,6 +58,21 @@ describe("media bubbles", () => {
   });
 });
 
+describe("document captions", () => {
+  const doc = { mediaType: "document", mediaUrl: "/api/media/1", fileName: "boleto-março.pdf" };
+
+  test("a document sent or received with a caption shows the caption under its name", () => {
+    const out = html({ ...doc, fromMe: true, body: "Segue o boleto de março" });
+    expect(out).toContain("boleto-março.pdf");
+    expect(out).toContain('<span class="text">Segue o boleto de março</span>');
+  });
+
+  test("a document's own name or title is no caption", () => {
+    expect(html({ ...doc, fromMe: true, body: "boleto-março.pdf" })).not.toContain('class="text"');
+    expect(html({ ...doc, body: "boleto-março" })).not.toContain('class="text"');
+  });
+});
+
 describe("private notes", () => {
   test("a note is styled as a note with its author, and shows neither ticks nor a reply button", () => {
     const out = html({ isPrivate: true, fromMe: true, mediaType: "chat", body: "ligar amanhã", senderName: "Bia" });

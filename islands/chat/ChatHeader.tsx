@@ -1,4 +1,5 @@
 import type { Ticket } from "../../src/shared/contracts";
+import type { ChatPresence } from "../../src/shared/contracts/presence";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
@@ -29,6 +30,7 @@ export function ChatHeader({
   onCall,
   onDialog,
   onSearch,
+  presence = null,
 }: {
   ticketId: number;
   ticket: Ticket | null;
@@ -42,6 +44,8 @@ export function ChatHeader({
   onCall: () => void;
   onDialog: (dialog: ChatDialog) => void;
   onSearch: () => void;
+  /** The customer's presence in the chat, as WhatsApp last told it. */
+  presence?: ChatPresence | null;
 }) {
   const t = useT();
   const actions = headerActions(ticket, canDelete, onStatus, onDialog, t);
@@ -58,11 +62,17 @@ export function ChatHeader({
         disabled={!ticket?.contact}
         aria-label={t("agent.ticket.contactDetails", { name })}
       >
-        <strong>
-          {name} <span className="ticket-id">#{ticketId}</span>
-        </strong>
+        {/* Until the ticket arrives (another one was just opened) a grey bar holds the title's place. */}
+        {ticket ? (
+          <strong>
+            {name} <span className="ticket-id">#{ticketId}</span>
+          </strong>
+        ) : (
+          <span className="chat-title-placeholder" />
+        )}
         {ticket && (
           <span className="chat-sub">
+            {presenceText(presence, t)}
             {ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}
             {ticket.snoozedUntil &&
               ` · ${t("chat.snooze.until", { time: new Date(ticket.snoozedUntil).toLocaleString() })}`}
@@ -117,6 +127,19 @@ export function ChatHeader({
       )}
     </header>
   );
+}
+
+/** The customer's presence as WhatsApp words it ("typing…", "online"), ahead of the ticket's own line. */
+function presenceText(presence: ChatPresence | null, t: ReturnType<typeof useT>) {
+  const key =
+    presence === "composing"
+      ? "typing"
+      : presence === "recording"
+        ? "recording"
+        : presence === "available" || presence === "paused"
+          ? "online"
+          : null;
+  return key && <span className={`chat-presence ${key}`}>{`${t(`chat.presence.${key}`)} · `}</span>;
 }
 
 /** What the agent can do with the ticket in its status, the main step first. */

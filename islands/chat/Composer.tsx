@@ -3,6 +3,7 @@ import { QuickAnswerPicker, useQuickAnswers } from "../agent/QuickAnswerPicker";
 import { VoiceRecorder } from "../agent/VoiceRecorder";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
+import { MenuButton } from "../lib/menu-button";
 import { AttachmentPreview } from "./AttachmentPreview";
 import { EmojiPicker } from "./EmojiPicker";
 import type { ComposerState } from "./use-composer";
@@ -36,13 +37,14 @@ export function Composer({
     textarea.current?.focus();
   });
   const pickerId = useId();
-  const rows = Math.min(MAX_ROWS, Math.max(1, text.split("\n").length));
 
-  // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls.
+  // The input grows with its content (wrapped lines too) up to MAX_ROWS rows, then scrolls. The stylesheet does it
+  // where the browser sizes fields by their content; elsewhere it is measured here, once the chat is on screen
+  // (a hidden pane measures nothing), never below the stylesheet's minimum height.
   // biome-ignore lint/correctness/useExhaustiveDependencies: measures the DOM, which changes with `text`
   useLayoutEffect(() => {
     const el = textarea.current;
-    if (!el) return;
+    if (!el || el.clientWidth === 0 || CSS.supports("field-sizing", "content")) return;
     const style = getComputedStyle(el);
     const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
     const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
@@ -142,15 +144,6 @@ export function Composer({
         />
         <button
           type="button"
-          className="icon-button"
-          aria-label={t("chat.attach")}
-          disabled={!isOpen || sending || note}
-          onClick={() => fileInput.current?.click()}
-        >
-          <Icon name="attach" />
-        </button>
-        <button
-          type="button"
           className={`icon-button sign${sign ? " on" : ""}`}
           aria-label={t("chat.sign")}
           title={t("chat.sign")}
@@ -170,28 +163,48 @@ export function Composer({
         >
           <Icon name="lock" />
         </button>
-        <EmojiPicker disabled={!isOpen || recording} onPick={insertAtCaret} />
-        <textarea
-          ref={textarea}
-          aria-label={note ? t("chat.note.placeholder") : t("chat.placeholder")}
-          placeholder={
-            !isOpen ? t("chat.closedPlaceholder") : note ? t("chat.note.placeholder") : t("chat.placeholder")
-          }
-          rows={rows}
-          value={text}
-          maxLength={4096}
-          disabled={!isOpen || recording}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKey}
-          onPaste={onPaste}
-          aria-autocomplete="list"
-          aria-controls={quick.items.length > 0 ? pickerId : undefined}
-          aria-activedescendant={quick.items.length > 0 ? `${pickerId}-${quick.highlighted}` : undefined}
+        <ComposerMenu
+          sign={sign}
+          note={note}
+          canSchedule={canSchedule && !recording}
+          onSign={toggleSign}
+          onNote={recording ? undefined : toggleNote}
+          onSchedule={onSchedule}
         />
+        {/* Emoji and attach sit inside the field, as on WhatsApp, so a phone keeps its width for the text. */}
+        <div className="composer-field">
+          <EmojiPicker disabled={!isOpen || recording} onPick={insertAtCaret} />
+          <textarea
+            ref={textarea}
+            aria-label={note ? t("chat.note.placeholder") : t("chat.placeholder")}
+            placeholder={
+              !isOpen ? t("chat.closedPlaceholder") : note ? t("chat.note.placeholder") : t("chat.placeholder")
+            }
+            rows={1}
+            value={text}
+            maxLength={4096}
+            disabled={!isOpen || recording}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={onKey}
+            onPaste={onPaste}
+            aria-autocomplete="list"
+            aria-controls={quick.items.length > 0 ? pickerId : undefined}
+            aria-activedescendant={quick.items.length > 0 ? `${pickerId}-${quick.highlighted}` : undefined}
+          />
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("chat.attach")}
+            disabled={!isOpen || sending || note}
+            onClick={() => fileInput.current?.click()}
+          >
+            <Icon name="attach" />
+          </button>
+        </div>
         <QuickAnswerPicker list={quick} id={pickerId} />
         <button
           type="button"
-          className="icon-button"
+          className="icon-button send-later"
           aria-label={t("chat.sendLater")}
           title={t("chat.sendLater")}
           disabled={!canSchedule || recording}
@@ -218,5 +231,57 @@ export function Composer({
         )}
       </form>
     </>
+  );
+}
+
+/**
+ * On a phone the sign, private-note and send-later buttons fold into one menu beside the field (the stylesheet
+ * shows either the buttons or this menu).
+ */
+function ComposerMenu({
+  sign,
+  note,
+  canSchedule,
+  onSign,
+  onNote,
+  onSchedule,
+}: {
+  sign: boolean;
+  note: boolean;
+  canSchedule: boolean;
+  onSign: () => void;
+  /** Absent while the toggle is unavailable (a voice message is being recorded). */
+  onNote?: () => void;
+  onSchedule: () => void;
+}) {
+  const t = useT();
+  return (
+    <MenuButton
+      className="composer-more"
+      buttonClassName={`icon-button${note ? " on" : ""}`}
+      label={t("chat.composerMore")}
+      haspopup="menu"
+      button={<Icon name={note ? "lock" : "more"} />}
+      menuRole="menu"
+      menu={(close) => (
+        <>
+          <button type="button" role="menuitemcheckbox" aria-checked={sign} onClick={() => (close(), onSign())}>
+            {t("chat.sign")}
+          </button>
+          <button
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={note}
+            disabled={!onNote}
+            onClick={() => (close(), onNote?.())}
+          >
+            {t("chat.note.title")}
+          </button>
+          <button type="button" role="menuitem" disabled={!canSchedule} onClick={() => (close(), onSchedule())}>
+            {t("chat.sendLater")}
+          </button>
+        </>
+      )}
+    />
   );
 }

@@ -4,11 +4,12 @@ import type { Message, TicketEvent } from "../../src/shared/contracts";
 import { Bubble } from "../Bubble";
 import { clockTime, dayLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
-import { api } from "../lib/api";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Confirm } from "../lib/modal";
 import { useMounted } from "../lib/mounted";
 import { toast } from "../lib/toast";
+import { ForwardDialog } from "./ForwardDialog";
 import { type Enlarged, Lightbox } from "./Lightbox";
 import { ticketEventText } from "./ticket-event-text";
 
@@ -31,6 +32,7 @@ export function MessageList({
   onReply,
   onRetry,
   highlighted,
+  canReact = false,
 }: {
   list: RefObject<HTMLDivElement | null>;
   messages: Message[];
@@ -45,12 +47,26 @@ export function MessageList({
   onRetry?: (m: Message) => Promise<void>;
   /** The search hit the user is on. */
   highlighted?: number | null;
+  /** The user may send on this ticket, so may react to its customer's messages. */
+  canReact?: boolean;
 }) {
   const t = useT();
   // Days and times are the browser's: the server render leaves them out, the first client render after mount adds them.
   const mounted = useMounted();
   const [enlarged, setEnlarged] = useState<Enlarged | null>(null);
   const [deleting, setDeleting] = useState<Message | null>(null);
+  // The messages picked to forward (the one whose Forward was pressed first), then the dialog for them.
+  const [picked, setPicked] = useState<number[] | null>(null);
+  const [forwarding, setForwarding] = useState<Message[] | null>(null);
+  const pick = (m: Message) =>
+    setPicked((ids) => (ids?.includes(m.id) ? ids.filter((id) => id !== m.id) : [...(ids ?? []), m.id]));
+  async function react(m: Message, emoji: string) {
+    try {
+      await callApi("POST /messages/:id/react", { params: { id: m.id }, body: { emoji } });
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+  }
   async function remove(m: Message) {
     setDeleting(null);
     try {
@@ -97,12 +113,42 @@ export function MessageList({
               onRetry={onRetry && m.ticketId === ticketId ? onRetry : undefined}
               onEnlarge={setEnlarged}
               onDelete={setDeleting}
+              onForward={picked ? undefined : pick}
+              selected={picked?.includes(m.id)}
+              onSelect={picked ? pick : undefined}
+              onReact={canReact && m.ticketId === ticketId ? (msg, emoji) => void react(msg, emoji) : undefined}
               highlighted={m.id === highlighted}
             />
           </Fragment>
         );
       })}
       {enlarged && <Lightbox media={enlarged} onClose={() => setEnlarged(null)} />}
+      {picked && (
+        <div className="forward-bar" role="toolbar" aria-label={t("chat.forward.title")}>
+          <span>{t("chat.forward.selected", { count: picked.length })}</span>
+          <button type="button" className="button" onClick={() => setPicked(null)}>
+            {t("agent.common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={picked.length === 0}
+            onClick={() => setForwarding(messages.filter((m) => picked.includes(m.id)))}
+          >
+            {t("chat.forward.next")}
+          </button>
+        </div>
+      )}
+      {forwarding && (
+        <ForwardDialog
+          messages={forwarding}
+          onClose={() => setForwarding(null)}
+          onDone={() => {
+            setForwarding(null);
+            setPicked(null);
+          }}
+        />
+      )}
       {deleting && (
         <Confirm
           title={t("chat.deleteTitle")}

@@ -2,6 +2,7 @@ import { type MutableRefObject, useEffect, useState } from "react";
 import type { Message } from "../../src/shared/contracts";
 import { callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
+import { draftOf, keepDraft, saveDraftNow, sentDraft } from "../lib/drafts";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
@@ -10,12 +11,12 @@ import { toast } from "../lib/toast";
 const SIGN_KEY = "zapdesk.signMessage";
 
 /**
- * The message being written: its text, the quoted message, the sign toggle, the private-note toggle, and sending
- * text or files.
+ * The message being written: its text (kept as the ticket's draft), the quoted message, the sign toggle, the
+ * private-note toggle, and sending text or files.
  */
 export function useComposer(ticketId: number, stickToBottom: MutableRefObject<boolean>) {
   const t = useT();
-  const [text, setText] = useState("");
+  const [text, setTyped] = useState("");
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [sending, setSending] = useState(false);
   // Read after mount only, so the server HTML and the hydrating client render agree.
@@ -25,6 +26,25 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   const [note, setNote] = useState(false);
   // Files pasted or dropped, waiting in the preview for a caption and Send.
   const [staged, setStaged] = useState<File[]>([]);
+
+  // The ticket's draft comes back once the chat is on screen (the server's HTML has an empty composer), unless
+  // something was typed first; what is not saved yet is saved as the chat closes.
+  useEffect(() => {
+    let open = true;
+    draftOf(ticketId).then(
+      (body) => open && body && setTyped((typed) => typed || body),
+      () => undefined,
+    );
+    return () => {
+      open = false;
+      saveDraftNow(ticketId);
+    };
+  }, [ticketId]);
+
+  function setText(value: string) {
+    setTyped(value);
+    keepDraft(ticketId, value);
+  }
 
   useEffect(() => {
     try {
@@ -74,6 +94,9 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
       toast("error", t("chat.note.noFiles"));
       return false;
     }
+    // The text itself is sent: its draft is removed with it on the server, so no save may follow.
+    const sendsText = !files?.length;
+    if (sendsText) sentDraft(ticketId);
     setSending(true);
     try {
       if (note) {
@@ -93,10 +116,13 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
         });
       }
       stickToBottom.current = true;
-      if (caption === undefined) setText("");
+      if (sendsText) setTyped("");
+      // The text went as the files' caption: its draft goes too.
+      else if (caption === undefined) setText("");
       setReplyTo(null);
       return true;
     } catch (error) {
+      if (sendsText) keepDraft(ticketId, text);
       toast("error", errorText(t, error));
       return false;
     } finally {

@@ -3,8 +3,11 @@ import type { Message, Ticket } from "../../src/shared/contracts";
 import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
-import { openTicket } from "../lib/ticket-nav";
+import { openTicket, showTicketInList } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
+
+/** How long a resolve can be undone from its toast. */
+const UNDO_MS = 5000;
 
 /** What the chat header and bubbles do to the ticket: accept, return, resolve, reopen, delete, retry, call. */
 export function useTicketActions({
@@ -23,6 +26,7 @@ export function useTicketActions({
   const t = useT();
 
   async function setStatus(status: Ticket["status"]) {
+    const before = ticket;
     try {
       const updated = await callApi("PUT /tickets/:id", {
         params: { id: ticketId },
@@ -31,11 +35,36 @@ export function useTicketActions({
           userId: status === "pending" ? null : status === "closed" ? (ticket?.userId ?? userId) : userId,
         },
       });
-      if (status === "open") setTicket((prev) => ({ ...prev!, ...updated }));
-      else openTicket(null);
+      if (status === "open") {
+        setTicket((prev) => ({ ...prev!, ...updated }));
+        showTicketInList(updated);
+        return;
+      }
+      openTicket(null);
+      if (status === "closed" && before) offerUndoResolve(before);
     } catch (error) {
       toast("error", errorText(t, error));
     }
+  }
+
+  /** For a few seconds after a resolve, Undo puts the ticket back as it was (status and agent) and opens it. */
+  function offerUndoResolve(before: Ticket) {
+    const undo = async () => {
+      try {
+        const restored = await callApi("PUT /tickets/:id", {
+          params: { id: ticketId },
+          body: { status: before.status, userId: before.userId },
+        });
+        showTicketInList(restored);
+        openTicket(ticketId);
+      } catch (error) {
+        toast("error", errorText(t, error));
+      }
+    };
+    toast("success", t("chat.resolvedUndo", { id: ticketId }), {
+      action: { label: t("chat.undo"), run: () => void undo() },
+      ms: UNDO_MS,
+    });
   }
 
   /** Parks the ticket until `until`: it leaves the lists, so the chat closes. */

@@ -84,7 +84,8 @@ export async function api<T = unknown>(path: string, init: ApiInit = {}): Promis
   return (text ? JSON.parse(text) : null) as T;
 }
 
-type ApiInit = { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean };
+/** `keepalive`: the request outlives the page (a last save as it closes). */
+type ApiInit = { method?: string; body?: unknown; signal?: AbortSignal; noAuthRedirect?: boolean; keepalive?: boolean };
 
 /** `api`'s request, answering the successful response itself (a file to save rather than JSON to read). */
 export async function apiResponse(path: string, init: ApiInit = {}): Promise<Response> {
@@ -102,6 +103,7 @@ export async function apiResponse(path: string, init: ApiInit = {}): Promise<Res
       headers,
       body,
       signal: init.signal,
+      keepalive: init.keepalive,
       credentials: "same-origin",
     });
   };
@@ -144,6 +146,7 @@ export type RouteInit<R extends ApiRoute> = ([keyof RouteParams<R>] extends [nev
   (RouteQuery<R> extends undefined ? { query?: undefined } : { query?: RouteQuery<R> }) & {
     signal?: AbortSignal;
     noAuthRedirect?: boolean;
+    keepalive?: boolean;
   };
 
 /**
@@ -157,7 +160,8 @@ export function callApi<R extends ApiRoute>(
 ): Promise<Wire<RouteAnswer<R>>> {
   const { method, path } = routeTarget(route, (init?.params ?? {}) as RouteParams<R>);
   const query = init?.query ? `?${queryString(init.query)}` : "";
-  return api(path + query, { method, body: init?.body, signal: init?.signal, noAuthRedirect: init?.noAuthRedirect });
+  const { body, signal, noAuthRedirect, keepalive } = init ?? {};
+  return api(path + query, { method, body, signal, noAuthRedirect, keepalive });
 }
 
 /**

@@ -11,6 +11,8 @@ type Listener = (payload: unknown) => void;
 
 const listeners = new Map<string, Set<Listener>>();
 const joined = new Map<string, JoinMessage>();
+/** How many holders joined each room: two lists may follow the same status; the room is left with the last. */
+const holders = new Map<string, number>();
 const seen = new Set<string>();
 const SEEN_LIMIT = 500;
 /** The server closes a socket with this code when its session ended or its token expired unrenewed. */
@@ -89,6 +91,7 @@ function scheduleRenewal(socket: WebSocket, expiresIn: number | undefined) {
 /** Joins a room now and after every reconnect. */
 export function join(msg: JoinMessage) {
   const key = JSON.stringify(msg);
+  holders.set(key, (holders.get(key) ?? 0) + 1);
   joined.set(key, msg);
   if (ws?.readyState === WebSocket.OPEN) {
     ws.send(key);
@@ -119,7 +122,11 @@ function markLive(value: "true" | "false") {
 
 /** Leaves a room joined with `join` (pass the matching join message). */
 export function leave(msg: Extract<ClientMessage, { type: "joinTickets" | "joinChatBox" }>) {
-  joined.delete(JSON.stringify(msg));
+  const key = JSON.stringify(msg);
+  const left = (holders.get(key) ?? 1) - 1;
+  if (left > 0) return void holders.set(key, left);
+  holders.delete(key);
+  joined.delete(key);
   const out: ClientMessage =
     msg.type === "joinTickets"
       ? { type: "leaveTickets", status: msg.status }

@@ -96,3 +96,19 @@ export function showChatPane(hasChat: boolean) {
   page?.classList.toggle("no-chat", !hasChat);
   page?.querySelector(".chat-pane")?.classList.toggle("welcome", !hasChat);
 }
+
+type Placed = { status: "open" | "pending" | "closed"; snoozedUntil: string | null };
+const followers = new Set<(ticket: Placed) => void>();
+
+/** A ticket changed list (accepted, reopened, its resolve undone): the ticket list shows the tab it is in now. */
+export function showTicketInList(ticket: Placed) {
+  for (const follow of followers) follow(ticket);
+}
+
+/** Hears `showTicketInList`; returns the function that stops. */
+export function onShowTicketInList(follow: (ticket: Placed) => void) {
+  followers.add(follow);
+  return () => {
+    followers.delete(follow);
+  };
+}

@@ -96,9 +96,11 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
   }, [key, enabled, load]);
 
   useEffect(() => {
-    if (!enabled || !q.status) return;
-    const room = { type: "joinTickets" as const, status: q.status };
-    join(room);
+    // The snoozed list holds waiting and open tickets: it follows both statuses' rooms.
+    const statuses = q.status ? [q.status] : q.snoozed ? (["pending", "open"] as const) : [];
+    if (!enabled || !statuses.length) return;
+    const rooms = statuses.map((status) => ({ type: "joinTickets" as const, status }));
+    for (const room of rooms) join(room);
     const upsert = (t: Ticket) => {
       setTickets((prev) => {
         const had = prev.some((p) => p.id === t.id);
@@ -128,9 +130,9 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
     return () => {
       offTicket();
       offMessage();
-      leave(room);
+      for (const room of rooms) leave(room);
     };
-  }, [q.status, enabled]);
+  }, [q.status, q.snoozed, enabled]);
 
   const loadMore = useCallback(() => {
     if (hasMore && !loading) void load(page.current + 1).catch(() => undefined);

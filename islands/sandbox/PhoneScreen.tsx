@@ -23,6 +23,7 @@ export function PhoneScreen({
   onText,
   onSend,
   canSend,
+  typing = false,
 }: {
   title: string;
   peer: string;
@@ -31,6 +32,8 @@ export function PhoneScreen({
   onText: (text: string) => void;
   onSend: (e: FormEvent) => void;
   canSend: boolean;
+  /** The connection shows this phone the agent typing. */
+  typing?: boolean;
 }) {
   const t = useT();
   const list = useRef<HTMLDivElement>(null);
@@ -42,7 +45,7 @@ export function PhoneScreen({
     <section className="phone" aria-label={t("sandbox.phoneTitle")}>
       <header className="phone-header">
         <strong>{title}</strong>
-        <span>{peer}</span>
+        <span>{typing ? t("chat.presence.typing") : peer}</span>
       </header>
       <div className="messages" ref={list} aria-live="polite">
         {lines.length === 0 && <p className="list-empty">{t("sandbox.empty")}</p>}

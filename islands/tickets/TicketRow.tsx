@@ -2,6 +2,7 @@ import type { Ticket } from "../../src/shared/contracts";
 import { listTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
+import { DraftLine } from "./DraftLine";
 import { RowPreview } from "./RowPreview";
 import { WaitingMark } from "./WaitingMark";
 
@@ -43,6 +44,7 @@ export function TicketRow({
           </time>
         </span>
         <span className="row-bottom">
+          <DraftLine ticketId={ticket.id} />
           <RowPreview ticket={ticket} search={search} />
           <WaitingMark ticket={ticket} />
           {ticket.unreadMessages > 0 && (

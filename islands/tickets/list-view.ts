@@ -47,3 +47,10 @@ export function keepListViewInUrl(view: ListView) {
   if (query === location.search) return;
   history.replaceState(history.state, "", location.pathname + query + location.hash);
 }
+
+/** The tab and sub-tab that list a ticket of this status. */
+export function listPlaceOf(ticket: { status: "open" | "pending" | "closed"; snoozedUntil: string | null }) {
+  if (ticket.status === "closed") return { tab: "closed" as const, sub: null };
+  const sub: SubTab = ticket.snoozedUntil ? "snoozed" : ticket.status === "pending" ? "pending" : "open";
+  return { tab: "open" as const, sub };
+}

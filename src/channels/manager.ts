@@ -16,7 +16,9 @@ import type {
   DeleteRef,
   InboundSink,
   OutgoingMedia,
+  OwnPresence,
   Provider,
+  ReactionTarget,
   SendOptions,
   StatusInfo,
 } from "./types";
@@ -61,6 +63,7 @@ export class ConnectionManager implements Channels {
       onCall: async (id, c) => this.inbound?.onCall(id, c),
       onContacts: async (id, list) => await this.inbound?.onContacts(id, list),
       onSendRejected: async (id, wid, reason) => await this.inbound?.onSendRejected(id, wid, reason),
+      onPresence: async (id, presence) => await this.inbound?.onPresence(id, presence),
       onHistory: async (id, list) => this.inbound?.onHistory?.(id, list),
     };
     deps.commands
@@ -280,6 +283,20 @@ export class ConnectionManager implements Channels {
   /** Rejects a ringing call (used by the calls rule). */
   rejectCall(connectionId: number, callId: string, from: string) {
     return this.call(connectionId, "ERR_WAPP_NOT_INITIALIZED", (d) => d.rejectCall(connectionId, callId, from));
+  }
+
+  sendPresence(connectionId: number, chatId: string, isGroup: boolean, state: OwnPresence) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.sendPresence(connectionId, chatId, isGroup, state));
+  }
+
+  subscribePresence(connectionId: number, chatId: string, isGroup: boolean) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.subscribePresence(connectionId, chatId, isGroup));
+  }
+
+  sendReaction(connectionId: number, chatId: string, isGroup: boolean, target: ReactionTarget, emoji: string) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
+      d.sendReaction(connectionId, chatId, isGroup, target, emoji),
+    );
   }
 
   private async doStart(connectionId: number) {

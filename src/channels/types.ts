@@ -1,3 +1,4 @@
+import type { ChatPresence } from "../shared/contracts/presence";
 import type { Provider } from "../shared/contracts/providers";
 
 /**
@@ -120,6 +121,23 @@ export interface Reaction {
   at: number;
 }
 
+/** Someone in a chat started or stopped typing or recording, came online or left (never stored). */
+export interface PresenceUpdate {
+  /** Phone digits or `lid:<digits>` of the 1:1 chat. */
+  chatId: string;
+  state: ChatPresence;
+}
+
+/** What the agent shows a chat: typing (`composing`) or not anymore (`paused`). */
+export type OwnPresence = "composing" | "paused";
+
+/** The message a reaction is about, as the driver needs it to address it on the network. */
+export interface ReactionTarget {
+  id: string;
+  fromMe: boolean;
+  participant?: string | null;
+}
+
 /** How a pending media download ended (see `NormalizedMessage.mediaPending`). */
 export type MediaOutcome = { media: StoredMedia } | { oversized: OversizedMedia } | { unavailable: true };
 
@@ -168,6 +186,8 @@ export interface ChannelSink {
   onContacts(connectionId: number, contacts: NormalizedContact[]): Promise<void>;
   /** The network refused a message this connection sent (a nack); `reason` is the network's own code, if any. */
   onSendRejected(connectionId: number, messageId: string, reason?: string): Promise<void>;
+  /** A contact's presence in a 1:1 chat (only for chats the connection subscribed to, see `subscribePresence`). */
+  onPresence(connectionId: number, presence: PresenceUpdate): Promise<void>;
   /** Chat history the phone sent after pairing (only when the connection imports it), in any order. */
   onHistory?(connectionId: number, messages: NormalizedMessage[]): Promise<void>;
 }
@@ -257,6 +277,18 @@ export interface ChannelDriver {
   checkNumber(connectionId: number, phone: string): Promise<string | null>;
   profilePictureUrl(connectionId: number, chatId: string, isGroup: boolean): Promise<string | null>;
   rejectCall(connectionId: number, callId: string, from: string): Promise<void>;
+  /** Shows the chat the connection typing, or stops it. */
+  sendPresence(connectionId: number, chatId: string, isGroup: boolean, state: OwnPresence): Promise<void>;
+  /** Asks the network for the contact's presence in this chat (reported through `ChannelSink.onPresence`). */
+  subscribePresence(connectionId: number, chatId: string, isGroup: boolean): Promise<void>;
+  /** Reacts to a message of the chat with an emoji; "" takes the connection's reaction back. */
+  sendReaction(
+    connectionId: number,
+    chatId: string,
+    isGroup: boolean,
+    target: ReactionTarget,
+    emoji: string,
+  ): Promise<void>;
   /** Pairing by code instead of QR, where the network supports it. */
   requestPairingCode?(connectionId: number, phone: string): Promise<string>;
 }
@@ -300,4 +332,14 @@ export interface Channels {
   profilePictureUrl(connectionId: number, chatId: string, isGroup: boolean): Promise<string | null>;
   /** Rejects a ringing call (the calls setting). */
   rejectCall(connectionId: number, callId: string, from: string): Promise<void>;
+  sendPresence(connectionId: number, chatId: string, isGroup: boolean, state: OwnPresence): Promise<void>;
+  subscribePresence(connectionId: number, chatId: string, isGroup: boolean): Promise<void>;
+  /** Throws ERR_SENDING_WAPP_MSG on failure. */
+  sendReaction(
+    connectionId: number,
+    chatId: string,
+    isGroup: boolean,
+    target: ReactionTarget,
+    emoji: string,
+  ): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type {
 } from "../db/tables";
 import type { ConnectionDto } from "../shared/contracts/connections";
 import type { MessageDto } from "../shared/contracts/messages";
+import type { AgentPresence, ChatPresence } from "../shared/contracts/presence";
 import type { ChatbotDto, QueueWithChatbotsDto } from "../shared/contracts/queues";
 import type { QuickAnswerDto } from "../shared/contracts/quick-answers";
 import type { ScheduleDto } from "../shared/contracts/schedules";
@@ -83,6 +84,10 @@ export interface DomainEvents {
   /** A snoozed ticket came back (its time came, or the customer wrote): its agent is told. */
   "ticket.woken": { ticket: TicketDto; userId: number };
   "sandbox.changed": { change: SandboxChange };
+  /** The customer of an active ticket is typing, recording, online… (never stored; its open chats show it). */
+  "chat.presence": { ticket: TicketPlace; contactId: number; state: ChatPresence };
+  /** The agent's presence for the node that runs the connection to tell the network (browsers never hear it). */
+  "chat.ownPresence": { connectionId: number; chatId: string; isGroup: boolean; state: AgentPresence };
 }
 
 export type DomainEventName = keyof DomainEvents;

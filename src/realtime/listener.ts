@@ -79,6 +79,10 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
       return [];
     case "sandbox.changed":
       return [["admins", "sandbox", p.change]];
+    case "chat.presence":
+      return [[`ticket:${p.ticket.id}`, "presence", { ticketId: p.ticket.id, contactId: p.contactId, state: p.state }]];
+    case "chat.ownPresence":
+      return [];
     case "message.created":
       return [
         [

@@ -137,6 +137,7 @@ describe("baileys driver through a long outage", () => {
       onCall: async () => {},
       async onContacts() {},
       async onSendRejected() {},
+      async onPresence() {},
     };
     const row = async () => (await firstRow(db.select().from(connections).where(eq(connections.id, CONN.id))))!;
 

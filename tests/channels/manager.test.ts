@@ -84,6 +84,7 @@ describe("ConnectionManager with the sandbox driver", () => {
       onCall: async () => {},
       async onContacts() {},
       async onSendRejected() {},
+      async onPresence() {},
     });
     await ctx.channels.sendText(row.id, "5511999999999", false, "hello", { messageId: "M1" });
     await ctx.sandbox.network.settle();
@@ -123,6 +124,9 @@ describe("ConnectionManager with the sandbox driver", () => {
         throw new Error("nope");
       },
       checkNumber: async () => null,
+      sendPresence: async () => {},
+      subscribePresence: async () => {},
+      sendReaction: async () => {},
       profilePictureUrl: async () => null,
       rejectCall: async () => {},
     };

@@ -114,16 +114,18 @@ function reportRawErrorCodes() {
   }).observe(document, { childList: true, subtree: true, characterData: true });
 }
 
-/** A fresh context and page that records console errors, page errors and failed responses. */
+/** A fresh context and page (a touch phone with `touch`) that records console errors, page errors and failed responses. */
 export async function openPage(
   browser: Browser,
-  opts: { locale?: string; width?: number; height?: number; colorScheme?: "light" | "dark" } = {},
+  opts: { locale?: string; width?: number; height?: number; colorScheme?: "light" | "dark"; touch?: boolean } = {},
 ) {
   const context: BrowserContext = await browser.newContext({
     locale: opts.locale ?? "en-US",
     timezoneId: "UTC",
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     colorScheme: opts.colorScheme ?? "light",
+    // A phone: touch instead of a mouse, so `(hover: none)` holds.
+    ...(opts.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   const page: Page = await context.newPage();
   await page.addInitScript(reportRawErrorCodes);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { deflateSync } from "node:zlib";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -81,6 +81,22 @@ async function agentTicket(number: string, name: string, agentId: number) {
   const ticket = await api("POST", "/tickets", { contactId: contact.id, status: "open", userId: agentId });
   for (let i = 1; i <= 12; i++) await env.sandbox.inbound(whatsappId, { from: number, body: `Mensagem ${i}` });
   return ticket.id;
+}
+
+/** A finger resting on the middle of `target` until `until` is done (a long press), then lifted. */
+async function longPress(
+  context: BrowserContext,
+  page: Page,
+  target: { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> },
+  until: () => Promise<unknown>,
+) {
+  const box = (await target.boundingBox())!;
+  const cdp = await context.newCDPSession(page);
+  const touchPoints = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints });
+  await until();
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
 }
 
 async function openChat(page: Page, ticketId: number) {
@@ -283,6 +299,54 @@ describe("message bubbles", () => {
     expect(await gone.locator(".ack").count()).toBe(0);
     await snapshot(page, "e2e-bubbles-deleted");
     expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("on a touch phone bubbles show no action icons and a long press opens Reply and Delete; a voice note's player fits its bubble and a document shows its caption", async () => {
+    const number = "5511911110006";
+    const ticketId = await agentTicket(number, "Toni Toque", await agentId());
+    await env.sandbox.inbound(whatsappId, { from: number, mediaType: "audio", mediaBase64: wavBase64() });
+    await env.sandbox.inbound(whatsappId, {
+      from: number,
+      mediaType: "document",
+      fileName: "comprovante.pdf",
+      body: "Segue o comprovante do Pix",
+      mediaBase64: Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64"),
+    });
+    await api("POST", `/messages/${ticketId}`, { body: "Recebido, obrigado" });
+    await env.deps.outbox.idle(whatsappId);
+    const { context, page, errors } = await openPage(env.browser, { width: 375, height: 800, touch: true });
+    await logIn(page, env.base, AGENT);
+    await openChat(page, ticketId);
+
+    const doc = page.locator(".bubble.them", { hasText: "comprovante.pdf" });
+    expect(await doc.locator(".text").textContent()).toBe("Segue o comprovante do Pix");
+    const audio = page.locator(".bubble.them audio.media-audio");
+    // Once the player knows its length its bubble keeps its size, and the list stays where it is.
+    await page.waitForFunction(() => {
+      const player = document.querySelector<HTMLAudioElement>(".bubble audio.media-audio");
+      return player != null && Number.isFinite(player.duration) && player.duration > 0;
+    });
+    const [player, bubble] = await Promise.all([
+      audio.boundingBox(),
+      page.locator(".bubble.them:has(audio)").boundingBox(),
+    ]);
+    expect(player!.x + player!.width).toBeLessThanOrEqual(bubble!.x + bubble!.width);
+    expect(bubble!.x + bubble!.width).toBeLessThanOrEqual(375);
+
+    const own = page.locator(".bubble.me", { hasText: "Recebido, obrigado" });
+    expect(await own.locator(".reply-button").isVisible()).toBe(false);
+    expect(await own.locator(".delete-button").isVisible()).toBe(false);
+    await longPress(context, page, own, () => own.getByRole("menu").waitFor());
+    expect(await own.getByRole("menuitem").allTextContents()).toEqual(["Reply", "Copy", "Forward", "Delete"]);
+    expect(await own.locator(".forward-button").isVisible()).toBe(false);
+    await own.getByRole("menuitem", { name: "Reply" }).tap();
+    await page.locator(".reply-preview", { hasText: "Recebido, obrigado" }).waitFor();
+    // A customer's message: the quick reactions are in the same menu, not an icon beside it.
+    expect(await doc.locator(".react-button").isVisible()).toBe(false);
+    await longPress(context, page, doc, () => doc.getByRole("menu").waitFor());
+    expect(await doc.getByRole("menuitemradio").count()).toBe(6);
+    expect(errors).toEqual([]);
+    await context.close();
   }, 30_000);
 
   test("in Portuguese on a phone the reply and delete buttons show without hover, and the delete confirmation and the deleted message read in Portuguese", async () => {

@@ -79,14 +79,15 @@ describe("private notes", () => {
     await context.close();
   }, 20_000);
 
-  test("in Portuguese on a phone the toggle reads Nota privada and the composer stays within the screen", async () => {
+  test("in Portuguese on a phone the composer's menu holds Nota privada and the composer stays within the screen", async () => {
     const ticketId = await seedTicket("5511955553333", "Otto Telefone");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
     await logIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
-    const toggle = page.getByRole("button", { name: "Nota privada" });
-    await toggle.click();
+    // On a phone the toggle lives in the composer's menu, leaving the field its width.
+    await page.getByRole("button", { name: "Opções da mensagem" }).click();
+    await page.getByRole("menuitemcheckbox", { name: "Nota privada" }).click();
     const input = page.getByRole("textbox", { name: "Escreva uma nota privada" });
     await input.fill("Ligar de volta amanhã");
     await input.press("Enter");

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describe("SLAs in the browser", () => {
-  test("the queue modal saves the targets; the list shows the customer's wait and the breach mark; the admin's bell lists the breach, in en and pt, light and dark, at 375 px", async () => {
+  test("the queue modal saves the targets; the list shows the customer's wait and the breach mark; the admin's bell lists the breach, also after a reload, in en and pt, light and dark, at 375 px", async () => {
     const adaId = await addUser(env, ADA, "admin");
     const whatsappId = await addSandboxConnection(env);
     const desk = await openPage(env.browser);
@@ -73,6 +73,11 @@ describe("SLAs in the browser", () => {
     await phone.page.locator(".bell button").first().click();
     await phone.page.locator(".bell .menu-row", { hasText: "Ultrapassou a meta de primeira resposta" }).waitFor();
     await snapshot(phone.page, "e2e-sla-list-bell-375-dark");
+    // After a reload the bell still lists the unresolved ticket that passed its target.
+    await desk.page.reload();
+    await desk.page.waitForSelector('[data-island="NotificationsBell"][data-hydrated="true"]');
+    await desk.page.getByRole("button", { name: "Notifications" }).click();
+    await desk.page.locator(".bell .menu-row", { hasText: "Passed the first-reply target" }).waitFor();
     expect([...desk.errors, ...phone.errors]).toEqual([]);
   }, 30_000);
 });

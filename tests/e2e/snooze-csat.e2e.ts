@@ -31,7 +31,7 @@ async function tokenOf(who: { email: string; password: string }) {
 }
 
 describe("snooze and the customer's rating in the browser", () => {
-  test("Snooze → Tomorrow takes the ticket out of In service into Snoozed; the customer writing brings it back with a notice", async () => {
+  test("Snooze → Tomorrow takes the ticket out of In service into Snoozed; the customer writing brings it back live with a notice", async () => {
     const ticketId = await addTicket(env, {
       name: "Sonia Soneca",
       number: "5511977770001",
@@ -57,8 +57,7 @@ describe("snooze and the customer's rating in the browser", () => {
     await row.waitFor();
     await snapshot(page, "e2e-snoozed-1440");
 
-    await page.getByRole("tab", { name: "In service" }).click();
-    await row.waitFor({ state: "detached" });
+    // The Snoozed list follows the socket: the ticket leaves it as soon as the customer's message wakes it.
     const inbound = await fetch(`${env.base}/api/sandbox/${whatsappId}/inbound`, {
       method: "POST",
       headers: { authorization: `Bearer ${await tokenOf(ADA)}`, "content-type": "application/json" },
@@ -66,6 +65,8 @@ describe("snooze and the customer's rating in the browser", () => {
     });
     expect(inbound.status).toBe(200);
     await page.locator(".toast", { hasText: "Sonia Soneca" }).waitFor();
+    await row.waitFor({ state: "detached" });
+    await page.getByRole("tab", { name: "In service" }).click();
     await row.waitFor();
     expect(errors).toEqual([]);
   }, 30_000);

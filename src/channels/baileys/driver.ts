@@ -3,7 +3,16 @@ import { generateMessageIDV2 } from "baileys";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../log";
 import { makePrivateDir } from "../../private-files";
-import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, OutgoingMedia, SendOptions } from "../types";
+import type {
+  ChannelDriver,
+  ChannelSink,
+  ConnectionRef,
+  DeleteRef,
+  OutgoingMedia,
+  OwnPresence,
+  ReactionTarget,
+  SendOptions,
+} from "../types";
 import { useSqliteAuthState } from "./auth-store";
 import { Sockets } from "./connection";
 import { DownloadPool } from "./download-pool";
@@ -151,6 +160,24 @@ export class BaileysDriver implements ChannelDriver {
 
   async rejectCall(connectionId: number, callId: string, from: string): Promise<void> {
     await this.sender.rejectCall(this.session(connectionId), callId, from);
+  }
+
+  async sendPresence(connectionId: number, chatId: string, isGroup: boolean, state: OwnPresence): Promise<void> {
+    await this.sender.presence(this.session(connectionId), chatId, isGroup, state);
+  }
+
+  async subscribePresence(connectionId: number, chatId: string, isGroup: boolean): Promise<void> {
+    await this.sender.subscribePresence(this.session(connectionId), chatId, isGroup);
+  }
+
+  async sendReaction(
+    connectionId: number,
+    chatId: string,
+    isGroup: boolean,
+    target: ReactionTarget,
+    emoji: string,
+  ): Promise<void> {
+    await this.sender.reaction(this.session(connectionId), chatId, isGroup, target, emoji);
   }
 
   async requestPairingCode(connectionId: number, phone: string): Promise<string> {

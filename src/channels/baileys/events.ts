@@ -3,6 +3,7 @@ import type { Logger } from "../../log";
 import { reportHistory } from "./history";
 import type { Inbox } from "./inbox";
 import { journalEvents } from "./journal";
+import { mapPresence } from "./presence";
 import type { Session } from "./session";
 
 /** What a batch of events reaches besides the session itself. */
@@ -42,6 +43,12 @@ export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, t
       if (events["groups.update"]) s.groups.update(events["groups.update"]);
       if (events["group-participants.update"]) s.groups.participants(events["group-participants.update"]);
     }
+    const presence = events["presence.update"];
+    if (presence && to.isCurrent(s))
+      for (const p of mapPresence(presence))
+        void s.sink
+          .onPresence(id, p)
+          .catch((error) => to.log.warn("baileys presence not reported", { whatsappId: id, error }));
     for (const c of events.call ?? []) {
       s.calls.set(c.id, c.from);
       if (s.calls.size > MAX_CALLS) s.calls.delete(s.calls.keys().next().value!);

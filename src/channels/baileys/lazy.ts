@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { ChannelDriver, ChannelSink, ConnectionRef, DeleteRef, OutgoingMedia, SendOptions } from "../types";
+import type {
+  ChannelDriver,
+  ChannelSink,
+  ConnectionRef,
+  DeleteRef,
+  OutgoingMedia,
+  OwnPresence,
+  ReactionTarget,
+  SendOptions,
+} from "../types";
 import type { BaileysDriver, BaileysDriverOptions } from "./driver";
 
 /**
@@ -66,6 +75,18 @@ export class LazyBaileysDriver implements ChannelDriver {
 
   rejectCall(connectionId: number, callId: string, from: string) {
     return this.started().rejectCall(connectionId, callId, from);
+  }
+
+  sendPresence(connectionId: number, chatId: string, isGroup: boolean, state: OwnPresence) {
+    return this.started().sendPresence(connectionId, chatId, isGroup, state);
+  }
+
+  subscribePresence(connectionId: number, chatId: string, isGroup: boolean) {
+    return this.started().subscribePresence(connectionId, chatId, isGroup);
+  }
+
+  sendReaction(connectionId: number, chatId: string, isGroup: boolean, target: ReactionTarget, emoji: string) {
+    return this.started().sendReaction(connectionId, chatId, isGroup, target, emoji);
   }
 
   requestPairingCode(connectionId: number, phone: string) {

@@ -1,7 +1,7 @@
 import { DisconnectReason, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from "baileys";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
-import type { DeleteRef, OutgoingMedia, SendOptions } from "../types";
+import type { DeleteRef, OutgoingMedia, OwnPresence, ReactionTarget, SendOptions } from "../types";
 import { quotedFromRaw } from "./content";
 import { jidUser, toJid } from "./jid";
 import type { SentMessageStore } from "./sent-store";
@@ -37,6 +37,29 @@ export class Sender {
         fromMe: ref.fromMe,
         id: ref.id,
         ...(ref.participant ? { participant: ref.participant } : {}),
+      },
+    });
+  }
+
+  async presence(s: Session, chatId: string, isGroup: boolean, state: OwnPresence): Promise<void> {
+    await s.sock.sendPresenceUpdate(state, toJid(chatId, isGroup));
+  }
+
+  async subscribePresence(s: Session, chatId: string, isGroup: boolean): Promise<void> {
+    await s.sock.presenceSubscribe(toJid(chatId, isGroup));
+  }
+
+  async reaction(s: Session, chatId: string, isGroup: boolean, target: ReactionTarget, emoji: string): Promise<void> {
+    const jid = toJid(chatId, isGroup);
+    await this.send(s, jid, {
+      react: {
+        text: emoji,
+        key: {
+          remoteJid: jid,
+          fromMe: target.fromMe,
+          id: target.id,
+          ...(target.participant ? { participant: target.participant } : {}),
+        },
       },
     });
   }

@@ -1,5 +1,7 @@
 import type { sandboxMessages } from "../../db/tables";
 import type { SandboxInbound } from "../../shared/contracts/sandbox";
+import type { SandboxPresence } from "../../shared/contracts/presence";
+import type { OwnPresence } from "../types";
 import type { SandboxChange } from "../../shared/contracts/server-events";
 
 /** What a simulated phone sends to a sandbox connection (the body of POST /sandbox/:id/inbound). */
@@ -26,6 +28,10 @@ export interface SandboxControls {
   read(connectionId: number, peer: string): Promise<void>;
   /** The network refuses a message the connection sent; false when the message is unknown. */
   reject(connectionId: number, wid: string): Promise<boolean>;
+  /** A phone types, records, comes online or leaves. */
+  presence(connectionId: number, input: SandboxPresence): Promise<void>;
+  /** What the connection last showed the phone `to` (typing or paused), or null. */
+  presenceShown(connectionId: number, to: string): Promise<OwnPresence | null>;
   /** What the connection sent, oldest first (to one peer when `to` is given). */
   outbox(connectionId: number, to?: string): Promise<SandboxMessageRow[]>;
   /** Calls `listener` whenever a simulated conversation changes; returns an unsubscribe. */

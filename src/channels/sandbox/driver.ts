@@ -12,8 +12,11 @@ import type {
   MessageKind,
   NormalizedMessage,
   OutgoingMedia,
+  OwnPresence,
+  ReactionTarget,
   SendOptions,
 } from "../types";
+import type { SandboxPresence } from "../../shared/contracts/presence";
 import type { SandboxChange, SandboxControls, SandboxInbound, SandboxMessageRow } from "./controls";
 import type { SandboxNetwork } from "./network";
 
@@ -173,6 +176,48 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
 
   async rejectCall(connectionId: number, _callId: string, _from: string): Promise<void> {
     await this.connected(connectionId);
+  }
+
+  async sendPresence(connectionId: number, chatId: string, _isGroup: boolean, state: OwnPresence): Promise<void> {
+    await this.connected(connectionId);
+    this.network.showPresence(connectionId, chatId, state);
+  }
+
+  /** The simulated phones always tell their presence: there is nothing to ask for. */
+  async subscribePresence(connectionId: number, _chatId: string, _isGroup: boolean): Promise<void> {
+    await this.connected(connectionId);
+  }
+
+  /** Recorded as an outgoing `reaction` that names the message it is about (`quotedId`); "" takes it back. */
+  async sendReaction(
+    connectionId: number,
+    chatId: string,
+    isGroup: boolean,
+    target: ReactionTarget,
+    emoji: string,
+  ): Promise<void> {
+    await this.connected(connectionId);
+    await this.network.record({
+      whatsappId: connectionId,
+      wid: this.newMessageId(connectionId),
+      direction: "out",
+      peer: chatId,
+      groupId: isGroup ? chatId : null,
+      body: emoji,
+      mediaType: "reaction",
+      quotedId: target.id,
+    });
+  }
+
+  /** A simulated phone types, records, comes online or leaves; reported like WhatsApp's `presence.update`. */
+  async presence(connectionId: number, input: SandboxPresence) {
+    const session = await this.connected(connectionId);
+    await session.sink.onPresence(connectionId, { chatId: input.from, state: input.state });
+  }
+
+  /** What the connection last showed the phone `to` (typing or paused), or null. */
+  async presenceShown(connectionId: number, to: string): Promise<OwnPresence | null> {
+    return this.network.presenceShown(connectionId, to);
   }
 
   /** A simulated phone writes to (or calls) the connection; goes through the sink like a real message. Returns the id. */

@@ -6,7 +6,7 @@ import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { sandboxMessages, waAuthCreds } from "../../db/tables";
 import { makePrivateDir, PRIVATE_FILE } from "../../private-files";
-import type { OversizedMedia, StoredMedia } from "../types";
+import type { OversizedMedia, OwnPresence, StoredMedia } from "../types";
 import type { SandboxChange, SandboxMessageRow } from "./controls";
 
 /** Delays of the simulated delivery: server ack (1), delivered (2), played/seen by the device (3). */
@@ -85,6 +85,8 @@ export class SandboxNetwork {
   /** Pending ack steps; the key is the real timer, or a plain token when steps wait for `settle()`. */
   private readonly timers = new Map<ReturnType<typeof setTimeout> | symbol, () => Promise<void>>();
   private readonly listeners = new Set<(change: SandboxChange) => void>();
+  /** The last presence each connection showed each phone (kept in memory only: presence is not a message). */
+  private readonly presences = new Map<string, OwnPresence>();
   private queuedRecords: { row: RecordRow; done: (recorded: boolean) => void; failed: (error: unknown) => void }[] = [];
 
   constructor(options: SandboxNetworkOptions) {
@@ -147,6 +149,17 @@ export class SandboxNetwork {
   }
 
   /** Calls `listener` whenever a simulated phone's conversation changes (a message recorded, an ack raised). */
+  /** The connection shows the phone `peer` that it is typing, or stopped. */
+  showPresence(connectionId: number, peer: string, state: OwnPresence) {
+    this.presences.set(`${connectionId}:${peer}`, state);
+    this.changed({ whatsappId: connectionId, peer });
+  }
+
+  /** What the connection last showed the phone `peer`, or null when it showed nothing yet. */
+  presenceShown(connectionId: number, peer: string): OwnPresence | null {
+    return this.presences.get(`${connectionId}:${peer}`) ?? null;
+  }
+
   subscribe(listener: (change: SandboxChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -3,6 +3,7 @@ import type { ConnectionCommands } from "../commands";
 import type { ConnectionManager } from "../manager";
 import type { SandboxControls, SandboxInbound } from "./controls";
 import type { SandboxDriver } from "./driver";
+import type { SandboxPresence } from "../../shared/contracts/presence";
 
 /**
  * The simulated phones as every node sees them when nodes share the database: what a phone does to a connection
@@ -20,7 +21,8 @@ export function routedSandbox(
     .handle("sandbox.inbound", (id, input) => driver.inbound(id, input as SandboxInbound))
     .handle("sandbox.mapLid", (id, p) => driver.mapLid(id, (p as LidMapping).lid, (p as LidMapping).phone))
     .handle("sandbox.read", (id, p) => driver.read(id, (p as { peer: string }).peer))
-    .handle("sandbox.reject", (id, p) => driver.reject(id, (p as { wid: string }).wid));
+    .handle("sandbox.reject", (id, p) => driver.reject(id, (p as { wid: string }).wid))
+    .handle("sandbox.presence", (id, p) => driver.presence(id, p as SandboxPresence));
   // A phone reaches only a paired connection, wherever it runs.
   const paired = async (id: number) => {
     if (!(await driver.network.pairing(id))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
@@ -56,6 +58,12 @@ export function routedSandbox(
       });
       return known;
     },
+    async presence(id, input) {
+      await paired(id);
+      await manager.onRunner(id, "sandbox.presence", input, () => driver.presence(id, input));
+    },
+    // Kept by the node that runs the connection, which is the one that showed it.
+    presenceShown: (id, to) => driver.presenceShown(id, to),
     outbox: (id, to) => driver.outbox(id, to),
     subscribe: (listener) => driver.subscribe(listener),
   };

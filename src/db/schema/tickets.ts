@@ -89,6 +89,10 @@ export const tickets = sqliteTable(
     index("tickets_unread_idx")
       .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil)
       .where(sql`unread_messages > 0`),
+    // The admins' bell after a reload: the few unresolved tickets past a target, in page order.
+    index("tickets_sla_breached_idx")
+      .on(t.updatedAt, t.id, t.status, t.queueId, t.userId, t.unreadMessages, t.snoozedUntil)
+      .where(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`),
     // The SLA sweep: per queue, the active tickets still short of a first response resp. of a resolution, oldest
     // first, without visiting the rows; answered, resolved and already breached tickets leave these indexes.
     index("tickets_sla_first_response_idx")
@@ -177,7 +181,8 @@ export const ticketEvents = sqliteTable(
     toWhatsappId: integer("to_whatsapp_id"),
     /**
      * The figure the kind measures: `first_response` and `resolved`, the milliseconds waited (from the customer's
-     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5.
+     * first message of the ticket or its reopening, resp. from creation or reopening); `rated`, the rating 1–5;
+     * `accepted`, `assigned` and `transferred`: 1 when the change gave the ticket its first agent.
      */
     value: int64("value"),
   },
@@ -186,6 +191,10 @@ export const ticketEvents = sqliteTable(
     index("ticket_events_ticket_at_idx").on(t.ticketId, t.at, t.id),
     // Reports: one kind over a span of days, counted per agent and queue from the index alone.
     index("ticket_events_kind_at_idx").on(t.kind, t.at, t.toUserId, t.toQueueId),
+    // Reports: the changes that gave tickets their first agent, over a span of days.
+    index("ticket_events_first_agent_idx")
+      .on(t.at, t.toUserId, t.toQueueId, t.fromQueueId, t.kind)
+      .where(sql`value = 1 and kind in ('accepted', 'assigned', 'transferred')`),
   ],
 );
 

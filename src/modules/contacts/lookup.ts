@@ -1,5 +1,6 @@
 import { first, type Reader } from "../../db/client";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { lidOfAddress } from "../../shared/address";
 import { prepared } from "../../db/prepared";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
@@ -32,6 +33,13 @@ export async function contactChat(
       .from(contacts)
       .where(eq(contacts.id, id)),
   );
+}
+
+/** The id of the 1:1 contact a network address names (phone digits, or `lid:<digits>`). */
+export async function contactIdByAddress(db: Reader, address: string): Promise<number | undefined> {
+  const lid = lidOfAddress(address);
+  const where = lid ? eq(contacts.lid, lid) : and(eq(contacts.number, address), eq(contacts.isGroup, false));
+  return (await first(db.select({ id: contacts.id }).from(contacts).where(where)))?.id;
 }
 
 /** The id of a contact holding one of these numbers. */

@@ -5,6 +5,7 @@ import { linkLids } from "../contacts/lid";
 import { isMediaPending, settleMedia } from "../messages/inbound-media";
 import { markRejected } from "../messages/outbox";
 import { applyEdit, applyReaction, markRevoked, updateAck } from "../messages/store";
+import { relayCustomerPresence } from "../presence/customer";
 import { botActions } from "./actions";
 import { CallHandler } from "./calls";
 import { importHistory } from "./history";
@@ -31,6 +32,7 @@ export function createIngest(deps: AppDeps): InboundSink {
     },
     onSendRejected: async (connectionId, messageId, reason) =>
       await markRejected(deps, connectionId, messageId, reason),
+    onPresence: async (connectionId, presence) => await relayCustomerPresence(deps, connectionId, presence),
     onHistory: async (connectionId, messages) => void (await importHistory(deps, connectionId, messages)),
   };
 }

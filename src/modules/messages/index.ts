@@ -8,7 +8,9 @@ import { idParam } from "../../http/fields";
 import type { OutgoingMessage } from "../../shared/contracts/messages";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
+import { forwardMessage } from "./forward";
 import { MessageModel } from "./model";
+import { reactToMessage } from "./react";
 import { presentationFor, presentMessages } from "./present";
 import {
   deleteMessage,
@@ -63,7 +65,10 @@ async function readPanelMessage(request: Request, config: Config): Promise<Panel
   };
 }
 
-/** /messages: a ticket's history, sending text or files from the panel (or writing a private note), retrying a failed send, deleting own messages. */
+/**
+ * /messages: a ticket's history, sending text or files from the panel (or writing a private note), retrying a
+ * failed send, forwarding a message to other contacts, reacting to a customer's message, deleting own messages.
+ */
 export function messageRoutes(deps: AppDeps, tokens: Tokens) {
   return (
     new Elysia({ prefix: "/messages" })
@@ -103,6 +108,24 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
         async ({ user, params, request, server }) =>
           presentMessages(deps, [await retryMessage(deps, user, params.id)], presentationFor(deps, request, server))[0],
         { auth: true, params: idParam },
+      )
+      .post(
+        "/:id/forward",
+        async ({ user, params, body, request, server }) => {
+          const messages = await forwardMessage(deps, user, params.id, body.contactIds);
+          return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request, server)) };
+        },
+        { auth: true, params: idParam, body: MessageModel.forward },
+      )
+      .post(
+        "/:id/react",
+        async ({ user, params, body, request, server }) =>
+          presentMessages(
+            deps,
+            [await reactToMessage(deps, user, params.id, body.emoji)],
+            presentationFor(deps, request, server),
+          )[0],
+        { auth: true, params: idParam, body: MessageModel.react },
       )
       .delete(
         "/:id",

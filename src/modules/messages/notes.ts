@@ -32,6 +32,7 @@ export async function storeNote(
       senderName: author.name,
       quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
       isPrivate: true,
+      draftOf: author.id,
     })
   ).message;
 }

@@ -26,6 +26,8 @@ export interface SendTextOptions {
   quotedBy?: Pick<AuthUser, "id" | "profile" | "queueIds">;
   /** The agent who typed it in the panel (see StoreMessageInput.agentId). */
   agentId?: number;
+  /** See StoreMessageInput.draftOf. */
+  draftOf?: number;
   /** Called once the row is stored, before it is handed to the network (to remember which message a job wrote). */
   onStored?: (message: MessageRow) => void;
 }
@@ -122,6 +124,7 @@ export async function sendTicketText(
       // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
       quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
       agentId: opts.agentId,
+      draftOf: opts.draftOf,
     });
     await opts.onStored?.(message);
     return message;

@@ -1,13 +1,12 @@
 import { first } from "../../db/client";
-import { count, desc, inArray } from "drizzle-orm";
-import { messages, type MessageRow, type TicketRow } from "../../db/tables";
+import { and, count, desc, inArray, type SQL, sql } from "drizzle-orm";
+import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
-import { isAdmin } from "../../shared/permissions";
 import { checkUpload, storeUpload } from "../media/service";
 import { contactChat } from "../contacts/lookup";
-import { canSeeTicket } from "../tickets/access";
+import { assertMaySend, canSeeTicket } from "../tickets/access";
 import { findTicket, ticketsOfContact } from "../tickets/records";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
@@ -39,7 +38,7 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const rows = await deps.db
     .select()
     .from(messages)
-    .where(where)
+    .where(and(where, pageCandidates(visibleIds, offset + MESSAGE_PAGE_SIZE)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(offset);
@@ -50,6 +49,22 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
     count: total,
     hasMore: total > offset + rows.length,
   };
+}
+
+/** Past this many tickets a contact's page is sorted from all their messages (a compound query has limits). */
+const MERGED_TICKETS_MAX = 50;
+
+/**
+ * The messages a page of the history can come from: each ticket's newest `upTo`, read in index order, so the page
+ * sorts at most that many rows a ticket instead of every message of the contact (a long chat's first page).
+ */
+function pageCandidates(ticketIds: number[], upTo: number): SQL | undefined {
+  if (ticketIds.length < 2 || ticketIds.length > MERGED_TICKETS_MAX) return undefined;
+  const newest = ticketIds.map(
+    (ticketId, i) =>
+      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
+  );
+  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
 }
 
 /**
@@ -71,12 +86,6 @@ export interface PanelMessage {
   files?: (Blob & { name?: string })[];
   /** A private note for the team instead of a message to the contact (text only). */
   isPrivate?: boolean;
-}
-
-/** Whether `user` may send on the ticket: theirs (or any, for an admin), visible to them, and open. */
-function assertMaySend(user: AuthUser, ticket: TicketRow) {
-  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
-  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
 }
 
 /**
@@ -122,6 +131,7 @@ export async function sendFromPanel(
         quotedMessageId: input.quotedMsgId,
         userId: user.id,
         agentId: user.id,
+        draftOf: user.id,
         quotedBy: user,
       }),
     );

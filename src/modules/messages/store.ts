@@ -9,6 +9,7 @@ import { type QuoteFilter, toMessageDtos } from "./dtos";
 import { everyViewerMaySee } from "../tickets/access";
 import { findTicket, raiseShownAck, replaceShown, touchHistoryMessage, touchLastMessage } from "../tickets/records";
 import { isAutomatic, refreshPreview, shownOf } from "./preview";
+import { clearDraft } from "../tickets/drafts";
 import { recordFirstResponse } from "../tickets/response-clock";
 import { announceTicketEvents } from "../tickets/history-dtos";
 import { WAITING } from "./records";
@@ -60,6 +61,8 @@ export interface StoreMessageInput {
    * what the server sends by itself (bot, greetings, farewells, surveys, schedules, campaigns) and for notes.
    */
   agentId?: number;
+  /** The user whose composer wrote it: their draft of the ticket is removed in the same transaction. */
+  draftOf?: number;
 }
 
 /**
@@ -113,6 +116,7 @@ export async function storeMessage(
         updatedAt: at,
       }))!;
       if (ownTransaction) await indexNewMessages(tx);
+      if (input.draftOf != null) await clearDraft(tx, input.ticketId, input.draftOf);
       if (input.isPrivate) return { message, created: true, announce: await announcement(db, message) };
       const shown = isAutomatic(message) ? null : shownOf(message);
       if (input.history) {

@@ -11,7 +11,7 @@ import type {
 import { isAdmin } from "../../shared/permissions";
 import { agentMessageCounts } from "../messages/report-counts";
 import { listQueues } from "../queues/service";
-import { reportedEvents } from "../tickets/report-events";
+import { type ReportedEvent, reportedEvents } from "../tickets/report-events";
 import { teamAvailability } from "../users/lookup";
 import { creditedUser, FigureTally, quantile } from "./figures";
 import { dayIndexOf, type ReportSpan, reportSpan } from "./range";
@@ -50,6 +50,10 @@ export async function reportSummary(
   };
   const charts = new Charts(span);
   for (const read of events) {
+    if (read.kind === "handed") {
+      creditFirstAgent(read);
+      continue;
+    }
     // A ticket created without a queue counts as created in the queue it is moved into from none: in that
     // queue's line, and everywhere once queues are filtered (its creation, in no queue, was filtered out).
     const event = read.kind === "queued" ? { ...read, kind: "created" as const } : read;
@@ -62,6 +66,20 @@ export async function reportSummary(
     totals.add(event);
     if (userId !== null) tally(perAgent, userId).add(event);
     if (event.toQueueId !== null) tally(perQueue, event.toQueueId).add(event);
+    charts.add(event);
+  }
+  /**
+   * A ticket created without an agent counts, per agent, as created by the first agent it was given. Filtered to
+   * queues, one moved into the queue from none already counts as created there, with its agent. Filtered to agents,
+   * the creation (no one's) was left out: the totals count it with its agent's line.
+   */
+  function creditFirstAgent(read: ReportedEvent) {
+    if (read.toUserId === null || (query.queueIds && read.alsoQueued)) return;
+    if (wanted && !wanted.has(read.toUserId)) return;
+    const event = { ...read, kind: "created" as const };
+    tally(perAgent, read.toUserId).add(event);
+    if (!wanted) return;
+    totals.add(event);
     charts.add(event);
   }
   for (const { userId, queueId, n } of messageCounts) {

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { SandboxModel } from "./model";
-import { assertSandboxEnabled, inbound, mapLid, outbox, read, reject, scan } from "./service";
+import { assertSandboxEnabled, inbound, mapLid, outbox, presence, presenceShown, read, reject, scan } from "./service";
 
 /** /sandbox: drives the simulated WhatsApp network (admin only; 403 when the sandbox is off). */
 export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
@@ -58,6 +58,19 @@ export function sandboxRoutes(deps: AppDeps, tokens: Tokens) {
         params: SandboxModel.params,
         body: SandboxModel.reject,
       },
+    )
+    .post(
+      "/:whatsappId/presence",
+      async ({ params, body }) => {
+        await presence(deps, sandbox!, params.whatsappId, body);
+        return { message: "Presence sent." };
+      },
+      { auth: "connections:manage", params: SandboxModel.params, body: SandboxModel.presence },
+    )
+    .get(
+      "/:whatsappId/presence",
+      async ({ params, query }) => await presenceShown(deps, sandbox!, params.whatsappId, query.to),
+      { auth: "connections:manage", params: SandboxModel.params, query: SandboxModel.presenceQuery },
     )
     .post(
       "/:whatsappId/lid-mapping",

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
+import { oneOf } from "../../http/fields";
 import {
   SANDBOX_MESSAGE_KINDS,
   type SandboxInbound,
@@ -7,6 +8,7 @@ import {
   type SandboxRead,
   type SandboxReject,
 } from "../../shared/contracts/sandbox";
+import { CHAT_PRESENCES, type SandboxPresence } from "../../shared/contracts/presence";
 
 const phone = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9-]+$" });
 const lid = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9]+$" });
@@ -33,6 +35,8 @@ export namespace SandboxModel {
     }),
   );
 
+  export const presence = schemaOf<SandboxPresence>()(t.Object({ from: peer, state: oneOf(CHAT_PRESENCES) }));
+  export const presenceQuery = t.Object({ to: peer });
   export const outboxQuery = t.Object({ to: t.Optional(peer) });
   export const read = schemaOf<SandboxRead>()(t.Object({ to: peer }));
   export const reject = schemaOf<SandboxReject>()(t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) }));

@@ -1,4 +1,5 @@
 import type { SandboxControls, SandboxInbound } from "../../channels/sandbox/controls";
+import type { SandboxPresence } from "../../shared/contracts/presence";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import { findConnection } from "../connections/lookup";
@@ -59,4 +60,16 @@ export async function read(deps: AppDeps, sandbox: SandboxControls, id: number, 
 export async function reject(deps: AppDeps, sandbox: SandboxControls, id: number, wid: string) {
   await sandboxConnection(deps, id);
   if (!(await sandbox.reject(id, wid))) throw notFound("ERR_NO_MESSAGE_FOUND");
+}
+
+/** The simulated phone types, records, comes online or leaves. */
+export async function presence(deps: AppDeps, sandbox: SandboxControls, id: number, input: SandboxPresence) {
+  await sandboxConnection(deps, id);
+  await sandbox.presence(id, input);
+}
+
+/** What the connection last showed the phone `to`: `composing`, `paused`, or null when nothing yet. */
+export async function presenceShown(deps: AppDeps, sandbox: SandboxControls, id: number, to: string) {
+  await sandboxConnection(deps, id);
+  return { to, state: await sandbox.presenceShown(id, to) };
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
-import { can } from "../../shared/permissions";
+import { AppError, forbidden } from "../../errors";
+import { can, isAdmin } from "../../shared/permissions";
 import type { AuthUser } from "../../shared/auth-user";
 import { viewerOf } from "../users/lookup";
 import { findTicket } from "./records";
@@ -15,6 +16,12 @@ export function canSeeTicket(user: Viewer, ticket: Visibility) {
   if (can(user.profile, "tickets-manager:showall")) return true;
   if (ticket.userId === user.id) return true;
   return ticket.queueId == null || user.queueIds.includes(ticket.queueId);
+}
+
+/** Whether `user` may send on the ticket: theirs (or any, for an admin), visible to them, and open. */
+export function assertMaySend(user: Viewer, ticket: Visibility & { status: string }) {
+  if (!canSeeTicket(user, ticket) || (ticket.userId !== user.id && !isAdmin(user.profile))) throw forbidden();
+  if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
 }
 
 /** True when the ticket exists and the user may see it. */

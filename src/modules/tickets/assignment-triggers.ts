@@ -12,8 +12,10 @@ export function assignmentsSettled(deps: AppDeps): Promise<void> {
 
 /**
  * Someone may now qualify for the tickets waiting in a queue, or one is back in it: a member came online or was
- * added to it, the queue's rule or cap changed, an open ticket was deleted, a waiting ticket woke from a snooze. Each node follows its own events (the node where the change
- * happened assigns; the queue's lock keeps two from giving a ticket twice).
+ * added to it, the queue's rule or cap changed, an open ticket was deleted, a waiting ticket woke from a snooze or
+ * was reopened without an agent (by a schedule, a campaign, the external API; the inbound pipeline also assigns its
+ * own reopens at once). Each node follows its own events (the node where the change happened assigns; the queue's
+ * lock keeps two from giving a ticket twice).
  */
 export function followAssignmentTriggers(deps: AppDeps) {
   deps.events.subscribe((event) => {
@@ -36,9 +38,10 @@ function queuesWhereSomeoneMayQualify({ name, payload }: DomainEvent): number[] 
     case "queue.updated":
       return [payload.queue.id];
     case "ticket.event": {
-      // A snoozed ticket that comes back still waiting in its queue.
+      // A ticket that comes back (from a snooze, or reopened) waiting in its queue without an agent.
       const { kind, to } = payload.event;
-      return kind === "woken" && to.status === "pending" && !to.user && to.queue ? [to.queue.id] : [];
+      const back = kind === "woken" || kind === "reopened";
+      return back && to.status === "pending" && !to.user && to.queue ? [to.queue.id] : [];
     }
     case "ticket.deleted":
       return payload.ticket.status === "open" && payload.ticket.queueId != null ? [payload.ticket.queueId] : [];

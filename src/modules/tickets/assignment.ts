@@ -27,25 +27,72 @@ export async function assignWaiting(deps: AppDeps, queueId: number): Promise<num
 }
 
 /**
- * As `assignWaiting`, answering what it gave (each ticket as written, with its history event). The one ticket
- * `announcedByCaller` is not announced: the caller announces it with the change that made it wait.
+ * As `assignWaiting`, answering what it gave (each ticket as written, with its history event), possibly with
+ * tickets other callers asked for. The one ticket `announcedByCaller` is not announced by whichever pass gives it:
+ * it is in the answer, and the caller announces it with the change that made it wait.
  */
 export async function assignWaitingTickets(
   deps: AppDeps,
   queueId: number,
   announcedByCaller?: number,
 ): Promise<Assignment[]> {
-  const given: Assignment[] = [];
-  const rule = await queueRule(deps.db, queueId);
-  if (!rule || rule.assignment === "manual") return given;
-  const queue = { ...rule, id: queueId, assignment: rule.assignment };
-  for (;;) {
-    const outcome = await assignNext(deps, queue);
-    if (outcome === "done") return given;
-    if (outcome.ticket.id !== announcedByCaller) await announce(deps, outcome);
-    given.push(outcome);
-    if (!outcome.moreWaiting) return given;
+  const passes = passesOf(deps);
+  if (announcedByCaller === undefined) return await passes.run(deps, queueId);
+  passes.awaited.set(announcedByCaller, null);
+  try {
+    const given = await passes.run(deps, queueId);
+    const own = passes.awaited.get(announcedByCaller);
+    return own && !given.includes(own) ? [...given, own] : given;
+  } finally {
+    passes.awaited.delete(announcedByCaller);
   }
+}
+
+/**
+ * The passes over queues' waiting tickets on one node. Tickets arriving at once each ask for a pass; those asking
+ * while one waits to start join it (it starts after their tickets were committed, so it reads them): at most one
+ * pass per queue runs, with one more queued, rather than one per arrival each finding the others' tickets given.
+ */
+class AssignmentPasses {
+  private readonly queued = new Map<number, Promise<Assignment[]>>();
+  /** Tickets whose callers announce them, with the assignment a pass gave each (null until given). */
+  readonly awaited = new Map<number, Assignment | null>();
+
+  /** The app's deps of whoever queues the pass (never a transaction's: passes run outside any). */
+  run(deps: AppDeps, queueId: number): Promise<Assignment[]> {
+    const waiting = this.queued.get(queueId);
+    if (waiting) return waiting;
+    const pass = deps.lanes.run(`tickets:assignment-pass:${queueId}`, () => {
+      // Started: whoever asks from now on may have committed a ticket this pass reads past, so queues the next.
+      this.queued.delete(queueId);
+      return this.passOver(deps, queueId);
+    });
+    this.queued.set(queueId, pass);
+    return pass;
+  }
+
+  private async passOver(deps: AppDeps, queueId: number): Promise<Assignment[]> {
+    const given: Assignment[] = [];
+    const rule = await queueRule(deps.db, queueId);
+    if (!rule || rule.assignment === "manual") return given;
+    const queue = { ...rule, id: queueId, assignment: rule.assignment };
+    for (;;) {
+      const outcome = await assignNext(deps, queue);
+      if (outcome === "done") return given;
+      if (this.awaited.has(outcome.ticket.id)) this.awaited.set(outcome.ticket.id, outcome);
+      else await announce(deps, outcome);
+      given.push(outcome);
+      if (!outcome.moreWaiting) return given;
+    }
+  }
+}
+
+const passesByApp = new WeakMap<AppDeps["lanes"], AssignmentPasses>();
+
+function passesOf(deps: AppDeps): AssignmentPasses {
+  let passes = passesByApp.get(deps.lanes);
+  if (!passes) passesByApp.set(deps.lanes, (passes = new AssignmentPasses()));
+  return passes;
 }
 
 /**

@@ -59,10 +59,24 @@ export async function recordCreation(
   });
 }
 
-/** Writes one change to the history, in the caller's transaction (the change's own): one insert. */
+/**
+ * Writes one change to the history, in the caller's transaction (the change's own): one insert. A change that gives
+ * a ticket an agent is marked (`value` 1) when no earlier event of the ticket named one: its first agent, whom the
+ * reports credit with the ticket's creation.
+ */
 export async function recordTicketEvent(tx: Writer, change: TicketChange): Promise<TicketEventRow> {
-  return (await insertEvent(tx).get(eventValues(change))) as TicketEventRow;
+  const insert = mayGiveFirstAgent(change) ? insertHandedEvent : insertEvent;
+  return (await insert(tx).get(eventValues(change))) as TicketEventRow;
 }
+
+/** The kinds of change that may give a ticket its first agent. */
+export const HANDING_KINDS = ["accepted", "assigned", "transferred"] as const satisfies readonly TicketEventKind[];
+
+const mayGiveFirstAgent = ({ kind, before, after, value }: TicketChange) =>
+  (HANDING_KINDS as readonly string[]).includes(kind) &&
+  before?.userId == null &&
+  after.userId != null &&
+  value == null;
 
 function eventValues(change: TicketChange) {
   const { before, after } = change;
@@ -84,17 +98,24 @@ function eventValues(change: TicketChange) {
   };
 }
 
+const placeholders = () =>
+  Object.fromEntries(
+    Object.keys(getTableColumns(ticketEvents))
+      .filter((column) => column !== "id")
+      .map((column) => [column, sql.placeholder(column)]),
+  ) as unknown as TicketEventRow;
+
 // Prepared: the first message of every new contact records its ticket's creation.
-const insertEvent = prepared((db) =>
+const insertEvent = prepared((db) => db.insert(ticketEvents).values(placeholders()).returning().prepare());
+
+// The first-agent test is a subquery of the insert: no statement more for accepting or assigning a ticket.
+const insertHandedEvent = prepared((db) =>
   db
     .insert(ticketEvents)
-    .values(
-      Object.fromEntries(
-        Object.keys(getTableColumns(ticketEvents))
-          .filter((column) => column !== "id")
-          .map((column) => [column, sql.placeholder(column)]),
-      ) as unknown as TicketEventRow,
-    )
+    .values({
+      ...placeholders(),
+      value: sql`(case when exists (select 1 from ticket_events earlier where earlier.ticket_id = ${sql.placeholder("ticketId")} and earlier.to_user_id is not null) then null else 1 end)`,
+    })
     .returning()
     .prepare(),
 );

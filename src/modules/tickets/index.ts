@@ -6,6 +6,7 @@ import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { canSeeTicket } from "./access";
 import { callUrl } from "./call";
+import { deleteDraft, listDrafts, readDraft, saveDraft } from "./drafts";
 import { listTicketEvents } from "./history-list";
 import { listTickets } from "./list";
 import { TicketModel } from "./model";
@@ -14,7 +15,7 @@ import { findTicketByPhone } from "./find-by-phone";
 import { snoozeTicket, unsnoozeTicket } from "./snooze";
 import { applyTicketChanges, createTicket, deleteTicket, syncTicketTags } from "./service";
 
-/** /tickets, /ticketfind and /tags/sync. */
+/** /tickets (with each user's drafts), /ticketfind and /tags/sync. */
 export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
@@ -37,6 +38,7 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
             showAll: query.showAll,
             withUnreadMessages: query.withUnreadMessages,
             snoozed: query.snoozed,
+            slaBreached: query.slaBreached,
             queueIds: query.queueIds,
             tags: query.tags,
           },
@@ -52,6 +54,7 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
         query: TicketModel.list,
       },
     )
+    .get("/tickets/drafts", async ({ user }) => await listDrafts(deps, user), { auth: true })
     .get(
       "/tickets/:id",
       async ({ user, params }) => {
@@ -66,6 +69,19 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       async ({ user, params, query }) => await listTicketEvents(deps, user, params.id, query),
       { auth: true, params: idParam, query: TicketModel.events },
     )
+    .get("/tickets/:id/draft", async ({ user, params }) => await readDraft(deps, user, params.id), {
+      auth: true,
+      params: idParam,
+    })
+    .put("/tickets/:id/draft", async ({ user, params, body }) => await saveDraft(deps, user, params.id, body.body), {
+      auth: true,
+      params: idParam,
+      body: TicketModel.draft,
+    })
+    .delete("/tickets/:id/draft", async ({ user, params }) => await deleteDraft(deps, user, params.id), {
+      auth: true,
+      params: idParam,
+    })
     .get("/tickets/:id/call", async ({ user, params }) => await callUrl(deps, user, params.id), {
       auth: true,
       params: idParam,

@@ -28,6 +28,8 @@ export interface TicketListParams {
   withUnreadMessages?: boolean;
   /** Only the snoozed tickets; without it, snoozed tickets are left out. */
   snoozed?: boolean;
+  /** Only the unresolved tickets past an SLA target. */
+  slaBreached?: boolean;
   tags?: number[];
 }
 
@@ -223,7 +225,7 @@ export async function ticketFilter(
   // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
   // page-order index rather than merging two indexes and sorting.
   const rareTags = await fewTagged(db, tagIds);
-  const narrower = Boolean(params.date || params.withUnreadMessages || rareTags || search);
+  const narrower = Boolean(params.date || params.withUnreadMessages || params.slaBreached || rareTags || search);
   const pinned = narrower ? unindexed : (column: SQLWrapper) => column;
   if (!showAll && params.status !== "pending")
     conditions.push(
@@ -249,8 +251,10 @@ export async function ticketFilter(
     const [start, end] = dayRangeParam(params.updatedAt, timeZone, "updatedAt");
     conditions.push(gte(tickets.updatedAt, new Date(start)), lt(tickets.updatedAt, new Date(end)));
   }
-  // Said exactly as the unread index's condition, which is how SQLite knows that index holds every match.
+  // Said exactly as the unread (resp. breached) index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
+  if (params.slaBreached)
+    conditions.push(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`);
   if (tagIds.length) {
     const carriers = carrying(db, tagIds);
     // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.

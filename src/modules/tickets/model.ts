@@ -2,12 +2,14 @@ import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
 import { idList } from "../../http/fields";
 import type { TicketEventQuery } from "../../shared/contracts/ticket-events";
-import type {
-  NewTicket,
-  TicketChanges,
-  TicketListQuery,
-  TicketSnooze,
-  TicketTags,
+import {
+  DRAFT_MAX_LENGTH,
+  type NewTicket,
+  type TicketChanges,
+  type TicketDraftChanges,
+  type TicketListQuery,
+  type TicketSnooze,
+  type TicketTags,
 } from "../../shared/contracts/tickets";
 
 const id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -27,6 +29,7 @@ export namespace TicketModel {
       showAll: t.Optional(t.BooleanString()),
       withUnreadMessages: t.Optional(t.BooleanString()),
       snoozed: t.Optional(t.BooleanString()),
+      slaBreached: t.Optional(t.BooleanString()),
       queueIds: idList("queueIds"),
       tags: idList("tags"),
     }),
@@ -65,6 +68,9 @@ export namespace TicketModel {
   // The instant is checked by the service (a date in the future), so a bad one answers with the field's rule.
   export const snooze = schemaOf<TicketSnooze>()(t.Object({ until: t.String({ maxLength: 40 }) }));
   export type Snooze = TicketSnooze;
+
+  export const draft = schemaOf<TicketDraftChanges>()(t.Object({ body: t.String({ maxLength: DRAFT_MAX_LENGTH }) }));
+  export type Draft = TicketDraftChanges;
 
   export const phoneParam = t.Object({ phone: t.String({ maxLength: 50 }) });
 

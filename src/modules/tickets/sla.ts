@@ -33,6 +33,10 @@ export function slaOf(ticket: SlaState, targets: SlaTargets | undefined): Ticket
     resolutionDueAt:
       active && resolution > 0 ? new Date(episodeStart(ticket).getTime() + resolution * MINUTE_MS) : null,
     breached: ticket.firstResponseBreached || ticket.resolutionBreached,
+    breachedTargets: [
+      ...(ticket.firstResponseBreached ? (["first_response"] as const) : []),
+      ...(ticket.resolutionBreached ? (["resolution"] as const) : []),
+    ],
   };
 }
 

@@ -66,6 +66,16 @@ export interface OutgoingMessage {
   isPrivate?: boolean;
 }
 
+/** POST /messages/:id/forward: the contacts whose tickets get a copy of the message (a text, or a file with its caption). */
+export interface ForwardRequest {
+  contactIds: number[];
+}
+
+/** POST /messages/:id/react: the emoji to react with; "" takes the reaction back. */
+export interface ReactRequest {
+  emoji: string;
+}
+
 /** GET /messages/:ticketId: which page of the history, 1 being the newest. */
 export interface MessagePageQuery {
   pageNumber?: number;

@@ -4,7 +4,15 @@ import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connecti
 import type { DashboardDto } from "./dashboard";
 import type { ContactByNumber, ContactChanges, ContactDto, ContactNameQuery, NewContact } from "./contacts";
 import type { SignedLink } from "./links";
-import type { MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";
+import type {
+  ForwardRequest,
+  MessageDto,
+  MessagePageDto,
+  MessagePageQuery,
+  OutgoingMessage,
+  ReactRequest,
+} from "./messages";
+import type { AgentPresence, ChatPresence, SandboxPresence } from "./presence";
 import type { NewQueue, QueueChanges, QueueDeleteQuery, QueueDto } from "./queues";
 import type { NewQuickAnswer, QuickAnswerChanges, QuickAnswerDto } from "./quick-answers";
 import type { ReportQuery, ReportSummaryDto } from "./reports";
@@ -17,6 +25,8 @@ import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
 import type {
   NewTicket,
   TicketChanges,
+  TicketDraftChanges,
+  TicketDraftDto,
   TicketDto,
   TicketListQuery,
   TicketPageDto,
@@ -48,6 +58,8 @@ export interface ApiRoutes {
   "GET /dashboard": { answer: DashboardDto };
   "GET /messages/:ticketId": { query: MessagePageQuery; answer: MessagePageDto };
   "POST /messages/:id": { body: OutgoingMessage | FormData; answer: { ok: boolean; messages: MessageDto[] } };
+  "POST /messages/:id/forward": { body: ForwardRequest; answer: { ok: boolean; messages: MessageDto[] } };
+  "POST /messages/:id/react": { body: ReactRequest; answer: MessageDto };
   "POST /queue": { body: NewQueue; answer: QueueDto };
   "PUT /queue/:id": { body: QueueChanges; answer: QueueDto };
   "DELETE /queue/:id": { query: QueueDeleteQuery; answer: Done };
@@ -58,6 +70,8 @@ export interface ApiRoutes {
   "POST /sandbox/:whatsappId/read": { body: SandboxRead; answer: Done };
   "POST /sandbox/:whatsappId/reject": { body: SandboxReject; answer: Done };
   "POST /sandbox/:whatsappId/lid-mapping": { body: SandboxLidMapping; answer: Done };
+  "POST /sandbox/:whatsappId/presence": { body: SandboxPresence; answer: Done };
+  "GET /sandbox/:whatsappId/presence": { query: { to: string }; answer: { to: string; state: ChatPresence | null } };
   "POST /schedules": { body: NewSchedule; answer: ScheduleDto };
   "PUT /schedules/:id": { body: ScheduleChanges; answer: ScheduleDto };
   "PUT /settings/:key": { body: SettingValue; answer: SettingDto };
@@ -68,9 +82,14 @@ export interface ApiRoutes {
   "GET /tickets": { query: TicketListQuery; answer: TicketPageDto };
   "POST /tickets": { body: NewTicket; answer: TicketDto };
   "PUT /tickets/:id": { body: TicketChanges; answer: TicketDto };
+  "GET /tickets/drafts": { answer: TicketDraftDto[] };
+  "GET /tickets/:id/draft": { answer: TicketDraftDto };
+  "PUT /tickets/:id/draft": { body: TicketDraftChanges; answer: TicketDraftDto };
+  "DELETE /tickets/:id/draft": { answer: TicketDraftDto };
   "GET /tickets/:id/events": { query: TicketEventQuery; answer: TicketEventPageDto };
   "POST /tickets/:id/snooze": { body: TicketSnooze; answer: TicketDto };
   "DELETE /tickets/:id/snooze": { answer: TicketDto };
+  "POST /tickets/:id/presence": { body: { state: AgentPresence }; answer: { ok: boolean } };
   "POST /users": { body: NewUser; answer: UserDto };
   "PUT /users/:id": { body: UserChanges; answer: UserDto };
   "PUT /users/:id/availability": { body: AvailabilityChoice; answer: UserDto };

@@ -1,6 +1,7 @@
 import type { ConnectionDto } from "./connections";
 import type { ContactDto } from "./contacts";
 import type { MessageDto } from "./messages";
+import type { ChatPresenceDto } from "./presence";
 import type { ChatbotDto, QueueWithChatbotsDto } from "./queues";
 import type { QuickAnswerDto } from "./quick-answers";
 import type { ScheduleDto } from "./schedules";
@@ -99,6 +100,8 @@ export interface ServerEvents {
   ticketEvent: { action: "create"; event: TicketEventDto };
   /** A ticket passed its queue's SLA target (admins only). */
   slaBreach: { ticket: TicketDto; target: SlaTarget };
+  /** The customer of the ticket whose chat is open is typing, recording, online… (its room only). */
+  presence: ChatPresenceDto;
   /** A snoozed ticket of this user's came back to the lists (its user's room only). */
   ticketWoken: { ticket: TicketDto };
   /** The socket is signed in: whose it is and how many seconds its access token has left. */

@@ -89,19 +89,20 @@ export interface TicketDto {
   sla: TicketSla;
 }
 
+/** The SLA target a ticket passed (the `slaBreach` event to admins). */
+export type SlaTarget = "first_response" | "resolution";
+
 /**
  * Where the ticket stands against its queue's SLA targets in the current episode (since its creation or its
  * last reopening). A due time is null when its target is off (0) or no longer running: the first response
  * from the customer's first message until an agent answers, the resolution from the episode's start until
- * the ticket is resolved. `breached`: a target was passed in this episode.
+ * the ticket is resolved. `breached`: a target was passed in this episode, `breachedTargets` which.
  */
-/** The SLA target a ticket passed (the `slaBreach` event to admins). */
-export type SlaTarget = "first_response" | "resolution";
-
 export interface TicketSla {
   firstResponseDueAt: Date | null;
   resolutionDueAt: Date | null;
   breached: boolean;
+  breachedTargets: SlaTarget[];
 }
 
 /** A rating 1–5 the customer gave after the ticket was resolved, with the comment they wrote next, if any. */
@@ -171,6 +172,24 @@ export interface TicketListQuery {
   withUnreadMessages?: boolean;
   /** Only the snoozed tickets (which every other list leaves out). */
   snoozed?: boolean;
+  /** Only the unresolved tickets past their queue's first-response or resolution target. */
+  slaBreached?: boolean;
   queueIds?: number[];
   tags?: number[];
+}
+
+/** The longest draft kept: a message's worth of text as the composer takes it. */
+export const DRAFT_MAX_LENGTH = 4096;
+
+/** A user's unsent text in a ticket's composer (GET/PUT /tickets/:id/draft, GET /tickets/drafts). */
+export interface TicketDraftDto {
+  ticketId: number;
+  /** Empty when there is no draft. */
+  body: string;
+  updatedAt: Date | null;
+}
+
+/** PUT /tickets/:id/draft: the draft's text from now on; empty (or only spaces) deletes it. */
+export interface TicketDraftChanges {
+  body: string;
 }

@@ -75,7 +75,7 @@ export function AppFrame({
           {t("app.title")}
         </a>
         <span className="appbar-spacer" />
-        <Island name="NotificationsBell" props={{ userId: user.id }} />
+        <Island name="NotificationsBell" props={{ userId: user.id, isAdmin: user.profile === "admin" }} />
         <Island
           name="UserMenu"
           props={{ userId: user.id, name: user.name, email: user.email, availability: user.availability }}

@@ -323,6 +323,18 @@ export class FakeWa {
     this.broadcast(node);
   }
 
+  /** The contact types (`composing`), records a voice note (`recording`) or stops (`paused`) in their chat. */
+  chatstate(from: string, state: "composing" | "recording" | "paused") {
+    const child: BinaryNode =
+      state === "recording" ? { tag: "composing", attrs: { media: "audio" } } : { tag: state, attrs: {} };
+    this.broadcast({ tag: "chatstate", attrs: { from: `${from}@s.whatsapp.net` }, content: [child] });
+  }
+
+  /** The contact comes online or leaves (what a presence subscription brings). */
+  presence(from: string, type: "available" | "unavailable") {
+    this.broadcast({ tag: "presence", attrs: { from: `${from}@s.whatsapp.net`, type } });
+  }
+
   /** Sends new routing info, which Baileys saves into its credentials (a `creds.update`). */
   routingInfo(info: Uint8Array) {
     this.broadcast({

@@ -6,6 +6,7 @@ import type {
   MessageEdit,
   NormalizedContact,
   NormalizedMessage,
+  PresenceUpdate,
   Reaction,
   StatusInfo,
 } from "../../../src/channels/types";
@@ -24,6 +25,7 @@ export class RecordingSink implements ChannelSink {
   contacts: NormalizedContact[] = [];
   rejections: { id: string; reason?: string }[] = [];
   history: NormalizedMessage[] = [];
+  presences: PresenceUpdate[] = [];
   private waiters: (() => void)[] = [];
   async onStatus(_id: number, status: ConnectionStatus, info?: StatusInfo) {
     this.statuses.push({ status, info });
@@ -70,6 +72,10 @@ export class RecordingSink implements ChannelSink {
   }
   async onHistory(_id: number, messages: NormalizedMessage[]) {
     this.history.push(...messages);
+    this.poke();
+  }
+  async onPresence(_id: number, presence: PresenceUpdate) {
+    this.presences.push(presence);
     this.poke();
   }
   private poke() {

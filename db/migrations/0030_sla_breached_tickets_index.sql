@@ -1,0 +1,1 @@
+CREATE INDEX `tickets_sla_breached_idx` ON `tickets` (`updated_at`,`id`,`status`,`queue_id`,`user_id`,`unread_messages`,`snoozed_until`) WHERE (first_response_breached = true OR resolution_breached = true) AND status <> 'closed';

@@ -1,0 +1,3 @@
+CREATE INDEX `ticket_events_first_agent_idx` ON `ticket_events` (`at`,`to_user_id`,`to_queue_id`,`from_queue_id`,`kind`) WHERE value = 1 and kind in ('accepted', 'assigned', 'transferred');--> statement-breakpoint
+-- Events recorded before the mark: each ticket's first change that gave it an agent.
+UPDATE ticket_events SET value = 1 WHERE kind IN ('accepted', 'assigned', 'transferred') AND from_user_id IS NULL AND to_user_id IS NOT NULL AND value IS NULL AND NOT EXISTS (SELECT 1 FROM ticket_events earlier WHERE earlier.ticket_id = ticket_events.ticket_id AND earlier.to_user_id IS NOT NULL AND earlier.id < ticket_events.id);
