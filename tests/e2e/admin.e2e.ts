@@ -47,6 +47,8 @@ describe("administration screens", () => {
     const modal = page.locator("dialog.admin-modal");
     await modal.getByLabel("Name", { exact: true }).fill("Front desk");
     expect(await modal.getByLabel("Provider").inputValue()).toBe("sandbox");
+    // The automatic texts start in the interface's language.
+    expect(await modal.getByLabel("Language of automatic texts").inputValue()).toBe("en");
     expect(await modal.getByLabel("Start (weekdays)").inputValue()).toBe("08:00");
     expect(await modal.getByLabel("End (weekdays)").inputValue()).toBe("17:30");
     expect(await modal.getByLabel("Friday").isChecked()).toBe(true);
@@ -65,6 +67,7 @@ describe("administration screens", () => {
       {
         importHistory: true,
         importHistoryDays: 14,
+        language: "en",
       },
     );
     const row = page.locator("tr", { hasText: "Front desk" });
