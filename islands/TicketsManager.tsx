@@ -195,6 +195,7 @@ export default function TicketsManager({
             ticket={reading && ticket.id === selectedId ? { ...ticket, unreadMessages: 0 } : ticket}
             selected={ticket.id === selectedId}
             onAccept={accept}
+            search={tab === "search" ? searchParam : undefined}
           />
         ))}
         {current.failed && <li className="list-empty">{t("errors.generic")}</li>}

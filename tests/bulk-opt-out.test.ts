@@ -3,7 +3,7 @@ import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { contacts, massMessages, optOuts } from "../src/db/tables";
-import { OPT_OUT_CONFIRMATION } from "../src/modules/bulk/opt-out";
+import { autoText } from "../src/i18n/server";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
 const phone = "5511988880001";
@@ -34,7 +34,7 @@ describe("bulk opt-out", () => {
     await ctx.sandbox.inbound(w.id, { from: phone, body: "  sair " });
     expect(await ctx.db.select().from(optOuts)).toMatchObject([{ whatsappId: w.id, number: phone }]);
     expect((await ctx.sandbox.network.outbox(w.id, phone)).map((m) => m.body.replace(/^\u200e/, ""))).toEqual([
-      OPT_OUT_CONFIRMATION,
+      autoText("pt", "optOutConfirmation"),
     ]);
 
     await call(ctx.app, "POST", "/api/bulkMessage", {

@@ -17,6 +17,7 @@ const ticket: Ticket = {
   isBot: false,
   unreadMessages: 0,
   lastMessage: "",
+  preview: null,
   channel: "whatsapp",
   fromHistory: false,
   snoozedUntil: null,

@@ -164,6 +164,29 @@ describe("connections", () => {
     });
   });
 
+  test("language: pt unless given, en or es accepted on create and update, anything else refused", async () => {
+    const { app, admin } = await setup();
+    const created = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha" } });
+    expect(created.json.language).toBe("pt");
+    const english = await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Bravo", language: "en" } });
+    expect(english.json.language).toBe("en");
+    // The default survey is written in the connection's language when it names one.
+    const portuguese = await call(app, "POST", "/api/whatsapp", {
+      token: admin,
+      body: { name: "Charlie", language: "pt" },
+    });
+    expect(portuguese.json.csatMessage).toContain("Como você avalia nosso atendimento?");
+    const changed = await call(app, "PUT", `/api/whatsapp/${created.json.id}`, {
+      token: admin,
+      body: { language: "es" },
+    });
+    expect(changed).toMatchObject({ status: 200, json: { language: "es" } });
+    expect((await call(app, "GET", `/api/whatsapp/${created.json.id}`, { token: admin })).json.language).toBe("es");
+    expect(
+      await call(app, "PUT", `/api/whatsapp/${created.json.id}`, { token: admin, body: { language: "fr" } }),
+    ).toMatchObject({ status: 400, json: { error: "VALIDATION", field: "language" } });
+  });
+
   test("delete: not the default while others exist; logs out first, drops the phone book, tickets lose the connection", async () => {
     const { ctx, app, fake, admin } = await setup();
     const a = (await call(app, "POST", "/api/whatsapp", { token: admin, body: { name: "Alpha" } })).json;

@@ -55,7 +55,7 @@ describe("inbound pipeline", () => {
     ).toBe(true);
   });
 
-  test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); invalid input repeats the menu, once per 3 s burst", async () => {
+  test("replying with an option number moves the ticket to that queue and sends its greeting (not the transfer message); an invalid answer gets the menu again, at most once a minute", async () => {
     const { ctx, token, qs, conn } = await setup();
     await ctx.db
       .update(connections)
@@ -64,13 +64,20 @@ describe("inbound pipeline", () => {
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "Oi" });
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
     expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(1);
-    ctx.clock.advance(3000);
+    ctx.clock.advance(59_000);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
-    expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(2);
+    expect(await outbox(ctx, token, conn.id, "5511988887777")).toHaveLength(1);
+    ctx.clock.advance(1000);
+    await inbound(ctx, token, conn.id, { from: "5511988887777", body: "banana" });
+    const again = await outbox(ctx, token, conn.id, "5511988887777");
+    expect(again.map((m) => m.body)).toEqual([
+      `${LRM}Hello Ana, choose:\n\n*1* - Queue 1\n*2* - Queue 2`.replace("Ana", "5511988887777"),
+      `${LRM}Opção inválida. Responda com o número de uma das opções:\n\nHello 5511988887777, choose:\n\n*1* - Queue 1\n*2* - Queue 2`,
+    ]);
     await inbound(ctx, token, conn.id, { from: "5511988887777", body: "2" });
     const [ticket] = await ticketsOf(ctx);
     expect(ticket!.queueId).toBe(qs[1]!.id);
-    expect(ticket!.unreadMessages).toBe(4);
+    expect(ticket!.unreadMessages).toBe(5);
     const out = await outbox(ctx, token, conn.id, "5511988887777");
     expect(out.at(-1)?.body).toBe(`${LRM}Welcome to queue 2`);
     expect(out.map((m: { body: string }) => m.body).join()).not.toContain("transferred");
@@ -236,18 +243,79 @@ describe("inbound pipeline", () => {
     expect(out.at(-1)?.body).toBe(`${LRM}Connecting you`);
   });
 
-  test("after 3 invalid answers the chatbot stops", async () => {
+  test("after 3 invalid answers in a row the chatbot stops: the ticket waits in its queue for a person, and its history says why", async () => {
     const { ctx, token, qs, conn } = await setup({ queues: 1 });
     await ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id });
     const from = "5511988887777";
     await inbound(ctx, token, conn.id, { from, body: "Oi" });
     const before = (await outbox(ctx, token, conn.id, from)).length;
     for (const body of ["x", "y", "z", "w"]) {
-      ctx.clock.advance(3000);
+      ctx.clock.advance(60_000);
       await inbound(ctx, token, conn.id, { from, body });
     }
+    // x and y get the menu again; z is the third invalid answer: the bot stops, and w gets nothing.
     expect((await outbox(ctx, token, conn.id, from)).length).toBe(before + 2);
-    expect((await ticketsOf(ctx))[0]!.isBot).toBe(false);
+    const [ticket] = await ticketsOf(ctx);
+    expect(ticket).toMatchObject({ isBot: false, status: "pending", queueId: qs[0]!.id, userId: null });
+    const events = await call(ctx.app, "GET", `/api/tickets/${ticket!.id}/events`, { token });
+    expect(events.json.events.at(-1)).toMatchObject({ kind: "bot_stopped", cause: "chatbot", value: 3, actor: null });
+    expect(ctx.hub.named("ticketEvent").at(-1)!.payload.event).toMatchObject({ kind: "bot_stopped" });
+
+    // Resolved, then the customer writes again: the reopened ticket starts over with the bot's menu.
+    await call(ctx.app, "PUT", `/api/tickets/${ticket!.id}`, { token, body: { status: "closed" } });
+    ctx.clock.advance(60_000);
+    const sent = (await outbox(ctx, token, conn.id, from)).length;
+    await inbound(ctx, token, conn.id, { from, body: "Oi de novo" });
+    const out = await outbox(ctx, token, conn.id, from);
+    expect(out).toHaveLength(sent + 1);
+    expect(out.at(-1)!.body).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Voltar para o menu principal`);
+    expect((await ticketsOf(ctx))[0]).toMatchObject({ id: ticket!.id, isBot: true, status: "pending" });
+  });
+
+  test("at the queue menu too, 3 invalid answers in a row stop the bot; a valid answer in between starts the count again", async () => {
+    const { ctx, token, qs, conn } = await setup();
+    await ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id });
+    const from = "5511988887777";
+    await inbound(ctx, token, conn.id, { from, body: "Oi" });
+    for (const body of ["x", "y"]) {
+      ctx.clock.advance(60_000);
+      await inbound(ctx, token, conn.id, { from, body });
+    }
+    ctx.clock.advance(60_000);
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    await inbound(ctx, token, conn.id, { from, body: "#" });
+    expect((await ticketsOf(ctx))[0]!.isBot).toBe(true);
+    for (const body of ["a", "b", "c"]) {
+      ctx.clock.advance(60_000);
+      await inbound(ctx, token, conn.id, { from, body });
+    }
+    const sent = (await outbox(ctx, token, conn.id, from)).length;
+    ctx.clock.advance(60_000);
+    await inbound(ctx, token, conn.id, { from, body: "still there?" });
+    expect(await outbox(ctx, token, conn.id, from)).toHaveLength(sent);
+    expect((await ticketsOf(ctx))[0]).toMatchObject({ isBot: false, queueId: null, status: "pending" });
+  });
+
+  test("the bot's fixed texts and missed calls are written in the connection's language", async () => {
+    const { ctx, token, qs, conn } = await setup();
+    await ctx.db.update(connections).set({ language: "en" }).where(eq(connections.id, conn.id));
+    await ctx.db.insert(chatbots).values({ name: "Sales", greetingMessage: "Sales menu", queueId: qs[0]!.id });
+    const from = "5511988887777";
+    await inbound(ctx, token, conn.id, { from, body: "Oi" });
+    ctx.clock.advance(60_000);
+    await inbound(ctx, token, conn.id, { from, body: "hmm" });
+    await inbound(ctx, token, conn.id, { from, body: "1" });
+    const out = (await outbox(ctx, token, conn.id, from)).map((m) => m.body);
+    expect(out[1]).toStartWith(`${LRM}Invalid option. Reply with the number of one of the options:\n\n`);
+    expect(out.at(-1)).toBe(`${LRM}Welcome to queue 1\n\n*1* - Sales\n\n*#* Back to the main menu`);
+    await ctx.db.update(connections).set({ language: "es" }).where(eq(connections.id, conn.id));
+    await ctx.db.update(settings).set({ value: "disabled" }).where(eq(settings.key, "call"));
+    await inbound(ctx, token, conn.id, { from: "5511955554444", call: "missed" });
+    const log = await ctx.db.select().from(messages).where(eq(messages.mediaType, "call_log"));
+    expect(log[0]!.body).toMatch(/^Llamada de voz\/video perdida a las \d{2}:\d{2}$/);
+    expect((await outbox(ctx, token, conn.id, "5511955554444")).map((m) => m.body)).toEqual([
+      `${LRM}*Mensaje automático:*\nLas llamadas de voz y video están desactivadas en este WhatsApp, por favor envía un mensaje de texto. Gracias`,
+    ]);
   });
 
   test("a missed call is logged in a new pending ticket; with calls disabled the caller gets the auto message once", async () => {

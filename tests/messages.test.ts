@@ -169,7 +169,7 @@ describe("storeMessage", () => {
     });
   });
 
-  test("acks only go up and are published to the chat only; revoke marks deleted", async () => {
+  test("acks only go up; the message's update goes to its chat only, its lists hear the ticks of the shown message; revoke marks deleted", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { ticket } = await seedTicket(ctx, { whatsappId: wa.id });
@@ -185,9 +185,18 @@ describe("storeMessage", () => {
     expect((await updateAck(ctx.deps, wa.id, "m", 3))?.ack).toBe(3);
     expect(await updateAck(ctx.deps, wa.id, "m", 2)).toBeUndefined();
     expect(await updateAck(ctx.deps, wa.id, "unknown", 4)).toBeUndefined();
-    expect(ctx.hub.sent.map((e) => e.room)).toEqual([`ticket:${ticket.id}`]);
+    expect(ctx.hub.named("appMessage").map((e) => e.room)).toEqual([`ticket:${ticket.id}`]);
+    expect(ctx.hub.named("ticket").map((e) => e.payload)).toContainEqual({
+      action: "updateAck",
+      ticketId: ticket.id,
+      messageId: 1,
+      ack: 3,
+    });
     expect((await markRevoked(ctx.deps, wa.id, "m"))?.isDeleted).toBe(true);
-    expect(ctx.hub.sent.at(-1)!.payload).toMatchObject({ action: "update", message: { isDeleted: true, ack: 3 } });
+    expect(ctx.hub.named("appMessage").at(-1)!.payload).toMatchObject({
+      action: "update",
+      message: { isDeleted: true, ack: 3 },
+    });
   });
 });
 

@@ -98,6 +98,42 @@ describe("migrations", () => {
     }
   });
 
+  test("ticket previews are filled in from each ticket's last message a person wrote, skipping automatic, deleted and private ones", () => {
+    const before = migrationsBefore("ticket_previews");
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      const run = (sql: string) => sqliteClient(db).run(sql);
+      run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
+      const message = (id: number, ticket: number, values: string) =>
+        run(
+          `INSERT INTO messages (id, wid, ticket_id, created_at, body, from_me, media_type, file_name, ack, is_deleted, is_private) VALUES (${id}, 'W${id}', ${ticket}, ${id}, ${values})`,
+        );
+      message(1, 1, "'invoice.pdf', 0, 'document', 'invoice.pdf', 0, 0, 0");
+      message(2, 1, "'‎Hello! Choose:', 1, 'chat', NULL, 2, 0, 0");
+      message(3, 2, "'Oi', 0, 'chat', NULL, 0, 0, 0");
+      message(4, 2, "'Already there', 1, 'chat', NULL, 3, 0, 0");
+      message(5, 2, "'oops', 1, 'chat', NULL, 3, 1, 0");
+      message(6, 2, "'note', 0, 'chat', NULL, 0, 0, 1");
+
+      runMigrations(db);
+
+      const previews = sqliteClient(db)
+        .query(
+          "SELECT id, preview_kind k, preview_text t, preview_detail d, preview_from_me me, preview_ack ack, preview_message_id m FROM tickets ORDER BY id",
+        )
+        .all();
+      expect(previews).toEqual([
+        { id: 1, k: "document", t: "", d: "invoice.pdf", me: 0, ack: 0, m: 1 },
+        { id: 2, k: "chat", t: "Already there", d: null, me: 1, ack: 3, m: 4 },
+        { id: 3, k: null, t: "", d: null, me: 0, ack: 0, m: null },
+      ]);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   test("an up-to-date database is left alone: no migration and no foreign key check run on start", () => {
     const db = openDatabase(":memory:");
     runMigrations(db);

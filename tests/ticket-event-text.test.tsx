@@ -33,6 +33,15 @@ const event = (fields: Partial<TicketEvent>): TicketEvent => ({
 
 describe("what a change of the ticket reads as in the chat", () => {
   const en = i18nFor("en").t;
+  test("the chatbot giving up says after how many invalid answers, so the agent knows why the customer waits", () => {
+    const stopped = event({ kind: "bot_stopped", cause: "chatbot", actor: null, value: 3 });
+    expect(ticketEventText(en, stopped)).toBe(
+      "The chatbot stopped after 3 invalid answers: the customer waits for a person",
+    );
+    expect(ticketEventText(i18nFor("pt").t, stopped)).toBe(
+      "O chatbot parou após 3 respostas inválidas: o cliente aguarda um atendente",
+    );
+  });
   test("transfers name where the ticket went and who sent it there", () => {
     const text = (fields: Partial<TicketEvent>) => ticketEventText(en, event(fields));
     expect(text({ from: side({ user: ana }), to: side({ status: "pending", queue: support }) })).toBe(

@@ -6,7 +6,9 @@ import { useFormSave } from "../lib/crud";
 import { useFieldChecks } from "../lib/field-checks";
 import { errorText } from "../lib/errors";
 import { Checkbox, Input, QueueChecks, Select } from "../lib/form";
-import { useT } from "../lib/i18n-context";
+import { useI18n, useT } from "../lib/i18n-context";
+import { isLang } from "../../src/i18n/shared";
+import { CONNECTION_LANGUAGES, type ConnectionLanguage } from "../../src/shared/contracts/connections";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, NewConnection, Queue } from "../../src/shared/contracts";
@@ -34,7 +36,10 @@ export function ConnectionModal({
   onSaved: (c: Connection) => void;
 }) {
   const t = useT();
-  const [form, setForm] = useState(() => initial(connection, t("csat.defaultMessage", { name: "{{name}}" })));
+  const { language } = useI18n();
+  const [form, setForm] = useState(() =>
+    initial(connection, t("csat.defaultMessage", { name: "{{name}}" }), isLang(language) ? language : "pt"),
+  );
   const [queues, setQueues] = useState<Queue[]>([]);
   const [daysError, setDaysError] = useState<string | null>(null);
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name"]);
@@ -104,6 +109,12 @@ export function ConnectionModal({
         )}
       </div>
       <Checkbox label={t("admin.connections.default")} checked={form.isDefault} onChange={set("isDefault")} />
+      <Select
+        label={t("admin.connections.language")}
+        value={form.language}
+        onChange={(v) => set("language")(v as ConnectionLanguage)}
+        options={CONNECTION_LANGUAGES.map((l) => ({ value: l, label: t(`admin.connections.languages.${l}`) }))}
+      />
       {MESSAGES.map(([field, label]) => (
         <Input
           key={field}

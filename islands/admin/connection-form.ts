@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import type { Connection, NewConnection } from "../../src/shared/contracts";
 import type { Provider } from "../../src/shared/contracts/providers";
+import type { ConnectionLanguage } from "../../src/shared/contracts/connections";
 
 export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 export type Day = (typeof DAYS)[number];
@@ -17,9 +18,9 @@ export interface Form extends Required<Omit<NewConnection, Day | "isMultidevice"
 /**
  * Form defaults of a new connection: a real WhatsApp number (the sandbox is picked on purpose, so a number meant for
  * customers never ends up simulated), 08:00–17:30 every day, Monday to Friday on, the satisfaction survey off with
- * `defaultSurvey` (in the interface's language) as its text.
+ * `defaultSurvey` (in the interface's language) as its text, automatic texts in `language` (the interface's).
  */
-export function initial(c: Connection | null, defaultSurvey: string): Form {
+export function initial(c: Connection | null, defaultSurvey: string, language: ConnectionLanguage): Form {
   return {
     name: c?.name ?? "",
     provider: c?.provider ?? "baileys",
@@ -38,6 +39,7 @@ export function initial(c: Connection | null, defaultSurvey: string): Form {
     endWorkHourWeekend: c?.endWorkHourWeekend ?? "17:30",
     importHistory: c?.importHistory ?? false,
     importHistoryDays: String(c?.importHistoryDays ?? 7),
+    language: c?.language ?? language,
     queueIds: c?.queues?.map((q) => q.id) ?? [],
     days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Form["days"],
   };

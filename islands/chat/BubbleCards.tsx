@@ -6,13 +6,9 @@ import { errorText } from "../lib/errors";
 import { Icon } from "../lib/icons";
 import { openTicket } from "../lib/ticket-nav";
 import { toast } from "../lib/toast";
+import { vcardOf } from "../../src/shared/vcard";
 
-/** The name and WhatsApp number a contact card (vCard) carries. */
-export function vcardOf(body: string): { name: string; number: string } {
-  const name = body.match(/^FN:(.*)$/m)?.[1]?.trim() ?? "";
-  const number = body.match(/waid=(\d+)/)?.[1] ?? body.match(/^TEL[^:]*:(.*)$/m)?.[1]?.replace(/\D/g, "") ?? "";
-  return { name, number };
-}
+export { vcardOf };
 
 /** A shared contact: its name and number, and "Chat", which opens a ticket with that number (found or created). */
 export function VcardCard({ body, t }: { body: string; t: TFunction }) {

@@ -28,6 +28,8 @@ export function ticketEventText(t: TFunction, e: TicketEvent): string | null {
       return e.cause === "customer" ? t("chat.history.wokenByCustomer") : by("woken");
     case "rated":
       return e.value != null ? t("chat.history.rated", { rating: e.value }) : null;
+    case "bot_stopped":
+      return t("chat.history.botStopped", { n: e.value ?? 0 });
     default:
       return null;
   }

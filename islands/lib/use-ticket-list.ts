@@ -19,6 +19,14 @@ function matches(t: Ticket, q: TicketListFilter, viewer: TicketListViewer): bool
 
 const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a.updatedAt);
 
+type AckChange = { ticketId?: number; messageId?: number; ack?: number };
+
+/** The row's ticks move on when the message it previews was delivered or read. */
+function withAck(t: Ticket, { ticketId, messageId, ack }: AckChange): Ticket {
+  if (t.id !== ticketId || !t.preview || t.preview.messageId !== messageId || ack == null) return t;
+  return { ...t, preview: { ...t.preview, ack: Math.max(t.preview.ack, ack) } };
+}
+
 /**
  * One paged ticket list that follows the socket: updates move or drop rows, new messages lift them to the top.
  * `initial` is the first page for `q` rendered by the server; it is used instead of fetching that page again.
@@ -104,8 +112,9 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
         return [t, ...prev.filter((p) => p.id !== t.id)].sort(byUpdated);
       });
     };
-    const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number }) => {
+    const offTicket = on("ticket", (p: { action: string; ticket?: Ticket; ticketId?: number } & AckChange) => {
       if (p.action === "update" && p.ticket) upsert(p.ticket);
+      else if (p.action === "updateAck") setTickets((prev) => prev.map((t) => withAck(t, p)));
       else if (p.action === "updateUnread" && p.ticketId != null)
         setTickets((prev) => prev.map((t) => (t.id === p.ticketId ? { ...t, unreadMessages: 0 } : t)));
       else if (p.action === "delete" && p.ticketId != null)

@@ -1,9 +1,9 @@
 import type { Ticket } from "../../src/shared/contracts";
 import { listTime } from "../lib/format";
-import { lastMessageText } from "../lib/last-message";
 import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
 import { DraftLine } from "./DraftLine";
+import { RowPreview } from "./RowPreview";
 import { WaitingMark } from "./WaitingMark";
 
 /** One row of the ticket list: queue colour, avatar, name, time, last message, unread count, tags; pending rows offer accept. */
@@ -11,10 +11,13 @@ export function TicketRow({
   ticket,
   selected,
   onAccept,
+  search,
 }: {
   ticket: Ticket;
   selected: boolean;
   onAccept: (t: Ticket) => void;
+  /** In search results: what was searched, marked in the matching message. */
+  search?: string;
 }) {
   const t = useT();
   const mounted = useMounted();
@@ -42,7 +45,7 @@ export function TicketRow({
         </span>
         <span className="row-bottom">
           <DraftLine ticketId={ticket.id} />
-          <span className="row-last">{lastMessageText(t, ticket.lastMessage)}</span>
+          <RowPreview ticket={ticket} search={search} />
           <WaitingMark ticket={ticket} />
           {ticket.unreadMessages > 0 && (
             <span className="unread" role="img" aria-label={t("tickets.unread", { n: ticket.unreadMessages })}>

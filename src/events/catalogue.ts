@@ -75,6 +75,8 @@ export interface DomainEvents {
   "ticket.updated": { ticket: TicketDto; before?: TicketPlace };
   "ticket.deleted": { ticket: TicketPlace };
   "ticket.read": { ticket: TicketPlace };
+  /** The delivery status of the message a ticket's list row previews rose (the row's ticks). */
+  "ticket.previewAck": { ticket: TicketPlace; messageId: number; ack: number };
   /** The ticket passed its queue's SLA `target` (admins are told). */
   "ticket.slaBreached": { ticket: TicketDto; target: SlaTarget };
   /** A change was recorded in the ticket's history. */

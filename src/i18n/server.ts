@@ -17,3 +17,11 @@ export function resourcesFor(lng: Lang): Resource {
 export function i18nFor(lng: Lang): i18n {
   return instances.get(lng)!;
 }
+
+/** The fixed texts the server writes to customers by itself, each under `auto.` in the locales. */
+export type AutoText = keyof (typeof LOCALES)["en"]["auto"];
+
+/** A fixed text the server writes to customers (chatbot lines, missed calls, notices) in a connection's language. */
+export function autoText(lang: Lang, key: AutoText, values?: Record<string, string>): string {
+  return i18nFor(lang).t(`auto.${key}`, values ?? {});
+}

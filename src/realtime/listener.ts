@@ -109,6 +109,14 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
           { action: "updateUnread", ticketId: p.ticket.id },
         ],
       ];
+    case "ticket.previewAck":
+      return [
+        [
+          [...statusRooms(p.ticket), ...notificationRooms(p.ticket)],
+          "ticket",
+          { action: "updateAck", ticketId: p.ticket.id, messageId: p.messageId, ack: p.ack },
+        ],
+      ];
     case "ticket.event":
       return [[`ticket:${p.event.ticketId}`, "ticketEvent", { action: "create", event: p.event }]];
     case "ticket.slaBreached":

@@ -49,6 +49,8 @@ describe("administration screens", () => {
     // A real number unless the sandbox is picked, as the README's walkthrough does.
     expect(await modal.getByLabel("Provider").inputValue()).toBe("baileys");
     await modal.getByLabel("Provider").selectOption("sandbox");
+    // The automatic texts start in the interface's language.
+    expect(await modal.getByLabel("Language of automatic texts").inputValue()).toBe("en");
     expect(await modal.getByLabel("Start (weekdays)").inputValue()).toBe("08:00");
     expect(await modal.getByLabel("End (weekdays)").inputValue()).toBe("17:30");
     expect(await modal.getByLabel("Friday").isChecked()).toBe(true);
@@ -67,6 +69,7 @@ describe("administration screens", () => {
       {
         importHistory: true,
         importHistoryDays: 14,
+        language: "en",
       },
     );
     const row = page.locator("tr", { hasText: "Front desk" });

@@ -130,7 +130,7 @@ describe("conversation search and emoji", () => {
     await context.close();
   });
 
-  test("at 375 px the search opens from the overflow menu without widening the page, and the composer leaves emoji to the phone's keyboard", async () => {
+  test("at 375 px the search opens from the overflow menu without widening the page, and the composer keeps the emoji button inside its field, as WhatsApp does", async () => {
     const ticketId = await seedLongChat("5511922221111");
     const { context, page, errors } = await openPage(env.browser, { locale: "es-ES", width: 375, height: 740 });
     await logIn(page, env.base, ADMIN);
@@ -149,7 +149,8 @@ describe("conversation search and emoji", () => {
     await input.press("Escape");
 
     await page.locator(".chat-search").waitFor({ state: "detached" });
-    expect(await page.getByRole("button", { name: "Emoji" }).isVisible()).toBe(false);
+    expect(await page.locator(".composer-field").getByRole("button", { name: "Emoji" }).isVisible()).toBe(true);
+    expect(await pageWidth()).toBeLessThanOrEqual(375);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, primaryKey, pgTable, text } from "drizzle-orm/pg-core";
 import { TICKET_EVENT_CAUSES, TICKET_EVENT_KINDS } from "../../shared/contracts/ticket-events";
-import { TICKET_STATUSES } from "../../shared/contracts/tickets";
+import { TICKET_PREVIEW_KINDS, TICKET_STATUSES } from "../../shared/contracts/tickets";
 import { createdAt, date, updatedAt, bool } from "./columns";
 import { connections } from "./connections";
 import { users } from "./users";
@@ -45,6 +45,18 @@ export const tickets = pgTable(
     csatRating: integer("csat_rating"),
     csatComment: text("csat_comment"),
     csatAnsweredAt: date("csat_answered_at"),
+    /**
+     * What the list shows of the last message a person wrote (automatic messages, notes and deleted messages are
+     * skipped): its kind (TICKET_PREVIEW_KINDS), text (message, caption, contact or place name), detail (file name,
+     * voice seconds), whether it was ours and its delivery status. Null kind: nothing written yet.
+     */
+    previewKind: text("preview_kind", { enum: TICKET_PREVIEW_KINDS }),
+    previewText: text("preview_text").notNull().default(""),
+    previewDetail: text("preview_detail"),
+    previewFromMe: bool("preview_from_me").notNull().default(false),
+    previewAck: integer("preview_ack").notNull().default(0),
+    /** The message the preview shows (no foreign key: messages already point at their ticket). */
+    previewMessageId: integer("preview_message_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

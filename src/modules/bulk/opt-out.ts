@@ -3,13 +3,11 @@ import { and, asc, eq } from "drizzle-orm";
 import { optOuts, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { notFound } from "../../errors";
-import { connectionSummaries } from "../connections/lookup";
+import { connectionSummaries, findConnection } from "../connections/lookup";
+import { autoText } from "../../i18n/server";
 import { contactChat } from "../contacts/lookup";
 import { sendTicketText } from "../messages/send";
 import { getSettingsMessage } from "../settings-message/service";
-
-/** Sent to a number once it is on the opt-out list. */
-export const OPT_OUT_CONFIRMATION = "Pronto! Você não receberá mais mensagens em massa deste número.";
 
 /** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
 export async function isOptedOut(db: Db, connectionId: number, number: string): Promise<boolean> {
@@ -48,7 +46,8 @@ export async function handleOptOut(
       ),
   );
   if (added) deps.events.emit("optOut.created", { optOut: added });
-  await sendTicketText(deps, ticket, OPT_OUT_CONFIRMATION, { auto: true });
+  const language = (await findConnection(deps.db, connectionId))?.language ?? "pt";
+  await sendTicketText(deps, ticket, autoText(language, "optOutConfirmation"), { auto: true });
   return true;
 }
 

@@ -7,7 +7,10 @@ export function defaultCsatMessage(lang: Lang): string {
   return i18nFor(lang).t("csat.defaultMessage", { name: "{{name}}" });
 }
 
-/** A new connection without a survey text gets the default one in the language of whoever created it. */
+/**
+ * A new connection without a survey text gets the default one in the language of its automatic texts when it
+ * names one, else in the language of whoever created it.
+ */
 export function withDefaultSurvey(input: ConnectionModel.Create, lang: Lang): ConnectionModel.Create {
-  return input.csatMessage?.trim() ? input : { ...input, csatMessage: defaultCsatMessage(lang) };
+  return input.csatMessage?.trim() ? input : { ...input, csatMessage: defaultCsatMessage(input.language ?? lang) };
 }

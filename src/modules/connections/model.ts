@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
 import { oneOf, str } from "../../http/fields";
-import type { ConnectionChanges, NewConnection } from "../../shared/contracts/connections";
+import { CONNECTION_LANGUAGES, type ConnectionChanges, type NewConnection } from "../../shared/contracts/connections";
 import { FORM_RULES, HOUR_RULE } from "../../shared/validation";
 import { PROVIDERS } from "../../shared/contracts/providers";
 
@@ -38,6 +38,7 @@ export namespace ConnectionModel {
       /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
       importHistory: flag,
       importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
+      language: t.Optional(oneOf(CONNECTION_LANGUAGES)),
       queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
     }),
   );

@@ -4,6 +4,7 @@ import { sendTicketText } from "../messages/send";
 import { findTicket, setBotMode } from "../tickets/records";
 import { applyTicketChanges, TicketMovedOn } from "../tickets/service";
 import { assignWaitingTickets, isWaiting } from "../tickets/assignment";
+import { stopChatbot } from "../tickets/dialogs";
 import type { BotActions } from "./bot";
 
 /** The bot's actions through the messages and tickets services (auto texts; changes with no acting user). */
@@ -28,12 +29,20 @@ export function botActions(deps: AppDeps): BotActions {
         return (await findTicket(deps.db, ticket.id))!;
       }
       if (isBot !== undefined) await setBotMode(deps.db, ticket.id, isBot);
-      const after = (await findTicket(deps.db, ticket.id))!;
-      // The chatbot done: the ticket may now wait for the queue's rule to find it an agent.
-      if (!isWaiting(after)) return after;
-      const given = await assignWaitingTickets(deps, after.queueId!);
-      if (!given.length) return after;
-      return given.find((row) => row.ticket.id === ticket.id)?.ticket ?? (await findTicket(deps.db, ticket.id))!;
+      return await handedToQueue(deps, ticket.id);
+    },
+    async stop(ticket, invalidAnswers) {
+      await stopChatbot(deps, ticket.id, invalidAnswers);
+      await handedToQueue(deps, ticket.id);
     },
   };
+}
+
+/** The chatbot done: the ticket may now wait for the queue's rule to find it an agent; returns it as it is then. */
+async function handedToQueue(deps: AppDeps, ticketId: number): Promise<TicketRow> {
+  const after = (await findTicket(deps.db, ticketId))!;
+  if (!isWaiting(after)) return after;
+  const given = await assignWaitingTickets(deps, after.queueId!);
+  if (!given.length) return after;
+  return given.find((row) => row.ticket.id === ticketId)?.ticket ?? (await findTicket(deps.db, ticketId))!;
 }

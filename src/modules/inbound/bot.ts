@@ -4,7 +4,7 @@ import { queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
 import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
-import { isBackKey, optionNumber, renderMenu } from "./menu";
+import { invalidAnswerMenu, isBackKey, optionNumber, renderMenu } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
 
 /** How the bot acts on a ticket: through the messages and tickets services (auto sends, bot-driven changes). */
@@ -19,12 +19,17 @@ export interface BotActions {
     ticket: TicketRow,
     changes: { queueId?: number | null; userId?: number | null; status?: "open" | "pending"; isBot?: boolean },
   ): Promise<TicketRow | undefined>;
+  /** The bot gives up after `invalidAnswers` invalid answers in a row: the ticket waits for a person (recorded). */
+  stop(ticket: TicketRow, invalidAnswers: number): Promise<void>;
 }
 
 /** The out-of-work message goes out at most once per ticket in this window. */
 export const OUT_OF_WORK_INTERVAL_MS = 5 * 60 * 1000;
-/** After this many invalid answers in a row the chatbot stops and the ticket waits for an agent. */
-const MENU_REPEAT_MS = 3000;
+/** Invalid answers get the current menu again at most once in this window. */
+export const MENU_REPEAT_MS = 60 * 1000;
+/** Lines typed this soon after a menu went out were written before it could be read: they answer nothing. */
+const MENU_BURST_MS = 3000;
+/** After this many invalid answers in a row the chatbot stops and the ticket waits for a person. */
 export const MAX_INVALID_ANSWERS = 3;
 
 type QueueOption = { id: number; name: string; greetingMessage: string };
@@ -32,7 +37,7 @@ type QueueOption = { id: number; name: string; greetingMessage: string };
 /**
  * The bot stage after an inbound 1:1 message was stored: work hours, then the connection's queue
  * menu for tickets without a queue, or the queue's chatbot for tickets in a queue, all with the
- * Recommends. Never runs for groups, own messages, or tickets with an agent.
+ * Recommends. Never runs for groups, own messages, tickets with an agent, or tickets the bot gave up on.
  */
 export async function runBot(
   deps: AppDeps,
@@ -42,7 +47,7 @@ export async function runBot(
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
-  const dialog = await loadDialog(deps.db, ticket.id);
+  const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
@@ -53,8 +58,22 @@ export async function runBot(
     return;
   }
 
+  if (gaveUp(ticket, dialog)) return;
   if (ticket.queueId == null) return queueMenu(deps, actions, connection, ticket, dialog, text);
   if (ticket.isBot) return chatbot(deps, actions, connection, ticket, dialog, text);
+}
+
+/** A dialog of the ticket's earlier life (before it was reopened) does not count: the bot starts over. */
+function ofThisEpisode(ticket: TicketRow, dialog: Dialog | undefined): Dialog | undefined {
+  const started = ticket.episodeStartedAt?.getTime();
+  const sent = dialog?.menuSentAt?.getTime();
+  if (!dialog || started == null || sent == null || sent >= started) return dialog;
+  return { ...dialog, chatbotId: null, invalidCount: 0, menuSentAt: null };
+}
+
+/** The bot stopped after invalid answers and nobody has put the ticket back to it (see stopChatbot). */
+function gaveUp(ticket: TicketRow, dialog: Dialog | undefined): boolean {
+  return !ticket.isBot && (dialog?.invalidCount ?? 0) >= MAX_INVALID_ANSWERS;
 }
 
 /** The queues the connection offers, in id order. */
@@ -68,13 +87,50 @@ async function firstLevel(deps: AppDeps, queueId: number): Promise<ChatbotRow[]>
 }
 
 /** The connection greeting and the numbered queue list (no back line at this level). */
-/** A burst of messages (several lines typed quickly) gets one menu, not one per message. */
-function menuJustSent(deps: AppDeps, dialog: Dialog | undefined): boolean {
-  return !!dialog?.menuSentAt && deps.clock.now() - dialog.menuSentAt.getTime() < MENU_REPEAT_MS;
+function mainMenu(connection: ConnectionRow, list: QueueOption[]): string {
+  return renderMenu(connection.greetingMessage, list, false, connection.language);
 }
 
-function mainMenu(connection: ConnectionRow, list: QueueOption[]): string {
-  return renderMenu(connection.greetingMessage, list, false);
+/** Sends a menu (or greeting) and remembers when, with no invalid answer counted against it yet. */
+async function sendMenu(
+  deps: AppDeps,
+  actions: BotActions,
+  ticket: TicketRow,
+  body: string,
+  chatbotId?: number | null,
+) {
+  await saveDialog(deps.db, ticket.id, {
+    invalidCount: 0,
+    menuSentAt: new Date(deps.clock.now()),
+    ...(chatbotId !== undefined ? { chatbotId } : {}),
+  });
+  await actions.send(ticket, body);
+}
+
+/**
+ * An answer that is none of the menu's options. Before any menu it gets the menu; lines typed right after the menu
+ * answer nothing. Otherwise it counts:
+ * the menu goes again, saying the answer was invalid, at most once a minute, and at the MAX_INVALID_ANSWERS-th in a
+ * row the bot stops.
+ */
+async function invalidAnswer(
+  deps: AppDeps,
+  actions: BotActions,
+  connection: ConnectionRow,
+  ticket: TicketRow,
+  dialog: Dialog | undefined,
+  menu: string,
+) {
+  // The first message of a conversation is no answer: it gets the menu.
+  if (!dialog?.menuSentAt) return await sendMenu(deps, actions, ticket, menu);
+  const now = deps.clock.now();
+  const sentAt = dialog.menuSentAt.getTime();
+  if (now - sentAt < MENU_BURST_MS) return;
+  const invalid = dialog.invalidCount + 1;
+  if (invalid >= MAX_INVALID_ANSWERS) return await actions.stop(ticket, invalid);
+  const repeat = now - sentAt >= MENU_REPEAT_MS;
+  await saveDialog(deps.db, ticket.id, { invalidCount: invalid, ...(repeat ? { menuSentAt: new Date(now) } : {}) });
+  if (repeat) await actions.send(ticket, invalidAnswerMenu(menu, connection.language));
 }
 
 async function queueMenu(
@@ -87,26 +143,21 @@ async function queueMenu(
 ) {
   const list = await connectionQueues(deps, connection.id);
   if (list.length === 0) {
-    if (!dialog?.menuSentAt && connection.greetingMessage.trim()) {
-      await saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
-      await actions.send(ticket, connection.greetingMessage);
-    }
+    if (!dialog?.menuSentAt && connection.greetingMessage.trim())
+      await sendMenu(deps, actions, ticket, connection.greetingMessage);
     return;
   }
   const n = optionNumber(text);
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
-  if (!chosen) {
-    if (menuJustSent(deps, dialog)) return;
-    await saveDialog(deps.db, ticket.id, { menuSentAt: new Date(deps.clock.now()) });
-    await actions.send(ticket, mainMenu(connection, list));
-    return;
-  }
+  if (!chosen) return await invalidAnswer(deps, actions, connection, ticket, dialog, mainMenu(connection, list));
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
   if (!updated) return;
-  await saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
   const options = await firstLevel(deps, chosen.id);
-  const body = options.length ? renderMenu(chosen.greetingMessage, options, true) : chosen.greetingMessage.trim();
-  if (body) await actions.send(updated, body);
+  const body = options.length
+    ? renderMenu(chosen.greetingMessage, options, true, connection.language)
+    : chosen.greetingMessage.trim();
+  if (body) await sendMenu(deps, actions, updated, body, null);
+  else await saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
 }
 
 async function chatbot(
@@ -125,25 +176,16 @@ async function chatbot(
   if (isBackKey(text)) {
     const updated = await actions.change(ticket, { queueId: null, isBot: true });
     if (!updated) return;
-    await clearDialog(deps.db, ticket.id);
-    await actions.send(updated, mainMenu(connection, await connectionQueues(deps, connection.id)));
+    await sendMenu(deps, actions, updated, mainMenu(connection, await connectionQueues(deps, connection.id)), null);
     return;
   }
 
   const n = optionNumber(text);
   const option = n != null ? options[n - 1] : undefined;
   if (!option) {
-    const invalid = (dialog?.invalidCount ?? 0) + 1;
-    if (invalid >= MAX_INVALID_ANSWERS) {
-      await clearDialog(deps.db, ticket.id);
-      await actions.change(ticket, { isBot: false });
-      return;
-    }
-    if (menuJustSent(deps, dialog)) return;
-    await saveDialog(deps.db, ticket.id, { invalidCount: invalid, menuSentAt: new Date(deps.clock.now()) });
     const greeting = node ? node.greetingMessage : ((await findQueue(deps.db, queueId))?.greetingMessage ?? "");
-    await actions.send(ticket, renderMenu(greeting, options, true));
-    return;
+    const menu = renderMenu(greeting, options, true, connection.language);
+    return await invalidAnswer(deps, actions, connection, ticket, dialog, menu);
   }
 
   if (!option.greetingMessage.trim()) {
@@ -156,10 +198,15 @@ async function chatbot(
   if (option.isAgent && option.userId != null)
     current = await actions.change(current, { userId: option.userId, status: "open" });
   if (!current) return;
-  if (next.length) await saveDialog(deps.db, ticket.id, { chatbotId: option.id, invalidCount: 0 });
-  else {
-    await clearDialog(deps.db, ticket.id);
-    if (current.isBot) current = (await actions.change(current, { isBot: false })) ?? current;
-  }
-  await actions.send(current, next.length ? renderMenu(option.greetingMessage, next, true) : option.greetingMessage);
+  if (next.length)
+    return await sendMenu(
+      deps,
+      actions,
+      current,
+      renderMenu(option.greetingMessage, next, true, connection.language),
+      option.id,
+    );
+  await clearDialog(deps.db, ticket.id);
+  if (current.isBot) current = (await actions.change(current, { isBot: false })) ?? current;
+  await actions.send(current, option.greetingMessage);
 }

@@ -1,7 +1,9 @@
 import type { CallEvent } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import { localTime } from "./work-hours";
-import { connectionExists } from "../connections/lookup";
+import { findConnection } from "../connections/lookup";
+import { autoText } from "../../i18n/server";
+import type { ConnectionLanguage } from "../../shared/contracts/connections";
 import { hasMessage } from "../messages/records";
 import { storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
@@ -12,17 +14,14 @@ import type { InboundPipeline } from "./pipeline";
 import { findOrCreateTicket } from "../tickets/find-or-create";
 import { assignReopened } from "../tickets/assignment";
 
-/** The auto message sent to callers when calls are disabled. */
-export const CALLS_DISABLED_TEXT =
-  "*Mensagem Automática:*\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado";
 /** A caller gets the auto message at most once in this window. */
 export const CALL_REPLY_INTERVAL_MS = 10 * 60 * 1000;
 
-/** The missed-call log line, `HH:mm` zero-padded in the configured time zone. */
-export function missedCallText(at: number, timeZone: string): string {
+/** The missed-call log line in the connection's language, `HH:mm` zero-padded in the configured time zone. */
+export function missedCallText(at: number, timeZone: string, lang: ConnectionLanguage = "pt"): string {
   const { minutes } = localTime(at, timeZone);
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `Chamada de voz/vídeo perdida às ${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  return autoText(lang, "missedCall", { time: `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}` });
 }
 
 /**
@@ -41,7 +40,8 @@ export class CallHandler {
 
   async handle(connectionId: number, call: CallEvent): Promise<void> {
     const { deps } = this;
-    if (!(await connectionExists(deps.db, connectionId))) return;
+    const connection = await findConnection(deps.db, connectionId);
+    if (!connection) return;
     // A call already logged was handled: the same event again (received events are handled again after a
     // restart) must not reject or answer the caller twice.
     if (await hasMessage(deps.db, connectionId, call.id)) return;
@@ -68,7 +68,7 @@ export class CallHandler {
         wid: call.id,
         ticketId: ticket.id,
         contactId: contact.id,
-        body: missedCallText(call.at, deps.config.timeZone),
+        body: missedCallText(call.at, deps.config.timeZone, connection.language),
         fromMe: false,
         read: true,
         ack: 1,
@@ -83,7 +83,7 @@ export class CallHandler {
       this.lastReply.set(key, deps.clock.now());
       const fresh = (await findTicket(deps.db, ticket.id))!;
       await this.actions
-        .send(fresh, CALLS_DISABLED_TEXT)
+        .send(fresh, autoText(connection.language, "callsDisabled"))
         .catch((error) => deps.log.warn("call auto message failed", { whatsappId: connectionId, error }));
     });
   }

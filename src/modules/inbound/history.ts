@@ -3,7 +3,9 @@ import type { AppDeps } from "../../deps";
 import { LRM } from "../messages/placeholders";
 import { findConnection } from "../connections/lookup";
 import { storedWids } from "../messages/records";
-import { lastMessageText, storeMessage } from "../messages/store";
+import { storeMessage } from "../messages/store";
+import { shownOf } from "../messages/preview";
+import type { MessageRow } from "../../db/tables";
 import { getSetting } from "../settings/service";
 import { historyTicket } from "../tickets/find-or-create";
 import { findTicket, touchHistoryMessage } from "../tickets/records";
@@ -93,7 +95,7 @@ async function importChat(deps: AppDeps, connectionId: number, chat: NormalizedM
     first.at,
   );
   let stored = 0;
-  let last: NormalizedMessage | undefined;
+  let last: MessageRow | undefined;
   for (const m of fresh) {
     const sender = m.fromMe
       ? null
@@ -107,7 +109,7 @@ async function importChat(deps: AppDeps, connectionId: number, chat: NormalizedM
             })
           : null
         : contact;
-    const { created } = await storeMessage(deps, {
+    const { message, created } = await storeMessage(deps, {
       whatsappId: connectionId,
       wid: m.id,
       ticketId: ticket.id,
@@ -131,16 +133,10 @@ async function importChat(deps: AppDeps, connectionId: number, chat: NormalizedM
     });
     if (!created) continue;
     stored++;
-    last = m;
+    last = message;
   }
   // Messages are in time order and the ticket only moves forward: the last one stored is where it ends.
-  if (last)
-    await touchHistoryMessage(
-      deps.db,
-      ticket.id,
-      lastMessageText({ body: bodyOf(last), mediaType: last.kind }),
-      new Date(last.at),
-    );
+  if (last) await touchHistoryMessage(deps.db, ticket.id, shownOf(last), last.createdAt);
   const row = await findTicket(deps.db, ticket.id);
   if (row) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, row) });
   return stored;

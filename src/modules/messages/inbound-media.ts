@@ -4,7 +4,8 @@ import type { MediaOutcome, OversizedMedia } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { removeMediaFiles } from "../media/files";
-import { replaceLastMessage } from "../tickets/records";
+import { replaceShown } from "../tickets/records";
+import { shownOf } from "./preview";
 import { emitMessageUpdate } from "./store";
 
 /** The text of a message whose media was over the size limit: what it said, then the file's name and size. */
@@ -54,7 +55,7 @@ export async function settleMedia(
       };
     } else if ("oversized" in outcome) {
       changes = { body: withOversizedNote(waiting.body, outcome.oversized), mediaState: "unavailable" };
-      await replaceLastMessage(tx, waiting.ticketId, waiting.body, changes.body!);
+      await replaceShown(tx, waiting.ticketId, waiting.id, shownOf({ ...waiting, ...changes }));
     } else {
       changes = { mediaState: "unavailable" };
     }

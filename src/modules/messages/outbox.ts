@@ -1,4 +1,5 @@
 import { atomically, first } from "../../db/client";
+import { refreshPreview } from "./preview";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
@@ -241,5 +242,6 @@ export async function cancelUnsent(
   if (row.mediaUrl) removeMediaFiles(deps, [row.mediaUrl]);
   const ticket = await findTicket(deps.db, row.ticketId);
   if (ticket) deps.events.emit("message.deleted", { messageId: row.id, ticket });
+  await refreshPreview(deps, row.ticketId, row.id);
   return true;
 }

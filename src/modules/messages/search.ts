@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
@@ -55,13 +55,48 @@ export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
   return db
     .select({ id: messages.id, total: searchSql().windowTotal() })
     .from(messages)
-    .where(
-      and(
-        searchSql().bodyMatchesWithin(db, match, ticketIds),
-        inArray(messages.ticketId, ticketIds),
-        eq(messages.isDeleted, false),
-      ),
-    )
+    .where(matchingIn(db, ticketIds, match))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(HISTORY_SEARCH_LIMIT);
 }
+
+/** The messages of `ticketIds` (not deleted) whose body matches the full-text `match`. */
+function matchingIn(db: Db, ticketIds: number[], match: string) {
+  return and(
+    searchSql().bodyMatchesWithin(db, match, ticketIds),
+    inArray(messages.ticketId, ticketIds),
+    eq(messages.isDeleted, false),
+  );
+}
+
+/**
+ * For a ticket search's page: the newest message of each ticket whose body matches `search` (not deleted), as the
+ * rows show it under the ticket; one query for the whole page.
+ */
+export async function newestMatches(
+  db: Db,
+  ticketIds: number[],
+  search: string,
+): Promise<Map<number, { messageId: number; text: string }>> {
+  const match = bodyMatchQuery(search);
+  const found = new Map<number, { messageId: number; text: string }>();
+  if (!match || !ticketIds.length) return found;
+  const ranked = db
+    .select({
+      id: messages.id,
+      ticketId: messages.ticketId,
+      body: messages.body,
+      rank: sql<number>`row_number() over (partition by ${messages.ticketId} order by ${messages.createdAt} desc, ${messages.id} desc)`.as(
+        "rank",
+      ),
+    })
+    .from(messages)
+    .where(matchingIn(db, ticketIds, match))
+    .as("ranked");
+  const rows = await db.select().from(ranked).where(eq(ranked.rank, 1));
+  for (const r of rows) found.set(r.ticketId, { messageId: r.id, text: stripMark(r.body) });
+  return found;
+}
+
+/** Automatic messages start with an invisible mark the reader has no use for. */
+const stripMark = (body: string) => body.replace(/^\u200e/, "");

@@ -5,10 +5,10 @@ import { messageReactions, messages, type MessageRow, type TicketEventRow } from
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
-import { VOICE_MESSAGE_MARK } from "../../shared/contracts/tickets";
 import { type QuoteFilter, toMessageDtos } from "./dtos";
 import { everyViewerMaySee } from "../tickets/access";
-import { findTicket, replaceLastMessage, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { findTicket, raiseShownAck, replaceShown, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { isAutomatic, refreshPreview, shownOf } from "./preview";
 import { clearDraft } from "../tickets/drafts";
 import { recordFirstResponse } from "../tickets/response-clock";
 import { announceTicketEvents } from "../tickets/history-dtos";
@@ -118,15 +118,15 @@ export async function storeMessage(
       if (ownTransaction) await indexNewMessages(tx);
       if (input.draftOf != null) await clearDraft(tx, input.ticketId, input.draftOf);
       if (input.isPrivate) return { message, created: true, announce: await announcement(db, message) };
-      const last = lastMessageText(input);
+      const shown = isAutomatic(message) ? null : shownOf(message);
       if (input.history) {
-        if (!input.ticketMovedByCaller) await touchHistoryMessage(tx, input.ticketId, last, at);
+        if (!input.ticketMovedByCaller && shown) await touchHistoryMessage(tx, input.ticketId, shown, at);
         return { message, created: true };
       }
       const answers = input.agentId != null;
       const firstResponse = answers ? await recordFirstResponse(tx, input.ticketId, input.agentId!, at) : undefined;
       const effect = countUnread ? "inbound" : answers ? "answer" : "none";
-      await touchLastMessage(tx, input.ticketId, last, new Date(deps.clock.now()), effect);
+      await touchLastMessage(tx, input.ticketId, shown, new Date(deps.clock.now()), effect);
       return { message, created: true, announce: await announcement(db, message), firstResponse };
     },
   );
@@ -187,11 +187,6 @@ const insertMessage = prepared((db) =>
     .prepare(),
 );
 
-/** What the ticket list shows for a message: its text, or the voice mark for audio (whose text is only a file name). */
-export function lastMessageText(input: Pick<StoreMessageInput, "body" | "mediaType">): string {
-  return input.mediaType === "audio" ? VOICE_MESSAGE_MARK : input.body;
-}
-
 /** What a message carries besides its text: its media, the message it quotes and its raw data. */
 function contentOf(input: StoreMessageInput, quoted: MessageRow | undefined) {
   return {
@@ -214,7 +209,7 @@ async function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: St
       .where(eq(messages.id, placeholder.id))
       .returning(),
   ))!;
-  await replaceLastMessage(tx, placeholder.ticketId, placeholder.body, lastMessageText(input));
+  if (!isAutomatic(message)) await replaceShown(tx, placeholder.ticketId, placeholder.id, shownOf(message));
   return { message, created: false, replaced: true };
 }
 
@@ -267,7 +262,10 @@ export async function updateAck(
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid), lt(messages.ack, ack)))
       .returning(),
   );
-  if (row) await emitMessageUpdate(deps, row);
+  if (!row) return undefined;
+  await emitMessageUpdate(deps, row);
+  const ticket = await raiseShownAck(deps.db, row.id, ack);
+  if (ticket) deps.events.emit("ticket.previewAck", { ticket, messageId: row.id, ack });
   return row;
 }
 
@@ -284,7 +282,9 @@ export async function markRevoked(
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid)))
       .returning(),
   );
-  if (row) await emitMessageUpdate(deps, row);
+  if (!row) return undefined;
+  await emitMessageUpdate(deps, row);
+  await refreshPreview(deps, row.ticketId, row.id);
   return row;
 }
 
@@ -301,8 +301,10 @@ export async function applyEdit(
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, edit.id), eq(messages.isDeleted, false)))
       .returning(),
   );
-  if (row) await emitMessageUpdate(deps, row);
-  else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId: connectionId, wid: edit.id });
+  if (row) {
+    await emitMessageUpdate(deps, row);
+    await refreshPreview(deps, row.ticketId, row.id);
+  } else deps.log.info("edit of an unknown or deleted message ignored", { whatsappId: connectionId, wid: edit.id });
   return row;
 }
 

@@ -1,7 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import type { Writer } from "../../db/client";
+import { atomically, first, type Writer } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { ticketDialogs } from "../../db/tables";
+import { ticketDialogs, tickets } from "../../db/tables";
+import type { AppDeps } from "../../deps";
+import { recordTicketEvent } from "./history";
+import { announceTicketEvents } from "./history-dtos";
 
 /** Where the bot stands in a ticket's conversation: menu sent, chatbot node, invalid answers, out-of-work notice. */
 export type Dialog = typeof ticketDialogs.$inferSelect;
@@ -30,4 +33,39 @@ export async function saveDialog(db: Writer, ticketId: number, values: Partial<O
 /** Back to the top of the menus: no chatbot node, no invalid answers. */
 export async function clearDialog(db: Writer, ticketId: number) {
   await db.update(ticketDialogs).set({ chatbotId: null, invalidCount: 0 }).where(eq(ticketDialogs.ticketId, ticketId));
+}
+
+/**
+ * The chatbot gives up on a ticket after `invalidAnswers` invalid answers in a row: the ticket leaves the bot and
+ * waits where it is for a person, and its history says why (`bot_stopped`). The dialog keeps the count, which tells
+ * the bot to stay silent until a person takes the ticket or it returns to the bot.
+ */
+export async function stopChatbot(
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
+  ticketId: number,
+  invalidAnswers: number,
+) {
+  const at = new Date(deps.clock.now());
+  const event = await atomically(deps.db, async (tx) => {
+    await saveDialog(tx, ticketId, { invalidCount: invalidAnswers, chatbotId: null });
+    const row = await first(
+      tx
+        .update(tickets)
+        .set({ isBot: false, updatedAt: sql`${tickets.updatedAt}` })
+        .where(eq(tickets.id, ticketId))
+        .returning(),
+    );
+    if (!row) return undefined;
+    return await recordTicketEvent(tx, {
+      ticketId,
+      kind: "bot_stopped",
+      cause: "chatbot",
+      at,
+      actorUserId: null,
+      before: row,
+      after: row,
+      value: invalidAnswers,
+    });
+  });
+  if (event) await announceTicketEvents(deps, [event]);
 }

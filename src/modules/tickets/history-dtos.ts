@@ -5,6 +5,7 @@ import type { NamedRef, TicketEventDto, TicketEventSide } from "../../shared/con
 import { connectionSummaries } from "../connections/lookup";
 import { queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
+import { HANDING_KINDS } from "./history";
 
 /**
  * Events with the names of the users, queues and connections they name: one query for each of the three,
@@ -42,7 +43,8 @@ export async function toTicketEventDtos(db: Reader, rows: readonly TicketEventRo
     actor: ref(users, row.actorUserId),
     from: side(row.fromStatus, row.fromUserId, row.fromQueueId, row.fromWhatsappId),
     to: side(row.toStatus, row.toUserId, row.toQueueId, row.toWhatsappId),
-    value: row.value,
+    // The mark of a first agent is the reports' own (see recordTicketEvent), not a figure of the change.
+    value: (HANDING_KINDS as readonly string[]).includes(row.kind) ? null : row.value,
   }));
 }
 

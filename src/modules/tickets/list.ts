@@ -11,6 +11,7 @@ import { dayRangeParam } from "./day-range";
 import { ticketSearch } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
+import { newestMatches } from "../messages/search";
 
 export const TICKET_PAGE_SIZE = 40;
 
@@ -64,7 +65,8 @@ export async function listTickets(
   const where = await ticketFilter(db, user, params, timeZone);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (search || (await fewTagged(db, params.tags))) return await listFromSet(db, where, before, offset);
+  if (search) return withSearchMatches(db, await listFromSet(db, where, before, offset), search);
+  if (await fewTagged(db, params.tags)) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
@@ -91,6 +93,16 @@ export async function listTickets(
 }
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
+
+/** Search results show, under each ticket, the newest message that matched rather than its last message. */
+async function withSearchMatches(db: Db, page: TicketPage, search: string): Promise<TicketPage> {
+  const matches = await newestMatches(
+    db,
+    page.tickets.map((t) => t.id),
+    search,
+  );
+  return { ...page, tickets: page.tickets.map((t) => ({ ...t, searchMatch: matches.get(t.id) ?? null })) };
+}
 
 /**
  * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,

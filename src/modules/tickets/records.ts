@@ -1,5 +1,5 @@
 import { atomically, first, lockKey, one, type Reader, type Writer } from "../../db/client";
-import { and, count, countDistinct, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -60,25 +60,58 @@ export async function openTicketIdsOf(db: Reader, userId: number): Promise<numbe
 }
 
 /**
- * A new message became the ticket's last: its text, the activity time `at`, and one more unread message when it
- * counts as unread. Runs in the transaction that stores the message.
- */
-/**
- * What a message does to its ticket besides moving its last message: a customer's (`inbound`) counts as unread and
- * starts the wait for a reply unless one is running; an agent's typed reply (`answer`) ends that wait.
+ * What a message does to its ticket besides moving its time: a customer's (`inbound`) counts as unread and starts
+ * the wait for a reply unless one is running; an agent's typed reply (`answer`) ends that wait.
  */
 export type MessageEffect = "inbound" | "answer" | "none";
 
-/** Moves the ticket's last message and time to the message's, with its effect (see MessageEffect): one update. */
-export async function touchLastMessage(tx: Writer, ticketId: number, body: string, at: Date, effect: MessageEffect) {
-  await touchStatements[effect](tx).run({ ticketId, body, at: storedInstant(at) });
+/** What the list shows of a ticket's last message a person wrote: `lastMessage` and the preview columns. */
+export type TicketShown = Pick<
+  TicketRow,
+  "lastMessage" | "previewKind" | "previewText" | "previewDetail" | "previewFromMe" | "previewAck" | "previewMessageId"
+>;
+
+const SHOWN_COLUMNS = [
+  "lastMessage",
+  "previewKind",
+  "previewText",
+  "previewDetail",
+  "previewFromMe",
+  "previewAck",
+  "previewMessageId",
+] as const satisfies (keyof TicketShown)[];
+
+/** What the list shows when nobody wrote anything yet. */
+export const NOTHING_SHOWN: TicketShown = {
+  lastMessage: "",
+  previewKind: null,
+  previewText: "",
+  previewDetail: null,
+  previewFromMe: false,
+  previewAck: 0,
+  previewMessageId: null,
+};
+
+/**
+ * A new message moves the ticket's time, with its effect (see MessageEffect), and becomes what the list shows
+ * unless `shown` is null (an automatic message): one update, in the transaction that stores the message.
+ */
+export async function touchLastMessage(
+  tx: Writer,
+  ticketId: number,
+  shown: TicketShown | null,
+  at: Date,
+  effect: MessageEffect,
+) {
+  if (shown) await touchStatements[effect](tx).run({ ticketId, at: storedInstant(at), ...shown });
+  else await timeStatements[effect](tx).run({ ticketId, at: storedInstant(at) });
 }
 
-const touch = (db: Writer, effect: MessageEffect) =>
+const touch = (db: Writer, effect: MessageEffect, withShown: boolean) =>
   db
     .update(tickets)
     .set({
-      lastMessage: sql`${sql.placeholder("body")}`,
+      ...(withShown ? Object.fromEntries(SHOWN_COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`])) : {}),
       // Epoch ms, as the column stores it.
       updatedAt: sql`${sql.placeholder("at")}`,
       ...(effect === "inbound"
@@ -92,30 +125,61 @@ const touch = (db: Writer, effect: MessageEffect) =>
     .where(eq(tickets.id, sql.placeholder("ticketId")))
     .prepare();
 const touchStatements = {
-  inbound: prepared((db) => touch(db, "inbound")),
-  answer: prepared((db) => touch(db, "answer")),
-  none: prepared((db) => touch(db, "none")),
+  inbound: prepared((db) => touch(db, "inbound", true)),
+  answer: prepared((db) => touch(db, "answer", true)),
+  none: prepared((db) => touch(db, "none", true)),
+};
+const timeStatements = {
+  inbound: prepared((db) => touch(db, "inbound", false)),
+  answer: prepared((db) => touch(db, "answer", false)),
+  none: prepared((db) => touch(db, "none", false)),
 };
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
-export async function touchHistoryMessage(tx: Writer, ticketId: number, body: string, at: Date) {
-  await touchForward(tx).run({ ticketId, body, at: storedInstant(at) });
+export async function touchHistoryMessage(tx: Writer, ticketId: number, shown: TicketShown, at: Date) {
+  await touchForward(tx).run({ ticketId, at: storedInstant(at), ...shown });
 }
 
 const touchForward = prepared((db) =>
   db
     .update(tickets)
-    .set({ lastMessage: sql`${sql.placeholder("body")}`, updatedAt: sql`${sql.placeholder("at")}` })
+    .set({
+      ...Object.fromEntries(SHOWN_COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`])),
+      updatedAt: sql`${sql.placeholder("at")}`,
+    })
     .where(and(eq(tickets.id, sql.placeholder("ticketId")), lte(tickets.updatedAt, sql`${sql.placeholder("at")}`)))
     .prepare(),
 );
 
-/** A message's text changed: the ticket's last message follows when it still shows the old text. */
-export async function replaceLastMessage(tx: Writer, ticketId: number, was: string, body: string) {
-  await tx
-    .update(tickets)
-    .set({ lastMessage: body })
-    .where(and(eq(tickets.id, ticketId), eq(tickets.lastMessage, was)));
+/**
+ * Shows another message in the list while the ticket shows `messageId` (that one was deleted or changed); returns
+ * the ticket as it is now, or nothing when it shows another message.
+ */
+export async function replaceShown(
+  tx: Writer,
+  ticketId: number,
+  messageId: number,
+  shown: TicketShown,
+): Promise<TicketRow | undefined> {
+  // The ticket keeps its place in the list: only what it shows changes.
+  return await first(
+    tx
+      .update(tickets)
+      .set({ ...shown, updatedAt: sql`${tickets.updatedAt}` })
+      .where(and(eq(tickets.id, ticketId), eq(tickets.previewMessageId, messageId)))
+      .returning(),
+  );
+}
+
+/** The delivery status of the message the list shows rose: returns the ticket when it shows that message. */
+export async function raiseShownAck(tx: Writer, messageId: number, ack: number): Promise<TicketRow | undefined> {
+  return await first(
+    tx
+      .update(tickets)
+      .set({ previewAck: ack, updatedAt: sql`${tickets.updatedAt}` })
+      .where(and(eq(tickets.previewMessageId, messageId), lt(tickets.previewAck, ack)))
+      .returning(),
+  );
 }
 
 /**

@@ -64,6 +64,12 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
       csatRating,
       csatComment,
       csatAnsweredAt,
+      previewKind,
+      previewText,
+      previewDetail,
+      previewFromMe,
+      previewAck,
+      previewMessageId,
       ...row
     }) => {
       const queue = row.queueId != null ? queueRows.get(row.queueId) : undefined;
@@ -73,6 +79,17 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
         csat:
           csatRating != null && csatAnsweredAt
             ? { rating: csatRating, comment: csatComment, answeredAt: csatAnsweredAt }
+            : null,
+        preview:
+          previewKind && previewMessageId != null
+            ? {
+                kind: previewKind,
+                text: previewText,
+                detail: previewDetail,
+                fromMe: previewFromMe,
+                ack: previewAck,
+                messageId: previewMessageId,
+              }
             : null,
         contact: contactMap.get(row.contactId) ?? null,
         user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,

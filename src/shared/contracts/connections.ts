@@ -38,6 +38,8 @@ export interface ConnectionDto {
   sunday: boolean;
   importHistory: boolean;
   importHistoryDays: number;
+  /** The language of its automatic texts (the chatbot's fixed lines, missed calls, notices). */
+  language: ConnectionLanguage;
   createdAt: Date;
   updatedAt: Date;
   queues: { id: number; name: string; color: string; greetingMessage: string }[];
@@ -76,6 +78,8 @@ export interface NewConnection {
   /** Import the chat history the phone sends at pairing: the last `importHistoryDays` days, as closed tickets. */
   importHistory?: boolean;
   importHistoryDays?: number;
+  /** `pt` when left out. */
+  language?: ConnectionLanguage;
   queueIds?: number[];
 }
 

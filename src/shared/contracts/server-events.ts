@@ -93,7 +93,9 @@ export interface ServerEvents {
   ticket:
     | { action: "update"; ticket: TicketDto }
     | { action: "delete"; ticketId: number }
-    | { action: "updateUnread"; ticketId: number };
+    | { action: "updateUnread"; ticketId: number }
+    /** The ticks of the message the ticket's row previews. */
+    | { action: "updateAck"; ticketId: number; messageId: number; ack: number };
   /** A change recorded in the history of the ticket whose chat is open (its room only). */
   ticketEvent: { action: "create"; event: TicketEventDto };
   /** A ticket passed its queue's SLA target (admins only). */

@@ -3,7 +3,7 @@ import type { Wire } from "./wire";
 
 /**
  * What happened to a ticket. `assigned` (to an agent by a rule), `snoozed`, `woken` and `rated` are recorded by
- * the features that bring them; the chat shows every kind but `created`, where its ticket separator stands.
+ * the features that bring them; `bot_stopped`: the chatbot gave up after invalid answers (`value` = how many); the chat shows every kind but `created`, where its ticket separator stands.
  */
 export const TICKET_EVENT_KINDS = [
   "created",
@@ -17,6 +17,7 @@ export const TICKET_EVENT_KINDS = [
   "rated",
   "first_response",
   "sla_breached",
+  "bot_stopped",
 ] as const;
 export type TicketEventKind = (typeof TICKET_EVENT_KINDS)[number];
 
@@ -69,7 +70,10 @@ export interface TicketEventDto {
   actor: NamedRef | null;
   from: TicketEventSide;
   to: TicketEventSide;
-  /** The figure the kind measures: the rating 1–5 of `rated`, the milliseconds waited of `first_response`/`resolved`. */
+  /**
+   * The figure the kind measures: the rating 1–5 of `rated`, the milliseconds waited of `first_response`/`resolved`,
+   * the invalid answers of `bot_stopped`.
+   */
   value: number | null;
 }
 

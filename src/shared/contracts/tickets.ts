@@ -6,6 +6,41 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /** A ticket's `lastMessage` when its last message is a voice note or other audio, in place of the file's name. */
 export const VOICE_MESSAGE_MARK = "🎤";
 
+/** The kinds of message a ticket list row previews, each shown with its own words and icon. */
+export const TICKET_PREVIEW_KINDS = [
+  "chat",
+  "image",
+  "video",
+  "audio",
+  "document",
+  "vcard",
+  "location",
+  "sticker",
+  "call_log",
+] as const;
+export type TicketPreviewKind = (typeof TICKET_PREVIEW_KINDS)[number];
+
+/**
+ * The last message a person wrote in the ticket (the customer, or an agent from the panel or the phone): automatic
+ * messages (menus, greetings, farewells, surveys, out-of-hours notices), private notes and deleted messages are
+ * skipped. `text` is the message, a caption, the shared contact's name or the place's name (maybe empty);
+ * `detail` is a document's file name or a voice message's length in seconds; `ack` the delivery status of our own.
+ */
+export interface TicketPreview {
+  kind: TicketPreviewKind;
+  text: string;
+  detail: string | null;
+  fromMe: boolean;
+  ack: number;
+  messageId: number;
+}
+
+/** In search results: the newest message of the ticket that matched what was searched. */
+export interface TicketSearchMatch {
+  messageId: number;
+  text: string;
+}
+
 /** A ticket as GET /tickets, GET /tickets/:id and the `ticket`/`appMessage` events carry it. */
 export interface TicketDto {
   id: number;
@@ -17,8 +52,15 @@ export interface TicketDto {
   isGroup: boolean;
   isBot: boolean;
   unreadMessages: number;
-  /** The last message's text; for a voice note or other audio, VOICE_MESSAGE_MARK (the list shows it translated). */
+  /**
+   * The text of the last message a person wrote (automatic messages are skipped); for a voice note or other audio,
+   * VOICE_MESSAGE_MARK.
+   */
   lastMessage: string;
+  /** What the list shows of the last message a person wrote (see TicketPreview); null before anyone wrote. */
+  preview: TicketPreview | null;
+  /** Only in GET /tickets with `searchParam`: the newest matching message, when a message matched. */
+  searchMatch?: TicketSearchMatch | null;
   channel: string;
   /** Created closed by the history import to hold a chat's messages from before pairing. */
   fromHistory: boolean;
