@@ -21,6 +21,7 @@ import type {
   ReactionTarget,
   SendOptions,
   StatusInfo,
+  ReadRef,
 } from "./types";
 
 export interface ManagerDeps {
@@ -260,10 +261,8 @@ export class ConnectionManager implements Channels {
     );
   }
 
-  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]) {
-    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
-      d.markRead(connectionId, chatId, isGroup, messageIds),
-    );
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.markRead(connectionId, chatId, isGroup, messages));
   }
 
   deleteForEveryone(connectionId: number, ref: DeleteRef) {
