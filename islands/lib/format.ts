@@ -19,6 +19,11 @@ export function dayLabel(iso: string | number | Date): string {
 /** The app's date and time, as the schedules list shows it and its form takes it. */
 export const DATE_TIME = "dd/MM/yyyy HH:mm";
 
+/** dd/MM/yyyy HH:mm of an instant, in the browser's time zone (call after mount only). */
+export function dateTimeLabel(iso: string | number | Date): string {
+  return format(new Date(iso), DATE_TIME);
+}
+
 /**
  * The local instant a typed date and time names: `dd/MM/yyyy HH:mm` (the app's format; one-digit day, month and
  * hour allowed), or `yyyy-MM-ddTHH:mm` as a browser's date picker gives it; null when it is neither or no such day.
