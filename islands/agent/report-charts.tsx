@@ -130,7 +130,8 @@ export function Heatmap({ heatmap }: { heatmap: number[][] }) {
   return (
     <figure className="chart report-chart">
       <figcaption>{t("agent.reports.heatmap")}</figcaption>
-      <div className="report-scroll">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard scrolls a table wider than the screen once it is focused */}
+      <div className="report-scroll" tabIndex={0}>
         <table className="heatmap">
           <thead>
             <tr>
