@@ -6,6 +6,7 @@ import { authContext } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
 import { canSeeTicket } from "./access";
 import { callUrl } from "./call";
+import { listContactTickets } from "./contact-tickets";
 import { listTicketEvents } from "./history-list";
 import { listTickets } from "./list";
 import { TicketModel } from "./model";
@@ -14,7 +15,7 @@ import { findTicketByPhone } from "./find-by-phone";
 import { snoozeTicket, unsnoozeTicket } from "./snooze";
 import { applyTicketChanges, createTicket, deleteTicket, syncTicketTags } from "./service";
 
-/** /tickets, /ticketfind and /tags/sync. */
+/** /tickets, /contacts/:id/tickets, /ticketfind and /tags/sync. */
 export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
@@ -65,6 +66,11 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       "/tickets/:id/events",
       async ({ user, params, query }) => await listTicketEvents(deps, user, params.id, query),
       { auth: true, params: idParam, query: TicketModel.events },
+    )
+    .get(
+      "/contacts/:id/tickets",
+      async ({ user, params, query }) => await listContactTickets(deps, user, params.id, query),
+      { auth: true, params: idParam, query: TicketModel.contactTickets },
     )
     .get("/tickets/:id/call", async ({ user, params }) => await callUrl(deps, user, params.id), {
       auth: true,

@@ -15,6 +15,8 @@ import type { SettingValue } from "./settings";
 import type { NewTag, TagChanges, TagDto } from "./tags";
 import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
 import type {
+  ContactTicketPageDto,
+  ContactTicketQuery,
   NewTicket,
   TicketChanges,
   TicketDto,
@@ -45,6 +47,7 @@ export interface ApiRoutes {
   "POST /contacts": { body: NewContact; answer: ContactDto };
   "PUT /contacts/:id": { body: ContactChanges; answer: ContactDto };
   "GET /contacts/list": { query: ContactNameQuery; answer: ContactDto[] };
+  "GET /contacts/:id/tickets": { query: ContactTicketQuery; answer: ContactTicketPageDto };
   "GET /dashboard": { answer: DashboardDto };
   "GET /messages/:ticketId": { query: MessagePageQuery; answer: MessagePageDto };
   "POST /messages/:id": { body: OutgoingMessage | FormData; answer: { ok: boolean; messages: MessageDto[] } };
