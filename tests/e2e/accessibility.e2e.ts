@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { first } from "../../src/db/client";
+import { messages, tickets } from "../../src/db/tables";
 import { addSandboxConnection, addTicket, addUser, bootE2E, openPage } from "./boot";
 
 /**
@@ -31,6 +34,18 @@ beforeAll(async () => {
     whatsappId,
     userId: adminId,
     bodies: ["Oi, veja https://example.com/pedido", "*1*"],
+  });
+  // A location the agent sent: own bubbles hold links (the map link) as well as times and ticks.
+  const { contactId } = (await first(env.deps.db.select().from(tickets).where(eq(tickets.id, ticketId))))!;
+  await env.deps.db.insert(messages).values({
+    wid: "own-location",
+    whatsappId,
+    ticketId,
+    contactId,
+    fromMe: true,
+    ack: 3,
+    mediaType: "location",
+    body: "-23.5505,-46.6333",
   });
   await addTicket(env, { name: "Dora Waiting", number: "5511955550002", whatsappId, userId: adminId, unread: true });
   const token = await adminToken();
@@ -154,6 +169,7 @@ describe("accessibility", () => {
     // What opens over a screen: the chat's tag popover, contact drawer and shortcut list, and a confirmation.
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await hydrated(page);
+    expect(await page.locator(".bubble.me a.location-link").count()).toBe(1);
     await page.getByRole("button", { name: "Tags" }).click();
     await page.getByRole("checkbox", { name: "VIP" }).waitFor();
     found.push(...(await auditViews(page, "tag popover")));
