@@ -112,12 +112,18 @@ async function hydrated(page: Page) {
   await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
 }
 
+/** Waits for the transitions a change of width or theme starts (the drawer slides away below 600 px). */
+async function settled(page: Page) {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+}
+
 /** Audits the page as loaded in each theme and width; returns one readable line per violating element. */
 async function auditViews(page: Page, screen: string): Promise<string[]> {
   const found: string[] = [];
   for (const view of VIEWS) {
     await page.emulateMedia({ colorScheme: view.colorScheme });
     await page.setViewportSize({ width: view.width, height: view.height });
+    await settled(page);
     for (const v of await seriousViolations(page))
       for (const node of v.nodes)
         found.push(
@@ -246,6 +252,27 @@ describe("accessibility", () => {
     await page.locator(".tag-editor > .chip", { hasText: "Urgent" }).waitFor();
     await page.keyboard.type("zz");
     await page.locator(".tag-menu", { hasText: "No tag matches." }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test("the ticket search shows its whole placeholder at 1440 and 375 px", async () => {
+    const { context, page, errors } = await openPage(env.browser);
+    await logInAsAdmin(page);
+    await page.getByRole("tab", { name: "Search" }).click();
+    const search = page.getByRole("searchbox", { name: "Search tickets and messages" });
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await settled(page);
+      const room = await search.evaluate((el: HTMLInputElement) => {
+        const style = getComputedStyle(el);
+        const pen = document.createElement("canvas").getContext("2d")!;
+        pen.font = style.font;
+        const inner = el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+        return inner - pen.measureText(el.placeholder).width;
+      });
+      expect(room).toBeGreaterThan(0);
+    }
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -44,7 +44,15 @@ beforeAll(async () => {
   await db.insert(ticketTags).values({ ticketId: resolved, tagId: vip.id });
   await db.insert(messages).values([
     { wid: "rui-1", whatsappId, ticketId: resolved, contactId: rui.id, body: "Quero trocar o pedido" },
-    { wid: "rui-note", whatsappId, ticketId: resolved, contactId: rui.id, body: "troca aprovada", fromMe: true, isPrivate: true },
+    {
+      wid: "rui-note",
+      whatsappId,
+      ticketId: resolved,
+      contactId: rui.id,
+      body: "troca aprovada",
+      fromMe: true,
+      isPrivate: true,
+    },
     { wid: "rui-2", whatsappId, ticketId: open, contactId: rui.id, body: "Oi de novo" },
   ]);
 }, 30_000);
@@ -76,7 +84,9 @@ describe("contact drawer", () => {
     expect(await rows.allInnerTexts()).toEqual([
       expect.stringMatching(new RegExp(`#${open}\\s+In service\\s+\\d\\d:\\d\\d\\s+Sales · Ana Agent`)),
       expect.stringMatching(
-        new RegExp(`#${resolved}\\s+Resolved\\s+\\d\\d/\\d\\d/\\d{4}\\s+Sales · Ana Agent\\s+⭐ Rating 5/5 · 1 private note`),
+        new RegExp(
+          `#${resolved}\\s+Resolved\\s+\\d\\d/\\d\\d/\\d{4}\\s+Sales · Ana Agent\\s+⭐ Rating 5/5 · 1 private note`,
+        ),
       ),
     ]);
     expect(await rows.nth(1).locator("a").getAttribute("aria-current")).toBe("page");
@@ -96,7 +106,9 @@ describe("contact drawer", () => {
     const drawer = await openDrawerOf(page, resolved);
     await drawer.getByRole("button", { name: "Start ticket" }).click();
     await page.waitForURL(`${env.base}/tickets/${open}`);
-    await page.locator(".toast", { hasText: `This contact already has an open ticket: #${open} is open now.` }).waitFor();
+    await page
+      .locator(".toast", { hasText: `This contact already has an open ticket: #${open} is open now.` })
+      .waitFor();
     expect(await samePage(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
