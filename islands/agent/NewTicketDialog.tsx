@@ -32,6 +32,7 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
       title={t("agent.newTicket.title")}
       onClose={onClose}
       onSubmit={submit}
+      okLabel={t("agent.common.ok")}
       busy={busy}
       okDisabled={!picked && !(newName && number.trim())}
     >

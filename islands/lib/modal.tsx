@@ -3,7 +3,8 @@ import { useT } from "./i18n-context";
 
 /**
  * The app's one modal: a native `<dialog>` (focus trap and Escape for free) with a title, a form body and cancel/ok buttons.
- * `variant` picks the screen's look and texts: "agent" (`.modal*`, Cancel/OK) or "admin" (`.admin-modal*`, Cancel/Save, or Close alone without `onSubmit`).
+ * `variant` picks the screen's look and texts: "agent" (`.modal*`) or "admin" (`.admin-modal*`); both say Cancel/Save
+ * (or Close alone without `onSubmit`) unless `okLabel` names the action.
  * A disabled OK says why next to it: `disabledReason`, else "Fill in the required fields". `danger` styles OK as a
  * destructive action (red instead of the primary green).
  */
@@ -75,7 +76,7 @@ export function Modal({
               title={reason ?? undefined}
               aria-describedby={reason ? reasonId : undefined}
             >
-              {okLabel ?? (variant === "admin" ? t("admin.common.save") : t("agent.common.ok"))}
+              {okLabel ?? t(`${variant}.common.save`)}
             </button>
           )}
         </div>

@@ -183,7 +183,7 @@ describe("inbox in the browser", () => {
     const edit = agent.locator("dialog.modal", { hasText: "Edit contact" });
     await edit.locator('#contact-number[placeholder="number unknown"]').waitFor();
     await edit.getByLabel("Name", { exact: true }).fill("Lia Lid");
-    await edit.getByRole("button", { name: "OK" }).click();
+    await edit.getByRole("button", { name: "Save" }).click();
     await agent.waitForSelector("text=Contact saved.");
 
     await page.getByRole("button", { name: "Tell the inbox this LID's number" }).click();
