@@ -8,7 +8,8 @@ import { LocationCard, VcardCard } from "./chat/BubbleCards";
 import { Media, MediaState } from "./chat/BubbleMedia";
 import type { Enlarged } from "./chat/Lightbox";
 
-function Ack({ m, t }: { m: Message; t: TFunction }) {
+/** A message's ticks (clock, sent, delivered, read), also shown on the sandbox's phone. */
+export function Ack({ m, t }: { m: Pick<Message, "ack" | "sendState">; t: TFunction }) {
   const { ack } = m;
   if (m.sendState === "queued" || m.sendState === "sending")
     return (
