@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
@@ -60,7 +60,8 @@ function TagChecklist({ all, chosen, onToggle }: { all: Tag[] | null; chosen: Ta
   const [filter, setFilter] = useState("");
   const field = useRef<HTMLInputElement>(null);
   const loaded = all !== null;
-  useEffect(() => {
+  // Before the list paints, so that what is typed at once goes to the field.
+  useLayoutEffect(() => {
     if (loaded) field.current?.focus();
   }, [loaded]);
   const wanted = filter.trim().toLocaleLowerCase();
