@@ -26,11 +26,13 @@ function typedInField(target: EventTarget | null) {
   return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 }
 
-/** Calls `open` when "?" is pressed outside a text field, anywhere on the page. */
+/** Calls `open` when "?" is pressed outside a text field and outside any open dialog, anywhere on the page. */
 export function useShortcutsKey(open: () => void) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || typedInField(e.target)) return;
+      // Not over another dialog (a confirmation, the contact drawer).
+      if (document.querySelector("dialog[open]")) return;
       e.preventDefault();
       open();
     };
