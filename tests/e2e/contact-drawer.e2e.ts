@@ -90,6 +90,7 @@ describe("contact drawer", () => {
       ),
     ]);
     expect(await rows.nth(1).locator("a").getAttribute("aria-current")).toBe("page");
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, with breaks between the fields, is what is read
     expect(await drawer.locator(".contact-summary").innerText()).toMatch(/Tags\s+VIP\s+Private notes\s+1 private note/);
     await drawer.getByText("Receives bulk messages on every connection.").waitFor();
     await rows.first().locator("a").click();
