@@ -126,6 +126,28 @@ describe("baileys inbound without head-of-line blocking", () => {
     expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
   });
 
+  test("a burst of 100 texts from a contact is stored while it is still arriving, not once it has all been journaled", async () => {
+    const app = await connectedApp();
+    const created = () =>
+      new Set(
+        app.hub
+          .named("appMessage")
+          .flatMap((e) => ("action" in e.payload && e.payload.action === "create" ? [e.payload.message.wid] : [])),
+      ).size;
+    const storedWhenHeld = new Map<string, number>();
+    const hold = Inbox.prototype.hold;
+    const spy = spyOn(Inbox.prototype, "hold").mockImplementation(async function (this: Inbox, ...args) {
+      storedWhenHeld.set(args[0].key.id!, created());
+      return await hold.apply(this, args);
+    });
+    cleanup.push(() => spy.mockRestore());
+    for (let i = 0; i < 100; i++) app.fake.deliver(CUSTOMER, `BURST-${i}`, { conversation: `mensagem ${i}` });
+    await waitFor(() => created() >= 100);
+    // The messages are journaled before their receipts one after another; most of the ones before the last are
+    // stored by the time it comes, instead of all of them waiting for the end of the burst.
+    expect(storedWhenHeld.get("BURST-99")).toBeGreaterThan(50);
+  });
+
   test("a credentials update is saved while a download hangs", async () => {
     const app = await connectedApp();
     const enc = await encryptedStream(Buffer.from("jpeg"), "image");
