@@ -26,6 +26,11 @@ export interface JournalRow {
   event: JournalEvent;
 }
 
+/** A row as written: its event and the payload stored for it. */
+export interface WrittenRow extends JournalRow {
+  payload: string;
+}
+
 /** The events of one Baileys batch that the inbox keeps: everything that becomes a stored message or changes one. */
 export function journalEvents(events: Partial<BaileysEventMap>): JournalEvent[] {
   const out: JournalEvent[] = [];
@@ -54,40 +59,50 @@ export class InboundJournal {
   constructor(private readonly db: Db) {}
 
   /**
-   * Writes the events in one transaction and returns them with their row ids, in order. `replacing` may name, per
-   * event, a row of the connection to overwrite instead of adding one.
+   * Writes the events in one transaction and returns them with their row ids and payloads, in order. `replacing`
+   * may name, per event, a row of the connection to overwrite instead of adding one, with the payload it holds: a
+   * row that already holds the event as it is now is left alone, and when every event is such a row no
+   * transaction is opened.
    */
   async write(
     connectionId: number,
     events: JournalEvent[],
-    replacing: (event: JournalEvent) => number | undefined = () => undefined,
-  ): Promise<JournalRow[]> {
+    replacing: (event: JournalEvent) => WrittenRow | undefined = () => undefined,
+  ): Promise<WrittenRow[]> {
+    const planned = events.map((event) => {
+      const { kind, ...rest } = event;
+      return { event, kind, payload: toEventJson(rest), held: replacing(event) };
+    });
+    const unchanged = (p: (typeof planned)[number]) => p.held !== undefined && samePayload(p.held.payload, p.payload);
+    if (planned.every(unchanged)) return planned.map(({ event, held }) => ({ ...held!, event }));
     return await atomically(this.db, async (tx) => {
-      const rows: JournalRow[] = [];
-      for (const event of events) {
-        const { kind, ...payload } = event;
-        const json = toEventJson(payload);
-        const existing = replacing(event);
-        if (existing !== undefined) {
+      const rows: WrittenRow[] = [];
+      for (const p of planned) {
+        const { event, kind, payload, held } = p;
+        if (unchanged(p)) {
+          rows.push({ ...held!, event });
+          continue;
+        }
+        if (held !== undefined) {
           const updated = await first(
             tx
               .update(inboundJournal)
-              .set({ kind, payload: json })
-              .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, existing)))
+              .set({ kind, payload })
+              .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, held.id)))
               .returning({ id: inboundJournal.id }),
           );
           if (updated) {
-            rows.push({ id: updated.id, event });
+            rows.push({ id: updated.id, event, payload });
             continue;
           }
         }
         const { id } = await one(
           tx
             .insert(inboundJournal)
-            .values({ whatsappId: connectionId, kind, payload: json })
+            .values({ whatsappId: connectionId, kind, payload })
             .returning({ id: inboundJournal.id }),
         );
-        rows.push({ id, event });
+        rows.push({ id, event, payload });
       }
       return rows;
     });
@@ -118,6 +133,11 @@ export class InboundJournal {
         .orderBy(asc(inboundJournal.id))
     ).map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
   }
+}
+
+/** Whether two payloads hold the same event: Baileys may emit a message with its key's fields in another order. */
+function samePayload(a: string, b: string): boolean {
+  return a === b || (a.length === b.length && Bun.deepEquals(JSON.parse(a), JSON.parse(b)));
 }
 
 function decode(kind: string, payload: string): JournalEvent {
