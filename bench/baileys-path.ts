@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { InboundJournal } from "../src/channels/baileys/journal";
 import { composeDeps } from "../src/compose";
-import { closeDatabase, first, one } from "../src/db/client";
+import { closeDatabase, first, one, sqliteClient } from "../src/db/client";
 import { connections } from "../src/db/tables";
 import { createLogger } from "../src/log";
 import { RecordingHub } from "../src/realtime/hub";
@@ -32,6 +32,10 @@ export interface PathRun {
   maxMs: number;
   rate: number;
   cpuUs: number;
+  /** The longest time the event loop did not reach its `setImmediate` callbacks while the texts came in. */
+  stallMs: number;
+  /** Journal rows written per message (contact news included). */
+  journalRows: number;
 }
 
 export async function measureBaileysPath(): Promise<Figure[]> {
@@ -48,7 +52,7 @@ export async function measureBaileysPath(): Promise<Figure[]> {
     },
     {
       id: "P7",
-      what: `Baileys path, 400 texts from 40 new contacts (${contacts.cpuUs.toFixed(0)} µs CPU per message)`,
+      what: `Baileys path, 400 texts from 40 new contacts (${contacts.cpuUs.toFixed(0)} µs CPU and ${contacts.journalRows.toFixed(1)} journal rows per message; longest event-loop stall ${contacts.stallMs.toFixed(0)} ms)`,
       value: contacts.rate,
       unit: "msg/s",
       target: `≥ ${RATE_TARGET}`,
@@ -56,7 +60,7 @@ export async function measureBaileysPath(): Promise<Figure[]> {
     },
     {
       id: "P7",
-      what: `Baileys path, 500 texts from one contact: journal → stored p95 (max ${one.maxMs.toFixed(0)} ms; ${one.rate.toFixed(0)} msg/s)`,
+      what: `Baileys path, 500 texts from one contact: journal → stored p95 (max ${one.maxMs.toFixed(0)} ms; ${one.rate.toFixed(0)} msg/s; longest event-loop stall ${one.stallMs.toFixed(0)} ms)`,
       value: one.p95Ms,
       unit: "ms",
       target: `p95 ≤ ${P95_TARGET_MS}`,
@@ -79,6 +83,26 @@ function watchJournal() {
     return rows;
   };
   return { journaledAt, restore: () => void (InboundJournal.prototype.write = write) };
+}
+
+/** Follows the event loop's turns until `stop`, which answers the longest gap between two. */
+function watchLoop() {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop: () => {
+      running = false;
+      return longest;
+    },
+  };
 }
 
 /** `contacts` new contacts each send `each` texts at once, interleaved; returns what it took to store them. */
@@ -114,12 +138,17 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
       if (event.name === "message.created" && event.payload.message.wid)
         storedAt.set(event.payload.message.wid, performance.now());
     });
+    const loop = watchLoop();
     const cpu = process.cpuUsage();
     const start = performance.now();
     for (let i = 0; i < each; i++)
       for (let c = 0; c < contacts; c++)
         fake.deliver(`55219${String(c).padStart(8, "0")}`, `P7-${c}-${i}`, { conversation: `hello ${c} ${i}` });
     await waitFor(() => storedAt.size >= total, 60_000).catch(() => undefined);
+    const stallMs = loop.stop();
+    const journalRows = (
+      sqliteClient(db).query("SELECT seq FROM sqlite_sequence WHERE name = 'inbound_journal'").get() as { seq: number }
+    ).seq;
     const seconds = (Math.max(...storedAt.values()) - start) / 1000;
     const latencies = [...storedAt].map(([id, at]) => at - (journal.journaledAt.get(id) ?? start));
     return {
@@ -128,6 +157,8 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
       maxMs: Math.max(...latencies),
       rate: storedAt.size / seconds,
       cpuUs: cpuSince(cpu) / total,
+      stallMs,
+      journalRows: journalRows / total,
     };
   } finally {
     journal.restore();

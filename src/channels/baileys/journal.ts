@@ -1,4 +1,5 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import type {
   BaileysEventMap,
   Contact,
@@ -8,7 +9,7 @@ import type {
   WAMessage,
   WAMessageUpdate,
 } from "baileys";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { inboundJournal } from "../../db/tables";
 import { fromEventJson, toEventJson } from "./event-json";
 
@@ -54,6 +55,25 @@ export function journalEvents(events: Partial<BaileysEventMap>): JournalEvent[] 
   return out;
 }
 
+const insertRow = prepared((db) =>
+  db
+    .insert(inboundJournal)
+    .values({
+      whatsappId: sql.placeholder("whatsappId") as unknown as number,
+      kind: sql.placeholder("kind") as unknown as string,
+      payload: sql.placeholder("payload") as unknown as string,
+    })
+    .returning({ id: inboundJournal.id })
+    .prepare(),
+);
+
+const removeRow = prepared((db) =>
+  db
+    .delete(inboundJournal)
+    .where(eq(inboundJournal.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /** The inbound_journal table: every write is its own transaction, synchronous (bun:sqlite). */
 export class InboundJournal {
   constructor(private readonly db: Db) {}
@@ -96,12 +116,7 @@ export class InboundJournal {
             continue;
           }
         }
-        const { id } = await one(
-          tx
-            .insert(inboundJournal)
-            .values({ whatsappId: connectionId, kind, payload })
-            .returning({ id: inboundJournal.id }),
-        );
+        const { id } = (await insertRow(tx).get({ whatsappId: connectionId, kind, payload })) as { id: number };
         rows.push({ id, event, payload });
       }
       return rows;
@@ -109,7 +124,7 @@ export class InboundJournal {
   }
 
   async remove(id: number) {
-    await this.db.delete(inboundJournal).where(eq(inboundJournal.id, id));
+    await removeRow(this.db).run({ id });
   }
 
   /** One row, or undefined once it is handled. */
