@@ -1,5 +1,6 @@
 import { type BinaryNode, extractAddressingContext, isPnUser, type WASocket } from "baileys";
 import type { Logger } from "../../log";
+import { isIgnoredJid } from "./jid";
 
 /**
  * Baileys handles a socket's inbound messages one after another and, before decrypting one, looks up the LID of
@@ -10,6 +11,8 @@ import type { Logger } from "../../log";
  */
 export function lookUpSendersEarly(sock: WASocket, log: Logger) {
   sock.ws.on("CB:message", (node: BinaryNode) => {
+    // Baileys drops what comes from status broadcasts and newsletters without decrypting it.
+    if (isIgnoredJid(node.attrs.from)) return;
     const sender = node.attrs.participant || node.attrs.from;
     if (!sender || !isPnUser(sender) || extractAddressingContext(node).senderAlt) return;
     sock.signalRepository.lidMapping
