@@ -34,6 +34,38 @@ describe("baileys driver and LID-only senders, against the fake WhatsApp server"
     expect(stanza.attrs.to).toBe(`${LID}@lid`);
   });
 
+  test("new senders whose stanzas carry no LID are looked up side by side, not each after the message before was receipted", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const phones = Array.from({ length: 5 }, (_, i) => `551197777000${i}`);
+    const usyncs = () => ctx.fake.sent.filter((n) => n.tag === "iq" && n.attrs.xmlns === "usync").length;
+    const before = usyncs();
+    let atFirstReceipt: number | undefined;
+    ctx.fake.onReceipted = () => void (atFirstReceipt ??= usyncs() - before);
+    // Naming the sender leaves out the LID WhatsApp puts beside a phone number.
+    for (const phone of phones)
+      ctx.fake.deliver(phone, `NEW-${phone}`, { conversation: "oi" }, { from: `${phone}@s.whatsapp.net` });
+    await ctx.sink.until(() => ctx.sink.messages.length === phones.length);
+    expect(atFirstReceipt).toBe(phones.length);
+    expect(usyncs() - before).toBe(phones.length);
+  });
+
+  test("a status update from a new number is not looked up: it is dropped unread", async () => {
+    const ctx = setup();
+    await pair(ctx);
+    const usyncs = () => ctx.fake.sent.filter((n) => n.tag === "iq" && n.attrs.xmlns === "usync").length;
+    const before = usyncs();
+    ctx.fake.deliver(
+      "unused",
+      "STATUS-1",
+      { conversation: "meu status" },
+      { from: "status@broadcast", participant: "5511977770009@s.whatsapp.net" },
+    );
+    ctx.fake.deliver("5511977770008", "AFTER-STATUS", { conversation: "oi" });
+    await ctx.sink.until(() => ctx.sink.messages.find((m) => m.id === "AFTER-STATUS"));
+    expect(usyncs()).toBe(before);
+  });
+
   test("a LID-addressed message that carries the sender's phone number is addressed by the number, with the LID beside it", async () => {
     const conn: ConnectionRef = { id: 1, name: "Main", provider: "baileys" };
     const ctx = setup();
