@@ -111,8 +111,10 @@ export class InboundPipeline {
       const written = await this.commits.run(async (events) => {
         const batch = { ...deps, events };
         if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
+        const chatSender = sender?.id === chatContact.id;
         chatContact = await currentContact(deps, chatContact);
-        if (sender) sender = await currentContact(deps, sender);
+        if (chatSender) sender = chatContact;
+        else if (sender) sender = await currentContact(deps, sender);
         // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot.
         const answer = this.mayAnswerSurvey(message)
           ? await takeSurveyAnswer(batch, { contactId: chatContact.id, whatsappId: connectionId }, message.body)

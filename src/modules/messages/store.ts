@@ -1,7 +1,7 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { messageReactions, messages, type MessageRow, type TicketEventRow } from "../../db/tables";
+import { messageReactions, messages, type MessageRow, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
@@ -126,8 +126,8 @@ export async function storeMessage(
       const answers = input.agentId != null;
       const firstResponse = answers ? await recordFirstResponse(tx, input.ticketId, input.agentId!, at) : undefined;
       const effect = countUnread ? "inbound" : answers ? "answer" : "none";
-      await touchLastMessage(tx, input.ticketId, shown, new Date(deps.clock.now()), effect);
-      return { message, created: true, announce: await announcement(db, message), firstResponse };
+      const ticket = await touchLastMessage(tx, input.ticketId, shown, new Date(deps.clock.now()), effect);
+      return { message, created: true, announce: await announcement(db, message, ticket), firstResponse };
     },
   );
   if (result.replaced) await emitMessageUpdate(deps, result.message);
@@ -140,12 +140,16 @@ export async function storeMessage(
 
 type Announcement = DomainEvents["message.created"];
 
-/** The `message.created` payload of a message just stored, read in its transaction. */
-async function announcement(db: Db, row: MessageRow): Promise<Announcement | undefined> {
-  const ticketRow = await findTicket(db, row.ticketId);
+/**
+ * The `message.created` payload of a message just stored, read in its transaction (`ticketRow`: its ticket as
+ * the store left it, when the caller has it).
+ */
+async function announcement(db: Db, row: MessageRow, ticketRow?: TicketRow): Promise<Announcement | undefined> {
+  ticketRow ??= await findTicket(db, row.ticketId);
   if (!ticketRow) return undefined;
   const ticket = await toTicketDto(db, ticketRow);
-  const [message] = await toMessageDtos(db, [row], roomsMayQuote(db, ticketRow));
+  const known = { contacts: ticket.contact ? [ticket.contact] : [], fresh: true };
+  const [message] = await toMessageDtos(db, [row], roomsMayQuote(db, ticketRow), known);
   return message ? { message, ticket } : undefined;
 }
 
@@ -242,8 +246,12 @@ function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number 
 
 /** Announces a changed message (its chat shows it). */
 export async function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
-  const ticket = await findTicket(deps.db, row.ticketId);
-  const [message] = await toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
+  // The message's ticket is read only for a quote, which is what it decides.
+  const mayQuote: QuoteFilter = async (quotedTicket) => {
+    const ticket = await findTicket(deps.db, row.ticketId);
+    return !!ticket && (await everyViewerMaySee(deps.db, ticket, quotedTicket));
+  };
+  const [message] = await toMessageDtos(deps.db, [row], mayQuote);
   if (message) deps.events.emit("message.updated", { message });
 }
 
