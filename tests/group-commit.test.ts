@@ -1,12 +1,12 @@
 // @engine each
-import { first, openDatabase, sqliteClient } from "../src/db/client";
+import { atomically, closeDatabase, first, openDatabase, sqliteClient } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { messages, tickets } from "../src/db/tables";
+import { messages, tags, tickets } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";
 import { createLogger } from "../src/log";
@@ -183,5 +183,30 @@ describe("inbound messages committed in groups", () => {
     }
     const announced = ctx.hub.named("appMessage").filter((e) => e.payload.action === "create");
     expect(new Set(announced.map((e) => e.payload.message.id)).size).toBe(chats * perChat);
+  });
+
+  test("atomic blocks inside a write share its savepoint: one that fails fails the whole write, even when caught", async () => {
+    const ctx = await makeTestApp();
+    try {
+      const commits = new GroupCommit(ctx.db, ctx.deps.events);
+      const tag = (name: string) => ctx.db.insert(tags).values({ name, color: "#000000" });
+      const failing = commits.run(async () => {
+        await tag("kept-if-alone");
+        await atomically(ctx.db, async () => {
+          await tag("inner");
+          throw new Error("inner block failed");
+        }).catch(() => undefined);
+        return "looked fine";
+      });
+      const other = commits.run(async () => {
+        await atomically(ctx.db, async () => await tag("other"));
+        return "stored";
+      });
+      await expect(failing).rejects.toThrow("inner block failed");
+      expect(await other).toBe("stored");
+      expect((await ctx.db.select().from(tags)).map((t) => t.name)).toEqual(["other"]);
+    } finally {
+      await closeDatabase(ctx.db);
+    }
   });
 });

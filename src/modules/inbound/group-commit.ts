@@ -1,4 +1,4 @@
-import { atomically, type Db } from "../../db/client";
+import { atomically, atomicallyAsOneStep, type Db } from "../../db/client";
 import { withTempStoreInMemory } from "../../db/temp-store";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
@@ -16,7 +16,8 @@ type Emitted = [name: DomainEventName, payload: DomainEvents[DomainEventName]];
 
 /**
  * Group commit: the writes asked for in the same turn of the event loop run one after another in a single
- * transaction, each in its own savepoint, and each caller hears back only once that transaction is committed.
+ * transaction, each in its own savepoint (the atomic blocks inside a write share it: atomicallyAsOneStep), and
+ * each caller hears back only once that transaction is committed.
  * A commit is the dearest step of storing a message; one commit for many keeps every message durable before its
  * caller goes on, at a fraction of the cost.
  *
@@ -83,7 +84,7 @@ export class GroupCommit {
             const emitted: Emitted[] = [];
             const bus = bufferingBus(this.events, emitted);
             try {
-              const value = await atomically(this.db, () => job.write(bus));
+              const value = await atomicallyAsOneStep(this.db, () => job.write(bus));
               outcomes.push({ value, failed: false, emitted });
             } catch (error) {
               outcomes.push({ error, failed: true, emitted: [] });

@@ -4,8 +4,8 @@ import type { ContactRow } from "../../db/tables";
 import { findConnection } from "../connections/lookup";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
-import { isStoredForGood } from "../messages/records";
-import { type StoreMessageInput, storeMessage } from "../messages/store";
+import { isStoredForGood, WAITING } from "../messages/records";
+import { findByWid, type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
 import { type BotActions, runBot } from "./bot";
@@ -110,7 +110,8 @@ export class InboundPipeline {
       // (see GroupCommit); the bot stage runs once this message is durable.
       const written = await this.commits.run(async (events) => {
         const batch = { ...deps, events };
-        if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
+        const existing = (await findByWid(deps.db, connectionId, message.id)) ?? null;
+        if (existing && existing.mediaType !== WAITING) return undefined;
         const chatSender = sender?.id === chatContact.id;
         chatContact = await currentContact(deps, chatContact);
         if (chatSender) sender = chatContact;
@@ -120,7 +121,12 @@ export class InboundPipeline {
           ? await takeSurveyAnswer(batch, { contactId: chatContact.id, whatsappId: connectionId }, message.body)
           : undefined;
         if (answer) {
-          const input = { ...this.storeInput(connectionId, message, answer.ticket.id, sender), read: true };
+          const input = {
+            ...this.storeInput(connectionId, message, answer.ticket.id, sender),
+            read: true,
+            existing,
+            ticketContact: chatContact,
+          };
           const stored = await storeMessage(batch, { ...input, countUnread: false });
           if (answer.event) await announceTicketEvents(batch, [answer.event]);
           return { ticket: answer.ticket, stored, surveyAnswer: true };
@@ -130,9 +136,14 @@ export class InboundPipeline {
           whatsappId: connectionId,
           isGroup: message.isGroup,
           cause: message.fromMe ? "phone" : "customer",
+          contact: chatContact,
         });
         if (ticket.snoozedUntil && !message.fromMe) await wakeTicket(batch, ticket.id, "customer");
-        const stored = await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender));
+        const stored = await storeMessage(batch, {
+          ...this.storeInput(connectionId, message, ticket.id, sender),
+          existing,
+          ticketContact: chatContact,
+        });
         return { ticket, change, stored };
       });
       if (!written) return;

@@ -4,6 +4,7 @@ import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
+import type { ContactSummary } from "../contacts/lookup";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
@@ -30,11 +31,12 @@ const FALLBACK_WINDOW_S = 7200;
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  * A reopen or a creation goes into the ticket's history as made by `cause` (the customer writing, a schedule…),
- * and is announced once committed.
+ * and is announced once committed. `contact`: the contact of `contactId`, when the caller read it in the same
+ * transaction.
  */
 export async function findOrCreateTicket(
   deps: AppDeps,
-  { cause, ...key }: TicketLookup & { cause: TicketEventCause },
+  { cause, contact, ...key }: TicketLookup & { cause: TicketEventCause; contact?: ContactSummary },
 ): Promise<FoundTicket> {
   const found = await atomically(deps.db, async (tx) => {
     // Nodes sharing a database take turns per contact, as SQLite's single writer makes them.
@@ -79,7 +81,10 @@ export async function findOrCreateTicket(
   });
   // A ticket that (re)entered the lists is announced to them; its reopen also to its open chats (no chat of a
   // new ticket can be open yet).
-  if (found.change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket) });
+  if (found.change) {
+    const known = { contacts: contact ? [contact] : [], created: found.change === "created" };
+    deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket, known) });
+  }
   if (found.event) await announceTicketEvents(deps, [found.event]);
   return { ticket: found.ticket, change: found.change };
 }
