@@ -24,7 +24,8 @@ import { assignReopened } from "../tickets/assignment";
 import { wakeTicket } from "../tickets/snooze";
 import { takeSurveyAnswer } from "../tickets/csat";
 import { announceTicketEvents } from "../tickets/history-dtos";
-import { handleOptOut } from "../bulk/opt-out";
+import { isOptOutKeyword, optOut } from "../bulk/opt-out";
+import { optOutKeywords } from "../settings-message/service";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
 
@@ -52,12 +53,14 @@ export class InboundPipeline {
   /** A chat's messages, by the address they came from, in the order they arrived. */
   private readonly arrivals = new KeyedLanes<string>();
   private readonly commits: GroupCommit;
+  private readonly optOutKeywords: (connectionId: number) => Promise<string>;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly actions: BotActions,
   ) {
     this.commits = new GroupCommit(deps.db, deps.events, indexNewRows);
+    this.optOutKeywords = optOutKeywords(deps);
   }
 
   /**
@@ -154,8 +157,8 @@ export class InboundPipeline {
       if (!stored.created && !stored.replaced) return;
       const fresh = (await findTicket(deps.db, ticket.id))!;
       try {
-        if (chatContact.number && (await handleOptOut(deps, connectionId, fresh, chatContact.number, message.body)))
-          return;
+        if (chatContact.number && isOptOutKeyword(await this.optOutKeywords(connectionId), message.body))
+          return await optOut(deps, connectionId, fresh, chatContact.number);
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
       } catch (error) {
         deps.log.error("bot stage failed", { whatsappId: connectionId, ticketId: ticket.id, error });
