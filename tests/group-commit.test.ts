@@ -105,16 +105,40 @@ describe("group commit", () => {
     const { db, commits } = deferredDb();
     const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
-    const during = await commits.run(async () => tempStore());
-    expect(during).toBe(2);
+    const during = await Promise.all([commits.run(async () => tempStore()), commits.run(async () => tempStore())]);
+    expect(during).toEqual([2, 2]);
     expect(tempStore()).toBe(before);
     // A batch that fails puts it back too.
+    const failing = commits.run(async () => {
+      throw new Error("refused");
+    });
+    await commits.run(async () => undefined);
+    await expect(failing).rejects.toThrow("refused");
+    expect(tempStore()).toBe(before);
+  });
+
+  test("a write alone in its batch is the transaction itself: no savepoint, rolled back whole when it throws", async () => {
+    const { db, commits, heard, rows } = deferredDb();
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
+    const statements: string[] = [];
+    const exec = sqliteClient(db).exec.bind(sqliteClient(db));
+    sqliteClient(db).exec = ((sql: string) => {
+      statements.push(sql);
+      return exec(sql);
+    }) as typeof exec;
     await expect(
-      commits.run(async () => {
+      commits.run(async (events) => {
+        sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (1, 1)");
+        events.emit(anEvent.name, anEvent.payload);
         throw new Error("refused");
       }),
     ).rejects.toThrow("refused");
-    expect(tempStore()).toBe(before);
+    expect(
+      await commits.run(async () => sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (2, 1)")),
+    ).toBeTruthy();
+    expect(rows().map((r) => r.id)).toEqual([2]);
+    expect(heard).toEqual([]);
+    expect(statements.filter((sql) => /SAVEPOINT|PRAGMA/i.test(sql))).toEqual([]);
   });
 
   test("beforeCommit runs once per batch inside its transaction, after every write", async () => {

@@ -75,6 +75,7 @@ export class GroupCommit {
   }
 
   private async commit(batch: Job[]) {
+    if (batch.length === 1) return await this.commitAlone(batch[0]!);
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
     try {
       // Each write is a savepoint: see withTempStoreInMemory.
@@ -103,6 +104,26 @@ export class GroupCommit {
       if (outcome.failed) job.reject(outcome.error);
       else job.resolve(outcome.value);
     });
+  }
+
+  /**
+   * A write alone in its batch is the whole transaction: no savepoint (two round trips on PostgreSQL) is needed
+   * to roll it back alone, the transaction's rollback does.
+   */
+  private async commitAlone(job: Job) {
+    const emitted: Emitted[] = [];
+    let value: unknown;
+    try {
+      await atomicallyAsOneStep(this.db, async () => {
+        value = await job.write(bufferingBus(this.events, emitted));
+        await this.beforeCommit?.(this.db);
+      });
+    } catch (error) {
+      job.reject(error);
+      return;
+    }
+    for (const [name, payload] of emitted) this.events.emit(name, payload);
+    job.resolve(value);
   }
 }
 
