@@ -19,7 +19,7 @@ import {
 import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
 import { KeyedLanes } from "../../shared/lanes";
-import { findOrCreateTicket } from "../tickets/find-or-create";
+import { findOrCreateTicket, lockedActiveTicket } from "../tickets/find-or-create";
 import { assignReopened } from "../tickets/assignment";
 import { wakeTicket } from "../tickets/snooze";
 import { takeSurveyAnswer } from "../tickets/csat";
@@ -119,10 +119,14 @@ export class InboundPipeline {
         chatContact = await currentContact(deps, chatContact);
         if (chatSender) sender = chatContact;
         else if (sender) sender = await currentContact(deps, sender);
-        // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot.
-        const answer = this.mayAnswerSurvey(message)
-          ? await takeSurveyAnswer(batch, { contactId: chatContact.id, whatsappId: connectionId }, message.body)
-          : undefined;
+        const chat = { contactId: chatContact.id, whatsappId: connectionId };
+        const active = (await lockedActiveTicket(deps.db, chat)) ?? null;
+        // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot. A chat
+        // with an open or waiting ticket answers no survey.
+        const answer =
+          !active && this.mayAnswerSurvey(message)
+            ? await takeSurveyAnswer(batch, chat, message.body, { lockedWithoutActive: true })
+            : undefined;
         if (answer) {
           const input = {
             ...this.storeInput(connectionId, message, answer.ticket.id, sender),
@@ -135,11 +139,11 @@ export class InboundPipeline {
           return { ticket: answer.ticket, stored, surveyAnswer: true };
         }
         const { ticket, change } = await findOrCreateTicket(batch, {
-          contactId: chatContact.id,
-          whatsappId: connectionId,
+          ...chat,
           isGroup: message.isGroup,
           cause: message.fromMe ? "phone" : "customer",
           contact: chatContact,
+          active,
         });
         if (ticket.snoozedUntil && !message.fromMe) await wakeTicket(batch, ticket.id, "customer");
         const stored = await storeMessage(batch, {

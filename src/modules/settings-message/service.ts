@@ -21,12 +21,11 @@ export function optOutKeywords(deps: Pick<AppDeps, "db" | "events">): (connectio
   return keptReads(
     deps.events,
     async (connectionId: number) => (await getSettingsMessage(deps.db, connectionId))?.optOut ?? "",
-    (event) =>
-      event.name === "bulkSettings.updated"
-        ? event.payload.setting.whatsappId
-        : event.name === "connection.deleted"
-          ? event.payload.connectionId
-          : undefined,
+    (event) => {
+      if (event.name === "bulkSettings.updated") return event.payload.setting.whatsappId;
+      if (event.name === "connection.deleted") return event.payload.connectionId;
+      return undefined;
+    },
   );
 }
 
