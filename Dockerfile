@@ -2,7 +2,11 @@
 FROM oven/bun:1.4.5 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN bun install --frozen-lockfile --ignore-scripts || npm ci --ignore-scripts
+# Installed without the packages' install scripts. The `bun` devDependency (the host's test runner) links
+# node_modules/.bin/bun to a placeholder that only its skipped install script replaces, and `bun run` puts
+# node_modules/.bin first on PATH: the links are removed so the scripts below run this image's own Bun.
+RUN bun install --frozen-lockfile --ignore-scripts \
+  && rm -f node_modules/.bin/bun node_modules/.bin/bunx
 COPY . .
 RUN bun run compile
 
@@ -12,10 +16,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends tzdata ca-certi
   && rm -rf /var/lib/apt/lists/* \
   && groupadd --system --gid 65532 zapdesk \
   && useradd --system --uid 65532 --gid zapdesk --home-dir /data --no-create-home --shell /usr/sbin/nologin zapdesk \
-  && mkdir -p /data && chown zapdesk:zapdesk /data && chmod 700 /data
+  && mkdir -p /data /media && chown zapdesk:zapdesk /data /media && chmod 700 /data /media
 COPY --from=build /app/dist/zapdesk /usr/local/bin/zapdesk
 ENV DATA_DIR=/data PORT=8080 HOST=0.0.0.0 TZ=UTC
-# A named volume copies this directory's owner the first time it is mounted, so the server can write to it.
+# A new named volume takes the owner of the directory it is mounted on, so the server can write to it:
+# /data, and /media where nodes sharing a database mount their shared media volume (MEDIA_DIR=/media).
 VOLUME /data
 EXPOSE 8080
 USER zapdesk

@@ -6,15 +6,38 @@ import { parseTrustProxy } from "../src/config";
 const ROOT = join(import.meta.dir, "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-/** The Dockerfile's instructions after its last FROM (the image that runs), with continuation lines joined. */
-function runtimeStage(): { op: string; args: string }[] {
+type Instruction = { op: string; args: string };
+
+/** The Dockerfile's stages, each its instructions from its FROM on, with continuation lines joined. */
+function stages(): Instruction[][] {
   const lines = read("Dockerfile")
     .replace(/\\\n/g, " ")
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"));
-  const stage = lines.slice(lines.findLastIndex((l) => /^FROM\s/i.test(l)));
-  return stage.map((l) => ({ op: l.split(/\s+/)[0]!.toUpperCase(), args: l.replace(/^\S+\s*/, "") }));
+  const all: Instruction[][] = [];
+  for (const line of lines) {
+    const instruction = { op: line.split(/\s+/)[0]!.toUpperCase(), args: line.replace(/^\S+\s*/, "") };
+    if (instruction.op === "FROM") all.push([]);
+    all.at(-1)?.push(instruction);
+  }
+  return all;
+}
+
+/** The stage after the last FROM: the image that runs. */
+const runtimeStage = () => stages().at(-1)!;
+
+/** The directories the image creates for its runtime user, and that user's name. */
+function ownedByRuntimeUser(): { user: string; dirs: string[] } {
+  const stage = runtimeStage();
+  const user = stage.filter((i) => i.op === "USER").at(-1)!.args;
+  const run = stage.filter((i) => i.op === "RUN").map((i) => i.args);
+  const dirs = run
+    .flatMap((r) => r.split("&&"))
+    .map((command) => command.trim().split(/\s+/))
+    .filter((words) => words[0] === "chown" && words[1]?.split(":")[0] === user)
+    .flatMap((words) => words.slice(2));
+  return { user, dirs };
 }
 
 describe("Docker image", () => {
@@ -37,11 +60,68 @@ describe("Docker image", () => {
     expect(all("ENTRYPOINT")).toEqual(['["zapdesk"]']);
   });
 
+  test("the build stage installs from the lockfile alone and runs its scripts with the image's own Bun", () => {
+    const build = stages()[0]!
+      .filter((i) => i.op === "RUN")
+      .map((i) => i.args);
+    const install = build.find((r) => /\bbun install\b/.test(r))!;
+    expect(install).toContain("--frozen-lockfile");
+    // A fallback would hide a broken install (and npm is not in the Bun image).
+    expect(install).not.toContain("||");
+    // `--ignore-scripts` leaves the bun package's placeholder at node_modules/.bin/bun, first on `bun run`'s PATH.
+    expect(install).toMatch(/--ignore-scripts/);
+    expect(install).toMatch(/rm -f node_modules\/\.bin\/bun node_modules\/\.bin\/bunx/);
+    expect(build.findIndex((r) => r.includes("bun run compile"))).toBeGreaterThan(build.indexOf(install));
+  });
+
   test("has time zone data and a .dockerignore that keeps local data and modules out", () => {
     expect(all("RUN").join(" ")).toContain("tzdata");
     const ignored = read(".dockerignore").split("\n");
     for (const entry of ["node_modules", "data", ".git"]) expect(ignored).toContain(entry);
   });
+});
+
+describe("compose files", () => {
+  type Service = { image?: string; build?: string; volumes?: string[]; environment?: Record<string, string> };
+  type Compose = { services: Record<string, Service>; volumes?: Record<string, unknown> };
+  const files = ["docker-compose.yml", "deploy/docker-compose.cluster.yml"];
+  const parse = (file: string) => Bun.YAML.parse(read(file)) as Compose;
+  const zapdeskServices = (compose: Compose) =>
+    Object.entries(compose.services).filter(([, service]) => service.image === "zapdesk:latest");
+  const imageEnv = Object.fromEntries(
+    runtimeStage()
+      .filter((i) => i.op === "ENV")
+      .flatMap((i) => i.args.split(/\s+/).map((pair) => pair.split("=") as [string, string])),
+  );
+
+  test.each(files)("%s parses, builds the project's Dockerfile and declares every named volume it mounts", (file) => {
+    const compose = parse(file);
+    const servers = zapdeskServices(compose);
+    expect(servers.length).toBeGreaterThan(0);
+    for (const [, service] of servers)
+      expect(readFileSync(join(ROOT, file, "..", service.build!, "Dockerfile"))).toBeTruthy();
+    for (const service of Object.values(compose.services))
+      for (const mount of service.volumes ?? []) {
+        const source = mount.split(":")[0]!;
+        if (!source.startsWith(".") && !source.startsWith("/"))
+          expect(Object.keys(compose.volumes ?? {})).toContain(source);
+      }
+  });
+
+  test.each(files)(
+    "%s mounts Zapdesk's volumes only on directories the image creates for its user, and keeps DATA_DIR and MEDIA_DIR on them",
+    (file) => {
+      const { dirs } = ownedByRuntimeUser();
+      for (const [, service] of zapdeskServices(parse(file))) {
+        const targets = (service.volumes ?? []).map((mount) => mount.split(":")[1]!);
+        // A new volume takes the owner of the directory it is mounted on: any other would be root's.
+        for (const target of targets) expect(dirs).toContain(target);
+        const env = { ...imageEnv, ...service.environment };
+        const written = [env.DATA_DIR!, env.MEDIA_DIR ?? `${env.DATA_DIR}/media`];
+        for (const dir of written) expect(targets.some((t) => dir === t || dir.startsWith(`${t}/`))).toBe(true);
+      }
+    },
+  );
 });
 
 describe("deploy recipes", () => {
