@@ -1,5 +1,5 @@
 import { version } from "../package.json";
-import { loadConfig } from "./config";
+import { loadConfig, readConfig } from "./config";
 import { backup, restore } from "./ops/backup";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
@@ -60,14 +60,14 @@ export async function runCommand(
       case "backup": {
         const out = value("--out");
         if (!out) return usage(io, "backup needs --out FILE");
-        await backup(loadConfig(env), out, { withMedia: flag("--with-media") });
+        await backup(readConfig(env), out, { withMedia: flag("--with-media") });
         io.out(`backup written to ${out}`);
         return 0;
       }
       case "restore": {
         const file = rest.find((a) => !a.startsWith("--"));
         if (!file) return usage(io, "restore needs the backup FILE");
-        restore(loadConfig(env), file, { force: flag("--force") });
+        restore(readConfig(env), file, { force: flag("--force") });
         io.out(`restored ${file}; start the server to use it`);
         return 0;
       }

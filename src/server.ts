@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { runCommand } from "./cli";
 import { loadConfig } from "./config";
+import { startupFailure } from "./data-dirs";
 import { composeDeps } from "./compose";
 import { systemClock } from "./shared/clock";
 import { scheduleAutoClose } from "./modules/tickets/auto-close";
@@ -87,5 +88,10 @@ async function main() {
 // Everything the process creates (database, WAL, media, secrets, backups) is private to its user.
 process.umask(0o077);
 const code = await runCommand(process.argv.slice(2));
-if (code === null) await main();
-else process.exit(code);
+if (code !== null) process.exit(code);
+await main().catch((error) => {
+  const line = startupFailure(error);
+  if (!line) throw error;
+  console.error(line);
+  process.exit(1);
+});

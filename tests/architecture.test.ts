@@ -124,6 +124,7 @@ const FLOORS: string[][] = [
     "src/errors.ts",
     "src/paths.ts",
     "src/private-files.ts",
+    "src/data-dirs.ts",
     "src/process-guards.ts",
   ],
   ["src/events/", "src/channels/", "src/realtime/", "src/jobs/", "src/http/", "src/ops/"],

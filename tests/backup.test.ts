@@ -201,6 +201,31 @@ describe("command line", () => {
     expect(await runCommand(["restore"], {}, io())).toBe(2);
   });
 
+  test("a command that fails or only reads creates no DATA_DIR, media folder or secrets", async () => {
+    const dataDir = join(tempDir(), "data");
+    const env = { DATA_DIR: dataDir };
+    expect(await runCommand(["--version"], env, io())).toBe(0);
+    expect(await runCommand(["--help"], env, io())).toBe(0);
+    expect(await runCommand(["backup", "--with-media"], env, io())).toBe(2);
+    const failed = io();
+    expect(await runCommand(["backup", "--out", join(tempDir(), "b.sqlite")], env, failed)).toBe(1);
+    expect(failed.lines.join("\n")).toContain(`no database at ${join(dataDir, "zapdesk.sqlite")}`);
+    expect(await runCommand(["restore", join(tempDir(), "missing.tar")], env, io())).toBe(1);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test("a backup reads the data without writing to it: no secrets or media folder appear", async () => {
+    const { ctx, dataDir } = await fileApp();
+    await createUser(ctx);
+    rmSync(join(dataDir, "media"), { recursive: true });
+    const before = readdirSync(dataDir).sort();
+    const out = join(tempDir(), "b.sqlite");
+    expect(await runCommand(["backup", "--out", out], { DATA_DIR: dataDir }, io())).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+    expect(before).not.toContain("secrets.json");
+  });
+
   test("healthcheck exits 0 when /health answers on PORT and 1 when nothing listens", async () => {
     const server = Bun.serve({
       port: 0,

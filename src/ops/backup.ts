@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Config } from "../config";
+import { prepareDataDir } from "../data-dirs";
 import { extractTar, isTar, TarWriter } from "./tar";
 
 const DB_ENTRY = "zapdesk.sqlite";
@@ -56,6 +57,7 @@ export function restore(
   if (!opts.force && hasUsers(config.databasePath)) {
     throw new Error(`${config.databasePath} is not empty (it has users): pass --force to replace it`);
   }
+  prepareDataDir(config.dataDir, "DATA_DIR");
   const incoming = `${config.databasePath}.restoring`;
   rmSync(incoming, { force: true });
   if (isTar(file)) {
