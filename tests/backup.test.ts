@@ -11,7 +11,7 @@ import { messages } from "../src/db/tables";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { backup, restore } from "../src/ops/backup";
-import { extractTar, isTar } from "../src/ops/tar";
+import { extractTar, isTar, TarWriter } from "../src/ops/tar";
 import { call, createSandboxConnection, createUser, makeTestApp, type TestContext } from "./helpers";
 
 const ROOT = join(import.meta.dir, "..");
@@ -142,6 +142,28 @@ describe("backup and restore", () => {
     writeFileSync(junk, "not a database at all");
     expect(() => restore(ctx.deps.config, junk, { force: true })).toThrow();
     expect(existsSync(ctx.deps.config.databasePath)).toBe(true);
+  });
+
+  test("a rejected archive leaves nothing behind, and the error names the archive", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "zapdesk.sqlite"), "not a database at all");
+    writeFileSync(join(work, "photo.jpg"), "JPEG");
+    const archive = join(work, "broken.tar");
+    const tar = new TarWriter(archive);
+    await tar.addFile("zapdesk.sqlite", join(work, "zapdesk.sqlite"));
+    await tar.addFile("media/photo.jpg", join(work, "photo.jpg"));
+    tar.close();
+
+    const { ctx, dataDir } = await fileApp();
+    await closeDatabase(ctx.db);
+    const before = readdirSync(dataDir, { recursive: true }).sort();
+    expect(() => restore(ctx.deps.config, archive, { force: true })).toThrow(`cannot restore ${archive}: `);
+    expect(readdirSync(dataDir, { recursive: true }).sort()).toEqual(before);
+
+    const fresh = join(tempDir(), "new");
+    const target = { dataDir: fresh, databasePath: join(fresh, "zapdesk.sqlite"), mediaDir: join(fresh, "media") };
+    expect(() => restore(target, archive)).toThrow(/^cannot restore .*broken\.tar: /);
+    expect(existsSync(fresh)).toBe(false);
   });
 
   test("starting on a database with a pending migration first copies it to DATA_DIR/backups", async () => {
