@@ -1,9 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { StartupError } from "./errors";
 import { PRIVATE_DIR } from "./private-files";
-
-/** A start that cannot go on for a reason its one-line message explains (no stack is shown). */
-export class StartupError extends Error {}
 
 /**
  * Creates DATA_DIR or MEDIA_DIR (`name`) private to the server's user when missing, and makes an existing one

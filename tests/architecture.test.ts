@@ -250,6 +250,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sandboxMessages: "src/channels/",
   importedRows: "src/ops/import-whaticket/",
   eventPayloads: "src/events/",
+  appVersions: "src/db/",
   clusterSecrets: "src/modules/auth/",
   connectionLeases: "src/channels/",
   connectionCommands: "src/channels/",

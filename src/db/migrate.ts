@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, sqliteClient } from "./client";
+import { type AppVersion, journalOf, refuseNewerSchema, thisBuild } from "./schema-version";
 
 /**
  * Applies every pending migration in one transaction (idempotent). SQLite changes a column's constraints by
@@ -13,11 +12,16 @@ import { type Db, sqliteClient } from "./client";
  *
  * A database that already has every migration is left alone: the foreign key check reads every row of every
  * table with a key (about a tenth of a second per million messages), which no start of an up-to-date
- * server should pay.
+ * server should pay. One a newer Zapdesk migrated is refused. This build's version is recorded in app_versions.
  */
 export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
   const state = migrationState(db, migrationsFolder);
-  if (!state.fresh && !state.pending.length) return;
+  if (!state.fresh) refuseNewerSchema(state.lastApplied, migrationsFolder, newestVersion(db));
+  if (state.fresh || state.pending.length) applyMigrations(db, migrationsFolder);
+  recordBuild(db, thisBuild(migrationsFolder));
+}
+
+function applyMigrations(db: Db, migrationsFolder: string) {
   const client = sqliteClient(db);
   client.exec("PRAGMA foreign_keys = OFF");
   try {
@@ -39,20 +43,41 @@ export function pendingMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR): st
 }
 
 /**
- * Whether the database has no migration recorded yet (`fresh`), and else which of the folder's migrations are
- * newer than the last one it recorded: a look at the journal and one indexed row, never at the data.
+ * Whether the database has no migration recorded yet (`fresh`), and else the `created_at` of the last one it
+ * recorded and which of the folder's migrations are newer: a look at the journal and one indexed row, never at
+ * the data.
  */
-function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; pending: string[] } {
-  const journal = join(migrationsFolder, "meta", "_journal.json");
-  const recorded = sqliteClient(db)
-    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
-    .get();
-  if (!recorded) return { fresh: true, pending: [] };
+function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; lastApplied: number; pending: string[] } {
+  if (!hasTable(db, "__drizzle_migrations")) return { fresh: true, lastApplied: -1, pending: [] };
   const last = sqliteClient(db).query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
     at: number | null;
   };
-  if (last.at == null) return { fresh: true, pending: [] };
-  if (!existsSync(journal)) return { fresh: false, pending: [] };
-  const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { tag: string; when: number }[] }).entries;
-  return { fresh: false, pending: entries.filter((e) => e.when > last.at!).map((e) => e.tag) };
+  if (last.at == null) return { fresh: true, lastApplied: -1, pending: [] };
+  const pending = journalOf(migrationsFolder)
+    .filter((e) => e.when > last.at!)
+    .map((e) => e.tag);
+  return { fresh: false, lastApplied: last.at, pending };
+}
+
+/** The version that last recorded itself on this database (none before app_versions existed). */
+function newestVersion(db: Db): AppVersion | undefined {
+  if (!hasTable(db, "app_versions")) return undefined;
+  const row = sqliteClient(db)
+    .query("SELECT version, schema FROM app_versions ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .get() as AppVersion | null;
+  return row ?? undefined;
+}
+
+/** Records this build in app_versions (a database migrated only part way, in tests, may not have it yet). */
+function recordBuild(db: Db, build: AppVersion) {
+  if (!hasTable(db, "app_versions")) return;
+  sqliteClient(db).run(
+    `INSERT INTO app_versions (version, schema) VALUES (?, ?)
+     ON CONFLICT (version) DO UPDATE SET schema = excluded.schema WHERE schema <> excluded.schema`,
+    [build.version, build.schema],
+  );
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return !!sqliteClient(db).query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
 }
