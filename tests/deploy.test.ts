@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTrustProxy } from "../src/config";
 
@@ -158,5 +159,58 @@ describe("deploy recipes", () => {
     expect(set("ProtectSystem")).toBe("strict");
     // The JavaScript engine's JIT needs writable and executable memory.
     expect(set("MemoryDenyWriteExecute")).toBeUndefined();
+  });
+
+  test("the README's systemd backup and restore run as the unit's dynamic user, on its state directory and settings", () => {
+    const unit = read("deploy/zapdesk.service");
+    const set = (key: string) => unit.match(new RegExp(`^${key}=(.*)$`, "m"))?.[1];
+    const readme = read("README.md");
+    const command = readme.match(/^ *(systemd-run (?:[^\n]*\\\n)*[^\n]*)/m)?.[1].replace(/\\\n\s*/g, " ");
+    expect(command).toBeDefined();
+    const properties = [...command!.matchAll(/-p (\w+)=(\S+)/g)].map((m) => [m[1], m[2]]);
+    const property = (key: string) => properties.find(([k]) => k === key)?.[1];
+    expect(property("DynamicUser")).toBe("yes");
+    // The same dynamic user (a name the unit fixes) and state directory, so its files stay the service's.
+    expect(set("User")).toBeDefined();
+    expect(property("User")).toBe(set("User"));
+    expect(property("StateDirectory")).toBe(set("StateDirectory"));
+    expect(property("UMask")).toBe(set("UMask"));
+    expect(property("EnvironmentFile")).toBe(set("EnvironmentFile"));
+    const dataDir = set("Environment")!.match(/DATA_DIR=(\S+)/)![1]!;
+    expect(property("Environment")).toBe(`DATA_DIR=${dataDir}`);
+    expect(command).toContain(`zapdesk backup --out ${dataDir}/`);
+    expect(readme).toContain(`zapdesk restore ${dataDir}/`);
+    expect(readme).not.toContain("sudo -u");
+  });
+});
+
+/** A copy of the unit whose ExecStart names an executable that exists here (the binary is not installed). */
+function unitToCheck(): string {
+  const dir = mkdtempSync(join(tmpdir(), "zapdesk-unit-"));
+  const stub = join(dir, "zapdesk");
+  writeFileSync(stub, "#!/bin/sh\n", { mode: 0o755 });
+  const unit = join(dir, "zapdesk.service");
+  writeFileSync(unit, read("deploy/zapdesk.service").replaceAll("/usr/local/bin/zapdesk", stub));
+  return unit;
+}
+
+const analyze = Bun.which("systemd-analyze");
+if (!analyze) console.warn("systemd-analyze not found: the systemd unit's verify and security checks are skipped");
+
+describe.skipIf(!analyze)("systemd unit, checked by systemd-analyze", () => {
+  test("passes systemd-analyze verify", () => {
+    const unit = unitToCheck();
+    const run = Bun.spawnSync([analyze!, "verify", unit], { stderr: "pipe", stdout: "pipe" });
+    rmSync(join(unit, ".."), { recursive: true, force: true });
+    expect(`${run.stdout}${run.stderr}`.trim()).toBe("");
+    expect(run.exitCode).toBe(0);
+  });
+
+  test("has an exposure level of 4.0 or lower (OK) in systemd-analyze security", () => {
+    const unit = unitToCheck();
+    const run = Bun.spawnSync([analyze!, "security", "--offline=true", "--threshold=40", unit], { stdout: "pipe" });
+    rmSync(join(unit, ".."), { recursive: true, force: true });
+    expect(`${run.stdout}`).toMatch(/Overall exposure level for zapdesk\.service: [0-3]\.\d|4\.0/);
+    expect(run.exitCode).toBe(0);
   });
 });
