@@ -1,6 +1,7 @@
 import { version } from "../package.json";
 import { loadConfig, readConfig } from "./config";
 import { backup, restore } from "./ops/backup";
+import { dumpPostgres } from "./ops/pg-backup";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -8,6 +9,7 @@ Usage:
   zapdesk                          serve the inbox (the default)
   zapdesk backup --out FILE        copy the database while the server runs
          [--with-media]            ... with the media folder, as a tar archive
+                                   (on PostgreSQL: pg_dump's copy of the database, without media)
   zapdesk restore FILE [--force]   restore a backup into DATA_DIR (stop the server first;
                                    --force replaces a database that already has users)
   zapdesk import-whaticket --from URL
@@ -60,7 +62,15 @@ export async function runCommand(
       case "backup": {
         const out = value("--out");
         if (!out) return usage(io, "backup needs --out FILE");
-        await backup(readConfig(env), out, { withMedia: flag("--with-media") });
+        const config = readConfig(env);
+        if (config.databaseUrl) {
+          await dumpPostgres(config, out, env.PATH);
+          io.out(
+            `PostgreSQL database written to ${out} by pg_dump (restore it with pg_restore); copy MEDIA_DIR (${config.mediaDir}) beside it`,
+          );
+          return 0;
+        }
+        await backup(config, out, { withMedia: flag("--with-media") });
         io.out(`backup written to ${out}`);
         return 0;
       }
