@@ -1,4 +1,6 @@
+import { version } from "../package.json";
 import { createApp } from "./app";
+import { listeningOn } from "./http/public-origin";
 import { runCommand } from "./cli";
 import { loadConfig } from "./config";
 import { startupFailure } from "./data-dirs";
@@ -34,10 +36,13 @@ async function main() {
   });
   await ensureFirstAdmin(deps);
 
-  const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
+  const hostname = process.env.HOST || "0.0.0.0";
+  const app = (await createApp(deps)).listen({ port: config.port, hostname });
   hub.attach(app.server!);
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
-  log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
+  log.info(`Zapdesk ${version} listening on ${listeningOn(hostname, app.server!.port!, config.publicUrl)}`, {
+    dataDir: config.dataDir,
+  });
   if (config.corsOrigins.length > 0 && !config.publicUrl)
     log.warn(
       "CORS_ORIGINS is set without PUBLIC_URL: live message events of frontends on those origins carry media links relative to Zapdesk, which they cannot open; set PUBLIC_URL to the address browsers reach Zapdesk at",

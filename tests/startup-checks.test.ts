@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listeningOn } from "../src/http/public-origin";
 
 const ROOT = join(import.meta.dir, "..");
 /** An unprivileged user (nobody) the server is started as when the tests run as root. */
@@ -66,5 +67,16 @@ describe.skipIf(!asRoot)("starting on a data directory the server cannot write",
     expect(code).toBe(1);
     expect(output.split("\n")).toHaveLength(1);
     expect(output).toContain(`cannot create DATA_DIR ${join(parent, "data")}: ${parent} belongs to root`);
+  });
+});
+
+describe("the start log", () => {
+  test("names the address the server bound, and PUBLIC_URL when set, never a localhost it did not bind", () => {
+    expect(listeningOn("127.0.0.1", 8080)).toBe("http://127.0.0.1:8080");
+    expect(listeningOn("::1", 8080)).toBe("http://[::1]:8080");
+    expect(listeningOn("0.0.0.0", 8080)).toBe("port 8080 on every address of this machine");
+    expect(listeningOn("0.0.0.0", 8080, "https://inbox.example.com")).toBe(
+      "port 8080 on every address of this machine, reached at https://inbox.example.com",
+    );
   });
 });
