@@ -61,6 +61,18 @@ describe("schema versions", () => {
     );
     expect(startupFailure(refusal)!.split("\n")).toHaveLength(1);
   });
+
+  test("a newer migration with no newer version recorded is refused as a newer Zapdesk's", async () => {
+    const config = await storage();
+    const db = await openStorage(config, log);
+    await execute(db, sql`INSERT INTO ${journal} (hash, created_at) VALUES ('future', ${newest.when + 60_000})`);
+    await closeDatabase(db);
+
+    const refusal = await openStorage(config, log).then(closeDatabase, (error: unknown) => error);
+    expect((refusal as Error).message).toStartWith(
+      `the database was migrated by a newer Zapdesk, newer than this Zapdesk ${version} (schema ${newest.tag}): run that version or newer`,
+    );
+  });
 });
 
 test("the version follows semver and has moved past 0.1.0, the version of every earlier schema", () => {

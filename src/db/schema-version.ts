@@ -43,8 +43,10 @@ export function thisBuild(migrationsFolder: string): AppVersion {
 export function refuseNewerSchema(lastApplied: number, migrationsFolder: string, madeBy: AppVersion | undefined) {
   const newest = newestMigration(migrationsFolder);
   if (!newest || lastApplied <= newest.when) return;
-  const other = madeBy ? `Zapdesk ${madeBy.version} (schema ${madeBy.schema})` : "a newer Zapdesk";
+  // A build of this same version that migrated further (a development build) is no version to run.
+  const maker = madeBy && madeBy.version !== version ? madeBy : undefined;
+  const other = maker ? `Zapdesk ${maker.version} (schema ${maker.schema})` : "a newer Zapdesk";
   throw new StartupError(
-    `the database was migrated by ${other}, newer than this Zapdesk ${version} (schema ${newest.tag}): run Zapdesk ${madeBy?.version ?? "of that version"} or newer, or restore a backup taken before that upgrade`,
+    `the database was migrated by ${other}, newer than this Zapdesk ${version} (schema ${newest.tag}): run ${maker ? `Zapdesk ${maker.version}` : "that version"} or newer, or restore a backup taken before that upgrade`,
   );
 }
