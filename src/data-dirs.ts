@@ -27,6 +27,15 @@ export function prepareDataDir(path: string, name: string) {
   }
 }
 
+/**
+ * Refuses a command that writes into DATA_DIR as another user than the one owning it (root, say): the files it
+ * left would be that user's, and the server could not open them.
+ */
+export function refuseOtherUsersDir(path: string, name: string) {
+  if (!existsSync(path) || statSync(path).uid === process.getuid?.()) return;
+  throw new Error(`${name} ${path} is another user's: ${describeOwner(path)}; run the command as its owner`);
+}
+
 function describeOwner(path: string): string {
   const stat = statSync(path);
   const uid = process.getuid?.();

@@ -2,7 +2,17 @@
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { version } from "../package.json";
@@ -167,6 +177,37 @@ describe("backup and restore", () => {
     expect(() => restore(target, archive)).toThrow(/^cannot restore .*broken\.tar: /);
     expect(existsSync(fresh)).toBe(false);
   });
+
+  test("a backup a newer Zapdesk made is refused, naming the version to run, and nothing is replaced", async () => {
+    const { ctx } = await fileApp();
+    await createUser(ctx);
+    const copy = join(tempDir(), "newer.sqlite");
+    await backup(ctx.deps.config, copy);
+    const newer = new Database(copy);
+    newer.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)");
+    newer.run("INSERT INTO app_versions (version, schema) VALUES ('9.1.0', '0099_future')");
+    newer.close();
+
+    const fresh = join(tempDir(), "new");
+    const target = { dataDir: fresh, databasePath: join(fresh, "zapdesk.sqlite"), mediaDir: join(fresh, "media") };
+    expect(() => restore(target, copy)).toThrow(`cannot restore ${copy}: the database was migrated by Zapdesk 9.1.0`);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  test.skipIf(process.getuid?.() !== 0)(
+    "a restore run as another user than DATA_DIR's owner (root) is refused: the server could not open what it wrote",
+    async () => {
+      const { ctx } = await fileApp();
+      const copy = join(tempDir(), "copy.sqlite");
+      await backup(ctx.deps.config, copy);
+      const dataDir = join(tempDir(), "server-owned");
+      mkdirSync(dataDir);
+      chownSync(dataDir, 65534, 65534);
+      const target = { dataDir, databasePath: join(dataDir, "zapdesk.sqlite"), mediaDir: join(dataDir, "media") };
+      expect(() => restore(target, copy)).toThrow(`DATA_DIR ${dataDir} is another user's: `);
+      expect(readdirSync(dataDir)).toEqual([]);
+    },
+  );
 
   test("starting on a database with a pending migration first copies it to DATA_DIR/backups", async () => {
     const dataDir = tempDir();

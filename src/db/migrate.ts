@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -15,8 +16,8 @@ import { type AppVersion, journalOf, refuseNewerSchema, thisBuild } from "./sche
  * server should pay. One a newer Zapdesk migrated is refused. This build's version is recorded in app_versions.
  */
 export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
+  refuseNewerSqliteSchema(sqliteClient(db), migrationsFolder);
   const state = migrationState(db, migrationsFolder);
-  if (!state.fresh) refuseNewerSchema(state.lastApplied, migrationsFolder, newestVersion(db));
   if (state.fresh || state.pending.length) applyMigrations(db, migrationsFolder);
   recordBuild(db, thisBuild(migrationsFolder));
 }
@@ -43,26 +44,35 @@ export function pendingMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR): st
 }
 
 /**
- * Whether the database has no migration recorded yet (`fresh`), and else the `created_at` of the last one it
- * recorded and which of the folder's migrations are newer: a look at the journal and one indexed row, never at
- * the data.
+ * Whether the database has no migration recorded yet (`fresh`), and else which of the folder's migrations are
+ * newer than the last one it recorded: a look at the journal and one indexed row, never at the data.
  */
-function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; lastApplied: number; pending: string[] } {
-  if (!hasTable(db, "__drizzle_migrations")) return { fresh: true, lastApplied: -1, pending: [] };
+function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; pending: string[] } {
+  if (!hasTable(sqliteClient(db), "__drizzle_migrations")) return { fresh: true, pending: [] };
   const last = sqliteClient(db).query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
     at: number | null;
   };
-  if (last.at == null) return { fresh: true, lastApplied: -1, pending: [] };
+  if (last.at == null) return { fresh: true, pending: [] };
   const pending = journalOf(migrationsFolder)
     .filter((e) => e.when > last.at!)
     .map((e) => e.tag);
-  return { fresh: false, lastApplied: last.at, pending };
+  return { fresh: false, pending };
+}
+
+/**
+ * Refuses a SQLite file (a database, or a backup to restore) that a newer Zapdesk migrated: see
+ * `refuseNewerSchema`.
+ */
+export function refuseNewerSqliteSchema(client: Database, migrationsFolder = MIGRATIONS_DIR) {
+  if (!hasTable(client, "__drizzle_migrations")) return;
+  const last = client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null };
+  if (last.at != null) refuseNewerSchema(last.at, migrationsFolder, newestVersion(client));
 }
 
 /** The version that last recorded itself on this database (none before app_versions existed). */
-function newestVersion(db: Db): AppVersion | undefined {
-  if (!hasTable(db, "app_versions")) return undefined;
-  const row = sqliteClient(db)
+function newestVersion(client: Database): AppVersion | undefined {
+  if (!hasTable(client, "app_versions")) return undefined;
+  const row = client
     .query("SELECT version, schema FROM app_versions ORDER BY created_at DESC, rowid DESC LIMIT 1")
     .get() as AppVersion | null;
   return row ?? undefined;
@@ -70,7 +80,7 @@ function newestVersion(db: Db): AppVersion | undefined {
 
 /** Records this build in app_versions (a database migrated only part way, in tests, may not have it yet). */
 function recordBuild(db: Db, build: AppVersion) {
-  if (!hasTable(db, "app_versions")) return;
+  if (!hasTable(sqliteClient(db), "app_versions")) return;
   sqliteClient(db).run(
     `INSERT INTO app_versions (version, schema) VALUES (?, ?)
      ON CONFLICT (version) DO UPDATE SET schema = excluded.schema WHERE schema <> excluded.schema`,
@@ -78,6 +88,7 @@ function recordBuild(db: Db, build: AppVersion) {
   );
 }
 
-function hasTable(db: Db, name: string): boolean {
-  return !!sqliteClient(db).query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+/** Whether the SQLite database holds a table of that name. */
+export function hasTable(client: Database, name: string): boolean {
+  return !!client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
 }

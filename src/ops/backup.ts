@@ -2,7 +2,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Config } from "../config";
-import { prepareDataDir } from "../data-dirs";
+import { prepareDataDir, refuseOtherUsersDir } from "../data-dirs";
+import { hasTable, refuseNewerSqliteSchema } from "../db/migrate";
 import { extractTar, isTar, TarWriter } from "./tar";
 
 const DB_ENTRY = "zapdesk.sqlite";
@@ -59,6 +60,7 @@ export function restore(
   if (!opts.force && hasUsers(config.databasePath)) {
     throw new Error(`${config.databasePath} is not empty (it has users): pass --force to replace it`);
   }
+  refuseOtherUsersDir(config.dataDir, "DATA_DIR");
   const newDataDir = !existsSync(config.dataDir);
   prepareDataDir(config.dataDir, "DATA_DIR");
   const incoming = `${config.databasePath}.restoring`;
@@ -91,8 +93,7 @@ export function hasUsers(databasePath: string): boolean {
   if (!existsSync(databasePath) || statSync(databasePath).size === 0) return false;
   const db = new Database(databasePath, { readonly: true });
   try {
-    const table = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get();
-    return !!table && !!db.query("SELECT 1 FROM users LIMIT 1").get();
+    return hasTable(db, "users") && !!db.query("SELECT 1 FROM users LIMIT 1").get();
   } finally {
     db.close();
   }
@@ -104,8 +105,8 @@ function checkDatabase(path: string) {
   try {
     const result = db.query("PRAGMA integrity_check").get() as { integrity_check: string } | null;
     if (result?.integrity_check !== "ok") throw new Error(`integrity check failed: ${result?.integrity_check}`);
-    if (!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get())
-      throw new Error("it is not a Zapdesk database");
+    if (!hasTable(db, "users")) throw new Error("it is not a Zapdesk database");
+    refuseNewerSqliteSchema(db);
   } finally {
     db.close();
   }
