@@ -214,3 +214,26 @@ describe.skipIf(!analyze)("systemd unit, checked by systemd-analyze", () => {
     expect(run.exitCode).toBe(0);
   });
 });
+
+const caddy = Bun.which("caddy");
+if (!caddy) console.warn("caddy not found (Debian: apt install caddy): the Caddyfiles' validation is skipped");
+
+describe.skipIf(!caddy)("Caddyfiles, checked by caddy validate", () => {
+  test.each(["deploy/Caddyfile", "deploy/Caddyfile.cluster"])("%s is a valid configuration", (file) => {
+    const home = mkdtempSync(join(tmpdir(), "zapdesk-caddy-"));
+    const run = Bun.spawnSync([caddy!, "validate", "--adapter", "caddyfile", "--config", join(ROOT, file)], {
+      env: {
+        PATH: process.env.PATH!,
+        HOME: home,
+        XDG_DATA_HOME: home,
+        XDG_CONFIG_HOME: home,
+        DOMAIN: "inbox.example.com",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    rmSync(home, { recursive: true, force: true });
+    expect(`${run.stdout}${run.stderr}`).toContain("Valid configuration");
+    expect(run.exitCode).toBe(0);
+  });
+});
