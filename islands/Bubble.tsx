@@ -12,7 +12,8 @@ import { isForwardable } from "./chat/ForwardDialog";
 import { QuickReactions, ReactMenu } from "./chat/ReactMenu";
 import { useLongPress } from "./chat/use-long-press";
 
-function Ack({ m, t }: { m: Message; t: TFunction }) {
+/** A message's ticks (clock, sent, delivered, read), also shown on the sandbox's phone. */
+export function Ack({ m, t }: { m: Pick<Message, "ack" | "sendState">; t: TFunction }) {
   const { ack } = m;
   if (m.sendState === "queued" || m.sendState === "sending")
     return (

@@ -127,7 +127,13 @@ function Chat({ ticketId, userId, initial }: Props) {
         />
       )}
       {dialog === "contact" && ticket?.contact && (
-        <ContactDrawer contactId={ticket.contact.id} csat={ticket.csat} onClose={close} />
+        <ContactDrawer
+          contactId={ticket.contact.id}
+          ticketId={ticket.id}
+          userId={userId}
+          csat={ticket.csat}
+          onClose={close}
+        />
       )}
       {dialog === "schedule" && ticket?.contact && (
         <ScheduleModal

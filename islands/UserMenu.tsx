@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { LANGUAGES, LANG_COOKIE, type Lang } from "../src/i18n/shared";
 import { AVAILABILITIES, type Availability } from "../src/shared/contracts/users";
 import { THEMES, THEME_COOKIE, type Theme } from "../src/shared/theme";
@@ -12,13 +12,14 @@ import { useLive } from "./lib/live";
 import { MenuButton } from "./lib/menu-button";
 import { closeSocket } from "./lib/socket";
 import { toast } from "./lib/toast";
+import { ShortcutsDialog, useShortcutsKey } from "./ShortcutsDialog";
 
 const YEAR = 365 * 24 * 3600;
 
 /**
  * App-bar user menu: one's availability (its dot on the avatar, kept live), profile summary, interface language
  * (pt/en/es), colour theme (system/light/dark; both remembered in cookies the server reads when it renders the
- * page), logout and logout on every device.
+ * page), the keyboard shortcuts (also opened with "?" anywhere on the page), logout and logout on every device.
  */
 export default function UserMenu({
   userId,
@@ -36,6 +37,8 @@ export default function UserMenu({
   const [profile, setProfile] = useState(false);
   const [theme, setTheme] = useState<Theme>(getBoot()?.theme ?? "system");
   const [availability, setAvailability] = useState(initialAvailability);
+  const [shortcuts, setShortcuts] = useState(false);
+  useShortcutsKey(useCallback(() => setShortcuts(true), []));
 
   useLive(["user"], (payload) => {
     if ("user" in payload && payload.user.id === userId) setAvailability(payload.user.availability);
@@ -122,6 +125,9 @@ export default function UserMenu({
             text={(th) => t(`menu.themes.${th}`)}
             onChoose={chooseTheme}
           />
+          <button type="button" role="menuitem" aria-haspopup="dialog" onClick={() => (setShortcuts(true), close())}>
+            {t("shortcuts.title")} <kbd>?</kbd>
+          </button>
           <button type="button" role="menuitem" onClick={() => void logout()}>
             {t("menu.logout")}
           </button>
@@ -131,8 +137,12 @@ export default function UserMenu({
         </>
       )}
       after={
-        profile &&
-        getBoot()?.user && <ProfileModal userId={userId} name={name} email={email} onClose={() => setProfile(false)} />
+        <>
+          {profile && getBoot()?.user && (
+            <ProfileModal userId={userId} name={name} email={email} onClose={() => setProfile(false)} />
+          )}
+          {shortcuts && <ShortcutsDialog onClose={() => setShortcuts(false)} />}
+        </>
       }
     />
   );

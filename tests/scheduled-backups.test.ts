@@ -53,6 +53,31 @@ describe("scheduled backups", () => {
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
   });
 
+  test("POST /api/backups takes one now, like a scheduled one (in the BACKUP_KEEP count); agents are refused, PostgreSQL answers 409", async () => {
+    const { ctx, dir } = await fileApp({ backupEveryHours: 0, backupKeep: 2 });
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const agent = await loginAs(ctx);
+    const names: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000);
+      const res = await call(ctx.app, "POST", "/api/backups", { token: admin.token });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ kind: "scheduled", size: expect.any(Number), createdAt: expect.any(String) });
+      names.push((res.json as { name: string }).name);
+    }
+    expect(names.at(-1)).toBe(`zapdesk-${new Date(ctx.clock.now()).toISOString().replace(/[:.]/g, "-")}.sqlite`);
+    expect(readdirSync(dir).sort()).toEqual(names.slice(1));
+    const copy = new Database(join(dir, names.at(-1)!), { readonly: true });
+    expect(copy.query("select count(*) as n from users").get()).toEqual({ n: 2 });
+    copy.close();
+    expect((await call(ctx.app, "POST", "/api/backups", { token: agent.token })).status).toBe(403);
+    // An installation on PostgreSQL (told by DATABASE_URL) has no SQLite file to copy.
+    Object.assign(ctx.deps.config, { databaseUrl: "postgres://db.example/zapdesk" });
+    const refused = await call(ctx.app, "POST", "/api/backups", { token: admin.token });
+    expect([refused.status, (refused.json as { error: string }).error]).toEqual([409, "ERR_BACKUP_NOT_AVAILABLE"]);
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
   test("admins list backups and download one (Bearer, or a signed link, never ?token=); agents and odd names are refused", async () => {
     const { ctx, runner } = await fileApp({ backupEveryHours: 1 });
     ctx.clock.advance(3600_000);

@@ -43,6 +43,7 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
   const [deleting, setDeleting] = useState<Connection | null>(null);
   const [qrId, setQrId] = useState<number | null>(null);
   const [restarting, setRestarting] = useState(false);
+  const [confirmingRestart, setConfirmingRestart] = useState(false);
 
   useEffect(() => {
     if (initial) return;
@@ -68,6 +69,7 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
   }
 
   async function restart() {
+    setConfirmingRestart(false);
     setRestarting(true);
     try {
       await api("/system/restart", { method: "POST" });
@@ -127,7 +129,7 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
   return (
     <section className="page admin-page">
       <AdminHeader title={t("admin.connections.title")}>
-        <button type="button" className="button" onClick={restart} disabled={restarting}>
+        <button type="button" className="button" onClick={() => setConfirmingRestart(true)} disabled={restarting}>
           {t("admin.connections.restart")}
         </button>
         <button type="button" className="button primary" onClick={() => setEditing("new")}>
@@ -199,6 +201,15 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
           text={t("admin.connections.deleteText")}
           onClose={() => setDeleting(null)}
           onConfirm={() => remove(deleting)}
+        />
+      )}
+      {confirmingRestart && (
+        <Confirm
+          variant="admin"
+          title={t("admin.connections.restartTitle")}
+          text={t("admin.connections.restartText")}
+          onClose={() => setConfirmingRestart(false)}
+          onConfirm={() => void restart()}
         />
       )}
       {qrConnection && <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />}

@@ -138,6 +138,7 @@ function DeleteQueueDialog({
       onSubmit={confirm}
       okLabel={t("admin.common.confirm")}
       busy={busy}
+      danger
     >
       {moveTo === null ? (
         <p>{t("admin.queues.deleteText")}</p>

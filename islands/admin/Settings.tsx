@@ -1,8 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
-import { Input, Select } from "../lib/form";
+import { Select } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
@@ -31,7 +31,7 @@ export interface SettingsData {
 
 const byKey = (rows: SettingRow[]) => Object.fromEntries(rows.map((r) => [r.key, r.value]));
 
-/** /Settings: one select per global setting (saved on change) and the read-only API token. */
+/** /Settings: one select per global setting (saved on change) and the read-only API token with a copy button. */
 export default function Settings({ initial }: { initial?: SettingsData | null }) {
   const t = useT();
   const [values, setValues] = useState<Record<string, string> | null>(initial ? byKey(initial.settings) : null);
@@ -89,7 +89,7 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
               options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))}
             />
           ))}
-          <Input label={t("admin.settings.userApiToken")} value={values.userApiToken ?? ""} readOnly />
+          <TokenField token={values.userApiToken ?? ""} />
           <button type="button" className="button" onClick={() => setConfirming(true)}>
             {t("admin.settings.regenerateToken")}
           </button>
@@ -111,12 +111,52 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
   );
 }
 
-/** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link. */
+/** The API token, read-only, with a button that copies it. */
+function TokenField({ token }: { token: string }) {
+  const t = useT();
+  const id = useId();
+  const field = useRef<HTMLInputElement>(null);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(token);
+    } catch {
+      // Without the clipboard API (a page served over plain http from another host) the browser's own copy works.
+      field.current?.select();
+      if (!document.execCommand("copy")) return toast("error", t("admin.settings.copyFailed"));
+    }
+    toast("success", t("admin.settings.tokenCopied"));
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t("admin.settings.userApiToken")}</label>
+      <div className="input-with-button">
+        <input id={id} ref={field} value={token} readOnly />
+        <button type="button" className="button small" onClick={() => void copy()}>
+          {t("admin.settings.copyToken")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link; "Back up now". */
 function Backups({ initial }: { initial?: BackupFile[] }) {
   const t = useT();
   // The date (browser locale) is only known after mount.
   const mounted = useMounted();
   const [files, setFiles] = useState<BackupFile[] | null>(initial ?? null);
+  const [backingUp, setBackingUp] = useState(false);
+  async function backUpNow() {
+    setBackingUp(true);
+    try {
+      const file = await api<BackupFile>("/backups", { method: "POST" });
+      setFiles((shown) => [file, ...(shown ?? []).filter((f) => f.name !== file.name)]);
+      toast("success", t("admin.settings.backups.done"));
+    } catch (error) {
+      toast("error", errorText(t, error));
+    }
+    setBackingUp(false);
+  }
   /** Downloads a backup through a short-lived signed link asked for now: a link can't carry the token. */
   async function download(name: string) {
     try {
@@ -137,7 +177,12 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
   }, [t, initial]);
   return (
     <div className="admin-card admin-backups">
-      <h2>{t("admin.settings.backups.title")}</h2>
+      <div className="admin-backups-header">
+        <h2>{t("admin.settings.backups.title")}</h2>
+        <button type="button" className="button small" onClick={() => void backUpNow()} disabled={backingUp}>
+          {t("admin.settings.backups.now")}
+        </button>
+      </div>
       {files === null ? (
         <p className="list-empty">{t("app.loading")}</p>
       ) : files.length === 0 ? (

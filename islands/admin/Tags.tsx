@@ -9,6 +9,7 @@ import { ListTable } from "../lib/list-table";
 import { AdminHeader, RowActions, SearchBox } from "../lib/list-ui";
 import { upsert, useLive } from "../lib/live";
 import { Confirm, Modal } from "../lib/modal";
+import { textColorOn } from "../lib/color-presets";
 import { toast } from "../lib/toast";
 import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import type { NewTag, Tag } from "../../src/shared/contracts";
@@ -48,7 +49,7 @@ export default function Tags({ canEdit, initial }: { canEdit: boolean; initial?:
           {
             head: t("admin.common.name"),
             cell: (tag) => (
-              <span className="chip admin-tag" style={{ background: tag.color }}>
+              <span className="chip admin-tag" style={{ background: tag.color, color: textColorOn(tag.color) }}>
                 {tag.name}
               </span>
             ),

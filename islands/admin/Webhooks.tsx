@@ -95,11 +95,11 @@ export default function Webhooks({ initial }: { initial?: WebhooksData | null })
                 <td data-label={t("admin.common.actions")}>
                   <button
                     type="button"
-                    className="button"
+                    className="button small danger"
                     onClick={() => setDeleting(e)}
                     aria-label={t("admin.common.deleteNamed", { name: e.url })}
                   >
-                    {t("admin.webhooks.remove")}
+                    {t("admin.common.delete")}
                   </button>
                 </td>
               </tr>

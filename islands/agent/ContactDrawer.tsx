@@ -6,21 +6,28 @@ import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { toast } from "../lib/toast";
 import { ContactOptOuts } from "../bulk/ContactOptOuts";
+import { startTicketWith } from "../lib/start-ticket";
 import type { Ticket } from "../../src/shared/contracts";
 import { ContactModal, type Contact } from "./ContactModal";
+import { ContactTickets } from "./ContactTickets";
 
 type Full = Contact & { extraInfo: { id: number; name: string; value: string | null }[] };
 
 /**
- * The chat's contact side drawer: photo, name, phone link, the ticket's satisfaction rating, extra info and an edit
- * button (a modal `<dialog>`).
+ * The chat's contact side drawer (a modal `<dialog>`): photo, name, phone link, edit and start-ticket buttons, the
+ * ticket's satisfaction rating, the tags and private notes over the contact's tickets, bulk opt-outs, extra info,
+ * and the contact's tickets (each opens in place).
  */
 export function ContactDrawer({
   contactId,
+  ticketId,
+  userId,
   csat,
   onClose,
 }: {
   contactId: number;
+  ticketId: number;
+  userId: number;
   csat?: Ticket["csat"];
   onClose: () => void;
 }) {
@@ -28,6 +35,7 @@ export function ContactDrawer({
   const ref = useRef<HTMLDialogElement>(null);
   const [contact, setContact] = useState<Full | null>(null);
   const [editing, setEditing] = useState(false);
+  const [starting, setStarting] = useState(false);
 
   const load = useCallback(() => {
     api<Full>(`/contacts/${contactId}`).then(setContact, (error) => toast("error", errorText(t, error)));
@@ -63,9 +71,22 @@ export function ContactDrawer({
           <strong className="contact-name">{contact.name}</strong>
           <ContactNumber number={contact.number} link />
           {contact.email && <span>{contact.email}</span>}
-          <button type="button" className="button small" onClick={() => setEditing(true)}>
-            {t("agent.contacts.edit")}
-          </button>
+          <div className="side-drawer-actions">
+            <button type="button" className="button small" onClick={() => setEditing(true)}>
+              {t("agent.contacts.edit")}
+            </button>
+            <button
+              type="button"
+              className="button small primary"
+              disabled={starting}
+              onClick={async () => {
+                setStarting(true);
+                if (!(await startTicketWith(t, contactId, userId))) setStarting(false);
+              }}
+            >
+              {t("agent.contacts.startTicket")}
+            </button>
+          </div>
           {csat !== undefined && (
             <dl className="extra-list csat-rating">
               <div>
@@ -80,6 +101,7 @@ export function ContactDrawer({
             </dl>
           )}
           <ContactOptOuts contactId={contactId} />
+          <ContactTickets contactId={contactId} current={ticketId} />
           {contact.extraInfo.length > 0 && (
             <dl className="extra-list">
               {contact.extraInfo.map((x) => (

@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { api, callApi } from "../lib/api";
+import { api } from "../lib/api";
 import { useRowDelete } from "../lib/crud";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
@@ -10,6 +10,7 @@ import { Confirm } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { type FirstPage, usePagedList } from "../lib/use-paged-list";
 import { ContactNumber } from "../lib/contact-number";
+import { startTicketWith } from "../lib/start-ticket";
 import { ContactModal, type Contact } from "./ContactModal";
 
 /** /contacts: searchable, infinitely scrolling table with start-ticket, edit and (admins) delete; import and add. */
@@ -39,13 +40,8 @@ export default function Contacts({
 
   async function startTicket(c: Contact) {
     setBusy(true);
-    try {
-      const ticket = await callApi("POST /tickets", { body: { contactId: c.id, userId, status: "open" } });
-      location.assign(`/tickets/${ticket.id}`);
-    } catch (error) {
-      toast("error", errorText(t, error));
-      setBusy(false);
-    }
+    // On success the page goes to the ticket, so the buttons stay disabled meanwhile.
+    if (!(await startTicketWith(t, c.id, userId))) setBusy(false);
   }
 
   async function importPhonebook() {

@@ -3,25 +3,27 @@ import { callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
-import { openTicket } from "../lib/ticket-nav";
+import { startTicketWith } from "../lib/start-ticket";
 import type { Contact } from "./ContactModal";
 import { ContactPicker } from "./ContactPicker";
 
-/** New ticket: pick a contact (or add the typed name as one with POST /contact); OK opens the ticket for the current user. */
+/**
+ * New ticket: pick a contact (or add the typed name as one with POST /contact); OK opens the ticket for the current
+ * user, or the contact's ticket already open.
+ */
 export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
   const t = useT();
   const [picked, setPicked] = useState<Contact | null>(null);
   const [newName, setNewName] = useState<string | null>(null);
   const [number, setNumber] = useState("");
-  const { busy, run } = useFormSave();
+  const { busy, setBusy, run } = useFormSave();
 
   async function submit() {
     await run(async () => {
       // Without a picked contact, OK is enabled only once a name is typed.
       const contact = picked ?? (await callApi("POST /contact", { body: { name: newName!, number } }));
-      const ticket = await callApi("POST /tickets", { body: { contactId: contact.id, userId, status: "open" } });
-      onClose();
-      openTicket(ticket.id);
+      if (await startTicketWith(t, contact.id, userId)) onClose();
+      else setBusy(false);
     });
   }
 
@@ -30,6 +32,7 @@ export function NewTicketDialog({ userId, onClose }: { userId: number; onClose: 
       title={t("agent.newTicket.title")}
       onClose={onClose}
       onSubmit={submit}
+      okLabel={t("agent.common.ok")}
       busy={busy}
       okDisabled={!picked && !(newName && number.trim())}
     >

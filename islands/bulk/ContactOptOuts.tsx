@@ -11,10 +11,13 @@ interface OptOut {
   whatsappName: string;
 }
 
-/** In the contact drawer: the connections this contact opted out of bulk messages on; admins can clear each. */
+/**
+ * In the contact drawer: the connections this contact opted out of bulk messages on (admins can clear each), or
+ * that they receive bulk messages.
+ */
 export function ContactOptOuts({ contactId }: { contactId: number }) {
   const t = useT();
-  const [rows, setRows] = useState<OptOut[]>([]);
+  const [rows, setRows] = useState<OptOut[] | null>(null);
   const canClear = can(getBoot()?.user?.profile, "bulk:manage");
 
   useEffect(() => {
@@ -24,14 +27,15 @@ export function ContactOptOuts({ contactId }: { contactId: number }) {
   async function clear(whatsappId: number) {
     try {
       await api(`/contacts/${contactId}/optOuts/${whatsappId}`, { method: "DELETE" });
-      setRows((r) => r.filter((x) => x.whatsappId !== whatsappId));
+      setRows((r) => r?.filter((x) => x.whatsappId !== whatsappId) ?? null);
       toast("success", t("bulk.optOut.cleared"));
     } catch (error) {
       toast("error", errorText(t, error));
     }
   }
 
-  if (!rows.length) return null;
+  if (!rows) return null;
+  if (!rows.length) return <p className="contact-opt-outs">{t("bulk.optOut.none")}</p>;
   return (
     <div className="contact-opt-outs">
       <strong>{t("bulk.optOut.title")}</strong>

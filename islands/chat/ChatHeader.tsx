@@ -55,13 +55,8 @@ export function ChatHeader({
       <a className="icon-button chat-back" href="/tickets" aria-label={t("chat.back")}>
         <Icon name="back" />
       </a>
-      <button
-        type="button"
-        className="chat-title"
-        onClick={() => onDialog("contact")}
-        disabled={!ticket?.contact}
-        aria-label={t("agent.ticket.contactDetails", { name })}
-      >
+      <button type="button" className="chat-title" onClick={() => onDialog("contact")} disabled={!ticket?.contact}>
+        <span className="sr-only">{t("agent.ticket.contactDetails")} </span>
         {/* Until the ticket arrives (another one was just opened) a grey bar holds the title's place. */}
         {ticket ? (
           <strong>

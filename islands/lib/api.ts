@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly code: string | null,
     readonly field: string | null = null,
     readonly rule: string | null = null,
+    /** The answer's other fields, e.g. the `ticketId` of ERR_OTHER_OPEN_TICKET (given to admins). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(code ?? `HTTP ${status}`);
   }
@@ -133,7 +135,8 @@ export async function apiResponse(path: string, init: ApiInit = {}): Promise<Res
   }
   if (!res.ok) {
     const data = (await res.json().catch(() => null)) as { error?: string; field?: string; rule?: string } | null;
-    throw new ApiError(res.status, data?.error ?? null, data?.field ?? null, data?.rule ?? null);
+    const { error, field, rule, ...details } = data ?? {};
+    throw new ApiError(res.status, error ?? null, field ?? null, rule ?? null, details);
   }
   return res;
 }

@@ -51,3 +51,19 @@ export const COLOR_PRESETS: readonly string[] = [
   "#5d4037",
   "#3e2723",
 ];
+
+/** The relative luminance of a `#rrggbb` colour (WCAG 2). */
+function luminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** Black or white, whichever reads better on a chosen colour (a tag's chip); white for anything not `#rrggbb`. */
+export function textColorOn(background: string): string {
+  if (!/^#[0-9a-f]{6}$/i.test(background)) return "#fff";
+  const l = luminance(background);
+  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? "#000" : "#fff";
+}

@@ -3,8 +3,10 @@ import { useT } from "./i18n-context";
 
 /**
  * The app's one modal: a native `<dialog>` (focus trap and Escape for free) with a title, a form body and cancel/ok buttons.
- * `variant` picks the screen's look and texts: "agent" (`.modal*`, Cancel/OK) or "admin" (`.admin-modal*`, Cancel/Save, or Close alone without `onSubmit`).
- * A disabled OK says why next to it: `disabledReason`, else "Fill in the required fields".
+ * `variant` picks the screen's look and texts: "agent" (`.modal*`) or "admin" (`.admin-modal*`); both say Cancel/Save
+ * (or Close alone without `onSubmit`) unless `okLabel` names the action.
+ * A disabled OK says why next to it: `disabledReason`, else "Fill in the required fields". `danger` styles OK as a
+ * destructive action (red instead of the primary green).
  */
 export function Modal({
   title,
@@ -15,6 +17,7 @@ export function Modal({
   okDisabled,
   disabledReason,
   wide,
+  danger,
   variant = "agent",
   children,
 }: {
@@ -26,6 +29,7 @@ export function Modal({
   okDisabled?: boolean;
   disabledReason?: string;
   wide?: boolean;
+  danger?: boolean;
   variant?: "agent" | "admin";
   children: ReactNode;
 }) {
@@ -67,12 +71,12 @@ export function Modal({
           {onSubmit && (
             <button
               type="submit"
-              className="button primary"
+              className={danger ? "button danger" : "button primary"}
               disabled={busy || okDisabled}
               title={reason ?? undefined}
               aria-describedby={reason ? reasonId : undefined}
             >
-              {okLabel ?? (variant === "admin" ? t("admin.common.save") : t("agent.common.ok"))}
+              {okLabel ?? t(`${variant}.common.save`)}
             </button>
           )}
         </div>
@@ -81,7 +85,7 @@ export function Modal({
   );
 }
 
-/** A yes/no confirmation (e.g. before a delete). */
+/** A yes/no confirmation before a destructive action (a delete, a restart): its OK is styled as a danger. */
 export function Confirm({
   title,
   text,
@@ -103,6 +107,7 @@ export function Confirm({
       onSubmit={onConfirm}
       okLabel={t(`${variant}.common.confirm`)}
       variant={variant}
+      danger
     >
       <p>{text}</p>
     </Modal>

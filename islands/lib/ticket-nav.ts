@@ -60,14 +60,14 @@ export function useOpenTicket(rendered: number | null): number | null {
 
 /**
  * On the tickets page, a plain click on any link to a ticket (or to `/tickets`) opens it in place: the rows, the
- * chat's back arrow, the bell's list. Returns the function that stops it.
+ * chat's back arrow, the bell's list; not a link within the page (`#…`, the skip link). Returns the function that stops it.
  */
 export function openTicketLinksInPlace() {
   const onClick = (e: MouseEvent) => {
     if (e.defaultPrevented || !isPlainClick(e)) return;
     const link = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
     if (!link || link.target || link.hasAttribute("download") || link.origin !== location.origin) return;
-    if (!TICKET_PATH.test(link.pathname) || link.search) return;
+    if (!TICKET_PATH.test(link.pathname) || link.search || link.hash) return;
     e.preventDefault();
     openTicket(ticketIdOfPath(link.pathname));
   };

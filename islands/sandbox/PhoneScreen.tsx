@@ -2,6 +2,8 @@ import { type FormEvent, useEffect, useRef } from "react";
 import { clockTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
+import { richText } from "../lib/rich-text";
+import { Ack } from "../Bubble";
 
 /** One message on the customer's phone: `in` is what the customer sent, `out` what the connection sent them. */
 export interface Line {
@@ -14,7 +16,10 @@ export interface Line {
   fileName?: string | null;
 }
 
-/** The customer's phone screen: the conversation with acks, kept scrolled to the end, and the message input. */
+/**
+ * The customer's phone screen: the conversation with WhatsApp's formatting and the ticks of what the connection
+ * sent, kept scrolled to the end, and the message input.
+ */
 export function PhoneScreen({
   title,
   peer,
@@ -52,10 +57,10 @@ export function PhoneScreen({
         {lines.map((l) => (
           // On the customer's phone their own messages are on the right.
           <div key={l.id} className={`bubble ${l.direction === "in" ? "me" : "them"}`} data-sandbox-id={l.id}>
-            <span className="text">{l.body || l.fileName || l.mediaType}</span>
+            <span className="text">{l.body ? richText(l.body) : l.fileName || l.mediaType}</span>
             <span className="meta">
               <time dateTime={l.createdAt}>{clockTime(l.createdAt)}</time>
-              {l.direction === "out" && <span className="ack-number">ack {l.ack}</span>}
+              {l.direction === "out" && <Ack m={{ ack: l.ack ?? 0, sendState: "sent" }} t={t} />}
             </span>
           </div>
         ))}

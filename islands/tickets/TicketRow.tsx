@@ -4,6 +4,7 @@ import { useT } from "../lib/i18n-context";
 import { useMounted } from "../lib/mounted";
 import { DraftLine } from "./DraftLine";
 import { RowPreview } from "./RowPreview";
+import { textColorOn } from "../lib/color-presets";
 import { WaitingMark } from "./WaitingMark";
 
 /** One row of the ticket list: queue colour, avatar, name, time, last message, unread count, tags; pending rows offer accept. */
@@ -57,7 +58,7 @@ export function TicketRow({
           <span className="row-tags">
             {ticket.whatsapp && <span className="chip">{ticket.whatsapp.name}</span>}
             {ticket.tags.map((tag) => (
-              <span key={tag.id} className="chip" style={{ background: tag.color, color: "#fff" }}>
+              <span key={tag.id} className="chip" style={{ background: tag.color, color: textColorOn(tag.color) }}>
                 {tag.name}
               </span>
             ))}

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { JobRunner } from "../jobs/runner";
@@ -24,13 +24,26 @@ export function takeScheduledBackup(
 ): string {
   const dir = backupsDir(config);
   const name = `zapdesk-${new Date(now).toISOString().replace(/[:.]/g, "-")}.sqlite`;
-  snapshot(config.databasePath, join(dir, name));
+  // A second backup within the same millisecond is that same backup.
+  if (!existsSync(join(dir, name))) snapshot(config.databasePath, join(dir, name));
   const scheduled = readdirSync(dir)
     .filter((n) => SCHEDULED.test(n))
     .sort()
     .reverse();
   for (const old of scheduled.slice(Math.max(1, keep))) rmSync(join(dir, old), { force: true });
   return name;
+}
+
+/**
+ * A backup taken at once ("Back up now"), named and kept like a scheduled one; null where there is no SQLite file
+ * to copy (PostgreSQL, which is backed up with its own tools, or a database in memory).
+ */
+export function takeBackupNow(
+  config: Pick<Config, "dataDir" | "databasePath" | "databaseUrl" | "backupKeep">,
+  now: number,
+): string | null {
+  if (config.databaseUrl || !existsSync(config.databasePath)) return null;
+  return takeScheduledBackup(config, config.backupKeep, now);
 }
 
 /** Backups every `BACKUP_EVERY_HOURS` as a recurring job (0 switches them off). */

@@ -327,7 +327,7 @@ describe("agent screens in the browser", () => {
     await scheduleDialog.getByLabel("Contact").fill("Sílvia");
     await scheduleDialog.getByRole("option", { name: /Sílvia Agenda/ }).click();
     await scheduleDialog.getByLabel("Message").fill("Lembrete: sua entrega chega amanhã de manhã.");
-    await scheduleDialog.getByRole("button", { name: "OK" }).click();
+    await scheduleDialog.getByRole("button", { name: "Save" }).click();
     const scheduleRow = page.locator("tr", { hasText: "Sílvia Agenda" });
     await scheduleRow.waitFor();
     expect(await scheduleRow.textContent()).toContain("Lembrete: sua entrega che...");
@@ -345,7 +345,7 @@ describe("agent screens in the browser", () => {
     const profile = page.getByRole("dialog", { name: "My profile" });
     await profile.getByLabel("Name").fill("Sara S. Suporte");
     await snapshot(profile, "e2e-profile-375");
-    await profile.getByRole("button", { name: "OK" }).click();
+    await profile.getByRole("button", { name: "Save" }).click();
     await page.waitForLoadState("load");
     await page.waitForFunction(
       () => JSON.parse(document.getElementById("__boot")!.textContent!).user.name === "Sara S. Suporte",

@@ -109,7 +109,7 @@ describe("inbox in the browser", () => {
     await context.close();
   }, 30_000);
 
-  test("the sandbox page plays the customer: its message opens a ticket and the agent's reply reaches the phone", async () => {
+  test("the sandbox page plays the customer: its message opens a ticket and the agent's reply reaches the phone, formatted and with its ticks", async () => {
     const { context, page, errors } = await openPage(env.browser);
     await logIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/sandbox`);
@@ -132,11 +132,16 @@ describe("inbox in the browser", () => {
     await row.getByRole("button", { name: "Accept" }).click();
     await agent.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const input = agent.getByRole("textbox", { name: "Type a message" });
-    await input.fill("Bom dia, Dora!");
+    await input.fill("Bom dia, *Dora*!");
     await input.press("Enter");
     await agent.locator(".bubble.me", { hasText: "Bom dia, Dora!" }).waitFor();
 
-    await page.locator(".phone .bubble.them", { hasText: "Bom dia, Dora!" }).waitFor({ timeout: 10_000 });
+    // The phone shows WhatsApp's formatting and the reply's ticks, not the raw asterisks or an ack number.
+    const reply = page.locator(".phone .bubble.them", { hasText: "Bom dia, Dora!" });
+    await reply.waitFor({ timeout: 10_000 });
+    expect(await reply.locator("strong").textContent()).toBe("Dora");
+    await reply.locator(".ack svg").waitFor();
+    expect(await reply.textContent()).not.toContain("ack");
     await snapshot(page, "e2e-sandbox-1440");
     expect(errors).toEqual([]);
     await context.close();
@@ -183,7 +188,7 @@ describe("inbox in the browser", () => {
     const edit = agent.locator("dialog.modal", { hasText: "Edit contact" });
     await edit.locator('#contact-number[placeholder="number unknown"]').waitFor();
     await edit.getByLabel("Name", { exact: true }).fill("Lia Lid");
-    await edit.getByRole("button", { name: "OK" }).click();
+    await edit.getByRole("button", { name: "Save" }).click();
     await agent.waitForSelector("text=Contact saved.");
 
     await page.getByRole("button", { name: "Tell the inbox this LID's number" }).click();

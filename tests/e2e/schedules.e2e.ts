@@ -40,7 +40,7 @@ describe("send later", () => {
     expect(await dialog.locator("#schedule-contact").inputValue()).toBe("Rita Agenda");
     expect(await dialog.locator("#schedule-body").inputValue()).toBe("Amanhã confirmo o horário com você");
     expect(await dialog.locator("#schedule-send-at").inputValue()).not.toBe("");
-    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await page.getByLabel("Type a message").inputValue()).toBe("");
 

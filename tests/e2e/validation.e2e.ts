@@ -58,7 +58,7 @@ describe("inline validation", () => {
     await dialog.getByLabel("Message").fill("pix");
     await dialog.locator(".field-error", { hasText: "Too Short!" }).waitFor();
 
-    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.locator(".field-error", { hasText: "Required" }).waitFor();
     expect(await dialog.locator(".field-error").allTextContents()).toEqual(["Required", "Too Short!"]);
     expect(await page.locator(".toast").count()).toBe(0);
@@ -66,7 +66,7 @@ describe("inline validation", () => {
     await context.close();
   }, 30_000);
 
-  test("a schedule body under 5 characters reads 'Mensagem muito curta' in pt, and the disabled OK says why", async () => {
+  test("a schedule body under 5 characters reads 'Mensagem muito curta' in pt, and the disabled Save says why", async () => {
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
     await logIn(page, env.base, AGENT);
     await openIsland(page, "/schedules", "AgentSchedules");
@@ -75,7 +75,7 @@ describe("inline validation", () => {
     await dialog.getByLabel("Mensagem").fill("oi");
     await dialog.locator(".field-error", { hasText: "Mensagem muito curta" }).waitFor();
 
-    const ok = dialog.getByRole("button", { name: "OK" });
+    const ok = dialog.getByRole("button", { name: "Salvar" });
     expect(await ok.isDisabled()).toBe(true);
     expect(await dialog.locator(".disabled-reason").textContent()).toBe("Preencha os campos obrigatórios");
     expect(await ok.getAttribute("title")).toBe("Preencha os campos obrigatórios");
@@ -129,7 +129,7 @@ describe("inline validation", () => {
     await page.getByRole("button", { name: "Send later" }).click();
     const dialog = page.locator("dialog[open]");
     await dialog.getByLabel("Send at").fill("2020-01-01T10:00");
-    await dialog.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Save" }).click();
 
     const message = page.getByText("The date must be in the future");
     await message.waitFor();

@@ -99,7 +99,8 @@ describe("voice notes", () => {
     await logIn(page, env.base, ADMIN);
     const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);
     await row.filter({ hasText: "Bom dia" }).waitFor();
-    // The list hears the message only once its rooms are joined.
+    // The list hears the message only once its rooms are joined: after it hydrated, the pong to its joins.
+    await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await page.waitForSelector('html[data-live="true"]');
     const { storeMessage } = await import("../../src/modules/messages/store");
     const contactId = (await env.deps.db.select().from(tickets)).find((t) => t.id === ticketId)!.contactId;

@@ -150,10 +150,10 @@ describe("browser", () => {
     expect(await profile.getByLabel("Current password").count()).toBe(0);
     await profile.getByLabel("New password").fill("secret-654");
     await profile.getByLabel("Current password").fill("not-my-password");
-    await profile.getByRole("button", { name: "OK" }).click();
+    await profile.getByRole("button", { name: "Save" }).click();
     await profile.locator(".field-error", { hasText: "The current password is not correct." }).waitFor();
     await profile.getByLabel("Current password").fill(dani.password);
-    await profile.getByRole("button", { name: "OK" }).click();
+    await profile.getByRole("button", { name: "Save" }).click();
     await profile.waitFor({ state: "hidden" });
     // A new password of one's own keeps this device signed in (the user's other sessions end).
     await page.reload();

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { isValidSignature, signPath } from "../../http/signed-links";
-import { backupPath, listBackups } from "../../ops/backup-job";
+import { backupPath, listBackups, takeBackupNow } from "../../ops/backup-job";
 import { can } from "../../shared/permissions";
 import { authContext, userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
@@ -14,7 +14,8 @@ const DOWNLOAD_LINK_LIFETIME = 300;
 const downloadPath = (name: string) => `/api/backups/${encodeURIComponent(name)}`;
 
 /**
- * /backups, admins only: the backups in DATA_DIR/backups (scheduled and pre-migration), and a download of one.
+ * /backups, admins only: the backups in DATA_DIR/backups (scheduled and pre-migration), one taken now (see
+ * takeBackupNow), and a download of one.
  * A download can't carry a header, so an admin first asks for a short-lived signed link to it (never a token in
  * the URL); the download itself also takes the Bearer header.
  */
@@ -22,6 +23,15 @@ export function backupsRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia({ prefix: "/backups" })
     .use(authContext(deps, tokens))
     .get("/", () => listBackups(deps.config), { auth: "settings:manage" })
+    .post(
+      "/",
+      () => {
+        const name = takeBackupNow(deps.config, deps.clock.now());
+        if (!name) throw new AppError("ERR_BACKUP_NOT_AVAILABLE", 409);
+        return listBackups(deps.config).find((b) => b.name === name)!;
+      },
+      { auth: "settings:manage" },
+    )
     .post(
       "/:name/link",
       ({ params }) => {

@@ -7,6 +7,7 @@ import type { Tokens } from "../auth/tokens";
 import { canSeeTicket } from "./access";
 import { callUrl } from "./call";
 import { deleteDraft, listDrafts, readDraft, saveDraft } from "./drafts";
+import { listContactTickets } from "./contact-tickets";
 import { listTicketEvents } from "./history-list";
 import { listTickets } from "./list";
 import { TicketModel } from "./model";
@@ -15,7 +16,7 @@ import { findTicketByPhone } from "./find-by-phone";
 import { snoozeTicket, unsnoozeTicket } from "./snooze";
 import { applyTicketChanges, createTicket, deleteTicket, syncTicketTags } from "./service";
 
-/** /tickets (with each user's drafts), /ticketfind and /tags/sync. */
+/** /tickets (with each user's drafts), /contacts/:id/tickets, /ticketfind and /tags/sync. */
 export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
   return new Elysia()
     .use(authContext(deps, tokens))
@@ -82,6 +83,11 @@ export function ticketRoutes(deps: AppDeps, tokens: Tokens) {
       auth: true,
       params: idParam,
     })
+    .get(
+      "/contacts/:id/tickets",
+      async ({ user, params, query }) => await listContactTickets(deps, user, params.id, query),
+      { auth: true, params: idParam, query: TicketModel.contactTickets },
+    )
     .get("/tickets/:id/call", async ({ user, params }) => await callUrl(deps, user, params.id), {
       auth: true,
       params: idParam,

@@ -3,6 +3,7 @@ import { schemaOf } from "../../http/contract-schema";
 import { idList } from "../../http/fields";
 import type { TicketEventQuery } from "../../shared/contracts/ticket-events";
 import {
+  type ContactTicketQuery,
   DRAFT_MAX_LENGTH,
   type NewTicket,
   type TicketChanges,
@@ -55,6 +56,10 @@ export namespace TicketModel {
     }),
   );
   export type Create = NewTicket;
+
+  export const contactTickets = schemaOf<ContactTicketQuery>()(
+    t.Object({ pageNumber: t.Optional(t.Numeric({ minimum: 1, maximum: 1_000_000 })) }),
+  );
 
   export const events = schemaOf<TicketEventQuery>()(
     t.Object({

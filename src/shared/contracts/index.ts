@@ -75,6 +75,9 @@ export {
   type TicketEventSide,
 } from "./ticket-events";
 export type {
+  ContactTicketDto,
+  ContactTicketPageDto,
+  ContactTicketQuery,
   NewTicket,
   Ticket,
   TicketChanges,

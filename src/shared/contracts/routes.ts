@@ -23,6 +23,8 @@ import type { SettingValue } from "./settings";
 import type { NewTag, TagChanges, TagDto } from "./tags";
 import type { TicketEventPageDto, TicketEventQuery } from "./ticket-events";
 import type {
+  ContactTicketPageDto,
+  ContactTicketQuery,
   NewTicket,
   TicketChanges,
   TicketDraftChanges,
@@ -55,6 +57,7 @@ export interface ApiRoutes {
   "POST /contacts": { body: NewContact; answer: ContactDto };
   "PUT /contacts/:id": { body: ContactChanges; answer: ContactDto };
   "GET /contacts/list": { query: ContactNameQuery; answer: ContactDto[] };
+  "GET /contacts/:id/tickets": { query: ContactTicketQuery; answer: ContactTicketPageDto };
   "GET /dashboard": { answer: DashboardDto };
   "GET /messages/:ticketId": { query: MessagePageQuery; answer: MessagePageDto };
   "POST /messages/:id": { body: OutgoingMessage | FormData; answer: { ok: boolean; messages: MessageDto[] } };

@@ -133,6 +133,23 @@ export interface TicketPageDto {
 /** A ticket as an island receives it (dates as ISO strings). */
 export type Ticket = Wire<TicketDto>;
 
+/** One of a contact's tickets as the contact's side drawer lists it: the ticket and how many private notes it holds. */
+export interface ContactTicketDto extends TicketDto {
+  notes: number;
+}
+
+/** One page of GET /contacts/:id/tickets, most recently active first. */
+export interface ContactTicketPageDto {
+  tickets: ContactTicketDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** GET /contacts/:id/tickets: the page wanted (20 a page). */
+export interface ContactTicketQuery {
+  pageNumber?: number;
+}
+
 /** POST /tickets: a ticket for a contact (pending and unassigned unless said otherwise). */
 export interface NewTicket {
   contactId: number;

@@ -38,7 +38,10 @@ function isActive(path: string, href: string) {
   return href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`);
 }
 
-/** The private-page frame: app bar (title, bell, user menu) and the drawer (admin section for admins only). */
+/**
+ * The private-page frame: a skip link to the page's content (first Tab stop), app bar (title, bell, user menu) and
+ * the drawer (admin section for admins only).
+ */
 export function AppFrame({
   t,
   user,
@@ -69,6 +72,9 @@ export function AppFrame({
   );
   return (
     <div className="app">
+      <a className="skip-link" href="#content">
+        {t("app.skipToContent")}
+      </a>
       <header className="appbar">
         <Island name="NavToggle" className="nav-toggle-host" />
         <a className="appbar-title" href="/">
@@ -91,7 +97,9 @@ export function AppFrame({
         )}
       </nav>
       <div className="drawer-backdrop" />
-      <main className="content">{children}</main>
+      <main id="content" className="content" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }
