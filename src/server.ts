@@ -40,9 +40,6 @@ async function main() {
   const app = (await createApp(deps)).listen({ port: config.port, hostname });
   hub.attach(app.server!);
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
-  log.info(`Zapdesk ${version} listening on ${listeningOn(hostname, app.server!.port!, config.publicUrl)}`, {
-    dataDir: config.dataDir,
-  });
   if (config.corsOrigins.length > 0 && !config.publicUrl)
     log.warn(
       "CORS_ORIGINS is set without PUBLIC_URL: live message events of frontends on those origins carry media links relative to Zapdesk, which they cannot open; set PUBLIC_URL to the address browsers reach Zapdesk at",
@@ -88,6 +85,10 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Said once the server is ready and stops cleanly on a signal.
+  log.info(`Zapdesk ${version} listening on ${listeningOn(hostname, app.server!.port!, config.publicUrl)}`, {
+    dataDir: config.dataDir,
+  });
 }
 
 // Everything the process creates (database, WAL, media, secrets, backups) is private to its user.
