@@ -11,8 +11,9 @@ COPY . .
 RUN bun run compile
 
 FROM debian:bookworm-slim
-# tzdata: TZ=Area/City works for the process clock too; ca-certificates: TLS to WhatsApp and webhooks.
-RUN apt-get update && apt-get install -y --no-install-recommends tzdata ca-certificates \
+# tzdata: TZ=Area/City works for the process clock too; ca-certificates: TLS to WhatsApp and webhooks; tini: see
+# ENTRYPOINT.
+RUN apt-get update && apt-get install -y --no-install-recommends tzdata ca-certificates tini \
   && rm -rf /var/lib/apt/lists/* \
   && groupadd --system --gid 65532 zapdesk \
   && useradd --system --uid 65532 --gid zapdesk --home-dir /data --no-create-home --shell /usr/sbin/nologin zapdesk \
@@ -27,4 +28,6 @@ USER zapdesk
 # SIGTERM drains work and checkpoints the database; give it time before Docker kills the process.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["zapdesk", "healthcheck"]
-ENTRYPOINT ["zapdesk"]
+# tini is PID 1 and passes signals on: the kernel ignores a signal PID 1 has no handler for yet, so a stop while
+# Zapdesk starts would otherwise wait for the whole grace period.
+ENTRYPOINT ["tini", "--", "zapdesk"]

@@ -55,10 +55,10 @@ describe("Docker image", () => {
     expect(all("ENV").join(" ")).toContain("DATA_DIR=/data");
   });
 
-  test("checks its health with the binary itself and stops with SIGTERM", () => {
+  test("checks its health with the binary itself and stops with SIGTERM, passed on by an init that is PID 1", () => {
     expect(all("HEALTHCHECK").join(" ")).toMatch(/CMD \["zapdesk", "healthcheck"\]/);
     expect(all("STOPSIGNAL")).toEqual(["SIGTERM"]);
-    expect(all("ENTRYPOINT")).toEqual(['["zapdesk"]']);
+    expect(all("ENTRYPOINT")).toEqual(['["tini", "--", "zapdesk"]']);
   });
 
   test("the build stage installs from the lockfile alone and runs its scripts with the image's own Bun", () => {
