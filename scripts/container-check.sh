@@ -2,7 +2,9 @@
 # Builds the Dockerfile with podman and checks the image as the deploy recipes run it: health, /data owned by the
 # image's user (0700), the health check, a backup inside the container, a stop within its grace period with exit
 # code 0, data kept across a restart, and a new media volume at /media (MEDIA_DIR, as the cluster compose mounts
-# it) writable by that user. Debian packages: podman buildah debootstrap runc.
+# it) writable by that user; then the cluster compose, with podman-compose: both nodes serve behind Caddy and stay
+# up. Debian packages: podman buildah debootstrap runc podman-compose golang-github-containernetworking-plugin-dnsname
+# (service names on compose networks).
 #
 # No container registry is needed: the Dockerfile's base images are made locally under its own FROM names when
 # they are missing, the Debian one by debootstrap from the archive apt uses, the Bun one from that Debian image
@@ -117,5 +119,82 @@ podman run -d --name "$name" --network host -e PORT=18765 -e MEDIA_DIR=/media \
   -v "$name-data:/data" -v "$name-media:/media" zapdesk:latest >/dev/null 2>>"$work/podman.log" || fail "podman run: $(tail -1 "$work/podman.log")"
 wait_healthy
 [ "$(podman exec "$name" stat -c '%u' /media)" = 65532 ] || fail "/media is not the image user's"
+
+podman rm -f "$name" >/dev/null 2>>"$work/podman.log"
+
+# The cluster compose needs postgres:15 and caddy:2: made from Debian's packages when missing, with what the
+# compose file uses of the official images (POSTGRES_USER/PASSWORD/DB, pg_isready; caddy run on /etc/caddy).
+if ! podman image exists docker.io/library/postgres:15; then
+  say "making postgres:15 from Debian's postgresql-15"
+  mkdir -p "$work/postgres"
+  cat >"$work/postgres/entrypoint.sh" <<'ENTRYPOINT'
+#!/bin/sh
+set -e
+export PATH=/usr/lib/postgresql/15/bin:$PATH
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+  printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/password
+  initdb -D "$PGDATA" -E UTF8 --locale=C.UTF-8 -U "$POSTGRES_USER" --pwfile=/tmp/password --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+  rm /tmp/password
+  echo "listen_addresses = '*'" >>"$PGDATA/postgresql.conf"
+  echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+  pg_ctl -D "$PGDATA" -w -o "-c listen_addresses=''" start >/dev/null
+  [ "$POSTGRES_DB" = postgres ] || createdb -U "$POSTGRES_USER" "$POSTGRES_DB"
+  pg_ctl -D "$PGDATA" -w -m fast stop >/dev/null
+fi
+exec postgres -D "$PGDATA"
+ENTRYPOINT
+  cat >"$work/postgres/Containerfile" <<CONTAINERFILE
+FROM $debian
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-15 && rm -rf /var/lib/apt/lists/* \\
+  && mkdir -p /var/lib/postgresql/data && chown postgres:postgres /var/lib/postgresql/data
+COPY entrypoint.sh /usr/local/bin/entrypoint.sh
+ENV PGDATA=/var/lib/postgresql/data POSTGRES_USER=postgres POSTGRES_DB=postgres
+USER postgres
+ENTRYPOINT ["sh", "/usr/local/bin/entrypoint.sh"]
+CONTAINERFILE
+  podman build --quiet --pull=never --network host -t docker.io/library/postgres:15 "$work/postgres" >/dev/null
+fi
+if ! podman image exists docker.io/library/caddy:2; then
+  say "making caddy:2 from Debian's caddy"
+  mkdir -p "$work/caddy"
+  cat >"$work/caddy/Containerfile" <<CONTAINERFILE
+FROM $debian
+RUN apt-get update && apt-get install -y --no-install-recommends caddy ca-certificates curl && rm -rf /var/lib/apt/lists/*
+ENV XDG_CONFIG_HOME=/config XDG_DATA_HOME=/data
+CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
+CONTAINERFILE
+  podman build --quiet --pull=never --network host -t docker.io/library/caddy:2 "$work/caddy" >/dev/null
+fi
+
+say "the cluster compose: PostgreSQL, two nodes sharing a new media volume, Caddy"
+cluster=(podman-compose -p "$name" -f deploy/docker-compose.cluster.yml)
+export DOMAIN=localhost POSTGRES_PASSWORD=check-password
+cleanup_cluster() {
+  "${cluster[@]}" down -v >/dev/null 2>&1 || true
+  podman network rm -f "${name}_default" >/dev/null 2>&1 || true
+}
+trap 'cleanup_cluster; cleanup' EXIT
+"${cluster[@]}" up -d >>"$work/compose.log" 2>&1 || fail "podman-compose up: $(tail -1 "$work/compose.log")"
+restarts() {
+  for node in node-a node-b; do
+    podman inspect -f '{{.State.Running}} {{.RestartCount}}' "${name}_${node}_1" 2>/dev/null || echo gone
+  done
+}
+# Caddy spreads requests over both nodes: both answer once they serve.
+nodes_seen=""
+for _ in $(seq 300); do
+  node=$(curl -kfsS https://localhost/health 2>/dev/null | grep -o '"node":"[^"]*"' || true)
+  [ -n "$node" ] && ! grep -qxF "$node" <<<"$nodes_seen" && nodes_seen+="$node"$'\n'
+  [ "$(grep -c . <<<"$nodes_seen")" = 2 ] && break
+  sleep 0.2
+done
+[ "$(grep -c . <<<"$nodes_seen")" = 2 ] ||
+  fail "both nodes do not answer /health behind Caddy: $(podman logs "${name}_node-b_1" 2>&1 | tail -1)"
+# podman-compose ignores depends_on conditions: a node started before PostgreSQL answers restarts until it does.
+# Once they serve, a node that crashed at start (as on a root-owned /media) would go on restarting.
+before=$(restarts)
+sleep 5
+[ "$(restarts)" = "$before" ] && ! grep -qv '^true ' <<<"$before" ||
+  fail "a node stopped or restarted while serving: $(podman logs "${name}_node-b_1" 2>&1 | tail -1)"
 
 say "image checks passed ($(podman image inspect -f '{{.Size}}' zapdesk:latest | awk '{printf "%d MB", $1/1e6}'))"
