@@ -95,9 +95,10 @@ async function main() {
 process.umask(0o077);
 const code = await runCommand(process.argv.slice(2));
 if (code !== null) process.exit(code);
+// A start that fails ends the process with exit code 1 (a supervisor sees the failure and restarts it), in one
+// line when the cause is known; thrown on, the error would only be logged by the guard above and the process end
+// with 0.
 await main().catch((error) => {
-  const line = startupFailure(error);
-  if (!line) throw error;
-  console.error(line);
+  console.error(startupFailure(error) ?? error);
   process.exit(1);
 });

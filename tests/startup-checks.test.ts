@@ -70,6 +70,22 @@ describe.skipIf(!asRoot)("starting on a data directory the server cannot write",
   });
 });
 
+describe("a start that fails", () => {
+  test("ends with exit code 1, so that a supervisor restarts it: here, a PostgreSQL server that does not answer", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-start-"));
+    dirs.push(dataDir);
+    const proc = Bun.spawn([process.execPath, "src/server.ts"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH!, DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "postgres://z:z@127.0.0.1:1/z" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    expect(code).toBe(1);
+    expect(err).toContain("Failed to connect");
+  });
+});
+
 describe("the start log", () => {
   test("names the address the server bound, and PUBLIC_URL when set, never a localhost it did not bind", () => {
     expect(listeningOn("127.0.0.1", 8080)).toBe("http://127.0.0.1:8080");
