@@ -48,8 +48,8 @@ export function snapshot(databasePath: string, out: string) {
 /**
  * Restores a backup (a database copy or a tar with media) into DATA_DIR. A database that already holds users is
  * kept unless `force`: restoring replaces everything in it. The server must be stopped while this runs. All or
- * nothing: the copy's database is checked before its media or it replace anything, and a rejected copy leaves
- * nothing behind.
+ * nothing: the copy's database is checked before its media are moved in or anything is replaced, and a rejected
+ * copy leaves nothing behind.
  */
 export function restore(
   config: Pick<Config, "databasePath" | "mediaDir" | "dataDir">,
