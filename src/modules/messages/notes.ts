@@ -37,6 +37,31 @@ export async function storeNote(
   ).message;
 }
 
+/**
+ * Stores a private note the server wrote itself (an AI summary), under `senderName`: like an agent's note, but no
+ * one's draft is touched.
+ */
+export async function storeAutomaticNote(
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
+  ticket: TicketRow,
+  senderName: string,
+  body: string,
+): Promise<MessageRow> {
+  return (
+    await storeMessage(deps, {
+      whatsappId: ticket.whatsappId,
+      wid: `note-${crypto.randomUUID()}`,
+      ticketId: ticket.id,
+      contactId: null,
+      body,
+      fromMe: true,
+      read: true,
+      senderName,
+      isPrivate: true,
+    })
+  ).message;
+}
+
 /** Removes a private note (nobody outside the team saw it, so nothing is deleted on the network) and tells its chat. */
 export async function removeNote(deps: Pick<AppDeps, "db" | "events">, messageId: number): Promise<boolean> {
   const row = await first(
