@@ -6,7 +6,10 @@ import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { AttachmentPreview } from "./AttachmentPreview";
 import { EmojiPicker } from "./EmojiPicker";
+import type { useAiSuggest } from "./use-ai-suggest";
 import type { ComposerState } from "./use-composer";
+
+type AiSuggestion = ReturnType<typeof useAiSuggest>;
 
 const MAX_ROWS = 5;
 
@@ -20,12 +23,15 @@ export function Composer({
   contactName,
   canSchedule,
   onSchedule,
+  suggestion,
 }: {
   composer: ComposerState;
   isOpen: boolean;
   contactName: string;
   canSchedule: boolean;
   onSchedule: () => void;
+  /** "Suggest a reply" with AI, where it is on and the agent may send (Alt+I in the text). */
+  suggestion?: AiSuggestion;
 }) {
   const t = useT();
   const { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send } = composer;
@@ -77,6 +83,11 @@ export function Composer({
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (quick.onKeyDown(e)) return;
+    if (suggestion && e.altKey && e.code === "KeyI") {
+      e.preventDefault();
+      void suggestion.suggest();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -184,6 +195,7 @@ export function Composer({
             value={text}
             maxLength={4096}
             disabled={!isOpen || recording}
+            readOnly={suggestion?.suggesting}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKey}
             onPaste={onPaste}
@@ -200,6 +212,19 @@ export function Composer({
           >
             <Icon name="attach" />
           </button>
+          {suggestion && (
+            <button
+              type="button"
+              className={`icon-button ai-suggest${suggestion.suggesting ? " on" : ""}`}
+              aria-label={suggestion.suggesting ? t("chat.ai.suggesting") : t("chat.ai.suggest")}
+              title={`${t("chat.ai.suggest")} (Alt+I)`}
+              aria-busy={suggestion.suggesting}
+              disabled={!isOpen || sending || recording || suggestion.suggesting}
+              onClick={() => void suggestion.suggest()}
+            >
+              <Icon name="sparkle" />
+            </button>
+          )}
         </div>
         <QuickAnswerPicker list={quick} id={pickerId} />
         <button

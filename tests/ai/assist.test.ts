@@ -131,6 +131,20 @@ describe("summary", () => {
     ]);
   });
 
+  test("reopening a resolved ticket adds a summary note too", async () => {
+    const { ctx, fake, agent } = await aiApp({ autoSummary: true });
+    const { ticketId } = await ticketOf(ctx, agent.user.id);
+    await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token: agent.token, body: { status: "closed" } });
+    fake.reply({ text: "Pendente: rastrear o pedido" });
+    await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, {
+      token: agent.token,
+      body: { status: "open", userId: agent.user.id },
+    });
+    await autoSummariesQueued(ctx.deps);
+    await ctx.deps.jobs.tick();
+    expect((await notesOf(ctx, ticketId)).map((n) => n.body)).toEqual(["Pendente: rastrear o pedido"]);
+  });
+
   test("a failing endpoint leaves the transferred ticket without a note; with automatic summaries off nothing is asked", async () => {
     const { ctx, fake, admin, agent } = await aiApp({ autoSummary: true });
     const { ticketId } = await ticketOf(ctx, agent.user.id);

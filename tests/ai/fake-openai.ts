@@ -4,8 +4,11 @@
  * request it got, so a test can read the prompts.
  */
 export type FakeAnswer =
-  /** A completion of this text (streamed in pieces of `chunk` characters when asked), with `usage` when given. */
-  | { text: string; usage?: { prompt_tokens: number; completion_tokens: number }; chunk?: number }
+  /**
+   * A completion of this text (streamed in pieces of `chunk` characters when asked), with `usage` when given; a
+   * stream stops after `pauseAfter` pieces until the test calls `resume()`.
+   */
+  | { text: string; usage?: { prompt_tokens: number; completion_tokens: number }; chunk?: number; pauseAfter?: number }
   /** A tool call instead of text. */
   | { toolCall: { name: string; arguments: object } }
   /** An error status with a body. */
@@ -37,6 +40,7 @@ export class FakeOpenAI {
   private readonly server: ReturnType<typeof Bun.serve>;
   /** Streams and waits left open, ended when the server stops. */
   private readonly open = new Set<() => void>();
+  private readonly paused: (() => void)[] = [];
   fallback: FakeAnswer = { text: "OK" };
   /** When set, requests without `Authorization: Bearer <key>` get 401. */
   requiredKey: string | null = null;
@@ -56,12 +60,18 @@ export class FakeOpenAI {
     return this;
   }
 
+  /** Lets a stream paused by `pauseAfter` go on. */
+  resume() {
+    for (const go of this.paused.splice(0)) go();
+  }
+
   /** Every message content the server was sent, all requests together. */
   promptText(): string {
     return this.requests.flatMap((r) => r.body.messages.map((m) => m.content)).join("\n");
   }
 
   async stop() {
+    this.resume();
     for (const end of this.open) end();
     await this.server.stop(true);
   }
@@ -84,6 +94,7 @@ export class FakeOpenAI {
     if ("stall" in answer) return this.sse(req, answer.stall, false);
     if ("endless" in answer) return this.endless(req);
     if ("toolCall" in answer) return this.toolCall(answer.toolCall, body);
+    if (body.stream && answer.pauseAfter !== undefined) return this.pausedStream(answer);
     if (body.stream) return this.sse(req, pieces(answer.text, answer.chunk ?? 4), true, answer.usage);
     return Response.json({
       id: "chatcmpl-fake",
@@ -132,6 +143,27 @@ export class FakeOpenAI {
         };
         open.add(end);
         req.signal.addEventListener("abort", end);
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+  }
+
+  /** The first `pauseAfter` pieces of the text, then the rest once the test resumes. */
+  private pausedStream(answer: { text: string; chunk?: number; pauseAfter?: number }): Response {
+    const all = pieces(answer.text, answer.chunk ?? 4);
+    const head = all.slice(0, answer.pauseAfter);
+    const tail = all.slice(answer.pauseAfter);
+    const waiting = new Promise<void>((go) => this.paused.push(go));
+    const encoder = new TextEncoder();
+    const frame = (content: string) =>
+      encoder.encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`);
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const text of head) controller.enqueue(frame(text));
+        await waiting;
+        for (const text of tail) controller.enqueue(frame(text));
+        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+        controller.close();
       },
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream" } });

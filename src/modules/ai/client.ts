@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import type { AiFeature } from "../../shared/contracts/ai";
 import type { ErrorCode } from "../../shared/error-codes";
 import type { AiConfig } from "./settings";
-import { sseData } from "./sse";
+import { sseData } from "../../shared/sse";
 import { beginCall, type CallStart, endCall } from "./usage";
 
 export interface ChatMessage {

@@ -1,3 +1,4 @@
+import type { AiFeature, AiSettingsDto, AiSettingsUpdate, AiSummaryDto, AiTestDto, AiUsageDto } from "./ai";
 import type { LoginCredentials, NewAccount, SessionDto } from "./auth";
 import type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
 import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
@@ -49,6 +50,12 @@ interface Done {
  * tests/api-contract.test.ts checks every entry against the server's own route.
  */
 export interface ApiRoutes {
+  "GET /ai/features": { answer: { features: AiFeature[] } };
+  "GET /ai/settings": { answer: AiSettingsDto };
+  "PUT /ai/settings": { body: AiSettingsUpdate; answer: AiSettingsDto };
+  "POST /ai/test": { answer: AiTestDto };
+  "GET /ai/usage": { answer: AiUsageDto };
+  "POST /tickets/:id/ai/summary": { answer: AiSummaryDto };
   "POST /auth/login": { body: LoginCredentials; answer: SessionDto };
   "POST /auth/signup": { body: NewAccount; answer: UserDto };
   "POST /backups/:name/link": { answer: SignedLink };

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { messages } from "../../src/db/tables";
+import { updateAiSettings } from "../../src/modules/ai/settings";
+import { FakeOpenAI } from "../ai/fake-openai";
+import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage } from "./boot";
+
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let fake: FakeOpenAI;
+let adminId: number;
+let whatsappId: number;
+const ADMIN = { email: "ia@example.com", password: "secret-123", name: "Iara Admin" };
+
+beforeAll(async () => {
+  env = await bootE2E();
+  fake = new FakeOpenAI();
+  adminId = await addUser(env, ADMIN, "admin");
+  whatsappId = await addSandboxConnection(env);
+}, 30_000);
+
+afterAll(async () => {
+  await fake?.stop();
+  await env?.stop();
+});
+
+describe("AI assistance", () => {
+  test("the settings card saves the endpoint, keeps the key write-only, tests it and shows the usage", async () => {
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/Settings`);
+    await page.waitForSelector('[data-island="AdminSettings"][data-hydrated="true"]');
+    await page.getByText("No key stored").waitFor();
+    await page.getByLabel("Base URL (OpenAI-compatible)").fill(fake.url);
+    await page.getByLabel("API key").fill("sk-e2e-secret");
+    await page.getByLabel("Model", { exact: true }).fill("fake-model");
+    await page.getByLabel("AI assistance", { exact: true }).check();
+    fake.reply({ text: "OK" });
+    await page.getByRole("button", { name: "Test" }).click();
+    await page.getByText("The model answered: OK").waitFor();
+    await page.getByText("A key is stored (type to replace it)").waitFor();
+    expect(await page.getByLabel("API key").inputValue()).toBe("");
+    expect(fake.requests.at(-1)!.authorization).toBe("Bearer sk-e2e-secret");
+    await page.locator(".admin-ai-usage dd").first().filter({ hasText: "1" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test("a suggestion streams into the composer for the agent to edit, and a failure leaves the composer as it was", async () => {
+    await updateAiSettings(env.deps.db, {
+      enabled: true,
+      baseUrl: fake.url,
+      model: "fake-model",
+      features: ["suggest"],
+    });
+    const ticketId = await addTicket(env, {
+      name: "Ana Souza",
+      number: "5511970000099",
+      whatsappId,
+      userId: adminId,
+      bodies: ["Oi, meu pedido não chegou"],
+    });
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const field = page.getByRole("textbox", { name: "Type a message" });
+
+    fake.reply({ text: "Olá, Ana! Vou verificar o seu pedido agora mesmo.", chunk: 10, pauseAfter: 1 });
+    await page.getByRole("button", { name: "Suggest a reply (AI)" }).click();
+    await page.waitForFunction(
+      () => (document.querySelector(".composer textarea") as HTMLTextAreaElement).value === "Olá, Ana! ",
+    );
+    fake.resume();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector(".composer textarea") as HTMLTextAreaElement).value ===
+        "Olá, Ana! Vou verificar o seu pedido agora mesmo.",
+    );
+    expect(fake.promptText()).toContain("Oi, meu pedido não chegou");
+    const stored = await env.deps.db.select().from(messages).where(eq(messages.ticketId, ticketId));
+    expect(stored).toHaveLength(1);
+
+    await field.fill("Rascunho meu");
+    fake.reply({ status: 500 });
+    await field.press("Alt+KeyI");
+    await page.getByText("The AI endpoint answered with an error.").waitFor();
+    expect(await field.inputValue()).toBe("Rascunho meu");
+    expect(errors).toEqual([`502 ${env.base}/api/tickets/${ticketId}/ai/suggest`]);
+    await context.close();
+  });
+});
