@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { useT } from "../lib/i18n-context";
@@ -9,6 +9,9 @@ import { toast } from "../lib/toast";
 export function AiSummaryDialog({ ticketId, onClose }: { ticketId: number; onClose: () => void }) {
   const t = useT();
   const [summary, setSummary] = useState<string | null>(null);
+  // Asked once per ticket: the chat hands a new `onClose` at every render.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   useEffect(() => {
     let open = true;
     callApi("POST /tickets/:id/ai/summary", { params: { id: ticketId } }).then(
@@ -16,13 +19,13 @@ export function AiSummaryDialog({ ticketId, onClose }: { ticketId: number; onClo
       (error) => {
         if (!open) return;
         toast("error", errorText(t, error));
-        onClose();
+        closeRef.current();
       },
     );
     return () => {
       open = false;
     };
-  }, [ticketId, t, onClose]);
+  }, [ticketId, t]);
   return (
     <Modal title={t("chat.ai.summaryTitle")} onClose={onClose}>
       {summary === null ? (

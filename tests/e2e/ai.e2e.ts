@@ -88,4 +88,26 @@ describe("AI assistance", () => {
     expect(errors).toEqual([`502 ${env.base}/api/tickets/${ticketId}/ai/suggest`]);
     await context.close();
   });
+
+  test("Summary (AI) in the chat header shows the model's summary, asked once", async () => {
+    await updateAiSettings(env.deps.db, { features: ["suggest", "summary"] });
+    const ticketId = await addTicket(env, {
+      name: "Bruno Lima",
+      number: "5511970000098",
+      whatsappId,
+      userId: adminId,
+      bodies: ["Quero trocar o tamanho"],
+    });
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const asked = fake.requests.length;
+    fake.reply({ text: "Customer: Bruno\nWants: another size\nDone: nothing\nPending: the exchange" });
+    await page.locator(".chat-actions").getByRole("button", { name: "Summary (AI)" }).click();
+    await page.getByRole("dialog", { name: "Summary of the conversation" }).getByText("Wants: another size").waitFor();
+    expect(fake.requests.length).toBe(asked + 1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
