@@ -5,12 +5,10 @@ import type { AuthUser } from "../../shared/auth-user";
 import { assertMaySend, canSeeTicket } from "../tickets/access";
 import { getTicketRow } from "../tickets/service";
 import { assertUsable, type ChatMessage, complete, streamCompletion } from "./client";
-import { quickAnswerLines, ticketContext } from "./context";
+import { languageName, quickAnswerLines, ticketContext } from "./context";
 import { readAiConfig } from "./settings";
 
 type Deps = Pick<AppDeps, "db" | "clock" | "config" | "log">;
-
-const LANGUAGE_NAMES: Record<string, string> = { pt: "Portuguese", en: "English", es: "Spanish" };
 
 /**
  * POST /tickets/:id/ai/suggest: a reply the agent could send next, streamed as it is written. Only for whoever
@@ -68,7 +66,7 @@ export async function summaryOf(deps: Deps, ticket: TicketRow, language: string,
       role: "system",
       content:
         "You summarize a customer-service conversation for a colleague who takes it over. Answer in " +
-        `${LANGUAGE_NAMES[language] ?? "English"} with four short lines: Customer (who they are), Wants (what ` +
+        `${languageName(language)} with four short lines: Customer (who they are), Wants (what ` +
         "they ask for), Done (what was done or answered), Pending (what is still open). Use only what the " +
         "conversation says.",
     },

@@ -43,4 +43,9 @@ export async function quickAnswerLines(deps: Pick<AppDeps, "db">): Promise<strin
   return quickAnswers.map((q) => `/${q.shortcut}: ${clip(q.message, QUICK_ANSWER_CHARS)}`).join("\n");
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const LANGUAGE_NAMES: Record<string, string> = { pt: "Portuguese", en: "English", es: "Spanish" };
+
+/** The English name of an interface language (pt, en, es), as prompts name it. */
+export const languageName = (language: string) => LANGUAGE_NAMES[language] ?? "English";
+
+export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -10,6 +10,7 @@ import { testEndpoint } from "./check";
 import { AiModel } from "./model";
 import { aiSettingsDto, readAiConfig, updateAiSettings } from "./settings";
 import { eventStream } from "./stream-answer";
+import { translateMessage, translateReply } from "./translate";
 import { aiUsage } from "./usage";
 
 /** /ai: the AI settings, their test and the usage (admins); the assistance on a ticket (who may see or send on it). */
@@ -28,6 +29,16 @@ export function aiRoutes(deps: AppDeps, tokens: Tokens) {
       "/tickets/:id/ai/suggest",
       async ({ user, params }) => eventStream(await suggestReply(deps, user, params.id), deps),
       { auth: true, params: idParam },
+    )
+    .post(
+      "/messages/:id/ai/translate",
+      async ({ user, params, request }) => await translateMessage(deps, user, params.id, requestLang(request)),
+      { auth: true, params: idParam },
+    )
+    .post(
+      "/tickets/:id/ai/translate-reply",
+      async ({ user, params, body }) => await translateReply(deps, user, params.id, body.text),
+      { auth: true, params: idParam, body: AiModel.replyToTranslate },
     )
     .post(
       "/tickets/:id/ai/summary",

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
-import { AI_FEATURES, type AiSettingsUpdate } from "../../shared/contracts/ai";
+import { AI_FEATURES, type AiReplyToTranslate, type AiSettingsUpdate } from "../../shared/contracts/ai";
 
 export namespace AiModel {
   export const update = schemaOf<AiSettingsUpdate>()(
@@ -16,5 +16,9 @@ export namespace AiModel {
       includeNotes: t.Optional(t.Boolean()),
       autoSummary: t.Optional(t.Boolean()),
     }),
+  );
+
+  export const replyToTranslate = schemaOf<AiReplyToTranslate>()(
+    t.Object({ text: t.String({ minLength: 1, maxLength: 4096 }) }),
   );
 }

@@ -63,3 +63,13 @@ export interface AiUsageDto {
 export interface AiSummaryDto {
   summary: string;
 }
+
+/** POST /messages/:id/ai/translate and POST /tickets/:id/ai/translate-reply: the translated text. */
+export interface AiTranslationDto {
+  text: string;
+}
+
+/** POST /tickets/:id/ai/translate-reply: the agent's draft to put in the customer's language. */
+export interface AiReplyToTranslate {
+  text: string;
+}

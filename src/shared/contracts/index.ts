@@ -7,10 +7,12 @@ export {
   type AiCallDto,
   type AiCallKind,
   type AiFeature,
+  type AiReplyToTranslate,
   type AiSettingsDto,
   type AiSettingsUpdate,
   type AiSummaryDto,
   type AiTestDto,
+  type AiTranslationDto,
   type AiUsageDto,
 } from "./ai";
 export type { LoginCredentials, NewAccount, SessionDto } from "./auth";
