@@ -12,6 +12,7 @@ import { MessageList } from "./chat/MessageList";
 import { NewMessagesPill } from "./chat/NewMessagesPill";
 import { type MessagePage, useChatHistory } from "./chat/use-chat-history";
 import { useAiSuggest } from "./chat/use-ai-suggest";
+import { useAiTranslateReply } from "./chat/use-ai-translate";
 import { useComposer } from "./chat/use-composer";
 import { useFileDrop } from "./chat/use-file-drop";
 import { useCustomerPresence, useTypingPresence } from "./chat/use-presence";
@@ -75,6 +76,7 @@ function Chat({ ticketId, userId, initial }: Props) {
   const composer = useComposer(ticketId, history.stickToBottom);
   const aiFeatures = useAiFeatures();
   const suggestion = useAiSuggest(ticketId, composer.text, composer.setText);
+  const replyTranslation = useAiTranslateReply(ticketId, composer.text, composer.setText);
   const [dialog, setDialog] = useState<ChatDialog | null>(null);
   const [searching, setSearching] = useState(false);
   const mounted = useMounted();
@@ -162,6 +164,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onRetry={isOpen ? actions.retry : undefined}
         highlighted={history.focused}
         canReact={mayType}
+        canTranslate={aiFeatures.includes("translate")}
       />
       <NewMessagesPill count={history.unseen} onClick={history.scrollToBottom} />
       <Composer
@@ -171,6 +174,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         canSchedule={!!ticket?.contact}
         onSchedule={() => setDialog("schedule")}
         suggestion={mayType && !composer.note && aiFeatures.includes("suggest") ? suggestion : undefined}
+        translation={mayType && !composer.note && aiFeatures.includes("translate") ? replyTranslation : undefined}
       />
     </section>
   );

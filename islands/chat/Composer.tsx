@@ -7,9 +7,11 @@ import { MenuButton } from "../lib/menu-button";
 import { AttachmentPreview } from "./AttachmentPreview";
 import { EmojiPicker } from "./EmojiPicker";
 import type { useAiSuggest } from "./use-ai-suggest";
+import type { useAiTranslateReply } from "./use-ai-translate";
 import type { ComposerState } from "./use-composer";
 
 type AiSuggestion = ReturnType<typeof useAiSuggest>;
+type AiTranslation = ReturnType<typeof useAiTranslateReply>;
 
 const MAX_ROWS = 5;
 
@@ -24,6 +26,7 @@ export function Composer({
   canSchedule,
   onSchedule,
   suggestion,
+  translation,
 }: {
   composer: ComposerState;
   isOpen: boolean;
@@ -32,6 +35,8 @@ export function Composer({
   onSchedule: () => void;
   /** "Suggest a reply" with AI, where it is on and the agent may send (Alt+I in the text). */
   suggestion?: AiSuggestion;
+  /** "Translate into the customer's language" with AI, where it is on and the agent may send. */
+  translation?: AiTranslation;
 }) {
   const t = useT();
   const { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send } = composer;
@@ -90,8 +95,14 @@ export function Composer({
     }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      void send();
+      void sendText();
     }
+  }
+
+  /** Sends the text; the original of a translated one is kept as a note once it went. */
+  async function sendText() {
+    const original = translation?.pendingOriginal();
+    if ((await send()) && original) await translation?.keepOriginal(original);
   }
 
   // A pasted image (or any file) waits in the preview for a caption; pasted text goes in as usual.
@@ -140,7 +151,7 @@ export function Composer({
         className={`composer${note ? " note" : ""}`}
         onSubmit={(e) => {
           e.preventDefault();
-          void send();
+          void sendText();
         }}
       >
         <input
@@ -223,6 +234,19 @@ export function Composer({
               onClick={() => void suggestion.suggest()}
             >
               <Icon name="sparkle" />
+            </button>
+          )}
+          {translation && (
+            <button
+              type="button"
+              className={`icon-button ai-translate${translation.translating ? " on" : ""}`}
+              aria-label={translation.translating ? t("chat.ai.translating") : t("chat.ai.translateReply")}
+              title={t("chat.ai.translateReply")}
+              aria-busy={translation.translating}
+              disabled={!isOpen || sending || recording || translation.translating || !text.trim()}
+              onClick={() => void translation.translate()}
+            >
+              <Icon name="translate" />
             </button>
           )}
         </div>

@@ -110,4 +110,44 @@ describe("AI assistance", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test("a customer's message shows its translation, and a reply translated before sending keeps its original in a note", async () => {
+    await updateAiSettings(env.deps.db, { features: ["translate"] });
+    const ticketId = await addTicket(env, {
+      name: "Claire Martin",
+      number: "5511970000097",
+      whatsappId,
+      userId: adminId,
+      bodies: ["Bonjour, ma commande n'est pas arrivée"],
+    });
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await page.goto(`${env.base}/tickets/${ticketId}`);
+    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const bubble = page.locator(".bubble.them", { hasText: "Bonjour" });
+    fake.reply({ text: "Hello, my order has not arrived" });
+    await bubble.hover();
+    await bubble.getByRole("button", { name: "Translate (AI)" }).click();
+    await bubble.locator(".translation", { hasText: "Hello, my order has not arrived" }).waitFor();
+
+    const field = page.getByRole("textbox", { name: "Type a message" });
+    await field.fill("I will check it now.");
+    fake.reply({ text: "Je vais le vérifier maintenant." });
+    await page.getByRole("button", { name: "Translate into the customer's language (AI)" }).click();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector(".composer textarea") as HTMLTextAreaElement).value ===
+        "Je vais le vérifier maintenant.",
+    );
+    await field.press("Enter");
+    await page.locator(".bubble.note", { hasText: "I will check it now." }).waitFor();
+    const stored = await env.deps.db.select().from(messages).where(eq(messages.ticketId, ticketId));
+    expect(stored.map((m) => [m.body, m.isPrivate])).toEqual([
+      ["Bonjour, ma commande n'est pas arrivée", false],
+      ["Je vais le vérifier maintenant.", false],
+      ["Original of the translated reply:\nI will check it now.", true],
+    ]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
