@@ -1,6 +1,6 @@
 // @engine each
 import { describe, expect, test } from "bun:test";
-import { MAX_ANSWER_CHARS, complete, streamCompletion } from "../../src/modules/ai/client";
+import { MAX_ANSWER_CHARS, complete, completeWithTools, streamCompletion } from "../../src/modules/ai/client";
 import { readAiConfig } from "../../src/modules/ai/settings";
 import { call } from "../helpers";
 import { aiApp } from "./setup";
@@ -88,5 +88,23 @@ describe("the AI client", () => {
     await expect(complete(ctx.deps, config, ask)).rejects.toMatchObject({ code: "ERR_AI_BAD_ANSWER" });
     fake.reply({ toolCall: { name: "handoff", arguments: {} } });
     await expect(complete(ctx.deps, config, ask)).rejects.toMatchObject({ code: "ERR_AI_BAD_ANSWER" });
+  });
+
+  test("a request offering functions gets the names of those the model called", async () => {
+    const { ctx, fake } = await aiApp({});
+    const config = await readAiConfig(ctx.db);
+    fake.reply({ toolCall: { name: "handoff", arguments: {} } });
+    const tools = [{ name: "handoff", description: "Hand the conversation over to a person" }];
+    expect(await completeWithTools(ctx.deps, config, { ...ask, tools })).toEqual({ text: "", toolCalls: ["handoff"] });
+    expect(fake.requests[0]!.body.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "handoff",
+          description: "Hand the conversation over to a person",
+          parameters: { type: "object", properties: {} },
+        },
+      },
+    ]);
   });
 });

@@ -14,6 +14,15 @@ export interface ChatMessage {
 export interface AiRequest extends CallStart {
   messages: ChatMessage[];
   maxTokens?: number;
+  /** Functions the model may call instead of answering (no arguments): their names come back in `toolCalls`. */
+  tools?: { name: string; description: string }[];
+}
+
+/** What the model answered: its text and the functions it called. */
+interface Answer {
+  text: string;
+  usage: Usage | null;
+  toolCalls: string[];
 }
 
 type Deps = Pick<AppDeps, "db" | "clock" | "config" | "log">;
@@ -32,9 +41,19 @@ export function assertUsable(config: AiConfig, feature: AiFeature | "test") {
 
 /** The whole answer of a chat completion, not streamed. */
 export async function complete(deps: Deps, config: AiConfig, request: AiRequest): Promise<string> {
+  return (await completeWithTools(deps, config, request)).text;
+}
+
+/** The whole answer, not streamed, with the names of the functions the model called. */
+export async function completeWithTools(
+  deps: Deps,
+  config: AiConfig,
+  request: AiRequest,
+): Promise<{ text: string; toolCalls: string[] }> {
+  const toolCalls: string[] = [];
   let text = "";
-  for await (const piece of streamCompletion(deps, config, request, false)) text += piece;
-  return text;
+  for await (const piece of streamCompletion(deps, config, request, false, toolCalls)) text += piece;
+  return { text, toolCalls };
 }
 
 /**
@@ -48,12 +67,13 @@ export async function* streamCompletion(
   config: AiConfig,
   request: AiRequest,
   stream = true,
+  toolCalls: string[] = [],
 ): AsyncGenerator<string> {
   const callId = await beginCall(deps, config, request);
   const startedAt = deps.clock.now();
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), config.timeoutMs);
-  const answer = { text: "", usage: null as Usage | null };
+  const answer: Answer = { text: "", usage: null, toolCalls };
   let failure: ErrorCode | null = null;
   try {
     const res = await post(config, request, stream, abort.signal);
@@ -64,7 +84,9 @@ export async function* streamCompletion(
       if (piece) yield piece.slice(0, room);
       if (room <= piece.length) break;
     }
-    if (!answer.text.trim()) throw new AppError("ERR_AI_BAD_ANSWER", 502);
+    // A function call is an answer only to a request that offered functions.
+    if (!answer.text.trim() && !(request.tools?.length && toolCalls.length))
+      throw new AppError("ERR_AI_BAD_ANSWER", 502);
   } catch (error) {
     const refusal = asRefusal(error, abort.signal);
     failure = refusal.code;
@@ -94,6 +116,7 @@ async function post(config: AiConfig, request: AiRequest, stream: boolean, signa
     model: config.model,
     messages: request.messages,
     ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    ...(request.tools?.length ? { tools: request.tools.map(asFunction) } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
   let res: Response;
@@ -113,31 +136,48 @@ async function post(config: AiConfig, request: AiRequest, stream: boolean, signa
   return res;
 }
 
+const asFunction = ({ name, description }: { name: string; description: string }) => ({
+  type: "function",
+  function: { name, description, parameters: { type: "object", properties: {} } },
+});
+
 const unreachable = (error: unknown) =>
   new AppError("ERR_AI_UNREACHABLE", 502, { reason: error instanceof Error ? error.message.slice(0, 200) : "" });
 
 const isEventStream = (res: Response) => (res.headers.get("content-type") ?? "").includes("text/event-stream");
 
-async function* streamedPieces(res: Response, answer: { usage: Usage | null }): AsyncGenerator<string> {
+type Call = { function?: { name?: string } };
+
+async function* streamedPieces(res: Response, answer: Answer): AsyncGenerator<string> {
   if (!res.body) throw new AppError("ERR_AI_BAD_ANSWER", 502);
   for await (const data of sseData(res.body)) {
     if (data.trim() === "[DONE]") return;
-    const chunk = parsed(data) as { choices?: { delta?: { content?: string | null } }[]; usage?: Usage | null };
+    const chunk = parsed(data) as {
+      choices?: { delta?: { content?: string | null; tool_calls?: Call[] } }[];
+      usage?: Usage | null;
+    };
     if (chunk.usage) answer.usage = chunk.usage;
+    noteCalls(answer, chunk.choices?.[0]?.delta?.tool_calls);
     const content = chunk.choices?.[0]?.delta?.content;
     if (typeof content === "string") yield content;
   }
 }
 
-async function* wholePiece(res: Response, answer: { usage: Usage | null }): AsyncGenerator<string> {
+async function* wholePiece(res: Response, answer: Answer): AsyncGenerator<string> {
   const body = parsed(await cappedText(res)) as {
-    choices?: { message?: { content?: string | null } }[];
+    choices?: { message?: { content?: string | null; tool_calls?: Call[] } }[];
     usage?: Usage;
   };
   answer.usage = body.usage ?? null;
-  const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new AppError("ERR_AI_BAD_ANSWER", 502);
-  yield content;
+  const message = body.choices?.[0]?.message;
+  noteCalls(answer, message?.tool_calls);
+  const content = message?.content;
+  if (typeof content === "string") yield content;
+  else if (!answer.toolCalls.length) throw new AppError("ERR_AI_BAD_ANSWER", 502);
+}
+
+function noteCalls(answer: Answer, calls: Call[] | undefined) {
+  for (const call of calls ?? []) if (call.function?.name) answer.toolCalls.push(call.function.name);
 }
 
 /** The body as text, refused past MAX_BODY_BYTES without reading the rest. */
@@ -168,7 +208,7 @@ function asRefusal(error: unknown, signal: AbortSignal): AppError {
 }
 
 /** The answer's own token counts, else about four characters a token. */
-function tokensOf(request: AiRequest, answer: { text: string; usage: Usage | null }) {
+function tokensOf(request: AiRequest, answer: Answer) {
   const estimate = (chars: number) => Math.ceil(chars / 4);
   return {
     promptTokens:
