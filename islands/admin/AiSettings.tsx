@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { AI_FEATURES, type AiSettingsDto, type AiUsageDto, type Wire } from "../../src/shared/contracts";
-import { callApi } from "../lib/api";
+import { AI_FEATURES, type AiSettingsDto, type AiUsageDto, type Queue, type Wire } from "../../src/shared/contracts";
+import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
-import { Checkbox, Input } from "../lib/form";
+import { Checkbox, Input, QueueChecks } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { toast } from "../lib/toast";
 
@@ -24,6 +24,7 @@ export function AiSettings() {
   const [hasKey, setHasKey] = useState(false);
   const [busy, setBusy] = useState(false);
   const [usageShown, setUsageShown] = useState(0);
+  const [queues, setQueues] = useState<Queue[]>([]);
 
   useEffect(() => {
     callApi("GET /ai/settings").then(
@@ -33,6 +34,7 @@ export function AiSettings() {
       },
       (error) => toast("error", errorText(t, error)),
     );
+    api<Queue[]>("/queue").then(setQueues, () => undefined);
   }, [t]);
 
   if (!form) return null;
@@ -151,6 +153,29 @@ export function AiSettings() {
           onChange={(autoSummary) => set({ autoSummary })}
         />
       </div>
+      <QueueChecks
+        legend={t("admin.settings.ai.botQueues")}
+        queues={queues}
+        value={form.botQueueIds}
+        onChange={(botQueueIds) => set({ botQueueIds })}
+      />
+      {form.botQueueIds.length > 0 && (
+        <div className="admin-settings">
+          <Input
+            label={t("admin.settings.ai.botKnowledge")}
+            multiline
+            maxLength={20_000}
+            value={form.botKnowledge}
+            onChange={(botKnowledge) => set({ botKnowledge })}
+          />
+          <Input
+            label={t("admin.settings.ai.botMaxTurns")}
+            type="number"
+            value={String(form.botMaxTurns)}
+            onChange={(v) => set({ botMaxTurns: Math.min(50, Math.max(1, number(v))) })}
+          />
+        </div>
+      )}
       <div className="admin-ai-actions">
         <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
           {t("admin.settings.ai.save")}

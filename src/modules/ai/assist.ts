@@ -6,7 +6,7 @@ import { assertMaySend, canSeeTicket } from "../tickets/access";
 import { getTicketRow } from "../tickets/service";
 import { assertUsable, type ChatMessage, complete, streamCompletion } from "./client";
 import { languageName, quickAnswerLines, ticketContext } from "./context";
-import { readAiConfig } from "./settings";
+import { type AiConfig, readAiConfig } from "./settings";
 
 type Deps = Pick<AppDeps, "db" | "clock" | "config" | "log">;
 
@@ -60,6 +60,17 @@ export async function summarizeTicket(deps: Deps, user: AuthUser, ticketId: numb
 export async function summaryOf(deps: Deps, ticket: TicketRow, language: string, userId?: number): Promise<string> {
   const config = await readAiConfig(deps.db);
   assertUsable(config, "summary");
+  return await writeSummary(deps, config, ticket, language, userId);
+}
+
+/** The summary whether or not the summary feature is on (the chatbot's AI step hands over with one). */
+export async function writeSummary(
+  deps: Deps,
+  config: AiConfig,
+  ticket: TicketRow,
+  language: string,
+  userId?: number,
+): Promise<string> {
   const context = await ticketContext(deps, config, ticket);
   const messages: ChatMessage[] = [
     {

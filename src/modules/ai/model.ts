@@ -15,6 +15,9 @@ export namespace AiModel {
       dailyTokens: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000_000 })),
       includeNotes: t.Optional(t.Boolean()),
       autoSummary: t.Optional(t.Boolean()),
+      botQueueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
+      botKnowledge: t.Optional(t.String({ maxLength: 20_000 })),
+      botMaxTurns: t.Optional(t.Integer({ minimum: 1, maximum: 50 })),
     }),
   );
 

@@ -19,6 +19,9 @@ export const AI_DEFAULTS: Omit<AiSettingsDto, "hasKey"> = {
   dailyTokens: 200_000,
   includeNotes: false,
   autoSummary: false,
+  botQueueIds: [],
+  botKnowledge: "",
+  botMaxTurns: 3,
 };
 
 /** The stored configuration, defaults filling what was never set. */

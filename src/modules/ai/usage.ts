@@ -1,4 +1,4 @@
-import { desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { atomically, first, lockKey, one, type Reader } from "../../db/client";
 import { aiCalls } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -69,6 +69,17 @@ export async function endCall(deps: Deps, id: number, startedAt: number, end: Ca
       durationMs: Math.max(0, deps.clock.now() - startedAt),
     })
     .where(eq(aiCalls.id, id));
+}
+
+/** How many calls for `feature` on the ticket started at or after `since` (the AI step's turns). */
+export async function callsOnTicket(deps: Pick<Deps, "db">, ticketId: number, feature: AiCallKind, since: number) {
+  const row = await first(
+    deps.db
+      .select({ n: sql<number>`count(*)` })
+      .from(aiCalls)
+      .where(and(eq(aiCalls.ticketId, ticketId), eq(aiCalls.feature, feature), gte(aiCalls.startedAt, since))),
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** GET /ai/usage: today's calls and tokens (in the installation's time zone) and the latest 20 calls. */

@@ -2,8 +2,8 @@
 export const AI_FEATURES = ["suggest", "summary", "translate"] as const;
 export type AiFeature = (typeof AI_FEATURES)[number];
 
-/** A call's purpose as recorded in the usage (the settings' "Test" besides the features). */
-export type AiCallKind = AiFeature | "test";
+/** A call's purpose as recorded in the usage (the settings' "Test" and the chatbot's AI step besides the features). */
+export type AiCallKind = AiFeature | "test" | "chatbot";
 
 /**
  * GET /ai/settings: the AI assistance as an admin configured it. The API key is never answered: `hasKey` says
@@ -25,6 +25,12 @@ export interface AiSettingsDto {
   includeNotes: boolean;
   /** Whether a summary is added as a private note when a ticket is transferred or reopened. */
   autoSummary: boolean;
+  /** The queues whose waiting tickets the AI answers first (the chatbot's AI step), before a person takes over. */
+  botQueueIds: number[];
+  /** What the AI step may answer from, written by the admin (with the quick answers). */
+  botKnowledge: string;
+  /** The AI step hands over after answering this many messages of one episode of a ticket. */
+  botMaxTurns: number;
   hasKey: boolean;
 }
 
