@@ -2,7 +2,7 @@ import { type ClipboardEvent, type KeyboardEvent, useId, useLayoutEffect, useRef
 import { QuickAnswerPicker, useQuickAnswers } from "../agent/QuickAnswerPicker";
 import { VoiceRecorder } from "../agent/VoiceRecorder";
 import { useT } from "../lib/i18n-context";
-import { Icon } from "../lib/icons";
+import { Icon, type IconName } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { AttachmentPreview } from "./AttachmentPreview";
 import { EmojiPicker } from "./EmojiPicker";
@@ -224,30 +224,25 @@ export function Composer({
             <Icon name="attach" />
           </button>
           {suggestion && (
-            <button
-              type="button"
-              className={`icon-button ai-suggest${suggestion.suggesting ? " on" : ""}`}
-              aria-label={suggestion.suggesting ? t("chat.ai.suggesting") : t("chat.ai.suggest")}
+            <AiButton
+              icon="sparkle"
+              label={t("chat.ai.suggest")}
               title={`${t("chat.ai.suggest")} (Alt+I)`}
-              aria-busy={suggestion.suggesting}
-              disabled={!isOpen || sending || recording || suggestion.suggesting}
+              busyLabel={t("chat.ai.suggesting")}
+              busy={suggestion.suggesting}
+              disabled={!isOpen || sending || recording}
               onClick={() => void suggestion.suggest()}
-            >
-              <Icon name="sparkle" />
-            </button>
+            />
           )}
           {translation && (
-            <button
-              type="button"
-              className={`icon-button ai-translate${translation.translating ? " on" : ""}`}
-              aria-label={translation.translating ? t("chat.ai.translating") : t("chat.ai.translateReply")}
-              title={t("chat.ai.translateReply")}
-              aria-busy={translation.translating}
-              disabled={!isOpen || sending || recording || translation.translating || !text.trim()}
+            <AiButton
+              icon="translate"
+              label={t("chat.ai.translateReply")}
+              busyLabel={t("chat.ai.translating")}
+              busy={translation.translating}
+              disabled={!isOpen || sending || recording || !text.trim()}
               onClick={() => void translation.translate()}
-            >
-              <Icon name="translate" />
-            </button>
+            />
           )}
         </div>
         <QuickAnswerPicker list={quick} id={pickerId} />
@@ -332,5 +327,38 @@ function ComposerMenu({
         </>
       )}
     />
+  );
+}
+
+/** An AI action of the composer: its icon, lit and labelled as busy while its answer comes. */
+function AiButton({
+  icon,
+  label,
+  title = label,
+  busyLabel,
+  busy,
+  disabled,
+  onClick,
+}: {
+  icon: IconName;
+  label: string;
+  title?: string;
+  busyLabel: string;
+  busy: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`icon-button ai-action${busy ? " on" : ""}`}
+      aria-label={busy ? busyLabel : label}
+      title={title}
+      aria-busy={busy}
+      disabled={disabled || busy}
+      onClick={onClick}
+    >
+      <Icon name={icon} />
+    </button>
   );
 }

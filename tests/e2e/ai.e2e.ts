@@ -23,6 +23,16 @@ afterAll(async () => {
   await env?.stop();
 });
 
+/** The admin signed in on a fresh page showing the chat of a new ticket of `name`, who wrote `body`. */
+async function chatOf(name: string, number: string, body: string) {
+  const ticketId = await addTicket(env, { name, number, whatsappId, userId: adminId, bodies: [body] });
+  const opened = await openPage(env.browser);
+  await logIn(opened.page, env.base, ADMIN);
+  await opened.page.goto(`${env.base}/tickets/${ticketId}`);
+  await opened.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+  return { ...opened, ticketId };
+}
+
 describe("AI assistance", () => {
   test("the settings card saves the endpoint, keeps the key write-only, tests it and shows the usage", async () => {
     const { context, page, errors } = await openPage(env.browser);
@@ -52,17 +62,7 @@ describe("AI assistance", () => {
       model: "fake-model",
       features: ["suggest"],
     });
-    const ticketId = await addTicket(env, {
-      name: "Ana Souza",
-      number: "5511970000099",
-      whatsappId,
-      userId: adminId,
-      bodies: ["Oi, meu pedido não chegou"],
-    });
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const { context, page, errors, ticketId } = await chatOf("Ana Souza", "5511970000099", "Oi, meu pedido não chegou");
     const field = page.getByRole("textbox", { name: "Type a message" });
 
     fake.reply({ text: "Olá, Ana! Vou verificar o seu pedido agora mesmo.", chunk: 10, pauseAfter: 1 });
@@ -91,17 +91,7 @@ describe("AI assistance", () => {
 
   test("Summary (AI) in the chat header shows the model's summary, asked once", async () => {
     await updateAiSettings(env.deps.db, { features: ["suggest", "summary"] });
-    const ticketId = await addTicket(env, {
-      name: "Bruno Lima",
-      number: "5511970000098",
-      whatsappId,
-      userId: adminId,
-      bodies: ["Quero trocar o tamanho"],
-    });
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const { context, page, errors } = await chatOf("Bruno Lima", "5511970000098", "Quero trocar o tamanho");
     const asked = fake.requests.length;
     fake.reply({ text: "Customer: Bruno\nWants: another size\nDone: nothing\nPending: the exchange" });
     await page.locator(".chat-actions").getByRole("button", { name: "Summary (AI)" }).click();
@@ -113,17 +103,11 @@ describe("AI assistance", () => {
 
   test("a customer's message shows its translation, and a reply translated before sending keeps its original in a note", async () => {
     await updateAiSettings(env.deps.db, { features: ["translate"] });
-    const ticketId = await addTicket(env, {
-      name: "Claire Martin",
-      number: "5511970000097",
-      whatsappId,
-      userId: adminId,
-      bodies: ["Bonjour, ma commande n'est pas arrivée"],
-    });
-    const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
-    await page.goto(`${env.base}/tickets/${ticketId}`);
-    await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
+    const { context, page, errors, ticketId } = await chatOf(
+      "Claire Martin",
+      "5511970000097",
+      "Bonjour, ma commande n'est pas arrivée",
+    );
     const bubble = page.locator(".bubble.them", { hasText: "Bonjour" });
     fake.reply({ text: "Hello, my order has not arrived" });
     await bubble.hover();
