@@ -28,6 +28,7 @@ import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
+import { startAutoSummaries } from "./modules/ai/auto-summary";
 import { createAppMetrics } from "./monitoring/app-metrics";
 import { openStorage } from "./ops/storage";
 import type { RealtimeHub } from "./realtime/hub";
@@ -110,6 +111,7 @@ export async function composeDeps(opts: {
     nodeId: leases?.nodeId,
   };
   await startWebhooks(deps);
+  startAutoSummaries(deps);
   followSockets(deps);
   followAssignmentTriggers(deps);
   channels.setInbound(createIngest(deps));

@@ -214,6 +214,7 @@ function circlesOf(graph: Map<string, string[]>): string[][] {
  */
 const TABLE_OWNERS: Record<string, string> = {
   users: "src/modules/users/",
+  aiCalls: "src/modules/ai/",
   userQueues: "src/modules/users/",
   connections: "src/modules/connections/",
   connectionQueues: "src/modules/connections/",

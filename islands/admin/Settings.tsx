@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
+import { AiSettings } from "./AiSettings";
 import { errorText } from "../lib/errors";
 import { Select } from "../lib/form";
 import { dateTimeLabel } from "../lib/format";
@@ -98,6 +99,7 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
       ) : (
         <p className="list-empty">{t("app.loading")}</p>
       )}
+      <AiSettings />
       <Backups initial={initial?.backups} />
       {confirming && (
         <Confirm

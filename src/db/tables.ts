@@ -31,6 +31,7 @@ export function useEngine(engine: Engine) {
   onPostgres = engine === "postgres";
   tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
   ({
+    aiCalls,
     chatbots,
     clusterSecrets,
     connectionCommands,
@@ -82,6 +83,7 @@ export const storedInstant = (at: Date | number): Date | number =>
 export const epochMs = (column: SQLWrapper) =>
   onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
 
+export let aiCalls = sqlite.aiCalls;
 export let chatbots = sqlite.chatbots;
 export let clusterSecrets = sqlite.clusterSecrets;
 export let connectionCommands = sqlite.connectionCommands;
