@@ -1,5 +1,5 @@
 import type { SandboxControls } from "./channels/sandbox/controls";
-import type { Channels } from "./channels/types";
+import type { Channels, CloudWebhooks } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { EventBus } from "./events/bus";
@@ -57,6 +57,8 @@ export interface AppDeps {
   lanes: KeyedLanes<string>;
   /** DNS and this machine's addresses, for checking where webhooks go (tests pass one that needs no network). */
   resolver: HostResolver;
+  /** Where the WhatsApp Cloud API's webhooks are taken in (the cloud driver). */
+  cloud: CloudWebhooks;
   /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
   sandbox?: SandboxControls;
   /** This node's name when nodes share PostgreSQL (the holder named in connection leases). */

@@ -217,6 +217,7 @@ const TABLE_OWNERS: Record<string, string> = {
   connections: "src/modules/connections/",
   connectionQueues: "src/modules/connections/",
   connectionPhonebook: "src/modules/connections/",
+  cloudAccounts: "src/modules/connections/",
   queues: "src/modules/queues/",
   chatbots: "src/modules/queues/",
   contacts: "src/modules/contacts/",
@@ -245,6 +246,7 @@ const TABLE_OWNERS: Record<string, string> = {
   waAuthCreds: "src/channels/",
   waAuthKeys: "src/channels/",
   waSentMessages: "src/channels/",
+  cloudSentMessages: "src/channels/",
   inboundJournal: "src/channels/",
   sandboxMessages: "src/channels/",
   importedRows: "src/ops/import-whaticket/",
@@ -279,6 +281,10 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
   "src/modules/messages/report-counts.ts": {
     tables: ["tickets"],
     why: "the reports count agents' messages per queue of their ticket in one grouped join, not a lookup per message",
+  },
+  "src/modules/messages/window.ts": {
+    tables: ["tickets"],
+    why: "the customer's last message on a connection is found over all their tickets in one join, not one query per ticket",
   },
   "src/modules/tickets/assignment-queries.ts": {
     tables: ["userQueues", "users"],

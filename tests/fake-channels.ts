@@ -64,6 +64,10 @@ export class FakeChannels implements Channels {
   async isRunning(_connectionId: number) {
     return this.opts.running ?? false;
   }
+  /** Every connection is a sandbox one. */
+  async providerOf(_connectionId: number) {
+    return "sandbox" as const;
+  }
   async newMessageId(connectionId: number) {
     return `FAKE-${connectionId}-${++this.nextId}`;
   }

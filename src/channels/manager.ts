@@ -243,6 +243,10 @@ export class ConnectionManager implements Channels {
     return (await (await this.driverOf(connectionId))?.isRunning(connectionId)) ?? false;
   }
 
+  providerOf(connectionId: number): Promise<Provider | undefined> {
+    return this.deps.records.providerOf(connectionId);
+  }
+
   /** Works while the connection is down too, so a message can be stored under its final id before it is sent. */
   async newMessageId(connectionId: number): Promise<string> {
     const driver = await this.driverOf(connectionId);
@@ -336,7 +340,7 @@ export class ConnectionManager implements Channels {
   }
 
   private async driverOf(connectionId: number): Promise<ChannelDriver | undefined> {
-    const provider = await this.deps.records.providerOf(connectionId);
+    const provider = await this.providerOf(connectionId);
     return provider ? this.drivers.get(provider) : undefined;
   }
 

@@ -32,6 +32,8 @@ export function useEngine(engine: Engine) {
   tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
   ({
     chatbots,
+    cloudAccounts,
+    cloudSentMessages,
     clusterSecrets,
     connectionCommands,
     connectionLeases,
@@ -83,6 +85,8 @@ export const epochMs = (column: SQLWrapper) =>
   onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
 
 export let chatbots = sqlite.chatbots;
+export let cloudAccounts = sqlite.cloudAccounts;
+export let cloudSentMessages = sqlite.cloudSentMessages;
 export let clusterSecrets = sqlite.clusterSecrets;
 export let connectionCommands = sqlite.connectionCommands;
 export let connectionLeases = sqlite.connectionLeases;

@@ -74,6 +74,7 @@ export const ERROR_CODES = [
   "ERR_NO_WEBHOOK_FOUND",
   "ERR_LINK_EXPIRED",
   "ERR_BACKUP_NOT_AVAILABLE",
+  "ERR_OUTSIDE_24H_WINDOW",
   // A field failed its rule; the answer also names the field and the rule's code.
   "VALIDATION",
 ] as const;

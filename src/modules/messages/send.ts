@@ -15,6 +15,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { findMessage } from "./records";
 import { emitMessageUpdate, storeMessage } from "./store";
+import { assertCustomerWindow } from "./window";
 
 export interface SendTextOptions {
   quotedMessageId?: number;
@@ -47,6 +48,7 @@ async function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null |
   }
   const contact = await findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  await assertCustomerWindow(deps, row.whatsappId!, contact.id);
   return { ticket: row, whatsappId: row.whatsappId!, contactName: contact.name };
 }
 
