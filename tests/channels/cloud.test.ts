@@ -3,9 +3,17 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { connections, contacts, inboundJournal, messageReactions, messages, tickets } from "../../src/db/tables";
+import {
+  connections,
+  contacts,
+  inboundJournal,
+  massMessages,
+  messageReactions,
+  messages,
+  tickets,
+} from "../../src/db/tables";
 import { BASE, call, loginAs, makeTestApp, type TestContext } from "../helpers";
 import { FakeGraph, notification, postWebhook } from "./fake-graph";
 
@@ -367,6 +375,30 @@ describe("sending", () => {
     expect(res.json.error).toBe("ERR_OUTSIDE_24H_WINDOW");
     expect(graph.sends).toEqual([]);
     expect(await first(ctx.db.select().from(messages).where(eq(messages.body, "Late")))).toBeUndefined();
+  });
+});
+
+describe("campaigns", () => {
+  test("a campaign sends to a customer who wrote within 24 h and skips one who never did, with its status", async () => {
+    const { ctx, graph, admin, id } = await setup();
+    await deliver(ctx, graph, id, { type: "text", text: { body: "Hi" } });
+    const stranger = "5511977776666";
+    const post = (body: unknown, path: string) => call(ctx.app, "POST", path, { token: admin.token, body });
+    expect((await post({ whatsappId: id, limit: 10, minutes: 0, seconds: 1 }, "/api/settingsMessage")).status).toBe(
+      200,
+    );
+    const items = [CUSTOMER, stranger].map((phone) => ({ message: `Offer for ${phone}`, phone, whatsappId: id }));
+    expect((await post(items, "/api/bulkMessage")).status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      ctx.clock.advance(1000);
+      await ctx.deps.jobs.tick();
+    }
+    const records = await ctx.db.select().from(massMessages).orderBy(asc(massMessages.id));
+    expect(records.map((r) => [r.phone, r.status])).toEqual([
+      [CUSTOMER, "sent"],
+      [stranger, "outside 24h window"],
+    ]);
+    expect(messagesSent(graph).map((s) => s.body.to)).toEqual([CUSTOMER]);
   });
 });
 

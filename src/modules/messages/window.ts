@@ -12,9 +12,14 @@ export const CUSTOMER_WINDOW_MS = 24 * 3600 * 1000;
  * templates): on a cloud connection a send outside that window is refused here, before anything is stored or sent.
  */
 export async function assertCustomerWindow(deps: AppDeps, connectionId: number, contactId: number) {
-  if ((await deps.channels.providerOf(connectionId)) !== "cloud") return;
-  const last = await lastCustomerMessageAt(deps, connectionId, contactId);
-  if (last == null || deps.clock.now() - last > CUSTOMER_WINDOW_MS) throw new AppError("ERR_OUTSIDE_24H_WINDOW", 400);
+  if (await outsideCustomerWindow(deps, connectionId, contactId)) throw new AppError("ERR_OUTSIDE_24H_WINDOW", 400);
+}
+
+/** True when the connection takes only templates for this contact (a cloud one, and no message from them in 24 h). */
+export async function outsideCustomerWindow(deps: AppDeps, connectionId: number, contactId: number | undefined) {
+  if ((await deps.channels.providerOf(connectionId)) !== "cloud") return false;
+  const last = contactId === undefined ? undefined : await lastCustomerMessageAt(deps, connectionId, contactId);
+  return last == null || deps.clock.now() - last > CUSTOMER_WINDOW_MS;
 }
 
 /** When the contact last wrote on the connection (epoch ms), if ever. */
