@@ -1,5 +1,6 @@
 import type { SandboxControls } from "./channels/sandbox/controls";
-import type { Channels, CloudWebhooks } from "./channels/types";
+import type { CloudWebhooks } from "./channels/cloud/webhooks";
+import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { EventBus } from "./events/bus";

@@ -43,7 +43,7 @@ const RULES: { layer: string; forbidden: string[] }[] = [
 ];
 
 /** The only channel files modules may import: contracts, never a driver or the manager. */
-const CHANNEL_INTERFACES = ["src/channels/types", "src/channels/sandbox/controls"];
+const CHANNEL_INTERFACES = ["src/channels/types", "src/channels/sandbox/controls", "src/channels/cloud/webhooks"];
 
 const SERVICE_FORBIDDEN = ["elysia", "src/web/", "islands/"];
 

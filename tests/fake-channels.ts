@@ -64,6 +64,12 @@ export class FakeChannels implements Channels {
   async isRunning(_connectionId: number) {
     return this.opts.running ?? false;
   }
+  async templates(_connectionId: number) {
+    return [];
+  }
+  async sendTemplate(connectionId: number) {
+    this.calls.push(`sendTemplate:${connectionId}`);
+  }
   /** Every connection is a sandbox one. */
   async providerOf(_connectionId: number) {
     return "sandbox" as const;

@@ -15,12 +15,14 @@ import type {
   ConnectionStatus,
   DeleteRef,
   InboundSink,
+  MessageTemplate,
   OutgoingMedia,
   OwnPresence,
   Provider,
   ReactionTarget,
   SendOptions,
   StatusInfo,
+  TemplateMessage,
 } from "./types";
 
 export interface ManagerDeps {
@@ -301,6 +303,21 @@ export class ConnectionManager implements Channels {
     return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
       d.sendReaction(connectionId, chatId, isGroup, target, emoji),
     );
+  }
+
+  async templates(connectionId: number): Promise<MessageTemplate[]> {
+    return await this.call(
+      connectionId,
+      "ERR_WAPP_NOT_INITIALIZED",
+      async (d) => (await d.templates?.(connectionId)) ?? [],
+    );
+  }
+
+  sendTemplate(connectionId: number, to: string, isGroup: boolean, template: TemplateMessage, options: SendOptions) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", async (d) => {
+      if (!d.sendTemplate) throw new Error(`${d.kind} connections send no templates`);
+      await d.sendTemplate(connectionId, to, isGroup, template, options);
+    });
   }
 
   private async doStart(connectionId: number) {

@@ -240,6 +240,24 @@ export interface OutgoingMedia {
   ptt?: boolean;
 }
 
+/** An approved message template of a Cloud API account, as the composer offers it. */
+export interface MessageTemplate {
+  name: string;
+  language: string;
+  category: string;
+  /** The body's text with its placeholders `{{1}}`, `{{2}}`… */
+  body: string;
+  /** How many body placeholders it has. */
+  variables: number;
+}
+
+/** A template to send: its name and language, and the text of each body placeholder in order. */
+export interface TemplateMessage {
+  name: string;
+  language: string;
+  parameters: string[];
+}
+
 export interface DeleteRef {
   id: string;
   chatId: string;
@@ -291,6 +309,15 @@ export interface ChannelDriver {
   ): Promise<void>;
   /** Pairing by code instead of QR, where the network supports it. */
   requestPairingCode?(connectionId: number, phone: string): Promise<string>;
+  /** The approved templates, where the network has them (the Cloud API). */
+  templates?(connectionId: number): Promise<MessageTemplate[]>;
+  sendTemplate?(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    template: TemplateMessage,
+    options: SendOptions,
+  ): Promise<void>;
 }
 
 /**
@@ -344,26 +371,14 @@ export interface Channels {
     target: ReactionTarget,
     emoji: string,
   ): Promise<void>;
-}
-
-/** How a webhook call of the Cloud API was taken (see `CloudWebhooks.receive`). */
-export type WebhookVerdict = "accepted" | "unknown" | "forbidden" | "malformed";
-
-/** Where the Cloud API's webhooks come in (implemented by the cloud driver). */
-export interface CloudWebhooks {
-  /** Meta's subscription handshake: the challenge to echo when the verify token is the connection's, else undefined. */
-  verify(
+  /** The connection's approved templates; none on a network without templates. */
+  templates(connectionId: number): Promise<MessageTemplate[]>;
+  /** Throws ERR_SENDING_WAPP_MSG on failure, and on a network without templates. */
+  sendTemplate(
     connectionId: number,
-    mode: string | undefined,
-    token: string | undefined,
-    challenge: string | undefined,
-  ): Promise<string | undefined>;
-  /**
-   * A notification: `forbidden` unless `signature` is the raw body's HMAC with the connection's app secret, `unknown`
-   * for no cloud connection of that id, `malformed` for a body that is not a notification. Accepted events are
-   * journaled before this resolves, then handled like every driver's (per chat, in order, idempotent).
-   */
-  receive(connectionId: number, rawBody: Uint8Array, signature: string | null): Promise<WebhookVerdict>;
-  /** Resolves once the events received so far on the connection are handled (tests, stops). */
-  settled(connectionId: number): Promise<void>;
+    to: string,
+    isGroup: boolean,
+    template: TemplateMessage,
+    options: SendOptions,
+  ): Promise<void>;
 }

@@ -98,6 +98,19 @@ async function customerTicket(ctx: TestContext) {
   return (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact!.id))))!;
 }
 
+async function withTicket() {
+  const s = await setup();
+  await deliver(s.ctx, s.graph, s.id, { type: "text", text: { body: "Hi" } });
+  const agent = await loginAs(s.ctx);
+  const pending = await customerTicket(s.ctx);
+  const [ticket] = await s.ctx.db
+    .update(tickets)
+    .set({ status: "open", userId: agent.user.id })
+    .where(eq(tickets.id, pending.id))
+    .returning();
+  return { ...s, agent, ticket: ticket!, inbound: lastWid() };
+}
+
 describe("connecting", () => {
   test("a token the Graph API accepts makes the connection CONNECTED with its number, and no QR", async () => {
     const { ctx, id } = await setup();
@@ -232,19 +245,6 @@ describe("webhook notifications", () => {
 });
 
 describe("sending", () => {
-  async function withTicket() {
-    const s = await setup();
-    await deliver(s.ctx, s.graph, s.id, { type: "text", text: { body: "Hi" } });
-    const agent = await loginAs(s.ctx);
-    const pending = await customerTicket(s.ctx);
-    const [ticket] = await s.ctx.db
-      .update(tickets)
-      .set({ status: "open", userId: agent.user.id })
-      .where(eq(tickets.id, pending.id))
-      .returning();
-    return { ...s, agent, ticket: ticket!, inbound: lastWid() };
-  }
-
   test("a text goes out through the outbox once, and its statuses become ticks; a failure marks it failed", async () => {
     const { ctx, graph, id, agent, ticket } = await withTicket();
     const res = await call(ctx.app, "POST", `/api/messages/${ticket.id}`, {
@@ -375,6 +375,66 @@ describe("sending", () => {
     expect(res.json.error).toBe("ERR_OUTSIDE_24H_WINDOW");
     expect(graph.sends).toEqual([]);
     expect(await first(ctx.db.select().from(messages).where(eq(messages.body, "Late")))).toBeUndefined();
+  });
+});
+
+describe("templates", () => {
+  test("agents list the connection's approved templates with their placeholders", async () => {
+    const { ctx, id } = await setup();
+    const agent = await loginAs(ctx);
+    const res = await call(ctx.app, "GET", `/api/whatsapp/${id}/templates`, { token: agent.token });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([
+      {
+        name: "order_update",
+        language: "pt_BR",
+        category: "UTILITY",
+        body: "Olá {{1}}, seu pedido {{2}} saiu para entrega.",
+        variables: 2,
+      },
+    ]);
+  });
+
+  test("outside the 24 h window a template still goes out, with its placeholders filled, and shows as its text", async () => {
+    const { ctx, graph, id, agent, ticket } = await withTicket();
+    ctx.clock.advance(30 * 3600 * 1000);
+    const send = (parameters: string[]) =>
+      call(ctx.app, "POST", `/api/messages/${ticket.id}/template`, {
+        token: agent.token,
+        body: { name: "order_update", language: "pt_BR", parameters },
+      });
+    expect((await send(["Carla"])).status).toBe(400);
+    const res = await send(["Carla", "#42"]);
+    expect(res.status).toBe(200);
+    expect(messagesSent(graph).map((s) => s.body)).toEqual([
+      {
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        to: CUSTOMER,
+        type: "template",
+        template: {
+          name: "order_update",
+          language: { code: "pt_BR" },
+          components: [
+            {
+              type: "body",
+              parameters: [
+                { type: "text", text: "Carla" },
+                { type: "text", text: "#42" },
+              ],
+            },
+          ],
+        },
+      },
+    ]);
+    const row = await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.messages[0].wid)));
+    expect(row).toMatchObject({
+      body: "Olá Carla, seu pedido #42 saiu para entrega.",
+      sendState: "sent",
+      fromMe: true,
+    });
+    await statuses(ctx, graph, id, { id: messagesSent(graph)[0]!.id, status: "delivered" });
+    expect((await first(ctx.db.select().from(messages).where(eq(messages.id, row!.id))))?.ack).toBe(3);
   });
 });
 

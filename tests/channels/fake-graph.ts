@@ -26,6 +26,17 @@ export class FakeGraph {
   /** How many media downloads were asked for, and with which tokens. */
   readonly downloads: string[] = [];
   token = "good-token";
+  /** What `/{business-account-id}/message_templates` lists (any account id). */
+  templates: object[] = [
+    {
+      name: "order_update",
+      language: "pt_BR",
+      status: "APPROVED",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega." }],
+    },
+    { name: "draft_offer", language: "en_US", status: "PENDING", components: [{ type: "BODY", text: "Hi" }] },
+  ];
   /** Answers the next message sends with these statuses and Graph error codes (429 / 4: rate limit). */
   readonly failNext: { status: number; code: number; message: string }[] = [];
   private seq = 0;
@@ -70,6 +81,12 @@ export class FakeGraph {
       const m = this.media.get(id)!;
       return Response.json({ id, url: `${this.url}/download/${id}`, mime_type: m.mimetype, file_size: m.bytes.length });
     }
+    if (request.method === "GET" && edge === "message_templates")
+      return Response.json({
+        data: this.templates.filter(
+          (t) => url.searchParams.get("status") !== "APPROVED" || (t as { status: string }).status === "APPROVED",
+        ),
+      });
     if (id !== this.phoneNumberId) return graphError(400, 100, "Unsupported request: unknown object");
     if (request.method === "POST" && edge === "messages") {
       const body = (await request.json()) as GraphSend["body"];

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
@@ -9,23 +8,26 @@ import { DownloadCancelled, DownloadPool } from "../download-pool";
 import type {
   ChannelDriver,
   ChannelSink,
-  CloudWebhooks,
   ConnectionRef,
   DeleteRef,
   OutgoingMedia,
+  MessageTemplate,
   ReactionTarget,
   SendOptions,
-  WebhookVerdict,
+  TemplateMessage,
 } from "../types";
+import type { CloudWebhooks, WebhookVerdict } from "./webhooks";
 import { readMessage } from "./content";
 import { cloudMediaType, downloadCloudMedia, fileNameOf, mimeOf } from "./media";
-import { GraphClient, GraphError } from "./graph";
-import { type CloudEvent, type CloudMediaRef, eventsOf, validSignature } from "./payload";
+import { GraphClient, GraphError, reasonOf, recipient } from "./graph";
+import { type CloudEvent, type CloudMediaRef, chatOf, eventsOf, sameSecret, validSignature } from "./payload";
 import { CloudStore, type JournaledEvent } from "./store";
+import { offeredTemplates, templatePayload } from "./templates";
 
 /** What a cloud connection's account holds (kept by the connections module). */
 export interface CloudAccount {
   phoneNumberId: string;
+  businessAccountId: string;
   accessToken: string;
   appSecret: string;
   verifyToken: string;
@@ -124,7 +126,7 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
   async verify(connectionId: number, mode?: string, token?: string, challenge?: string) {
     const account = await this.opts.accounts(connectionId);
     if (!account || mode !== "subscribe" || !token || challenge === undefined) return undefined;
-    return sameText(token, account.verifyToken) ? challenge : undefined;
+    return sameSecret(token, account.verifyToken) ? challenge : undefined;
   }
 
   async receive(connectionId: number, rawBody: Uint8Array, signature: string | null): Promise<WebhookVerdict> {
@@ -212,6 +214,27 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
         reaction: { message_id: messageId, emoji },
       }),
     );
+  }
+
+  async templates(connectionId: number): Promise<MessageTemplate[]> {
+    const { account } = this.session(connectionId);
+    if (!account.businessAccountId) return [];
+    return offeredTemplates(
+      await this.attempt(connectionId, () => this.graph.templates(account, account.businessAccountId)),
+    );
+  }
+
+  async sendTemplate(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    template: TemplateMessage,
+    options: SendOptions,
+  ) {
+    await this.send(connectionId, options.messageId, recipient(to, isGroup), {
+      type: "template",
+      template: templatePayload(template),
+    });
   }
 
   /** Sends under `wid` once: a message the Cloud API already took is not sent again (an interrupted send's retry). */
@@ -352,24 +375,4 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
 interface PendingMedia {
   messageId: string;
   ref: CloudMediaRef;
-}
-
-function recipient(to: string, isGroup: boolean) {
-  if (isGroup || !/^\d+$/.test(to)) throw new Error("the Cloud API reaches phone numbers only");
-  return { recipient_type: "individual", to };
-}
-
-/** The lane of an event: the customer's chat. */
-function chatOf(event: CloudEvent): string {
-  return event.kind === "cloud.message" ? event.message.from : (event.status.recipient_id ?? "#status");
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -23,6 +23,15 @@ export class GraphError extends Error {
   }
 }
 
+/** A template as the Graph API lists it (only the fields read here). */
+export interface GraphTemplate {
+  name: string;
+  language: string;
+  status?: string;
+  category?: string;
+  components?: { type: string; text?: string }[];
+}
+
 /** The media object the Cloud API describes at `/{media-id}`. */
 export interface MediaDescription {
   url: string;
@@ -54,6 +63,16 @@ export class GraphClient {
     const id = answer.messages?.[0]?.id;
     if (!id) throw new GraphError(200, undefined, "the Cloud API gave the message no id");
     return id;
+  }
+
+  /** The account's approved templates (the first 200). */
+  async templates(c: CloudCredentials, businessAccountId: string): Promise<GraphTemplate[]> {
+    const answer = await this.call<{ data?: GraphTemplate[] }>(
+      c,
+      "GET",
+      `${encodeURIComponent(businessAccountId)}/message_templates?status=APPROVED&limit=200&fields=name,language,status,category,components`,
+    );
+    return answer.data ?? [];
   }
 
   /** Marks an inbound message (and the ones before it) read. */
@@ -106,4 +125,15 @@ async function graphError(response: Response): Promise<GraphError> {
     answer.error?.code,
     answer.error?.message || `the Cloud API answered ${response.status}`,
   );
+}
+
+/** The addressee of a send: the Cloud API reaches phone numbers only (no groups, no LIDs). */
+export function recipient(to: string, isGroup: boolean) {
+  if (isGroup || !/^\d+$/.test(to)) throw new Error("the Cloud API reaches phone numbers only");
+  return { recipient_type: "individual", to };
+}
+
+/** What a failed call says, as a connection's status shows it. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

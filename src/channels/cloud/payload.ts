@@ -73,6 +73,18 @@ export function validSignature(rawBody: Uint8Array, signature: string | null, ap
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** Compares a presented secret with the stored one in constant time. */
+export function sameSecret(given: string, stored: string): boolean {
+  const x = Buffer.from(given);
+  const y = Buffer.from(stored);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The lane of an event: the customer's chat. */
+export function chatOf(event: CloudEvent): string {
+  return event.kind === "cloud.message" ? event.message.from : (event.status.recipient_id ?? "#status");
+}
+
 /**
  * The events of a webhook body meant for this phone number, in the order they came; throws on a body that is
  * not a WhatsApp Business Account notification.
