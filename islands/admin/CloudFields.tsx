@@ -1,8 +1,7 @@
-import { useId, useRef } from "react";
 import { cloudWebhookPath } from "../../src/shared/contracts/connections";
 import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
-import { toast } from "../lib/toast";
+import { CopyField } from "../lib/copy-field";
 import type { Form, SetField } from "./connection-form";
 
 /**
@@ -11,6 +10,7 @@ import type { Form, SetField } from "./connection-form";
  */
 export function CloudFields({ form, set, connectionId }: { form: Form; set: SetField; connectionId?: number }) {
   const t = useT();
+  const copyTexts = { button: t("admin.connections.copy"), copied: t("admin.connections.copied") };
   const webhookUrl = connectionId ? `${window.location.origin}${cloudWebhookPath(connectionId)}` : "";
   return (
     <fieldset className="admin-checks">
@@ -46,37 +46,11 @@ export function CloudFields({ form, set, connectionId }: { form: Form; set: SetF
         autoComplete="new-password"
       />
       {connectionId && <p className="field-note">{t("admin.connections.secretKept")}</p>}
-      {webhookUrl && <CopyField label={t("admin.connections.webhookUrl")} value={webhookUrl} />}
-      {form.verifyToken && <CopyField label={t("admin.connections.verifyToken")} value={form.verifyToken} />}
+      {webhookUrl && <CopyField label={t("admin.connections.webhookUrl")} value={webhookUrl} {...copyTexts} />}
+      {form.verifyToken && (
+        <CopyField label={t("admin.connections.verifyToken")} value={form.verifyToken} {...copyTexts} />
+      )}
       <p className="field-note">{t("admin.connections.cloudHint")}</p>
     </fieldset>
-  );
-}
-
-/** A read-only value with a button that copies it. */
-function CopyField({ label, value }: { label: string; value: string }) {
-  const t = useT();
-  const id = useId();
-  const field = useRef<HTMLInputElement>(null);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-    } catch {
-      // Without the clipboard API (plain http from another host) the browser's own copy works.
-      field.current?.select();
-      if (!document.execCommand("copy")) return toast("error", t("admin.settings.copyFailed"));
-    }
-    toast("success", t("admin.connections.copied"));
-  }
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="input-with-button">
-        <input id={id} ref={field} value={value} readOnly />
-        <button type="button" className="button small" onClick={() => void copy()}>
-          {t("admin.connections.copy")}
-        </button>
-      </div>
-    </div>
   );
 }
