@@ -5,7 +5,7 @@ import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { SnoozeMenu } from "./SnoozeMenu";
 
-export type ChatDialog = "transfer" | "delete" | "contact" | "schedule";
+export type ChatDialog = "transfer" | "delete" | "contact" | "schedule" | "template";
 
 /** One button of the header: its text, its look and what it does. */
 interface Action {

@@ -1,5 +1,6 @@
 import type { ChatPresence } from "../shared/contracts/presence";
 import type { Provider } from "../shared/contracts/providers";
+import type { MessageTemplate, TemplateMessage } from "../shared/contracts/templates";
 
 /**
  * The channel layer's contracts.
@@ -21,7 +22,7 @@ import type { Provider } from "../shared/contracts/providers";
 
 export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | "TIMEOUT" | "DISCONNECTED";
 
-export type { Provider };
+export type { MessageTemplate, Provider, TemplateMessage };
 
 /** `waiting`: a message that could not be decrypted yet; WhatsApp resends it under the same id. */
 export type MessageKind =
@@ -238,24 +239,6 @@ export interface OutgoingMedia {
   caption?: string;
   /** Send audio as a voice note. */
   ptt?: boolean;
-}
-
-/** An approved message template of a Cloud API account, as the composer offers it. */
-export interface MessageTemplate {
-  name: string;
-  language: string;
-  category: string;
-  /** The body's text with its placeholders `{{1}}`, `{{2}}`… */
-  body: string;
-  /** How many body placeholders it has. */
-  variables: number;
-}
-
-/** A template to send: its name and language, and the text of each body placeholder in order. */
-export interface TemplateMessage {
-  name: string;
-  language: string;
-  parameters: string[];
 }
 
 export interface DeleteRef {
