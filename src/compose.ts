@@ -145,10 +145,11 @@ export async function composeDeps(opts: {
     void deps.outbox.flush(deps, connectionId);
     wakeRecipients(deps, connectionId).catch((error) => log.warn("bulk recipients not woken", { error }));
   });
-  // A message written, or a command stored, on another node for a connection this node runs is taken up here.
+  // A message written, a command stored, or a Cloud API notification journaled on another node for a connection this node runs is taken up here.
   if (events instanceof PgEventBus)
     events.subscribeOthers((event) => {
       if (event.name === "connection.commanded") void channels.runCommands(event.payload.connectionId);
+      else if (event.name === "connection.inbound") void cloud.resume(event.payload.connectionId);
       else if (event.name === "chat.ownPresence") void showPresenceHere(deps, event.payload);
       else void sendIfRunHere(deps, event);
     });

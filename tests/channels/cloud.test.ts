@@ -188,6 +188,58 @@ describe("webhook notifications", () => {
     expect(await ctx.db.select().from(inboundJournal)).toEqual([]);
   });
 
+  test("a body over the size limit is refused with 413 before it is read, and nothing is stored", async () => {
+    const { ctx, graph, id } = await setup();
+    const huge = notification(graph.phoneNumberId, {
+      messages: [
+        {
+          from: CUSTOMER,
+          id: "wamid.huge",
+          timestamp: nowSeconds(ctx),
+          type: "text",
+          text: { body: "x".repeat(600_000) },
+        },
+      ],
+    });
+    expect((await postWebhook(ctx.app, id, huge, { appSecret: APP_SECRET })).status).toBe(413);
+    expect(await ctx.db.select().from(inboundJournal)).toEqual([]);
+  });
+
+  test("a notification taken in while the connection is stopped is kept, and handled once it starts", async () => {
+    const { ctx, graph, id } = await setup();
+    await ctx.channels.stop(id);
+    const body = notification(graph.phoneNumberId, {
+      messages: [
+        { from: CUSTOMER, id: "wamid.later", timestamp: nowSeconds(ctx), type: "text", text: { body: "wait" } },
+      ],
+    });
+    expect((await postWebhook(ctx.app, id, body, { appSecret: APP_SECRET })).status).toBe(200);
+    expect(await stored(ctx, id, "wamid.later")).toBeUndefined();
+    expect(await ctx.db.select().from(inboundJournal)).toHaveLength(1);
+    await ctx.channels.start(id);
+    await ctx.deps.cloud.settled(id);
+    expect((await stored(ctx, id, "wamid.later"))?.body).toBe("wait");
+    expect(await ctx.db.select().from(inboundJournal)).toEqual([]);
+  });
+
+  test("an event another node journaled is handled when the node running the connection is told", async () => {
+    const { ctx, id } = await setup();
+    const event = {
+      kind: "cloud.message",
+      message: {
+        from: CUSTOMER,
+        id: "wamid.elsewhere",
+        timestamp: nowSeconds(ctx),
+        type: "text",
+        text: { body: "hop" },
+      },
+    };
+    await ctx.db.insert(inboundJournal).values({ whatsappId: id, kind: event.kind, payload: JSON.stringify(event) });
+    await ctx.deps.cloud.resume(id);
+    await ctx.deps.cloud.settled(id);
+    expect((await stored(ctx, id, "wamid.elsewhere"))?.body).toBe("hop");
+  });
+
   test("an image is downloaded from its media URL with the token and stored with its caption", async () => {
     const { ctx, graph, id } = await setup();
     const media = graph.addMedia("image/png", PNG);

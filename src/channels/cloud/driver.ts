@@ -144,6 +144,11 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
     return "accepted";
   }
 
+  async resume(connectionId: number): Promise<void> {
+    if (!this.sessions.has(connectionId)) return;
+    for (const row of await this.store.pending(connectionId)) this.dispatch(connectionId, row);
+  }
+
   async settled(connectionId: number): Promise<void> {
     for (let running = this.inFlight.get(connectionId); running?.size; running = this.inFlight.get(connectionId))
       await Promise.all(running);

@@ -16,6 +16,8 @@ export interface CloudWebhooks {
    * journaled before this resolves, then handled like every driver's (per chat, in order, idempotent).
    */
   receive(connectionId: number, rawBody: Uint8Array, signature: string | null): Promise<WebhookVerdict>;
+  /** Handles what is journaled for the connection and not handled yet, when it runs here (another node took it in). */
+  resume(connectionId: number): Promise<void>;
   /** Resolves once the events received so far on the connection are handled (tests, stops). */
   settled(connectionId: number): Promise<void>;
 }

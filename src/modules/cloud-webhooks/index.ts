@@ -39,7 +39,11 @@ export function cloudWebhookRoutes(deps: AppDeps) {
       async ({ params, request, set }) => {
         const body = await readCapped(request, CLOUD_WEBHOOK_BODY_LIMIT);
         const verdict = await deps.cloud.receive(params.id, body, request.headers.get("x-hub-signature-256"));
-        if (verdict === "accepted") return { ok: true };
+        if (verdict === "accepted") {
+          // Nodes sharing the database: the one running the connection (maybe not this one) takes it up.
+          deps.events.emit("connection.inbound", { connectionId: params.id });
+          return { ok: true };
+        }
         deps.log.warn("cloud webhook refused", { whatsappId: params.id, verdict });
         set.status = verdict === "unknown" ? 404 : verdict === "forbidden" ? 401 : 400;
         return { error: verdict };
