@@ -7,6 +7,7 @@
  */
 import { rmSync } from "node:fs";
 import { measureAppAt10k } from "./app-at-10k";
+import { measureBaileysPath } from "./baileys-path";
 import { measureBaileysSessions } from "./baileys-sessions";
 import { createBigDataDir } from "./big-db";
 import { measureBinarySize } from "./binary-size";
@@ -50,6 +51,7 @@ const measures: Measure[] = soak
       { name: "SQL statements per unit of work", run: () => measureStatements("sqlite") },
       { name: "memory", run: () => measureMemory({ messages, soakMinutes: 0 }) },
       { name: "memory per Baileys session", run: () => measureBaileysSessions() },
+      { name: "the WhatsApp path through Baileys", run: () => measureBaileysPath() },
       {
         name: "cold start",
         run: async () =>

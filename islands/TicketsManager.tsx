@@ -34,6 +34,8 @@ interface Props {
   selectedId: number | null;
   /** The tab, sub-tab and search text the address asked for. */
   view?: ListView;
+  /** The sub-tab the list shows when the address names none (see list-view.ts). */
+  landing?: SubTab;
   /** The first page of the assigned and pending lists (the tab shown first), rendered by the server. */
   initial?: { open: Page; pending: Page } | null;
 }
@@ -51,6 +53,7 @@ export default function TicketsManager({
   queues,
   selectedId: renderedId,
   view = DEFAULT_VIEW,
+  landing = DEFAULT_VIEW.sub,
   initial,
 }: Props) {
   const t = useT();
@@ -74,7 +77,10 @@ export default function TicketsManager({
 
   // Also after back or forward, whose address may carry the view of an earlier moment.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new open ticket means a new address to write into
-  useEffect(() => keepListViewInUrl({ tab, sub, search: settledSearch }), [tab, sub, settledSearch, selectedId]);
+  useEffect(
+    () => keepListViewInUrl({ tab, sub, search: settledSearch }, landing),
+    [tab, sub, settledSearch, selectedId, landing],
+  );
   useEffect(openTicketLinksInPlace, []);
   useEffect(() => void loadDrafts(), []);
   // Accepted or reopened in the chat, a ticket changes list: show the one it is in now.

@@ -70,6 +70,10 @@ createRoot(toastHost).render(
 
 if (boot.token) connectSocket();
 
+// A page being left aborts the islands still loading: their failed imports are not errors of the page.
+let leaving = false;
+for (const type of ["beforeunload", "pagehide"]) addEventListener(type, () => (leaving = true));
+
 for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const name = el.dataset.island as IslandName;
   const load = islandLoaders[name];
@@ -77,16 +81,21 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
   const props = JSON.parse(
     document.querySelector(`script[data-props-for="${el.dataset.islandId}"]`)?.textContent || "{}",
   );
-  load().then(({ default: C }) => {
-    const Island = C as ComponentType<Record<string, unknown>>;
-    hydrateRoot(
-      el,
-      <I18nProvider i18n={i18n}>
-        <IslandBoundary name={name} onMount={() => (el.dataset.hydrated = "true")}>
-          <Island {...props} />
-        </IslandBoundary>
-      </I18nProvider>,
-      { identifierPrefix: `${el.dataset.islandId}-` },
-    );
-  });
+  load().then(
+    ({ default: C }) => {
+      const Island = C as ComponentType<Record<string, unknown>>;
+      hydrateRoot(
+        el,
+        <I18nProvider i18n={i18n}>
+          <IslandBoundary name={name} onMount={() => (el.dataset.hydrated = "true")}>
+            <Island {...props} />
+          </IslandBoundary>
+        </I18nProvider>,
+        { identifierPrefix: `${el.dataset.islandId}-` },
+      );
+    },
+    (error) => {
+      if (!leaving) console.error(`the ${name} island could not load`, error);
+    },
+  );
 }

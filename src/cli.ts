@@ -1,6 +1,7 @@
 import { version } from "../package.json";
-import { loadConfig } from "./config";
+import { loadConfig, readConfig } from "./config";
 import { backup, restore } from "./ops/backup";
+import { dumpPostgres } from "./ops/pg-backup";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -8,6 +9,7 @@ Usage:
   zapdesk                          serve the inbox (the default)
   zapdesk backup --out FILE        copy the database while the server runs
          [--with-media]            ... with the media folder, as a tar archive
+                                   (on PostgreSQL: pg_dump's copy of the database, without media)
   zapdesk restore FILE [--force]   restore a backup into DATA_DIR (stop the server first;
                                    --force replaces a database that already has users)
   zapdesk import-whaticket --from URL
@@ -60,14 +62,22 @@ export async function runCommand(
       case "backup": {
         const out = value("--out");
         if (!out) return usage(io, "backup needs --out FILE");
-        await backup(loadConfig(env), out, { withMedia: flag("--with-media") });
+        const config = readConfig(env);
+        if (config.databaseUrl) {
+          await dumpPostgres(config, out, env.PATH);
+          io.out(
+            `PostgreSQL database written to ${out} by pg_dump (restore it with pg_restore); copy MEDIA_DIR (${config.mediaDir}) beside it`,
+          );
+          return 0;
+        }
+        await backup(config, out, { withMedia: flag("--with-media") });
         io.out(`backup written to ${out}`);
         return 0;
       }
       case "restore": {
         const file = rest.find((a) => !a.startsWith("--"));
         if (!file) return usage(io, "restore needs the backup FILE");
-        restore(loadConfig(env), file, { force: flag("--force") });
+        restore(readConfig(env), file, { force: flag("--force") });
         io.out(`restored ${file}; start the server to use it`);
         return 0;
       }

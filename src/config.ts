@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { IpRanges, LOOPBACK, PRIVATE_NETWORKS, parseIpRange } from "./shared/ip-ranges";
 import { isLogLevel, type LogLevel } from "./log";
-import { makePrivateDir } from "./private-files";
+import { prepareDataDir } from "./data-dirs";
 
 export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
 
@@ -81,17 +81,35 @@ export interface ApiUserLimits {
 
 type Env = Record<string, string | undefined>;
 
-/** Reads the configuration from the environment; secrets not given are generated once and kept under DATA_DIR. */
+/**
+ * Reads the configuration from the environment for a server or a command that writes: DATA_DIR and MEDIA_DIR are
+ * created (private) when missing, and secrets not given are generated once and kept under DATA_DIR.
+ */
 export function loadConfig(env: Env = process.env): Config {
+  const config = readConfig(env);
+  prepareDataDir(config.dataDir, "DATA_DIR");
+  prepareDataDir(config.mediaDir, "MEDIA_DIR");
+  if (config.secretsInDatabase) return config;
+  const secrets = persistedSecrets(config.dataDir);
+  return {
+    ...config,
+    jwtSecret: env.JWT_SECRET || secrets.jwtSecret,
+    jwtRefreshSecret: env.JWT_REFRESH_SECRET || secrets.jwtRefreshSecret,
+  };
+}
+
+/**
+ * The configuration as the environment gives it, for commands that only read (a backup): nothing is created,
+ * and the signing secrets are those given or already kept under DATA_DIR (empty when there are none).
+ */
+export function readConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || "./data");
-  makePrivateDir(dataDir);
   // Nodes sharing a database share their media too: a mounted directory, or DATA_DIR/media on one node.
   const mediaDir = env.MEDIA_DIR ? resolve(env.MEDIA_DIR) : join(dataDir, "media");
-  makePrivateDir(mediaDir);
   const databaseUrl = isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL : undefined;
   // Several nodes share one PostgreSQL database: they must sign with the same secrets, kept there.
   const secretsInDatabase = !!databaseUrl && !(env.JWT_SECRET && env.JWT_REFRESH_SECRET);
-  const secrets = secretsInDatabase ? { jwtSecret: "", jwtRefreshSecret: "" } : persistedSecrets(dataDir);
+  const secrets = secretsInDatabase ? { jwtSecret: "", jwtRefreshSecret: "" } : storedSecrets(dataDir);
   const trusted = parseTrustProxy(env.TRUST_PROXY);
   return {
     port: parsePort(env.PORT),
@@ -247,15 +265,20 @@ interface Secrets {
 }
 
 function persistedSecrets(dataDir: string): Secrets {
+  const stored = storedSecrets(dataDir);
+  if (stored.jwtSecret && stored.jwtRefreshSecret) return stored;
   const file = join(dataDir, "secrets.json");
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, "utf8")) as Partial<Secrets>;
-    if (stored.jwtSecret && stored.jwtRefreshSecret) return stored as Secrets;
-  }
   const fresh: Secrets = { jwtSecret: randomSecret(), jwtRefreshSecret: randomSecret() };
   writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
   chmodSync(file, 0o600);
   return fresh;
+}
+
+/** The secrets kept under DATA_DIR, empty when there are none yet. */
+function storedSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, "secrets.json");
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Partial<Secrets>) : {};
+  return { jwtSecret: stored.jwtSecret ?? "", jwtRefreshSecret: stored.jwtRefreshSecret ?? "" };
 }
 
 export function randomSecret(bytes = 48): string {

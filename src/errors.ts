@@ -1,6 +1,9 @@
 import type { ErrorCode } from "./shared/error-codes";
 import { type FieldProblem, RULE_MESSAGES, type RuleCode } from "./shared/validation";
 
+/** A start that cannot go on, for a reason its one-line message explains (shown without a stack). */
+export class StartupError extends Error {}
+
 /** A refusal the client should see: answered as `{"error": code}` with `status` (400 unless said otherwise). */
 export class AppError extends Error {
   constructor(

@@ -1,6 +1,9 @@
+import { version } from "../package.json";
 import { createApp } from "./app";
+import { listeningOn } from "./http/public-origin";
 import { runCommand } from "./cli";
 import { loadConfig } from "./config";
+import { startupFailure } from "./data-dirs";
 import { composeDeps } from "./compose";
 import { systemClock } from "./shared/clock";
 import { scheduleAutoClose } from "./modules/tickets/auto-close";
@@ -33,10 +36,10 @@ async function main() {
   });
   await ensureFirstAdmin(deps);
 
-  const app = (await createApp(deps)).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
+  const hostname = process.env.HOST || "0.0.0.0";
+  const app = (await createApp(deps)).listen({ port: config.port, hostname });
   hub.attach(app.server!);
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
-  log.info(`Zapdesk listening on http://localhost:${app.server!.port}`, { dataDir: config.dataDir });
   if (config.corsOrigins.length > 0 && !config.publicUrl)
     log.warn(
       "CORS_ORIGINS is set without PUBLIC_URL: live message events of frontends on those origins carry media links relative to Zapdesk, which they cannot open; set PUBLIC_URL to the address browsers reach Zapdesk at",
@@ -82,10 +85,20 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Said once the server is ready and stops cleanly on a signal.
+  log.info(`Zapdesk ${version} listening on ${listeningOn(hostname, app.server!.port!, config.publicUrl)}`, {
+    dataDir: config.dataDir,
+  });
 }
 
 // Everything the process creates (database, WAL, media, secrets, backups) is private to its user.
 process.umask(0o077);
 const code = await runCommand(process.argv.slice(2));
-if (code === null) await main();
-else process.exit(code);
+if (code !== null) process.exit(code);
+// A start that fails ends the process with exit code 1 (a supervisor sees the failure and restarts it), in one
+// line when the cause is known; thrown on, the error would only be logged by the guard above and the process end
+// with 0.
+await main().catch((error) => {
+  console.error(startupFailure(error) ?? error);
+  process.exit(1);
+});

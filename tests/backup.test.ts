@@ -2,7 +2,17 @@
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { version } from "../package.json";
@@ -11,8 +21,10 @@ import { messages } from "../src/db/tables";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { backup, restore } from "../src/ops/backup";
-import { extractTar, isTar } from "../src/ops/tar";
+import { extractTar, isTar, TarWriter } from "../src/ops/tar";
 import { call, createSandboxConnection, createUser, makeTestApp, type TestContext } from "./helpers";
+import { freshPgUrl } from "./pg-harness";
+import { hasPostgres } from "./sql-servers";
 
 const ROOT = join(import.meta.dir, "..");
 let dirs: string[] = [];
@@ -144,6 +156,59 @@ describe("backup and restore", () => {
     expect(existsSync(ctx.deps.config.databasePath)).toBe(true);
   });
 
+  test("a rejected archive leaves nothing behind, and the error names the archive", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "zapdesk.sqlite"), "not a database at all");
+    writeFileSync(join(work, "photo.jpg"), "JPEG");
+    const archive = join(work, "broken.tar");
+    const tar = new TarWriter(archive);
+    await tar.addFile("zapdesk.sqlite", join(work, "zapdesk.sqlite"));
+    await tar.addFile("media/photo.jpg", join(work, "photo.jpg"));
+    tar.close();
+
+    const { ctx, dataDir } = await fileApp();
+    await closeDatabase(ctx.db);
+    const before = readdirSync(dataDir, { recursive: true }).sort();
+    expect(() => restore(ctx.deps.config, archive, { force: true })).toThrow(`cannot restore ${archive}: `);
+    expect(readdirSync(dataDir, { recursive: true }).sort()).toEqual(before);
+
+    const fresh = join(tempDir(), "new");
+    const target = { dataDir: fresh, databasePath: join(fresh, "zapdesk.sqlite"), mediaDir: join(fresh, "media") };
+    expect(() => restore(target, archive)).toThrow(/^cannot restore .*broken\.tar: /);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  test("a backup a newer Zapdesk made is refused, naming the version to run, and nothing is replaced", async () => {
+    const { ctx } = await fileApp();
+    await createUser(ctx);
+    const copy = join(tempDir(), "newer.sqlite");
+    await backup(ctx.deps.config, copy);
+    const newer = new Database(copy);
+    newer.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)");
+    newer.run("INSERT INTO app_versions (version, schema) VALUES ('9.1.0', '0099_future')");
+    newer.close();
+
+    const fresh = join(tempDir(), "new");
+    const target = { dataDir: fresh, databasePath: join(fresh, "zapdesk.sqlite"), mediaDir: join(fresh, "media") };
+    expect(() => restore(target, copy)).toThrow(`cannot restore ${copy}: the database was migrated by Zapdesk 9.1.0`);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  test.skipIf(process.getuid?.() !== 0)(
+    "a restore run as another user than DATA_DIR's owner (root) is refused: the server could not open what it wrote",
+    async () => {
+      const { ctx } = await fileApp();
+      const copy = join(tempDir(), "copy.sqlite");
+      await backup(ctx.deps.config, copy);
+      const dataDir = join(tempDir(), "server-owned");
+      mkdirSync(dataDir);
+      chownSync(dataDir, 65534, 65534);
+      const target = { dataDir, databasePath: join(dataDir, "zapdesk.sqlite"), mediaDir: join(dataDir, "media") };
+      expect(() => restore(target, copy)).toThrow(`DATA_DIR ${dataDir} is another user's: `);
+      expect(readdirSync(dataDir)).toEqual([]);
+    },
+  );
+
   test("starting on a database with a pending migration first copies it to DATA_DIR/backups", async () => {
     const dataDir = tempDir();
     const older = tempDir();
@@ -176,12 +241,13 @@ describe("backup and restore", () => {
   });
 });
 
-describe("command line", () => {
-  const io = () => {
-    const lines: string[] = [];
-    return { lines, out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-  };
+/** What a command prints, line by line. */
+const io = () => {
+  const lines: string[] = [];
+  return { lines, out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+};
 
+describe("command line", () => {
   test("--version prints the package version, --help the commands, and no command means serve", async () => {
     const v = io();
     expect(await runCommand(["--version"], {}, v)).toBe(0);
@@ -201,6 +267,31 @@ describe("command line", () => {
     expect(await runCommand(["restore"], {}, io())).toBe(2);
   });
 
+  test("a command that fails or only reads creates no DATA_DIR, media folder or secrets", async () => {
+    const dataDir = join(tempDir(), "data");
+    const env = { DATA_DIR: dataDir };
+    expect(await runCommand(["--version"], env, io())).toBe(0);
+    expect(await runCommand(["--help"], env, io())).toBe(0);
+    expect(await runCommand(["backup", "--with-media"], env, io())).toBe(2);
+    const failed = io();
+    expect(await runCommand(["backup", "--out", join(tempDir(), "b.sqlite")], env, failed)).toBe(1);
+    expect(failed.lines.join("\n")).toContain(`no database at ${join(dataDir, "zapdesk.sqlite")}`);
+    expect(await runCommand(["restore", join(tempDir(), "missing.tar")], env, io())).toBe(1);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test("a backup reads the data without writing to it: no secrets or media folder appear", async () => {
+    const { ctx, dataDir } = await fileApp();
+    await createUser(ctx);
+    rmSync(join(dataDir, "media"), { recursive: true });
+    const before = readdirSync(dataDir).sort();
+    const out = join(tempDir(), "b.sqlite");
+    expect(await runCommand(["backup", "--out", out], { DATA_DIR: dataDir }, io())).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+    expect(before).not.toContain("secrets.json");
+  });
+
   test("healthcheck exits 0 when /health answers on PORT and 1 when nothing listens", async () => {
     const server = Bun.serve({
       port: 0,
@@ -211,5 +302,32 @@ describe("command line", () => {
     expect(await runCommand(["healthcheck"], { PORT: String(server.port) }, io())).toBe(0);
     server.stop(true);
     expect(await runCommand(["healthcheck"], { PORT: String(server.port) }, io())).toBe(1);
+  });
+});
+
+describe.skipIf(!hasPostgres)("zapdesk backup on a node that stores in PostgreSQL", () => {
+  // The first test starts the throwaway PostgreSQL cluster, which takes a few seconds.
+  test("runs pg_dump into FILE when it is installed, and says to copy the media beside it", async () => {
+    const url = `${await freshPgUrl()}?max=2`;
+    const dataDir = join(tempDir(), "data");
+    const out = join(tempDir(), "zapdesk.dump");
+    const said = io();
+    const env = { DATABASE_URL: url, DATA_DIR: dataDir, PATH: process.env.PATH };
+    expect(await runCommand(["backup", "--out", out], env, said)).toBe(0);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe("PGDMP");
+    expect(said.lines.join("\n")).toContain("pg_restore");
+    expect(said.lines.join("\n")).toContain(`MEDIA_DIR (${join(dataDir, "media")})`);
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
+  test("without pg_dump, exits 1 with the pg_dump command to run, its password left out", async () => {
+    const out = join(tempDir(), "zapdesk.dump");
+    const said = io();
+    const env = { DATABASE_URL: "postgres://zapdesk:s3cret@db.example.com:5432/zapdesk?max=4", PATH: "" };
+    expect(await runCommand(["backup", "--out", out], env, said)).toBe(1);
+    const text = said.lines.join("\n");
+    expect(text).toContain(`pg_dump --format=custom --file=${out} 'postgres://zapdesk:…@db.example.com:5432/zapdesk'`);
+    expect(text).not.toContain("s3cret");
+    expect(existsSync(out)).toBe(false);
   });
 });

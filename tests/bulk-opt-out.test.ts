@@ -55,6 +55,16 @@ describe("bulk opt-out", () => {
     expect(await ctx.db.select().from(optOuts)).toEqual([]);
   });
 
+  test("a keyword changed after texts were compared with the old one applies from the next text", async () => {
+    const { ctx, admin, w } = await setup();
+    await ctx.sandbox.inbound(w.id, { from: phone, body: "PARAR" });
+    await call(ctx.app, "POST", "/api/settingsMessage", { token: admin, body: { whatsappId: w.id, optOut: "PARAR" } });
+    await ctx.sandbox.inbound(w.id, { from: phone, body: "SAIR" });
+    expect(await ctx.db.select().from(optOuts)).toEqual([]);
+    await ctx.sandbox.inbound(w.id, { from: phone, body: "parar" });
+    expect(await ctx.db.select().from(optOuts)).toMatchObject([{ whatsappId: w.id, number: phone }]);
+  });
+
   test("the contact's opt-outs are listed for everyone and cleared by admins only", async () => {
     const { ctx, admin, agent, w } = await setup();
     await ctx.sandbox.inbound(w.id, { from: phone, body: "SAIR" });

@@ -74,7 +74,7 @@ describe("the dashboard's team", () => {
 });
 
 describe("first-run checklist", () => {
-  test("GET /dashboard/onboarding ticks queues, agents and the sandbox as they appear; a real number only once connected; agents get 403", async () => {
+  test("GET /dashboard/onboarding ticks queues, agents and the sandbox as they appear; a number, real or sandbox, only once connected; agents get 403", async () => {
     const { ctx, admin, agent } = await setupAdminAndAgent();
     const steps = async () => (await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: admin.token })).json;
     expect(await steps()).toEqual({
@@ -84,7 +84,7 @@ describe("first-run checklist", () => {
       sandboxTried: false,
     });
     await ctx.db.insert(queues).values({ name: "Sales", color: "#f00" });
-    await createSandboxConnection(ctx);
+    const sandbox = await createSandboxConnection(ctx, { scan: false });
     await ctx.db.insert(connections).values({ name: "Phone", provider: "baileys", status: "qrcode" });
     expect(await steps()).toEqual({
       numberConnected: false,
@@ -93,6 +93,10 @@ describe("first-run checklist", () => {
       sandboxTried: true,
     });
     await ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.name, "Phone"));
+    expect((await steps()).numberConnected).toBe(true);
+    await ctx.db.update(connections).set({ status: "DISCONNECTED" }).where(eq(connections.name, "Phone"));
+    expect((await steps()).numberConnected).toBe(false);
+    await ctx.sandbox.scan(sandbox.id);
     expect((await steps()).numberConnected).toBe(true);
     expect((await call(ctx.app, "GET", "/api/dashboard/onboarding", { token: agent.token })).status).toBe(403);
   });

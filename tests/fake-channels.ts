@@ -5,6 +5,7 @@ import type {
   OwnPresence,
   ReactionTarget,
   SendOptions,
+  ReadRef,
 } from "../src/channels/types";
 import { AppError } from "../src/errors";
 
@@ -83,7 +84,7 @@ export class FakeChannels implements Channels {
   async sendMedia(connectionId: number, _to: string, _isGroup: boolean, _media: OutgoingMedia, _options: SendOptions) {
     this.calls.push(`sendMedia:${connectionId}`);
   }
-  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, _messageIds: string[]) {
+  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, _messages: ReadRef[]) {
     this.calls.push(`markRead:${connectionId}`);
   }
   async deleteForEveryone(connectionId: number, _ref: DeleteRef) {

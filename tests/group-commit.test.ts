@@ -1,12 +1,12 @@
 // @engine each
-import { first, openDatabase, sqliteClient } from "../src/db/client";
+import { atomically, closeDatabase, first, openDatabase, sqliteClient } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { messages, tickets } from "../src/db/tables";
+import { messages, tags, tickets } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";
 import { createLogger } from "../src/log";
@@ -105,16 +105,40 @@ describe("group commit", () => {
     const { db, commits } = deferredDb();
     const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
-    const during = await commits.run(async () => tempStore());
-    expect(during).toBe(2);
+    const during = await Promise.all([commits.run(async () => tempStore()), commits.run(async () => tempStore())]);
+    expect(during).toEqual([2, 2]);
     expect(tempStore()).toBe(before);
     // A batch that fails puts it back too.
+    const failing = commits.run(async () => {
+      throw new Error("refused");
+    });
+    await commits.run(async () => undefined);
+    await expect(failing).rejects.toThrow("refused");
+    expect(tempStore()).toBe(before);
+  });
+
+  test("a write alone in its batch is the transaction itself: no savepoint, rolled back whole when it throws", async () => {
+    const { db, commits, heard, rows } = deferredDb();
+    sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
+    const statements: string[] = [];
+    const exec = sqliteClient(db).exec.bind(sqliteClient(db));
+    sqliteClient(db).exec = ((sql: string) => {
+      statements.push(sql);
+      return exec(sql);
+    }) as typeof exec;
     await expect(
-      commits.run(async () => {
+      commits.run(async (events) => {
+        sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (1, 1)");
+        events.emit(anEvent.name, anEvent.payload);
         throw new Error("refused");
       }),
     ).rejects.toThrow("refused");
-    expect(tempStore()).toBe(before);
+    expect(
+      await commits.run(async () => sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (2, 1)")),
+    ).toBeTruthy();
+    expect(rows().map((r) => r.id)).toEqual([2]);
+    expect(heard).toEqual([]);
+    expect(statements.filter((sql) => /SAVEPOINT|PRAGMA/i.test(sql))).toEqual([]);
   });
 
   test("beforeCommit runs once per batch inside its transaction, after every write", async () => {
@@ -183,5 +207,30 @@ describe("inbound messages committed in groups", () => {
     }
     const announced = ctx.hub.named("appMessage").filter((e) => e.payload.action === "create");
     expect(new Set(announced.map((e) => e.payload.message.id)).size).toBe(chats * perChat);
+  });
+
+  test("atomic blocks inside a write share its savepoint: one that fails fails the whole write, even when caught", async () => {
+    const ctx = await makeTestApp();
+    try {
+      const commits = new GroupCommit(ctx.db, ctx.deps.events);
+      const tag = (name: string) => ctx.db.insert(tags).values({ name, color: "#000000" });
+      const failing = commits.run(async () => {
+        await tag("kept-if-alone");
+        await atomically(ctx.db, async () => {
+          await tag("inner");
+          throw new Error("inner block failed");
+        }).catch(() => undefined);
+        return "looked fine";
+      });
+      const other = commits.run(async () => {
+        await atomically(ctx.db, async () => await tag("other"));
+        return "stored";
+      });
+      await expect(failing).rejects.toThrow("inner block failed");
+      expect(await other).toBe("stored");
+      expect((await ctx.db.select().from(tags)).map((t) => t.name)).toEqual(["other"]);
+    } finally {
+      await closeDatabase(ctx.db);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
 describe("a message's contact", () => {
-  test("a known number reported without a LID is read without writing; a new one, a LID or a changed group subject is not", async () => {
+  test("a known number reported without a LID, or with the LID it holds, is read without writing; a new one, a new LID or a changed group subject is not", async () => {
     const ctx = await makeTestApp();
     const person = await findOrCreateContact(ctx.deps, { address: "5511911110001", name: "Ana", isGroup: false });
     const group = await findOrCreateContact(ctx.deps, { address: "120363000000001", name: "Equipe", isGroup: true });
@@ -23,6 +23,13 @@ describe("a message's contact", () => {
     ).toBeUndefined();
     expect(
       await knownContact(ctx.db, { address: "5511911110001", lid: "123456789012345", isGroup: false }),
+    ).toBeUndefined();
+    await findOrCreateContact(ctx.deps, { address: "5511911110001", lid: "123456789012345", isGroup: false });
+    expect(
+      (await knownContact(ctx.db, { address: "5511911110001", lid: "123456789012345", isGroup: false }))?.lid,
+    ).toBe("123456789012345");
+    expect(
+      await knownContact(ctx.db, { address: "5511911110001", lid: "999999999999999", isGroup: false }),
     ).toBeUndefined();
     expect(await knownContact(ctx.db, { address: "lid:123456789012345", isGroup: false })).toBeUndefined();
     expect(await knownContact(ctx.db, { address: "5511911110002", isGroup: false })).toBeUndefined();

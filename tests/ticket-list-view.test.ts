@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ticketIdOfPath } from "../islands/lib/ticket-nav";
-import { DEFAULT_VIEW, listViewQuery, parseListView } from "../islands/tickets/list-view";
+import { DEFAULT_VIEW, landingSub, listViewQuery, parseListView } from "../islands/tickets/list-view";
 
 describe("the ticket list's view in the address", () => {
   test("tab, sub-tab and search are read from the query; unknown values fall back to the defaults", () => {
@@ -25,6 +25,17 @@ describe("the ticket list's view in the address", () => {
     expect(listViewQuery(DEFAULT_VIEW, new URLSearchParams("tab=closed&lang=pt"))).toBe("?lang=pt");
     const view = { tab: "search" as const, sub: "open" as const, search: "pão & café" };
     expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
+  });
+
+  test("without a sub-tab in the query the list lands on Waiting while nothing is in service and someone waits", () => {
+    expect(landingSub({ open: 0, pending: 1 })).toBe("pending");
+    expect(landingSub({ open: 1, pending: 3 })).toBe("open");
+    expect(landingSub({ open: 0, pending: 0 })).toBe("open");
+    expect(parseListView(new URLSearchParams(""), "pending").sub).toBe("pending");
+    expect(parseListView(new URLSearchParams("sub=open"), "pending").sub).toBe("open");
+    // The landing sub-tab leaves the query empty; In service chosen over it is named.
+    expect(listViewQuery({ tab: "open", sub: "pending", search: "" }, undefined, "pending")).toBe("");
+    expect(listViewQuery({ tab: "open", sub: "open", search: "" }, undefined, "pending")).toBe("?sub=open");
   });
 
   test("a ticket's path names it; the list's path and other paths name none", () => {

@@ -15,6 +15,7 @@ import {
   connections,
   type TicketRow,
 } from "../src/db/tables";
+import type { ReadRef } from "../src/channels/types";
 import { botActions } from "../src/modules/inbound/actions";
 import { LRM } from "../src/modules/messages/placeholders";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
@@ -313,25 +314,39 @@ describe("applyTicketChanges", () => {
 });
 
 describe("markTicketRead", () => {
-  test("zeroes unread, marks messages read, tells the lists and sends a read receipt for inbound ones", async () => {
+  test("zeroes unread, marks messages read, tells the lists and sends a read receipt for inbound ones, naming the chat each came in on", async () => {
     const ctx = await makeTestApp();
     const wa = await createSandboxConnection(ctx);
     const { contact, ticket } = await seedTicket(ctx, { whatsappId: wa.id, unreadMessages: 2 });
     await ctx.db
       .insert(messages)
       .values({ wid: "in-1", whatsappId: wa.id, ticketId: ticket.id, contactId: contact.id, body: "x" });
+    // Written from the customer's LID before they were merged into their phone contact.
+    await ctx.db.insert(messages).values({
+      wid: "in-lid",
+      whatsappId: wa.id,
+      ticketId: ticket.id,
+      contactId: contact.id,
+      body: "y",
+      remoteJid: "123456789012345@lid",
+    });
     ctx.hub.clear();
-    const calls: string[][] = [];
+    const calls: ReadRef[][] = [];
     const channels = ctx.deps.channels;
     ctx.deps.channels = Object.assign(Object.create(channels), {
-      markRead: async (_w: number, _c: string, _g: boolean, ids: string[]) => void calls.push(ids),
+      markRead: async (_w: number, _c: string, _g: boolean, refs: ReadRef[]) => void calls.push(refs),
     });
     await markTicketRead(ctx.deps, await row(ctx, ticket.id));
     expect((await row(ctx, ticket.id)).unreadMessages).toBe(0);
     expect((await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).every((m) => m.read)).toBe(
       true,
     );
-    expect(calls[0]).toContain("in-1");
+    expect(calls[0]).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: "in-1", remoteJid: null, participant: null }),
+        expect.objectContaining({ id: "in-lid", remoteJid: "123456789012345@lid", participant: null }),
+      ]),
+    );
     expect(ctx.hub.to("status:pending", "ticket")[0]!.payload).toEqual({ action: "updateUnread", ticketId: ticket.id });
     expect(ctx.hub.to("notification", "ticket")).toHaveLength(1);
   });

@@ -159,6 +159,24 @@ describe("outbound webhooks", () => {
     expect(sentHook.received.some((r) => JSON.parse(r.body).data.fromMe === false)).toBe(false);
   });
 
+  test("an endpoint added after a ticket was created reports that ticket's first status change from the status it had", async () => {
+    const { ctx, token, conn } = await setup();
+    await ctx.sandbox.inbound(conn.id, { from: "5511988887777", body: "Oi" });
+    await settle();
+    const ticketId = (await firstRow(ctx.db.select().from(tickets)))!.id;
+    // Moved while nothing listened: the status kept for webhooks is not the ticket's any more.
+    await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token, body: { status: "open" } });
+    await settle();
+    const hook = receiver([200]);
+    await addEndpoint(ctx, token, hook.url, ["ticket.status"]);
+    await call(ctx.app, "PUT", `/api/tickets/${ticketId}`, { token, body: { status: "closed" } });
+    await settle();
+    await ctx.deps.jobs.tick();
+    expect(hook.received.map((r) => JSON.parse(r.body).data).map((d) => [d.previousStatus, d.status])).toEqual([
+      ["open", "closed"],
+    ]);
+  });
+
   test("a delivery recorded without its job (a stop in between) is queued again at the next start", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-hooks-"));
     const databasePath = join(dir, "db.sqlite");

@@ -124,10 +124,10 @@ describe("media types in the whaticket family's names", () => {
 });
 
 describe("errors the family's clients would show as a bare code", () => {
-  test("contact import on a sandbox connection answers ERR_NO_PHONEBOOK with its text in the caller's language", async () => {
+  test("contact import before a number reported its phone book answers ERR_NO_PHONEBOOK with its text in the caller's language", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
-    await createSandboxConnection(ctx, { isDefault: true });
+    await ctx.db.insert(connections).values({ name: "Phone", provider: "baileys", isDefault: true });
     const pt = await call(ctx.app, "POST", "/api/contacts/import", {
       token,
       headers: { "accept-language": "pt-BR,pt;q=0.9" },
@@ -141,6 +141,20 @@ describe("errors the family's clients would show as a bare code", () => {
     });
     const en = await call(ctx.app, "POST", "/api/contacts/import", { token });
     expect(en.json.message).toBe("No phone book yet: connect the number and try again in a moment.");
+  });
+
+  test("contact import on a sandbox connection says the sandbox has no phone book, as its customers become contacts as they write", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    await createSandboxConnection(ctx, { isDefault: true });
+    expect(await call(ctx.app, "POST", "/api/contacts/import", { token })).toMatchObject({
+      status: 400,
+      json: {
+        error: "ERR_SANDBOX_NO_PHONEBOOK",
+        message:
+          "A sandbox connection has no phone book to import: its customers become contacts as soon as they write from the Sandbox page.",
+      },
+    });
   });
 
   test("codes the family translates itself answer without a message", async () => {

@@ -39,7 +39,7 @@ export function ConnectionModal({
   const t = useT();
   const { language } = useI18n();
   const [form, setForm] = useState(() =>
-    initial(connection, sandbox, t("csat.defaultMessage", { name: "{{name}}" }), isLang(language) ? language : "pt"),
+    initial(connection, t("csat.defaultMessage", { name: "{{name}}" }), isLang(language) ? language : "pt"),
   );
   const [queues, setQueues] = useState<Queue[]>([]);
   const [daysError, setDaysError] = useState<string | null>(null);

@@ -4,6 +4,7 @@ import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
 import { errorText } from "../lib/errors";
 import { Select } from "../lib/form";
+import { dateTimeLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
 import { Confirm } from "../lib/modal";
@@ -177,7 +178,7 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
         <ul>
           {files.map((f) => (
             <li key={f.name}>
-              <span>{mounted ? new Date(f.createdAt).toLocaleString() : ""}</span>
+              <span>{mounted ? dateTimeLabel(f.createdAt) : ""}</span>
               <span>{t(`admin.settings.backups.${f.kind}`)}</span>
               <span>{megabytes(f.size)}</span>
               <a

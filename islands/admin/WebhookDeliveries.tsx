@@ -1,6 +1,8 @@
+import { format } from "date-fns";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../lib/api";
 import { errorText } from "../lib/errors";
+import { dateTimeLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { AdminHeader, ListStatus } from "../lib/list-ui";
 import { useMounted } from "../lib/mounted";
@@ -62,7 +64,7 @@ export function DeliveryLog({ initial }: { initial?: Delivery[] | null }) {
         <tbody>
           {(rows ?? []).map((d) => (
             <tr key={d.id} data-delivery-id={d.id} data-status={d.status}>
-              <td data-label={t("admin.webhooks.when")}>{mounted ? new Date(d.createdAt).toLocaleString() : ""}</td>
+              <td data-label={t("admin.webhooks.when")}>{mounted ? dateTimeLabel(d.createdAt) : ""}</td>
               <td data-label={t("admin.webhooks.event")}>
                 {t(`admin.webhooks.eventNames.${d.event.replace(".", "_")}`)}
               </td>
@@ -70,13 +72,13 @@ export function DeliveryLog({ initial }: { initial?: Delivery[] | null }) {
                 {t(`admin.webhooks.statuses.${d.status}`)}
                 {mounted &&
                   d.nextAttemptAt != null &&
-                  ` · ${t("admin.webhooks.nextAt", { time: new Date(d.nextAttemptAt).toLocaleTimeString() })}`}
+                  ` · ${t("admin.webhooks.nextAt", { time: format(new Date(d.nextAttemptAt), "HH:mm:ss") })}`}
               </td>
               <td data-label={t("admin.webhooks.attempts")}>
                 <ol className="webhook-tries">
                   {d.tries.map((a) => (
                     <li key={a.attempt}>
-                      {mounted ? new Date(a.at).toLocaleTimeString() : ""} → {answer(a.statusCode, a.error)}
+                      {mounted ? format(new Date(a.at), "HH:mm:ss") : ""} → {answer(a.statusCode, a.error)}
                     </li>
                   ))}
                 </ol>

@@ -16,18 +16,14 @@ export interface Form extends Required<Omit<NewConnection, Day | "isMultidevice"
 }
 
 /**
- * Form defaults of a new connection: 08:00–17:30 every day, Monday to Friday on, the satisfaction survey off with
+ * Form defaults of a new connection: a real WhatsApp number (the sandbox is picked on purpose, so a number meant for
+ * customers never ends up simulated), 08:00–17:30 every day, Monday to Friday on, the satisfaction survey off with
  * `defaultSurvey` (in the interface's language) as its text, automatic texts in `language` (the interface's).
  */
-export function initial(
-  c: Connection | null,
-  sandbox: boolean,
-  defaultSurvey: string,
-  language: ConnectionLanguage,
-): Form {
+export function initial(c: Connection | null, defaultSurvey: string, language: ConnectionLanguage): Form {
   return {
     name: c?.name ?? "",
-    provider: c?.provider ?? (sandbox ? "sandbox" : "baileys"),
+    provider: c?.provider ?? "baileys",
     isDefault: c?.isDefault ?? false,
     greetingMessage: c?.greetingMessage ?? "",
     farewellMessage: c?.farewellMessage ?? "",

@@ -4,15 +4,15 @@ import type { NewSchedule, Schedule } from "../../src/shared/contracts";
 import { FORM_RULES } from "../../src/shared/validation";
 import { callApi } from "../lib/api";
 import { useFormSave } from "../lib/crud";
+import { DateTimeField } from "../lib/date-time-field";
 import { useFieldChecks } from "../lib/field-checks";
+import { DATE_TIME, parseDateTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import { ContactPicker } from "./ContactPicker";
 
 export type { Schedule };
-
-const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
 
 /** What a new schedule starts with when it is written from a chat: its contact, the typed text, its ticket. */
 export interface SchedulePrefill {
@@ -38,22 +38,28 @@ export function ScheduleModal({
     value?.contact ?? prefill?.contact ?? null,
   );
   const [body, setBody] = useState(value?.body ?? prefill?.body ?? "");
-  const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), LOCAL_INPUT));
+  /** Whether a date the app cannot read shows its message: once the field was left or a save tried. */
+  const [shownFormat, setShownFormat] = useState(false);
+  const [sendAt, setSendAt] = useState(format(value ? new Date(value.sendAt) : addHours(new Date(), 1), DATE_TIME));
   const { busy, fieldError, run } = useFormSave(false, "schedule", ["body", "sendAt"]);
   const checks = useFieldChecks(FORM_RULES.schedule, { body, sendAt }, "schedule");
+  const sendAtDate = parseDateTime(sendAt);
   const bodyError = checks.error("body", fieldError);
-  const sendAtError = checks.error("sendAt", fieldError);
+  // Typed in the app's format; one the browser cannot read as a date is refused here, before any request.
+  const sendAtError =
+    checks.error("sendAt", fieldError) ?? (sendAt.trim() && !sendAtDate && shownFormat ? t("dateTime.format") : null);
   const sent = !!value?.sentAt;
 
   function save() {
-    if (!checks.checkAll()) return;
+    setShownFormat(true);
+    if (!checks.checkAll() || !sendAtDate) return;
     return run(async () => {
-      // The datetime-local value is the browser's wall clock: send it as an absolute instant.
+      // The typed date is the browser's wall clock: send it as an absolute instant.
       const sameChat = !value && prefill && contact?.id === prefill.contact.id;
       const payload: NewSchedule = {
         contactId: contact!.id,
         body,
-        sendAt: new Date(sendAt).toISOString(),
+        sendAt: sendAtDate.toISOString(),
         ...(sameChat ? { ticketId: prefill.ticketId } : {}),
       };
       const saved = value
@@ -96,22 +102,21 @@ export function ScheduleModal({
         />
         {bodyError && <p className="field-error">{bodyError}</p>}
       </div>
-      <div className="field">
-        <label htmlFor="schedule-send-at">{t("agent.schedules.sendAt")}</label>
-        <input
-          id="schedule-send-at"
-          type="datetime-local"
-          value={sendAt}
-          disabled={sent}
-          aria-invalid={!!sendAtError || undefined}
-          onChange={(e) => {
-            setSendAt(e.target.value);
-            checks.touch("sendAt");
-          }}
-          onBlur={() => checks.touch("sendAt")}
-        />
-        {sendAtError && <p className="field-error">{sendAtError}</p>}
-      </div>
+      <DateTimeField
+        id="schedule-send-at"
+        label={t("agent.schedules.sendAt")}
+        value={sendAt}
+        disabled={sent}
+        error={sendAtError}
+        onChange={(text) => {
+          setSendAt(text);
+          checks.touch("sendAt");
+        }}
+        onBlur={() => {
+          checks.touch("sendAt");
+          setShownFormat(true);
+        }}
+      />
     </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import type { Ticket } from "../../src/shared/contracts";
 import type { ChatPresence } from "../../src/shared/contracts/presence";
+import { dateTimeLabel } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
@@ -69,8 +70,7 @@ export function ChatHeader({
           <span className="chat-sub">
             {presenceText(presence, t)}
             {ticket.user ? t("chat.assignedTo", { name: ticket.user.name }) : t(`tickets.status.${ticket.status}`)}
-            {ticket.snoozedUntil &&
-              ` · ${t("chat.snooze.until", { time: new Date(ticket.snoozedUntil).toLocaleString() })}`}
+            {ticket.snoozedUntil && ` · ${t("chat.snooze.until", { time: dateTimeLabel(ticket.snoozedUntil) })}`}
             {ticket.csat && (
               <span className="csat-note" title={ticket.csat.comment ?? undefined}>
                 {` · ⭐ ${t("chat.csat.rating", { rating: ticket.csat.rating })}`}

@@ -1,8 +1,10 @@
 import { useState } from "react";
 import type { Ticket } from "../../src/shared/contracts";
+import { DateTimeField } from "../lib/date-time-field";
+import { dateTimeLabel, parseDateTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { MenuButton } from "../lib/menu-button";
-import { localInputValue, snoozeChoices } from "./snooze-times";
+import { snoozeChoices } from "./snooze-times";
 
 /**
  * The chat header's Snooze menu: later today, tomorrow, next week or a picked date and time; on a snoozed ticket,
@@ -19,6 +21,7 @@ export function SnoozeMenu({
 }) {
   const t = useT();
   const [picked, setPicked] = useState("");
+  const pickedDate = parseDateTime(picked);
   const snoozedUntil = ticket.snoozedUntil ? new Date(ticket.snoozedUntil) : null;
   const choose = (close: () => void, until: Date) => {
     close();
@@ -37,7 +40,7 @@ export function SnoozeMenu({
           <>
             {snoozedUntil && (
               <>
-                <p className="menu-note">{t("chat.snooze.until", { time: snoozedUntil.toLocaleString() })}</p>
+                <p className="menu-note">{t("chat.snooze.until", { time: dateTimeLabel(snoozedUntil) })}</p>
                 <button type="button" role="menuitem" onClick={() => (close(), onUnsnooze())}>
                   {t("chat.snooze.unsnooze")}
                 </button>
@@ -52,16 +55,15 @@ export function SnoozeMenu({
             <button type="button" role="menuitem" onClick={() => choose(close, choices.nextWeek)}>
               {t("chat.snooze.nextWeek")}
             </button>
-            <label className="menu-field">
-              <span>{t("chat.snooze.pick")}</span>
-              <input
-                type="datetime-local"
-                min={localInputValue(new Date())}
-                value={picked}
-                onChange={(e) => setPicked(e.target.value)}
-              />
-            </label>
-            <button type="button" role="menuitem" disabled={!picked} onClick={() => choose(close, new Date(picked))}>
+            <div className="menu-field">
+              <DateTimeField id="snooze-at" label={t("chat.snooze.pick")} value={picked} onChange={setPicked} />
+            </div>
+            <button
+              type="button"
+              role="menuitem"
+              disabled={!pickedDate || pickedDate.getTime() <= Date.now()}
+              onClick={() => pickedDate && choose(close, pickedDate)}
+            >
               {t("chat.snooze.apply")}
             </button>
           </>

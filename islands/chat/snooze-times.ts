@@ -12,9 +12,3 @@ export function snoozeChoices(now: Date) {
   const nextWeek = at((8 - now.getDay()) % 7 || 7, 9);
   return { laterToday, tomorrow, nextWeek };
 }
-
-/** The value of a `datetime-local` input for `d` (local time, to the minute). */
-export function localInputValue(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}

@@ -22,6 +22,7 @@ import type {
   ReactionTarget,
   SendOptions,
   StatusInfo,
+  ReadRef,
   TemplateMessage,
 } from "./types";
 
@@ -266,10 +267,8 @@ export class ConnectionManager implements Channels {
     );
   }
 
-  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]) {
-    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) =>
-      d.markRead(connectionId, chatId, isGroup, messageIds),
-    );
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", (d) => d.markRead(connectionId, chatId, isGroup, messages));
   }
 
   deleteForEveryone(connectionId: number, ref: DeleteRef) {

@@ -241,6 +241,16 @@ export interface OutgoingMedia {
   ptt?: boolean;
 }
 
+/**
+ * A message to send a read receipt for: its id and, as stored with it, the chat jid it came in on and its sender in
+ * a group (null or absent when not stored: the receipt then goes to the contact's chat).
+ */
+export interface ReadRef {
+  id: string;
+  remoteJid?: string | null;
+  participant?: string | null;
+}
+
 export interface DeleteRef {
   id: string;
   chatId: string;
@@ -272,7 +282,7 @@ export interface ChannelDriver {
     media: OutgoingMedia,
     options: SendOptions,
   ): Promise<void>;
-  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void>;
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]): Promise<void>;
   deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void>;
   /** The canonical phone digits WhatsApp knows for this number, or null when it is not on WhatsApp. */
   checkNumber(connectionId: number, phone: string): Promise<string | null>;
@@ -336,7 +346,7 @@ export interface Channels {
     media: OutgoingMedia,
     options: SendOptions,
   ): Promise<void>;
-  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void>;
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]): Promise<void>;
   /** Throws ERR_DELETE_WAPP_MSG on failure. */
   deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void>;
   /** Throws ERR_WAPP_CHECK_CONTACT when the check itself fails. */

@@ -158,11 +158,50 @@ export async function one<T>(query: PromiseLike<T[]>): Promise<T> {
   return row;
 }
 
+/** An atomic step whose nested atomic blocks share its savepoint (see atomicallyAsOneStep). */
+interface OneStep {
+  open: boolean;
+  /** What a nested block threw, if one did: the step fails with it, whoever caught it. */
+  failed?: { error: unknown };
+}
+
+const oneSteps = new AsyncLocalStorage<OneStep>();
+
+/**
+ * Like `atomically`, but the atomic blocks nested anywhere in `work` run in its transaction or savepoint instead
+ * of opening savepoints of their own (on PostgreSQL each is two more round trips). The step stays atomic: when
+ * one of them throws, the whole step fails with that error, even if a caller inside `work` caught it.
+ */
+export async function atomicallyAsOneStep<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  return await atomically(db, async (tx) => {
+    const step: OneStep = { open: true };
+    try {
+      const result = await oneSteps.run(step, () => work(tx));
+      if (step.failed) throw step.failed.error;
+      return result;
+    } finally {
+      step.open = false;
+    }
+  });
+}
+
+/** A block nested in an open step: run as part of it, failing the whole step when it throws. */
+async function asPartOfStep<T>(step: OneStep, db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await work(db as Db);
+  } catch (error) {
+    step.failed ??= { error };
+    throw error;
+  }
+}
+
 /**
  * Runs `work` atomically and returns what it returns: in a transaction of its own, or in a savepoint of the
  * one already open. Work must run its queries on the `tx` it is given (on PostgreSQL, a connection of its own).
  */
 export async function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
+  const step = oneSteps.getStore();
+  if (step?.open && inTransaction(db)) return await asPartOfStep(step, db, work);
   if (dialectOf(db) === "postgres") return await pgAtomically(db, work);
   const handle = sqliteHandles.get(db);
   if (!handle) throw new Error("not a database opened here");

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import type { Database } from "bun:sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, sqliteClient } from "./client";
+import { type AppVersion, journalOf, refuseNewerSchema, thisBuild } from "./schema-version";
 
 /**
  * Applies every pending migration in one transaction (idempotent). SQLite changes a column's constraints by
@@ -13,11 +13,16 @@ import { type Db, sqliteClient } from "./client";
  *
  * A database that already has every migration is left alone: the foreign key check reads every row of every
  * table with a key (about a tenth of a second per million messages), which no start of an up-to-date
- * server should pay.
+ * server should pay. One a newer Zapdesk migrated is refused. This build's version is recorded in app_versions.
  */
 export function runMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR) {
+  refuseNewerSqliteSchema(sqliteClient(db), migrationsFolder);
   const state = migrationState(db, migrationsFolder);
-  if (!state.fresh && !state.pending.length) return;
+  if (state.fresh || state.pending.length) applyMigrations(db, migrationsFolder);
+  recordBuild(db, thisBuild(migrationsFolder));
+}
+
+function applyMigrations(db: Db, migrationsFolder: string) {
   const client = sqliteClient(db);
   client.exec("PRAGMA foreign_keys = OFF");
   try {
@@ -43,16 +48,47 @@ export function pendingMigrations(db: Db, migrationsFolder = MIGRATIONS_DIR): st
  * newer than the last one it recorded: a look at the journal and one indexed row, never at the data.
  */
 function migrationState(db: Db, migrationsFolder: string): { fresh: boolean; pending: string[] } {
-  const journal = join(migrationsFolder, "meta", "_journal.json");
-  const recorded = sqliteClient(db)
-    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
-    .get();
-  if (!recorded) return { fresh: true, pending: [] };
+  if (!hasTable(sqliteClient(db), "__drizzle_migrations")) return { fresh: true, pending: [] };
   const last = sqliteClient(db).query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as {
     at: number | null;
   };
   if (last.at == null) return { fresh: true, pending: [] };
-  if (!existsSync(journal)) return { fresh: false, pending: [] };
-  const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { tag: string; when: number }[] }).entries;
-  return { fresh: false, pending: entries.filter((e) => e.when > last.at!).map((e) => e.tag) };
+  const pending = journalOf(migrationsFolder)
+    .filter((e) => e.when > last.at!)
+    .map((e) => e.tag);
+  return { fresh: false, pending };
+}
+
+/**
+ * Refuses a SQLite file (a database, or a backup to restore) that a newer Zapdesk migrated: see
+ * `refuseNewerSchema`.
+ */
+export function refuseNewerSqliteSchema(client: Database, migrationsFolder = MIGRATIONS_DIR) {
+  if (!hasTable(client, "__drizzle_migrations")) return;
+  const last = client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null };
+  if (last.at != null) refuseNewerSchema(last.at, migrationsFolder, newestVersion(client));
+}
+
+/** The version that last recorded itself on this database (none before app_versions existed). */
+function newestVersion(client: Database): AppVersion | undefined {
+  if (!hasTable(client, "app_versions")) return undefined;
+  const row = client
+    .query("SELECT version, schema FROM app_versions ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .get() as AppVersion | null;
+  return row ?? undefined;
+}
+
+/** Records this build in app_versions (a database migrated only part way, in tests, may not have it yet). */
+function recordBuild(db: Db, build: AppVersion) {
+  if (!hasTable(sqliteClient(db), "app_versions")) return;
+  sqliteClient(db).run(
+    `INSERT INTO app_versions (version, schema) VALUES (?, ?)
+     ON CONFLICT (version) DO UPDATE SET schema = excluded.schema WHERE schema <> excluded.schema`,
+    [build.version, build.schema],
+  );
+}
+
+/** Whether the SQLite database holds a table of that name. */
+export function hasTable(client: Database, name: string): boolean {
+  return !!client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
 }

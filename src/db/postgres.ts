@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { PG_MIGRATIONS_DIR } from "../paths";
 import { type Db, usePostgres } from "./client";
+import { type AppVersion, newestMigration, refuseNewerSchema, thisBuild } from "./schema-version";
 import * as pgSchema from "./pg-schema";
 
 export type PgDb = ReturnType<typeof drizzle<typeof pgSchema, SQL>>;
@@ -54,10 +53,16 @@ export function openPostgres(url: string): PgDb {
   return drizzle({ client: new SQL(postgresOptions(url)), schema: pgSchema });
 }
 
-/** The database at `url`, migrated, as the app's data access sees it (servers and commands open it so). */
+/**
+ * The database at `url`, migrated, as the app's data access sees it (servers and commands open it so), with this
+ * build recorded in app_versions.
+ */
 export async function openMigratedPostgres(url: string): Promise<Db> {
   const pg = openPostgres(url);
   await runPgMigrations(pg);
+  const build = thisBuild(PG_MIGRATIONS_DIR);
+  await pg.$client`INSERT INTO app_versions (version, schema) VALUES (${build.version}, ${build.schema})
+    ON CONFLICT (version) DO UPDATE SET schema = excluded.schema WHERE app_versions.schema <> excluded.schema`;
   return usePostgres(pg);
 }
 
@@ -70,11 +75,14 @@ export async function closePostgres(db: PgDb) {
  * Applies every pending migration of db/migrations-pg in one transaction (idempotent). Nodes starting together
  * take turns on one connection each holding a session advisory lock, so the second finds the work done instead
  * of creating the same tables again. A database that already has the newest migration is left at one query,
- * without the lock: nodes restarting beside a running one never queue behind it.
+ * without the lock: nodes restarting beside a running one never queue behind it. One a newer Zapdesk migrated
+ * is refused.
  */
 export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS_DIR) {
-  const newest = newestMigration(migrationsFolder);
-  if (newest != null && (await lastApplied(db.$client)) >= newest) return;
+  const newest = newestMigration(migrationsFolder)?.when;
+  const last = await lastApplied(db.$client);
+  if (newest != null && last > newest) refuseNewerSchema(last, migrationsFolder, await newestVersion(db.$client));
+  if (newest != null && last >= newest) return;
   // A session lock belongs to one connection: the lock, the migration and the unlock all run on it.
   const connection = await db.$client.reserve();
   try {
@@ -89,12 +97,13 @@ export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS
   }
 }
 
-/** The `when` of the folder's newest migration, as drizzle records it (null without a journal). */
-function newestMigration(migrationsFolder: string): number | null {
-  const journal = join(migrationsFolder, "meta", "_journal.json");
-  if (!existsSync(journal)) return null;
-  const { entries } = JSON.parse(readFileSync(journal, "utf8")) as { entries: { when: number }[] };
-  return entries.length ? Math.max(...entries.map((e) => e.when)) : null;
+/** The version that last recorded itself on this database (none before app_versions existed). */
+async function newestVersion(client: SQL): Promise<AppVersion | undefined> {
+  const [exists] = (await client`SELECT to_regclass('app_versions') IS NOT NULL AS yes`) as { yes: boolean }[];
+  if (!exists!.yes) return undefined;
+  const [row] =
+    (await client`SELECT version, schema FROM app_versions ORDER BY created_at DESC LIMIT 1`) as AppVersion[];
+  return row;
 }
 
 /** The `when` of the newest migration the database recorded, -1 on a database never migrated. */

@@ -23,3 +23,12 @@ function refererOrigin(request: Request): string | undefined {
   const referer = URL.parse(request.headers.get("referer") ?? "");
   return referer && (referer.protocol === "https:" || referer.protocol === "http:") ? referer.origin : undefined;
 }
+
+/** Where the start log says the server listens: the address it bound (every address for 0.0.0.0 or ::), and PUBLIC_URL. */
+export function listeningOn(hostname: string, port: number, publicUrl?: string): string {
+  const every = hostname === "0.0.0.0" || hostname === "::";
+  const bound = every
+    ? `port ${port} on every address of this machine`
+    : `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  return publicUrl ? `${bound}, reached at ${publicUrl}` : bound;
+}

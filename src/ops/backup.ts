@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Config } from "../config";
+import { prepareDataDir, refuseOtherUsersDir } from "../data-dirs";
+import { hasTable, refuseNewerSqliteSchema } from "../db/migrate";
 import { extractTar, isTar, TarWriter } from "./tar";
 
 const DB_ENTRY = "zapdesk.sqlite";
@@ -45,7 +47,9 @@ export function snapshot(databasePath: string, out: string) {
 
 /**
  * Restores a backup (a database copy or a tar with media) into DATA_DIR. A database that already holds users is
- * kept unless `force`: restoring replaces everything in it. The server must be stopped while this runs.
+ * kept unless `force`: restoring replaces everything in it. The server must be stopped while this runs. All or
+ * nothing: the copy's database is checked before its media are moved in or anything is replaced, and a rejected
+ * copy leaves nothing behind.
  */
 export function restore(
   config: Pick<Config, "databasePath" | "mediaDir" | "dataDir">,
@@ -56,20 +60,30 @@ export function restore(
   if (!opts.force && hasUsers(config.databasePath)) {
     throw new Error(`${config.databasePath} is not empty (it has users): pass --force to replace it`);
   }
+  refuseOtherUsersDir(config.dataDir, "DATA_DIR");
+  const newDataDir = !existsSync(config.dataDir);
+  prepareDataDir(config.dataDir, "DATA_DIR");
   const incoming = `${config.databasePath}.restoring`;
+  const staging = join(config.dataDir, ".restore");
   rmSync(incoming, { force: true });
-  if (isTar(file)) {
-    const staging = join(config.dataDir, ".restore");
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    if (isTar(file)) {
+      const names = extractTar(file, staging, (name) => name === DB_ENTRY || name.startsWith("media/"));
+      if (!names.includes(DB_ENTRY)) throw new Error(`it holds no ${DB_ENTRY}`);
+      renameSync(join(staging, DB_ENTRY), incoming);
+    } else {
+      snapshot(file, incoming);
+    }
+    checkDatabase(incoming);
+  } catch (error) {
+    rmSync(incoming, { force: true });
     rmSync(staging, { recursive: true, force: true });
-    const names = extractTar(file, staging, (name) => name === DB_ENTRY || name.startsWith("media/"));
-    if (!names.includes(DB_ENTRY)) throw new Error(`${file} holds no ${DB_ENTRY}`);
-    renameSync(join(staging, DB_ENTRY), incoming);
-    moveMedia(join(staging, "media"), config.mediaDir);
-    rmSync(staging, { recursive: true, force: true });
-  } else {
-    snapshot(file, incoming);
+    if (newDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+    throw new Error(`cannot restore ${file}: ${(error as Error).message}`);
   }
-  checkDatabase(incoming);
+  moveMedia(join(staging, "media"), config.mediaDir);
+  rmSync(staging, { recursive: true, force: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(config.databasePath + suffix, { force: true });
   renameSync(incoming, config.databasePath);
 }
@@ -79,8 +93,7 @@ export function hasUsers(databasePath: string): boolean {
   if (!existsSync(databasePath) || statSync(databasePath).size === 0) return false;
   const db = new Database(databasePath, { readonly: true });
   try {
-    const table = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get();
-    return !!table && !!db.query("SELECT 1 FROM users LIMIT 1").get();
+    return hasTable(db, "users") && !!db.query("SELECT 1 FROM users LIMIT 1").get();
   } finally {
     db.close();
   }
@@ -88,18 +101,14 @@ export function hasUsers(databasePath: string): boolean {
 
 /** Refuses a file that is not a sound Zapdesk database. */
 function checkDatabase(path: string) {
-  let db: Database | undefined;
+  const db = new Database(path, { readonly: true });
   try {
-    db = new Database(path, { readonly: true });
     const result = db.query("PRAGMA integrity_check").get() as { integrity_check: string } | null;
     if (result?.integrity_check !== "ok") throw new Error(`integrity check failed: ${result?.integrity_check}`);
-    if (!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get())
-      throw new Error("it is not a Zapdesk database");
-  } catch (error) {
-    rmSync(path, { force: true });
-    throw new Error(`cannot restore ${basename(path)}: ${(error as Error).message}`);
+    if (!hasTable(db, "users")) throw new Error("it is not a Zapdesk database");
+    refuseNewerSqliteSchema(db);
   } finally {
-    db?.close();
+    db.close();
   }
 }
 

@@ -77,6 +77,7 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
       return [["admins", "whatsappSession", { action: "update", session: p.session }]];
     case "connection.commanded":
     case "connection.inbound":
+    case "webhooks.changed":
       return [];
     case "sandbox.changed":
       return [["admins", "sandbox", p.change]];

@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   "ERR_WEBHOOK_URL_PRIVATE",
   "ERR_NO_WEBHOOK_FOUND",
   "ERR_LINK_EXPIRED",
+  "ERR_SANDBOX_NO_PHONEBOOK",
   "ERR_BACKUP_NOT_AVAILABLE",
   "ERR_OUTSIDE_24H_WINDOW",
   // A field failed its rule; the answer also names the field and the rule's code.

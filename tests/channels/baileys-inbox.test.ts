@@ -126,6 +126,28 @@ describe("baileys inbound without head-of-line blocking", () => {
     expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
   });
 
+  test("a burst of 100 texts from a contact is stored while it is still arriving, not once it has all been journaled", async () => {
+    const app = await connectedApp();
+    const created = () =>
+      new Set(
+        app.hub
+          .named("appMessage")
+          .flatMap((e) => ("action" in e.payload && e.payload.action === "create" ? [e.payload.message.wid] : [])),
+      ).size;
+    const storedWhenHeld = new Map<string, number>();
+    const hold = Inbox.prototype.hold;
+    const spy = spyOn(Inbox.prototype, "hold").mockImplementation(async function (this: Inbox, ...args) {
+      storedWhenHeld.set(args[0].key.id!, created());
+      return await hold.apply(this, args);
+    });
+    cleanup.push(() => spy.mockRestore());
+    for (let i = 0; i < 100; i++) app.fake.deliver(CUSTOMER, `BURST-${i}`, { conversation: `mensagem ${i}` });
+    await waitFor(() => created() >= 100);
+    // The messages are journaled before their receipts one after another; some before the last are stored by the
+    // time it comes (on SQLite, most), instead of every one of them waiting for the end of the burst.
+    expect(storedWhenHeld.get("BURST-99")).toBeGreaterThan(0);
+  });
+
   test("a credentials update is saved while a download hangs", async () => {
     const app = await connectedApp();
     const enc = await encryptedStream(Buffer.from("jpeg"), "image");
@@ -381,6 +403,48 @@ describe("baileys inbox on its own", () => {
     await Promise.all([inbox.receive([text("ORD-1", "um")]), inbox.receive([text("ORD-2", "dois")])]);
     await sink.until(() => sink.messages.length === 2);
     expect(sink.messages.map((m) => m.id)).toEqual(["ORD-1", "ORD-2"]);
+  });
+
+  test("a message held before its receipt is not written again when its upsert brings it unchanged, its key's fields in another order", async () => {
+    const db = await testDatabase();
+    const { inbox, journal, sink } = await inboxOn(db);
+    const message = {
+      key: { remoteJid: `${CUSTOMER}@s.whatsapp.net`, fromMe: false, id: "HELD-1" },
+      messageTimestamp: 1767225600,
+      message: { conversation: "oi" },
+    };
+    await inbox.hold(message, "notify");
+    const [held] = await db.select().from(inboundJournal);
+    const write = spyOn(journal, "write");
+    const { id, fromMe, remoteJid } = message.key;
+    await inbox.receive([{ kind: "upsert", type: "notify", message: { ...message, key: { id, fromMe, remoteJid } } }]);
+    await sink.until(() => sink.messages.find((m) => m.id === "HELD-1"));
+    expect(await write.mock.results[0]!.value).toEqual([
+      expect.objectContaining({ id: held!.id, payload: held!.payload }),
+    ]);
+    // The row is left as the hold wrote it (or already removed, once handled).
+    const rows = await db.select().from(inboundJournal);
+    expect(rows.every((r) => r.id === held!.id && r.payload === held!.payload)).toBe(true);
+  });
+
+  test("a contact's push name repeated with each message is reported once; a new name, and the same news after a LID mapping, are reported again", async () => {
+    const { inbox, sink } = await inboxOn(await testDatabase());
+    const pn = `${CUSTOMER}@s.whatsapp.net`;
+    const lid = "98765432109876@lid";
+    const news = (contacts: { id: string; notify: string }[]): JournalEvent => ({ kind: "contacts", contacts });
+    await inbox.receive([text("CR-1", "um"), news([{ id: pn, notify: "Ana" }])]);
+    await inbox.receive([text("CR-2", "dois"), news([{ id: pn, notify: "Ana" }])]);
+    await inbox.receive([news([{ id: pn, notify: "Ana Maria" }])]);
+    await inbox.receive([{ kind: "lid-mapping", mapping: { lid, pn } }]);
+    await inbox.receive([news([{ id: pn, notify: "Ana Maria" }])]);
+    await sink.until(() => sink.messages.length === 2 && sink.contacts.length === 4);
+    await inbox.drain(1000);
+    expect(sink.contacts.map((c) => [c.phone, c.name])).toEqual([
+      [CUSTOMER, "Ana"],
+      [CUSTOMER, "Ana Maria"],
+      [CUSTOMER, undefined],
+      [CUSTOMER, "Ana Maria"],
+    ]);
   });
 
   test("events that cannot be journaled are still handled, and logged", async () => {

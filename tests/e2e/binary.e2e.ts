@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
@@ -87,7 +88,7 @@ describe("the compiled binary", () => {
       ADMIN_PASSWORD: "binary-secret",
     };
     const server = run([], env);
-    const [, port] = await lines(server.stdout, /listening on http:\/\/localhost:(\d+)/);
+    const [, port] = await lines(server.stdout, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/login`)).status).toBe(200);
@@ -114,7 +115,7 @@ describe("the compiled binary", () => {
     expect(await restore.exited).toBe(0);
     expect(existsSync(join(other, "zapdesk.sqlite"))).toBe(true);
     const again = run([], { ...env, DATA_DIR: other });
-    const [, port2] = await lines(again.stdout, /listening on http:\/\/localhost:(\d+)/);
+    const [, port2] = await lines(again.stdout, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
     const relogin = await fetch(`http://127.0.0.1:${port2}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -125,12 +126,31 @@ describe("the compiled binary", () => {
     expect(await again.exited).toBe(0);
   }, 60_000);
 
+  test("refuses, in one line naming the version to run, a database a newer Zapdesk migrated", async () => {
+    const env = { DATA_DIR: dataDir("newer"), PORT: "0", HOST: "127.0.0.1", ADMIN_PASSWORD: "binary-secret" };
+    const server = run([], env);
+    await lines(server.stdout, /listening on/);
+    server.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const db = new Database(join(env.DATA_DIR, "zapdesk.sqlite"));
+    db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)");
+    db.run("INSERT INTO app_versions (version, schema) VALUES ('9.1.0', '0099_future')");
+    db.close();
+    if (asRoot) for (const name of readdirSync(env.DATA_DIR)) chownSync(join(env.DATA_DIR, name), UID, UID);
+
+    const refused = run([], env);
+    const output = (await new Response(refused.stdout).text()) + (await new Response(refused.stderr).text());
+    expect(await refused.exited).toBe(1);
+    expect(output.trim().split("\n")).toHaveLength(1);
+    expect(output).toContain("run Zapdesk 9.1.0 or newer");
+  }, 60_000);
+
   test.skipIf(!hasPostgres)(
     "copies its database into PostgreSQL with the PostgreSQL migrations it carries",
     async () => {
       const env = { DATA_DIR: dataDir("to-postgres"), PORT: "0", HOST: "127.0.0.1", ADMIN_EMAIL: "boss@example.com" };
       const server = run([], { ...env, ADMIN_PASSWORD: "binary-secret" });
-      const [, port] = await lines(server.stdout, /listening on http:\/\/localhost:(\d+)/);
+      const [, port] = await lines(server.stdout, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       server.kill("SIGTERM");
       expect(await server.exited).toBe(0);

@@ -83,7 +83,7 @@ describe("conversation search and emoji", () => {
     await context.close();
   });
 
-  test("the emoji picker puts the chosen emoji where the caret is, and Esc closes it", async () => {
+  test("the emoji picker puts the chosen emoji where the caret is, offers recent ones, categories and a search by name, and Esc closes it", async () => {
     const ticketId = await seedLongChat("5511933332222");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
     await logIn(page, env.base, ADMIN);
@@ -97,6 +97,8 @@ describe("conversation search and emoji", () => {
     const grid = page.getByRole("dialog", { name: "Choose an emoji" });
     await grid.waitFor();
     await snapshot(page, "emoji-picker");
+    expect(await grid.getByRole("tab", { name: "Smileys" }).getAttribute("aria-selected")).toBe("true");
+    await grid.getByRole("tab", { name: "People and hands" }).click();
     await grid.getByRole("button", { name: "👍" }).click();
     expect(await box.inputValue()).toBe("Hi 👍there");
     await grid.waitFor({ state: "detached" });
@@ -104,8 +106,23 @@ describe("conversation search and emoji", () => {
     await page.keyboard.type("!");
     expect(await box.inputValue()).toBe("Hi 👍!there");
 
+    // Reopened: the recently used first; the categories as tabs; the search finds names in any of the languages.
     await page.getByRole("button", { name: "Emoji" }).click();
     await grid.waitFor();
+    expect(await grid.getByRole("tab", { name: "Recently used" }).getAttribute("aria-selected")).toBe("true");
+    expect(await grid.locator(".emoji-grid button").allTextContents()).toEqual(["👍"]);
+    const search = grid.getByRole("searchbox", { name: "Search emoji" });
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await grid.getByRole("tab", { name: "Food and drink" }).click();
+    await grid.getByRole("button", { name: "🍕" }).waitFor();
+    await search.fill("coração");
+    await grid.getByRole("button", { name: "❤️" }).waitFor();
+    expect(await grid.getByRole("tab").count()).toBe(0);
+    expect(await grid.evaluate((el) => getComputedStyle(el.querySelector(".emoji-grid button")!).fontFamily)).toContain(
+      "Noto Color Emoji",
+    );
+    await search.fill("xyzzy");
+    await grid.getByText("No emoji found").waitFor();
     await page.keyboard.press("Escape");
     await grid.waitFor({ state: "detached" });
     expect(await box.inputValue()).toBe("Hi 👍!there");

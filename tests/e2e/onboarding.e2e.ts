@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { addUser, bootE2E, logIn, openPage } from "./boot";
+import type { Page } from "playwright-core";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "olivia@example.com", password: "secret-123", name: "Olivia Owner" };
@@ -59,4 +60,42 @@ describe("first run", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test("the README's walkthrough without a phone: a connected sandbox ticks the number, the first ticket is in view, and Bulk and Import say what the sandbox allows", async () => {
+    const { context, page, errors } = await openPage(env.browser);
+    await logIn(page, env.base, ADMIN);
+    await open(page, "/", "AgentDashboard");
+    const card = page.locator(".onboarding");
+    await card.waitFor();
+    const whatsappId = await addSandboxConnection(env);
+    await card.locator("li.done", { hasText: "Connect a WhatsApp number" }).waitFor();
+    await card.locator("li.done", { hasText: "Try the sandbox" }).waitFor();
+
+    // The customer writes; with nothing in service the list opens on Waiting, and the address stays plain.
+    await env.sandbox.inbound(whatsappId, { from: "5511987650001", name: "Primeira Cliente", body: "Oi" });
+    await open(page, "/tickets", "TicketsManager");
+    expect(await page.getByRole("tab", { name: "Waiting" }).getAttribute("aria-selected")).toBe("true");
+    await page.locator(".ticket-row", { hasText: "Primeira Cliente" }).waitFor();
+    await page.getByRole("tab", { name: "In service" }).click();
+    await page.waitForURL(`${env.base}/tickets?sub=open`);
+
+    // The single connection is the default one, which campaigns do not use: the picker says so.
+    await open(page, "/BulkMessage", "BulkMessage");
+    const note = page.locator(".bulk-no-connection");
+    await note.waitFor();
+    expect(await note.getByRole("link", { name: "Add a connection in Connections" }).getAttribute("href")).toBe(
+      "/connections",
+    );
+
+    await open(page, "/contacts", "AgentContacts");
+    await page.getByRole("button", { name: "Import contacts" }).click();
+    await page.locator(".toast", { hasText: "A sandbox connection has no phone book to import" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
 });
+
+async function open(page: Page, path: string, island: string) {
+  await page.goto(`${env.base}${path}`);
+  await page.waitForSelector(`[data-island="${island}"][data-hydrated="true"]`);
+}

@@ -39,7 +39,17 @@ describe("send later", () => {
     await dialog.waitFor();
     expect(await dialog.locator("#schedule-contact").inputValue()).toBe("Rita Agenda");
     expect(await dialog.locator("#schedule-body").inputValue()).toBe("Amanhã confirmo o horário com você");
-    expect(await dialog.locator("#schedule-send-at").inputValue()).not.toBe("");
+    // The date reads as everywhere else in the app (dd/MM/yyyy HH:mm), not in the browser's own format.
+    const sendAt = dialog.getByLabel("Send at");
+    expect(await sendAt.inputValue()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    await sendAt.fill("31/02/2031 10:00");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.locator(".field-error", { hasText: "Write the date as dd/mm/yyyy hh:mm" }).waitFor();
+    // The calendar button's picker writes its choice back in the app's format.
+    await dialog.locator(".date-time-picker").fill("2031-01-02T08:15", { force: true });
+    expect(await sendAt.inputValue()).toBe("02/01/2031 08:15");
+    await sendAt.fill("25/12/2031 10:30");
+    const expectedSendAt = await page.evaluate(() => new Date(2031, 11, 25, 10, 30).toISOString());
     await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await page.getByLabel("Type a message").inputValue()).toBe("");
@@ -51,6 +61,7 @@ describe("send later", () => {
       userId: agentId,
       status: "PENDENTE",
     });
+    expect(new Date(saved.sendAt).toISOString()).toBe(expectedSendAt);
 
     await page.locator("#drawer").getByRole("link", { name: "Schedules" }).click();
     await page.waitForURL(`${env.base}/schedules`);

@@ -74,6 +74,7 @@ describe("SLAs in the browser", () => {
     await phone.page.locator(".bell .menu-row", { hasText: "Ultrapassou a meta de primeira resposta" }).waitFor();
     await snapshot(phone.page, "e2e-sla-list-bell-375-dark");
     // After a reload the bell still lists the unresolved ticket that passed its target.
+    await desk.page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await desk.page.reload();
     await desk.page.waitForSelector('[data-island="NotificationsBell"][data-hydrated="true"]');
     await desk.page.getByRole("button", { name: "Notifications" }).click();

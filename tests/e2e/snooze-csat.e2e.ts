@@ -31,7 +31,7 @@ async function tokenOf(who: { email: string; password: string }) {
 }
 
 describe("snooze and the customer's rating in the browser", () => {
-  test("Snooze → Tomorrow takes the ticket out of In service into Snoozed; the customer writing brings it back live with a notice", async () => {
+  test("Snooze → Tomorrow takes the ticket out of In service into Snoozed; the customer writing brings it back live with a notice; a date picked in the app's format snoozes it again", async () => {
     const ticketId = await addTicket(env, {
       name: "Sonia Soneca",
       number: "5511977770001",
@@ -68,6 +68,19 @@ describe("snooze and the customer's rating in the browser", () => {
     await row.waitFor({ state: "detached" });
     await page.getByRole("tab", { name: "In service" }).click();
     await row.waitFor();
+
+    // A picked date is written as the app writes dates (dd/MM/yyyy HH:mm), and the header shows it so.
+    await row.click();
+    await page.locator(".chat-snooze > button").click();
+    await page.getByLabel("Pick a date").fill("25/12/2031 09:30");
+    const expected = await page.evaluate(() => new Date(2031, 11, 25, 9, 30).getTime());
+    await page.getByRole("menuitem", { name: "Snooze until then" }).click();
+    await row.waitFor({ state: "detached" });
+    await page.getByRole("tab", { name: "Snoozed" }).click();
+    await row.click();
+    await page.locator(".chat-sub", { hasText: "Snoozed until 25/12/2031 09:30" }).waitFor();
+    const picked = (await env.deps.db.select().from(tickets).where(eq(tickets.id, ticketId)))[0]!.snoozedUntil;
+    expect(picked!.getTime()).toBe(expected);
     expect(errors).toEqual([]);
   }, 30_000);
 

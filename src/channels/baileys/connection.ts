@@ -10,6 +10,7 @@ import type { Inbox } from "./inbox";
 import { isIgnoredJid, jidUser } from "./jid";
 import { type BaileysLogger, bridgeLogger } from "./logger";
 import { holdBeforeReceipts } from "./receipt-guard";
+import { lookUpSendersEarly } from "./sender-lids";
 import { type BackoffOptions, closeAction } from "./reconnect";
 import type { SentMessageStore } from "./sent-store";
 import { KeyedLanes } from "../../shared/lanes";
@@ -129,6 +130,7 @@ export class Sockets {
     const inbox = this.opts.inboxOf(conn.id);
     inbox.lidMapping = sock.signalRepository.lidMapping;
     holdBeforeReceipts(sock, async (message, type) => await inbox.hold(message, type), this.opts.log);
+    lookUpSendersEarly(sock, this.opts.log);
     sock.ev.process(
       async (events) =>
         await takeEvents(s, events, {

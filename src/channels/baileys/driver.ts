@@ -12,6 +12,7 @@ import type {
   OwnPresence,
   ReactionTarget,
   SendOptions,
+  ReadRef,
 } from "../types";
 import { useSqliteAuthState } from "./auth-store";
 import { Sockets } from "./connection";
@@ -142,9 +143,9 @@ export class BaileysDriver implements ChannelDriver {
     await this.sender.media(this.session(connectionId), to, isGroup, media, options);
   }
 
-  async markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void> {
-    if (!messageIds.length) return;
-    await this.sender.markRead(this.session(connectionId), chatId, isGroup, messageIds);
+  async markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]): Promise<void> {
+    if (!messages.length) return;
+    await this.sender.markRead(this.session(connectionId), chatId, isGroup, messages);
   }
 
   async deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void> {

@@ -11,10 +11,11 @@ import {
 import type { Logger } from "../../log";
 import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
 import { DownloadCancelled, type DownloadPool } from "../download-pool";
-import type { InboundJournal, JournalEvent, JournalRow } from "./journal";
+import type { InboundJournal, JournalEvent, JournalRow, WrittenRow } from "./journal";
 import { KeyedLanes } from "../../shared/lanes";
 import { ackOfReceipt, ackOfStatus, nextAck } from "./acks";
 import { mapCall } from "./calls";
+import { ContactRepeats } from "./contact-repeats";
 import { mapContacts } from "./contacts";
 import { editedBody, hasMedia } from "./content";
 import { jidUser, type LidToPn } from "./jid";
@@ -54,12 +55,13 @@ export class Inbox {
   /** Rows being handled, so a replay never handles one twice. */
   private readonly handling = new Set<number>();
   /** Messages journaled before their receipt, by message id, until their upsert comes. */
-  private readonly awaitingUpsert = new Map<string, number>();
+  private readonly awaitingUpsert = new Map<string, WrittenRow>();
   private paused = true;
   private readonly acks = new Map<string, number>();
   private readonly missed = new Set<string>();
   /** Message ids whose media is being downloaded now. */
   private readonly downloading = new Set<string>();
+  private readonly contactRepeats = new ContactRepeats();
 
   constructor(private readonly opts: InboxOptions) {}
 
@@ -67,7 +69,7 @@ export class Inbox {
   async start(sink: ChannelSink) {
     this.sink = sink;
     this.paused = false;
-    const held = new Set(this.awaitingUpsert.values());
+    const held = new Set([...this.awaitingUpsert.values()].map((row) => row.id));
     let left: JournalRow[] = [];
     try {
       left = await this.opts.journal.pending(this.opts.connectionId);
@@ -106,7 +108,7 @@ export class Inbox {
   async hold(message: WAMessage, type: MessageUpsertType) {
     if (!message.key.id) return;
     const [row] = await this.opts.journal.write(this.opts.connectionId, [{ kind: "upsert", type, message }]);
-    this.awaitingUpsert.set(message.key.id, row!.id);
+    this.awaitingUpsert.set(message.key.id, row!);
   }
 
   /**
@@ -117,7 +119,9 @@ export class Inbox {
   async receive(events: JournalEvent[]) {
     // Taken if it came before a drain began, even if its journal write ends after.
     const taken = !this.paused;
-    const written = this.journaled(events);
+    const news = this.contactRepeats.drop(events);
+    if (!news.length) return;
+    const written = this.journaled(news);
     await this.batches.run(this.opts.connectionId, async () => {
       for (const row of await written) if (taken) this.dispatch(row, true);
     });
@@ -144,7 +148,7 @@ export class Inbox {
   async releaseHeld() {
     const rows = [...this.awaitingUpsert.values()];
     this.awaitingUpsert.clear();
-    for (const id of rows) {
+    for (const { id } of rows) {
       const row = await this.opts.journal.get(this.opts.connectionId, id);
       if (row) this.dispatch(row);
     }
@@ -160,6 +164,7 @@ export class Inbox {
         async (media) => (media ? await this.fetchMedia(row.id, media) : await this.finish(row.id)),
         (error) => {
           if (row.id !== undefined) this.handling.delete(row.id);
+          this.contactRepeats.forget(row.event);
           this.opts.log.error("inbound event handling failed; kept for the next start", {
             whatsappId: this.opts.connectionId,
             kind: row.event.kind,

@@ -1,5 +1,14 @@
-import { isJidBroadcast, isJidNewsletter, isLidUser, isPnUser, jidDecode } from "baileys";
+import {
+  isJidBroadcast,
+  isJidGroup,
+  isJidNewsletter,
+  isLidUser,
+  isPnUser,
+  jidDecode,
+  type WAMessageKey,
+} from "baileys";
 import { lidAddress, lidOfAddress } from "../../shared/address";
+import type { ReadRef } from "../types";
 
 /** Resolves a LID jid to a phone-number jid when Baileys already knows the pair. */
 export type LidToPn = (lidJid: string) => string | undefined;
@@ -53,4 +62,21 @@ export function toJid(to: string, isGroup: boolean) {
   if (isGroup) return `${to}@g.us`;
   const lid = lidOfAddress(to);
   return lid ? `${lid}@lid` : `${to.replace(/\D/g, "")}@s.whatsapp.net`;
+}
+
+/**
+ * The key a read receipt names. It goes to the chat the message came in on: a customer who first wrote from their
+ * LID and was merged into their phone contact is answered at the phone number, but their earlier messages were
+ * received in the LID's chat, and WhatsApp takes a receipt only there. A stored jid of another kind of chat (none,
+ * or an imported one) leaves the contact's chat; in a group the receipt names the message's sender.
+ */
+export function readKey(ref: ReadRef, chatJid: string, isGroup: boolean): WAMessageKey {
+  const stored = ref.remoteJid;
+  const sameKind = stored && (isGroup ? isJidGroup(stored) : isLidUser(stored) || isPnUser(stored));
+  return {
+    remoteJid: sameKind ? stored : chatJid,
+    id: ref.id,
+    fromMe: false,
+    ...(isGroup && ref.participant ? { participant: ref.participant } : {}),
+  };
 }

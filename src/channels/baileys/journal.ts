@@ -1,4 +1,5 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import type {
   BaileysEventMap,
   Contact,
@@ -8,7 +9,7 @@ import type {
   WAMessage,
   WAMessageUpdate,
 } from "baileys";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { inboundJournal } from "../../db/tables";
 import { fromEventJson, toEventJson } from "./event-json";
 
@@ -24,6 +25,11 @@ export type JournalEvent =
 export interface JournalRow {
   id: number;
   event: JournalEvent;
+}
+
+/** A row as written: its event and the payload stored for it. */
+export interface WrittenRow extends JournalRow {
+  payload: string;
 }
 
 /** The events of one Baileys batch that the inbox keeps: everything that becomes a stored message or changes one. */
@@ -49,52 +55,76 @@ export function journalEvents(events: Partial<BaileysEventMap>): JournalEvent[] 
   return out;
 }
 
+const insertRow = prepared((db) =>
+  db
+    .insert(inboundJournal)
+    .values({
+      whatsappId: sql.placeholder("whatsappId") as unknown as number,
+      kind: sql.placeholder("kind") as unknown as string,
+      payload: sql.placeholder("payload") as unknown as string,
+    })
+    .returning({ id: inboundJournal.id })
+    .prepare(),
+);
+
+const removeRow = prepared((db) =>
+  db
+    .delete(inboundJournal)
+    .where(eq(inboundJournal.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /** The inbound_journal table: every write is its own transaction, synchronous (bun:sqlite). */
 export class InboundJournal {
   constructor(private readonly db: Db) {}
 
   /**
-   * Writes the events in one transaction and returns them with their row ids, in order. `replacing` may name, per
-   * event, a row of the connection to overwrite instead of adding one.
+   * Writes the events in one transaction and returns them with their row ids and payloads, in order. `replacing`
+   * may name, per event, a row of the connection to overwrite instead of adding one, with the payload it holds: a
+   * row that already holds the event as it is now is left alone, and when every event is such a row no
+   * transaction is opened.
    */
   async write(
     connectionId: number,
     events: JournalEvent[],
-    replacing: (event: JournalEvent) => number | undefined = () => undefined,
-  ): Promise<JournalRow[]> {
+    replacing: (event: JournalEvent) => WrittenRow | undefined = () => undefined,
+  ): Promise<WrittenRow[]> {
+    const planned = events.map((event) => {
+      const { kind, ...rest } = event;
+      return { event, kind, payload: toEventJson(rest), held: replacing(event) };
+    });
+    const unchanged = (p: (typeof planned)[number]) => p.held !== undefined && samePayload(p.held.payload, p.payload);
+    if (planned.every(unchanged)) return planned.map(({ event, held }) => ({ ...held!, event }));
     return await atomically(this.db, async (tx) => {
-      const rows: JournalRow[] = [];
-      for (const event of events) {
-        const { kind, ...payload } = event;
-        const json = toEventJson(payload);
-        const existing = replacing(event);
-        if (existing !== undefined) {
+      const rows: WrittenRow[] = [];
+      for (const p of planned) {
+        const { event, kind, payload, held } = p;
+        if (unchanged(p)) {
+          rows.push({ ...held!, event });
+          continue;
+        }
+        if (held !== undefined) {
           const updated = await first(
             tx
               .update(inboundJournal)
-              .set({ kind, payload: json })
-              .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, existing)))
+              .set({ kind, payload })
+              .where(and(eq(inboundJournal.whatsappId, connectionId), eq(inboundJournal.id, held.id)))
               .returning({ id: inboundJournal.id }),
           );
           if (updated) {
-            rows.push({ id: updated.id, event });
+            rows.push({ id: updated.id, event, payload });
             continue;
           }
         }
-        const { id } = await one(
-          tx
-            .insert(inboundJournal)
-            .values({ whatsappId: connectionId, kind, payload: json })
-            .returning({ id: inboundJournal.id }),
-        );
-        rows.push({ id, event });
+        const { id } = (await insertRow(tx).get({ whatsappId: connectionId, kind, payload })) as { id: number };
+        rows.push({ id, event, payload });
       }
       return rows;
     });
   }
 
   async remove(id: number) {
-    await this.db.delete(inboundJournal).where(eq(inboundJournal.id, id));
+    await removeRow(this.db).run({ id });
   }
 
   /** One row, or undefined once it is handled. */
@@ -118,6 +148,11 @@ export class InboundJournal {
         .orderBy(asc(inboundJournal.id))
     ).map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
   }
+}
+
+/** Whether two payloads hold the same event: Baileys may emit a message with its key's fields in another order. */
+function samePayload(a: string, b: string): boolean {
+  return a === b || (a.length === b.length && Bun.deepEquals(JSON.parse(a), JSON.parse(b)));
 }
 
 function decode(kind: string, payload: string): JournalEvent {

@@ -8,6 +8,7 @@ import type {
   OwnPresence,
   ReactionTarget,
   SendOptions,
+  ReadRef,
 } from "../types";
 import type { BaileysDriver, BaileysDriverOptions } from "./driver";
 
@@ -57,8 +58,8 @@ export class LazyBaileysDriver implements ChannelDriver {
     return this.started().sendMedia(connectionId, to, isGroup, media, options);
   }
 
-  markRead(connectionId: number, chatId: string, isGroup: boolean, messageIds: string[]) {
-    return this.started().markRead(connectionId, chatId, isGroup, messageIds);
+  markRead(connectionId: number, chatId: string, isGroup: boolean, messages: ReadRef[]) {
+    return this.started().markRead(connectionId, chatId, isGroup, messages);
   }
 
   deleteForEveryone(connectionId: number, ref: DeleteRef) {

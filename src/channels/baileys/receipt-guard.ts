@@ -62,9 +62,9 @@ export function holdBeforeReceipts(
         const full = fromEventJson<WAMessage>(toEventJson({ ...stanza.message, message }));
         cleanMessage(full, me.id, me.lid ?? "");
         frames.until(
-          hold(full, stanza.type).catch((error) =>
-            log.error("inbound message not journaled before its receipt", { messageId: id, error }),
-          ),
+          nextTurn()
+            .then(() => hold(full, stanza.type))
+            .catch((error) => log.error("inbound message not journaled before its receipt", { messageId: id, error })),
         );
       } catch (error) {
         log.error("inbound message not journaled before its receipt", { messageId: id, error });
@@ -74,6 +74,9 @@ export function holdBeforeReceipts(
   };
   return true;
 }
+
+/** Resolves in the event loop's next turn, after the timers and I/O callbacks due by then. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type SendCallback = (error?: Error) => void;
 interface RawWebSocket {

@@ -1,9 +1,9 @@
 import { DisconnectReason, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage } from "baileys";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
-import type { DeleteRef, OutgoingMedia, OwnPresence, ReactionTarget, SendOptions } from "../types";
+import type { DeleteRef, OutgoingMedia, OwnPresence, ReactionTarget, ReadRef, SendOptions } from "../types";
 import { quotedFromRaw } from "./content";
-import { jidUser, toJid } from "./jid";
+import { jidUser, readKey, toJid } from "./jid";
 import type { SentMessageStore } from "./sent-store";
 import type { Session } from "./session";
 
@@ -24,9 +24,9 @@ export class Sender {
     await this.send(s, jid, mediaContent(media), sendOptions(jid, options));
   }
 
-  async markRead(s: Session, chatId: string, isGroup: boolean, messageIds: string[]): Promise<void> {
+  async markRead(s: Session, chatId: string, isGroup: boolean, messages: ReadRef[]): Promise<void> {
     const jid = toJid(chatId, isGroup);
-    await s.sock.readMessages(messageIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+    await s.sock.readMessages(messages.map((ref) => readKey(ref, jid, isGroup)));
   }
 
   async deleteForEveryone(s: Session, ref: DeleteRef): Promise<void> {

@@ -13,6 +13,7 @@ import type {
   OutgoingMedia,
   MessageTemplate,
   ReactionTarget,
+  ReadRef,
   SendOptions,
   TemplateMessage,
 } from "../types";
@@ -182,10 +183,10 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
     });
   }
 
-  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, messageIds: string[]) {
+  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, messages: ReadRef[]) {
     const session = this.session(connectionId);
     // Reading the latest marks the ones before it read too.
-    const last = messageIds.at(-1);
+    const last = messages.at(-1)?.id;
     if (last) await this.attempt(connectionId, () => this.graph.markRead(session.account, last));
   }
 

@@ -15,6 +15,7 @@ import type {
   OwnPresence,
   ReactionTarget,
   SendOptions,
+  ReadRef,
 } from "../types";
 import type { SandboxPresence } from "../../shared/contracts/presence";
 import type { SandboxChange, SandboxControls, SandboxInbound, SandboxMessageRow } from "./controls";
@@ -151,9 +152,9 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     );
   }
 
-  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, messageIds: string[]): Promise<void> {
+  async markRead(connectionId: number, _chatId: string, _isGroup: boolean, messages: ReadRef[]): Promise<void> {
     await this.connected(connectionId);
-    for (const id of messageIds) await this.network.setAck(id, 4);
+    for (const { id } of messages) await this.network.setAck(id, 4);
   }
 
   async deleteForEveryone(connectionId: number, ref: DeleteRef): Promise<void> {

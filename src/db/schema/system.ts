@@ -99,3 +99,14 @@ export const clusterSecrets = sqliteTable("cluster_secrets", {
   value: text("value").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The Zapdesk versions that ran on this database, each with the newest migration it knows (`schema`), recorded on
+ * its first start. A build that finds a migration newer than its own refuses to start and names the version here
+ * that made it.
+ */
+export const appVersions = sqliteTable("app_versions", {
+  version: text("version").primaryKey(),
+  schema: text("schema").notNull(),
+  createdAt: createdAt(),
+});

@@ -7,7 +7,6 @@ import { connectionSummaries, findConnection } from "../connections/lookup";
 import { autoText } from "../../i18n/server";
 import { contactChat } from "../contacts/lookup";
 import { sendTicketText } from "../messages/send";
-import { getSettingsMessage } from "../settings-message/service";
 
 /** True when the number sent the connection's opt-out keyword (and it was not cleared since). */
 export async function isOptedOut(db: Db, connectionId: number, number: string): Promise<boolean> {
@@ -22,18 +21,15 @@ export async function isOptedOut(db: Db, connectionId: number, number: string): 
 const keywordOf = (text: string) => text.trim().toLocaleLowerCase();
 
 /**
- * An inbound 1:1 text equal to the connection's opt-out keyword (case and surrounding spaces aside) puts the
- * number on the connection's opt-out list and gets a confirmation. True when the message was that keyword.
+ * Whether an inbound 1:1 text is the connection's opt-out `keyword` (case and surrounding spaces aside): it puts
+ * the number on the connection's opt-out list (optOut).
  */
-export async function handleOptOut(
-  deps: AppDeps,
-  connectionId: number,
-  ticket: TicketRow,
-  number: string,
-  body: string,
-): Promise<boolean> {
-  const keyword = (await getSettingsMessage(deps.db, connectionId))?.optOut;
-  if (!keyword || !keywordOf(keyword) || keywordOf(body) !== keywordOf(keyword)) return false;
+export function isOptOutKeyword(keyword: string, body: string): boolean {
+  return !!keywordOf(keyword) && keywordOf(body) === keywordOf(keyword);
+}
+
+/** Puts the number on the connection's opt-out list and sends the confirmation. */
+export async function optOut(deps: AppDeps, connectionId: number, ticket: TicketRow, number: string) {
   const added = await atomically(
     deps.db,
     async (tx) =>
@@ -48,7 +44,6 @@ export async function handleOptOut(
   if (added) deps.events.emit("optOut.created", { optOut: added });
   const language = (await findConnection(deps.db, connectionId))?.language ?? "pt";
   await sendTicketText(deps, ticket, autoText(language, "optOutConfirmation"), { auto: true });
-  return true;
 }
 
 async function contactNumber(db: Db, contactId: number): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { first, type Reader } from "../../db/client";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
@@ -139,16 +139,16 @@ const queuesOfConnection = prepared((db) =>
     .prepare(),
 );
 
-/** Whether a real number was ever connected, and whether the sandbox was tried (first-run checklist). */
+/**
+ * Whether a number is connected now, and whether the sandbox was tried (first-run checklist). A connected sandbox
+ * number counts: it is how the README's walkthrough connects one without a phone.
+ */
 export async function connectionProgress(db: Reader): Promise<{ numberConnected: boolean; sandboxTried: boolean }> {
-  const real = await first(
-    db
-      .select({ id: connections.id })
-      .from(connections)
-      .where(and(eq(connections.provider, "baileys"), eq(connections.status, "CONNECTED"))),
+  const connected = await first(
+    db.select({ id: connections.id }).from(connections).where(eq(connections.status, "CONNECTED")),
   );
   const sandbox = await first(
     db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox")),
   );
-  return { numberConnected: !!real, sandboxTried: !!sandbox };
+  return { numberConnected: !!connected, sandboxTried: !!sandbox };
 }

@@ -54,12 +54,14 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
 
 /**
  * The contact findOrCreateContact would return without writing anything, when it is known: a number reported
- * without a LID (a group only when its subject is unchanged). Undefined when finding it may write.
+ * without a LID or with the LID its contact already holds (a group only when its subject is unchanged).
+ * Undefined when finding it may write.
  */
 export async function knownContact(db: Reader, input: ReportedContact): Promise<ContactRow | undefined> {
-  if (input.lid || (!input.isGroup && lidOfAddress(input.address))) return undefined;
+  if (!input.isGroup && lidOfAddress(input.address)) return undefined;
   const existing = await contactByNumber(db).get({ number: input.address });
-  if (!existing || (input.isGroup && input.name && input.name !== existing.name)) return undefined;
+  if (!existing || (input.lid && (input.isGroup || existing.lid !== input.lid))) return undefined;
+  if (input.isGroup && input.name && input.name !== existing.name) return undefined;
   return existing;
 }
 

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { ContactDto } from "../../shared/contracts/contacts";
 import { checkField, cleanNumber, RULES } from "../../shared/validation";
-import { globalDefaultConnection } from "../connections/lookup";
+import { connectionProvider, globalDefaultConnection } from "../connections/lookup";
 import { phonebookOf } from "../connections/phonebook";
 import { removeMediaFiles } from "../media/files";
 import { mediaFilesOfTickets } from "../messages/records";
@@ -195,10 +195,15 @@ export async function getOrCreateContact(deps: AppDeps, input: ContactModel.GetO
   return contact;
 }
 
-/** POST /contacts/import: phone-book entries of the caller's (or the global) default connection become contacts. */
+/**
+ * POST /contacts/import: phone-book entries of the caller's (or the global) default connection become contacts. The
+ * sandbox plays no phone with a phone book: its customers become contacts as they write.
+ */
 export async function importPhonebook(deps: AppDeps, actor: AuthUser) {
   const own = actor.whatsappId ?? (await userDefaultConnection(deps.db, actor.id));
   const connectionId = own ?? (await globalDefaultConnection(deps.db));
+  if ((await connectionProvider(deps.db, connectionId)) === "sandbox")
+    throw new AppError("ERR_SANDBOX_NO_PHONEBOOK", 400);
   const entries = await phonebookOf(deps.db, connectionId);
   if (entries.length === 0) throw new AppError("ERR_NO_PHONEBOOK", 400);
   // Only real phone numbers: group ids and LID-only entries (no phone mapping) are skipped.

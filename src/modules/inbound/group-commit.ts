@@ -1,4 +1,4 @@
-import { atomically, type Db } from "../../db/client";
+import { atomically, atomicallyAsOneStep, type Db } from "../../db/client";
 import { withTempStoreInMemory } from "../../db/temp-store";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
@@ -16,7 +16,8 @@ type Emitted = [name: DomainEventName, payload: DomainEvents[DomainEventName]];
 
 /**
  * Group commit: the writes asked for in the same turn of the event loop run one after another in a single
- * transaction, each in its own savepoint, and each caller hears back only once that transaction is committed.
+ * transaction, each in its own savepoint (the atomic blocks inside a write share it: atomicallyAsOneStep), and
+ * each caller hears back only once that transaction is committed.
  * A commit is the dearest step of storing a message; one commit for many keeps every message durable before its
  * caller goes on, at a fraction of the cost.
  *
@@ -74,6 +75,7 @@ export class GroupCommit {
   }
 
   private async commit(batch: Job[]) {
+    if (batch.length === 1) return await this.commitAlone(batch[0]!);
     const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
     try {
       // Each write is a savepoint: see withTempStoreInMemory.
@@ -83,7 +85,7 @@ export class GroupCommit {
             const emitted: Emitted[] = [];
             const bus = bufferingBus(this.events, emitted);
             try {
-              const value = await atomically(this.db, () => job.write(bus));
+              const value = await atomicallyAsOneStep(this.db, () => job.write(bus));
               outcomes.push({ value, failed: false, emitted });
             } catch (error) {
               outcomes.push({ error, failed: true, emitted: [] });
@@ -102,6 +104,26 @@ export class GroupCommit {
       if (outcome.failed) job.reject(outcome.error);
       else job.resolve(outcome.value);
     });
+  }
+
+  /**
+   * A write alone in its batch is the whole transaction: no savepoint (two round trips on PostgreSQL) is needed
+   * to roll it back alone, the transaction's rollback does.
+   */
+  private async commitAlone(job: Job) {
+    const emitted: Emitted[] = [];
+    let value: unknown;
+    try {
+      await atomicallyAsOneStep(this.db, async () => {
+        value = await job.write(bufferingBus(this.events, emitted));
+        await this.beforeCommit?.(this.db);
+      });
+    } catch (error) {
+      job.reject(error);
+      return;
+    }
+    for (const [name, payload] of emitted) this.events.emit(name, payload);
+    job.resolve(value);
   }
 }
 

@@ -4,8 +4,8 @@ import type { ContactRow } from "../../db/tables";
 import { findConnection } from "../connections/lookup";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
-import { isStoredForGood } from "../messages/records";
-import { type StoreMessageInput, storeMessage } from "../messages/store";
+import { isStoredForGood, WAITING } from "../messages/records";
+import { findByWid, type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
 import { type BotActions, runBot } from "./bot";
@@ -19,12 +19,13 @@ import {
 import { GroupCommit } from "./group-commit";
 import { indexNewRows } from "./search-indexes";
 import { KeyedLanes } from "../../shared/lanes";
-import { findOrCreateTicket } from "../tickets/find-or-create";
+import { findOrCreateTicket, lockedActiveTicket } from "../tickets/find-or-create";
 import { assignReopened } from "../tickets/assignment";
 import { wakeTicket } from "../tickets/snooze";
 import { takeSurveyAnswer } from "../tickets/csat";
 import { announceTicketEvents } from "../tickets/history-dtos";
-import { handleOptOut } from "../bulk/opt-out";
+import { isOptOutKeyword, optOut } from "../bulk/opt-out";
+import { optOutKeywords } from "../settings-message/service";
 
 const MEDIA_FALLBACK: Partial<Record<NormalizedMessage["kind"], string>> = { audio: "Áudio", sticker: "sticker" };
 
@@ -52,12 +53,14 @@ export class InboundPipeline {
   /** A chat's messages, by the address they came from, in the order they arrived. */
   private readonly arrivals = new KeyedLanes<string>();
   private readonly commits: GroupCommit;
+  private readonly optOutKeywords: (connectionId: number) => Promise<string>;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly actions: BotActions,
   ) {
     this.commits = new GroupCommit(deps.db, deps.events, indexNewRows);
+    this.optOutKeywords = optOutKeywords(deps);
   }
 
   /**
@@ -110,27 +113,44 @@ export class InboundPipeline {
       // (see GroupCommit); the bot stage runs once this message is durable.
       const written = await this.commits.run(async (events) => {
         const batch = { ...deps, events };
-        if (await isStoredForGood(deps.db, connectionId, message.id)) return undefined;
+        const existing = (await findByWid(deps.db, connectionId, message.id)) ?? null;
+        if (existing && existing.mediaType !== WAITING) return undefined;
+        const chatSender = sender?.id === chatContact.id;
         chatContact = await currentContact(deps, chatContact);
-        if (sender) sender = await currentContact(deps, sender);
-        // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot.
-        const answer = this.mayAnswerSurvey(message)
-          ? await takeSurveyAnswer(batch, { contactId: chatContact.id, whatsappId: connectionId }, message.body)
-          : undefined;
+        if (chatSender) sender = chatContact;
+        else if (sender) sender = await currentContact(deps, sender);
+        const chat = { contactId: chatContact.id, whatsappId: connectionId };
+        const active = (await lockedActiveTicket(deps.db, chat)) ?? null;
+        // An answer to the satisfaction survey stays in the resolved ticket's history: no reopening, no bot. A chat
+        // with an open or waiting ticket answers no survey.
+        const answer =
+          !active && this.mayAnswerSurvey(message)
+            ? await takeSurveyAnswer(batch, chat, message.body, { lockedWithoutActive: true })
+            : undefined;
         if (answer) {
-          const input = { ...this.storeInput(connectionId, message, answer.ticket.id, sender), read: true };
+          const input = {
+            ...this.storeInput(connectionId, message, answer.ticket.id, sender),
+            read: true,
+            existing,
+            ticketContact: chatContact,
+          };
           const stored = await storeMessage(batch, { ...input, countUnread: false });
           if (answer.event) await announceTicketEvents(batch, [answer.event]);
           return { ticket: answer.ticket, stored, surveyAnswer: true };
         }
         const { ticket, change } = await findOrCreateTicket(batch, {
-          contactId: chatContact.id,
-          whatsappId: connectionId,
+          ...chat,
           isGroup: message.isGroup,
           cause: message.fromMe ? "phone" : "customer",
+          contact: chatContact,
+          active,
         });
         if (ticket.snoozedUntil && !message.fromMe) await wakeTicket(batch, ticket.id, "customer");
-        const stored = await storeMessage(batch, this.storeInput(connectionId, message, ticket.id, sender));
+        const stored = await storeMessage(batch, {
+          ...this.storeInput(connectionId, message, ticket.id, sender),
+          existing,
+          ticketContact: chatContact,
+        });
         return { ticket, change, stored };
       });
       if (!written) return;
@@ -141,8 +161,8 @@ export class InboundPipeline {
       if (!stored.created && !stored.replaced) return;
       const fresh = (await findTicket(deps.db, ticket.id))!;
       try {
-        if (chatContact.number && (await handleOptOut(deps, connectionId, fresh, chatContact.number, message.body)))
-          return;
+        if (chatContact.number && isOptOutKeyword(await this.optOutKeywords(connectionId), message.body))
+          return await optOut(deps, connectionId, fresh, chatContact.number);
         await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
       } catch (error) {
         deps.log.error("bot stage failed", { whatsappId: connectionId, ticketId: ticket.id, error });

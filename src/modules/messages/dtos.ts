@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import type { MessageDto } from "../../shared/contracts/messages";
-import { contactSummaries } from "../contacts/lookup";
+import { type ContactSummary, contactSummaries } from "../contacts/lookup";
 import { findTickets } from "../tickets/records";
 
 /** The URL the media route serves a message's file under. */
@@ -15,25 +15,41 @@ export type QuoteFilter = (quotedTicket: {
   userId: number | null;
 }) => boolean | Promise<boolean>;
 
+/** What the caller has already read for `toMessageDtos`, so it is not read again. */
+export interface KnownForDtos {
+  /** Contacts as they are now (e.g. the ticket's contact, just serialised with it). */
+  contacts?: readonly ContactSummary[];
+  /** The messages were just stored: nothing can have reacted to them yet. */
+  fresh?: boolean;
+}
+
 /**
  * Serialises messages with sender contact, quoted message (and its ticket) and reactions in a few extra queries,
  * whatever the count. A quote is shown only when `mayQuote` accepts its ticket; otherwise `quotedMsg` is null.
  */
-export async function toMessageDtos(db: Db, rows: MessageRow[], mayQuote: QuoteFilter): Promise<MessageDto[]> {
+export async function toMessageDtos(
+  db: Db,
+  rows: MessageRow[],
+  mayQuote: QuoteFilter,
+  known: KnownForDtos = {},
+): Promise<MessageDto[]> {
   if (rows.length === 0) return [];
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((v): v is number => v != null))];
   const quoted = quotedIds.length ? await quotedMessages(db, quotedIds, mayQuote) : [];
-  const contactIds = [...rows, ...quoted].map((r) => r.contactId).filter((v): v is number => v != null);
-  const contactRows = (await contactSummaries(db, contactIds)).map(({ id, name, profilePicUrl }) => ({
-    id,
-    name,
-    profilePicUrl,
-  }));
-  const contactMap = new Map(contactRows.map((c) => [c.id, c]));
-  const reactions = await reactionsOf(
-    db,
-    rows.map((r) => r.id),
+  const contactMap = new Map(
+    (known.contacts ?? []).map(({ id, name, profilePicUrl }) => [id, { id, name, profilePicUrl }]),
   );
+  const contactIds = [...rows, ...quoted]
+    .map((r) => r.contactId)
+    .filter((v): v is number => v != null && !contactMap.has(v));
+  for (const { id, name, profilePicUrl } of await contactSummaries(db, contactIds))
+    contactMap.set(id, { id, name, profilePicUrl });
+  const reactions = known.fresh
+    ? new Map<number, MessageDto["reactions"]>()
+    : await reactionsOf(
+        db,
+        rows.map((r) => r.id),
+      );
   const quotedMap = new Map(
     quoted.map(({ contactId, ...q }) => {
       const contact = contactId != null ? contactMap.get(contactId) : undefined;

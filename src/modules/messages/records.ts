@@ -79,13 +79,19 @@ export async function settledSends(
   return new Map(rows.map(({ id, ...state }) => [id, state]));
 }
 
-/** Marks the ticket's unread messages read; returns those it changed. */
+/** Marks the ticket's unread messages read; returns those it changed, as read receipts name them (`id` = WhatsApp id). */
 export async function markMessagesRead(tx: Writer, ticketId: number) {
   return await tx
     .update(messages)
     .set({ read: true })
     .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false)))
-    .returning({ wid: messages.wid, fromMe: messages.fromMe, whatsappId: messages.whatsappId });
+    .returning({
+      id: messages.wid,
+      fromMe: messages.fromMe,
+      whatsappId: messages.whatsappId,
+      remoteJid: messages.remoteJid,
+      participant: messages.participant,
+    });
 }
 
 /** The media file names of these tickets' messages (to remove once their rows are gone). */

@@ -1,7 +1,7 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { messageReactions, messages, type MessageRow, type TicketEventRow } from "../../db/tables";
+import { messageReactions, messages, type MessageRow, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
@@ -13,6 +13,7 @@ import { clearDraft } from "../tickets/drafts";
 import { recordFirstResponse } from "../tickets/response-clock";
 import { announceTicketEvents } from "../tickets/history-dtos";
 import { WAITING } from "./records";
+import type { ContactSummary } from "../contacts/lookup";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "../../db/search-index";
 import type { DomainEvents } from "../../events/catalogue";
@@ -63,6 +64,13 @@ export interface StoreMessageInput {
   agentId?: number;
   /** The user whose composer wrote it: their draft of the ticket is removed in the same transaction. */
   draftOf?: number;
+  /**
+   * What is stored under this network id, as the caller read it in the same transaction (null: nothing), so it
+   * is not read again; read here when absent.
+   */
+  existing?: MessageRow | null;
+  /** The ticket's contact as the caller read it in the same transaction, for the announcement. */
+  ticketContact?: ContactSummary;
 }
 
 /**
@@ -91,7 +99,8 @@ export async function storeMessage(
       announce?: Announcement;
       firstResponse?: TicketEventRow;
     }> => {
-      const existing = await findByWid(tx, input.whatsappId, input.wid);
+      const existing =
+        input.existing !== undefined ? (input.existing ?? undefined) : await findByWid(tx, input.whatsappId, input.wid);
       if (existing?.mediaType === WAITING && input.mediaType !== WAITING)
         return await replacePlaceholder(tx, existing, input);
       if (existing) return { message: existing, created: false };
@@ -126,8 +135,13 @@ export async function storeMessage(
       const answers = input.agentId != null;
       const firstResponse = answers ? await recordFirstResponse(tx, input.ticketId, input.agentId!, at) : undefined;
       const effect = countUnread ? "inbound" : answers ? "answer" : "none";
-      await touchLastMessage(tx, input.ticketId, shown, new Date(deps.clock.now()), effect);
-      return { message, created: true, announce: await announcement(db, message), firstResponse };
+      const ticket = await touchLastMessage(tx, input.ticketId, shown, new Date(deps.clock.now()), effect);
+      return {
+        message,
+        created: true,
+        announce: await announcement(db, message, ticket, input.ticketContact),
+        firstResponse,
+      };
     },
   );
   if (result.replaced) await emitMessageUpdate(deps, result.message);
@@ -140,12 +154,21 @@ export async function storeMessage(
 
 type Announcement = DomainEvents["message.created"];
 
-/** The `message.created` payload of a message just stored, read in its transaction. */
-async function announcement(db: Db, row: MessageRow): Promise<Announcement | undefined> {
-  const ticketRow = await findTicket(db, row.ticketId);
+/**
+ * The `message.created` payload of a message just stored, read in its transaction (`ticketRow`: its ticket as
+ * the store left it, and `contact`: the ticket's, when the caller has them).
+ */
+async function announcement(
+  db: Db,
+  row: MessageRow,
+  ticketRow?: TicketRow,
+  contact?: ContactSummary,
+): Promise<Announcement | undefined> {
+  ticketRow ??= await findTicket(db, row.ticketId);
   if (!ticketRow) return undefined;
-  const ticket = await toTicketDto(db, ticketRow);
-  const [message] = await toMessageDtos(db, [row], roomsMayQuote(db, ticketRow));
+  const ticket = await toTicketDto(db, ticketRow, { contacts: contact ? [contact] : [] });
+  const known = { contacts: ticket.contact ? [ticket.contact] : [], fresh: true };
+  const [message] = await toMessageDtos(db, [row], roomsMayQuote(db, ticketRow), known);
   return message ? { message, ticket } : undefined;
 }
 
@@ -213,7 +236,8 @@ async function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: St
   return { message, created: false, replaced: true };
 }
 
-async function findByWid(
+/** The message stored under this network id on the connection (`null`: sent with no connection). */
+export async function findByWid(
   db: Pick<Db, "select">,
   connectionId: number | null,
   wid: string,
@@ -242,8 +266,12 @@ function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number 
 
 /** Announces a changed message (its chat shows it). */
 export async function emitMessageUpdate(deps: Pick<AppDeps, "db" | "events">, row: MessageRow) {
-  const ticket = await findTicket(deps.db, row.ticketId);
-  const [message] = await toMessageDtos(deps.db, [row], ticket ? roomsMayQuote(deps.db, ticket) : () => false);
+  // The message's ticket is read only for a quote, which is what it decides.
+  const mayQuote: QuoteFilter = async (quotedTicket) => {
+    const ticket = await findTicket(deps.db, row.ticketId);
+    return !!ticket && (await everyViewerMaySee(deps.db, ticket, quotedTicket));
+  };
+  const [message] = await toMessageDtos(deps.db, [row], mayQuote);
   if (message) deps.events.emit("message.updated", { message });
 }
 

@@ -2,6 +2,9 @@ import type { AppDeps } from "../../deps";
 import { queueMissingSends, sendSchedule, settleWaitingSchedules, withdrawOrphans } from "./dispatch";
 import { SCHEDULE_SEND_JOB } from "./send-job";
 
+/** How many settled message states a node remembers (see startSchedules). */
+const SETTLED_KEPT = 1000;
+
 /** The key in `deps.lanes` of schedule settlements: one after another. */
 const SETTLING = "schedules:settle";
 
@@ -20,11 +23,21 @@ export async function startSchedules(deps: AppDeps) {
   deps.jobs.handle(SCHEDULE_SEND_JOB, async (payload: { scheduleId: number }) => {
     await sendSchedule(deps, payload.scheduleId);
   });
+  const settled = new Set<string>();
   deps.events.subscribe((event) => {
     if (event.name === "message.deleted") return void settle(deps, () => withdrawOrphans(deps));
     if (event.name !== "message.updated") return;
     const { id, sendState } = event.payload.message;
-    if (sendState === "sent" || sendState === "failed") void settle(deps, () => settleWaitingSchedules(deps, id));
+    if (sendState !== "sent" && sendState !== "failed") return;
+    // A message's schedule is linked before the message is handed to the network, so once its state is settled
+    // here its later updates (the acks, still `sent`) have nothing left to settle.
+    const key = `${id}:${sendState}`;
+    if (settled.has(key)) return;
+    void settle(deps, async () => {
+      await settleWaitingSchedules(deps, id);
+      settled.add(key);
+      if (settled.size > SETTLED_KEPT) settled.delete(settled.values().next().value!);
+    });
   });
   await queueMissingSends(deps);
   await settle(deps, () => settleWaitingSchedules(deps));

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { settingsMessage } from "../../db/tables";
 import type { AppDeps } from "../../deps";
+import { keptReads } from "../../events/kept-reads";
 import { AppError, FieldError } from "../../errors";
 import { connectionExists, firstNonDefaultConnection } from "../connections/lookup";
 import type { SettingsMessageModel } from "./model";
@@ -10,6 +11,22 @@ import type { SettingsMessageModel } from "./model";
 /** The connection's bulk-send throttling, or null when it was never saved. */
 export async function getSettingsMessage(db: Db, connectionId: number) {
   return (await settingsOfConnection(db).get({ connectionId })) ?? null;
+}
+
+/**
+ * Each connection's opt-out keyword ("" when none), read once per node: every inbound text is compared with it.
+ * Saving a connection's bulk settings or deleting the connection, heard from every node, forgets it (keptReads).
+ */
+export function optOutKeywords(deps: Pick<AppDeps, "db" | "events">): (connectionId: number) => Promise<string> {
+  return keptReads(
+    deps.events,
+    async (connectionId: number) => (await getSettingsMessage(deps.db, connectionId))?.optOut ?? "",
+    (event) => {
+      if (event.name === "bulkSettings.updated") return event.payload.setting.whatsappId;
+      if (event.name === "connection.deleted") return event.payload.connectionId;
+      return undefined;
+    },
+  );
 }
 
 /** The bulk-send throttling of the first connection that is not the default one, or null. */

@@ -56,12 +56,14 @@ export interface SurveyAnswer {
  * Takes an inbound text as the answer to the survey of the contact's last resolved ticket on the connection: a
  * rating within 24 h of the survey, or the next message within 10 minutes of the rating as its comment. Only while
  * the contact has no open or waiting ticket there. Written in the caller's transaction (the message's), under the
- * lock inbound messages take to find or create the contact's ticket; undefined when the text is no answer.
+ * lock inbound messages take to find or create the contact's ticket; undefined when the text is no answer. With
+ * `lockedWithoutActive` the caller already holds that lock and found no open or waiting ticket (lockedActiveTicket).
  */
 export async function takeSurveyAnswer(
   deps: Pick<AppDeps, "db" | "clock">,
   key: { contactId: number; whatsappId: number },
   text: string,
+  opts: { lockedWithoutActive?: boolean } = {},
 ): Promise<SurveyAnswer | undefined> {
   const now = deps.clock.now();
   const ofChat = and(eq(tickets.contactId, key.contactId), eq(tickets.whatsappId, key.whatsappId));
@@ -69,15 +71,18 @@ export async function takeSurveyAnswer(
   const asked = await surveyedTicket(deps.db, ofChat, now);
   if (!asked || (asked.csatRating == null && ratingOf(text) == null)) return undefined;
   return await atomically(deps.db, async (tx) => {
-    await lockContactTickets(tx, key.contactId);
-    const active = await first(
-      tx
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(and(ofChat, inArray(tickets.status, ["open", "pending"]))),
-    );
-    if (active) return undefined;
-    const surveyed = await surveyedTicket(tx, ofChat, now);
+    // `lockedWithoutActive`: the caller's transaction holds the lock and found no active ticket, before `asked`.
+    if (!opts.lockedWithoutActive) {
+      await lockContactTickets(tx, key.contactId);
+      const active = await first(
+        tx
+          .select({ id: tickets.id })
+          .from(tickets)
+          .where(and(ofChat, inArray(tickets.status, ["open", "pending"]))),
+      );
+      if (active) return undefined;
+    }
+    const surveyed = opts.lockedWithoutActive ? asked : await surveyedTicket(tx, ofChat, now);
     if (!surveyed) return undefined;
     const rating = ratingOf(text);
     if (surveyed.csatRating == null && rating != null) {

@@ -1,9 +1,10 @@
-import { atomically, type Db, first, one } from "../../db/client";
+import { atomically, type Db, first, one, type Writer } from "../../db/client";
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { getSetting } from "../settings/service";
+import type { ContactSummary } from "../contacts/lookup";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
@@ -30,16 +31,20 @@ const FALLBACK_WINDOW_S = 7200;
  * groups reuse their latest ticket; 1:1 chats reopen the latest ticket updated within `timeCreateNewTicket`
  * seconds; otherwise a new pending bot ticket. Synchronous, in one transaction; callers serialise per chat.
  * A reopen or a creation goes into the ticket's history as made by `cause` (the customer writing, a schedule…),
- * and is announced once committed.
+ * and is announced once committed. `contact`: the contact of `contactId`, and `active`: what lockedActiveTicket
+ * answered (null: none), when the caller read them in the same transaction.
  */
 export async function findOrCreateTicket(
   deps: AppDeps,
-  { cause, ...key }: TicketLookup & { cause: TicketEventCause },
+  {
+    cause,
+    contact,
+    active: known,
+    ...key
+  }: TicketLookup & { cause: TicketEventCause; contact?: ContactSummary; active?: TicketRow | null },
 ): Promise<FoundTicket> {
   const found = await atomically(deps.db, async (tx) => {
-    // Nodes sharing a database take turns per contact, as SQLite's single writer makes them.
-    await lockContactTickets(tx, key.contactId);
-    const active = latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
+    const active = known !== undefined ? known : await lockedActiveTicket(tx, key);
     if (active) return { ticket: active, change: null };
 
     const seconds = Number.parseInt(await getSetting(deps.db, "timeCreateNewTicket"), 10);
@@ -79,9 +84,24 @@ export async function findOrCreateTicket(
   });
   // A ticket that (re)entered the lists is announced to them; its reopen also to its open chats (no chat of a
   // new ticket can be open yet).
-  if (found.change) deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket) });
+  if (found.change) {
+    const known = { contacts: contact ? [contact] : [], created: found.change === "created" };
+    deps.events.emit("ticket.updated", { ticket: await toTicketDto(deps.db, found.ticket, known) });
+  }
   if (found.event) await announceTicketEvents(deps, [found.event]);
   return { ticket: found.ticket, change: found.change };
+}
+
+/**
+ * The open or pending ticket of (contact, connection), read under the contact's ticket lock, which the caller's
+ * transaction then holds: nodes sharing a database take turns per contact, as SQLite's single writer makes them.
+ */
+export async function lockedActiveTicket(
+  tx: Writer,
+  key: Omit<TicketLookup, "isGroup">,
+): Promise<TicketRow | undefined> {
+  await lockContactTickets(tx, key.contactId);
+  return latest(await activeTicketsOf(tx).all({ contactId: key.contactId, whatsappId: key.whatsappId }));
 }
 
 /** The latest ticket of (contact, connection) updated at or after `since` (epoch ms). */

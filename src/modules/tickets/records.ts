@@ -32,6 +32,11 @@ export async function findTickets(db: Reader, ids: readonly number[]): Promise<T
     .where(inArray(tickets.id, [...ids]));
 }
 
+/** Every ticket's id and status. */
+export async function ticketStatuses(db: Reader): Promise<Pick<TicketRow, "id" | "status">[]> {
+  return await db.select({ id: tickets.id, status: tickets.status }).from(tickets);
+}
+
 /** Every ticket of the contact, latest activity first. */
 export async function ticketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {
   return await db
@@ -94,7 +99,8 @@ export const NOTHING_SHOWN: TicketShown = {
 
 /**
  * A new message moves the ticket's time, with its effect (see MessageEffect), and becomes what the list shows
- * unless `shown` is null (an automatic message): one update, in the transaction that stores the message.
+ * unless `shown` is null (an automatic message): one update, in the transaction that stores the message, which
+ * answers the ticket as it leaves it.
  */
 export async function touchLastMessage(
   tx: Writer,
@@ -102,9 +108,9 @@ export async function touchLastMessage(
   shown: TicketShown | null,
   at: Date,
   effect: MessageEffect,
-) {
-  if (shown) await touchStatements[effect](tx).run({ ticketId, at: storedInstant(at), ...shown });
-  else await timeStatements[effect](tx).run({ ticketId, at: storedInstant(at) });
+): Promise<TicketRow | undefined> {
+  if (shown) return await touchStatements[effect](tx).get({ ticketId, at: storedInstant(at), ...shown });
+  return await timeStatements[effect](tx).get({ ticketId, at: storedInstant(at) });
 }
 
 const touch = (db: Writer, effect: MessageEffect, withShown: boolean) =>
@@ -123,6 +129,7 @@ const touch = (db: Writer, effect: MessageEffect, withShown: boolean) =>
       ...(effect === "answer" ? { waitingSince: null } : {}),
     })
     .where(eq(tickets.id, sql.placeholder("ticketId")))
+    .returning()
     .prepare();
 const touchStatements = {
   inbound: prepared((db) => touch(db, "inbound", true)),

@@ -5,7 +5,7 @@ import { tags, ticketTags, type TicketRow } from "../../db/tables";
 import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
 import { connectionSummaries } from "../connections/lookup";
-import { contactSummaries, extraInfoOf } from "../contacts/lookup";
+import { type ContactSummary, contactSummaries, extraInfoOf } from "../contacts/lookup";
 import { queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
 import { findTicket } from "./records";
@@ -19,10 +19,20 @@ function byId<T extends { id: number }>(rows: T[]): Map<number, T> {
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** What the caller has already read for `toTicketDtos`, so it is not read again. */
+export interface KnownForTicketDtos {
+  /** Contacts as they are now, in the same transaction. */
+  contacts?: readonly ContactSummary[];
+  /** The tickets were just created: nobody can have tagged them yet. */
+  created?: boolean;
+}
+
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
-export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto[]> {
+export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTicketDtos = {}): Promise<TicketDto[]> {
   if (rows.length === 0) return [];
-  const contactMap = byId(await contactSummaries(db, ids(rows.map((r) => r.contactId))));
+  const contactMap = byId((known.contacts ?? []).map(contactSummaryOf));
+  const unknownContacts = ids(rows.map((r) => r.contactId)).filter((id) => !contactMap.has(id));
+  for (const contact of await contactSummaries(db, unknownContacts)) contactMap.set(contact.id, contact);
   const userMap = byId(await userNames(db, ids(rows.map((r) => r.userId))));
   const queueRows = byId(await queueSummaries(db, ids(rows.map((r) => r.queueId))));
   const connectionById = byId(
@@ -32,8 +42,9 @@ export async function toTicketDtos(db: Db, rows: TicketRow[]): Promise<TicketDto
       hasCall,
     })),
   );
-  const tagLinks =
-    rows.length === 1
+  const tagLinks = known.created
+    ? []
+    : rows.length === 1
       ? (await tagsOfTicket(db).all({ ticketId: rows[0]!.id })).sort((a, b) =>
           a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
         )
@@ -119,8 +130,13 @@ const tagsOfTicket = prepared((db) =>
 );
 
 /** Serialises one ticket (see toTicketDtos). */
-export async function toTicketDto(db: Db, row: TicketRow): Promise<TicketDto> {
-  return (await toTicketDtos(db, [row]))[0]!;
+export async function toTicketDto(db: Db, row: TicketRow, known?: KnownForTicketDtos): Promise<TicketDto> {
+  return (await toTicketDtos(db, [row], known))[0]!;
+}
+
+/** Only the fields a ticket shows of its contact, whatever row the caller has. */
+function contactSummaryOf({ id, name, number, profilePicUrl, isGroup }: ContactSummary): ContactSummary {
+  return { id, name, number, profilePicUrl, isGroup };
 }
 
 /** The ticket as GET /tickets/:id shows it (contact with its extra info); 404 ERR_NO_TICKET_FOUND when missing. */

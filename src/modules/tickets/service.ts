@@ -306,12 +306,12 @@ export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
     return await markMessagesRead(tx, ticket.id);
   });
   deps.events.emit("ticket.read", { ticket });
-  const wids = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId).map((m) => m.wid);
-  if (!wids.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
+  const refs = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId);
+  if (!refs.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
   const contact = await contactChat(deps.db, ticket.contactId);
   if (!contact) return;
   deps.channels
-    .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, wids)
+    .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, refs)
     .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
 

@@ -1,9 +1,9 @@
 import { atomically, type Db } from "../../db/client";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries } from "../../db/tables";
+import { type WebhookEndpointRow, webhookAttempts, webhookDeliveries } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { WebhookEvent } from "../../shared/webhook-events";
-import { endpointsFor } from "./endpoints";
+import type { SubscribedEndpoints } from "./endpoint-cache";
 import type { WebhookModel } from "./model";
 
 export const DELIVER_JOB = "webhook.deliver";
@@ -29,34 +29,51 @@ export async function enqueueAttempt(deps: Pick<AppDeps, "jobs">, deliveryId: nu
  */
 export async function recordEvent(
   deps: AppDeps,
+  subscribed: SubscribedEndpoints,
   event: WebhookEvent,
   dedupeKey: string,
   data: () => unknown | Promise<unknown>,
 ) {
-  const endpoints = await endpointsFor(deps.db, event);
+  const endpoints = await subscribed(event);
   if (!endpoints.length) return;
   const now = deps.clock.now();
   const body = JSON.stringify({ event, occurredAt: new Date(now).toISOString(), data: await data() });
-  const created = await atomically(deps.db, async (tx) => {
-    const ids: { id: number }[] = [];
-    for (const endpoint of endpoints)
-      ids.push(
-        ...(await tx
-          .insert(webhookDeliveries)
-          .values({
+  const record = (to: WebhookEndpointRow[]) => insertDeliveries(deps, to, { event, dedupeKey, body, now });
+  const created = await record(endpoints).catch(async (error) => {
+    // An endpoint removed on another node an instant ago may still be among those kept: read them again, once.
+    subscribed.forget();
+    const current = await subscribed(event);
+    if (current.length === endpoints.length && current.every((e, i) => e.id === endpoints[i]!.id)) throw error;
+    return await record(current);
+  });
+  for (const { id } of created.sort((a, b) => a.id - b.id)) await enqueueAttempt(deps, id, 1);
+}
+
+async function insertDeliveries(
+  deps: AppDeps,
+  endpoints: WebhookEndpointRow[],
+  delivery: { event: WebhookEvent; dedupeKey: string; body: string; now: number },
+) {
+  if (!endpoints.length) return [];
+  const { event, dedupeKey, body, now } = delivery;
+  return await atomically(
+    deps.db,
+    async (tx) =>
+      await tx
+        .insert(webhookDeliveries)
+        .values(
+          endpoints.map((endpoint) => ({
             endpointId: endpoint.id,
             event,
             dedupeKey,
             body,
             createdAt: new Date(now),
             updatedAt: new Date(now),
-          })
-          .onConflictDoNothing()
-          .returning({ id: webhookDeliveries.id })),
-      );
-    return ids;
-  });
-  for (const { id } of created) await enqueueAttempt(deps, id, 1);
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id }),
+  );
 }
 
 /**

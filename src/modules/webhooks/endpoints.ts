@@ -1,11 +1,13 @@
 import { atomically, type Db, first, one } from "../../db/client";
 import { randomBytes } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { type WebhookEndpointRow, webhookEndpoints } from "../../db/tables";
+import { type WebhookEndpointRow, webhookEndpoints, webhookTicketStatus } from "../../db/tables";
+import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { WebhookEndpointDto } from "../../shared/contracts/webhooks";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
+import { ticketStatuses } from "../tickets/records";
 import type { WebhookModel } from "./model";
 import { assertPublicTarget, type TargetPolicy } from "./target-check";
 
@@ -53,9 +55,11 @@ export async function listEndpoints(db: Db): Promise<WebhookEndpointDto[]> {
   return (await db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.id))).map(toEndpointDto);
 }
 
+type EndpointDeps = Pick<AppDeps, "db" | "events">;
+
 /** A new endpoint gets its own random signing secret. */
 export async function createEndpoint(
-  db: Db,
+  deps: EndpointDeps,
   input: WebhookModel.Create,
   policy: TargetPolicy,
 ): Promise<WebhookEndpointDto> {
@@ -63,8 +67,8 @@ export async function createEndpoint(
   await assertPublicTarget(url, policy);
   const events = checkEvents(input.events ?? []);
   const secret = `whsec_${randomBytes(24).toString("hex")}`;
-  const row = await atomically(
-    db,
+  const row = await changingEndpoints(
+    deps,
     async (tx) =>
       await one(
         tx
@@ -77,7 +81,7 @@ export async function createEndpoint(
 }
 
 export async function updateEndpoint(
-  db: Db,
+  deps: EndpointDeps,
   id: number,
   input: WebhookModel.Update,
   now: number,
@@ -90,8 +94,8 @@ export async function updateEndpoint(
   }
   if (input.events !== undefined) set.events = JSON.stringify(checkEvents(input.events));
   if (input.active !== undefined) set.active = input.active;
-  const row = await atomically(
-    db,
+  const row = await changingEndpoints(
+    deps,
     async (tx) => await first(tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning()),
   );
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
@@ -99,9 +103,9 @@ export async function updateEndpoint(
 }
 
 /** Removes the endpoint with its delivery log; deliveries still waiting are dropped with it. */
-export async function deleteEndpoint(db: Db, id: number) {
-  const row = await atomically(
-    db,
+export async function deleteEndpoint(deps: EndpointDeps, id: number) {
+  const row = await changingEndpoints(
+    deps,
     async (tx) =>
       await first(
         tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
@@ -110,11 +114,42 @@ export async function deleteEndpoint(db: Db, id: number) {
   if (!row) throw notFound("ERR_NO_WEBHOOK_FOUND");
 }
 
-/** The active endpoints subscribed to `event`. */
-export async function endpointsFor(db: Db, event: WebhookEvent): Promise<WebhookEndpointRow[]> {
-  return (await activeEndpoints(db).all()).filter((row) => (JSON.parse(row.events) as string[]).includes(event));
-}
-
-const activeEndpoints = prepared((db) =>
+/** Every active endpoint (read through endpointCache). */
+export const activeEndpoints = prepared((db) =>
   db.select().from(webhookEndpoints).where(eq(webhookEndpoints.active, true)).prepare(),
 );
+
+/**
+ * Runs a change of the endpoints and announces it once committed (every node forgets the endpoints it kept, see
+ * endpointCache). Ticket statuses are stored only while some endpoint wants `ticket.status` (see observe.ts): when
+ * the change gives it its first subscriber, every ticket's status is stored as it is now, so the first change
+ * reported afterwards has the right previous status.
+ */
+async function changingEndpoints<T extends { id: number } | undefined>(
+  deps: EndpointDeps,
+  change: (tx: Db) => Promise<T>,
+): Promise<T> {
+  const row = await atomically(deps.db, async (tx) => {
+    const statusWanted = await someEndpointWants(tx, "ticket.status");
+    const changed = await change(tx);
+    if (!statusWanted && (await someEndpointWants(tx, "ticket.status"))) await storeTicketStatuses(tx);
+    return changed;
+  });
+  if (row) deps.events.emit("webhooks.changed", { endpointId: row.id });
+  return row;
+}
+
+const STATUSES_PER_INSERT = 500;
+
+async function storeTicketStatuses(tx: Db) {
+  const rows = (await ticketStatuses(tx)).map(({ id, status }) => ({ ticketId: id, status }));
+  for (let i = 0; i < rows.length; i += STATUSES_PER_INSERT)
+    await tx
+      .insert(webhookTicketStatus)
+      .values(rows.slice(i, i + STATUSES_PER_INSERT))
+      .onConflictDoUpdate({ target: webhookTicketStatus.ticketId, set: { status: sql`excluded.status` } });
+}
+
+async function someEndpointWants(db: Db, event: WebhookEvent): Promise<boolean> {
+  return (await activeEndpoints(db).all()).some((row) => (JSON.parse(row.events) as string[]).includes(event));
+}

@@ -17,13 +17,13 @@ export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
       auth: "settings:manage",
       query: WebhookModel.deliveriesQuery,
     })
-    .post("/", async ({ body }) => await createEndpoint(deps.db, body, targetPolicy(deps)), {
+    .post("/", async ({ body }) => await createEndpoint(deps, body, targetPolicy(deps)), {
       auth: "settings:manage",
       body: WebhookModel.create,
     })
     .put(
       "/:id",
-      async ({ params, body }) => await updateEndpoint(deps.db, params.id, body, deps.clock.now(), targetPolicy(deps)),
+      async ({ params, body }) => await updateEndpoint(deps, params.id, body, deps.clock.now(), targetPolicy(deps)),
       {
         auth: "settings:manage",
         params: idParam,
@@ -33,7 +33,7 @@ export function webhooksRoutes(deps: AppDeps, tokens: Tokens) {
     .delete(
       "/:id",
       async ({ params }) => {
-        await deleteEndpoint(deps.db, params.id);
+        await deleteEndpoint(deps, params.id);
         return { ok: true };
       },
       { auth: "settings:manage", params: idParam },

@@ -2,12 +2,12 @@ import { atomically, first, lockKey } from "../../db/client";
 import { eq } from "drizzle-orm";
 import { webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
-import type { DomainEvent } from "../../events/catalogue";
+import type { DomainEvent, DomainEvents } from "../../events/catalogue";
 import type { MessageDto } from "../messages/store";
 import { findContact } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
-import type { TicketDto } from "../tickets/serialize";
 import { recordEvent } from "./deliveries";
+import { endpointCache, type SubscribedEndpoints } from "./endpoint-cache";
 
 async function contactOfTicket(deps: AppDeps, ticketId: number) {
   const ticket = await findTicket(deps.db, ticketId);
@@ -33,8 +33,17 @@ async function messageData(deps: AppDeps, m: MessageDto) {
 /**
  * A ticket status differing from the last one seen becomes `ticket.status`. The last status is kept per ticket
  * (in the database, so a restart does not report old changes again); the compare and the write are one step.
+ * Nothing is compared or kept while no endpoint wants `ticket.status` (the endpoint that becomes its first
+ * subscriber stores every ticket's status then, see changingEndpoints), nor for an update that says the status
+ * did not change (`before`).
  */
-async function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
+async function ticketStatusChange(
+  deps: AppDeps,
+  subscribed: SubscribedEndpoints,
+  { ticket, before }: DomainEvents["ticket.updated"],
+) {
+  if (before && before.status === ticket.status) return;
+  if (!(await subscribed("ticket.status")).length) return;
   const previous = await atomically(deps.db, async (tx) => {
     // Two events of one ticket handled at once (on two nodes) must not both see the old status.
     await lockKey(tx, `webhook-ticket-status:${ticket.id}`);
@@ -52,7 +61,7 @@ async function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
     return { status: seen?.status ?? null };
   });
   if (!previous) return;
-  await recordEvent(deps, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, async () => ({
+  await recordEvent(deps, subscribed, "ticket.status", `ticket:${ticket.id}:${crypto.randomUUID()}`, async () => ({
     id: ticket.id,
     status: ticket.status,
     previousStatus: previous.status,
@@ -64,12 +73,13 @@ async function ticketStatusChange(deps: AppDeps, ticket: TicketDto) {
 }
 
 /** A private note stays inside the team: integrations hear nothing about it. */
-async function observe(deps: AppDeps, event: DomainEvent) {
+async function observe(deps: AppDeps, subscribed: SubscribedEndpoints, event: DomainEvent) {
   if ((event.name === "message.created" || event.name === "message.updated") && event.payload.message.isPrivate) return;
   if (event.name === "message.created") {
     const m = event.payload.message;
     await recordEvent(
       deps,
+      subscribed,
       m.fromMe ? "message.sent" : "message.received",
       `msg:${m.id}`,
       async () => await messageData(deps, m),
@@ -78,12 +88,13 @@ async function observe(deps: AppDeps, event: DomainEvent) {
     const m = event.payload.message;
     await recordEvent(
       deps,
+      subscribed,
       "message.ack",
       `ack:${m.id}:${m.ack}:${m.sendState ?? "sent"}`,
       async () => await messageData(deps, m),
     );
   } else if (event.name === "ticket.updated") {
-    await ticketStatusChange(deps, event.payload.ticket);
+    await ticketStatusChange(deps, subscribed, event.payload);
   }
 }
 
@@ -102,11 +113,12 @@ export function webhookEventsRecorded(deps: AppDeps): Promise<void> {
  * code has finished rather than inside it (a job of KeyedLanes starts a turn later), in the events' order.
  */
 export function observeForWebhooks(deps: AppDeps) {
+  const subscribed = endpointCache(deps);
   return (event: DomainEvent) => {
     if (!OBSERVED.has(event.name)) return;
     void deps.lanes.run(RECORDING, async () => {
       try {
-        await observe(deps, event);
+        await observe(deps, subscribed, event);
       } catch (error) {
         deps.log.warn("webhook event not recorded", { event: event.name, error });
       }

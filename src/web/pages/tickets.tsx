@@ -1,5 +1,5 @@
 import type { BootUser } from "../../../islands/lib/boot";
-import { parseListView } from "../../../islands/tickets/list-view";
+import { landingSub, parseListView } from "../../../islands/tickets/list-view";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
 import { onboardingFor } from "../../modules/dashboard/onboarding";
@@ -50,6 +50,8 @@ export async function TicketsPage({
         deps.config.timeZone,
       ),
     );
+  const initial = auth ? { open: await list("open"), pending: await list("pending") } : null;
+  const landing = landingSub({ open: initial?.open.count ?? 0, pending: initial?.pending.count ?? 0 });
   return (
     <div className={`tickets-page ${ticketId ? "has-chat" : "no-chat"}`}>
       <Island
@@ -60,8 +62,9 @@ export async function TicketsPage({
           canShowAll,
           queues,
           selectedId: ticketId,
-          view: parseListView(query),
-          initial: auth ? { open: await list("open"), pending: await list("pending") } : null,
+          view: parseListView(query, landing),
+          landing,
+          initial,
         }}
       />
       <Island

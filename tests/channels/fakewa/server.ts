@@ -305,12 +305,19 @@ export class FakeWa {
     }, 50);
   }
 
-  /** Delivers a message from a contact as a plaintext stanza (no Signal session needed). */
+  /**
+   * Delivers a message from a contact as a plaintext stanza (no Signal session needed). Like WhatsApp, a message
+   * addressed by phone number carries the sender's LID (`sender_lid`), unless `extra` names another sender.
+   */
   deliver(from: string, id: string, message: proto.IMessage, extra: Record<string, string> = {}) {
+    const byPhone = !extra.from && !extra.participant;
+    if (byPhone) this.lidToPhone.set(fakeLid(from), from);
+    const lid: Record<string, string> = byPhone ? { sender_lid: `${fakeLid(from)}@lid` } : {};
     const node: BinaryNode = {
       tag: "message",
       attrs: {
         from: `${from}@s.whatsapp.net`,
+        ...lid,
         id,
         t: String(Math.floor(Date.now() / 1000)),
         type: "text",
