@@ -31,12 +31,16 @@ afterAll(() => {
 });
 
 /** An app pointed at a fake Graph API, with an admin who created a cloud connection (CONNECTED unless the token is wrong). */
-async function setup(opts: { accessToken?: string } = {}) {
+async function setup(opts: { accessToken?: string; maxMediaMb?: number } = {}) {
   const graph = new FakeGraph();
   fakes.push(graph);
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-cloud-"));
   dirs.push(dir);
-  const ctx = await makeTestApp({ cloudApiUrl: graph.url, mediaDir: join(dir, "media") });
+  const ctx = await makeTestApp({
+    cloudApiUrl: graph.url,
+    mediaDir: join(dir, "media"),
+    ...(opts.maxMediaMb ? { maxMediaMb: opts.maxMediaMb } : {}),
+  });
   const admin = await loginAs(ctx, { profile: "admin" });
   const created = await call(ctx.app, "POST", "/api/whatsapp", {
     token: admin.token,
@@ -248,6 +252,16 @@ describe("webhook notifications", () => {
     expect(row).toMatchObject({ mediaType: "image", body: "the bill", mediaMime: "image/png", mediaState: null });
     expect(new Uint8Array(readFileSync(join(ctx.deps.config.mediaDir, row!.mediaUrl!)))).toEqual(PNG);
     expect(graph.downloads).toEqual([`Bearer ${graph.token}`]);
+  });
+
+  test("media over MAX_MEDIA_MB is never downloaded; media the API cannot serve shows as unavailable", async () => {
+    const { ctx, graph, id } = await setup({ maxMediaMb: 0.000005 });
+    const big = graph.addMedia("image/png", PNG);
+    await deliver(ctx, graph, id, { type: "image", image: { id: big, mime_type: "image/png" } });
+    expect(await stored(ctx, id, lastWid())).toMatchObject({ mediaType: "image", mediaUrl: null });
+    expect(graph.downloads).toEqual([]);
+    await deliver(ctx, graph, id, { type: "document", document: { id: "media-gone", mime_type: "application/pdf" } });
+    expect(await stored(ctx, id, lastWid())).toMatchObject({ mediaUrl: null, mediaState: "unavailable" });
   });
 
   test("audio, video, documents with caption and file name, and stickers keep their kind and text", async () => {

@@ -8,6 +8,8 @@ import type { CloudCredentials, GraphClient } from "./graph";
 import type { CloudMediaRef } from "./payload";
 
 const ATTEMPTS = 3;
+/** How long one attempt (describing the file, then downloading it) may take. */
+const ATTEMPT_MS = 60_000;
 
 export interface CloudMediaOptions {
   graph: GraphClient;
@@ -30,20 +32,27 @@ export async function downloadCloudMedia(
 ): Promise<MediaOutcome> {
   const originalName = fileNameOf(messageId, ref);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const limit = AbortSignal.any([signal, AbortSignal.timeout(ATTEMPT_MS)]);
     try {
       const description = await opts.graph.describeMedia(credentials, ref.id);
       const mimetype = description.mime_type || mimeOf(ref);
       if ((description.file_size ?? 0) > opts.maxBytes)
         return { oversized: { fileName: originalName, bytes: description.file_size! } };
-      const response = await opts.graph.download(credentials, description.url, signal);
+      const response = await opts.graph.download(credentials, description.url, limit);
       if (!response.body) throw new Error("media download without a body");
       const stream = Readable.fromWeb(response.body as unknown as ReadableStream);
-      const written = await writeCapped(stream, opts.mediaDir, extensionOf(mimetype), opts.maxBytes, signal);
+      const written = await writeCapped(stream, opts.mediaDir, extensionOf(mimetype), opts.maxBytes, limit);
       if ("oversized" in written) return { oversized: { fileName: originalName, bytes: written.oversized } };
       return { media: { fileName: written.fileName, originalName, mimetype } };
     } catch (error) {
       if (signal.aborted) throw new DownloadCancelled();
-      opts.log.warn("cloud media download failed", { whatsappId: opts.whatsappId, messageId, attempt, error });
+      opts.log.warn("cloud media download failed", {
+        whatsappId: opts.whatsappId,
+        messageId,
+        attempt,
+        timedOut: limit.aborted,
+        error,
+      });
     }
   }
   return { unavailable: true };
