@@ -1,3 +1,4 @@
+import { TemplateDialog } from "./chat/TemplateDialog";
 import { useEffect, useLayoutEffect, useState } from "react";
 import { can, isAdmin } from "../src/shared/permissions";
 import { ContactDrawer } from "./agent/ContactDrawer";
@@ -90,6 +91,12 @@ function Chat({ ticketId, userId, initial }: Props) {
   useTypingPresence(ticketId, composer.text, mayType && !composer.note);
   const name = ticket?.contact?.name || ticket?.contact?.number || "";
   const close = () => setDialog(null);
+  const { needsTemplate, setNeedsTemplate } = composer;
+  useEffect(() => {
+    if (!needsTemplate) return;
+    setNeedsTemplate(false);
+    setDialog("template");
+  }, [needsTemplate, setNeedsTemplate]);
   const drop = useFileDrop(isOpen ? composer.stage : null);
 
   return (
@@ -123,6 +130,9 @@ function Chat({ ticketId, userId, initial }: Props) {
       )}
       {ticket && <TagEditor ticket={ticket} onChange={(tk) => setTicket(() => tk)} />}
       {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={close} />}
+      {dialog === "template" && ticket?.whatsappId != null && (
+        <TemplateDialog ticketId={ticketId} whatsappId={ticket.whatsappId} onClose={close} />
+      )}
       {dialog === "delete" && (
         <Confirm
           title={t("agent.ticket.deleteTitle", { id: ticketId })}

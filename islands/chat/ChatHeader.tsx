@@ -6,7 +6,7 @@ import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { SnoozeMenu } from "./SnoozeMenu";
 
-export type ChatDialog = "transfer" | "delete" | "contact" | "schedule" | "summary";
+export type ChatDialog = "transfer" | "delete" | "contact" | "schedule" | "summary" | "template";
 
 /** One button of the header: its text, its look and what it does. */
 interface Action {

@@ -33,6 +33,8 @@ export function useEngine(engine: Engine) {
   ({
     aiCalls,
     chatbots,
+    cloudAccounts,
+    cloudSentMessages,
     clusterSecrets,
     connectionCommands,
     connectionLeases,
@@ -85,6 +87,8 @@ export const epochMs = (column: SQLWrapper) =>
 
 export let aiCalls = sqlite.aiCalls;
 export let chatbots = sqlite.chatbots;
+export let cloudAccounts = sqlite.cloudAccounts;
+export let cloudSentMessages = sqlite.cloudSentMessages;
 export let clusterSecrets = sqlite.clusterSecrets;
 export let connectionCommands = sqlite.connectionCommands;
 export let connectionLeases = sqlite.connectionLeases;

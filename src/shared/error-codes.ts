@@ -84,6 +84,7 @@ export const ERROR_CODES = [
   "ERR_AI_ENDPOINT_ERROR",
   "ERR_AI_RATE_LIMITED",
   "ERR_AI_BUDGET_EXHAUSTED",
+  "ERR_OUTSIDE_24H_WINDOW",
   // A field failed its rule; the answer also names the field and the rule's code.
   "VALIDATION",
 ] as const;
