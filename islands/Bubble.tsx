@@ -130,6 +130,8 @@ export function Bubble({
   onSelect,
   showTime = true,
   highlighted = false,
+  onTranslate,
+  translation,
 }: {
   m: Message;
   t: TFunction;
@@ -148,6 +150,10 @@ export function Bubble({
   showTime?: boolean;
   /** The search hit the user is on. */
   highlighted?: boolean;
+  /** Offered on the contact's texts while AI translation is on. */
+  onTranslate?: (m: Message) => void;
+  /** The text's translation, once asked for ("…" while it is being made). */
+  translation?: string;
 }) {
   const time = showTime ? clockTime(m.createdAt) : "";
   let content: ReactNode;
@@ -184,9 +190,12 @@ export function Bubble({
   const canDelete = !m.isDeleted && m.fromMe && !!onDelete;
   const canForward = !!onForward && isForwardable(m);
   const canReact = !!onReact && !m.fromMe && !m.isDeleted && !m.isPrivate;
+  const canTranslate = !!onTranslate && !m.fromMe && !m.isDeleted && !!m.body.trim() && translation === undefined;
   // On a touch screen the actions have no buttons of their own: a long press opens them as a menu.
   const actions = usePopover();
-  const longPress = useLongPress(() => (canReply || canDelete || canForward || canReact) && actions.setOpen(true));
+  const longPress = useLongPress(
+    () => (canReply || canDelete || canForward || canReact || canTranslate) && actions.setOpen(true),
+  );
   const act = (run: () => void) => () => {
     actions.setOpen(false);
     run();
@@ -220,6 +229,11 @@ export function Bubble({
         </div>
       )}
       {content}
+      {translation !== undefined && (
+        <span className="translation">
+          <Icon name="translate" size={14} /> {translation || t("chat.ai.translating")}
+        </span>
+      )}
       <span className="meta">
         {m.isEdited && !m.isDeleted && <span className="edited">{t("chat.edited")}</span>}
         <time dateTime={m.createdAt}>{time}</time>
@@ -245,6 +259,16 @@ export function Bubble({
         </button>
       )}
       {canReact && <ReactMenu m={m} t={t} onReact={onReact!} />}
+      {canTranslate && (
+        <button
+          type="button"
+          className="translate-button"
+          aria-label={t("chat.ai.translate")}
+          onClick={() => onTranslate?.(m)}
+        >
+          <Icon name="translate" size={16} />
+        </button>
+      )}
       {canDelete && (
         <button type="button" className="delete-button" aria-label={t("chat.delete")} onClick={() => onDelete?.(m)}>
           <Icon name="trash" size={16} />
@@ -261,6 +285,11 @@ export function Bubble({
           {!m.isDeleted && m.body && !m.mediaUrl && (
             <button type="button" role="menuitem" onClick={act(() => void navigator.clipboard?.writeText(m.body))}>
               {t("chat.copy")}
+            </button>
+          )}
+          {canTranslate && (
+            <button type="button" role="menuitem" onClick={act(() => onTranslate?.(m))}>
+              {t("chat.ai.translate")}
             </button>
           )}
           {canForward && (

@@ -1,19 +1,24 @@
+import { TemplateDialog } from "./chat/TemplateDialog";
 import { useEffect, useLayoutEffect, useState } from "react";
 import { can, isAdmin } from "../src/shared/permissions";
 import { ContactDrawer } from "./agent/ContactDrawer";
 import { ScheduleModal } from "./agent/ScheduleModal";
 import { TagEditor } from "./agent/TagEditor";
 import { TransferDialog } from "./agent/TransferDialog";
+import { AiSummaryDialog } from "./chat/AiSummaryDialog";
 import { ChatHeader, type ChatDialog } from "./chat/ChatHeader";
 import { ChatSearch } from "./chat/ChatSearch";
 import { Composer } from "./chat/Composer";
 import { MessageList } from "./chat/MessageList";
 import { NewMessagesPill } from "./chat/NewMessagesPill";
 import { type MessagePage, useChatHistory } from "./chat/use-chat-history";
+import { useAiSuggest } from "./chat/use-ai-suggest";
+import { useAiTranslateReply } from "./chat/use-ai-translate";
 import { useComposer } from "./chat/use-composer";
 import { useFileDrop } from "./chat/use-file-drop";
 import { useCustomerPresence, useTypingPresence } from "./chat/use-presence";
 import { useTicketActions } from "./chat/use-ticket-actions";
+import { useAiFeatures } from "./lib/ai-features";
 import { getBoot } from "./lib/boot";
 import { useT } from "./lib/i18n-context";
 import { Confirm } from "./lib/modal";
@@ -70,6 +75,9 @@ function Chat({ ticketId, userId, initial }: Props) {
   const { ticket, setTicket } = history;
   const actions = useTicketActions({ ticketId, userId, ticket, setTicket, leaving: history.leaving });
   const composer = useComposer(ticketId, history.stickToBottom);
+  const aiFeatures = useAiFeatures();
+  const suggestion = useAiSuggest(ticketId, composer.text, composer.setText);
+  const replyTranslation = useAiTranslateReply(ticketId, composer.text, composer.setText);
   const [dialog, setDialog] = useState<ChatDialog | null>(null);
   const [searching, setSearching] = useState(false);
   const mounted = useMounted();
@@ -83,6 +91,12 @@ function Chat({ ticketId, userId, initial }: Props) {
   useTypingPresence(ticketId, composer.text, mayType && !composer.note);
   const name = ticket?.contact?.name || ticket?.contact?.number || "";
   const close = () => setDialog(null);
+  const { needsTemplate, setNeedsTemplate } = composer;
+  useEffect(() => {
+    if (!needsTemplate) return;
+    setNeedsTemplate(false);
+    setDialog("template");
+  }, [needsTemplate, setNeedsTemplate]);
   const drop = useFileDrop(isOpen ? composer.stage : null);
 
   return (
@@ -104,6 +118,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onCall={() => void actions.startCall()}
         onDialog={setDialog}
         onSearch={() => setSearching(true)}
+        canSummarize={aiFeatures.includes("summary")}
         presence={presence}
       />
       {searching && (
@@ -115,6 +130,9 @@ function Chat({ ticketId, userId, initial }: Props) {
       )}
       {ticket && <TagEditor ticket={ticket} onChange={(tk) => setTicket(() => tk)} />}
       {dialog === "transfer" && ticket && <TransferDialog ticket={ticket} onClose={close} />}
+      {dialog === "template" && ticket?.whatsappId != null && (
+        <TemplateDialog ticketId={ticketId} whatsappId={ticket.whatsappId} onClose={close} />
+      )}
       {dialog === "delete" && (
         <Confirm
           title={t("agent.ticket.deleteTitle", { id: ticketId })}
@@ -126,6 +144,7 @@ function Chat({ ticketId, userId, initial }: Props) {
           }}
         />
       )}
+      {dialog === "summary" && <AiSummaryDialog ticketId={ticketId} onClose={close} />}
       {dialog === "contact" && ticket?.contact && (
         <ContactDrawer
           contactId={ticket.contact.id}
@@ -155,6 +174,7 @@ function Chat({ ticketId, userId, initial }: Props) {
         onRetry={isOpen ? actions.retry : undefined}
         highlighted={history.focused}
         canReact={mayType}
+        canTranslate={aiFeatures.includes("translate")}
       />
       <NewMessagesPill count={history.unseen} onClick={history.scrollToBottom} />
       <Composer
@@ -163,6 +183,8 @@ function Chat({ ticketId, userId, initial }: Props) {
         contactName={name}
         canSchedule={!!ticket?.contact}
         onSchedule={() => setDialog("schedule")}
+        suggestion={mayType && !composer.note && aiFeatures.includes("suggest") ? suggestion : undefined}
+        translation={mayType && !composer.note && aiFeatures.includes("translate") ? replyTranslation : undefined}
       />
     </section>
   );

@@ -16,6 +16,7 @@ const SHORTCUTS: { keys: string[][]; action: string }[] = [
   { keys: [["Shift", "Enter"]], action: "newLine" },
   { keys: [["/"]], action: "quickAnswers" },
   { keys: [["↑"], ["↓"], ["Enter"]], action: "pickQuickAnswer" },
+  { keys: [["Alt", "I"]], action: "aiSuggest" },
   { keys: [["Enter"], ["Shift", "Enter"]], action: "searchMatches" },
   { keys: [["Esc"]], action: "close" },
 ];

@@ -26,6 +26,8 @@ import { messageRoutes } from "./modules/messages/index";
 import { presenceRoutes } from "./modules/presence/index";
 import { externalApiRoutes } from "./modules/external-api/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
+import { aiRoutes } from "./modules/ai/index";
+import { cloudWebhookRoutes } from "./modules/cloud-webhooks/index";
 import { mediaRoutes } from "./modules/media/index";
 import { backupsRoutes } from "./modules/backups/index";
 import { monitoringRoutes } from "./monitoring/routes";
@@ -60,7 +62,9 @@ export async function createApp(deps: AppDeps) {
     .use(presenceRoutes(deps, tokens))
     .use(mediaRoutes(deps, tokens))
     .use(backupsRoutes(deps, tokens))
-    .use(webhooksRoutes(deps, tokens));
+    .use(webhooksRoutes(deps, tokens))
+    .use(aiRoutes(deps, tokens))
+    .use(cloudWebhookRoutes(deps));
 
   return new Elysia({ serve: { maxRequestBodySize: largestBodyLimit(deps.config) }, websocket: socketServerOptions })
     .use(errorHandler(deps.log))

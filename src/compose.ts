@@ -1,5 +1,6 @@
 import type { BaileysDriverOptions } from "./channels/baileys/driver";
 import { LazyBaileysDriver } from "./channels/baileys/lazy";
+import { CloudDriver } from "./channels/cloud/driver";
 import { ConnectionCommands } from "./channels/commands";
 import { ConnectionManager } from "./channels/manager";
 import { routedSandbox } from "./channels/sandbox/routed";
@@ -23,11 +24,13 @@ import { resumeInterruptedRecipients, startBulk, wakeRecipients } from "./module
 import { startSchedules } from "./modules/schedules/jobs";
 import { handleWakeJobs } from "./modules/tickets/snooze";
 import { KeyedLanes } from "./shared/lanes";
+import { cloudAccountOf } from "./modules/connections/cloud-account";
 import { connectionRecords } from "./modules/connections/records";
 import { createIngest } from "./modules/inbound/ingest";
 import { Outbox, requeueInterrupted } from "./modules/messages/outbox";
 import { seedSettings } from "./modules/settings/service";
 import { startWebhooks } from "./modules/webhooks/wiring";
+import { startAutoSummaries } from "./modules/ai/auto-summary";
 import { createAppMetrics } from "./monitoring/app-metrics";
 import { openStorage } from "./ops/storage";
 import type { RealtimeHub } from "./realtime/hub";
@@ -50,6 +53,8 @@ export async function composeDeps(opts: {
   clock: Clock;
   /** Registers the Baileys driver (loaded when a connection first starts); tests pass its options (a local fake server, time limits). */
   baileys?: boolean | Partial<Omit<BaileysDriverOptions, "db" | "log">>;
+  /** The cloud driver's waits before retrying a rate-limited Graph call (tests: none). */
+  cloudRetryDelaysMs?: number[];
   /** The sandbox's ack steps wait for `settle()` instead of timers (tests). */
   manualSandboxAcks?: boolean;
   /** The only node, even on PostgreSQL (tests of one node): events stay here, connections need no lease. */
@@ -83,6 +88,17 @@ export async function composeDeps(opts: {
   });
   const sandbox = new SandboxDriver(sandboxNetwork);
   channels.register(sandbox);
+  const cloud = new CloudDriver({
+    db,
+    accounts: (connectionId) => cloudAccountOf(db, connectionId),
+    mediaDir: config.mediaDir,
+    log,
+    apiUrl: config.cloudApiUrl,
+    apiVersion: config.cloudApiVersion,
+    maxMediaBytes,
+    retryDelaysMs: opts.cloudRetryDelaysMs,
+  });
+  channels.register(cloud);
   if (opts.baileys) {
     const extra = opts.baileys === true ? {} : opts.baileys;
     channels.register(
@@ -106,10 +122,12 @@ export async function composeDeps(opts: {
     jobs: new JobRunner({ db, clock, log }),
     lanes: new KeyedLanes<string>(),
     resolver: opts.resolver ?? systemResolver,
+    cloud,
     sandbox: config.sandbox ? routedSandbox(sandbox, channels, commands) : undefined,
     nodeId: leases?.nodeId,
   };
   await startWebhooks(deps);
+  startAutoSummaries(deps);
   followSockets(deps);
   followAssignmentTriggers(deps);
   channels.setInbound(createIngest(deps));
@@ -129,17 +147,18 @@ export async function composeDeps(opts: {
     void deps.outbox.flush(deps, connectionId);
     wakeRecipients(deps, connectionId).catch((error) => log.warn("bulk recipients not woken", { error }));
   });
-  // A message written, or a command stored, on another node for a connection this node runs is taken up here.
+  // A message written, a command stored, or a Cloud API notification journaled on another node for a connection this node runs is taken up here.
   if (events instanceof PgEventBus)
     events.subscribeOthers((event) => {
       if (event.name === "connection.commanded") void channels.runCommands(event.payload.connectionId);
+      else if (event.name === "connection.inbound") void cloud.resume(event.payload.connectionId);
       else if (event.name === "chat.ownPresence") void showPresenceHere(deps, event.payload);
       else void sendIfRunHere(deps, event);
     });
   startBulk(deps);
   await startSchedules(deps);
   handleWakeJobs(deps);
-  return { deps, db, channels, sandbox, sandboxNetwork, leases };
+  return { deps, db, channels, sandbox, sandboxNetwork, leases, cloud };
 }
 
 async function sendIfRunHere(deps: AppDeps, event: DomainEvent) {

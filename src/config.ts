@@ -64,6 +64,10 @@ export interface Config {
   publicUrl?: string;
   /** Webhooks may target this machine and private networks (WEBHOOK_ALLOW_PRIVATE=1); else only public addresses. */
   webhookAllowPrivate: boolean;
+  /** Where the WhatsApp Cloud API is reached (WHATSAPP_CLOUD_API_URL, default https://graph.facebook.com). */
+  cloudApiUrl: string;
+  /** The Graph API version its paths start with (WHATSAPP_CLOUD_API_VERSION, default v21.0). */
+  cloudApiVersion: string;
 }
 
 /** Per user, over their authenticated /api requests; 0 switches a limit off. */
@@ -139,6 +143,8 @@ export function readConfig(env: Env = process.env): Config {
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "1" || env.WEBHOOK_ALLOW_PRIVATE === "true",
+    cloudApiUrl: parseCloudApiUrl(env.WHATSAPP_CLOUD_API_URL),
+    cloudApiVersion: parseCloudApiVersion(env.WHATSAPP_CLOUD_API_VERSION),
   };
 }
 
@@ -205,6 +211,23 @@ function parsePublicUrl(value: string | undefined): string | undefined {
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
     throw new Error(`PUBLIC_URL must be an http(s) address like https://zapdesk.example.com, got "${value}"`);
   return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+function parseCloudApiUrl(value: string | undefined): string {
+  if (!value?.trim()) return "https://graph.facebook.com";
+  const url = URL.parse(value.trim());
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new Error(
+      `WHATSAPP_CLOUD_API_URL must be an http(s) address like https://graph.facebook.com, got "${value}"`,
+    );
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+function parseCloudApiVersion(value: string | undefined): string {
+  if (!value?.trim()) return "v21.0";
+  if (!/^v\d+\.\d+$/.test(value.trim()))
+    throw new Error(`WHATSAPP_CLOUD_API_VERSION must be a Graph API version like v21.0, got "${value}"`);
+  return value.trim();
 }
 
 function parseMediaMb(value: string | undefined): number {

@@ -1,4 +1,5 @@
 import type { SandboxControls } from "./channels/sandbox/controls";
+import type { CloudWebhooks } from "./channels/cloud/webhooks";
 import type { Channels } from "./channels/types";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
@@ -57,6 +58,8 @@ export interface AppDeps {
   lanes: KeyedLanes<string>;
   /** DNS and this machine's addresses, for checking where webhooks go (tests pass one that needs no network). */
   resolver: HostResolver;
+  /** Where the WhatsApp Cloud API's webhooks are taken in (the cloud driver). */
+  cloud: CloudWebhooks;
   /** Drives the simulated phones of sandbox connections; absent when the sandbox is switched off. */
   sandbox?: SandboxControls;
   /** This node's name when nodes share PostgreSQL (the holder named in connection leases). */

@@ -92,6 +92,7 @@ const MISSING: { [R in WithRequiredField]: Missing<R> } = {
   "POST /tickets": { params: {}, missing: "contactId", rest: { status: "open" } },
   "POST /tickets/:id/snooze": { params: { id: 1 }, missing: "until", rest: {} },
   "POST /tickets/:id/presence": { params: { id: 1 }, missing: "state", rest: {} },
+  "POST /tickets/:id/ai/translate-reply": { params: { id: 1 }, missing: "text", rest: {} },
   "POST /messages/:id/forward": { params: { id: 1 }, missing: "contactIds", rest: {} },
   "POST /messages/:id/react": { params: { id: 1 }, missing: "emoji", rest: {} },
   "PUT /tickets/:id/draft": { params: { id: 1 }, missing: "body", rest: {} },

@@ -65,6 +65,16 @@ export class FakeChannels implements Channels {
   async isRunning(_connectionId: number) {
     return this.opts.running ?? false;
   }
+  async templates(_connectionId: number) {
+    return [];
+  }
+  async sendTemplate(connectionId: number) {
+    this.calls.push(`sendTemplate:${connectionId}`);
+  }
+  /** Every connection is a sandbox one. */
+  async providerOf(_connectionId: number) {
+    return "sandbox" as const;
+  }
   async newMessageId(connectionId: number) {
     return `FAKE-${connectionId}-${++this.nextId}`;
   }

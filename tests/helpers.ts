@@ -49,6 +49,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxMediaMb: 64,
     corsOrigins: [],
     webhookAllowPrivate: false,
+    // Nothing listens there: a test of cloud connections points it at its fake Graph API.
+    cloudApiUrl: "http://127.0.0.1:9",
+    cloudApiVersion: "v21.0",
     // Off: a test's clock stands still, so a rate would never refill; the limiter's tests set their own.
     apiUserLimits: { inFlight: 0, perSecond: 0, burst: 0 },
     ...overrides,
@@ -123,6 +126,7 @@ export async function makeTestApp(
     clock,
     // Ack steps wait for `sandbox.network.settle()`: no timer outlives its test.
     manualSandboxAcks: true,
+    cloudRetryDelaysMs: [0, 0],
     // One node: its events need not cross to others, its connections need no lease (the cluster tests run
     // nodes of their own).
     singleNode: true,

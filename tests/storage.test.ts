@@ -1,4 +1,5 @@
 // @engine once
+import { CloudDriver } from "../src/channels/cloud/driver";
 import { Passwords } from "../src/modules/auth/passwords";
 import { closeDatabase, openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
@@ -50,6 +51,15 @@ async function boot(env: Record<string, string>) {
     jobs: new JobRunner({ db, clock, log }),
     lanes: new KeyedLanes<string>(),
     resolver: fakeResolver(),
+    cloud: new CloudDriver({
+      db,
+      accounts: async () => undefined,
+      mediaDir: config.mediaDir,
+      log,
+      apiUrl: config.cloudApiUrl,
+      apiVersion: config.cloudApiVersion,
+      maxMediaBytes: config.maxMediaMb,
+    }),
   };
   return deps;
 }

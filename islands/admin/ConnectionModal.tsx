@@ -12,7 +12,8 @@ import { CONNECTION_LANGUAGES, type ConnectionLanguage } from "../../src/shared/
 import { Modal } from "../lib/modal";
 import { toast } from "../lib/toast";
 import type { Connection, NewConnection, Queue } from "../../src/shared/contracts";
-import { type Form, initial, providerLabel, type SetField } from "./connection-form";
+import { CloudFields } from "./CloudFields";
+import { cloudChanges, type Form, initial, providerLabel, type SetField } from "./connection-form";
 import { WorkHoursFields } from "./WorkHoursFields";
 
 /** The connection's automatic messages and the label key of each. */
@@ -45,6 +46,21 @@ export function ConnectionModal({
   const { busy, fieldError, run } = useFormSave(false, undefined, ["name"]);
   const checks = useFieldChecks(FORM_RULES.connection, { name: form.name });
 
+  // Events never carry a cloud connection's secrets: the form reads them (and the verify token) over HTTP.
+  useEffect(() => {
+    if (connection?.provider !== "cloud") return;
+    api<Connection>(`/whatsapp/${connection.id}`)
+      .then((full) =>
+        setForm((f) => ({
+          ...f,
+          accessToken: full.accessToken ?? "",
+          appSecret: full.appSecret ?? "",
+          verifyToken: full.verifyToken ?? "",
+        })),
+      )
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [connection, t]);
+
   useEffect(() => {
     api<Queue[]>("/queue")
       .then(setQueues)
@@ -63,9 +79,10 @@ export function ConnectionModal({
     setDaysError(daysProblem);
     if (!nameValid || daysProblem) return;
     await run(async () => {
-      const { days, provider, ...rest } = form;
+      const { days, provider, phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken, ...rest } = form;
       const body: NewConnection = {
         ...rest,
+        ...cloudChanges(form),
         ...days,
         importHistoryDays: historyDays,
         ...(connection ? {} : { provider }),
@@ -99,15 +116,19 @@ export function ConnectionModal({
           error={checks.error("name", fieldError)}
           maxLength={50}
         />
-        {sandbox && !connection && (
+        {!connection && (
           <Select
             label={t("admin.connections.provider")}
             value={form.provider}
             onChange={(v) => set("provider")(v as Form["provider"])}
-            options={PROVIDERS.map((p) => ({ value: p, label: providerLabel(t, p) }))}
+            options={PROVIDERS.filter((p) => sandbox || p !== "sandbox").map((p) => ({
+              value: p,
+              label: providerLabel(t, p),
+            }))}
           />
         )}
       </div>
+      {form.provider === "cloud" && <CloudFields form={form} set={set} connectionId={connection?.id} />}
       <Checkbox label={t("admin.connections.default")} checked={form.isDefault} onChange={set("isDefault")} />
       <Select
         label={t("admin.connections.language")}

@@ -29,10 +29,15 @@ interface ConnectionEvent {
   action?: string;
   whatsapp?: Connection;
   whatsappId?: number;
-  session?: Pick<Connection, "id" | "status" | "qrcode" | "updatedAt">;
+  session?: Pick<Connection, "id" | "status" | "statusReason" | "qrcode" | "updatedAt">;
 }
 
-const pickSession = ({ status, qrcode, updatedAt }: Connection) => ({ status, qrcode, updatedAt });
+const pickSession = ({ status, statusReason, qrcode, updatedAt }: Connection) => ({
+  status,
+  statusReason,
+  qrcode,
+  updatedAt,
+});
 
 /** /connections: the connection table with per-status session actions, the connection modal and the QR dialog. */
 export default function Connections({ sandbox, initial }: { sandbox: boolean; initial?: Connection[] | null }) {
@@ -111,9 +116,11 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
             <button type="button" className="button small" onClick={session("POST")}>
               {t("admin.connections.tryAgain")}
             </button>
-            <button type="button" className="button small" onClick={session("PUT")}>
-              {t("admin.connections.newQr")}
-            </button>
+            {c.provider !== "cloud" && (
+              <button type="button" className="button small" onClick={session("PUT")}>
+                {t("admin.connections.newQr")}
+              </button>
+            )}
           </>
         );
       default:
@@ -154,6 +161,11 @@ export default function Connections({ sandbox, initial }: { sandbox: boolean; in
                 <td data-label={t("admin.common.name")}>{c.name}</td>
                 <td data-label={t("admin.connections.status")} className="connection-status">
                   {t(`admin.connections.statuses.${c.status}`, { defaultValue: c.status })}
+                  {c.status === "DISCONNECTED" && c.statusReason && (
+                    <small className="field-note">
+                      {t("admin.connections.statusReason", { reason: c.statusReason })}
+                    </small>
+                  )}
                 </td>
                 <td data-label={t("admin.connections.session")}>
                   <div className="admin-row-actions">{sessionActions(c)}</div>

@@ -1,6 +1,8 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { CopyField } from "../lib/copy-field";
+import { useEffect, useState } from "react";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
+import { AiSettings } from "./AiSettings";
 import { errorText } from "../lib/errors";
 import { Select } from "../lib/form";
 import { dateTimeLabel } from "../lib/format";
@@ -98,6 +100,7 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
       ) : (
         <p className="list-empty">{t("app.loading")}</p>
       )}
+      <AiSettings />
       <Backups initial={initial?.backups} />
       {confirming && (
         <Confirm
@@ -115,28 +118,13 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
 /** The API token, read-only, with a button that copies it. */
 function TokenField({ token }: { token: string }) {
   const t = useT();
-  const id = useId();
-  const field = useRef<HTMLInputElement>(null);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(token);
-    } catch {
-      // Without the clipboard API (a page served over plain http from another host) the browser's own copy works.
-      field.current?.select();
-      if (!document.execCommand("copy")) return toast("error", t("admin.settings.copyFailed"));
-    }
-    toast("success", t("admin.settings.tokenCopied"));
-  }
   return (
-    <div className="field">
-      <label htmlFor={id}>{t("admin.settings.userApiToken")}</label>
-      <div className="input-with-button">
-        <input id={id} ref={field} value={token} readOnly />
-        <button type="button" className="button small" onClick={() => void copy()}>
-          {t("admin.settings.copyToken")}
-        </button>
-      </div>
-    </div>
+    <CopyField
+      label={t("admin.settings.userApiToken")}
+      value={token}
+      button={t("admin.settings.copyToken")}
+      copied={t("admin.settings.tokenCopied")}
+    />
   );
 }
 

@@ -41,7 +41,25 @@ export function initial(c: Connection | null, defaultSurvey: string, language: C
     importHistoryDays: String(c?.importHistoryDays ?? 7),
     language: c?.language ?? language,
     queueIds: c?.queues?.map((q) => q.id) ?? [],
+    phoneNumberId: c?.phoneNumberId ?? "",
+    businessAccountId: c?.businessAccountId ?? "",
+    accessToken: c?.accessToken ?? "",
+    appSecret: c?.appSecret ?? "",
+    verifyToken: c?.verifyToken ?? "",
     days: Object.fromEntries(DAYS.map((d, i) => [d, c ? c[d] : i < 5])) as Form["days"],
+  };
+}
+
+/** The Cloud API fields of a saved form: a secret left blank is kept as it is (events never carry it to the form). */
+export function cloudChanges(form: Form): Partial<NewConnection> {
+  const { phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken } = form;
+  if (form.provider !== "cloud") return {};
+  return {
+    phoneNumberId: phoneNumberId.trim(),
+    businessAccountId: businessAccountId.trim(),
+    ...(accessToken.trim() ? { accessToken } : {}),
+    ...(appSecret.trim() ? { appSecret } : {}),
+    ...(verifyToken.trim() ? { verifyToken } : {}),
   };
 }
 
@@ -53,6 +71,7 @@ export function providerLabel(t: TFunction, provider: Provider): string {
   const labels: Record<Provider, string> = {
     baileys: "WhatsApp (Baileys)",
     sandbox: t("admin.connections.sandboxProvider"),
+    cloud: t("admin.connections.cloudProvider"),
   };
   return labels[provider];
 }

@@ -9,7 +9,14 @@ import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
 import { toast } from "../lib/toast";
 
-const FAILED = new Set(["number not exists", "no photo contact", "not a contact", "opted out", "error"]);
+const FAILED = new Set([
+  "number not exists",
+  "no photo contact",
+  "not a contact",
+  "opted out",
+  "outside 24h window",
+  "error",
+]);
 
 /** /BulkMessage: template plus CSV data (pasted or a .csv file), a preview, the send, then the campaign's live progress. */
 export default function BulkMessage({ connections }: { connections?: ConnectionOption[] | null }) {

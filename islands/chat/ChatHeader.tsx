@@ -6,7 +6,7 @@ import { Icon } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { SnoozeMenu } from "./SnoozeMenu";
 
-export type ChatDialog = "transfer" | "delete" | "contact" | "schedule";
+export type ChatDialog = "transfer" | "delete" | "contact" | "schedule" | "summary" | "template";
 
 /** One button of the header: its text, its look and what it does. */
 interface Action {
@@ -31,6 +31,7 @@ export function ChatHeader({
   onCall,
   onDialog,
   onSearch,
+  canSummarize = false,
   presence = null,
 }: {
   ticketId: number;
@@ -45,12 +46,15 @@ export function ChatHeader({
   onCall: () => void;
   onDialog: (dialog: ChatDialog) => void;
   onSearch: () => void;
+  /** The AI summary is on: the menu offers it. */
+  canSummarize?: boolean;
   /** The customer's presence in the chat, as WhatsApp last told it. */
   presence?: ChatPresence | null;
 }) {
   const t = useT();
   const actions = headerActions(ticket, canDelete, onStatus, onDialog, t);
   if (ticket) actions.push({ label: t("chat.search.open"), run: onSearch });
+  if (ticket && canSummarize) actions.push({ label: t("chat.ai.summary"), run: () => onDialog("summary") });
   return (
     <header className="chat-header">
       <a className="icon-button chat-back" href="/tickets" aria-label={t("chat.back")}>

@@ -2,11 +2,16 @@ import { type ClipboardEvent, type KeyboardEvent, useId, useLayoutEffect, useRef
 import { QuickAnswerPicker, useQuickAnswers } from "../agent/QuickAnswerPicker";
 import { VoiceRecorder } from "../agent/VoiceRecorder";
 import { useT } from "../lib/i18n-context";
-import { Icon } from "../lib/icons";
+import { Icon, type IconName } from "../lib/icons";
 import { MenuButton } from "../lib/menu-button";
 import { AttachmentPreview } from "./AttachmentPreview";
 import { EmojiPicker } from "./EmojiPicker";
+import type { useAiSuggest } from "./use-ai-suggest";
+import type { useAiTranslateReply } from "./use-ai-translate";
 import type { ComposerState } from "./use-composer";
+
+type AiSuggestion = ReturnType<typeof useAiSuggest>;
+type AiTranslation = ReturnType<typeof useAiTranslateReply>;
 
 const MAX_ROWS = 5;
 
@@ -20,12 +25,18 @@ export function Composer({
   contactName,
   canSchedule,
   onSchedule,
+  suggestion,
+  translation,
 }: {
   composer: ComposerState;
   isOpen: boolean;
   contactName: string;
   canSchedule: boolean;
   onSchedule: () => void;
+  /** "Suggest a reply" with AI, where it is on and the agent may send (Alt+I in the text). */
+  suggestion?: AiSuggestion;
+  /** "Translate into the customer's language" with AI, where it is on and the agent may send. */
+  translation?: AiTranslation;
 }) {
   const t = useT();
   const { text, setText, replyTo, setReplyTo, sending, sign, toggleSign, recording, setRecording, send } = composer;
@@ -77,10 +88,21 @@ export function Composer({
 
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (quick.onKeyDown(e)) return;
+    if (suggestion && e.altKey && e.code === "KeyI") {
+      e.preventDefault();
+      void suggestion.suggest();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      void send();
+      void sendText();
     }
+  }
+
+  /** Sends the text; the original of a translated one is kept as a note once it went. */
+  async function sendText() {
+    const original = translation?.pendingOriginal();
+    if ((await send()) && original) await translation?.keepOriginal(original);
   }
 
   // A pasted image (or any file) waits in the preview for a caption; pasted text goes in as usual.
@@ -129,7 +151,7 @@ export function Composer({
         className={`composer${note ? " note" : ""}`}
         onSubmit={(e) => {
           e.preventDefault();
-          void send();
+          void sendText();
         }}
       >
         <input
@@ -184,6 +206,7 @@ export function Composer({
             value={text}
             maxLength={4096}
             disabled={!isOpen || recording}
+            readOnly={suggestion?.suggesting}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKey}
             onPaste={onPaste}
@@ -200,6 +223,27 @@ export function Composer({
           >
             <Icon name="attach" />
           </button>
+          {suggestion && (
+            <AiButton
+              icon="sparkle"
+              label={t("chat.ai.suggest")}
+              title={`${t("chat.ai.suggest")} (Alt+I)`}
+              busyLabel={t("chat.ai.suggesting")}
+              busy={suggestion.suggesting}
+              disabled={!isOpen || sending || recording}
+              onClick={() => void suggestion.suggest()}
+            />
+          )}
+          {translation && (
+            <AiButton
+              icon="translate"
+              label={t("chat.ai.translateReply")}
+              busyLabel={t("chat.ai.translating")}
+              busy={translation.translating}
+              disabled={!isOpen || sending || recording || !text.trim()}
+              onClick={() => void translation.translate()}
+            />
+          )}
         </div>
         <QuickAnswerPicker list={quick} id={pickerId} />
         <button
@@ -283,5 +327,38 @@ function ComposerMenu({
         </>
       )}
     />
+  );
+}
+
+/** An AI action of the composer: its icon, lit and labelled as busy while its answer comes. */
+function AiButton({
+  icon,
+  label,
+  title = label,
+  busyLabel,
+  busy,
+  disabled,
+  onClick,
+}: {
+  icon: IconName;
+  label: string;
+  title?: string;
+  busyLabel: string;
+  busy: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`icon-button ai-action${busy ? " on" : ""}`}
+      aria-label={busy ? busyLabel : label}
+      title={title}
+      aria-busy={busy}
+      disabled={disabled || busy}
+      onClick={onClick}
+    >
+      <Icon name={icon} />
+    </button>
   );
 }

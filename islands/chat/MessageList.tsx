@@ -33,6 +33,7 @@ export function MessageList({
   onRetry,
   highlighted,
   canReact = false,
+  canTranslate = false,
 }: {
   list: RefObject<HTMLDivElement | null>;
   messages: Message[];
@@ -49,6 +50,8 @@ export function MessageList({
   highlighted?: number | null;
   /** The user may send on this ticket, so may react to its customer's messages. */
   canReact?: boolean;
+  /** AI translation is on: the customer's texts offer a translation. */
+  canTranslate?: boolean;
 }) {
   const t = useT();
   // Days and times are the browser's: the server render leaves them out, the first client render after mount adds them.
@@ -58,6 +61,7 @@ export function MessageList({
   // The messages picked to forward (the one whose Forward was pressed first), then the dialog for them.
   const [picked, setPicked] = useState<number[] | null>(null);
   const [forwarding, setForwarding] = useState<Message[] | null>(null);
+  const translations = useTranslations();
   const pick = (m: Message) =>
     setPicked((ids) => (ids?.includes(m.id) ? ids.filter((id) => id !== m.id) : [...(ids ?? []), m.id]));
   async function react(m: Message, emoji: string) {
@@ -118,6 +122,8 @@ export function MessageList({
               onSelect={picked ? pick : undefined}
               onReact={canReact && m.ticketId === ticketId ? (msg, emoji) => void react(msg, emoji) : undefined}
               highlighted={m.id === highlighted}
+              onTranslate={canTranslate ? translations.translate : undefined}
+              translation={translations.of[m.id]}
             />
           </Fragment>
         );
@@ -182,4 +188,21 @@ function timeline(t: TFunction, messages: Message[], events: TicketEvent[]): Ent
     ticketId = message.ticketId;
   }
   return entries.concat(shown.slice(next));
+}
+
+/** The translations asked for in this chat, by message ("" while one is being made); a failure shows a toast. */
+function useTranslations() {
+  const t = useT();
+  const [of, setOf] = useState<Record<number, string>>({});
+  async function translate(m: Message) {
+    setOf((shown) => ({ ...shown, [m.id]: "" }));
+    try {
+      const { text } = await callApi("POST /messages/:id/ai/translate", { params: { id: m.id } });
+      setOf((shown) => ({ ...shown, [m.id]: text }));
+    } catch (error) {
+      setOf(({ [m.id]: _, ...rest }) => rest);
+      toast("error", errorText(t, error));
+    }
+  }
+  return { of, translate: (m: Message) => void translate(m) };
 }

@@ -1,6 +1,6 @@
 import { type MutableRefObject, useEffect, useState } from "react";
 import type { Message } from "../../src/shared/contracts";
-import { callApi } from "../lib/api";
+import { ApiError, callApi } from "../lib/api";
 import { getBoot } from "../lib/boot";
 import { draftOf, keepDraft, saveDraftNow, sentDraft } from "../lib/drafts";
 import { errorText } from "../lib/errors";
@@ -26,6 +26,8 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   const [note, setNote] = useState(false);
   // Files pasted or dropped, waiting in the preview for a caption and Send.
   const [staged, setStaged] = useState<File[]>([]);
+  // A send refused as past the customer's 24-hour window (Cloud API): the chat offers a template instead.
+  const [needsTemplate, setNeedsTemplate] = useState(false);
 
   // The ticket's draft comes back once the chat is on screen (the server's HTML has an empty composer), unless
   // something was typed first; what is not saved yet is saved as the chat closes.
@@ -124,6 +126,7 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
     } catch (error) {
       if (sendsText) keepDraft(ticketId, text);
       toast("error", errorText(t, error));
+      if (error instanceof ApiError && error.code === "ERR_OUTSIDE_24H_WINDOW") setNeedsTemplate(true);
       return false;
     } finally {
       setSending(false);
@@ -131,6 +134,8 @@ export function useComposer(ticketId: number, stickToBottom: MutableRefObject<bo
   }
 
   return {
+    needsTemplate,
+    setNeedsTemplate,
     text,
     setText,
     replyTo,

@@ -179,16 +179,19 @@ export function QueueChecks({
   queues,
   value,
   onChange,
+  legend,
 }: {
   queues: { id: number; name: string; color: string }[];
   value: number[];
   onChange: (ids: number[]) => void;
+  /** "Queues" unless said otherwise. */
+  legend?: string;
 }) {
   const t = useT();
   if (!queues.length) return null;
   return (
     <fieldset className="admin-checks">
-      <legend>{t("admin.common.queues")}</legend>
+      <legend>{legend ?? t("admin.common.queues")}</legend>
       {queues.map((q) => (
         <SwatchCheck
           key={q.id}

@@ -15,6 +15,7 @@ import type {
   ConnectionStatus,
   DeleteRef,
   InboundSink,
+  MessageTemplate,
   OutgoingMedia,
   OwnPresence,
   Provider,
@@ -22,6 +23,7 @@ import type {
   SendOptions,
   StatusInfo,
   ReadRef,
+  TemplateMessage,
 } from "./types";
 
 export interface ManagerDeps {
@@ -244,6 +246,10 @@ export class ConnectionManager implements Channels {
     return (await (await this.driverOf(connectionId))?.isRunning(connectionId)) ?? false;
   }
 
+  providerOf(connectionId: number): Promise<Provider | undefined> {
+    return this.deps.records.providerOf(connectionId);
+  }
+
   /** Works while the connection is down too, so a message can be stored under its final id before it is sent. */
   async newMessageId(connectionId: number): Promise<string> {
     const driver = await this.driverOf(connectionId);
@@ -298,6 +304,21 @@ export class ConnectionManager implements Channels {
     );
   }
 
+  async templates(connectionId: number): Promise<MessageTemplate[]> {
+    return await this.call(
+      connectionId,
+      "ERR_WAPP_NOT_INITIALIZED",
+      async (d) => (await d.templates?.(connectionId)) ?? [],
+    );
+  }
+
+  sendTemplate(connectionId: number, to: string, isGroup: boolean, template: TemplateMessage, options: SendOptions) {
+    return this.call(connectionId, "ERR_SENDING_WAPP_MSG", async (d) => {
+      if (!d.sendTemplate) throw new Error(`${d.kind} connections send no templates`);
+      await d.sendTemplate(connectionId, to, isGroup, template, options);
+    });
+  }
+
   private async doStart(connectionId: number) {
     const connection = await this.deps.records.load(connectionId);
     if (!connection) throw notFound("ERR_NO_WAPP_FOUND");
@@ -335,7 +356,7 @@ export class ConnectionManager implements Channels {
   }
 
   private async driverOf(connectionId: number): Promise<ChannelDriver | undefined> {
-    const provider = await this.deps.records.providerOf(connectionId);
+    const provider = await this.providerOf(connectionId);
     return provider ? this.drivers.get(provider) : undefined;
   }
 

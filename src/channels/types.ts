@@ -1,5 +1,6 @@
 import type { ChatPresence } from "../shared/contracts/presence";
 import type { Provider } from "../shared/contracts/providers";
+import type { MessageTemplate, TemplateMessage } from "../shared/contracts/templates";
 
 /**
  * The channel layer's contracts.
@@ -21,7 +22,7 @@ import type { Provider } from "../shared/contracts/providers";
 
 export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | "TIMEOUT" | "DISCONNECTED";
 
-export type { Provider };
+export type { MessageTemplate, Provider, TemplateMessage };
 
 /** `waiting`: a message that could not be decrypted yet; WhatsApp resends it under the same id. */
 export type MessageKind =
@@ -301,6 +302,15 @@ export interface ChannelDriver {
   ): Promise<void>;
   /** Pairing by code instead of QR, where the network supports it. */
   requestPairingCode?(connectionId: number, phone: string): Promise<string>;
+  /** The approved templates, where the network has them (the Cloud API). */
+  templates?(connectionId: number): Promise<MessageTemplate[]>;
+  sendTemplate?(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    template: TemplateMessage,
+    options: SendOptions,
+  ): Promise<void>;
 }
 
 /**
@@ -324,6 +334,8 @@ export interface Channels {
   /** Stops every session without logging out (shutdown); each first finishes handling what it received. */
   stopAll(): Promise<void>;
   isRunning(connectionId: number): Promise<boolean>;
+  /** The network the connection uses (kept between calls), or undefined when there is no such connection. */
+  providerOf(connectionId: number): Promise<Provider | undefined>;
   /** A fresh network id for a message to send on this connection, also while it is down. */
   newMessageId(connectionId: number): Promise<string>;
   sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions): Promise<void>;
@@ -351,5 +363,15 @@ export interface Channels {
     isGroup: boolean,
     target: ReactionTarget,
     emoji: string,
+  ): Promise<void>;
+  /** The connection's approved templates; none on a network without templates. */
+  templates(connectionId: number): Promise<MessageTemplate[]>;
+  /** Throws ERR_SENDING_WAPP_MSG on failure, and on a network without templates. */
+  sendTemplate(
+    connectionId: number,
+    to: string,
+    isGroup: boolean,
+    template: TemplateMessage,
+    options: SendOptions,
   ): Promise<void>;
 }

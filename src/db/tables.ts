@@ -31,7 +31,10 @@ export function useEngine(engine: Engine) {
   onPostgres = engine === "postgres";
   tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
   ({
+    aiCalls,
     chatbots,
+    cloudAccounts,
+    cloudSentMessages,
     clusterSecrets,
     connectionCommands,
     connectionLeases,
@@ -82,7 +85,10 @@ export const storedInstant = (at: Date | number): Date | number =>
 export const epochMs = (column: SQLWrapper) =>
   onPostgres ? sql<number>`(extract(epoch from ${column}) * 1000)::float8` : sql<number>`${column}`;
 
+export let aiCalls = sqlite.aiCalls;
 export let chatbots = sqlite.chatbots;
+export let cloudAccounts = sqlite.cloudAccounts;
+export let cloudSentMessages = sqlite.cloudSentMessages;
 export let clusterSecrets = sqlite.clusterSecrets;
 export let connectionCommands = sqlite.connectionCommands;
 export let connectionLeases = sqlite.connectionLeases;

@@ -64,6 +64,8 @@ export interface DomainEvents {
   "connection.status": { session: Omit<ConnectionRow, "wavoip"> };
   /** A command waits for the node that runs the connection (nodes sharing the database; browsers never hear it). */
   "connection.commanded": { connectionId: number };
+  /** A Cloud API notification was journaled (on any node): the node that runs the connection handles it. */
+  "connection.inbound": { connectionId: number };
   /** An outbound webhook endpoint was created, changed or removed (nodes sharing the database; browsers never hear it). */
   "webhooks.changed": { endpointId: number };
   "contact.created": { contact: ContactRow };

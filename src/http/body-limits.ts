@@ -7,6 +7,9 @@ const MB = 1024 * KB;
 /** Every request body not listed below: enough for any form of the app with its longest fields. */
 export const DEFAULT_BODY_LIMIT = 64 * KB;
 
+/** A Cloud API notification batches a few messages or statuses; Meta sends nothing near this. */
+export const CLOUD_WEBHOOK_BODY_LIMIT = 512 * KB;
+
 /** How much body a route may receive, and who may send more than the default. */
 export interface BodyLimit {
   bytes: number;
@@ -68,6 +71,12 @@ const RULES: Rule[] = [
   { methods: ["POST", "PUT"], path: /^\/api\/whatsapp(\/[^/]+)?\/?$/, limit: fixed(512 * KB, "connections:manage") },
   // Up to 100 extra-info fields of 2 000 characters.
   { methods: ["POST", "PUT"], path: /^\/api\/(contacts(\/[^/]+)?|contact)\/?$/, limit: fixed(512 * KB, true) },
+  // The WhatsApp Cloud API's notifications: signed, read raw by their route to check the signature.
+  {
+    methods: ["POST"],
+    path: /^\/api\/webhooks\/whatsapp-cloud\/[^/]+\/?$/,
+    limit: () => ({ bytes: CLOUD_WEBHOOK_BODY_LIMIT, ownReader: true }),
+  },
   // Socket.IO's long-polling posts (a few join events): the engine reads them itself, within the default.
   { methods: ["POST"], path: /^\/socket\.io\/?$/, limit: () => ({ bytes: DEFAULT_BODY_LIMIT, ownReader: true }) },
   // A 30 000-character message.

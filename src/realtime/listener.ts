@@ -76,6 +76,7 @@ export function framesOf({ name, payload: p }: DomainEvent): Frame[] {
     case "connection.status":
       return [["admins", "whatsappSession", { action: "update", session: p.session }]];
     case "connection.commanded":
+    case "connection.inbound":
     case "webhooks.changed":
       return [];
     case "sandbox.changed":

@@ -75,6 +75,16 @@ export const ERROR_CODES = [
   "ERR_LINK_EXPIRED",
   "ERR_SANDBOX_NO_PHONEBOOK",
   "ERR_BACKUP_NOT_AVAILABLE",
+  "ERR_AI_DISABLED",
+  "ERR_AI_NOT_CONFIGURED",
+  "ERR_AI_UNREACHABLE",
+  "ERR_AI_KEY_REJECTED",
+  "ERR_AI_TIMEOUT",
+  "ERR_AI_BAD_ANSWER",
+  "ERR_AI_ENDPOINT_ERROR",
+  "ERR_AI_RATE_LIMITED",
+  "ERR_AI_BUDGET_EXHAUSTED",
+  "ERR_OUTSIDE_24H_WINDOW",
   // A field failed its rule; the answer also names the field and the rule's code.
   "VALIDATION",
 ] as const;

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DownloadPool } from "../../src/channels/baileys/download-pool";
+import { DownloadPool } from "../../src/channels/download-pool";
 import type { BaileysDriverOptions } from "../../src/channels/baileys/driver";
 import { Inbox } from "../../src/channels/baileys/inbox";
 import { InboundJournal, type JournalEvent } from "../../src/channels/baileys/journal";

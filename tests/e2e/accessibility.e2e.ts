@@ -250,7 +250,9 @@ describe("accessibility", () => {
     const list = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await list.waitFor();
     expect(await list.textContent()).toContain("Open the previous or next ticket of the list");
-    expect(await list.locator("kbd", { hasText: "Alt" }).count()).toBe(2);
+    expect(await list.textContent()).toContain("In the message: suggest a reply with AI");
+    // Alt+↑, Alt+↓ and Alt+I.
+    expect(await list.locator("kbd", { hasText: "Alt" }).count()).toBe(3);
     await page.keyboard.press("Escape");
     await list.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "User menu" }).click();

@@ -16,10 +16,11 @@ import type {
 } from "../types";
 import { useSqliteAuthState } from "./auth-store";
 import { Sockets } from "./connection";
-import { DownloadPool } from "./download-pool";
+import { DownloadPool } from "../download-pool";
 import { Inbox } from "./inbox";
 import { InboundJournal } from "./journal";
-import { downloadMedia, removePartialDownloads } from "./media";
+import { removePartialDownloads } from "../media-file";
+import { downloadMedia } from "./media";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./reconnect";
 import { Sender } from "./send";
 import { SentMessageStore } from "./sent-store";

@@ -10,7 +10,7 @@ import {
 } from "baileys";
 import type { Logger } from "../../log";
 import type { CallEvent, ChannelSink, MediaOutcome } from "../types";
-import { DownloadCancelled, type DownloadPool } from "./download-pool";
+import { DownloadCancelled, type DownloadPool } from "../download-pool";
 import type { InboundJournal, JournalEvent, JournalRow, WrittenRow } from "./journal";
 import { KeyedLanes } from "../../shared/lanes";
 import { ackOfReceipt, ackOfStatus, nextAck } from "./acks";

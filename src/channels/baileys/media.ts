@@ -1,16 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { createWriteStream, openSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Readable } from "node:stream";
 import { downloadMediaMessage, extensionForMediaMessage, getContentType, type WAMessage } from "baileys";
 import type { Logger } from "../../log";
-import { PRIVATE_FILE } from "../../private-files";
+import { writeCapped } from "../media-file";
 import type { MediaOutcome } from "../types";
 import { innerMessage } from "./content";
 
 const ATTEMPTS = 3;
-const PART = ".part";
 
 /** What a media message announces about its file. */
 export interface MediaInfo {
@@ -91,47 +86,6 @@ export async function downloadMedia(
     }
   }
   return { unavailable: true };
-}
-
-/** Removes partial downloads a crash left behind. */
-export function removePartialDownloads(mediaDir: string) {
-  for (const name of readdirSync(mediaDir)) if (name.endsWith(PART)) rmSync(join(mediaDir, name), { force: true });
-}
-
-class TooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super("media over the size limit");
-  }
-}
-
-async function writeCapped(
-  stream: Readable,
-  dir: string,
-  ext: string,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<{ fileName: string } | { oversized: number }> {
-  const fileName = `${randomUUID()}.${ext}`;
-  const path = join(dir, fileName);
-  let bytes = 0;
-  const cap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(bytes > maxBytes ? new TooLarge(bytes) : null, chunk);
-    },
-  });
-  // Opened here, not by the stream: a file the stream opened on its own could appear after a failure removed it.
-  const out = createWriteStream("", { fd: openSync(path + PART, "wx", PRIVATE_FILE) });
-  try {
-    await pipeline(stream, cap, out, { signal });
-    renameSync(path + PART, path);
-    return { fileName };
-  } catch (error) {
-    out.destroy();
-    rmSync(path + PART, { force: true });
-    if (error instanceof TooLarge) return { oversized: error.bytes };
-    throw error;
-  }
 }
 
 /** `work`, or a rejection as soon as `signal` aborts; a result that comes too late goes to `dispose`. */

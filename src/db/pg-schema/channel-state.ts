@@ -60,6 +60,26 @@ export const inboundJournal = pgTable(
   (t) => [index("inbound_journal_whatsapp_idx").on(t.whatsappId, t.id)],
 );
 
+/**
+ * The id the Cloud API gave (`wamid…`) each message a cloud connection sent, by the id it was stored under here:
+ * statuses name the former, quotes and reactions the latter; a message found here is never sent again.
+ */
+export const cloudSentMessages = pgTable(
+  "wa_cloud_sent_messages",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    wid: text("wid").notNull(),
+    wamid: text("wamid").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.wid] }),
+    index("wa_cloud_sent_messages_wamid_idx").on(t.whatsappId, t.wamid),
+  ],
+);
+
 /** The sandbox network's record of every message a simulated phone exchanged with a sandbox connection. */
 export const sandboxMessages = pgTable(
   "sandbox_messages",

@@ -10,3 +10,4 @@ export * from "./bulk";
 export * from "./channel-state";
 export * from "./system";
 export * from "./webhooks";
+export * from "./ai";

@@ -9,6 +9,8 @@ export const connections = sqliteTable("whatsapps", {
   provider: text("provider", { enum: PROVIDERS }).notNull().default("baileys"),
   number: text("number").notNull().default(""),
   status: text("status").notNull().default("OPENING"),
+  /** Why the connection is DISCONNECTED, as its driver said (e.g. the Cloud API refusing the token); "" otherwise. */
+  statusReason: text("status_reason").notNull().default(""),
   qrcode: text("qrcode").notNull().default(""),
   retries: integer("retries").notNull().default(0),
   isDefault: bool("is_default").notNull().default(false),
@@ -41,6 +43,24 @@ export const connections = sqliteTable("whatsapps", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The WhatsApp Cloud API account of a `cloud` connection. The token and the app secret are secrets (admins only,
+ * never in events); `verifyToken` is what Meta's webhook handshake must present.
+ */
+export const cloudAccounts = sqliteTable("whatsapp_cloud_accounts", {
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => connections.id, { onDelete: "cascade" }),
+  phoneNumberId: text("phone_number_id").notNull().default(""),
+  businessAccountId: text("business_account_id").notNull().default(""),
+  accessToken: text("access_token").notNull().default(""),
+  appSecret: text("app_secret").notNull().default(""),
+  verifyToken: text("verify_token").notNull(),
+  updatedAt: updatedAt(),
+});
+
+export type CloudAccountRow = typeof cloudAccounts.$inferSelect;
 
 /** Phone book learnt from a connection (contacts.upsert), the source of the contacts import. */
 export const connectionPhonebook = sqliteTable(

@@ -9,3 +9,4 @@ export * from "./bulk";
 export * from "./channel-state";
 export * from "./system";
 export * from "./webhooks";
+export * from "./ai";

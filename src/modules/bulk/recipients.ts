@@ -8,6 +8,7 @@ import { findConnection } from "../connections/lookup";
 import { contactIdByNumbers } from "../contacts/lookup";
 import { sendStateOf } from "../messages/records";
 import { storeMessage } from "../messages/store";
+import { outsideCustomerWindow } from "../messages/window";
 import { ticketForNumber } from "../tickets/ticket-for-number";
 import { isOptedOut } from "./opt-out";
 import { type ClaimedRecord, claimRecord, finish, release } from "./records";
@@ -147,6 +148,10 @@ async function storeChecked(
   }
   if (throttle.contacts && (await contactIdByNumbers(deps.db, [number])) === undefined)
     return void (await finish(deps, record.id, "not a contact"));
+  // The Cloud API takes only templates for someone who has not written in 24 h.
+  const cloud = (await deps.channels.providerOf(connectionId)) === "cloud";
+  if (cloud && (await outsideCustomerWindow(deps, connectionId, await contactIdByNumbers(deps.db, [number]))))
+    return void (await finish(deps, record.id, "outside 24h window"));
 
   const ticket = await ticketForNumber(deps, number, connectionId, "bulk");
   const { message } = await storeMessage(deps, {

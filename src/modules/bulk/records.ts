@@ -11,6 +11,7 @@ export type MassStatus =
   | "no photo contact"
   | "not a contact"
   | "opted out"
+  | "outside 24h window"
   | "error";
 
 /** A record this run works on; `resumed` when a run before it (cut off by a stop or a crash) had started it. */

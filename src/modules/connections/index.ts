@@ -7,6 +7,7 @@ import { requestLang } from "../../http/request-lang";
 import { withDefaultSurvey } from "./csat-default";
 import { ConnectionModel } from "./model";
 import { createConnection, deleteConnection, listConnections, showConnection, updateConnection } from "./service";
+import { listTemplates } from "./templates";
 
 /** /whatsapp: connection CRUD; everyone reads (without the call token), `connections:manage` writes. */
 export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
@@ -14,6 +15,10 @@ export function connectionsRoutes(deps: AppDeps, tokens: Tokens) {
     .use(authContext(deps, tokens))
     .get("/", async ({ user }) => await listConnections(deps.db, user.profile), { auth: true })
     .get("/:id", async ({ params, user }) => await showConnection(deps.db, params.id, user.profile), {
+      auth: true,
+      params: idParam,
+    })
+    .get("/:id/templates", async ({ params }) => await listTemplates(deps, params.id), {
       auth: true,
       params: idParam,
     })

@@ -40,6 +40,11 @@ export namespace ConnectionModel {
       importHistoryDays: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
       language: t.Optional(oneOf(CONNECTION_LANGUAGES)),
       queueIds: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
+      phoneNumberId: t.Optional(t.String({ maxLength: 64, pattern: "^[0-9]*$" })),
+      businessAccountId: t.Optional(t.String({ maxLength: 64, pattern: "^[0-9]*$" })),
+      accessToken: text(1000),
+      appSecret: text(200),
+      verifyToken: text(200),
     }),
   );
   export type Create = NewConnection;

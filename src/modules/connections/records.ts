@@ -66,7 +66,10 @@ export function connectionRecords(db: Db, events: EventBus): ConnectionRecords {
  * the connection opens or asks to be paired anew.
  */
 function statusChanges(status: ConnectionStatus, info: StatusInfo): Partial<ConnectionRow> {
-  const changes: Partial<ConnectionRow> = { status };
+  const changes: Partial<ConnectionRow> = {
+    status,
+    statusReason: status === "DISCONNECTED" ? (info.reason ?? "") : "",
+  };
   if (info.qr !== undefined) changes.qrcode = info.qr;
   else if (status !== "qrcode") changes.qrcode = "";
   if (info.number !== undefined) changes.number = info.number;

@@ -1,20 +1,37 @@
 import { atomically, type Db, first, one, type Writer } from "../../db/client";
 import { and, asc, count, eq, ne } from "drizzle-orm";
-import { connectionQueues, connections, type ConnectionRow } from "../../db/tables";
+import { type CloudAccountRow, connectionQueues, connections, type ConnectionRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
 import type { ConnectionDto } from "../../shared/contracts/connections";
 import { can, type Role } from "../../shared/permissions";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { assertQueuesExist, type QueueSummary, queueSummaries } from "../queues/lookup";
+import {
+  changesSignIn,
+  cloudAccountsOf,
+  presentCloudAccount,
+  saveCloudAccount,
+  splitCloudFields,
+} from "./cloud-account";
 import { findConnection, queueIdsOfConnections } from "./lookup";
 import type { ConnectionModel } from "./model";
 
-/** The call token is an integration secret and a pending QR pairs a phone with the connection: only admins see them. */
-function present<T extends ConnectionRow>(row: T, profile: Role | null) {
-  if (profile && can(profile, "connections:manage")) return row;
+/**
+ * The call token and the Cloud API's secrets are integration secrets and a pending QR pairs a phone with the
+ * connection: only admins see them, and the Cloud API's secrets never travel in events (`secrets` false).
+ */
+function present<T extends ConnectionRow>(
+  row: T,
+  profile: Role | null,
+  account: CloudAccountRow | undefined,
+  secrets = true,
+) {
+  const admin = !!profile && can(profile, "connections:manage");
+  const cloud = row.provider === "cloud" ? presentCloudAccount(account, admin && secrets) : {};
+  if (admin) return { ...row, ...cloud };
   const { wavoip: _secret, qrcode: _pairing, ...rest } = row;
-  return rest;
+  return { ...rest, ...cloud };
 }
 
 /** The queues each connection offers, in id order. */
@@ -33,15 +50,17 @@ async function queuesOf(db: Db, ids: number[]) {
 /** GET /whatsapp: every connection with its queues, in id order. */
 export async function listConnections(db: Db, profile: Role): Promise<ConnectionDto[]> {
   const rows = await db.select().from(connections).orderBy(asc(connections.id));
-  const byConnection = await queuesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => ({ ...present(row, profile), queues: byConnection.get(row.id) ?? [] }));
+  const ids = rows.map((r) => r.id);
+  const byConnection = await queuesOf(db, ids);
+  const accounts = await cloudAccountsOf(db, ids);
+  return rows.map((row) => ({
+    ...present(row, profile, accounts.get(row.id)),
+    queues: byConnection.get(row.id) ?? [],
+  }));
 }
 
 /** GET /whatsapp/:id: the connection with its queues and their first-level chatbot options. */
-export async function showConnection(db: Db, id: number, profile: Role | null) {
+export async function showConnection(db: Db, id: number, profile: Role | null, secrets = true) {
   const row = await findConnection(db, id);
   if (!row) throw notFound("ERR_NO_WAPP_FOUND");
   const linked = (await queuesOf(db, [id])).get(id) ?? [];
@@ -49,8 +68,9 @@ export async function showConnection(db: Db, id: number, profile: Role | null) {
     db,
     linked.map((q) => q.id),
   );
+  const account = (await cloudAccountsOf(db, [id])).get(id);
   return {
-    ...present(row, profile),
+    ...present(row, profile, account, secrets),
     queues: linked.map((q) => ({
       ...q,
       chatbots: options
@@ -83,7 +103,7 @@ async function validate(deps: AppDeps, input: ConnectionModel.Update, current?: 
 }
 
 function fieldsOf(input: ConnectionModel.Update) {
-  const { queueIds: _queues, ...fields } = input;
+  const { queueIds: _queues, ...fields } = splitCloudFields(input).rest;
   return { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
 }
 
@@ -94,9 +114,9 @@ async function replaceQueues(tx: Writer, id: number, queueIds: number[] | undefi
   if (ids.length) await tx.insert(connectionQueues).values(ids.map((queueId) => ({ whatsappId: id, queueId })));
 }
 
-/** Connection events go to admins only (they manage connections), so they carry what an admin reads. */
+/** Connection events go to admins only (they manage connections), so they carry what an admin reads but secrets. */
 async function publishUpdate(deps: AppDeps, id: number) {
-  deps.events.emit("connection.updated", { connection: await showConnection(deps.db, id, "admin") });
+  deps.events.emit("connection.updated", { connection: await showConnection(deps.db, id, "admin", false) });
 }
 
 /** POST /whatsapp: the first connection becomes the default; the session starts right away. */
@@ -119,6 +139,7 @@ export async function createConnection(deps: AppDeps, input: ConnectionModel.Cre
         .returning({ id: connections.id }),
     );
     await replaceQueues(tx, row.id, input.queueIds);
+    if (input.provider === "cloud") await saveCloudAccount(tx, row.id, splitCloudFields(input).cloud);
     return { id: row.id, previousDefaults };
   });
   for (const previous of previousDefaults) await publishUpdate(deps, previous.id);
@@ -134,6 +155,7 @@ export async function updateConnection(deps: AppDeps, id: number, input: Connect
   const current = await findConnection(deps.db, id);
   if (!current) throw notFound("ERR_NO_WAPP_FOUND");
   await validate(deps, input, current);
+  const { cloud } = splitCloudFields(input);
   if (input.isDefault === false && current.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
   const previousDefaults = await atomically(deps.db, async (tx) => {
     const previous =
@@ -147,10 +169,16 @@ export async function updateConnection(deps: AppDeps, id: number, input: Connect
     const fields = fieldsOf(input);
     if (Object.keys(fields).length) await tx.update(connections).set(fields).where(eq(connections.id, id));
     await replaceQueues(tx, id, input.queueIds);
+    if ((input.provider ?? current.provider) === "cloud") await saveCloudAccount(tx, id, cloud);
     return previous;
   });
   for (const previous of previousDefaults) await publishUpdate(deps, previous.id);
   await publishUpdate(deps, id);
+  // New credentials are checked at once: the connection starts again with them.
+  if ((input.provider ?? current.provider) === "cloud" && changesSignIn(cloud))
+    await deps.channels
+      .restart(id)
+      .catch((error) => deps.log.warn("cloud connection restart failed", { connectionId: id, error }));
   return await showConnection(deps.db, id, "admin");
 }
 

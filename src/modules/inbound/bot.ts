@@ -1,5 +1,6 @@
 import type { AppDeps } from "../../deps";
 import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/tables";
+import { aiBotStep, answersWithAi } from "../ai/bot-step";
 import { queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
@@ -60,7 +61,9 @@ export async function runBot(
 
   if (gaveUp(ticket, dialog)) return;
   if (ticket.queueId == null) return queueMenu(deps, actions, connection, ticket, dialog, text);
-  if (ticket.isBot) return chatbot(deps, actions, connection, ticket, dialog, text);
+  if (!ticket.isBot) return;
+  if (await answersWithAi(deps, ticket.queueId)) return await aiBotStep(deps, actions, connection, ticket, text);
+  return await chatbot(deps, actions, connection, ticket, dialog, text);
 }
 
 /** A dialog of the ticket's earlier life (before it was reopened) does not count: the bot starts over. */
@@ -152,6 +155,9 @@ async function queueMenu(
   if (!chosen) return await invalidAnswer(deps, actions, connection, ticket, dialog, mainMenu(connection, list));
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
   if (!updated) return;
+  // The only queue, answered by the AI: it answers this first message itself.
+  if (list.length === 1 && (await answersWithAi(deps, chosen.id)))
+    return await aiBotStep(deps, actions, connection, updated, text);
   const options = await firstLevel(deps, chosen.id);
   const body = options.length
     ? renderMenu(chosen.greetingMessage, options, true, connection.language)

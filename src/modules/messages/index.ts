@@ -20,6 +20,7 @@ import {
   retryMessage,
   searchMessages,
   sendFromPanel,
+  sendTemplateFromPanel,
 } from "./service";
 
 const MAX_FILES = 10;
@@ -102,6 +103,14 @@ export function messageRoutes(deps: AppDeps, tokens: Tokens) {
           return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request, server)) };
         },
         { auth: true, parse: "none", params: idParam },
+      )
+      .post(
+        "/:id/template",
+        async ({ user, params, body, request, server }) => {
+          const messages = await sendTemplateFromPanel(deps, user, params.id, body);
+          return { ok: true, messages: presentMessages(deps, messages, presentationFor(deps, request, server)) };
+        },
+        { auth: true, params: idParam, body: MessageModel.template },
       )
       .post(
         "/:id/retry",

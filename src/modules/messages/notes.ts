@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import type { AuthUser } from "../../shared/auth-user";
 import { findTicket } from "../tickets/records";
 import { quoteOf } from "./send";
-import { storeMessage } from "./store";
+import { type StoreMessageInput, storeMessage } from "./store";
 
 /**
  * Stores an agent's private note in the ticket's history. It is never handed to the outbox (no send state), so
@@ -20,21 +20,44 @@ export async function storeNote(
   quotedMessageId?: number,
 ): Promise<MessageRow> {
   const quoted = await quoteOf(deps, ticket, { quotedMessageId, quotedBy: author });
-  return (
-    await storeMessage(deps, {
-      whatsappId: ticket.whatsappId,
-      wid: `note-${crypto.randomUUID()}`,
-      ticketId: ticket.id,
-      contactId: null,
-      body,
-      fromMe: true,
-      read: true,
-      senderName: author.name,
-      quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
-      isPrivate: true,
-      draftOf: author.id,
-    })
-  ).message;
+  return await writeNote(deps, ticket, body, {
+    senderName: author.name,
+    quotedWid: quoted?.whatsappId === ticket.whatsappId ? quoted.wid : null,
+    draftOf: author.id,
+  });
+}
+
+/**
+ * Stores a private note the server wrote itself (an AI summary), under `senderName`: like an agent's note, but no
+ * one's draft is touched.
+ */
+export async function storeAutomaticNote(
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
+  ticket: TicketRow,
+  senderName: string,
+  body: string,
+): Promise<MessageRow> {
+  return await writeNote(deps, ticket, body, { senderName });
+}
+
+async function writeNote(
+  deps: Pick<AppDeps, "db" | "events" | "clock">,
+  ticket: TicketRow,
+  body: string,
+  by: Pick<StoreMessageInput, "senderName" | "quotedWid" | "draftOf">,
+): Promise<MessageRow> {
+  const input: StoreMessageInput = {
+    whatsappId: ticket.whatsappId,
+    wid: `note-${crypto.randomUUID()}`,
+    ticketId: ticket.id,
+    contactId: null,
+    body,
+    fromMe: true,
+    read: true,
+    isPrivate: true,
+    ...by,
+  };
+  return (await storeMessage(deps, input)).message;
 }
 
 /** Removes a private note (nobody outside the team saw it, so nothing is deleted on the network) and tells its chat. */

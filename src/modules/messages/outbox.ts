@@ -3,7 +3,7 @@ import { refreshPreview } from "./preview";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
-import type { OutgoingMedia, SendOptions } from "../../channels/types";
+import type { OutgoingMedia, SendOptions, TemplateMessage } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
@@ -120,7 +120,9 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
     const chat = ticket ? await contactChat(deps.db, ticket.contactId) : undefined;
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
-    if (row.mediaUrl)
+    const template = templateOf(row);
+    if (template) await deps.channels.sendTemplate(connectionId, to, chat.isGroup, template, { messageId: row.wid });
+    else if (row.mediaUrl)
       await deps.channels.sendMedia(connectionId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
     else
       await deps.channels.sendText(connectionId, to, chat.isGroup, row.body, {
@@ -142,6 +144,12 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
   }
   await settle(deps, row.id, "sending", "sent");
   return "sent";
+}
+
+/** The template a stored message was written from (see sendTicketTemplate), if any. */
+function templateOf(row: MessageRow): TemplateMessage | undefined {
+  if (!row.fromMe || !row.dataJson?.startsWith('{"template"')) return undefined;
+  return (JSON.parse(row.dataJson) as { template: TemplateMessage }).template;
 }
 
 /** A stored media message as the driver sends it; a body that only repeats the file name is no caption. */

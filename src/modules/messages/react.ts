@@ -1,3 +1,4 @@
+import { assertCustomerWindow } from "./window";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
@@ -30,6 +31,7 @@ export async function reactToMessage(
   const chat = await contactChat(deps.db, ticket.contactId);
   if (message.fromMe || message.isPrivate || message.isDeleted || message.whatsappId == null || !chat)
     throw new AppError("ERR_INVALID_BODY");
+  await assertCustomerWindow(deps, message.whatsappId, ticket.contactId);
   const target = { id: message.wid, fromMe: false, participant: message.participant };
   await deps.channels.sendReaction(message.whatsappId, contactAddress(chat), chat.isGroup, target, emoji);
   await applyReaction(deps, message.whatsappId, { targetId: message.wid, emoji, reactor: "me", at: deps.clock.now() });

@@ -122,3 +122,28 @@ export async function reassignSender(tx: Writer, from: number, into: number, fro
   );
   await tx.update(messageReactions).set({ reactor: intoReactor }).where(eq(messageReactions.reactor, fromReactor));
 }
+
+/**
+ * The ticket's newest `limit` messages, oldest first, as an assistant reads the conversation: never deleted
+ * ones, private notes only when `withNotes`.
+ */
+export async function recentMessages(
+  db: Reader,
+  ticketId: number,
+  limit: number,
+  withNotes: boolean,
+): Promise<MessageRow[]> {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.ticketId, ticketId),
+        eq(messages.isDeleted, false),
+        withNotes ? undefined : eq(messages.isPrivate, false),
+      ),
+    )
+    .orderBy(sql`${messages.createdAt} desc, ${messages.id} desc`)
+    .limit(limit);
+  return rows.reverse();
+}

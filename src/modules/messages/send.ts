@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import type { StoredMedia } from "../../channels/types";
+import type { StoredMedia, TemplateMessage } from "../../channels/types";
 import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { findQueue } from "../queues/lookup";
@@ -15,6 +15,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { findMessage } from "./records";
 import { emitMessageUpdate, storeMessage } from "./store";
+import { assertCustomerWindow } from "./window";
 
 export interface SendTextOptions {
   quotedMessageId?: number;
@@ -39,7 +40,12 @@ interface Target {
 }
 
 /** Attaches a connection to a connection-less ticket. Whether that connection is up only decides when the message goes out. */
-async function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null | undefined): Promise<Target> {
+async function prepare(
+  deps: AppDeps,
+  ticket: TicketRow,
+  userId: number | null | undefined,
+  template = false,
+): Promise<Target> {
   let row = ticket;
   if (row.whatsappId == null) {
     const connectionId = await defaultWhatsappId(deps.db, userId ?? row.userId);
@@ -47,6 +53,8 @@ async function prepare(deps: AppDeps, ticket: TicketRow, userId: number | null |
   }
   const contact = await findContact(deps.db, row.contactId);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  // Templates are what the Cloud API takes outside the customer's 24-hour window.
+  if (!template) await assertCustomerWindow(deps, row.whatsappId!, contact.id);
   return { ticket: row, whatsappId: row.whatsappId!, contactName: contact.name };
 }
 
@@ -130,6 +138,35 @@ export async function sendTicketText(
     return message;
   };
   const message = opts.onStored ? await atomically(deps.db, store) : await store();
+  return sendStored(deps, message);
+}
+
+/**
+ * Sends an approved template on the ticket's (cloud) connection, also outside the customer's 24-hour window:
+ * stored with its rendered text (`body`) and what the outbox sends (`template`), then sent through the outbox.
+ */
+export async function sendTicketTemplate(
+  deps: AppDeps,
+  ticket: TicketRow,
+  template: TemplateMessage,
+  body: string,
+  opts: Pick<SendTextOptions, "userId" | "agentId"> = {},
+): Promise<MessageRow> {
+  const target = await prepare(deps, ticket, opts.userId, true);
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  const { message } = await storeMessage(deps, {
+    whatsappId: target.whatsappId,
+    wid,
+    ticketId: target.ticket.id,
+    contactId: null,
+    body,
+    fromMe: true,
+    read: true,
+    ack: 0,
+    sendState: "queued",
+    dataJson: JSON.stringify({ template }),
+    agentId: opts.agentId,
+  });
   return sendStored(deps, message);
 }
 

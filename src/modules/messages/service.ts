@@ -11,11 +11,13 @@ import { findTicket, ticketsOfContact } from "../tickets/records";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
+import { renderTemplate } from "../../shared/templates";
+import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
 import { findMessage } from "./records";
 import { searchHistory } from "./search";
-import { resendMessage, sendTicketMedia, sendTicketText } from "./send";
+import { resendMessage, sendTicketMedia, sendTicketTemplate, sendTicketText } from "./send";
 import { toMessageDtos } from "./dtos";
 import { markRevoked, type MessageDto } from "./store";
 
@@ -138,6 +140,30 @@ export async function sendFromPanel(
   }
   await markTicketRead(deps, await getTicketRow(deps, ticketId));
   return await toMessageDtos(deps.db, sent, (quoted) => canSeeTicket(user, quoted));
+}
+
+/**
+ * POST /messages/:ticketId/template: one of the connection's approved templates (the Cloud API's only way to write
+ * first, or after the customer's 24-hour window), with every placeholder filled; same permission as sending.
+ */
+export async function sendTemplateFromPanel(
+  deps: AppDeps,
+  user: AuthUser,
+  ticketId: number,
+  input: TemplateMessage,
+): Promise<MessageDto[]> {
+  const ticket = await getTicketRow(deps, ticketId);
+  assertMaySend(user, ticket);
+  if (ticket.whatsappId == null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  const offered = (await deps.channels.templates(ticket.whatsappId)).find(
+    (t) => t.name === input.name && t.language === input.language,
+  );
+  if (!offered) throw new FieldError("name", "invalid");
+  if (input.parameters.length !== offered.variables) throw new FieldError("parameters", "invalid");
+  const body = renderTemplate(offered.body, input.parameters) || offered.name;
+  const sent = await sendTicketTemplate(deps, ticket, input, body, { userId: user.id, agentId: user.id });
+  await markTicketRead(deps, await getTicketRow(deps, ticketId));
+  return await toMessageDtos(deps.db, [sent], (quoted) => canSeeTicket(user, quoted));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { atomically, type Db, one } from "../../db/client";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { settings } from "../../db/tables";
@@ -26,8 +26,29 @@ const settingByKey = prepared((db) =>
     .prepare(),
 );
 
+/** The global settings; values other modules keep in the table (`readOwnSetting`) are never listed. */
 export async function listSettingRows(db: Db) {
-  return await db.select().from(settings).orderBy(sql`${settings.key}`);
+  return await db.select().from(settings).where(inArray(settings.key, SETTING_KEYS)).orderBy(sql`${settings.key}`);
+}
+
+/**
+ * A value another module keeps in the settings table under a key of its own (not a global setting: GET /settings
+ * never lists it and no event announces it, so it may hold a secret); undefined when none is stored.
+ */
+export async function readOwnSetting(db: Db, key: string): Promise<string | undefined> {
+  if (isSettingKey(key)) throw new Error(`${key} is a global setting`);
+  return (await settingByKey(db).get({ key }))?.value;
+}
+
+/** Stores such a value (`null` removes it). */
+export async function writeOwnSetting(db: Db, key: string, value: string | null) {
+  if (isSettingKey(key)) throw new Error(`${key} is a global setting`);
+  if (value === null) await db.delete(settings).where(eq(settings.key, key));
+  else
+    await db
+      .insert(settings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
 }
 
 type Writer = Pick<AppDeps, "db" | "events">;

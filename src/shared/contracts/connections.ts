@@ -11,6 +11,8 @@ export interface ConnectionDto {
   provider: Provider;
   number: string;
   status: string;
+  /** Why it is DISCONNECTED, when its network said (e.g. the Cloud API refusing the token); "" otherwise. */
+  statusReason: string;
   qrcode?: string;
   retries: number;
   isDefault: boolean;
@@ -43,13 +45,35 @@ export interface ConnectionDto {
   createdAt: Date;
   updatedAt: Date;
   queues: { id: number; name: string; color: string; greetingMessage: string }[];
+  /** Cloud API connections: the Meta account's ids (see CloudAccountFields); the secrets only for admins over HTTP. */
+  phoneNumberId?: string;
+  businessAccountId?: string;
+  accessToken?: string;
+  appSecret?: string;
+  verifyToken?: string;
+}
+
+/** Where Meta's app must send a cloud connection's webhooks (under the server's public address). */
+export const cloudWebhookPath = (connectionId: number) => `/api/webhooks/whatsapp-cloud/${connectionId}`;
+
+/**
+ * A Cloud API connection's account in Meta's app: the phone number's and the business account's ids, a system
+ * user's access token, the app secret (webhook signatures), and the token Meta's webhook handshake presents
+ * (generated when left out). Absent in a change: kept as it is.
+ */
+export interface CloudAccountFields {
+  phoneNumberId?: string;
+  businessAccountId?: string;
+  accessToken?: string;
+  appSecret?: string;
+  verifyToken?: string;
 }
 
 /** A connection as an island receives it. */
 export type Connection = Wire<ConnectionDto>;
 
 /** POST /whatsapp: a new connection; what is left out takes its default. */
-export interface NewConnection {
+export interface NewConnection extends CloudAccountFields {
   name: string;
   provider?: Provider;
   isDefault?: boolean;

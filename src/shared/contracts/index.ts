@@ -2,6 +2,19 @@
  * What the API and the socket carry, shared by the server that builds or validates it and the islands that send
  * or read it.
  */
+export {
+  AI_FEATURES,
+  type AiCallDto,
+  type AiCallKind,
+  type AiFeature,
+  type AiReplyToTranslate,
+  type AiSettingsDto,
+  type AiSettingsUpdate,
+  type AiSummaryDto,
+  type AiTestDto,
+  type AiTranslationDto,
+  type AiUsageDto,
+} from "./ai";
 export type { LoginCredentials, NewAccount, SessionDto } from "./auth";
 export type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
 export type { Connection, ConnectionChanges, ConnectionDto, NewConnection } from "./connections";

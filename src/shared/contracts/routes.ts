@@ -1,3 +1,13 @@
+import type {
+  AiFeature,
+  AiReplyToTranslate,
+  AiSettingsDto,
+  AiSettingsUpdate,
+  AiSummaryDto,
+  AiTestDto,
+  AiTranslationDto,
+  AiUsageDto,
+} from "./ai";
 import type { LoginCredentials, NewAccount, SessionDto } from "./auth";
 import type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
 import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
@@ -49,6 +59,14 @@ interface Done {
  * tests/api-contract.test.ts checks every entry against the server's own route.
  */
 export interface ApiRoutes {
+  "GET /ai/features": { answer: { features: AiFeature[] } };
+  "GET /ai/settings": { answer: AiSettingsDto };
+  "PUT /ai/settings": { body: AiSettingsUpdate; answer: AiSettingsDto };
+  "POST /ai/test": { answer: AiTestDto };
+  "GET /ai/usage": { answer: AiUsageDto };
+  "POST /tickets/:id/ai/summary": { answer: AiSummaryDto };
+  "POST /tickets/:id/ai/translate-reply": { body: AiReplyToTranslate; answer: AiTranslationDto };
+  "POST /messages/:id/ai/translate": { answer: AiTranslationDto };
   "POST /auth/login": { body: LoginCredentials; answer: SessionDto };
   "POST /auth/signup": { body: NewAccount; answer: UserDto };
   "POST /backups/:name/link": { answer: SignedLink };

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { first } from "../../src/db/client";
+import { cloudAccounts, connections, tickets } from "../../src/db/tables";
+import { waitFor } from "../wait-for";
+import { FakeGraph, notification, sign } from "../channels/fake-graph";
+import { addUser, bootE2E, logIn, openPage } from "./boot";
+
+const graph = new FakeGraph();
+let env: Awaited<ReturnType<typeof bootE2E>>;
+let adminId: number;
+const ADMIN = { email: "cloud@example.com", password: "secret-123", name: "Cloud Admin" };
+
+beforeAll(async () => {
+  env = await bootE2E({ cloudApiUrl: graph.url });
+  adminId = await addUser(env, ADMIN, "admin");
+}, 30_000);
+
+afterAll(async () => {
+  graph.stop();
+  await env?.stop();
+});
+
+test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, and a reply past the 24 h window offers a template", async () => {
+  const { page, errors } = await openPage(env.browser);
+  await logIn(page, env.base, ADMIN);
+  await page.click('#drawer a[href="/connections"]');
+  await page.waitForSelector('[data-island="AdminConnections"][data-hydrated="true"]');
+  await page.click("text=Add WhatsApp");
+  const modal = page.locator("dialog.admin-modal");
+  await modal.getByLabel("Name", { exact: true }).fill("Official");
+  await modal.getByLabel("Provider").selectOption("cloud");
+  await modal.getByLabel("Phone number ID").fill(graph.phoneNumberId);
+  await modal.getByLabel("WhatsApp Business Account ID").fill("2002");
+  await modal.getByLabel("Access token (system user)").fill(graph.token);
+  await modal.getByLabel("App secret").fill("the-app-secret");
+  await modal.getByRole("button", { name: "Save" }).click();
+  await page.waitForSelector("text=Connection saved.");
+
+  const row = await waitFor(async () => {
+    const found = await first(env.deps.db.select().from(connections).where(eq(connections.name, "Official")));
+    return found?.status === "CONNECTED" && found;
+  });
+  const account = await first(env.deps.db.select().from(cloudAccounts).where(eq(cloudAccounts.whatsappId, row.id)));
+  expect(account).toMatchObject({
+    phoneNumberId: graph.phoneNumberId,
+    accessToken: graph.token,
+    appSecret: "the-app-secret",
+  });
+
+  await page.getByRole("button", { name: "Edit Official" }).click();
+  const edit = page.locator("dialog.admin-modal");
+  const webhookUrl = edit.getByLabel("Webhook URL (callback URL in Meta's app)");
+  expect(await webhookUrl.inputValue()).toBe(`${env.base}/api/webhooks/whatsapp-cloud/${row.id}`);
+  await waitFor(async () => (await edit.getByLabel("Verify token").count()) > 0);
+  expect(await edit.getByLabel("Verify token").inputValue()).toBe(account!.verifyToken);
+  await edit.getByRole("button", { name: "Cancel" }).click();
+
+  // A customer who wrote 25 h ago: a typed reply is refused and the template form opens instead.
+  const at = Math.floor((Date.now() - 25 * 3600 * 1000) / 1000);
+  const body = notification(graph.phoneNumberId, {
+    contacts: [{ wa_id: "5511988887777", profile: { name: "Carla" } }],
+    messages: [{ from: "5511988887777", id: "wamid.old", timestamp: String(at), type: "text", text: { body: "Oi" } }],
+  });
+  const answer = await fetch(`${env.base}/api/webhooks/whatsapp-cloud/${row.id}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-hub-signature-256": sign(JSON.stringify(body), "the-app-secret"),
+    },
+    body: JSON.stringify(body),
+  });
+  expect(answer.status).toBe(200);
+  const ticket = await waitFor(() => first(env.deps.db.select().from(tickets).where(eq(tickets.whatsappId, row.id))));
+  await env.deps.db.update(tickets).set({ status: "open", userId: adminId }).where(eq(tickets.id, ticket.id));
+  await page.goto(`${env.base}/tickets/${ticket.id}`);
+  await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+  const input = page.getByRole("textbox", { name: "Type a message" });
+  await input.fill("Still there?");
+  await input.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Send a template" });
+  await dialog.getByLabel("Value 1").fill("Carla");
+  await dialog.getByLabel("Value 2").fill("#42");
+  expect(await dialog.locator(".template-preview").textContent()).toBe("Olá Carla, seu pedido #42 saiu para entrega.");
+  await dialog.getByRole("button", { name: "Send template" }).click();
+  await page.waitForSelector("text=Template sent.");
+  expect(graph.sends.filter((s) => s.body.type).map((s) => s.body.template)).toMatchObject([
+    { name: "order_update", language: { code: "pt_BR" } },
+  ]);
+  expect(errors).toEqual([]);
+});
