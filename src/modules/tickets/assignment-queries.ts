@@ -24,6 +24,7 @@ const waitingHere = (
 /** A member of a queue as its assignment rule weighs them. */
 export interface QueueMember {
   userId: number;
+  name: string;
   availability: string;
   /** The queue's assignment count when a rule last gave them a ticket here (0 = never). */
   lastTurn: number;
@@ -44,6 +45,7 @@ const membersOf = prepared((db) =>
   db
     .select({
       userId: userQueues.userId,
+      name: users.name,
       availability: users.availability,
       lastTurn: userQueues.lastTurn,
       open: sql<unknown>`(${db

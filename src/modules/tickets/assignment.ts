@@ -124,6 +124,8 @@ export async function assignReopened(deps: AppDeps, found: { ticket: TicketRow; 
 export interface Assignment {
   ticket: TicketRow;
   event: TicketEventRow;
+  /** The agent given the ticket, with the name their announcement shows. */
+  agent: { id: number; name: string };
   /** Another ticket was waiting behind this one. */
   moreWaiting: boolean;
 }
@@ -171,14 +173,15 @@ async function assignNext(deps: AppDeps, queue: RuledQueue): Promise<Assignment 
       before: { status: "pending", userId: null, queueId, whatsappId: ticket.whatsappId },
       after: { status: "open", userId: agent.userId, queueId, whatsappId: ticket.whatsappId },
     });
-    return { ticket: ticket as TicketRow, event, moreWaiting: !!Number(moreWaiting) };
+    const agentName = { id: agent.userId, name: agent.name };
+    return { ticket: ticket as TicketRow, event, agent: agentName, moreWaiting: !!Number(moreWaiting) };
   });
 }
 
 /** The agent's lists and the ticket's open chats hear of it once committed. */
-async function announce(deps: AppDeps, { ticket, event }: Assignment) {
+async function announce(deps: AppDeps, { ticket, event, agent }: Assignment) {
   const before = { id: ticket.id, status: "pending" as const, userId: null, queueId: ticket.queueId };
-  const [dto] = await toTicketDtos(deps.db, [ticket]);
+  const [dto] = await toTicketDtos(deps.db, [ticket], { userNames: [agent] });
   deps.events.emit("ticket.updated", { ticket: dto!, before });
-  await announceTicketEvents(deps, [event]);
+  await announceTicketEvents(deps, [event], [agent]);
 }

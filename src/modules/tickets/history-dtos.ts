@@ -11,14 +11,23 @@ import { HANDING_KINDS } from "./history";
  * Events with the names of the users, queues and connections they name: one query for each of the three,
  * whatever the number of events, and none for a kind of thing no event names.
  */
-export async function toTicketEventDtos(db: Reader, rows: readonly TicketEventRow[]): Promise<TicketEventDto[]> {
+export async function toTicketEventDtos(
+  db: Reader,
+  rows: readonly TicketEventRow[],
+  knownUsers: readonly { id: number; name: string }[] = [],
+): Promise<TicketEventDto[]> {
   const idsOf = (pick: (row: TicketEventRow) => (number | null)[]) => [
     ...new Set(rows.flatMap(pick).filter((id): id is number => id != null)),
   ];
   const userIds = idsOf((r) => [r.actorUserId, r.fromUserId, r.toUserId]);
   const queueIds = idsOf((r) => [r.fromQueueId, r.toQueueId]);
   const connectionIds = idsOf((r) => [r.fromWhatsappId, r.toWhatsappId]);
-  const users = namesById(await userNames(db, userIds));
+  const users = namesById([...knownUsers]);
+  for (const { id, name } of await userNames(
+    db,
+    userIds.filter((id) => !users.has(id)),
+  ))
+    users.set(id, name);
   const queues = namesById(await queueSummaries(db, queueIds));
   const connections = namesById(await connectionSummaries(db, connectionIds));
   const ref = (names: Map<number, string>, id: number | null): NamedRef | null =>
@@ -54,7 +63,11 @@ const namesById = (rows: { id: number; name: string }[]) => new Map(rows.map((r)
  * Tells the open chats of these events' tickets (after the change's commit, or into the batch that holds events
  * until it): each becomes a separator between the chat's bubbles.
  */
-export async function announceTicketEvents(deps: Pick<AppDeps, "db" | "events">, rows: readonly TicketEventRow[]) {
+export async function announceTicketEvents(
+  deps: Pick<AppDeps, "db" | "events">,
+  rows: readonly TicketEventRow[],
+  knownUsers: readonly { id: number; name: string }[] = [],
+) {
   if (!rows.length) return;
-  for (const event of await toTicketEventDtos(deps.db, rows)) deps.events.emit("ticket.event", { event });
+  for (const event of await toTicketEventDtos(deps.db, rows, knownUsers)) deps.events.emit("ticket.event", { event });
 }

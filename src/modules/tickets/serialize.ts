@@ -25,6 +25,8 @@ export interface KnownForTicketDtos {
   contacts?: readonly ContactSummary[];
   /** The tickets were just created: nobody can have tagged them yet. */
   created?: boolean;
+  /** Users' names already read (an assignment's agent). */
+  userNames?: readonly { id: number; name: string }[];
 }
 
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
@@ -33,7 +35,9 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
   const contactMap = byId((known.contacts ?? []).map(contactSummaryOf));
   const unknownContacts = ids(rows.map((r) => r.contactId)).filter((id) => !contactMap.has(id));
   for (const contact of await contactSummaries(db, unknownContacts)) contactMap.set(contact.id, contact);
-  const userMap = byId(await userNames(db, ids(rows.map((r) => r.userId))));
+  const userMap = byId([...(known.userNames ?? [])]);
+  const unknownUsers = ids(rows.map((r) => r.userId)).filter((id) => !userMap.has(id));
+  for (const user of await userNames(db, unknownUsers)) userMap.set(user.id, user);
   const queueRows = byId(await queueSummaries(db, ids(rows.map((r) => r.queueId))));
   const connectionById = byId(
     (await connectionSummaries(db, ids(rows.map((r) => r.whatsappId)))).map(({ id, name, hasCall }) => ({

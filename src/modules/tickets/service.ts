@@ -256,15 +256,15 @@ async function announceChanges(
   opts: ApplyOptions,
   { row: after, event }: { row: TicketRow; event?: TicketEventRow },
 ): Promise<TicketDto> {
-  const ticketId = before.id;
   if (plan.markRead) await markTicketRead(deps, after);
   const assignment = await assignAfterChange(deps, before, after);
   // Another arrival may have given a waiting ticket meanwhile: the announcement says where it is now.
-  after = assignment?.ticket ?? (isWaiting(after) ? await getTicketRow(deps, ticketId) : after);
-  const [dto] = await toTicketDtos(deps.db, [after]);
+  after = assignment?.ticket ?? (isWaiting(after) ? await getTicketRow(deps, before.id) : after);
+  const known = assignment ? [assignment.agent] : [];
+  const [dto] = await toTicketDtos(deps.db, [after], { userNames: known });
   deps.events.emit("ticket.updated", { ticket: dto!, before });
   const events = [event, assignment?.event].filter((row) => row !== undefined);
-  await announceTicketEvents(deps, events);
+  await announceTicketEvents(deps, events, known);
   const connection = after.whatsappId != null ? await findConnection(deps.db, after.whatsappId) : undefined;
   const resolved = before.status !== "closed" && after.status === "closed";
   const farewell = connection && resolved && opts.farewell !== false && connection.farewellMessage.trim();
@@ -280,7 +280,7 @@ async function announceChanges(
   // Only a resolve by a person asks for a rating: not auto-close, nor the external API.
   const rating = connection && resolved && opts.actor;
   if (rating) await askForRating(deps, after, connection);
-  return farewell || transferMessage || rating ? await loadTicketDto(deps.db, ticketId) : dto!; // a message sent moved it
+  return farewell || transferMessage || rating ? await loadTicketDto(deps.db, before.id) : dto!; // a message sent moved it
 }
 
 async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, what: string) {
