@@ -187,10 +187,10 @@ describe("deploy recipes", () => {
 /** A copy of the unit whose ExecStart names an executable that exists here (the binary is not installed). */
 function unitToCheck(): string {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-unit-"));
-  const stub = join(dir, "zapdesk");
-  writeFileSync(stub, "#!/bin/sh\n", { mode: 0o755 });
+  const executable = join(dir, "zapdesk");
+  writeFileSync(executable, "#!/bin/sh\n", { mode: 0o755 });
   const unit = join(dir, "zapdesk.service");
-  writeFileSync(unit, read("deploy/zapdesk.service").replaceAll("/usr/local/bin/zapdesk", stub));
+  writeFileSync(unit, read("deploy/zapdesk.service").replaceAll("/usr/local/bin/zapdesk", executable));
   return unit;
 }
 
