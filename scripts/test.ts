@@ -1,6 +1,6 @@
 /**
- * `npm test`: the unit/API suite on SQLite, the engine-dependent files again on PostgreSQL with the crash and
- * cluster tests beside them, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one closing
+ * `npm test`: the unit/API suite on SQLite, beside it the engine-dependent files again on PostgreSQL and the crash
+ * and cluster tests, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one closing
  * line `N passed, N failed` counted from the runners' own summaries.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -57,8 +57,9 @@ const processTests = testFiles.filter((f) => runsProcesses(textOf(f)));
 const outcomes: Outcome[] = [
   await check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
   await check("typecheck", [bin("tsc"), "--noEmit"]),
-  await run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))]),
 ];
+// The SQLite run keeps one core busy while the PostgreSQL run below mostly waits on its server: they run side by side.
+const sqliteRun = run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))], { held: true });
 /**
  * The files whose behaviour depends on the engine (`// @engine each`, see tests/engine-marks.ts) again on
  * PostgreSQL, a throwaway cluster (tests/pg-harness.ts).
@@ -92,6 +93,9 @@ if (hasPostgres) {
   // for a reconnect or a Baileys session gets the process tests' time.
   outcomes.push(await run(["bun", "test", "--timeout", "60000", ...args(files)], onPostgres));
 } else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
+const sqlite = await sqliteRun;
+console.log(sqlite.held);
+outcomes.push(sqlite);
 const processed = await processRun;
 console.log(processed.held);
 outcomes.push(processed);
