@@ -15,6 +15,7 @@ import { measureColdStart } from "./cold-start";
 import { measureFanout } from "./fanout";
 import { measureIngest } from "./ingest";
 import { measureAssignment } from "./assignment";
+import { measureLongChat } from "./long-chat";
 import { measureQueriesAtScale } from "./queries";
 import { measureStatements } from "./statements";
 import type { Figure } from "./figure";
@@ -48,6 +49,7 @@ const measures: Measure[] = soak
       { name: "fan-out to 500 sockets", run: () => measureFanout() },
       { name: "list, search, first page and reports at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
       { name: "the app at 10,000 tickets", run: measureAppAt10k },
+      { name: "a long chat's first page", run: () => measureLongChat() },
       { name: "SQL statements per unit of work", run: () => measureStatements("sqlite") },
       { name: "memory", run: () => measureMemory({ messages, soakMinutes: 0 }) },
       { name: "memory per Baileys session", run: () => measureBaileysSessions() },
