@@ -105,7 +105,7 @@ export async function composeDeps(opts: {
       new LazyBaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
     );
   }
-  const metrics = createAppMetrics(db);
+  const metrics = createAppMetrics(db, config);
   events.subscribe((event) => metrics.observeEvent(event));
   const deps: AppDeps = {
     config,

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { IpRanges, LOOPBACK, PRIVATE_NETWORKS, parseIpRange } from "./shared/ip-ranges";
 import { isLogLevel, type LogLevel } from "./log";
+import { parseS3Location, type S3Location } from "./shared/s3-location";
 import { prepareDataDir } from "./data-dirs";
 
 export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
@@ -50,8 +51,10 @@ export interface Config {
   maxMediaMb: number;
   /** Hours between scheduled backups into DATA_DIR/backups; 0 switches them off. */
   backupEveryHours: number;
-  /** Scheduled backups kept (older ones are deleted). */
+  /** Scheduled backups kept (older ones are deleted), here and off-site. */
   backupKeep: number;
+  /** Where each scheduled backup is uploaded too (BACKUP_S3_URL and its keys); absent: nowhere. */
+  backupS3?: S3Location;
   /** Bearer token that opens /metrics; without one, /metrics answers only callers on this machine. */
   metricsToken?: string;
   /** Log lines as JSON objects (LOG_FORMAT=json) instead of text. */
@@ -139,6 +142,7 @@ export function readConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     backupEveryHours: wholeNumber("BACKUP_EVERY_HOURS", env.BACKUP_EVERY_HOURS, 24),
     backupKeep: Math.max(1, wholeNumber("BACKUP_KEEP", env.BACKUP_KEEP, 7)),
+    backupS3: parseS3Location(env),
     logFormat: env.LOG_FORMAT === "json" ? "json" : "text",
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),

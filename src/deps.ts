@@ -24,6 +24,8 @@ export interface OutboxQueue {
 export interface Metrics {
   text(): Promise<string>;
   observeRequest(method: string, status: number, seconds: number): void;
+  /** An upload of a backup to BACKUP_S3_URL ended, well or not. */
+  observeBackupUpload(ok: boolean): void;
   /** Where the open-socket count comes from once the server listens. */
   countSocketsWith(read: () => number): void;
 }

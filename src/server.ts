@@ -49,7 +49,7 @@ async function main() {
   const keeper = leases && keepLeases(leases, channels, log);
   const jobs = deps.jobs;
   await scheduleAutoClose(jobs, deps, config.autoCloseHours);
-  await scheduleBackups(jobs, config, log, () => deps.clock.now());
+  await scheduleBackups(jobs, config, log, () => deps.clock.now(), deps.metrics);
   await jobs.prune();
   await scheduleWebhookPrune(deps);
   await scheduleAvailability(deps);

@@ -26,10 +26,27 @@ interface BackupFile {
   kind: "scheduled" | "pre-migration";
 }
 
-/** What the page route loads before the island mounts: the setting rows and the backup list. */
+/** How the off-site copies go (GET /backups/offsite). */
+interface OffsiteStatus {
+  target: string | null;
+  keep: number;
+  lastUpload: { name: string; at: string } | null;
+  queued: number;
+  failures: {
+    name: string;
+    state: "retrying" | "failed";
+    attempts: number;
+    error: string;
+    at: string;
+    nextAttemptAt: string | null;
+  }[];
+}
+
+/** What the page route loads before the island mounts: the setting rows, the backup list and the off-site copies. */
 export interface SettingsData {
   settings: SettingRow[];
   backups: BackupFile[];
+  offsite?: OffsiteStatus;
 }
 
 const byKey = (rows: SettingRow[]) => Object.fromEntries(rows.map((r) => [r.key, r.value]));
@@ -101,7 +118,7 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
         <p className="list-empty">{t("app.loading")}</p>
       )}
       <AiSettings />
-      <Backups initial={initial?.backups} />
+      <Backups initial={initial?.backups} initialOffsite={initial?.offsite} />
       {confirming && (
         <Confirm
           variant="admin"
@@ -128,12 +145,16 @@ function TokenField({ token }: { token: string }) {
   );
 }
 
-/** The backups under DATA_DIR/backups, newest first, each with its size, date and a download link; "Back up now". */
-function Backups({ initial }: { initial?: BackupFile[] }) {
+/**
+ * The backups under DATA_DIR/backups, newest first, each with its size, date and a download link; "Back up now";
+ * and how their off-site copies go.
+ */
+function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialOffsite?: OffsiteStatus }) {
   const t = useT();
   // The date (browser locale) is only known after mount.
   const mounted = useMounted();
   const [files, setFiles] = useState<BackupFile[] | null>(initial ?? null);
+  const [offsite, setOffsite] = useState<OffsiteStatus | null>(initialOffsite ?? null);
   const [backingUp, setBackingUp] = useState(false);
   async function backUpNow() {
     setBackingUp(true);
@@ -141,6 +162,7 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
       const file = await api<BackupFile>("/backups", { method: "POST" });
       setFiles((shown) => [file, ...(shown ?? []).filter((f) => f.name !== file.name)]);
       toast("success", t("admin.settings.backups.done"));
+      setOffsite(await api<OffsiteStatus>("/backups/offsite"));
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -164,6 +186,12 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
       .then(setFiles)
       .catch((error) => toast("error", errorText(t, error)));
   }, [t, initial]);
+  useEffect(() => {
+    if (initialOffsite) return;
+    api<OffsiteStatus>("/backups/offsite")
+      .then(setOffsite)
+      .catch((error) => toast("error", errorText(t, error)));
+  }, [t, initialOffsite]);
   return (
     <div className="admin-card admin-backups">
       <div className="admin-backups-header">
@@ -196,6 +224,48 @@ function Backups({ initial }: { initial?: BackupFile[] }) {
             </li>
           ))}
         </ul>
+      )}
+      {offsite && <Offsite status={offsite} mounted={mounted} />}
+    </div>
+  );
+}
+
+/** Where backups are uploaded (never with keys), the last upload, and the uploads that failed with their error. */
+function Offsite({ status, mounted }: { status: OffsiteStatus; mounted: boolean }) {
+  const t = useT();
+  const time = (iso: string | null) => (mounted && iso ? dateTimeLabel(iso) : "");
+  return (
+    <div className="admin-backups-offsite">
+      <h3>{t("admin.settings.backups.offsiteTitle")}</h3>
+      {status.target === null ? (
+        <p className="list-empty">{t("admin.settings.backups.offsiteOff")}</p>
+      ) : (
+        <>
+          <p>{t("admin.settings.backups.offsiteTarget", { target: status.target, keep: status.keep })}</p>
+          <p>
+            {status.lastUpload
+              ? t("admin.settings.backups.lastUpload", {
+                  name: status.lastUpload.name,
+                  time: time(status.lastUpload.at),
+                })
+              : t("admin.settings.backups.noUpload")}
+          </p>
+          {status.queued > 0 && <p>{t("admin.settings.backups.queued", { count: status.queued })}</p>}
+          {status.failures.length > 0 && (
+            <ul className="admin-backups-failures">
+              {status.failures.map((f) => (
+                <li key={f.name}>
+                  {t(`admin.settings.backups.${f.state}`, {
+                    name: f.name,
+                    attempts: f.attempts,
+                    time: time(f.nextAttemptAt),
+                    error: f.error,
+                  })}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { atomically, type Db, first, lockKey, one, type Writer } from "../db/client";
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { type JobRow, jobs } from "../db/tables";
 import { claimed, isDue } from "./due";
@@ -224,4 +224,9 @@ export async function activeKeys(db: Pick<Db, "select">, keys: string[]): Promis
       .where(and(inArray(jobs.key, keys.slice(i, i + INSERT_CHUNK)), inArray(jobs.status, ["pending", "running"]))))
       if (key) active.add(key);
   return active;
+}
+
+/** The jobs of `kind` (kept until pruned), newest first: for showing how a kind of work goes. */
+export async function jobsOfKind(db: Db, kind: string): Promise<JobRow[]> {
+  return await db.select().from(jobs).where(eq(jobs.kind, kind)).orderBy(desc(jobs.id));
 }

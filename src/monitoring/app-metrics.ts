@@ -3,12 +3,14 @@ import type { Db } from "../db/client";
 import { countJobs } from "../jobs/store";
 import { countConnectionsByStatus } from "../modules/connections/service";
 import type { DomainEvent } from "../events/catalogue";
+import type { Config } from "../config";
+import { offsiteStatus } from "../ops/backup-uploads";
 import { MetricsRegistry } from "./metrics";
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10] as const;
 
 /** What Zapdesk reports at /metrics, and the hooks that feed it. */
-export function createAppMetrics(db: Db) {
+export function createAppMetrics(db: Db, config: Pick<Config, "backupS3" | "backupKeep"> = { backupKeep: 0 }) {
   const registry = new MetricsRegistry();
   const started = Date.now();
   let sockets = () => 0;
@@ -23,6 +25,31 @@ export function createAppMetrics(db: Db) {
   );
   registry.gauge("zapdesk_jobs", "Timed jobs (auto-close, backups…) by status.", async () =>
     (await countJobs(db)).map((j) => ({ labels: { status: j.status }, value: j.count })),
+  );
+  const uploadFailures = registry.counter(
+    "zapdesk_backup_upload_failures_total",
+    "Failed attempts to upload a backup to BACKUP_S3_URL since start.",
+  );
+  if (config.backupS3) uploadFailures.inc({}, 0);
+  registry.gauge(
+    "zapdesk_backup_last_upload_timestamp_seconds",
+    "When the newest backup uploaded to BACKUP_S3_URL went up (Unix time).",
+    async () => {
+      const last = (await offsiteStatus(db, config)).lastUpload;
+      return last ? [{ value: Math.floor(Date.parse(last.at) / 1000) }] : [];
+    },
+  );
+  registry.gauge(
+    "zapdesk_backup_uploads_failing",
+    "Backups newer than the last uploaded whose upload failed: to be tried again, or given up on.",
+    async () => {
+      if (!config.backupS3) return [];
+      const failures = (await offsiteStatus(db, config)).failures;
+      return (["retrying", "failed"] as const).map((state) => ({
+        labels: { state },
+        value: failures.filter((f) => f.state === state).length,
+      }));
+    },
   );
   registry.gauge("zapdesk_websocket_clients", "Open browser sockets.", () => [{ value: sockets() }]);
   const requests = registry.histogram(
@@ -44,6 +71,9 @@ export function createAppMetrics(db: Db) {
     observeEvent(event: DomainEvent) {
       if (event.name === "message.created" && !event.payload.message.isPrivate)
         messages.inc({ direction: event.payload.message.fromMe ? "out" : "in" });
+    },
+    observeBackupUpload(ok: boolean) {
+      if (!ok) uploadFailures.inc();
     },
     observeRequest(method: string, status: number, seconds: number) {
       requests.observe(seconds, { method, status: `${Math.floor(status / 100)}xx` });

@@ -5,8 +5,8 @@ import type { JobRunner } from "../jobs/runner";
 import type { Logger } from "../log";
 import { snapshot } from "./backup";
 import { backupsDir } from "./backups-dir";
+import { handleUploads, queueUpload, SCHEDULED_BACKUP, type UploadObserver } from "./backup-uploads";
 
-const SCHEDULED = /^zapdesk-[0-9TZ-]+\.sqlite$/;
 const ANY_BACKUP = /^(zapdesk|pre-migration)-[0-9TZ-]+\.sqlite$/;
 
 export interface BackupFile {
@@ -27,7 +27,7 @@ export function takeScheduledBackup(
   // A second backup within the same millisecond is that same backup.
   if (!existsSync(join(dir, name))) snapshot(config.databasePath, join(dir, name));
   const scheduled = readdirSync(dir)
-    .filter((n) => SCHEDULED.test(n))
+    .filter((n) => SCHEDULED_BACKUP.test(n))
     .sort()
     .reverse();
   for (const old of scheduled.slice(Math.max(1, keep))) rmSync(join(dir, old), { force: true });
@@ -46,11 +46,22 @@ export function takeBackupNow(
   return takeScheduledBackup(config, config.backupKeep, now);
 }
 
-/** Backups every `BACKUP_EVERY_HOURS` as a recurring job (0 switches them off). */
-export async function scheduleBackups(jobs: JobRunner, config: Config, log: Logger, now: () => number) {
+/**
+ * Backups every `BACKUP_EVERY_HOURS` as a recurring job (0 switches them off), each then uploaded to
+ * BACKUP_S3_URL when it is set (backup-uploads.ts).
+ */
+export async function scheduleBackups(
+  jobs: JobRunner,
+  config: Config,
+  log: Logger,
+  now: () => number,
+  observer?: UploadObserver,
+) {
+  handleUploads(jobs, config, log, (name) => backupPath(config, name), observer);
   jobs.handle("backup", async () => {
     const name = takeScheduledBackup(config, config.backupKeep, now());
     log.info("scheduled backup written", { file: name });
+    await queueUpload(jobs, config, name);
   });
   // PostgreSQL is backed up with its own tools (pg_dump); these backups copy the SQLite file.
   if (config.backupEveryHours > 0 && !config.databaseUrl)

@@ -3,6 +3,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, forbidden, notFound } from "../../errors";
 import { isValidSignature, signPath } from "../../http/signed-links";
 import { backupPath, listBackups, takeBackupNow } from "../../ops/backup-job";
+import { offsiteStatus, queueUpload } from "../../ops/backup-uploads";
 import { can } from "../../shared/permissions";
 import { authContext, userFromAccessToken } from "../auth/plugin";
 import type { Tokens } from "../auth/tokens";
@@ -15,7 +16,7 @@ const downloadPath = (name: string) => `/api/backups/${encodeURIComponent(name)}
 
 /**
  * /backups, admins only: the backups in DATA_DIR/backups (scheduled and pre-migration), one taken now (see
- * takeBackupNow), and a download of one.
+ * takeBackupNow; uploaded off-site like a scheduled one), how the off-site copies go, and a download of one.
  * A download can't carry a header, so an admin first asks for a short-lived signed link to it (never a token in
  * the URL); the download itself also takes the Bearer header.
  */
@@ -25,13 +26,15 @@ export function backupsRoutes(deps: AppDeps, tokens: Tokens) {
     .get("/", () => listBackups(deps.config), { auth: "settings:manage" })
     .post(
       "/",
-      () => {
+      async () => {
         const name = takeBackupNow(deps.config, deps.clock.now());
         if (!name) throw new AppError("ERR_BACKUP_NOT_AVAILABLE", 409);
+        await queueUpload(deps.jobs, deps.config, name);
         return listBackups(deps.config).find((b) => b.name === name)!;
       },
       { auth: "settings:manage" },
     )
+    .get("/offsite", () => offsiteStatus(deps.db, deps.config), { auth: "settings:manage" })
     .post(
       "/:name/link",
       ({ params }) => {

@@ -10,6 +10,7 @@ import { listUsers } from "../../modules/users/service";
 import { listDeliveries } from "../../modules/webhooks/deliveries";
 import { listEndpoints } from "../../modules/webhooks/endpoints";
 import { listBackups } from "../../ops/backup-job";
+import { offsiteStatus } from "../../ops/backup-uploads";
 import { toWire } from "../../shared/contracts/wire";
 import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
@@ -82,7 +83,13 @@ export async function AdminPage({
       return (
         <Island
           name="AdminSettings"
-          props={{ initial: toWire({ settings: await listSettingRows(deps.db), backups: listBackups(deps.config) }) }}
+          props={{
+            initial: toWire({
+              settings: await listSettingRows(deps.db),
+              backups: listBackups(deps.config),
+              offsite: await offsiteStatus(deps.db, deps.config),
+            }),
+          }}
         />
       );
     case "AdminWebhooks":
