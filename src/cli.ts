@@ -1,6 +1,7 @@
 import { version } from "../package.json";
 import { loadConfig, readConfig } from "./config";
 import { backup, restore } from "./ops/backup";
+import { downloadOffsite, uploadOffsite } from "./ops/offsite-cli";
 import { dumpPostgres } from "./ops/pg-backup";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
@@ -9,9 +10,12 @@ Usage:
   zapdesk                          serve the inbox (the default)
   zapdesk backup --out FILE        copy the database while the server runs
          [--with-media]            ... with the media folder, as a tar archive
-                                   (on PostgreSQL: pg_dump's copy of the database, without media)
+                                   (on PostgreSQL: pg_dump's copy of the database, without media);
+                                   uploaded to BACKUP_S3_URL too when it is set
   zapdesk restore FILE [--force]   restore a backup into DATA_DIR (stop the server first;
                                    --force replaces a database that already has users)
+  zapdesk restore --offsite NAME   ... one of BACKUP_S3_URL's folder, downloaded first
+         [--force]                 (NAME: a file there, or "latest" for the newest scheduled one)
   zapdesk import-whaticket --from URL
          [--media-dir DIR]         copy a whaticket installation (postgres:// or mysql:// URL of its
                                    database; DIR: its backend/public folder) into this inbox; run it
@@ -68,16 +72,27 @@ export async function runCommand(
           io.out(
             `PostgreSQL database written to ${out} by pg_dump (restore it with pg_restore); copy MEDIA_DIR (${config.mediaDir}) beside it`,
           );
-          return 0;
+        } else {
+          await backup(config, out, { withMedia: flag("--with-media") });
+          io.out(`backup written to ${out}`);
         }
-        await backup(config, out, { withMedia: flag("--with-media") });
-        io.out(`backup written to ${out}`);
+        if (config.backupS3) io.out(`uploaded to ${await uploadOffsite(config.backupS3, out)}`);
         return 0;
       }
       case "restore": {
         const file = rest.find((a) => !a.startsWith("--"));
-        if (!file) return usage(io, "restore needs the backup FILE");
-        restore(readConfig(env), file, { force: flag("--force") });
+        if (!file)
+          return usage(io, flag("--offsite") ? "restore --offsite needs a NAME" : "restore needs the backup FILE");
+        const config = readConfig(env);
+        if (flag("--offsite")) {
+          if (!config.backupS3) return usage(io, "restore --offsite needs BACKUP_S3_URL");
+          const name = await downloadOffsite(config.backupS3, file, (copy) =>
+            restore(config, copy, { force: flag("--force") }),
+          );
+          io.out(`restored ${name} from ${config.backupS3.shown}; start the server to use it`);
+          return 0;
+        }
+        restore(config, file, { force: flag("--force") });
         io.out(`restored ${file}; start the server to use it`);
         return 0;
       }

@@ -1,5 +1,6 @@
 // @engine once
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,7 @@ import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import type { Config } from "../src/config";
 import { JobRunner } from "../src/jobs/runner";
 import { createLogger } from "../src/log";
+import { runCommand } from "../src/cli";
 import { scheduleBackups } from "../src/ops/backup-job";
 import { parseS3Location } from "../src/shared/s3-location";
 import { call, loginAs, makeTestApp } from "./helpers";
@@ -214,6 +216,95 @@ describe("off-site backups", () => {
     expect(await offsite()).toEqual({ target: null, keep: 7, lastUpload: null, queued: 0, failures: [] });
     const agent = await loginAs(ctx);
     expect((await call(ctx.app, "GET", "/api/backups/offsite", { token: agent.token })).status).toBe(403);
+  });
+});
+
+describe("the command line with BACKUP_S3_URL", () => {
+  const io = () => {
+    const lines: string[] = [];
+    return { lines, out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  };
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-offsite-cli-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  test("zapdesk backup uploads the backup too and says where; restore --offsite NAME or latest restores one from there", async () => {
+    const s3 = await localS3();
+    const { ctx } = await backupApp({});
+    const env = {
+      DATA_DIR: ctx.deps.config.dataDir,
+      BACKUP_S3_URL: `${s3.endpoint}/backups/cli`,
+      BACKUP_S3_ACCESS_KEY_ID: "S3RVER",
+      BACKUP_S3_SECRET_ACCESS_KEY: SECRET,
+    };
+    const out = join(tempDir(), "zapdesk-2026-01-02T03-04-05-006Z.sqlite");
+    const said = io();
+    expect(await runCommand(["backup", "--out", out], env, said)).toBe(0);
+    expect(said.lines).toEqual([
+      `backup written to ${out}`,
+      `uploaded to ${s3.endpoint}/backups/cli/zapdesk-2026-01-02T03-04-05-006Z.sqlite`,
+    ]);
+    expect(await s3.keys("cli/")).toEqual(["cli/zapdesk-2026-01-02T03-04-05-006Z.sqlite"]);
+
+    for (const name of ["latest", "zapdesk-2026-01-02T03-04-05-006Z.sqlite"]) {
+      const dataDir = join(tempDir(), "data");
+      const restored = io();
+      expect(await runCommand(["restore", "--offsite", name], { ...env, DATA_DIR: dataDir }, restored)).toBe(0);
+      expect(restored.lines).toEqual([
+        `restored zapdesk-2026-01-02T03-04-05-006Z.sqlite from ${s3.endpoint}/backups/cli/; start the server to use it`,
+      ]);
+      const copy = new Database(join(dataDir, "zapdesk.sqlite"), { readonly: true });
+      expect(copy.query("select email from users").all()).toHaveLength(1);
+      copy.close();
+    }
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith("zapdesk-restore-"))).toEqual([]);
+  });
+
+  test("restore --offsite fails naming the off-site file, never a temporary one or a key", async () => {
+    const s3 = await localS3();
+    await s3.client().write("cli/notes.txt", "not a database");
+    const env = {
+      DATA_DIR: join(tempDir(), "data"),
+      BACKUP_S3_URL: `${s3.endpoint}/backups/cli`,
+      BACKUP_S3_ACCESS_KEY_ID: "S3RVER",
+      BACKUP_S3_SECRET_ACCESS_KEY: SECRET,
+    };
+    const missing = io();
+    expect(await runCommand(["restore", "--offsite", "nope.sqlite"], env, missing)).toBe(1);
+    expect(missing.lines.join("\n")).toStartWith(
+      `zapdesk restore: download nope.sqlite at ${s3.endpoint}/backups/cli/: NoSuchKey`,
+    );
+    const wrong = io();
+    expect(await runCommand(["restore", "--offsite", "notes.txt"], env, wrong)).toBe(1);
+    expect(wrong.lines.join("\n")).toStartWith(
+      `zapdesk restore: cannot restore ${s3.endpoint}/backups/cli/notes.txt: `,
+    );
+    const none = io();
+    expect(await runCommand(["restore", "--offsite", "latest"], env, none)).toBe(1);
+    expect(none.lines).toEqual([`zapdesk restore: no scheduled backup in ${s3.endpoint}/backups/cli/`]);
+    expect(await runCommand(["restore", "--offsite", "latest"], { DATA_DIR: env.DATA_DIR }, io())).toBe(2);
+    for (const said of [missing, wrong, none]) expect(said.lines.join("\n")).not.toContain(SECRET);
+  });
+
+  test("zapdesk backup fails when the upload does, after writing the backup here", async () => {
+    const s3 = await localS3();
+    await s3.stop();
+    const { ctx } = await backupApp({});
+    const out = join(tempDir(), "b.sqlite");
+    const said = io();
+    const env = {
+      DATA_DIR: ctx.deps.config.dataDir,
+      BACKUP_S3_URL: `${s3.endpoint}/backups`,
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: SECRET,
+    };
+    expect(await runCommand(["backup", "--out", out], env, said)).toBe(1);
+    expect(said.lines).toEqual([
+      `backup written to ${out}`,
+      `zapdesk backup: upload b.sqlite at ${s3.endpoint}/backups/: ConnectionRefused: an unexpected error has occurred`,
+    ]);
   });
 });
 

@@ -6,7 +6,7 @@ import type { Logger } from "../log";
 import { OffsiteStore } from "./offsite-store";
 
 const UPLOAD = "backup.upload";
-/** With the runner's backoff (30 s doubling up to an hour) a backup is tried for about half a day. */
+/** With the runner's backoff (30 s, doubling up to an hour) the tries of one backup span about 9 hours. */
 const UPLOAD_ATTEMPTS = 16;
 /** The names of scheduled backups: the ones BACKUP_KEEP counts, here and off-site. */
 export const SCHEDULED_BACKUP = /^zapdesk-[0-9TZ-]+\.sqlite$/;

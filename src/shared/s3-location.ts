@@ -8,7 +8,7 @@ export interface S3Location {
   region?: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** The location without its keys, for logs, the Backups card and /metrics. */
+  /** The folder's address without the keys (`ENDPOINT/BUCKET/FOLDER/`, or `s3://BUCKET/FOLDER/` on Amazon S3), for logs and the Backups card. */
   shown: string;
 }
 
@@ -33,10 +33,7 @@ export function parseS3Location(env: Env): S3Location | undefined {
   const [bucket, ...folder] = url.protocol === "s3:" ? [decodeURIComponent(url.hostname), ...path] : path;
   const endpoint = url.protocol === "s3:" ? parseEndpoint(env.BACKUP_S3_ENDPOINT) : url.origin;
   const prefix = folder.length ? `${folder.join("/")}/` : "";
-  const shown =
-    url.protocol === "s3:"
-      ? `s3://${bucket ?? ""}/${prefix}${endpoint ? ` at ${endpoint}` : ""}`
-      : `${endpoint}/${bucket ?? ""}/${prefix}`;
+  const shown = `${endpoint ?? "s3:/"}/${bucket ?? ""}/${prefix}`;
   if (!bucket) throw new Error(`BACKUP_S3_URL names no bucket: ${shown}`);
   const accessKeyId =
     env.BACKUP_S3_ACCESS_KEY_ID || env.AWS_ACCESS_KEY_ID || decodeURIComponent(url.username) || undefined;
