@@ -1,5 +1,6 @@
 import { CopyField } from "../lib/copy-field";
 import { useEffect, useState } from "react";
+import type { OffsiteStatusDto } from "../../src/shared/contracts";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
 import { AiSettings } from "./AiSettings";
@@ -26,27 +27,11 @@ interface BackupFile {
   kind: "scheduled" | "pre-migration";
 }
 
-/** How the off-site copies go (GET /backups/offsite). */
-interface OffsiteStatus {
-  target: string | null;
-  keep: number;
-  lastUpload: { name: string; at: string } | null;
-  queued: number;
-  failures: {
-    name: string;
-    state: "retrying" | "failed";
-    attempts: number;
-    error: string;
-    at: string;
-    nextAttemptAt: string | null;
-  }[];
-}
-
 /** What the page route loads before the island mounts: the setting rows, the backup list and the off-site copies. */
 export interface SettingsData {
   settings: SettingRow[];
   backups: BackupFile[];
-  offsite?: OffsiteStatus;
+  offsite?: OffsiteStatusDto;
 }
 
 const byKey = (rows: SettingRow[]) => Object.fromEntries(rows.map((r) => [r.key, r.value]));
@@ -149,12 +134,12 @@ function TokenField({ token }: { token: string }) {
  * The backups under DATA_DIR/backups, newest first, each with its size, date and a download link; "Back up now";
  * and how their off-site copies go.
  */
-function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialOffsite?: OffsiteStatus }) {
+function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialOffsite?: OffsiteStatusDto }) {
   const t = useT();
   // The date (browser locale) is only known after mount.
   const mounted = useMounted();
   const [files, setFiles] = useState<BackupFile[] | null>(initial ?? null);
-  const [offsite, setOffsite] = useState<OffsiteStatus | null>(initialOffsite ?? null);
+  const [offsite, setOffsite] = useState<OffsiteStatusDto | null>(initialOffsite ?? null);
   const [backingUp, setBackingUp] = useState(false);
   async function backUpNow() {
     setBackingUp(true);
@@ -162,7 +147,7 @@ function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialO
       const file = await api<BackupFile>("/backups", { method: "POST" });
       setFiles((shown) => [file, ...(shown ?? []).filter((f) => f.name !== file.name)]);
       toast("success", t("admin.settings.backups.done"));
-      setOffsite(await api<OffsiteStatus>("/backups/offsite"));
+      setOffsite(await callApi("GET /backups/offsite"));
     } catch (error) {
       toast("error", errorText(t, error));
     }
@@ -188,7 +173,7 @@ function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialO
   }, [t, initial]);
   useEffect(() => {
     if (initialOffsite) return;
-    api<OffsiteStatus>("/backups/offsite")
+    callApi("GET /backups/offsite")
       .then(setOffsite)
       .catch((error) => toast("error", errorText(t, error)));
   }, [t, initialOffsite]);
@@ -231,7 +216,7 @@ function Backups({ initial, initialOffsite }: { initial?: BackupFile[]; initialO
 }
 
 /** Where backups are uploaded (never with keys), the last upload, and the uploads that failed with their error. */
-function Offsite({ status, mounted }: { status: OffsiteStatus; mounted: boolean }) {
+function Offsite({ status, mounted }: { status: OffsiteStatusDto; mounted: boolean }) {
   const t = useT();
   const time = (iso: string | null) => (mounted && iso ? dateTimeLabel(iso) : "");
   return (
@@ -257,7 +242,7 @@ function Offsite({ status, mounted }: { status: OffsiteStatus; mounted: boolean 
                 <li key={f.name}>
                   {t(`admin.settings.backups.${f.state}`, {
                     name: f.name,
-                    attempts: f.attempts,
+                    count: f.attempts,
                     time: time(f.nextAttemptAt),
                     error: f.error,
                   })}

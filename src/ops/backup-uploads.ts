@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import type { JobRunner } from "../jobs/runner";
 import { jobsOfKind } from "../jobs/store";
 import type { Logger } from "../log";
+import type { OffsiteStatusDto } from "../shared/contracts/backups";
 import { OffsiteStore } from "./offsite-store";
 
 const UPLOAD = "backup.upload";
@@ -14,28 +15,6 @@ export const SCHEDULED_BACKUP = /^zapdesk-[0-9TZ-]+\.sqlite$/;
 /** Told of each upload attempt's outcome (/metrics counts the failures). */
 export interface UploadObserver {
   observeBackupUpload(ok: boolean): void;
-}
-
-/** How the off-site copies go, for the Backups card and /metrics. */
-export interface OffsiteStatus {
-  /** The store and folder (never its keys); null when BACKUP_S3_URL is not set. */
-  target: string | null;
-  /** BACKUP_KEEP: how many scheduled backups the folder keeps. */
-  keep: number;
-  /** The newest backup uploaded, and when. */
-  lastUpload: { name: string; at: string } | null;
-  /** Backups waiting for their first try or uploading now. */
-  queued: number;
-  /** Backups whose upload failed, newer than the last one uploaded: to be tried again, or given up on. */
-  failures: {
-    name: string;
-    state: "retrying" | "failed";
-    attempts: number;
-    error: string;
-    at: string;
-    /** When it is tried again (retrying only). */
-    nextAttemptAt: string | null;
-  }[];
 }
 
 /**
@@ -80,7 +59,10 @@ export async function pruneOffsite(store: OffsiteStore, keep: number) {
 }
 
 /** How the uploads went, from their jobs (ended ones are kept a week). */
-export async function offsiteStatus(db: Db, config: Pick<Config, "backupS3" | "backupKeep">): Promise<OffsiteStatus> {
+export async function offsiteStatus(
+  db: Db,
+  config: Pick<Config, "backupS3" | "backupKeep">,
+): Promise<OffsiteStatusDto> {
   const keep = config.backupKeep;
   if (!config.backupS3) return { target: null, keep, lastUpload: null, queued: 0, failures: [] };
   const uploads = (await jobsOfKind(db, UPLOAD)).map((job) => ({

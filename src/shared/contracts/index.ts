@@ -28,6 +28,7 @@ export type {
   NewContact,
 } from "./contacts";
 export type { DashboardDto, TeamMemberDto } from "./dashboard";
+export type { OffsiteStatusDto } from "./backups";
 export type { SignedLink } from "./links";
 export type { ListQuery } from "./list-query";
 export type { Message, MessageDto, MessagePageDto, MessagePageQuery, OutgoingMessage } from "./messages";

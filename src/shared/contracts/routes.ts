@@ -13,6 +13,7 @@ import type { BulkRecipient, BulkSettingsChanges, BulkStoredDto } from "./bulk";
 import type { ConnectionChanges, ConnectionDto, NewConnection } from "./connections";
 import type { DashboardDto } from "./dashboard";
 import type { ContactByNumber, ContactChanges, ContactDto, ContactNameQuery, NewContact } from "./contacts";
+import type { OffsiteStatusDto } from "./backups";
 import type { SignedLink } from "./links";
 import type {
   ForwardRequest,
@@ -69,6 +70,7 @@ export interface ApiRoutes {
   "POST /messages/:id/ai/translate": { answer: AiTranslationDto };
   "POST /auth/login": { body: LoginCredentials; answer: SessionDto };
   "POST /auth/signup": { body: NewAccount; answer: UserDto };
+  "GET /backups/offsite": { answer: OffsiteStatusDto };
   "POST /backups/:name/link": { answer: SignedLink };
   "POST /bulkMessage": { body: BulkRecipient[]; answer: BulkStoredDto };
   "POST /contact": { body: ContactByNumber; answer: ContactDto };
