@@ -7,6 +7,7 @@ import { join } from "node:path";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import type { Config } from "../src/config";
 import { JobRunner } from "../src/jobs/runner";
+import { claimDue } from "../src/jobs/store";
 import { createLogger } from "../src/log";
 import { runCommand } from "../src/cli";
 import { scheduleBackups } from "../src/ops/backup-job";
@@ -177,6 +178,26 @@ describe("off-site backups", () => {
     expect(logged.filter((line) => line.includes("backup uploaded"))).toHaveLength(1);
     expect(logged.join("\n")).toContain("InvalidAccessKeyId");
     expect(logged.join("\n")).not.toContain(SECRET);
+  });
+
+  test("an upload cut off by a crash is taken up by the restarted server once its lease ends", async () => {
+    const s3 = await localS3();
+    const { ctx, start, offsite } = await backupApp({ backupS3: s3.location("zapdesk/") });
+    const runner = await start();
+    ctx.clock.advance(DAY);
+    await runner.tick();
+    await runner.stop();
+    // The process dies right after taking the upload: the job stays running under its lease (five minutes).
+    expect(await claimDue(ctx.db, ["backup.upload"], ctx.clock.now(), 5 * 60_000, 1)).toHaveLength(1);
+    expect((await offsite()).queued).toBe(1);
+
+    const restarted = await start();
+    await restarted.tick();
+    expect(await s3.keys("zapdesk/")).toEqual([]);
+    ctx.clock.advance(5 * 60_000 + 1);
+    await restarted.tick();
+    expect(await s3.keys("zapdesk/")).toHaveLength(1);
+    expect(await offsite()).toMatchObject({ queued: 0, failures: [] });
   });
 
   test("an upload given up on stays on the card until a newer backup is uploaded", async () => {
