@@ -24,7 +24,7 @@ export interface UploadObserver {
  */
 export function handleUploads(
   jobs: JobRunner,
-  config: Pick<Config, "dataDir" | "backupKeep" | "backupS3">,
+  config: Pick<Config, "backupKeep" | "backupS3">,
   log: Logger,
   backupFile: (name: string) => string | undefined,
   observer?: UploadObserver,
@@ -53,7 +53,7 @@ export async function queueUpload(jobs: JobRunner, config: Pick<Config, "backupS
 }
 
 /** Deletes the off-site scheduled backups beyond the newest `keep` (names sort by time); others stay. */
-export async function pruneOffsite(store: OffsiteStore, keep: number) {
+async function pruneOffsite(store: OffsiteStore, keep: number) {
   const scheduled = (await store.names()).filter((n) => SCHEDULED_BACKUP.test(n)).reverse();
   for (const old of scheduled.slice(Math.max(1, keep))) await store.delete(old);
 }
