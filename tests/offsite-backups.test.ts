@@ -13,15 +13,16 @@ import { runCommand } from "../src/cli";
 import { scheduleBackups } from "../src/ops/backup-job";
 import { parseS3Location } from "../src/shared/s3-location";
 import { call, loginAs, makeTestApp } from "./helpers";
-import { LocalS3 } from "./local-s3";
+import { LOCAL_S3_KEYS, LocalS3 } from "./local-s3";
 
 const DAY = 24 * 3600_000;
 const SECRET = "s3cr3t-never-shown";
 
 let cleanup: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
+  const steps = cleanup.reverse();
   cleanup = [];
+  for (const step of steps) await step();
 });
 
 async function localS3() {
@@ -232,6 +233,15 @@ describe("off-site backups", () => {
     expect((await offsite()).queued).toBe(1);
     await runner.tick();
     expect(await s3.keys("zapdesk/")).toEqual([`zapdesk/${taken.json.name}`]);
+
+    const page = await ctx.app.handle(
+      new Request("http://localhost/Settings", { headers: { cookie: admin.cookie, "accept-language": "en" } }),
+    );
+    const html = await page.text();
+    expect(html).toContain("Off-site copies");
+    expect(html).toContain(`Each scheduled backup is uploaded to ${s3.endpoint}/backups/zapdesk/`);
+    expect(html).toContain(`Last upload: ${taken.json.name}`);
+    expect(html).not.toContain(LOCAL_S3_KEYS.secretAccessKey);
 
     Object.assign(ctx.deps.config, { backupS3: undefined });
     expect(await offsite()).toEqual({ target: null, keep: 7, lastUpload: null, queued: 0, failures: [] });
