@@ -3,7 +3,10 @@
 # image's user (0700), the health check, a backup inside the container, a stop within its grace period with exit
 # code 0, data kept across a restart, and a new media volume at /media (MEDIA_DIR, as the cluster compose mounts
 # it) writable by that user; then the cluster compose, with podman-compose: both nodes serve behind Caddy and stay
-# up. Debian packages: podman buildah debootstrap runc podman-compose golang-github-containernetworking-plugin-dnsname
+# up, a token one node issued works on the other, when the node running a (sandbox) WhatsApp connection is
+# stopped the other takes the connection over and stores what the customer sends, and PostgreSQL's dump and the
+# media volume's tar restore as the README writes them. A restore of the image's own backup is checked too.
+# Debian packages: podman buildah debootstrap runc podman-compose golang-github-containernetworking-plugin-dnsname
 # (service names on compose networks).
 #
 # No container registry is needed: the Dockerfile's base images are made locally under its own FROM names when
@@ -95,7 +98,10 @@ wait_healthy() {
 }
 
 say "running the image"
-podman run -d --name "$name" --network host -e PORT=18765 -v "$name-data:/data" zapdesk:latest >/dev/null 2>>"$work/podman.log" || fail "podman run: $(tail -1 "$work/podman.log")"
+admin='{"email":"admin@check.test","password":"check-admin-password"}'
+podman run -d --name "$name" --network host -e PORT=18765 -e ADMIN_EMAIL=admin@check.test \
+  -e ADMIN_PASSWORD=check-admin-password -v "$name-data:/data" zapdesk:latest >/dev/null 2>>"$work/podman.log" ||
+  fail "podman run: $(tail -1 "$work/podman.log")"
 wait_healthy
 curl -fsS http://127.0.0.1:18765/health | grep -q '"status":"ok"' || fail "/health does not answer ok"
 [ "$(podman exec "$name" stat -c '%u %a' /data)" = "65532 700" ] || fail "/data is not 65532's with mode 700"
@@ -111,7 +117,27 @@ say "restarting it"
 podman start "$name" >/dev/null 2>>"$work/podman.log"
 wait_healthy
 podman exec "$name" test -f /data/backups/check.tar || fail "the data did not survive a restart"
+
+say "restoring the backup as the README's compose recipe does: the server stopped, in a container of its own"
+login() { curl -sS -X POST http://127.0.0.1:18765/api/auth/login -H "content-type: application/json" --data "$1"; }
+later='{"email":"later@check.test","password":"check-later-password"}'
+token=$(login "$admin" | grep -o '"token":"[^"]*"' | cut -d'"' -f4 || true)
+[ -n "$token" ] || fail "the admin cannot log in"
+curl -fsS -X POST http://127.0.0.1:18765/api/users -H "authorization: Bearer $token" -H "content-type: application/json" \
+  --data '{"name":"Later","email":"later@check.test","password":"check-later-password"}' >/dev/null ||
+  fail "no user created after the backup"
+login "$later" | grep -q '"token"' || fail "the user created after the backup cannot log in"
+podman cp "$name:/data/backups/check.tar" "$work/check.tar"
+chmod 644 "$work/check.tar"
 stop_within_grace "after a restart"
+podman run --rm --network none -v "$name-data:/data" -v "$work/check.tar:/restore.tar:ro" zapdesk:latest \
+  restore /restore.tar --force >/dev/null 2>>"$work/podman.log" || fail "restore: $(tail -1 "$work/podman.log")"
+podman start "$name" >/dev/null 2>>"$work/podman.log"
+wait_healthy
+[ "$(podman exec "$name" stat -c '%u' /data/zapdesk.sqlite)" = 65532 ] || fail "the restored database is not the image user's"
+login "$admin" | grep -q '"token"' || fail "the admin of the backup cannot log in after the restore"
+login "$later" | grep -q '"token"' && fail "the user created after the backup is still there after the restore"
+stop_within_grace "after the restore"
 podman rm -f "$name" >/dev/null 2>>"$work/podman.log"
 
 say "a new media volume at /media, as the cluster compose mounts it"
@@ -168,7 +194,7 @@ fi
 
 say "the cluster compose: PostgreSQL, two nodes sharing a new media volume, Caddy"
 cluster=(podman-compose -p "$name" -f deploy/docker-compose.cluster.yml)
-export DOMAIN=localhost POSTGRES_PASSWORD=check-password
+export DOMAIN=localhost POSTGRES_PASSWORD=check-password ADMIN_EMAIL=admin@check.test ADMIN_PASSWORD=check-admin-password
 cleanup_cluster() {
   "${cluster[@]}" down -v >/dev/null 2>&1 || true
   podman network rm -f "${name}_default" >/dev/null 2>&1 || true
@@ -196,5 +222,87 @@ before=$(restarts)
 sleep 5
 [ "$(restarts)" = "$before" ] && ! grep -qv '^true ' <<<"$before" ||
   fail "a node stopped or restarted while serving: $(podman logs "${name}_node-b_1" 2>&1 | tail -1)"
+
+say "the nodes share a login, and the other node takes a stopped node's connection over"
+container() { echo "${name}_$1_1"; }
+# Straight to one node, past Caddy (the host reaches the compose network): api NODE METHOD PATH [TOKEN [BODY]].
+api() {
+  local address
+  address=$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container "$1")")
+  curl -sS -X "$2" "http://$address:8080/api$3" ${4:+-H "authorization: Bearer $4"} \
+    ${5:+-H "content-type: application/json" --data "$5"}
+}
+field() { grep -o "\"$1\":[^,}]*" | head -1 | sed 's/^[^:]*://; s/^"//; s/"$//'; }
+node_id() {
+  local address
+  address=$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container "$1")")
+  curl -sS "http://$address:8080/health" | field node
+}
+lease_holder() {
+  podman exec "$(container postgres)" psql -U zapdesk -d zapdesk -tAc \
+    "SELECT node_id FROM connection_leases WHERE whatsapp_id = $1" 2>/dev/null
+}
+token=$(api node-a POST /auth/login "" "{\"email\":\"$ADMIN_EMAIL\",\"password\":\"$ADMIN_PASSWORD\"}" | field token)
+[ -n "$token" ] || fail "the admin cannot log in on node-a"
+[ "$(api node-b GET /users "$token" | field users)" != "" ] || fail "node-a's token does not work on node-b"
+connection=$(api node-a POST /whatsapp "$token" '{"name":"Check","provider":"sandbox"}' | field id)
+[ -n "$connection" ] || fail "no sandbox connection created on node-a"
+status=""
+for _ in $(seq 150); do
+  status=$(api node-b GET "/whatsapp/$connection" "$token" | field status)
+  [ "$status" = CONNECTED ] && break
+  # Scanned again while it is not CONNECTED, as a person would when a scan did not take.
+  api node-b POST "/sandbox/$connection/scan" "$token" >/dev/null
+  sleep 0.2
+done
+[ "$status" = CONNECTED ] || fail "the sandbox connection is not CONNECTED: $status"
+holder=$(lease_holder "$connection")
+case "$holder" in
+"$(node_id node-a)") running=node-a other=node-b ;;
+"$(node_id node-b)") running=node-b other=node-a ;;
+*) fail "no node holds the connection's lease: '$holder'" ;;
+esac
+other_id=$(node_id "$other")
+podman stop -t 30 "$(container "$running")" >/dev/null 2>>"$work/podman.log"
+for _ in $(seq 150); do
+  [ "$(lease_holder "$connection")" = "$other_id" ] &&
+    [ "$(api "$other" GET "/whatsapp/$connection" "$token" | field status)" = CONNECTED ] && break
+  sleep 0.2
+done
+[ "$(lease_holder "$connection")" = "$other_id" ] ||
+  fail "$other did not take the connection over from $running: $(podman logs "$(container "$other")" 2>&1 | tail -1)"
+api "$other" POST "/sandbox/$connection/inbound" "$token" '{"from":"5511933334444","body":"Depois da troca"}' >/dev/null
+stored=""
+for _ in $(seq 100); do
+  stored=$(api "$other" GET "/tickets?showAll=true" "$token" | grep -o 'Depois da troca' || true)
+  [ -n "$stored" ] && break
+  sleep 0.2
+done
+[ -n "$stored" ] || fail "$other does not store the customer's message after taking the connection over"
+
+say "PostgreSQL's backup and restore as the README writes them (the nodes stopped for the restore)"
+# podman exec, not podman-compose exec: podman-compose writes its own lines to standard output.
+podman exec "$(container postgres)" pg_dump -U zapdesk --format=custom zapdesk >"$work/zapdesk.dump" ||
+  fail "pg_dump in the postgres container"
+api "$other" POST "/sandbox/$connection/inbound" "$token" '{"from":"5511933334444","body":"Depois do backup"}' >/dev/null
+for _ in $(seq 100); do
+  api "$other" GET "/tickets?showAll=true" "$token" | grep -q 'Depois do backup' && break
+  sleep 0.2
+done
+podman exec "$(container "$other")" tar -cf - -C /media . >"$work/media.tar" || fail "tar of the media volume"
+podman stop -t 30 "$(container "$other")" >/dev/null 2>>"$work/podman.log"
+podman run --rm -i --network none --entrypoint tar -v "${name}_media:/media" zapdesk:latest -xf - -C /media \
+  <"$work/media.tar" 2>>"$work/podman.log" || fail "media put back: $(tail -1 "$work/podman.log")"
+podman exec -i "$(container postgres)" pg_restore -U zapdesk --clean --if-exists -d zapdesk <"$work/zapdesk.dump" ||
+  fail "pg_restore in the postgres container"
+podman start "$(container "$other")" >/dev/null 2>>"$work/podman.log"
+tickets=""
+for _ in $(seq 150); do
+  tickets=$(api "$other" GET "/tickets?showAll=true" "$token" 2>/dev/null || true)
+  grep -q '"tickets"' <<<"$tickets" && break
+  sleep 0.2
+done
+grep -q 'Depois da troca' <<<"$tickets" || fail "the restored database lacks what the backup held: $tickets"
+grep -q 'Depois do backup' <<<"$tickets" && fail "the restored database holds what came after the backup"
 
 say "image checks passed ($(podman image inspect -f '{{.Size}}' zapdesk:latest | awk '{printf "%d MB", $1/1e6}'))"
