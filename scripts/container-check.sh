@@ -225,19 +225,16 @@ sleep 5
 
 say "the nodes share a login, and the other node takes a stopped node's connection over"
 container() { echo "${name}_$1_1"; }
-# Straight to one node, past Caddy (the host reaches the compose network): api NODE METHOD PATH [TOKEN [BODY]].
+# A node straight, past Caddy (the host reaches the compose network).
+node_url() { echo "http://$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container "$1")"):8080"; }
+# api NODE METHOD PATH [TOKEN [BODY]]: the answer, nothing when the node does not answer (each check says what failed).
 api() {
-  local address
-  address=$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container "$1")")
-  curl -sS -X "$2" "http://$address:8080/api$3" ${4:+-H "authorization: Bearer $4"} \
-    ${5:+-H "content-type: application/json" --data "$5"}
+  curl -sS -X "$2" "$(node_url "$1")/api$3" ${4:+-H "authorization: Bearer $4"} \
+    ${5:+-H "content-type: application/json" --data "$5"} || true
 }
-field() { grep -o "\"$1\":[^,}]*" | head -1 | sed 's/^[^:]*://; s/^"//; s/"$//'; }
-node_id() {
-  local address
-  address=$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(container "$1")")
-  curl -sS "http://$address:8080/health" | field node
-}
+# The first value of the JSON field, or nothing.
+field() { { grep -o "\"$1\":[^,}]*" || true; } | head -1 | sed 's/^[^:]*://; s/^"//; s/"$//'; }
+node_id() { { curl -sS "$(node_url "$1")/health" || true; } | field node; }
 lease_holder() {
   podman exec "$(container postgres)" psql -U zapdesk -d zapdesk -tAc \
     "SELECT node_id FROM connection_leases WHERE whatsapp_id = $1" 2>/dev/null
@@ -289,6 +286,7 @@ for _ in $(seq 100); do
   api "$other" GET "/tickets?showAll=true" "$token" | grep -q 'Depois do backup' && break
   sleep 0.2
 done
+api "$other" GET "/tickets?showAll=true" "$token" | grep -q 'Depois do backup' || fail "the message after the backup is not stored"
 podman exec "$(container "$other")" tar -cf - -C /media . >"$work/media.tar" || fail "tar of the media volume"
 podman stop -t 30 "$(container "$other")" >/dev/null 2>>"$work/podman.log"
 podman run --rm -i --network none --entrypoint tar -v "${name}_media:/media" zapdesk:latest -xf - -C /media \
@@ -298,7 +296,7 @@ podman exec -i "$(container postgres)" pg_restore -U zapdesk --clean --if-exists
 podman start "$(container "$other")" >/dev/null 2>>"$work/podman.log"
 tickets=""
 for _ in $(seq 150); do
-  tickets=$(api "$other" GET "/tickets?showAll=true" "$token" 2>/dev/null || true)
+  tickets=$(api "$other" GET "/tickets?showAll=true" "$token" 2>/dev/null)
   grep -q '"tickets"' <<<"$tickets" && break
   sleep 0.2
 done
