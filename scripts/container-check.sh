@@ -5,8 +5,9 @@
 # it) writable by that user; then the cluster compose, with podman-compose: both nodes serve behind Caddy and stay
 # up, a token one node issued works on the other, when the node running a (sandbox) WhatsApp connection is
 # stopped the other takes the connection over and stores what the customer sends, and PostgreSQL's dump and the
-# media volume's tar restore as the README writes them. A restore of the image's own backup is checked too.
-# Debian packages: podman buildah debootstrap runc podman-compose golang-github-containernetworking-plugin-dnsname
+# media volume's tar restore as the README writes them. A restore of the image's own backup is checked too, and
+# the systemd unit runs the image's binary under systemd (a privileged container) where the README's
+# systemd-run backup and restore are run as written. Debian packages: podman buildah debootstrap runc podman-compose golang-github-containernetworking-plugin-dnsname
 # (service names on compose networks).
 #
 # No container registry is needed: the Dockerfile's base images are made locally under its own FROM names when
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 name=zapdesk-check-$$
 cleanup() {
-  podman rm -f "$name" >/dev/null 2>&1 || true
+  podman rm -f "$name" "$name-systemd" >/dev/null 2>&1 || true
   podman volume rm -f "$name-data" "$name-media" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -147,6 +148,65 @@ wait_healthy
 [ "$(podman exec "$name" stat -c '%u' /media)" = 65532 ] || fail "/media is not the image user's"
 
 podman rm -f "$name" >/dev/null 2>>"$work/podman.log"
+
+say "the systemd unit, with the image's binary, under systemd: the README's backup and restore through systemd-run"
+systemd_image=localhost/zapdesk-systemd-check:bookworm
+if ! podman image exists "$systemd_image"; then
+  mkdir -p "$work/systemd"
+  cat >"$work/systemd/Containerfile" <<CONTAINERFILE
+FROM $debian
+RUN apt-get update && apt-get install -y --no-install-recommends systemd systemd-sysv dbus curl \\
+  && rm -rf /var/lib/apt/lists/*
+CMD ["/sbin/init"]
+CONTAINERFILE
+  podman build --quiet --pull=never --network host -t "$systemd_image" "$work/systemd" >/dev/null
+fi
+podman create --name "$name" zapdesk:latest >/dev/null 2>>"$work/podman.log"
+podman cp "$name:/usr/local/bin/zapdesk" "$work/zapdesk"
+podman rm -f "$name" >/dev/null 2>>"$work/podman.log"
+# Privileged: the unit's sandboxing sets up namespaces, which an unprivileged container may not.
+podman run -d --name "$name-systemd" --privileged --systemd=always "$systemd_image" >/dev/null 2>>"$work/podman.log" ||
+  fail "podman run of systemd: $(tail -1 "$work/podman.log")"
+podman cp "$work/zapdesk" "$name-systemd:/usr/local/bin/zapdesk"
+podman cp deploy/zapdesk.service "$name-systemd:/etc/systemd/system/zapdesk.service"
+# Run from a file: systemd-run --pty passes its standard input on to the command.
+cat >"$work/systemd-check.sh" <<'SYSTEMD'
+set -euo pipefail
+for _ in $(seq 100); do [ "$(systemctl is-system-running 2>/dev/null)" = running ] && break; sleep 0.2; done
+printf 'ADMIN_EMAIL=admin@check.test\nADMIN_PASSWORD=check-admin-password\n' >/etc/zapdesk.env
+chmod 755 /usr/local/bin/zapdesk
+systemctl daemon-reload
+systemctl enable --now zapdesk
+health() { for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:8080/health && return 0; sleep 0.2; done; return 1; }
+login() { curl -sS -X POST http://127.0.0.1:8080/api/auth/login -H "content-type: application/json" --data "$1"; }
+admin='{"email":"admin@check.test","password":"check-admin-password"}'
+later='{"email":"later@check.test","password":"check-later-password"}'
+health || { echo "the service does not answer /health"; exit 1; }
+token=$(login "$admin" | grep -o '"token":"[^"]*"' | cut -d'"' -f4)
+# As the README writes it:
+systemd-run --pty --wait --collect -p DynamicUser=yes -p User=zapdesk -p StateDirectory=zapdesk -p UMask=0077 \
+  -p Environment=DATA_DIR=/var/lib/zapdesk -p EnvironmentFile=-/etc/zapdesk.env \
+  /usr/local/bin/zapdesk backup --out /var/lib/zapdesk/backups/manual-2026-11-23.tar --with-media
+cp /var/lib/private/zapdesk/backups/manual-2026-11-23.tar /root/
+curl -fsS -X POST http://127.0.0.1:8080/api/users -H "authorization: Bearer $token" -H "content-type: application/json" \
+  --data '{"name":"Later","email":"later@check.test","password":"check-later-password"}' >/dev/null
+systemctl stop zapdesk
+install -m 0644 /root/manual-2026-11-23.tar /var/lib/private/zapdesk/restore.tar
+systemd-run --pty --wait --collect -p DynamicUser=yes -p User=zapdesk -p StateDirectory=zapdesk -p UMask=0077 \
+  -p Environment=DATA_DIR=/var/lib/zapdesk -p EnvironmentFile=-/etc/zapdesk.env \
+  /usr/local/bin/zapdesk restore /var/lib/zapdesk/restore.tar --force
+rm /var/lib/private/zapdesk/restore.tar
+systemctl start zapdesk
+health || { echo "the service does not answer /health after the restore"; exit 1; }
+[ "$(find /var/lib/private/zapdesk ! -uid "$(stat -c %u /var/lib/private/zapdesk)" | wc -l)" = 0 ] ||
+  { echo "files of another user in the state directory"; exit 1; }
+login "$admin" | grep -q '"token"' || { echo "the admin of the backup cannot log in after the restore"; exit 1; }
+if login "$later" | grep -q '"token"'; then echo "the user created after the backup is still there"; exit 1; fi
+SYSTEMD
+podman cp "$work/systemd-check.sh" "$name-systemd:/root/systemd-check.sh"
+podman exec "$name-systemd" bash /root/systemd-check.sh >"$work/systemd.log" 2>&1 ||
+  fail "systemd: $(tail -3 "$work/systemd.log")"
+podman rm -f "$name-systemd" >/dev/null 2>>"$work/podman.log"
 
 # The cluster compose needs postgres:15 and caddy:2: made from Debian's packages when missing, with what the
 # compose file uses of the official images (POSTGRES_USER/PASSWORD/DB, pg_isready; caddy run on /etc/caddy).
