@@ -110,6 +110,17 @@ describe("compose files", () => {
   });
 
   test.each(files)(
+    "%s hands the first admin's ADMIN_EMAIL and ADMIN_PASSWORD, as its comment says, to Zapdesk",
+    (file) => {
+      expect(read(file)).toMatch(/or set ADMIN_EMAIL\/ADMIN_PASSWORD/);
+      // Without a value: compose passes on the variable where it runs, and leaves it unset when that has none
+      // (podman-compose would keep an empty default, `${ADMIN_EMAIL:-}`, as those very characters).
+      for (const [, service] of zapdeskServices(parse(file)))
+        expect(service.environment).toMatchObject({ ADMIN_EMAIL: null, ADMIN_PASSWORD: null });
+    },
+  );
+
+  test.each(files)(
     "%s mounts Zapdesk's volumes only on directories the image creates for its user, and keeps DATA_DIR and MEDIA_DIR on them",
     (file) => {
       const { dirs } = ownedByRuntimeUser();

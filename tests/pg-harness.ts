@@ -62,9 +62,15 @@ export function testEnded() {
   takenByThisTest = false;
 }
 
-/** The URL of a new database that has not been migrated, for tests of the migrations themselves. */
-export function emptyPgUrl(): Promise<string> {
-  return createDatabase(nextName());
+/**
+ * The URL of a new database that has not been migrated, for tests of the migrations themselves; in `encoding`
+ * (SQL_ASCII, LATIN1, ...) instead of the cluster's UTF8 when given.
+ */
+export function emptyPgUrl(encoding?: string): Promise<string> {
+  return createDatabase(
+    nextName(),
+    encoding ? `ENCODING '${encoding}' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0` : "",
+  );
 }
 
 /** The URL of `database` on the cluster, by TCP, as `user` (the cluster's superuser unless given). */

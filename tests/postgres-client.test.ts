@@ -11,10 +11,12 @@ import {
   MIGRATION_LOCK,
   openPostgres,
   type PgDb,
+  postgresAddress,
   postgresOptions,
   runPgMigrations,
 } from "../src/db/postgres";
 import * as schema from "../src/db/schema";
+import { StartupError } from "../src/errors";
 import { PG_MIGRATIONS_DIR } from "../src/paths";
 import { emptyPgUrl, freshPgUrl, pgServer } from "./pg-harness";
 import { hasPostgres } from "./sql-servers";
@@ -43,6 +45,16 @@ describe("postgresOptions", () => {
       max: 4,
     });
     expect(postgresOptions("postgresql:///zapdesk?host=/var/run/postgresql")).toMatchObject({ database: "zapdesk" });
+  });
+
+  test("the address a log shows is the host and port, or the socket file, without user, password or database", () => {
+    expect(postgresAddress("postgres://zap:s@cret@db.local:6432/zapdesk")).toBe("db.local:6432");
+    expect(postgresAddress("postgresql://zap@db.local/zapdesk?max=25")).toBe("db.local:5432");
+    expect(postgresAddress("postgres://zap:pw@[::1]:6432/zapdesk")).toBe("[::1]:6432");
+    expect(postgresAddress("postgres://zap@/zapdesk?host=/var/run/postgresql")).toBe(
+      "/var/run/postgresql/.s.PGSQL.5432",
+    );
+    expect(postgresAddress("postgresql:///zapdesk?host=/run/pg&port=6000")).toBe("/run/pg/.s.PGSQL.6000");
   });
 
   test("other URLs and pool sizes that are not whole numbers are refused", () => {
@@ -154,6 +166,20 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
     holder.release();
     await migrating;
     expect(await hasTable(watcher, "tickets")).toBe(true);
+  });
+
+  test("a database whose encoding is not UTF8 is refused before anything is written, saying how to make one", async () => {
+    for (const encoding of ["SQL_ASCII", "LATIN1"]) {
+      const url = await emptyPgUrl(encoding);
+      const name = new URL(url).pathname.slice(1);
+      const db = open(url);
+      const refusal = await runPgMigrations(db).catch((error: Error) => error);
+      expect(refusal).toBeInstanceOf(StartupError);
+      expect((refusal as Error).message).toBe(
+        `the PostgreSQL database ${name} uses the encoding ${encoding}; Zapdesk needs UTF8: create it with createdb -E UTF8 -T template0 ${name} (or move its data into such a database with pg_dump and pg_restore)`,
+      );
+      expect(await hasTable(db, "tickets")).toBe(false);
+    }
   });
 
   test("an up-to-date database is checked without waiting for the lock", async () => {

@@ -71,18 +71,30 @@ describe.skipIf(!asRoot)("starting on a data directory the server cannot write",
 });
 
 describe("a start that fails", () => {
-  test("ends with exit code 1, so that a supervisor restarts it: here, a PostgreSQL server that does not answer", async () => {
+  test("ends with exit code 1, so that a supervisor restarts it: here, a PostgreSQL server that does not answer, said in one line naming its address and not the password", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-start-"));
     dirs.push(dataDir);
     const proc = Bun.spawn([process.execPath, "src/server.ts"], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH!, DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "postgres://z:z@127.0.0.1:1/z" },
+      env: {
+        PATH: process.env.PATH!,
+        DATA_DIR: dataDir,
+        PORT: "0",
+        DATABASE_URL: "postgres://zap:hunter2@127.0.0.1:1/zapdesk",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    const [code, out, err] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
+    const output = (out + err).trim();
     expect(code).toBe(1);
-    expect(err).toContain("Failed to connect");
+    expect(output.split("\n")).toHaveLength(1);
+    expect(output).toStartWith("zapdesk: cannot reach PostgreSQL at 127.0.0.1:1 (DATABASE_URL)");
+    expect(output).not.toContain("hunter2");
   });
 });
 

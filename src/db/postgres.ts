@@ -1,6 +1,7 @@
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { migrate } from "drizzle-orm/bun-sql/migrator";
+import { StartupError } from "../errors";
 import { PG_MIGRATIONS_DIR } from "../paths";
 import { type Db, usePostgres } from "./client";
 import { type AppVersion, newestMigration, refuseNewerSchema, thisBuild } from "./schema-version";
@@ -59,11 +60,41 @@ export function openPostgres(url: string): PgDb {
  */
 export async function openMigratedPostgres(url: string): Promise<Db> {
   const pg = openPostgres(url);
-  await runPgMigrations(pg);
+  await runPgMigrations(pg).catch((error) => {
+    throw unreachable(error, url) ?? error;
+  });
   const build = thisBuild(PG_MIGRATIONS_DIR);
   await pg.$client`INSERT INTO app_versions (version, schema) VALUES (${build.version}, ${build.schema})
     ON CONFLICT (version) DO UPDATE SET schema = excluded.schema WHERE app_versions.schema <> excluded.schema`;
   return usePostgres(pg);
+}
+
+/** Bun's codes for a server it could not reach (refused, no such host or socket, no answer in time). */
+const UNREACHABLE = new Set([
+  "ERR_POSTGRES_CONNECTION_REFUSED",
+  "ERR_POSTGRES_CONNECTION_FAILED",
+  "ERR_POSTGRES_CONNECTION_TIMEOUT",
+]);
+
+/** A start that could not reach the server, said in one line naming where it looked (never the password). */
+function unreachable(error: unknown, url: string): StartupError | undefined {
+  if (!UNREACHABLE.has((error as { code?: string }).code ?? "")) return undefined;
+  return new StartupError(
+    `cannot reach PostgreSQL at ${postgresAddress(url)} (DATABASE_URL): ${(error as Error).message}; check that it runs and accepts connections from this machine`,
+  );
+}
+
+/**
+ * Where `url` reaches the server, as `host:port` (`[::1]:5432`), or the socket file of a `?host=/dir` URL;
+ * what a log may show of it (no user, password or database).
+ */
+export function postgresAddress(url: string): string {
+  const match = /^postgres(?:ql)?:\/\/(?:[^/?#]*@)?([^/?#]*)[^?#]*(?:\?([^#]*))?/i.exec(url);
+  const query = new URLSearchParams(match?.[2] ?? "");
+  const hostPort = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(match?.[1] ?? "");
+  const host = hostPort?.[1] || query.get("host") || "localhost";
+  const port = hostPort?.[2] || query.get("port") || "5432";
+  return host.startsWith("/") ? `${host}/.s.PGSQL.${port}` : `${host}:${port}`;
 }
 
 /** Waits for running queries, then closes every connection of the pool. */
@@ -74,11 +105,12 @@ export async function closePostgres(db: PgDb) {
 /**
  * Applies every pending migration of db/migrations-pg in one transaction (idempotent). Nodes starting together
  * take turns on one connection each holding a session advisory lock, so the second finds the work done instead
- * of creating the same tables again. A database that already has the newest migration is left at one query,
+ * of creating the same tables again. A database that already has the newest migration is left at a few reads,
  * without the lock: nodes restarting beside a running one never queue behind it. One a newer Zapdesk migrated
- * is refused.
+ * is refused, and so is one whose encoding is not UTF8.
  */
 export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS_DIR) {
+  await refuseOtherEncodings(db.$client);
   const newest = newestMigration(migrationsFolder)?.when;
   const last = await lastApplied(db.$client);
   if (newest != null && last > newest) refuseNewerSchema(last, migrationsFolder, await newestVersion(db.$client));
@@ -95,6 +127,23 @@ export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS
   } finally {
     connection.release();
   }
+}
+
+/**
+ * Zapdesk stores what WhatsApp carries (emoji, any script, the mark its automatic messages start with) and
+ * searches it by letters: a database of another encoding cannot hold all of it (LATIN1 has no emoji), and one of
+ * SQL_ASCII holds the bytes but takes each byte for a character, so accents defeat search and a cut text is no
+ * longer UTF-8. Refused before anything is written, saying how to make one that works.
+ */
+async function refuseOtherEncodings(client: SQL) {
+  const [row] = (await client`SELECT current_database() AS name, current_setting('server_encoding') AS encoding`) as {
+    name: string;
+    encoding: string;
+  }[];
+  if (row!.encoding === "UTF8") return;
+  throw new StartupError(
+    `the PostgreSQL database ${row!.name} uses the encoding ${row!.encoding}; Zapdesk needs UTF8: create it with createdb -E UTF8 -T template0 ${row!.name} (or move its data into such a database with pg_dump and pg_restore)`,
+  );
 }
 
 /** The version that last recorded itself on this database (none before app_versions existed). */

@@ -78,6 +78,10 @@ describe("the compiled binary", () => {
     expect((await new Response(proc.stdout).text()).trim()).toBe(version);
   });
 
+  test("fits the README's 120 MiB: it embeds only what it reads at run time (no schema snapshots of the migrations)", () => {
+    expect(statSync(binary).size).toBeLessThanOrEqual(120 * 1024 * 1024);
+  });
+
   test("as an unprivileged user: serves /health and /login, backs up while running, stops on SIGTERM, restores elsewhere", async () => {
     const data = dataDir("data");
     const env = {
