@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import type { StoredMedia, TemplateMessage } from "../../channels/types";
+import type { MenuChoices, StoredMedia, TemplateMessage } from "../../channels/types";
 import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { findQueue } from "../queues/lookup";
@@ -29,6 +29,8 @@ export interface SendTextOptions {
   agentId?: number;
   /** See StoreMessageInput.draftOf. */
   draftOf?: number;
+  /** A bot menu's choices, sent as such where the network shows them (the Cloud API); the body numbers them too. */
+  menu?: MenuChoices;
   /** Called once the row is stored, before it is handed to the network (to remember which message a job wrote). */
   onStored?: (message: MessageRow) => void;
 }
@@ -115,6 +117,7 @@ export async function sendTicketText(
   const target = await prepare(deps, ticket, opts.userId);
   const text = opts.auto ? await renderAutoText(deps, target.ticket, body, target.contactName) : body;
   const quoted = await quoteOf(deps, target.ticket, opts);
+  const menu = opts.menu && (await menuChoices(deps, target, opts.menu, !!opts.auto));
   const wid = await deps.channels.newMessageId(target.whatsappId);
   // With `onStored`, the message and what it records are committed together: another sender (the outbox of a
   // connection) never sees the message queued before the caller could withdraw it.
@@ -131,6 +134,7 @@ export async function sendTicketText(
       sendState: "queued",
       // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
       quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
+      ...(menu ? { dataJson: JSON.stringify({ menu }) } : {}),
       agentId: opts.agentId,
       draftOf: opts.draftOf,
     });
@@ -139,6 +143,18 @@ export async function sendTicketText(
   };
   const message = opts.onStored ? await atomically(deps.db, store) : await store();
   return sendStored(deps, message);
+}
+
+/** A menu's choices as the message keeps them, on a network that shows them: its text rendered like the body. */
+async function menuChoices(
+  deps: AppDeps,
+  target: Target,
+  menu: MenuChoices,
+  auto: boolean,
+): Promise<MenuChoices | undefined> {
+  if ((await deps.channels.providerOf(target.whatsappId)) !== "cloud") return undefined;
+  const text = auto ? await renderAutoText(deps, target.ticket, menu.text, target.contactName) : menu.text;
+  return { ...menu, text };
 }
 
 /**
