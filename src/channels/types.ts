@@ -1,6 +1,11 @@
 import type { ChatPresence } from "../shared/contracts/presence";
 import type { Provider } from "../shared/contracts/providers";
-import type { MessageTemplate, TemplateMessage } from "../shared/contracts/templates";
+import type {
+  CheckedTemplate,
+  MessageTemplate,
+  TemplateHeaderType,
+  TemplateMessage,
+} from "../shared/contracts/templates";
 
 /**
  * The channel layer's contracts.
@@ -22,7 +27,7 @@ import type { MessageTemplate, TemplateMessage } from "../shared/contracts/templ
 
 export type ConnectionStatus = "qrcode" | "OPENING" | "CONNECTED" | "PAIRING" | "TIMEOUT" | "DISCONNECTED";
 
-export type { MessageTemplate, Provider, TemplateMessage };
+export type { CheckedTemplate, MessageTemplate, Provider, TemplateHeaderType, TemplateMessage };
 
 /** `waiting`: a message that could not be decrypted yet; WhatsApp resends it under the same id. */
 export type MessageKind =
@@ -325,7 +330,7 @@ export interface ChannelDriver {
     connectionId: number,
     to: string,
     isGroup: boolean,
-    template: TemplateMessage,
+    template: CheckedTemplate,
     options: SendOptions,
   ): Promise<void>;
 }
@@ -388,7 +393,7 @@ export interface Channels {
     connectionId: number,
     to: string,
     isGroup: boolean,
-    template: TemplateMessage,
+    template: CheckedTemplate,
     options: SendOptions,
   ): Promise<void>;
 }

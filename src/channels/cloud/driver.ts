@@ -15,7 +15,7 @@ import type {
   ReactionTarget,
   ReadRef,
   SendOptions,
-  TemplateMessage,
+  CheckedTemplate,
 } from "../types";
 import type { CloudWebhooks, WebhookVerdict } from "./webhooks";
 import { readMessage } from "./content";
@@ -235,7 +235,7 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
     connectionId: number,
     to: string,
     isGroup: boolean,
-    template: TemplateMessage,
+    template: CheckedTemplate,
     options: SendOptions,
   ) {
     await this.send(connectionId, options.messageId, recipient(to, isGroup), {

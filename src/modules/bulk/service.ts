@@ -22,7 +22,7 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
     throw new AppError("ERR_NO_WAPP_FOUND", 400);
   const seen = new Set<string>();
   const unique = items.filter((item) => {
-    const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId]);
+    const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId, item.template ?? null]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -36,6 +36,7 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
               message: i.message,
               phone: i.phone.trim(),
               whatsappId: i.whatsappId,
+              template: i.template ? JSON.stringify(i.template) : null,
               status: "pending",
             })),
           )

@@ -3,7 +3,7 @@ import { refreshPreview } from "./preview";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
-import type { MenuChoices, OutgoingMedia, SendOptions, TemplateMessage } from "../../channels/types";
+import type { MenuChoices, OutgoingMedia, SendOptions, CheckedTemplate } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
@@ -148,9 +148,9 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
 }
 
 /** What an own message carries besides its text: the template it was written from, or its menu's choices. */
-function sentAs(row: MessageRow): { template?: TemplateMessage; menu?: MenuChoices } {
+function sentAs(row: MessageRow): { template?: CheckedTemplate; menu?: MenuChoices } {
   if (!row.fromMe || !(row.dataJson?.startsWith('{"template"') || row.dataJson?.startsWith('{"menu"'))) return {};
-  return JSON.parse(row.dataJson) as { template?: TemplateMessage; menu?: MenuChoices };
+  return JSON.parse(row.dataJson) as { template?: CheckedTemplate; menu?: MenuChoices };
 }
 
 /** A stored media message as the driver sends it; a body that only repeats the file name is no caption. */

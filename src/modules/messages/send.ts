@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import type { MenuChoices, StoredMedia, TemplateMessage } from "../../channels/types";
+import type { CheckedTemplate, MenuChoices, StoredMedia, TemplateMessage } from "../../channels/types";
 import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { findQueue } from "../queues/lookup";
@@ -15,7 +15,8 @@ import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { findMessage } from "./records";
 import { emitMessageUpdate, storeMessage } from "./store";
-import { assertCustomerWindow } from "./window";
+import { checkedTemplate, templateData } from "./templates";
+import { assertCustomerWindow, outsideCustomerWindow } from "./window";
 
 export interface SendTextOptions {
   quotedMessageId?: number;
@@ -164,26 +165,54 @@ async function menuChoices(
 export async function sendTicketTemplate(
   deps: AppDeps,
   ticket: TicketRow,
-  template: TemplateMessage,
+  template: CheckedTemplate,
   body: string,
-  opts: Pick<SendTextOptions, "userId" | "agentId"> = {},
+  opts: Pick<SendTextOptions, "userId" | "agentId" | "onStored"> = {},
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId, true);
   const wid = await deps.channels.newMessageId(target.whatsappId);
-  const { message } = await storeMessage(deps, {
-    whatsappId: target.whatsappId,
-    wid,
-    ticketId: target.ticket.id,
-    contactId: null,
-    body,
-    fromMe: true,
-    read: true,
-    ack: 0,
-    sendState: "queued",
-    dataJson: JSON.stringify({ template }),
-    agentId: opts.agentId,
-  });
+  const store = async () => {
+    const { message } = await storeMessage(deps, {
+      whatsappId: target.whatsappId,
+      wid,
+      ticketId: target.ticket.id,
+      contactId: null,
+      body,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      sendState: "queued",
+      dataJson: templateData(template),
+      agentId: opts.agentId,
+    });
+    await opts.onStored?.(message);
+    return message;
+  };
+  const message = opts.onStored ? await atomically(deps.db, store) : await store();
   return sendStored(deps, message);
+}
+
+/**
+ * Sends the text, or, when the ticket's connection takes only templates for this customer (the Cloud API past
+ * the 24-hour window) and a template is given, that template instead. Without one such a send is refused with
+ * ERR_OUTSIDE_24H_WINDOW, as any text.
+ */
+export async function sendTicketTextOrTemplate(
+  deps: AppDeps,
+  ticket: TicketRow,
+  body: string,
+  template: TemplateMessage | undefined,
+  opts: SendTextOptions = {},
+): Promise<MessageRow> {
+  if (
+    template &&
+    ticket.whatsappId != null &&
+    (await outsideCustomerWindow(deps, ticket.whatsappId, ticket.contactId))
+  ) {
+    const checked = await checkedTemplate(deps, ticket.whatsappId, template);
+    return await sendTicketTemplate(deps, ticket, checked.template, checked.text, opts);
+  }
+  return await sendTicketText(deps, ticket, body, opts);
 }
 
 const mediaKind = (mimetype: string) => {

@@ -10,6 +10,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { contactExists, contactSummaries } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
+import { storedTemplate } from "../messages/templates";
 import { userNames } from "../users/lookup";
 
 import type { ScheduleModel } from "./model";
@@ -36,6 +37,7 @@ async function withRelations(db: Db, rows: ScheduleRow[]): Promise<ScheduleDto[]
   );
   return rows.map((row) => ({
     ...row,
+    template: storedTemplate(row.template) ?? null,
     contact: contactById.get(row.contactId) ?? null,
     user: row.userId ? (userById.get(row.userId) ?? null) : null,
   }));
@@ -143,6 +145,7 @@ export async function createSchedule(deps: AppDeps, actor: AuthUser, input: Sche
           body: input.body,
           contactId: input.contactId,
           ticketId: input.ticketId ?? null,
+          template: input.template ? JSON.stringify(input.template) : null,
           sendAt,
           userId: actor.id,
           status: "PENDENTE",
@@ -175,6 +178,7 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
         .set({
           ...(input.body !== undefined ? { body: input.body } : {}),
           ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
+          ...(input.template !== undefined ? { template: input.template && JSON.stringify(input.template) } : {}),
           ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
           ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
           updatedAt: new Date(),

@@ -1,0 +1,157 @@
+// @engine each
+import { describe, expect, test } from "bun:test";
+import { asc, eq } from "drizzle-orm";
+import { first } from "../../src/db/client";
+import { connections, massMessages, messages, schedules } from "../../src/db/tables";
+import { getSetting } from "../../src/modules/settings/service";
+import { call } from "../helpers";
+import { CUSTOMER, cleanUpCloudApps, customerTicket, deliver, messagesSent, setup } from "./cloud-app";
+
+cleanUpCloudApps();
+
+const ORDER_UPDATE = { name: "order_update", language: "pt_BR", parameters: ["Carla", "#42"] };
+const TEMPLATE_SENT = {
+  type: "template",
+  template: {
+    name: "order_update",
+    language: { code: "pt_BR" },
+    components: [
+      {
+        type: "body",
+        parameters: [
+          { type: "text", text: "Carla" },
+          { type: "text", text: "#42" },
+        ],
+      },
+    ],
+  },
+};
+
+/** A cloud connection whose customer wrote once, `hoursAgo` hours ago. */
+async function customerWhoWrote(hoursAgo: number) {
+  const s = await setup();
+  await s.ctx.db.update(connections).set({ isDefault: true });
+  await deliver(s.ctx, s.graph, s.id, { type: "text", text: { body: "Hi" } });
+  s.ctx.clock.advance(hoursAgo * 3600 * 1000);
+  return { ...s, ticket: await customerTicket(s.ctx) };
+}
+
+async function runJobs(ctx: Awaited<ReturnType<typeof setup>>["ctx"], times: number, stepMs: number) {
+  for (let i = 0; i < times; i++) {
+    ctx.clock.advance(stepMs);
+    await ctx.deps.jobs.tick();
+  }
+}
+
+describe("schedules on a cloud connection", () => {
+  test("past the 24 h window a schedule sends its template; one without a template fails with the window's code", async () => {
+    const { ctx, graph, admin, ticket, id } = await customerWhoWrote(30);
+    const schedule = (body: object) =>
+      call(ctx.app, "POST", "/api/schedules", {
+        token: admin.token,
+        body: {
+          body: "Your order left",
+          contactId: ticket.contactId,
+          ticketId: ticket.id,
+          sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
+          ...body,
+        },
+      });
+    const withTemplate = await schedule({ template: ORDER_UPDATE });
+    expect(withTemplate.status).toBe(200);
+    expect(withTemplate.json.template).toEqual(ORDER_UPDATE);
+    const without = await schedule({});
+    await runJobs(ctx, 2, 60_000);
+    await ctx.deps.outbox.idle(id);
+
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...TEMPLATE_SENT, to: CUSTOMER }]);
+    const sent = await first(ctx.db.select().from(schedules).where(eq(schedules.id, withTemplate.json.id)));
+    expect(sent?.status).toBe("ENVIADA");
+    const message = await first(ctx.db.select().from(messages).where(eq(messages.id, sent!.messageId!)));
+    expect(message?.body).toBe("Olá Carla, seu pedido #42 saiu para entrega.");
+    const failed = await first(ctx.db.select().from(schedules).where(eq(schedules.id, without.json.id)));
+    expect(failed?.lastError).toBe("ERR_OUTSIDE_24H_WINDOW");
+  });
+
+  test("inside the window the schedule's text goes, not its template; the template can be changed or removed", async () => {
+    const { ctx, graph, admin, ticket, id } = await customerWhoWrote(1);
+    const created = await call(ctx.app, "POST", "/api/schedules", {
+      token: admin.token,
+      body: {
+        body: "See you soon",
+        contactId: ticket.contactId,
+        ticketId: ticket.id,
+        sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
+        template: ORDER_UPDATE,
+      },
+    });
+    const removed = await call(ctx.app, "PUT", `/api/schedules/${created.json.id}`, {
+      token: admin.token,
+      body: { template: null },
+    });
+    expect(removed.json.template).toBeNull();
+    await call(ctx.app, "PUT", `/api/schedules/${created.json.id}`, {
+      token: admin.token,
+      body: { template: ORDER_UPDATE },
+    });
+    await runJobs(ctx, 1, 60_000);
+    await ctx.deps.outbox.idle(id);
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([
+      { type: "text", text: { body: "See you soon" }, to: CUSTOMER },
+    ]);
+  });
+});
+
+describe("campaigns on a cloud connection", () => {
+  test("recipients outside the window get the item's template, or are skipped without one; those inside get the text", async () => {
+    const { ctx, graph, admin, id } = await customerWhoWrote(0);
+    const post = (body: unknown, path: string) => call(ctx.app, "POST", path, { token: admin.token, body });
+    await post({ whatsappId: id, limit: 10, minutes: 0, seconds: 1 }, "/api/settingsMessage");
+    const [stranger, other] = ["5511977776666", "5511966665555"];
+    const items = [
+      { message: "Offer", phone: CUSTOMER, whatsappId: id, template: ORDER_UPDATE },
+      { message: "Offer", phone: stranger, whatsappId: id, template: ORDER_UPDATE },
+      { message: "Offer", phone: other, whatsappId: id },
+    ];
+    expect((await post(items, "/api/bulkMessage")).status).toBe(200);
+    await runJobs(ctx, 6, 1000);
+    await ctx.deps.outbox.idle(id);
+
+    const records = await ctx.db.select().from(massMessages).orderBy(asc(massMessages.id));
+    expect(records.map((r) => [r.phone, r.status])).toEqual([
+      [CUSTOMER, "sent"],
+      [stranger, "sent"],
+      [other, "outside 24h window"],
+    ]);
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([
+      { type: "text", text: { body: "Offer" }, to: CUSTOMER },
+      { ...TEMPLATE_SENT, to: stranger },
+    ]);
+  });
+
+  test("a campaign item's template must be shaped like the chat's template send", async () => {
+    const { ctx, admin, id } = await customerWhoWrote(0);
+    const res = await call(ctx.app, "POST", "/api/bulkMessage", {
+      token: admin.token,
+      body: [{ message: "Offer", phone: CUSTOMER, whatsappId: id, template: { name: "order_update" } }],
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("the external API on a cloud connection", () => {
+  test("past the window it sends the payload's template; without one it is refused with the window's code", async () => {
+    const { ctx, graph, id } = await customerWhoWrote(25);
+    const token = await getSetting(ctx.db, "userApiToken");
+    const send = (body: object) =>
+      call(ctx.app, "POST", "/api/messages/send", { token, body: { number: CUSTOMER, body: "Hello again", ...body } });
+    const refused = await send({});
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toBe("ERR_OUTSIDE_24H_WINDOW");
+    const res = await send({ template: ORDER_UPDATE });
+    expect(res.status).toBe(200);
+    await ctx.deps.outbox.idle(id);
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...TEMPLATE_SENT, to: CUSTOMER }]);
+    expect((await send({ template: { name: "order_update", language: "pt_BR" } })).json.error).toBe("ERR_INVALID_BODY");
+  });
+});
