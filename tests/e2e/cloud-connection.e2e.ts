@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { cloudAccounts, connections, tickets } from "../../src/db/tables";
+import { cloudAccounts, connections, schedules, tickets } from "../../src/db/tables";
 import { waitFor } from "../wait-for";
 import { FakeGraph, notification, sign } from "../channels/fake-graph";
 import { addUser, bootE2E, logIn, openPage } from "./boot";
@@ -21,7 +21,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, and a reply past the 24 h window offers a template", async () => {
+test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, a reply past the 24 h window offers a template, and a schedule from the chat takes one", async () => {
   const { page, errors } = await openPage(env.browser);
   await logIn(page, env.base, ADMIN);
   await page.click('#drawer a[href="/connections"]');
@@ -87,5 +87,21 @@ test("an admin adds a Cloud API connection in the modal: it connects, editing it
   expect(graph.sends.filter((s) => s.body.type).map((s) => s.body.template)).toMatchObject([
     { name: "order_update", language: { code: "pt_BR" } },
   ]);
+
+  // A message scheduled from the chat takes a template for when the window is still closed.
+  await input.fill("See you tomorrow");
+  await page.getByRole("button", { name: "Send later" }).first().click();
+  const schedule = page.getByRole("dialog", { name: "New schedule" });
+  await schedule.getByLabel("Template", { exact: true }).selectOption("order_update|pt_BR");
+  await schedule.getByLabel("Value 1").fill("Carla");
+  await schedule.getByLabel("Value 2").fill("#43");
+  await schedule.getByRole("button", { name: "Save" }).click();
+  await page.waitForSelector("text=Schedule saved.");
+  const saved = await waitFor(() => first(env.deps.db.select().from(schedules)));
+  expect(JSON.parse(saved.template!)).toEqual({
+    name: "order_update",
+    language: "pt_BR",
+    parameters: ["Carla", "#43"],
+  });
   expect(errors).toEqual([]);
 });
