@@ -26,7 +26,7 @@ export function cleanUpCloudApps() {
 }
 
 /** An app pointed at a fake Graph API, with an admin who created a cloud connection (CONNECTED unless the token is wrong). */
-export async function setup(opts: { accessToken?: string; maxMediaMb?: number } = {}) {
+export async function setup(opts: { accessToken?: string; maxMediaMb?: number; webhookAllowPrivate?: boolean } = {}) {
   const graph = new FakeGraph();
   fakes.push(graph);
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-cloud-"));
@@ -35,6 +35,7 @@ export async function setup(opts: { accessToken?: string; maxMediaMb?: number } 
     cloudApiUrl: graph.url,
     mediaDir: join(dir, "media"),
     ...(opts.maxMediaMb ? { maxMediaMb: opts.maxMediaMb } : {}),
+    ...(opts.webhookAllowPrivate ? { webhookAllowPrivate: true } : {}),
   });
   const admin = await loginAs(ctx, { profile: "admin" });
   const created = await call(ctx.app, "POST", "/api/whatsapp", {

@@ -143,14 +143,15 @@ async function storeChecked(
   if (!number) return void (await finish(deps, record.id, "number not exists"));
   if (number !== record.phone && (await isOptedOut(deps.db, connectionId, number)))
     return void (await finish(deps, record.id, "opted out"));
-  if (throttle.photo) {
+  // The Cloud API shows no profile photos: the filter would skip everyone there.
+  const cloud = (await deps.channels.providerOf(connectionId)) === "cloud";
+  if (throttle.photo && !cloud) {
     const picture = await deps.channels.profilePictureUrl(connectionId, number, false).catch(() => null);
     if (!picture) return void (await finish(deps, record.id, "no photo contact"));
   }
   if (throttle.contacts && (await contactIdByNumbers(deps.db, [number])) === undefined)
     return void (await finish(deps, record.id, "not a contact"));
   // The Cloud API takes only templates for someone who has not written in 24 h: the record's, or none.
-  const cloud = (await deps.channels.providerOf(connectionId)) === "cloud";
   let template: Awaited<ReturnType<typeof checkedTemplate>> | undefined;
   if (cloud && (await outsideCustomerWindow(deps, connectionId, await contactIdByNumbers(deps.db, [number])))) {
     const chosen = storedTemplate(record.template);
