@@ -4,13 +4,30 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { contacts, messages, tickets } from "../../src/db/tables";
-import { call, loginAs, makeTestApp, type TestContext } from "../helpers";
+import { connectionQueues, contacts, messages, settings, tickets } from "../../src/db/tables";
+import { call, loginAs, makeTestApp, salesAndSupport, type TestContext } from "../helpers";
 import { FakeGraph, notification, postWebhook } from "./fake-graph";
 
 /** An app with a cloud connection pointed at a fake Graph API, and the customer's side of it, for the cloud tests. */
 export const APP_SECRET = "meta-app-secret";
 export const CUSTOMER = "5511988887777";
+/** The fake's `order_update` template sent with the values "Carla" and "#42", as the Graph API receives it. */
+export const ORDER_UPDATE_SENT = {
+  type: "template",
+  template: {
+    name: "order_update",
+    language: { code: "pt_BR" },
+    components: [
+      {
+        type: "body",
+        parameters: [
+          { type: "text", text: "Carla" },
+          { type: "text", text: "#42" },
+        ],
+      },
+    ],
+  },
+};
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 
 const fakes: FakeGraph[] = [];
@@ -96,6 +113,20 @@ export const messagesSent = (graph: FakeGraph) => graph.sends.filter((s) => s.bo
 export async function customerTicket(ctx: TestContext) {
   const contact = await first(ctx.db.select().from(contacts).where(eq(contacts.number, CUSTOMER)));
   return (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact!.id))))!;
+}
+
+/**
+ * A cloud connection offering the queues Sales and Support of salesAndSupport (with its admin Ada and agent Ana),
+ * its menus styled as `style` (the chatBotType setting).
+ */
+export async function withQueues(style: "text" | "button" | "list", opts: Parameters<typeof setup>[0] = {}) {
+  const s = await setup(opts);
+  await s.ctx.db.update(settings).set({ value: style }).where(eq(settings.key, "chatBotType"));
+  const cast = await salesAndSupport(s.ctx);
+  await s.ctx.db
+    .insert(connectionQueues)
+    .values([cast.sales, cast.support].map((queue) => ({ whatsappId: s.id, queueId: queue.id })));
+  return { ...s, ...cast };
 }
 
 export async function withTicket() {

@@ -5,27 +5,19 @@ import { first } from "../../src/db/client";
 import { connections, massMessages, messages, schedules } from "../../src/db/tables";
 import { getSetting } from "../../src/modules/settings/service";
 import { call } from "../helpers";
-import { CUSTOMER, cleanUpCloudApps, customerTicket, deliver, messagesSent, setup } from "./cloud-app";
+import {
+  CUSTOMER,
+  cleanUpCloudApps,
+  customerTicket,
+  deliver,
+  messagesSent,
+  ORDER_UPDATE_SENT,
+  setup,
+} from "./cloud-app";
 
 cleanUpCloudApps();
 
 const ORDER_UPDATE = { name: "order_update", language: "pt_BR", parameters: ["Carla", "#42"] };
-const TEMPLATE_SENT = {
-  type: "template",
-  template: {
-    name: "order_update",
-    language: { code: "pt_BR" },
-    components: [
-      {
-        type: "body",
-        parameters: [
-          { type: "text", text: "Carla" },
-          { type: "text", text: "#42" },
-        ],
-      },
-    ],
-  },
-};
 
 /** A cloud connection whose customer wrote once, `hoursAgo` hours ago. */
 async function customerWhoWrote(hoursAgo: number) {
@@ -64,7 +56,7 @@ describe("schedules on a cloud connection", () => {
     await runJobs(ctx, 2, 60_000);
     await ctx.deps.outbox.idle(id);
 
-    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...TEMPLATE_SENT, to: CUSTOMER }]);
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...ORDER_UPDATE_SENT, to: CUSTOMER }]);
     const sent = await first(ctx.db.select().from(schedules).where(eq(schedules.id, withTemplate.json.id)));
     expect(sent?.status).toBe("ENVIADA");
     const message = await first(ctx.db.select().from(messages).where(eq(messages.id, sent!.messageId!)));
@@ -126,7 +118,7 @@ describe("campaigns on a cloud connection", () => {
     ]);
     expect(messagesSent(graph).map((s) => s.body)).toMatchObject([
       { type: "text", text: { body: "Offer" }, to: CUSTOMER },
-      { ...TEMPLATE_SENT, to: stranger },
+      { ...ORDER_UPDATE_SENT, to: stranger },
     ]);
   });
 
@@ -152,7 +144,7 @@ describe("the external API on a cloud connection", () => {
     const res = await send({ template: ORDER_UPDATE });
     expect(res.status).toBe(200);
     await ctx.deps.outbox.idle(id);
-    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...TEMPLATE_SENT, to: CUSTOMER }]);
+    expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...ORDER_UPDATE_SENT, to: CUSTOMER }]);
     expect((await send({ template: { name: "order_update", language: "pt_BR" } })).json.error).toBe("ERR_INVALID_BODY");
   });
 });

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { interactivePayload } from "../../src/channels/cloud/interactive";
-import { chatbots, connectionQueues, connections, queues, settings } from "../../src/db/tables";
-import { cleanUpCloudApps, customerTicket, deliver, messagesSent, setup } from "./cloud-app";
+import { chatbots, connections } from "../../src/db/tables";
+import { cleanUpCloudApps, customerTicket, deliver, messagesSent, withQueues } from "./cloud-app";
 
 cleanUpCloudApps();
 
@@ -11,27 +11,15 @@ const LONG = "Segunda via de boleto e negociação de dívidas";
 
 /** A cloud connection with queues Sales and Support (Support has a chatbot), menus styled as `style`. */
 async function withMenus(style: "text" | "button" | "list") {
-  const s = await setup();
-  await s.ctx.db.update(settings).set({ value: style }).where(eq(settings.key, "chatBotType"));
-  const [sales, support] = await s.ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5", greetingMessage: "Sales here" },
-      { name: "Support", color: "#43a047", greetingMessage: "Support here" },
-    ])
-    .returning();
-  await s.ctx.db.insert(connectionQueues).values([
-    { whatsappId: s.id, queueId: sales!.id },
-    { whatsappId: s.id, queueId: support!.id },
-  ]);
+  const s = await withQueues(style);
   await s.ctx.db.update(connections).set({ greetingMessage: "Welcome!" }).where(eq(connections.id, s.id));
   const options = ["Internet", "Phone", "TV", LONG].map((name) => ({
     name,
     greetingMessage: `About ${name}`,
-    queueId: support!.id,
+    queueId: s.support.id,
   }));
   await s.ctx.db.insert(chatbots).values(options);
-  return { ...s, sales: sales!, support: support! };
+  return s;
 }
 
 const lastSent = (graph: Parameters<typeof messagesSent>[0]) => messagesSent(graph).at(-1)!.body;

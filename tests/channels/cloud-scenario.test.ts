@@ -2,10 +2,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { chatbots, connectionQueues, connections, queues, settings, ticketEvents } from "../../src/db/tables";
+import { chatbots, connections, ticketEvents } from "../../src/db/tables";
 import { webhookEventsRecorded } from "../../src/modules/webhooks/observe";
-import { call, loginAs } from "../helpers";
-import { cleanUpCloudApps, customerTicket, deliver, messagesSent, setup } from "./cloud-app";
+import { call } from "../helpers";
+import { cleanUpCloudApps, customerTicket, deliver, messagesSent, setup, withQueues } from "./cloud-app";
 
 cleanUpCloudApps();
 
@@ -36,34 +36,21 @@ const shown = (body: Record<string, unknown>) => {
 };
 
 test("a cloud conversation runs as on linked devices: greeting menu, chatbot, assignment, agent reply, search, webhooks, farewell and survey", async () => {
-  const { ctx, graph, id, admin } = await setup({ webhookAllowPrivate: true });
-  const agent = await loginAs(ctx, { name: "Ana" });
+  const { ctx, graph, id, admin, agent, sales } = await withQueues("button", { webhookAllowPrivate: true });
   const hook = receiver();
   await call(ctx.app, "POST", "/api/webhooks", {
     token: admin.token,
     body: { url: hook.url, events: ["message.received", "message.sent", "ticket.status"] },
   });
-  await ctx.db.update(settings).set({ value: "button" }).where(eq(settings.key, "chatBotType"));
-  const [sales, support] = await ctx.db
-    .insert(queues)
-    .values([
-      { name: "Sales", color: "#1e88e5", greetingMessage: "Sales here, {{name}}" },
-      { name: "Support", color: "#43a047", greetingMessage: "Support here" },
-    ])
-    .returning();
-  await ctx.db.insert(connectionQueues).values([
-    { whatsappId: id, queueId: sales!.id },
-    { whatsappId: id, queueId: support!.id },
-  ]);
   await ctx.db.insert(chatbots).values([
     {
       name: "Talk to Ana",
       greetingMessage: "Ana will answer you",
-      queueId: sales!.id,
+      queueId: sales.id,
       isAgent: true,
       userId: agent.user.id,
     },
-    { name: "Prices", greetingMessage: "See our prices", queueId: sales!.id },
+    { name: "Prices", greetingMessage: "See our prices", queueId: sales.id },
   ]);
   await ctx.db
     .update(connections)
@@ -83,14 +70,14 @@ test("a cloud conversation runs as on linked devices: greeting menu, chatbot, as
     type: "interactive",
     interactive: { type: "button_reply", button_reply: { id: "1", title: "Sales" } },
   });
-  expect(shown(messagesSent(graph).at(-1)!.body)).toBe("Sales here, Carla\n\n*#* Voltar para o menu principal");
+  expect(shown(messagesSent(graph).at(-1)!.body)).toBe("Sales here\n\n*#* Voltar para o menu principal");
   ctx.clock.advance(5000);
   await deliver(ctx, graph, id, {
     type: "interactive",
     interactive: { type: "button_reply", button_reply: { id: "1", title: "Talk to Ana" } },
   });
   const assigned = await customerTicket(ctx);
-  expect([assigned.status, assigned.userId, assigned.queueId]).toEqual(["open", agent.user.id, sales!.id]);
+  expect([assigned.status, assigned.userId, assigned.queueId]).toEqual(["open", agent.user.id, sales.id]);
   expect(shown(messagesSent(graph).at(-1)!.body)).toBe("Ana will answer you");
 
   // The agent answers; the conversation is found by its words.

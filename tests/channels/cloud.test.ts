@@ -14,6 +14,7 @@ import {
   lastWid,
   messagesSent,
   nowSeconds,
+  ORDER_UPDATE_SENT,
   PNG,
   setup,
   statuses,
@@ -386,20 +387,7 @@ describe("templates", () => {
         messaging_product: "whatsapp",
         recipient_type: "individual",
         to: CUSTOMER,
-        type: "template",
-        template: {
-          name: "order_update",
-          language: { code: "pt_BR" },
-          components: [
-            {
-              type: "body",
-              parameters: [
-                { type: "text", text: "Carla" },
-                { type: "text", text: "#42" },
-              ],
-            },
-          ],
-        },
+        ...ORDER_UPDATE_SENT,
       },
     ]);
     const row = await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.messages[0].wid)));

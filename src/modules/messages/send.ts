@@ -14,7 +14,7 @@ import { defaultWhatsappId } from "../connections/default-connection";
 import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { findMessage } from "./records";
-import { emitMessageUpdate, storeMessage } from "./store";
+import { emitMessageUpdate, type StoreMessageInput, storeMessage } from "./store";
 import { checkedTemplate, templateData } from "./templates";
 import { assertCustomerWindow, outsideCustomerWindow } from "./window";
 
@@ -70,6 +70,36 @@ async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRo
   return (await findMessage(deps.db, message.id)) ?? message;
 }
 
+/**
+ * Stores an own message, queued, in the target's ticket under a fresh network id. With `onStored`, the message and
+ * what it records are committed together: another sender (the outbox of a connection) never sees the message
+ * queued before the caller could withdraw it.
+ */
+async function storeQueued(
+  deps: AppDeps,
+  target: Target,
+  fields: Omit<StoreMessageInput, "whatsappId" | "wid" | "ticketId" | "contactId" | "fromMe">,
+  onStored?: SendTextOptions["onStored"],
+): Promise<MessageRow> {
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  const store = async () => {
+    const { message } = await storeMessage(deps, {
+      whatsappId: target.whatsappId,
+      wid,
+      ticketId: target.ticket.id,
+      contactId: null,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      sendState: "queued",
+      ...fields,
+    });
+    await onStored?.(message);
+    return message;
+  };
+  return onStored ? await atomically(deps.db, store) : await store();
+}
+
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
 export async function renderAutoText(
   deps: AppDeps,
@@ -119,30 +149,19 @@ export async function sendTicketText(
   const text = opts.auto ? await renderAutoText(deps, target.ticket, body, target.contactName) : body;
   const quoted = await quoteOf(deps, target.ticket, opts);
   const menu = opts.menu && (await menuChoices(deps, target, opts.menu, !!opts.auto));
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  // With `onStored`, the message and what it records are committed together: another sender (the outbox of a
-  // connection) never sees the message queued before the caller could withdraw it.
-  const store = async () => {
-    const { message } = await storeMessage(deps, {
-      whatsappId: target.whatsappId,
-      wid,
-      ticketId: target.ticket.id,
-      contactId: null,
+  const message = await storeQueued(
+    deps,
+    target,
+    {
       body: text,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      sendState: "queued",
       // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
       quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
       ...(menu ? { dataJson: JSON.stringify({ menu }) } : {}),
       agentId: opts.agentId,
       draftOf: opts.draftOf,
-    });
-    await opts.onStored?.(message);
-    return message;
-  };
-  const message = opts.onStored ? await atomically(deps.db, store) : await store();
+    },
+    opts.onStored,
+  );
   return sendStored(deps, message);
 }
 
@@ -170,25 +189,12 @@ export async function sendTicketTemplate(
   opts: Pick<SendTextOptions, "userId" | "agentId" | "onStored"> = {},
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId, true);
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  const store = async () => {
-    const { message } = await storeMessage(deps, {
-      whatsappId: target.whatsappId,
-      wid,
-      ticketId: target.ticket.id,
-      contactId: null,
-      body,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      sendState: "queued",
-      dataJson: templateData(template),
-      agentId: opts.agentId,
-    });
-    await opts.onStored?.(message);
-    return message;
-  };
-  const message = opts.onStored ? await atomically(deps.db, store) : await store();
+  const message = await storeQueued(
+    deps,
+    target,
+    { body, dataJson: templateData(template), agentId: opts.agentId },
+    opts.onStored,
+  );
   return sendStored(deps, message);
 }
 
@@ -260,25 +266,14 @@ async function storeMedia(
   opts: MediaOptions,
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId);
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  return (
-    await storeMessage(deps, {
-      whatsappId: target.whatsappId,
-      wid,
-      ticketId: target.ticket.id,
-      contactId: null,
-      body: caption || file.originalName,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      sendState: "queued",
-      mediaType: mediaKind(file.mimetype),
-      mediaUrl: file.fileName,
-      mediaMime: file.mimetype,
-      fileName: file.originalName,
-      agentId: opts.agentId,
-    })
-  ).message;
+  return await storeQueued(deps, target, {
+    body: caption || file.originalName,
+    mediaType: mediaKind(file.mimetype),
+    mediaUrl: file.fileName,
+    mediaMime: file.mimetype,
+    fileName: file.originalName,
+    agentId: opts.agentId,
+  });
 }
 
 /**
