@@ -48,12 +48,15 @@ export async function setup(opts: { accessToken?: string; maxMediaMb?: number; w
   fakes.push(graph);
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-cloud-"));
   dirs.push(dir);
-  const ctx = await makeTestApp({
+  const config = {
     cloudApiUrl: graph.url,
+    dataDir: dir,
+    databasePath: join(dir, "zapdesk.sqlite"),
     mediaDir: join(dir, "media"),
     ...(opts.maxMediaMb ? { maxMediaMb: opts.maxMediaMb } : {}),
     ...(opts.webhookAllowPrivate ? { webhookAllowPrivate: true } : {}),
-  });
+  };
+  const ctx = await makeTestApp(config);
   const admin = await loginAs(ctx, { profile: "admin" });
   const created = await call(ctx.app, "POST", "/api/whatsapp", {
     token: admin.token,
@@ -69,7 +72,14 @@ export async function setup(opts: { accessToken?: string; maxMediaMb?: number; w
   expect(created.status).toBe(200);
   const id = created.json.id as number;
   await ctx.channels.start(id);
-  return { ctx, graph, admin, id, verifyToken: created.json.verifyToken as string };
+  /** The app started again on the same database and files, at the same time, its cloud connection started. */
+  const restarted = async () => {
+    const next = await makeTestApp(config);
+    next.clock.t = ctx.clock.t;
+    await next.channels.start(id);
+    return next;
+  };
+  return { ctx, graph, admin, id, verifyToken: created.json.verifyToken as string, restarted };
 }
 
 let seq = 0;

@@ -94,6 +94,27 @@ describe("schedules on a cloud connection", () => {
   });
 });
 
+test("a schedule's template survives a restart and goes out once", async () => {
+  const { ctx, admin, ticket, graph, restarted } = await customerWhoWrote(30);
+  const created = await call(ctx.app, "POST", "/api/schedules", {
+    token: admin.token,
+    body: {
+      body: "Your order left",
+      contactId: ticket.contactId,
+      ticketId: ticket.id,
+      sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
+      template: ORDER_UPDATE,
+    },
+  });
+  const next = await restarted();
+  await runJobs(next, 3, 60_000);
+  await next.deps.outbox.idle(ticket.whatsappId!);
+  expect(messagesSent(graph).map((s) => s.body)).toMatchObject([{ ...ORDER_UPDATE_SENT, to: CUSTOMER }]);
+  expect((await first(next.db.select().from(schedules).where(eq(schedules.id, created.json.id))))?.status).toBe(
+    "ENVIADA",
+  );
+});
+
 describe("campaigns on a cloud connection", () => {
   test("recipients outside the window get the item's template, or are skipped without one; those inside get the text", async () => {
     const { ctx, graph, admin, id } = await customerWhoWrote(0);
