@@ -65,6 +65,21 @@ describe("schedules on a cloud connection", () => {
     expect(failed?.lastError).toBe("ERR_OUTSIDE_24H_WINDOW");
   });
 
+  test("a schedule's template must match an approved template of its connection", async () => {
+    const { ctx, admin, ticket } = await customerWhoWrote(30);
+    const res = await call(ctx.app, "POST", "/api/schedules", {
+      token: admin.token,
+      body: {
+        body: "Your order left",
+        contactId: ticket.contactId,
+        ticketId: ticket.id,
+        sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
+        template: { ...ORDER_UPDATE, header: "Hello" },
+      },
+    });
+    expect([res.status, res.json.field, res.json.rule]).toEqual([400, "template.header", "invalid"]);
+  });
+
   test("inside the window the schedule's text goes, not its template; the template can be changed or removed", async () => {
     const { ctx, graph, admin, ticket, id } = await customerWhoWrote(1);
     const created = await call(ctx.app, "POST", "/api/schedules", {
@@ -143,13 +158,25 @@ describe("campaigns on a cloud connection", () => {
     ]);
   });
 
-  test("a campaign item's template must be shaped like the chat's template send", async () => {
+  test("a campaign item's template must be shaped like the chat's and match an approved template of a running connection", async () => {
     const { ctx, admin, id } = await customerWhoWrote(0);
-    const res = await call(ctx.app, "POST", "/api/bulkMessage", {
-      token: admin.token,
-      body: [{ message: "Offer", phone: CUSTOMER, whatsappId: id, template: { name: "order_update" } }],
-    });
-    expect(res.status).toBe(400);
+    const post = (template: object) =>
+      call(ctx.app, "POST", "/api/bulkMessage", {
+        token: admin.token,
+        body: [
+          { message: "Offer", phone: CUSTOMER, whatsappId: id, template: ORDER_UPDATE },
+          { message: "Offer", phone: "5511977776666", whatsappId: id, template },
+        ],
+      });
+    expect((await post({ name: "order_update" })).status).toBe(400);
+    const unknown = await post({ ...ORDER_UPDATE, name: "nope" });
+    expect([unknown.status, unknown.json.field, unknown.json.rule]).toEqual([400, "1.template.name", "invalid"]);
+    const short = await post({ ...ORDER_UPDATE, parameters: ["Carla"] });
+    expect([short.status, short.json.field]).toEqual([400, "1.template.parameters"]);
+    expect(await ctx.db.select().from(massMessages)).toEqual([]);
+    // A connection that is not running cannot tell: its templates are checked when sent.
+    await ctx.channels.stop(id);
+    expect((await post({ ...ORDER_UPDATE, name: "nope" })).status).toBe(200);
   });
 });
 

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { allConnectionsExist, connectionSummaries } from "../connections/lookup";
+import { checkTemplatesAhead } from "../messages/templates";
 import { cancelRecipients, enqueueRecipients } from "./recipients";
 import type { BulkModel } from "./model";
 
@@ -20,6 +21,12 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
     ))
   )
     throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  await checkTemplatesAhead(
+    deps,
+    items.flatMap((item, i) =>
+      item.template ? [{ connectionId: item.whatsappId, template: item.template, field: `${i}.template` }] : [],
+    ),
+  );
   const seen = new Set<string>();
   const unique = items.filter((item) => {
     const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId, item.template ?? null]);

@@ -1,6 +1,6 @@
 import type { CheckedTemplate, MessageTemplate, TemplateMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
-import { FieldError } from "../../errors";
+import { AppError, FieldError } from "../../errors";
 import { renderTemplate } from "../../shared/templates";
 
 /**
@@ -14,9 +14,11 @@ export async function checkedTemplate(
   connectionId: number,
   input: TemplateMessage,
 ): Promise<{ template: CheckedTemplate; text: string }> {
-  const offered = (await deps.channels.templates(connectionId)).find(
-    (t) => t.name === input.name && t.language === input.language,
-  );
+  return checkAgainst(await deps.channels.templates(connectionId), input);
+}
+
+function checkAgainst(approved: MessageTemplate[], input: TemplateMessage) {
+  const offered = approved.find((t) => t.name === input.name && t.language === input.language);
   if (!offered) throw new FieldError("name", "invalid");
   if (input.parameters.length !== offered.variables) throw new FieldError("parameters", "invalid");
   checkHeader(offered, input.header);
@@ -46,6 +48,38 @@ function isWebLink(value: string): boolean {
     return ["http:", "https:"].includes(new URL(value).protocol);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Checks the templates jobs are to send later (see checkedTemplate), each under its own field name (e.g.
+ * `0.template`), while their connection can tell: on a connection not running here they are checked when sent.
+ * Each connection's templates are asked for once.
+ */
+export async function checkTemplatesAhead(
+  deps: AppDeps,
+  items: { connectionId: number; template: TemplateMessage; field: string }[],
+) {
+  const approved = new Map<number, Promise<MessageTemplate[] | undefined>>();
+  for (const { connectionId, template, field } of items) {
+    if (!approved.has(connectionId)) approved.set(connectionId, templatesIfRunning(deps, connectionId));
+    const list = await approved.get(connectionId);
+    if (!list) continue;
+    try {
+      checkAgainst(list, template);
+    } catch (error) {
+      if (error instanceof FieldError) throw new FieldError(`${field}.${error.field}`, error.rule);
+      throw error;
+    }
+  }
+}
+
+async function templatesIfRunning(deps: AppDeps, connectionId: number): Promise<MessageTemplate[] | undefined> {
+  try {
+    return await deps.channels.templates(connectionId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") return undefined;
+    throw error;
   }
 }
 

@@ -10,7 +10,9 @@ import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { contactExists, contactSummaries } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
-import { storedTemplate } from "../messages/templates";
+import type { TemplateMessage } from "../../shared/contracts/templates";
+import { defaultWhatsappId } from "../connections/default-connection";
+import { checkTemplatesAhead, storedTemplate } from "../messages/templates";
 import { userNames } from "../users/lookup";
 
 import type { ScheduleModel } from "./model";
@@ -131,12 +133,26 @@ async function assertTicketOf(db: Db, ticketId: number, contactId: number) {
   if (!ticket || ticket.contactId !== contactId) throw new AppError("ERR_NO_TICKET_FOUND", 400);
 }
 
+/** A schedule's template, checked against the connection it is to go out on when that one can tell now. */
+async function checkTemplate(
+  deps: AppDeps,
+  template: TemplateMessage | null | undefined,
+  ticketId: number | null | undefined,
+  userId: number | null,
+) {
+  if (!template) return;
+  const ticket = ticketId != null ? await findTicket(deps.db, ticketId) : undefined;
+  const connectionId = ticket?.whatsappId ?? (await defaultWhatsappId(deps.db, userId).catch(() => undefined));
+  if (connectionId != null) await checkTemplatesAhead(deps, [{ connectionId, template, field: "template" }]);
+}
+
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
 export async function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   await assertContact(deps.db, input.contactId);
   if (input.ticketId != null) await assertTicketOf(deps.db, input.ticketId, input.contactId);
+  await checkTemplate(deps, input.template, input.ticketId, actor.id);
   const row = await atomically(deps.db, async (tx) => {
     const created = await one(
       tx
@@ -171,6 +187,7 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
   if (input.contactId !== undefined) await assertContact(deps.db, input.contactId);
+  await checkTemplate(deps, input.template, current.ticketId, current.userId);
   const row = await atomically(deps.db, async (tx) => {
     const updated = await one(
       tx
