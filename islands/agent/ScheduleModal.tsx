@@ -132,7 +132,7 @@ export function ScheduleModal({
             whatsappId={templateConnection}
             initial={value?.template}
             optional
-            label={t("chat.template.pick")}
+            label={t("chat.template.pickApproved")}
             onChange={setTemplate}
           />
         </fieldset>

@@ -105,7 +105,7 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
               key={whatsappId}
               whatsappId={Number(whatsappId)}
               optional
-              label={t("chat.template.pick")}
+              label={t("chat.template.pickApproved")}
               onChange={setCloudTemplate}
             />
           </fieldset>

@@ -92,7 +92,7 @@ test("an admin adds a Cloud API connection in the modal: it connects, editing it
   await input.fill("See you tomorrow");
   await page.getByRole("button", { name: "Send later" }).first().click();
   const schedule = page.getByRole("dialog", { name: "New schedule" });
-  await schedule.getByLabel("Template", { exact: true }).selectOption("order_update|pt_BR");
+  await schedule.getByLabel("Approved template").selectOption("order_update|pt_BR");
   await schedule.getByLabel("Value 1").fill("Carla");
   await schedule.getByLabel("Value 2").fill("#43");
   await schedule.getByRole("button", { name: "Save" }).click();
