@@ -3,7 +3,7 @@ import { refreshPreview } from "./preview";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
-import type { MenuChoices, OutgoingMedia, SendOptions, CheckedTemplate } from "../../channels/types";
+import type { CheckedTemplate, MenuChoices, OutgoingMedia, SendOptions } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
