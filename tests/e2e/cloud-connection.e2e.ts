@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { cloudAccounts, connections, schedules, tickets } from "../../src/db/tables";
+import { cloudAccounts, connections, massMessages, schedules, tickets } from "../../src/db/tables";
 import { waitFor } from "../wait-for";
 import { FakeGraph, notification, sign } from "../channels/fake-graph";
 import { addUser, bootE2E, logIn, openPage } from "./boot";
@@ -21,7 +21,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, a reply past the 24 h window offers a template, and a schedule from the chat takes one", async () => {
+test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, a reply past the 24 h window offers a template, and a schedule and a campaign take one", async () => {
   const { page, errors } = await openPage(env.browser);
   await logIn(page, env.base, ADMIN);
   await page.click('#drawer a[href="/connections"]');
@@ -103,5 +103,21 @@ test("an admin adds a Cloud API connection in the modal: it connects, editing it
     language: "pt_BR",
     parameters: ["Carla", "#43"],
   });
+
+  // A campaign on the cloud connection (the bulk screens leave the default one out) takes one too, filled per line.
+  await env.deps.db.update(connections).set({ isDefault: false }).where(eq(connections.id, row.id));
+  await env.deps.db.insert(connections).values({ name: "Phone", provider: "sandbox", isDefault: true });
+  await page.goto(`${env.base}/BulkMessage`);
+  await page.waitForSelector('[data-island="BulkMessage"][data-hydrated="true"]');
+  await page.getByLabel("Connection", { exact: true }).selectOption(String(row.id));
+  await page.getByLabel("Approved template").selectOption("order_update|pt_BR");
+  await page.getByLabel("Value 1").fill("{name}");
+  await page.getByLabel("Value 2").fill("#{order}");
+  await page.getByLabel("Template", { exact: true }).fill("Hi {name}");
+  await page.getByLabel("Data").fill("phone,name,order\n11999990001,Ana,7");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await page.waitForSelector("text=1 messages saved to the database");
+  const record = await first(env.deps.db.select().from(massMessages));
+  expect(JSON.parse(record!.template!)).toEqual({ name: "order_update", language: "pt_BR", parameters: ["Ana", "#7"] });
   expect(errors).toEqual([]);
 });
