@@ -65,10 +65,13 @@ export function TemplateFields({
         ...(urlButtons.length ? { buttons: buttonValues } : {}),
       }
     : null;
-  const reported = JSON.stringify([message, complete]);
+  const reported = templates ? JSON.stringify([message, complete]) : null;
 
+  // Nothing is reported before the list is loaded: a value given as `initial` stands until then.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reported stands for message and complete
-  useEffect(() => onChange({ template: message, complete: complete && (optional || !!message) }), [reported]);
+  useEffect(() => {
+    if (reported !== null) onChange({ template: message, complete: complete && (optional || !!message) });
+  }, [reported]);
 
   if (templates?.length === 0) return <p>{t("chat.template.none")}</p>;
   if (!templates) return null;
