@@ -88,6 +88,34 @@ test("an admin adds a Cloud API connection in the modal: it connects, editing it
     { name: "order_update", language: { code: "pt_BR" } },
   ]);
 
+  // A template with an image header and a URL button asks for both.
+  graph.templates.push({
+    name: "shipped",
+    language: "en_US",
+    status: "APPROVED",
+    components: [
+      { type: "HEADER", format: "IMAGE" },
+      { type: "BODY", text: "Order {{1}} is on its way." },
+      { type: "BUTTONS", buttons: [{ type: "URL", text: "Track", url: "https://track.example.com/{{1}}" }] },
+    ],
+  });
+  await input.fill("Shipped?");
+  await input.press("Enter");
+  await dialog.getByLabel("Template", { exact: true }).selectOption("shipped|en_US");
+  await dialog.getByLabel("Header image link").fill("https://cdn.example.com/box.jpg");
+  await dialog.getByLabel("Value 1").fill("#42");
+  await dialog.getByLabel("End of the “Track” button's link (https://track.example.com/{{1}})").fill("42");
+  await dialog.getByRole("button", { name: "Send template" }).click();
+  await waitFor(() => graph.sends.filter((s) => s.body.type === "template").length === 2);
+  expect(graph.sends.at(-1)!.body.template).toMatchObject({
+    name: "shipped",
+    components: [
+      { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.example.com/box.jpg" } }] },
+      { type: "body", parameters: [{ type: "text", text: "#42" }] },
+      { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "42" }] },
+    ],
+  });
+
   // A message scheduled from the chat takes a template for when the window is still closed.
   await input.fill("See you tomorrow");
   await page.getByRole("button", { name: "Send later" }).first().click();
