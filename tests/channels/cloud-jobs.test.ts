@@ -28,6 +28,20 @@ async function customerWhoWrote(hoursAgo: number) {
   return { ...s, ticket: await customerTicket(s.ctx) };
 }
 
+/** A schedule for the customer's chat, due in a minute, saying "Your order left" unless `fields` say otherwise. */
+function scheduleFor(s: Awaited<ReturnType<typeof customerWhoWrote>>, fields: object) {
+  return call(s.ctx.app, "POST", "/api/schedules", {
+    token: s.admin.token,
+    body: {
+      body: "Your order left",
+      contactId: s.ticket.contactId,
+      ticketId: s.ticket.id,
+      sendAt: new Date(s.ctx.clock.now() + 60_000).toISOString(),
+      ...fields,
+    },
+  });
+}
+
 async function runJobs(ctx: Awaited<ReturnType<typeof setup>>["ctx"], times: number, stepMs: number) {
   for (let i = 0; i < times; i++) {
     ctx.clock.advance(stepMs);
@@ -37,18 +51,9 @@ async function runJobs(ctx: Awaited<ReturnType<typeof setup>>["ctx"], times: num
 
 describe("schedules on a cloud connection", () => {
   test("past the 24 h window a schedule sends its template; one without a template fails with the window's code", async () => {
-    const { ctx, graph, admin, ticket, id } = await customerWhoWrote(30);
-    const schedule = (body: object) =>
-      call(ctx.app, "POST", "/api/schedules", {
-        token: admin.token,
-        body: {
-          body: "Your order left",
-          contactId: ticket.contactId,
-          ticketId: ticket.id,
-          sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
-          ...body,
-        },
-      });
+    const s = await customerWhoWrote(30);
+    const { ctx, graph, id } = s;
+    const schedule = (fields: object) => scheduleFor(s, fields);
     const withTemplate = await schedule({ template: ORDER_UPDATE });
     expect(withTemplate.status).toBe(200);
     expect(withTemplate.json.template).toEqual(ORDER_UPDATE);
@@ -66,32 +71,14 @@ describe("schedules on a cloud connection", () => {
   });
 
   test("a schedule's template must match an approved template of its connection", async () => {
-    const { ctx, admin, ticket } = await customerWhoWrote(30);
-    const res = await call(ctx.app, "POST", "/api/schedules", {
-      token: admin.token,
-      body: {
-        body: "Your order left",
-        contactId: ticket.contactId,
-        ticketId: ticket.id,
-        sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
-        template: { ...ORDER_UPDATE, header: "Hello" },
-      },
-    });
+    const res = await scheduleFor(await customerWhoWrote(30), { template: { ...ORDER_UPDATE, header: "Hello" } });
     expect([res.status, res.json.field, res.json.rule]).toEqual([400, "template.header", "invalid"]);
   });
 
   test("inside the window the schedule's text goes, not its template; the template can be changed or removed", async () => {
-    const { ctx, graph, admin, ticket, id } = await customerWhoWrote(1);
-    const created = await call(ctx.app, "POST", "/api/schedules", {
-      token: admin.token,
-      body: {
-        body: "See you soon",
-        contactId: ticket.contactId,
-        ticketId: ticket.id,
-        sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
-        template: ORDER_UPDATE,
-      },
-    });
+    const s = await customerWhoWrote(1);
+    const { ctx, graph, admin, id } = s;
+    const created = await scheduleFor(s, { body: "See you soon", template: ORDER_UPDATE });
     const removed = await call(ctx.app, "PUT", `/api/schedules/${created.json.id}`, {
       token: admin.token,
       body: { template: null },
@@ -110,17 +97,9 @@ describe("schedules on a cloud connection", () => {
 });
 
 test("a schedule's template survives a restart and goes out once", async () => {
-  const { ctx, admin, ticket, graph, restarted } = await customerWhoWrote(30);
-  const created = await call(ctx.app, "POST", "/api/schedules", {
-    token: admin.token,
-    body: {
-      body: "Your order left",
-      contactId: ticket.contactId,
-      ticketId: ticket.id,
-      sendAt: new Date(ctx.clock.now() + 60_000).toISOString(),
-      template: ORDER_UPDATE,
-    },
-  });
+  const s = await customerWhoWrote(30);
+  const { ticket, graph, restarted } = s;
+  const created = await scheduleFor(s, { template: ORDER_UPDATE });
   const next = await restarted();
   await runJobs(next, 3, 60_000);
   await next.deps.outbox.idle(ticket.whatsappId!);
