@@ -157,7 +157,12 @@ function Chat({ ticketId, userId, initial }: Props) {
       {dialog === "schedule" && ticket?.contact && (
         <ScheduleModal
           value={null}
-          prefill={{ contact: { id: ticket.contact.id, name }, body: composer.text, ticketId: ticket.id }}
+          prefill={{
+            contact: { id: ticket.contact.id, name },
+            body: composer.text,
+            ticketId: ticket.id,
+            whatsappId: ticket.whatsappId,
+          }}
           onClose={close}
           onSaved={() => composer.setText("")}
         />

@@ -32,4 +32,21 @@ describe("bulk data", () => {
       { phone: "5511999990002", message: "Oi Bia, {unknown}" },
     ]);
   });
+
+  test("a Cloud API template's values are filled from the same columns, per line", () => {
+    const template = {
+      name: "offer",
+      language: "pt_BR",
+      parameters: ["{name}"],
+      header: "{name}",
+      buttons: ["{code}"],
+    };
+    expect(buildBulk("Oi {name}", "phone,name,code\n11999990001,Ana,A1", template)).toEqual([
+      {
+        phone: "5511999990001",
+        message: "Oi Ana",
+        template: { name: "offer", language: "pt_BR", parameters: ["Ana"], header: "Ana", buttons: ["A1"] },
+      },
+    ]);
+  });
 });

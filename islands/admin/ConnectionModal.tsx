@@ -159,8 +159,11 @@ export function ConnectionModal({
           />
         )}
       </fieldset>
-      <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
-      <fieldset className="admin-checks">
+      {/* The Cloud API has no calls for the dialer and sends no chat history: neither is offered for it. */}
+      {form.provider !== "cloud" && (
+        <Input label={t("admin.connections.wavoip")} value={form.wavoip} onChange={set("wavoip")} maxLength={500} />
+      )}
+      <fieldset className="admin-checks" hidden={form.provider === "cloud"}>
         <legend>{t("admin.connections.history")}</legend>
         <Checkbox
           label={t("admin.connections.importHistory")}

@@ -1,5 +1,5 @@
 import { CopyField } from "../lib/copy-field";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import type { OffsiteStatusDto } from "../../src/shared/contracts";
 import { SETTING_DEFINITIONS } from "../../src/shared/settings";
 import { api, callApi } from "../lib/api";
@@ -86,13 +86,15 @@ export default function Settings({ initial }: { initial?: SettingsData | null })
       {values ? (
         <div className="admin-card admin-settings">
           {SELECTS.map((key) => (
-            <Select
-              key={key}
-              label={t(`admin.settings.${key}`)}
-              value={values[key] ?? ""}
-              onChange={(v) => change(key, v)}
-              options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))}
-            />
+            <Fragment key={key}>
+              <Select
+                label={t(`admin.settings.${key}`)}
+                value={values[key] ?? ""}
+                onChange={(v) => change(key, v)}
+                options={SETTING_DEFINITIONS[key].allowed.map((v) => ({ value: v, label: label(key, v) }))}
+              />
+              {key === "chatBotType" && <p className="field-note">{t("admin.settings.chatBotTypeNote")}</p>}
+            </Fragment>
           ))}
           <TokenField token={values.userApiToken ?? ""} />
           <button type="button" className="button" onClick={() => setConfirming(true)}>

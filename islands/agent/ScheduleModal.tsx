@@ -9,6 +9,7 @@ import { useFieldChecks } from "../lib/field-checks";
 import { DATE_TIME, parseDateTime } from "../lib/format";
 import { useT } from "../lib/i18n-context";
 import { Modal } from "../lib/modal";
+import { type TemplateChoice, TemplateFields, useTemplateConnection } from "../lib/template-fields";
 import { toast } from "../lib/toast";
 import { ContactPicker } from "./ContactPicker";
 
@@ -19,6 +20,8 @@ export interface SchedulePrefill {
   contact: { id: number; name: string };
   body: string;
   ticketId: number;
+  /** The chat's connection: a Cloud API one offers its templates for a customer outside the 24-hour window. */
+  whatsappId?: number | null;
 }
 
 /** The add/edit schedule modal; a sent schedule is shown but cannot be saved again. */
@@ -49,10 +52,13 @@ export function ScheduleModal({
   const sendAtError =
     checks.error("sendAt", fieldError) ?? (sendAt.trim() && !sendAtDate && shownFormat ? t("dateTime.format") : null);
   const sent = !!value?.sentAt;
+  const templateConnection = useTemplateConnection(prefill?.whatsappId);
+  const [template, setTemplate] = useState<TemplateChoice>({ template: value?.template ?? null, complete: true });
 
   function save() {
     setShownFormat(true);
     if (!checks.checkAll() || !sendAtDate) return;
+    if (!template.complete) return toast("error", t("bulk.send.fillAll"));
     return run(async () => {
       // The typed date is the browser's wall clock: send it as an absolute instant.
       const sameChat = !value && prefill && contact?.id === prefill.contact.id;
@@ -60,6 +66,7 @@ export function ScheduleModal({
         contactId: contact!.id,
         body,
         sendAt: sendAtDate.toISOString(),
+        ...(templateConnection ? { template: template.template } : {}),
         ...(sameChat ? { ticketId: prefill.ticketId } : {}),
       };
       const saved = value
@@ -117,6 +124,19 @@ export function ScheduleModal({
           setShownFormat(true);
         }}
       />
+      {templateConnection && !sent && (
+        <fieldset className="field">
+          <legend>{t("chat.template.outsideWindow")}</legend>
+          <p className="field-note">{t("chat.template.outsideWindowNote")}</p>
+          <TemplateFields
+            whatsappId={templateConnection}
+            initial={value?.template}
+            optional
+            label={t("chat.template.pickApproved")}
+            onChange={setTemplate}
+          />
+        </fieldset>
+      )}
     </Modal>
   );
 }

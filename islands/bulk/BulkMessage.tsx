@@ -7,6 +7,7 @@ import { errorText } from "../lib/errors";
 import { Input } from "../lib/form";
 import { useT } from "../lib/i18n-context";
 import { useLive } from "../lib/live";
+import { type TemplateChoice, TemplateFields } from "../lib/template-fields";
 import { toast } from "../lib/toast";
 
 const FAILED = new Set([
@@ -28,6 +29,9 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
   const [busy, setBusy] = useState(false);
   const [campaign, setCampaign] = useState<{ statuses: Record<number, string>; gapSeconds: number } | null>(null);
   const [errors, setErrors] = useState<{ template?: string; data?: string }>({});
+  const [cloudTemplate, setCloudTemplate] = useState<TemplateChoice>({ template: null, complete: true });
+  const cloud = connections?.find((c) => String(c.id) === whatsappId)?.provider === "cloud";
+  const chosenTemplate = cloud ? cloudTemplate.template : null;
 
   useLive(["massMessage"], (p) => {
     if (p.action === "delete") return;
@@ -52,8 +56,11 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
 
   async function send() {
     if (!whatsappId) return toast("error", t("bulk.send.pickConnection"));
-    if (!validate()) return toast("error", t("bulk.send.fillAll"));
-    const items: BulkRecipient[] = buildBulk(template, data).map((i) => ({ ...i, whatsappId: Number(whatsappId) }));
+    if (!validate() || (cloud && !cloudTemplate.complete)) return toast("error", t("bulk.send.fillAll"));
+    const items: BulkRecipient[] = buildBulk(template, data, chosenTemplate).map((i) => ({
+      ...i,
+      whatsappId: Number(whatsappId),
+    }));
     if (!items.length) return toast("error", t("bulk.send.fillAll"));
     setBusy(true);
     try {
@@ -90,12 +97,29 @@ export default function BulkMessage({ connections }: { connections?: ConnectionO
           maxLength={2_000_000}
           error={errors.data}
         />
+        {cloud && (
+          <fieldset className="field">
+            <legend>{t("chat.template.outsideWindow")}</legend>
+            <p className="field-note">{t("chat.template.outsideWindowNote")}</p>
+            <TemplateFields
+              key={whatsappId}
+              whatsappId={Number(whatsappId)}
+              optional
+              label={t("chat.template.pickApproved")}
+              onChange={setCloudTemplate}
+            />
+          </fieldset>
+        )}
         <label className="field">
           <span>{t("bulk.send.file")}</span>
           <input type="file" accept=".csv,text/csv" onChange={(e) => void readFile(e.target.files?.[0])} />
         </label>
         <div className="admin-toolbar">
-          <button type="button" className="button" onClick={() => validate() && setPreview(buildBulk(template, data))}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => validate() && setPreview(buildBulk(template, data, chosenTemplate))}
+          >
             {t("bulk.send.preview")}
           </button>
           <button type="button" className="button primary" disabled={busy} onClick={() => void send()}>

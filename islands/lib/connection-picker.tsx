@@ -6,7 +6,7 @@ import { Select } from "./form";
 import { useT } from "./i18n-context";
 import { toast } from "./toast";
 
-export type ConnectionOption = Pick<Connection, "id" | "name" | "number" | "isDefault">;
+export type ConnectionOption = Pick<Connection, "id" | "name" | "number" | "isDefault" | "provider">;
 
 /** The connections a picker offers: `initial` when the page route loaded them, else loaded once (null until then). */
 function useConnections(initial: ConnectionOption[] | null | undefined): ConnectionOption[] | null {

@@ -23,7 +23,7 @@ import type {
   SendOptions,
   StatusInfo,
   ReadRef,
-  TemplateMessage,
+  CheckedTemplate,
 } from "./types";
 
 export interface ManagerDeps {
@@ -312,7 +312,7 @@ export class ConnectionManager implements Channels {
     );
   }
 
-  sendTemplate(connectionId: number, to: string, isGroup: boolean, template: TemplateMessage, options: SendOptions) {
+  sendTemplate(connectionId: number, to: string, isGroup: boolean, template: CheckedTemplate, options: SendOptions) {
     return this.call(connectionId, "ERR_SENDING_WAPP_MSG", async (d) => {
       if (!d.sendTemplate) throw new Error(`${d.kind} connections send no templates`);
       await d.sendTemplate(connectionId, to, isGroup, template, options);

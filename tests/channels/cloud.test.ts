@@ -1,119 +1,29 @@
 // @engine each
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
+import { connections, contacts, inboundJournal, massMessages, messageReactions, messages } from "../../src/db/tables";
+import { BASE, call, loginAs } from "../helpers";
 import {
-  connections,
-  contacts,
-  inboundJournal,
-  massMessages,
-  messageReactions,
-  messages,
-  tickets,
-} from "../../src/db/tables";
-import { BASE, call, loginAs, makeTestApp, type TestContext } from "../helpers";
-import { FakeGraph, notification, postWebhook } from "./fake-graph";
+  APP_SECRET,
+  CUSTOMER,
+  cleanUpCloudApps,
+  deliver,
+  lastWid,
+  messagesSent,
+  nowSeconds,
+  ORDER_UPDATE_SENT,
+  PNG,
+  setup,
+  statuses,
+  stored,
+  withTicket,
+} from "./cloud-app";
+import { notification, postWebhook } from "./fake-graph";
 
-const APP_SECRET = "meta-app-secret";
-const CUSTOMER = "5511988887777";
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
-
-const fakes: FakeGraph[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const fake of fakes.splice(0)) fake.stop();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** An app pointed at a fake Graph API, with an admin who created a cloud connection (CONNECTED unless the token is wrong). */
-async function setup(opts: { accessToken?: string; maxMediaMb?: number } = {}) {
-  const graph = new FakeGraph();
-  fakes.push(graph);
-  const dir = mkdtempSync(join(tmpdir(), "zapdesk-cloud-"));
-  dirs.push(dir);
-  const ctx = await makeTestApp({
-    cloudApiUrl: graph.url,
-    mediaDir: join(dir, "media"),
-    ...(opts.maxMediaMb ? { maxMediaMb: opts.maxMediaMb } : {}),
-  });
-  const admin = await loginAs(ctx, { profile: "admin" });
-  const created = await call(ctx.app, "POST", "/api/whatsapp", {
-    token: admin.token,
-    body: {
-      name: "Official",
-      provider: "cloud",
-      phoneNumberId: graph.phoneNumberId,
-      businessAccountId: "2002",
-      accessToken: opts.accessToken ?? graph.token,
-      appSecret: APP_SECRET,
-    },
-  });
-  expect(created.status).toBe(200);
-  const id = created.json.id as number;
-  await ctx.channels.start(id);
-  return { ctx, graph, admin, id, verifyToken: created.json.verifyToken as string };
-}
-
-let seq = 0;
-const wamid = () => `wamid.in${++seq}`;
-const nowSeconds = (ctx: TestContext) => String(Math.floor(ctx.clock.now() / 1000));
-
-/** A customer's messages delivered as one signed notification, handled before it returns. */
-async function deliver(ctx: TestContext, graph: FakeGraph, id: number, ...items: object[]) {
-  const res = await postWebhook(
-    ctx.app,
-    id,
-    notification(graph.phoneNumberId, {
-      contacts: [{ wa_id: CUSTOMER, profile: { name: "Carla" } }],
-      messages: items.map((item) => ({ from: CUSTOMER, id: wamid(), timestamp: nowSeconds(ctx), ...item })),
-    }),
-    { appSecret: APP_SECRET },
-  );
-  expect(res.status).toBe(200);
-  await ctx.deps.cloud.settled(id);
-}
-
-async function statuses(ctx: TestContext, graph: FakeGraph, id: number, ...items: object[]) {
-  const body = notification(graph.phoneNumberId, {
-    statuses: items.map((s) => ({ recipient_id: CUSTOMER, timestamp: nowSeconds(ctx), ...s })),
-  });
-  expect((await postWebhook(ctx.app, id, body, { appSecret: APP_SECRET })).status).toBe(200);
-  await ctx.deps.cloud.settled(id);
-}
-
-const stored = (ctx: TestContext, id: number, wid: string) =>
-  first(
-    ctx.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.whatsappId, id), eq(messages.wid, wid))),
-  );
-const lastWid = () => `wamid.in${seq}`;
-/** The messages the fake was asked to send (read marks left out). */
-const messagesSent = (graph: FakeGraph) => graph.sends.filter((s) => s.body.status !== "read");
-
-async function customerTicket(ctx: TestContext) {
-  const contact = await first(ctx.db.select().from(contacts).where(eq(contacts.number, CUSTOMER)));
-  return (await first(ctx.db.select().from(tickets).where(eq(tickets.contactId, contact!.id))))!;
-}
-
-async function withTicket() {
-  const s = await setup();
-  await deliver(s.ctx, s.graph, s.id, { type: "text", text: { body: "Hi" } });
-  const agent = await loginAs(s.ctx);
-  const pending = await customerTicket(s.ctx);
-  const [ticket] = await s.ctx.db
-    .update(tickets)
-    .set({ status: "open", userId: agent.user.id })
-    .where(eq(tickets.id, pending.id))
-    .returning();
-  return { ...s, agent, ticket: ticket!, inbound: lastWid() };
-}
+cleanUpCloudApps();
 
 describe("connecting", () => {
   test("a token the Graph API accepts makes the connection CONNECTED with its number, and no QR", async () => {
@@ -477,20 +387,7 @@ describe("templates", () => {
         messaging_product: "whatsapp",
         recipient_type: "individual",
         to: CUSTOMER,
-        type: "template",
-        template: {
-          name: "order_update",
-          language: { code: "pt_BR" },
-          components: [
-            {
-              type: "body",
-              parameters: [
-                { type: "text", text: "Carla" },
-                { type: "text", text: "#42" },
-              ],
-            },
-          ],
-        },
+        ...ORDER_UPDATE_SENT,
       },
     ]);
     const row = await first(ctx.db.select().from(messages).where(eq(messages.wid, res.json.messages[0].wid)));

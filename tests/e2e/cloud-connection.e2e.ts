@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { first } from "../../src/db/client";
-import { cloudAccounts, connections, tickets } from "../../src/db/tables";
+import { cloudAccounts, connections, massMessages, schedules, tickets } from "../../src/db/tables";
 import { waitFor } from "../wait-for";
 import { FakeGraph, notification, sign } from "../channels/fake-graph";
 import { addUser, bootE2E, logIn, openPage } from "./boot";
@@ -21,7 +21,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, and a reply past the 24 h window offers a template", async () => {
+test("an admin adds a Cloud API connection in the modal: it connects, editing it shows the webhook URL and verify token to copy, a reply past the 24 h window offers a template, and a schedule and a campaign take one", async () => {
   const { page, errors } = await openPage(env.browser);
   await logIn(page, env.base, ADMIN);
   await page.click('#drawer a[href="/connections"]');
@@ -87,5 +87,65 @@ test("an admin adds a Cloud API connection in the modal: it connects, editing it
   expect(graph.sends.filter((s) => s.body.type).map((s) => s.body.template)).toMatchObject([
     { name: "order_update", language: { code: "pt_BR" } },
   ]);
+
+  // A template with an image header and a URL button asks for both.
+  graph.templates.push({
+    name: "shipped",
+    language: "en_US",
+    status: "APPROVED",
+    components: [
+      { type: "HEADER", format: "IMAGE" },
+      { type: "BODY", text: "Order {{1}} is on its way." },
+      { type: "BUTTONS", buttons: [{ type: "URL", text: "Track", url: "https://track.example.com/{{1}}" }] },
+    ],
+  });
+  await input.fill("Shipped?");
+  await input.press("Enter");
+  await dialog.getByLabel("Template", { exact: true }).selectOption("shipped|en_US");
+  await dialog.getByLabel("Header image link").fill("https://cdn.example.com/box.jpg");
+  await dialog.getByLabel("Value 1").fill("#42");
+  await dialog.getByLabel("End of the “Track” button's link (https://track.example.com/{{1}})").fill("42");
+  await dialog.getByRole("button", { name: "Send template" }).click();
+  await waitFor(() => graph.sends.filter((s) => s.body.type === "template").length === 2);
+  expect(graph.sends.at(-1)!.body.template).toMatchObject({
+    name: "shipped",
+    components: [
+      { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.example.com/box.jpg" } }] },
+      { type: "body", parameters: [{ type: "text", text: "#42" }] },
+      { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "42" }] },
+    ],
+  });
+
+  // A message scheduled from the chat takes a template for when the window is still closed.
+  await input.fill("See you tomorrow");
+  await page.getByRole("button", { name: "Send later" }).first().click();
+  const schedule = page.getByRole("dialog", { name: "New schedule" });
+  await schedule.getByLabel("Approved template").selectOption("order_update|pt_BR");
+  await schedule.getByLabel("Value 1").fill("Carla");
+  await schedule.getByLabel("Value 2").fill("#43");
+  await schedule.getByRole("button", { name: "Save" }).click();
+  await page.waitForSelector("text=Schedule saved.");
+  const saved = await waitFor(() => first(env.deps.db.select().from(schedules)));
+  expect(JSON.parse(saved.template!)).toEqual({
+    name: "order_update",
+    language: "pt_BR",
+    parameters: ["Carla", "#43"],
+  });
+
+  // A campaign on the cloud connection (the bulk screens leave the default one out) takes one too, filled per line.
+  await env.deps.db.update(connections).set({ isDefault: false }).where(eq(connections.id, row.id));
+  await env.deps.db.insert(connections).values({ name: "Phone", provider: "sandbox", isDefault: true });
+  await page.goto(`${env.base}/BulkMessage`);
+  await page.waitForSelector('[data-island="BulkMessage"][data-hydrated="true"]');
+  await page.getByLabel("Connection", { exact: true }).selectOption(String(row.id));
+  await page.getByLabel("Approved template").selectOption("order_update|pt_BR");
+  await page.getByLabel("Value 1").fill("{name}");
+  await page.getByLabel("Value 2").fill("#{order}");
+  await page.getByLabel("Template", { exact: true }).fill("Hi {name}");
+  await page.getByLabel("Data").fill("phone,name,order\n11999990001,Ana,7");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await page.waitForSelector("text=1 messages saved to the database");
+  const record = await first(env.deps.db.select().from(massMessages));
+  expect(JSON.parse(record!.template!)).toEqual({ name: "order_update", language: "pt_BR", parameters: ["Ana", "#7"] });
   expect(errors).toEqual([]);
 });

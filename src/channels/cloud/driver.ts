@@ -15,10 +15,11 @@ import type {
   ReactionTarget,
   ReadRef,
   SendOptions,
-  TemplateMessage,
+  CheckedTemplate,
 } from "../types";
 import type { CloudWebhooks, WebhookVerdict } from "./webhooks";
 import { readMessage } from "./content";
+import { interactivePayload } from "./interactive";
 import { cloudMediaType, downloadCloudMedia, fileNameOf, mimeOf } from "./media";
 import { GraphClient, GraphError, reasonOf, recipient } from "./graph";
 import { type CloudEvent, type CloudMediaRef, chatOf, eventsOf, sameSecret, validSignature } from "./payload";
@@ -157,9 +158,9 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
 
   async sendText(connectionId: number, to: string, isGroup: boolean, body: string, options: SendOptions) {
     const context = options.quoted ? await this.contextOf(connectionId, options.quoted.id) : undefined;
+    const interactive = options.menu ? interactivePayload(options.menu) : undefined;
     await this.send(connectionId, options.messageId, recipient(to, isGroup), {
-      type: "text",
-      text: { body, preview_url: false },
+      ...(interactive ? { type: "interactive", interactive } : { type: "text", text: { body, preview_url: false } }),
       ...(context ? { context } : {}),
     });
   }
@@ -234,7 +235,7 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
     connectionId: number,
     to: string,
     isGroup: boolean,
-    template: TemplateMessage,
+    template: CheckedTemplate,
     options: SendOptions,
   ) {
     await this.send(connectionId, options.messageId, recipient(to, isGroup), {

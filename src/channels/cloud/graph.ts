@@ -29,7 +29,12 @@ export interface GraphTemplate {
   language: string;
   status?: string;
   category?: string;
-  components?: { type: string; text?: string }[];
+  components?: {
+    type: string;
+    format?: string;
+    text?: string;
+    buttons?: { type?: string; text?: string; url?: string }[];
+  }[];
 }
 
 /** The media object the Cloud API describes at `/{media-id}`. */

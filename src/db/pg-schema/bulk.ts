@@ -12,6 +12,8 @@ export const massMessages = pgTable(
     phone: text("phone").notNull(),
     message: text("message").notNull(),
     status: text("status").notNull().default("pending"),
+    /** A template (TemplateMessage as JSON) sent instead of the message when the Cloud API's 24-hour window is closed. */
+    template: text("template"),
     /** The network id chosen for this record's message before it is stored: decides, after a crash, whether it was. */
     wid: text("wid"),
     /** Epoch ms when the record was sent: the 24 h limit counts these. */

@@ -87,6 +87,8 @@ export const schedules = pgTable(
       .default("PENDENTE"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** A template (TemplateMessage as JSON) sent instead of the body when the Cloud API's 24-hour window is closed. */
+    template: text("template"),
     /** The message this schedule stored in its ticket, so a repeated run never stores a second one. */
     messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
     createdAt: createdAt(),

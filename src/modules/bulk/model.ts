@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
 import { listQuery } from "../../http/list-query";
+import { templateMessage } from "../../http/template-field";
 import type { BulkRecipient } from "../../shared/contracts/bulk";
 
 const id = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -8,6 +9,7 @@ const item = t.Object({
   message: t.String({ minLength: 1, maxLength: 30000, pattern: "\\S" }),
   phone: t.String({ minLength: 1, maxLength: 50 }),
   whatsappId: t.Integer({ minimum: 1 }),
+  template: t.Optional(templateMessage),
 });
 
 export namespace BulkModel {

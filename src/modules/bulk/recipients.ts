@@ -8,6 +8,7 @@ import { findConnection } from "../connections/lookup";
 import { contactIdByNumbers } from "../contacts/lookup";
 import { sendStateOf } from "../messages/records";
 import { storeMessage } from "../messages/store";
+import { checkedTemplate, storedTemplate, templateData } from "../messages/templates";
 import { outsideCustomerWindow } from "../messages/window";
 import { ticketForNumber } from "../tickets/ticket-for-number";
 import { isOptedOut } from "./opt-out";
@@ -142,16 +143,27 @@ async function storeChecked(
   if (!number) return void (await finish(deps, record.id, "number not exists"));
   if (number !== record.phone && (await isOptedOut(deps.db, connectionId, number)))
     return void (await finish(deps, record.id, "opted out"));
-  if (throttle.photo) {
+  // The Cloud API shows no profile photos: the filter would skip everyone there.
+  const cloud = (await deps.channels.providerOf(connectionId)) === "cloud";
+  if (throttle.photo && !cloud) {
     const picture = await deps.channels.profilePictureUrl(connectionId, number, false).catch(() => null);
     if (!picture) return void (await finish(deps, record.id, "no photo contact"));
   }
   if (throttle.contacts && (await contactIdByNumbers(deps.db, [number])) === undefined)
     return void (await finish(deps, record.id, "not a contact"));
-  // The Cloud API takes only templates for someone who has not written in 24 h.
-  const cloud = (await deps.channels.providerOf(connectionId)) === "cloud";
-  if (cloud && (await outsideCustomerWindow(deps, connectionId, await contactIdByNumbers(deps.db, [number]))))
-    return void (await finish(deps, record.id, "outside 24h window"));
+  // The Cloud API takes only templates for someone who has not written in 24 h: the record's, or none.
+  let template: Awaited<ReturnType<typeof checkedTemplate>> | undefined;
+  if (cloud && (await outsideCustomerWindow(deps, connectionId, await contactIdByNumbers(deps.db, [number])))) {
+    const chosen = storedTemplate(record.template);
+    if (!chosen) return void (await finish(deps, record.id, "outside 24h window"));
+    try {
+      template = await checkedTemplate(deps, connectionId, chosen);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED")
+        return (await release(deps, record.id), "wait");
+      throw error;
+    }
+  }
 
   const ticket = await ticketForNumber(deps, number, connectionId, "bulk");
   const { message } = await storeMessage(deps, {
@@ -159,7 +171,8 @@ async function storeChecked(
     wid: record.wid,
     ticketId: ticket.id,
     contactId: null,
-    body: record.message,
+    body: template?.text ?? record.message,
+    ...(template ? { dataJson: templateData(template.template) } : {}),
     fromMe: true,
     read: true,
     ack: 0,

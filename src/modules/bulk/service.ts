@@ -5,6 +5,7 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError, notFound } from "../../errors";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { allConnectionsExist, connectionSummaries } from "../connections/lookup";
+import { checkTemplatesAhead } from "../messages/templates";
 import { cancelRecipients, enqueueRecipients } from "./recipients";
 import type { BulkModel } from "./model";
 
@@ -20,9 +21,15 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
     ))
   )
     throw new AppError("ERR_NO_WAPP_FOUND", 400);
+  await checkTemplatesAhead(
+    deps,
+    items.flatMap((item, i) =>
+      item.template ? [{ connectionId: item.whatsappId, template: item.template, field: `${i}.template` }] : [],
+    ),
+  );
   const seen = new Set<string>();
   const unique = items.filter((item) => {
-    const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId]);
+    const key = JSON.stringify([item.message, item.phone.trim(), item.whatsappId, item.template ?? null]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -36,6 +43,7 @@ export async function storeBulk(deps: AppDeps, items: BulkModel.Item[]) {
               message: i.message,
               phone: i.phone.trim(),
               whatsappId: i.whatsappId,
+              template: i.template ? JSON.stringify(i.template) : null,
               status: "pending",
             })),
           )

@@ -22,6 +22,26 @@ const fields = {
   body: { type: "string", maxLength: 65536, description: "The text, or the first file's caption." },
   whatsappId: { type: "integer", description: "The connection to send on; the default connection when absent." },
   closeTicket: { type: "boolean", description: "Close the ticket once the message is sent (no farewell message)." },
+  template: {
+    type: "object",
+    description:
+      "WhatsApp Cloud API connections: an approved template sent instead of the text when the customer has not written in 24 hours (without it such a send fails with ERR_OUTSIDE_24H_WINDOW). In multipart requests, its JSON as text.",
+    required: ["name", "language", "parameters"],
+    properties: {
+      name: { type: "string", example: "order_update" },
+      language: { type: "string", example: "pt_BR" },
+      parameters: { type: "array", items: { type: "string" }, description: "The body placeholders' values, in order." },
+      header: {
+        type: "string",
+        description: "The header's value: its placeholder's text, or the link of its image, video or document.",
+      },
+      buttons: {
+        type: "array",
+        items: { type: "string" },
+        description: "The value of each URL button's placeholder, in the buttons' order.",
+      },
+    },
+  },
 };
 
 /** OpenAPI 3.1 description of the external API, served at GET /api/docs. */

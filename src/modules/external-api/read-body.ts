@@ -2,6 +2,7 @@ import type { Config } from "../../config";
 import { AppError } from "../../errors";
 import { bodyLimitFor } from "../../http/body-limits";
 import { parseJson, readCapped } from "../../http/body-reader";
+import type { TemplateMessage } from "../../shared/contracts/templates";
 import type { ApiMessage } from "./service";
 
 const MAX_FILES = 10;
@@ -21,6 +22,32 @@ function optionalFlag(value: unknown): boolean {
   throw invalid();
 }
 
+const text = (value: unknown, min: number, max: number) =>
+  typeof value === "string" && value.length >= min && value.length <= max;
+const texts = (value: unknown, maxItems: number) =>
+  Array.isArray(value) && value.length <= maxItems && value.every((v) => text(v, 1, 1024));
+
+/** The optional `template` (an object, or its JSON in a multipart field), shaped as POST /messages/:id/template's. */
+function optionalTemplate(value: unknown): TemplateMessage | undefined {
+  if (value == null || value === "") return undefined;
+  const parsed = typeof value === "string" ? parseJson(value) : value;
+  const { name, language, parameters, header, buttons } = (parsed ?? {}) as Record<string, unknown>;
+  const valid =
+    text(name, 1, 512) &&
+    text(language, 2, 15) &&
+    texts(parameters, 20) &&
+    (header === undefined || text(header, 1, 2048)) &&
+    (buttons === undefined || texts(buttons, 10));
+  if (!valid) throw invalid();
+  return {
+    name,
+    language,
+    parameters,
+    ...(header !== undefined ? { header } : {}),
+    ...(buttons !== undefined ? { buttons } : {}),
+  } as TemplateMessage;
+}
+
 function requiredNumber(value: unknown): string {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   if (typeof value !== "string" || value.length > MAX_NUMBER) throw new AppError("ERR_INVALID_NUMBER");
@@ -29,7 +56,7 @@ function requiredNumber(value: unknown): string {
 
 /**
  * Reads POST /api/messages/send within its body limit: JSON `{number, body, whatsappId?, quotedMsg?: {id},
- * closeTicket?}`, or multipart with the same fields as text and the files as `medias`. Read by hand rather than
+ * closeTicket?, template?}`, or multipart with the same fields as text and the files as `medias`. Read by hand rather than
  * through a body schema because Elysia buffers and parses the whole body first, and this stops at the limit.
  */
 export async function readApiMessage(request: Request, config: Config): Promise<ApiMessage> {
@@ -45,21 +72,22 @@ export async function readApiMessage(request: Request, config: Config): Promise<
     });
     const files = form.getAll("medias").filter((v): v is File => typeof v !== "string");
     if (files.length > MAX_FILES) throw invalid();
-    const text = (name: string) => {
+    const field = (name: string) => {
       const value = form.get(name);
       return typeof value === "string" ? value : undefined;
     };
     return {
-      number: requiredNumber(text("number")),
-      body: text("body"),
-      whatsappId: optionalId(text("whatsappId")),
-      closeTicket: optionalFlag(text("closeTicket")),
+      number: requiredNumber(field("number")),
+      body: field("body"),
+      whatsappId: optionalId(field("whatsappId")),
+      closeTicket: optionalFlag(field("closeTicket")),
+      template: optionalTemplate(field("template")),
       files,
     };
   }
   const json = parseJson(new TextDecoder().decode(bytes) || "{}");
   if (!json || typeof json !== "object" || Array.isArray(json)) throw invalid();
-  const { number, body, whatsappId, quotedMsg, closeTicket } = json as Record<string, unknown>;
+  const { number, body, whatsappId, quotedMsg, closeTicket, template } = json as Record<string, unknown>;
   if (body != null && typeof body !== "string") throw invalid();
   const quotedId = quotedMsg && typeof quotedMsg === "object" ? (quotedMsg as { id?: unknown }).id : undefined;
   return {
@@ -68,5 +96,6 @@ export async function readApiMessage(request: Request, config: Config): Promise<
     whatsappId: optionalId(whatsappId),
     quotedMsgId: optionalId(quotedId),
     closeTicket: optionalFlag(closeTicket),
+    template: optionalTemplate(template),
   };
 }

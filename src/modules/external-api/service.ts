@@ -3,7 +3,8 @@ import type { AppDeps } from "../../deps";
 import { AppError, FieldError } from "../../errors";
 import { ticketForNumber } from "../tickets/ticket-for-number";
 import { checkUpload, storeUpload } from "../media/service";
-import { sendTicketMedia, sendTicketText } from "../messages/send";
+import type { TemplateMessage } from "../../shared/contracts/templates";
+import { sendTicketMedia, sendTicketTextOrTemplate } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { connectionExists } from "../connections/lookup";
@@ -16,6 +17,8 @@ export interface ApiMessage {
   quotedMsgId?: number;
   closeTicket?: boolean;
   files?: File[];
+  /** Sent instead of the text to a customer outside the Cloud API's 24-hour window. */
+  template?: TemplateMessage;
 }
 
 export interface ApiSendResult {
@@ -82,7 +85,9 @@ export async function sendFromApi(deps: AppDeps, input: ApiMessage): Promise<Api
     }
   } else {
     sent.push(
-      await sendTicketText(deps, await getTicketRow(deps, ticket.id), body, { quotedMessageId: input.quotedMsgId }),
+      await sendTicketTextOrTemplate(deps, await getTicketRow(deps, ticket.id), body, input.template, {
+        quotedMessageId: input.quotedMsgId,
+      }),
     );
   }
   await markTicketRead(deps, await getTicketRow(deps, ticket.id));

@@ -10,8 +10,8 @@ import type { BotActions } from "./bot";
 /** The bot's actions through the messages and tickets services (auto texts; changes with no acting user). */
 export function botActions(deps: AppDeps): BotActions {
   return {
-    async send(ticket, body) {
-      await sendTicketText(deps, ticket, body, { auto: true });
+    async send(ticket, body, choices) {
+      await sendTicketText(deps, ticket, body, { auto: true, ...(choices ? { menu: choices } : {}) });
     },
     async change(ticket, { isBot, ...changes }) {
       if (Object.keys(changes).length) {

@@ -1,17 +1,19 @@
 import type { AppDeps } from "../../deps";
+import type { MenuChoices } from "../../channels/types";
 import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/tables";
 import { aiBotStep, answersWithAi } from "../ai/bot-step";
 import { queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
 import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
-import { invalidAnswerMenu, isBackKey, optionNumber, renderMenu } from "./menu";
+import { getSetting } from "../settings/service";
+import { type BotMessage, invalidAnswerMenu, isBackKey, type MenuStyle, menuMessage, optionNumber } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
 
 /** How the bot acts on a ticket: through the messages and tickets services (auto sends, bot-driven changes). */
 export interface BotActions {
-  /** Sends an automatic text (LRM + placeholders) into the ticket and stores it. */
-  send(ticket: TicketRow, body: string): Promise<void>;
+  /** Sends an automatic text (LRM + placeholders) into the ticket and stores it; a menu with its choices, if any. */
+  send(ticket: TicketRow, body: string, choices?: MenuChoices): Promise<void>;
   /**
    * Applies a bot-driven change (queue, user, status, isBot) with the tickets service's events; returns the row,
    * or nothing when the ticket is no longer as the bot saw it (an agent took it meanwhile): the bot then stops.
@@ -89,9 +91,24 @@ async function firstLevel(deps: AppDeps, queueId: number): Promise<ChatbotRow[]>
   return await firstLevelOptions(deps.db, [queueId]);
 }
 
+/**
+ * A menu of the connection, styled by the `chatBotType` setting where the network shows choices to tap (only the
+ * Cloud API does: the setting is not even read for the others).
+ */
+async function menuOf(
+  deps: AppDeps,
+  connection: ConnectionRow,
+  greeting: string,
+  options: readonly { name: string }[],
+  withBack: boolean,
+): Promise<BotMessage> {
+  const style = connection.provider === "cloud" ? ((await getSetting(deps.db, "chatBotType")) as MenuStyle) : "text";
+  return menuMessage(style, greeting, options, withBack, connection.language);
+}
+
 /** The connection greeting and the numbered queue list (no back line at this level). */
-function mainMenu(connection: ConnectionRow, list: QueueOption[]): string {
-  return renderMenu(connection.greetingMessage, list, false, connection.language);
+async function mainMenu(deps: AppDeps, connection: ConnectionRow, list: QueueOption[]): Promise<BotMessage> {
+  return await menuOf(deps, connection, connection.greetingMessage, list, false);
 }
 
 /** Sends a menu (or greeting) and remembers when, with no invalid answer counted against it yet. */
@@ -99,7 +116,7 @@ async function sendMenu(
   deps: AppDeps,
   actions: BotActions,
   ticket: TicketRow,
-  body: string,
+  menu: BotMessage,
   chatbotId?: number | null,
 ) {
   await saveDialog(deps.db, ticket.id, {
@@ -107,7 +124,7 @@ async function sendMenu(
     menuSentAt: new Date(deps.clock.now()),
     ...(chatbotId !== undefined ? { chatbotId } : {}),
   });
-  await actions.send(ticket, body);
+  await actions.send(ticket, menu.body, menu.choices);
 }
 
 /**
@@ -122,7 +139,7 @@ async function invalidAnswer(
   connection: ConnectionRow,
   ticket: TicketRow,
   dialog: Dialog | undefined,
-  menu: string,
+  menu: BotMessage,
 ) {
   // The first message of a conversation is no answer: it gets the menu.
   if (!dialog?.menuSentAt) return await sendMenu(deps, actions, ticket, menu);
@@ -133,7 +150,9 @@ async function invalidAnswer(
   if (invalid >= MAX_INVALID_ANSWERS) return await actions.stop(ticket, invalid);
   const repeat = now - sentAt >= MENU_REPEAT_MS;
   await saveDialog(deps.db, ticket.id, { invalidCount: invalid, ...(repeat ? { menuSentAt: new Date(now) } : {}) });
-  if (repeat) await actions.send(ticket, invalidAnswerMenu(menu, connection.language));
+  if (!repeat) return;
+  const again = invalidAnswerMenu(menu, connection.language);
+  await actions.send(ticket, again.body, again.choices);
 }
 
 async function queueMenu(
@@ -147,22 +166,23 @@ async function queueMenu(
   const list = await connectionQueues(deps, connection.id);
   if (list.length === 0) {
     if (!dialog?.menuSentAt && connection.greetingMessage.trim())
-      await sendMenu(deps, actions, ticket, connection.greetingMessage);
+      await sendMenu(deps, actions, ticket, { body: connection.greetingMessage });
     return;
   }
   const n = optionNumber(text);
   const chosen = list.length === 1 ? list[0] : n != null ? list[n - 1] : undefined;
-  if (!chosen) return await invalidAnswer(deps, actions, connection, ticket, dialog, mainMenu(connection, list));
+  if (!chosen)
+    return await invalidAnswer(deps, actions, connection, ticket, dialog, await mainMenu(deps, connection, list));
   const updated = await actions.change(ticket, { queueId: chosen.id, isBot: true });
   if (!updated) return;
   // The only queue, answered by the AI: it answers this first message itself.
   if (list.length === 1 && (await answersWithAi(deps, chosen.id)))
     return await aiBotStep(deps, actions, connection, updated, text);
   const options = await firstLevel(deps, chosen.id);
-  const body = options.length
-    ? renderMenu(chosen.greetingMessage, options, true, connection.language)
-    : chosen.greetingMessage.trim();
-  if (body) await sendMenu(deps, actions, updated, body, null);
+  const menu = options.length
+    ? await menuOf(deps, connection, chosen.greetingMessage, options, true)
+    : { body: chosen.greetingMessage.trim() };
+  if (menu.body) await sendMenu(deps, actions, updated, menu, null);
   else await saveDialog(deps.db, ticket.id, { chatbotId: null, invalidCount: 0 });
 }
 
@@ -182,7 +202,8 @@ async function chatbot(
   if (isBackKey(text)) {
     const updated = await actions.change(ticket, { queueId: null, isBot: true });
     if (!updated) return;
-    await sendMenu(deps, actions, updated, mainMenu(connection, await connectionQueues(deps, connection.id)), null);
+    const menu = await mainMenu(deps, connection, await connectionQueues(deps, connection.id));
+    await sendMenu(deps, actions, updated, menu, null);
     return;
   }
 
@@ -190,7 +211,7 @@ async function chatbot(
   const option = n != null ? options[n - 1] : undefined;
   if (!option) {
     const greeting = node ? node.greetingMessage : ((await findQueue(deps.db, queueId))?.greetingMessage ?? "");
-    const menu = renderMenu(greeting, options, true, connection.language);
+    const menu = await menuOf(deps, connection, greeting, options, true);
     return await invalidAnswer(deps, actions, connection, ticket, dialog, menu);
   }
 
@@ -209,7 +230,7 @@ async function chatbot(
       deps,
       actions,
       current,
-      renderMenu(option.greetingMessage, next, true, connection.language),
+      await menuOf(deps, connection, option.greetingMessage, next, true),
       option.id,
     );
   await clearDialog(deps.db, ticket.id);

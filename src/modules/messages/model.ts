@@ -1,6 +1,6 @@
-import type { TemplateMessage } from "../../channels/types";
 import { t } from "elysia";
 import { schemaOf } from "../../http/contract-schema";
+import { templateMessage } from "../../http/template-field";
 import type { ForwardRequest, MessagePageQuery, ReactRequest } from "../../shared/contracts/messages";
 
 export namespace MessageModel {
@@ -16,11 +16,5 @@ export namespace MessageModel {
   export const react = schemaOf<ReactRequest>()(t.Object({ emoji: t.String({ maxLength: 32 }) }));
   export const searchQuery = t.Object({ q: t.String({ maxLength: 200 }) });
   /** POST /messages/:ticketId/template: an approved template of the ticket's connection, its placeholders filled. */
-  export const template = schemaOf<TemplateMessage>()(
-    t.Object({
-      name: t.String({ minLength: 1, maxLength: 512 }),
-      language: t.String({ minLength: 2, maxLength: 15 }),
-      parameters: t.Array(t.String({ minLength: 1, maxLength: 1024 }), { maxItems: 20 }),
-    }),
-  );
+  export const template = templateMessage;
 }

@@ -3,7 +3,7 @@ import { refreshPreview } from "./preview";
 import { join } from "node:path";
 import { contactAddress } from "../../shared/address";
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
-import type { OutgoingMedia, SendOptions, TemplateMessage } from "../../channels/types";
+import type { CheckedTemplate, MenuChoices, OutgoingMedia, SendOptions } from "../../channels/types";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
@@ -120,7 +120,7 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
     const chat = ticket ? await contactChat(deps.db, ticket.contactId) : undefined;
     if (!chat) throw new AppError("ERR_NO_CONTACT_FOUND");
     const to = contactAddress(chat);
-    const template = templateOf(row);
+    const { template, menu } = sentAs(row);
     if (template) await deps.channels.sendTemplate(connectionId, to, chat.isGroup, template, { messageId: row.wid });
     else if (row.mediaUrl)
       await deps.channels.sendMedia(connectionId, to, chat.isGroup, outgoingMedia(deps, row), { messageId: row.wid });
@@ -128,6 +128,7 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
       await deps.channels.sendText(connectionId, to, chat.isGroup, row.body, {
         messageId: row.wid,
         quoted: await quotedOf(deps, row),
+        ...(menu ? { menu } : {}),
       });
   } catch (error) {
     if (
@@ -146,10 +147,10 @@ async function deliver(deps: AppDeps, row: MessageRow): Promise<"sent" | "failed
   return "sent";
 }
 
-/** The template a stored message was written from (see sendTicketTemplate), if any. */
-function templateOf(row: MessageRow): TemplateMessage | undefined {
-  if (!row.fromMe || !row.dataJson?.startsWith('{"template"')) return undefined;
-  return (JSON.parse(row.dataJson) as { template: TemplateMessage }).template;
+/** What an own message carries besides its text: the template it was written from, or its menu's choices. */
+function sentAs(row: MessageRow): { template?: CheckedTemplate; menu?: MenuChoices } {
+  if (!row.fromMe || !(row.dataJson?.startsWith('{"template"') || row.dataJson?.startsWith('{"menu"'))) return {};
+  return JSON.parse(row.dataJson) as { template?: CheckedTemplate; menu?: MenuChoices };
 }
 
 /** A stored media message as the driver sends it; a body that only repeats the file name is no caption. */

@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { messages, type MessageRow, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError } from "../../errors";
-import type { StoredMedia, TemplateMessage } from "../../channels/types";
+import type { CheckedTemplate, MenuChoices, StoredMedia, TemplateMessage } from "../../channels/types";
 import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
 import { findQueue } from "../queues/lookup";
@@ -14,8 +14,9 @@ import { defaultWhatsappId } from "../connections/default-connection";
 import type { AuthUser } from "../../shared/auth-user";
 import { LRM, renderPlaceholders } from "./placeholders";
 import { findMessage } from "./records";
-import { emitMessageUpdate, storeMessage } from "./store";
-import { assertCustomerWindow } from "./window";
+import { emitMessageUpdate, type StoreMessageInput, storeMessage } from "./store";
+import { checkedTemplate, templateData } from "./templates";
+import { assertCustomerWindow, outsideCustomerWindow } from "./window";
 
 export interface SendTextOptions {
   quotedMessageId?: number;
@@ -29,6 +30,8 @@ export interface SendTextOptions {
   agentId?: number;
   /** See StoreMessageInput.draftOf. */
   draftOf?: number;
+  /** A bot menu's choices, sent as such where the network shows them (the Cloud API); the body numbers them too. */
+  menu?: MenuChoices;
   /** Called once the row is stored, before it is handed to the network (to remember which message a job wrote). */
   onStored?: (message: MessageRow) => void;
 }
@@ -65,6 +68,36 @@ async function prepare(
 async function sendStored(deps: AppDeps, message: MessageRow): Promise<MessageRow> {
   await deps.outbox.flush(deps, message.whatsappId!, message.id);
   return (await findMessage(deps.db, message.id)) ?? message;
+}
+
+/**
+ * Stores an own message, queued, in the target's ticket under a fresh network id. With `onStored`, the message and
+ * what it records are committed together: another sender (the outbox of a connection) never sees the message
+ * queued before the caller could withdraw it.
+ */
+async function storeQueued(
+  deps: AppDeps,
+  target: Target,
+  fields: Omit<StoreMessageInput, "whatsappId" | "wid" | "ticketId" | "contactId" | "fromMe">,
+  onStored?: SendTextOptions["onStored"],
+): Promise<MessageRow> {
+  const wid = await deps.channels.newMessageId(target.whatsappId);
+  const store = async () => {
+    const { message } = await storeMessage(deps, {
+      whatsappId: target.whatsappId,
+      wid,
+      ticketId: target.ticket.id,
+      contactId: null,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      sendState: "queued",
+      ...fields,
+    });
+    await onStored?.(message);
+    return message;
+  };
+  return onStored ? await atomically(deps.db, store) : await store();
 }
 
 /** Renders an automatic message's text: LRM prefix plus placeholders with the ticket's contact, queue and user. */
@@ -115,30 +148,33 @@ export async function sendTicketText(
   const target = await prepare(deps, ticket, opts.userId);
   const text = opts.auto ? await renderAutoText(deps, target.ticket, body, target.contactName) : body;
   const quoted = await quoteOf(deps, target.ticket, opts);
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  // With `onStored`, the message and what it records are committed together: another sender (the outbox of a
-  // connection) never sees the message queued before the caller could withdraw it.
-  const store = async () => {
-    const { message } = await storeMessage(deps, {
-      whatsappId: target.whatsappId,
-      wid,
-      ticketId: target.ticket.id,
-      contactId: null,
+  const menu = opts.menu && (await menuChoices(deps, target, opts.menu, !!opts.auto));
+  const message = await storeQueued(
+    deps,
+    target,
+    {
       body: text,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      sendState: "queued",
       // A quote carries the quoted text to the contact, so a private note is never quoted on the network.
       quotedWid: quoted && !quoted.isPrivate && quoted.whatsappId === target.whatsappId ? quoted.wid : null,
+      ...(menu ? { dataJson: JSON.stringify({ menu }) } : {}),
       agentId: opts.agentId,
       draftOf: opts.draftOf,
-    });
-    await opts.onStored?.(message);
-    return message;
-  };
-  const message = opts.onStored ? await atomically(deps.db, store) : await store();
+    },
+    opts.onStored,
+  );
   return sendStored(deps, message);
+}
+
+/** A menu's choices as the message keeps them, on a network that shows them: its text rendered like the body. */
+async function menuChoices(
+  deps: AppDeps,
+  target: Target,
+  menu: MenuChoices,
+  auto: boolean,
+): Promise<MenuChoices | undefined> {
+  if ((await deps.channels.providerOf(target.whatsappId)) !== "cloud") return undefined;
+  const text = auto ? await renderAutoText(deps, target.ticket, menu.text, target.contactName) : menu.text;
+  return { ...menu, text };
 }
 
 /**
@@ -148,26 +184,41 @@ export async function sendTicketText(
 export async function sendTicketTemplate(
   deps: AppDeps,
   ticket: TicketRow,
-  template: TemplateMessage,
+  template: CheckedTemplate,
   body: string,
-  opts: Pick<SendTextOptions, "userId" | "agentId"> = {},
+  opts: Pick<SendTextOptions, "userId" | "agentId" | "onStored"> = {},
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId, true);
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  const { message } = await storeMessage(deps, {
-    whatsappId: target.whatsappId,
-    wid,
-    ticketId: target.ticket.id,
-    contactId: null,
-    body,
-    fromMe: true,
-    read: true,
-    ack: 0,
-    sendState: "queued",
-    dataJson: JSON.stringify({ template }),
-    agentId: opts.agentId,
-  });
+  const message = await storeQueued(
+    deps,
+    target,
+    { body, dataJson: templateData(template), agentId: opts.agentId },
+    opts.onStored,
+  );
   return sendStored(deps, message);
+}
+
+/**
+ * Sends the text, or, when the ticket's connection takes only templates for this customer (the Cloud API past
+ * the 24-hour window) and a template is given, that template instead. Without one such a send is refused with
+ * ERR_OUTSIDE_24H_WINDOW, as any text.
+ */
+export async function sendTicketTextOrTemplate(
+  deps: AppDeps,
+  ticket: TicketRow,
+  body: string,
+  template: TemplateMessage | undefined,
+  opts: SendTextOptions = {},
+): Promise<MessageRow> {
+  if (
+    template &&
+    ticket.whatsappId != null &&
+    (await outsideCustomerWindow(deps, ticket.whatsappId, ticket.contactId))
+  ) {
+    const checked = await checkedTemplate(deps, ticket.whatsappId, template);
+    return await sendTicketTemplate(deps, ticket, checked.template, checked.text, opts);
+  }
+  return await sendTicketText(deps, ticket, body, opts);
 }
 
 const mediaKind = (mimetype: string) => {
@@ -215,25 +266,14 @@ async function storeMedia(
   opts: MediaOptions,
 ): Promise<MessageRow> {
   const target = await prepare(deps, ticket, opts.userId);
-  const wid = await deps.channels.newMessageId(target.whatsappId);
-  return (
-    await storeMessage(deps, {
-      whatsappId: target.whatsappId,
-      wid,
-      ticketId: target.ticket.id,
-      contactId: null,
-      body: caption || file.originalName,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      sendState: "queued",
-      mediaType: mediaKind(file.mimetype),
-      mediaUrl: file.fileName,
-      mediaMime: file.mimetype,
-      fileName: file.originalName,
-      agentId: opts.agentId,
-    })
-  ).message;
+  return await storeQueued(deps, target, {
+    body: caption || file.originalName,
+    mediaType: mediaKind(file.mimetype),
+    mediaUrl: file.fileName,
+    mediaMime: file.mimetype,
+    fileName: file.originalName,
+    agentId: opts.agentId,
+  });
 }
 
 /**

@@ -11,12 +11,12 @@ import { findTicket, ticketsOfContact } from "../tickets/records";
 import { loadTicketDto } from "../tickets/serialize";
 import { getTicketRow, markTicketRead } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
-import { renderTemplate } from "../../shared/templates";
 import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
 import { findMessage } from "./records";
 import { searchHistory } from "./search";
+import { checkedTemplate } from "./templates";
 import { resendMessage, sendTicketMedia, sendTicketTemplate, sendTicketText } from "./send";
 import { toMessageDtos } from "./dtos";
 import { markRevoked, type MessageDto } from "./store";
@@ -155,13 +155,8 @@ export async function sendTemplateFromPanel(
   const ticket = await getTicketRow(deps, ticketId);
   assertMaySend(user, ticket);
   if (ticket.whatsappId == null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-  const offered = (await deps.channels.templates(ticket.whatsappId)).find(
-    (t) => t.name === input.name && t.language === input.language,
-  );
-  if (!offered) throw new FieldError("name", "invalid");
-  if (input.parameters.length !== offered.variables) throw new FieldError("parameters", "invalid");
-  const body = renderTemplate(offered.body, input.parameters) || offered.name;
-  const sent = await sendTicketTemplate(deps, ticket, input, body, { userId: user.id, agentId: user.id });
+  const { template, text } = await checkedTemplate(deps, ticket.whatsappId, input);
+  const sent = await sendTicketTemplate(deps, ticket, template, text, { userId: user.id, agentId: user.id });
   await markTicketRead(deps, await getTicketRow(deps, ticketId));
   return await toMessageDtos(deps.db, [sent], (quoted) => canSeeTicket(user, quoted));
 }

@@ -8,7 +8,8 @@ import { findOrCreateTicket } from "../tickets/find-or-create";
 import { findContact } from "../contacts/lookup";
 import { cancelUnsent } from "../messages/outbox";
 import { settledSends } from "../messages/records";
-import { sendTicketText } from "../messages/send";
+import { sendTicketTextOrTemplate } from "../messages/send";
+import { storedTemplate } from "../messages/templates";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { findTicket } from "../tickets/records";
 import { markTicketRead } from "../tickets/service";
@@ -228,14 +229,14 @@ export async function sendSchedule(deps: AppDeps, scheduleId: number): Promise<v
   const schedule = await pick(deps, scheduleId);
   if (!schedule) return;
   if (schedule.messageId != null) return await settleWaitingSchedules(deps, schedule.messageId);
-  let message: Awaited<ReturnType<typeof sendTicketText>>;
+  let message: Awaited<ReturnType<typeof sendTicketTextOrTemplate>>;
   try {
     const target = await targetOf(deps, schedule);
     // A contact who opted out of this connection's messages is not written to by a schedule either.
     if (target.contact.number && (await isOptedOut(deps.db, target.whatsappId, target.contact.number)))
       return await giveUp(deps, scheduleId, "ERR_CONTACT_OPTED_OUT");
     const ticket = await ticketFor(deps, target);
-    message = await sendTicketText(deps, ticket, schedule.body, {
+    message = await sendTicketTextOrTemplate(deps, ticket, schedule.body, storedTemplate(schedule.template), {
       userId: schedule.userId,
       onStored: async (stored) => {
         const held = await atomically(

@@ -10,6 +10,9 @@ import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { contactExists, contactSummaries } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
+import type { TemplateMessage } from "../../shared/contracts/templates";
+import { defaultWhatsappId } from "../connections/default-connection";
+import { checkTemplatesAhead, storedTemplate } from "../messages/templates";
 import { userNames } from "../users/lookup";
 
 import type { ScheduleModel } from "./model";
@@ -36,6 +39,7 @@ async function withRelations(db: Db, rows: ScheduleRow[]): Promise<ScheduleDto[]
   );
   return rows.map((row) => ({
     ...row,
+    template: storedTemplate(row.template) ?? null,
     contact: contactById.get(row.contactId) ?? null,
     user: row.userId ? (userById.get(row.userId) ?? null) : null,
   }));
@@ -129,12 +133,26 @@ async function assertTicketOf(db: Db, ticketId: number, contactId: number) {
   if (!ticket || ticket.contactId !== contactId) throw new AppError("ERR_NO_TICKET_FOUND", 400);
 }
 
+/** A schedule's template, checked against the connection it is to go out on when that one can tell now. */
+async function checkTemplate(
+  deps: AppDeps,
+  template: TemplateMessage | null | undefined,
+  ticketId: number | null | undefined,
+  userId: number | null,
+) {
+  if (!template) return;
+  const ticket = ticketId != null ? await findTicket(deps.db, ticketId) : undefined;
+  const connectionId = ticket?.whatsappId ?? (await defaultWhatsappId(deps.db, userId).catch(() => undefined));
+  if (connectionId != null) await checkTemplatesAhead(deps, [{ connectionId, template, field: "template" }]);
+}
+
 /** POST /schedules: a PENDENTE schedule for an existing contact, due in the future, owned by the caller. */
 export async function createSchedule(deps: AppDeps, actor: AuthUser, input: ScheduleModel.Create) {
   const sendAt = parseSendAt(input.sendAt, deps.config.timeZone);
   if (sendAt.getTime() <= deps.clock.now()) throw new FieldError("sendAt", "future");
   await assertContact(deps.db, input.contactId);
   if (input.ticketId != null) await assertTicketOf(deps.db, input.ticketId, input.contactId);
+  await checkTemplate(deps, input.template, input.ticketId, actor.id);
   const row = await atomically(deps.db, async (tx) => {
     const created = await one(
       tx
@@ -143,6 +161,7 @@ export async function createSchedule(deps: AppDeps, actor: AuthUser, input: Sche
           body: input.body,
           contactId: input.contactId,
           ticketId: input.ticketId ?? null,
+          template: input.template ? JSON.stringify(input.template) : null,
           sendAt,
           userId: actor.id,
           status: "PENDENTE",
@@ -168,6 +187,7 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
   assertMayChange(actor, current);
   if (current.sentAt) throw new AppError("ERR_SCHEDULE_ALREADY_SENT", 400);
   if (input.contactId !== undefined) await assertContact(deps.db, input.contactId);
+  await checkTemplate(deps, input.template, current.ticketId, current.userId);
   const row = await atomically(deps.db, async (tx) => {
     const updated = await one(
       tx
@@ -175,6 +195,7 @@ export async function updateSchedule(deps: AppDeps, actor: AuthUser, id: number,
         .set({
           ...(input.body !== undefined ? { body: input.body } : {}),
           ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
+          ...(input.template !== undefined ? { template: input.template && JSON.stringify(input.template) } : {}),
           ...(input.sendAt !== undefined ? { sendAt: parseSendAt(input.sendAt, deps.config.timeZone) } : {}),
           ...(current.status === "ERRO" ? { status: "PENDENTE" as const, attempts: 0, lastError: null } : {}),
           updatedAt: new Date(),

@@ -1,8 +1,14 @@
-/** One recipient of POST /bulkMessage: the text to send, the phone and the connection to send it from. */
+import type { TemplateMessage } from "./templates";
+
+/**
+ * One recipient of POST /bulkMessage: the text to send, the phone and the connection to send it from, and the
+ * template to send instead when the customer is outside the Cloud API's 24-hour window (skipped without one).
+ */
 export interface BulkRecipient {
   message: string;
   phone: string;
   whatsappId: number;
+  template?: TemplateMessage;
 }
 
 /** What POST /bulkMessage answers: the records stored (one per distinct recipient) and their ids. */

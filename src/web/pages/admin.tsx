@@ -115,10 +115,11 @@ export async function AdminPage({
 
 /** The connections a bulk screen's picker offers, as `GET /whatsapp/` lists them, without the session details. */
 async function connectionOptions(deps: AppDeps, user: BootUser) {
-  return (await listConnections(deps.db, user.profile)).map(({ id, name, number, isDefault }) => ({
+  return (await listConnections(deps.db, user.profile)).map(({ id, name, number, isDefault, provider }) => ({
     id,
     name,
     number,
     isDefault,
+    provider,
   }));
 }

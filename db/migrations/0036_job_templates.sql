@@ -1,0 +1,2 @@
+ALTER TABLE `schedules` ADD `template` text;--> statement-breakpoint
+ALTER TABLE `mass_messages` ADD `template` text;
