@@ -1,8 +1,8 @@
 /**
- * `npm test`: once the islands and the binary are compiled, side by side the browser end-to-end suite (Debian's
- * /usr/bin/chromium), lint and types, the unit/API suite on SQLite, the engine-dependent files again on
- * PostgreSQL and the crash and cluster tests; then one closing line `N passed, N failed` counted from the
- * runners' own summaries.
+ * `npm test`: once the islands and the binary are compiled, three lanes side by side: the browser end-to-end
+ * suite (Debian's /usr/bin/chromium); lint and types, then the unit/API suite on SQLite; the engine-dependent
+ * files again on PostgreSQL, then the crash and cluster tests. One closing line `N passed, N failed` is counted
+ * from the runners' own summaries.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -123,25 +123,39 @@ async function runBrowserTests(compiled: Outcome): Promise<Outcome> {
   return await run(["bun", "test", "--timeout", "60000", ...e2eFiles.map((f) => `./${f}`)], { held: true, env });
 }
 
+/** Runs `steps` one after the other, each printed as it ends. */
+async function inTurn(...steps: (() => Promise<Outcome>)[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const step of steps) outcomes.push(await printed(step()));
+  return outcomes;
+}
+
 /**
- * Everything runs side by side once the islands and the binary are compiled (a few seconds): the browser
- * suite, the longest, mostly waits on chromium and its server one step at a time, so the lint, the types, the
- * SQLite run, the PostgreSQL run (which waits on its server) and the process tests (which wait on theirs) use
- * the core it leaves. A loaded machine makes each step slower: the SQLite run gives each test 20 s.
+ * Once the islands and the binary are compiled (a few seconds), three lanes side by side: the browser suite,
+ * the longest, which mostly waits on chromium and its server one step at a time; lint and types, then the
+ * SQLite run; the PostgreSQL run (which waits on its server), then the process tests (which wait on theirs).
+ * Each timing-sensitive run shares the machine with two others at most, as when the browser suite came last.
+ * A loaded machine makes each step slower: the SQLite run gives each test 20 s.
  */
 const compiled = await run(["bun", "run", "compile"], { held: true });
-const outcomes: Outcome[] = await Promise.all(
-  [
-    runBrowserTests(compiled),
-    check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
-    check("typecheck", [bin("tsc"), "--noEmit"]),
-    run(["bun", "test", "--timeout", "20000", ...args(testFiles.filter((f) => !processTests.includes(f)))], {
-      held: true,
-    }),
-    runPostgresTests(),
-    runProcessTests(),
-  ].map(printed),
-);
+const lanes = await Promise.all([
+  inTurn(() => runBrowserTests(compiled)),
+  inTurn(
+    async () => {
+      const [lint, types] = await Promise.all([
+        printed(check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."])),
+        printed(check("typecheck", [bin("tsc"), "--noEmit"])),
+      ]);
+      return { passed: 0, failed: lint.failed + types.failed, exitCode: 0 };
+    },
+    () =>
+      run(["bun", "test", "--timeout", "20000", ...args(testFiles.filter((f) => !processTests.includes(f)))], {
+        held: true,
+      }),
+  ),
+  inTurn(runPostgresTests, runProcessTests),
+]);
+const outcomes = lanes.flat();
 
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
