@@ -1,7 +1,8 @@
 /**
- * `npm test`: the unit/API suite on SQLite, beside it the engine-dependent files again on PostgreSQL and the crash
- * and cluster tests, then the browser end-to-end suite (Debian's /usr/bin/chromium), and one closing
- * line `N passed, N failed` counted from the runners' own summaries.
+ * `npm test`: once the islands and the binary are compiled, three lanes side by side: the browser end-to-end
+ * suite (Debian's /usr/bin/chromium); lint and types, then the unit/API suite on SQLite; the engine-dependent
+ * files again on PostgreSQL, then the crash and cluster tests. One closing line `N passed, N failed` is counted
+ * from the runners' own summaries.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,13 +40,22 @@ async function run(cmd: string[], opts: { held?: boolean; env?: Record<string, s
   return { passed: count("pass"), failed: count("fail"), exitCode, held };
 }
 
-/** Lint and format (Biome) and types (tsc) are checked first; each that fails counts as one failure. */
+/** Lint and format (Biome) and types (tsc): each that fails counts as one failure. */
 async function check(name: string, cmd: string[]): Promise<Outcome> {
-  console.log(`$ ${cmd.join(" ")}`);
-  const proc = Bun.spawn(cmd, { cwd: root, stdout: "inherit", stderr: "inherit", env: process.env });
-  const exitCode = await proc.exited;
-  if (exitCode !== 0) console.error(`${name} failed`);
-  return { passed: 0, failed: exitCode === 0 ? 0 : 1, exitCode: 0 };
+  const { exitCode, held } = await run(cmd, { held: true });
+  return {
+    passed: 0,
+    failed: exitCode === 0 ? 0 : 1,
+    exitCode: 0,
+    held: exitCode === 0 ? held : `${held}${name} failed`,
+  };
+}
+
+/** Prints a run's output, whole, as soon as it ends (runs side by side finish in any order). */
+async function printed(outcome: Promise<Outcome>): Promise<Outcome> {
+  const done = await outcome;
+  if (done.held) console.log(done.held);
+  return done;
 }
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -54,12 +64,6 @@ const textOf = (file: string) => readFileSync(join(root, file), "utf8");
 const args = (files: string[]) => files.map((f) => `./${f}`);
 // The crash and cluster tests (`// @group processes`, tests/engine-marks.ts) run apart, in a process of their own.
 const processTests = testFiles.filter((f) => runsProcesses(textOf(f)));
-const outcomes: Outcome[] = [
-  await check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."]),
-  await check("typecheck", [bin("tsc"), "--noEmit"]),
-];
-// The SQLite run keeps one core busy while the PostgreSQL run below mostly waits on its server: they run side by side.
-const sqliteRun = run(["bun", "test", ...args(testFiles.filter((f) => !processTests.includes(f)))], { held: true });
 /**
  * The files whose behaviour depends on the engine (`// @engine each`, see tests/engine-marks.ts) again on
  * PostgreSQL, a throwaway cluster (tests/pg-harness.ts).
@@ -69,8 +73,8 @@ const onBothEngines = (files: string[]) => files.filter((f) => engineMark(textOf
 const onPostgres = { env: { TEST_ENGINE: "postgres" } };
 
 /**
- * The crash and cluster tests mostly wait on their servers, so they run beside the PostgreSQL run below, on
- * SQLite and then (those marked each) on PostgreSQL, with the time a restarted server needs.
+ * The crash and cluster tests mostly wait on their servers: on SQLite and then (those marked each) on
+ * PostgreSQL, with the time a restarted server needs.
  */
 async function runProcessTests(): Promise<Outcome> {
   const cmd = ["bun", "test", "--timeout", "60000"];
@@ -85,36 +89,73 @@ async function runProcessTests(): Promise<Outcome> {
     held: `${onSqlite.held}\n${pg.held}`,
   };
 }
-const processRun = runProcessTests();
 
-if (hasPostgres) {
+async function runPostgresTests(): Promise<Outcome> {
+  if (!hasPostgres) {
+    console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
+    return { passed: 0, failed: 0, exitCode: 0 };
+  }
   const files = onBothEngines(testFiles.filter((f) => !processTests.includes(f)));
   // Each query is a round trip to a server here, which a loaded machine makes slower still: a test that waits
   // for a reconnect or a Baileys session gets the process tests' time.
-  outcomes.push(await run(["bun", "test", "--timeout", "60000", ...args(files)], onPostgres));
-} else console.log("PostgreSQL run skipped: no initdb and pg_ctl on PATH (apt-get install postgresql)");
-const sqlite = await sqliteRun;
-console.log(sqlite.held);
-outcomes.push(sqlite);
-const processed = await processRun;
-console.log(processed.held);
-outcomes.push(processed);
+  return await run(["bun", "test", "--timeout", "60000", ...args(files)], { held: true, ...onPostgres });
+}
 
-const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
-if (e2eFiles.length > 0) {
-  if (existsSync(CHROMIUM)) {
-    const build = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: root, stdout: "inherit", stderr: "inherit" });
-    if (build.exitCode !== 0) outcomes.push({ passed: 0, failed: 1, exitCode: build.exitCode ?? 1 });
-    else outcomes.push(await run(["bun", "test", "--timeout", "60000", ...e2eFiles.map((f) => `./${f}`)]));
-  } else if (process.env.CI) {
-    console.error(`browser tests need ${CHROMIUM} (apt-get install -y chromium)`);
-    outcomes.push({ passed: 0, failed: e2eFiles.length, exitCode: 1 });
-  } else {
+/**
+ * The browser files, on the islands and the binary compiled before them (tests/e2e/binary.e2e.ts runs the
+ * binary named by ZAPDESK_BINARY instead of compiling its own).
+ */
+async function runBrowserTests(compiled: Outcome): Promise<Outcome> {
+  const e2eFiles = [...new Bun.Glob("tests/e2e/*.e2e.ts").scanSync({ cwd: root })].sort();
+  if (e2eFiles.length === 0) return { passed: 0, failed: 0, exitCode: 0 };
+  if (compiled.exitCode !== 0) return { passed: 0, failed: 1, exitCode: compiled.exitCode, held: compiled.held };
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.CI) {
+      console.error(`browser tests need ${CHROMIUM} (apt-get install -y chromium)`);
+      return { passed: 0, failed: e2eFiles.length, exitCode: 1 };
+    }
     console.warn(
       `skipping ${e2eFiles.length} browser test file(s): ${CHROMIUM} is not installed (apt-get install -y chromium)`,
     );
+    return { passed: 0, failed: 0, exitCode: 0 };
   }
+  const env = { ZAPDESK_BINARY: join(root, "dist", "zapdesk") };
+  return await run(["bun", "test", "--timeout", "60000", ...e2eFiles.map((f) => `./${f}`)], { held: true, env });
 }
+
+/** Runs `steps` one after the other, each printed as it ends. */
+async function inTurn(...steps: (() => Promise<Outcome>)[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const step of steps) outcomes.push(await printed(step()));
+  return outcomes;
+}
+
+/**
+ * Once the islands and the binary are compiled (a few seconds), three lanes side by side: the browser suite,
+ * the longest, which mostly waits on chromium and its server one step at a time; lint and types, then the
+ * SQLite run; the PostgreSQL run (which waits on its server), then the process tests (which wait on theirs).
+ * Each timing-sensitive run shares the machine with two others at most, as when the browser suite came last.
+ * A loaded machine makes each step slower: the SQLite run gives each test 20 s.
+ */
+const compiled = await run(["bun", "run", "compile"], { held: true });
+const lanes = await Promise.all([
+  inTurn(() => runBrowserTests(compiled)),
+  inTurn(
+    async () => {
+      const [lint, types] = await Promise.all([
+        printed(check("lint and format", ["bun", "scripts/biome.ts", "ci", "--error-on-warnings", "."])),
+        printed(check("typecheck", [bin("tsc"), "--noEmit"])),
+      ]);
+      return { passed: 0, failed: lint.failed + types.failed, exitCode: 0 };
+    },
+    () =>
+      run(["bun", "test", "--timeout", "20000", ...args(testFiles.filter((f) => !processTests.includes(f)))], {
+        held: true,
+      }),
+  ),
+  inTurn(runPostgresTests, runProcessTests),
+]);
+const outcomes = lanes.flat();
 
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { first } from "../../src/db/client";
 import { messages, tickets } from "../../src/db/tables";
-import { addSandboxConnection, addTicket, addUser, bootE2E, openPage } from "./boot";
+import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage } from "./boot";
 
 /**
  * Every screen, in the light and the dark theme at a desktop (1440 px) and a phone (375 px) width, passes an
@@ -93,11 +93,7 @@ async function adminToken() {
 }
 
 async function logInAsAdmin(page: Page) {
-  await page.goto(`${env.base}/login`);
-  await page.fill("#email", ADMIN.email);
-  await page.fill("#password", ADMIN.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${env.base}/tickets`);
+  await logIn(page, env.base, ADMIN);
   await hydrated(page);
 }
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { messages } from "../../src/db/tables";
 import { updateAiSettings } from "../../src/modules/ai/settings";
 import { FakeOpenAI } from "../ai/fake-openai";
-import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addTicket, addUser, bootE2E, openPage, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let fake: FakeOpenAI;
@@ -27,7 +27,7 @@ afterAll(async () => {
 async function chatOf(name: string, number: string, body: string) {
   const ticketId = await addTicket(env, { name, number, whatsappId, userId: adminId, bodies: [body] });
   const opened = await openPage(env.browser);
-  await logIn(opened.page, env.base, ADMIN);
+  await signIn(opened.page, env.base, ADMIN);
   await opened.page.goto(`${env.base}/tickets/${ticketId}`);
   await opened.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
   return { ...opened, ticketId };
@@ -36,7 +36,7 @@ async function chatOf(name: string, number: string, body: string) {
 describe("AI assistance", () => {
   test("the settings card saves the endpoint, keeps the key write-only, tests it and shows the usage", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/Settings`);
     await page.waitForSelector('[data-island="AdminSettings"][data-hydrated="true"]');
     await page.getByText("No key stored").waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "ada@example.com", password: "secret-123", name: "Ada Admin" };
@@ -28,7 +28,7 @@ async function open(page: Page, path: string, island: string) {
 describe("availability", () => {
   test("an agent choosing Away in the user menu (375 px, dark) shows as away in the admin's users list, dashboard and transfer dialog, live", async () => {
     const admin = await openPage(env.browser);
-    await logIn(admin.page, env.base, ADMIN);
+    await signIn(admin.page, env.base, ADMIN);
     await open(admin.page, "/users", "AdminUsers");
     const row = admin.page.locator(`tr[data-user-id="${agentId}"]`);
     await row.locator('[data-availability="offline"]', { hasText: "Offline" }).waitFor();

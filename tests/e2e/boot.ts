@@ -60,7 +60,7 @@ function ensureIslandsBuilt() {
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
 }
 
-/** Boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) and launches chromium, after making sure the islands are built. */
+/** Boots the whole app in-process on a free port (in-memory db, real socket hub, sandbox channel) with the run's chromium (sharedBrowser), after making sure the islands are built. */
 export async function bootE2E(overrides: Partial<Parameters<typeof testConfig>[0]> = {}) {
   ensureIslandsBuilt();
   const config = testConfig({ mediaDir: "/tmp/zapdesk-e2e/media", ...overrides });
@@ -73,7 +73,7 @@ export async function bootE2E(overrides: Partial<Parameters<typeof testConfig>[0
   });
   const app = (await createApp(deps)).listen({ port: 0, hostname: "127.0.0.1" });
   hub.attach(app.server!);
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await sharedBrowser();
   const base = `http://127.0.0.1:${app.server!.port}`;
   return {
     app,
@@ -81,11 +81,27 @@ export async function bootE2E(overrides: Partial<Parameters<typeof testConfig>[0
     sandbox,
     browser,
     base,
+    /** Stops the app; the browser stays for the next file, without the pages this file left open. */
     async stop() {
-      await browser.close();
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await app.stop(true);
     },
   };
+}
+
+let launched: Promise<Browser> | undefined;
+
+/**
+ * One chromium for every browser test file of the process (a `bun test` run loads them all in one), launched on
+ * first use: a launch costs a second or more on a loaded machine, while each test's fresh context (openPage)
+ * keeps tests apart as a browser of their own would. Playwright ends it when the process exits.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  // A browser that crashed or failed to start is replaced, so one file's crash does not fail the files after it.
+  const running = await launched?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  launched = chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return await launched;
 }
 
 /**
@@ -150,14 +166,22 @@ export async function snapshot(target: { screenshot(options: { path: string }): 
   await target.screenshot({ path: `test-results/${name}.png` });
 }
 
-/** Signs in through the login form, like a person, and waits for the tickets page. */
+/**
+ * Signs in as the login form does: its POST /auth/login leaves the session's cookie in the page's context, so
+ * the page's next load is signed in. The form itself is tested in web.e2e.ts.
+ */
+export async function signIn(page: Page, base: string, who: { email: string; password: string }) {
+  const login = await page.request.post(`${base}/api/auth/login`, {
+    data: { email: who.email, password: who.password },
+  });
+  if (!login.ok()) throw new Error(`login as ${who.email}: ${login.status()}`);
+}
+
+/** Signs in and opens the tickets page, where the login form sends a person. */
 export async function logIn(page: Page, base: string, who: { email: string; password: string }) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-island="LoginForm"][data-hydrated="true"]');
-  await page.fill("#email", who.email);
-  await page.fill("#password", who.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL(`${base}/tickets`);
+  await signIn(page, base, who);
+  await page.goto(`${base}/tickets`);
+  if (page.url() !== `${base}/tickets`) throw new Error(`signed in as ${who.email}, /tickets led to ${page.url()}`);
 }
 
 type E2E = Awaited<ReturnType<typeof bootE2E>>;

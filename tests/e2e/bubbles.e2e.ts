@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { deflateSync } from "node:zlib";
 import type { BrowserContext, Page } from "playwright-core";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -315,7 +315,7 @@ describe("message bubbles", () => {
     await api("POST", `/messages/${ticketId}`, { body: "Recebido, obrigado" });
     await env.deps.outbox.idle(whatsappId);
     const { context, page, errors } = await openPage(env.browser, { width: 375, height: 800, touch: true });
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await openChat(page, ticketId);
 
     const doc = page.locator(".bubble.them", { hasText: "comprovante.pdf" });
@@ -355,7 +355,7 @@ describe("message bubbles", () => {
     await api("POST", `/messages/${ticketId}`, { body: "Enviei sem querer" });
     await env.deps.outbox.idle(whatsappId);
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 800 });
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await openChat(page, ticketId);
     const bubble = page.locator(".bubble.me", { hasText: "Enviei sem querer" });
     // A phone has no hover: the reply and delete buttons show without it, on screen.

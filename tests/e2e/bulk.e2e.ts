@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { contacts, massMessages, optOuts, settingsMessage, tickets, connections } from "../../src/db/tables";
-import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
+import { bootE2E, openPage, addUser, logIn as logInAs, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "bea@example.com", password: "secret-123", name: "Bea Admin" };
@@ -79,8 +79,8 @@ describe("bulk screens", () => {
     env.deps.jobs.start(200);
     await page.locator('.bulk-progress[data-sent="2"][data-pending="0"]').waitFor({ timeout: 15_000 });
     await report.locator('tr[data-status="sent"]').nth(1).waitFor();
-    await page.screenshot({ path: "/tmp/e2e-bulk-send-1440.png" });
-    await report.screenshot({ path: "/tmp/e2e-bulk-report-1440.png" });
+    await snapshot(page, "e2e-bulk-send-1440");
+    await snapshot(report, "e2e-bulk-report-1440");
     expect((await env.sandbox.network.outbox(w.id)).map((m) => m.body)).toEqual([
       "Hi Ana, see you in Rio; RJ",
       "Hi Bia, see you in Recife",
@@ -95,7 +95,7 @@ describe("bulk screens", () => {
     await page.locator("button.chat-title").click();
     const entry = page.locator(`.contact-opt-outs [data-opt-out="${w.id}"]`, { hasText: "Campaigns" });
     await entry.waitFor();
-    await page.screenshot({ path: "/tmp/e2e-bulk-opt-out-1440.png" });
+    await snapshot(page, "e2e-bulk-opt-out-1440");
     await entry.getByRole("button", { name: "Clear the opt-out on Campaigns" }).click();
     await page.waitForSelector("text=Opt-out cleared");
     expect(await env.deps.db.select().from(optOuts)).toEqual([]);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { settleMedia } from "../../src/modules/messages/inbound-media";
 import { makePrivateDir, writePrivateFile } from "../../src/private-files";
 import { MIN_RECORDING_BYTES } from "../../islands/agent/VoiceRecorder";
-import { bootE2E, CHROMIUM_ARGS, openPage, logIn, addUser, addSandboxConnection, countRecordedBytes } from "./boot";
+import { bootE2E, CHROMIUM_ARGS, openPage, addUser, addSandboxConnection, countRecordedBytes, signIn } from "./boot";
 
 const PNG_1PX = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -53,7 +53,7 @@ describe("chat extras", () => {
   test("the history shows a ticket-number separator where the ticket changes", async () => {
     const { old, current } = await seedContact("5511955554444", "Gabi Histórico");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
@@ -93,7 +93,7 @@ describe("chat extras", () => {
       mediaState: "downloading",
     });
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble .media-state", { hasText: "Baixando…" }).waitFor();
@@ -114,7 +114,7 @@ describe("chat extras", () => {
   test("the sign toggle persists and prefixes the sent body with the bold user name", async () => {
     const { current } = await seedContact("5511944443333", "Hugo Assinatura");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const toggle = page.getByRole("button", { name: "Sign messages" });
@@ -149,7 +149,7 @@ describe("chat extras", () => {
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
       await countRecordedBytes(page);
-      await logIn(page, env.base, ADMIN);
+      await signIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets/${current}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       const input = page.getByRole("textbox", { name: "Type a message" });
@@ -194,7 +194,7 @@ describe("chat extras", () => {
     await context.route("https://app.wavoip.com/**", (route) =>
       route.fulfill({ contentType: "text/html", body: "<title>Wavoip</title>" }),
     );
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();
@@ -229,7 +229,7 @@ describe("chat extras", () => {
   test("the input grows up to 5 rows (wrapped lines too); Shift+Enter adds a line and Enter sends", async () => {
     const { current } = await seedContact("5511911110000", "Kai Linhas");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const input = page.getByRole("textbox", { name: "Type a message" });
@@ -286,7 +286,7 @@ describe("chat extras", () => {
     const { context, page, errors } = await openPage(env.browser);
     // A sixth form login within 20 s from one address would meet the login rate limit; this test comes from another.
     await context.setExtraHTTPHeaders({ "x-forwarded-for": "127.0.0.9" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Linha 45" }).waitFor();
@@ -306,7 +306,7 @@ describe("chat extras", () => {
   test("a customer's edit, reaction and undecryptable message show live on the bubbles", async () => {
     const { current } = await seedContact("5511977776666", "Iara Reações");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${current}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Mensagem nova" }).waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, addTicket, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -58,7 +58,7 @@ describe("the composer by keyboard", () => {
     const number = "5511960000001";
     const ticketId = await seedTicket("Paula Pix", number);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Paula Pix");
     const input = page.getByRole("textbox", { name: "Type a message" });
     const list = page.getByRole("listbox", { name: "Quick answers" });
@@ -108,7 +108,7 @@ describe("the composer by keyboard", () => {
     const number = "5511960000002";
     const ticketId = await seedTicket("Pedro Pressa", number);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Pedro Pressa");
     const input = page.getByRole("textbox", { name: "Type a message" });
     await input.pressSequentially("/pix");
@@ -124,7 +124,7 @@ describe("the composer by keyboard", () => {
     const newer = await seedTicket("Ana Alt", "5511960000003", 0.1);
     const older = await seedTicket("Bruno Baixo", "5511960000004", 0.2);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, newer, "Ana Alt");
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await page.evaluate(() => {
@@ -152,7 +152,7 @@ describe("Escape", () => {
     const number = "5511960000007";
     const ticketId = await seedTicket("Elisa Esc", number);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Elisa Esc");
 
     for (const name of ["User menu", "Notifications"]) {
@@ -190,7 +190,7 @@ describe("the composer in Portuguese on a phone", () => {
     const number = "5511960000008";
     const ticketId = await seedTicket("Fábio Fone", number);
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Fábio Fone");
     const input = page.getByRole("textbox", { name: "Digite uma mensagem" });
     await input.pressSequentially("/pixq");
@@ -222,7 +222,7 @@ describe("pasting and dropping files onto the chat", () => {
     const number = "5511960000005";
     const ticketId = await seedTicket("Igor Imagem", number);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Igor Imagem");
     const input = page.getByRole("textbox", { name: "Type a message" });
     await input.focus();
@@ -257,7 +257,7 @@ describe("pasting and dropping files onto the chat", () => {
     const number = "5511960000006";
     const ticketId = await seedTicket("Dora Documento", number);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await openChat(page, ticketId, "Dora Documento");
     await page.evaluate(() => {
       const data = new DataTransfer();

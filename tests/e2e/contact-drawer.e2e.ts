@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { one } from "../../src/db/client";
 import { contacts, messages, queues, tags, ticketTags, tickets, userQueues } from "../../src/db/tables";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "dina@example.com", password: "secret-123", name: "Dina Admin" };
@@ -115,7 +115,7 @@ describe("contact drawer", () => {
     await context.close();
 
     const admin = await openPage(env.browser);
-    await logIn(admin.page, env.base, ADMIN);
+    await signIn(admin.page, env.base, ADMIN);
     await admin.page.goto(`${env.base}/contacts`);
     await admin.page.waitForSelector('[data-island="AgentContacts"][data-hydrated="true"]');
     await admin.page.getByRole("button", { name: "Start ticket with Rui Recorrente" }).click();

@@ -1,7 +1,7 @@
 import { one } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { contacts, messages, tickets } from "../../src/db/tables";
-import { addSandboxConnection, addUser, bootE2E, openPage, logIn, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -47,7 +47,7 @@ describe("conversation search and emoji", () => {
   test("searching the conversation finds a message on an older page, jumps to it and highlights it; Esc closes", async () => {
     const ticketId = await seedLongChat("5511944443333");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".bubble", { hasText: "Rastreio novo" }).waitFor();
@@ -86,7 +86,7 @@ describe("conversation search and emoji", () => {
   test("the emoji picker puts the chosen emoji where the caret is, offers recent ones, categories and a search by name, and Esc closes it", async () => {
     const ticketId = await seedLongChat("5511933332222");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const box = page.locator(".composer textarea");
@@ -133,7 +133,7 @@ describe("conversation search and emoji", () => {
   test("at 375 px the search opens from the overflow menu without widening the page, and the composer keeps the emoji button inside its field, as WhatsApp does", async () => {
     const ticketId = await seedLongChat("5511922221111");
     const { context, page, errors } = await openPage(env.browser, { locale: "es-ES", width: 375, height: 740 });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);

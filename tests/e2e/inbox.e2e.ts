@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connections } from "../../src/db/tables";
 import { hashPassword } from "../../src/modules/auth/passwords";
 import { insertUser } from "../../src/modules/users/service";
-import { bootE2E, openPage, snapshot, logIn } from "./boot";
+import { bootE2E, openPage, snapshot, logIn, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -111,7 +111,7 @@ describe("inbox in the browser", () => {
 
   test("the sandbox page plays the customer: its message opens a ticket and the agent's reply reaches the phone, formatted and with its ticks", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/sandbox`);
     await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
     await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });
@@ -149,7 +149,7 @@ describe("inbox in the browser", () => {
 
   test("a customer shown only by a LID chats under their push name with 'number unknown', until the number is told", async () => {
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/sandbox`);
     await page.waitForSelector('[data-island="SandboxPhone"][data-hydrated="true"]');
     await page.waitForSelector("#sb-connection option:has-text('Sandbox')", { state: "attached" });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "olivia@example.com", password: "secret-123", name: "Olivia Owner" };
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe("first run", () => {
   test("an admin sees the checklist on the dashboard, its steps tick live as they are done, and Hide puts it away", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/`);
     await page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
     const card = page.locator(".onboarding");
@@ -53,7 +53,7 @@ describe("first run", () => {
 
   test("an agent's dashboard has no checklist", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await page.goto(`${env.base}/`);
     await page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
     expect(await page.locator(".onboarding").count()).toBe(0);
@@ -63,7 +63,7 @@ describe("first run", () => {
 
   test("the README's walkthrough without a phone: a connected sandbox ticks the number, the first ticket is in view, and Bulk and Import say what the sandbox allows", async () => {
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await open(page, "/", "AgentDashboard");
     const card = page.locator(".onboarding");
     await card.waitFor();

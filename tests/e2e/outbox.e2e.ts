@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { and, eq } from "drizzle-orm";
 import { messages } from "../../src/db/tables";
 import { cancelUnsent } from "../../src/modules/messages/outbox";
-import { bootE2E, openPage, logIn, addUser, addSandboxConnection, addTicket } from "./boot";
+import { bootE2E, openPage, addUser, addSandboxConnection, addTicket, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -27,7 +27,7 @@ async function openTicket(number: string, name: string) {
 }
 
 async function openChat(page: Page, ticketId: number) {
-  await logIn(page, env.base, ADMIN);
+  await signIn(page, env.base, ADMIN);
   await page.goto(`${env.base}/tickets/${ticketId}`);
   await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 }

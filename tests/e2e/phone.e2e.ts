@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import en from "../../src/i18n/locales/en.json";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let token: string;
@@ -157,7 +157,7 @@ describe("the phone layout", () => {
 
   test("in Portuguese at 375 px the tickets list, its search tab and a chat fit the phone", async () => {
     const { page, errors, context } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 800 });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await visit(page, "/tickets");
     expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await page.getByRole("tab", { name: "Busca" }).click();
@@ -174,7 +174,7 @@ describe("the phone layout", () => {
 
   test("at 1440 px the search tab's filter chips stay inside the list pane", async () => {
     const { page, errors, context } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await visit(page, `/tickets/${ticketId}`);
     await page.getByRole("tab", { name: "Search" }).click();
     await page.locator(".filters .chip-button").first().waitFor();
@@ -192,7 +192,7 @@ describe("the phone layout", () => {
 describe("dark mode", () => {
   test("follows a dark system setting, and the user menu's choice overrides it and survives a reload", async () => {
     const { page, errors, context } = await openPage(env.browser, { colorScheme: "dark" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await visit(page, `/tickets/${ticketId}`);
     expect(await bodyLightness(page)).toBeLessThan(64);
     await snapshot(page, "e2e-dark-chat-1440");

@@ -5,7 +5,7 @@ import type { Locator } from "playwright-core";
 import { contacts, tickets } from "../../src/db/tables";
 import type { ChatPresence } from "../../src/shared/contracts/presence";
 import { waitFor } from "../wait-for";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -59,7 +59,7 @@ describe("presence, forward and react", () => {
     const ticketId = await customerTicket();
     await env.deps.db.insert(contacts).values({ name: "Bruno Destino", number: TARGET });
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     const bubble = page.locator(".bubble", { hasText: "Oi, tudo bem?" });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { connectionQueues, connections, contacts, queues, ticketDialogs, tickets } from "../../src/db/tables";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -66,7 +66,7 @@ describe("ticket list previews", () => {
   test("each kind reads in the viewer's language, never the greeting, raw vCards or coordinates; search marks the match", async () => {
     for (const [locale, expected] of Object.entries(EXPECTED)) {
       const { context, page, errors } = await openPage(env.browser, { locale });
-      await logIn(page, env.base, ADMIN);
+      await signIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets?sub=pending`);
       const rows = page.locator(".ticket-list .row-last");
       await page.waitForFunction(
@@ -114,7 +114,7 @@ describe("chatbot manners", () => {
     expect(sent.map((m) => m.body)).toEqual(["\u200eHello Bia Bot! Welcome to Zapdesk\n\n*1* - Vendas\n*2* - Suporte"]);
 
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${ticket!.id}?sub=pending`);
     await page
       .locator(".event-separator", { hasText: "The chatbot stopped after 3 invalid answers: the customer waits" })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, addTicket, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -26,7 +26,7 @@ describe("private notes", () => {
     const number = "5511955554444";
     const ticketId = await seedTicket(number, "Nina Nota");
     const { context, page, errors } = await openPage(env.browser, { locale: "en-US" });
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 
@@ -82,7 +82,7 @@ describe("private notes", () => {
   test("in Portuguese on a phone the composer's menu holds Nota privada and the composer stays within the screen", async () => {
     const ticketId = await seedTicket("5511955553333", "Otto Telefone");
     const { context, page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     // On a phone the toggle lives in the composer's menu, leaving the field its width.

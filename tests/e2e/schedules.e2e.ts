@@ -2,7 +2,7 @@ import { one, first } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, schedules, tickets } from "../../src/db/tables";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -29,7 +29,7 @@ describe("send later", () => {
       await one(db.insert(tickets).values({ status: "open", contactId, whatsappId, userId: agentId }).returning())
     ).id;
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, AGENT);
+    await signIn(page, env.base, AGENT);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
 

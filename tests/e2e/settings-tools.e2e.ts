@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addUser, bootE2E, logIn, openPage } from "./boot";
+import { addUser, bootE2E, openPage, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "tools@example.com", password: "secret-123", name: "Tina Tools" };
@@ -23,7 +23,7 @@ describe("settings tools", () => {
   test("Copy puts the API token on the clipboard and Back up now adds a backup to the list", async () => {
     const { context, page, errors } = await openPage(env.browser);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/Settings`);
     await page.waitForSelector('[data-island="AdminSettings"][data-hydrated="true"]');
     await page.getByRole("button", { name: "Copy" }).click();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { tickets } from "../../src/db/tables";
-import { addSandboxConnection, addTicket, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addTicket, addUser, bootE2E, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const PASSWORD = "secret-123";
@@ -40,7 +40,7 @@ describe("snooze and the customer's rating in the browser", () => {
       bodies: ["Can you call me tomorrow?"],
     });
     const { page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ANA);
+    await signIn(page, env.base, ANA);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
@@ -98,7 +98,7 @@ describe("snooze and the customer's rating in the browser", () => {
       .set({ csatAskedAt: new Date(), csatRating: 4, csatComment: "Muito bom", csatAnsweredAt: new Date() })
       .where(eq(tickets.id, ticketId));
     const { page, errors } = await openPage(env.browser, { locale: "pt-BR", width: 375, height: 740 });
-    await logIn(page, env.base, ANA);
+    await signIn(page, env.base, ANA);
     await page.goto(`${env.base}/tickets/${ticketId}`);
     await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
     await page.locator(".chat-sub", { hasText: "Avaliação 4/5" }).waitFor();

@@ -4,7 +4,7 @@ import en from "../../src/i18n/locales/en.json";
 import es from "../../src/i18n/locales/es.json";
 import pt from "../../src/i18n/locales/pt.json";
 import { waitFor } from "../wait-for";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, openPage, snapshot, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const PASSWORD = "secret-123";
@@ -159,7 +159,7 @@ describe("/reports for a team lead", () => {
       test(`renders the team's figures in ${lang}, ${colorScheme}, wide and at 375 px: no overflow, no untranslated text, no errors`, async () => {
         for (const width of [1280, 375]) {
           const view = await openPage(env.browser, { locale: LOCALES[lang], width, height: 800, colorScheme });
-          await logIn(view.page, env.base, ADA);
+          await signIn(view.page, env.base, ADA);
           await view.page.goto(`${env.base}/reports`);
           await view.page.waitForSelector('[data-island="AgentReports"][data-hydrated="true"]');
           const rows = view.page.locator("section.report-table").first().locator("tbody tr");
@@ -234,7 +234,7 @@ describe("the story's chat", () => {
   test("shows the ticket's history as translated separators, in order, in en, pt and es at 375 px", async () => {
     for (const lang of ["en", "pt", "es"] as const) {
       const view = await openPage(env.browser, { locale: LOCALES[lang], width: 375, height: 800 });
-      await logIn(view.page, env.base, ADA);
+      await signIn(view.page, env.base, ADA);
       await view.page.goto(`${env.base}/tickets/${storyTicket}`);
       await view.page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       const separators = view.page.locator(".event-separator");
@@ -256,7 +256,7 @@ describe("the dashboard's team", () => {
     for (const lang of ["en", "pt", "es"] as const)
       for (const colorScheme of ["light", "dark"] as const) {
         const view = await openPage(env.browser, { locale: LOCALES[lang], width: 375, height: 800, colorScheme });
-        await logIn(view.page, env.base, ADA);
+        await signIn(view.page, env.base, ADA);
         await view.page.goto(`${env.base}/`);
         await view.page.waitForSelector('[data-island="AgentDashboard"][data-hydrated="true"]');
         const rows = view.page.locator(".team-table tbody tr");

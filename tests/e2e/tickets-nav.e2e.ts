@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { tickets } from "../../src/db/tables";
-import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket } from "./boot";
+import { addSandboxConnection, addUser, bootE2E, logIn, openPage, snapshot, addTicket, signIn } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 let whatsappId: number;
@@ -198,7 +198,7 @@ describe("tickets page navigation", () => {
     const history = Array.from({ length: 40 }, (_, i) => `Mensagem ${i + 1}`);
     const paula = await seedTicket("Paula Presente", number, "open", 1, history);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${paula}`);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await chatShows(page, "Paula Presente");
@@ -246,7 +246,7 @@ describe("tickets page navigation", () => {
     const number = "5511940000009";
     const hugo = await seedTicket("Hugo Ausente", number, "open", 1, ["Oi"]);
     const { context, page, errors } = await openPage(env.browser);
-    await logIn(page, env.base, ADMIN);
+    await signIn(page, env.base, ADMIN);
     await page.goto(`${env.base}/tickets/${hugo}`);
     await page.waitForSelector('[data-island="TicketsManager"][data-hydrated="true"]');
     await chatShows(page, "Hugo Ausente");

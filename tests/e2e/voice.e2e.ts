@@ -14,6 +14,7 @@ import {
   snapshot,
   countRecordedBytes,
   addTicket,
+  signIn,
 } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
@@ -56,7 +57,7 @@ describe("voice notes", () => {
     try {
       const { context, page, errors } = await openPage(browser, { locale: "en-US" });
       await countRecordedBytes(page);
-      await logIn(page, env.base, ADMIN);
+      await signIn(page, env.base, ADMIN);
       await page.goto(`${env.base}/tickets/${ticketId}`);
       await page.waitForSelector('[data-island="Chat"][data-hydrated="true"]');
       const row = page.locator(`li[data-ticket-id="${ticketId}"] .row-last`);

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { connections } from "../../src/db/tables";
 import { getSetting } from "../../src/modules/settings/service";
 import { webhookEventsRecorded } from "../../src/modules/webhooks/observe";
-import { bootE2E, openPage, addUser, logIn as logInAs } from "./boot";
+import { bootE2E, openPage, addUser, logIn as logInAs, snapshot } from "./boot";
 
 let env: Awaited<ReturnType<typeof bootE2E>>;
 const ADMIN = { email: "hook@example.com", password: "secret-123", name: "Hook Admin" };
@@ -69,7 +69,7 @@ describe("webhooks screen", () => {
     await delivery.filter({ hasText: "Message received" }).waitFor();
     expect(await delivery.getAttribute("data-status")).toBe("pending");
     expect(await delivery.locator(".webhook-tries li").textContent()).toContain("500");
-    await page.screenshot({ path: "/tmp/e2e-webhooks-1440.png", fullPage: true });
+    await snapshot({ screenshot: (options) => page.screenshot({ ...options, fullPage: true }) }, "e2e-webhooks-1440");
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
