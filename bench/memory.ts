@@ -12,7 +12,7 @@ import { pairSandbox, sendInbound } from "./sandbox-load";
 import { login, serverCommand, startServer } from "./server-process";
 
 const IDLE_SETTLE_MS = 3000;
-const IDLE_TARGET = 64;
+const IDLE_TARGET = 56;
 const LOADED_TARGET = 150;
 
 export interface MemoryOptions {

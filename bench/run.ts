@@ -46,7 +46,7 @@ const measures: Measure[] = soak
   : [
       { name: "inbound ingest", run: () => measureIngest() },
       { name: "automatic assignment", run: () => measureAssignment() },
-      { name: "fan-out to 500 sockets", run: () => measureFanout() },
+      { name: "fan-out to 500 and 2,000 sockets", run: () => measureFanout() },
       { name: "list, search, first page and reports at 100,000 tickets", run: () => measureQueriesAtScale(BIG) },
       { name: "the app at 10,000 tickets", run: measureAppAt10k },
       { name: "a long chat's first page", run: () => measureLongChat() },

@@ -22,7 +22,7 @@ run([
   "--minify-syntax",
   "--define",
   'process.env.NODE_ENV="production"',
-  "src/server.ts",
+  "src/start.ts",
   "--asset",
   "dist/public",
   "--asset",

@@ -56,8 +56,10 @@ async function main() {
   await scheduleSlaSweep(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
-  // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).
+  // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB);
+  // from then on the JIT tiers code up as usual (see start.ts).
   setTimeout(() => {
+    Bun.unsafe.setJITPolicy(1);
     Bun.gc(true);
     Bun.shrink();
   }, 500).unref();

@@ -131,21 +131,38 @@ describe("/ws", () => {
     socket.close();
   });
 
-  test("one event published to several rooms reaches a socket in each room with the same frame id", async () => {
-    const { token } = await loginAs(ctx, { profile: "admin" });
-    const socket = await TestSocket.open(`${url}?token=${token}`);
-    await socket.next("ready");
-    socket.send({ type: "joinTickets", status: "pending" });
-    socket.send({ type: "joinNotification" });
+  test("an event sent to several rooms reaches each socket in any of them in one frame, in order, and no other socket", async () => {
+    const admin = await loginAs(ctx, { profile: "admin" });
+    const seller = await loginAs(ctx, { queueIds: [ids.sales] });
+    const assignee = await loginAs(ctx, { queueIds: [ids.support] });
+    const outsider = await loginAs(ctx, { queueIds: [ids.support] });
+    const open = async (token: string, ...follow: object[]) => {
+      const socket = await TestSocket.open(`${url}?token=${token}`);
+      await socket.next("ready");
+      for (const message of follow) socket.send(message);
+      return socket;
+    };
+    const lists = [{ type: "joinTickets", status: "pending" }, { type: "joinNotification" }];
+    const sockets = {
+      admin: await open(admin.token, ...lists),
+      seller: await open(seller.token, ...lists, { type: "joinChatBox", ticketId: ids.salesTicket }),
+      assignee: await open(assignee.token, ...lists),
+      outsider: await open(outsider.token, ...lists),
+    };
+    for (const socket of Object.values(sockets)) await socket.fence();
     await hub.settled();
-    await socket.fence();
-    hub.publish(ticketRooms(ticketOf(ids.supportTicket, ids.support)), "ticket", stubPayload({ action: "update" }));
+
+    const rooms = ticketRooms({ id: ids.salesTicket, status: "pending", queueId: ids.sales, userId: assignee.user.id });
+    for (const n of [1, 2]) hub.publish(rooms, "ticket", stubPayload({ action: "update", n }));
     await hub.settled();
-    await socket.fence();
-    const frames = socket.received("ticket");
-    expect(frames.length).toBe(2);
-    expect(new Set(frames.map((f) => f.id)).size).toBe(1);
-    socket.close();
+    for (const socket of Object.values(sockets)) await socket.fence();
+
+    const heard = (socket: TestSocket) => socket.received("ticket").map((f) => f.payload.n);
+    expect(heard(sockets.admin)).toEqual([1, 2]);
+    expect(heard(sockets.seller)).toEqual([1, 2]);
+    expect(heard(sockets.assignee)).toEqual([1, 2]);
+    expect(heard(sockets.outsider)).toEqual([]);
+    for (const socket of Object.values(sockets)) socket.close();
   });
 
   test("joinChatBox subscribes only to tickets the user may see", async () => {

@@ -12,7 +12,17 @@ import {
   takeLane,
   wakeLane,
 } from "./lanes";
-import { cancel, claimDue, complete, enqueue, type EnqueueOptions, fail, postpone, pruneEnded } from "./store";
+import {
+  anyJobDue,
+  cancel,
+  claimDue,
+  complete,
+  enqueue,
+  type EnqueueOptions,
+  fail,
+  postpone,
+  pruneEnded,
+} from "./store";
 
 /**
  * What a run reports: nothing (done), `counted` (done, and it counts against its lane's daily limit), or
@@ -148,6 +158,7 @@ export class JobRunner {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const now = this.deps.clock.now();
+    if (!(await anyJobDue(this.deps.db, now))) return;
     const plain = await claimDue(this.deps.db, [...this.handlers.keys()], now, this.leaseMs, free);
     const laned = await this.claimLanes(now, free - plain.length);
     await Promise.all([

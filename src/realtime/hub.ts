@@ -11,6 +11,13 @@ export interface RealtimeHub {
   publish<E extends EventName>(rooms: Room | readonly Room[], event: E, payload: ServerEvents[E]): void;
   /** Hubs that reach sockets call `listener` on every publish before any socket gets the frame. */
   beforeFanOut?(listener: FanOutListener): void;
+  /** Hubs that publish to Bun topics ask `router` which topics reach the sockets of a publish's rooms. */
+  routeThrough?(router: TopicRouter): void;
+}
+
+/** Knows which Bun topics reach each socket of some rooms once (the socket registry, see topics.ts). */
+export interface TopicRouter {
+  topicsOf(rooms: readonly Room[]): Iterable<string>;
 }
 
 /** May answer a promise (an access check that reads the database): the frame then waits for it. */
@@ -73,9 +80,14 @@ interface TopicServer {
   publish(topic: string, data: string): number;
 }
 
-/** Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS). */
+/**
+ * Production hub: Bun's native pub/sub does the fan-out (no loop over sockets in JS), the frame serialised once.
+ * With a router, each socket gets one frame per event however many of its rooms the event goes to; without
+ * one, every room is a topic.
+ */
 export class BunTopicHub implements RealtimeHub {
   private server?: TopicServer;
+  private router?: TopicRouter;
   private listeners: FanOutListener[] = [];
   private readonly fanOut = new OrderedFanOut(this.listeners);
   private sequence = 0;
@@ -96,13 +108,17 @@ export class BunTopicHub implements RealtimeHub {
     this.listeners.push(listener);
   }
 
+  routeThrough(router: TopicRouter) {
+    this.router = router;
+  }
+
   publish<E extends EventName>(rooms: Room | readonly Room[], event: E, payload: ServerEvents[E]) {
     if (!this.server) return;
     const server = this.server;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     this.fanOut.publish(targets, event, payload, () => {
       const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } as Frame);
-      for (const room of targets) server.publish(room, frame);
+      for (const topic of this.router?.topicsOf(targets) ?? targets) server.publish(topic, frame);
     });
   }
 }

@@ -17,6 +17,8 @@ import {
 import { listRooms, type Room, type TicketStatus } from "./rooms";
 import { KeyedLanes } from "../shared/lanes";
 import type { SocketPresence } from "./presence";
+import { indexAdd, indexDelete } from "./set-index";
+import { isPersonalRoom, SharedRoomTopics, type SocketTopics } from "./topics";
 import { TokenBucket } from "../shared/token-bucket";
 
 /** The part of Bun's ServerWebSocket the registry drives. */
@@ -59,6 +61,8 @@ interface Entry {
   expiresAt: number;
   /** Rooms the socket is subscribed to right now. */
   rooms: Set<Room>;
+  /** The Bun topics of an `own` socket (see topics.ts); family sockets join Socket.IO rooms one by one. */
+  topics?: SocketTopics;
   /** What the client asked to follow; the rooms are derived from it and the user's current access. */
   wants: { notification: boolean; statuses: Set<TicketStatus>; chats: Set<number> };
   frames: TokenBucket;
@@ -77,6 +81,7 @@ export class SocketRegistry {
   private readonly entries = new Map<RawSocket, Entry>();
   private readonly byUser = new Map<number, Set<Entry>>();
   private readonly members = new Map<Room, Set<Entry>>();
+  private readonly sharedTopics = new SharedRoomTopics();
   /** A socket's frames are handled one after another, also across the asynchronous token renewal. */
   private readonly frameOrder = new KeyedLanes<Entry>();
   private nextExpiry = Infinity;
@@ -93,6 +98,7 @@ export class SocketRegistry {
       user: session.user,
       expiresAt: session.expiresAt,
       rooms: new Set(),
+      topics: model === "own" ? this.sharedTopics.forSocket(socket) : undefined,
       wants: { notification: false, statuses: new Set(), chats: new Set() },
       frames: new TokenBucket(FRAME_BURST, FRAMES_PER_SECOND, now),
       dropAllowance: new TokenBucket(DROPPED_FRAME_ALLOWANCE, DROPPED_FRAMES_FORGIVEN_PER_SECOND, now),
@@ -152,10 +158,24 @@ export class SocketRegistry {
     if (!(published.event === "ticket" && published.payload.action === "delete"))
       for (const room of rooms) {
         const ticketId = room.startsWith("ticket:") ? Number(room.slice("ticket:".length)) : NaN;
-        if (Number.isInteger(ticketId)) checks.push(...this.recheckTicket(ticketId));
+        if (Number.isInteger(ticketId)) checks.push(this.recheckTicket(ticketId));
       }
     const pending = checks.filter((check) => check !== undefined);
     return pending.length ? Promise.all(pending).then(() => undefined) : undefined;
+  }
+
+  /**
+   * The Bun topics that reach every `own` socket in any of `rooms` exactly once: the shared-room sets holding
+   * one of them, and the own topic of each member of a personal room whose set is not among those.
+   */
+  topicsOf(rooms: readonly Room[]): Set<string> {
+    const topics = this.sharedTopics.topicsOf(rooms);
+    for (const room of rooms) {
+      if (!isPersonalRoom(room)) continue;
+      for (const { topics: socket } of this.members.get(room) ?? [])
+        if (socket && !socket.hears(topics)) topics.add(socket.own);
+    }
+    return topics;
   }
 
   /** Closes the sockets whose access token expired without being renewed. */
@@ -235,16 +255,20 @@ export class SocketRegistry {
     );
   }
 
-  private recheckTicket(ticketId: number): (Promise<void> | undefined)[] {
+  /** One look at the ticket for the whole room; only the sockets refused leave it. */
+  private recheckTicket(ticketId: number): Promise<void> | undefined {
     const inRoom = this.members.get(`ticket:${ticketId}`);
-    if (!inRoom) return [];
-    const visibility = this.deps.checks.ticketVisibility(ticketId);
-    return [...inRoom].map((entry) =>
+    if (!inRoom) return undefined;
+    const leave = (entry: Entry) =>
       this.guard(entry, async () => {
-        if ((await visibility)(entry.user)) return;
         entry.wants.chats.delete(ticketId);
         await this.syncRooms(entry);
-      }),
+      });
+    return this.deps.checks.ticketVisibility(ticketId).then(
+      async (visible) => void (await Promise.all([...inRoom].filter((e) => !this.mayStillSee(e, visible)).map(leave))),
+      (error) => {
+        for (const entry of [...inRoom]) this.failed(entry, error);
+      },
     );
   }
 
@@ -257,6 +281,7 @@ export class SocketRegistry {
   }
 
   private applyRooms(entry: Entry) {
+    if (entry.closed) return;
     const { user, wants } = entry;
     const desired = new Set<Room>(["all"]);
     if (entry.model === "own") desired.add(`user:${user.id}`);
@@ -266,16 +291,17 @@ export class SocketRegistry {
     for (const id of wants.chats) desired.add(`ticket:${id}`);
     for (const room of [...entry.rooms]) if (!desired.has(room)) this.leave(entry, room);
     for (const room of desired) if (!entry.rooms.has(room)) this.join(entry, room);
+    entry.topics?.follow(desired);
   }
 
   private join(entry: Entry, room: Room) {
-    entry.socket.subscribe(room);
+    if (!entry.topics) entry.socket.subscribe(room);
     entry.rooms.add(room);
     indexAdd(this.members, room, entry);
   }
 
   private leave(entry: Entry, room: Room) {
-    entry.socket.unsubscribe(room);
+    if (!entry.topics) entry.socket.unsubscribe(room);
     entry.rooms.delete(room);
     indexDelete(this.members, room, entry);
   }
@@ -290,6 +316,7 @@ export class SocketRegistry {
   private end(entry: Entry, code: number, reason: string) {
     if (entry.closed) return;
     for (const room of [...entry.rooms]) this.leave(entry, room);
+    entry.topics?.leave(true);
     this.forget(entry);
     try {
       entry.socket.close(code, reason);
@@ -304,9 +331,20 @@ export class SocketRegistry {
     indexDelete(this.byUser, entry.user.id, entry);
     this.deps.presence?.closed(entry.user.id);
     for (const room of entry.rooms) indexDelete(this.members, room, entry);
+    entry.topics?.leave(false);
     if (this.entries.size === 0 && this.sweepTimer) {
       clearInterval(this.sweepTimer);
       this.sweepTimer = null;
+    }
+  }
+
+  /** Whether the socket's user still passes `visible`; a check that throws closes the socket. */
+  private mayStillSee(entry: Entry, visible: (user: AuthUser) => boolean): boolean {
+    try {
+      return visible(entry.user);
+    } catch (error) {
+      this.failed(entry, error);
+      return true;
     }
   }
 
@@ -348,19 +386,6 @@ export class SocketRegistry {
 
 function userIdOf(payload: ServerEvents["user"]): number {
   return "userId" in payload ? payload.userId : payload.user.id;
-}
-
-function indexAdd<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry) {
-  let set = index.get(key);
-  if (!set) index.set(key, (set = new Set()));
-  set.add(entry);
-}
-
-function indexDelete<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry) {
-  const set = index.get(key);
-  if (!set) return;
-  set.delete(entry);
-  if (set.size === 0) index.delete(key);
 }
 
 function unref(timer: ReturnType<typeof setInterval>) {

@@ -37,6 +37,7 @@ export function realtimeRoutes(
 ) {
   const registry = new SocketRegistry({ clock: deps.clock, log: deps.log, checks, presence: deps.presence });
   deps.hub.beforeFanOut?.((rooms, event, payload) => registry.beforeFanOut(rooms, event, payload));
+  deps.hub.routeThrough?.(registry);
 
   // Loaded on the first request for it: an inbox without the family's clients never pays for Socket.IO.
   let bridge: Promise<SocketIoBridge> | undefined;

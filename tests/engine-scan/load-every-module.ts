@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 const root = join(import.meta.dir, "..", "..");
 // The entry points run the server or a command as they load; every module they reach is loaded here anyway.
-const entryPoints = new Set(["src/server.ts", "src/cli.ts"]);
+const entryPoints = new Set(["src/start.ts", "src/server.ts", "src/cli.ts"]);
 const modules = [...new Bun.Glob("src/**/*.{ts,tsx}").scanSync({ cwd: root })].filter((f) => !entryPoints.has(f));
 for (const file of modules.sort()) {
   try {
