@@ -25,11 +25,13 @@ export async function startTempApp<S = undefined>(
     seed?: (db: Db) => S | Promise<S>;
     /** Adds a connected sandbox connection "Bench" (default true). */
     sandbox?: boolean;
+    /** A PostgreSQL database to serve as it is (kept between runs) instead of a new one. */
+    databaseUrl?: string;
   } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
   // With DATABASE_URL (bench/postgres.ts), each app gets a database of its own on the harness's cluster.
-  const databaseUrl = process.env.DATABASE_URL ? await freshPgUrl() : undefined;
+  const databaseUrl = opts.databaseUrl ?? (process.env.DATABASE_URL ? await freshPgUrl() : undefined);
   const config = loadConfig({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dir,

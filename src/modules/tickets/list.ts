@@ -62,34 +62,40 @@ export async function listTickets(
   timeZone: string,
 ): Promise<TicketPage> {
   const search = normalizeSearch(params.searchParam);
-  const where = await ticketFilter(db, user, params, timeZone);
+  const rareTags = await fewTagged(db, params.tags);
+  const where = await ticketFilter(db, user, params, timeZone, rareTags);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
   if (search) return withSearchMatches(db, await listFromSet(db, where, before, offset), search);
-  if (await fewTagged(db, params.tags)) return await listFromSet(db, where, before, offset);
+  if (rareTags) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const parts: (SQL | undefined)[] = [];
-    for (const status of STATUSES) parts.push(await ticketFilter(db, user, { ...params, status }, timeZone));
-    const ordered: { id: number; updatedAt: number }[] = [];
-    let counted = 0;
-    for (const part of parts) {
-      ordered.push(...(await pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1)));
-      counted += await cappedCount(db, part);
-    }
+    const parts = await Promise.all(
+      STATUSES.map((status) => ticketFilter(db, user, { ...params, status }, timeZone, rareTags)),
+    );
+    const read = await Promise.all(
+      parts.map((part) =>
+        Promise.all([pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1), cappedCount(db, part)]),
+      ),
+    );
+    const ordered = read.flatMap(([rows]) => rows);
+    const counted = read.reduce((n, [, c]) => n + c, 0);
     const ids = ordered.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id).map((t) => t.id);
     return { ...(await pageOf(db, ids, offset)), count: Math.min(counted, TICKET_COUNT_CAP) };
+  }
+  const count = cappedCount(db, where);
+  // With many tag carriers the page is picked from index entries alone (the carriers are matched against the
+  // page-order index, which holds the order), and only its rows are then read.
+  if (params.tags?.length) {
+    const ids = (await pageOrder(db, afterTicket(where, before), offset + TICKET_PAGE_SIZE + 1)).map((t) => t.id);
+    return { ...(await pageOf(db, ids, offset)), count: await count };
   }
   const rows = await ticketPageQuery(db, afterTicket(where, before))
     .limit(TICKET_PAGE_SIZE + 1)
     .offset(offset);
   const page = rows.slice(0, TICKET_PAGE_SIZE);
-  return {
-    tickets: await toTicketDtos(db, page),
-    count: await cappedCount(db, where),
-    hasMore: rows.length > page.length,
-  };
+  return { tickets: await toTicketDtos(db, page), count: await count, hasMore: rows.length > page.length };
 }
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
@@ -163,7 +169,7 @@ async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<boolean>
   if (!tagIds?.length) return false;
   const highest = (await first(db.select({ id: max(tickets.id) }).from(tickets)))?.id ?? 0;
   const few = Math.ceil(Math.sqrt(50 * highest));
-  const carriers = carrying(db, tagIds)
+  const carriers = carrying(db, [...new Set(tagIds)])
     .limit(few + 1)
     .as("carriers");
   return ((await first(db.select({ n: count() }).from(carriers)))?.n ?? 0) <= few;
@@ -215,6 +221,7 @@ export async function ticketFilter(
   user: AuthUser,
   params: TicketListParams,
   timeZone: string,
+  rareTags?: boolean,
 ): Promise<SQL | undefined> {
   const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds)];
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
@@ -224,7 +231,7 @@ export async function ticketFilter(
   // tickets carrying a rare tag and the search hits are far fewer than those of a status or a user, so then those
   // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
   // page-order index rather than merging two indexes and sorting.
-  const rareTags = await fewTagged(db, tagIds);
+  rareTags ??= await fewTagged(db, tagIds);
   const narrower = Boolean(params.date || params.withUnreadMessages || params.slaBreached || rareTags || search);
   const pinned = narrower ? unindexed : (column: SQLWrapper) => column;
   if (!showAll && params.status !== "pending")
