@@ -8,7 +8,7 @@ import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tick
 import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
-import { ticketSearch } from "./search";
+import { broadSearch, ticketSearch, ticketsMatchingAmong } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { toTicketDtos, type TicketDto } from "./serialize";
 import { newestMatches } from "../messages/search";
@@ -66,7 +66,16 @@ export async function listTickets(
   const where = await ticketFilter(db, user, params, timeZone, rareTags);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
-  if (search) return withSearchMatches(db, await listFromSet(db, where, before, offset), search);
+  if (search) {
+    const page = (await broadSearch(db, search))
+      ? await listWalked(db, await ticketFilter(db, user, { ...params, searchParam: undefined }, timeZone, rareTags), {
+          search,
+          before,
+          offset,
+        })
+      : await listFromSet(db, where, before, offset);
+    return withSearchMatches(db, page, search);
+  }
   if (rareTags) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
@@ -132,6 +141,46 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
     )),
     count: Math.min(total, TICKET_COUNT_CAP),
   };
+}
+
+/** Tickets a broad search checks at once while walking the list, at least and at most. */
+const SHORTEST_STRETCH = 100;
+const LONGEST_STRETCH = 2_000;
+
+/**
+ * A broad search's page (see BROAD_SEARCH_HITS): the list matching `where` is walked in page order after `before`,
+ * a stretch of tickets at a time, each stretch checked against the search in one go, until the page is full or
+ * the list ends. Each stretch is as long as the share of matches met so far says the page still needs. Its count
+ * is what a first page found when its walk reached the end, else the count's cap (a broad search matches more
+ * tickets than anyone counts).
+ */
+async function listWalked(
+  db: Db,
+  where: SQL | undefined,
+  { search, before, offset }: { search: string; before: Before; offset: number },
+): Promise<TicketPage> {
+  const wanted = offset + TICKET_PAGE_SIZE + 1;
+  const found: number[] = [];
+  let after = before;
+  let walkedSoFar = 0;
+  while (found.length < wanted) {
+    // A fifth of the tickets matching, until more is known.
+    const share = (found.length + 1) / (walkedSoFar + 5);
+    const stretch = Math.min(LONGEST_STRETCH, Math.max(SHORTEST_STRETCH, Math.ceil((wanted - found.length) / share)));
+    const walked = await pageOrder(db, afterTicket(where, after), stretch);
+    const matching = await ticketsMatchingAmong(
+      db,
+      walked.map((t) => t.id),
+      search,
+    );
+    for (const t of walked) if (matching.has(t.id)) found.push(t.id);
+    walkedSoFar += walked.length;
+    const last = walked.at(-1);
+    if (!last || walked.length < stretch)
+      return { ...(await pageOf(db, found, offset)), count: before ? TICKET_COUNT_CAP : found.length };
+    after = { updatedAt: last.updatedAt, id: last.id };
+  }
+  return { ...(await pageOf(db, found, offset)), count: TICKET_COUNT_CAP };
 }
 
 /** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
