@@ -40,11 +40,15 @@ export async function matchesManyMessages(db: Db, search: string, many: number):
 export async function ticketsWithMatchesAmong(db: Db, ticketIds: number[], search: string): Promise<number[]> {
   const match = bodyMatchQuery(search);
   if (!match || !ticketIds.length) return [];
-  const rows = await db
+  return (await matchesAmongQuery(db, ticketIds, match)).map((r) => r.ticketId);
+}
+
+/** The query of `ticketsWithMatchesAmong` for a full-text `match` (exposed so its query plan can be checked). */
+export function matchesAmongQuery(db: Db, ticketIds: number[], match: string) {
+  return db
     .selectDistinct({ ticketId: messages.ticketId })
     .from(messages)
     .where(matchingIn(db, ticketIds, match));
-  return rows.map((r) => r.ticketId);
 }
 
 /** At most this many hits are returned for a search inside one conversation, the newest ones. */
