@@ -216,8 +216,8 @@ async function agentToken(base: string, admin: Record<string, string>, db: Db): 
 const COMMON_WORD = "obrigado";
 
 /**
- * The tickets tab's search for `term` as an admin, each page continuing after the last ticket of the one before,
- * as the list's "load more" does, until no more follow: how long each page took, how many pages and tickets it
+ * The tickets tab's search for `term` as an admin, each page continuing where the one before says, as the list's
+ * "load more" does, until no more follow: how long each page took, how many pages and tickets it
  * gave, and how many tickets came twice.
  */
 async function searchPagedToTheEnd(base: string, admin: Record<string, string>, term: string) {
@@ -230,14 +230,17 @@ async function searchPagedToTheEnd(base: string, admin: Record<string, string>, 
     const res = await fetch(`${base}/api/tickets?showAll=true&searchParam=${encodeURIComponent(term)}${after}`, {
       headers: admin,
     });
-    const page = (await res.json()) as { tickets: { id: number; updatedAt: string }[]; hasMore: boolean };
+    const page = (await res.json()) as {
+      tickets: { id: number }[];
+      hasMore: boolean;
+      next?: { beforeUpdatedAt: number; beforeId: number };
+    };
     samples.push(performance.now() - start);
     if (!res.ok) throw new Error(`search page: HTTP ${res.status}`);
     for (const t of page.tickets) if (seen.has(t.id)) repeated++;
     for (const t of page.tickets) seen.add(t.id);
-    const last = page.tickets.at(-1);
-    if (!page.hasMore || !last) break;
-    after = `&beforeUpdatedAt=${Date.parse(last.updatedAt)}&beforeId=${last.id}`;
+    if (!page.hasMore || !page.next) break;
+    after = `&beforeUpdatedAt=${page.next.beforeUpdatedAt}&beforeId=${page.next.beforeId}`;
   }
   return { samples, pages: samples.length, tickets: seen.size, repeated };
 }

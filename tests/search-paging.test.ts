@@ -1,7 +1,7 @@
 // @engine each
 import { describe, expect, test } from "bun:test";
 import { contacts, messages, tickets } from "../src/db/tables";
-import { indexNewMessages } from "../src/db/search-index";
+import { indexNewContacts, indexNewMessages } from "../src/db/search-index";
 import { broadSearch } from "../src/modules/tickets/search";
 import { TICKET_PAGE_SIZE } from "../src/modules/tickets/list";
 import { call, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -46,7 +46,14 @@ async function inbox(ctx: TestContext, count: number, perTicket: number) {
   return { common, rare };
 }
 
-/** The search tab paged as its "load more" does (after the last ticket shown) until no more follow. */
+type Page = {
+  tickets: { id: number; updatedAt: string }[];
+  hasMore: boolean;
+  count: number;
+  next?: { beforeUpdatedAt: number; beforeId: number };
+};
+
+/** The search tab paged as its "load more" does (where the page says the next one starts) until no more follow. */
 async function pagedToTheEnd(ctx: TestContext, token: string, term: string) {
   const seen: number[] = [];
   let after = "";
@@ -58,13 +65,15 @@ async function pagedToTheEnd(ctx: TestContext, token: string, term: string) {
       { token },
     );
     expect(res.status).toBe(200);
-    const page = res.json as { tickets: { id: number; updatedAt: string }[]; hasMore: boolean };
+    const page = res.json as Page;
     expect(page.tickets.length).toBeLessThanOrEqual(TICKET_PAGE_SIZE);
     seen.push(...page.tickets.map((t) => t.id));
-    const last = page.tickets.at(-1);
-    if (!page.hasMore || !last) return seen;
+    if (!page.hasMore) return seen;
+    // Here every page is full, and continues after its last ticket.
     expect(page.tickets.length).toBe(TICKET_PAGE_SIZE);
-    after = `&beforeUpdatedAt=${Date.parse(last.updatedAt)}&beforeId=${last.id}`;
+    const last = page.tickets.at(-1)!;
+    expect(page.next).toEqual({ beforeUpdatedAt: Date.parse(last.updatedAt), beforeId: last.id });
+    after = `&beforeUpdatedAt=${page.next!.beforeUpdatedAt}&beforeId=${page.next!.beforeId}`;
   }
   throw new Error("the search never ended");
 }
@@ -93,5 +102,37 @@ describe("search paged to the end", () => {
     const res = await call(ctx.app, "GET", "/api/tickets?showAll=true&searchParam=obrigado", { token });
     expect(res.json.count).toBe(common.length);
     expect(res.json.hasMore).toBe(false);
+  });
+
+  test("where a broad search's matches are far back, a page may end empty and says where the next one starts", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    // 5,100 old tickets whose contacts are called "Antiga" (more than a search reads as one set), then 4,100
+    // newer ones: more than a page walks.
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    const names = Array.from({ length: 9_200 }, (_, i) => (i < 5_100 ? `Antiga ${i}` : `Nova ${i}`));
+    const people = await ctx.db
+      .insert(contacts)
+      .values(names.map((name, i) => ({ name, number: `55118${String(i).padStart(7, "0")}` })))
+      .returning({ id: contacts.id, name: contacts.name });
+    await ctx.db.insert(tickets).values(
+      people.map((c) => ({
+        status: "closed" as const,
+        contactId: c.id,
+        updatedAt: new Date(start + Number(c.name.split(" ")[1]) * 60_000),
+      })),
+    );
+    await indexNewContacts(ctx.db);
+    expect(await broadSearch(ctx.db, "antiga")).toBe(true);
+    const get = async (after = "") =>
+      (await call(ctx.app, "GET", `/api/tickets?showAll=true&searchParam=antiga${after}`, { token })).json as Page;
+    const first = await get();
+    expect(first.tickets).toEqual([]);
+    expect(first.hasMore).toBe(true);
+    const second = await get(`&beforeUpdatedAt=${first.next!.beforeUpdatedAt}&beforeId=${first.next!.beforeId}`);
+    expect(second.tickets.map((t) => Date.parse(t.updatedAt))).toEqual(
+      Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => start + (5_099 - i) * 60_000),
+    );
+    expect(second.hasMore).toBe(true);
   });
 });

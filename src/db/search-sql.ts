@@ -1,4 +1,4 @@
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Reader } from "./client";
 import { messages, onPostgres } from "./tables";
 
@@ -12,6 +12,8 @@ interface SearchSql {
   prefixQuery(words: string[]): string;
   /** A select of the ids of the newest `limit` contacts whose name or number contains `search`. */
   contactIdsMatching(search: string, limit: number): SQL;
+  /** Whether the contact `contactId` names has a name or number containing `search`, as a condition. */
+  contactMatches(contactId: SQLWrapper, search: string): SQL;
   /**
    * A select of one row whose `many` says whether more than `many` messages (deleted ones too) match a
    * `prefixQuery` in a 1,000,000-message inbox (estimated on PostgreSQL).
@@ -25,14 +27,20 @@ interface SearchSql {
   windowTotal(): SQL<number>;
 }
 
+/** FTS5: the whole text as one phrase, so quotes and operators typed by the user are plain characters. */
+const ftsPhrase = (search: string) => `"${search.replace(/"/g, '""')}"`;
+
+/** PostgreSQL: a LIKE pattern over the trigram indexes; the typed text's own wildcards are plain characters. */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 const sqliteSearch: SearchSql = {
   // FTS5's prefix phrases.
   prefixQuery: (words) => words.map((w) => `"${w}"*`).join(" "),
-  contactIdsMatching(search, limit) {
-    // The whole text is one phrase, so quotes and operators typed by the user are plain characters.
-    const phrase = `"${search.replace(/"/g, '""')}"`;
-    return sql`select rowid from contacts_fts where contacts_fts match ${phrase} order by rowid desc limit ${limit}`;
-  },
+  contactIdsMatching: (search, limit) =>
+    sql`select rowid from contacts_fts where contacts_fts match ${ftsPhrase(search)} order by rowid desc limit ${limit}`,
+  // The index's matches, read once per query.
+  contactMatches: (contactId, search) =>
+    sql`${contactId} in (select rowid from contacts_fts where contacts_fts match ${ftsPhrase(search)})`,
   // Counted from the index, which stops after `many`.
   manyMatches: (match, many) =>
     sql`select count(*) > ${many} as many from (select rowid from messages_fts where messages_fts match ${match} limit ${many + 1})`,
@@ -60,12 +68,18 @@ const postgresSearch: SearchSql = {
   // A tsquery of prefixes.
   prefixQuery: (words) => words.map((w) => `${w}:*`).join(" & "),
   contactIdsMatching(search, limit) {
-    // A LIKE pattern over the trigram indexes; the typed text's own wildcards are plain characters.
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(search);
     // Materialized: the matches come from the trigram indexes first, instead of a walk down the ids that tests
     // every contact until enough match. Names and numbers are looked up apart, so what the number index found
     // is rechecked against the number only; names against their stored folded form (0007_search_columns).
     return sql`with matching as materialized (select id from contacts where name_folded like zapdesk_fold(${pattern}) union select id from contacts where number like ${pattern}) select id from matching order by id desc limit ${limit}`;
+  },
+  // Each contact looked up by id and its stored values compared: a common name or number would otherwise have
+  // the trigram indexes gather its thousands of contacts first.
+  contactMatches(contactId, search) {
+    const pattern = likePattern(search);
+    // A scalar subquery, run for each ticket: as EXISTS the planner would join every matching contact instead.
+    return sql`coalesce((select c.name_folded like (select zapdesk_fold(${pattern})) or c.number like ${pattern} from contacts c where c.id = ${contactId}), false)`;
   },
   // A GIN index answers a common word's prefix in tens of milliseconds: the share of the newest messages that
   // match tells instead, on a walk back through them.

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client";
 import { searchSql } from "../../db/search-sql";
 
@@ -13,6 +13,12 @@ const MIN_CHARS = 3;
 export function contactsMatching(search: string, limit = Number.MAX_SAFE_INTEGER): SQL | null {
   if ([...search.trim()].length < MIN_CHARS) return null;
   return searchSql().contactIdsMatching(search, limit);
+}
+
+/** That the contact `contactId` names has a name or number containing `search`, as a condition; null as above. */
+export function contactMatchesSearch(contactId: SQLWrapper, search: string): SQL | null {
+  if ([...search.trim()].length < MIN_CHARS) return null;
+  return searchSql().contactMatches(contactId, search);
 }
 
 /** How many contacts' names or numbers contain `search`, counting no further than `limit`. */

@@ -10,7 +10,8 @@ import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { broadSearch, ticketSearch, ticketsMatchingAmong } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
-import { toTicketDtos, type TicketDto } from "./serialize";
+import { toTicketDtos } from "./serialize";
+import type { TicketPageDto } from "../../shared/contracts/tickets";
 import { newestMatches } from "../messages/search";
 
 export const TICKET_PAGE_SIZE = 40;
@@ -47,7 +48,7 @@ export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undef
   return or(inArray(queue, allowed), isNull(queue), eq(unindexed(tickets.userId), user.id));
 }
 
-type TicketPage = { tickets: TicketDto[]; count: number; hasMore: boolean };
+type TicketPage = TicketPageDto;
 type Before = TicketListParams["before"];
 
 /**
@@ -74,7 +75,10 @@ export async function listTickets(
           offset,
         })
       : await listFromSet(db, where, before, offset);
-    return withSearchMatches(db, page, search);
+    const last = page.tickets.at(-1);
+    const next =
+      page.next ?? (page.hasMore ? cursorOf(last && { id: last.id, updatedAt: last.updatedAt.getTime() }) : undefined);
+    return withSearchMatches(db, { ...page, next }, search);
   }
   if (rareTags) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
@@ -146,13 +150,15 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
 /** Tickets a broad search checks at once while walking the list, at least and at most. */
 const SHORTEST_STRETCH = 100;
 const LONGEST_STRETCH = 2_000;
+/** Tickets a broad search's page walks at most: where matches are far apart, the page ends short of its size. */
+const WALK_PER_PAGE = 4_000;
 
 /**
  * A broad search's page (see BROAD_SEARCH_HITS): the list matching `where` is walked in page order after `before`,
- * a stretch of tickets at a time, each stretch checked against the search in one go, until the page is full or
- * the list ends. Each stretch is as long as the share of matches met so far says the page still needs. Its count
- * is what a first page found when its walk reached the end, else the count's cap (a broad search matches more
- * tickets than anyone counts).
+ * a stretch of tickets at a time, each stretch checked against the search in one go, until the page is full, the
+ * list ends or WALK_PER_PAGE tickets were walked (the page then says where the walk goes on). Each stretch is as
+ * long as the share of matches met so far says the page still needs. Its count is what a first page found when
+ * its walk reached the end, else the count's cap (a broad search matches more tickets than anyone counts).
  */
 async function listWalked(
   db: Db,
@@ -160,28 +166,44 @@ async function listWalked(
   { search, before, offset }: { search: string; before: Before; offset: number },
 ): Promise<TicketPage> {
   const wanted = offset + TICKET_PAGE_SIZE + 1;
-  const found: number[] = [];
+  const found: { id: number; updatedAt: number }[] = [];
   let after = before;
   let walkedSoFar = 0;
-  while (found.length < wanted) {
+  let ended = false;
+  while (found.length < wanted && walkedSoFar < WALK_PER_PAGE) {
     // A fifth of the tickets matching, until more is known.
     const share = (found.length + 1) / (walkedSoFar + 5);
-    const stretch = Math.min(LONGEST_STRETCH, Math.max(SHORTEST_STRETCH, Math.ceil((wanted - found.length) / share)));
+    const needed = Math.ceil((wanted - found.length) / share);
+    const stretch = Math.min(LONGEST_STRETCH, WALK_PER_PAGE - walkedSoFar, Math.max(SHORTEST_STRETCH, needed));
     const walked = await pageOrder(db, afterTicket(where, after), stretch);
     const matching = await ticketsMatchingAmong(
       db,
       walked.map((t) => t.id),
       search,
     );
-    for (const t of walked) if (matching.has(t.id)) found.push(t.id);
+    for (const t of walked) if (matching.has(t.id)) found.push(t);
     walkedSoFar += walked.length;
     const last = walked.at(-1);
-    if (!last || walked.length < stretch)
-      return { ...(await pageOf(db, found, offset)), count: before ? TICKET_COUNT_CAP : found.length };
+    if (!last || walked.length < stretch) {
+      ended = true;
+      break;
+    }
     after = { updatedAt: last.updatedAt, id: last.id };
   }
-  return { ...(await pageOf(db, found, offset)), count: TICKET_COUNT_CAP };
+  const page = await pageOf(
+    db,
+    found.map((t) => t.id),
+    offset,
+  );
+  if (page.hasMore) return { ...page, count: TICKET_COUNT_CAP, next: cursorOf(found[offset + TICKET_PAGE_SIZE - 1]) };
+  if (ended) return { ...page, count: before ? TICKET_COUNT_CAP : found.length };
+  // The walk stopped short of a full page: the next one goes on from where it stopped.
+  return { ...page, count: TICKET_COUNT_CAP, hasMore: true, next: cursorOf(after) };
 }
+
+/** The cursor after `ticket`, as GET /tickets names it. */
+const cursorOf = (ticket: { id: number; updatedAt: number } | undefined) =>
+  ticket && { beforeUpdatedAt: ticket.updatedAt, beforeId: ticket.id };
 
 /** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
 async function pageOrder(db: Db, where: SQL | undefined, limit: number) {

@@ -1,7 +1,7 @@
 import { and, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { tickets } from "../../db/tables";
-import { contactsMatching, countMatchingContacts } from "../contacts/search";
+import { contactMatchesSearch, contactsMatching, countMatchingContacts } from "../contacts/search";
 import { matchesManyMessages, ticketsWithMatchesAmong, ticketsWithMatchingMessages } from "../messages/search";
 
 /**
@@ -45,14 +45,14 @@ export async function broadSearch(db: Db, search: string): Promise<boolean> {
 /** Which of `ticketIds` match `search` (contact or message, as `ticketSearch`). */
 export async function ticketsMatchingAmong(db: Db, ticketIds: number[], search: string): Promise<Set<number>> {
   if (!ticketIds.length) return new Set();
-  const contacts = contactsMatching(search);
+  const contactMatches = contactMatchesSearch(tickets.contactId, search);
   const [byMessage, byContact] = await Promise.all([
     ticketsWithMatchesAmong(db, ticketIds, search),
-    contacts
+    contactMatches
       ? db
           .select({ id: tickets.id })
           .from(tickets)
-          .where(and(inArray(tickets.id, ticketIds), sql`${tickets.contactId} in (${contacts})`))
+          .where(and(inArray(tickets.id, ticketIds), contactMatches))
       : [],
   ]);
   return new Set([...byMessage, ...byContact.map((t) => t.id)]);
