@@ -104,7 +104,7 @@ describe("search paged to the end", () => {
     expect(res.json.hasMore).toBe(false);
   });
 
-  test("where a broad search's matches are far back, a page may end empty and says where the next one starts", async () => {
+  test("where a broad search's matches are far back, pages may end empty and say where the next one starts", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     // 5,100 old tickets whose contacts are called "Antiga" (more than a search reads as one set), then 4,100
@@ -126,13 +126,18 @@ describe("search paged to the end", () => {
     expect(await broadSearch(ctx.db, "antiga")).toBe(true);
     const get = async (after = "") =>
       (await call(ctx.app, "GET", `/api/tickets?showAll=true&searchParam=antiga${after}`, { token })).json as Page;
-    const first = await get();
-    expect(first.tickets).toEqual([]);
-    expect(first.hasMore).toBe(true);
-    const second = await get(`&beforeUpdatedAt=${first.next!.beforeUpdatedAt}&beforeId=${first.next!.beforeId}`);
-    expect(second.tickets.map((t) => Date.parse(t.updatedAt))).toEqual(
+    let page = await get();
+    let emptyPages = 0;
+    while (!page.tickets.length) {
+      expect(page.hasMore).toBe(true);
+      emptyPages++;
+      page = await get(`&beforeUpdatedAt=${page.next!.beforeUpdatedAt}&beforeId=${page.next!.beforeId}`);
+    }
+    expect(emptyPages).toBeGreaterThan(0);
+    expect(emptyPages).toBeLessThan(5);
+    expect(page.tickets.map((t) => Date.parse(t.updatedAt))).toEqual(
       Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => start + (5_099 - i) * 60_000),
     );
-    expect(second.hasMore).toBe(true);
+    expect(page.hasMore).toBe(true);
   });
 });

@@ -151,7 +151,7 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
 const SHORTEST_STRETCH = 100;
 const LONGEST_STRETCH = 2_000;
 /** Tickets a broad search's page walks at most: where matches are far apart, the page ends short of its size. */
-const WALK_PER_PAGE = 4_000;
+const WALK_PER_PAGE = 2_000;
 
 /**
  * A broad search's page (see BROAD_SEARCH_HITS): the list matching `where` is walked in page order after `before`,
