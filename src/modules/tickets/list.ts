@@ -133,7 +133,10 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
     .from(tickets)
     .where(afterTicket(where, before))
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(TICKET_PAGE_SIZE + 1)
+    // Written into the SQL, not bound: PostgreSQL's plan for a prepared statement, made without the limit's value,
+    // would walk the whole list in page order and test each ticket against the set (25 ms at 100,000 tickets)
+    // instead of looking the set's tickets up (5 ms).
+    .limit(sql.raw(String(TICKET_PAGE_SIZE + 1)) as unknown as number)
     .offset(offset);
   // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart.
   const total = before || !found.length ? await cappedCount(db, where) : found[0]!.total;
