@@ -25,6 +25,8 @@ interface SearchSql {
   bodyMatchesWithin(db: Reader, match: string, ticketIds: number[]): SQL;
   /** How many rows the query returns in all, on each of its rows (a window over every row), as a number. */
   windowTotal(): SQL<number>;
+  /** That `column` is one of the ids a search's select gives, each then looked up by that column's index. */
+  amongHits(column: SQLWrapper, hits: SQL): SQL;
 }
 
 /** FTS5: the whole text as one phrase, so quotes and operators typed by the user are plain characters. */
@@ -62,6 +64,7 @@ const sqliteSearch: SearchSql = {
     return inArray(messages.id, matching);
   },
   windowTotal: () => sql<number>`count(*) over ()`,
+  amongHits: (column, hits) => sql`${column} in (${hits})`,
 };
 
 const postgresSearch: SearchSql = {
@@ -92,6 +95,9 @@ const postgresSearch: SearchSql = {
   bodyMatchesWithin: (_db, match) =>
     sql`ts_match_vq(${messages}.body_words, (select to_tsquery('simple'::regconfig, zapdesk_fold(${match}))))`,
   windowTotal: () => sql<number>`(count(*) over ())::int`,
+  // As an array computed first: a prepared statement's plan, made without the search's words, expects thousands
+  // of hits and would scan every ticket to join them.
+  amongHits: (column, hits) => sql`${column} = any(array(${hits}))`,
 };
 
 /** PostgreSQL: how many of the newest messages `manyMatches` reads. */

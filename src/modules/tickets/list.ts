@@ -10,6 +10,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
 import { broadSearch, ticketSearch, ticketsMatchingAmong } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
+import { searchSql } from "../../db/search-sql";
 import { toTicketDtos } from "./serialize";
 import type { TicketPageDto } from "../../shared/contracts/tickets";
 import { newestMatches } from "../messages/search";
@@ -322,7 +323,7 @@ export async function ticketFilter(
   if (search) {
     await indexNewMessages(db);
     await indexNewContacts(db);
-    conditions.push(sql`${tickets.id} in (${ticketSearch(search)})`);
+    conditions.push(searchSql().amongHits(tickets.id, ticketSearch(search)));
   }
   if (params.date) {
     const [start, end] = dayRangeParam(params.date, timeZone, "date");
