@@ -25,11 +25,15 @@ export async function startTempApp<S = undefined>(
     seed?: (db: Db) => S | Promise<S>;
     /** Adds a connected sandbox connection "Bench" (default true). */
     sandbox?: boolean;
+    /** A PostgreSQL database to serve as it is (kept between runs) instead of a new one. */
+    databaseUrl?: string;
+    /** A data directory to serve as it is (kept between runs) instead of a new one. */
+    dataDir?: string;
   } = {},
 ) {
-  const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
+  const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "zapdesk-bench-"));
   // With DATABASE_URL (bench/postgres.ts), each app gets a database of its own on the harness's cluster.
-  const databaseUrl = process.env.DATABASE_URL ? await freshPgUrl() : undefined;
+  const databaseUrl = opts.databaseUrl ?? (process.env.DATABASE_URL ? await freshPgUrl() : undefined);
   const config = loadConfig({
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dir,
@@ -78,7 +82,7 @@ export async function startTempApp<S = undefined>(
       await channels.stopAll();
       sandbox.network.cancelAll();
       await closeDatabase(db);
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

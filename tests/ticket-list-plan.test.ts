@@ -2,7 +2,7 @@
 import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { queues, tags } from "../src/db/tables";
-import { historySearchQuery } from "../src/modules/messages/search";
+import { historySearchQuery, matchesAmongQuery } from "../src/modules/messages/search";
 import {
   afterTicket,
   listTickets,
@@ -133,6 +133,13 @@ describe("query plans of the ticket list and the search", () => {
     expect(page.tickets.map((t) => t.updatedAt.getTime())).toEqual(
       Array.from({ length: TICKET_PAGE_SIZE }, (_, i) => 1_700_000_000_000 + 3000 - 2 * i),
     );
+  });
+
+  test("a broad search checks a stretch of tickets by their messages and the full-text index between their ids", async () => {
+    const ctx = await makeTestApp();
+    const steps = plan(ctx, matchesAmongQuery(ctx.db, [1, 2, 3], '"obrigado"*'));
+    expect(fullScans(steps)).toEqual([]);
+    expect(steps.some((d) => d.includes("messages_fts"))).toBe(true);
   });
 
   test("the ticket search reads the two full-text indexes and looks tickets up by id", async () => {

@@ -17,6 +17,9 @@ function matches(t: Ticket, q: TicketListFilter, viewer: TicketListViewer): bool
   return ticketInList(t, { status: q.status, showAll: q.showAll, queueIds, tags: q.tags, snoozed: q.snoozed }, viewer);
 }
 
+/** Fewer rows than this from a page that has more to follow do not fill the list. */
+const FILL_ROWS = 20;
+
 const byUpdated = (a: Ticket, b: Ticket) => +new Date(b.updatedAt) - +new Date(a.updatedAt);
 
 type AckChange = { ticketId?: number; messageId?: number; ack?: number };
@@ -47,10 +50,17 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
   const shown = useRef(tickets);
   shown.current = tickets;
 
-  const load = useCallback(async (pageNumber: number, signal?: AbortSignal) => {
+  const next = useRef<Page["next"]>(undefined);
+
+  const load = useCallback(async (pageNumber: number, signal?: AbortSignal): Promise<void> => {
     const { status, searchParam, showAll, queueIds, tags, snoozed } = query.current;
-    // Later pages continue after the oldest ticket shown, which stays right while the socket moves rows around.
+    // Later pages continue after the oldest ticket shown, which stays right while the socket moves rows around,
+    // unless the server said where (a broad search's page may end before the tickets it walked).
     const last = pageNumber > 1 ? shown.current.at(-1) : undefined;
+    const after =
+      pageNumber > 1 && next.current
+        ? next.current
+        : { beforeUpdatedAt: last && Date.parse(last.updatedAt), beforeId: last?.id };
     const filters: TicketListQuery = {
       pageNumber,
       showAll,
@@ -59,8 +69,7 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
       queueIds: queueIds.length ? queueIds : undefined,
       tags: tags?.length ? tags : undefined,
       snoozed: snoozed || undefined,
-      beforeUpdatedAt: last && Date.parse(last.updatedAt),
-      beforeId: last?.id,
+      ...after,
     };
     setLoading(true);
     setFailed(false);
@@ -74,6 +83,9 @@ export function useTicketList(q: TicketListFilter, viewer: TicketListViewer, ena
       setCount(res.count);
       setHasMore(res.hasMore);
       page.current = pageNumber;
+      next.current = res.next;
+      // A page too short to fill the list could not be scrolled to ask for the next: that one comes at once.
+      if (res.hasMore && res.tickets.length < FILL_ROWS && !signal?.aborted) return await load(pageNumber + 1, signal);
     } catch (error) {
       if ((error as Error).name !== "AbortError") {
         setFailed(true);

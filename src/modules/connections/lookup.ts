@@ -144,11 +144,9 @@ const queuesOfConnection = prepared((db) =>
  * number counts: it is how the README's walkthrough connects one without a phone.
  */
 export async function connectionProgress(db: Reader): Promise<{ numberConnected: boolean; sandboxTried: boolean }> {
-  const connected = await first(
-    db.select({ id: connections.id }).from(connections).where(eq(connections.status, "CONNECTED")),
-  );
-  const sandbox = await first(
-    db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox")),
-  );
+  const [connected, sandbox] = await Promise.all([
+    first(db.select({ id: connections.id }).from(connections).where(eq(connections.status, "CONNECTED"))),
+    first(db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox"))),
+  ]);
   return { numberConnected: !!connected, sandboxTried: !!sandbox };
 }

@@ -9,11 +9,10 @@ import { anyAgent } from "../users/lookup";
  * sandbox step is offered only where the sandbox is on.
  */
 export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promise<OnboardingDto> {
-  const { numberConnected, sandboxTried } = await connectionProgress(db);
-  return {
-    numberConnected,
-    queuesCreated: await anyQueue(db),
-    agentsInvited: await anyAgent(db),
-    sandboxTried: sandboxEnabled ? sandboxTried : null,
-  };
+  const [{ numberConnected, sandboxTried }, queuesCreated, agentsInvited] = await Promise.all([
+    connectionProgress(db),
+    anyQueue(db),
+    anyAgent(db),
+  ]);
+  return { numberConnected, queuesCreated, agentsInvited, sandboxTried: sandboxEnabled ? sandboxTried : null };
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { type Db, rowsOf } from "../../db/client";
 import { indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
 import { messages } from "../../db/tables";
@@ -17,19 +17,38 @@ export function bodyMatchQuery(search: string): string | null {
   return searchSql().prefixQuery(words);
 }
 
-/** A ticket search reads at most this many matching messages, the newest first: enough for any page people read. */
-export const MESSAGE_HITS = 500;
-
 /**
- * Ids of tickets with one of the newest MESSAGE_HITS messages (not deleted) whose body matches `search`, as a
- * select; it reads the full-text index newest first and stops there, so a common word costs no more than a rare
- * one and the messages table is never scanned. Null when the search has no word to look up. The caller runs
- * indexNewMessages first, so messages still waiting for the index are found too.
+ * Ids of the tickets with a message (not deleted) whose body matches `search`, as a select of every such ticket;
+ * null when the search has no word to look up. The caller runs indexNewMessages first, so messages still waiting
+ * for the index are found too.
  */
 export function ticketsWithMatchingMessages(search: string): SQL | null {
   const match = bodyMatchQuery(search);
   if (!match) return null;
-  return searchSql().ticketIdsOfNewestMatches(match, MESSAGE_HITS);
+  return searchSql().ticketIdsOfMatches(match);
+}
+
+/** Whether more than `many` messages (deleted ones too) match `search` in a 1,000,000-message inbox (see manyMatches). */
+export async function matchesManyMessages(db: Db, search: string, many: number): Promise<boolean> {
+  const match = bodyMatchQuery(search);
+  if (!match) return false;
+  const [row] = await rowsOf<{ many: boolean | number }>(db, searchSql().manyMatches(match, many));
+  return Boolean(row?.many);
+}
+
+/** Which of `ticketIds` have a message (not deleted) whose body matches `search`. */
+export async function ticketsWithMatchesAmong(db: Db, ticketIds: number[], search: string): Promise<number[]> {
+  const match = bodyMatchQuery(search);
+  if (!match || !ticketIds.length) return [];
+  return (await matchesAmongQuery(db, ticketIds, match)).map((r) => r.ticketId);
+}
+
+/** The query of `ticketsWithMatchesAmong` for a full-text `match` (exposed so its query plan can be checked). */
+export function matchesAmongQuery(db: Db, ticketIds: number[], match: string) {
+  return db
+    .selectDistinct({ ticketId: messages.ticketId })
+    .from(messages)
+    .where(matchingIn(db, ticketIds, match));
 }
 
 /** At most this many hits are returned for a search inside one conversation, the newest ones. */

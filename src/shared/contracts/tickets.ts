@@ -123,11 +123,17 @@ export interface TicketSnooze {
  */
 export const TICKET_COUNT_CAP = 1000;
 
-/** One page of GET /tickets; `count` is exact up to TICKET_COUNT_CAP and TICKET_COUNT_CAP above it. */
+/**
+ * One page of GET /tickets; `count` is exact up to TICKET_COUNT_CAP and TICKET_COUNT_CAP above it. A search page
+ * with more to come says where the next one starts (`next`, the query's `beforeUpdatedAt` and `beforeId`): a
+ * broad search reads a bounded stretch of the list per page, so a page may hold fewer tickets than the page size,
+ * even none, and still be followed by more.
+ */
 export interface TicketPageDto {
   tickets: TicketDto[];
   count: number;
   hasMore: boolean;
+  next?: { beforeUpdatedAt: number; beforeId: number };
 }
 
 /** A ticket as an island receives it (dates as ISO strings). */

@@ -96,12 +96,16 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     if (!s.user) return redirect("/login");
     const user = s.user;
     const t = s.i18n.t;
-    const Island = await islandRenderer(s.i18n);
     const path = new URL(ctx.request.url).pathname;
+    // The sandbox is a dev/demo page: admins only, and only while the sandbox network is enabled.
+    if (path === "/sandbox" && (!isAdmin(user.profile) || !deps.config.sandbox)) return redirect("/");
+    // Read while the page's own data is read (on PostgreSQL each query is a round trip).
+    const connectionWarning = isAdmin(user.profile)
+      ? listConnections(deps.db, user.profile).then((list) => list.some((c) => WARNING_STATUSES.includes(c.status)))
+      : false;
+    const Island = await islandRenderer(s.i18n);
     let main: ReactNode;
     if (path === "/sandbox") {
-      // Dev/demo page: admins only, and only while the sandbox network is enabled.
-      if (!isAdmin(user.profile) || !deps.config.sandbox) return redirect("/");
       main = (
         <section className="page">
           <h1 className="page-title">{t("sandbox.title")}</h1>
@@ -143,10 +147,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
           path={path}
           Island={Island}
           sandbox={deps.config.sandbox}
-          connectionWarning={
-            isAdmin(user.profile) &&
-            (await listConnections(deps.db, user.profile)).some((c) => WARNING_STATUSES.includes(c.status))
-          }
+          connectionWarning={await connectionWarning}
         >
           {main}
         </AppFrame>

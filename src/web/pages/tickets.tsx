@@ -38,8 +38,6 @@ export async function TicketsPage({
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
   const chat = auth && ticketId ? await firstMessages(deps, auth, ticketId) : null;
-  const onboarding =
-    auth && can(auth.profile, "settings:manage") ? await onboardingFor(deps.db, deps.config.sandbox) : null;
   const list = async (status: TicketStatus) =>
     toWire(
       await listTickets(
@@ -50,7 +48,11 @@ export async function TicketsPage({
         deps.config.timeZone,
       ),
     );
-  const initial = auth ? { open: await list("open"), pending: await list("pending") } : null;
+  // The rest is read at once: on PostgreSQL each query is a round trip.
+  const [onboarding, initial] = await Promise.all([
+    auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
+    auth ? Promise.all([list("open"), list("pending")]).then(([open, pending]) => ({ open, pending })) : null,
+  ]);
   const landing = landingSub({ open: initial?.open.count ?? 0, pending: initial?.pending.count ?? 0 });
   return (
     <div className={`tickets-page ${ticketId ? "has-chat" : "no-chat"}`}>
