@@ -145,6 +145,7 @@ describe("admin screens get their data from the page route", () => {
     expect(settings).toEqual({
       settings: await get("/api/settings", token),
       backups: await get("/api/backups", token),
+      offsite: await get("/api/backups/offsite", token),
     });
     expect(settings.backups.map((b: { name: string }) => b.name)).toEqual(["zapdesk-2026-01-02T03-04-05-000Z.sqlite"]);
 
