@@ -168,7 +168,7 @@ describe("admin screens get their data from the page route", () => {
       const res = await page(path, cookie);
       expect(res.html).toContain(">Bulk-line</option>");
       expect(islandProps(res.html, island).connections).toEqual([
-        { id: line.id, name: "Bulk-line", number: line.number, isDefault: line.isDefault },
+        { id: line.id, name: "Bulk-line", number: line.number, isDefault: line.isDefault, provider: "sandbox" },
       ]);
     }
     rmSync(dataDir, { recursive: true, force: true });
