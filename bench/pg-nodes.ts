@@ -4,10 +4,11 @@
  * the same number of messages each time. The servers' own CPU per message is read from /proc (the senders run in
  * this process). `bun bench/pg-nodes.ts` runs it on the tests' throwaway cluster.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshPgUrl, pgServer } from "../tests/pg-harness";
+import { processCpuMicros } from "./pg-cpu";
 import { pairSandbox, sendInbound } from "./sandbox-load";
 import { login, ROOT, type ServerProcess, startServer } from "./server-process";
 
@@ -38,7 +39,7 @@ export async function inboundOnNodes(nodes: number, messages: number, senders = 
       const relogin = () => login(server.base);
       loads.push(await pairSandbox(server.base, await relogin(), relogin));
     }
-    const cpu = servers.map((server) => cpuMicros(server.proc.pid));
+    const cpu = servers.map((server) => processCpuMicros(server.proc.pid));
     const started = performance.now();
     await Promise.all(
       loads.map((load, i) =>
@@ -51,19 +52,12 @@ export async function inboundOnNodes(nodes: number, messages: number, senders = 
       ),
     );
     const seconds = (performance.now() - started) / 1000;
-    const used = servers.reduce((sum, server, i) => sum + cpuMicros(server.proc.pid) - cpu[i]!, 0);
+    const used = servers.reduce((sum, server, i) => sum + processCpuMicros(server.proc.pid) - cpu[i]!, 0);
     return { rate: messages / seconds, cpuUs: used / messages };
   } finally {
     for (const server of servers) await server.stop();
     for (const dir of [...dirs, media]) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** User and system CPU time of process `pid` so far, in microseconds (from /proc, in clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command's closing parenthesis.
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 if (import.meta.main) {
