@@ -107,8 +107,14 @@ function rawSqliteCommitRate(ms: number): number {
 const phoneOf = (i: number) => `5521${String(700_000_000 + i)}`;
 
 export async function httpIngestRate(total: number, concurrency: number, phones: number): Promise<number> {
+  return (await httpIngest(total, concurrency, phones)).rate;
+}
+
+/** Inbound over HTTP, with this process's CPU per message (the senders' included: they run here too). */
+export async function httpIngest(total: number, concurrency: number, phones: number): Promise<Rate> {
   const app = await startTempApp();
   try {
+    const cpu = process.cpuUsage();
     const url = `${app.base}/api/sandbox/${app.connectionId}/inbound`;
     const headers = { authorization: `Bearer ${app.token}`, "content-type": "application/json" };
     const seconds = await runConcurrently(total, concurrency, async (i) => {
@@ -120,7 +126,7 @@ export async function httpIngestRate(total: number, concurrency: number, phones:
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`inbound: HTTP ${res.status}`);
     });
-    return total / seconds;
+    return { rate: total / seconds, cpuUs: cpuSince(cpu) / total };
   } finally {
     await app.close();
   }
@@ -141,7 +147,7 @@ export function inboundMessage(i: number, phones: number, at: number): Normalize
 }
 
 /** Messages per second, and the process's CPU time per message (steadier than the rate on a shared machine). */
-interface Rate {
+export interface Rate {
   rate: number;
   cpuUs: number;
 }
@@ -195,6 +201,15 @@ export function printFigures(figures: Figure[]) {
       `${f.id.padEnd(4)} ${f.what.padEnd(64)} ${f.value.toFixed(f.value < 100 ? 1 : 0).padStart(8)} ${f.unit.padEnd(6)} ${f.target ?? ""} ${f.met === undefined ? "" : f.met ? "met" : "NOT met"}${baseline}`,
     );
   }
+}
+
+if (import.meta.main && process.argv.includes("--inbound-json")) {
+  // The same-run reference of `npm run bench:pg`: inbound over HTTP and through the pipeline on this process's engine.
+  const [messages, senders, phones] = [20_000, 32, 2_000];
+  const http = await httpIngest(messages, senders, phones);
+  const pipeline = await pipelineIngestRate(messages, senders, phones);
+  console.log(JSON.stringify({ http, pipeline }));
+  process.exit(0);
 }
 
 if (import.meta.main) {

@@ -45,11 +45,20 @@ export async function pairSandbox(
  */
 export async function sendInbound(
   load: Load,
-  opts: { count: number; senders?: number; phones?: number; offset?: number; perSecond?: number },
+  opts: {
+    count: number;
+    senders?: number;
+    phones?: number;
+    offset?: number;
+    perSecond?: number;
+    /** Where the phone numbers start (senders of two loads at once can so be kept apart). */
+    firstPhone?: number;
+  },
 ): Promise<number> {
   const senders = opts.senders ?? 32;
   const phones = opts.phones ?? 2000;
   const offset = opts.offset ?? 0;
+  const firstPhone = 800000000 + (opts.firstPhone ?? 0);
   const url = `${load.base}/api/sandbox/${load.connectionId}/inbound`;
   let headers = { ...load.auth, "content-type": "application/json" };
   let renewing: Promise<void> | undefined;
@@ -73,7 +82,7 @@ export async function sendInbound(
         if (wait > 0) await Bun.sleep(wait);
       }
       const n = offset + i;
-      const body = JSON.stringify({ from: `5521${String(800000000 + (n % phones))}`, body: `bench message ${n}` });
+      const body = JSON.stringify({ from: `5521${String(firstPhone + (n % phones))}`, body: `bench message ${n}` });
       let used = headers;
       let res = await fetch(url, { method: "POST", headers: used, body });
       await res.arrayBuffer();

@@ -23,6 +23,8 @@ interface UnitFigures {
 const WARM_UP = 2;
 const ROUNDS = 3;
 const RECIPIENTS = 20;
+/** Customers writing at once in the burst unit. */
+const BURST = 32;
 
 /** The units of work on this process's engine, each the mean of its rounds. */
 async function measureHere(recipients: number): Promise<UnitFigures[]> {
@@ -42,9 +44,11 @@ async function measureHere(recipients: number): Promise<UnitFigures[]> {
       replies.push(reply);
       newContacts.push(first);
     }
+    const burst = await bench.burstOnOpenTickets(BURST);
     const bulk = await bench.bulk(recipients);
     return [
       { unit: "inbound text, open ticket", count: mean(inbound) },
+      { unit: `inbound texts, ${BURST} open tickets at once, per text`, count: mean([burst], BURST) },
       { unit: "first message, new contact", count: mean(newContacts) },
       { unit: "agent reply", count: mean(replies) },
       { unit: `bulk, per recipient (of ${recipients})`, count: mean([bulk], recipients) },

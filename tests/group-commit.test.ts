@@ -1,17 +1,17 @@
 // @engine each
-import { atomically, closeDatabase, first, openDatabase, sqliteClient } from "../src/db/client";
+import { atomically, closeDatabase, dialectOf, execute, first, openDatabase, sqliteClient } from "../src/db/client";
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { messages, tags, tickets } from "../src/db/tables";
 import { LocalEventBus } from "../src/events/bus";
 import type { DomainEvent } from "../src/events/catalogue";
 import { createLogger } from "../src/log";
 import { GroupCommit } from "../src/modules/inbound/group-commit";
-import { createSandboxConnection, makeTestApp } from "./helpers";
+import { createSandboxConnection, makeTestApp, type TestContext } from "./helpers";
 
 /** A database with a parent/child pair whose foreign key is only checked at commit. */
 function deferredDb(path = ":memory:") {
@@ -233,4 +233,106 @@ describe("inbound messages committed in groups", () => {
       await closeDatabase(ctx.db);
     }
   });
+
+  test("a batch with a write that fails in the database stores every other write once, answers and announces each once, in order; the failing write alone is refused", async () => {
+    const ctx = await makeTestApp();
+    try {
+      const commits = new GroupCommit(ctx.db, ctx.deps.events);
+      const heard: number[] = [];
+      ctx.deps.events.subscribe((event) => {
+        if (event.name === "tag.deleted") heard.push(event.payload.tagId);
+      });
+      await ctx.db.insert(tags).values({ name: "taken", color: "#000000" });
+      // The duplicate name is refused by the database itself, which on PostgreSQL aborts the whole transaction.
+      const write = (name: string, n: number) =>
+        commits.run(async (events) => {
+          await ctx.db.insert(tags).values({ name, color: "#000000" });
+          events.emit("tag.deleted", { tagId: n });
+          return n;
+        });
+      const answers = await Promise.allSettled([
+        write("one", 1),
+        write("taken", 2),
+        write("three", 3),
+        write("four", 4),
+      ]);
+      expect(answers.map((a) => (a.status === "fulfilled" ? a.value : "refused"))).toEqual([1, "refused", 3, 4]);
+      const names = (await ctx.db.select().from(tags).orderBy(asc(tags.id))).map((t) => t.name);
+      expect(names).toEqual(["taken", "one", "three", "four"]);
+      expect(heard).toEqual([1, 3, 4]);
+    } finally {
+      await closeDatabase(ctx.db);
+    }
+  });
+
+  test("a message the database refuses in a burst over many chats loses no other message: each is stored once, in its chat's order, and only its sender hears the error", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    const allow = await refuseMessagesReading(ctx.db, "poison");
+    try {
+      await burstWithRefusedMessage(ctx, conn.id);
+    } finally {
+      await allow();
+    }
+  });
 });
+
+/** 12 chats of 4 messages, each delivered twice, where the database refuses the second message of chat 5. */
+async function burstWithRefusedMessage(ctx: TestContext, connectionId: number) {
+  const chats = 12;
+  const perChat = 4;
+  const sends: { chat: number; n: number; sent: Promise<string> }[] = [];
+  for (let n = 0; n < perChat; n++)
+    for (let c = 0; c < chats; c++)
+      for (let copy = 0; copy < 2; copy++)
+        sends.push({
+          chat: c,
+          n,
+          sent: ctx.sandbox.inbound(connectionId, {
+            from: `55119${String(c).padStart(8, "0")}`,
+            id: `C${c}-M${n}`,
+            body: c === 5 && n === 1 ? "poison" : `${n}`,
+          }),
+        });
+  const outcomes = await Promise.allSettled(sends.map((s) => s.sent));
+  const refused = sends.filter((_, i) => outcomes[i]!.status === "rejected").map((s) => `C${s.chat}-M${s.n}`);
+  expect(refused).toEqual(["C5-M1", "C5-M1"]);
+  const stored = await ctx.db.select().from(messages).orderBy(asc(messages.id));
+  expect(stored).toHaveLength(chats * perChat - 1);
+  for (let c = 0; c < chats; c++) {
+    const expected = Array.from({ length: perChat }, (_, n) => `${n}`).filter((n) => c !== 5 || n !== "1");
+    expect(stored.filter((m) => m.wid.startsWith(`C${c}-`)).map((m) => m.body)).toEqual(expected);
+  }
+  const announced = ctx.hub.named("appMessage").filter((e) => e.payload.action === "create");
+  // Each message is announced to each of its rooms.
+  const announcedIds = [...new Set(announced.map((e) => e.payload.message.id))].sort((a, b) => a - b);
+  expect(announcedIds).toEqual(stored.map((m) => m.id));
+}
+
+/**
+ * Makes the database itself refuse to store a message whose body is `body` (a trigger on either engine); returns
+ * what removes the trigger again (a PostgreSQL test database is reused by the next test).
+ */
+async function refuseMessagesReading(db: Parameters<typeof execute>[0], body: string): Promise<() => Promise<void>> {
+  if (dialectOf(db) === "postgres") {
+    await execute(
+      db,
+      sql.raw(`CREATE OR REPLACE FUNCTION refuse_message() RETURNS trigger AS $$ BEGIN
+        IF NEW.body = '${body}' THEN RAISE EXCEPTION 'message refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`),
+    );
+    await execute(
+      db,
+      sql.raw("CREATE TRIGGER refuse_message BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_message()"),
+    );
+    return async () => {
+      await execute(db, sql.raw("DROP TRIGGER refuse_message ON messages"));
+      await execute(db, sql.raw("DROP FUNCTION refuse_message()"));
+    };
+  }
+  await execute(
+    db,
+    sql.raw(`CREATE TRIGGER refuse_message BEFORE INSERT ON messages WHEN NEW.body = '${body}'
+      BEGIN SELECT RAISE(ABORT, 'message refused'); END`),
+  );
+  return async () => await execute(db, sql.raw("DROP TRIGGER refuse_message"));
+}

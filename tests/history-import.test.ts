@@ -1,7 +1,7 @@
 // @engine each
 import { one, first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { ConnectionManager } from "../src/channels/manager";
 import type { ChannelDriver, ConnectionRef, NormalizedMessage } from "../src/channels/types";
 import { contacts, messages, queues, tickets, connections } from "../src/db/tables";
@@ -70,7 +70,11 @@ describe("history import at pairing", () => {
       createdAt: new Date(ctx.clock.now() - 3 * DAY),
       updatedAt: new Date(ctx.clock.now() - DAY),
     });
-    const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, anaTicket.id));
+    const stored = await ctx.db
+      .select()
+      .from(messages)
+      .where(eq(messages.ticketId, anaTicket.id))
+      .orderBy(asc(messages.id));
     expect(stored.map((m) => [m.wid, m.fromMe, m.read, m.ack])).toEqual([
       ["A1", false, true, 0],
       ["A2", true, true, 4],

@@ -4,8 +4,10 @@ import { StatementTrace } from "./statement-trace";
 /**
  * A loopback proxy in front of a PostgreSQL server that reads the frontend protocol (version 3, no TLS: the
  * tests' cluster has none) and records into a StatementTrace each statement the server is asked to run: a
- * simple `Query`, or an `Execute` of the statement a `Parse` named. Each simple `Query`, and each `Sync` after
- * an `Execute`, is one round trip: the client then waits for the server's ReadyForQuery. Bun's client compiles
+ * simple `Query`, or an `Execute` of the statement a `Parse` named. A simple `Query`, or a `Sync` after an
+ * `Execute`, sent while no answer is awaited on its connection is one round trip: the client then waits for the
+ * server's ReadyForQuery. Statements sent while earlier ones are still awaited (pipelined) share their round trip.
+ * Bun's client compiles
  * a statement on its first use on a connection in a round trip of its own, which a warm pool no longer makes:
  * that one is not counted. The server's answers are passed on as they are; their ReadyForQuery messages tell
  * the trace when nothing is awaited any more.
@@ -110,7 +112,8 @@ class Link {
     const framing = () => (this.encryptionAnswers > 0 ? "byte" : "typed");
     for (const message of this.fromServerBytes.split(chunk, framing))
       if (message.length === 1) this.encryptionAnswers--;
-      else if (message[0] === "Z".charCodeAt(0)) this.awaited--;
+      // The ReadyForQuery that ends the startup answers nothing counted.
+      else if (message[0] === "Z".charCodeAt(0)) this.awaited = Math.max(0, this.awaited - 1);
     this.toClient.write(chunk);
   }
 
@@ -118,7 +121,7 @@ class Link {
     switch (type) {
       case "Q":
         this.trace.statement(this.id, cString(body, 0).text);
-        this.trace.roundTrip(this.id);
+        if (this.awaited === 0) this.trace.roundTrip(this.id);
         this.awaited++;
         break;
       case "P": {
@@ -136,7 +139,7 @@ class Link {
         this.executed = true;
         break;
       case "S":
-        if (this.executed) this.trace.roundTrip(this.id);
+        if (this.executed && this.awaited === 0) this.trace.roundTrip(this.id);
         this.executed = false;
         this.awaited++;
         break;

@@ -50,14 +50,18 @@ export async function workbench() {
   const inbound = (from: string, body: string) =>
     request("POST", `/api/sandbox/${connection.id}/inbound`, admin, { from, name: "Customer", body });
 
-  // A customer who chose the first queue, whose ticket the agent accepted.
+  /** A customer who chose the first queue, whose ticket the agent accepted. */
+  const openTicketOf = async (phone: string) => {
+    await inbound(phone, "Hi");
+    await inbound(phone, "1");
+    await quiet();
+    const ticket = (await request("GET", "/api/tickets?status=pending", agent.token)).tickets[0] as { id: number };
+    await request("PUT", `/api/tickets/${ticket.id}`, agent.token, { status: "open", userId: agent.user.id });
+    await quiet();
+    return ticket;
+  };
   const customer = newPhone();
-  await inbound(customer, "Hi");
-  await inbound(customer, "1");
-  await quiet();
-  const ticket = (await request("GET", "/api/tickets?status=pending", agent.token)).tickets[0] as { id: number };
-  await request("PUT", `/api/tickets/${ticket.id}`, agent.token, { status: "open", userId: agent.user.id });
-  await quiet();
+  const ticket = await openTicketOf(customer);
 
   /** What one run of `work` asked of the database, until the app is quiet again. */
   const measure = (work: () => Promise<unknown>): Promise<WorkCount> =>
@@ -71,6 +75,16 @@ export async function workbench() {
     trace,
     /** A customer's text on their ticket the agent has open. */
     inboundOnOpenTicket: () => measure(() => inbound(customer, "One more thing")),
+    /**
+     * `customers` customers' texts at once, each on their ticket the agent has open (the customers are set up
+     * first, uncounted): the inbound writes of one moment share a group commit.
+     */
+    async burstOnOpenTickets(customers: number): Promise<WorkCount> {
+      const phones = Array.from({ length: customers }, () => newPhone());
+      for (const phone of phones) await openTicketOf(phone);
+      await quiet();
+      return await measure(() => Promise.all(phones.map((phone) => inbound(phone, "One more thing"))));
+    },
     /** The first message of a new number: contact, ticket, and the chatbot's menu sent back. */
     firstMessageOfNewContact: () => measure(() => inbound(newPhone(), "Hello")),
     /** The agent's reply on that open ticket, sent and acked (it marks the customer's unread texts read). */

@@ -110,6 +110,11 @@ export function usePostgres(pg: object): Db {
   return routed as unknown as Db;
 }
 
+/** The pool under a database `usePostgres` made, whatever transaction is open in this async context. */
+export function pgRootOf(db: object): object | undefined {
+  return pgRoots.get(db);
+}
+
 async function pgAtomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
   const current = pgTransactions.getStore();
   const outer = current && !current.done ? current.tx : (pgRoots.get(db) ?? (db as unknown as PgDatabase<never>));
@@ -121,6 +126,14 @@ async function pgAtomically<T>(db: Writer, work: (tx: Db) => Promise<T>): Promis
       context.done = true;
     }
   });
+}
+
+/**
+ * Whether statements sent at once in one transaction travel together (PostgreSQL pipelines them on the
+ * transaction's connection) instead of each running alone as it is awaited (SQLite, with no round trip to save).
+ */
+export function pipelinesStatements(db: object): boolean {
+  return dialectOf(db) === "postgres";
 }
 
 /** Which engine answers this database or transaction. */
@@ -173,16 +186,23 @@ const oneSteps = new AsyncLocalStorage<OneStep>();
  * one of them throws, the whole step fails with that error, even if a caller inside `work` caught it.
  */
 export async function atomicallyAsOneStep<T>(db: Writer, work: (tx: Db) => Promise<T>): Promise<T> {
-  return await atomically(db, async (tx) => {
-    const step: OneStep = { open: true };
-    try {
-      const result = await oneSteps.run(step, () => work(tx));
-      if (step.failed) throw step.failed.error;
-      return result;
-    } finally {
-      step.open = false;
-    }
-  });
+  return await atomically(db, async (tx) => await asOneStep(() => work(tx)));
+}
+
+/**
+ * Runs `work` inside the transaction already open, with no savepoint of its own: the atomic blocks nested in it
+ * join the transaction, and it fails when one of them throws, even if caught. Rolling its writes back is the
+ * caller's: only the whole transaction can undo them.
+ */
+export async function asOneStep<T>(work: () => Promise<T>): Promise<T> {
+  const step: OneStep = { open: true };
+  try {
+    const result = await oneSteps.run(step, work);
+    if (step.failed) throw step.failed.error;
+    return result;
+  } finally {
+    step.open = false;
+  }
 }
 
 /** A block nested in an open step: run as part of it, failing the whole step when it throws. */

@@ -1,4 +1,4 @@
-import { atomically, atomicallyAsOneStep, type Db } from "../../db/client";
+import { asOneStep, atomically, atomicallyAsOneStep, type Db, pipelinesStatements } from "../../db/client";
 import { withTempStoreInMemory } from "../../db/temp-store";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
@@ -13,6 +13,16 @@ interface Job {
 }
 
 type Emitted = [name: DomainEventName, payload: DomainEvents[DomainEventName]];
+
+interface Outcome {
+  value?: unknown;
+  error?: unknown;
+  failed: boolean;
+  emitted: Emitted[];
+}
+
+/** A write of a batch written side by side threw: the batch's transaction is rolled back and written in turn. */
+class SideBySideFailed extends Error {}
 
 /**
  * Group commit: the writes asked for in the same turn of the event loop run one after another in a single
@@ -76,24 +86,9 @@ export class GroupCommit {
 
   private async commit(batch: Job[]) {
     if (batch.length === 1) return await this.commitAlone(batch[0]!);
-    const outcomes: { value?: unknown; error?: unknown; failed: boolean; emitted: Emitted[] }[] = [];
+    let outcomes: Outcome[];
     try {
-      // Each write is a savepoint: see withTempStoreInMemory.
-      await withTempStoreInMemory(this.db, () =>
-        atomically(this.db, async () => {
-          for (const job of batch) {
-            const emitted: Emitted[] = [];
-            const bus = bufferingBus(this.events, emitted);
-            try {
-              const value = await atomicallyAsOneStep(this.db, () => job.write(bus));
-              outcomes.push({ value, failed: false, emitted });
-            } catch (error) {
-              outcomes.push({ error, failed: true, emitted: [] });
-            }
-          }
-          await this.beforeCommit?.(this.db);
-        }),
-      );
+      outcomes = (this.sideBySide && (await this.writeSideBySide(batch))) || (await this.writeInTurn(batch));
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
@@ -104,6 +99,59 @@ export class GroupCommit {
       if (outcome.failed) job.reject(outcome.error);
       else job.resolve(outcome.value);
     });
+  }
+
+  /** Where each statement waits for its round trip (PostgreSQL), a batch is first written side by side. */
+  private get sideBySide(): boolean {
+    return pipelinesStatements(this.db);
+  }
+
+  /**
+   * The batch's writes run at once in one transaction, without savepoints: their statements are pipelined on the
+   * transaction's connection instead of each waiting for the one before (two writes of a batch never belong to
+   * the same chat: the pipeline's chat lanes hold the next message until this one is committed). When one throws,
+   * the transaction is rolled back and nothing is answered: undefined, and the batch is written again in turn, so
+   * a bad write costs the others a second try, never their message.
+   */
+  private async writeSideBySide(batch: Job[]): Promise<Outcome[] | undefined> {
+    const outcomes: Outcome[] = batch.map(() => ({ failed: false, emitted: [] }));
+    try {
+      await atomically(this.db, async () => {
+        const settled = await Promise.allSettled(
+          batch.map((job, i) => asOneStep(() => job.write(bufferingBus(this.events, outcomes[i]!.emitted)))),
+        );
+        if (settled.some((result) => result.status === "rejected")) throw new SideBySideFailed();
+        settled.forEach((result, i) => {
+          outcomes[i]!.value = (result as PromiseFulfilledResult<unknown>).value;
+        });
+        await this.beforeCommit?.(this.db);
+      });
+    } catch (error) {
+      if (error instanceof SideBySideFailed) return undefined;
+      throw error;
+    }
+    return outcomes;
+  }
+
+  /** The batch's writes one after another in one transaction, each in its own savepoint (see withTempStoreInMemory). */
+  private async writeInTurn(batch: Job[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    await withTempStoreInMemory(this.db, () =>
+      atomically(this.db, async () => {
+        for (const job of batch) {
+          const emitted: Emitted[] = [];
+          const bus = bufferingBus(this.events, emitted);
+          try {
+            const value = await atomicallyAsOneStep(this.db, () => job.write(bus));
+            outcomes.push({ value, failed: false, emitted });
+          } catch (error) {
+            outcomes.push({ error, failed: true, emitted: [] });
+          }
+        }
+        await this.beforeCommit?.(this.db);
+      }),
+    );
+    return outcomes;
   }
 
   /**
