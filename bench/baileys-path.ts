@@ -1,8 +1,9 @@
 /**
  * P7, the WhatsApp path: the app's wiring (manager, inbound pipeline, real Baileys driver) on a file database,
- * paired with the local fake WhatsApp server the driver tests use. Texts from 40 new contacts (10 each), then from
- * one contact, are delivered at once; each message's time from its journal write to its `message.created` event
- * (after its commit), and the messages per second from the first delivery to the last one stored.
+ * paired with the local fake WhatsApp server the driver tests use, run in a process of its own so the CPU figure is
+ * the app's. Texts from 40 new contacts (10 each), then from one contact, are delivered at once; each message's time
+ * from its journal write to its `message.created` event (after its commit), and the messages per second from the
+ * first delivery to the last one stored.
  * `bun bench/baileys-path.ts` runs it on a temp directory.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,7 +18,7 @@ import { createLogger } from "../src/log";
 import { RecordingHub } from "../src/realtime/hub";
 import { systemClock } from "../src/shared/clock";
 import { testConfig } from "../tests/helpers";
-import { FakeWa } from "../tests/channels/fakewa/server";
+import { trustFakeRoot } from "../tests/channels/fakewa/server";
 import { waitFor } from "../tests/wait-for";
 import { type Figure, quantile } from "./figure";
 import { cpuSince, printFigures } from "./ingest";
@@ -109,7 +110,7 @@ function watchLoop() {
 export async function pathRun(contacts: number, each: number): Promise<PathRun> {
   const total = contacts * each;
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-wapath-"));
-  const fake = new FakeWa();
+  const fake = await startFake();
   const journal = watchJournal();
   const { db, deps, channels } = await composeDeps({
     config: testConfig({ databasePath: join(dir, "zapdesk.sqlite"), mediaDir: dir, dataDir: dir }),
@@ -128,7 +129,10 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
     const conn = await one(db.insert(connections).values({ name: "Path", provider: "baileys" }).returning());
     const row = async () => (await first(db.select().from(connections).where(eq(connections.id, conn.id))))!;
     await channels.start(conn.id);
-    fake.scan(await waitFor(async () => (await row()).status === "qrcode" && (await row()).qrcode));
+    await fake.command({
+      op: "scan",
+      qr: await waitFor(async () => (await row()).status === "qrcode" && (await row()).qrcode),
+    });
     await waitFor(async () => (await row()).status === "CONNECTED");
     // Past the fake's login backlog: a message delivered before it would be delivered twice.
     await Bun.sleep(LOGIN_SETTLE_MS);
@@ -141,9 +145,7 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
     const loop = watchLoop();
     const cpu = process.cpuUsage();
     const start = performance.now();
-    for (let i = 0; i < each; i++)
-      for (let c = 0; c < contacts; c++)
-        fake.deliver(`55219${String(c).padStart(8, "0")}`, `P7-${c}-${i}`, { conversation: `hello ${c} ${i}` });
+    await fake.command({ op: "burst", contacts, each, prefix: "P7" });
     await waitFor(() => storedAt.size >= total, 60_000).catch(() => undefined);
     const stallMs = loop.stop();
     const journalRows = (
@@ -166,6 +168,44 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
     fake.stop();
     await closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The fake WhatsApp server in a child process (tests/channels/fakewa/server-process.ts), trusted by this one. */
+async function startFake() {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "../tests/channels/fakewa/server-process.ts")], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const lines = readLines(child.stdout);
+  const { url, root } = JSON.parse((await lines.next()).value as string) as { url: string; root: string };
+  trustFakeRoot(root);
+  return {
+    url,
+    async command(command: object) {
+      child.stdin.write(`${JSON.stringify(command)}\n`);
+      await child.stdin.flush();
+      await lines.next();
+    },
+    stop() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
+
+async function* readLines(stream: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let end = buffered.indexOf("\n");
+    while (end >= 0) {
+      yield buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      end = buffered.indexOf("\n");
+    }
   }
 }
 
