@@ -9,7 +9,7 @@ import type {
   WAMessage,
   WAMessageUpdate,
 } from "baileys";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { inboundJournal } from "../../db/tables";
 import { fromEventJson, toEventJson } from "./event-json";
 
@@ -67,15 +67,11 @@ const insertRow = prepared((db) =>
     .prepare(),
 );
 
-const removeRow = prepared((db) =>
-  db
-    .delete(inboundJournal)
-    .where(eq(inboundJournal.id, sql.placeholder("id")))
-    .prepare(),
-);
-
 /** The inbound_journal table: every write is its own transaction, synchronous (bun:sqlite). */
 export class InboundJournal {
+  /** Rows handled in this turn of the event loop, removed together at its end. */
+  private removing: { id: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+
   constructor(private readonly db: Db) {}
 
   /**
@@ -123,8 +119,28 @@ export class InboundJournal {
     });
   }
 
-  async remove(id: number) {
-    await removeRow(this.db).run({ id });
+  /** Removes a handled row; the rows removed in one turn of the event loop go in one statement. */
+  remove(id: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.removing.push({ id, resolve, reject });
+      if (this.removing.length === 1) setImmediate(() => void this.removeBatch());
+    });
+  }
+
+  private async removeBatch() {
+    const batch = this.removing;
+    this.removing = [];
+    try {
+      await this.db.delete(inboundJournal).where(
+        inArray(
+          inboundJournal.id,
+          batch.map((r) => r.id),
+        ),
+      );
+      for (const r of batch) r.resolve();
+    } catch (error) {
+      for (const r of batch) r.reject(error);
+    }
   }
 
   /** One row, or undefined once it is handled. */
