@@ -7,6 +7,8 @@ import { encryptedStream, proto, type BinaryNode } from "baileys";
 import { readdirSync, readFileSync } from "node:fs";
 import type { FakeWa } from "./fakewa/server";
 import { driverOnFake, pair } from "./fakewa/driver";
+import * as authStore from "../../src/channels/baileys/auth-store";
+import { createLogger } from "../../src/log";
 
 const CONN = { id: 1, name: "Main", provider: "baileys" as const };
 let cleanup: (() => Promise<void> | void)[] = [];
@@ -20,6 +22,11 @@ function setup(fakeOpts: ConstructorParameters<typeof FakeWa>[0] = {}, driverOpt
   const ctx = driverOnFake(fakeOpts, driverOpts);
   cleanup.push(ctx.dispose);
   return ctx;
+}
+
+/** Resolves after `n` turns of the event loop. */
+async function eventLoopTurns(n: number) {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 const credsCount = (db: ReturnType<typeof setup>["db"]) =>
@@ -40,6 +47,31 @@ describe("baileys driver against the fake WhatsApp server", () => {
     });
     expect(credsCount(ctx.db)).toBe(1);
     expect(ctx.driver.isRunning(CONN.id)).toBe(true);
+  });
+
+  test("a 515 restart asked for before the pairing's credentials are saved logs in with them, without a new QR", async () => {
+    let restarting = () => {};
+    const restart = new Promise<void>((resolve) => (restarting = resolve));
+    const log = createLogger("info", (line) => line.includes("baileys connection restarting") && restarting());
+    const ctx = setup({}, { log });
+    const reopened = () => ctx.sink.until(() => ctx.sink.statuses.filter((s) => s.status === "OPENING").length === 2);
+    // A busy database server: the save of the paired credentials ends only after the restart has begun, and after
+    // the new socket opened if it does not wait for the save (or after a few turns of the event loop if it does).
+    const authState = authStore.useSqliteAuthState;
+    const spy = spyOn(authStore, "useSqliteAuthState").mockImplementation(async (...args) => {
+      const auth = await authState(...args);
+      const saveCreds = async () => {
+        if (auth.state.creds.me) await restart.then(() => Promise.race([reopened(), eventLoopTurns(20)]));
+        await auth.saveCreds();
+      };
+      return { ...auth, saveCreds };
+    });
+    cleanup.push(() => spy.mockRestore());
+    await ctx.driver.start(CONN, ctx.sink);
+    ctx.fake.scan(await ctx.sink.until(() => ctx.sink.statuses.find((s) => s.status === "qrcode")?.info?.qr));
+    await ctx.sink.until(() => ["CONNECTED", "DISCONNECTED"].includes(ctx.sink.lastStatus()?.status ?? ""));
+    const restarted = ctx.sink.statuses.findLastIndex((s) => s.status === "OPENING");
+    expect(ctx.sink.statuses.slice(restarted).map((s) => s.status)).toEqual(["OPENING", "CONNECTED"]);
   });
 
   test("a pairing code is requested from the server and the status goes PAIRING", async () => {

@@ -21,8 +21,9 @@ import { FakeWa } from "./fakewa/server";
 import { RecordingSink } from "./fakewa/sink";
 
 const CUSTOMER = "5511988887777";
-// The fake sends no history: skip the 20 s initial-sync wait.
-const FAKE_SOCKET = { shouldSyncHistoryMessage: () => false, qrTimeout: 200 };
+// The fake sends no history: skip the 20 s initial-sync wait. The QR keeps Baileys' own lifetime: the fake phone
+// scans it once the app has stored it, which a busy machine may take longer than a shortened QR lasts.
+const FAKE_SOCKET = { shouldSyncHistoryMessage: () => false };
 let cleanup: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {
@@ -45,7 +46,8 @@ async function connectedApp(driver: Partial<BaileysDriverOptions> = {}) {
     baileys: {
       waWebSocketUrl: fake.url,
       fetchLatestVersion: false,
-      mediaTimeoutMs: 2000,
+      // Downloads keep the driver's own time limit: a media answer the test holds back must not time out and be
+      // asked for again, which would add requests to the ones the test counts.
       drainTimeoutMs: 2000,
       socketConfig: FAKE_SOCKET,
       ...driver,

@@ -52,6 +52,12 @@ export class Sockets {
   private readonly retryCounts = new Map<number, TtlCache>();
   /** A socket's history chunks are imported one after the other (one chat may span several). */
   private readonly historyImports = new KeyedLanes<Session>();
+  /**
+   * A connection's credential saves, in the order asked and across its sockets. A socket reads the credentials
+   * once the saves asked for before it have ended: WhatsApp asks for a restart (515) right after pairing, and a
+   * socket opened on the credentials saved before the pairing's save commits shows a new QR instead of logging in.
+   */
+  private readonly credsSaves = new KeyedLanes<number>();
   private versionQuery?: Promise<WaVersion>;
   private version?: WaVersion;
 
@@ -84,6 +90,7 @@ export class Sockets {
     carry: Pick<Session, "failures" | "downSince">,
     wanted: () => boolean = () => true,
   ) {
+    await this.credsSaves.settled(conn.id);
     const auth = await useSqliteAuthState(this.opts.db, conn.id);
     if (!wanted()) return;
     // Reported before the socket exists: a socket closes or speaks as soon as I/O runs, and an event emitted
@@ -135,6 +142,7 @@ export class Sockets {
       async (events) =>
         await takeEvents(s, events, {
           isCurrent: (session) => this.isCurrent(session),
+          saveCreds: (session) => this.credsSaves.run(session.conn.id, () => session.auth.saveCreds()),
           onConnection: (session, update) => this.onConnection(session, update),
           inboxOf: this.opts.inboxOf,
           importHistory: (session, job) => this.historyImports.run(session, job),

@@ -10,6 +10,8 @@ import type { Session } from "./session";
 export interface EventTargets {
   /** False once the session was closed or replaced by a newer socket of its connection. */
   isCurrent(s: Session): boolean;
+  /** Saves the session's credentials after the connection's earlier saves. */
+  saveCreds(s: Session): Promise<void>;
   onConnection(s: Session, update: BaileysEventMap["connection.update"]): Promise<void>;
   inboxOf(connectionId: number): Inbox;
   /** Runs a history chunk's import after the earlier chunks of the same socket. */
@@ -33,7 +35,7 @@ export async function takeEvents(s: Session, events: Partial<BaileysEventMap>, t
     // Received before anything here waits, so the inbox gets batches in the order Baileys emitted them.
     const received = journaled.length ? to.inboxOf(id).receive(journaled) : undefined;
     if (to.isCurrent(s)) {
-      if (events["creds.update"]) await s.auth.saveCreds();
+      if (events["creds.update"]) await to.saveCreds(s);
       const update = events["connection.update"];
       if (update)
         void to
