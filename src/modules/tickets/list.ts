@@ -8,7 +8,7 @@ import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tick
 import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
 import { dayRangeParam } from "./day-range";
-import { broadSearch, ticketSearch, ticketsMatchingAmong } from "./search";
+import { matcherAmong, searchBreadth, ticketSearch } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
 import { toTicketDtos } from "./serialize";
@@ -69,13 +69,19 @@ export async function listTickets(
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
   if (search) {
-    const page = (await broadSearch(db, search))
-      ? await listWalked(db, await ticketFilter(db, user, { ...params, searchParam: undefined }, timeZone, rareTags), {
-          search,
-          before,
-          offset,
-        })
-      : await listFromSet(db, where, before, offset);
+    const breadth = await searchBreadth(db, search);
+    const page =
+      breadth.messages || breadth.contacts
+        ? await listWalked(
+            db,
+            await ticketFilter(db, user, { ...params, searchParam: undefined }, timeZone, rareTags),
+            {
+              matching: await matcherAmong(db, search, breadth),
+              before,
+              offset,
+            },
+          )
+        : await listFromSet(db, where, before, offset);
     const last = page.tickets.at(-1);
     const next =
       page.next ?? (page.hasMore ? cursorOf(last && { id: last.id, updatedAt: last.updatedAt.getTime() }) : undefined);
@@ -167,7 +173,11 @@ const WALK_PER_PAGE = 2_000;
 async function listWalked(
   db: Db,
   where: SQL | undefined,
-  { search, before, offset }: { search: string; before: Before; offset: number },
+  {
+    matching,
+    before,
+    offset,
+  }: { matching: (ticketIds: number[]) => Promise<Set<number>>; before: Before; offset: number },
 ): Promise<TicketPage> {
   const wanted = offset + TICKET_PAGE_SIZE + 1;
   const found: { id: number; updatedAt: number }[] = [];
@@ -180,12 +190,8 @@ async function listWalked(
     const needed = Math.ceil((wanted - found.length) / share);
     const stretch = Math.min(LONGEST_STRETCH, WALK_PER_PAGE - walkedSoFar, Math.max(SHORTEST_STRETCH, needed));
     const walked = await pageOrder(db, afterTicket(where, after), stretch);
-    const matching = await ticketsMatchingAmong(
-      db,
-      walked.map((t) => t.id),
-      search,
-    );
-    for (const t of walked) if (matching.has(t.id)) found.push(t);
+    const matched = await matching(walked.map((t) => t.id));
+    for (const t of walked) if (matched.has(t.id)) found.push(t);
     walkedSoFar += walked.length;
     const last = walked.at(-1);
     if (!last || walked.length < stretch) {
