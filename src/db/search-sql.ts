@@ -33,7 +33,7 @@ interface SearchSql {
   /** How many rows the query returns in all, on each of its rows (a window over every row), as a number. */
   windowTotal(): SQL<number>;
   /** That `column` is one of the ids a search's select gives, each then looked up by that column's index. */
-  amongHits(column: SQLWrapper, hits: SQL): SQL;
+  amongHits(column: SQLWrapper, hits: SQLWrapper): SQL;
 }
 
 /** FTS5: the whole text as one phrase, so quotes and operators typed by the user are plain characters. */
