@@ -72,15 +72,11 @@ export async function listTickets(
     const breadth = await searchBreadth(db, search);
     const page =
       breadth.messages || breadth.contacts
-        ? await listWalked(
-            db,
-            await ticketFilter(db, user, { ...params, searchParam: undefined }, timeZone, rareTags),
-            {
-              matching: await matcherAmong(db, search, breadth),
-              before,
-              offset,
-            },
-          )
+        ? await listWalked(db, await walkedLists(db, user, params, timeZone, rareTags), {
+            matching: await matcherAmong(db, search, breadth),
+            before,
+            offset,
+          })
         : await listFromSet(db, where, before, offset);
     const last = page.tickets.at(-1);
     const next =
@@ -170,6 +166,35 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
   };
 }
 
+/**
+ * The lists a broad search walks, without the search: "mine or pending" across statuses as one list per status
+ * (each one index range in page order, merged as they are read), else the one list.
+ */
+async function walkedLists(
+  db: Db,
+  user: AuthUser,
+  params: TicketListParams,
+  timeZone: string,
+  rareTags: boolean,
+): Promise<(SQL | undefined)[]> {
+  const unsearched = { ...params, searchParam: undefined };
+  const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
+  if (params.status || showAll) return [await ticketFilter(db, user, unsearched, timeZone, rareTags)];
+  return await Promise.all(
+    STATUSES.map((status) => ticketFilter(db, user, { ...unsearched, status }, timeZone, rareTags)),
+  );
+}
+
+/** The first `limit` tickets after `before` of the lists `parts` merged, in page order. */
+async function mergedPageOrder(db: Db, parts: (SQL | undefined)[], before: Before, limit: number) {
+  const read = await Promise.all(parts.map((part) => pageOrder(db, afterTicket(part, before), limit)));
+  if (read.length === 1) return read[0]!;
+  return read
+    .flat()
+    .sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id)
+    .slice(0, limit);
+}
+
 /** Tickets a broad search checks at once while walking the list, at least and at most. */
 const SHORTEST_STRETCH = 100;
 const LONGEST_STRETCH = 2_000;
@@ -177,7 +202,7 @@ const LONGEST_STRETCH = 2_000;
 const WALK_PER_PAGE = 2_000;
 
 /**
- * A broad search's page (see BROAD_SEARCH_HITS): the list matching `where` is walked in page order after `before`,
+ * A broad search's page (see BROAD_SEARCH_HITS): the lists of `lists` are walked in page order after `before`,
  * a stretch of tickets at a time, each stretch checked against the search in one go, until the page is full, the
  * list ends or WALK_PER_PAGE tickets were walked (the page then says where the walk goes on). Each stretch is as
  * long as the share of matches met so far says the page still needs. Its count is what a first page found when
@@ -185,7 +210,7 @@ const WALK_PER_PAGE = 2_000;
  */
 async function listWalked(
   db: Db,
-  where: SQL | undefined,
+  lists: (SQL | undefined)[],
   {
     matching,
     before,
@@ -202,7 +227,7 @@ async function listWalked(
     const share = (found.length + 1) / (walkedSoFar + 5);
     const needed = Math.ceil((wanted - found.length) / share);
     const stretch = Math.min(LONGEST_STRETCH, WALK_PER_PAGE - walkedSoFar, Math.max(SHORTEST_STRETCH, needed));
-    const walked = await pageOrder(db, afterTicket(where, after), stretch);
+    const walked = await mergedPageOrder(db, lists, after, stretch);
     const matched = await matching(walked.map((t) => t.id));
     for (const t of walked) if (matched.has(t.id)) found.push(t);
     walkedSoFar += walked.length;
