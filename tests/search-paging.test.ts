@@ -1,5 +1,6 @@
 // @engine each
 import { describe, expect, test } from "bun:test";
+import { desc, inArray } from "drizzle-orm";
 import { contacts, messages, tickets } from "../src/db/tables";
 import { indexNewContacts, indexNewMessages } from "../src/db/search-index";
 import { broadSearch } from "../src/modules/tickets/search";
@@ -92,6 +93,30 @@ describe("search paged to the end", () => {
     expect(await pagedToTheEnd(ctx, token, "obrigado raro")).toEqual(
       newestFirst(common.filter((id) => rare.includes(id))),
     );
+  });
+
+  test("an agent's broad search pages through their own tickets and the pending ones of every status, once each", async () => {
+    const ctx = await makeTestApp();
+    const { token, user } = await loginAs(ctx, { profile: "user" });
+    const { common } = await inbox(ctx, 300, 52);
+    const all = (await ctx.db.select({ id: tickets.id }).from(tickets)).map((t) => t.id).sort((a, b) => a - b);
+    // Of every four tickets: one pending, one open and one closed of the agent's, one closed of nobody's.
+    const pending = all.filter((_, i) => i % 4 === 0);
+    const mineOpen = all.filter((_, i) => i % 4 === 1);
+    const mineClosed = all.filter((_, i) => i % 4 === 2);
+    await ctx.db.update(tickets).set({ status: "pending" }).where(inArray(tickets.id, pending));
+    await ctx.db.update(tickets).set({ status: "open", userId: user.id }).where(inArray(tickets.id, mineOpen));
+    await ctx.db.update(tickets).set({ userId: user.id }).where(inArray(tickets.id, mineClosed));
+    expect(await broadSearch(ctx.db, "obrigado")).toBe(true);
+    const visible = new Set([...pending, ...mineOpen, ...mineClosed].filter((id) => common.includes(id)));
+    // The updates above moved those tickets' activity: the order is read back.
+    const newestFirst = (
+      await ctx.db.select({ id: tickets.id }).from(tickets).orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    )
+      .map((t) => t.id)
+      .filter((id) => visible.has(id));
+    // The agent's show-all is not honoured: the tab is theirs and the pending tickets.
+    expect(await pagedToTheEnd(ctx, token, "obrigado")).toEqual(newestFirst);
   });
 
   test("a broad search whose first page reaches the end of the list counts exactly what it found", async () => {

@@ -146,6 +146,24 @@ describe("GET /tickets", () => {
     expect(ids(await q("date=2001-01-01"))).toEqual([]);
   });
 
+  test("a tag on most tickets counts exactly what carries it, in each tab and across every status", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const common = await oneRow(ctx.db.insert(tags).values({ name: "common" }).returning());
+    // 90 of 100 tickets carry the tag: more than a list reads as a set.
+    const statuses = ["open", "pending", "closed", "closed"] as const;
+    const made = [];
+    for (let i = 0; i < 100; i++) made.push(await ticket(ctx, { status: statuses[i % 4] }));
+    const carriers = made.slice(10);
+    await ctx.db.insert(ticketTags).values(carriers.map((t) => ({ ticketId: t.id, tagId: common.id })));
+    const count = async (s: string) =>
+      (await call(ctx.app, "GET", `/api/tickets?showAll=true&tags=${JSON.stringify([common.id])}${s}`, { token })).json
+        .count;
+    expect(await count("")).toBe(90);
+    for (const status of ["open", "pending", "closed"] as const)
+      expect(await count(`&status=${status}`)).toBe(carriers.filter((t) => t.status === status).length);
+  });
+
   test("ids filter as a JSON array of numbers or numeric strings; an empty parameter filters nothing, [] keeps only queue-less", async () => {
     const ctx = await makeTestApp();
     const a = await queue(ctx, "A");

@@ -1,4 +1,4 @@
-import { type SQLWrapper, sql } from "drizzle-orm";
+import { inArray, type SQLWrapper, sql } from "drizzle-orm";
 import { onPostgres } from "./tables";
 
 /**
@@ -6,3 +6,11 @@ import { onPostgres } from "./tables";
  * the page order instead; PostgreSQL's planner needs no such hint.
  */
 export const unindexed = (column: SQLWrapper) => (onPostgres ? sql`${column}` : sql`+${column}`);
+
+/**
+ * That `column` is one of `ids` (not empty), each looked up by the column's index. PostgreSQL gets them as one
+ * array parameter: a list of 2,000 parameters is a statement of its own for each length, parsed and planned each
+ * time (10–20 ms for a search's stretch of tickets).
+ */
+export const amongIds = (column: SQLWrapper, ids: number[]) =>
+  onPostgres ? sql`${column} = any(${`{${ids.join(",")}}`}::int[])` : inArray(column, ids);

@@ -23,8 +23,8 @@ export function contactMatchesSearch(contactId: SQLWrapper, search: string): SQL
 
 /** How many contacts' names or numbers contain `search`, counting no further than `limit`. */
 export async function countMatchingContacts(db: Db, search: string, limit: number): Promise<number> {
-  const matching = contactsMatching(search, limit);
-  if (!matching) return 0;
+  if ([...search.trim()].length < MIN_CHARS) return 0;
+  const matching = searchSql().someContactIdsMatching(search, limit);
   const [row] = await rowsOf<{ n: number }>(db, sql`select count(*) as n from (${matching}) hits`);
   return Number(row?.n ?? 0);
 }

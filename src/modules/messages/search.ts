@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client";
+import { amongIds } from "../../db/index-hints";
 import { indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
 import { messages } from "../../db/tables";
@@ -83,7 +84,7 @@ export function historySearchQuery(db: Db, ticketIds: number[], match: string) {
 function matchingIn(db: Db, ticketIds: number[], match: string) {
   return and(
     searchSql().bodyMatchesWithin(db, match, ticketIds),
-    inArray(messages.ticketId, ticketIds),
+    amongIds(messages.ticketId, ticketIds),
     eq(messages.isDeleted, false),
   );
 }

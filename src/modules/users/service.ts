@@ -27,7 +27,8 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 }
 
 export async function loadAuthUser(db: Db, id: number): Promise<AuthUser | undefined> {
-  const row = await findUserById(db, id);
+  // Read at once: on PostgreSQL each query is a round trip.
+  const [row, queueIds] = await Promise.all([findUserById(db, id), userQueueIds(db, id)]);
   if (!row) return undefined;
   return {
     id: row.id,
@@ -36,7 +37,7 @@ export async function loadAuthUser(db: Db, id: number): Promise<AuthUser | undef
     profile: row.profile,
     tokenVersion: row.tokenVersion,
     whatsappId: row.whatsappId,
-    queueIds: await userQueueIds(db, row.id),
+    queueIds,
   };
 }
 

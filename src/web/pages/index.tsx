@@ -121,7 +121,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
           Island={Island}
           user={user}
           ticketId={ticketId}
-          queues={await queueOptions(user)}
+          queues={queueOptions(user)}
           query={new URL(ctx.request.url).searchParams}
         />
       );

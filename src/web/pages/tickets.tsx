@@ -24,17 +24,18 @@ export async function TicketsPage({
   Island,
   user,
   ticketId,
-  queues,
+  queues: offered,
   query,
 }: {
   deps: AppDeps;
   Island: IslandComponent;
   user: BootUser;
   ticketId: number | null;
-  queues: QueueOption[];
+  /** The queues offered by the filter, read while the user is. */
+  queues: Promise<QueueOption[]>;
   query: URLSearchParams;
 }) {
-  const auth = await loadAuthUser(deps.db, user.id);
+  const [auth, queues] = await Promise.all([loadAuthUser(deps.db, user.id), offered]);
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
   const chat = auth && ticketId ? await firstMessages(deps, auth, ticketId) : null;
