@@ -7,7 +7,7 @@ import { routedSandbox } from "./channels/sandbox/routed";
 import { SandboxDriver } from "./channels/sandbox/driver";
 import { SandboxNetwork } from "./channels/sandbox/network";
 import type { Config } from "./config";
-import { singleConnectionUrl } from "./db/postgres";
+import { singleConnectionUrl } from "./db/postgres-url";
 import type { EventBus } from "./events/bus";
 import { type HostResolver, systemResolver } from "./http/host-resolver";
 import { PgEventBus, startPgEventBus } from "./events/pg-bus";

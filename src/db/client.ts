@@ -148,6 +148,11 @@ export function sqliteClient(db: object): Database {
   return handle.client;
 }
 
+/** The SQLite connection of a database `openDatabase` opened, found without drizzle's code; else undefined. */
+export function ownSqliteClient(db: object): Database | undefined {
+  return sqliteHandles.get(db)?.client;
+}
+
 /** Whether this runs inside a transaction of `db` (opened by `atomically`). */
 export function inTransaction(db: object): boolean {
   if (dialectOf(db) === "postgres") {

@@ -42,13 +42,6 @@ export function postgresOptions(url: string): { url: string; database?: string; 
   };
 }
 
-/** `url` without the pool's own settings (`?max=`, `?idle_timeout=`), for a connection kept open on its own. */
-export function singleConnectionUrl(url: string): string {
-  const [base, query = ""] = url.split("?", 2);
-  const kept = query.split("&").filter((part) => part && !/^(max|idle_timeout)=/.test(part));
-  return kept.length ? `${base}?${kept.join("&")}` : base!;
-}
-
 /** A pool of connections to the PostgreSQL database at `url`, with the PostgreSQL schema's query API. */
 export function openPostgres(url: string): PgDb {
   return drizzle({ client: new SQL(postgresOptions(url)), schema: pgSchema });

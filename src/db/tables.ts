@@ -1,5 +1,5 @@
 import { type SQLWrapper, sql } from "drizzle-orm";
-import * as pg from "./pg-schema";
+import type * as pg from "./pg-schema";
 import * as sqlite from "./schema";
 
 export type * from "./schema";
@@ -29,7 +29,8 @@ export function useEngine(engine: Engine) {
   if (chosen && chosen !== engine) throw new Error(`this process already stores in ${chosen}, not ${engine}`);
   chosen = engine;
   onPostgres = engine === "postgres";
-  tables = (onPostgres ? pg : sqlite) as unknown as typeof sqlite;
+  // PostgreSQL's tables are loaded when chosen: a SQLite server never builds them.
+  tables = (onPostgres ? (require("./pg-schema") as typeof pg) : sqlite) as unknown as typeof sqlite;
   ({
     aiCalls,
     chatbots,

@@ -1,10 +1,21 @@
 import type { i18n, Resource } from "i18next";
-import en from "./locales/en.json";
-import es from "./locales/es.json";
-import pt from "./locales/pt.json";
+import type en from "./locales/en.json";
 import { createI18n, type Lang } from "./shared";
 
-export const LOCALES = { pt, en, es } as const;
+type Locale = typeof en;
+
+/** Each language's texts, read the first time they are asked for (an idle server may write in none). */
+export const LOCALES: Readonly<Record<Lang, Locale>> = {
+  get pt() {
+    return require("./locales/pt.json");
+  },
+  get en() {
+    return require("./locales/en.json");
+  },
+  get es() {
+    return require("./locales/es.json");
+  },
+};
 
 const instances = new Map<Lang, i18n>();
 

@@ -167,10 +167,15 @@ export class JobRunner {
     ]);
   }
 
-  /** Ticks every `intervalMs` until stopped. */
+  /**
+   * Ticks now and every `intervalMs` until stopped. The first look, which builds the runner's prepared query,
+   * runs while the server is still starting (under start.ts's reluctant JIT policy), not in an idle second.
+   */
   start(intervalMs = 1000) {
     this.stopped = false;
-    this.timer ??= setInterval(() => void this.tick(), intervalMs);
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), intervalMs);
+    void this.tick();
   }
 
   /** Stops taking jobs and waits for the runs in progress. */

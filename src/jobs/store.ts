@@ -1,5 +1,5 @@
 import { atomically, type Db, first, lockKey, one, type Writer } from "../db/client";
-import { prepared } from "../db/prepared";
+import { preparedLook } from "../db/prepared";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { type JobRow, jobs } from "../db/tables";
@@ -101,10 +101,10 @@ export async function enqueueMany(tx: Writer, kind: string, items: NewJob[], now
  * Every job `claimDue` or a lane's head could take is due, so without one there is nothing to claim.
  */
 export async function anyJobDue(db: Db, now: number): Promise<boolean> {
-  return (await firstDueJob(db).all({ now })).length > 0;
+  return (await firstDueJob(db)({ now })).length > 0;
 }
 
-const firstDueJob = prepared((db) =>
+const firstDueJob = preparedLook((db) =>
   db
     .select({ id: jobs.id })
     .from(jobs)

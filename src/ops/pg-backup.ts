@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Config } from "../config";
-import { singleConnectionUrl } from "../db/postgres";
+import { singleConnectionUrl } from "../db/postgres-url";
 
 /**
  * A backup of a node that stores in PostgreSQL: the database is PostgreSQL's to copy, so `pg_dump` (custom

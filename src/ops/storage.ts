@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { Config } from "../config";
 import { type Db, openDatabase } from "../db/client";
 import { pendingMigrations, runMigrations } from "../db/migrate";
-import { openMigratedPostgres } from "../db/postgres";
 import { useEngine } from "../db/tables";
 import type { Logger } from "../log";
 import { backupsDir } from "./backups-dir";
@@ -17,7 +16,8 @@ type StorageConfig = Pick<Config, "databasePath" | "dataDir"> & Partial<Pick<Con
  */
 export async function openStorage(config: StorageConfig, log: Pick<Logger, "info">): Promise<Db> {
   useEngine(config.databaseUrl ? "postgres" : "sqlite");
-  if (config.databaseUrl) return await openMigratedPostgres(config.databaseUrl);
+  // PostgreSQL's client and tables are loaded only for it: a SQLite server never builds them.
+  if (config.databaseUrl) return await (await import("../db/postgres")).openMigratedPostgres(config.databaseUrl);
   const db = openDatabase(config.databasePath);
   backupBeforeMigrations(db, config, log);
   runMigrations(db);
