@@ -95,9 +95,7 @@ export function preparedLook<Q extends PreparedQuery & BuiltQuery>(build: (db: D
     let look = looks.get(db);
     if (!look) {
       const client = ownSqliteClient(db);
-      look = client
-        ? sqliteLook(db, client, build(db))
-        : async (values) => (await pooled(db).all(values)) as unknown[];
+      look = client ? sqliteLook(db, client, build(db)) : async (values) => (await pooled(db).all(values)) as unknown[];
       looks.set(db, look);
     }
     return look;
