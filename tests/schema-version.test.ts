@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { version } from "../package.json";
 import { closeDatabase, type Db, execute, rowsOf } from "../src/db/client";
-import { newestMigration } from "../src/db/schema-version";
+import { newestMigration, newestRecorded } from "../src/db/schema-version";
 import { startupFailure } from "../src/data-dirs";
 import { StartupError } from "../src/errors";
 import { createLogger } from "../src/log";
@@ -78,4 +78,15 @@ describe("schema versions", () => {
 test("the version follows semver and has moved past 0.1.0, the version of every earlier schema", () => {
   expect(version).toMatch(/^\d+\.\d+\.\d+$/);
   expect(version).not.toBe("0.1.0");
+});
+
+test("the build that migrated a database is the newest recorded version by semver, whatever order the rows came in", () => {
+  const rows = [
+    { version: "0.10.0", schema: "0040_x" },
+    { version: "0.9.3", schema: "0031_y" },
+    { version: "0.2.0", schema: "0023_z" },
+  ];
+  expect(newestRecorded(rows)?.version).toBe("0.10.0");
+  expect(newestRecorded([...rows].reverse())?.version).toBe("0.10.0");
+  expect(newestRecorded([])).toBeUndefined();
 });

@@ -3,7 +3,7 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, sqliteClient } from "./client";
-import { type AppVersion, journalOf, refuseNewerSchema, thisBuild } from "./schema-version";
+import { type AppVersion, journalOf, newestRecorded, refuseNewerSchema, thisBuild } from "./schema-version";
 
 /**
  * Applies every pending migration in one transaction (idempotent). SQLite changes a column's constraints by
@@ -69,13 +69,10 @@ export function refuseNewerSqliteSchema(client: Database, migrationsFolder = MIG
   if (last.at != null) refuseNewerSchema(last.at, migrationsFolder, newestVersion(client));
 }
 
-/** The version that last recorded itself on this database (none before app_versions existed). */
+/** The newest version that recorded itself on this database (none before app_versions existed). */
 function newestVersion(client: Database): AppVersion | undefined {
   if (!hasTable(client, "app_versions")) return undefined;
-  const row = client
-    .query("SELECT version, schema FROM app_versions ORDER BY created_at DESC, rowid DESC LIMIT 1")
-    .get() as AppVersion | null;
-  return row ?? undefined;
+  return newestRecorded(client.query("SELECT version, schema FROM app_versions").all() as AppVersion[]);
 }
 
 /** Records this build in app_versions (a database migrated only part way, in tests, may not have it yet). */

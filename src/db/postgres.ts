@@ -4,7 +4,7 @@ import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { StartupError } from "../errors";
 import { PG_MIGRATIONS_DIR } from "../paths";
 import { type Db, usePostgres } from "./client";
-import { type AppVersion, newestMigration, refuseNewerSchema, thisBuild } from "./schema-version";
+import { type AppVersion, newestMigration, newestRecorded, refuseNewerSchema, thisBuild } from "./schema-version";
 import * as pgSchema from "./pg-schema";
 
 export type PgDb = ReturnType<typeof drizzle<typeof pgSchema, SQL>>;
@@ -139,13 +139,11 @@ async function refuseOtherEncodings(client: SQL) {
   );
 }
 
-/** The version that last recorded itself on this database (none before app_versions existed). */
+/** The newest version that recorded itself on this database (none before app_versions existed). */
 async function newestVersion(client: SQL): Promise<AppVersion | undefined> {
   const [exists] = (await client`SELECT to_regclass('app_versions') IS NOT NULL AS yes`) as { yes: boolean }[];
   if (!exists!.yes) return undefined;
-  const [row] =
-    (await client`SELECT version, schema FROM app_versions ORDER BY created_at DESC LIMIT 1`) as AppVersion[];
-  return row;
+  return newestRecorded((await client`SELECT version, schema FROM app_versions`) as AppVersion[]);
 }
 
 /** The `when` of the newest migration the database recorded, -1 on a database never migrated. */

@@ -15,6 +15,17 @@ export interface AppVersion {
   schema: string;
 }
 
+/**
+ * The newest version among those recorded, by semver rather than by when each recorded itself: two starts in
+ * the same millisecond (or a clock set back) must not decide which build migrated the database.
+ */
+export function newestRecorded(rows: AppVersion[]): AppVersion | undefined {
+  return rows.reduce<AppVersion | undefined>(
+    (a, b) => (a && Bun.semver.order(a.version, b.version) >= 0 ? a : b),
+    undefined,
+  );
+}
+
 /** The migrations of a folder's journal, oldest first (none without a journal). */
 export function journalOf(migrationsFolder: string): Migration[] {
   const journal = join(migrationsFolder, "meta", "_journal.json");
