@@ -1,6 +1,5 @@
 import { first, type Reader } from "../../db/client";
-import { eq, inArray, sql } from "drizzle-orm";
-import { coalesced } from "../../db/coalesced";
+import { eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts } from "../../db/tables";
@@ -56,25 +55,14 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
 /**
  * The contact findOrCreateContact would return without writing anything, when it is known: a number reported
  * without a LID or with the LID its contact already holds (a group only when its subject is unchanged).
- * Undefined when finding it may write. On PostgreSQL the lookups asked in one turn of the event loop share one
- * statement (see `coalesced`).
+ * Undefined when finding it may write.
  */
-export function knownContacts(db: Reader): (input: ReportedContact) => Promise<ContactRow | undefined> {
-  const byNumber = coalesced<string, ContactRow>(
-    db,
-    (number) => contactByNumber(db).get({ number }),
-    async (numbers) =>
-      new Map(
-        (await db.select().from(contacts).where(inArray(contacts.number, numbers))).map((row) => [row.number!, row]),
-      ),
-  );
-  return async (input) => {
-    if (!input.isGroup && lidOfAddress(input.address)) return undefined;
-    const existing = await byNumber(input.address);
-    if (!existing || (input.lid && (input.isGroup || existing.lid !== input.lid))) return undefined;
-    if (input.isGroup && input.name && input.name !== existing.name) return undefined;
-    return existing;
-  };
+export async function knownContact(db: Reader, input: ReportedContact): Promise<ContactRow | undefined> {
+  if (!input.isGroup && lidOfAddress(input.address)) return undefined;
+  const existing = await contactByNumber(db).get({ number: input.address });
+  if (!existing || (input.lid && (input.isGroup || existing.lid !== input.lid))) return undefined;
+  if (input.isGroup && input.name && input.name !== existing.name) return undefined;
+  return existing;
 }
 
 /** The contact of a person known only by their LID, named by their push name. */

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import type { ContactRow } from "../../db/tables";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
-import { storedForGoodChecks, WAITING } from "../messages/records";
+import { isStoredForGood, WAITING } from "../messages/records";
 import { findByWid, type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { findTicket } from "../tickets/records";
@@ -11,7 +11,7 @@ import { type BotActions, runBot } from "./bot";
 import {
   currentContact,
   findOrCreateContact,
-  knownContacts,
+  knownContact,
   type ReportedContact,
   refreshPicture,
 } from "../contacts/find-or-create";
@@ -53,8 +53,6 @@ export class InboundPipeline {
   private readonly arrivals = new KeyedLanes<string>();
   private readonly commits: GroupCommit;
   private readonly optOutKeywords: (connectionId: number) => Promise<string>;
-  private readonly storedForGood: (connectionId: number, wid: string) => Promise<boolean>;
-  private readonly knownContact: (input: ReportedContact) => Promise<ContactRow | undefined>;
 
   constructor(
     private readonly deps: AppDeps,
@@ -62,8 +60,6 @@ export class InboundPipeline {
   ) {
     this.commits = new GroupCommit(deps.db, deps.events, indexNewRows);
     this.optOutKeywords = optOutKeywords(deps);
-    this.storedForGood = storedForGoodChecks(deps.db);
-    this.knownContact = knownContacts(deps.db);
   }
 
   /**
@@ -80,7 +76,7 @@ export class InboundPipeline {
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled") return;
     if (!(await deps.channels.providerOf(connectionId))) return;
-    if (await this.storedForGood(connectionId, message.id)) return;
+    if (await isStoredForGood(deps.db, connectionId, message.id)) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
         whatsappId: connectionId,
@@ -188,7 +184,7 @@ export class InboundPipeline {
    */
   private async contactOf(input: ReportedContact): Promise<ContactRow | Promise<ContactRow>> {
     return (
-      (await this.knownContact(input)) ??
+      (await knownContact(this.deps.db, input)) ??
       this.commits.run(async (events) => await findOrCreateContact({ ...this.deps, events }, input))
     );
   }

@@ -1,6 +1,5 @@
 import { execute, first, type Reader, type Writer } from "../../db/client";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { coalesced } from "../../db/coalesced";
 import { prepared } from "../../db/prepared";
 import { type MessageRow, messageReactions, messages } from "../../db/tables";
 
@@ -20,47 +19,6 @@ export async function hasMessage(db: Reader, connectionId: number, wid: string):
       .from(messages)
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid))),
   ));
-}
-
-/**
- * `isStoredForGood` for the inbound path: on PostgreSQL the checks asked in one turn of the event loop share one
- * statement (see `coalesced`).
- */
-export function storedForGoodChecks(db: Reader): (connectionId: number, wid: string) => Promise<boolean> {
-  const lookup = coalesced<string, true>(
-    db,
-    async (key) => {
-      const [connectionId, wid] = splitMessageKey(key);
-      return (await isStoredForGood(db, connectionId, wid)) || undefined;
-    },
-    async (keys) => {
-      const byConnection = Map.groupBy(keys.map(splitMessageKey), ([connectionId]) => connectionId);
-      const found = new Map<string, true>();
-      for (const [connectionId, pairs] of byConnection) {
-        const rows = await db
-          .select({ wid: messages.wid })
-          .from(messages)
-          .where(
-            and(
-              eq(messages.whatsappId, connectionId),
-              inArray(
-                messages.wid,
-                pairs.map(([, wid]) => wid),
-              ),
-              ne(messages.mediaType, WAITING),
-            ),
-          );
-        for (const row of rows) found.set(`${connectionId}:${row.wid}`, true);
-      }
-      return found;
-    },
-  );
-  return async (connectionId, wid) => !!(await lookup(`${connectionId}:${wid}`));
-}
-
-function splitMessageKey(key: string): [number, string] {
-  const at = key.indexOf(":");
-  return [Number(key.slice(0, at)), key.slice(at + 1)];
 }
 
 /** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
