@@ -22,7 +22,7 @@ const BUDGETS: Record<"sqlite" | "postgres", Record<string, StatementCount>> = {
   },
   postgres: {
     inboundOnOpenTicket: { statements: 19, transactions: 1 }, // 16, 1
-    firstMessageOfNewContact: { statements: 74, transactions: 6 }, // 62, 5
+    firstMessageOfNewContact: { statements: 76, transactions: 6 }, // 63, 5
     agentReply: { statements: 54, transactions: 5 }, // 45, 4
     bulkRecipient: { statements: 72, transactions: 7.5 }, // 59.5, 6 (bench: a campaign of 20)
   },
