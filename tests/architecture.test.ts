@@ -289,6 +289,10 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
     tables: ["tickets"],
     why: "the customer's last message on a connection is found over all their tickets in one join, not one query per ticket",
   },
+  "src/modules/auth/session-user.ts": {
+    tables: ["users", "userQueues"],
+    why: "every request's sign-in check reads the user, their queues and the session in one statement, not three",
+  },
   "src/modules/tickets/assignment-queries.ts": {
     tables: ["userQueues", "users"],
     why: "an assignment reads a queue's members with their open tickets there in one query under the queue's lock",

@@ -4,10 +4,9 @@ import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
 import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
-import * as families from "../src/modules/auth/families";
+import * as sessionUser from "../src/modules/auth/session-user";
 import * as connectionsLookup from "../src/modules/connections/lookup";
 import { storeMessage } from "../src/modules/messages/store";
-import * as usersService from "../src/modules/users/service";
 import { VOICE_MESSAGE_MARK } from "../src/shared/contracts/tickets";
 import { BASE, call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
 
@@ -224,16 +223,13 @@ describe("POST /messages/:ticketId", () => {
     const wa = await createSandboxConnection(ctx);
     const { user, token } = await loginAs(ctx);
     const t = await seed(ctx, { userId: user.id, whatsappId: wa.id });
-    const userLookups = spyOn(usersService, "loadAuthUser");
-    const familyLookups = spyOn(families, "familyIsActive");
+    const sessionLookups = spyOn(sessionUser, "currentSessionUser");
     try {
       const res = await multipart(ctx, `/api/messages/${t.id}`, token, [{ bytes: PNG, name: "a.png" }], "caption");
       expect(res.status).toBe(200);
-      expect(userLookups).toHaveBeenCalledTimes(1);
-      expect(familyLookups).toHaveBeenCalledTimes(1);
+      expect(sessionLookups).toHaveBeenCalledTimes(1);
     } finally {
-      userLookups.mockRestore();
-      familyLookups.mockRestore();
+      sessionLookups.mockRestore();
     }
     // The user's limiter still admits each request once and releases it once its answer is out: a burst of two
     // (the clock stands still) leaves room for one more send after it, not two.

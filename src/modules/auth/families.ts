@@ -1,6 +1,5 @@
 import { atomically, type Db, first, one } from "../../db/client";
-import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { and, eq, isNull, lt, ne } from "drizzle-orm";
 import { refreshFamilies } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 
@@ -94,22 +93,6 @@ export async function sessionStartedAt(deps: AppDeps, familyId: number): Promise
   );
   return row?.createdAt.getTime();
 }
-
-/** True while the family an access token was issued for has not been revoked. */
-export async function familyIsActive(deps: AppDeps, familyId: number, userId: number): Promise<boolean> {
-  const row = await familyRevocation(deps.db).get({ familyId, userId });
-  return !!row && !row.revokedAt;
-}
-
-const familyRevocation = prepared((db) =>
-  db
-    .select({ revokedAt: refreshFamilies.revokedAt })
-    .from(refreshFamilies)
-    .where(
-      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, sql.placeholder("userId"))),
-    )
-    .prepare(),
-);
 
 /** Ends every session of the user but `keep` (a password changed on that device). */
 export async function revokeOtherFamilies(db: Db, userId: number, keep: number, now: number) {

@@ -2,9 +2,8 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { AppError, forbidden } from "../../errors";
 import { can, type Permission } from "../../shared/permissions";
-import { loadAuthUser } from "../users/service";
 import type { AuthUser } from "../../shared/auth-user";
-import { familyIsActive } from "./families";
+import { currentSessionUser } from "./session-user";
 import type { Tokens } from "./tokens";
 import { userRequestLimiterFor } from "./user-request-limiter";
 
@@ -75,27 +74,13 @@ export async function sessionFromAccessToken(
   const verified = await tokens.verifyAccess(token);
   if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (verified.status !== "ok") throw new AppError("ERR_SESSION_EXPIRED", 403);
-  const user = await currentSessionUser(deps, {
+  const user = await currentSessionUser(deps.db, {
     id: verified.userId,
     tokenVersion: verified.tokenVersion,
     familyId: verified.familyId,
   });
   if (!user) throw new AppError("ERR_SESSION_EXPIRED", 401);
   return { user, expiresAt: verified.expiresAt };
-}
-
-/**
- * The user behind a session as stored now, or undefined once that session ended: the user was deleted, all
- * their sessions were revoked (token version), or this device logged out or replayed a refresh token (family).
- */
-export async function currentSessionUser(
-  deps: AppDeps,
-  session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">,
-): Promise<AuthUser | undefined> {
-  const user = await loadAuthUser(deps.db, session.id);
-  if (!user || user.tokenVersion !== session.tokenVersion) return undefined;
-  if (session.familyId === undefined) return user;
-  return (await familyIsActive(deps, session.familyId, user.id)) ? { ...user, familyId: session.familyId } : undefined;
 }
 
 function bearer(header: string | null): string | undefined {

@@ -2,7 +2,7 @@ import type { AppDeps } from "../../deps";
 import type { MenuChoices } from "../../channels/types";
 import type { ChatbotRow, TicketRow, ConnectionRow } from "../../db/tables";
 import { aiBotStep, answersWithAi } from "../ai/bot-step";
-import { queueIdsOfConnections } from "../connections/lookup";
+import { findConnection, queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
 import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
@@ -45,11 +45,14 @@ type QueueOption = { id: number; name: string; greetingMessage: string };
 export async function runBot(
   deps: AppDeps,
   actions: BotActions,
-  connection: ConnectionRow,
+  connectionId: number,
   ticket: TicketRow,
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
+  // Read here, not kept: an admin's change to the texts or work hours applies from the next message.
+  const connection = await findConnection(deps.db, connectionId);
+  if (!connection) return;
   const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {

@@ -1,7 +1,6 @@
 import type { NormalizedMessage } from "../../channels/types";
 import type { AppDeps } from "../../deps";
 import type { ContactRow } from "../../db/tables";
-import { findConnection } from "../connections/lookup";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
 import { isStoredForGood, WAITING } from "../messages/records";
@@ -76,8 +75,7 @@ export class InboundPipeline {
     // Automatic messages were stored when they were sent; their echo is ignored.
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled") return;
-    const connection = await findConnection(deps.db, connectionId);
-    if (!connection) return;
+    if (!(await deps.channels.providerOf(connectionId))) return;
     if (await isStoredForGood(deps.db, connectionId, message.id)) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
@@ -163,7 +161,7 @@ export class InboundPipeline {
       try {
         if (chatContact.number && isOptOutKeyword(await this.optOutKeywords(connectionId), message.body))
           return await optOut(deps, connectionId, fresh, chatContact.number);
-        await runBot(deps, this.actions, connection, fresh, message.selectedId ?? message.body);
+        await runBot(deps, this.actions, connectionId, fresh, message.selectedId ?? message.body);
       } catch (error) {
         deps.log.error("bot stage failed", { whatsappId: connectionId, ticketId: ticket.id, error });
       }

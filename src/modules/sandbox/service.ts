@@ -2,14 +2,12 @@ import type { SandboxControls, SandboxInbound } from "../../channels/sandbox/con
 import type { SandboxPresence } from "../../shared/contracts/presence";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
-import { findConnection } from "../connections/lookup";
 
-/** The sandbox connection `id`, or 404 when it does not exist / 400 when it is not a sandbox connection. */
+/** Refuses with 404 a connection `id` that does not exist or is not a sandbox connection. */
 async function sandboxConnection(deps: AppDeps, id: number) {
-  const row = await findConnection(deps.db, id);
-  if (!row) throw notFound("ERR_NO_WAPP_FOUND");
-  if (row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
-  return row;
+  const provider = await deps.channels.providerOf(id);
+  if (!provider) throw notFound("ERR_NO_WAPP_FOUND");
+  if (provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND", 404);
 }
 
 /** Refuses every sandbox call when the sandbox is switched off. */

@@ -1,0 +1,47 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { refreshFamilies, userQueues, users } from "../../db/tables";
+import type { AuthUser } from "../../shared/auth-user";
+
+/**
+ * The user behind a session as stored now, or undefined once that session ended: the user was deleted, all
+ * their sessions were revoked (token version), or this device logged out or replayed a refresh token (family).
+ * The user, their queues and the family are read in one statement: every request asks.
+ */
+export async function currentSessionUser(
+  db: Reader,
+  session: Pick<AuthUser, "id" | "tokenVersion" | "familyId">,
+): Promise<AuthUser | undefined> {
+  const rows = await sessionRows(db).all({ id: session.id, familyId: session.familyId ?? 0 });
+  const row = rows[0];
+  if (!row || row.tokenVersion !== session.tokenVersion) return undefined;
+  const { queueId: _queue, familyFound: _family, revokedAt: _revoked, ...stored } = row;
+  const user = { ...stored, queueIds: rows.flatMap((r) => (r.queueId == null ? [] : [r.queueId])) };
+  if (session.familyId === undefined) return user;
+  return row.familyFound != null && !row.revokedAt ? { ...user, familyId: session.familyId } : undefined;
+}
+
+/** One row per queue of the user (one with no queue when they have none), each with the family as found. */
+const sessionRows = prepared((db) =>
+  db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      profile: users.profile,
+      tokenVersion: users.tokenVersion,
+      whatsappId: users.whatsappId,
+      queueId: userQueues.queueId,
+      familyFound: refreshFamilies.id,
+      revokedAt: refreshFamilies.revokedAt,
+    })
+    .from(users)
+    .leftJoin(userQueues, eq(userQueues.userId, users.id))
+    .leftJoin(
+      refreshFamilies,
+      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, users.id)),
+    )
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare(),
+);
