@@ -2,8 +2,8 @@
  * The floods of the abuse audit, against the server as its own process (`bun src/server.ts`, default password
  * hashing), while `/health` is timed every 100 ms from another process: 1,000 simultaneous correct logins of one
  * account, 500 simultaneous wrong logins for unknown emails from one address, then one signed-in user with 200
- * API requests in flight. Prints the answers' statuses and the /health latencies.
- * `bun bench/abuse.ts [logins] [unknown] [inFlight]`.
+ * API requests in flight, then 200 sockets of that user sending 100 frames each. Prints the answers' statuses and
+ * the /health latencies. `bun bench/abuse.ts [logins] [unknown] [inFlight]`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,6 +49,32 @@ async function flood(label: string, count: number, request: (i: number) => Promi
   );
 }
 
+/**
+ * `count` sockets of one user each send `frames` frames the server reads and acts on, without answering; a round
+ * counts 200 while every socket is open, 1008 once the frame rate has closed some.
+ */
+async function floodSockets(token: string, count: number, frames: number) {
+  const url = `${server.base.replace(/^http/, "ws")}/ws?token=${token}`;
+  const sockets = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => resolve(ws);
+          ws.onerror = () => reject(new Error("socket refused"));
+        }),
+    ),
+  );
+  await flood(`${count} sockets sending ${frames} frames each`, frames, async (round) => {
+    for (const ws of sockets)
+      ws.send(round % 2 ? '{"type":"joinTickets","status":"open"}' : '{"type":"joinTickets","status":"nope"}');
+    await Bun.sleep(1);
+    return new Response(null, { status: sockets.every((ws) => ws.readyState === WebSocket.OPEN) ? 200 : 1008 });
+  });
+  for (const ws of sockets) ws.close();
+}
+
 const login = (credentials: { email: string; password: string }) =>
   fetch(`${server.base}/api/auth/login`, {
     method: "POST",
@@ -67,6 +93,7 @@ try {
   await flood(`${inFlight} API requests in flight from one signed-in user`, inFlight, () =>
     fetch(`${server.base}/api/tickets?status=open&showAll=true`, { headers: { authorization: `Bearer ${token}` } }),
   );
+  await floodSockets(token, 200, 100);
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
