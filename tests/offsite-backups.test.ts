@@ -7,7 +7,8 @@ import { join } from "node:path";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import type { Config } from "../src/config";
 import { JobRunner } from "../src/jobs/runner";
-import { claimDue } from "../src/jobs/store";
+import { claimDue, jobsOfKind } from "../src/jobs/store";
+import { sqliteClient } from "../src/db/client";
 import { createLogger } from "../src/log";
 import { runCommand } from "../src/cli";
 import { scheduleBackups } from "../src/ops/backup-job";
@@ -387,4 +388,15 @@ describe("BACKUP_S3_URL", () => {
       /^BACKUP_S3_URL must be https:\/\/HOST\/BUCKET\/FOLDER or s3:\/\/BUCKET\/FOLDER/,
     );
   });
+});
+
+test("the upload state is read through the jobs' kind index, not by scanning every job (webhook deliveries included)", async () => {
+  const ctx = await makeTestApp();
+  const { sql, params } = jobsOfKind(ctx.db, "backup.upload").toSQL();
+  const steps = sqliteClient(ctx.db)
+    .query(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...(params as never[]))
+    .map((row) => (row as { detail: string }).detail);
+  expect(steps.join("; ")).toContain("USING INDEX jobs_kind_idx");
+  expect(steps.some((d) => /^SCAN jobs$/.test(d) || d.includes("TEMP B-TREE"))).toBe(false);
 });

@@ -42,6 +42,7 @@ export const jobs = pgTable(
     index("jobs_due_idx").on(t.status, t.runAt),
     index("jobs_lane_idx").on(t.lane, t.status, t.id),
     index("jobs_lane_counted_idx").on(t.lane, t.countedAt),
+    index("jobs_kind_idx").on(t.kind, t.id),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_kind_idx` ON `jobs` (`kind`,`id`);
