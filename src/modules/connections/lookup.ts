@@ -3,6 +3,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
+import { WARNING_STATUSES } from "../../shared/contracts/connections";
 import type { Provider } from "../../shared/contracts/providers";
 
 /** The connection row by id. */
@@ -28,6 +29,20 @@ const providerById = prepared((db) =>
     .select({ provider: connections.provider })
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** True when a connection is in a state that needs an admin's attention. */
+export async function someConnectionNeedsAttention(db: Reader): Promise<boolean> {
+  return !!(await connectionNeedingAttention(db).get());
+}
+
+const connectionNeedingAttention = prepared((db) =>
+  db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(inArray(connections.status, [...WARNING_STATUSES]))
+    .limit(1)
     .prepare(),
 );
 
