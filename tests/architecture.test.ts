@@ -293,6 +293,10 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
     tables: ["users", "userQueues"],
     why: "every request's sign-in check reads the user, their queues and the session in one statement, not three",
   },
+  "src/modules/dashboard/onboarding.ts": {
+    tables: ["connections", "queues", "users"],
+    why: "the first-run checklist asks whether a number, a queue and an agent exist in one statement, not four",
+  },
   "src/modules/tickets/assignment-queries.ts": {
     tables: ["userQueues", "users"],
     why: "an assignment reads a queue's members with their open tickets there in one query under the queue's lock",

@@ -158,15 +158,3 @@ const queuesOfConnection = prepared((db) =>
     .where(eq(connectionQueues.whatsappId, sql.placeholder("connectionId")))
     .prepare(),
 );
-
-/**
- * Whether a number is connected now, and whether the sandbox was tried (first-run checklist). A connected sandbox
- * number counts: it is how the README's walkthrough connects one without a phone.
- */
-export async function connectionProgress(db: Reader): Promise<{ numberConnected: boolean; sandboxTried: boolean }> {
-  const [connected, sandbox] = await Promise.all([
-    first(db.select({ id: connections.id }).from(connections).where(eq(connections.status, "CONNECTED"))),
-    first(db.select({ id: connections.id }).from(connections).where(eq(connections.provider, "sandbox"))),
-  ]);
-  return { numberConnected: !!connected, sandboxTried: !!sandbox };
-}

@@ -97,11 +97,6 @@ export async function childOptions(db: Reader, parentId: number): Promise<Chatbo
   return await db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id));
 }
 
-/** True when at least one queue exists. */
-export async function anyQueue(db: Reader): Promise<boolean> {
-  return !!(await first(db.select({ id: queues.id }).from(queues)));
-}
-
 /** The queues with an SLA target (see QueueDto), with their targets in minutes. */
 export async function queuesWithSlaTargets(db: Reader) {
   return await db

@@ -1,8 +1,7 @@
 import { type Db, first } from "../../db/client";
-import { and, count, desc, eq, gte, inArray, isNull, lt, max, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
-import { epochMs, storedInstant, ticketTags, tickets } from "../../db/tables";
+import { epochMs, storedInstant, type TicketRow, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
@@ -14,6 +13,7 @@ import { searchSql } from "../../db/search-sql";
 import { toTicketDtos } from "./serialize";
 import type { TicketPageDto } from "../../shared/contracts/tickets";
 import { newestMatches } from "../messages/search";
+import { carrying, fewTagged } from "./tag-carriers";
 
 export const TICKET_PAGE_SIZE = 40;
 
@@ -50,6 +50,8 @@ export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undef
 }
 
 type TicketPage = TicketPageDto;
+/** A list's page before its tickets are serialised. */
+type RowPage = Omit<TicketPage, "tickets"> & { rows: TicketRow[] };
 type Before = TicketListParams["before"];
 
 /**
@@ -63,6 +65,35 @@ export async function listTickets(
   params: TicketListParams,
   timeZone: string,
 ): Promise<TicketPage> {
+  return (await listsOfTickets(db, user, [params], timeZone))[0]!;
+}
+
+/**
+ * Several lists of the same user (a page's tabs): their pages are read at once and their tickets serialised
+ * together, so each relation of all of them is one query.
+ */
+export async function listsOfTickets(
+  db: Db,
+  user: AuthUser,
+  lists: TicketListParams[],
+  timeZone: string,
+): Promise<TicketPage[]> {
+  const pages = await Promise.all(lists.map((params) => ticketRowPage(db, user, params, timeZone)));
+  const dtos = await toTicketDtos(
+    db,
+    pages.flatMap((page) => page.rows),
+  );
+  let at = 0;
+  return await Promise.all(
+    pages.map(({ rows, ...page }, i) => {
+      const tickets = dtos.slice(at, (at += rows.length));
+      const search = normalizeSearch(lists[i]!.searchParam);
+      return search ? withSearchMatches(db, { ...page, tickets }, search) : { ...page, tickets };
+    }),
+  );
+}
+
+async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): Promise<RowPage> {
   const search = normalizeSearch(params.searchParam);
   const rareTags = await fewTagged(db, params.tags);
   const where = await ticketFilter(db, user, params, timeZone, rareTags);
@@ -78,10 +109,10 @@ export async function listTickets(
             offset,
           })
         : await listFromSet(db, where, before, offset);
-    const last = page.tickets.at(-1);
+    const last = page.rows.at(-1);
     const next =
       page.next ?? (page.hasMore ? cursorOf(last && { id: last.id, updatedAt: last.updatedAt.getTime() }) : undefined);
-    return withSearchMatches(db, { ...page, next }, search);
+    return { ...page, next };
   }
   if (rareTags) return await listFromSet(db, where, before, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
@@ -115,7 +146,7 @@ export async function listTickets(
     .limit(TICKET_PAGE_SIZE + 1)
     .offset(offset);
   const page = rows.slice(0, TICKET_PAGE_SIZE);
-  return { tickets: await toTicketDtos(db, page), count: await count, hasMore: rows.length > page.length };
+  return { rows: page, count: await count, hasMore: rows.length > page.length };
 }
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
@@ -143,7 +174,7 @@ async function withSearchMatches(db: Db, page: TicketPage, search: string): Prom
  * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,
  * for its place and filters together, and the page's ids come back with how many matched in all.
  */
-async function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): Promise<TicketPage> {
+async function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): Promise<RowPage> {
   const found = await db
     .select({ id: tickets.id, total: sql<number>`count(*) over ()` })
     .from(tickets)
@@ -216,7 +247,7 @@ async function listWalked(
     before,
     offset,
   }: { matching: (ticketIds: number[]) => Promise<Set<number>>; before: Before; offset: number },
-): Promise<TicketPage> {
+): Promise<RowPage> {
   const wanted = offset + TICKET_PAGE_SIZE + 1;
   const found: { id: number; updatedAt: number }[] = [];
   let after = before;
@@ -269,43 +300,7 @@ async function pageOf(db: Db, ids: number[], offset: number) {
   const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
   const rows = pageIds.length ? await db.select().from(tickets).where(inArray(tickets.id, pageIds)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return {
-    tickets: await toTicketDtos(
-      db,
-      pageIds.flatMap((id) => byId.get(id) ?? []),
-    ),
-    hasMore: slice.length > pageIds.length,
-  };
-}
-
-/**
- * Whether the tickets carrying every tag of `tagIds` are few enough to read as a set, each looked up, rather than
- * met walking the list in page order. A lookup costs about fifty index entries; a walk meets a full count's worth
- * of them after (count cap × tickets / carriers) entries; both cost the same when carriers² is about fifty times
- * the tickets (2,200 carriers among 100,000 tickets). The highest ticket id stands for the number of tickets.
- */
-async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<boolean> {
-  if (!tagIds?.length) return false;
-  const highest = (await first(db.select({ id: max(tickets.id) }).from(tickets)))?.id ?? 0;
-  const few = Math.ceil(Math.sqrt(50 * highest));
-  const carriers = carrying(db, [...new Set(tagIds)])
-    .limit(few + 1)
-    .as("carriers");
-  return ((await first(db.select({ n: count() }).from(carriers)))?.n ?? 0) <= few;
-}
-
-/**
- * The ids of the tickets carrying every tag of `tagIds` (not empty): the first tag's links, each checked for the
- * other tags by the link table's key.
- */
-function carrying(db: Db, tagIds: number[]) {
-  const [first, ...others] = tagIds as [number, ...number[]];
-  let query = db.select({ ticketId: ticketTags.ticketId }).from(ticketTags).$dynamic();
-  others.forEach((tagId, i) => {
-    const other = alias(ticketTags, `also_${i}`);
-    query = query.innerJoin(other, and(eq(other.ticketId, ticketTags.ticketId), eq(other.tagId, tagId)));
-  });
-  return query.where(eq(ticketTags.tagId, first));
+  return { rows: pageIds.flatMap((id) => byId.get(id) ?? []), hasMore: slice.length > pageIds.length };
 }
 
 /** `where` limited to the tickets after `before` in page order (newest activity first), when given. */

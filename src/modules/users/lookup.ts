@@ -72,11 +72,6 @@ export async function viewerOf(
   return user && { id, profile: user.profile, queueIds: await userQueueIds(db, id) };
 }
 
-/** True when at least one agent (not an admin) has an account. */
-export async function anyAgent(db: Reader): Promise<boolean> {
-  return !!(await first(db.select({ id: users.id }).from(users).where(eq(users.profile, "user"))));
-}
-
 /** Every user with their availability, for the dashboard's team list. */
 export async function teamAvailability(
   db: Reader,

@@ -29,7 +29,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 export async function loadAuthUser(db: Db, id: number): Promise<AuthUser | undefined> {
   // Read at once: on PostgreSQL each query is a round trip.
   const [row, queueIds] = await Promise.all([findUserById(db, id), userQueueIds(db, id)]);
-  if (!row) return undefined;
+  return row && authUserOf(row, queueIds);
+}
+
+/** The signed-in user of a row already read (a page's session) and their queues. */
+export function authUserOf(row: UserRow, queueIds: number[]): AuthUser {
   return {
     id: row.id,
     name: row.name,

@@ -16,9 +16,8 @@ import { ticketsPage } from "./tickets";
 import { agentPage, isAgentPath } from "./agent";
 import { adminPage, isAdminPage } from "./admin";
 import { isAdmin } from "../../shared/permissions";
-import { listQueues } from "../../modules/queues/service";
 import { someConnectionNeedsAttention } from "../../modules/connections/lookup";
-import { findUserById, toUserDto } from "../../modules/users/service";
+import type { UserRow } from "../../db/tables";
 
 /**
  * React's server renderer and the islands' code (about half of the server's own code) load with the first page
@@ -72,10 +71,12 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     );
     const raw = cookie[REFRESH_COOKIE]?.value;
     let user: BootUser | null = null;
+    let account: UserRow | null = null;
     let token: string | null = null;
     if (typeof raw === "string" && raw) {
       try {
         const { user: row, familyId } = await sessionFromRefreshToken(deps, tokens, raw, { rotate: false });
+        account = row;
         user = {
           id: row.id,
           name: row.name,
@@ -89,12 +90,12 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         // An expired or revoked cookie is the same as none: the visitor is logged out.
       }
     }
-    return { lng, user, token, i18n: i18nFor(lng), theme: pickTheme(cookie[THEME_COOKIE]?.value) };
+    return { lng, user, account, token, i18n: i18nFor(lng), theme: pickTheme(cookie[THEME_COOKIE]?.value) };
   }
 
   async function privatePage(ctx: PageRequest & { params?: Record<string, string> }) {
     const s = await session(ctx);
-    if (!s.user) return redirect("/login");
+    if (!s.user || !s.account) return redirect("/login");
     const user = s.user;
     const t = s.i18n.t;
     const path = new URL(ctx.request.url).pathname;
@@ -118,8 +119,8 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         deps,
         Island,
         user,
+        account: s.account,
         ticketId,
-        queues: queueOptions(user),
         query: new URL(ctx.request.url).searchParams,
       });
     } else if (isAdminPage(path)) {
@@ -150,13 +151,6 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         </AppFrame>
       ),
     });
-  }
-
-  /** Queues offered by the ticket filter: every queue for admins, the agent's own otherwise. */
-  async function queueOptions(user: BootUser) {
-    const row = isAdmin(user.profile) ? null : await findUserById(deps.db, user.id);
-    const rows = isAdmin(user.profile) ? await listQueues(deps.db) : row ? (await toUserDto(deps.db, row)).queues : [];
-    return rows.map((q) => ({ id: q.id, name: q.name, color: q.color }));
   }
 
   let app = new Elysia()

@@ -5,12 +5,16 @@ import { AppError } from "../../errors";
 import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { listMessages } from "../../modules/messages/service";
 import { OWN_PAGES, presentMessages } from "../../modules/messages/present";
-import { listTickets } from "../../modules/tickets/list";
-import { loadAuthUser } from "../../modules/users/service";
+import { listQueues } from "../../modules/queues/service";
+import { queueSummaries } from "../../modules/queues/lookup";
+import { listsOfTickets } from "../../modules/tickets/list";
+import { authUserOf } from "../../modules/users/service";
+import { userQueueIds } from "../../modules/users/lookup";
+import type { UserRow } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 import type { QueueOption, TicketStatus } from "../../shared/contracts";
 import { toWire } from "../../shared/contracts/wire";
-import { can } from "../../shared/permissions";
+import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
 
 /**
@@ -23,38 +27,38 @@ export async function ticketsPage({
   deps,
   Island,
   user,
+  account,
   ticketId,
-  queues: offered,
   query,
 }: {
   deps: AppDeps;
   Island: IslandComponent;
   user: BootUser;
+  /** The user's row, as the session read it. */
+  account: UserRow;
   ticketId: number | null;
-  /** The queues offered by the filter, read while the user is. */
-  queues: Promise<QueueOption[]>;
   query: URLSearchParams;
 }) {
-  const [auth, queues] = await Promise.all([loadAuthUser(deps.db, user.id), offered]);
+  const [auth, queues] = await signedInWithQueues(deps, account);
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
-  const chat = auth && ticketId ? await firstMessages(deps, auth, ticketId) : null;
-  const list = async (status: TicketStatus) =>
-    toWire(
-      await listTickets(
-        deps.db,
-        auth!,
-        // What the list island asks for first: show-all as allowed, every offered queue.
-        { status, showAll: canShowAll, queueIds: queues.length ? queues.map((q) => q.id) : undefined, pageNumber: 1 },
-        deps.config.timeZone,
-      ),
-    );
+  const chat = ticketId ? await firstMessages(deps, auth, ticketId) : null;
+  // What the list island asks for first: show-all as allowed, every offered queue.
+  const list = (status: TicketStatus) => ({
+    status,
+    showAll: canShowAll,
+    queueIds: queues.length ? queues.map((q) => q.id) : undefined,
+    pageNumber: 1,
+  });
   // The rest is read at once: on PostgreSQL each query is a round trip.
   const [onboarding, initial] = await Promise.all([
-    auth && can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
-    auth ? Promise.all([list("open"), list("pending")]).then(([open, pending]) => ({ open, pending })) : null,
+    can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
+    listsOfTickets(deps.db, auth, [list("open"), list("pending")], deps.config.timeZone).then(([open, pending]) => ({
+      open: toWire(open!),
+      pending: toWire(pending!),
+    })),
   ]);
-  const landing = landingSub({ open: initial?.open.count ?? 0, pending: initial?.pending.count ?? 0 });
+  const landing = landingSub({ open: initial.open.count, pending: initial.pending.count });
   return (
     <div className={`tickets-page ${ticketId ? "has-chat" : "no-chat"}`}>
       <Island
@@ -77,6 +81,19 @@ export async function ticketsPage({
       />
     </div>
   );
+}
+
+/**
+ * The signed-in user with their queues, and the queues the filter offers: every queue for admins, the agent's
+ * own otherwise.
+ */
+async function signedInWithQueues(deps: AppDeps, account: UserRow): Promise<[AuthUser, QueueOption[]]> {
+  const [queueIds, every] = await Promise.all([
+    userQueueIds(deps.db, account.id),
+    isAdmin(account.profile) ? listQueues(deps.db) : null,
+  ]);
+  const offered = every ?? (await queueSummaries(deps.db, queueIds));
+  return [authUserOf(account, queueIds), offered.map(({ id, name, color }) => ({ id, name, color }))];
 }
 
 /** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
