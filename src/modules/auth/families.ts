@@ -1,6 +1,6 @@
 import { atomically, type Db, first, one } from "../../db/client";
 import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
-import { refreshFamilies } from "../../db/tables";
+import { type RefreshFamilyRow, refreshFamilies } from "../../db/tables";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 
@@ -48,6 +48,8 @@ export async function presentRefreshToken(
   deps: AppDeps,
   claim: { userId: number; familyId: number; generation: number },
   rotate: boolean,
+  /** The claimed family as the caller read it (without `rotate`). */
+  read?: { family: RefreshFamilyRow | undefined },
 ): Promise<Presented> {
   const now = deps.clock.now();
   const claimed = { id: claim.familyId, userId: claim.userId };
@@ -55,7 +57,7 @@ export async function presentRefreshToken(
     claim.generation === f.generation - 1 && now - f.rotatedAt.getTime() <= ROTATION_GRACE_MS;
   if (!rotate) {
     // A page load only reads: a current token needs no transaction (on PostgreSQL three round trips instead of one).
-    const family = await claimedFamily(deps.db).get(claimed);
+    const family = read ? read.family : await claimedFamily(deps.db).get(claimed);
     if (family && !family.revokedAt && (claim.generation === family.generation || justReplaced(family)))
       return { status: "current", familyId: family.id, generation: family.generation };
   }

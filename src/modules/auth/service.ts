@@ -13,6 +13,7 @@ import {
   toUserDto,
 } from "../users/service";
 import { presentRefreshToken, revokeFamily, startFamily } from "./families";
+import { userWithFamily } from "./session-user";
 import type { LoginThrottle } from "./login-throttle";
 import { generatePassword } from "./passwords";
 import type { Tokens } from "./tokens";
@@ -53,6 +54,8 @@ export interface Session {
   user: UserRow;
   familyId: number;
   generation: number;
+  /** The user's queues, read with a page's session (without rotation). */
+  queueIds?: number[];
 }
 
 /** Starts a session for a user who just proved who they are. */
@@ -74,16 +77,19 @@ export async function sessionFromRefreshToken(
 ): Promise<Session> {
   const verified = await tokens.verifyRefresh(token);
   if (verified.status !== "ok") throw sessionExpired();
-  const user = await findUserById(deps.db, verified.userId);
+  // A page load only reads: the user, their queues and the claimed family come in one statement.
+  const read = opts.rotate ? undefined : await userWithFamily(deps.db, verified.userId, verified.familyId!);
+  const user = read ? read.user : await findUserById(deps.db, verified.userId);
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
   const presented = await presentRefreshToken(
     deps,
     { userId: user.id, familyId: verified.familyId!, generation: verified.generation! },
     opts.rotate,
+    read,
   );
   if (presented.status === "replayed") await announceSessionChange(deps, user.id);
   if (presented.status !== "current") throw sessionExpired();
-  return { user, familyId: presented.familyId, generation: presented.generation };
+  return { user, familyId: presented.familyId, generation: presented.generation, queueIds: read?.queueIds };
 }
 
 /** Revokes every access and refresh token of the user; the `user` event closes their open sockets. */

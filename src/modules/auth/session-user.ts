@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { refreshFamilies, userQueues, users } from "../../db/tables";
+import { type RefreshFamilyRow, refreshFamilies, type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 
 /**
@@ -36,6 +36,35 @@ const sessionRows = prepared((db) =>
       familyFound: refreshFamilies.id,
       revokedAt: refreshFamilies.revokedAt,
     })
+    .from(users)
+    .leftJoin(userQueues, eq(userQueues.userId, users.id))
+    .leftJoin(
+      refreshFamilies,
+      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, users.id)),
+    )
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/**
+ * A page's session as stored: the user's row and queue ids, and the refresh family claimed when it is theirs, in one
+ * statement (a page load reads them before anything else); undefined when the user is gone.
+ */
+export async function userWithFamily(
+  db: Reader,
+  userId: number,
+  familyId: number,
+): Promise<{ user: UserRow; queueIds: number[]; family: RefreshFamilyRow | undefined } | undefined> {
+  const rows = await userFamilyRows(db).all({ id: userId, familyId });
+  const row = rows[0];
+  if (!row) return undefined;
+  const queueIds = rows.flatMap((r) => (r.queueId == null ? [] : [r.queueId]));
+  return { user: row.user, queueIds, family: row.family ?? undefined };
+}
+
+const userFamilyRows = prepared((db) =>
+  db
+    .select({ user: users, queueId: userQueues.queueId, family: refreshFamilies })
     .from(users)
     .leftJoin(userQueues, eq(userQueues.userId, users.id))
     .leftJoin(

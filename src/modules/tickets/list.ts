@@ -10,7 +10,7 @@ import { dayRangeParam } from "./day-range";
 import { matcherAmong, searchBreadth, ticketSearch } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
-import { toTicketDtos } from "./serialize";
+import { type KnownForTicketDtos, toTicketDtos } from "./serialize";
 import type { TicketPageDto } from "../../shared/contracts/tickets";
 import { newestMatches } from "../messages/search";
 import { carrying, fewTagged } from "./tag-carriers";
@@ -77,11 +77,13 @@ export async function listsOfTickets(
   user: AuthUser,
   lists: TicketListParams[],
   timeZone: string,
+  known?: KnownForTicketDtos,
 ): Promise<TicketPage[]> {
   const pages = await Promise.all(lists.map((params) => ticketRowPage(db, user, params, timeZone)));
   const dtos = await toTicketDtos(
     db,
     pages.flatMap((page) => page.rows),
+    known,
   );
   let at = 0;
   return await Promise.all(

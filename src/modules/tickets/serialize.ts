@@ -7,7 +7,7 @@ import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
 import { connectionSummaries } from "../connections/lookup";
 import { type ContactSummary, contactSummaries, extraInfoOf } from "../contacts/lookup";
-import { queueSummaries } from "../queues/lookup";
+import { type QueueSummary, queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
 import { findTicket } from "./records";
 import { slaOf } from "./sla";
@@ -28,6 +28,8 @@ export interface KnownForTicketDtos {
   created?: boolean;
   /** Users' names already read (an assignment's agent). */
   userNames?: readonly { id: number; name: string }[];
+  /** Queues already read (those a page offers). */
+  queues?: readonly QueueSummary[];
 }
 
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
@@ -37,17 +39,19 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
   const unknownContacts = ids(rows.map((r) => r.contactId)).filter((id) => !contactMap.has(id));
   const userMap = byId([...(known.userNames ?? [])]);
   const unknownUsers = ids(rows.map((r) => r.userId)).filter((id) => !userMap.has(id));
+  const queueRows = byId([...(known.queues ?? [])]);
+  const unknownQueues = ids(rows.map((r) => r.queueId)).filter((id) => !queueRows.has(id));
   // The relations are read at once: on PostgreSQL each is a round trip of its own.
   const [contactRows, userRows, queueList, connectionRows, tagLinks] = await Promise.all([
     contactSummaries(db, unknownContacts),
     userNames(db, unknownUsers),
-    queueSummaries(db, ids(rows.map((r) => r.queueId))),
+    queueSummaries(db, unknownQueues),
     connectionSummaries(db, ids(rows.map((r) => r.whatsappId))),
     known.created ? [] : tagLinksOf(db, rows),
   ]);
   for (const contact of contactRows) contactMap.set(contact.id, contact);
   for (const user of userRows) userMap.set(user.id, user);
-  const queueRows = byId(queueList);
+  for (const queue of queueList) queueRows.set(queue.id, queue);
   const connectionById = byId(connectionRows.map(({ id, name, hasCall }) => ({ id, name, hasCall })));
   const tagsByTicket = new Map<number, TicketDto["tags"]>();
   for (const { ticketId, ...tag } of tagLinks) {

@@ -12,12 +12,11 @@ import type { BootUser } from "../../../islands/lib/boot";
 import { AppFrame } from "../layout/AppFrame";
 import { AuthFrame } from "../layout/AuthFrame";
 import { renderPage } from "../render";
-import { ticketsPage } from "./tickets";
+import { type SignedIn, ticketsPage } from "./tickets";
 import { agentPage, isAgentPath } from "./agent";
 import { adminPage, isAdminPage } from "./admin";
 import { isAdmin } from "../../shared/permissions";
 import { someConnectionNeedsAttention } from "../../modules/connections/lookup";
-import type { UserRow } from "../../db/tables";
 
 /**
  * React's server renderer and the islands' code (about half of the server's own code) load with the first page
@@ -71,12 +70,12 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     );
     const raw = cookie[REFRESH_COOKIE]?.value;
     let user: BootUser | null = null;
-    let account: UserRow | null = null;
+    let account: SignedIn | null = null;
     let token: string | null = null;
     if (typeof raw === "string" && raw) {
       try {
-        const { user: row, familyId } = await sessionFromRefreshToken(deps, tokens, raw, { rotate: false });
-        account = row;
+        const { user: row, familyId, queueIds } = await sessionFromRefreshToken(deps, tokens, raw, { rotate: false });
+        account = { row, queueIds: queueIds ?? [] };
         user = {
           id: row.id,
           name: row.name,

@@ -6,16 +6,21 @@ import { onboardingFor } from "../../modules/dashboard/onboarding";
 import { listMessages } from "../../modules/messages/service";
 import { OWN_PAGES, presentMessages } from "../../modules/messages/present";
 import { listQueues } from "../../modules/queues/service";
-import { queueSummaries } from "../../modules/queues/lookup";
+import { type QueueSummary, queueSummaries } from "../../modules/queues/lookup";
 import { listsOfTickets } from "../../modules/tickets/list";
 import { authUserOf } from "../../modules/users/service";
-import { userQueueIds } from "../../modules/users/lookup";
 import type { UserRow } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
-import type { QueueOption, TicketStatus } from "../../shared/contracts";
+import type { TicketStatus } from "../../shared/contracts";
 import { toWire } from "../../shared/contracts/wire";
 import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
+
+/** The signed-in user's row and queue ids, as the page's session read them. */
+export interface SignedIn {
+  row: UserRow;
+  queueIds: number[];
+}
 
 /**
  * /tickets and /tickets/:id: the list on the left, the chat (or a welcome note, with the first-run checklist for
@@ -34,12 +39,12 @@ export async function ticketsPage({
   deps: AppDeps;
   Island: IslandComponent;
   user: BootUser;
-  /** The user's row, as the session read it. */
-  account: UserRow;
+  account: SignedIn;
   ticketId: number | null;
   query: URLSearchParams;
 }) {
-  const [auth, queues] = await signedInWithQueues(deps, account);
+  const [auth, offered] = await signedInWithQueues(deps, account);
+  const queues = offered.map(({ id, name, color }) => ({ id, name, color }));
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
   const chat = ticketId ? await firstMessages(deps, auth, ticketId) : null;
@@ -53,10 +58,12 @@ export async function ticketsPage({
   // The rest is read at once: on PostgreSQL each query is a round trip.
   const [onboarding, initial] = await Promise.all([
     can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
-    listsOfTickets(deps.db, auth, [list("open"), list("pending")], deps.config.timeZone).then(([open, pending]) => ({
-      open: toWire(open!),
-      pending: toWire(pending!),
-    })),
+    listsOfTickets(deps.db, auth, [list("open"), list("pending")], deps.config.timeZone, { queues: offered }).then(
+      ([open, pending]) => ({
+        open: toWire(open!),
+        pending: toWire(pending!),
+      }),
+    ),
   ]);
   const landing = landingSub({ open: initial.open.count, pending: initial.pending.count });
   return (
@@ -87,13 +94,9 @@ export async function ticketsPage({
  * The signed-in user with their queues, and the queues the filter offers: every queue for admins, the agent's
  * own otherwise.
  */
-async function signedInWithQueues(deps: AppDeps, account: UserRow): Promise<[AuthUser, QueueOption[]]> {
-  const [queueIds, every] = await Promise.all([
-    userQueueIds(deps.db, account.id),
-    isAdmin(account.profile) ? listQueues(deps.db) : null,
-  ]);
-  const offered = every ?? (await queueSummaries(deps.db, queueIds));
-  return [authUserOf(account, queueIds), offered.map(({ id, name, color }) => ({ id, name, color }))];
+async function signedInWithQueues(deps: AppDeps, { row, queueIds }: SignedIn): Promise<[AuthUser, QueueSummary[]]> {
+  const offered = isAdmin(row.profile) ? await listQueues(deps.db) : await queueSummaries(deps.db, queueIds);
+  return [authUserOf(row, queueIds), offered];
 }
 
 /** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
