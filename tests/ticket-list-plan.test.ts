@@ -1,6 +1,8 @@
 // @engine once
 import { one, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
+import { Placeholder } from "drizzle-orm";
+import { boundValues } from "../src/modules/tickets/list-values";
 import { queues, tags } from "../src/db/tables";
 import { historySearchQuery, matchesAmongQuery } from "../src/modules/messages/search";
 import {
@@ -18,12 +20,17 @@ import type { TicketStatus } from "../src/shared/contracts";
 import { TICKET_COUNT_CAP } from "../src/shared/contracts/tickets";
 import { loginAs, makeTestApp, type TestContext } from "./helpers";
 
-/** The steps of SQLite's plan for a query built by drizzle. */
-function plan(ctx: TestContext, query: { toSQL(): { sql: string; params: unknown[] } }) {
+/** The steps of SQLite's plan for a query built by drizzle (its placeholders given `values`). */
+function plan(
+  ctx: TestContext,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  values: Record<string, unknown> = {},
+) {
   const { sql, params } = query.toSQL();
+  const bound = params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
   return sqliteClient(ctx.db)
     .query(`EXPLAIN QUERY PLAN ${sql}`)
-    .all(...(params as never[]))
+    .all(...(bound as never[]))
     .map((row) => (row as { detail: string }).detail);
 }
 
@@ -66,7 +73,7 @@ function shapes(queueId: number, tagIds: number[]): TicketListParams[] {
 }
 
 describe("query plans of the ticket list and the search", () => {
-  test("no list query shape, page or count, reads the tickets, messages or contacts table in full", async () => {
+  test("no list query shape, page or count, inline or prepared with its values bound, reads the tickets, messages or contacts table in full", async () => {
     const ctx = await makeTestApp();
     const { user } = await loginAs(ctx, { profile: "admin" });
     const queue = await one(ctx.db.insert(queues).values({ name: "A", color: "#a" }).returning());
@@ -80,21 +87,24 @@ describe("query plans of the ticket list and the search", () => {
     const found: Record<string, string[]> = {};
     let checked = 0;
     for (const who of users)
-      for (const params of shapes(queue.id, tagIds)) {
-        const where = await ticketFilter(ctx.db, who, params, "UTC");
-        const page = ticketPageQuery(ctx.db, afterTicket(where, params.before)).limit(TICKET_PAGE_SIZE + 1);
-        for (const [kind, query] of [
-          ["page", page],
-          ["count", ticketCountQuery(ctx.db, where)],
-        ] as const) {
-          const steps = plan(ctx, query);
-          checked++;
-          if (process.env.PRINT_PLANS) console.log(kind, JSON.stringify(params), steps.join(" | "));
-          if (fullScans(steps).length) found[`${who.profile} ${kind} ${JSON.stringify(params)}`] = steps;
+      for (const params of shapes(queue.id, tagIds))
+        for (const bound of [undefined, boundValues()]) {
+          const where = await ticketFilter(ctx.db, who, params, "UTC", undefined, bound);
+          const after = afterTicket(where, params.before, bound);
+          const page = ticketPageQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1);
+          for (const [kind, query] of [
+            ["page", page],
+            ["count", ticketCountQuery(ctx.db, where)],
+          ] as const) {
+            const steps = plan(ctx, query, bound?.values);
+            checked++;
+            const label = `${who.profile} ${bound ? "prepared " : ""}${kind} ${JSON.stringify(params)}`;
+            if (process.env.PRINT_PLANS) console.log(label, steps.join(" | "));
+            if (fullScans(steps).length) found[label] = steps;
+          }
         }
-      }
     expect(found).toEqual({});
-    expect(checked).toBeGreaterThan(200);
+    expect(checked).toBeGreaterThan(400);
   });
 
   test("a tag on many of the tickets is met walking the list in page order; a rare one is read as a set", async () => {

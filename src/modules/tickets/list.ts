@@ -1,53 +1,37 @@
-import { type Db, first } from "../../db/client";
-import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { unindexed } from "../../db/index-hints";
-import { epochMs, storedInstant, type TicketRow, tickets } from "../../db/tables";
+import type { Db } from "../../db/client";
+import { desc, inArray, type SQL, sql } from "drizzle-orm";
+import { epochMs, type TicketRow, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
 import type { AuthUser } from "../../shared/auth-user";
-import { dayRangeParam } from "./day-range";
-import { matcherAmong, searchBreadth, ticketSearch } from "./search";
-import { indexNewContacts, indexNewMessages } from "../../db/search-index";
-import { searchSql } from "../../db/search-sql";
+import { matcherAmong, searchBreadth } from "./search";
 import { type KnownForTicketDtos, toTicketDtos } from "./serialize";
 import type { TicketPageDto } from "../../shared/contracts/tickets";
 import { newestMatches } from "../messages/search";
-import { carrying, fewTagged } from "./tag-carriers";
+import { fewTagged } from "./tag-carriers";
+import { boundValues } from "./list-values";
+import {
+  afterTicket,
+  cappedCount,
+  type TicketListParams,
+  ticketCountQuery,
+  ticketFilter,
+  ticketPageQuery,
+} from "./list-filter";
+import { prepared } from "../../db/prepared";
 
 export const TICKET_PAGE_SIZE = 40;
 
-export interface TicketListParams {
-  status?: TicketStatus;
-  searchParam?: string;
-  pageNumber?: number;
-  /** The last ticket of the previous page (its updatedAt in epoch ms and id): the page continues after it. */
-  before?: { updatedAt: number; id: number };
-  date?: string;
-  updatedAt?: string;
-  showAll?: boolean;
-  queueIds?: number[];
-  withUnreadMessages?: boolean;
-  /** Only the snoozed tickets; without it, snoozed tickets are left out. */
-  snoozed?: boolean;
-  /** Only the unresolved tickets past an SLA target. */
-  slaBreached?: boolean;
-  tags?: number[];
-}
-
-/**
- * Queue isolation in SQL: managers see everything (or the queues they picked, plus queue-less tickets);
- * agents see the picked queues intersected with their own, queue-less tickets and tickets assigned to them.
- * The columns carry a unary plus: most tickets pass this test, so it is checked on the entries of the index the
- * list reads in page order (which hold both columns), never answered by merging queue and user indexes.
- */
-export function visibleTickets(user: AuthUser, queueIds?: number[]): SQL | undefined {
-  const queue = unindexed(tickets.queueId);
-  if (can(user.profile, "tickets-manager:showall"))
-    return queueIds ? or(inArray(queue, queueIds), isNull(queue)) : undefined;
-  const allowed = queueIds ? queueIds.filter((q) => user.queueIds.includes(q)) : user.queueIds;
-  return or(inArray(queue, allowed), isNull(queue), eq(unindexed(tickets.userId), user.id));
-}
+export {
+  afterTicket,
+  cappedCount,
+  type TicketListParams,
+  ticketCountQuery,
+  ticketFilter,
+  ticketPageQuery,
+  visibleTickets,
+} from "./list-filter";
 
 type TicketPage = TicketPageDto;
 /** A list's page before its tickets are serialised. */
@@ -90,7 +74,7 @@ export async function listsOfTickets(
     pages.map(({ rows, ...page }, i) => {
       const tickets = dtos.slice(at, (at += rows.length));
       const search = normalizeSearch(lists[i]!.searchParam);
-      return search ? withSearchMatches(db, { ...page, tickets }, search) : { ...page, tickets };
+      return search ? withSearchMatches(db, { tickets, ...page }, search) : { tickets, ...page };
     }),
   );
 }
@@ -143,13 +127,53 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
     const ids = (await pageOrder(db, afterTicket(where, before), offset + TICKET_PAGE_SIZE + 1)).map((t) => t.id);
     return { ...(await pageOf(db, ids, offset)), count: await count };
   }
-  const count = cappedCount(db, where);
-  const rows = await ticketPageQuery(db, afterTicket(where, before))
-    .limit(TICKET_PAGE_SIZE + 1)
-    .offset(offset);
+  const [rows, count] = await shapedList(db, user, params, timeZone, offset);
   const page = rows.slice(0, TICKET_PAGE_SIZE);
-  return { rows: page, count: await count, hasMore: rows.length > page.length };
+  return { rows: page, count, hasMore: rows.length > page.length };
 }
+
+/**
+ * A list's page and count by queries prepared once per shape (status, show-all, filters present, cursor or not;
+ * see `ListValues`): building them through drizzle cost more client CPU than running them. A picked day and an
+ * offset (a page by number after the first) are written into the SQL, so those lists are built each time: a
+ * PostgreSQL plan made without the offset's value could read the list another way.
+ */
+async function shapedList(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
+  if (params.date || params.updatedAt || offset) {
+    const where = await ticketFilter(db, user, params, timeZone, false);
+    const rows = ticketPageQuery(db, afterTicket(where, params.before))
+      .limit(TICKET_PAGE_SIZE + 1)
+      .offset(offset);
+    return await Promise.all([rows, cappedCount(db, where)]);
+  }
+  const bound = boundValues();
+  const where = await ticketFilter(db, user, params, timeZone, false, bound);
+  const paged = afterTicket(where, params.before, bound);
+  const { status, showAll, withUnreadMessages, snoozed, slaBreached } = params;
+  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, !params.queueIds, !params.before];
+  const key = JSON.stringify([can(user.profile, "tickets-manager:showall"), ...filters.map((f) => f ?? null)]);
+  let shape = listShapes.get(key);
+  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged)));
+  const { values } = bound;
+  return await Promise.all([
+    shape.page(db).all(values),
+    shape
+      .count(db)
+      .get(values)
+      .then((r) => r?.n ?? 0),
+  ]);
+}
+
+const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
+
+const shapeQueries = (where: SQL | undefined, paged: SQL | undefined) => ({
+  page: prepared((db) =>
+    ticketPageQuery(db, paged)
+      .limit(TICKET_PAGE_SIZE + 1)
+      .prepare(),
+  ),
+  count: prepared((db) => ticketCountQuery(db, where).prepare()),
+});
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
 
@@ -303,85 +327,4 @@ async function pageOf(db: Db, ids: number[], offset: number) {
   const rows = pageIds.length ? await db.select().from(tickets).where(inArray(tickets.id, pageIds)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { rows: pageIds.flatMap((id) => byId.get(id) ?? []), hasMore: slice.length > pageIds.length };
-}
-
-/** `where` limited to the tickets after `before` in page order (newest activity first), when given. */
-export function afterTicket(where: SQL | undefined, before: TicketListParams["before"]): SQL | undefined {
-  if (!before) return where;
-  return and(where, sql`(${tickets.updatedAt}, ${tickets.id}) < (${storedInstant(before.updatedAt)}, ${before.id})`);
-}
-
-/** How many tickets match `where`, counting no further than TICKET_COUNT_CAP. */
-export async function cappedCount(db: Db, where: SQL | undefined): Promise<number> {
-  return (await first(ticketCountQuery(db, where)))?.n ?? 0;
-}
-
-/** The count query of the ticket list (exposed so its query plan can be checked). */
-export function ticketCountQuery(db: Db, where: SQL | undefined) {
-  const capped = db.select({ one: sql`1` }).from(tickets).where(where).limit(TICKET_COUNT_CAP).as("capped");
-  return db.select({ n: count() }).from(capped);
-}
-
-/** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
-export function ticketPageQuery(db: Db, where: SQL | undefined) {
-  return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));
-}
-
-/**
- * The WHERE of the ticket list for this user and these filters. Without show-all a list holds the user's own
- * tickets and the pending ones; for one status that is said as the one condition it comes to, so the list reads
- * the index of that condition in page order.
- */
-export async function ticketFilter(
-  db: Db,
-  user: AuthUser,
-  params: TicketListParams,
-  timeZone: string,
-  rareTags?: boolean,
-): Promise<SQL | undefined> {
-  const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds)];
-  const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
-  const tagIds = [...new Set(params.tags ?? [])];
-  const search = normalizeSearch(params.searchParam);
-  // A unary plus keeps SQLite from reading a column's index for a term. A picked day, the unread tickets, the
-  // tickets carrying a rare tag and the search hits are far fewer than those of a status or a user, so then those
-  // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
-  // page-order index rather than merging two indexes and sorting.
-  rareTags ??= await fewTagged(db, tagIds);
-  const narrower = Boolean(params.date || params.withUnreadMessages || params.slaBreached || rareTags || search);
-  const pinned = narrower ? unindexed : (column: SQLWrapper) => column;
-  if (!showAll && params.status !== "pending")
-    conditions.push(
-      params.status
-        ? eq(pinned(tickets.userId), user.id)
-        : or(eq(unindexed(tickets.userId), user.id), eq(unindexed(tickets.status), "pending")),
-    );
-  if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
-  // Few tickets are snoozed at once: the test is made on each entry the list reads, never through an index.
-  conditions.push(
-    params.snoozed ? sql`${unindexed(tickets.snoozedUntil)} is not null` : isNull(unindexed(tickets.snoozedUntil)),
-  );
-  if (search) {
-    await indexNewMessages(db);
-    await indexNewContacts(db);
-    conditions.push(searchSql().amongHits(tickets.id, ticketSearch(search)));
-  }
-  if (params.date) {
-    const [start, end] = dayRangeParam(params.date, timeZone, "date");
-    conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));
-  }
-  if (params.updatedAt) {
-    const [start, end] = dayRangeParam(params.updatedAt, timeZone, "updatedAt");
-    conditions.push(gte(tickets.updatedAt, new Date(start)), lt(tickets.updatedAt, new Date(end)));
-  }
-  // Said exactly as the unread (resp. breached) index's condition, which is how SQLite knows that index holds every match.
-  if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
-  if (params.slaBreached)
-    conditions.push(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`);
-  if (tagIds.length) {
-    const carriers = carrying(db, tagIds);
-    // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
-    conditions.push(rareTags ? searchSql().amongHits(tickets.id, carriers) : inArray(unindexed(tickets.id), carriers));
-  }
-  return and(...conditions);
 }

@@ -1,0 +1,137 @@
+import { type Db, first } from "../../db/client";
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { unindexed } from "../../db/index-hints";
+import { storedInstant, tickets } from "../../db/tables";
+import { can } from "../../shared/permissions";
+import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
+import { normalizeSearch } from "../../db/paging";
+import type { AuthUser } from "../../shared/auth-user";
+import { dayRangeParam } from "./day-range";
+import { ticketSearch } from "./search";
+import { indexNewContacts, indexNewMessages } from "../../db/search-index";
+import { searchSql } from "../../db/search-sql";
+import { carrying, fewTagged } from "./tag-carriers";
+import { inlineValues } from "./list-values";
+
+export interface TicketListParams {
+  status?: TicketStatus;
+  searchParam?: string;
+  pageNumber?: number;
+  /** The last ticket of the previous page (its updatedAt in epoch ms and id): the page continues after it. */
+  before?: { updatedAt: number; id: number };
+  date?: string;
+  updatedAt?: string;
+  showAll?: boolean;
+  queueIds?: number[];
+  withUnreadMessages?: boolean;
+  /** Only the snoozed tickets; without it, snoozed tickets are left out. */
+  snoozed?: boolean;
+  /** Only the unresolved tickets past an SLA target. */
+  slaBreached?: boolean;
+  tags?: number[];
+}
+
+/**
+ * Queue isolation in SQL: managers see everything (or the queues they picked, plus queue-less tickets);
+ * agents see the picked queues intersected with their own, queue-less tickets and tickets assigned to them.
+ * The columns carry a unary plus: most tickets pass this test, so it is checked on the entries of the index the
+ * list reads in page order (which hold both columns), never answered by merging queue and user indexes.
+ */
+export function visibleTickets(user: AuthUser, queueIds?: number[], values = inlineValues): SQL | undefined {
+  const queue = unindexed(tickets.queueId);
+  if (can(user.profile, "tickets-manager:showall"))
+    return queueIds ? or(values.among(queue, "queueIds", queueIds), isNull(queue)) : undefined;
+  const allowed = queueIds ? queueIds.filter((q) => user.queueIds.includes(q)) : user.queueIds;
+  return or(
+    values.among(queue, "queueIds", allowed),
+    isNull(queue),
+    eq(unindexed(tickets.userId), values.one("userId", user.id)),
+  );
+}
+
+/** `where` limited to the tickets after `before` in page order (newest activity first), when given. */
+export function afterTicket(
+  where: SQL | undefined,
+  before: TicketListParams["before"],
+  values = inlineValues,
+): SQL | undefined {
+  if (!before) return where;
+  const at = values.one("beforeAt", storedInstant(before.updatedAt));
+  return and(where, sql`(${tickets.updatedAt}, ${tickets.id}) < (${at}, ${values.one("beforeId", before.id)})`);
+}
+
+/** How many tickets match `where`, counting no further than TICKET_COUNT_CAP. */
+export async function cappedCount(db: Db, where: SQL | undefined): Promise<number> {
+  return (await first(ticketCountQuery(db, where)))?.n ?? 0;
+}
+
+/** The count query of the ticket list (exposed so its query plan can be checked). */
+export function ticketCountQuery(db: Db, where: SQL | undefined) {
+  const capped = db.select({ one: sql`1` }).from(tickets).where(where).limit(TICKET_COUNT_CAP).as("capped");
+  return db.select({ n: count() }).from(capped);
+}
+
+/** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
+export function ticketPageQuery(db: Db, where: SQL | undefined) {
+  return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
+/**
+ * The WHERE of the ticket list for this user and these filters. Without show-all a list holds the user's own
+ * tickets and the pending ones; for one status that is said as the one condition it comes to, so the list reads
+ * the index of that condition in page order.
+ */
+export async function ticketFilter(
+  db: Db,
+  user: AuthUser,
+  params: TicketListParams,
+  timeZone: string,
+  rareTags?: boolean,
+  values = inlineValues,
+): Promise<SQL | undefined> {
+  const conditions: (SQL | undefined)[] = [visibleTickets(user, params.queueIds, values)];
+  const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
+  const tagIds = [...new Set(params.tags ?? [])];
+  const search = normalizeSearch(params.searchParam);
+  // A unary plus keeps SQLite from reading a column's index for a term. A picked day, the unread tickets, the
+  // tickets carrying a rare tag and the search hits are far fewer than those of a status or a user, so then those
+  // are what is read (a status would be walked in full when few of its tickets match); "mine or pending" walks the
+  // page-order index rather than merging two indexes and sorting.
+  rareTags ??= await fewTagged(db, tagIds);
+  const narrower = Boolean(params.date || params.withUnreadMessages || params.slaBreached || rareTags || search);
+  const pinned = narrower ? unindexed : (column: SQLWrapper) => column;
+  if (!showAll && params.status !== "pending")
+    conditions.push(
+      params.status
+        ? eq(pinned(tickets.userId), values.one("userId", user.id))
+        : or(eq(unindexed(tickets.userId), values.one("userId", user.id)), eq(unindexed(tickets.status), "pending")),
+    );
+  if (params.status) conditions.push(eq(pinned(tickets.status), params.status));
+  // Few tickets are snoozed at once: the test is made on each entry the list reads, never through an index.
+  conditions.push(
+    params.snoozed ? sql`${unindexed(tickets.snoozedUntil)} is not null` : isNull(unindexed(tickets.snoozedUntil)),
+  );
+  if (search) {
+    await indexNewMessages(db);
+    await indexNewContacts(db);
+    conditions.push(searchSql().amongHits(tickets.id, ticketSearch(search)));
+  }
+  if (params.date) {
+    const [start, end] = dayRangeParam(params.date, timeZone, "date");
+    conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));
+  }
+  if (params.updatedAt) {
+    const [start, end] = dayRangeParam(params.updatedAt, timeZone, "updatedAt");
+    conditions.push(gte(tickets.updatedAt, new Date(start)), lt(tickets.updatedAt, new Date(end)));
+  }
+  // Said exactly as the unread (resp. breached) index's condition, which is how SQLite knows that index holds every match.
+  if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
+  if (params.slaBreached)
+    conditions.push(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`);
+  if (tagIds.length) {
+    const carriers = carrying(db, tagIds);
+    // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
+    conditions.push(rareTags ? searchSql().amongHits(tickets.id, carriers) : inArray(unindexed(tickets.id), carriers));
+  }
+  return and(...conditions);
+}
