@@ -22,6 +22,12 @@ export async function currentSessionUser(
   return row.familyFound != null && !row.revokedAt ? { ...user, familyId: session.familyId } : undefined;
 }
 
+const userQueueLinks = () => eq(userQueues.userId, users.id);
+
+/** The refresh family the session claims, when it is the user's. */
+const claimedFamily = () =>
+  and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, users.id));
+
 /** One row per queue of the user (one with no queue when they have none), each with the family as found. */
 const sessionRows = prepared((db) =>
   db
@@ -37,11 +43,8 @@ const sessionRows = prepared((db) =>
       revokedAt: refreshFamilies.revokedAt,
     })
     .from(users)
-    .leftJoin(userQueues, eq(userQueues.userId, users.id))
-    .leftJoin(
-      refreshFamilies,
-      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, users.id)),
-    )
+    .leftJoin(userQueues, userQueueLinks())
+    .leftJoin(refreshFamilies, claimedFamily())
     .where(eq(users.id, sql.placeholder("id")))
     .prepare(),
 );
@@ -66,11 +69,8 @@ const userFamilyRows = prepared((db) =>
   db
     .select({ user: users, queueId: userQueues.queueId, family: refreshFamilies })
     .from(users)
-    .leftJoin(userQueues, eq(userQueues.userId, users.id))
-    .leftJoin(
-      refreshFamilies,
-      and(eq(refreshFamilies.id, sql.placeholder("familyId")), eq(refreshFamilies.userId, users.id)),
-    )
+    .leftJoin(userQueues, userQueueLinks())
+    .leftJoin(refreshFamilies, claimedFamily())
     .where(eq(users.id, sql.placeholder("id")))
     .prepare(),
 );

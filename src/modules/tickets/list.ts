@@ -23,15 +23,8 @@ import { prepared } from "../../db/prepared";
 
 export const TICKET_PAGE_SIZE = 40;
 
-export {
-  afterTicket,
-  cappedCount,
-  type TicketListParams,
-  ticketCountQuery,
-  ticketFilter,
-  ticketPageQuery,
-  visibleTickets,
-} from "./list-filter";
+/** The list's filter and queries, also asked for by the other lists of tickets and the plan test. */
+export * from "./list-filter";
 
 type TicketPage = TicketPageDto;
 /** A list's page before its tickets are serialised. */
