@@ -79,7 +79,7 @@ export async function sessionFromRefreshToken(
   if (verified.status !== "ok") throw sessionExpired();
   // A page load only reads: the user, their queues and the claimed family come in one statement.
   const read = opts.rotate ? undefined : await userWithFamily(deps.db, verified.userId, verified.familyId!);
-  const user = read ? read.user : await findUserById(deps.db, verified.userId);
+  const user = opts.rotate ? await findUserById(deps.db, verified.userId) : read?.user;
   if (!user || user.tokenVersion !== verified.tokenVersion) throw sessionExpired();
   const presented = await presentRefreshToken(
     deps,
