@@ -112,6 +112,56 @@ describe("jobs", () => {
     expect(await ctx.db.select().from(jobs)).toEqual([]);
   });
 
+  test("a recurring job's turn with nothing to do, as its kind says, passes without a run: due again after its interval, a failed attempt forgotten", async () => {
+    const ctx = await makeTestApp();
+    let work = false;
+    let runs = 0;
+    const runner = runnerFor(ctx).handle(
+      "sweep",
+      async () => {
+        runs++;
+        if (runs === 1) throw new Error("first run failed");
+      },
+      { hasWork: async () => work },
+    );
+    const job = await runner.every("sweep", 60_000);
+    work = true;
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(await row(ctx, job.id)).toMatchObject({ attempts: 1, lastError: "first run failed" });
+    work = false;
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(runs).toBe(1);
+    expect(await row(ctx, job.id)).toMatchObject({
+      status: "pending",
+      runAt: ctx.clock.now() + 60_000,
+      attempts: 0,
+      lastError: null,
+    });
+    work = true;
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(runs).toBe(2);
+  });
+
+  test("a job runs when its kind's check of work fails, and a one-off job runs whatever the check says", async () => {
+    const ctx = await makeTestApp();
+    let runs = 0;
+    let check = async () => false;
+    const runner = runnerFor(ctx).handle("sweep", async () => void runs++, { hasWork: () => check() });
+    await runner.enqueue("sweep", {});
+    await runner.tick();
+    expect(runs).toBe(1);
+    check = async () => {
+      throw new Error("no answer");
+    };
+    await runner.every("sweep", 60_000);
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(runs).toBe(2);
+  });
+
   test("nodes starting together enqueue one keyed job between them", async () => {
     const ctx = await makeTestApp();
     const now = ctx.clock.now();

@@ -345,6 +345,41 @@ describe("SLA breaches", () => {
     expect(await eventsOf(ctx, ticket.id, "sla_breached")).toHaveLength(1);
   });
 
+  test("the sweep's turns pass while no ticket is past a target, and the first turn after one passed marks it, for either target", async () => {
+    const ctx = await makeTestApp();
+    await scheduleSlaSweep(ctx.deps);
+    const queue = await one(
+      ctx.db
+        .insert(queues)
+        .values({ name: "Q", color: "#123456", firstResponseMinutes: 5, resolutionMinutes: 60 })
+        .returning(),
+    );
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Rui", number: "5511955554444" }).returning());
+    const ticket = await one(
+      ctx.db
+        .insert(tickets)
+        .values({
+          contactId: contact.id,
+          queueId: queue.id,
+          status: "pending",
+          waitingSince: new Date(ctx.clock.now()),
+          episodeStartedAt: new Date(ctx.clock.now()),
+        })
+        .returning(),
+    );
+    const sweep = async (ms: number) => {
+      ctx.clock.advance(ms);
+      await ctx.deps.jobs.tick();
+      return (await eventsOf(ctx, ticket.id, "sla_breached")).map((e) => e.cause);
+    };
+    expect(await sweep(4 * MINUTE)).toEqual([]);
+    const [job] = await ctx.db.select().from(jobs).where(eq(jobs.kind, SLA_SWEEP_JOB));
+    expect(job).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 30_000 });
+    expect(await sweep(2 * MINUTE)).toEqual(["sla_first_response"]);
+    expect(await sweep(30 * MINUTE)).toEqual(["sla_first_response"]);
+    expect(await sweep(30 * MINUTE)).toEqual(["sla_first_response", "sla_resolution"]);
+  });
+
   test("the sweep is a job kept in the database: after a restart the server's runner finds the breach", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-sla-"));
     const paths = { dataDir: dir, databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") };

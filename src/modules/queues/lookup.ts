@@ -1,6 +1,6 @@
-import { first, type Reader } from "../../db/client";
+import { type Db, first, type Reader } from "../../db/client";
 import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { prepared, preparedLook } from "../../db/prepared";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
 
@@ -97,10 +97,30 @@ export async function anyQueue(db: Reader): Promise<boolean> {
   return !!(await first(db.select({ id: queues.id }).from(queues)));
 }
 
-/** The queues with an SLA target (see QueueDto), with their targets in minutes. */
-export async function queuesWithSlaTargets(db: Reader) {
-  return await db
-    .select({ id: queues.id, firstResponse: queues.firstResponseMinutes, resolution: queues.resolutionMinutes })
-    .from(queues)
-    .where(or(gt(queues.firstResponseMinutes, 0), gt(queues.resolutionMinutes, 0)));
+/** A queue's SLA targets in minutes (0: none). */
+export interface SlaTargets {
+  id: number;
+  firstResponse: number;
+  resolution: number;
 }
+
+/** The queues with an SLA target (see QueueDto): read by the SLA sweep's every pass, through a prepared look. */
+export async function queuesWithSlaTargets(db: Db): Promise<SlaTargets[]> {
+  return (await slaQueuesLook(db)({})) as SlaTargets[];
+}
+
+/** Builds `queuesWithSlaTargets`'s query now, not at its first call (see `preparedLook`). */
+export const prepareQueuesWithSlaTargets = (db: Db) => void slaQueuesLook(db);
+
+// Aliased: the look answers the statement's own column names on SQLite.
+const slaQueuesLook = preparedLook((db) =>
+  db
+    .select({
+      id: queues.id,
+      firstResponse: sql<number>`${queues.firstResponseMinutes}`.as("firstResponse"),
+      resolution: sql<number>`${queues.resolutionMinutes}`.as("resolution"),
+    })
+    .from(queues)
+    .where(or(gt(queues.firstResponseMinutes, 0), gt(queues.resolutionMinutes, 0)))
+    .prepare(),
+);
