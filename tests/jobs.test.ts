@@ -145,6 +145,23 @@ describe("jobs", () => {
     expect(runs).toBe(2);
   });
 
+  test("the runner tells its listeners when a tick finds a job to run, not when turns pass without work", async () => {
+    const ctx = await makeTestApp();
+    let told = 0;
+    let work = false;
+    const runner = runnerFor(ctx).handle("sweep", async () => {}, { hasWork: async () => work });
+    runner.onWork(() => void told++);
+    await runner.every("sweep", 60_000);
+    await runner.tick();
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(told).toBe(0);
+    work = true;
+    ctx.clock.advance(60_000);
+    await runner.tick();
+    expect(told).toBe(1);
+  });
+
   test("a job runs when its kind's check of work fails, and a one-off job runs whatever the check says", async () => {
     const ctx = await makeTestApp();
     let runs = 0;

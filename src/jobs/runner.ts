@@ -96,6 +96,7 @@ export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly lanes = new Map<string, LaneOptions<LaneRule>>();
   private readonly workChecks = new Map<string, HasWork>();
+  private readonly workListeners = new Set<() => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
@@ -130,6 +131,11 @@ export class JobRunner {
     if (opts.lanes) this.lanes.set(kind, opts.lanes);
     if (opts.hasWork) this.workChecks.set(kind, opts.hasWork);
     return this;
+  }
+
+  /** Calls `listener` whenever a tick finds a job to run (not the turns that pass without work). */
+  onWork(listener: () => void) {
+    this.workListeners.add(listener);
   }
 
   /** Adds a job now or later (see EnqueueOptions). */
@@ -177,6 +183,7 @@ export class JobRunner {
     if (free <= 0) return;
     const now = this.deps.clock.now();
     if (!(await this.workDue(now))) return;
+    for (const listener of this.workListeners) listener();
     const plain = await claimDue(this.deps.db, [...this.handlers.keys()], now, this.leaseMs, free);
     const laned = await this.claimLanes(now, free - plain.length);
     await Promise.all([
@@ -187,7 +194,7 @@ export class JobRunner {
 
   /**
    * Ticks now and every `intervalMs` until stopped. The first look, which builds the runner's prepared query,
-   * runs while the server is still starting (under start.ts's reluctant JIT policy), not in an idle second; so
+   * runs while the server is still starting (under the reluctant JIT policy, jit-policy.ts), not in an idle second; so
    * is the query that passes an idle turn built.
    */
   start(intervalMs = 1000) {

@@ -129,7 +129,7 @@ export async function passTurn(db: Db, id: number, now: number): Promise<boolean
   return (await turnPass(db)({ id, now, at: storedInstant(now) })).length > 0;
 }
 
-/** Builds `passTurn`'s query now (at start, while start.ts's JIT policy holds) rather than at the first idle pass. */
+/** Builds `passTurn`'s query now, at start (under the reluctant JIT policy, jit-policy.ts), not at an idle pass. */
 export const preparePassTurn = (db: Db) => void turnPass(db);
 
 const turnPass = preparedLook((db) =>
