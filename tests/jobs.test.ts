@@ -14,6 +14,10 @@ const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunne
     { db: ctx.db, clock: ctx.clock, log: createLogger("silent") },
     { leaseMs: 60_000, retryBaseMs: 1000, ...opts },
   );
+const aMinuteLater = async (ctx: TestContext, runner: JobRunner) => {
+  ctx.clock.advance(60_000);
+  await runner.tick();
+};
 const row = async (ctx: TestContext, id: number) =>
   (await firstRow(ctx.db.select().from(jobs).where(eq(jobs.id, id))))!;
 
@@ -126,12 +130,10 @@ describe("jobs", () => {
     );
     const job = await runner.every("sweep", 60_000);
     work = true;
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(await row(ctx, job.id)).toMatchObject({ attempts: 1, lastError: "first run failed" });
     work = false;
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(runs).toBe(1);
     expect(await row(ctx, job.id)).toMatchObject({
       status: "pending",
@@ -140,8 +142,7 @@ describe("jobs", () => {
       lastError: null,
     });
     work = true;
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(runs).toBe(2);
   });
 
@@ -153,12 +154,10 @@ describe("jobs", () => {
     runner.onWork(() => void told++);
     await runner.every("sweep", 60_000);
     await runner.tick();
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(told).toBe(0);
     work = true;
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(told).toBe(1);
   });
 
@@ -174,8 +173,7 @@ describe("jobs", () => {
       throw new Error("no answer");
     };
     await runner.every("sweep", 60_000);
-    ctx.clock.advance(60_000);
-    await runner.tick();
+    await aMinuteLater(ctx, runner);
     expect(runs).toBe(2);
   });
 
