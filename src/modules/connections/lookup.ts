@@ -1,8 +1,10 @@
 import { first, type Reader } from "../../db/client";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
+import { WARNING_STATUSES } from "../../shared/contracts/connections";
 import type { Provider } from "../../shared/contracts/providers";
 
 /** The connection row by id. */
@@ -28,6 +30,20 @@ const providerById = prepared((db) =>
     .select({ provider: connections.provider })
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** True when a connection is in a state that needs an admin's attention. */
+export async function someConnectionNeedsAttention(db: Reader): Promise<boolean> {
+  return !!(await connectionNeedingAttention(db).get());
+}
+
+const connectionNeedingAttention = prepared((db) =>
+  db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(inArray(connections.status, [...WARNING_STATUSES]))
+    .limit(1)
     .prepare(),
 );
 
@@ -61,7 +77,7 @@ export async function connectionSummaries(db: Reader, ids: readonly number[]): P
   const rows =
     distinct.length === 1
       ? await connectionSummaryById(db).all({ id: distinct[0] })
-      : await db.select(connectionSummary()).from(connections).where(inArray(connections.id, distinct));
+      : await connectionSummariesByIds(db).all({ ids: idList(distinct) });
   return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
@@ -84,6 +100,10 @@ const connectionSummary = () => ({
   number: connections.number,
   wavoip: connections.wavoip,
 });
+
+const connectionSummariesByIds = prepared((db) =>
+  db.select(connectionSummary()).from(connections).where(amongIdList(connections.id, "ids")).prepare(),
+);
 
 const connectionSummaryById = prepared((db) =>
   db

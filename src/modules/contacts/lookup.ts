@@ -2,6 +2,7 @@ import { first, type Reader } from "../../db/client";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { lidOfAddress } from "../../shared/address";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
 /** The contact row by id. */
@@ -55,7 +56,7 @@ export async function contactSummaries(db: Reader, ids: readonly number[]): Prom
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await contactSummaryById(db).all({ id: distinct[0] });
-  return await db.select(contactSummary()).from(contacts).where(inArray(contacts.id, distinct));
+  return await contactSummariesByIds(db).all({ ids: idList(distinct) });
 }
 
 const contactSummary = () => ({
@@ -65,6 +66,10 @@ const contactSummary = () => ({
   profilePicUrl: contacts.profilePicUrl,
   isGroup: contacts.isGroup,
 });
+
+const contactSummariesByIds = prepared((db) =>
+  db.select(contactSummary()).from(contacts).where(amongIdList(contacts.id, "ids")).prepare(),
+);
 
 const contactSummaryById = prepared((db) =>
   db

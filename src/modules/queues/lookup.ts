@@ -1,6 +1,7 @@
 import { type Db, first, type Reader } from "../../db/client";
 import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { prepared, preparedLook } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
 
@@ -62,8 +63,12 @@ export async function queueSummaries(db: Reader, ids: readonly number[]): Promis
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await queueSummaryById(db).all({ id: distinct[0] });
-  return await db.select(queueSummary()).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id));
+  return await queueSummariesByIds(db).all({ ids: idList(distinct) });
 }
+
+const queueSummariesByIds = prepared((db) =>
+  db.select(queueSummary()).from(queues).where(amongIdList(queues.id, "ids")).orderBy(asc(queues.id)).prepare(),
+);
 
 const queueSummary = () => ({
   id: queues.id,

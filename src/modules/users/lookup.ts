@@ -1,6 +1,7 @@
 import { first, type Reader } from "../../db/client";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 
@@ -42,8 +43,12 @@ export async function userNames(db: Reader, ids: readonly number[]): Promise<{ i
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await userNameById(db).all({ id: distinct[0] });
-  return await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, distinct));
+  return await userNamesByIds(db).all({ ids: idList(distinct) });
 }
+
+const userNamesByIds = prepared((db) =>
+  db.select({ id: users.id, name: users.name }).from(users).where(amongIdList(users.id, "ids")).prepare(),
+);
 
 const userNameById = prepared((db) =>
   db
