@@ -12,7 +12,7 @@ import { isAutomatic, refreshPreview, shownOf } from "./preview";
 import { clearDraft } from "../tickets/drafts";
 import { recordFirstResponse } from "../tickets/response-clock";
 import { announceTicketEvents } from "../tickets/history-dtos";
-import { WAITING } from "./records";
+import { findByWid, WAITING } from "./records";
 import type { ContactSummary } from "../contacts/lookup";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "../../db/search-index";
@@ -235,29 +235,6 @@ async function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: St
   if (!isAutomatic(message)) await replaceShown(tx, placeholder.ticketId, placeholder.id, shownOf(message));
   return { message, created: false, replaced: true };
 }
-
-/** The message stored under this network id on the connection (`null`: sent with no connection). */
-export async function findByWid(
-  db: Pick<Db, "select">,
-  connectionId: number | null,
-  wid: string,
-): Promise<MessageRow | undefined> {
-  if (connectionId != null) return await messageByWid(db).get({ connectionId, wid });
-  return await first(
-    db
-      .select()
-      .from(messages)
-      .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid))),
-  );
-}
-
-const messageByWid = prepared((db) =>
-  db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), eq(messages.wid, sql.placeholder("wid"))))
-    .prepare(),
-);
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
 function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {

@@ -1,4 +1,4 @@
-import { atomically, first, lockKey, one, type Reader, type Writer } from "../../db/client";
+import { atomically, first, lockKey, lockKeys, one, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
@@ -364,5 +364,12 @@ async function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: num
  * already gives this): whoever finds, creates, reopens or moves a contact's active ticket takes it first.
  */
 export async function lockContactTickets(tx: Writer, contactId: number) {
-  await lockKey(tx, `ticket-of-contact:${contactId}`);
+  await lockKey(tx, ticketLockOf(contactId));
 }
+
+/** lockContactTickets for each of `contactIds`, in their order, in one statement. */
+export async function lockContactsTickets(tx: Writer, contactIds: readonly number[]) {
+  await lockKeys(tx, contactIds.map(ticketLockOf));
+}
+
+const ticketLockOf = (contactId: number) => `ticket-of-contact:${contactId}`;
