@@ -10,6 +10,17 @@ import { createSandboxConnection, makeTestApp } from "./helpers";
 
 const phone = (n: number) => `55119${String(n).padStart(8, "0")}`;
 
+type Inbound = { from: string; id: string; body: string };
+
+/** A new app that received `messages` at once with one message from each of six other chats (shared group commits). */
+async function burstWithOtherChats(messages: Inbound[]) {
+  const ctx = await makeTestApp();
+  const conn = await createSandboxConnection(ctx);
+  const others = Array.from({ length: 6 }, (_, n) => ({ from: phone(10 + n), id: `OTHER-${n}`, body: `${n}` }));
+  await Promise.all([...messages, ...others].map((message) => ctx.sandbox.inbound(conn.id, message)));
+  return ctx;
+}
+
 describe("reads gathered in a group commit's batch", () => {
   test("the writes of a batch written side by side read one kind of row in one statement; otherwise one read per key", async () => {
     const ctx = await makeTestApp();
@@ -58,14 +69,9 @@ describe("reads gathered in a group commit's batch", () => {
   });
 
   test("one message id delivered in two chats in the same burst is stored once", async () => {
-    const ctx = await makeTestApp();
-    const conn = await createSandboxConnection(ctx);
-    await Promise.all([
-      ctx.sandbox.inbound(conn.id, { from: phone(1), id: "SAME", body: "first" }),
-      ctx.sandbox.inbound(conn.id, { from: phone(2), id: "SAME", body: "second" }),
-      ...Array.from({ length: 6 }, (_, n) =>
-        ctx.sandbox.inbound(conn.id, { from: phone(10 + n), id: `OTHER-${n}`, body: `${n}` }),
-      ),
+    const ctx = await burstWithOtherChats([
+      { from: phone(1), id: "SAME", body: "first" },
+      { from: phone(2), id: "SAME", body: "second" },
     ]);
     const stored = await ctx.db.select().from(messages).where(eq(messages.wid, "SAME"));
     expect(stored).toHaveLength(1);
@@ -73,14 +79,9 @@ describe("reads gathered in a group commit's batch", () => {
   });
 
   test("two messages of a new contact in one burst with other chats make one contact and one ticket, in order", async () => {
-    const ctx = await makeTestApp();
-    const conn = await createSandboxConnection(ctx);
-    await Promise.all([
-      ctx.sandbox.inbound(conn.id, { from: phone(1), id: "NEW-1", body: "hello" }),
-      ctx.sandbox.inbound(conn.id, { from: phone(1), id: "NEW-2", body: "anyone?" }),
-      ...Array.from({ length: 6 }, (_, n) =>
-        ctx.sandbox.inbound(conn.id, { from: phone(10 + n), id: `OTHER-${n}`, body: `${n}` }),
-      ),
+    const ctx = await burstWithOtherChats([
+      { from: phone(1), id: "NEW-1", body: "hello" },
+      { from: phone(1), id: "NEW-2", body: "anyone?" },
     ]);
     const contact = await ctx.db
       .select()
