@@ -2,9 +2,7 @@ import { useEffect, useState } from "react";
 import { api } from "./lib/api";
 import { useT } from "./lib/i18n-context";
 import { on } from "./lib/socket";
-
-/** Session states that need an admin's attention. */
-export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
+import { WARNING_STATUSES } from "../src/shared/contracts/connections";
 const SETTLE_MS = 2000;
 
 /** The warning dot on the Connections drawer entry, re-evaluated 2 s after any connection change. */

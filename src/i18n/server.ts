@@ -19,15 +19,36 @@ export const LOCALES: Readonly<Record<Lang, Locale>> = {
 
 const instances = new Map<Lang, i18n>();
 
-/** The `{[lng], en}` slice of translations a page ships to the browser. */
+const slices = new Map<Lang, Resource>();
+
+/** The `{[lng], en}` slice of translations a page ships to the browser (the same object each time: see web/render). */
 export function resourcesFor(lng: Lang): Resource {
-  return { [lng]: { translation: LOCALES[lng] }, en: { translation: LOCALES.en } };
+  let slice = slices.get(lng);
+  if (!slice) slices.set(lng, (slice = { [lng]: { translation: LOCALES[lng] }, en: { translation: LOCALES.en } }));
+  return slice;
 }
 
 /** The shared server instance for a language, built the first time the server writes in it. */
 export function i18nFor(lng: Lang): i18n {
   let instance = instances.get(lng);
-  if (!instance) instances.set(lng, (instance = createI18n(lng, resourcesFor(lng))));
+  if (!instance) instances.set(lng, (instance = keepingPlainTexts(createI18n(lng, resourcesFor(lng)))));
+  return instance;
+}
+
+/**
+ * The instance, its `t(key)` without options answered from the texts it gave before: a page asks for the same
+ * few dozen texts each time (the drawer, each row of the list), and i18next resolves each again. A server
+ * instance keeps its one language.
+ */
+function keepingPlainTexts(instance: i18n): i18n {
+  const translate = instance.t as unknown as (...args: unknown[]) => unknown;
+  const texts = new Map<string, unknown>();
+  instance.t = ((key: unknown, ...rest: unknown[]) => {
+    if (rest.length || typeof key !== "string") return translate(key, ...rest);
+    let text = texts.get(key);
+    if (text === undefined) texts.set(key, (text = translate(key)));
+    return text;
+  }) as unknown as i18n["t"];
   return instance;
 }
 

@@ -27,9 +27,14 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** React's server renderer, loaded with the first page served (see pages/index.tsx) and kept. */
+let reactServer: Promise<typeof import("react-dom/server")> | undefined;
+
 /**
- * Streams a full HTML document: shell, page body, boot JSON and the client entry; never cached. A light or dark
- * theme is set on <html> here, so the page paints in it from the start; "system" leaves it to the stylesheet.
+ * A full HTML document: shell, page body, boot JSON and the client entry; never cached. A light or dark theme is
+ * set on <html> here, so the page paints in it from the start; "system" leaves it to the stylesheet. The body is
+ * rendered to one string (its islands are strings already): streaming it wrote each of its many small chunks
+ * through its own encoding.
  */
 export async function renderPage({
   title,
@@ -41,9 +46,8 @@ export async function renderPage({
   body: ReactNode;
 }): Promise<Response> {
   const theme: Theme = boot.theme ?? "system";
-  // Loaded with the first page, like the islands (see pages/index.tsx).
-  const { renderToReadableStream } = await import("react-dom/server");
-  const stream = await renderToReadableStream(
+  const { renderToString } = await (reactServer ??= import("react-dom/server"));
+  const html = renderToString(
     <html lang={boot.lng} data-theme={theme === "system" ? undefined : theme}>
       <head>
         <meta charSet="utf-8" />
@@ -56,10 +60,22 @@ export async function renderPage({
       <body>
         {body}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON escaped by scriptJson so it cannot close the tag */}
-        <script id="__boot" type="application/json" dangerouslySetInnerHTML={{ __html: scriptJson(boot) }} />
+        <script id="__boot" type="application/json" dangerouslySetInnerHTML={{ __html: bootJson(boot) }} />
         <script type="module" src={clientEntry()} />
       </body>
     </html>,
   );
-  return new Response(stream, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(`<!DOCTYPE html>${html}`, {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Each language's translations as boot JSON, serialised once: they are most of the boot JSON of every page. */
+const resourcesJson = new WeakMap<object, string>();
+
+/** `scriptJson(boot)`, with its translations' JSON kept from the first page that sent them. */
+function bootJson({ resources, ...rest }: Boot): string {
+  let json = resourcesJson.get(resources);
+  if (json === undefined) resourcesJson.set(resources, (json = scriptJson(resources)));
+  return `${scriptJson(rest).slice(0, -1)}${Object.keys(rest).length ? "," : ""}"resources":${json}}`;
 }

@@ -1,6 +1,7 @@
 import { atomically, type Db, first, one } from "../../db/client";
-import { and, eq, isNull, lt, ne } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import { refreshFamilies } from "../../db/tables";
+import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
 
 /** What presenting a refresh token found: its family's current generation, or nothing valid. */
@@ -28,6 +29,15 @@ export async function startFamily(deps: AppDeps, userId: number): Promise<{ id: 
  */
 const ROTATION_GRACE_MS = 5_000;
 
+/** The family of a refresh token's claim, when it is the user's. */
+const claimedFamily = prepared((db) =>
+  db
+    .select()
+    .from(refreshFamilies)
+    .where(and(eq(refreshFamilies.id, sql.placeholder("id")), eq(refreshFamilies.userId, sql.placeholder("userId"))))
+    .prepare(),
+);
+
 /**
  * Checks a refresh token's family and generation and, with `rotate`, moves the family to the next generation.
  * The token just replaced, presented again within 5 s of its rotation, gets the same successor. Any other older
@@ -40,17 +50,17 @@ export async function presentRefreshToken(
   rotate: boolean,
 ): Promise<Presented> {
   const now = deps.clock.now();
-  const claimed = and(eq(refreshFamilies.id, claim.familyId), eq(refreshFamilies.userId, claim.userId));
+  const claimed = { id: claim.familyId, userId: claim.userId };
   const justReplaced = (f: { generation: number; rotatedAt: Date }) =>
     claim.generation === f.generation - 1 && now - f.rotatedAt.getTime() <= ROTATION_GRACE_MS;
   if (!rotate) {
     // A page load only reads: a current token needs no transaction (on PostgreSQL three round trips instead of one).
-    const family = await first(deps.db.select().from(refreshFamilies).where(claimed));
+    const family = await claimedFamily(deps.db).get(claimed);
     if (family && !family.revokedAt && (claim.generation === family.generation || justReplaced(family)))
       return { status: "current", familyId: family.id, generation: family.generation };
   }
   return await atomically(deps.db, async (tx): Promise<Presented> => {
-    const family = await first(tx.select().from(refreshFamilies).where(claimed));
+    const family = await claimedFamily(tx).get(claimed);
     if (!family || family.revokedAt) return { status: "refused" };
     if (justReplaced(family)) return { status: "current", familyId: family.id, generation: family.generation };
     if (claim.generation === family.generation) {

@@ -52,7 +52,8 @@ export function createTokens(
     signRefresh: (u: TokenSubject, family: FamilyClaim) =>
       refresh.sign({ sub: String(u.id), tv: u.tokenVersion, typ: "refresh", fam: family.id, gen: family.generation }),
     verifyAccess: rememberVerified((token: string | undefined) => verify(access, token, "access")),
-    verifyRefresh: (token: string | undefined) => verify(refresh, token, "refresh"),
+    // Each page GET checks its refresh cookie; the family and token version are still read every time.
+    verifyRefresh: rememberVerified((token: string | undefined) => verify(refresh, token, "refresh")),
   };
 }
 

@@ -2,8 +2,10 @@ import { first, type Reader } from "../../db/client";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
 import { AppError } from "../../errors";
+import { WARNING_STATUSES } from "../../shared/contracts/connections";
 import type { Provider } from "../../shared/contracts/providers";
 
 /** The connection row by id. */
@@ -29,6 +31,20 @@ const providerById = prepared((db) =>
     .select({ provider: connections.provider })
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** True when a connection is in a state that needs an admin's attention. */
+export async function someConnectionNeedsAttention(db: Reader): Promise<boolean> {
+  return !!(await connectionNeedingAttention(db).get());
+}
+
+const connectionNeedingAttention = prepared((db) =>
+  db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(inArray(connections.status, [...WARNING_STATUSES]))
+    .limit(1)
     .prepare(),
 );
 
@@ -62,7 +78,7 @@ export async function connectionSummaries(db: Reader, ids: readonly number[]): P
   const rows =
     distinct.length === 1
       ? [await gatheredConnectionSummary(db, distinct[0]!)].filter((row) => row !== undefined)
-      : await db.select(connectionSummary()).from(connections).where(inArray(connections.id, distinct));
+      : await connectionSummariesByIds(db).all({ ids: idList(distinct) });
   return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
 
@@ -86,6 +102,10 @@ const connectionSummary = () => ({
   wavoip: connections.wavoip,
 });
 
+const connectionSummariesByIds = prepared((db) =>
+  db.select(connectionSummary()).from(connections).where(amongIdList(connections.id, "ids")).prepare(),
+);
+
 const connectionSummaryById = prepared((db) =>
   db
     .select(connectionSummary())
@@ -94,7 +114,7 @@ const connectionSummaryById = prepared((db) =>
     .prepare(),
 );
 
-const connectionSummariesByIds = prepared((db) =>
+const connectionSummariesEachId = prepared((db) =>
   lookupEachKey(
     db,
     eachId("ids"),
@@ -104,7 +124,7 @@ const connectionSummariesByIds = prepared((db) =>
 
 const gatheredConnectionSummary = gatheredById<{ id: number; name: string; number: string; wavoip: string }>(
   connectionSummaryById,
-  connectionSummariesByIds,
+  connectionSummariesEachId,
 );
 
 /** The ids of the connections whose session is connected. */

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { lidOfAddress } from "../../shared/address";
 import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
 /** The contact row by id. */
@@ -10,7 +11,7 @@ export async function findContact(db: Reader, id: number): Promise<ContactRow | 
   return await gatheredContact(db, id);
 }
 
-const contactsByIds = prepared((db) =>
+const contactsEachId = prepared((db) =>
   lookupEachKey(db, eachId("ids"), db.select().from(contacts).where(sql`${contacts.id} = k.id`)),
 );
 
@@ -23,7 +24,7 @@ const contactById = prepared((db) =>
 );
 
 /** The contacts of a batch by id (see gathered). */
-const gatheredContact = gatheredById<ContactRow>(contactById, contactsByIds);
+const gatheredContact = gatheredById<ContactRow>(contactById, contactsEachId);
 
 /** True when the contact exists. */
 export async function contactExists(db: Reader, id: number): Promise<boolean> {
@@ -63,7 +64,7 @@ export async function contactSummaries(db: Reader, ids: readonly number[]): Prom
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return await contactSummaryById(db).all({ id: distinct[0] });
-  return await db.select(contactSummary()).from(contacts).where(inArray(contacts.id, distinct));
+  return await contactSummariesByIds(db).all({ ids: idList(distinct) });
 }
 
 const contactSummary = () => ({
@@ -73,6 +74,10 @@ const contactSummary = () => ({
   profilePicUrl: contacts.profilePicUrl,
   isGroup: contacts.isGroup,
 });
+
+const contactSummariesByIds = prepared((db) =>
+  db.select(contactSummary()).from(contacts).where(amongIdList(contacts.id, "ids")).prepare(),
+);
 
 const contactSummaryById = prepared((db) =>
   db

@@ -2,6 +2,7 @@ import { first, type Reader } from "../../db/client";
 import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
 
@@ -63,8 +64,12 @@ export async function queueSummaries(db: Reader, ids: readonly number[]): Promis
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return [await gatheredQueueSummary(db, distinct[0]!)].filter((row) => row !== undefined);
-  return await db.select(queueSummary()).from(queues).where(inArray(queues.id, distinct)).orderBy(asc(queues.id));
+  return await queueSummariesByIds(db).all({ ids: idList(distinct) });
 }
+
+const queueSummariesByIds = prepared((db) =>
+  db.select(queueSummary()).from(queues).where(amongIdList(queues.id, "ids")).orderBy(asc(queues.id)).prepare(),
+);
 
 const queueSummary = () => ({
   id: queues.id,
@@ -83,11 +88,11 @@ const queueSummaryById = prepared((db) =>
     .prepare(),
 );
 
-const queueSummariesByIds = prepared((db) =>
+const queueSummariesEachId = prepared((db) =>
   lookupEachKey(db, eachId("ids"), db.select(queueSummary()).from(queues).where(sql`${queues.id} = k.id`)),
 );
 
-const gatheredQueueSummary = gatheredById<QueueSummary>(queueSummaryById, queueSummariesByIds);
+const gatheredQueueSummary = gatheredById<QueueSummary>(queueSummaryById, queueSummariesEachId);
 
 /** A chatbot option by id. */
 export async function findChatbotOption(db: Reader, id: number): Promise<ChatbotRow | undefined> {

@@ -1,8 +1,9 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { eachId, gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { tags, ticketTags, type TicketRow } from "../../db/tables";
 import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
@@ -111,18 +112,18 @@ async function tagLinksOf(db: Db, rows: TicketRow[]) {
     return ((await gatheredTagsOfTicket(db, rows[0]!.id)) ?? []).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
-  return await db
+  return await tagsOfTickets(db).all({ ticketIds: idList(rows.map((r) => r.id)) });
+}
+
+const tagsOfTickets = prepared((db) =>
+  db
     .select(tagLink())
     .from(ticketTags)
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    .where(
-      inArray(
-        ticketTags.ticketId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(tags.name);
-}
+    .where(amongIdList(ticketTags.ticketId, "ticketIds"))
+    .orderBy(tags.name)
+    .prepare(),
+);
 
 const tagLink = () => ({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color });
 
@@ -146,12 +147,12 @@ const gatheredTagsOfTicket = gathered<number, TagLink[]>({
   idOf: String,
   one: async (db, ticketId) => (await tagsOfTicket(db).all({ ticketId })) as TagLink[],
   many: async (tx, ticketIds) => {
-    const links = (await tagsOfTickets(tx).all({ ticketIds: pgArray(ticketIds) })) as TagLink[];
+    const links = (await tagsEachTicket(tx).all({ ticketIds: pgArray(ticketIds) })) as TagLink[];
     return Map.groupBy(links, (link) => String(link.ticketId));
   },
 });
 
-const tagsOfTickets = prepared((db) =>
+const tagsEachTicket = prepared((db) =>
   lookupEachKey(
     db,
     eachId("ticketIds"),

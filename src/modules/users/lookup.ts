@@ -2,6 +2,7 @@ import { first, type Reader } from "../../db/client";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 import { type UserRow, userQueues, users } from "../../db/tables";
 import type { AuthUser } from "../../shared/auth-user";
 
@@ -43,8 +44,12 @@ export async function userNames(db: Reader, ids: readonly number[]): Promise<{ i
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
   if (distinct.length === 1) return [await gatheredUserName(db, distinct[0]!)].filter((row) => row !== undefined);
-  return await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, distinct));
+  return await userNamesByIds(db).all({ ids: idList(distinct) });
 }
+
+const userNamesByIds = prepared((db) =>
+  db.select({ id: users.id, name: users.name }).from(users).where(amongIdList(users.id, "ids")).prepare(),
+);
 
 const userNameById = prepared((db) =>
   db
@@ -54,7 +59,7 @@ const userNameById = prepared((db) =>
     .prepare(),
 );
 
-const userNamesByIds = prepared((db) =>
+const userNamesEachId = prepared((db) =>
   lookupEachKey(
     db,
     eachId("ids"),
@@ -62,7 +67,7 @@ const userNamesByIds = prepared((db) =>
   ),
 );
 
-const gatheredUserName = gatheredById<{ id: number; name: string }>(userNameById, userNamesByIds);
+const gatheredUserName = gatheredById<{ id: number; name: string }>(userNameById, userNamesEachId);
 
 /** The user's own default connection, or null (no user, or none chosen). */
 export async function userDefaultConnection(db: Reader, id: number): Promise<number | null> {

@@ -113,3 +113,6 @@ export type ConnectionChanges = Partial<NewConnection>;
 /** Languages a connection's automatic texts can be written in. */
 export const CONNECTION_LANGUAGES = ["pt", "en", "es"] as const;
 export type ConnectionLanguage = (typeof CONNECTION_LANGUAGES)[number];
+
+/** Session states that need an admin's attention (the warning dot on the Connections drawer entry). */
+export const WARNING_STATUSES: readonly string[] = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];

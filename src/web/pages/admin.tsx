@@ -35,7 +35,7 @@ export function isAdminPage(path: string): path is keyof typeof ADMIN_PAGES {
 }
 
 /** The main area of an administration screen: its island, or a 403 frame when the user may not open it. */
-export async function AdminPage({
+export async function adminPage({
   deps,
   Island,
   t,

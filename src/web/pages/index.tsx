@@ -12,13 +12,12 @@ import type { BootUser } from "../../../islands/lib/boot";
 import { AppFrame } from "../layout/AppFrame";
 import { AuthFrame } from "../layout/AuthFrame";
 import { renderPage } from "../render";
-import { TicketsPage } from "./tickets";
+import { ticketsPage } from "./tickets";
 import { agentPage, isAgentPath } from "./agent";
-import { AdminPage, isAdminPage } from "./admin";
+import { adminPage, isAdminPage } from "./admin";
 import { isAdmin } from "../../shared/permissions";
 import { listQueues } from "../../modules/queues/service";
-import { listConnections } from "../../modules/connections/service";
-import { WARNING_STATUSES } from "../../../islands/ConnectionsBadge";
+import { someConnectionNeedsAttention } from "../../modules/connections/lookup";
 import { findUserById, toUserDto } from "../../modules/users/service";
 
 /**
@@ -26,8 +25,10 @@ import { findUserById, toUserDto } from "../../modules/users/service";
  * served, not at start: an API-only or not-yet-visited server neither holds them nor parses them while starting.
  */
 async function islandRenderer(i18n: Parameters<typeof import("../island").islandRenderer>[0]) {
-  return (await import("../island")).islandRenderer(i18n);
+  return (await (islands ??= import("../island"))).islandRenderer(i18n);
 }
+
+let islands: Promise<typeof import("../island")> | undefined;
 
 /** Private routes served by this plugin; each renders inside the app frame. */
 export const PRIVATE_ROUTES = [
@@ -100,9 +101,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     // The sandbox is a dev/demo page: admins only, and only while the sandbox network is enabled.
     if (path === "/sandbox" && (!isAdmin(user.profile) || !deps.config.sandbox)) return redirect("/");
     // Read while the page's own data is read (on PostgreSQL each query is a round trip).
-    const connectionWarning = isAdmin(user.profile)
-      ? listConnections(deps.db, user.profile).then((list) => list.some((c) => WARNING_STATUSES.includes(c.status)))
-      : false;
+    const connectionWarning = isAdmin(user.profile) ? someConnectionNeedsAttention(deps.db) : false;
     const Island = await islandRenderer(s.i18n);
     let main: ReactNode;
     if (path === "/sandbox") {
@@ -115,18 +114,16 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     } else if (path === "/tickets" || path.startsWith("/tickets/")) {
       const ticketId =
         ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
-      main = (
-        <TicketsPage
-          deps={deps}
-          Island={Island}
-          user={user}
-          ticketId={ticketId}
-          queues={queueOptions(user)}
-          query={new URL(ctx.request.url).searchParams}
-        />
-      );
+      main = await ticketsPage({
+        deps,
+        Island,
+        user,
+        ticketId,
+        queues: queueOptions(user),
+        query: new URL(ctx.request.url).searchParams,
+      });
     } else if (isAdminPage(path)) {
-      main = <AdminPage deps={deps} Island={Island} t={t} user={user} path={path} sandbox={deps.config.sandbox} />;
+      main = await adminPage({ deps, Island, t, user, path, sandbox: deps.config.sandbox });
     } else if (isAgentPath(path)) {
       main = await agentPage({ deps, Island, t, user, path, params: ctx.params });
     } else {

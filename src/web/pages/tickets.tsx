@@ -19,7 +19,7 @@ import type { IslandComponent } from "../island";
  * 600 px. Both islands are always there: opening another ticket switches the chat in place. `query` is the
  * address's query, which names the list's tab, sub-tab and search.
  */
-export async function TicketsPage({
+export async function ticketsPage({
   deps,
   Island,
   user,
