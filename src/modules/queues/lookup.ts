@@ -1,5 +1,6 @@
 import { type Db, first, type Reader } from "../../db/client";
 import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared, preparedLook } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
@@ -62,7 +63,7 @@ export async function findQueue(db: Reader, id: number): Promise<QueueRow | unde
 export async function queueSummaries(db: Reader, ids: readonly number[]): Promise<QueueSummary[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return await queueSummaryById(db).all({ id: distinct[0] });
+  if (distinct.length === 1) return [await gatheredQueueSummary(db, distinct[0]!)].filter((row) => row !== undefined);
   return await queueSummariesByIds(db).all({ ids: idList(distinct) });
 }
 
@@ -86,6 +87,12 @@ const queueSummaryById = prepared((db) =>
     .where(eq(queues.id, sql.placeholder("id")))
     .prepare(),
 );
+
+const queueSummariesEachId = prepared((db) =>
+  lookupEachKey(db, eachId("ids"), db.select(queueSummary()).from(queues).where(sql`${queues.id} = k.id`)),
+);
+
+const gatheredQueueSummary = gatheredById<QueueSummary>(queueSummaryById, queueSummariesEachId);
 
 /** A chatbot option by id. */
 export async function findChatbotOption(db: Reader, id: number): Promise<ChatbotRow | undefined> {
