@@ -1,5 +1,5 @@
 /**
- * M5: the server process's resident memory (VmRSS), idle on a new database and after a run of inbound
+ * M5: the server process's resident memory (VmRSS), idle on a new database (3 s and a minute after it answers) and after a run of inbound
  * messages, for the compiled binary and for the server bundle `npm start` runs (dist/server/server.js). In soak mode the
  * binary keeps receiving a steady flow for minutes while its memory is sampled: the figure is the largest
  * sample, and the slope says whether it keeps growing.
@@ -12,6 +12,8 @@ import { pairSandbox, sendInbound } from "./sandbox-load";
 import { login, serverCommand, startServer } from "./server-process";
 
 const IDLE_SETTLE_MS = 3000;
+/** Idle stays idle: the maintenance jobs' first passes (availability at 15 s, the SLA sweep at 30 s) are behind. */
+const IDLE_MINUTE_MS = 60_000;
 const IDLE_TARGET = 56;
 const LOADED_TARGET = 150;
 
@@ -26,30 +28,38 @@ export interface MemoryOptions {
 export async function measureMemory(opts: MemoryOptions): Promise<Figure[]> {
   const figures: Figure[] = [];
   for (const kind of ["binary", "source"] as const) {
-    const idle = await idleRss(kind);
-    figures.push({
-      id: "M5",
-      what: `RSS idle, ${kind === "binary" ? "compiled binary" : "npm start's bundle (dist/server)"} on a new database`,
-      value: idle,
-      unit: "MiB",
-      target: `≤ ${IDLE_TARGET}`,
-      met: idle <= IDLE_TARGET,
-    });
+    const { settled, minute } = await idleRss(kind);
+    const what = `RSS idle, ${kind === "binary" ? "compiled binary" : "npm start's bundle (dist/server)"} on a new database`;
+    for (const [when, rss] of [
+      ["", settled],
+      [", after a minute", minute],
+    ] as const)
+      figures.push({
+        id: "M5",
+        what: what + when,
+        value: rss,
+        unit: "MiB",
+        target: `≤ ${IDLE_TARGET}`,
+        met: rss <= IDLE_TARGET,
+      });
   }
   figures.push(...(await loadedRss(opts)));
   return figures;
 }
 
-async function idleRss(kind: "binary" | "source"): Promise<number> {
+/** RSS 3 s after the first `/health` 200, and a minute after it. */
+async function idleRss(kind: "binary" | "source"): Promise<{ settled: number; minute: number }> {
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-mem-"));
   try {
     // The first start creates the admin (a deliberately memory-hard password hash); idle is the next start.
     await (await startServer(serverCommand(kind), dir)).stop();
     const server = await startServer(serverCommand(kind), dir);
     await Bun.sleep(IDLE_SETTLE_MS);
-    const rss = server.rssMiB();
+    const settled = server.rssMiB();
+    await Bun.sleep(IDLE_MINUTE_MS - IDLE_SETTLE_MS);
+    const minute = server.rssMiB();
     await server.stop();
-    return rss;
+    return { settled, minute };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

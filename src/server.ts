@@ -18,6 +18,7 @@ import { restrictDataDir } from "./private-files";
 import { BunTopicHub } from "./realtime/hub";
 import { stopServer } from "./shutdown";
 import { keepLeases } from "./channels/leases";
+import { jitReluctant, normalJit } from "./jit-policy";
 
 /** Composition root: config → database + migrations → seed → hub → app → listen; stops cleanly on signals. */
 async function main() {
@@ -37,13 +38,19 @@ async function main() {
   await ensureFirstAdmin(deps);
 
   const hostname = process.env.HOST || "0.0.0.0";
-  const app = (await createApp(deps)).listen({ port: config.port, hostname });
+  const app = (await createApp(deps))
+    .onRequest(({ request }) => requestIsWork(request))
+    .listen({ port: config.port, hostname });
   hub.attach(app.server!);
   deps.metrics.countSocketsWith(() => app.server!.subscriberCount("all"));
   if (config.corsOrigins.length > 0 && !config.publicUrl)
     log.warn(
       "CORS_ORIGINS is set without PUBLIC_URL: live message events of frontends on those origins carry media links relative to Zapdesk, which they cannot open; set PUBLIC_URL to the address browsers reach Zapdesk at",
     );
+  // The first work ends the JIT's start-up reluctance (jit-policy.ts): a request, a connection up (its traffic
+  // follows), a job with work.
+  channels.onConnected(normalJit);
+  deps.jobs.onWork(normalJit);
   void channels.startAll();
   // With nodes sharing PostgreSQL: leases renewed, and a dead node's connections taken over.
   const keeper = leases && keepLeases(leases, channels, log);
@@ -56,10 +63,8 @@ async function main() {
   await scheduleSlaSweep(deps);
   jobs.start();
   // Starting leaves garbage behind (module set-up, route compilation, the migrations journal): collect it once
-  // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB);
-  // from then on the JIT tiers code up as usual (see start.ts).
+  // the server is up and give the freed heap pages back, so an idle server holds only what it uses (~4 MiB).
   setTimeout(() => {
-    Bun.unsafe.setJITPolicy(1);
     Bun.gc(true);
     Bun.shrink();
   }, 500).unref();
@@ -91,6 +96,11 @@ async function main() {
   log.info(`Zapdesk ${version} listening on ${listeningOn(hostname, app.server!.port!, config.publicUrl)}`, {
     dataDir: config.dataDir,
   });
+}
+
+/** A request is work, but a health check is not: supervisors and load balancers probe an idle server too. */
+function requestIsWork(request: Request) {
+  if (jitReluctant() && new URL(request.url).pathname !== "/health") normalJit();
 }
 
 // Everything the process creates (database, WAL, media, secrets, backups) is private to its user.

@@ -132,7 +132,7 @@ const FLOORS: string[][] = [
   ["src/modules/"],
   ["src/web/", "src/monitoring/"],
   ["src/app.ts", "src/compose.ts", "src/shutdown.ts"],
-  ["src/start.ts", "src/server.ts", "src/cli.ts"],
+  ["src/start.ts", "src/server.ts", "src/cli.ts", "src/jit-policy.ts"],
 ];
 
 function floorOf(path: string): number {

@@ -3,7 +3,7 @@ import { first } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { contacts, tickets } from "../src/db/tables";
-import { closeStaleTickets } from "../src/modules/tickets/auto-close";
+import { closeStaleTickets, scheduleAutoClose } from "../src/modules/tickets/auto-close";
 import { createSandboxConnection, createUser, makeTestApp } from "./helpers";
 
 describe("auto-close", () => {
@@ -47,5 +47,25 @@ describe("auto-close", () => {
       ctx.hub.named("ticket").some((e) => e.payload.ticket?.id === stale!.id && e.payload.ticket.status === "closed"),
     ).toBe(true);
     expect(await ctx.sandbox.network.outbox(conn.id, "5511900000001")).toHaveLength(0);
+  });
+
+  test("the job's turns pass while no open ticket is idle that long, and the first turn after one is closes it", async () => {
+    const ctx = await makeTestApp();
+    await scheduleAutoClose(ctx.deps.jobs, ctx.deps, 2);
+    const contact = await first(ctx.db.insert(contacts).values({ name: "A", number: "5511900000001" }).returning());
+    const ticket = await first(
+      ctx.db
+        .insert(tickets)
+        .values({ contactId: contact!.id, status: "open", updatedAt: new Date(ctx.clock.now()) })
+        .returning(),
+    );
+    const turn = async (ms: number) => {
+      ctx.clock.advance(ms);
+      await ctx.deps.jobs.tick();
+      return (await first(ctx.db.select().from(tickets).where(eq(tickets.id, ticket!.id))))!.status;
+    };
+    expect(await turn(3600_000)).toBe("open");
+    expect(await turn(3600_000)).toBe("open");
+    expect(await turn(60_000)).toBe("closed");
   });
 });

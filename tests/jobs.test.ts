@@ -14,6 +14,10 @@ const runnerFor = (ctx: TestContext, opts: ConstructorParameters<typeof JobRunne
     { db: ctx.db, clock: ctx.clock, log: createLogger("silent") },
     { leaseMs: 60_000, retryBaseMs: 1000, ...opts },
   );
+const aMinuteLater = async (ctx: TestContext, runner: JobRunner) => {
+  ctx.clock.advance(60_000);
+  await runner.tick();
+};
 const row = async (ctx: TestContext, id: number) =>
   (await firstRow(ctx.db.select().from(jobs).where(eq(jobs.id, id))))!;
 
@@ -110,6 +114,67 @@ describe("jobs", () => {
     expect(await row(ctx, first.id)).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 60_000 });
     await runner.never("tick");
     expect(await ctx.db.select().from(jobs)).toEqual([]);
+  });
+
+  test("a recurring job's turn with nothing to do, as its kind says, passes without a run: due again after its interval, a failed attempt forgotten", async () => {
+    const ctx = await makeTestApp();
+    let work = false;
+    let runs = 0;
+    const runner = runnerFor(ctx).handle(
+      "sweep",
+      async () => {
+        runs++;
+        if (runs === 1) throw new Error("first run failed");
+      },
+      { hasWork: async () => work },
+    );
+    const job = await runner.every("sweep", 60_000);
+    work = true;
+    await aMinuteLater(ctx, runner);
+    expect(await row(ctx, job.id)).toMatchObject({ attempts: 1, lastError: "first run failed" });
+    work = false;
+    await aMinuteLater(ctx, runner);
+    expect(runs).toBe(1);
+    expect(await row(ctx, job.id)).toMatchObject({
+      status: "pending",
+      runAt: ctx.clock.now() + 60_000,
+      attempts: 0,
+      lastError: null,
+    });
+    work = true;
+    await aMinuteLater(ctx, runner);
+    expect(runs).toBe(2);
+  });
+
+  test("the runner tells its listeners when a tick finds a job to run, not when turns pass without work", async () => {
+    const ctx = await makeTestApp();
+    let told = 0;
+    let work = false;
+    const runner = runnerFor(ctx).handle("sweep", async () => {}, { hasWork: async () => work });
+    runner.onWork(() => void told++);
+    await runner.every("sweep", 60_000);
+    await runner.tick();
+    await aMinuteLater(ctx, runner);
+    expect(told).toBe(0);
+    work = true;
+    await aMinuteLater(ctx, runner);
+    expect(told).toBe(1);
+  });
+
+  test("a job runs when its kind's check of work fails, and a one-off job runs whatever the check says", async () => {
+    const ctx = await makeTestApp();
+    let runs = 0;
+    let check = async () => false;
+    const runner = runnerFor(ctx).handle("sweep", async () => void runs++, { hasWork: () => check() });
+    await runner.enqueue("sweep", {});
+    await runner.tick();
+    expect(runs).toBe(1);
+    check = async () => {
+      throw new Error("no answer");
+    };
+    await runner.every("sweep", 60_000);
+    await aMinuteLater(ctx, runner);
+    expect(runs).toBe(2);
   });
 
   test("nodes starting together enqueue one keyed job between them", async () => {

@@ -5,8 +5,10 @@ import { drizzle } from "drizzle-orm/bun-sql";
 import { migrate } from "drizzle-orm/bun-sql/migrator";
 import type { DomainEvent } from "../src/events/catalogue";
 import { type PgEventBus, type PgEventBusOptions, startPgEventBus } from "../src/events/pg-bus";
+import { decodeTagged, encodeTagged } from "../src/events/wire";
 import { PG_MIGRATIONS_DIR } from "../src/paths";
 import { hasPostgres, startPostgres } from "./sql-servers";
+import { waitFor } from "./wait-for";
 
 if (!hasPostgres)
   console.warn("pg-event-bus tests skipped: PostgreSQL's server binaries (initdb, pg_ctl) are not on PATH");
@@ -160,6 +162,21 @@ describe.skipIf(!hasPostgres)("PostgreSQL event bus", () => {
     expect(ids).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
+  test("the events emitted in one turn go out in one notification, in order", async () => {
+    const [a, b] = await nodes(2);
+    const onB = hear(b!);
+    const notices: string[] = [];
+    const listening = await admin.listen(`bus_test_${channelCount}`, (text) => void notices.push(text));
+    for (let i = 0; i < 20; i++) a!.emit("tag.deleted", { tagId: i });
+    await onB.until(20);
+    expect(tagIds(onB.events)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // One more, in a later turn: once it is heard, so is every notification sent before it.
+    a!.emit("tag.deleted", { tagId: 20 });
+    await waitFor(() => notices.some((text) => text.includes('"tagId":20')));
+    await listening.unlisten();
+    expect(notices).toHaveLength(2);
+  });
+
   test("a closed node hears nothing more, and its own emits still reach its own listeners", async () => {
     const [a, b, c] = await nodes(3);
     const onB = hear(b!);
@@ -224,4 +241,22 @@ test("a bus that cannot reach its database fails to start instead of waiting", a
   const { log } = recordingLog();
   const unreachable = "postgres://postgres@127.0.0.1:1/postgres";
   await expect(startPgEventBus({ url: unreachable, log })).rejects.toThrow();
+});
+
+test("tagged text gives back dates, bytes, what toJSON shows and a key named __proto__ as they were", () => {
+  const value = {
+    at: new Date(1_700_000_000_123),
+    never: new Date(Number.NaN),
+    raw: Buffer.from([0, 1, 255]),
+    list: [new Date(5), null, "x"],
+    shown: { toJSON: () => ({ at: new Date(7) }) },
+    notADate: { $date: 1, other: true },
+  };
+  const { never, ...back } = decodeTagged<Record<string, unknown>>(encodeTagged(value));
+  expect(back).toEqual({ ...value, never: undefined, shown: { at: new Date(7) } });
+  expect(never).toBeInstanceOf(Date);
+  expect((never as Date).getTime()).toBeNaN();
+  const own = decodeTagged<Record<string, unknown>>('{"__proto__":{"$date":3}}');
+  expect(Object.getPrototypeOf(own)).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(own, "__proto__")?.value).toEqual(new Date(3));
 });

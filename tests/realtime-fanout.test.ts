@@ -43,4 +43,15 @@ describe("realtime fan-out", () => {
       payload: { action: "create", message: { id: 1, body: "hello" } },
     });
   });
+
+  test("an event whose rooms reach no socket of this node is not serialised", () => {
+    const hub = new BunTopicHub("node");
+    hub.attach(new FakeTopicServer());
+    hub.routeThrough({ topicsOf: () => [] });
+    stringify = spyOn(JSON, "stringify");
+
+    hub.publish(["ticket:7", "notification"], "appMessage", stubPayload({ action: "create", message: { id: 1 } }));
+
+    expect(stringify).not.toHaveBeenCalled();
+  });
 });

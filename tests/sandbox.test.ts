@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { messages, queues, tickets, connections } from "../src/db/tables";
+import { messages, queues, sandboxMessages, tickets, connections } from "../src/db/tables";
 import { call, createSandboxConnection, loginAs, makeTestApp } from "./helpers";
 
 const dirs: string[] = [];
@@ -151,6 +151,25 @@ describe("sandbox API", () => {
     expect(msg.fileName).toBe("sticker.webp");
     expect(msg.mediaMime).toBe("image/webp");
     expect(msg.mediaUrl).toEndWith(".webp");
+  });
+
+  test("the arrivals of a burst are each recorded once on the simulated phones, an id sent twice in it once", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const conn = await createSandboxConnection(ctx);
+    const post = (body: Record<string, string>) =>
+      call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body });
+    const answers = await Promise.all([
+      post({ from: "5511900000001", body: "a", id: "TWICE1" }),
+      post({ from: "5511900000002", body: "b", id: "ONCE2" }),
+      post({ from: "5511900000001", body: "a", id: "TWICE1" }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const recorded = await ctx.db.select().from(sandboxMessages).where(eq(sandboxMessages.direction, "in"));
+    expect(recorded.map((row) => row.wid).sort()).toEqual(["ONCE2", "TWICE1"]);
+    const stored = await ctx.db.select().from(messages).where(eq(messages.fromMe, false));
+    expect(stored.map((message) => message.wid).sort()).toEqual(["ONCE2", "TWICE1"]);
+    ctx.sandbox.network.cancelAll();
   });
 
   test("a restart on the same database keeps the connection paired and the outbox", async () => {

@@ -58,6 +58,30 @@ const eventsOf = async (ctx: TestContext, ticketId: number, kind: TicketRow["sta
     .where(and(eq(ticketEvents.ticketId, ticketId), eq(ticketEvents.kind, kind as "created")))
     .orderBy(asc(ticketEvents.id));
 
+/** A ticket waiting since now for its first response, in a new queue with `targets`. */
+async function waitingTicket(ctx: TestContext, targets: { firstResponseMinutes?: number; resolutionMinutes?: number }) {
+  const queue = await one(
+    ctx.db
+      .insert(queues)
+      .values({ name: "Q", color: "#123456", ...targets })
+      .returning(),
+  );
+  const contact = await one(ctx.db.insert(contacts).values({ name: "Rui", number: "5511955554444" }).returning());
+  const since = new Date(ctx.clock.now());
+  return await one(
+    ctx.db
+      .insert(tickets)
+      .values({
+        contactId: contact.id,
+        queueId: queue.id,
+        status: "pending",
+        waitingSince: since,
+        episodeStartedAt: since,
+      })
+      .returning(),
+  );
+}
+
 const ticketDto = async (ctx: TestContext, token: string, id: number) =>
   (await call(ctx.app, "GET", `/api/tickets/${id}`, { token })).json;
 
@@ -345,26 +369,29 @@ describe("SLA breaches", () => {
     expect(await eventsOf(ctx, ticket.id, "sla_breached")).toHaveLength(1);
   });
 
+  test("the sweep's turns pass while no ticket is past a target, and the first turn after one passed marks it, for either target", async () => {
+    const ctx = await makeTestApp();
+    await scheduleSlaSweep(ctx.deps);
+    const ticket = await waitingTicket(ctx, { firstResponseMinutes: 5, resolutionMinutes: 60 });
+    const sweep = async (ms: number) => {
+      ctx.clock.advance(ms);
+      await ctx.deps.jobs.tick();
+      return (await eventsOf(ctx, ticket.id, "sla_breached")).map((e) => e.cause);
+    };
+    expect(await sweep(4 * MINUTE)).toEqual([]);
+    const [job] = await ctx.db.select().from(jobs).where(eq(jobs.kind, SLA_SWEEP_JOB));
+    expect(job).toMatchObject({ status: "pending", runAt: ctx.clock.now() + 30_000 });
+    expect(await sweep(2 * MINUTE)).toEqual(["sla_first_response"]);
+    expect(await sweep(30 * MINUTE)).toEqual(["sla_first_response"]);
+    expect(await sweep(30 * MINUTE)).toEqual(["sla_first_response", "sla_resolution"]);
+  });
+
   test("the sweep is a job kept in the database: after a restart the server's runner finds the breach", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zapdesk-sla-"));
     const paths = { dataDir: dir, databasePath: join(dir, "zapdesk.sqlite"), mediaDir: join(dir, "media") };
     const before = await makeTestApp(paths);
     await scheduleSlaSweep(before.deps);
-    const queue = await one(
-      before.db.insert(queues).values({ name: "Q", color: "#123456", firstResponseMinutes: 5 }).returning(),
-    );
-    const contact = await one(before.db.insert(contacts).values({ name: "Rui", number: "5511955554444" }).returning());
-    const ticket = await one(
-      before.db
-        .insert(tickets)
-        .values({
-          contactId: contact.id,
-          queueId: queue.id,
-          status: "pending",
-          waitingSince: new Date(before.clock.now()),
-        })
-        .returning(),
-    );
+    const ticket = await waitingTicket(before, { firstResponseMinutes: 5 });
     await before.deps.jobs.stop();
 
     const after = await makeTestApp(paths);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { pgArray } from "./pg-array";
 import { Database } from "bun:sqlite";
 import { QueryPromise, type SQL, is, sql as sqlTag } from "drizzle-orm";
 import { PgDatabase, PgSelectBase, PgTransaction } from "drizzle-orm/pg-core";
@@ -240,6 +241,14 @@ export async function atomically<T>(db: Writer, work: (tx: Db) => Promise<T>): P
 export async function lockKey(tx: Writer, key: string): Promise<void> {
   if (dialectOf(tx) === "postgres")
     await (tx as unknown as PgDatabase<never>).execute(sqlTag`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/** lockKey for each of `keys`, taken in their order, in one statement. */
+export async function lockKeys(tx: Writer, keys: readonly string[]): Promise<void> {
+  if (dialectOf(tx) !== "postgres" || keys.length === 0) return;
+  await (tx as unknown as PgDatabase<never>).execute(
+    sqlTag`select pg_advisory_xact_lock(hashtext(key)) from unnest(${pgArray(keys)}::text[]) with ordinality as k(key, n) order by n`,
+  );
 }
 
 /** Runs a raw statement. */

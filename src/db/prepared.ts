@@ -82,11 +82,11 @@ interface BuiltQuery {
 type Look = (values: Record<string, unknown>) => Promise<unknown[]>;
 
 /**
- * A read an idle server makes again and again (the job runner's look every second). On SQLite it runs as the
- * connection's own statement, compiled once from drizzle's query, and reaches no drizzle code: drizzle's
- * functions ran hot while the server started, and once start.ts's reluctant JIT policy ended, their next call
- * compiled them, the optimising tier included, leaving an idle server about 3 MiB larger. On PostgreSQL it
- * runs as `prepared` does.
+ * A query an idle server makes again and again (the job runner's look every second, the maintenance jobs' "any
+ * work?" and the passing of their idle turns). On SQLite it runs as the connection's own statement, compiled
+ * once from drizzle's query, and reaches no drizzle code: drizzle's functions ran hot while the server started,
+ * and under the normal JIT policy (jit-policy.ts) their next call compiled them, the optimising tier included,
+ * leaving an idle server about 3 MiB larger. On PostgreSQL it runs as `prepared` does.
  */
 export function preparedLook<Q extends PreparedQuery & BuiltQuery>(build: (db: Db) => Q): (db: Db) => Look {
   const pooled = prepared(build);

@@ -24,14 +24,22 @@ export interface PgEventBusOptions {
   channel?: string;
 }
 
-/** What one notification says: the event itself, or the row of `event_payloads` that holds it. */
-type Notice = { from: string; event: DomainEvent } | { from: string; ref: number };
+/**
+ * What one notification says: the events a node emitted since its last notification (as many as fit), or the row
+ * of `event_payloads` that holds one too large for a notification. `event` is how a node of an earlier version
+ * sends a single one.
+ */
+type Notice =
+  | { from: string; events: DomainEvent[] }
+  | { from: string; ref: number }
+  | { from: string; event: DomainEvent };
 
 /**
  * The bus of a node among several on one PostgreSQL database. An event is delivered to this node's listeners at
- * once, exactly as on the local bus, and published to the other nodes with NOTIFY, one at a time in emit order,
- * where it reaches the listeners of every node's events (`subscribeAll`). A node hears its own notifications too
- * and ignores them; the others' it delivers in the order they were sent.
+ * once, exactly as on the local bus, and published to the other nodes with NOTIFY, in emit order, where it reaches
+ * the listeners of every node's events (`subscribeAll`). The events emitted while a notification is on its way go
+ * together in the next one (a group commit announces a whole batch in one turn). A node hears its own
+ * notifications too and drops them unread; the others' it delivers in the order they were sent.
  */
 export class PgEventBus implements EventBus {
   readonly nodeId: string;
@@ -44,6 +52,12 @@ export class PgEventBus implements EventBus {
   private readonly log: PgEventBusOptions["log"];
   private readonly now: () => number;
   private readonly channel: string;
+  /** How this node's notifications of events begin: those are dropped unread when they come back. */
+  private readonly ownPrefix: string;
+  /** The bytes of a notification of no events: its prefix and `"events":[]}`. */
+  private readonly emptyNoticeBytes: number;
+  /** Events emitted and not yet published, in emit order. */
+  private unpublished: DomainEvent[] = [];
   private subscription?: SQL.ListenSubscription;
   /** Notifications sent ("out") and heard ("in"), each direction one at a time in order. */
   private readonly order = new KeyedLanes<"out" | "in">();
@@ -60,6 +74,8 @@ export class PgEventBus implements EventBus {
     this.others = new LocalEventBus(options.log);
     this.now = options.now ?? Date.now;
     this.channel = options.channel ?? "zapdesk_events";
+    this.ownPrefix = `{"from":${JSON.stringify(this.nodeId)},`;
+    this.emptyNoticeBytes = Buffer.byteLength(this.ownPrefix) + '"events":[]}'.length;
   }
 
   /** Resolves once this node listens to the channel. */
@@ -75,12 +91,8 @@ export class PgEventBus implements EventBus {
     this.local.emit(name, payload);
     this.all.emit(name, payload);
     if (this.closed) return;
-    const event = { name, payload } as DomainEvent;
-    void this.order.run("out", () =>
-      this.publish(event).catch((error) =>
-        this.log.error("event not published to other nodes", { event: name, error }),
-      ),
-    );
+    this.unpublished.push({ name, payload } as DomainEvent);
+    if (this.unpublished.length === 1) void this.order.run("out", () => this.publishUnpublished());
   }
 
   subscribe(listener: EventListener) {
@@ -105,19 +117,53 @@ export class PgEventBus implements EventBus {
     await this.sql.close();
   }
 
-  private async publish(event: DomainEvent) {
-    const body = encodeTagged(event);
-    const notice = `{"from":${JSON.stringify(this.nodeId)},"event":${body}}`;
-    if (Buffer.byteLength(notice) <= MAX_NOTIFY_BYTES) {
-      await this.sql`select pg_notify(${this.channel}, ${notice})`;
-      return;
+  /** Publishes every event emitted so far, in as few notifications as fit them. */
+  private async publishUnpublished() {
+    const events = this.unpublished;
+    this.unpublished = [];
+    let bodies: string[] = [];
+    let bytes = 0;
+    for (const event of events) {
+      let body: string;
+      try {
+        body = encodeTagged(event);
+      } catch (error) {
+        this.log.error("event not published to other nodes", { event: event.name, error });
+        continue;
+      }
+      const size = Buffer.byteLength(body) + 1; // with the comma before the next one
+      if (bodies.length && this.emptyNoticeBytes + bytes + size > MAX_NOTIFY_BYTES) {
+        await this.notify(bodies);
+        bodies = [];
+        bytes = 0;
+      }
+      if (this.emptyNoticeBytes + size > MAX_NOTIFY_BYTES) await this.notifyStored(body, event.name);
+      else {
+        bodies.push(body);
+        bytes += size;
+      }
     }
-    const now = this.now();
-    // One statement: the body is committed when the notification goes out, never after.
-    await this.sql`
-      with stored as (insert into event_payloads (body, created_at) values (${body}, ${new Date(now)}) returning id)
-      select pg_notify(${this.channel}, json_build_object('from', ${this.nodeId}::text, 'ref', id)::text) from stored`;
-    await this.sweep(now);
+    if (bodies.length) await this.notify(bodies);
+  }
+
+  private async notify(bodies: string[]) {
+    const notice = `${this.ownPrefix}"events":[${bodies.join(",")}]}`;
+    await this.sql`select pg_notify(${this.channel}, ${notice})`.catch((error) =>
+      this.log.error("event not published to other nodes", { events: bodies.length, error }),
+    );
+  }
+
+  private async notifyStored(body: string, name: DomainEventName) {
+    try {
+      const now = this.now();
+      // One statement: the body is committed when the notification goes out, never after.
+      await this.sql`
+        with stored as (insert into event_payloads (body, created_at) values (${body}, ${new Date(now)}) returning id)
+        select pg_notify(${this.channel}, json_build_object('from', ${this.nodeId}::text, 'ref', id)::text) from stored`;
+      await this.sweep(now);
+    } catch (error) {
+      this.log.error("event not published to other nodes", { event: name, error });
+    }
   }
 
   /** Deletes the bodies every node has had time to read; at most once a minute, after writing a new one. */
@@ -131,6 +177,7 @@ export class PgEventBus implements EventBus {
 
   // Called by the driver: whatever goes wrong here is logged, never thrown back into it.
   private heard(text: string) {
+    if (text.startsWith(this.ownPrefix)) return;
     void this.order.run("in", () =>
       this.receive(text).catch((error) => this.log.error("event from another node not delivered", { error })),
     );
@@ -139,10 +186,13 @@ export class PgEventBus implements EventBus {
   private async receive(text: string) {
     const notice = decodeTagged<Notice>(text);
     if (this.closed || notice.from === this.nodeId) return;
-    const event = "event" in notice ? notice.event : await this.stored(notice.ref);
-    if (!event || this.closed) return;
-    this.all.emit(event.name, event.payload as never);
-    this.others.emit(event.name, event.payload as never);
+    const events =
+      "events" in notice ? notice.events : ["event" in notice ? notice.event : await this.stored(notice.ref)];
+    for (const event of events) {
+      if (!event || this.closed) return;
+      this.all.emit(event.name, event.payload as never);
+      this.others.emit(event.name, event.payload as never);
+    }
   }
 
   private async stored(id: number): Promise<DomainEvent | undefined> {

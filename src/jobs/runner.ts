@@ -13,14 +13,16 @@ import {
   wakeLane,
 } from "./lanes";
 import {
-  anyJobDue,
   cancel,
   claimDue,
   complete,
   enqueue,
   type EnqueueOptions,
   fail,
+  firstDueJob,
+  passTurn,
   postpone,
+  preparePassTurn,
   pruneEnded,
 } from "./store";
 
@@ -49,6 +51,13 @@ export interface LaneRule {
   /** At most this many counted runs per trailing 24 h (0 pauses the lane); no limit when absent. */
   perDay?: number;
 }
+
+/**
+ * Whether a recurring job of the kind has anything to do now, asked before its turn is claimed: without, the
+ * turn passes through prepared queries only (an idle server's maintenance passes run no drizzle code, which the
+ * JIT would compile then: several MiB). Build its queries when the kind is registered, not at the first call.
+ */
+export type HasWork = () => Promise<boolean>;
 
 export interface LaneOptions<R extends LaneRule> {
   /** The lane's rule, read each time its next job is due (so a change applies to the wait in progress). */
@@ -86,6 +95,8 @@ const PRUNE_JOB = "jobs.prune";
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly lanes = new Map<string, LaneOptions<LaneRule>>();
+  private readonly workChecks = new Map<string, HasWork>();
+  private readonly workListeners = new Set<() => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
@@ -107,11 +118,24 @@ export class JobRunner {
     this.handle(PRUNE_JOB, async () => await pruneEnded(deps.db, deps.clock.now() - KEEP_ENDED_MS));
   }
 
-  /** Handles jobs of `kind` with `handler`; those that name a lane keep to `lanes`. */
-  handle<R extends LaneRule>(kind: string, handler: JobHandler<R>, opts: { lanes?: LaneOptions<R> } = {}): this {
+  /**
+   * Handles jobs of `kind` with `handler`; those that name a lane keep to `lanes`. A recurring job's turn is
+   * run only when `hasWork` (if given) says so; otherwise it passes as a run with nothing to do.
+   */
+  handle<R extends LaneRule>(
+    kind: string,
+    handler: JobHandler<R>,
+    opts: { lanes?: LaneOptions<R>; hasWork?: HasWork } = {},
+  ): this {
     this.handlers.set(kind, handler as JobHandler);
     if (opts.lanes) this.lanes.set(kind, opts.lanes);
+    if (opts.hasWork) this.workChecks.set(kind, opts.hasWork);
     return this;
+  }
+
+  /** Calls `listener` whenever a tick finds a job to run (not the turns that pass without work). */
+  onWork(listener: () => void) {
+    this.workListeners.add(listener);
   }
 
   /** Adds a job now or later (see EnqueueOptions). */
@@ -158,7 +182,8 @@ export class JobRunner {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const now = this.deps.clock.now();
-    if (!(await anyJobDue(this.deps.db, now))) return;
+    if (!(await this.workDue(now))) return;
+    for (const listener of this.workListeners) listener();
     const plain = await claimDue(this.deps.db, [...this.handlers.keys()], now, this.leaseMs, free);
     const laned = await this.claimLanes(now, free - plain.length);
     await Promise.all([
@@ -169,11 +194,13 @@ export class JobRunner {
 
   /**
    * Ticks now and every `intervalMs` until stopped. The first look, which builds the runner's prepared query,
-   * runs while the server is still starting (under start.ts's reluctant JIT policy), not in an idle second.
+   * runs while the server is still starting (under the reluctant JIT policy, jit-policy.ts), not in an idle second; so
+   * is the query that passes an idle turn built.
    */
   start(intervalMs = 1000) {
     this.stopped = false;
     if (this.timer) return;
+    preparePassTurn(this.deps.db);
     this.timer = setInterval(() => void this.tick(), intervalMs);
     void this.tick();
   }
@@ -184,6 +211,20 @@ export class JobRunner {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Whether a due job needs a run. The due turns of recurring jobs whose kind has nothing to do pass here
+   * (each pass takes its job out of the due ones, so the looks end).
+   */
+  private async workDue(now: number): Promise<boolean> {
+    for (;;) {
+      const job = await firstDueJob(this.deps.db, now);
+      if (!job) return false;
+      const hasWork = this.workChecks.get(job.kind);
+      if (!hasWork || (await hasWork().catch(() => true))) return true;
+      if (!(await passTurn(this.deps.db, job.id, now))) return true;
+    }
   }
 
   /** Takes up to `limit` lanes whose next job is due, whose rule lets them run now, and that run here. */

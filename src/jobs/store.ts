@@ -1,8 +1,8 @@
 import { atomically, type Db, first, lockKey, one, type Writer } from "../db/client";
 import { preparedLook } from "../db/prepared";
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { type JobRow, jobs } from "../db/tables";
+import { type JobRow, jobs, storedInstant } from "../db/tables";
 import { claimed, isDue } from "./due";
 import { freeLane, holdLane, type LaneMark, openLanes } from "./lanes";
 
@@ -95,21 +95,62 @@ export async function enqueueMany(tx: Writer, kind: string, items: NewJob[], now
       .values(items.slice(i, i + INSERT_CHUNK).map((item) => jobValues(kind, item.payload, now, item)));
 }
 
+/** A due job as the runner's look sees it. */
+export interface DueJob {
+  id: number;
+  kind: string;
+}
+
 /**
- * Whether any job at all is due: the runner's look every second while idle, a query prepared once (building one
+ * A job that is due, if any: the runner's look every second while idle, a query prepared once (building one
  * through drizzle every second cost an idle server CPU, and the JIT compiling drizzle's builder about 3 MiB).
  * Every job `claimDue` or a lane's head could take is due, so without one there is nothing to claim.
  */
-export async function anyJobDue(db: Db, now: number): Promise<boolean> {
-  return (await firstDueJob(db)({ now })).length > 0;
+export async function firstDueJob(db: Db, now: number): Promise<DueJob | undefined> {
+  return (await dueJobLook(db)({ now }))[0] as DueJob | undefined;
 }
 
-const firstDueJob = preparedLook((db) =>
+const dueJobLook = preparedLook((db) =>
   db
-    .select({ id: jobs.id })
+    .select({ id: jobs.id, kind: jobs.kind })
     .from(jobs)
     .where(isDue(sql.placeholder("now")))
     .limit(1)
+    .prepare(),
+);
+
+/**
+ * A due recurring job's turn passes as a run with nothing to do would end (pending again after its interval),
+ * without a claim: through a query prepared once, so an idle server's maintenance passes reach no drizzle code
+ * (see `preparedLook`). False when the job is not such a job any more (taken, a lane's, one-off): it is claimed
+ * and run as usual then.
+ */
+export async function passTurn(db: Db, id: number, now: number): Promise<boolean> {
+  return (await turnPass(db)({ id, now, at: storedInstant(now) })).length > 0;
+}
+
+/** Builds `passTurn`'s query now, at start (under the reluctant JIT policy, jit-policy.ts), not at an idle pass. */
+export const preparePassTurn = (db: Db) => void turnPass(db);
+
+const turnPass = preparedLook((db) =>
+  db
+    .update(jobs)
+    .set({
+      runAt: sql`${sql.placeholder("now")} + ${jobs.everyMs}`,
+      attempts: 0,
+      lastError: null,
+      updatedAt: sql`${sql.placeholder("at")}`,
+    })
+    .where(
+      and(
+        eq(jobs.id, sql.placeholder("id")),
+        eq(jobs.status, "pending"),
+        lte(jobs.runAt, sql.placeholder("now")),
+        gt(jobs.everyMs, 0),
+        isNull(jobs.lane),
+      ),
+    )
+    .returning({ id: jobs.id })
     .prepare(),
 );
 

@@ -117,8 +117,13 @@ export class BunTopicHub implements RealtimeHub {
     const server = this.server;
     const targets = [...new Set(typeof rooms === "string" ? [rooms] : rooms)];
     this.fanOut.publish(targets, event, payload, () => {
-      const frame = JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } as Frame);
-      for (const topic of this.router?.topicsOf(targets) ?? targets) server.publish(topic, frame);
+      // Serialised only once a topic wants it: many events reach no socket of this node.
+      let frame: string | undefined;
+      for (const topic of this.router?.topicsOf(targets) ?? targets)
+        server.publish(
+          topic,
+          (frame ??= JSON.stringify({ id: `${this.nodeId}-${++this.sequence}`, event, payload } as Frame)),
+        );
     });
   }
 }

@@ -24,6 +24,8 @@ import type { SandboxNetwork } from "./network";
 interface Session {
   sink: ChannelSink;
   qr?: string;
+  /** It started paired, or its QR was scanned (a logout ends the session); false while it starts. */
+  paired: boolean;
 }
 
 const kindOfMime = (mime: string): MessageKind =>
@@ -48,10 +50,11 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   constructor(readonly network: SandboxNetwork) {}
 
   async start(connection: ConnectionRef, sink: ChannelSink): Promise<void> {
-    const session: Session = { sink };
+    const session: Session = { sink, paired: false };
     this.sessions.set(connection.id, session);
     const pairing = await this.network.pairing(connection.id);
     if (pairing) {
+      session.paired = true;
       await sink.onStatus(connection.id, "CONNECTED", { number: pairing.number, qr: "" });
       return;
     }
@@ -64,6 +67,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     const session = this.sessionOf(connectionId);
     const number = await this.network.pair(connectionId);
     session.qr = undefined;
+    session.paired = true;
     await session.sink.onStatus(connectionId, "CONNECTED", { number, qr: "" });
   }
 
@@ -321,9 +325,11 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
     return session;
   }
 
+  /** The session of a paired connection; once the session knows it is paired, without reading the database. */
   private async connected(connectionId: number): Promise<Session> {
     const session = this.sessionOf(connectionId);
-    if (session.qr || !(await this.network.pairing(connectionId))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    if (session.qr || !(session.paired || (await this.network.pairing(connectionId))))
+      throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     return session;
   }
 }

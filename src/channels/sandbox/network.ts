@@ -63,6 +63,9 @@ export function mimeOf(fileName: string, kind?: string): string {
 
 type RecordRow = Omit<typeof sandboxMessages.$inferInsert, "id">;
 
+/** Rows of one insert: PostgreSQL takes at most 65,535 parameters in a statement. */
+const RECORDS_PER_STATEMENT = 1_000;
+
 const credsOf = prepared((db) =>
   db
     .select()
@@ -178,7 +181,7 @@ export class SandboxNetwork {
 
   /**
    * Like `record`, for what the simulated phones send: the records asked for in one turn of the event loop are
-   * written in one transaction, so a burst of inbound messages does not pay a commit each.
+   * written by one statement, so a burst of inbound messages does not pay a statement and a commit each.
    */
   recordSoon(row: RecordRow): Promise<boolean> {
     return new Promise((done, failed) => {
@@ -195,21 +198,39 @@ export class SandboxNetwork {
   private async writeQueuedRecords() {
     const batch = this.queuedRecords;
     this.queuedRecords = [];
-    let inserted: (SandboxChange | undefined)[];
+    // A message id twice in one batch is recorded once, by its first arrival.
+    const firsts = new Map<string, RecordRow>();
+    for (const { row } of batch) if (!firsts.has(row.wid)) firsts.set(row.wid, row);
+    let inserted: Map<string, SandboxChange>;
     try {
-      inserted = await atomically(this.db, async () => {
-        const rows: (SandboxChange | undefined)[] = [];
-        for (const { row } of batch) rows.push(await this.insertRecord(row));
-        return rows;
-      });
+      inserted = await this.insertRecords([...firsts.values()]);
     } catch (error) {
       for (const { failed } of batch) failed(error);
       return;
     }
-    batch.forEach(({ done }, i) => {
-      this.changed(inserted[i]);
-      done(!!inserted[i]);
-    });
+    for (const { row, done } of batch) {
+      const change = firsts.get(row.wid) === row ? inserted.get(row.wid) : undefined;
+      this.changed(change);
+      done(!!change);
+    }
+  }
+
+  /**
+   * Inserts the rows whose id is new, a statement per RECORDS_PER_STATEMENT (one for any burst seen in
+   * practice); answers what changed by message id.
+   */
+  private async insertRecords(rows: RecordRow[]): Promise<Map<string, SandboxChange>> {
+    const createdAt = new Date(this.now());
+    const changes = new Map<string, SandboxChange>();
+    for (let from = 0; from < rows.length; from += RECORDS_PER_STATEMENT) {
+      const inserted = await this.db
+        .insert(sandboxMessages)
+        .values(rows.slice(from, from + RECORDS_PER_STATEMENT).map((row) => ({ createdAt, ...row })))
+        .onConflictDoNothing({ target: sandboxMessages.wid })
+        .returning({ wid: sandboxMessages.wid, whatsappId: sandboxMessages.whatsappId, peer: sandboxMessages.peer });
+      for (const { wid, ...change } of inserted) changes.set(wid, change);
+    }
+    return changes;
   }
 
   private async insertRecord(row: RecordRow): Promise<SandboxChange | undefined> {

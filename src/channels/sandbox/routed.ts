@@ -23,8 +23,9 @@ export function routedSandbox(
     .handle("sandbox.read", (id, p) => driver.read(id, (p as { peer: string }).peer))
     .handle("sandbox.reject", (id, p) => driver.reject(id, (p as { wid: string }).wid))
     .handle("sandbox.presence", (id, p) => driver.presence(id, p as SandboxPresence));
-  // A phone reaches only a paired connection, wherever it runs.
+  // A phone reaches only a paired connection, wherever it runs (the driver checks the one it runs here).
   const paired = async (id: number) => {
+    if (driver.isRunning(id)) return;
     if (!(await driver.network.pairing(id))) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
   };
   return {

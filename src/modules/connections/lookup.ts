@@ -1,5 +1,6 @@
 import { first, type Reader } from "../../db/client";
 import { asc, eq, inArray, sql } from "drizzle-orm";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { type ConnectionRow, connectionQueues, connections } from "../../db/tables";
@@ -76,7 +77,7 @@ export async function connectionSummaries(db: Reader, ids: readonly number[]): P
   if (!distinct.length) return [];
   const rows =
     distinct.length === 1
-      ? await connectionSummaryById(db).all({ id: distinct[0] })
+      ? [await gatheredConnectionSummary(db, distinct[0]!)].filter((row) => row !== undefined)
       : await connectionSummariesByIds(db).all({ ids: idList(distinct) });
   return rows.map(({ wavoip, ...connection }) => ({ ...connection, hasCall: wavoip.trim() !== "" }));
 }
@@ -111,6 +112,19 @@ const connectionSummaryById = prepared((db) =>
     .from(connections)
     .where(eq(connections.id, sql.placeholder("id")))
     .prepare(),
+);
+
+const connectionSummariesEachId = prepared((db) =>
+  lookupEachKey(
+    db,
+    eachId("ids"),
+    db.select(connectionSummary()).from(connections).where(sql`${connections.id} = k.id`),
+  ),
+);
+
+const gatheredConnectionSummary = gatheredById<{ id: number; name: string; number: string; wavoip: string }>(
+  connectionSummaryById,
+  connectionSummariesEachId,
 );
 
 /** The ids of the connections whose session is connected. */

@@ -1,14 +1,19 @@
 import { first, type Reader } from "../../db/client";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { lidOfAddress } from "../../shared/address";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { type ContactRow, contactExtraInfo, contacts } from "../../db/tables";
 
 /** The contact row by id. */
 export async function findContact(db: Reader, id: number): Promise<ContactRow | undefined> {
-  return await contactById(db).get({ id });
+  return await gatheredContact(db, id);
 }
+
+const contactsEachId = prepared((db) =>
+  lookupEachKey(db, eachId("ids"), db.select().from(contacts).where(sql`${contacts.id} = k.id`)),
+);
 
 const contactById = prepared((db) =>
   db
@@ -17,6 +22,9 @@ const contactById = prepared((db) =>
     .where(eq(contacts.id, sql.placeholder("id")))
     .prepare(),
 );
+
+/** The contacts of a batch by id (see gathered). */
+const gatheredContact = gatheredById<ContactRow>(contactById, contactsEachId);
 
 /** True when the contact exists. */
 export async function contactExists(db: Reader, id: number): Promise<boolean> {

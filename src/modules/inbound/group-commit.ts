@@ -1,4 +1,5 @@
 import { asOneStep, atomically, atomicallyAsOneStep, type Db, pipelinesStatements } from "../../db/client";
+import { gatheringReads } from "../../db/gathered";
 import { withTempStoreInMemory } from "../../db/temp-store";
 import type { DomainEventName, DomainEvents } from "../../events/catalogue";
 import type { EventBus } from "../../events/bus";
@@ -116,9 +117,11 @@ export class GroupCommit {
   private async writeSideBySide(batch: Job[]): Promise<Outcome[] | undefined> {
     const outcomes: Outcome[] = batch.map(() => ({ failed: false, emitted: [] }));
     try {
-      await atomically(this.db, async () => {
-        const settled = await Promise.allSettled(
-          batch.map((job, i) => asOneStep(() => job.write(bufferingBus(this.events, outcomes[i]!.emitted)))),
+      await atomically(this.db, async (tx) => {
+        const settled = await gatheringReads(tx, () =>
+          Promise.allSettled(
+            batch.map((job, i) => asOneStep(() => job.write(bufferingBus(this.events, outcomes[i]!.emitted)))),
+          ),
         );
         if (settled.some((result) => result.status === "rejected")) throw new SideBySideFailed();
         settled.forEach((result, i) => {

@@ -5,7 +5,8 @@ import type { AppDeps } from "../../deps";
 import type { TicketPreviewKind } from "../../shared/contracts/tickets";
 import { TICKET_PREVIEW_KINDS, VOICE_MESSAGE_MARK } from "../../shared/contracts/tickets";
 import { vcardNames } from "../../shared/vcard";
-import { findTicket, NOTHING_SHOWN, replaceShown, type TicketShown } from "../tickets/records";
+import { findTicket, NOTHING_SHOWN, replaceShown } from "../tickets/records";
+import type { TicketShown } from "../tickets/last-message";
 import { toTicketDto } from "../tickets/serialize";
 import { LRM } from "./placeholders";
 

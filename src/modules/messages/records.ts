@@ -1,10 +1,64 @@
-import { execute, first, type Reader, type Writer } from "../../db/client";
+import { type Db, execute, first, type Reader, type Writer } from "../../db/client";
+import { gathered, lookupEachKey } from "../../db/gathered";
+import { pgArray } from "../../db/pg-array";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type MessageRow, messageReactions, messages } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
 export const WAITING = "waiting";
+
+/** The message stored under this network id on the connection (`null`: sent with no connection). */
+export async function findByWid(
+  db: Pick<Db, "select">,
+  connectionId: number | null,
+  wid: string,
+): Promise<MessageRow | undefined> {
+  if (connectionId != null) return await gatheredMessageByWid(db, { connectionId, wid });
+  return await first(
+    db
+      .select()
+      .from(messages)
+      .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid))),
+  );
+}
+
+const messageByWid = prepared((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), eq(messages.wid, sql.placeholder("wid"))))
+    .prepare(),
+);
+
+/** The messages of a batch by network id: one statement per connection. */
+const gatheredMessageByWid = gathered<{ connectionId: number; wid: string }, MessageRow>({
+  idOf: ({ connectionId, wid }) => `${connectionId}:${wid}`,
+  one: async (db, key) => (await messageByWid(db).get(key)) as MessageRow | undefined,
+  many: async (tx, keys) => {
+    const found = new Map<string, MessageRow>();
+    const byConnection = Map.groupBy(keys, (key) => key.connectionId);
+    for (const [connectionId, list] of byConnection) {
+      const rows = (await messagesByWids(tx).all({
+        connectionId,
+        wids: pgArray(list.map((key) => key.wid)),
+      })) as MessageRow[];
+      for (const row of rows) found.set(`${connectionId}:${row.wid}`, row);
+    }
+    return found;
+  },
+});
+
+const messagesByWids = prepared((db) =>
+  lookupEachKey(
+    db,
+    sql`unnest(${sql.placeholder("wids")}::text[]) as k(wid)`,
+    db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), sql`${messages.wid} = k.wid`)),
+  ),
+);
 
 /** The message row by id. */
 export async function findMessage(db: Reader, id: number): Promise<MessageRow | undefined> {

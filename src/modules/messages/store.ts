@@ -1,5 +1,6 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
+import { gathered } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
@@ -7,12 +8,13 @@ import type { AppDeps } from "../../deps";
 import type { MessageDto } from "../../shared/contracts/messages";
 import { type QuoteFilter, toMessageDtos } from "./dtos";
 import { everyViewerMaySee } from "../tickets/access";
-import { findTicket, raiseShownAck, replaceShown, touchHistoryMessage, touchLastMessage } from "../tickets/records";
+import { findTicket, raiseShownAck, replaceShown, touchHistoryMessage } from "../tickets/records";
+import { touchLastMessage } from "../tickets/last-message";
 import { isAutomatic, refreshPreview, shownOf } from "./preview";
 import { clearDraft } from "../tickets/drafts";
 import { recordFirstResponse } from "../tickets/response-clock";
 import { announceTicketEvents } from "../tickets/history-dtos";
-import { WAITING } from "./records";
+import { findByWid, WAITING } from "./records";
 import type { ContactSummary } from "../contacts/lookup";
 import { toTicketDto } from "../tickets/serialize";
 import { indexNewMessages } from "../../db/search-index";
@@ -105,7 +107,7 @@ export async function storeMessage(
         return await replacePlaceholder(tx, existing, input);
       if (existing) return { message: existing, created: false };
       const quoted = input.quotedWid ? await findByWid(tx, input.whatsappId, input.quotedWid) : undefined;
-      const message = (await insertMessage(tx).get({
+      const message = (await gatheredInsert(tx, {
         wid: input.wid,
         whatsappId: input.whatsappId,
         ticketId: input.ticketId,
@@ -210,6 +212,29 @@ const insertMessage = prepared((db) =>
     .prepare(),
 );
 
+type InsertedMessage = Record<(typeof INSERTED_COLUMNS)[number], unknown>;
+
+let inserts = 0;
+
+/**
+ * A batch's new messages in one multi-row INSERT (see gathered). Each insert is its own key: the same network id
+ * twice fails the statement (the unique index), as two single inserts would, and the batch is written in turn.
+ */
+const gatherMessageInsert = gathered<{ call: number; row: InsertedMessage }, MessageRow>({
+  idOf: ({ call }) => String(call),
+  one: async (db, { row }) => (await insertMessage(db).get(row)) as MessageRow,
+  many: async (tx, keys) => {
+    const inserted = await tx
+      .insert(messages)
+      .values(keys.map(({ row }) => row) as (typeof messages.$inferInsert)[])
+      .returning();
+    const byWid = new Map(inserted.map((message) => [`${message.whatsappId}:${message.wid}`, message]));
+    return new Map(keys.map(({ call, row }) => [String(call), byWid.get(`${row.whatsappId}:${row.wid}`)!]));
+  },
+});
+
+const gatheredInsert = async (tx: Db, row: InsertedMessage) => await gatherMessageInsert(tx, { call: ++inserts, row });
+
 /** What a message carries besides its text: its media, the message it quotes and its raw data. */
 function contentOf(input: StoreMessageInput, quoted: MessageRow | undefined) {
   return {
@@ -235,29 +260,6 @@ async function replacePlaceholder(tx: Writer, placeholder: MessageRow, input: St
   if (!isAutomatic(message)) await replaceShown(tx, placeholder.ticketId, placeholder.id, shownOf(message));
   return { message, created: false, replaced: true };
 }
-
-/** The message stored under this network id on the connection (`null`: sent with no connection). */
-export async function findByWid(
-  db: Pick<Db, "select">,
-  connectionId: number | null,
-  wid: string,
-): Promise<MessageRow | undefined> {
-  if (connectionId != null) return await messageByWid(db).get({ connectionId, wid });
-  return await first(
-    db
-      .select()
-      .from(messages)
-      .where(and(sql`${messages.whatsappId} IS NULL`, eq(messages.wid, wid))),
-  );
-}
-
-const messageByWid = prepared((db) =>
-  db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.whatsappId, sql.placeholder("connectionId")), eq(messages.wid, sql.placeholder("wid"))))
-    .prepare(),
-);
 
 /** What the rooms of `ticket` may be shown of a quote (see everyViewerMaySee). */
 function roomsMayQuote(db: Db, ticket: { queueId: number | null; userId: number | null }): QuoteFilter {

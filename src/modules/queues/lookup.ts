@@ -1,6 +1,7 @@
-import { first, type Reader } from "../../db/client";
+import { type Db, first, type Reader } from "../../db/client";
 import { asc, count, eq, gt, inArray, or, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
+import { prepared, preparedLook } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { type ChatbotRow, chatbots, type QueueRow, queues } from "../../db/tables";
 import { AppError } from "../../errors";
@@ -62,7 +63,7 @@ export async function findQueue(db: Reader, id: number): Promise<QueueRow | unde
 export async function queueSummaries(db: Reader, ids: readonly number[]): Promise<QueueSummary[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return await queueSummaryById(db).all({ id: distinct[0] });
+  if (distinct.length === 1) return [await gatheredQueueSummary(db, distinct[0]!)].filter((row) => row !== undefined);
   return await queueSummariesByIds(db).all({ ids: idList(distinct) });
 }
 
@@ -87,6 +88,12 @@ const queueSummaryById = prepared((db) =>
     .prepare(),
 );
 
+const queueSummariesEachId = prepared((db) =>
+  lookupEachKey(db, eachId("ids"), db.select(queueSummary()).from(queues).where(sql`${queues.id} = k.id`)),
+);
+
+const gatheredQueueSummary = gatheredById<QueueSummary>(queueSummaryById, queueSummariesEachId);
+
 /** A chatbot option by id. */
 export async function findChatbotOption(db: Reader, id: number): Promise<ChatbotRow | undefined> {
   return await first(db.select().from(chatbots).where(eq(chatbots.id, id)));
@@ -97,10 +104,30 @@ export async function childOptions(db: Reader, parentId: number): Promise<Chatbo
   return await db.select().from(chatbots).where(eq(chatbots.parentId, parentId)).orderBy(asc(chatbots.id));
 }
 
-/** The queues with an SLA target (see QueueDto), with their targets in minutes. */
-export async function queuesWithSlaTargets(db: Reader) {
-  return await db
-    .select({ id: queues.id, firstResponse: queues.firstResponseMinutes, resolution: queues.resolutionMinutes })
-    .from(queues)
-    .where(or(gt(queues.firstResponseMinutes, 0), gt(queues.resolutionMinutes, 0)));
+/** A queue's SLA targets in minutes (0: none). */
+export interface SlaTargets {
+  id: number;
+  firstResponse: number;
+  resolution: number;
 }
+
+/** The queues with an SLA target (see QueueDto): read by the SLA sweep's every pass, through a prepared look. */
+export async function queuesWithSlaTargets(db: Db): Promise<SlaTargets[]> {
+  return (await slaQueuesLook(db)({})) as SlaTargets[];
+}
+
+/** Builds `queuesWithSlaTargets`'s query now, not at its first call (see `preparedLook`). */
+export const prepareQueuesWithSlaTargets = (db: Db) => void slaQueuesLook(db);
+
+// Aliased: the look answers the statement's own column names on SQLite.
+const slaQueuesLook = preparedLook((db) =>
+  db
+    .select({
+      id: queues.id,
+      firstResponse: sql<number>`${queues.firstResponseMinutes}`.as("firstResponse"),
+      resolution: sql<number>`${queues.resolutionMinutes}`.as("resolution"),
+    })
+    .from(queues)
+    .where(or(gt(queues.firstResponseMinutes, 0), gt(queues.resolutionMinutes, 0)))
+    .prepare(),
+);

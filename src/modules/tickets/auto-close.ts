@@ -1,5 +1,6 @@
-import { and, eq, lt } from "drizzle-orm";
-import { tickets } from "../../db/tables";
+import { and, eq, lt, type SQLWrapper, sql } from "drizzle-orm";
+import { preparedLook } from "../../db/prepared";
+import { storedInstant, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { applyTicketChanges, TicketMovedOn } from "./service";
 import type { JobRunner } from "../../jobs/runner";
@@ -15,7 +16,7 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
   const stale = await deps.db
     .select({ id: tickets.id, userId: tickets.userId })
     .from(tickets)
-    .where(and(eq(tickets.status, "open"), lt(tickets.updatedAt, cutoff)))
+    .where(staleSince(cutoff))
     .limit(500);
   const closed: number[] = [];
   for (const ticket of stale) {
@@ -43,11 +44,32 @@ export async function closeStaleTickets(deps: AppDeps, hours: number): Promise<n
   return closed;
 }
 
+const staleSince = (cutoff: Date | SQLWrapper) => and(eq(tickets.status, "open"), lt(tickets.updatedAt, cutoff));
+
+/** Whether a pass has a ticket to close: one prepared look (see JobRunner's `hasWork`). */
+function staleToClose(deps: AppDeps, hours: number) {
+  const look = anyStale(deps.db);
+  return async () => (await look({ cutoff: storedInstant(deps.clock.now() - hours * 3600_000) })).length > 0;
+}
+
+const anyStale = preparedLook((db) =>
+  db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(staleSince(sql.placeholder("cutoff")))
+    .limit(1)
+    .prepare(),
+);
+
 /** Auto-close as a recurring job of the runner, every minute while `hours` is positive. */
 export async function scheduleAutoClose(jobs: JobRunner, deps: AppDeps, hours: number, everyMs = 60_000) {
-  jobs.handle("auto-close", async () => {
-    await closeStaleTickets(deps, hours);
-  });
+  jobs.handle(
+    "auto-close",
+    async () => {
+      await closeStaleTickets(deps, hours);
+    },
+    hours > 0 ? { hasWork: staleToClose(deps, hours) } : {},
+  );
   if (hours > 0) await jobs.every("auto-close", everyMs);
   else await jobs.never("auto-close");
 }

@@ -1,4 +1,4 @@
-import { atomically, first, lockKey, one, type Reader, type Writer } from "../../db/client";
+import { atomically, first, lockKey, lockKeys, one, type Reader, type Writer } from "../../db/client";
 import { and, count, countDistinct, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
@@ -7,6 +7,7 @@ import { moveTicketMessages } from "../messages/records";
 import { moveTicketSchedules } from "../schedules/records";
 import { recordTicketEvent, recordTicketEvents } from "./history";
 import { announceTicketEvents } from "./history-dtos";
+import { SHOWN_COLUMNS, type TicketShown } from "./last-message";
 
 const ACTIVE = ["open", "pending"] as const;
 
@@ -64,28 +65,6 @@ export async function openTicketIdsOf(db: Reader, userId: number): Promise<numbe
   ).map((r) => r.id);
 }
 
-/**
- * What a message does to its ticket besides moving its time: a customer's (`inbound`) counts as unread and starts
- * the wait for a reply unless one is running; an agent's typed reply (`answer`) ends that wait.
- */
-export type MessageEffect = "inbound" | "answer" | "none";
-
-/** What the list shows of a ticket's last message a person wrote: `lastMessage` and the preview columns. */
-export type TicketShown = Pick<
-  TicketRow,
-  "lastMessage" | "previewKind" | "previewText" | "previewDetail" | "previewFromMe" | "previewAck" | "previewMessageId"
->;
-
-const SHOWN_COLUMNS = [
-  "lastMessage",
-  "previewKind",
-  "previewText",
-  "previewDetail",
-  "previewFromMe",
-  "previewAck",
-  "previewMessageId",
-] as const satisfies (keyof TicketShown)[];
-
 /** What the list shows when nobody wrote anything yet. */
 export const NOTHING_SHOWN: TicketShown = {
   lastMessage: "",
@@ -95,51 +74,6 @@ export const NOTHING_SHOWN: TicketShown = {
   previewFromMe: false,
   previewAck: 0,
   previewMessageId: null,
-};
-
-/**
- * A new message moves the ticket's time, with its effect (see MessageEffect), and becomes what the list shows
- * unless `shown` is null (an automatic message): one update, in the transaction that stores the message, which
- * answers the ticket as it leaves it.
- */
-export async function touchLastMessage(
-  tx: Writer,
-  ticketId: number,
-  shown: TicketShown | null,
-  at: Date,
-  effect: MessageEffect,
-): Promise<TicketRow | undefined> {
-  if (shown) return await touchStatements[effect](tx).get({ ticketId, at: storedInstant(at), ...shown });
-  return await timeStatements[effect](tx).get({ ticketId, at: storedInstant(at) });
-}
-
-const touch = (db: Writer, effect: MessageEffect, withShown: boolean) =>
-  db
-    .update(tickets)
-    .set({
-      ...(withShown ? Object.fromEntries(SHOWN_COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`])) : {}),
-      // Epoch ms, as the column stores it.
-      updatedAt: sql`${sql.placeholder("at")}`,
-      ...(effect === "inbound"
-        ? {
-            unreadMessages: sql`${tickets.unreadMessages} + 1`,
-            waitingSince: sql`coalesce(${tickets.waitingSince}, ${sql.placeholder("at")})`,
-          }
-        : {}),
-      ...(effect === "answer" ? { waitingSince: null } : {}),
-    })
-    .where(eq(tickets.id, sql.placeholder("ticketId")))
-    .returning()
-    .prepare();
-const touchStatements = {
-  inbound: prepared((db) => touch(db, "inbound", true)),
-  answer: prepared((db) => touch(db, "answer", true)),
-  none: prepared((db) => touch(db, "none", true)),
-};
-const timeStatements = {
-  inbound: prepared((db) => touch(db, "inbound", false)),
-  answer: prepared((db) => touch(db, "answer", false)),
-  none: prepared((db) => touch(db, "none", false)),
 };
 
 /** A message imported from the chat history: the ticket's last message and time move only forward, to `at`. */
@@ -364,5 +298,12 @@ async function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: num
  * already gives this): whoever finds, creates, reopens or moves a contact's active ticket takes it first.
  */
 export async function lockContactTickets(tx: Writer, contactId: number) {
-  await lockKey(tx, `ticket-of-contact:${contactId}`);
+  await lockKey(tx, ticketLockOf(contactId));
 }
+
+/** lockContactTickets for each of `contactIds`, in their order, in one statement. */
+export async function lockContactsTickets(tx: Writer, contactIds: readonly number[]) {
+  await lockKeys(tx, contactIds.map(ticketLockOf));
+}
+
+const ticketLockOf = (contactId: number) => `ticket-of-contact:${contactId}`;

@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { eachId, gathered, lookupEachKey } from "../../db/gathered";
+import { pgArray } from "../../db/pg-array";
 import { prepared } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { tags, ticketTags, type TicketRow } from "../../db/tables";
@@ -111,7 +113,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
 /** The tags of `rows`' tickets, each ticket's by name. */
 async function tagLinksOf(db: Db, rows: TicketRow[]) {
   if (rows.length === 1)
-    return (await tagsOfTicket(db).all({ ticketId: rows[0]!.id })).sort((a, b) =>
+    return ((await gatheredTagsOfTicket(db, rows[0]!.id)) ?? []).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
   return await tagsOfTickets(db).all({ ticketIds: idList(rows.map((r) => r.id)) });
@@ -140,6 +142,30 @@ const tagsOfTicket = prepared((db) =>
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
     .where(eq(ticketTags.ticketId, sql.placeholder("ticketId")))
     .prepare(),
+);
+
+type TagLink = { ticketId: number; id: number; name: string; color: string };
+
+/** The tags of a batch's tickets (see gathered). */
+const gatheredTagsOfTicket = gathered<number, TagLink[]>({
+  idOf: String,
+  one: async (db, ticketId) => (await tagsOfTicket(db).all({ ticketId })) as TagLink[],
+  many: async (tx, ticketIds) => {
+    const links = (await tagsEachTicket(tx).all({ ticketIds: pgArray(ticketIds) })) as TagLink[];
+    return Map.groupBy(links, (link) => String(link.ticketId));
+  },
+});
+
+const tagsEachTicket = prepared((db) =>
+  lookupEachKey(
+    db,
+    eachId("ticketIds"),
+    db
+      .select(tagLink())
+      .from(ticketTags)
+      .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+      .where(sql`${ticketTags.ticketId} = k.id`),
+  ),
 );
 
 /** Serialises one ticket (see toTicketDtos). */

@@ -1,9 +1,10 @@
-import { and, inArray, sql } from "drizzle-orm";
+import { and, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import { atomically } from "../../db/client";
+import { preparedLook } from "../../db/prepared";
 import { storedInstant, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import type { SlaTarget } from "../../shared/contracts/tickets";
-import { queuesWithSlaTargets } from "../queues/lookup";
+import { prepareQueuesWithSlaTargets, queuesWithSlaTargets } from "../queues/lookup";
 import { recordTicketEvents } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { toTicketDtos } from "./serialize";
@@ -43,19 +44,51 @@ async function breachAll(deps: AppDeps, target: SlaTarget, queueId: number, star
 }
 
 /**
- * What a ticket short of `target` in queue `queueId` whose clock started by `startedBy` is, written as the partial
- * indexes' predicates so each engine reads those indexes.
+ * What a ticket short of `target` in queue `queueId` whose clock started by `by` (as stored) is, written as the
+ * partial indexes' predicates so each engine reads those indexes.
  */
-function pastDue(target: SlaTarget, queueId: number, startedBy: number) {
-  const by = storedInstant(startedBy);
+function pastDue(target: SlaTarget, queueId: number | SQLWrapper, by: Date | number | SQLWrapper) {
   return target === "first_response"
     ? sql`${tickets.queueId} = ${queueId} and ${tickets.waitingSince} <= ${by} and first_response_at IS NULL AND first_response_breached = false AND status <> 'closed'`
     : sql`${tickets.queueId} = ${queueId} and coalesce(${tickets.episodeStartedAt}, ${tickets.createdAt}) <= ${by} and resolution_breached = false AND status <> 'closed'`;
 }
 
+/**
+ * Whether a pass has anything to mark: a queue with a target and a ticket past it. Prepared looks only (see
+ * JobRunner's `hasWork`): an idle server's passes run no drizzle code.
+ */
+function breachesDue(deps: AppDeps) {
+  prepareQueuesWithSlaTargets(deps.db);
+  const looks = { first_response: pastFirstResponse(deps.db), resolution: pastResolution(deps.db) };
+  const past = async (target: SlaTarget, queue: number, minutes: number, now: number) =>
+    minutes > 0 && (await looks[target]({ queue, by: storedInstant(now - minutesMs(minutes)) })).length > 0;
+  return async () => {
+    const now = deps.clock.now();
+    for (const queue of await queuesWithSlaTargets(deps.db))
+      if (
+        (await past("first_response", queue.id, queue.firstResponse, now)) ||
+        (await past("resolution", queue.id, queue.resolution, now))
+      )
+        return true;
+    return false;
+  };
+}
+
+const pastDueLook = (target: SlaTarget) =>
+  preparedLook((db) =>
+    db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(pastDue(target, sql.placeholder("queue"), sql.placeholder("by")))
+      .limit(1)
+      .prepare(),
+  );
+const pastFirstResponse = pastDueLook("first_response");
+const pastResolution = pastDueLook("resolution");
+
 async function breachBatch(deps: AppDeps, target: SlaTarget, queueId: number, startedBy: number, now: number) {
   const at = new Date(now);
-  const due = pastDue(target, queueId, startedBy);
+  const due = pastDue(target, queueId, storedInstant(startedBy));
   const { rows, events } = await atomically(deps.db, async (tx) => {
     const ids = tx.select({ id: tickets.id }).from(tickets).where(due).limit(BATCH);
     const rows = await tx
@@ -92,8 +125,12 @@ async function breachBatch(deps: AppDeps, target: SlaTarget, queueId: number, st
 
 /** The sweep as a recurring job of the runner; its row in the jobs table carries it over restarts. */
 export async function scheduleSlaSweep(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
-  deps.jobs.handle(SLA_SWEEP_JOB, async () => {
-    await recordSlaBreaches(deps);
-  });
+  deps.jobs.handle(
+    SLA_SWEEP_JOB,
+    async () => {
+      await recordSlaBreaches(deps);
+    },
+    { hasWork: breachesDue(deps) },
+  );
   await deps.jobs.every(SLA_SWEEP_JOB, everyMs);
 }

@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNull, lte, ne, notInArray, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, ne, notInArray, or, type SQLWrapper, sql } from "drizzle-orm";
 import { type Db, one } from "../../db/client";
-import { type UserRow, users } from "../../db/tables";
+import { preparedLook } from "../../db/prepared";
+import { storedInstant, type UserRow, users } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { forbidden, notFound } from "../../errors";
 import type { AuthUser } from "../../shared/auth-user";
@@ -81,7 +82,7 @@ export function followSockets(deps: AppDeps) {
  */
 export async function scheduleAvailability(deps: AppDeps, everyMs = AVAILABILITY_CHECK_EVERY_MS) {
   const kind = deps.nodeId ? `availability:${deps.nodeId}` : "availability";
-  deps.jobs.handle(kind, () => checkAvailability(deps));
+  deps.jobs.handle(kind, () => checkAvailability(deps), { hasWork: availabilityToCheck(deps) });
   await graceAfterStart(deps.db, deps.clock.now());
   await deps.jobs.every(kind, everyMs);
 }
@@ -103,13 +104,35 @@ export async function checkAvailability(deps: AppDeps) {
       and(
         followsSockets(),
         eq(users.availability, "online"),
-        or(isNull(users.lastSeenAt), lte(users.lastSeenAt, new Date(now - OFFLINE_AFTER_MS))),
+        unseenSince(new Date(now - OFFLINE_AFTER_MS)),
         here.length ? notInArray(users.id, here) : undefined,
       ),
     )
     .returning();
   await announce(deps, silent, "online");
 }
+
+/**
+ * Whether a pass of `checkAvailability` has anything to do: sockets here to renew, or someone online by their
+ * sockets whom no node has seen for two minutes (one prepared query, see JobRunner's `hasWork`).
+ */
+function availabilityToCheck(deps: AppDeps) {
+  const silentLook = anyoneSilent(deps.db);
+  return async () =>
+    deps.presence.users().length > 0 ||
+    (await silentLook({ seenBy: storedInstant(deps.clock.now() - OFFLINE_AFTER_MS) })).length > 0;
+}
+
+const anyoneSilent = preparedLook((db) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(followsSockets(), eq(users.availability, "online"), unseenSince(sql.placeholder("seenBy"))))
+    .limit(1)
+    .prepare(),
+);
+
+const unseenSince = (seenBy: Date | SQLWrapper) => or(isNull(users.lastSeenAt), lte(users.lastSeenAt, seenBy));
 
 /** Users whose availability follows their sockets. */
 const followsSockets = () => eq(users.availabilityChoice, "online");
@@ -135,13 +158,7 @@ async function graceAfterStart(db: Db, now: number) {
   await db
     .update(users)
     .set({ lastSeenAt: new Date(now) })
-    .where(
-      and(
-        followsSockets(),
-        eq(users.availability, "online"),
-        or(isNull(users.lastSeenAt), lte(users.lastSeenAt, new Date(now))),
-      ),
-    );
+    .where(and(followsSockets(), eq(users.availability, "online"), unseenSince(new Date(now))));
 }
 
 async function announce(deps: AppDeps, rows: UserRow[], before: Availability) {

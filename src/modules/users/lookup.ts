@@ -1,5 +1,6 @@
 import { first, type Reader } from "../../db/client";
 import { count, eq, inArray, sql } from "drizzle-orm";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
 import { type UserRow, userQueues, users } from "../../db/tables";
@@ -42,7 +43,7 @@ export async function countKnownUsers(db: Reader, ids: readonly number[]): Promi
 export async function userNames(db: Reader, ids: readonly number[]): Promise<{ id: number; name: string }[]> {
   const distinct = [...new Set(ids)];
   if (!distinct.length) return [];
-  if (distinct.length === 1) return await userNameById(db).all({ id: distinct[0] });
+  if (distinct.length === 1) return [await gatheredUserName(db, distinct[0]!)].filter((row) => row !== undefined);
   return await userNamesByIds(db).all({ ids: idList(distinct) });
 }
 
@@ -57,6 +58,16 @@ const userNameById = prepared((db) =>
     .where(eq(users.id, sql.placeholder("id")))
     .prepare(),
 );
+
+const userNamesEachId = prepared((db) =>
+  lookupEachKey(
+    db,
+    eachId("ids"),
+    db.select({ id: users.id, name: users.name }).from(users).where(sql`${users.id} = k.id`),
+  ),
+);
+
+const gatheredUserName = gatheredById<{ id: number; name: string }>(userNameById, userNamesEachId);
 
 /** The user's own default connection, or null (no user, or none chosen). */
 export async function userDefaultConnection(db: Reader, id: number): Promise<number | null> {
