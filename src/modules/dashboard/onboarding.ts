@@ -8,7 +8,7 @@ import type { OnboardingDto } from "../../shared/contracts/onboarding";
  * sandbox step is offered only where the sandbox is on.
  */
 export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promise<OnboardingDto> {
-  const [steps] = await rowsOf<Record<keyof typeof STEPS, unknown>>(db, progress);
+  const [steps] = await rowsOf<Record<StepName, unknown>>(db, progress());
   return {
     numberConnected: Boolean(steps?.numberConnected),
     queuesCreated: Boolean(steps?.queuesCreated),
@@ -17,24 +17,28 @@ export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promis
   };
 }
 
+type StepName = "numberConnected" | "queuesCreated" | "agentsInvited" | "sandboxTried";
+
 /**
  * Each step's test, asked in one statement (on PostgreSQL each query is a round trip). A connected sandbox number
- * counts: it is how the README's walkthrough connects one without a phone.
+ * counts: it is how the README's walkthrough connects one without a phone. Built when asked, as the tables are
+ * those of the engine chosen at composition, not at load.
  */
-const STEPS = {
-  numberConnected: sql`exists (select 1 from ${connections} where ${connections.status} = 'CONNECTED')`,
-  queuesCreated: sql`exists (select 1 from ${queues})`,
-  agentsInvited: sql`exists (select 1 from ${users} where ${users.profile} = 'user')`,
-  sandboxTried: sql`exists (select 1 from ${connections} where ${connections.provider} = 'sandbox')`,
-};
-
-const progress = sql.join(
-  [
-    sql`select`,
-    sql.join(
-      Object.entries(STEPS).map(([name, test]) => sql`${test} as ${sql.identifier(name)}`),
-      sql`, `,
-    ),
-  ],
-  sql` `,
-);
+function progress() {
+  const steps: Record<StepName, ReturnType<typeof sql>> = {
+    numberConnected: sql`exists (select 1 from ${connections} where ${connections.status} = 'CONNECTED')`,
+    queuesCreated: sql`exists (select 1 from ${queues})`,
+    agentsInvited: sql`exists (select 1 from ${users} where ${users.profile} = 'user')`,
+    sandboxTried: sql`exists (select 1 from ${connections} where ${connections.provider} = 'sandbox')`,
+  };
+  return sql.join(
+    [
+      sql`select`,
+      sql.join(
+        Object.entries(steps).map(([name, test]) => sql`${test} as ${sql.identifier(name)}`),
+        sql`, `,
+      ),
+    ],
+    sql` `,
+  );
+}

@@ -1,5 +1,5 @@
 import { first } from "../../db/client";
-import { and, count, desc, inArray, type SQL, sql } from "drizzle-orm";
+import { count, desc, inArray, type SQL, sql } from "drizzle-orm";
 import { messages, type MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -37,10 +37,12 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
     .map((t) => t.id);
   const where = inArray(messages.ticketId, visibleIds);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
+  // The candidates, when there are, are the whole condition: beside the tickets' one, SQLite reads every message
+  // of the tickets through their index and checks each against the candidates, instead of reading them by id.
   const rows = await deps.db
     .select()
     .from(messages)
-    .where(and(where, pageCandidates(visibleIds, offset + MESSAGE_PAGE_SIZE)))
+    .where(pageCandidates(visibleIds, offset + MESSAGE_PAGE_SIZE) ?? where)
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(offset);
