@@ -197,11 +197,8 @@ describe("when WhatsApp tells a LID's phone number", () => {
     const all = await contactRows(ctx);
     expect(all).toMatchObject([{ number: PHONE, lid: LID }]);
     const [ticket] = await ticketsOf(ctx, all[0]!.id);
-    expect((await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket!.id))).map((m) => m.body)).toEqual([
-      "1",
-      "2",
-      "3",
-    ]);
+    const stored = await ctx.db.select().from(messages).where(eq(messages.ticketId, ticket!.id)).orderBy(messages.id);
+    expect(stored.map((m) => m.body)).toEqual(["1", "2", "3"]);
   });
 
   test("an active LID ticket beside a closed phone ticket just moves over", async () => {
