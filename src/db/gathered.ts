@@ -89,7 +89,11 @@ interface PreparedByIds {
   all(values: { ids: string }): Promise<unknown>;
 }
 
-/** A row by id (`byId`, placeholder `id`), gathered into `byIds` (placeholder `ids`, an `int[]`). */
+/**
+ * A row by id (`byId`, placeholder `id`), gathered into `byIds` (placeholder `ids`, an `int[]`, built with
+ * `lookupEachKey`). The lists' `amongIdList` statement of the same rows is not reused here: with it a batch's
+ * reads cost PostgreSQL more (P2, four runs each way: 505–622 µs against 382–532 µs per message).
+ */
 export function gatheredById<V extends { id: number }>(
   byId: (db: Reader) => PreparedById,
   byIds: (db: Reader) => PreparedByIds,

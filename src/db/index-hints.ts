@@ -1,4 +1,5 @@
 import { inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { pgArray } from "./pg-array";
 import { onPostgres } from "./tables";
 
 /**
@@ -13,7 +14,7 @@ export const unindexed = (column: SQLWrapper) => (onPostgres ? sql`${column}` : 
  * time (10–20 ms for a search's stretch of tickets).
  */
 export const amongIds = (column: SQLWrapper, ids: number[]) =>
-  onPostgres ? sql`${column} = any(${`{${ids.join(",")}}`}::int[])` : inArray(column, ids);
+  onPostgres ? sql`${column} = any(${pgArray(ids)}::int[])` : inArray(column, ids);
 
 /**
  * That `column` is one of the ids a prepared query gets as its `name` value, given as `idList(ids)`: a list of
@@ -26,4 +27,4 @@ export const amongIdList = (column: SQLWrapper, name: string) =>
     : sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
 
 /** The value of an `amongIdList` placeholder. */
-export const idList = (ids: readonly number[]) => (onPostgres ? `{${ids.join(",")}}` : JSON.stringify(ids));
+export const idList = (ids: readonly number[]) => (onPostgres ? pgArray(ids) : JSON.stringify(ids));
