@@ -21,6 +21,7 @@ const { measureAppAt10k } = await import("./app-at-10k");
 const { measureQueriesAtScale } = await import("./queries");
 const { measureStatements } = await import("./statements");
 const { measureAssignment } = await import("./assignment");
+const { measureLongChat } = await import("./long-chat");
 
 const MESSAGES = 20_000;
 const SENDERS = 32;
@@ -65,6 +66,7 @@ try {
   for (const figure of await measureQueriesAtScale()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
   figures.push(...(await measureStatements("postgres")));
   for (const figure of await measureAssignment()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
+  for (const figure of await measureLongChat()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
 } finally {
   printTable(figures);
 }

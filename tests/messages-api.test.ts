@@ -1,5 +1,5 @@
 // @engine once
-import { one, first as firstRow } from "../src/db/client";
+import { one, first as firstRow, sqliteClient } from "../src/db/client";
 import { describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { OutgoingMedia } from "../src/channels/types";
@@ -83,6 +83,30 @@ describe("GET /messages/:ticketId", () => {
     expect(second.json).toMatchObject({ hasMore: false });
     expect(second.json.messages.map((m: { body: string }) => m.body)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
     expect((await firstRow(ctx.db.select().from(tickets).where(eq(tickets.id, t.id))))!.unreadMessages).toBe(0);
+    expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
+  });
+
+  test("opening a ticket already read writes no row and still announces updateUnread", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const t = await seed(ctx, { unreadMessages: 1 });
+    await storeMessage(ctx.deps, {
+      whatsappId: null,
+      wid: "r1",
+      ticketId: t.id,
+      contactId: t.contactId,
+      body: "oi",
+      fromMe: false,
+      at: 1_700_000_000_000,
+    });
+    const changes = () => (sqliteClient(ctx.db).query("select total_changes() as n").get() as { n: number }).n;
+    expect((await call(ctx.app, "GET", `/api/messages/${t.id}`, { token })).status).toBe(200);
+    const before = changes();
+    ctx.hub.clear();
+    const again = await call(ctx.app, "GET", `/api/messages/${t.id}`, { token });
+    expect(again.json).toMatchObject({ count: 1, ticket: { id: t.id, unreadMessages: 0 } });
+    expect(again.json.messages[0]).toMatchObject({ body: "oi", read: true });
+    expect(changes()).toBe(before);
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 

@@ -135,18 +135,25 @@ export async function settledSends(
 
 /** Marks the ticket's unread messages read; returns those it changed, as read receipts name them (`id` = WhatsApp id). */
 export async function markMessagesRead(tx: Writer, ticketId: number) {
-  return await tx
+  return (await unreadMarkedRead(tx).all({ ticketId })) as MarkedRead[];
+}
+
+type MarkedRead = Pick<MessageRow, "fromMe" | "whatsappId" | "remoteJid" | "participant"> & { id: string };
+
+const unreadMarkedRead = prepared((db) =>
+  db
     .update(messages)
     .set({ read: true })
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false)))
+    .where(and(eq(messages.ticketId, sql.placeholder("ticketId")), eq(messages.read, false)))
     .returning({
       id: messages.wid,
       fromMe: messages.fromMe,
       whatsappId: messages.whatsappId,
       remoteJid: messages.remoteJid,
       participant: messages.participant,
-    });
-}
+    })
+    .prepare(),
+);
 
 /** The media file names of these tickets' messages (to remove once their rows are gone). */
 export async function mediaFilesOfTickets(db: Reader, ticketIds: readonly number[]): Promise<string[]> {

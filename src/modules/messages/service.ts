@@ -1,6 +1,4 @@
-import { first } from "../../db/client";
-import { count, desc, inArray, type SQL, sql } from "drizzle-orm";
-import { messages, type MessageRow } from "../../db/tables";
+import type { MessageRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import { contactAddress } from "../../shared/address";
@@ -14,6 +12,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
+import { MESSAGE_PAGE_SIZE, historyPage } from "./history-page";
 import { findMessage } from "./records";
 import { searchHistory } from "./search";
 import { checkedTemplate } from "./templates";
@@ -21,7 +20,6 @@ import { resendMessage, sendTicketMedia, sendTicketTemplate, sendTicketText } fr
 import { toMessageDtos } from "./dtos";
 import { markRevoked, type MessageDto } from "./store";
 
-export const MESSAGE_PAGE_SIZE = 20;
 export const MAX_BODY = 65_536;
 
 /**
@@ -35,40 +33,14 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const visibleIds = (await ticketsOfContact(deps.db, ticket.contactId))
     .filter((t) => canSeeTicket(user, t))
     .map((t) => t.id);
-  const where = inArray(messages.ticketId, visibleIds);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  // The candidates, when there are, are the whole condition: beside the tickets' one, SQLite reads every message
-  // of the tickets through their index and checks each against the candidates, instead of reading them by id.
-  const rows = await deps.db
-    .select()
-    .from(messages)
-    .where(pageCandidates(visibleIds, offset + MESSAGE_PAGE_SIZE) ?? where)
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGE_PAGE_SIZE)
-    .offset(offset);
-  const total = (await first(deps.db.select({ n: count() }).from(messages).where(where)))?.n ?? 0;
+  const { rows, total } = await historyPage(deps.db, visibleIds, offset);
   return {
     messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)),
     ticket: await loadTicketDto(deps.db, ticketId),
     count: total,
     hasMore: total > offset + rows.length,
   };
-}
-
-/** Past this many tickets a contact's page is sorted from all their messages (a compound query has limits). */
-const MERGED_TICKETS_MAX = 50;
-
-/**
- * The messages a page of the history can come from: each ticket's newest `upTo`, read in index order, so the page
- * sorts at most that many rows a ticket instead of every message of the contact (a long chat's first page).
- */
-function pageCandidates(ticketIds: number[], upTo: number): SQL | undefined {
-  if (ticketIds.length < 2 || ticketIds.length > MERGED_TICKETS_MAX) return undefined;
-  const newest = ticketIds.map(
-    (ticketId, i) =>
-      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
-  );
-  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
 }
 
 /**

@@ -40,12 +40,17 @@ export async function ticketStatuses(db: Reader): Promise<Pick<TicketRow, "id" |
 
 /** Every ticket of the contact, latest activity first. */
 export async function ticketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {
-  return await db
+  return (await ticketsOfContactQuery(db).all({ contactId })) as TicketRow[];
+}
+
+const ticketsOfContactQuery = prepared((db) =>
+  db
     .select()
     .from(tickets)
-    .where(eq(tickets.contactId, contactId))
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
-}
+    .where(eq(tickets.contactId, sql.placeholder("contactId")))
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .prepare(),
+);
 
 /** The contact's open and pending tickets. */
 export async function activeTicketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {

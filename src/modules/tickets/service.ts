@@ -1,5 +1,6 @@
 import { atomically, type Db, first, one } from "../../db/client";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
 import { ticketDialogs, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
@@ -297,12 +298,7 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
  */
 export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
   const unread = await atomically(deps.db, async (tx) => {
-    // Reading is not activity: `updatedAt` orders the lists and shows as the ticket's time, so it stays as it was
-    // (the column otherwise takes the time of any update).
-    await tx
-      .update(tickets)
-      .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
-      .where(eq(tickets.id, ticket.id));
+    await unreadReset(tx).run({ id: ticket.id });
     return await markMessagesRead(tx, ticket.id);
   });
   deps.events.emit("ticket.read", { ticket });
@@ -314,6 +310,19 @@ export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
     .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, refs)
     .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
+
+/**
+ * The ticket's unread count back to 0 when it is not already: opening a read ticket writes nothing (each open
+ * wrote the row again, a new row version on PostgreSQL). Reading is not activity: `updatedAt` orders the lists and
+ * shows as the ticket's time, so it stays as it was (the column otherwise takes the time of any update).
+ */
+const unreadReset = prepared((db) =>
+  db
+    .update(tickets)
+    .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
+    .where(and(eq(tickets.id, sql.placeholder("id")), ne(tickets.unreadMessages, 0)))
+    .prepare(),
+);
 
 export type NewTicket = TicketModel.Create;
 

@@ -1,0 +1,85 @@
+import { first, type Reader } from "../../db/client";
+import { count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { prepared } from "../../db/prepared";
+import { messages, type MessageRow } from "../../db/tables";
+
+export const MESSAGE_PAGE_SIZE = 20;
+
+/** Past this many tickets a contact's page is sorted from all their messages (a compound query has limits). */
+const MERGED_TICKETS_MAX = 50;
+
+/**
+ * A page of the messages of these tickets, newest first (`offset` rows skipped), and how many they hold in all.
+ * Its two queries are prepared once per number of tickets: building them through drizzle cost more than SQLite
+ * took to answer them (a contact has a handful of tickets, so a handful of shapes).
+ */
+export async function historyPage(
+  db: Reader,
+  ticketIds: readonly number[],
+  offset: number,
+): Promise<{ rows: MessageRow[]; total: number }> {
+  if (!ticketIds.length) return { rows: [], total: 0 };
+  if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
+  const shape = shapeOf(ticketIds.length);
+  const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
+  for (const [i, id] of ticketIds.entries()) values[`t${i}`] = id;
+  const [rows, total] = await Promise.all([
+    shape.page(db).all(values) as Promise<MessageRow[]>,
+    shape.count(db).get(values) as Promise<{ n: number } | undefined>,
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+const shapes = new Map<number, ReturnType<typeof shapeQueries>>();
+
+function shapeOf(tickets: number) {
+  let shape = shapes.get(tickets);
+  if (!shape) shapes.set(tickets, (shape = shapeQueries(tickets)));
+  return shape;
+}
+
+function shapeQueries(tickets: number) {
+  const ids = Array.from({ length: tickets }, (_, i) => sql.placeholder(`t${i}`));
+  const among = tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
+  return {
+    page: prepared((db) =>
+      db
+        .select()
+        .from(messages)
+        .where(tickets === 1 ? among : newestOfEach(ids, sql.placeholder("upTo")))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(MESSAGE_PAGE_SIZE)
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    ),
+    count: prepared((db) => db.select({ n: count() }).from(messages).where(among).prepare()),
+  };
+}
+
+/**
+ * The messages a page can come from: each ticket's newest `upTo`, read in index order, so the page sorts at most
+ * that many rows a ticket instead of every message of the contact (a long chat's first page). They are the whole
+ * condition: beside the tickets' one, SQLite read every message of the tickets through their index and checked
+ * each against the candidates, instead of reading them by id.
+ */
+function newestOfEach(ticketIds: readonly unknown[], upTo: unknown): SQL {
+  const newest = ticketIds.map(
+    (ticketId, i) =>
+      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
+  );
+  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
+}
+
+/** A contact with very many tickets: the page sorted from all their messages, built for this call. */
+async function builtPage(db: Reader, ticketIds: readonly number[], offset: number) {
+  const where = inArray(messages.ticketId, [...ticketIds]);
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(where)
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGE_PAGE_SIZE)
+    .offset(offset);
+  const total = (await first(db.select({ n: count() }).from(messages).where(where)))?.n ?? 0;
+  return { rows, total };
+}
