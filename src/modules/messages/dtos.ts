@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { amongIdList, idList } from "../../db/index-hints";
 import { prepared } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import type { MessageDto } from "../../shared/contracts/messages";
@@ -112,17 +113,23 @@ const reactionsOfMessage = prepared((db) =>
     .prepare(),
 );
 
+/** The reactions to a page of messages, in time order. */
+const reactionsAmong = prepared((db) =>
+  db
+    .select(reactionColumns())
+    .from(messageReactions)
+    .where(amongIdList(messageReactions.messageId, "ids"))
+    .orderBy(messageReactions.createdAt)
+    .prepare(),
+);
+
 async function reactionsOf(db: Db, messageIds: number[]): Promise<Map<number, MessageDto["reactions"]>> {
   const rows =
     messageIds.length === 1
       ? (await reactionsOfMessage(db).all({ messageId: messageIds[0] }))
           .sort((a, b) => a.at.getTime() - b.at.getTime())
           .map(({ at: _, ...reaction }) => reaction)
-      : await db
-          .select(reactionColumns())
-          .from(messageReactions)
-          .where(inArray(messageReactions.messageId, messageIds))
-          .orderBy(messageReactions.createdAt);
+      : await reactionsAmong(db).all({ ids: idList(messageIds) });
   const byMessage = new Map<number, MessageDto["reactions"]>();
   for (const { messageId, ...reaction } of rows)
     byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);

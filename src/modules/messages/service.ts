@@ -41,7 +41,9 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
     loadTicketDto(deps.db, ticketId),
   ]);
   return {
-    messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted)),
+    messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted), {
+      contacts: ticketDto.contact ? [ticketDto.contact] : [],
+    }),
     ticket: ticketDto,
     count: total,
     hasMore: total > offset + rows.length,

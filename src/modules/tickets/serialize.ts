@@ -182,9 +182,7 @@ function contactSummaryOf({ id, name, number, profilePicUrl, isGroup }: ContactS
 export async function loadTicketDto(db: Db, id: number): Promise<TicketDto> {
   const row = await findTicket(db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
-  const dto = await toTicketDto(db, row);
-  if (dto.contact) {
-    dto.contact = { ...dto.contact, extraInfo: await extraInfoOf(db, row.contactId) };
-  }
+  const [dto, extraInfo] = await Promise.all([toTicketDto(db, row), extraInfoOf(db, row.contactId)]);
+  if (dto.contact) dto.contact = { ...dto.contact, extraInfo };
   return dto;
 }
