@@ -129,7 +129,8 @@ export class InboundJournal {
   /** Writes the planned rows, and removes the handled ones taken with them, in one transaction. */
   private async writeRows(connectionId: number, planned: PlannedRow[], removals: Removal[]): Promise<WrittenRow[]> {
     return await atomically(this.db, async (tx) => {
-      if (removals.length) await deleteRows(tx, removals);
+      // The few rows handled since the last write, each through the prepared statement.
+      for (const r of removals) await deleteRow(tx).run({ id: r.id });
       const rows: WrittenRow[] = [];
       for (const p of planned) {
         const { event, kind, payload, held } = p;
@@ -219,6 +220,14 @@ export class InboundJournal {
   }
 }
 
+const deleteRow = prepared((db) =>
+  db
+    .delete(inboundJournal)
+    .where(eq(inboundJournal.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** Deletes the rows in one statement. */
 async function deleteRows(db: Db, removals: Removal[]) {
   await db.delete(inboundJournal).where(
     inArray(
