@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { generateWAMessageFromContent, proto, type WACallEvent, type WAMessage } from "baileys";
-import { fromEventJson, toEventJson } from "../../src/channels/baileys/event-json";
+import { eventCopy, fromEventJson, toEventJson } from "../../src/channels/baileys/event-json";
 import { readUpsert } from "../../src/channels/baileys/upsert";
 import { mediaInfo } from "../../src/channels/baileys/media";
 
@@ -38,6 +38,16 @@ function inboundImage(): WAMessage {
 }
 
 describe("Baileys events as JSON", () => {
+  test("a copy is written as the original is, and changing it leaves the original alone", () => {
+    const m = inboundImage();
+    const copy = eventCopy<WAMessage>(m);
+    expect(toEventJson(copy)).toBe(toEventJson(m));
+    copy.key.remoteJid = "5511988887777@s.whatsapp.net";
+    copy.message!.imageMessage!.caption = "outro";
+    expect(m.key.remoteJid).toBe("123456789012345@lid");
+    expect(m.message!.imageMessage!.caption).toBe("comprovante");
+  });
+
   test("an inbound media message comes back with its bytes, its length as a number and the key's alternate jid", () => {
     const m = inboundImage();
     const back = roundTrip(m);

@@ -449,6 +449,19 @@ describe("baileys inbox on its own", () => {
     ]);
   });
 
+  test("a handled row is removed with the next journal write, and one still waiting when the inbox drains is removed by the drain", async () => {
+    const { inbox, journal, sink } = await inboxOn(await testDatabase());
+    const [first] = await journal.write(1, [text("RM-1", "um")]);
+    const removed = journal.remove(first!.id);
+    const [second] = await journal.write(1, [text("RM-2", "dois")]);
+    await removed;
+    expect((await journal.pending(1)).map((r) => r.id)).toEqual([second!.id]);
+    await inbox.receive([text("RM-3", "três")]);
+    await sink.until(() => sink.messages.find((m) => m.id === "RM-3"));
+    await inbox.drain(1000);
+    expect((await journal.pending(1)).map((r) => r.id)).toEqual([second!.id]);
+  });
+
   test("events that cannot be journaled are still handled, and logged", async () => {
     const db = await testDatabase();
     const lines: string[] = [];

@@ -11,6 +11,14 @@ export function toEventJson(value: unknown): string {
   return JSON.stringify(plain(value), BufferJSON.replacer);
 }
 
+/**
+ * A copy of a Baileys value as `toEventJson` reads it (plain objects, Longs as numbers, Dates as milliseconds),
+ * without writing JSON and parsing it back; its bytes are the original's, not copies.
+ */
+export function eventCopy<T>(value: unknown): T {
+  return plain(value) as T;
+}
+
 /** Reads what `toEventJson` wrote (bytes come back as Buffers). */
 export function fromEventJson<T>(text: string): T {
   return JSON.parse(text, BufferJSON.reviver) as T;

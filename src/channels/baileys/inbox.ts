@@ -98,6 +98,7 @@ export class Inbox {
       .then(() => false);
     const timedOut = await Promise.race([handled, late]);
     clearTimeout(timer);
+    await this.opts.journal.removeWaiting();
     if (timedOut)
       this.opts.log.warn("inbound handling still running at stop; left for the next start", {
         whatsappId: this.opts.connectionId,

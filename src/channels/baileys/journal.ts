@@ -67,10 +67,34 @@ const insertRow = prepared((db) =>
     .prepare(),
 );
 
+/**
+ * How long handled rows may wait for a write to remove them with. In a burst Baileys journals a message every
+ * turn of the event loop (about a millisecond apart), and each such write removes the rows handled meanwhile in
+ * its own transaction; once the burst is over they are removed on their own.
+ */
+const REMOVAL_WAIT_MS = 10;
+/** The most handled rows that wait; more are removed at once. */
+const MAX_REMOVALS = 256;
+
+/** An event about to be written: its payload, and the row it may overwrite. */
+interface PlannedRow {
+  event: JournalEvent;
+  kind: JournalEvent["kind"];
+  payload: string;
+  held: WrittenRow | undefined;
+}
+
+interface Removal {
+  id: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /** The inbound_journal table: every write is its own transaction, synchronous (bun:sqlite). */
 export class InboundJournal {
-  /** Rows handled in this turn of the event loop, removed together at its end. */
-  private removing: { id: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  /** Handled rows not removed yet. */
+  private removing: Removal[] = [];
+  private removalTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly db: Db) {}
 
@@ -85,13 +109,28 @@ export class InboundJournal {
     events: JournalEvent[],
     replacing: (event: JournalEvent) => WrittenRow | undefined = () => undefined,
   ): Promise<WrittenRow[]> {
-    const planned = events.map((event) => {
+    const planned = events.map((event): PlannedRow => {
       const { kind, ...rest } = event;
       return { event, kind, payload: toEventJson(rest), held: replacing(event) };
     });
-    const unchanged = (p: (typeof planned)[number]) => p.held !== undefined && samePayload(p.held.payload, p.payload);
     if (planned.every(unchanged)) return planned.map(({ event, held }) => ({ ...held!, event }));
+    const removals = this.takeRemovals();
+    let rows: WrittenRow[];
+    try {
+      rows = await this.writeRows(connectionId, planned, removals);
+    } catch (error) {
+      this.requeue(removals);
+      throw error;
+    }
+    for (const r of removals) r.resolve();
+    return rows;
+  }
+
+  /** Writes the planned rows, and removes the handled ones taken with them, in one transaction. */
+  private async writeRows(connectionId: number, planned: PlannedRow[], removals: Removal[]): Promise<WrittenRow[]> {
     return await atomically(this.db, async (tx) => {
+      // The few rows handled since the last write, each through the prepared statement.
+      for (const r of removals) await deleteRow(tx).run({ id: r.id });
       const rows: WrittenRow[] = [];
       for (const p of planned) {
         const { event, kind, payload, held } = p;
@@ -119,28 +158,43 @@ export class InboundJournal {
     });
   }
 
-  /** Removes a handled row; the rows removed in one turn of the event loop go in one statement. */
+  /**
+   * Removes a handled row, with the next write (in its transaction) or, when none comes within
+   * REMOVAL_WAIT_MS, together with the rows handled meanwhile in one statement.
+   */
   remove(id: number): Promise<void> {
     return new Promise((resolve, reject) => {
       this.removing.push({ id, resolve, reject });
-      if (this.removing.length === 1) setImmediate(() => void this.removeBatch());
+      if (this.removing.length >= MAX_REMOVALS) void this.removeWaiting();
+      else this.removalTimer ??= setTimeout(() => void this.removeWaiting(), REMOVAL_WAIT_MS);
     });
   }
 
-  private async removeBatch() {
-    const batch = this.removing;
-    this.removing = [];
+  /** Removes the handled rows still waiting now (a stop does not leave them to be handled again). */
+  async removeWaiting() {
+    const batch = this.takeRemovals();
+    if (!batch.length) return;
     try {
-      await this.db.delete(inboundJournal).where(
-        inArray(
-          inboundJournal.id,
-          batch.map((r) => r.id),
-        ),
-      );
+      await deleteRows(this.db, batch);
       for (const r of batch) r.resolve();
     } catch (error) {
       for (const r of batch) r.reject(error);
     }
+  }
+
+  private takeRemovals(): Removal[] {
+    clearTimeout(this.removalTimer);
+    this.removalTimer = undefined;
+    const batch = this.removing;
+    this.removing = [];
+    return batch;
+  }
+
+  /** Removals taken by a write that failed wait again. */
+  private requeue(removals: Removal[]) {
+    if (!removals.length) return;
+    this.removing.unshift(...removals);
+    this.removalTimer ??= setTimeout(() => void this.removeWaiting(), REMOVAL_WAIT_MS);
   }
 
   /** One row, or undefined once it is handled. */
@@ -164,6 +218,28 @@ export class InboundJournal {
         .orderBy(asc(inboundJournal.id))
     ).map((row) => ({ id: row.id, event: decode(row.kind, row.payload) }));
   }
+}
+
+const deleteRow = prepared((db) =>
+  db
+    .delete(inboundJournal)
+    .where(eq(inboundJournal.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/** Deletes the rows in one statement. */
+async function deleteRows(db: Db, removals: Removal[]) {
+  await db.delete(inboundJournal).where(
+    inArray(
+      inboundJournal.id,
+      removals.map((r) => r.id),
+    ),
+  );
+}
+
+/** A held row that already holds the event as it is now. */
+function unchanged(p: PlannedRow): boolean {
+  return p.held !== undefined && samePayload(p.held.payload, p.payload);
 }
 
 /** Whether two payloads hold the same event: Baileys may emit a message with its key's fields in another order. */

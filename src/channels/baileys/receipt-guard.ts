@@ -7,7 +7,7 @@ import {
   type WASocket,
 } from "baileys";
 import type { Logger } from "../../log";
-import { fromEventJson, toEventJson } from "./event-json";
+import { eventCopy } from "./event-json";
 
 const MAX_WAITING = 2000;
 
@@ -59,7 +59,7 @@ export function holdBeforeReceipts(
       try {
         const me = sock.authState.creds.me!;
         // A copy: Baileys still cleans its own message later, and cleaning twice flips reaction keys.
-        const full = fromEventJson<WAMessage>(toEventJson({ ...stanza.message, message }));
+        const full = eventCopy<WAMessage>({ ...stanza.message, message });
         cleanMessage(full, me.id, me.lid ?? "");
         frames.until(
           nextTurn()
