@@ -19,7 +19,8 @@ import type { ReadRef } from "../src/channels/types";
 import { botActions } from "../src/modules/inbound/actions";
 import { LRM } from "../src/modules/messages/placeholders";
 import { loadTicketDto, toTicketDtos } from "../src/modules/tickets/serialize";
-import { applyTicketChanges, markTicketRead } from "../src/modules/tickets/service";
+import { markTicketRead } from "../src/modules/tickets/read-marking";
+import { applyTicketChanges } from "../src/modules/tickets/service";
 import { loadAuthUser } from "../src/modules/users/service";
 import { createSandboxConnection, createUser, makeTestApp, type TestContext } from "./helpers";
 

@@ -8,7 +8,8 @@ import { sendTicketMedia, sendTicketTextOrTemplate } from "../messages/send";
 import { MAX_BODY } from "../messages/service";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { connectionExists } from "../connections/lookup";
-import { applyTicketChanges, getTicketRow, markTicketRead } from "../tickets/service";
+import { markTicketRead } from "../tickets/read-marking";
+import { applyTicketChanges, getTicketRow } from "../tickets/service";
 
 export interface ApiMessage {
   number: string;

@@ -12,7 +12,7 @@ import { sendTicketTextOrTemplate } from "../messages/send";
 import { storedTemplate } from "../messages/templates";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { findTicket } from "../tickets/records";
-import { markTicketRead } from "../tickets/service";
+import { markTicketRead } from "../tickets/read-marking";
 import { showSchedule } from "./service";
 import { queueScheduleSend, withSendToCome } from "./send-job";
 

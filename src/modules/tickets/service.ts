@@ -1,17 +1,15 @@
 import { atomically, type Db, first, one } from "../../db/client";
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import { ticketDialogs, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, FieldError, forbidden, notFound } from "../../errors";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { TICKET_STATUSES, type TicketStatus } from "../../shared/contracts/tickets";
-import { contactAddress } from "../../shared/address";
 import { can, isAdmin } from "../../shared/permissions";
 import { findConnection, connectionExists } from "../connections/lookup";
-import { contactChat, findContact } from "../contacts/lookup";
+import { findContact } from "../contacts/lookup";
 import { removeMediaFiles } from "../media/files";
-import { markMessagesRead, mediaFilesOfTickets } from "../messages/records";
+import { mediaFilesOfTickets } from "../messages/records";
 import { sendTicketText } from "../messages/send";
 import { queueExists } from "../queues/lookup";
 import { allTagsExist } from "../tags/lookup";
@@ -24,6 +22,7 @@ import { defaultWhatsappId } from "../connections/default-connection";
 import { kindOfChange, recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
 import { assignAfterChange, assignWaiting, isWaiting } from "./assignment";
+import { markTicketRead } from "./read-marking";
 import { findTicket, lockContactTickets } from "./records";
 import { newEpisode, resolutionMs } from "./response-clock";
 import { loadTicketDto, type TicketDto, toTicketDtos } from "./serialize";
@@ -291,38 +290,6 @@ async function sendQuietly(deps: AppDeps, ticket: TicketRow, template: string, w
     deps.log.warn(`${what} not sent`, { ticketId: ticket.id, error });
   }
 }
-
-/**
- * Marks a ticket read: unread 0, its messages read, `updateUnread` to its lists and notification rooms,
- * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
- */
-export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
-  const unread = await atomically(deps.db, async (tx) => {
-    await unreadReset(tx).run({ id: ticket.id });
-    return await markMessagesRead(tx, ticket.id);
-  });
-  deps.events.emit("ticket.read", { ticket });
-  const refs = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId);
-  if (!refs.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
-  const contact = await contactChat(deps.db, ticket.contactId);
-  if (!contact) return;
-  deps.channels
-    .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, refs)
-    .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
-}
-
-/**
- * The ticket's unread count back to 0 when it is not already: opening a read ticket writes nothing (each open
- * wrote the row again, a new row version on PostgreSQL). Reading is not activity: `updatedAt` orders the lists and
- * shows as the ticket's time, so it stays as it was (the column otherwise takes the time of any update).
- */
-const unreadReset = prepared((db) =>
-  db
-    .update(tickets)
-    .set({ unreadMessages: 0, updatedAt: sql`${tickets.updatedAt}` })
-    .where(and(eq(tickets.id, sql.placeholder("id")), ne(tickets.unreadMessages, 0)))
-    .prepare(),
-);
 
 export type NewTicket = TicketModel.Create;
 
