@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LOCALES } from "../src/i18n/server";
+import { i18nFor, LOCALES } from "../src/i18n/server";
 import { createI18n, pickLang } from "../src/i18n/shared";
 import { ERROR_CODES } from "../src/shared/error-codes";
 import { RULE_CODES } from "../src/shared/validation";
@@ -74,5 +74,14 @@ describe("language choice", () => {
     });
     expect(i18n.t("a")).toBe("olá");
     expect(i18n.t("b")).toBe("only en");
+  });
+
+  test("the server's texts with values are those i18next writes, each for its own values", () => {
+    const t = i18nFor("pt").t;
+    const fresh = createI18n("pt", { pt: { translation: LOCALES.pt }, en: { translation: LOCALES.en } }).t;
+    for (const n of [1, 2, 1, 2]) expect(t("tickets.unread", { n })).toBe(fresh("tickets.unread", { n }));
+    for (const name of ["Ana", "Bia", "<b>Ana</b>", "Ana"])
+      expect(t("page.welcome", { name })).toBe(fresh("page.welcome", { name }));
+    expect(t("page.welcome", { name: "Ana" })).not.toBe(t("page.welcome", { name: "Bia" }));
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { type Reader, rowsOf } from "../../db/client";
+import type { Reader } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { connections, queues, users } from "../../db/tables";
 import type { OnboardingDto } from "../../shared/contracts/onboarding";
 
@@ -8,7 +9,7 @@ import type { OnboardingDto } from "../../shared/contracts/onboarding";
  * sandbox step is offered only where the sandbox is on.
  */
 export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promise<OnboardingDto> {
-  const [steps] = await rowsOf<Record<StepName, unknown>>(db, progress());
+  const steps = (await progress(db).get()) as Record<StepName, unknown> | undefined;
   return {
     numberConnected: Boolean(steps?.numberConnected),
     queuesCreated: Boolean(steps?.queuesCreated),
@@ -20,25 +21,18 @@ export async function onboardingFor(db: Reader, sandboxEnabled: boolean): Promis
 type StepName = "numberConnected" | "queuesCreated" | "agentsInvited" | "sandboxTried";
 
 /**
- * Each step's test, asked in one statement (on PostgreSQL each query is a round trip). A connected sandbox number
- * counts: it is how the README's walkthrough connects one without a phone. Built when asked, as the tables are
- * those of the engine chosen at composition, not at load.
+ * Each step's test, asked in one statement (on PostgreSQL each query is a round trip) prepared once: an admin's
+ * every tickets page asks. A connected sandbox number counts: it is how the README's walkthrough connects one
+ * without a phone. Built at the first question, as the tables are those of the engine chosen at composition.
  */
-function progress() {
-  const steps: Record<StepName, ReturnType<typeof sql>> = {
-    numberConnected: sql`exists (select 1 from ${connections} where ${connections.status} = 'CONNECTED')`,
-    queuesCreated: sql`exists (select 1 from ${queues})`,
-    agentsInvited: sql`exists (select 1 from ${users} where ${users.profile} = 'user')`,
-    sandboxTried: sql`exists (select 1 from ${connections} where ${connections.provider} = 'sandbox')`,
-  };
-  return sql.join(
-    [
-      sql`select`,
-      sql.join(
-        Object.entries(steps).map(([name, test]) => sql`${test} as ${sql.identifier(name)}`),
-        sql`, `,
-      ),
-    ],
-    sql` `,
-  );
-}
+const progress = prepared((db) =>
+  db
+    .select({
+      numberConnected: sql`exists (select 1 from ${connections} where ${connections.status} = 'CONNECTED')`,
+      queuesCreated: sql`exists (select 1 from ${queues})`,
+      agentsInvited: sql`exists (select 1 from ${users} where ${users.profile} = 'user')`,
+      sandboxTried: sql`exists (select 1 from ${connections} where ${connections.provider} = 'sandbox')`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare(),
+);

@@ -47,20 +47,20 @@ export async function listTickets(
 
 /**
  * Several lists of the same user (a page's tabs): their pages are read at once and their tickets serialised
- * together, so each relation of all of them is one query.
+ * together, so each relation of all of them is one query. `known` may still be under way while the pages are read.
  */
 export async function listsOfTickets(
   db: Db,
   user: AuthUser,
   lists: TicketListParams[],
   timeZone: string,
-  known?: KnownForTicketDtos,
+  known?: KnownForTicketDtos | Promise<KnownForTicketDtos>,
 ): Promise<TicketPage[]> {
   const pages = await Promise.all(lists.map((params) => ticketRowPage(db, user, params, timeZone)));
   const dtos = await toTicketDtos(
     db,
     pages.flatMap((page) => page.rows),
-    known,
+    await known,
   );
   let at = 0;
   return await Promise.all(

@@ -23,10 +23,17 @@ function wire(value: unknown): unknown {
     if (typeof value === "number") return Number.isFinite(value) ? value : null;
     return typeof value === "function" || typeof value === "symbol" ? undefined : value;
   }
+  // Dates and arrays first, without looking for `toJSON` on every object; for…in rather than a keys array.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Array.isArray(value)) {
+    const items = new Array(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = wire(value[i]) ?? null;
+    return items;
+  }
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return wire((value as Date).toJSON());
-  if (Array.isArray(value)) return value.map((item) => wire(item) ?? null);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const item = wire((value as Record<string, unknown>)[key]);
     if (item !== undefined) copy[key] = item;
   }

@@ -43,27 +43,35 @@ export async function ticketsPage({
   ticketId: number | null;
   query: URLSearchParams;
 }) {
-  const [auth, offered] = await signedInWithQueues(deps, account);
-  const queues = offered.map(({ id, name, color }) => ({ id, name, color }));
+  const auth = authUserOf(account.row, account.queueIds);
   const canShowAll = can(user.profile, "tickets-manager:showall");
   // The chat first: opening it marks the ticket read, so the list below already shows it without a badge.
   const chat = ticketId ? await firstMessages(deps, auth, ticketId) : null;
-  // What the list island asks for first: show-all as allowed, every offered queue.
+  // What the list island asks for first: show-all as allowed, every offered queue. An admin is offered every
+  // queue, and a ticket's queue is one of them or none: the same tickets as no queue filter, which the lists then
+  // read without testing each entry's queue (the counts walk up to 1,000 entries). An agent is offered their own.
   const list = (status: TicketStatus) => ({
     status,
     showAll: canShowAll,
-    queueIds: queues.length ? queues.map((q) => q.id) : undefined,
+    queueIds: account.queueIds.length && !isAdmin(auth.profile) ? account.queueIds : undefined,
     pageNumber: 1,
   });
-  // The rest is read at once: on PostgreSQL each query is a round trip.
-  const [onboarding, initial] = await Promise.all([
+  // The rest is read at once: on PostgreSQL each query is a round trip, and the lists need the offered queues'
+  // names only for their tickets, once their pages are read.
+  const offered = offeredQueues(deps, account);
+  const [queues, onboarding, initial] = await Promise.all([
+    offered.then((summaries) => summaries.map(({ id, name, color }) => ({ id, name, color }))),
     can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
-    listsOfTickets(deps.db, auth, [list("open"), list("pending")], deps.config.timeZone, { queues: offered }).then(
-      ([open, pending]) => ({
-        open: toWire(open!),
-        pending: toWire(pending!),
-      }),
-    ),
+    listsOfTickets(
+      deps.db,
+      auth,
+      [list("open"), list("pending")],
+      deps.config.timeZone,
+      offered.then((known) => ({ queues: known })),
+    ).then(([open, pending]) => ({
+      open: toWire(open!),
+      pending: toWire(pending!),
+    })),
   ]);
   const landing = landingSub({ open: initial.open.count, pending: initial.pending.count });
   return (
@@ -90,13 +98,9 @@ export async function ticketsPage({
   );
 }
 
-/**
- * The signed-in user with their queues, and the queues the filter offers: every queue for admins, the agent's
- * own otherwise.
- */
-async function signedInWithQueues(deps: AppDeps, { row, queueIds }: SignedIn): Promise<[AuthUser, QueueSummary[]]> {
-  const offered = isAdmin(row.profile) ? await listQueues(deps.db) : await queueSummaries(deps.db, queueIds);
-  return [authUserOf(row, queueIds), offered];
+/** The queues the filter offers: every queue for admins, the agent's own otherwise. */
+async function offeredQueues(deps: AppDeps, { row, queueIds }: SignedIn): Promise<QueueSummary[]> {
+  return isAdmin(row.profile) ? await listQueues(deps.db) : await queueSummaries(deps.db, queueIds);
 }
 
 /** The ticket and its latest messages, or null when the user may not see it (the chat then shows the API's error). */
