@@ -1,7 +1,7 @@
 import { type Db, first } from "../../db/client";
 import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
-import { storedInstant, tickets } from "../../db/tables";
+import { epochMs, storedInstant, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch } from "../../db/paging";
@@ -74,6 +74,30 @@ export function ticketCountQuery(db: Db, where: SQL | undefined) {
 /** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
 export function ticketPageQuery(db: Db, where: SQL | undefined) {
   return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
+/**
+ * The ids and activity times of the first `limit` tickets of each list of `parts` in page order, one list after
+ * the other, in one statement (exposed so its query plan can be checked).
+ */
+export function statusesOrderQuery(db: Db, parts: (SQL | undefined)[], limit: number) {
+  const [first, ...others] = parts.map((part, i) => {
+    const ordered = db
+      .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt).as("at") })
+      .from(tickets)
+      .where(part)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(limit)
+      .as(`part${i}`);
+    return db.select({ id: ordered.id, updatedAt: ordered.updatedAt }).from(ordered);
+  });
+  return others.reduce((all, part) => all.unionAll(part), first!.$dynamic());
+}
+
+/** The capped count of each list of `parts`, one row each, in one statement (exposed so its plan can be checked). */
+export function statusesCountQuery(db: Db, parts: (SQL | undefined)[]) {
+  const [first, ...others] = parts.map((part) => ticketCountQuery(db, part));
+  return others.reduce((all, part) => all.unionAll(part), first!.$dynamic());
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { desc, inArray, type SQL, sql } from "drizzle-orm";
+import { desc, type SQL, sql } from "drizzle-orm";
 import { epochMs, type TicketRow, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
@@ -18,8 +18,11 @@ import {
   ticketCountQuery,
   ticketFilter,
   ticketPageQuery,
+  statusesCountQuery,
+  statusesOrderQuery,
 } from "./list-filter";
 import { prepared } from "../../db/prepared";
+import { amongIdList, idList } from "../../db/index-hints";
 
 export const TICKET_PAGE_SIZE = 40;
 
@@ -97,16 +100,8 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const parts = await Promise.all(
-      STATUSES.map((status) => ticketFilter(db, user, { ...params, status }, timeZone, rareTags)),
-    );
-    const read = await Promise.all(
-      parts.map((part) =>
-        Promise.all([pageOrder(db, afterTicket(part, before), offset + TICKET_PAGE_SIZE + 1), cappedCount(db, part)]),
-      ),
-    );
-    const ordered = read.flatMap(([rows]) => rows);
-    const counted = read.reduce((n, [, c]) => n + c, 0);
+    const [ordered, counts] = await statusesOrder(db, user, params, timeZone, offset);
+    const counted = counts.reduce((n, { n: c }) => n + c, 0);
     const ids = ordered.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id).map((t) => t.id);
     return { ...(await pageOf(db, ids, offset)), count: Math.min(counted, TICKET_COUNT_CAP) };
   }
@@ -142,9 +137,7 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
   const bound = boundValues();
   const where = await ticketFilter(db, user, params, timeZone, false, bound);
   const paged = afterTicket(where, params.before, bound);
-  const { status, showAll, withUnreadMessages, snoozed, slaBreached } = params;
-  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, !params.queueIds, !params.before];
-  const key = JSON.stringify([can(user.profile, "tickets-manager:showall"), ...filters.map((f) => f ?? null)]);
+  const key = shapeKey(user, params);
   let shape = listShapes.get(key);
   if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged)));
   const { values } = bound;
@@ -157,6 +150,13 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
   ]);
 }
 
+/** What makes two lists one prepared shape: the user's show-all right, the status and the filters present. */
+function shapeKey(user: AuthUser, params: TicketListParams) {
+  const { status, showAll, withUnreadMessages, snoozed, slaBreached } = params;
+  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, !params.queueIds, !params.before];
+  return JSON.stringify([can(user.profile, "tickets-manager:showall"), ...filters.map((f) => f ?? null)]);
+}
+
 const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
 
 const shapeQueries = (where: SQL | undefined, paged: SQL | undefined) => ({
@@ -166,6 +166,37 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined) => ({
       .prepare(),
   ),
   count: prepared((db) => ticketCountQuery(db, where).prepare()),
+});
+
+/**
+ * "Mine or pending": the ids and activity times of each status's first tickets up to the page's end, in page
+ * order, and each status's capped count, one statement each for the three statuses; prepared once per shape
+ * unless the list is built each time (see shapedList).
+ */
+async function statusesOrder(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
+  const lists = STATUSES.map((status) => ({ ...params, status }));
+  if (params.date || params.updatedAt || offset || params.tags?.length) {
+    const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false)));
+    const paged = parts.map((part) => afterTicket(part, params.before));
+    return await Promise.all([
+      statusesOrderQuery(db, paged, offset + TICKET_PAGE_SIZE + 1),
+      statusesCountQuery(db, parts),
+    ]);
+  }
+  const bound = boundValues();
+  const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false, bound)));
+  const paged = parts.map((part) => afterTicket(part, params.before, bound));
+  const key = shapeKey(user, params);
+  let shape = statusesShapes.get(key);
+  if (!shape) statusesShapes.set(key, (shape = statusesQueries(parts, paged)));
+  return await Promise.all([shape.order(db).all(bound.values), shape.count(db).all(bound.values)]);
+}
+
+const statusesShapes = new Map<string, ReturnType<typeof statusesQueries>>();
+
+const statusesQueries = (parts: (SQL | undefined)[], paged: (SQL | undefined)[]) => ({
+  order: prepared((db) => statusesOrderQuery(db, paged, TICKET_PAGE_SIZE + 1).prepare()),
+  count: prepared((db) => statusesCountQuery(db, parts).prepare()),
 });
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
@@ -317,7 +348,9 @@ async function pageOrder(db: Db, where: SQL | undefined, limit: number) {
 async function pageOf(db: Db, ids: number[], offset: number) {
   const slice = ids.slice(offset, offset + TICKET_PAGE_SIZE + 1);
   const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
-  const rows = pageIds.length ? await db.select().from(tickets).where(inArray(tickets.id, pageIds)) : [];
+  const rows = pageIds.length ? await ticketsByIds(db).all({ ids: idList(pageIds) }) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { rows: pageIds.flatMap((id) => byId.get(id) ?? []), hasMore: slice.length > pageIds.length };
 }
+
+const ticketsByIds = prepared((db) => db.select().from(tickets).where(amongIdList(tickets.id, "ids")).prepare());
