@@ -9,7 +9,7 @@ import {
   afterTicket,
   listTickets,
   statusesCountQuery,
-  statusesOrderQuery,
+  statusesPageQuery,
   TICKET_PAGE_SIZE,
   type TicketListParams,
   ticketCountQuery,
@@ -107,7 +107,7 @@ describe("query plans of the ticket list and the search", () => {
             );
             const paged = parts.map((part) => afterTicket(part, params.before, bound));
             queries.push(
-              ["statuses page", statusesOrderQuery(ctx.db, paged, TICKET_PAGE_SIZE + 1)],
+              ["statuses page", statusesPageQuery(ctx.db, paged, TICKET_PAGE_SIZE + 1, TICKET_PAGE_SIZE + 1)],
               ["statuses count", statusesCountQuery(ctx.db, parts)],
             );
           }

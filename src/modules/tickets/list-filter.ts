@@ -1,5 +1,5 @@
 import { type Db, first } from "../../db/client";
-import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
 import { epochMs, storedInstant, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
@@ -11,7 +11,7 @@ import { ticketSearch } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
 import { carrying, fewTagged } from "./tag-carriers";
-import { inlineValues } from "./list-values";
+import { inlineValues, type ListValues } from "./list-values";
 
 export interface TicketListParams {
   status?: TicketStatus;
@@ -77,21 +77,25 @@ export function ticketPageQuery(db: Db, where: SQL | undefined) {
 }
 
 /**
- * The ids and activity times of the first `limit` tickets of each list of `parts` in page order, one list after
- * the other, in one statement (exposed so its query plan can be checked).
+ * The ids and activity times of `size` tickets at `offset` of the lists of `parts` merged in page order, each list
+ * read no further than its first `reach` tickets, in one statement (exposed so its query plan can be checked).
  */
-export function statusesOrderQuery(db: Db, parts: (SQL | undefined)[], limit: number) {
+export function statusesPageQuery(db: Db, parts: (SQL | undefined)[], reach: number, size: number, offset?: number) {
   const [first, ...others] = parts.map((part, i) => {
     const ordered = db
       .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt).as("at") })
       .from(tickets)
       .where(part)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(limit)
+      .limit(reach)
       .as(`part${i}`);
     return db.select({ id: ordered.id, updatedAt: ordered.updatedAt }).from(ordered);
   });
-  return others.reduce((all, part) => all.unionAll(part), first!.$dynamic());
+  const merged = others
+    .reduce((all, part) => all.unionAll(part), first!.$dynamic())
+    .orderBy(desc(sql.identifier("at")), desc(sql.identifier("id")))
+    .limit(size);
+  return offset === undefined ? merged : merged.offset(offset);
 }
 
 /** The capped count of each list of `parts`, one row each, in one statement (exposed so its plan can be checked). */
@@ -140,14 +144,12 @@ export async function ticketFilter(
     await indexNewContacts(db);
     conditions.push(searchSql().amongHits(tickets.id, ticketSearch(search)));
   }
-  if (params.date) {
-    const [start, end] = dayRangeParam(params.date, timeZone, "date");
-    conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));
-  }
-  if (params.updatedAt) {
-    const [start, end] = dayRangeParam(params.updatedAt, timeZone, "updatedAt");
-    conditions.push(gte(tickets.updatedAt, new Date(start)), lt(tickets.updatedAt, new Date(end)));
-  }
+  if (params.date)
+    conditions.push(onDay(tickets.createdAt, "date", dayRangeParam(params.date, timeZone, "date"), values));
+  if (params.updatedAt)
+    conditions.push(
+      onDay(tickets.updatedAt, "updated", dayRangeParam(params.updatedAt, timeZone, "updatedAt"), values),
+    );
   // Said exactly as the unread (resp. breached) index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
   if (params.slaBreached)
@@ -159,3 +161,7 @@ export async function ticketFilter(
   }
   return and(...conditions);
 }
+
+/** That `column`'s instant falls in the day [start, end) (epoch ms), the day's bounds named `name`From/To. */
+const onDay = (column: SQLWrapper, name: string, [start, end]: [number, number], values: ListValues) =>
+  sql`${column} >= ${values.one(`${name}From`, storedInstant(start))} and ${column} < ${values.one(`${name}To`, storedInstant(end))}`;

@@ -19,7 +19,7 @@ import {
   ticketFilter,
   ticketPageQuery,
   statusesCountQuery,
-  statusesOrderQuery,
+  statusesPageQuery,
 } from "./list-filter";
 import { prepared } from "../../db/prepared";
 import { amongIdList, idList } from "../../db/index-hints";
@@ -100,10 +100,10 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const [ordered, counts] = await statusesOrder(db, user, params, timeZone, offset);
+    const [ordered, counts] = await statusesPage(db, user, params, timeZone, offset);
     const counted = counts.reduce((n, { n: c }) => n + c, 0);
-    const ids = ordered.sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id).map((t) => t.id);
-    return { ...(await pageOf(db, ids, offset)), count: Math.min(counted, TICKET_COUNT_CAP) };
+    const ids = ordered.map((t) => t.id);
+    return { ...(await pageOf(db, ids, 0)), count: Math.min(counted, TICKET_COUNT_CAP) };
   }
   // With many tag carriers the page is picked from index entries alone (the carriers are matched against the
   // page-order index, which holds the order), and only its rows are then read.
@@ -121,25 +121,17 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
 }
 
 /**
- * A list's page and count by queries prepared once per shape (status, show-all, filters present, cursor or not;
- * see `ListValues`): building them through drizzle cost more client CPU than running them. A picked day and an
- * offset (a page by number after the first) are written into the SQL, so those lists are built each time: a
- * PostgreSQL plan made without the offset's value could read the list another way.
+ * A list's page and count by queries prepared once per shape (status, show-all, filters present, cursor, day or
+ * page number or not; see `ListValues`): building them through drizzle cost more client CPU than running them.
  */
 async function shapedList(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
-  if (params.date || params.updatedAt || offset) {
-    const where = await ticketFilter(db, user, params, timeZone, false);
-    const rows = ticketPageQuery(db, afterTicket(where, params.before))
-      .limit(TICKET_PAGE_SIZE + 1)
-      .offset(offset);
-    return await Promise.all([rows, cappedCount(db, where)]);
-  }
   const bound = boundValues();
   const where = await ticketFilter(db, user, params, timeZone, false, bound);
   const paged = afterTicket(where, params.before, bound);
-  const key = shapeKey(user, params);
+  const skipped = offset ? bound.one("offset", offset) : undefined;
+  const key = shapeKey(user, params, offset);
   let shape = listShapes.get(key);
-  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged)));
+  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged, skipped)));
   const { values } = bound;
   return await Promise.all([
     shape.page(db).all(values),
@@ -151,51 +143,61 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
 }
 
 /** What makes two lists one prepared shape: the user's show-all right, the status and the filters present. */
-function shapeKey(user: AuthUser, params: TicketListParams) {
+function shapeKey(user: AuthUser, params: TicketListParams, offset: number) {
   const { status, showAll, withUnreadMessages, snoozed, slaBreached } = params;
-  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, !params.queueIds, !params.before];
+  const present = [!params.queueIds, !params.before, !params.date, !params.updatedAt, !offset];
+  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, ...present];
   return JSON.stringify([can(user.profile, "tickets-manager:showall"), ...filters.map((f) => f ?? null)]);
 }
 
 const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
 
-const shapeQueries = (where: SQL | undefined, paged: SQL | undefined) => ({
-  page: prepared((db) =>
-    ticketPageQuery(db, paged)
+const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: number | undefined) => ({
+  page: prepared((db) => {
+    const page = ticketPageQuery(db, paged)
       .limit(TICKET_PAGE_SIZE + 1)
-      .prepare(),
-  ),
+      .$dynamic();
+    return (offset === undefined ? page : page.offset(offset)).prepare();
+  }),
   count: prepared((db) => ticketCountQuery(db, where).prepare()),
 });
 
 /**
- * "Mine or pending": the ids and activity times of each status's first tickets up to the page's end, in page
- * order, and each status's capped count, one statement each for the three statuses; prepared once per shape
- * unless the list is built each time (see shapedList).
+ * "Mine or pending": the ids of the page's tickets (and the one after) merged from the three statuses' lists,
+ * each read in page order up to the page's end, and each status's capped count, one statement each; prepared
+ * once per shape (see shapedList) unless tags are picked.
  */
-async function statusesOrder(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
+async function statusesPage(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
   const lists = STATUSES.map((status) => ({ ...params, status }));
-  if (params.date || params.updatedAt || offset || params.tags?.length) {
+  const size = TICKET_PAGE_SIZE + 1;
+  if (params.tags?.length) {
     const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false)));
     const paged = parts.map((part) => afterTicket(part, params.before));
     return await Promise.all([
-      statusesOrderQuery(db, paged, offset + TICKET_PAGE_SIZE + 1),
+      statusesPageQuery(db, paged, offset + size, size, offset || undefined),
       statusesCountQuery(db, parts),
     ]);
   }
   const bound = boundValues();
   const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false, bound)));
   const paged = parts.map((part) => afterTicket(part, params.before, bound));
-  const key = shapeKey(user, params);
+  const reach = offset ? bound.one("reach", offset + size) : size;
+  const skipped = offset ? bound.one("offset", offset) : undefined;
+  const key = shapeKey(user, params, offset);
   let shape = statusesShapes.get(key);
-  if (!shape) statusesShapes.set(key, (shape = statusesQueries(parts, paged)));
-  return await Promise.all([shape.order(db).all(bound.values), shape.count(db).all(bound.values)]);
+  if (!shape) statusesShapes.set(key, (shape = statusesQueries(parts, paged, reach, skipped)));
+  return await Promise.all([shape.page(db).all(bound.values), shape.count(db).all(bound.values)]);
 }
 
 const statusesShapes = new Map<string, ReturnType<typeof statusesQueries>>();
 
-const statusesQueries = (parts: (SQL | undefined)[], paged: (SQL | undefined)[]) => ({
-  order: prepared((db) => statusesOrderQuery(db, paged, TICKET_PAGE_SIZE + 1).prepare()),
+const statusesQueries = (
+  parts: (SQL | undefined)[],
+  paged: (SQL | undefined)[],
+  reach: number,
+  offset: number | undefined,
+) => ({
+  page: prepared((db) => statusesPageQuery(db, paged, reach, TICKET_PAGE_SIZE + 1, offset).prepare()),
   count: prepared((db) => statusesCountQuery(db, parts).prepare()),
 });
 
