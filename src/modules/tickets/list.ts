@@ -237,8 +237,9 @@ async function listFromSet(db: Db, where: SQL | undefined, before: Before, offse
     // instead of looking the set's tickets up (5 ms).
     .limit(sql.raw(String(TICKET_PAGE_SIZE + 1)) as unknown as number)
     .offset(offset);
-  // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart.
-  const total = before || !found.length ? await cappedCount(db, where) : found[0]!.total;
+  // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart; a
+  // first page without rows is an empty set.
+  const total = before || (offset && !found.length) ? await cappedCount(db, where) : (found[0]?.total ?? 0);
   return {
     ...(await pageOf(
       db,
