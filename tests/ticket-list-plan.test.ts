@@ -14,6 +14,7 @@ import {
   type TicketListParams,
   ticketCountQuery,
   ticketFilter,
+  ticketOrderQuery,
   ticketPageQuery,
 } from "../src/modules/tickets/list";
 import { ticketSearch } from "../src/modules/tickets/search";
@@ -96,6 +97,7 @@ describe("query plans of the ticket list and the search", () => {
           const page = ticketPageQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1);
           const queries: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
             ["page", page],
+            ["page order", ticketOrderQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1)],
             ["count", ticketCountQuery(ctx.db, where)],
           ];
           if (!params.status) {

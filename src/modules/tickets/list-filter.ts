@@ -71,6 +71,18 @@ export function ticketCountQuery(db: Db, where: SQL | undefined) {
   return db.select({ n: count() }).from(capped);
 }
 
+/**
+ * The ids and activity times (epoch ms) of the ticket list in page order, read from the page-order index alone
+ * (exposed so its query plan can be checked).
+ */
+export function ticketOrderQuery(db: Db, where: SQL | undefined) {
+  return db
+    .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt) })
+    .from(tickets)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
 /** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
 export function ticketPageQuery(db: Db, where: SQL | undefined) {
   return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));

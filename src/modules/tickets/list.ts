@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { desc, type SQL, sql } from "drizzle-orm";
-import { epochMs, type TicketRow, tickets } from "../../db/tables";
+import { type TicketRow, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
@@ -17,6 +17,7 @@ import {
   type TicketListParams,
   ticketCountQuery,
   ticketFilter,
+  ticketOrderQuery,
   ticketPageQuery,
   statusesCountQuery,
   statusesPageQuery,
@@ -133,8 +134,21 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
   let shape = listShapes.get(key);
   if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged, skipped)));
   const { values } = bound;
+  // Past the first page the skipped tickets are read from the page-order index alone, and only the page's rows
+  // from the table (PostgreSQL fetched every skipped row: 3-4 ms at page 40).
+  const rows = shape.skipping
+    ? shape
+        .skipping(db)
+        .all(values)
+        .then((found) =>
+          ticketsInOrder(
+            db,
+            found.map((t) => t.id),
+          ),
+        )
+    : shape.page(db).all(values);
   return await Promise.all([
-    shape.page(db).all(values),
+    rows,
     shape
       .count(db)
       .get(values)
@@ -153,12 +167,24 @@ function shapeKey(user: AuthUser, params: TicketListParams, offset: number) {
 const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
 
 const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: number | undefined) => ({
-  page: prepared((db) => {
-    const page = ticketPageQuery(db, paged)
+  page: prepared((db) =>
+    ticketPageQuery(db, paged)
       .limit(TICKET_PAGE_SIZE + 1)
-      .$dynamic();
-    return (offset === undefined ? page : page.offset(offset)).prepare();
-  }),
+      .prepare(),
+  ),
+  skipping:
+    offset === undefined
+      ? undefined
+      : prepared((db) =>
+          db
+            .select({ id: tickets.id })
+            .from(tickets)
+            .where(paged)
+            .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+            .limit(TICKET_PAGE_SIZE + 1)
+            .offset(offset)
+            .prepare(),
+        ),
   count: prepared((db) => ticketCountQuery(db, where).prepare()),
 });
 
@@ -339,21 +365,21 @@ const cursorOf = (ticket: { id: number; updatedAt: number } | undefined) =>
 
 /** Ids and activity times of the first `limit` tickets matching `where`, in page order. */
 async function pageOrder(db: Db, where: SQL | undefined, limit: number) {
-  return await db
-    .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt) })
-    .from(tickets)
-    .where(where)
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(limit);
+  return await ticketOrderQuery(db, where).limit(limit);
 }
 
 /** The page at `offset` of tickets listed by id in page order, and whether more follow. */
 async function pageOf(db: Db, ids: number[], offset: number) {
   const slice = ids.slice(offset, offset + TICKET_PAGE_SIZE + 1);
   const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
-  const rows = pageIds.length ? await ticketsByIds(db).all({ ids: idList(pageIds) }) : [];
+  return { rows: await ticketsInOrder(db, pageIds), hasMore: slice.length > pageIds.length };
+}
+
+/** The tickets of `ids`, in that order. */
+async function ticketsInOrder(db: Db, ids: number[]) {
+  const rows = ids.length ? await ticketsByIds(db).all({ ids: idList(ids) }) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: pageIds.flatMap((id) => byId.get(id) ?? []), hasMore: slice.length > pageIds.length };
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 const ticketsByIds = prepared((db) => db.select().from(tickets).where(amongIdList(tickets.id, "ids")).prepare());
