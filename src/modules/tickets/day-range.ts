@@ -2,7 +2,7 @@ import { FieldError } from "../../errors";
 import { isWithinDateBounds, MAX_YEAR, MIN_YEAR } from "../../shared/date-bounds";
 
 /** Offset of `timeZone` from UTC at instant `t`, in ms (local wall time minus UTC). */
-function offsetAt(t: number, timeZone: string): number {
+export function offsetAt(t: number, timeZone: string): number {
   const parts = wallClock(timeZone).formatToParts(new Date(t));
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return (
