@@ -8,10 +8,13 @@ import { historySearchQuery, matchesAmongQuery } from "../src/modules/messages/s
 import {
   afterTicket,
   listTickets,
+  statusesCountQuery,
+  statusesPageQuery,
   TICKET_PAGE_SIZE,
   type TicketListParams,
   ticketCountQuery,
   ticketFilter,
+  ticketOrderQuery,
   ticketPageQuery,
 } from "../src/modules/tickets/list";
 import { ticketSearch } from "../src/modules/tickets/search";
@@ -92,10 +95,25 @@ describe("query plans of the ticket list and the search", () => {
           const where = await ticketFilter(ctx.db, who, params, "UTC", undefined, bound);
           const after = afterTicket(where, params.before, bound);
           const page = ticketPageQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1);
-          for (const [kind, query] of [
+          const queries: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
             ["page", page],
+            ["page order", ticketOrderQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1)],
             ["count", ticketCountQuery(ctx.db, where)],
-          ] as const) {
+          ];
+          if (!params.status) {
+            // "Mine or pending" reads each status's list, all three in one statement.
+            const parts = await Promise.all(
+              (["open", "pending", "closed"] as const).map((status) =>
+                ticketFilter(ctx.db, who, { ...params, status }, "UTC", undefined, bound),
+              ),
+            );
+            const paged = parts.map((part) => afterTicket(part, params.before, bound));
+            queries.push(
+              ["statuses page", statusesPageQuery(ctx.db, paged, TICKET_PAGE_SIZE + 1, TICKET_PAGE_SIZE + 1)],
+              ["statuses count", statusesCountQuery(ctx.db, parts)],
+            );
+          }
+          for (const [kind, query] of queries) {
             const steps = plan(ctx, query, bound?.values);
             checked++;
             const label = `${who.profile} ${bound ? "prepared " : ""}${kind} ${JSON.stringify(params)}`;

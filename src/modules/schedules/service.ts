@@ -10,6 +10,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
 import { contactExists, contactSummaries } from "../contacts/lookup";
 import { findTicket } from "../tickets/records";
+import { offsetAt } from "../tickets/day-range";
 import type { TemplateMessage } from "../../shared/contracts/templates";
 import { defaultWhatsappId } from "../connections/default-connection";
 import { checkTemplatesAhead, storedTemplate } from "../messages/templates";
@@ -86,28 +87,6 @@ export async function showSchedule(db: Db, id: number) {
 
 const NAIVE_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
 
-/** Offset of `timeZone` from UTC at `at`, in ms. */
-function zoneOffset(at: Date, timeZone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, Number(p.value)]),
-  );
-  return (
-    Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) -
-    Math.floor(at.getTime() / 1000) * 1000
-  );
-}
-
 /**
  * The client sends `YYYY-MM-DDTHH:mm` without a zone (its datetime-local input): that is wall-clock time in
  * the configured time zone. Values with a zone or offset are taken as they are.
@@ -116,7 +95,7 @@ function parseSendAt(value: string, timeZone: string): Date {
   const trimmed = value.trim();
   if (NAIVE_LOCAL.test(trimmed)) {
     const asUtc = new Date(`${trimmed}Z`);
-    if (isWithinDateBounds(asUtc.getTime())) return new Date(asUtc.getTime() - zoneOffset(asUtc, timeZone));
+    if (isWithinDateBounds(asUtc.getTime())) return new Date(asUtc.getTime() - offsetAt(asUtc.getTime(), timeZone));
   }
   const date = new Date(trimmed);
   if (!isWithinDateBounds(date.getTime())) throw new FieldError("sendAt", "date");

@@ -2,17 +2,8 @@ import { FieldError } from "../../errors";
 import { isWithinDateBounds, MAX_YEAR, MIN_YEAR } from "../../shared/date-bounds";
 
 /** Offset of `timeZone` from UTC at instant `t`, in ms (local wall time minus UTC). */
-function offsetAt(t: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(new Date(t));
+export function offsetAt(t: number, timeZone: string): number {
+  const parts = wallClock(timeZone).formatToParts(new Date(t));
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return (
     Date.UTC(n("year"), n("month") - 1, n("day"), n("hour") % 24, n("minute"), n("second")) -
@@ -20,18 +11,49 @@ function offsetAt(t: number, timeZone: string): number {
   );
 }
 
+/** A formatter of `timeZone`'s wall time, made once per zone: making one costs more than a list's query. */
+function wallClock(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClocks.set(timeZone, format);
+  }
+  return format;
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
 /** The local calendar day (y, m, d) of instant `t` in `timeZone`. */
 export function localDay(t: number, timeZone: string): [number, number, number] {
   const local = new Date(t + offsetAt(t, timeZone));
   return [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()];
 }
 
-/** UTC instant of local midnight starting day (y, m, d) in `timeZone`. */
+/** UTC instant of local midnight starting day (y, m, d) in `timeZone`; the days last asked for are kept. */
 function localMidnight(y: number, m: number, d: number, timeZone: string): number {
   const guess = Date.UTC(y, m - 1, d);
-  const first = guess - offsetAt(guess, timeZone);
-  return guess - offsetAt(first, timeZone);
+  const key = `${guess} ${timeZone}`;
+  let midnight = midnights.get(key);
+  if (midnight === undefined) {
+    const first = guess - offsetAt(guess, timeZone);
+    midnight = guess - offsetAt(first, timeZone);
+    if (midnights.size >= KEPT_MIDNIGHTS) midnights.clear();
+    midnights.set(key, midnight);
+  }
+  return midnight;
 }
+
+const KEPT_MIDNIGHTS = 1_000;
+const midnights = new Map<string, number>();
 
 /** [start, end) in epoch ms of the local day in `timeZone` that contains instant `t`. */
 export function dayRangeOf(t: number, timeZone: string): [number, number] {

@@ -1,7 +1,7 @@
 import { type Db, first } from "../../db/client";
-import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
-import { storedInstant, tickets } from "../../db/tables";
+import { epochMs, storedInstant, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch } from "../../db/paging";
@@ -11,7 +11,7 @@ import { ticketSearch } from "./search";
 import { indexNewContacts, indexNewMessages } from "../../db/search-index";
 import { searchSql } from "../../db/search-sql";
 import { carrying, fewTagged } from "./tag-carriers";
-import { inlineValues } from "./list-values";
+import { inlineValues, type ListValues } from "./list-values";
 
 export interface TicketListParams {
   status?: TicketStatus;
@@ -71,9 +71,49 @@ export function ticketCountQuery(db: Db, where: SQL | undefined) {
   return db.select({ n: count() }).from(capped);
 }
 
+/**
+ * The ids and activity times (epoch ms) of the ticket list in page order, read from the page-order index alone
+ * (exposed so its query plan can be checked).
+ */
+export function ticketOrderQuery(db: Db, where: SQL | undefined) {
+  return db
+    .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt) })
+    .from(tickets)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
 /** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
 export function ticketPageQuery(db: Db, where: SQL | undefined) {
   return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
+/**
+ * The ids and activity times of `size` tickets at `offset` of the lists of `parts` merged in page order, each list
+ * read no further than its first `reach` tickets, in one statement (exposed so its query plan can be checked).
+ */
+export function statusesPageQuery(db: Db, parts: (SQL | undefined)[], reach: number, size: number, offset?: number) {
+  const [first, ...others] = parts.map((part, i) => {
+    const ordered = db
+      .select({ id: tickets.id, updatedAt: epochMs(tickets.updatedAt).as("at") })
+      .from(tickets)
+      .where(part)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(reach)
+      .as(`part${i}`);
+    return db.select({ id: ordered.id, updatedAt: ordered.updatedAt }).from(ordered);
+  });
+  const merged = others
+    .reduce((all, part) => all.unionAll(part), first!.$dynamic())
+    .orderBy(desc(sql.identifier("at")), desc(sql.identifier("id")))
+    .limit(size);
+  return offset === undefined ? merged : merged.offset(offset);
+}
+
+/** The capped count of each list of `parts`, one row each, in one statement (exposed so its plan can be checked). */
+export function statusesCountQuery(db: Db, parts: (SQL | undefined)[]) {
+  const [first, ...others] = parts.map((part) => ticketCountQuery(db, part));
+  return others.reduce((all, part) => all.unionAll(part), first!.$dynamic());
 }
 
 /**
@@ -116,14 +156,12 @@ export async function ticketFilter(
     await indexNewContacts(db);
     conditions.push(searchSql().amongHits(tickets.id, ticketSearch(search)));
   }
-  if (params.date) {
-    const [start, end] = dayRangeParam(params.date, timeZone, "date");
-    conditions.push(gte(tickets.createdAt, new Date(start)), lt(tickets.createdAt, new Date(end)));
-  }
-  if (params.updatedAt) {
-    const [start, end] = dayRangeParam(params.updatedAt, timeZone, "updatedAt");
-    conditions.push(gte(tickets.updatedAt, new Date(start)), lt(tickets.updatedAt, new Date(end)));
-  }
+  if (params.date)
+    conditions.push(onDay(tickets.createdAt, "date", dayRangeParam(params.date, timeZone, "date"), values));
+  if (params.updatedAt)
+    conditions.push(
+      onDay(tickets.updatedAt, "updated", dayRangeParam(params.updatedAt, timeZone, "updatedAt"), values),
+    );
   // Said exactly as the unread (resp. breached) index's condition, which is how SQLite knows that index holds every match.
   if (params.withUnreadMessages) conditions.push(sql`unread_messages > 0`);
   if (params.slaBreached)
@@ -135,3 +173,7 @@ export async function ticketFilter(
   }
   return and(...conditions);
 }
+
+/** That `column`'s instant falls in the day [start, end) (epoch ms), the day's bounds named `name`From/To. */
+const onDay = (column: SQLWrapper, name: string, [start, end]: [number, number], values: ListValues) =>
+  sql`${column} >= ${values.one(`${name}From`, storedInstant(start))} and ${column} < ${values.one(`${name}To`, storedInstant(end))}`;

@@ -1,6 +1,7 @@
-import { and, count, eq, max } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { type Db, first } from "../../db/client";
+import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { ticketTags, tickets } from "../../db/tables";
 
 /**
@@ -11,13 +12,30 @@ import { ticketTags, tickets } from "../../db/tables";
  */
 export async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<boolean> {
   if (!tagIds?.length) return false;
-  const highest = (await first(db.select({ id: max(tickets.id) }).from(tickets)))?.id ?? 0;
-  const few = Math.ceil(Math.sqrt(50 * highest));
-  const carriers = carrying(db, [...new Set(tagIds)])
-    .limit(few + 1)
-    .as("carriers");
-  return ((await first(db.select({ n: count() }).from(carriers)))?.n ?? 0) <= few;
+  const distinct = [...new Set(tagIds)];
+  const values = Object.fromEntries(distinct.map((id, i) => [`tag${i}`, id]));
+  const found = await carriersProbe(distinct.length)(db).get(values);
+  return Number(found?.n ?? 0) <= Number(found?.few ?? 0);
 }
+
+/** The probe of `fewTagged` for that many tags, one prepared statement that also reads the highest ticket id. */
+function carriersProbe(tags: number) {
+  let probe = probes.get(tags);
+  if (!probe) probes.set(tags, (probe = probeQuery(tags)));
+  return probe;
+}
+
+const probes = new Map<number, ReturnType<typeof probeQuery>>();
+
+const probeQuery = (tags: number) =>
+  prepared((db) => {
+    const few = sql<number>`(select cast(ceil(sqrt(50.0 * coalesce(max(${tickets.id}), 0))) as integer) from ${tickets})`;
+    const tagIds = Array.from({ length: tags }, (_, i) => sql.placeholder(`tag${i}`) as unknown as number);
+    const carriers = carrying(db, tagIds)
+      .limit(sql`${few} + 1` as unknown as number)
+      .as("carriers");
+    return db.select({ n: count(), few }).from(carriers).prepare();
+  });
 
 /**
  * The ids of the tickets carrying every tag of `tagIds` (not empty): the first tag's links, each checked for the
