@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { atomically, first, type Reader } from "../../db/client";
-import { type ConnectionRow, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
+import { prepared } from "../../db/prepared";
+import { type ConnectionRow, storedInstant, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { FALLBACK } from "../../i18n/shared";
 import { defaultCsatMessage } from "../connections/csat-default";
@@ -66,9 +67,8 @@ export async function takeSurveyAnswer(
   opts: { lockedWithoutActive?: boolean } = {},
 ): Promise<SurveyAnswer | undefined> {
   const now = deps.clock.now();
-  const ofChat = and(eq(tickets.contactId, key.contactId), eq(tickets.whatsappId, key.whatsappId));
   // Most messages answer no survey: one read settles that, before any lock.
-  const asked = await surveyedTicket(deps.db, ofChat, now);
+  const asked = await surveyedTicket(deps.db, key, now);
   if (!asked || (asked.csatRating == null && ratingOf(text) == null)) return undefined;
   return await atomically(deps.db, async (tx) => {
     // `lockedWithoutActive`: the caller's transaction holds the lock and found no active ticket, before `asked`.
@@ -78,11 +78,17 @@ export async function takeSurveyAnswer(
         tx
           .select({ id: tickets.id })
           .from(tickets)
-          .where(and(ofChat, inArray(tickets.status, ["open", "pending"]))),
+          .where(
+            and(
+              eq(tickets.contactId, key.contactId),
+              eq(tickets.whatsappId, key.whatsappId),
+              inArray(tickets.status, ["open", "pending"]),
+            ),
+          ),
       );
       if (active) return undefined;
     }
-    const surveyed = opts.lockedWithoutActive ? asked : await surveyedTicket(tx, ofChat, now);
+    const surveyed = opts.lockedWithoutActive ? asked : await surveyedTicket(tx, key, now);
     if (!surveyed) return undefined;
     const rating = ratingOf(text);
     if (surveyed.csatRating == null && rating != null) {
@@ -116,13 +122,45 @@ export async function takeSurveyAnswer(
 }
 
 /** The chat's last ticket surveyed in the last 24 h, if it is still resolved. */
-async function surveyedTicket(db: Reader, ofChat: SQL | undefined, now: number): Promise<TicketRow | undefined> {
-  const row = await first(
-    db
-      .select()
-      .from(tickets)
-      .where(and(ofChat, isNotNull(tickets.csatAskedAt), gte(tickets.csatAskedAt, new Date(now - CSAT_ANSWER_MS))))
-      .orderBy(desc(tickets.csatAskedAt), desc(tickets.id)),
-  );
+async function surveyedTicket(
+  db: Reader,
+  key: { contactId: number; whatsappId: number },
+  now: number,
+): Promise<TicketRow | undefined> {
+  const rows = (await surveyedSince(db).all({ ...key, since: storedInstant(now - CSAT_ANSWER_MS) })) as TicketRow[];
+  const row = lastSurveyed(rows);
   return row?.status === "closed" ? row : undefined;
+}
+
+/**
+ * The chat's tickets surveyed since `since`: a few at most, read without ORDER BY, which made SQLite sort them in
+ * a temporary tree for every message to a chat without an open ticket (lastSurveyed picks among them).
+ */
+const surveyedSince = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
+        isNotNull(tickets.csatAskedAt),
+        gte(tickets.csatAskedAt, sql`${sql.placeholder("since")}`),
+      ),
+    )
+    .prepare(),
+);
+
+/** The ticket surveyed last (the highest id among equals). */
+function lastSurveyed(rows: TicketRow[]): TicketRow | undefined {
+  let best: TicketRow | undefined;
+  let bestAt = 0;
+  for (const row of rows) {
+    const at = row.csatAskedAt?.getTime() ?? 0;
+    if (!best || at > bestAt || (at === bestAt && row.id > best.id)) {
+      best = row;
+      bestAt = at;
+    }
+  }
+  return best;
 }

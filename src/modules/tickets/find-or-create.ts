@@ -53,7 +53,13 @@ export async function findOrCreateTicket(
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
     // Groups reuse their latest ticket whenever it was last active.
     const since = storedInstant(key.isGroup ? 0 : deps.clock.now() - windowMs);
-    const recent = await latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
+    const recent = latest(
+      (await ticketsActiveSince(tx).all({
+        contactId: key.contactId,
+        whatsappId: key.whatsappId,
+        since,
+      })) as TicketRow[],
+    );
     const now = new Date(deps.clock.now());
     if (recent) {
       const ticket = (await first(
@@ -150,8 +156,11 @@ const activeTicketsOfChats = prepared((db) =>
   ),
 );
 
-/** The latest ticket of (contact, connection) updated at or after `since` (epoch ms). */
-const latestTicketSince = prepared((db) =>
+/**
+ * The tickets of (contact, connection) updated at or after `since` (epoch ms): a few at most, read without ORDER
+ * BY, which made SQLite sort them in a temporary tree for every first message of a chat; `latest` picks among them.
+ */
+const ticketsActiveSince = prepared((db) =>
   db
     .select()
     .from(tickets)
@@ -163,8 +172,6 @@ const latestTicketSince = prepared((db) =>
         gte(tickets.updatedAt, sql`${sql.placeholder("since")}`),
       ),
     )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(1)
     .prepare(),
 );
 
