@@ -1,7 +1,7 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { gathered } from "../../db/gathered";
-import { prepared, preparedPerCount } from "../../db/prepared";
+import { prepared, preparedPerCount, rowPlaceholder } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
@@ -221,7 +221,7 @@ const insertMessages = preparedPerCount((db, count) =>
         { length: count },
         (_, i) =>
           Object.fromEntries(
-            INSERTED_COLUMNS.map((c) => [c, sql.placeholder(`${c}_${i}`)]),
+            INSERTED_COLUMNS.map((c) => [c, sql.placeholder(rowPlaceholder(c, i))]),
           ) as unknown as typeof messages.$inferInsert,
       ),
     )
@@ -243,7 +243,7 @@ const gatherMessageInsert = gathered<{ call: number; row: InsertedMessage }, Mes
   many: async (tx, keys) => {
     const values: Record<string, unknown> = {};
     keys.forEach(({ row }, i) => {
-      for (const column of INSERTED_COLUMNS) values[`${column}_${i}`] = row[column];
+      for (const column of INSERTED_COLUMNS) values[rowPlaceholder(column, i)] = row[column];
     });
     const inserted = (await insertMessages(tx, keys.length).all(values)) as MessageRow[];
     const byWid = new Map(inserted.map((message) => [`${message.whatsappId}:${message.wid}`, message]));

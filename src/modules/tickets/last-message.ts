@@ -2,7 +2,7 @@ import { type SQL, eq, sql } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Db, Writer } from "../../db/client";
 import { gathered } from "../../db/gathered";
-import { prepared, preparedPerCount } from "../../db/prepared";
+import { prepared, preparedPerCount, rowPlaceholder } from "../../db/prepared";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 
 /**
@@ -118,9 +118,9 @@ export async function touchTogether(tx: Db, effect: MessageEffect, touches: read
     throw new Error("one ticket moved twice in one statement");
   const values: Record<string, unknown> = {};
   touches.forEach(({ ticketId, at, shown }, i) => {
-    values[`id_${i}`] = ticketId;
-    values[`at_${i}`] = at;
-    for (const column of SHOWN_COLUMNS) values[`${column}_${i}`] = shown[column];
+    values[rowPlaceholder("id", i)] = ticketId;
+    values[rowPlaceholder("at", i)] = at;
+    for (const column of SHOWN_COLUMNS) values[rowPlaceholder(column, i)] = shown[column];
   });
   return (await touchStatementsTogether[effect](tx, touches.length).all(values)) as TicketRow[];
 }
@@ -129,7 +129,7 @@ export async function touchTogether(tx: Db, effect: MessageEffect, touches: read
 const touchTogetherOf = (effect: MessageEffect) =>
   preparedPerCount((db, count) => {
     const rows = Array.from({ length: count }, (_, i) => {
-      const value = (name: string) => sql.placeholder(`${name}_${i}`);
+      const value = (name: string) => sql.placeholder(rowPlaceholder(name, i));
       return sql`(${value("id")}::int, ${value("lastMessage")}::text, ${value("previewKind")}::text, ${value("previewText")}::text, ${value("previewDetail")}::text, ${value("previewFromMe")}::boolean, ${value("previewAck")}::int, ${value("previewMessageId")}::int, ${value("at")}::timestamptz)`;
     });
     const values = sql`(values ${sql.join(rows, sql`, `)}) as v(id, last_message, preview_kind, preview_text, preview_detail, preview_from_me, preview_ack, preview_message_id, at)`;
