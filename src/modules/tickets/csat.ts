@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { atomically, first, type Reader } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { type ConnectionRow, storedInstant, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
@@ -7,7 +7,7 @@ import { FALLBACK } from "../../i18n/shared";
 import { defaultCsatMessage } from "../connections/csat-default";
 import { sendTicketText } from "../messages/send";
 import { recordTicketEvent } from "./history";
-import { lockContactTickets } from "./records";
+import { atOrAfterSince, chatTickets, latestBy, lockContactTickets } from "./records";
 
 /** How long after the survey a rating counts as its answer. */
 export const CSAT_ANSWER_MS = 24 * 3600_000;
@@ -128,39 +128,10 @@ async function surveyedTicket(
   now: number,
 ): Promise<TicketRow | undefined> {
   const rows = (await surveyedSince(db).all({ ...key, since: storedInstant(now - CSAT_ANSWER_MS) })) as TicketRow[];
-  const row = lastSurveyed(rows);
+  const row = latestBy(rows, (ticket) => ticket.csatAskedAt?.getTime() ?? 0);
   return row?.status === "closed" ? row : undefined;
 }
 
-/**
- * The chat's tickets surveyed since `since`: a few at most, read without ORDER BY, which made SQLite sort them in
- * a temporary tree for every message to a chat without an open ticket (lastSurveyed picks among them).
- */
 const surveyedSince = prepared((db) =>
-  db
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, sql.placeholder("contactId")),
-        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
-        isNotNull(tickets.csatAskedAt),
-        gte(tickets.csatAskedAt, sql`${sql.placeholder("since")}`),
-      ),
-    )
-    .prepare(),
+  chatTickets(db, isNotNull(tickets.csatAskedAt), atOrAfterSince(tickets.csatAskedAt)),
 );
-
-/** The ticket surveyed last (the highest id among equals). */
-function lastSurveyed(rows: TicketRow[]): TicketRow | undefined {
-  let best: TicketRow | undefined;
-  let bestAt = 0;
-  for (const row of rows) {
-    const at = row.csatAskedAt?.getTime() ?? 0;
-    if (!best || at > bestAt || (at === bestAt && row.id > best.id)) {
-      best = row;
-      bestAt = at;
-    }
-  }
-  return best;
-}
