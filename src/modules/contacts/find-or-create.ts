@@ -2,7 +2,7 @@ import { first, type Reader } from "../../db/client";
 import { eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import type { AppDeps } from "../../deps";
-import { type ContactRow, contacts } from "../../db/tables";
+import { type ContactRow, contacts, storedInstant } from "../../db/tables";
 import { contactAddress, lidOfAddress } from "../../shared/address";
 import { lidFallbackName, linkLid } from "./lid";
 import { findContact } from "./lookup";
@@ -93,10 +93,10 @@ const contactByNumber = prepared((db) =>
 
 async function create(
   deps: AppDeps,
-  values: typeof contacts.$inferInsert,
+  values: Pick<ContactRow, "number" | "lid" | "name" | "isGroup">,
   sameKey: ReturnType<typeof eq>,
 ): Promise<ContactRow> {
-  const created = await first(deps.db.insert(contacts).values(values).onConflictDoNothing().returning());
+  const created = (await insertContact(deps.db).get(values)) as ContactRow | undefined;
   if (!created) return (await first(deps.db.select().from(contacts).where(sameKey)))!;
   deps.events.emit("contact.created", { contact: created });
   return created;
@@ -115,6 +115,20 @@ export async function currentContact(deps: Pick<AppDeps, "db">, contact: Contact
   return merged ?? contact;
 }
 
+const insertContact = prepared((db) =>
+  db
+    .insert(contacts)
+    .values({
+      number: sql.placeholder("number"),
+      lid: sql.placeholder("lid"),
+      name: sql.placeholder("name"),
+      isGroup: sql.placeholder("isGroup"),
+    } as unknown as typeof contacts.$inferInsert)
+    .onConflictDoNothing()
+    .returning()
+    .prepare(),
+);
+
 /** Refreshes the contact's picture when the last check is older than PICTURE_REFRESH_MS; emits only on change. */
 export async function refreshPicture(deps: AppDeps, connectionId: number, contact: ContactRow): Promise<void> {
   const now = deps.clock.now();
@@ -125,12 +139,25 @@ export async function refreshPicture(deps: AppDeps, connectionId: number, contac
   } catch (error) {
     deps.log.debug("profile picture unavailable", { contactId: contact.id, error });
   }
-  const updated = await first(
-    deps.db
-      .update(contacts)
-      .set({ pictureCheckedAt: new Date(now), profilePicUrl: url })
-      .where(eq(contacts.id, contact.id))
-      .returning(),
-  );
+  const updated = (await pictureChecked(deps.db).get({
+    id: contact.id,
+    checkedAt: storedInstant(now),
+    url,
+    // What the column's own update default would write.
+    updatedAt: storedInstant(new Date()),
+  })) as ContactRow | undefined;
   if (updated && url !== contact.profilePicUrl) deps.events.emit("contact.updated", { contact: updated });
 }
+
+const pictureChecked = prepared((db) =>
+  db
+    .update(contacts)
+    .set({
+      pictureCheckedAt: sql`${sql.placeholder("checkedAt")}`,
+      profilePicUrl: sql`${sql.placeholder("url")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(contacts.id, sql.placeholder("id")))
+    .returning()
+    .prepare(),
+);

@@ -9,6 +9,7 @@ import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dia
 import { getSetting } from "../settings/service";
 import { type BotMessage, invalidAnswerMenu, isBackKey, type MenuStyle, menuMessage, optionNumber } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
+import { sharedInFlight } from "../../shared/in-flight";
 
 /** How the bot acts on a ticket: through the messages and tickets services (auto sends, bot-driven changes). */
 export interface BotActions {
@@ -51,7 +52,7 @@ export async function runBot(
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
   // Read here, not kept: an admin's change to the texts or work hours applies from the next message.
-  const connection = await findConnection(deps.db, connectionId);
+  const connection = await connectionNow(deps, connectionId);
   if (!connection) return;
   const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
 
@@ -84,10 +85,44 @@ function gaveUp(ticket: TicketRow, dialog: Dialog | undefined): boolean {
   return !ticket.isBot && (dialog?.invalidCount ?? 0) >= MAX_INVALID_ANSWERS;
 }
 
+/**
+ * The connection's row and its queues, read for each message, but once for the messages whose bot stages ask at
+ * the same time (a group commit's, answered together): per database, see sharedInFlight.
+ */
+const connectionReads = new WeakMap<
+  object,
+  {
+    row: (connectionId: number) => Promise<ConnectionRow | undefined>;
+    queues: (connectionId: number) => Promise<QueueOption[]>;
+  }
+>();
+
+function readsOf(deps: AppDeps) {
+  let reads = connectionReads.get(deps.db);
+  if (!reads) {
+    reads = {
+      row: sharedInFlight((connectionId: number) => findConnection(deps.db, connectionId)),
+      queues: sharedInFlight(async (connectionId: number) => {
+        const ids = (await queueIdsOfConnections(deps.db, [connectionId])).get(connectionId) ?? [];
+        return (await queueSummaries(deps.db, ids)).map(({ id, name, greetingMessage }) => ({
+          id,
+          name,
+          greetingMessage,
+        }));
+      }),
+    };
+    connectionReads.set(deps.db, reads);
+  }
+  return reads;
+}
+
+function connectionNow(deps: AppDeps, connectionId: number): Promise<ConnectionRow | undefined> {
+  return readsOf(deps).row(connectionId);
+}
+
 /** The queues the connection offers, in id order. */
-async function connectionQueues(deps: AppDeps, connectionId: number): Promise<QueueOption[]> {
-  const ids = (await queueIdsOfConnections(deps.db, [connectionId])).get(connectionId) ?? [];
-  return (await queueSummaries(deps.db, ids)).map(({ id, name, greetingMessage }) => ({ id, name, greetingMessage }));
+function connectionQueues(deps: AppDeps, connectionId: number): Promise<QueueOption[]> {
+  return readsOf(deps).queues(connectionId);
 }
 
 async function firstLevel(deps: AppDeps, queueId: number): Promise<ChatbotRow[]> {

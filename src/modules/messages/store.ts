@@ -1,7 +1,7 @@
 import { atomically, type Db, first, inTransaction, type Writer } from "../../db/client";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { gathered } from "../../db/gathered";
-import { prepared } from "../../db/prepared";
+import { prepared, preparedPerCount, rowPlaceholder } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow, type TicketEventRow, type TicketRow } from "../../db/tables";
 import type { MessageEdit, Reaction } from "../../channels/types";
 import type { AppDeps } from "../../deps";
@@ -212,6 +212,23 @@ const insertMessage = prepared((db) =>
     .prepare(),
 );
 
+/** `count` messages in one INSERT, each row's values named `<column>_<row>`. */
+const insertMessages = preparedPerCount((db, count) =>
+  db
+    .insert(messages)
+    .values(
+      Array.from(
+        { length: count },
+        (_, i) =>
+          Object.fromEntries(
+            INSERTED_COLUMNS.map((c) => [c, sql.placeholder(rowPlaceholder(c, i))]),
+          ) as unknown as typeof messages.$inferInsert,
+      ),
+    )
+    .returning()
+    .prepare(),
+);
+
 type InsertedMessage = Record<(typeof INSERTED_COLUMNS)[number], unknown>;
 
 let inserts = 0;
@@ -224,10 +241,11 @@ const gatherMessageInsert = gathered<{ call: number; row: InsertedMessage }, Mes
   idOf: ({ call }) => String(call),
   one: async (db, { row }) => (await insertMessage(db).get(row)) as MessageRow,
   many: async (tx, keys) => {
-    const inserted = await tx
-      .insert(messages)
-      .values(keys.map(({ row }) => row) as (typeof messages.$inferInsert)[])
-      .returning();
+    const values: Record<string, unknown> = {};
+    keys.forEach(({ row }, i) => {
+      for (const column of INSERTED_COLUMNS) values[rowPlaceholder(column, i)] = row[column];
+    });
+    const inserted = (await insertMessages(tx, keys.length).all(values)) as MessageRow[];
     const byWid = new Map(inserted.map((message) => [`${message.whatsappId}:${message.wid}`, message]));
     return new Map(keys.map(({ call, row }) => [String(call), byWid.get(`${row.whatsappId}:${row.wid}`)!]));
   },

@@ -1,12 +1,13 @@
-import { and, desc, eq, gte, inArray, isNotNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { atomically, first, type Reader } from "../../db/client";
-import { type ConnectionRow, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
+import { prepared } from "../../db/prepared";
+import { type ConnectionRow, storedInstant, type TicketEventRow, type TicketRow, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { FALLBACK } from "../../i18n/shared";
 import { defaultCsatMessage } from "../connections/csat-default";
 import { sendTicketText } from "../messages/send";
 import { recordTicketEvent } from "./history";
-import { lockContactTickets } from "./records";
+import { atOrAfterSince, chatTickets, latestBy, lockContactTickets } from "./records";
 
 /** How long after the survey a rating counts as its answer. */
 export const CSAT_ANSWER_MS = 24 * 3600_000;
@@ -66,9 +67,8 @@ export async function takeSurveyAnswer(
   opts: { lockedWithoutActive?: boolean } = {},
 ): Promise<SurveyAnswer | undefined> {
   const now = deps.clock.now();
-  const ofChat = and(eq(tickets.contactId, key.contactId), eq(tickets.whatsappId, key.whatsappId));
   // Most messages answer no survey: one read settles that, before any lock.
-  const asked = await surveyedTicket(deps.db, ofChat, now);
+  const asked = await surveyedTicket(deps.db, key, now);
   if (!asked || (asked.csatRating == null && ratingOf(text) == null)) return undefined;
   return await atomically(deps.db, async (tx) => {
     // `lockedWithoutActive`: the caller's transaction holds the lock and found no active ticket, before `asked`.
@@ -78,11 +78,17 @@ export async function takeSurveyAnswer(
         tx
           .select({ id: tickets.id })
           .from(tickets)
-          .where(and(ofChat, inArray(tickets.status, ["open", "pending"]))),
+          .where(
+            and(
+              eq(tickets.contactId, key.contactId),
+              eq(tickets.whatsappId, key.whatsappId),
+              inArray(tickets.status, ["open", "pending"]),
+            ),
+          ),
       );
       if (active) return undefined;
     }
-    const surveyed = opts.lockedWithoutActive ? asked : await surveyedTicket(tx, ofChat, now);
+    const surveyed = opts.lockedWithoutActive ? asked : await surveyedTicket(tx, key, now);
     if (!surveyed) return undefined;
     const rating = ratingOf(text);
     if (surveyed.csatRating == null && rating != null) {
@@ -116,13 +122,16 @@ export async function takeSurveyAnswer(
 }
 
 /** The chat's last ticket surveyed in the last 24 h, if it is still resolved. */
-async function surveyedTicket(db: Reader, ofChat: SQL | undefined, now: number): Promise<TicketRow | undefined> {
-  const row = await first(
-    db
-      .select()
-      .from(tickets)
-      .where(and(ofChat, isNotNull(tickets.csatAskedAt), gte(tickets.csatAskedAt, new Date(now - CSAT_ANSWER_MS))))
-      .orderBy(desc(tickets.csatAskedAt), desc(tickets.id)),
-  );
+async function surveyedTicket(
+  db: Reader,
+  key: { contactId: number; whatsappId: number },
+  now: number,
+): Promise<TicketRow | undefined> {
+  const rows = (await surveyedSince(db).all({ ...key, since: storedInstant(now - CSAT_ANSWER_MS) })) as TicketRow[];
+  const row = latestBy(rows, (ticket) => ticket.csatAskedAt?.getTime() ?? 0);
   return row?.status === "closed" ? row : undefined;
 }
+
+const surveyedSince = prepared((db) =>
+  chatTickets(db, isNotNull(tickets.csatAskedAt), atOrAfterSince(tickets.csatAskedAt)),
+);

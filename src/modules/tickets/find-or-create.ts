@@ -1,5 +1,5 @@
 import { atomically, type Db, first, one, type Writer } from "../../db/client";
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
 import { prepared } from "../../db/prepared";
@@ -10,7 +10,7 @@ import type { ContactSummary } from "../contacts/lookup";
 import type { TicketEventCause } from "../../shared/contracts/ticket-events";
 import { recordCreation, recordTicketEvent } from "./history";
 import { announceTicketEvents } from "./history-dtos";
-import { lockContactTickets, lockContactsTickets } from "./records";
+import { atOrAfterSince, chatTickets, latestBy, lockContactTickets, lockContactsTickets } from "./records";
 import { newEpisode } from "./response-clock";
 import { toTicketDto } from "./serialize";
 
@@ -53,7 +53,13 @@ export async function findOrCreateTicket(
     const windowMs = (Number.isFinite(seconds) ? seconds : FALLBACK_WINDOW_S) * 1000;
     // Groups reuse their latest ticket whenever it was last active.
     const since = storedInstant(key.isGroup ? 0 : deps.clock.now() - windowMs);
-    const recent = await latestTicketSince(tx).get({ contactId: key.contactId, whatsappId: key.whatsappId, since });
+    const recent = latest(
+      (await ticketsActiveSince(tx).all({
+        contactId: key.contactId,
+        whatsappId: key.whatsappId,
+        since,
+      })) as TicketRow[],
+    );
     const now = new Date(deps.clock.now());
     if (recent) {
       const ticket = (await first(
@@ -150,22 +156,9 @@ const activeTicketsOfChats = prepared((db) =>
   ),
 );
 
-/** The latest ticket of (contact, connection) updated at or after `since` (epoch ms). */
-const latestTicketSince = prepared((db) =>
-  db
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, sql.placeholder("contactId")),
-        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
-        eq(tickets.channel, "whatsapp"),
-        gte(tickets.updatedAt, sql`${sql.placeholder("since")}`),
-      ),
-    )
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(1)
-    .prepare(),
+/** The tickets of (contact, connection) updated at or after `since` (epoch ms). */
+const ticketsActiveSince = prepared((db) =>
+  chatTickets(db, eq(tickets.channel, "whatsapp"), atOrAfterSince(tickets.updatedAt)),
 );
 
 /** A new pending bot ticket. */
@@ -185,36 +178,14 @@ const insertTicket = prepared((db) =>
     .prepare(),
 );
 
-/**
- * The open and pending tickets of (contact, connection): one as a rule. Read without ORDER BY, which would
- * make SQLite sort them in a temporary tree on every inbound message; `latest` picks among them.
- */
+/** The open and pending tickets of (contact, connection): one as a rule; `latest` picks among them. */
 const activeTicketsOf = prepared((db) =>
-  db
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.contactId, sql.placeholder("contactId")),
-        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
-        eq(tickets.channel, "whatsapp"),
-        inArray(tickets.status, ["open", "pending"]),
-      ),
-    )
-    .prepare(),
+  chatTickets(db, eq(tickets.channel, "whatsapp"), inArray(tickets.status, ["open", "pending"])),
 );
 
 /** The ticket with the latest activity (the highest id among equals). */
 function latest(rows: TicketRow[]): TicketRow | undefined {
-  let best: TicketRow | undefined;
-  for (const row of rows)
-    if (
-      !best ||
-      row.updatedAt.getTime() > best.updatedAt.getTime() ||
-      (row.updatedAt.getTime() === best.updatedAt.getTime() && row.id > best.id)
-    )
-      best = row;
-  return best;
+  return latestBy(rows, (row) => row.updatedAt.getTime());
 }
 
 /** The chat's history ticket on this connection, created closed at `at` (its first message) when there is none. */

@@ -2,7 +2,7 @@ import { type SQL, eq, sql } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Db, Writer } from "../../db/client";
 import { gathered } from "../../db/gathered";
-import { prepared } from "../../db/prepared";
+import { prepared, preparedPerCount, rowPlaceholder } from "../../db/prepared";
 import { storedInstant, type TicketRow, tickets } from "../../db/tables";
 
 /**
@@ -116,29 +116,54 @@ export interface Touch {
 export async function touchTogether(tx: Db, effect: MessageEffect, touches: readonly Touch[]): Promise<TicketRow[]> {
   if (new Set(touches.map((touch) => touch.ticketId)).size < touches.length)
     throw new Error("one ticket moved twice in one statement");
-  const rows = touches.map(
-    ({ ticketId, at, shown }) =>
-      sql`(${ticketId}::int, ${shown.lastMessage}::text, ${shown.previewKind}::text, ${shown.previewText}::text, ${shown.previewDetail}::text, ${shown.previewFromMe}::boolean, ${shown.previewAck}::int, ${shown.previewMessageId}::int, ${at}::timestamptz)`,
-  );
-  const values = sql`(values ${sql.join(rows, sql`, `)}) as v(id, last_message, preview_kind, preview_text, preview_detail, preview_from_me, preview_ack, preview_message_id, at)`;
-  const pg = tx as unknown as PgDatabase<never>;
-  return (await pg
-    .update(tickets as never)
-    .set({
-      lastMessage: sql`v.last_message`,
-      previewKind: sql`v.preview_kind`,
-      previewText: sql`v.preview_text`,
-      previewDetail: sql`v.preview_detail`,
-      previewFromMe: sql`v.preview_from_me`,
-      previewAck: sql`v.preview_ack`,
-      previewMessageId: sql`v.preview_message_id`,
-      updatedAt: sql`v.at`,
-      ...effectOn(effect),
-    } as never)
-    .from(values)
-    .where(sql`${tickets.id} = v.id`)
-    .returning()) as unknown as TicketRow[];
+  const values: Record<string, unknown> = {};
+  touches.forEach(({ ticketId, at, shown }, i) => {
+    values[rowPlaceholder("id", i)] = ticketId;
+    values[rowPlaceholder("at", i)] = at;
+    for (const column of SHOWN_COLUMNS) values[rowPlaceholder(column, i)] = shown[column];
+  });
+  return (await touchStatementsTogether[effect](tx, touches.length).all(values)) as TicketRow[];
 }
+
+/** `count` tickets moved in one UPDATE … FROM (VALUES …), each row's values named `<name>_<row>`. */
+const touchTogetherOf = (effect: MessageEffect) =>
+  preparedPerCount((db, count) => {
+    const rows = Array.from({ length: count }, (_, i) => {
+      const value = (name: string) => sql.placeholder(rowPlaceholder(name, i));
+      return sql`(${value("id")}::int, ${value("lastMessage")}::text, ${value("previewKind")}::text, ${value("previewText")}::text, ${value("previewDetail")}::text, ${value("previewFromMe")}::boolean, ${value("previewAck")}::int, ${value("previewMessageId")}::int, ${value("at")}::timestamptz)`;
+    });
+    const values = sql`(values ${sql.join(rows, sql`, `)}) as v(id, last_message, preview_kind, preview_text, preview_detail, preview_from_me, preview_ack, preview_message_id, at)`;
+    const pg = db as unknown as PgDatabase<never>;
+    const query = pg
+      .update(tickets as never)
+      .set({
+        lastMessage: sql`v.last_message`,
+        previewKind: sql`v.preview_kind`,
+        previewText: sql`v.preview_text`,
+        previewDetail: sql`v.preview_detail`,
+        previewFromMe: sql`v.preview_from_me`,
+        previewAck: sql`v.preview_ack`,
+        previewMessageId: sql`v.preview_message_id`,
+        updatedAt: sql`v.at`,
+        ...effectOn(effect),
+      } as never)
+      .from(values)
+      .where(sql`${tickets.id} = v.id`)
+      .returning();
+    return (query as unknown as { prepare(): PreparedRows }).prepare();
+  });
+
+interface PreparedRows {
+  get(values?: Record<string, unknown>): Promise<unknown>;
+  all(values?: Record<string, unknown>): Promise<unknown>;
+  run(values?: Record<string, unknown>): Promise<unknown>;
+}
+
+const touchStatementsTogether = {
+  inbound: touchTogetherOf("inbound"),
+  answer: touchTogetherOf("answer"),
+  none: touchTogetherOf("none"),
+};
 
 function effectOn(effect: MessageEffect): Record<string, SQL | null> {
   if (effect === "inbound")

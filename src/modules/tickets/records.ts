@@ -1,5 +1,19 @@
-import { atomically, first, lockKey, lockKeys, one, type Reader, type Writer } from "../../db/client";
-import { and, count, countDistinct, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { atomically, type Db, first, lockKey, lockKeys, one, type Reader, type Writer } from "../../db/client";
+import {
+  type AnyColumn,
+  and,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -23,6 +37,42 @@ const ticketById = prepared((db) =>
     .where(eq(tickets.id, sql.placeholder("id")))
     .prepare(),
 );
+
+/**
+ * The prepared read of a chat's tickets (placeholders `contactId` and `whatsappId`) that meet `conditions`: a few
+ * at most, read without ORDER BY, which made SQLite sort them in a temporary tree for every message that read
+ * them (latestBy picks among them).
+ */
+export function chatTickets(db: Db, ...conditions: SQL[]) {
+  return db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.whatsappId, sql.placeholder("whatsappId")),
+        ...conditions,
+      ),
+    )
+    .prepare();
+}
+
+/** `at` is at or after the placeholder `since`, as the column stores it (storedInstant). */
+export const atOrAfterSince = (at: AnyColumn) => gte(at, sql`${sql.placeholder("since")}`);
+
+/** The row of the latest `at` (the highest id among equals). */
+export function latestBy(rows: readonly TicketRow[], at: (row: TicketRow) => number): TicketRow | undefined {
+  let best: TicketRow | undefined;
+  let bestAt = 0;
+  for (const row of rows) {
+    const rowAt = at(row);
+    if (!best || rowAt > bestAt || (rowAt === bestAt && row.id > best.id)) {
+      best = row;
+      bestAt = rowAt;
+    }
+  }
+  return best;
+}
 
 /** The tickets of these ids. */
 export async function findTickets(db: Reader, ids: readonly number[]): Promise<TicketRow[]> {
