@@ -13,6 +13,7 @@ import {
   TICKET_PAGE_SIZE,
   type TicketListParams,
   ticketCountQuery,
+  ticketCountedPageQuery,
   ticketFilter,
   ticketOrderQuery,
   ticketPageQuery,
@@ -100,6 +101,9 @@ describe("query plans of the ticket list and the search", () => {
             ["page order", ticketOrderQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1)],
             ["count", ticketCountQuery(ctx.db, where)],
           ];
+          // A first page carries its count.
+          if (!params.before)
+            queries.push(["counted page", ticketCountedPageQuery(ctx.db, where).limit(TICKET_PAGE_SIZE + 1)]);
           if (!params.status) {
             // "Mine or pending" reads each status's list, all three in one statement.
             const parts = await Promise.all(

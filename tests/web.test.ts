@@ -163,17 +163,22 @@ describe("private pages", () => {
 });
 
 describe("connections warning", () => {
-  test("the Connections entry carries a warning while a connection waits for its QR code, and none once all are connected", async () => {
+  test("the Connections entry carries a warning while a connection waits for its QR code, and none once all are connected, on the tickets page too", async () => {
     const { cookie } = await loginAs(ctx, { profile: "admin" });
     const row = await one(
       ctx.db.insert(connections).values({ name: "Main", provider: "sandbox", status: "qrcode" }).returning(),
     );
-    const warned = await page("/", { cookie });
-    expect(warned.html).toContain('data-island="ConnectionsBadge"');
-    expect(warned.html).toContain('class="warn-dot"');
+    // The tickets page reads the warning with its first-run checklist; the other pages on its own.
+    for (const path of ["/", "/tickets"]) {
+      const warned = await page(path, { cookie });
+      expect(warned.html).toContain('data-island="ConnectionsBadge"');
+      expect(warned.html).toContain('class="warn-dot"');
+    }
     await ctx.db.update(connections).set({ status: "CONNECTED" }).where(eq(connections.id, row.id));
-    const calm = await page("/", { cookie });
-    expect(calm.html).not.toContain('class="warn-dot"');
+    for (const path of ["/", "/tickets"]) {
+      const calm = await page(path, { cookie });
+      expect(calm.html).not.toContain('class="warn-dot"');
+    }
   });
 });
 

@@ -1,5 +1,17 @@
 import { type Db, first } from "../../db/client";
-import { and, count, desc, eq, inArray, isNull, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
 import { epochMs, storedInstant, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
@@ -86,6 +98,19 @@ export function ticketOrderQuery(db: Db, where: SQL | undefined) {
 /** The page query of the ticket list, newest activity first (exposed so its query plan can be checked). */
 export function ticketPageQuery(db: Db, where: SQL | undefined) {
   return db.select().from(tickets).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
+/**
+ * A first page (no cursor, no offset) and its capped count in one statement: the count is a subquery the engine
+ * runs once beside the page's index walk (exposed so its query plan can be checked). An empty first page has
+ * nothing to count.
+ */
+export function ticketCountedPageQuery(db: Db, where: SQL | undefined) {
+  return db
+    .select({ ...getTableColumns(tickets), listCount: sql<number>`(${ticketCountQuery(db, where)})`.mapWith(Number) })
+    .from(tickets)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id));
 }
 
 /**

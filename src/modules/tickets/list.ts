@@ -16,6 +16,7 @@ import {
   cappedCount,
   type TicketListParams,
   ticketCountQuery,
+  ticketCountedPageQuery,
   ticketFilter,
   ticketOrderQuery,
   ticketPageQuery,
@@ -132,8 +133,12 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
   const skipped = offset ? bound.one("offset", offset) : undefined;
   const key = shapeKey(user, params, offset);
   let shape = listShapes.get(key);
-  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged, skipped)));
+  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged, skipped, !params.before && !offset)));
   const { values } = bound;
+  if (shape.counted) {
+    const found = await shape.counted(db).all(values);
+    return [found.map(({ listCount: _, ...row }) => row), found[0]?.listCount ?? 0] as const;
+  }
   // Past the first page the skipped tickets are read from the page-order index alone, and only the page's rows
   // from the table (PostgreSQL fetched every skipped row: 3-4 ms at page 40).
   const rows = shape.skipping
@@ -166,7 +171,15 @@ function shapeKey(user: AuthUser, params: TicketListParams, offset: number) {
 
 const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
 
-const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: number | undefined) => ({
+const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: number | undefined, first: boolean) => ({
+  // A first page's rows carry the list's count: one statement instead of two (on PostgreSQL, one less to answer).
+  counted: first
+    ? prepared((db) =>
+        ticketCountedPageQuery(db, where)
+          .limit(TICKET_PAGE_SIZE + 1)
+          .prepare(),
+      )
+    : undefined,
   page: prepared((db) =>
     ticketPageQuery(db, paged)
       .limit(TICKET_PAGE_SIZE + 1)

@@ -17,6 +17,7 @@ import { agentPage, isAgentPath } from "./agent";
 import { adminPage, isAdminPage } from "./admin";
 import { isAdmin } from "../../shared/permissions";
 import { someConnectionNeedsAttention } from "../../modules/connections/lookup";
+import { firstRunState } from "../../modules/dashboard/onboarding";
 
 /**
  * React's server renderer and the islands' code (about half of the server's own code) load with the first page
@@ -100,8 +101,13 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
     const path = new URL(ctx.request.url).pathname;
     // The sandbox is a dev/demo page: admins only, and only while the sandbox network is enabled.
     if (path === "/sandbox" && (!isAdmin(user.profile) || !deps.config.sandbox)) return redirect("/");
-    // Read while the page's own data is read (on PostgreSQL each query is a round trip).
-    const connectionWarning = isAdmin(user.profile) ? someConnectionNeedsAttention(deps.db) : false;
+    // Read while the page's own data is read (on PostgreSQL each query is a round trip); an admin's tickets page
+    // reads it with its first-run checklist, in one statement.
+    const isTicketsPage = path === "/tickets" || path.startsWith("/tickets/");
+    const firstRun = isTicketsPage && isAdmin(user.profile) ? firstRunState(deps.db, deps.config.sandbox) : undefined;
+    const connectionWarning = firstRun
+      ? firstRun.then((state) => state.connectionWarning)
+      : isAdmin(user.profile) && someConnectionNeedsAttention(deps.db);
     const Island = await islandRenderer(s.i18n);
     let main: ReactNode;
     if (path === "/sandbox") {
@@ -111,7 +117,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
           <Island name="SandboxPhone" />
         </section>
       );
-    } else if (path === "/tickets" || path.startsWith("/tickets/")) {
+    } else if (isTicketsPage) {
       const ticketId =
         ctx.params?.ticketId && /^\d{1,15}$/.test(ctx.params.ticketId) ? Number(ctx.params.ticketId) : null;
       main = await ticketsPage({
@@ -121,6 +127,7 @@ export function pagesRoutes(deps: AppDeps, tokens: Tokens) {
         account: s.account,
         ticketId,
         query: new URL(ctx.request.url).searchParams,
+        firstRun,
       });
     } else if (isAdminPage(path)) {
       main = await adminPage({ deps, Island, t, user, path, sandbox: deps.config.sandbox });

@@ -15,6 +15,7 @@ import type { TicketStatus } from "../../shared/contracts";
 import { toWire } from "../../shared/contracts/wire";
 import { can, isAdmin } from "../../shared/permissions";
 import type { IslandComponent } from "../island";
+import type { OnboardingDto } from "../../shared/contracts/onboarding";
 
 /** The signed-in user's row and queue ids, as the page's session read them. */
 export interface SignedIn {
@@ -35,6 +36,7 @@ export async function ticketsPage({
   account,
   ticketId,
   query,
+  firstRun,
 }: {
   deps: AppDeps;
   Island: IslandComponent;
@@ -42,6 +44,8 @@ export async function ticketsPage({
   account: SignedIn;
   ticketId: number | null;
   query: URLSearchParams;
+  /** The first-run checklist, when already asked for with the app bar's connection warning. */
+  firstRun?: Promise<{ onboarding: OnboardingDto }>;
 }) {
   const auth = authUserOf(account.row, account.queueIds);
   const canShowAll = can(user.profile, "tickets-manager:showall");
@@ -61,7 +65,9 @@ export async function ticketsPage({
   const offered = offeredQueues(deps, account);
   const [queues, onboarding, initial] = await Promise.all([
     offered.then((summaries) => summaries.map(({ id, name, color }) => ({ id, name, color }))),
-    can(auth.profile, "settings:manage") ? onboardingFor(deps.db, deps.config.sandbox) : null,
+    can(auth.profile, "settings:manage")
+      ? (firstRun?.then((state) => state.onboarding) ?? onboardingFor(deps.db, deps.config.sandbox))
+      : null,
     listsOfTickets(
       deps.db,
       auth,
