@@ -103,7 +103,7 @@ describe("query plans of the ticket list and the search", () => {
           ];
           // A first page carries its count.
           if (!params.before)
-            queries.push(["counted page", ticketCountedPageQuery(ctx.db, where).limit(TICKET_PAGE_SIZE + 1)]);
+            queries.push(["counted page", ticketCountedPageQuery(ctx.db, where, TICKET_PAGE_SIZE + 1)]);
           if (!params.status) {
             // "Mine or pending" reads each status's list, all three in one statement.
             const parts = await Promise.all(

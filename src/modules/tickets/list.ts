@@ -173,13 +173,7 @@ const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
 
 const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: number | undefined, first: boolean) => ({
   // A first page's rows carry the list's count: one statement instead of two (on PostgreSQL, one less to answer).
-  counted: first
-    ? prepared((db) =>
-        ticketCountedPageQuery(db, where)
-          .limit(TICKET_PAGE_SIZE + 1)
-          .prepare(),
-      )
-    : undefined,
+  counted: first ? prepared((db) => ticketCountedPageQuery(db, where, TICKET_PAGE_SIZE + 1).prepare()) : undefined,
   page: prepared((db) =>
     ticketPageQuery(db, paged)
       .limit(TICKET_PAGE_SIZE + 1)
