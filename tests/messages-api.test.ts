@@ -110,6 +110,31 @@ describe("GET /messages/:ticketId", () => {
     expect(ctx.hub.named("ticket").some((e) => e.payload.action === "updateUnread")).toBe(true);
   });
 
+  test("a message marked read by opening its ticket takes the time of that open as its update time", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const [a, b] = [await seed(ctx, { unreadMessages: 1 }), await seed(ctx, { unreadMessages: 1 })];
+    for (const t of [a, b])
+      await storeMessage(ctx.deps, {
+        whatsappId: null,
+        wid: `u${t.id}`,
+        ticketId: t.id,
+        contactId: t.contactId,
+        body: "oi",
+        fromMe: false,
+        at: 1_700_000_000_000,
+      });
+    await call(ctx.app, "GET", `/api/messages/${a.id}`, { token });
+    // The wall clock (what the column's update default writes) moves past the first open.
+    const opened = Date.now();
+    while (Date.now() <= opened + 1);
+    const before = Date.now();
+    await call(ctx.app, "GET", `/api/messages/${b.id}`, { token });
+    const row = await firstRow(ctx.db.select().from(messages).where(eq(messages.ticketId, b.id)));
+    expect(row!.read).toBe(true);
+    expect(row!.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
+  });
+
   test("history spans the contact's tickets the user may see, never another queue's", async () => {
     const ctx = await makeTestApp();
     const a = await queue(ctx, "A");

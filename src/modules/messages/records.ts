@@ -3,7 +3,7 @@ import { gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
-import { type MessageRow, messageReactions, messages } from "../../db/tables";
+import { type MessageRow, messageReactions, messages, storedInstant } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
 export const WAITING = "waiting";
@@ -135,7 +135,8 @@ export async function settledSends(
 
 /** Marks the ticket's unread messages read; returns those it changed, as read receipts name them (`id` = WhatsApp id). */
 export async function markMessagesRead(tx: Writer, ticketId: number) {
-  return (await unreadMarkedRead(tx).all({ ticketId })) as MarkedRead[];
+  // What the column's own update default would write: a prepared statement would keep the time it was built at.
+  return (await unreadMarkedRead(tx).all({ ticketId, updatedAt: storedInstant(new Date()) })) as MarkedRead[];
 }
 
 type MarkedRead = Pick<MessageRow, "fromMe" | "whatsappId" | "remoteJid" | "participant"> & { id: string };
@@ -143,7 +144,7 @@ type MarkedRead = Pick<MessageRow, "fromMe" | "whatsappId" | "remoteJid" | "part
 const unreadMarkedRead = prepared((db) =>
   db
     .update(messages)
-    .set({ read: true })
+    .set({ read: true, updatedAt: sql`${sql.placeholder("updatedAt")}` })
     .where(and(eq(messages.ticketId, sql.placeholder("ticketId")), eq(messages.read, false)))
     .returning({
       id: messages.wid,
