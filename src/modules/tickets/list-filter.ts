@@ -201,7 +201,10 @@ export async function ticketFilter(
   if (params.slaBreached)
     conditions.push(sql`(first_response_breached = true OR resolution_breached = true) AND status <> 'closed'`);
   if (tagIds.length) {
-    const carriers = carrying(db, tagIds);
+    const carriers = carrying(
+      db,
+      tagIds.map((id, i) => values.one(`tag${i}`, id)),
+    );
     // Many carriers: each page-order index entry is tested against them rather than each carrier looked up.
     conditions.push(rareTags ? searchSql().amongHits(tickets.id, carriers) : inArray(unindexed(tickets.id), carriers));
   }

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
-import { desc, type SQL, sql } from "drizzle-orm";
-import { type TicketRow, tickets } from "../../db/tables";
+import { desc, type SQL } from "drizzle-orm";
+import { tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, type TicketStatus } from "../../shared/contracts/tickets";
 import { normalizeSearch, pageWindow } from "../../db/paging";
@@ -13,7 +13,6 @@ import { fewTagged } from "./tag-carriers";
 import { boundValues } from "./list-values";
 import {
   afterTicket,
-  cappedCount,
   type TicketListParams,
   ticketCountQuery,
   ticketCountedPageQuery,
@@ -24,16 +23,15 @@ import {
   statusesPageQuery,
 } from "./list-filter";
 import { prepared } from "../../db/prepared";
-import { amongIdList, idList } from "../../db/index-hints";
+import { pageOf, type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE, ticketsInOrder } from "./list-rows";
+import { listFromSet, taggedList, taggedSet } from "./tagged-lists";
 
-export const TICKET_PAGE_SIZE = 40;
+export { TICKET_PAGE_SIZE } from "./list-rows";
 
 /** The list's filter and queries, also asked for by the other lists of tickets and the plan test. */
 export * from "./list-filter";
 
 type TicketPage = TicketPageDto;
-/** A list's page before its tickets are serialised. */
-type RowPage = Omit<TicketPage, "tickets"> & { rows: TicketRow[] };
 type Before = TicketListParams["before"];
 
 /**
@@ -80,10 +78,10 @@ export async function listsOfTickets(
 async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, timeZone: string): Promise<RowPage> {
   const search = normalizeSearch(params.searchParam);
   const rareTags = await fewTagged(db, params.tags);
-  const where = await ticketFilter(db, user, params, timeZone, rareTags);
   const { before } = params;
   const offset = before ? 0 : pageWindow(params.pageNumber, TICKET_PAGE_SIZE).offset;
   if (search) {
+    const where = await ticketFilter(db, user, params, timeZone, rareTags);
     const breadth = await searchBreadth(db, search);
     const page =
       breadth.messages || breadth.contacts
@@ -98,7 +96,7 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
       page.next ?? (page.hasMore ? cursorOf(last && { id: last.id, updatedAt: last.updatedAt.getTime() }) : undefined);
     return { ...page, next };
   }
-  if (rareTags) return await listFromSet(db, where, before, offset);
+  if (rareTags) return await taggedSet(db, user, params, timeZone, offset);
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
@@ -107,16 +105,7 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
     const ids = ordered.map((t) => t.id);
     return { ...(await pageOf(db, ids, 0)), count: Math.min(counted, TICKET_COUNT_CAP) };
   }
-  // With many tag carriers the page is picked from index entries alone (the carriers are matched against the
-  // page-order index, which holds the order), and only its rows are then read.
-  if (params.tags?.length) {
-    const count = cappedCount(
-      db,
-      tabHoldsMost(params, showAll) ? await ticketFilter(db, user, params, timeZone, true) : where,
-    );
-    const ids = (await pageOrder(db, afterTicket(where, before), offset + TICKET_PAGE_SIZE + 1)).map((t) => t.id);
-    return { ...(await pageOf(db, ids, offset)), count: await count };
-  }
+  if (params.tags?.length) return await taggedList(db, user, params, timeZone, offset);
   const [rows, count] = await shapedList(db, user, params, timeZone, offset);
   const page = rows.slice(0, TICKET_PAGE_SIZE);
   return { rows: page, count, hasMore: rows.length > page.length };
@@ -132,8 +121,7 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
   const paged = afterTicket(where, params.before, bound);
   const skipped = offset ? bound.one("offset", offset) : undefined;
   const key = shapeKey(user, params, offset);
-  let shape = listShapes.get(key);
-  if (!shape) listShapes.set(key, (shape = shapeQueries(where, paged, skipped, !params.before && !offset)));
+  const shape = shapeFor(listShapes, key, () => shapeQueries(where, paged, skipped, !params.before && !offset));
   const { values } = bound;
   if (shape.counted) {
     const found = await shape.counted(db).all(values);
@@ -159,14 +147,6 @@ async function shapedList(db: Db, user: AuthUser, params: TicketListParams, time
       .get(values)
       .then((r) => r?.n ?? 0),
   ]);
-}
-
-/** What makes two lists one prepared shape: the user's show-all right, the status and the filters present. */
-function shapeKey(user: AuthUser, params: TicketListParams, offset: number) {
-  const { status, showAll, withUnreadMessages, snoozed, slaBreached } = params;
-  const present = [!params.queueIds, !params.before, !params.date, !params.updatedAt, !offset];
-  const filters = [status, showAll, withUnreadMessages, snoozed, slaBreached, ...present];
-  return JSON.stringify([can(user.profile, "tickets-manager:showall"), ...filters.map((f) => f ?? null)]);
 }
 
 const listShapes = new Map<string, ReturnType<typeof shapeQueries>>();
@@ -198,27 +178,18 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
 /**
  * "Mine or pending": the ids of the page's tickets (and the one after) merged from the three statuses' lists,
  * each read in page order up to the page's end, and each status's capped count, one statement each; prepared
- * once per shape (see shapedList) unless tags are picked.
+ * once per shape (see shapedList).
  */
 async function statusesPage(db: Db, user: AuthUser, params: TicketListParams, timeZone: string, offset: number) {
   const lists = STATUSES.map((status) => ({ ...params, status }));
   const size = TICKET_PAGE_SIZE + 1;
-  if (params.tags?.length) {
-    const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false)));
-    const paged = parts.map((part) => afterTicket(part, params.before));
-    return await Promise.all([
-      statusesPageQuery(db, paged, offset + size, size, offset || undefined),
-      statusesCountQuery(db, parts),
-    ]);
-  }
   const bound = boundValues();
   const parts = await Promise.all(lists.map((list) => ticketFilter(db, user, list, timeZone, false, bound)));
   const paged = parts.map((part) => afterTicket(part, params.before, bound));
   const reach = offset ? bound.one("reach", offset + size) : size;
   const skipped = offset ? bound.one("offset", offset) : undefined;
   const key = shapeKey(user, params, offset);
-  let shape = statusesShapes.get(key);
-  if (!shape) statusesShapes.set(key, (shape = statusesQueries(parts, paged, reach, skipped)));
+  const shape = shapeFor(statusesShapes, key, () => statusesQueries(parts, paged, reach, skipped));
   return await Promise.all([shape.page(db).all(bound.values), shape.count(db).all(bound.values)]);
 }
 
@@ -236,15 +207,6 @@ const statusesQueries = (
 
 const STATUSES: TicketStatus[] = ["open", "pending", "closed"];
 
-/**
- * Whether the tab holds most of the inbox (every ticket of the picked queues, or the closed ones): its count with a
- * common tag then looks the tag's carriers up, each once, rather than testing the tab's tickets until the cap is
- * met (a tag on 2,500 of 100,000 tickets: 2,500 lookups against 40,000 entries read). The open and pending tabs are
- * a few thousand tickets, cheaper to test than the carriers are to look up.
- */
-const tabHoldsMost = (params: TicketListParams, showAll: boolean | undefined) =>
-  Boolean(showAll) && (!params.status || params.status === "closed");
-
 /** Search results show, under each ticket, the newest message that matched rather than its last message. */
 async function withSearchMatches(db: Db, page: TicketPage, search: string): Promise<TicketPage> {
   const matches = await newestMatches(
@@ -253,34 +215,6 @@ async function withSearchMatches(db: Db, page: TicketPage, search: string): Prom
     search,
   );
   return { ...page, tickets: page.tickets.map((t) => ({ ...t, searchMatch: matches.get(t.id) ?? null })) };
-}
-
-/**
- * A list read from a set of ids (search hits, tickets carrying tags): each ticket of the set is looked up once,
- * for its place and filters together, and the page's ids come back with how many matched in all.
- */
-async function listFromSet(db: Db, where: SQL | undefined, before: Before, offset: number): Promise<RowPage> {
-  const found = await db
-    .select({ id: tickets.id, total: sql<number>`count(*) over ()` })
-    .from(tickets)
-    .where(afterTicket(where, before))
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    // Written into the SQL, not bound: PostgreSQL's plan for a prepared statement, made without the limit's value,
-    // would walk the whole list in page order and test each ticket against the set (25 ms at 100,000 tickets)
-    // instead of looking the set's tickets up (5 ms).
-    .limit(sql.raw(String(TICKET_PAGE_SIZE + 1)) as unknown as number)
-    .offset(offset);
-  // After a cursor (or past the end) the rows above do not tell the whole set's size, so it is counted apart; a
-  // first page without rows is an empty set.
-  const total = before || (offset && !found.length) ? await cappedCount(db, where) : (found[0]?.total ?? 0);
-  return {
-    ...(await pageOf(
-      db,
-      found.map((t) => t.id),
-      0,
-    )),
-    count: Math.min(total, TICKET_COUNT_CAP),
-  };
 }
 
 /**
@@ -374,19 +308,3 @@ const cursorOf = (ticket: { id: number; updatedAt: number } | undefined) =>
 async function pageOrder(db: Db, where: SQL | undefined, limit: number) {
   return await ticketOrderQuery(db, where).limit(limit);
 }
-
-/** The page at `offset` of tickets listed by id in page order, and whether more follow. */
-async function pageOf(db: Db, ids: number[], offset: number) {
-  const slice = ids.slice(offset, offset + TICKET_PAGE_SIZE + 1);
-  const pageIds = slice.slice(0, TICKET_PAGE_SIZE);
-  return { rows: await ticketsInOrder(db, pageIds), hasMore: slice.length > pageIds.length };
-}
-
-/** The tickets of `ids`, in that order. */
-async function ticketsInOrder(db: Db, ids: number[]) {
-  const rows = ids.length ? await ticketsByIds(db).all({ ids: idList(ids) }) : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-const ticketsByIds = prepared((db) => db.select().from(tickets).where(amongIdList(tickets.id, "ids")).prepare());
