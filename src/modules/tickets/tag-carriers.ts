@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import { type Db, pgRootOf } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { ticketTags, tickets } from "../../db/tables";
 
@@ -13,9 +13,35 @@ import { ticketTags, tickets } from "../../db/tables";
 export async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<boolean> {
   if (!tagIds?.length) return false;
   const distinct = [...new Set(tagIds)];
+  const known = answersOf(db);
+  const key = [...distinct].sort((a, b) => a - b).join(",");
+  const answer = known.get(key);
+  if (answer && ++answer.uses < PROBE_EVERY) return answer.few;
   const values = Object.fromEntries(distinct.map((id, i) => [`tag${i}`, id]));
   const found = await carriersProbe(distinct.length)(db).get(values);
-  return Number(found?.n ?? 0) <= Number(found?.few ?? 0);
+  const few = Number(found?.n ?? 0) <= Number(found?.few ?? 0);
+  if (known.size >= KNOWN_TAG_SETS) known.clear();
+  known.set(key, { few, uses: 0 });
+  return few;
+}
+
+/**
+ * A tag set's answer serves this many lists before the set is probed again: the answer only picks how the list is
+ * read, never what it holds, and a tag's carriers grow or shrink slowly, so most lists are spared the probe's
+ * round trip before their own statements.
+ */
+const PROBE_EVERY = 50;
+/** Tag sets whose answers are kept per database, at most (the lists ask for a few; anyone may ask for any). */
+const KNOWN_TAG_SETS = 1_000;
+
+const answers = new WeakMap<object, Map<string, { few: boolean; uses: number }>>();
+
+/** The answers kept for the database under `db` (its pool on PostgreSQL, whatever transaction `db` is in). */
+function answersOf(db: Db) {
+  const root = pgRootOf(db) ?? db;
+  let known = answers.get(root);
+  if (!known) answers.set(root, (known = new Map()));
+  return known;
 }
 
 /** The probe of `fewTagged` for that many tags, one prepared statement that also reads the highest ticket id. */
