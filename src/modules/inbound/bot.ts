@@ -5,7 +5,8 @@ import { aiBotStep, answersWithAi } from "../ai/bot-step";
 import { findConnection, queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
-import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
+import { clearDialog, type Dialog, gatheredDialog, saveDialog } from "../tickets/dialogs";
+import { readTogether } from "../../db/gathered";
 import { getSetting } from "../settings/service";
 import { type BotMessage, invalidAnswerMenu, isBackKey, type MenuStyle, menuMessage, optionNumber } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
@@ -54,7 +55,7 @@ export async function runBot(
   // Read here, not kept: an admin's change to the texts or work hours applies from the next message.
   const connection = await connectionNow(deps, connectionId);
   if (!connection) return;
-  const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
+  const dialog = ofThisEpisode(ticket, await readTogether(deps.db, () => gatheredDialog(deps.db, ticket.id)));
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;
