@@ -23,21 +23,27 @@ async function burstWithOtherChats(messages: Inbound[]) {
   return ctx;
 }
 
+/** A gathered read answering key × 10, with the keys of each statement it would send in `asked`. */
+function keysTimesTen() {
+  const asked: number[][] = [];
+  const read = gathered<number, number>({
+    idOf: String,
+    one: async (_db, key) => {
+      asked.push([key]);
+      return key * 10;
+    },
+    many: async (_tx, keys) => {
+      asked.push(keys);
+      return new Map(keys.map((key) => [String(key), key * 10]));
+    },
+  });
+  return { asked, read };
+}
+
 describe("reads gathered in a group commit's batch", () => {
   test("the writes of a batch written side by side read one kind of row in one statement; otherwise one read per key", async () => {
     const ctx = await makeTestApp();
-    const asked: number[][] = [];
-    const read = gathered<number, number>({
-      idOf: String,
-      one: async (_db, key) => {
-        asked.push([key]);
-        return key * 10;
-      },
-      many: async (_tx, keys) => {
-        asked.push(keys);
-        return new Map(keys.map((key) => [String(key), key * 10]));
-      },
-    });
+    const { asked, read } = keysTimesTen();
     const commits = new GroupCommit(ctx.db, ctx.deps.events);
     const answers = await Promise.all([1, 2, 2, 3].map((key) => commits.run(async () => await read(ctx.db, key))));
     expect(answers).toEqual([10, 20, 20, 30]);
@@ -47,18 +53,7 @@ describe("reads gathered in a group commit's batch", () => {
 
   test("reads asked together outside a transaction go out as one statement on PostgreSQL; otherwise one read per key", async () => {
     const ctx = await makeTestApp();
-    const asked: number[][] = [];
-    const read = gathered<number, number>({
-      idOf: String,
-      one: async (_db, key) => {
-        asked.push([key]);
-        return key * 10;
-      },
-      many: async (_tx, keys) => {
-        asked.push(keys);
-        return new Map(keys.map((key) => [String(key), key * 10]));
-      },
-    });
+    const { asked, read } = keysTimesTen();
     const answers = await Promise.all([1, 2, 3].map((key) => readTogether(ctx.db, () => read(ctx.db, key))));
     expect(answers).toEqual([10, 20, 30]);
     expect(asked).toEqual(pipelinesStatements(ctx.db) ? [[1, 2, 3]] : [[1], [2], [3]]);
