@@ -2,10 +2,12 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { pipelinesStatements } from "../src/db/client";
-import { gathered } from "../src/db/gathered";
+import { gathered, readTogether } from "../src/db/gathered";
 import { contacts, messages, tags, tickets } from "../src/db/tables";
 import { findContact } from "../src/modules/contacts/lookup";
 import { GroupCommit } from "../src/modules/inbound/group-commit";
+import { gatheredDialog, saveDialog } from "../src/modules/tickets/dialogs";
+import { findTicket, gatheredTicket } from "../src/modules/tickets/records";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
 const phone = (n: number) => `55119${String(n).padStart(8, "0")}`;
@@ -21,26 +23,54 @@ async function burstWithOtherChats(messages: Inbound[]) {
   return ctx;
 }
 
+/** A gathered read answering key × 10, with the keys of each statement it would send in `asked`. */
+function keysTimesTen() {
+  const asked: number[][] = [];
+  const read = gathered<number, number>({
+    idOf: String,
+    one: async (_db, key) => {
+      asked.push([key]);
+      return key * 10;
+    },
+    many: async (_tx, keys) => {
+      asked.push(keys);
+      return new Map(keys.map((key) => [String(key), key * 10]));
+    },
+  });
+  return { asked, read };
+}
+
 describe("reads gathered in a group commit's batch", () => {
   test("the writes of a batch written side by side read one kind of row in one statement; otherwise one read per key", async () => {
     const ctx = await makeTestApp();
-    const asked: number[][] = [];
-    const read = gathered<number, number>({
-      idOf: String,
-      one: async (_db, key) => {
-        asked.push([key]);
-        return key * 10;
-      },
-      many: async (_tx, keys) => {
-        asked.push(keys);
-        return new Map(keys.map((key) => [String(key), key * 10]));
-      },
-    });
+    const { asked, read } = keysTimesTen();
     const commits = new GroupCommit(ctx.db, ctx.deps.events);
     const answers = await Promise.all([1, 2, 2, 3].map((key) => commits.run(async () => await read(ctx.db, key))));
     expect(answers).toEqual([10, 20, 20, 30]);
     // Equal keys share one answer.
     expect(asked).toEqual(pipelinesStatements(ctx.db) ? [[1, 2, 3]] : [[1], [2], [2], [3]]);
+  });
+
+  test("reads asked together outside a transaction go out as one statement on PostgreSQL; otherwise one read per key", async () => {
+    const ctx = await makeTestApp();
+    const { asked, read } = keysTimesTen();
+    const answers = await Promise.all([1, 2, 3].map((key) => readTogether(ctx.db, () => read(ctx.db, key))));
+    expect(answers).toEqual([10, 20, 30]);
+    expect(asked).toEqual(pipelinesStatements(ctx.db) ? [[1, 2, 3]] : [[1], [2], [3]]);
+  });
+
+  test("tickets and bot dialogues read together are each their own row; a ticket without a dialogue has none", async () => {
+    const ctx = await burstWithOtherChats([]);
+    const ids = (await ctx.db.select({ id: tickets.id }).from(tickets).orderBy(asc(tickets.id))).map((t) => t.id);
+    await saveDialog(ctx.db, ids[0]!, { invalidCount: 1 });
+    await saveDialog(ctx.db, ids[2]!, { invalidCount: 2 });
+    const [rows, dialogs] = await Promise.all([
+      Promise.all(ids.map((id) => readTogether(ctx.db, () => gatheredTicket(ctx.db, id)))),
+      Promise.all(ids.map((id) => readTogether(ctx.db, () => gatheredDialog(ctx.db, id)))),
+    ]);
+    expect(rows).toEqual(await Promise.all(ids.map((id) => findTicket(ctx.db, id))));
+    expect(dialogs.map((dialog) => dialog?.invalidCount ?? null)).toEqual([1, null, 2, null, null, null]);
+    expect(dialogs[2]!.ticketId).toBe(ids[2]!);
   });
 
   test("a write that fails after its gathered read is refused alone: the others are stored once, in order", async () => {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type SQL, type Subquery, sql } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
-import type { Db, Reader } from "./client";
+import { type Db, pipelinesStatements, type Reader } from "./client";
 import { pgArray } from "./pg-array";
 
 /**
@@ -24,6 +24,24 @@ const gatherings = new AsyncLocalStorage<Gathering>();
 /** Runs `work` (writes started side by side in transaction `tx`) with their gathered reads sent on `tx`. */
 export function gatheringReads<T>(tx: Db, work: () => Promise<T>): Promise<T> {
   return gatherings.run({ tx, pending: new Map() }, work);
+}
+
+/** Per database, the gathering of reads made outside a transaction (see readTogether). */
+const outside = new WeakMap<object, Gathering>();
+
+/**
+ * Runs `read` (gathered reads) outside a transaction, gathered with the reads of its kind asked for in the same
+ * event-loop turn on `db`: the messages of a committed batch go on together, so their reads after the commit go
+ * out as one statement for the batch. Where each statement waits for its round trip only (PostgreSQL).
+ */
+export function readTogether<T>(db: Db, read: () => Promise<T>): Promise<T> {
+  if (!pipelinesStatements(db)) return read();
+  let gathering = outside.get(db);
+  if (!gathering) {
+    gathering = { tx: db, pending: new Map() };
+    outside.set(db, gathering);
+  }
+  return gatherings.run(gathering, read);
 }
 
 export interface GatheredReadOptions<K, V> {

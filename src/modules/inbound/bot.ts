@@ -5,7 +5,8 @@ import { aiBotStep, answersWithAi } from "../ai/bot-step";
 import { findConnection, queueIdsOfConnections } from "../connections/lookup";
 import { firstLevelOptions } from "../queues/chatbot-tree";
 import { childOptions, findChatbotOption, findQueue, queueSummaries } from "../queues/lookup";
-import { clearDialog, type Dialog, loadDialog, saveDialog } from "../tickets/dialogs";
+import { clearDialog, type Dialog, gatheredDialog, saveDialog } from "../tickets/dialogs";
+import { readTogether } from "../../db/gathered";
 import { getSetting } from "../settings/service";
 import { type BotMessage, invalidAnswerMenu, isBackKey, type MenuStyle, menuMessage, optionNumber } from "./menu";
 import { isInsideWorkHours } from "./work-hours";
@@ -51,10 +52,14 @@ export async function runBot(
   text: string,
 ) {
   if (ticket.isGroup || ticket.userId != null || ticket.status !== "pending") return;
-  // Read here, not kept: an admin's change to the texts or work hours applies from the next message.
-  const connection = await connectionNow(deps, connectionId);
+  // Read here, not kept: an admin's change to the texts or work hours applies from the next message. Both reads
+  // go out together (one round trip on PostgreSQL).
+  const [connection, stored] = await Promise.all([
+    connectionNow(deps, connectionId),
+    readTogether(deps.db, () => gatheredDialog(deps.db, ticket.id)),
+  ]);
   if (!connection) return;
-  const dialog = ofThisEpisode(ticket, await loadDialog(deps.db, ticket.id));
+  const dialog = ofThisEpisode(ticket, stored);
 
   if (!isInsideWorkHours(connection, deps.clock.now(), deps.config.timeZone)) {
     const last = dialog?.outOfWorkSentAt?.getTime() ?? 0;

@@ -6,7 +6,8 @@ import { withOversizedNote } from "../messages/inbound-media";
 import { findByWid, isStoredForGood, WAITING } from "../messages/records";
 import { type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
-import { findTicket } from "../tickets/records";
+import { gatheredTicket } from "../tickets/records";
+import { readTogether } from "../../db/gathered";
 import { type BotActions, runBot } from "./bot";
 import {
   currentContact,
@@ -157,7 +158,8 @@ export class InboundPipeline {
       await assignReopened(deps, written);
       if (message.fromMe || message.isGroup || message.kind === "waiting" || "surveyAnswer" in written) return;
       if (!stored.created && !stored.replaced) return;
-      const fresh = (await findTicket(deps.db, ticket.id))!;
+      // Read with the batch's other tickets: its messages go on together once it is committed.
+      const fresh = (await readTogether(deps.db, () => gatheredTicket(deps.db, ticket.id)))!;
       try {
         if (chatContact.number && isOptOutKeyword(await this.optOutKeywords(connectionId), message.body))
           return await optOut(deps, connectionId, fresh, chatContact.number);

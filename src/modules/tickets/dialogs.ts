@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { atomically, first, type Writer } from "../../db/client";
+import { eachId, gathered, lookupEachKey } from "../../db/gathered";
+import { pgArray } from "../../db/pg-array";
 import { prepared } from "../../db/prepared";
 import { ticketDialogs, tickets } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -21,6 +23,20 @@ const dialogOf = prepared((db) =>
     .where(eq(ticketDialogs.ticketId, sql.placeholder("ticketId")))
     .prepare(),
 );
+
+const dialogsEachTicket = prepared((db) =>
+  lookupEachKey(db, eachId("ids"), db.select().from(ticketDialogs).where(sql`${ticketDialogs.ticketId} = k.id`)),
+);
+
+/** The ticket's bot dialog, read with the others asked for together (see gathered, readTogether). */
+export const gatheredDialog = gathered<number, Dialog>({
+  idOf: String,
+  one: (db, ticketId) => dialogOf(db).get({ ticketId }),
+  many: async (tx, ticketIds) => {
+    const rows = (await dialogsEachTicket(tx).all({ ids: pgArray(ticketIds) })) as Dialog[];
+    return new Map(rows.map((row) => [String(row.ticketId), row]));
+  },
+});
 
 /** Writes these fields of the ticket's bot dialog, creating it when missing. */
 export async function saveDialog(db: Writer, ticketId: number, values: Partial<Omit<Dialog, "ticketId">>) {

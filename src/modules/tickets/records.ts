@@ -14,6 +14,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { eachId, gatheredById, lookupEachKey } from "../../db/gathered";
 import { prepared } from "../../db/prepared";
 import { storedInstant, type TicketEventRow, ticketTags, tickets, type TicketRow } from "../../db/tables";
 import type { AppDeps } from "../../deps";
@@ -37,6 +38,13 @@ const ticketById = prepared((db) =>
     .where(eq(tickets.id, sql.placeholder("id")))
     .prepare(),
 );
+
+const ticketsEachId = prepared((db) =>
+  lookupEachKey(db, eachId("ids"), db.select().from(tickets).where(sql`${tickets.id} = k.id`)),
+);
+
+/** The ticket row by id, read with the others of its kind asked for together (see gathered, readTogether). */
+export const gatheredTicket = gatheredById<TicketRow>(ticketById, ticketsEachId);
 
 /**
  * The prepared read of a chat's tickets (placeholders `contactId` and `whatsappId`) that meet `conditions`: a few
