@@ -40,6 +40,9 @@ async function setup(opts: { scan?: boolean; databasePath?: string; mediaDir?: s
       .values({ contactId: contact.id, status: "open", userId: agent.user.id, whatsappId: conn.id })
       .returning(),
   );
+  // The connection's own flush on coming up is over: under load it could still be looking for messages when a test
+  // writes one, and send it before the test's own flush.
+  await ctx.deps.outbox.idle(conn.id);
   return { ctx, conn, agent, contact, ticket };
 }
 
