@@ -1,6 +1,6 @@
 import { first, type Reader } from "../../db/client";
 import { count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { preparedPerCount, rowPlaceholder } from "../../db/prepared";
 import { messages, type MessageRow } from "../../db/tables";
 
 export const MESSAGE_PAGE_SIZE = 20;
@@ -20,41 +20,37 @@ export async function historyPage(
 ): Promise<{ rows: MessageRow[]; total: number }> {
   if (!ticketIds.length) return { rows: [], total: 0 };
   if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
-  const shape = shapeOf(ticketIds.length);
   const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
-  for (const [i, id] of ticketIds.entries()) values[`t${i}`] = id;
+  for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
   const [rows, total] = await Promise.all([
-    shape.page(db).all(values) as Promise<MessageRow[]>,
-    shape.count(db).get(values) as Promise<{ n: number } | undefined>,
+    pageOfTickets(db, ticketIds.length).all(values) as Promise<MessageRow[]>,
+    countOfTickets(db, ticketIds.length).get(values) as Promise<{ n: number } | undefined>,
   ]);
   return { rows, total: total?.n ?? 0 };
 }
 
-const shapes = new Map<number, ReturnType<typeof shapeQueries>>();
+const ticketPlaceholders = (tickets: number) =>
+  Array.from({ length: tickets }, (_, i) => sql.placeholder(rowPlaceholder("ticket", i)));
 
-function shapeOf(tickets: number) {
-  let shape = shapes.get(tickets);
-  if (!shape) shapes.set(tickets, (shape = shapeQueries(tickets)));
-  return shape;
-}
+const amongTickets = (tickets: number) => {
+  const ids = ticketPlaceholders(tickets);
+  return tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
+};
 
-function shapeQueries(tickets: number) {
-  const ids = Array.from({ length: tickets }, (_, i) => sql.placeholder(`t${i}`));
-  const among = tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
-  return {
-    page: prepared((db) =>
-      db
-        .select()
-        .from(messages)
-        .where(tickets === 1 ? among : newestOfEach(ids, sql.placeholder("upTo")))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(MESSAGE_PAGE_SIZE)
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-    ),
-    count: prepared((db) => db.select({ n: count() }).from(messages).where(among).prepare()),
-  };
-}
+const pageOfTickets = preparedPerCount((db, tickets) =>
+  db
+    .select()
+    .from(messages)
+    .where(tickets === 1 ? amongTickets(1) : newestOfEach(ticketPlaceholders(tickets), sql.placeholder("upTo")))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGE_PAGE_SIZE)
+    .offset(sql.placeholder("offset"))
+    .prepare(),
+);
+
+const countOfTickets = preparedPerCount((db, tickets) =>
+  db.select({ n: count() }).from(messages).where(amongTickets(tickets)).prepare(),
+);
 
 /**
  * The messages a page can come from: each ticket's newest `upTo`, read in index order, so the page sorts at most

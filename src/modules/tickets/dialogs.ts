@@ -11,11 +11,6 @@ import { announceTicketEvents } from "./history-dtos";
 /** Where the bot stands in a ticket's conversation: menu sent, chatbot node, invalid answers, out-of-work notice. */
 export type Dialog = typeof ticketDialogs.$inferSelect;
 
-/** The ticket's bot dialog, if the bot has spoken in it. */
-export async function loadDialog(db: Writer, ticketId: number): Promise<Dialog | undefined> {
-  return await dialogOf(db).get({ ticketId });
-}
-
 const dialogOf = prepared((db) =>
   db
     .select()
@@ -28,7 +23,10 @@ const dialogsEachTicket = prepared((db) =>
   lookupEachKey(db, eachId("ids"), db.select().from(ticketDialogs).where(sql`${ticketDialogs.ticketId} = k.id`)),
 );
 
-/** The ticket's bot dialog, read with the others asked for together (see gathered, readTogether). */
+/**
+ * The ticket's bot dialog, if the bot has spoken in it; read with the others asked for together (see gathered,
+ * readTogether).
+ */
 export const gatheredDialog = gathered<number, Dialog>({
   idOf: String,
   one: (db, ticketId) => dialogOf(db).get({ ticketId }),

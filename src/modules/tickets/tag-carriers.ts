@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Db, pgRootOf } from "../../db/client";
-import { prepared } from "../../db/prepared";
+import { preparedPerCount } from "../../db/prepared";
 import { ticketTags, tickets } from "../../db/tables";
 
 /**
@@ -18,7 +18,7 @@ export async function fewTagged(db: Db, tagIds: number[] | undefined): Promise<b
   const answer = known.get(key);
   if (answer && ++answer.uses < PROBE_EVERY) return answer.few;
   const values = Object.fromEntries(distinct.map((id, i) => [`tag${i}`, id]));
-  const found = await carriersProbe(distinct.length)(db).get(values);
+  const found = await carriersProbe(db, distinct.length).get(values);
   const few = Number(found?.n ?? 0) <= Number(found?.few ?? 0);
   if (known.size >= KNOWN_TAG_SETS) known.clear();
   known.set(key, { few, uses: 0 });
@@ -45,23 +45,14 @@ function answersOf(db: Db) {
 }
 
 /** The probe of `fewTagged` for that many tags, one prepared statement that also reads the highest ticket id. */
-function carriersProbe(tags: number) {
-  let probe = probes.get(tags);
-  if (!probe) probes.set(tags, (probe = probeQuery(tags)));
-  return probe;
-}
-
-const probes = new Map<number, ReturnType<typeof probeQuery>>();
-
-const probeQuery = (tags: number) =>
-  prepared((db) => {
-    const few = sql<number>`(select cast(ceil(sqrt(50.0 * coalesce(max(${tickets.id}), 0))) as integer) from ${tickets})`;
-    const tagIds = Array.from({ length: tags }, (_, i) => sql.placeholder(`tag${i}`) as unknown as number);
-    const carriers = carrying(db, tagIds)
-      .limit(sql`${few} + 1` as unknown as number)
-      .as("carriers");
-    return db.select({ n: count(), few }).from(carriers).prepare();
-  });
+const carriersProbe = preparedPerCount((db, tags) => {
+  const few = sql<number>`(select cast(ceil(sqrt(50.0 * coalesce(max(${tickets.id}), 0))) as integer) from ${tickets})`;
+  const tagIds = Array.from({ length: tags }, (_, i) => sql.placeholder(`tag${i}`) as unknown as number);
+  const carriers = carrying(db, tagIds)
+    .limit(sql`${few} + 1` as unknown as number)
+    .as("carriers");
+  return db.select({ n: count(), few }).from(carriers).prepare();
+});
 
 /**
  * The ids of the tickets carrying every tag of `tagIds` (not empty): the first tag's links, each checked for the
