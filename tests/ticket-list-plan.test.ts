@@ -10,6 +10,7 @@ import {
   listTickets,
   statusesCountQuery,
   statusesPageQuery,
+  statusesRowsQuery,
   TICKET_PAGE_SIZE,
   type TicketListParams,
   ticketCountQuery,
@@ -17,6 +18,7 @@ import {
   ticketFilter,
   ticketOrderQuery,
   ticketPageQuery,
+  ticketPickedPageQuery,
 } from "../src/modules/tickets/list";
 import { ticketSearch } from "../src/modules/tickets/search";
 import type { AuthUser } from "../src/shared/auth-user";
@@ -99,6 +101,7 @@ describe("query plans of the ticket list and the search", () => {
           const queries: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
             ["page", page],
             ["page order", ticketOrderQuery(ctx.db, after).limit(TICKET_PAGE_SIZE + 1)],
+            ["picked page", ticketPickedPageQuery(ctx.db, after, TICKET_PAGE_SIZE + 1)],
             ["count", ticketCountQuery(ctx.db, where)],
           ];
           // A first page carries its count.
@@ -114,6 +117,7 @@ describe("query plans of the ticket list and the search", () => {
             const paged = parts.map((part) => afterTicket(part, params.before, bound));
             queries.push(
               ["statuses page", statusesPageQuery(ctx.db, paged, TICKET_PAGE_SIZE + 1, TICKET_PAGE_SIZE + 1)],
+              ["statuses rows", statusesRowsQuery(ctx.db, paged, TICKET_PAGE_SIZE + 1, TICKET_PAGE_SIZE + 1)],
               ["statuses count", statusesCountQuery(ctx.db, parts)],
             );
           }

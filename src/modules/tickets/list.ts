@@ -20,7 +20,8 @@ import {
   ticketOrderQuery,
   ticketPageQuery,
   statusesCountQuery,
-  statusesPageQuery,
+  statusesRowsQuery,
+  written,
 } from "./list-filter";
 import { prepared } from "../../db/prepared";
 import { pageOf, type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE, ticketsInOrder } from "./list-rows";
@@ -100,10 +101,10 @@ async function ticketRowPage(db: Db, user: AuthUser, params: TicketListParams, t
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   if (!params.status && !showAll) {
     // "Mine or pending" across statuses: each status is one index range in page order, merged here.
-    const [ordered, counts] = await statusesPage(db, user, params, timeZone, offset);
+    const [found, counts] = await statusesPage(db, user, params, timeZone, offset);
     const counted = counts.reduce((n, { n: c }) => n + c, 0);
-    const ids = ordered.map((t) => t.id);
-    return { ...(await pageOf(db, ids, 0)), count: Math.min(counted, TICKET_COUNT_CAP) };
+    const rows = found.slice(0, TICKET_PAGE_SIZE);
+    return { rows, hasMore: found.length > rows.length, count: Math.min(counted, TICKET_COUNT_CAP) };
   }
   if (params.tags?.length) return await taggedList(db, user, params, timeZone, offset);
   const [rows, count] = await shapedList(db, user, params, timeZone, offset);
@@ -156,7 +157,7 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
   counted: first ? prepared((db) => ticketCountedPageQuery(db, where, TICKET_PAGE_SIZE + 1).prepare()) : undefined,
   page: prepared((db) =>
     ticketPageQuery(db, paged)
-      .limit(TICKET_PAGE_SIZE + 1)
+      .limit(written(TICKET_PAGE_SIZE + 1))
       .prepare(),
   ),
   skipping:
@@ -168,7 +169,7 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
             .from(tickets)
             .where(paged)
             .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-            .limit(TICKET_PAGE_SIZE + 1)
+            .limit(written(TICKET_PAGE_SIZE + 1))
             .offset(offset)
             .prepare(),
         ),
@@ -176,7 +177,7 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
 });
 
 /**
- * "Mine or pending": the ids of the page's tickets (and the one after) merged from the three statuses' lists,
+ * "Mine or pending": the rows of the page's tickets (and the one after) merged from the three statuses' lists,
  * each read in page order up to the page's end, and each status's capped count, one statement each; prepared
  * once per shape (see shapedList).
  */
@@ -201,7 +202,7 @@ const statusesQueries = (
   reach: number,
   offset: number | undefined,
 ) => ({
-  page: prepared((db) => statusesPageQuery(db, paged, reach, TICKET_PAGE_SIZE + 1, offset).prepare()),
+  page: prepared((db) => statusesRowsQuery(db, paged, reach, TICKET_PAGE_SIZE + 1, offset).prepare()),
   count: prepared((db) => statusesCountQuery(db, parts).prepare()),
 });
 

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { desc, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { desc, type SQL, sql } from "drizzle-orm";
 import { type TicketRow, tickets } from "../../db/tables";
 import { prepared } from "../../db/prepared";
 import { can } from "../../shared/permissions";
@@ -11,10 +11,12 @@ import {
   type TicketListParams,
   ticketCountQuery,
   ticketFilter,
-  ticketOrderQuery,
+  rowsOfPicked,
+  ticketPickedPageQuery,
+  written,
 } from "./list-filter";
 import { boundValues } from "./list-values";
-import { pageOf, type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE } from "./list-rows";
+import { type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE } from "./list-rows";
 
 /**
  * A list with tags whose carriers are many: its page is picked from index entries alone (the carriers are matched
@@ -25,18 +27,17 @@ export async function taggedList(db: Db, user: AuthUser, params: TicketListParam
   const showAll = params.showAll && can(user.profile, "tickets-manager:showall");
   const { bound, where, paged } = await boundFilter(db, user, params, timeZone, false);
   const counted = tabHoldsMost(params, showAll) ? await ticketFilter(db, user, params, timeZone, true, bound) : where;
-  const size = TICKET_PAGE_SIZE + 1;
-  const reach = offset ? bound.one("reach", offset + size) : size;
-  const shape = shapeFor(taggedShapes, shapeKey(user, params, offset), () => taggedQueries(paged, counted, reach));
-  const [ordered, count] = await Promise.all([shape.order(db).all(bound.values), shape.count(db).get(bound.values)]);
-  const ids = ordered.map((t) => t.id);
-  return { ...(await pageOf(db, ids, offset)), count: count?.n ?? 0 };
+  const skipped = offset ? bound.one("offset", offset) : undefined;
+  const shape = shapeFor(taggedShapes, shapeKey(user, params, offset), () => taggedQueries(paged, counted, skipped));
+  const [found, count] = await Promise.all([shape.page(db).all(bound.values), shape.count(db).get(bound.values)]);
+  const rows = found.slice(0, TICKET_PAGE_SIZE);
+  return { rows, hasMore: found.length > rows.length, count: count?.n ?? 0 };
 }
 
 const taggedShapes = new Map<string, ReturnType<typeof taggedQueries>>();
 
-const taggedQueries = (paged: SQL | undefined, counted: SQL | undefined, reach: number) => ({
-  order: prepared((db) => ticketOrderQuery(db, paged).limit(reach).prepare()),
+const taggedQueries = (paged: SQL | undefined, counted: SQL | undefined, offset: number | undefined) => ({
+  page: prepared((db) => ticketPickedPageQuery(db, paged, TICKET_PAGE_SIZE + 1, offset).prepare()),
   count: prepared((db) => ticketCountQuery(db, counted).prepare()),
 });
 
@@ -89,19 +90,28 @@ export async function listFromSet(
   return setPage(found, before || (offset && !found.length) ? await cappedCount(db, where) : undefined);
 }
 
-/** The page's rows (and the one after) of a set of tickets at `offset`, each carrying the set's size. */
+/**
+ * The page's rows (and the one after) of a set of tickets at `offset`, each carrying the set's size. The set is
+ * sorted and counted on its tickets' ids and activity times alone, and only the page's rows are then read whole:
+ * sorting the whole rows of 610 tickets took PostgreSQL twice as long (3.5 against 1.8 ms).
+ */
 const setPageQuery = (db: Db, where: SQL | undefined, offset: number | undefined) => {
   const query = db
-    .select({ ...getTableColumns(tickets), setSize: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({
+      id: tickets.id,
+      updatedAt: sql<Date>`${tickets.updatedAt}`.as("at"),
+      setSize: sql<number>`count(*) over ()`.as("set_size"),
+    })
     .from(tickets)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
     // Written into the SQL, not bound: PostgreSQL's plan for a prepared statement, made without the limit's value,
     // would walk the whole list in page order and test each ticket against the set (25 ms at 100,000 tickets)
     // instead of looking the set's tickets up (5 ms).
-    .limit(sql.raw(String(TICKET_PAGE_SIZE + 1)) as unknown as number)
+    .limit(written(TICKET_PAGE_SIZE + 1))
     .$dynamic();
-  return offset === undefined ? query : query.offset(offset);
+  const page = (offset === undefined ? query : query.offset(offset)).as("page");
+  return rowsOfPicked(db, page, { setSize: sql<number>`${page.setSize}`.mapWith(Number) });
 };
 
 /** A set's page from its rows as setPageQuery reads them; `counted` is the set's size when counted apart. */
