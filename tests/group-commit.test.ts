@@ -27,6 +27,17 @@ function deferredDb(path = ":memory:") {
   return { db, events, heard, rows, commits: new GroupCommit(db, events) };
 }
 
+/** The statements run on `db` through `exec` from now on (transaction control, savepoints, pragmas). */
+function execsOn(db: ReturnType<typeof openDatabase>): string[] {
+  const statements: string[] = [];
+  const exec = sqliteClient(db).exec.bind(sqliteClient(db));
+  sqliteClient(db).exec = ((sql: string) => {
+    statements.push(sql);
+    return exec(sql);
+  }) as typeof exec;
+  return statements;
+}
+
 const anEvent = { name: "tag.deleted", payload: { tagId: 1 } } as const satisfies DomainEvent;
 
 describe("group commit", () => {
@@ -105,12 +116,7 @@ describe("group commit", () => {
     const { db, commits } = deferredDb();
     const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
-    const statements: string[] = [];
-    const exec = sqliteClient(db).exec.bind(sqliteClient(db));
-    sqliteClient(db).exec = ((sql: string) => {
-      statements.push(sql);
-      return exec(sql);
-    }) as typeof exec;
+    const statements = execsOn(db);
     expect(await Promise.all([commits.run(async () => tempStore()), commits.run(async () => tempStore())])).toEqual([
       before,
       before,
@@ -131,12 +137,7 @@ describe("group commit", () => {
   test("a write alone in its batch is the transaction itself: no savepoint, rolled back whole when it throws", async () => {
     const { db, commits, heard, rows } = deferredDb();
     sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
-    const statements: string[] = [];
-    const exec = sqliteClient(db).exec.bind(sqliteClient(db));
-    sqliteClient(db).exec = ((sql: string) => {
-      statements.push(sql);
-      return exec(sql);
-    }) as typeof exec;
+    const statements = execsOn(db);
     await expect(
       commits.run(async (events) => {
         sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (1, 1)");
