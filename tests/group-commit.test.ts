@@ -27,6 +27,17 @@ function deferredDb(path = ":memory:") {
   return { db, events, heard, rows, commits: new GroupCommit(db, events) };
 }
 
+/** The statements run on `db` through `exec` from now on (transaction control, savepoints, pragmas). */
+function execsOn(db: ReturnType<typeof openDatabase>): string[] {
+  const statements: string[] = [];
+  const exec = sqliteClient(db).exec.bind(sqliteClient(db));
+  sqliteClient(db).exec = ((sql: string) => {
+    statements.push(sql);
+    return exec(sql);
+  }) as typeof exec;
+  return statements;
+}
+
 const anEvent = { name: "tag.deleted", payload: { tagId: 1 } } as const satisfies DomainEvent;
 
 describe("group commit", () => {
@@ -101,31 +112,32 @@ describe("group commit", () => {
     expect(heard).toHaveLength(2);
   });
 
-  test("a batch keeps its savepoints' pages in memory, and the connection's temporary storage is as it was once it is committed", async () => {
+  test("a batch written side by side opens no savepoint; written again in turn, it keeps its savepoints' pages in memory, and the connection's temporary storage is as it was once it is committed", async () => {
     const { db, commits } = deferredDb();
     const tempStore = () => (sqliteClient(db).query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
     const before = tempStore();
-    const during = await Promise.all([commits.run(async () => tempStore()), commits.run(async () => tempStore())]);
-    expect(during).toEqual([2, 2]);
-    expect(tempStore()).toBe(before);
-    // A batch that fails puts it back too.
+    const statements = execsOn(db);
+    expect(await Promise.all([commits.run(async () => tempStore()), commits.run(async () => tempStore())])).toEqual([
+      before,
+      before,
+    ]);
+    expect(statements.filter((sql) => /SAVEPOINT|PRAGMA/i.test(sql))).toEqual([]);
+    // A write that throws sends its batch in turn, one savepoint each.
+    const during: number[] = [];
     const failing = commits.run(async () => {
+      during.push(tempStore());
       throw new Error("refused");
     });
-    await commits.run(async () => undefined);
+    await commits.run(async () => during.push(tempStore()));
     await expect(failing).rejects.toThrow("refused");
+    expect(during.slice(2)).toEqual([2, 2]);
     expect(tempStore()).toBe(before);
   });
 
   test("a write alone in its batch is the transaction itself: no savepoint, rolled back whole when it throws", async () => {
     const { db, commits, heard, rows } = deferredDb();
     sqliteClient(db).exec("INSERT INTO parent (id) VALUES (1)");
-    const statements: string[] = [];
-    const exec = sqliteClient(db).exec.bind(sqliteClient(db));
-    sqliteClient(db).exec = ((sql: string) => {
-      statements.push(sql);
-      return exec(sql);
-    }) as typeof exec;
+    const statements = execsOn(db);
     await expect(
       commits.run(async (events) => {
         sqliteClient(db).run("INSERT INTO child (id, parent_id) VALUES (1, 1)");

@@ -42,21 +42,28 @@ const insertMessage = async (ctx: TestContext, ticketId: number, body: string) =
   );
 
 describe("full-text index of message bodies", () => {
-  test("inbound messages are indexed in the transaction that stores them: nothing waits once they are acknowledged", async () => {
+  test("inbound messages wait for the index until 64 do, then the batch that reaches 64 indexes them all; a search finds those still waiting", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const conn = await createSandboxConnection(ctx);
+    const send = (from: string, body: string) =>
+      call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, { token, body: { from, body } });
     const sent = await Promise.all(
-      ["orçamento da cozinha", "orcamento do banheiro", "outra coisa"].map((body, i) =>
-        call(ctx.app, "POST", `/api/sandbox/${conn.id}/inbound`, {
-          token,
-          body: { from: `551198888000${i}`, body },
-        }),
-      ),
+      ["orçamento da cozinha", "orcamento do banheiro", "outra coisa"].map((body, i) => send(`551198888000${i}`, body)),
     );
     expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(waiting(ctx)).toBe(3);
+    expect(indexed(ctx, "orcamento")).toEqual([]);
+    const found = await call(ctx.app, "GET", "/api/tickets?showAll=true&searchParam=orcamento", { token });
+    expect(found.json.tickets).toHaveLength(2);
     expect(waiting(ctx)).toBe(0);
     expect(indexed(ctx, "orcamento")).toHaveLength(2);
+
+    for (let i = 1; i < 64; i++) expect((await send("5511988880009", `lembrete ${i}`)).status).toBe(200);
+    expect(waiting(ctx)).toBe(63);
+    expect((await send("5511988880009", "lembrete 64")).status).toBe(200);
+    expect(waiting(ctx)).toBe(0);
+    expect(indexed(ctx, "lembrete")).toHaveLength(64);
     checkIndex(ctx);
   });
 
@@ -111,7 +118,7 @@ const contactsIndexed = (ctx: TestContext, text: string) =>
   ).map((r) => r.id);
 
 describe("full-text index of contact names and numbers", () => {
-  test("a new chat's contact is indexed in the transaction that stores it", async () => {
+  test("a new chat's contact waits for the index with its message, and the next ticket search finds it", async () => {
     const ctx = await makeTestApp();
     const { token } = await loginAs(ctx, { profile: "admin" });
     const conn = await createSandboxConnection(ctx);
@@ -120,6 +127,9 @@ describe("full-text index of contact names and numbers", () => {
       body: { from: "5511988770001", name: "Conceição", body: "oi" },
     });
     expect(res.status).toBe(200);
+    expect(contactsWaiting(ctx)).toBe(1);
+    const found = await call(ctx.app, "GET", "/api/tickets?showAll=true&searchParam=conceicao", { token });
+    expect(found.json.tickets).toHaveLength(1);
     expect(contactsWaiting(ctx)).toBe(0);
     expect(contactsIndexed(ctx, "conceicao")).toHaveLength(1);
     sqliteClient(ctx.db).run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES ('integrity-check', 1)");

@@ -26,13 +26,14 @@ interface Outcome {
 class SideBySideFailed extends Error {}
 
 /**
- * Group commit: the writes asked for in the same turn of the event loop run one after another in a single
- * transaction, each in its own savepoint (the atomic blocks inside a write share it: atomicallyAsOneStep), and
- * each caller hears back only once that transaction is committed.
+ * Group commit: the writes asked for in the same turn of the event loop run side by side in a single transaction
+ * (see writeSideBySide; the atomic blocks inside a write are part of it: asOneStep), and each caller hears back
+ * only once that transaction is committed.
  * A commit is the dearest step of storing a message; one commit for many keeps every message durable before its
  * caller goes on, at a fraction of the cost.
  *
- * A write that throws is rolled back alone (its savepoint) and its caller gets the error; the others commit. When
+ * A write that throws is rolled back alone (the batch is written again in turn, each write in its own savepoint)
+ * and its caller gets the error; the others commit. When
  * the commit itself fails every caller of the batch gets the error and nothing of it is stored, so a sender that
  * retries with the same message id is not duplicated. A write announces through the bus it is given: its events
  * are published, in order, once the transaction committed (and dropped with a rolled-back write).
@@ -89,7 +90,7 @@ export class GroupCommit {
     if (batch.length === 1) return await this.commitAlone(batch[0]!);
     let outcomes: Outcome[];
     try {
-      outcomes = (this.sideBySide && (await this.writeSideBySide(batch))) || (await this.writeInTurn(batch));
+      outcomes = (await this.writeSideBySide(batch)) ?? (await this.writeInTurn(batch));
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
@@ -102,27 +103,25 @@ export class GroupCommit {
     });
   }
 
-  /** Where each statement waits for its round trip (PostgreSQL), a batch is first written side by side. */
-  private get sideBySide(): boolean {
-    return pipelinesStatements(this.db);
-  }
-
   /**
-   * The batch's writes run at once in one transaction, without savepoints: their statements are pipelined on the
-   * transaction's connection instead of each waiting for the one before (two writes of a batch never belong to
-   * the same chat: the pipeline's chat lanes hold the next message until this one is committed). When one throws,
-   * the transaction is rolled back and nothing is answered: undefined, and the batch is written again in turn, so
-   * a bad write costs the others a second try, never their message.
+   * The batch's writes run at once in one transaction, without savepoints (two writes of a batch never belong to
+   * the same chat: the pipeline's chat lanes hold the next message until this one is committed). On PostgreSQL
+   * their statements are pipelined on the transaction's connection instead of each waiting for the one before,
+   * and their reads gathered; on SQLite no savepoint copies the pages each write changes (a message and its
+   * ticket change about 64 KiB of them). When one throws, the transaction is rolled back and nothing is answered:
+   * undefined, and the batch is written again in turn, so a bad write costs the others a second try, never their
+   * message.
    */
   private async writeSideBySide(batch: Job[]): Promise<Outcome[] | undefined> {
     const outcomes: Outcome[] = batch.map(() => ({ failed: false, emitted: [] }));
     try {
       await atomically(this.db, async (tx) => {
-        const settled = await gatheringReads(tx, () =>
+        const writes = () =>
           Promise.allSettled(
             batch.map((job, i) => asOneStep(() => job.write(bufferingBus(this.events, outcomes[i]!.emitted)))),
-          ),
-        );
+          );
+        // Gathered reads wait for the end of the turn: worth it only where each statement waits for a round trip.
+        const settled = pipelinesStatements(this.db) ? await gatheringReads(tx, writes) : await writes();
         if (settled.some((result) => result.status === "rejected")) throw new SideBySideFailed();
         settled.forEach((result, i) => {
           outcomes[i]!.value = (result as PromiseFulfilledResult<unknown>).value;
@@ -136,7 +135,10 @@ export class GroupCommit {
     return outcomes;
   }
 
-  /** The batch's writes one after another in one transaction, each in its own savepoint (see withTempStoreInMemory). */
+  /**
+   * The batch's writes one after another in one transaction, each in its own savepoint (see withTempStoreInMemory),
+   * once one of them threw side by side.
+   */
   private async writeInTurn(batch: Job[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     await withTempStoreInMemory(this.db, () =>
