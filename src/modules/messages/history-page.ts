@@ -1,7 +1,8 @@
 import { first, type Reader } from "../../db/client";
 import { count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { preparedPerCount, rowPlaceholder } from "../../db/prepared";
-import { messages, type MessageRow } from "../../db/tables";
+import { messageReactions, messages, type MessageRow } from "../../db/tables";
+import { type ReactionRow, reactionColumns } from "./dtos";
 
 export const MESSAGE_PAGE_SIZE = 20;
 
@@ -17,16 +18,18 @@ export async function historyPage(
   db: Reader,
   ticketIds: readonly number[],
   offset: number,
-): Promise<{ rows: MessageRow[]; total: number }> {
+): Promise<{ rows: MessageRow[]; total: number; reactions?: ReactionRow[] }> {
   if (!ticketIds.length) return { rows: [], total: 0 };
   if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
   const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
   for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
-  const [rows, total] = await Promise.all([
+  // The page's reactions are read beside it, by the page's own condition, not after it by its messages' ids.
+  const [rows, total, reactions] = await Promise.all([
     pageOfTickets(db, ticketIds.length).all(values) as Promise<MessageRow[]>,
     countOfTickets(db, ticketIds.length).get(values) as Promise<{ n: number } | undefined>,
+    reactionsOfPage(db, ticketIds.length).all(values) as Promise<ReactionRow[]>,
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, total: total?.n ?? 0, reactions };
 }
 
 const ticketPlaceholders = (tickets: number) =>
@@ -37,14 +40,38 @@ const amongTickets = (tickets: number) => {
   return tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
 };
 
+const pageWhere = (tickets: number) =>
+  tickets === 1 ? amongTickets(1) : newestOfEach(ticketPlaceholders(tickets), sql.placeholder("upTo"));
+
 const pageOfTickets = preparedPerCount((db, tickets) =>
   db
     .select()
     .from(messages)
-    .where(tickets === 1 ? amongTickets(1) : newestOfEach(ticketPlaceholders(tickets), sql.placeholder("upTo")))
+    .where(pageWhere(tickets))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(sql.placeholder("offset"))
+    .prepare(),
+);
+
+/** The reactions to the messages pageOfTickets reads, in time order. */
+const reactionsOfPage = preparedPerCount((db, tickets) =>
+  db
+    .select(reactionColumns())
+    .from(messageReactions)
+    .where(
+      inArray(
+        messageReactions.messageId,
+        db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(pageWhere(tickets))
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(MESSAGE_PAGE_SIZE)
+          .offset(sql.placeholder("offset")),
+      ),
+    )
+    .orderBy(messageReactions.createdAt)
     .prepare(),
 );
 

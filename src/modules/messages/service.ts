@@ -5,8 +5,8 @@ import { contactAddress } from "../../shared/address";
 import { checkUpload, storeUpload } from "../media/service";
 import { contactChat } from "../contacts/lookup";
 import { assertMaySend, canSeeTicket } from "../tickets/access";
-import { findTicket, ticketsOfContact } from "../tickets/records";
-import { loadTicketDto } from "../tickets/serialize";
+import { findTicket, ticketsOfContact, ticketsOfTicketsContact } from "../tickets/records";
+import { loadTicketDto, ticketCardRelations } from "../tickets/serialize";
 import { markTicketRead } from "../tickets/read-marking";
 import { getTicketRow } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
@@ -28,22 +28,23 @@ export const MAX_BODY = 65_536;
  * page first but each page ascending. Opening marks the ticket read.
  */
 export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
-  const ticket = await getTicketRow(deps, ticketId);
+  const contactTickets = await ticketsOfTicketsContact(deps.db, ticketId);
+  const ticket = contactTickets.find((t) => t.id === ticketId);
+  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  // Reads that do not depend on each other go side by side: on PostgreSQL each is a round trip of its own.
-  const [, contactTickets] = await Promise.all([
-    markTicketRead(deps, ticket),
-    ticketsOfContact(deps.db, ticket.contactId),
-  ]);
+  // Reads that do not depend on each other go side by side: on PostgreSQL each is a round trip of its own. The
+  // card's relations are read beside the read marking; the page after it, which shows its messages read.
+  const [, cardRelations] = await Promise.all([markTicketRead(deps, ticket), ticketCardRelations(deps.db, ticket)]);
   const visibleIds = contactTickets.filter((t) => canSeeTicket(user, t)).map((t) => t.id);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  const [{ rows, total }, ticketDto] = await Promise.all([
+  const [{ rows, total, reactions }, ticketDto] = await Promise.all([
     historyPage(deps.db, visibleIds, offset),
-    loadTicketDto(deps.db, ticketId),
+    loadTicketDto(deps.db, ticketId, cardRelations),
   ]);
   return {
     messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted), {
       contacts: ticketDto.contact ? [ticketDto.contact] : [],
+      reactions,
     }),
     ticket: ticketDto,
     count: total,

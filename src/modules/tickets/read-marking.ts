@@ -12,10 +12,10 @@ import { markMessagesRead } from "../messages/records";
  * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
  */
 export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
-  const unread = await atomically(deps.db, async (tx) => {
-    await unreadReset(tx).run({ id: ticket.id });
-    return await markMessagesRead(tx, ticket.id);
-  });
+  // Sent together: PostgreSQL runs them in turn on the transaction's connection, one round trip for both.
+  const [, unread] = await atomically(deps.db, (tx) =>
+    Promise.all([unreadReset(tx).run({ id: ticket.id }), markMessagesRead(tx, ticket.id)]),
+  );
   deps.events.emit("ticket.read", { ticket });
   const refs = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId);
   if (!refs.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
