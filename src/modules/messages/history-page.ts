@@ -1,6 +1,6 @@
-import { first, type Reader } from "../../db/client";
-import { count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { preparedPerCount, rowPlaceholder } from "../../db/prepared";
+import { type Db, first, pipelinesStatements, type Reader } from "../../db/client";
+import { count, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { type PreparedQuery, preparedPerCount, rowPlaceholder, writtenLimit } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import { type ReactionRow, reactionColumns } from "./dtos";
 
@@ -11,8 +11,10 @@ const MERGED_TICKETS_MAX = 50;
 
 /**
  * A page of the messages of these tickets, newest first (`offset` rows skipped), and how many they hold in all.
- * Its two queries are prepared once per number of tickets: building them through drizzle cost more than SQLite
- * took to answer them (a contact has a handful of tickets, so a handful of shapes).
+ * Its queries are prepared once per number of tickets: building them through drizzle cost more than SQLite took
+ * to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement waits for its
+ * round trip (PostgreSQL), the page's reactions are read beside it, by the page's own condition; SQLite, with no
+ * round trip to save, reads them by the page's ids (toMessageDtos), which costs it less.
  */
 export async function historyPage(
   db: Reader,
@@ -23,11 +25,12 @@ export async function historyPage(
   if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
   const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
   for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
-  // The page's reactions are read beside it, by the page's own condition, not after it by its messages' ids.
   const [rows, total, reactions] = await Promise.all([
-    pageOfTickets(db, ticketIds.length).all(values) as Promise<MessageRow[]>,
+    pageOfTickets(db, ticketIds.length, offset).all(values) as Promise<MessageRow[]>,
     countOfTickets(db, ticketIds.length).get(values) as Promise<{ n: number } | undefined>,
-    reactionsOfPage(db, ticketIds.length).all(values) as Promise<ReactionRow[]>,
+    pipelinesStatements(db)
+      ? (reactionsOfPage(db, ticketIds.length, offset).all(values) as Promise<ReactionRow[]>)
+      : undefined,
   ]);
   return { rows, total: total?.n ?? 0, reactions };
 }
@@ -40,37 +43,52 @@ const amongTickets = (tickets: number) => {
   return tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
 };
 
-const pageWhere = (tickets: number) =>
-  tickets === 1 ? amongTickets(1) : newestOfEach(ticketPlaceholders(tickets), sql.placeholder("upTo"));
+/** A page's limits: values, or written into the SQL. */
+type Limits = { offset: number; upTo: number };
 
-const pageOfTickets = preparedPerCount((db, tickets) =>
-  db
-    .select()
+/**
+ * A page query prepared once per number of tickets, and for the first page apart with its limits written into the
+ * SQL: PostgreSQL plans a statement with a bound limit again on each run (its plan without the value expects a
+ * tenth of the table), where the first page, by far the most asked for, can keep one plan.
+ */
+function perPage<Q extends PreparedQuery>(build: (db: Db, tickets: number, limits: Limits) => Q) {
+  const first = preparedPerCount((db, tickets) =>
+    build(db, tickets, { offset: writtenLimit(0), upTo: writtenLimit(MESSAGE_PAGE_SIZE) }),
+  );
+  const later = preparedPerCount((db, tickets) =>
+    build(db, tickets, {
+      offset: sql.placeholder("offset") as unknown as number,
+      upTo: sql.placeholder("upTo") as unknown as number,
+    }),
+  );
+  return (db: Reader, tickets: number, offset: number) => (offset === 0 ? first : later)(db, tickets);
+}
+
+const pageOfTickets = perPage((db, ticketCount, limits) => {
+  const newestFirst = [desc(messages.createdAt), desc(messages.id)];
+  if (ticketCount === 1)
+    return db
+      .select()
+      .from(messages)
+      .where(amongTickets(1))
+      .orderBy(...newestFirst)
+      .limit(writtenLimit(MESSAGE_PAGE_SIZE))
+      .offset(limits.offset)
+      .prepare();
+  return db
+    .select(getTableColumns(messages))
     .from(messages)
-    .where(pageWhere(tickets))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGE_PAGE_SIZE)
-    .offset(sql.placeholder("offset"))
-    .prepare(),
-);
+    .innerJoin(sql`(${pageIds(ticketCount, limits)}) as ${sql.identifier("page")}`, sql`${messages.id} = "page"."id"`)
+    .orderBy(...newestFirst)
+    .prepare();
+});
 
 /** The reactions to the messages pageOfTickets reads, in time order. */
-const reactionsOfPage = preparedPerCount((db, tickets) =>
+const reactionsOfPage = perPage((db, ticketCount, limits) =>
   db
     .select(reactionColumns())
     .from(messageReactions)
-    .where(
-      inArray(
-        messageReactions.messageId,
-        db
-          .select({ id: messages.id })
-          .from(messages)
-          .where(pageWhere(tickets))
-          .orderBy(desc(messages.createdAt), desc(messages.id))
-          .limit(MESSAGE_PAGE_SIZE)
-          .offset(sql.placeholder("offset")),
-      ),
-    )
+    .where(sql`${messageReactions.messageId} in (${pageIds(ticketCount, limits)})`)
     .orderBy(messageReactions.createdAt)
     .prepare(),
 );
@@ -80,17 +98,21 @@ const countOfTickets = preparedPerCount((db, tickets) =>
 );
 
 /**
- * The messages a page can come from: each ticket's newest `upTo`, read in index order, so the page sorts at most
- * that many rows a ticket instead of every message of the contact (a long chat's first page). They are the whole
- * condition: beside the tickets' one, SQLite read every message of the tickets through their index and checked
- * each against the candidates, instead of reading them by id.
+ * The ids of a page's messages. Of several tickets, from each ticket's newest `upTo`, read in index order and
+ * merged, so the page sorts at most that many entries a ticket instead of every message of the contact (a long
+ * chat's first page); the page's rows are then read by id. Picking the rows among the candidates by `id in (…)`
+ * instead, PostgreSQL read the whole table where it held few other messages.
  */
-function newestOfEach(ticketIds: readonly unknown[], upTo: unknown): SQL {
-  const newest = ticketIds.map(
+function pageIds(tickets: number, { offset, upTo }: Limits): SQL {
+  const ids = ticketPlaceholders(tickets);
+  const newestFirst = sql`order by ${messages.createdAt} desc, ${messages.id} desc`;
+  if (tickets === 1)
+    return sql`select ${messages.id} from ${messages} where ${messages.ticketId} = ${ids[0]} ${newestFirst} limit ${writtenLimit(MESSAGE_PAGE_SIZE)} offset ${offset}`;
+  const newest = ids.map(
     (ticketId, i) =>
-      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
+      sql`select * from (select ${messages.id} as id, ${messages.createdAt} as at from ${messages} where ${messages.ticketId} = ${ticketId} ${newestFirst} limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
   );
-  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
+  return sql`select "c"."id" from (${sql.join(newest, sql` union all `)}) as "c" order by "c"."at" desc, "c"."id" desc limit ${writtenLimit(MESSAGE_PAGE_SIZE)} offset ${offset}`;
 }
 
 /** A contact with very many tickets: the page sorted from all their messages, built for this call. */
