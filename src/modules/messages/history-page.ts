@@ -10,29 +10,47 @@ export const MESSAGE_PAGE_SIZE = 20;
 const MERGED_TICKETS_MAX = 50;
 
 /**
- * A page of the messages of these tickets, newest first (`offset` rows skipped), and how many they hold in all.
- * Its queries are prepared once per number of tickets: building them through drizzle cost more than SQLite took
- * to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement waits for its
- * round trip (PostgreSQL), the page's reactions are read beside it, by the page's own condition; SQLite, with no
- * round trip to save, reads them by the page's ids (toMessageDtos), which costs it less.
+ * A page of the messages of these tickets, newest first (`offset` rows skipped); historyCount says how many they
+ * hold in all. Its queries are prepared once per number of tickets: building them through drizzle cost more than
+ * SQLite took to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement
+ * waits for its round trip (PostgreSQL), the page's reactions are read beside it, by the page's own condition;
+ * SQLite, with no round trip to save, reads them by the page's ids (toMessageDtos), which costs it less.
  */
 export async function historyPage(
   db: Reader,
   ticketIds: readonly number[],
   offset: number,
-): Promise<{ rows: MessageRow[]; total: number; reactions?: ReactionRow[] }> {
-  if (!ticketIds.length) return { rows: [], total: 0 };
-  if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
+): Promise<{ rows: MessageRow[]; reactions?: ReactionRow[] }> {
+  if (!ticketIds.length) return { rows: [] };
+  if (ticketIds.length > MERGED_TICKETS_MAX) return { rows: await builtPage(db, ticketIds, offset) };
   const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
   for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
-  const [rows, total, reactions] = await Promise.all([
+  const [rows, reactions] = await Promise.all([
     pageOfTickets(db, ticketIds.length, offset).all(values) as Promise<MessageRow[]>,
-    countOfTickets(db, ticketIds.length).get(values) as Promise<{ n: number } | undefined>,
     pipelinesStatements(db)
       ? (reactionsOfPage(db, ticketIds.length, offset).all(values) as Promise<ReactionRow[]>)
       : undefined,
   ]);
-  return { rows, total: total?.n ?? 0, reactions };
+  return { rows, reactions };
+}
+
+/** How many messages these tickets hold in all (the count historyPage's pages are of). */
+export async function historyCount(db: Reader, ticketIds: readonly number[]): Promise<number> {
+  if (!ticketIds.length) return 0;
+  if (ticketIds.length > MERGED_TICKETS_MAX)
+    return (
+      (
+        await first(
+          db
+            .select({ n: count() })
+            .from(messages)
+            .where(inArray(messages.ticketId, [...ticketIds])),
+        )
+      )?.n ?? 0
+    );
+  const values: Record<string, unknown> = {};
+  for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
+  return ((await countOfTickets(db, ticketIds.length).get(values)) as { n: number } | undefined)?.n ?? 0;
 }
 
 const ticketPlaceholders = (tickets: number) =>
@@ -117,14 +135,11 @@ function pageIds(tickets: number, { offset, upTo }: Limits): SQL {
 
 /** A contact with very many tickets: the page sorted from all their messages, built for this call. */
 async function builtPage(db: Reader, ticketIds: readonly number[], offset: number) {
-  const where = inArray(messages.ticketId, [...ticketIds]);
-  const rows = await db
+  return await db
     .select()
     .from(messages)
-    .where(where)
+    .where(inArray(messages.ticketId, [...ticketIds]))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(offset);
-  const total = (await first(db.select({ n: count() }).from(messages).where(where)))?.n ?? 0;
-  return { rows, total };
 }

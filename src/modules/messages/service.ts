@@ -13,7 +13,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
-import { MESSAGE_PAGE_SIZE, historyPage } from "./history-page";
+import { MESSAGE_PAGE_SIZE, historyCount, historyPage } from "./history-page";
 import { findMessage } from "./records";
 import { searchHistory } from "./search";
 import { checkedTemplate } from "./templates";
@@ -32,12 +32,17 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const ticket = contactTickets.find((t) => t.id === ticketId);
   if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  // Reads that do not depend on each other go side by side: on PostgreSQL each is a round trip of its own. The
-  // card's relations are read beside the read marking; the page after it, which shows its messages read.
-  const [, cardRelations] = await Promise.all([markTicketRead(deps, ticket), ticketCardRelations(deps.db, ticket)]);
   const visibleIds = contactTickets.filter((t) => canSeeTicket(user, t)).map((t) => t.id);
+  // Reads that do not depend on each other go side by side: on PostgreSQL each is a round trip of its own. The
+  // card's relations and the count are read beside the read marking; the page after it, which shows its
+  // messages read.
+  const [, cardRelations, total] = await Promise.all([
+    markTicketRead(deps, ticket),
+    ticketCardRelations(deps.db, ticket),
+    historyCount(deps.db, visibleIds),
+  ]);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  const [{ rows, total, reactions }, ticketDto] = await Promise.all([
+  const [{ rows, reactions }, ticketDto] = await Promise.all([
     historyPage(deps.db, visibleIds, offset),
     loadTicketDto(deps.db, ticketId, cardRelations),
   ]);
