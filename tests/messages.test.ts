@@ -272,6 +272,22 @@ describe("sendTicketText", () => {
   });
 });
 
+describe("opening a chat", () => {
+  test("a ticket whose count says read still gets its unread messages marked, and its page shows them read", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const { contact, ticket } = await seedTicket(ctx, { unreadMessages: 0 });
+    // Stored without counting as unread (a call notice, say): the ticket's count stays 0.
+    await ctx.db.insert(messages).values({ wid: "quiet", ticketId: ticket.id, contactId: contact.id, body: "oi" });
+    const opened = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
+    expect(opened.json.messages.map((m: { body: string; read: boolean }) => [m.body, m.read])).toEqual([["oi", true]]);
+    const stored = await firstRow(ctx.db.select().from(messages).where(eq(messages.wid, "quiet")));
+    expect(stored!.read).toBe(true);
+    const again = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
+    expect(again.json).toEqual(opened.json);
+  });
+});
+
 describe("the history's pages", () => {
   test("a contact's tickets whose messages interleave in time page as one history, newest page first, each page in order", async () => {
     const ctx = await makeTestApp();

@@ -2,7 +2,7 @@ import { type Db, execute, first, type Reader, type Writer } from "../../db/clie
 import { gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { prepared, writtenLimit } from "../../db/prepared";
 import { type MessageRow, messageReactions, messages, storedInstant } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
@@ -132,6 +132,20 @@ export async function settledSends(
     .where(and(inArray(messages.id, [...ids]), inArray(messages.sendState, ["sent", "failed"])));
   return new Map(rows.map(({ id, ...state }) => [id, state]));
 }
+
+/** Whether the ticket has a message not read yet (markMessagesRead would change one). */
+export async function hasUnreadMessages(db: Reader, ticketId: number): Promise<boolean> {
+  return (await anyUnread(db).get({ ticketId })) !== undefined;
+}
+
+const anyUnread = prepared((db) =>
+  db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.ticketId, sql.placeholder("ticketId")), eq(messages.read, false)))
+    .limit(writtenLimit(1))
+    .prepare(),
+);
 
 /** Marks the ticket's unread messages read; returns those it changed, as read receipts name them (`id` = WhatsApp id). */
 export async function markMessagesRead(tx: Writer, ticketId: number) {

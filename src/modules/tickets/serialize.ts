@@ -221,6 +221,11 @@ export async function ticketCardRelations(db: Db, row: TicketRow): Promise<Ticke
 export async function loadTicketDto(db: Db, id: number, relations?: TicketCardRelations): Promise<TicketDto> {
   const row = await findTicket(db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
+  return await ticketCard(db, row, relations);
+}
+
+/** The ticket as GET /tickets/:id shows it, from its row (see loadTicketDto). */
+export async function ticketCard(db: Db, row: TicketRow, relations?: TicketCardRelations): Promise<TicketDto> {
   const known = relations?.contactId === row.contactId ? relations : undefined;
   const [dto, extraInfo] = await Promise.all([
     toTicketDto(db, row, known),
