@@ -135,14 +135,20 @@ export async function settledSends(
 
 /** Whether the ticket has a message not read yet (markMessagesRead would change one). */
 export async function hasUnreadMessages(db: Reader, ticketId: number): Promise<boolean> {
-  return (await anyUnread(db).get({ ticketId })) !== undefined;
+  return ((await leastRead(db).get({ ticketId })) as { read: boolean } | undefined)?.read === false;
 }
 
-const anyUnread = prepared((db) =>
+/**
+ * The ticket's first message in the order of its index by read flag, unread first: always that index's first
+ * entry. Asked for its unread messages instead (`read = false limit 1`), PostgreSQL scanned the whole table when
+ * its statistics said most messages were unread, as they do after a load until the next analyse.
+ */
+const leastRead = prepared((db) =>
   db
-    .select({ id: messages.id })
+    .select({ read: messages.read })
     .from(messages)
-    .where(and(eq(messages.ticketId, sql.placeholder("ticketId")), eq(messages.read, false)))
+    .where(eq(messages.ticketId, sql.placeholder("ticketId")))
+    .orderBy(messages.read)
     .limit(writtenLimit(1))
     .prepare(),
 );
