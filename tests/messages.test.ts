@@ -3,7 +3,7 @@ import { waitFor } from "./wait-for";
 import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { contacts, messages, queues, tickets, type TicketRow } from "../src/db/tables";
+import { contacts, messageReactions, messages, queues, tickets, type TicketRow } from "../src/db/tables";
 import { LRM, renderPlaceholders } from "../src/modules/messages/placeholders";
 import { sendTicketText } from "../src/modules/messages/send";
 import { markRevoked, storeMessage, updateAck } from "../src/modules/messages/store";
@@ -272,6 +272,22 @@ describe("sendTicketText", () => {
   });
 });
 
+describe("opening a chat", () => {
+  test("a ticket whose count says read still gets its unread messages marked, and its page shows them read", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const { contact, ticket } = await seedTicket(ctx, { unreadMessages: 0 });
+    // Stored without counting as unread (a call notice, say): the ticket's count stays 0.
+    await ctx.db.insert(messages).values({ wid: "quiet", ticketId: ticket.id, contactId: contact.id, body: "oi" });
+    const opened = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
+    expect(opened.json.messages.map((m: { body: string; read: boolean }) => [m.body, m.read])).toEqual([["oi", true]]);
+    const stored = await firstRow(ctx.db.select().from(messages).where(eq(messages.wid, "quiet")));
+    expect(stored!.read).toBe(true);
+    const again = await call(ctx.app, "GET", `/api/messages/${ticket.id}`, { token });
+    expect(again.json).toEqual(opened.json);
+  });
+});
+
 describe("the history's pages", () => {
   test("a contact's tickets whose messages interleave in time page as one history, newest page first, each page in order", async () => {
     const ctx = await makeTestApp();
@@ -301,5 +317,50 @@ describe("the history's pages", () => {
     // Newest first by time, then by id: the order of insertion here.
     const all = Array.from({ length: 70 }, (_, i) => `m${i}`);
     expect(pages).toEqual([all.slice(50, 70), all.slice(30, 50), all.slice(10, 30), all.slice(0, 10)]);
+  });
+
+  test("each page of a contact's tickets shows the reactions to its own messages, each message's in the order given", async () => {
+    const ctx = await makeTestApp();
+    const { token } = await loginAs(ctx, { profile: "admin" });
+    const contact = await one(ctx.db.insert(contacts).values({ name: "Bia", number: "5511988880002" }).returning());
+    const [older, newer] = await ctx.db
+      .insert(tickets)
+      .values([
+        { contactId: contact.id, status: "closed" as const },
+        { contactId: contact.id, status: "open" as const },
+      ])
+      .returning();
+    const rows = await ctx.db
+      .insert(messages)
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          wid: `r${i}`,
+          ticketId: (i % 2 ? newer : older)!.id,
+          contactId: contact.id,
+          body: `m${i}`,
+          createdAt: new Date(1_700_000_000_000 + i * 1000),
+        })),
+      )
+      .returning();
+    const at = (s: number) => new Date(1_700_100_000_000 + s * 1000);
+    await ctx.db.insert(messageReactions).values([
+      { messageId: rows[29]!.id, reactor: "5511988880002", emoji: "❤️", createdAt: at(2) },
+      { messageId: rows[29]!.id, reactor: "me", emoji: "👍", createdAt: at(1) },
+      { messageId: rows[12]!.id, reactor: "me", emoji: "😂", createdAt: at(3) },
+      { messageId: rows[3]!.id, reactor: "5511988880002", emoji: "🙏", createdAt: at(4) },
+    ]);
+    const reacted = async (page: number) => {
+      const res = await call(ctx.app, "GET", `/api/messages/${newer!.id}?pageNumber=${page}`, { token });
+      const shown = res.json.messages as { body: string; reactions: unknown[] }[];
+      return Object.fromEntries(shown.filter((m) => m.reactions.length).map((m) => [m.body, m.reactions]));
+    };
+    expect(await reacted(1)).toEqual({
+      m29: [
+        { emoji: "👍", reactor: "me" },
+        { emoji: "❤️", reactor: "5511988880002" },
+      ],
+      m12: [{ emoji: "😂", reactor: "me" }],
+    });
+    expect(await reacted(2)).toEqual({ m3: [{ emoji: "🙏", reactor: "5511988880002" }] });
   });
 });

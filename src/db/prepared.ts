@@ -1,10 +1,10 @@
 import type { Database, SQLQueryBindings } from "bun:sqlite";
-import { Column, is, Placeholder, SQL, Subquery } from "drizzle-orm";
+import { Column, is, Placeholder, SQL, Subquery, sql } from "drizzle-orm";
 import type { Db, Reader } from "./client";
 import { dialectOf, ownSqliteClient, pgRootOf, whenAdmitted } from "./client";
 
 /** What a prepared query answers with, on either engine: SQLite's prepared query, asynchronous. */
-interface PreparedQuery {
+export interface PreparedQuery {
   get(values?: Record<string, unknown>): Promise<unknown>;
   all(values?: Record<string, unknown>): Promise<unknown>;
   run(values?: Record<string, unknown>): Promise<unknown>;
@@ -53,6 +53,12 @@ export function preparedPerCount<Q extends PreparedQuery>(
     return query(db);
   };
 }
+
+/**
+ * A LIMIT or OFFSET written into a prepared statement's SQL, not bound: PostgreSQL plans a statement with a bound
+ * limit again on each run (its plan without the value expects a tenth of the table), about 0.2 ms each time.
+ */
+export const writtenLimit = (limit: number) => sql.raw(String(limit)) as unknown as number;
 
 const rowNames = new Map<string, string[]>();
 

@@ -87,14 +87,18 @@ const contactSummaryById = prepared((db) =>
     .prepare(),
 );
 
+export type ContactExtraInfo = { id: number; name: string; value: string };
+
 /** The contact's extra fields, in the order they were added. */
-export async function extraInfoOf(
-  db: Reader,
-  contactId: number,
-): Promise<{ id: number; name: string; value: string }[]> {
-  return await db
+export async function extraInfoOf(db: Reader, contactId: number): Promise<ContactExtraInfo[]> {
+  return await extraInfoOfContact(db).all({ contactId });
+}
+
+const extraInfoOfContact = prepared((db) =>
+  db
     .select({ id: contactExtraInfo.id, name: contactExtraInfo.name, value: contactExtraInfo.value })
     .from(contactExtraInfo)
-    .where(eq(contactExtraInfo.contactId, contactId))
-    .orderBy(contactExtraInfo.id);
-}
+    .where(eq(contactExtraInfo.contactId, sql.placeholder("contactId")))
+    .orderBy(contactExtraInfo.id)
+    .prepare(),
+);

@@ -22,6 +22,8 @@ export interface KnownForDtos {
   contacts?: readonly ContactSummary[];
   /** The messages were just stored: nothing can have reacted to them yet. */
   fresh?: boolean;
+  /** The reactions to the messages, in time order, already read. */
+  reactions?: readonly ReactionRow[];
 }
 
 /**
@@ -47,9 +49,12 @@ export async function toMessageDtos(
     contactMap.set(id, { id, name, profilePicUrl });
   const reactions = known.fresh
     ? new Map<number, MessageDto["reactions"]>()
-    : await reactionsOf(
-        db,
-        rows.map((r) => r.id),
+    : byMessage(
+        known.reactions ??
+          (await reactionsOf(
+            db,
+            rows.map((r) => r.id),
+          )),
       );
   const quotedMap = new Map(
     quoted.map(({ contactId, ...q }) => {
@@ -95,7 +100,7 @@ async function quotedMessages(db: Db, ids: number[], mayQuote: QuoteFilter) {
   return shown;
 }
 
-const reactionColumns = () => ({
+export const reactionColumns = () => ({
   messageId: messageReactions.messageId,
   emoji: messageReactions.emoji,
   reactor: messageReactions.reactor,
@@ -123,15 +128,19 @@ const reactionsAmong = prepared((db) =>
     .prepare(),
 );
 
-async function reactionsOf(db: Db, messageIds: number[]): Promise<Map<number, MessageDto["reactions"]>> {
-  const rows =
-    messageIds.length === 1
-      ? (await reactionsOfMessage(db).all({ messageId: messageIds[0] }))
-          .sort((a, b) => a.at.getTime() - b.at.getTime())
-          .map(({ at: _, ...reaction }) => reaction)
-      : await reactionsAmong(db).all({ ids: idList(messageIds) });
-  const byMessage = new Map<number, MessageDto["reactions"]>();
+export type ReactionRow = { messageId: number; emoji: string; reactor: string };
+
+async function reactionsOf(db: Db, messageIds: number[]): Promise<ReactionRow[]> {
+  return messageIds.length === 1
+    ? (await reactionsOfMessage(db).all({ messageId: messageIds[0] }))
+        .sort((a, b) => a.at.getTime() - b.at.getTime())
+        .map(({ at: _, ...reaction }) => reaction)
+    : await reactionsAmong(db).all({ ids: idList(messageIds) });
+}
+
+function byMessage(rows: readonly ReactionRow[]): Map<number, MessageDto["reactions"]> {
+  const reactions = new Map<number, MessageDto["reactions"]>();
   for (const { messageId, ...reaction } of rows)
-    byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), reaction]);
-  return byMessage;
+    reactions.set(messageId, [...(reactions.get(messageId) ?? []), reaction]);
+  return reactions;
 }

@@ -1,7 +1,8 @@
-import { first, type Reader } from "../../db/client";
-import { count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { preparedPerCount, rowPlaceholder } from "../../db/prepared";
-import { messages, type MessageRow } from "../../db/tables";
+import { type Db, first, pipelinesStatements, type Reader } from "../../db/client";
+import { count, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { type PreparedQuery, preparedPerCount, rowPlaceholder, writtenLimit } from "../../db/prepared";
+import { messageReactions, messages, type MessageRow } from "../../db/tables";
+import { type ReactionRow, reactionColumns } from "./dtos";
 
 export const MESSAGE_PAGE_SIZE = 20;
 
@@ -9,24 +10,47 @@ export const MESSAGE_PAGE_SIZE = 20;
 const MERGED_TICKETS_MAX = 50;
 
 /**
- * A page of the messages of these tickets, newest first (`offset` rows skipped), and how many they hold in all.
- * Its two queries are prepared once per number of tickets: building them through drizzle cost more than SQLite
- * took to answer them (a contact has a handful of tickets, so a handful of shapes).
+ * A page of the messages of these tickets, newest first (`offset` rows skipped); historyCount says how many they
+ * hold in all. Its queries are prepared once per number of tickets: building them through drizzle cost more than
+ * SQLite took to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement
+ * waits for its round trip (PostgreSQL), the page's reactions are read beside it, by the page's own condition;
+ * SQLite, with no round trip to save, reads them by the page's ids (toMessageDtos), which costs it less.
  */
 export async function historyPage(
   db: Reader,
   ticketIds: readonly number[],
   offset: number,
-): Promise<{ rows: MessageRow[]; total: number }> {
-  if (!ticketIds.length) return { rows: [], total: 0 };
-  if (ticketIds.length > MERGED_TICKETS_MAX) return await builtPage(db, ticketIds, offset);
+): Promise<{ rows: MessageRow[]; reactions?: ReactionRow[] }> {
+  if (!ticketIds.length) return { rows: [] };
+  if (ticketIds.length > MERGED_TICKETS_MAX) return { rows: await builtPage(db, ticketIds, offset) };
   const values: Record<string, unknown> = { offset, upTo: offset + MESSAGE_PAGE_SIZE };
   for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
-  const [rows, total] = await Promise.all([
-    pageOfTickets(db, ticketIds.length).all(values) as Promise<MessageRow[]>,
-    countOfTickets(db, ticketIds.length).get(values) as Promise<{ n: number } | undefined>,
+  const [rows, reactions] = await Promise.all([
+    pageOfTickets(db, ticketIds.length, offset).all(values) as Promise<MessageRow[]>,
+    pipelinesStatements(db)
+      ? (reactionsOfPage(db, ticketIds.length, offset).all(values) as Promise<ReactionRow[]>)
+      : undefined,
   ]);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, reactions };
+}
+
+/** How many messages these tickets hold in all (the count historyPage's pages are of). */
+export async function historyCount(db: Reader, ticketIds: readonly number[]): Promise<number> {
+  if (!ticketIds.length) return 0;
+  if (ticketIds.length > MERGED_TICKETS_MAX)
+    return (
+      (
+        await first(
+          db
+            .select({ n: count() })
+            .from(messages)
+            .where(inArray(messages.ticketId, [...ticketIds])),
+        )
+      )?.n ?? 0
+    );
+  const values: Record<string, unknown> = {};
+  for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
+  return ((await countOfTickets(db, ticketIds.length).get(values)) as { n: number } | undefined)?.n ?? 0;
 }
 
 const ticketPlaceholders = (tickets: number) =>
@@ -37,14 +61,53 @@ const amongTickets = (tickets: number) => {
   return tickets === 1 ? eq(messages.ticketId, ids[0]!) : inArray(messages.ticketId, ids);
 };
 
-const pageOfTickets = preparedPerCount((db, tickets) =>
-  db
-    .select()
+/** A page's limits: values, or written into the SQL. */
+type Limits = { offset: number; upTo: number };
+
+/**
+ * A page query prepared once per number of tickets, and for the first page apart with its limits written into the
+ * SQL: PostgreSQL plans a statement with a bound limit again on each run (its plan without the value expects a
+ * tenth of the table), where the first page, by far the most asked for, can keep one plan.
+ */
+function perPage<Q extends PreparedQuery>(build: (db: Db, tickets: number, limits: Limits) => Q) {
+  const first = preparedPerCount((db, tickets) =>
+    build(db, tickets, { offset: writtenLimit(0), upTo: writtenLimit(MESSAGE_PAGE_SIZE) }),
+  );
+  const later = preparedPerCount((db, tickets) =>
+    build(db, tickets, {
+      offset: sql.placeholder("offset") as unknown as number,
+      upTo: sql.placeholder("upTo") as unknown as number,
+    }),
+  );
+  return (db: Reader, tickets: number, offset: number) => (offset === 0 ? first : later)(db, tickets);
+}
+
+const pageOfTickets = perPage((db, ticketCount, limits) => {
+  const newestFirst = [desc(messages.createdAt), desc(messages.id)];
+  if (ticketCount === 1)
+    return db
+      .select()
+      .from(messages)
+      .where(amongTickets(1))
+      .orderBy(...newestFirst)
+      .limit(writtenLimit(MESSAGE_PAGE_SIZE))
+      .offset(limits.offset)
+      .prepare();
+  return db
+    .select(getTableColumns(messages))
     .from(messages)
-    .where(tickets === 1 ? amongTickets(1) : newestOfEach(ticketPlaceholders(tickets), sql.placeholder("upTo")))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGE_PAGE_SIZE)
-    .offset(sql.placeholder("offset"))
+    .innerJoin(sql`(${pageIds(ticketCount, limits)}) as ${sql.identifier("page")}`, sql`${messages.id} = "page"."id"`)
+    .orderBy(...newestFirst)
+    .prepare();
+});
+
+/** The reactions to the messages pageOfTickets reads, in time order. */
+const reactionsOfPage = perPage((db, ticketCount, limits) =>
+  db
+    .select(reactionColumns())
+    .from(messageReactions)
+    .where(sql`${messageReactions.messageId} in (${pageIds(ticketCount, limits)})`)
+    .orderBy(messageReactions.createdAt)
     .prepare(),
 );
 
@@ -53,29 +116,30 @@ const countOfTickets = preparedPerCount((db, tickets) =>
 );
 
 /**
- * The messages a page can come from: each ticket's newest `upTo`, read in index order, so the page sorts at most
- * that many rows a ticket instead of every message of the contact (a long chat's first page). They are the whole
- * condition: beside the tickets' one, SQLite read every message of the tickets through their index and checked
- * each against the candidates, instead of reading them by id.
+ * The ids of a page's messages. Of several tickets, from each ticket's newest `upTo`, read in index order and
+ * merged, so the page sorts at most that many entries a ticket instead of every message of the contact (a long
+ * chat's first page); the page's rows are then read by id. Picking the rows among the candidates by `id in (…)`
+ * instead, PostgreSQL read the whole table where it held few other messages.
  */
-function newestOfEach(ticketIds: readonly unknown[], upTo: unknown): SQL {
-  const newest = ticketIds.map(
+function pageIds(tickets: number, { offset, upTo }: Limits): SQL {
+  const ids = ticketPlaceholders(tickets);
+  const newestFirst = sql`order by ${messages.createdAt} desc, ${messages.id} desc`;
+  if (tickets === 1)
+    return sql`select ${messages.id} from ${messages} where ${messages.ticketId} = ${ids[0]} ${newestFirst} limit ${writtenLimit(MESSAGE_PAGE_SIZE)} offset ${offset}`;
+  const newest = ids.map(
     (ticketId, i) =>
-      sql`select ${sql.identifier(`c${i}`)}.id from (select ${messages.id} as id from ${messages} where ${messages.ticketId} = ${ticketId} order by ${messages.createdAt} desc, ${messages.id} desc limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
+      sql`select * from (select ${messages.id} as id, ${messages.createdAt} as at from ${messages} where ${messages.ticketId} = ${ticketId} ${newestFirst} limit ${upTo}) as ${sql.identifier(`c${i}`)}`,
   );
-  return sql`${messages.id} in (${sql.join(newest, sql` union all `)})`;
+  return sql`select "c"."id" from (${sql.join(newest, sql` union all `)}) as "c" order by "c"."at" desc, "c"."id" desc limit ${writtenLimit(MESSAGE_PAGE_SIZE)} offset ${offset}`;
 }
 
 /** A contact with very many tickets: the page sorted from all their messages, built for this call. */
 async function builtPage(db: Reader, ticketIds: readonly number[], offset: number) {
-  const where = inArray(messages.ticketId, [...ticketIds]);
-  const rows = await db
+  return await db
     .select()
     .from(messages)
-    .where(where)
+    .where(inArray(messages.ticketId, [...ticketIds]))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE)
     .offset(offset);
-  const total = (await first(db.select({ n: count() }).from(messages).where(where)))?.n ?? 0;
-  return { rows, total };
 }

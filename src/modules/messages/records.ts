@@ -2,7 +2,7 @@ import { type Db, execute, first, type Reader, type Writer } from "../../db/clie
 import { gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { prepared } from "../../db/prepared";
+import { prepared, writtenLimit } from "../../db/prepared";
 import { type MessageRow, messageReactions, messages, storedInstant } from "../../db/tables";
 
 /** The media type of a message that could not be decrypted yet (replaced when WhatsApp resends it). */
@@ -132,6 +132,26 @@ export async function settledSends(
     .where(and(inArray(messages.id, [...ids]), inArray(messages.sendState, ["sent", "failed"])));
   return new Map(rows.map(({ id, ...state }) => [id, state]));
 }
+
+/** Whether the ticket has a message not read yet (markMessagesRead would change one). */
+export async function hasUnreadMessages(db: Reader, ticketId: number): Promise<boolean> {
+  return ((await leastRead(db).get({ ticketId })) as { read: boolean } | undefined)?.read === false;
+}
+
+/**
+ * The ticket's first message in the order of its index by read flag, unread first: always that index's first
+ * entry. Asked for its unread messages instead (`read = false limit 1`), PostgreSQL scanned the whole table when
+ * its statistics said most messages were unread, as they do after a load until the next analyse.
+ */
+const leastRead = prepared((db) =>
+  db
+    .select({ read: messages.read })
+    .from(messages)
+    .where(eq(messages.ticketId, sql.placeholder("ticketId")))
+    .orderBy(messages.read)
+    .limit(writtenLimit(1))
+    .prepare(),
+);
 
 /** Marks the ticket's unread messages read; returns those it changed, as read receipts name them (`id` = WhatsApp id). */
 export async function markMessagesRead(tx: Writer, ticketId: number) {

@@ -5,16 +5,16 @@ import { contactAddress } from "../../shared/address";
 import { checkUpload, storeUpload } from "../media/service";
 import { contactChat } from "../contacts/lookup";
 import { assertMaySend, canSeeTicket } from "../tickets/access";
-import { findTicket, ticketsOfContact } from "../tickets/records";
-import { loadTicketDto } from "../tickets/serialize";
-import { markTicketRead } from "../tickets/read-marking";
+import { findTicket, ticketsOfContact, ticketsOfTicketsContact } from "../tickets/records";
+import { loadTicketDto, ticketCard, ticketCardRelations } from "../tickets/serialize";
+import { isRead, markTicketRead } from "../tickets/read-marking";
 import { getTicketRow } from "../tickets/service";
 import type { AuthUser } from "../../shared/auth-user";
 import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
-import { MESSAGE_PAGE_SIZE, historyPage } from "./history-page";
-import { findMessage } from "./records";
+import { MESSAGE_PAGE_SIZE, historyCount, historyPage } from "./history-page";
+import { findMessage, hasUnreadMessages } from "./records";
 import { searchHistory } from "./search";
 import { checkedTemplate } from "./templates";
 import { resendMessage, sendTicketMedia, sendTicketTemplate, sendTicketText } from "./send";
@@ -28,22 +28,34 @@ export const MAX_BODY = 65_536;
  * page first but each page ascending. Opening marks the ticket read.
  */
 export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: number, pageNumber = 1) {
-  const ticket = await getTicketRow(deps, ticketId);
-  if (!canSeeTicket(user, ticket)) throw forbidden();
   // Reads that do not depend on each other go side by side: on PostgreSQL each is a round trip of its own.
-  const [, contactTickets] = await Promise.all([
-    markTicketRead(deps, ticket),
-    ticketsOfContact(deps.db, ticket.contactId),
+  const [contactTickets, messagesUnread] = await Promise.all([
+    ticketsOfTicketsContact(deps.db, ticketId),
+    hasUnreadMessages(deps.db, ticketId),
   ]);
+  const ticket = contactTickets.find((t) => t.id === ticketId);
+  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
+  if (!canSeeTicket(user, ticket)) throw forbidden();
   const visibleIds = contactTickets.filter((t) => canSeeTicket(user, t)).map((t) => t.id);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
-  const [{ rows, total }, ticketDto] = await Promise.all([
-    historyPage(deps.db, visibleIds, offset),
-    loadTicketDto(deps.db, ticketId),
+  // A ticket with something to mark read shows its page and its card as the marking leaves them: they are read
+  // after it (the card's relations and the count beside it). One already read is not written: its page is read
+  // at once, and its card from the row just read.
+  const read = isRead(ticket, { messagesUnread });
+  const [, cardRelations, total, pageOfRead] = await Promise.all([
+    markTicketRead(deps, ticket, { messagesUnread }),
+    ticketCardRelations(deps.db, ticket),
+    historyCount(deps.db, visibleIds),
+    read ? historyPage(deps.db, visibleIds, offset) : undefined,
+  ]);
+  const [{ rows, reactions }, ticketDto] = await Promise.all([
+    pageOfRead ?? historyPage(deps.db, visibleIds, offset),
+    read ? ticketCard(deps.db, ticket, cardRelations) : loadTicketDto(deps.db, ticketId, cardRelations),
   ]);
   return {
     messages: await toMessageDtos(deps.db, rows.reverse(), (quoted) => canSeeTicket(user, quoted), {
       contacts: ticketDto.contact ? [ticketDto.contact] : [],
+      reactions,
     }),
     ticket: ticketDto,
     count: total,

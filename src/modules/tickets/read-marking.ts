@@ -10,12 +10,18 @@ import { markMessagesRead } from "../messages/records";
 /**
  * Marks a ticket read: unread 0, its messages read, `updateUnread` to its lists and notification rooms,
  * and a read receipt for the contact's unread messages when the connection runs (failures only logged).
+ * `messagesUnread: false`: the caller found none of its messages unread, so a ticket whose row says it is read
+ * is not written at all (its transaction was three round trips on PostgreSQL).
  */
-export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
-  const unread = await atomically(deps.db, async (tx) => {
-    await unreadReset(tx).run({ id: ticket.id });
-    return await markMessagesRead(tx, ticket.id);
-  });
+export async function markTicketRead(deps: AppDeps, ticket: TicketRow, known: { messagesUnread?: boolean } = {}) {
+  const unread = isRead(ticket, known)
+    ? []
+    : // Sent together: PostgreSQL runs them in turn on the transaction's connection, one round trip for both.
+      (
+        await atomically(deps.db, (tx) =>
+          Promise.all([unreadReset(tx).run({ id: ticket.id }), markMessagesRead(tx, ticket.id)]),
+        )
+      )[1];
   deps.events.emit("ticket.read", { ticket });
   const refs = unread.filter((m) => !m.fromMe && m.whatsappId === ticket.whatsappId);
   if (!refs.length || ticket.whatsappId == null || !(await deps.channels.isRunning(ticket.whatsappId))) return;
@@ -25,6 +31,10 @@ export async function markTicketRead(deps: AppDeps, ticket: TicketRow) {
     .markRead(ticket.whatsappId, contactAddress(contact), contact.isGroup, refs)
     .catch((error) => deps.log.warn("read receipt failed", { ticketId: ticket.id, error }));
 }
+
+/** Whether opening `ticket` has nothing to mark read (see markTicketRead). */
+export const isRead = (ticket: TicketRow, known: { messagesUnread?: boolean }) =>
+  ticket.unreadMessages === 0 && known.messagesUnread === false;
 
 /**
  * The ticket's unread count back to 0 when it is not already: opening a read ticket writes nothing (each open

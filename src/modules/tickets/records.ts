@@ -110,6 +110,25 @@ const ticketsOfContactQuery = prepared((db) =>
     .prepare(),
 );
 
+/**
+ * Every ticket of the contact of ticket `id`, that ticket among them, latest activity first; none when it does not
+ * exist. One statement where reading the ticket and then its contact's tickets waited for two answers.
+ */
+export async function ticketsOfTicketsContact(db: Reader, id: number): Promise<TicketRow[]> {
+  return (await ticketsOfTicketsContactQuery(db).all({ id })) as TicketRow[];
+}
+
+const ticketsOfTicketsContactQuery = prepared((db) =>
+  db
+    .select()
+    .from(tickets)
+    .where(
+      sql`${tickets.contactId} = (select ${tickets.contactId} from ${tickets} where ${tickets.id} = ${sql.placeholder("id")})`,
+    )
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .prepare(),
+);
+
 /** The contact's open and pending tickets. */
 export async function activeTicketsOfContact(db: Reader, contactId: number): Promise<TicketRow[]> {
   return await db

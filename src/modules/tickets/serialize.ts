@@ -7,8 +7,8 @@ import { amongIdList, idList } from "../../db/index-hints";
 import { tags, ticketTags, type TicketRow } from "../../db/tables";
 import { notFound } from "../../errors";
 import type { TicketDto } from "../../shared/contracts/tickets";
-import { connectionSummaries } from "../connections/lookup";
-import { type ContactSummary, contactSummaries, extraInfoOf } from "../contacts/lookup";
+import { type ConnectionSummary, connectionSummaries } from "../connections/lookup";
+import { type ContactExtraInfo, type ContactSummary, contactSummaries, extraInfoOf } from "../contacts/lookup";
 import { type QueueSummary, queueSummaries } from "../queues/lookup";
 import { userNames } from "../users/lookup";
 import { findTicket } from "./records";
@@ -32,6 +32,10 @@ export interface KnownForTicketDtos {
   userNames?: readonly { id: number; name: string }[];
   /** Queues already read (those a page offers). */
   queues?: readonly QueueSummary[];
+  /** Connections already read. */
+  connections?: readonly ConnectionSummary[];
+  /** The tags of all the rows, already read. */
+  tags?: readonly TagLink[];
 }
 
 /** Serialises tickets with contact, user, queue, connection and tags: one query per relation, whatever the count. */
@@ -43,18 +47,20 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
   const unknownUsers = ids(rows.map((r) => r.userId)).filter((id) => !userMap.has(id));
   const queueRows = byId([...(known.queues ?? [])]);
   const unknownQueues = ids(rows.map((r) => r.queueId)).filter((id) => !queueRows.has(id));
+  const connectionById = byId([...(known.connections ?? [])]);
+  const unknownConnections = ids(rows.map((r) => r.whatsappId)).filter((id) => !connectionById.has(id));
   // The relations are read at once: on PostgreSQL each is a round trip of its own.
   const [contactRows, userRows, queueList, connectionRows, tagLinks] = await Promise.all([
     contactSummaries(db, unknownContacts),
     userNames(db, unknownUsers),
     queueSummaries(db, unknownQueues),
-    connectionSummaries(db, ids(rows.map((r) => r.whatsappId))),
-    known.created ? [] : tagLinksOf(db, rows),
+    connectionSummaries(db, unknownConnections),
+    known.tags ?? (known.created ? [] : tagLinksOf(db, rows)),
   ]);
   for (const contact of contactRows) contactMap.set(contact.id, contact);
   for (const user of userRows) userMap.set(user.id, user);
   for (const queue of queueList) queueRows.set(queue.id, queue);
-  const connectionById = byId(connectionRows.map(({ id, name, hasCall }) => ({ id, name, hasCall })));
+  for (const connection of connectionRows) connectionById.set(connection.id, connection);
   const tagsByTicket = new Map<number, TicketDto["tags"]>();
   for (const { ticketId, ...tag } of tagLinks) {
     const list = tagsByTicket.get(ticketId) ?? [];
@@ -101,7 +107,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
         contact: contactMap.get(row.contactId) ?? null,
         user: row.userId != null ? (userMap.get(row.userId) ?? null) : null,
         queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
-        whatsapp: row.whatsappId != null ? (connectionById.get(row.whatsappId) ?? null) : null,
+        whatsapp: row.whatsappId != null ? connectionShown(connectionById.get(row.whatsappId)) : null,
         tags: tagsByTicket.get(row.id) ?? [],
         waitingSince: row.status === "closed" ? null : row.waitingSince,
         sla: slaOf({ ...row, ...clock }, queue),
@@ -109,6 +115,9 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
     },
   );
 }
+
+const connectionShown = (connection: ConnectionSummary | undefined) =>
+  connection ? { id: connection.id, name: connection.name, hasCall: connection.hasCall } : null;
 
 /** The tags of `rows`' tickets, each ticket's by name. */
 async function tagLinksOf(db: Db, rows: TicketRow[]) {
@@ -183,11 +192,45 @@ function contactSummaryOf({ id, name, number, profilePicUrl, isGroup }: ContactS
   return { id, name, number, profilePicUrl, isGroup };
 }
 
-/** The ticket as GET /tickets/:id shows it (contact with its extra info); 404 ERR_NO_TICKET_FOUND when missing. */
-export async function loadTicketDto(db: Db, id: number): Promise<TicketDto> {
+/** What a ticket's card shows beside its row: its relations (see toTicketDtos) and its contact's extra info. */
+export interface TicketCardRelations extends KnownForTicketDtos {
+  contactId: number;
+  extraInfo: ContactExtraInfo[];
+}
+
+/**
+ * The relations of the ticket's card as `row` names them, read at once, to be read beside other work before the
+ * card itself (loadTicketDto reads again only those its row no longer names).
+ */
+export async function ticketCardRelations(db: Db, row: TicketRow): Promise<TicketCardRelations> {
+  const [contacts, names, queues, connections, tags, extraInfo] = await Promise.all([
+    contactSummaries(db, [row.contactId]),
+    userNames(db, ids([row.userId])),
+    queueSummaries(db, ids([row.queueId])),
+    connectionSummaries(db, ids([row.whatsappId])),
+    tagLinksOf(db, [row]),
+    extraInfoOf(db, row.contactId),
+  ]);
+  return { contacts, userNames: names, queues, connections, tags, contactId: row.contactId, extraInfo };
+}
+
+/**
+ * The ticket as GET /tickets/:id shows it (contact with its extra info); 404 ERR_NO_TICKET_FOUND when missing.
+ * `relations`: those read from an earlier read of the row (ticketCardRelations).
+ */
+export async function loadTicketDto(db: Db, id: number, relations?: TicketCardRelations): Promise<TicketDto> {
   const row = await findTicket(db, id);
   if (!row) throw notFound("ERR_NO_TICKET_FOUND");
-  const [dto, extraInfo] = await Promise.all([toTicketDto(db, row), extraInfoOf(db, row.contactId)]);
+  return await ticketCard(db, row, relations);
+}
+
+/** The ticket as GET /tickets/:id shows it, from its row (see loadTicketDto). */
+export async function ticketCard(db: Db, row: TicketRow, relations?: TicketCardRelations): Promise<TicketDto> {
+  const known = relations?.contactId === row.contactId ? relations : undefined;
+  const [dto, extraInfo] = await Promise.all([
+    toTicketDto(db, row, known),
+    known?.extraInfo ?? extraInfoOf(db, row.contactId),
+  ]);
   if (dto.contact) dto.contact = { ...dto.contact, extraInfo };
   return dto;
 }
