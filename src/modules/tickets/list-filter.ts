@@ -14,6 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { unindexed } from "../../db/index-hints";
+import { writtenLimit } from "../../db/prepared";
 import { epochMs, storedInstant, tickets } from "../../db/tables";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP, TICKET_STATUSES, type TicketStatus } from "../../shared/contracts/tickets";
@@ -80,7 +81,12 @@ export async function cappedCount(db: Db, where: SQL | undefined): Promise<numbe
 
 /** The count query of the ticket list (exposed so its query plan can be checked). */
 export function ticketCountQuery(db: Db, where: SQL | undefined) {
-  const capped = db.select({ one: sql`1` }).from(tickets).where(where).limit(written(TICKET_COUNT_CAP)).as("capped");
+  const capped = db
+    .select({ one: sql`1` })
+    .from(tickets)
+    .where(where)
+    .limit(writtenLimit(TICKET_COUNT_CAP))
+    .as("capped");
   return db.select({ n: count() }).from(capped);
 }
 
@@ -107,23 +113,20 @@ export function ticketPageQuery(db: Db, where: SQL | undefined) {
  * nothing to count.
  */
 export function ticketCountedPageQuery(db: Db, where: SQL | undefined, size: number) {
-  const capped = db.select({ one: sql`1` }).from(tickets).where(where).limit(written(TICKET_COUNT_CAP)).as("capped");
+  const capped = db
+    .select({ one: sql`1` })
+    .from(tickets)
+    .where(where)
+    .limit(writtenLimit(TICKET_COUNT_CAP))
+    .as("capped");
   const listCount = sql<number>`(${db.select({ n: count() }).from(capped)})`.mapWith(Number);
   return db
     .select({ ...getTableColumns(tickets), listCount })
     .from(tickets)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(written(size));
+    .limit(writtenLimit(size));
 }
-
-/**
- * A limit written into the SQL, not bound: PostgreSQL plans a prepared statement with a bound limit again on each
- * run (its plan without the value expects a tenth of the table), about 0.2-0.4 ms each time. A placeholder (a
- * limit that differs between runs of one shape, as a page number's reach) stays bound.
- */
-export const written = (limit: number) =>
-  typeof limit === "number" ? (sql.raw(String(limit)) as unknown as number) : limit;
 
 /**
  * The ids and activity times of `size` tickets at `offset` of the lists of `parts` merged in page order, each list
@@ -136,14 +139,14 @@ export function statusesPageQuery(db: Db, parts: (SQL | undefined)[], reach: num
       .from(tickets)
       .where(part)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(written(reach))
+      .limit(writtenLimit(reach))
       .as(`part${i}`);
     return db.select({ id: ordered.id, updatedAt: ordered.updatedAt }).from(ordered);
   });
   const merged = others
     .reduce((all, part) => all.unionAll(part), first!.$dynamic())
     .orderBy(desc(sql.identifier("at")), desc(sql.identifier("id")))
-    .limit(written(size));
+    .limit(writtenLimit(size));
   return offset === undefined ? merged : merged.offset(offset);
 }
 
@@ -163,7 +166,7 @@ export function ticketPickedPageQuery(db: Db, where: SQL | undefined, size: numb
     .from(tickets)
     .where(where)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-    .limit(written(size))
+    .limit(writtenLimit(size))
     .$dynamic();
   return rowsOfPicked(db, (offset === undefined ? ordered : ordered.offset(offset)).as("picked"));
 }

@@ -21,9 +21,8 @@ import {
   ticketPageQuery,
   statusesCountQuery,
   statusesRowsQuery,
-  written,
 } from "./list-filter";
-import { prepared } from "../../db/prepared";
+import { prepared, writtenLimit } from "../../db/prepared";
 import { pageOf, type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE, ticketsInOrder } from "./list-rows";
 import { listFromSet, taggedList, taggedSet } from "./tagged-lists";
 
@@ -157,7 +156,7 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
   counted: first ? prepared((db) => ticketCountedPageQuery(db, where, TICKET_PAGE_SIZE + 1).prepare()) : undefined,
   page: prepared((db) =>
     ticketPageQuery(db, paged)
-      .limit(written(TICKET_PAGE_SIZE + 1))
+      .limit(writtenLimit(TICKET_PAGE_SIZE + 1))
       .prepare(),
   ),
   skipping:
@@ -169,7 +168,7 @@ const shapeQueries = (where: SQL | undefined, paged: SQL | undefined, offset: nu
             .from(tickets)
             .where(paged)
             .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-            .limit(written(TICKET_PAGE_SIZE + 1))
+            .limit(writtenLimit(TICKET_PAGE_SIZE + 1))
             .offset(offset)
             .prepare(),
         ),

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { desc, type SQL, sql } from "drizzle-orm";
 import { type TicketRow, tickets } from "../../db/tables";
-import { prepared } from "../../db/prepared";
+import { prepared, writtenLimit } from "../../db/prepared";
 import { can } from "../../shared/permissions";
 import { TICKET_COUNT_CAP } from "../../shared/contracts/tickets";
 import type { AuthUser } from "../../shared/auth-user";
@@ -13,7 +13,6 @@ import {
   ticketFilter,
   rowsOfPicked,
   ticketPickedPageQuery,
-  written,
 } from "./list-filter";
 import { boundValues } from "./list-values";
 import { type RowPage, shapeFor, shapeKey, TICKET_PAGE_SIZE } from "./list-rows";
@@ -108,7 +107,7 @@ const setPageQuery = (db: Db, where: SQL | undefined, offset: number | undefined
     // Written into the SQL, not bound: PostgreSQL's plan for a prepared statement, made without the limit's value,
     // would walk the whole list in page order and test each ticket against the set (25 ms at 100,000 tickets)
     // instead of looking the set's tickets up (5 ms).
-    .limit(written(TICKET_PAGE_SIZE + 1))
+    .limit(writtenLimit(TICKET_PAGE_SIZE + 1))
     .$dynamic();
   const page = (offset === undefined ? query : query.offset(offset)).as("page");
   return rowsOfPicked(db, page, { setSize: sql<number>`${page.setSize}`.mapWith(Number) });
