@@ -42,7 +42,10 @@ export interface PathRun {
 }
 
 export async function measureBaileysPath(): Promise<Figure[]> {
-  const contacts = await pathRun(40, 10);
+  // First the process's first burst (its code not compiled yet), then a server that has already stored a burst,
+  // as one does after its first minutes: the rate's target is judged on the latter.
+  const cold = await pathRun(40, 10);
+  const contacts = await pathRun(40, 10, { warmUp: true });
   const one = await pathRun(1, 500);
   return [
     {
@@ -60,6 +63,14 @@ export async function measureBaileysPath(): Promise<Figure[]> {
       unit: "msg/s",
       target: `≥ ${RATE_TARGET}`,
       met: contacts.stored === 400 && contacts.rate >= RATE_TARGET,
+    },
+    {
+      id: "P7",
+      what: `Baileys path, the same 400 texts as the process's first burst (${cold.cpuUs.toFixed(0)} µs CPU, ${cold.mainCpuUs.toFixed(0)} on the main thread; journal → stored p95 ${cold.p95Ms.toFixed(1)} ms, ${cold.stored} stored)`,
+      value: cold.rate,
+      unit: "msg/s",
+      target: `p95 ≤ ${P95_TARGET_MS}`,
+      met: cold.stored === 400 && cold.p95Ms <= P95_TARGET_MS,
     },
     {
       id: "P7",
@@ -109,8 +120,12 @@ function watchLoop() {
   };
 }
 
-/** `contacts` new contacts each send `each` texts at once, interleaved; returns what it took to store them. */
-export async function pathRun(contacts: number, each: number): Promise<PathRun> {
+/**
+ * `contacts` new contacts each send `each` texts at once, interleaved; returns what it took to store them. With
+ * `warmUp`, as many other new contacts first send as many texts, and the server has stored them before the measured
+ * burst comes.
+ */
+export async function pathRun(contacts: number, each: number, { warmUp = false } = {}): Promise<PathRun> {
   const total = contacts * each;
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-bench-wapath-"));
   const fake = await startFake();
@@ -145,6 +160,19 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
       if (event.name === "message.created" && event.payload.message.wid)
         storedAt.set(event.payload.message.wid, performance.now());
     });
+    if (warmUp) {
+      await fake.command({ op: "burst", contacts, each, prefix: "W7", firstContact: contacts });
+      await waitFor(() => storedAt.size >= total, 60_000);
+      storedAt.clear();
+      journal.journaledAt.clear();
+    }
+    const journalSeq = () =>
+      (
+        sqliteClient(db).query("SELECT seq FROM sqlite_sequence WHERE name = 'inbound_journal'").get() as {
+          seq: number;
+        } | null
+      )?.seq ?? 0;
+    const journalBefore = journalSeq();
     const loop = watchLoop();
     const cpu = process.cpuUsage();
     const thread = process.threadCpuUsage();
@@ -153,9 +181,7 @@ export async function pathRun(contacts: number, each: number): Promise<PathRun> 
     await waitFor(() => storedAt.size >= total, 60_000).catch(() => undefined);
     const stallMs = loop.stop();
     const threadCpu = process.threadCpuUsage(thread);
-    const journalRows = (
-      sqliteClient(db).query("SELECT seq FROM sqlite_sequence WHERE name = 'inbound_journal'").get() as { seq: number }
-    ).seq;
+    const journalRows = journalSeq() - journalBefore;
     const seconds = (Math.max(...storedAt.values()) - start) / 1000;
     const latencies = [...storedAt].map(([id, at]) => at - (journal.journaledAt.get(id) ?? start));
     return {
