@@ -1,7 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ComponentType } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { createI18n, isLang } from "../src/i18n/shared";
+import { createI18n } from "../src/i18n/instance";
+import { isLang } from "../src/i18n/shared";
 import { setToken } from "./lib/api";
 import { setBoot, type Boot } from "./lib/boot";
 import { IslandBoundary } from "./lib/boundary";

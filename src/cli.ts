@@ -1,8 +1,5 @@
 import { version } from "../package.json";
 import { loadConfig, readConfig } from "./config";
-import { backup, restore } from "./ops/backup";
-import { downloadOffsite, uploadOffsite } from "./ops/offsite-cli";
-import { dumpPostgres } from "./ops/pg-backup";
 
 const HELP = `Zapdesk ${version}: a self-hosted customer-service inbox for WhatsApp.
 
@@ -67,6 +64,7 @@ export async function runCommand(
         const out = value("--out");
         if (!out) return usage(io, "backup needs --out FILE");
         const config = readConfig(env);
+        const { backup, dumpPostgres, uploadOffsite } = await backupCommands();
         if (config.databaseUrl) {
           await dumpPostgres(config, out, env.PATH);
           io.out(
@@ -84,6 +82,7 @@ export async function runCommand(
         if (!file)
           return usage(io, flag("--offsite") ? "restore --offsite needs a NAME" : "restore needs the backup FILE");
         const config = readConfig(env);
+        const { restore, downloadOffsite } = await backupCommands();
         if (flag("--offsite")) {
           if (!config.backupS3) return usage(io, "restore --offsite needs BACKUP_S3_URL");
           const name = await downloadOffsite(config.backupS3, file, (copy) =>
@@ -124,6 +123,16 @@ export async function runCommand(
     io.err(`zapdesk ${command}: ${(error as Error).message}`);
     return 1;
   }
+}
+
+/** The backup commands' code, loaded only for them: the server, which starts through this file too, never runs it. */
+async function backupCommands() {
+  const [{ backup, restore }, { downloadOffsite, uploadOffsite }, { dumpPostgres }] = await Promise.all([
+    import("./ops/backup"),
+    import("./ops/offsite-cli"),
+    import("./ops/pg-backup"),
+  ]);
+  return { backup, restore, downloadOffsite, uploadOffsite, dumpPostgres };
 }
 
 function usage(io: Io, problem: string): number {

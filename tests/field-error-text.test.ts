@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ApiError } from "../islands/lib/api";
 import { errorText, ruleText } from "../islands/lib/errors";
 import { LOCALES } from "../src/i18n/server";
-import { createI18n } from "../src/i18n/shared";
+import { createI18n } from "../src/i18n/instance";
 
 const tFor = (lng: "en" | "pt" | "es") =>
   createI18n(lng, { [lng]: { translation: LOCALES[lng] }, en: { translation: LOCALES.en } }).t;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { i18nFor, LOCALES } from "../src/i18n/server";
-import { createI18n, pickLang } from "../src/i18n/shared";
+import { createI18n } from "../src/i18n/instance";
+import { pickLang } from "../src/i18n/shared";
 import { ERROR_CODES } from "../src/shared/error-codes";
 import { RULE_CODES } from "../src/shared/validation";
 

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pgArray } from "./pg-array";
 import { Database } from "bun:sqlite";
-import { QueryPromise, type SQL, is, sql as sqlTag } from "drizzle-orm";
-import { PgDatabase, PgSelectBase, PgTransaction } from "drizzle-orm/pg-core";
+import { QueryPromise, type SQL, entityKind, is, sql as sqlTag } from "drizzle-orm";
+import type { PgDatabase } from "drizzle-orm/pg-core";
 import { SQLiteAsyncDialect, SQLiteSelectBase } from "drizzle-orm/sqlite-core";
 import type { SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
@@ -139,7 +139,18 @@ export function pipelinesStatements(db: object): boolean {
 
 /** Which engine answers this database or transaction. */
 export function dialectOf(db: object): Dialect {
-  return is(db, PgDatabase) ? "postgres" : "sqlite";
+  return isPg(db, "PgDatabase") ? "postgres" : "sqlite";
+}
+
+/**
+ * drizzle's `is(value, PgClass)`, the class named by its entity kind: a SQLite server never loads pg-core, and
+ * a value of its classes exists only once PostgreSQL's client loaded it.
+ */
+function isPg(value: unknown, kind: "PgDatabase" | "PgTransaction" | "PgSelect"): boolean {
+  if (!value || typeof value !== "object") return false;
+  for (let cls = Object.getPrototypeOf(value).constructor; cls; cls = Object.getPrototypeOf(cls))
+    if (cls[entityKind] === kind) return true;
+  return false;
 }
 
 /** The SQLite connection under the database, for what only SQLite has (pragmas, backups, FTS5 tables). */
@@ -158,7 +169,7 @@ export function ownSqliteClient(db: object): Database | undefined {
 export function inTransaction(db: object): boolean {
   if (dialectOf(db) === "postgres") {
     const current = pgTransactions.getStore();
-    return is(db, PgTransaction) || (!!current && !current.done);
+    return isPg(db, "PgTransaction") || (!!current && !current.done);
   }
   return !!sqliteHandles.get(db)?.gate.inside();
 }
@@ -166,7 +177,7 @@ export function inTransaction(db: object): boolean {
 /** The first row a query returns, if any. A select reads that one row only (`limit 1`). */
 export async function first<T>(query: PromiseLike<T[]>): Promise<T | undefined> {
   const select = query as PromiseLike<T[]> & { limit?: (n: number) => PromiseLike<T[]> };
-  const rows = await (is(query, SQLiteSelectBase) || is(query, PgSelectBase) ? select.limit!(1) : query);
+  const rows = await (is(query, SQLiteSelectBase) || isPg(query, "PgSelect") ? select.limit!(1) : query);
   return rows[0];
 }
 

@@ -1,6 +1,6 @@
 import type { i18n, Resource } from "i18next";
 import type en from "./locales/en.json";
-import { createI18n, type Lang } from "./shared";
+import type { Lang } from "./shared";
 
 type Locale = typeof en;
 
@@ -28,10 +28,16 @@ export function resourcesFor(lng: Lang): Resource {
   return slice;
 }
 
-/** The shared server instance for a language, built the first time the server writes in it. */
+/**
+ * The shared server instance for a language, built the first time the server writes in it; i18next itself is
+ * loaded then too, so an idle server never evaluates it.
+ */
 export function i18nFor(lng: Lang): i18n {
   let instance = instances.get(lng);
-  if (!instance) instances.set(lng, (instance = keepingPlainTexts(createI18n(lng, resourcesFor(lng)))));
+  if (!instance) {
+    const { createI18n } = require("./instance") as typeof import("./instance");
+    instances.set(lng, (instance = keepingPlainTexts(createI18n(lng, resourcesFor(lng)))));
+  }
   return instance;
 }
 

@@ -1,5 +1,3 @@
-import i18next, { type i18n, type Resource } from "i18next";
-
 export const LANGUAGES = ["pt", "en", "es"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 export const FALLBACK: Lang = "en";
@@ -23,17 +21,4 @@ export function pickLang(acceptLanguage: string | null | undefined, cookieLang: 
     .filter((x) => x.q > 0)
     .sort((a, b) => b.q - a.q || a.i - b.i);
   return ranked.map((x) => x.base).find(isLang) ?? FALLBACK;
-}
-
-/** A synchronously initialised i18next instance; server and client build identical ones so hydration text matches. */
-export function createI18n(lng: Lang, resources: Resource): i18n {
-  const instance = i18next.createInstance();
-  void instance.init({
-    lng,
-    fallbackLng: FALLBACK,
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-  });
-  return instance;
 }

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import type { AppDeps } from "../../deps";
 import type { HostResolver } from "../../http/host-resolver";
 import { isInternalAddress } from "../../http/internal-address";
@@ -38,6 +37,8 @@ export type TargetCheck =
 export async function checkTarget(url: URL, policy: TargetPolicy): Promise<TargetCheck> {
   if (policy.allowPrivate) return { ok: true, connection: { url: url.href } };
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  // node:net with its streams is loaded here, at the first check, not by every server at start.
+  const { isIP } = await import("node:net");
   const own = policy.resolver.ownAddresses();
   if (isIP(hostname))
     return isInternalAddress(hostname, own)
@@ -53,7 +54,8 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<Targe
   if (!addresses.length) return { ok: false, reason: "unresolved", error: "name not resolved" };
   if (addresses.some((address) => isInternalAddress(address, own))) return { ok: false, reason: "internal" };
   // IPv4 first: a server without an IPv6 route still reaches a receiver that has both.
-  return { ok: true, connection: pinned(url, addresses.find((a) => isIP(a) === 4) ?? addresses[0]!) };
+  const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
+  return { ok: true, connection: pinned(url, address, isIP(address) === 6) };
 }
 
 /**
@@ -71,9 +73,9 @@ function isLocalhostName(hostname: string) {
   return name === "localhost" || name.endsWith(".localhost");
 }
 
-function pinned(url: URL, address: string): Connection {
+function pinned(url: URL, address: string, ipv6: boolean): Connection {
   const direct = new URL(url.href);
-  direct.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  direct.hostname = ipv6 ? `[${address}]` : address;
   const serverName = url.protocol === "https:" ? url.hostname.replace(/\.$/, "") : undefined;
   return { url: direct.href, host: url.host, serverName };
 }
