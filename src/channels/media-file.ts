@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { createWriteStream, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Readable } from "node:stream";
 import { PRIVATE_FILE } from "../private-files";
 
 const PART = ".part";
@@ -29,7 +27,9 @@ export async function writeCapped(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<{ fileName: string } | { oversized: number }> {
-  const fileName = `${randomUUID()}.${ext}`;
+  // Node's streams are loaded with the first download: an idle server never needs them.
+  const [{ Transform }, { pipeline }] = await Promise.all([import("node:stream"), import("node:stream/promises")]);
+  const fileName = `${crypto.randomUUID()}.${ext}`;
   const path = join(dir, fileName);
   let bytes = 0;
   const cap = new Transform({

@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { MIGRATIONS_DIR } from "../paths";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, sqliteClient } from "./client";
@@ -26,6 +25,8 @@ function applyMigrations(db: Db, migrationsFolder: string) {
   const client = sqliteClient(db);
   client.exec("PRAGMA foreign_keys = OFF");
   try {
+    // Loaded only when there is something to apply: drizzle's migrator brings node:crypto (for its hashes) along.
+    const { migrate } = require("drizzle-orm/bun-sqlite/migrator") as typeof import("drizzle-orm/bun-sqlite/migrator");
     migrate(drizzle({ client }), { migrationsFolder });
     const broken = client.query("PRAGMA foreign_key_check").all();
     if (broken.length)

@@ -1,6 +1,5 @@
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
-import { migrate } from "drizzle-orm/bun-sql/migrator";
 import { StartupError } from "../errors";
 import { PG_MIGRATIONS_DIR } from "../paths";
 import { type Db, usePostgres } from "./client";
@@ -115,6 +114,8 @@ export async function runPgMigrations(db: PgDb, migrationsFolder = PG_MIGRATIONS
   try {
     await connection`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
     try {
+      // Loaded only when there is something to apply: drizzle's migrator brings node:crypto along.
+      const { migrate } = await import("drizzle-orm/bun-sql/migrator");
       await migrate(drizzle({ client: connection, schema: pgSchema }), { migrationsFolder });
     } finally {
       await connection`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../db/client";
-import { timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps";
 import { AppError } from "../errors";
 import { isLocalRequest, type PeerSource } from "../http/client-ip";
 import { countConnectionsByStatus } from "../modules/connections/service";
+import { sameBytes } from "../shared/constant-time";
 import { version } from "../../package.json";
 
 /**
@@ -50,9 +50,7 @@ function mayScrape(request: Request, server: PeerSource, deps: AppDeps): boolean
         .get("authorization")
         ?.match(/^Bearer\s+(.+)$/i)?.[1]
         ?.trim() ?? "";
-    const a = Buffer.from(given);
-    const b = Buffer.from(token);
-    return a.length === b.length && timingSafeEqual(a, b);
+    return sameBytes(given, token);
   }
   return isLocalRequest(request, server, deps.config.trustProxy);
 }

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type {
   ChannelDriver,
   ChannelSink,
@@ -116,6 +115,6 @@ export class LazyBaileysDriver implements ChannelDriver {
 export function messageIdWithoutSession(): string {
   const data = Buffer.alloc(8 + 20 + 16);
   data.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000)));
-  randomBytes(16).copy(data, 28);
-  return `3EB0${createHash("sha256").update(data).digest("hex").toUpperCase().substring(0, 18)}`;
+  crypto.getRandomValues(data.subarray(28));
+  return `3EB0${new Bun.CryptoHasher("sha256").update(data).digest("hex").toUpperCase().substring(0, 18)}`;
 }

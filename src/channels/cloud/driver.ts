@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Logger } from "../../log";
 import { makePrivateDir } from "../../private-files";
 import { KeyedLanes } from "../../shared/lanes";
+import { randomHex } from "../../shared/random-hex";
 import { DownloadCancelled, DownloadPool } from "../download-pool";
 import type {
   ChannelDriver,
@@ -122,7 +122,7 @@ export class CloudDriver implements ChannelDriver, CloudWebhooks {
   }
 
   newMessageId(): string {
-    return `ZD${randomBytes(10).toString("hex").toUpperCase()}`;
+    return `ZD${randomHex(10).toUpperCase()}`;
   }
 
   async verify(connectionId: number, mode?: string, token?: string, challenge?: string) {

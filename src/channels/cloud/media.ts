@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import type { Logger } from "../../log";
 import { DownloadCancelled } from "../download-pool";
@@ -40,6 +39,7 @@ export async function downloadCloudMedia(
         return { oversized: { fileName: originalName, bytes: description.file_size! } };
       const response = await opts.graph.download(credentials, description.url, limit);
       if (!response.body) throw new Error("media download without a body");
+      const { Readable } = await import("node:stream");
       const stream = Readable.fromWeb(response.body as unknown as ReadableStream);
       const written = await writeCapped(stream, opts.mediaDir, extensionOf(mimetype), opts.maxBytes, limit);
       if ("oversized" in written) return { oversized: { fileName: originalName, bytes: written.oversized } };

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { sameBytes } from "../../shared/constant-time";
 
 /** A message as the Cloud API's webhooks carry it (only the fields read here). */
 export interface CloudMessage {
@@ -69,15 +69,12 @@ interface WebhookBody {
 export function validSignature(rawBody: Uint8Array, signature: string | null, appSecret: string): boolean {
   if (!appSecret || !signature?.startsWith("sha256=")) return false;
   const given = Buffer.from(signature.slice("sha256=".length), "hex");
-  const expected = createHmac("sha256", appSecret).update(rawBody).digest();
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameBytes(given, new Bun.CryptoHasher("sha256", appSecret).update(rawBody).digest());
 }
 
 /** Compares a presented secret with the stored one in constant time. */
 export function sameSecret(given: string, stored: string): boolean {
-  const x = Buffer.from(given);
-  const y = Buffer.from(stored);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return sameBytes(given, stored);
 }
 
 /** The lane of an event: the customer's chat. */

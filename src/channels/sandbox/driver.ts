@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { extname, join } from "node:path";
 import { AppError } from "../../errors";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { lidOfAddress } from "../../shared/address";
 import { KeyedLanes } from "../../shared/lanes";
+import { randomHex } from "../../shared/random-hex";
 import type {
   ChannelDriver,
   ChannelSink,
@@ -58,7 +58,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
       await sink.onStatus(connection.id, "CONNECTED", { number: pairing.number, qr: "" });
       return;
     }
-    session.qr = `sandbox:${connection.id}:${randomBytes(12).toString("hex")}`;
+    session.qr = `sandbox:${connection.id}:${randomHex(12)}`;
     await sink.onStatus(connection.id, "qrcode", { qr: session.qr });
   }
 
@@ -94,7 +94,7 @@ export class SandboxDriver implements ChannelDriver, SandboxControls {
   }
 
   newMessageId(_connectionId: number): string {
-    return `SB${randomBytes(10).toString("hex").toUpperCase()}`;
+    return `SB${randomHex(10).toUpperCase()}`;
   }
 
   async sendText(

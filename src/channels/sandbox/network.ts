@@ -1,5 +1,4 @@
 import { atomically, type Db, first } from "../../db/client";
-import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
@@ -144,7 +143,7 @@ export class SandboxNetwork {
     const bytes = Buffer.byteLength(base64, "base64");
     if (bytes > this.maxMediaBytes) return { oversized: { fileName: originalName, bytes } };
     makePrivateDir(this.mediaDir);
-    const stored = `${randomUUID()}${extname(originalName)
+    const stored = `${crypto.randomUUID()}${extname(originalName)
       .toLowerCase()
       .replace(/[^.a-z0-9]/g, "")}`;
     writeFileSync(join(this.mediaDir, stored), Buffer.from(base64, "base64"), { mode: PRIVATE_FILE });

@@ -1,10 +1,10 @@
 import { atomically, type Db, first, one } from "../../db/client";
-import { randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { type WebhookEndpointRow, webhookEndpoints, webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
+import { randomHex } from "../../shared/random-hex";
 import type { WebhookEndpointDto } from "../../shared/contracts/webhooks";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
 import { ticketStatuses } from "../tickets/records";
@@ -66,7 +66,7 @@ export async function createEndpoint(
   const url = checkWebhookUrl(input.url ?? "");
   await assertPublicTarget(url, policy);
   const events = checkEvents(input.events ?? []);
-  const secret = `whsec_${randomBytes(24).toString("hex")}`;
+  const secret = `whsec_${randomHex(24)}`;
   const row = await changingEndpoints(
     deps,
     async (tx) =>
