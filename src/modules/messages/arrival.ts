@@ -40,9 +40,12 @@ const arrivalRow = prepared((db) => {
         ne(messages.mediaType, WAITING),
       ),
     );
-  return db
-    .select({ storedId: sql<number | null>`(${stored})`.mapWith(Number), ...getTableColumns(contacts) })
-    .from(sql`(select 1) as arrival`)
-    .leftJoin(contacts, eq(contacts.number, sql.placeholder("number")))
-    .prepare();
+  return (
+    db
+      .select({ storedId: sql<number | null>`(${stored})`.mapWith(Number), ...getTableColumns(contacts) })
+      // The number as a column of the one-row source: compared with a parameter in the join, SQLite took about 8 µs.
+      .from(sql`(select cast(${sql.placeholder("number")} as text) as number) as arrival`)
+      .leftJoin(contacts, eq(contacts.number, sql`arrival.number`))
+      .prepare()
+  );
 });
