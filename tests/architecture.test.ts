@@ -289,6 +289,10 @@ const READ_MODEL_JOINS: Record<string, { tables: string[]; why: string }> = {
     tables: ["tickets"],
     why: "the customer's last message on a connection is found over all their tickets in one join, not one query per ticket",
   },
+  "src/modules/messages/arrival.ts": {
+    tables: ["contacts"],
+    why: "every inbound message asks whether it is stored and who holds its chat's number in one statement, not two",
+  },
   "src/modules/auth/session-user.ts": {
     tables: ["users", "userQueues"],
     why: "every request's sign-in check reads the user, their queues and the session in one statement, not three",

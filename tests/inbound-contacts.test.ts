@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { contacts, tickets } from "../src/db/tables";
 import { testsOnPostgres } from "./test-engine";
 import { findOrCreateContact, knownContact } from "../src/modules/contacts/find-or-create";
+import { arrivalOf } from "../src/modules/messages/arrival";
 import { createSandboxConnection, makeTestApp } from "./helpers";
 
 describe("a message's contact", () => {
@@ -33,6 +34,25 @@ describe("a message's contact", () => {
     ).toBeUndefined();
     expect(await knownContact(ctx.db, { address: "lid:123456789012345", isGroup: false })).toBeUndefined();
     expect(await knownContact(ctx.db, { address: "5511911110002", isGroup: false })).toBeUndefined();
+  });
+
+  test("an arriving message is known as stored for good (not as a waiting placeholder) with the contact holding its chat's number", async () => {
+    const ctx = await makeTestApp();
+    const conn = await createSandboxConnection(ctx);
+    const base = { chatId: "5511911110003", isGroup: false, fromMe: false, at: Date.now(), pushName: "Bia" };
+    await ctx.channels.driverSink.onMessage(conn.id, { ...base, id: "A1", kind: "chat", body: "oi" });
+    await ctx.channels.driverSink.onMessage(conn.id, { ...base, id: "A2", kind: "waiting", body: "" });
+    const [contact] = await ctx.db.select().from(contacts);
+    expect(await arrivalOf(ctx.db, conn.id, "A1", "5511911110003")).toEqual({ storedForGood: true, contact: contact! });
+    expect(await arrivalOf(ctx.db, conn.id, "A2", "5511911110003")).toEqual({
+      storedForGood: false,
+      contact: contact!,
+    });
+    expect(await arrivalOf(ctx.db, conn.id + 1, "A1", "5511911110004")).toEqual({
+      storedForGood: false,
+      contact: undefined,
+    });
+    expect(await arrivalOf(ctx.db, conn.id, "A1", null)).toEqual({ storedForGood: true, contact: undefined });
   });
 
   test("new numbers writing at once, each twice, get one contact and one ticket each, announced once they are stored", async () => {

@@ -58,8 +58,17 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
  * Undefined when finding it may write.
  */
 export async function knownContact(db: Reader, input: ReportedContact): Promise<ContactRow | undefined> {
-  if (!input.isGroup && lidOfAddress(input.address)) return undefined;
-  const existing = await contactByNumber(db).get({ number: input.address });
+  const number = numberToLookUp(input);
+  return number === null ? undefined : knownAs(input, await contactByNumber(db).get({ number }));
+}
+
+/** The number knownContact looks a reported contact up by; null for a person known only by a LID. */
+export function numberToLookUp(input: ReportedContact): string | null {
+  return !input.isGroup && lidOfAddress(input.address) ? null : input.address;
+}
+
+/** knownContact's answer, given the contact holding the number it looked up (`existing`). */
+export function knownAs(input: ReportedContact, existing: ContactRow | undefined): ContactRow | undefined {
   if (!existing || (input.lid && (input.isGroup || existing.lid !== input.lid))) return undefined;
   if (input.isGroup && input.name && input.name !== existing.name) return undefined;
   return existing;

@@ -3,7 +3,8 @@ import type { AppDeps } from "../../deps";
 import type { ContactRow } from "../../db/tables";
 import { LRM } from "../messages/placeholders";
 import { withOversizedNote } from "../messages/inbound-media";
-import { findByWid, isStoredForGood, WAITING } from "../messages/records";
+import { findByWid, WAITING } from "../messages/records";
+import { arrivalOf } from "../messages/arrival";
 import { type StoreMessageInput, storeMessage } from "../messages/store";
 import { getSetting } from "../settings/service";
 import { gatheredTicket } from "../tickets/records";
@@ -12,7 +13,9 @@ import { type BotActions, runBot } from "./bot";
 import {
   currentContact,
   findOrCreateContact,
+  knownAs,
   knownContact,
+  numberToLookUp,
   type ReportedContact,
   refreshPicture,
 } from "../contacts/find-or-create";
@@ -47,6 +50,17 @@ function mediaStateOf(message: NormalizedMessage): StoreMessageInput["mediaState
   return message.mediaUnavailable || message.oversizedMedia ? "unavailable" : null;
 }
 
+/** The contact a message's chat is: its group, or the person at the other end. */
+function chatReported(message: NormalizedMessage): ReportedContact {
+  if (message.isGroup) return { address: message.chatId, name: message.groupName, isGroup: true };
+  return {
+    address: message.chatId,
+    lid: message.lid,
+    name: message.fromMe ? undefined : message.pushName,
+    isGroup: false,
+  };
+}
+
 /** The inbound message pipeline: contact, ticket, idempotent storage, then the bot stage. */
 export class InboundPipeline {
   private readonly chats = new KeyedLanes<string>();
@@ -77,7 +91,9 @@ export class InboundPipeline {
     if (message.fromMe && message.body.startsWith(LRM)) return;
     if (message.isGroup && (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled") return;
     if (!(await deps.channels.providerOf(connectionId))) return;
-    if (await isStoredForGood(deps.db, connectionId, message.id)) return;
+    const chat = chatReported(message);
+    const arrival = await arrivalOf(deps.db, connectionId, message.id, numberToLookUp(chat));
+    if (arrival.storedForGood) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
         whatsappId: connectionId,
@@ -86,26 +102,9 @@ export class InboundPipeline {
         limitMb: deps.config.maxMediaMb,
       });
 
-    let chatContact: ContactRow;
+    let chatContact = await this.contactOf(chat, knownAs(chat, arrival.contact));
     let sender: ContactRow | null = null;
-    if (message.isGroup) {
-      chatContact = await this.contactOf({ address: message.chatId, name: message.groupName, isGroup: true });
-      if (!message.fromMe && message.author)
-        sender = await this.contactOf({
-          address: message.author.phone,
-          lid: message.lid,
-          name: message.author.name,
-          isGroup: false,
-        });
-    } else {
-      chatContact = await this.contactOf({
-        address: message.chatId,
-        lid: message.lid,
-        name: message.fromMe ? undefined : message.pushName,
-        isGroup: false,
-      });
-      if (!message.fromMe) sender = chatContact;
-    }
+    if (!message.fromMe) sender = message.isGroup ? await this.authorOf(message) : chatContact;
 
     await this.chats.run(`${chatContact.id}:${connectionId}`, async () => {
       // Ticket and message are written together and committed with the other chats' messages of the moment
@@ -181,14 +180,18 @@ export class InboundPipeline {
   }
 
   /**
-   * The contact a message reports: read at once when it is known, otherwise found or created in the group commit,
-   * so a new chat's contact is committed with the other writes of the moment instead of in a commit of its own.
+   * The contact a message reports: `known` when it was read at once, otherwise found or created in the group
+   * commit, so a new chat's contact is committed with the other writes of the moment instead of in a commit of its own.
    */
-  private async contactOf(input: ReportedContact): Promise<ContactRow | Promise<ContactRow>> {
-    return (
-      (await knownContact(this.deps.db, input)) ??
-      this.commits.run(async (events) => await findOrCreateContact({ ...this.deps, events }, input))
-    );
+  private contactOf(input: ReportedContact, known: ContactRow | undefined): ContactRow | Promise<ContactRow> {
+    return known ?? this.commits.run(async (events) => await findOrCreateContact({ ...this.deps, events }, input));
+  }
+
+  /** The contact who wrote a group message, when the network named them. */
+  private async authorOf(message: NormalizedMessage): Promise<ContactRow | null> {
+    if (!message.author) return null;
+    const author = { address: message.author.phone, lid: message.lid, name: message.author.name, isGroup: false };
+    return await this.contactOf(author, await knownContact(this.deps.db, author));
   }
 
   private storeInput(

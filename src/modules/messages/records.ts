@@ -1,7 +1,7 @@
 import { type Db, execute, first, type Reader, type Writer } from "../../db/client";
 import { gathered, lookupEachKey } from "../../db/gathered";
 import { pgArray } from "../../db/pg-array";
-import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { prepared, writtenLimit } from "../../db/prepared";
 import { type MessageRow, messageReactions, messages, storedInstant } from "../../db/tables";
 
@@ -74,25 +74,6 @@ export async function hasMessage(db: Reader, connectionId: number, wid: string):
       .where(and(eq(messages.whatsappId, connectionId), eq(messages.wid, wid))),
   ));
 }
-
-/** True when the message is stored for good (a `waiting` placeholder is still to be replaced). */
-export async function isStoredForGood(db: Reader, connectionId: number, wid: string): Promise<boolean> {
-  return !!(await storedForGood(db).get({ connectionId, wid }));
-}
-
-const storedForGood = prepared((db) =>
-  db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.whatsappId, sql.placeholder("connectionId")),
-        eq(messages.wid, sql.placeholder("wid")),
-        ne(messages.mediaType, WAITING),
-      ),
-    )
-    .prepare(),
-);
 
 /** Which of these network ids are stored for the connection. */
 export async function storedWids(db: Reader, connectionId: number, wids: string[]): Promise<Set<string>> {
