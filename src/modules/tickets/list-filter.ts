@@ -113,13 +113,7 @@ export function ticketPageQuery(db: Db, where: SQL | undefined) {
  * nothing to count.
  */
 export function ticketCountedPageQuery(db: Db, where: SQL | undefined, size: number) {
-  const capped = db
-    .select({ one: sql`1` })
-    .from(tickets)
-    .where(where)
-    .limit(writtenLimit(TICKET_COUNT_CAP))
-    .as("capped");
-  const listCount = sql<number>`(${db.select({ n: count() }).from(capped)})`.mapWith(Number);
+  const listCount = sql<number>`(${ticketCountQuery(db, where)})`.mapWith(Number);
   return db
     .select({ ...getTableColumns(tickets), listCount })
     .from(tickets)
