@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { IpRanges, LOOPBACK, PRIVATE_NETWORKS, parseIpRange } from "./shared/ip-ranges";
 import { isLogLevel, type LogLevel } from "./log";
 import { parseS3Location, type S3Location } from "./shared/s3-location";
+import { randomBase64url } from "./shared/random";
 import { prepareDataDir } from "./data-dirs";
 
 export type PasswordHashing = Parameters<typeof Bun.password.hash>[1];
@@ -286,7 +287,7 @@ function storedSecrets(dataDir: string): Secrets {
 }
 
 export function randomSecret(bytes = 48): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
+  return randomBase64url(bytes);
 }
 
 /** Names of UTC that the system may give; Intl calls them all "UTC". */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { sameBytes } from "../src/shared/constant-time";
-import { randomHex } from "../src/shared/random-hex";
+import { randomBase64url, randomHex } from "../src/shared/random";
 
 describe("constant-time comparison", () => {
   test("equal bytes and equal strings are the same", () => {
@@ -28,11 +28,18 @@ describe("constant-time comparison", () => {
   });
 });
 
-describe("random hex", () => {
+describe("random text", () => {
   test("gives two lowercase hex digits per byte, different each time", () => {
     const a = randomHex(24);
     expect(a).toMatch(/^[0-9a-f]{48}$/);
     expect(randomHex(10)).toHaveLength(20);
     expect(randomHex(24)).not.toBe(a);
+  });
+
+  test("random base64url text carries its bytes in URL-safe characters and differs each time", () => {
+    const a = randomBase64url(48);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    expect(Buffer.from(a, "base64url")).toHaveLength(48);
+    expect(randomBase64url(48)).not.toBe(a);
   });
 });

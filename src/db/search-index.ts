@@ -37,13 +37,16 @@ export async function indexNewMessages(db: Writer, atLeast = 1) {
   await execute(db, sql`DELETE FROM messages_fts_pending`);
 }
 
-/** Whether at least `count` ids wait in `pending` (a statement of the connection's own: it runs for every batch). */
+/**
+ * Whether at least `count` ids wait in `pending`: a statement the connection compiles once and keeps (`query`, not
+ * `prepare`, which compiles again on every call), as it runs for every batch.
+ */
 async function waiting(db: Writer, pending: "messages_fts_pending" | "contacts_fts_pending", count: number) {
   return await whenAdmitted(
     db,
     () =>
       sqliteClient(db)
-        .prepare(`SELECT 1 FROM ${pending} LIMIT 1 OFFSET ?`)
+        .query(`SELECT 1 FROM ${pending} LIMIT 1 OFFSET ?`)
         .get(count - 1) !== null,
   );
 }

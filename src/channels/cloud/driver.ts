@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import type { Logger } from "../../log";
 import { makePrivateDir } from "../../private-files";
 import { KeyedLanes } from "../../shared/lanes";
-import { randomHex } from "../../shared/random-hex";
+import { randomHex } from "../../shared/random";
 import { DownloadCancelled, DownloadPool } from "../download-pool";
 import type {
   ChannelDriver,

@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import { copyPrivateFile, makePrivateDir } from "../../private-files";
 import { lidOfAddress } from "../../shared/address";
 import { KeyedLanes } from "../../shared/lanes";
-import { randomHex } from "../../shared/random-hex";
+import { randomHex } from "../../shared/random";
 import type {
   ChannelDriver,
   ChannelSink,

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { PasswordHashing } from "../../config";
 import type { PasswordHasher } from "../../deps";
 import { HashPool } from "./hash-pool";
+import { randomBase64url } from "../../shared/random";
 
 export function hashPassword(password: string, hashing: PasswordHashing): Promise<string> {
   return Bun.password.hash(password, hashing);
@@ -17,7 +18,7 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
 
 /** A strong random password for the first admin when none is configured. */
 export function generatePassword(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
+  return randomBase64url(12);
 }
 
 /** Hashes at once by default: every core but one, so requests always have a core to run on. */

@@ -4,7 +4,7 @@ import { prepared } from "../../db/prepared";
 import { type WebhookEndpointRow, webhookEndpoints, webhookTicketStatus } from "../../db/tables";
 import type { AppDeps } from "../../deps";
 import { AppError, notFound } from "../../errors";
-import { randomHex } from "../../shared/random-hex";
+import { randomHex } from "../../shared/random";
 import type { WebhookEndpointDto } from "../../shared/contracts/webhooks";
 import { isWebhookEvent, type WebhookEvent } from "../../shared/webhook-events";
 import { ticketStatuses } from "../tickets/records";
