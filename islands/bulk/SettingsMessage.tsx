@@ -32,11 +32,15 @@ export default function SettingsMessage({ connections }: { connections?: Connect
   const [whatsappId, setWhatsappId] = useState("");
   const [form, setForm] = useState<Form>(DEFAULTS);
   const [busy, setBusy] = useState(false);
+  // The connection whose settings the form holds: until the picked one's have landed, the fields wait, so what
+  // is typed meanwhile is not overwritten by them.
+  const [loadedFor, setLoadedFor] = useState("");
+  const loading = whatsappId !== loadedFor;
 
   useEffect(() => {
     if (!whatsappId) return;
     api<Partial<Record<keyof Form, unknown>>>(`/settingsMessage/${whatsappId}`)
-      .then((row) =>
+      .then((row) => {
         setForm({
           limit: String(row.limit ?? DEFAULTS.limit),
           minutes: String(row.minutes ?? DEFAULTS.minutes),
@@ -45,8 +49,9 @@ export default function SettingsMessage({ connections }: { connections?: Connect
           photo: !!row.photo,
           random: !!row.random,
           optOut: String(row.optOut ?? ""),
-        }),
-      )
+        });
+        setLoadedFor(whatsappId);
+      })
       .catch((error) => toast("error", errorText(t, error)));
   }, [whatsappId, t]);
 
@@ -81,6 +86,7 @@ export default function SettingsMessage({ connections }: { connections?: Connect
       value={form[key]}
       onChange={(v) => setForm({ ...form, [key]: v })}
       maxLength={7}
+      readOnly={loading}
     />
   );
   const check = (key: "contacts" | "photo" | "random") => (
@@ -88,6 +94,7 @@ export default function SettingsMessage({ connections }: { connections?: Connect
       className="check"
       label={t(`bulk.settings.${key}`)}
       checked={form[key]}
+      disabled={loading}
       onChange={(checked) => setForm({ ...form, [key]: checked })}
     />
   );
@@ -107,8 +114,14 @@ export default function SettingsMessage({ connections }: { connections?: Connect
           value={form.optOut}
           onChange={(optOut) => setForm({ ...form, optOut })}
           maxLength={1000}
+          readOnly={loading}
         />
-        <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy || (whatsappId !== "" && loading)}
+          onClick={() => void save()}
+        >
           {t("bulk.settings.save")}
         </button>
       </div>
