@@ -155,6 +155,7 @@ describe("when WhatsApp tells a LID's phone number", () => {
       [closedOld.id, "closed"],
     ]);
     expect(remaining[0]).toMatchObject({ userId: agent.id, unreadMessages: 2, lastMessage: "pelo LID" });
+    expect(remaining.map((t) => t.messageCount)).toEqual([2, 0]);
     expect((await ctx.db.select().from(messages)).map((m) => [m.body, m.ticketId, m.contactId])).toEqual([
       ["antes", open.id, phone.id],
       ["pelo LID", open.id, phone.id],

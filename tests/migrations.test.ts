@@ -134,6 +134,30 @@ describe("migrations", () => {
     }
   });
 
+  test("each ticket's message count is filled in from the messages it holds, and kept from then on", () => {
+    const before = migrationsBefore("ticket_message_count");
+    try {
+      const db = openDatabase(":memory:");
+      runMigrations(db, before);
+      const run = (sql: string) => sqliteClient(db).run(sql);
+      run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
+      run("INSERT INTO messages (wid, ticket_id, body) VALUES ('A', 1, 'a'), ('B', 2, 'b'), ('C', 1, 'c')");
+
+      runMigrations(db);
+      run("INSERT INTO messages (wid, ticket_id, body) VALUES ('D', 2, 'd')");
+
+      const counts = sqliteClient(db).query("SELECT id, message_count n FROM tickets ORDER BY id").all();
+      expect(counts).toEqual([
+        { id: 1, n: 2 },
+        { id: 2, n: 2 },
+        { id: 3, n: 0 },
+      ]);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   test("an up-to-date database is left alone: no migration and no foreign key check run on start", () => {
     const db = openDatabase(":memory:");
     runMigrations(db);

@@ -286,6 +286,36 @@ describe.skipIf(!hasPostgres)("PostgreSQL client", () => {
     }
   });
 
+  test("each ticket's message count is filled in from the messages it holds, and kept from then on", async () => {
+    const before = mkdtempSync(join(tmpdir(), "zapdesk-pg-migrations-"));
+    try {
+      cpSync(PG_MIGRATIONS_DIR, before, { recursive: true });
+      const at = journal.entries.findIndex((e) => e.tag.endsWith("ticket_message_count"));
+      writeFileSync(
+        join(before, "meta", "_journal.json"),
+        JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }),
+      );
+      const db = open(await emptyPgUrl());
+      await runPgMigrations(db, before);
+      await db.$client.unsafe("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      await db.$client.unsafe("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
+      await db.$client.unsafe(
+        "INSERT INTO messages (wid, ticket_id, body) VALUES ('A', 1, 'a'), ('B', 2, 'b'), ('C', 1, 'c')",
+      );
+
+      await runPgMigrations(db);
+      await db.$client.unsafe("INSERT INTO messages (wid, ticket_id, body) VALUES ('D', 2, 'd')");
+
+      expect([...(await db.$client.unsafe("SELECT id, message_count AS n FROM tickets ORDER BY id"))]).toEqual([
+        { id: 1, n: 2 },
+        { id: 2, n: 2 },
+        { id: 3, n: 0 },
+      ]);
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   test("the pool opens at most as many connections as ?max= asks", async () => {
     const url = await freshPgUrl();
     const backends = async (max: string) => {

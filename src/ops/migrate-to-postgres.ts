@@ -84,6 +84,7 @@ export async function migrateToPostgres(
           }
           counts.push({ table: pair.sqlName, source: sqliteCount(sqlite, pair), target: await pgCount(tx, pair) });
         }
+        await recountTicketMessages(tx);
         if (counts.some((c) => c.source !== c.target)) throw new CountMismatch(counts);
         return counts;
       });
@@ -98,6 +99,16 @@ export async function migrateToPostgres(
     await closeDatabase(sqlite);
     await closePostgres(pg);
   }
+}
+
+/**
+ * Each ticket's message count as its copied messages make it: the database's triggers added every copied message
+ * to the count copied with its ticket.
+ */
+async function recountTicketMessages(tx: PgTx) {
+  await tx.execute(
+    sql`UPDATE tickets SET message_count = coalesce((SELECT count(*) FROM messages WHERE messages.ticket_id = tickets.id), 0)`,
+  );
 }
 
 function tablePairs(): Pair[] {

@@ -57,6 +57,12 @@ export const tickets = pgTable(
     previewAck: integer("preview_ack").notNull().default(0),
     /** The message the preview shows (no foreign key: messages already point at their ticket). */
     previewMessageId: integer("preview_message_id"),
+    /**
+     * How many messages the ticket holds (notes included), kept by the database: triggers on `messages` add each
+     * insert and take each delete (migration 0038); tickets folded into one add their counts (tickets/records.ts
+     * fold), the one place messages change ticket.
+     */
+    messageCount: integer("message_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,5 @@
-import { type Db, first, pipelinesStatements, type Reader } from "../../db/client";
-import { count, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { type Db, pipelinesStatements, type Reader } from "../../db/client";
+import { desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { type PreparedQuery, preparedPerCount, rowPlaceholder, writtenLimit } from "../../db/prepared";
 import { messageReactions, messages, type MessageRow } from "../../db/tables";
 import { type ReactionRow, reactionColumns } from "./dtos";
@@ -10,9 +10,9 @@ export const MESSAGE_PAGE_SIZE = 20;
 const MERGED_TICKETS_MAX = 50;
 
 /**
- * A page of the messages of these tickets, newest first (`offset` rows skipped); historyCount says how many they
- * hold in all. Its queries are prepared once per number of tickets: building them through drizzle cost more than
- * SQLite took to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement
+ * A page of the messages of these tickets, newest first (`offset` rows skipped; their tickets' messageCount says how
+ * many they hold in all). Its queries are prepared once per number of tickets: building them through drizzle cost more
+ * than SQLite took to answer them (a contact has a handful of tickets, so a handful of shapes). Where each statement
  * waits for its round trip (PostgreSQL), the page's reactions are read beside it, by the page's own condition;
  * SQLite, with no round trip to save, reads them by the page's ids (toMessageDtos), which costs it less.
  */
@@ -32,25 +32,6 @@ export async function historyPage(
       : undefined,
   ]);
   return { rows, reactions };
-}
-
-/** How many messages these tickets hold in all (the count historyPage's pages are of). */
-export async function historyCount(db: Reader, ticketIds: readonly number[]): Promise<number> {
-  if (!ticketIds.length) return 0;
-  if (ticketIds.length > MERGED_TICKETS_MAX)
-    return (
-      (
-        await first(
-          db
-            .select({ n: count() })
-            .from(messages)
-            .where(inArray(messages.ticketId, [...ticketIds])),
-        )
-      )?.n ?? 0
-    );
-  const values: Record<string, unknown> = {};
-  for (const [i, id] of ticketIds.entries()) values[rowPlaceholder("ticket", i)] = id;
-  return ((await countOfTickets(db, ticketIds.length).get(values)) as { n: number } | undefined)?.n ?? 0;
 }
 
 const ticketPlaceholders = (tickets: number) =>
@@ -109,10 +90,6 @@ const reactionsOfPage = perPage((db, ticketCount, limits) =>
     .where(sql`${messageReactions.messageId} in (${pageIds(ticketCount, limits)})`)
     .orderBy(messageReactions.createdAt)
     .prepare(),
-);
-
-const countOfTickets = preparedPerCount((db, tickets) =>
-  db.select({ n: count() }).from(messages).where(amongTickets(tickets)).prepare(),
 );
 
 /**

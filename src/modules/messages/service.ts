@@ -13,7 +13,7 @@ import type { AuthUser } from "../../shared/auth-user";
 import type { TemplateMessage } from "../../channels/types";
 import { cancelUnsent } from "./outbox";
 import { removeNote, storeNote } from "./notes";
-import { MESSAGE_PAGE_SIZE, historyCount, historyPage } from "./history-page";
+import { MESSAGE_PAGE_SIZE, historyPage } from "./history-page";
 import { findMessage, hasUnreadMessages } from "./records";
 import { searchHistory } from "./search";
 import { checkedTemplate } from "./templates";
@@ -36,16 +36,17 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const ticket = contactTickets.find((t) => t.id === ticketId);
   if (!ticket) throw notFound("ERR_NO_TICKET_FOUND");
   if (!canSeeTicket(user, ticket)) throw forbidden();
-  const visibleIds = contactTickets.filter((t) => canSeeTicket(user, t)).map((t) => t.id);
+  const visible = contactTickets.filter((t) => canSeeTicket(user, t));
+  const visibleIds = visible.map((t) => t.id);
+  const total = visible.reduce((sum, t) => sum + t.messageCount, 0);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
   // A ticket with something to mark read shows its page and its card as the marking leaves them: they are read
   // after it (the card's relations and the count beside it). One already read is not written: its page is read
   // at once, and its card from the row just read.
   const read = isRead(ticket, { messagesUnread });
-  const [, cardRelations, total, pageOfRead] = await Promise.all([
+  const [, cardRelations, pageOfRead] = await Promise.all([
     markTicketRead(deps, ticket, { messagesUnread }),
     ticketCardRelations(deps.db, ticket),
-    historyCount(deps.db, visibleIds),
     read ? historyPage(deps.db, visibleIds, offset) : undefined,
   ]);
   const [{ rows, reactions }, ticketDto] = await Promise.all([

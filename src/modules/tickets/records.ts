@@ -368,6 +368,8 @@ async function fold(tx: Writer, keep: TicketRow, drop: TicketRow, contactId: num
     .set({
       contactId,
       unreadMessages: sql`${tickets.unreadMessages} + ${drop.unreadMessages}`,
+      // The moved messages, counted as they are now (the triggers count only inserts and deletes).
+      messageCount: sql`${tickets.messageCount} + (select ${tickets.messageCount} from ${tickets} where ${tickets.id} = ${drop.id})`,
       lastMessage: latest.lastMessage,
       updatedAt: latest.updatedAt,
     })

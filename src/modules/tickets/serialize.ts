@@ -83,6 +83,7 @@ export async function toTicketDtos(db: Db, rows: TicketRow[], known: KnownForTic
       previewFromMe,
       previewAck,
       previewMessageId,
+      messageCount: _messageCount,
       ...row
     }) => {
       const queue = row.queueId != null ? queueRows.get(row.queueId) : undefined;
