@@ -1,4 +1,5 @@
 // @engine once
+import type { Database } from "bun:sqlite";
 import { openDatabase, sqliteClient } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,13 +22,26 @@ function migrationsBefore(tag: string): string {
   return dir;
 }
 
+/**
+ * A database migrated up to the migration tagged `tag`, given rows by `seed`, then migrated to the newest: its
+ * SQLite connection.
+ */
+function upgradedFrom(tag: string, seed: (sqlite: Database) => void): Database {
+  const before = migrationsBefore(tag);
+  try {
+    const db = openDatabase(":memory:");
+    runMigrations(db, before);
+    seed(sqliteClient(db));
+    runMigrations(db);
+    return sqliteClient(db);
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+  }
+}
+
 describe("migrations", () => {
   test("marking first agents marks, in events recorded before, each ticket's first change that gave it an agent, and no later one", () => {
-    const before = migrationsBefore("first_agent_events_index");
-    try {
-      const db = openDatabase(":memory:");
-      runMigrations(db, before);
-      const sqlite = sqliteClient(db);
+    const sqlite = upgradedFrom("first_agent_events_index", (sqlite) => {
       sqlite.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
       sqlite.run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1)");
       const event = (id: number, ticket: number, kind: string, from: number | null, to: number | null) =>
@@ -41,14 +55,10 @@ describe("migrations", () => {
       event(4, 1, "accepted", null, 8);
       event(5, 2, "created", null, 7);
       event(6, 2, "transferred", null, 8);
+    });
 
-      runMigrations(db);
-
-      const marked = sqlite.query("SELECT id FROM ticket_events WHERE value = 1 ORDER BY id").all();
-      expect(marked).toEqual([{ id: 2 }]);
-    } finally {
-      rmSync(before, { recursive: true, force: true });
-    }
+    const marked = sqlite.query("SELECT id FROM ticket_events WHERE value = 1 ORDER BY id").all();
+    expect(marked).toEqual([{ id: 2 }]);
   });
 
   test("rebuilding the contacts table (number made optional) keeps every contact's tickets, messages and extra info", () => {
@@ -78,32 +88,21 @@ describe("migrations", () => {
   });
 
   test("moving bulk sends and schedules onto the job runner queues each pending recipient in its connection's lane, keeps each connection's wait and last day of sends, and drops the pollers", () => {
-    const before = migrationsBefore("job_lanes");
-    try {
-      const db = openDatabase(":memory:");
-      runMigrations(db, before);
-      const sqlite = sqliteClient(db);
-      const now = Date.now();
+    const now = Date.now();
+    const sqlite = upgradedFrom("job_lanes", (sqlite) => {
       for (const statement of rowsBeforeJobLanes(now, String(now))) sqlite.run(statement);
+    });
 
-      runMigrations(db);
-
-      expect(sqlite.query(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY id`).all()).toEqual(jobsAfterJobLanes(now));
-      expect(sqlite.query(`SELECT lane, last_at AS "lastAt", jitter_ms AS "jitterMs" FROM job_lanes`).all()).toEqual([
-        laneAfterJobLanes(now),
-      ]);
-      expect(sqlite.query("SELECT name FROM sqlite_master WHERE name = 'bulk_lanes'").all()).toEqual([]);
-    } finally {
-      rmSync(before, { recursive: true, force: true });
-    }
+    expect(sqlite.query(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY id`).all()).toEqual(jobsAfterJobLanes(now));
+    expect(sqlite.query(`SELECT lane, last_at AS "lastAt", jitter_ms AS "jitterMs" FROM job_lanes`).all()).toEqual([
+      laneAfterJobLanes(now),
+    ]);
+    expect(sqlite.query("SELECT name FROM sqlite_master WHERE name = 'bulk_lanes'").all()).toEqual([]);
   });
 
   test("ticket previews are filled in from each ticket's last message a person wrote, skipping automatic, deleted and private ones", () => {
-    const before = migrationsBefore("ticket_previews");
-    try {
-      const db = openDatabase(":memory:");
-      runMigrations(db, before);
-      const run = (sql: string) => sqliteClient(db).run(sql);
+    const sqlite = upgradedFrom("ticket_previews", (sqlite) => {
+      const run = (sql: string) => sqlite.run(sql);
       run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
       run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
       const message = (id: number, ticket: number, values: string) =>
@@ -116,46 +115,33 @@ describe("migrations", () => {
       message(4, 2, "'Already there', 1, 'chat', NULL, 3, 0, 0");
       message(5, 2, "'oops', 1, 'chat', NULL, 3, 1, 0");
       message(6, 2, "'note', 0, 'chat', NULL, 0, 0, 1");
+    });
 
-      runMigrations(db);
-
-      const previews = sqliteClient(db)
-        .query(
-          "SELECT id, preview_kind k, preview_text t, preview_detail d, preview_from_me me, preview_ack ack, preview_message_id m FROM tickets ORDER BY id",
-        )
-        .all();
-      expect(previews).toEqual([
-        { id: 1, k: "document", t: "", d: "invoice.pdf", me: 0, ack: 0, m: 1 },
-        { id: 2, k: "chat", t: "Already there", d: null, me: 1, ack: 3, m: 4 },
-        { id: 3, k: null, t: "", d: null, me: 0, ack: 0, m: null },
-      ]);
-    } finally {
-      rmSync(before, { recursive: true, force: true });
-    }
+    const previews = sqlite
+      .query(
+        "SELECT id, preview_kind k, preview_text t, preview_detail d, preview_from_me me, preview_ack ack, preview_message_id m FROM tickets ORDER BY id",
+      )
+      .all();
+    expect(previews).toEqual([
+      { id: 1, k: "document", t: "", d: "invoice.pdf", me: 0, ack: 0, m: 1 },
+      { id: 2, k: "chat", t: "Already there", d: null, me: 1, ack: 3, m: 4 },
+      { id: 3, k: null, t: "", d: null, me: 0, ack: 0, m: null },
+    ]);
   });
 
   test("each ticket's message count is filled in from the messages it holds, and kept from then on", () => {
-    const before = migrationsBefore("ticket_message_count");
-    try {
-      const db = openDatabase(":memory:");
-      runMigrations(db, before);
-      const run = (sql: string) => sqliteClient(db).run(sql);
-      run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
-      run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
-      run("INSERT INTO messages (wid, ticket_id, body) VALUES ('A', 1, 'a'), ('B', 2, 'b'), ('C', 1, 'c')");
+    const sqlite = upgradedFrom("ticket_message_count", (sqlite) => {
+      sqlite.run("INSERT INTO contacts (id, name, number) VALUES (1, 'Ana', '5511988887777')");
+      sqlite.run("INSERT INTO tickets (id, contact_id) VALUES (1, 1), (2, 1), (3, 1)");
+      sqlite.run("INSERT INTO messages (wid, ticket_id, body) VALUES ('A', 1, 'a'), ('B', 2, 'b'), ('C', 1, 'c')");
+    });
+    sqlite.run("INSERT INTO messages (wid, ticket_id, body) VALUES ('D', 2, 'd')");
 
-      runMigrations(db);
-      run("INSERT INTO messages (wid, ticket_id, body) VALUES ('D', 2, 'd')");
-
-      const counts = sqliteClient(db).query("SELECT id, message_count n FROM tickets ORDER BY id").all();
-      expect(counts).toEqual([
-        { id: 1, n: 2 },
-        { id: 2, n: 2 },
-        { id: 3, n: 0 },
-      ]);
-    } finally {
-      rmSync(before, { recursive: true, force: true });
-    }
+    expect(sqlite.query("SELECT id, message_count n FROM tickets ORDER BY id").all()).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+      { id: 3, n: 0 },
+    ]);
   });
 
   test("an up-to-date database is left alone: no migration and no foreign key check run on start", () => {
