@@ -234,8 +234,11 @@ describe("job lanes", () => {
     const ids = await it.add("a", 6);
     const round = async (waitMs: number) => {
       const before = held.started.length;
-      const ticks = runners.flatMap((r) => [r.tick(), r.tick()]);
-      await waitFor(() => held.started.length > before);
+      let ended = 0;
+      const ticks = runners.flatMap((r) => [r.tick(), r.tick()]).map((tick) => tick.finally(() => ended++));
+      // Until each tick has ended or holds a run: one still looking at the lane once the run is let go would
+      // rightly take the next job, and hold it with no one left to let it go.
+      await waitFor(() => ended + held.started.length - before === ticks.length);
       await Promise.all(runners.map((r) => r.tick()));
       expect(held.started).toHaveLength(before + 1);
       held.releaseAll();
