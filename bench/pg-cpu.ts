@@ -1,4 +1,7 @@
-/** CPU time of processes read from /proc (clock ticks of 10 ms), for the PostgreSQL benches. */
+/**
+ * CPU time of processes read from /proc (clock ticks of 10 ms), for the PostgreSQL benches, and the CPU measured
+ * requests cost: this process's and, beside it, PostgreSQL's.
+ */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -33,4 +36,44 @@ export function postgresCpuMicros(dataDir: string): number {
     if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * TICK_US;
+}
+
+/** CPU time spent while some measured requests ran, in microseconds. */
+export interface RequestsCpu {
+  /** This process's: the app and, as it runs here too, the client that sends the requests. */
+  appUs: number;
+  /** The PostgreSQL server's, when the app's database is on a server whose processes this machine shows. */
+  postgresUs?: number;
+}
+
+/**
+ * Runs `requests` and returns what it returned with the CPU time spent meanwhile. PostgreSQL's is read from /proc
+ * around this process's, so reading it is not counted as the app's.
+ */
+export async function withCpu<T>(
+  requests: () => Promise<T>,
+  postgresDataDir?: string,
+): Promise<{ result: T; cpu: RequestsCpu }> {
+  const postgresBefore = postgresDataDir ? postgresCpuMicros(postgresDataDir) : 0;
+  const before = process.cpuUsage();
+  const result = await requests();
+  const used = process.cpuUsage(before);
+  const postgresUs = postgresDataDir ? postgresCpuMicros(postgresDataDir) - postgresBefore : undefined;
+  return { result, cpu: { appUs: used.user + used.system, postgresUs } };
+}
+
+/** The CPU of several runs of requests together. */
+export function sumCpu(parts: RequestsCpu[]): RequestsCpu {
+  const postgres = parts.map((p) => p.postgresUs).filter((us) => us !== undefined);
+  return {
+    appUs: parts.reduce((sum, p) => sum + p.appUs, 0),
+    postgresUs: postgres.length ? postgres.reduce((sum, us) => sum + us, 0) : undefined,
+  };
+}
+
+/** "1.20 ms CPU per request in the app, client included, PostgreSQL's 0.80 ms" for `cpu` spent on `requests`. */
+export function cpuPerRequest(cpu: RequestsCpu, requests: number): string {
+  const ms = (us: number) => (us / 1000 / requests).toFixed(2);
+  const postgres = cpu.postgresUs === undefined ? "" : `, PostgreSQL's ${ms(cpu.postgresUs)} ms`;
+  return `${ms(cpu.appUs)} ms CPU per request in the app, client included${postgres}`;
 }

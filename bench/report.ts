@@ -4,10 +4,13 @@ import { join } from "node:path";
 import type { Figure } from "./figure";
 import { ROOT } from "./server-process";
 
+/** The width the `what` column wraps at: the figures' descriptions (CPU, counts, extremes) run long. */
+const WHAT_WIDTH = 100;
+
 export function printTable(figures: Figure[]) {
   const rows = figures.map((f) => [
     f.id,
-    f.what,
+    wrap(f.what, WHAT_WIDTH),
     `${format(f.value)} ${f.unit}`,
     f.target ?? "",
     f.met === undefined ? "" : f.met ? "✓" : "✗",
@@ -15,7 +18,9 @@ export function printTable(figures: Figure[]) {
     f.baseline?.value ? `${format(f.value / f.baseline.value)}×` : "",
   ]);
   const header = ["id", "what", "value", "target", "met", "baseline", "ratio"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => Math.max(...r[i]!.split("\n").map((part) => part.length)))),
+  );
   const line = (cells: string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i]!))
@@ -23,7 +28,25 @@ export function printTable(figures: Figure[]) {
       .trimEnd();
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const r of rows) console.log(line(r));
+  for (const r of rows) {
+    const [firstLine, ...more] = r[1]!.split("\n");
+    console.log(line([r[0]!, firstLine!, ...r.slice(2)]));
+    for (const rest of more) console.log(line(["", rest]));
+  }
+}
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word keeps a line of its own). */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let current = "";
+  for (const word of text.split(" ")) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(current);
+  return lines.join("\n");
 }
 
 /** Writes bench/`file` (results.json, or results-soak.json for the soak). */

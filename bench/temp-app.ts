@@ -15,7 +15,7 @@ import { createLogger } from "../src/log";
 import { ensureFirstAdmin } from "../src/modules/auth/service";
 import { BunTopicHub } from "../src/realtime/hub";
 import { systemClock } from "../src/shared/clock";
-import { freshPgUrl } from "../tests/pg-harness";
+import { freshPgUrl, pgServer } from "../tests/pg-harness";
 
 export const ADMIN = { email: "bench@example.com", password: "bench-password" };
 
@@ -75,6 +75,8 @@ export async function startTempApp<S = undefined>(
     token,
     cookie,
     seeded,
+    /** The data directory of the PostgreSQL cluster holding the database, when it is the harness's (bench/pg-cpu.ts). */
+    postgresDataDir: databaseUrl && !opts.databaseUrl ? join(pgServer().socketDir, "data") : undefined,
     /** The sandbox connection (0 when asked for none). */
     connectionId: connectionId ?? 0,
     async close() {
