@@ -48,6 +48,11 @@ export class ConnectionManager implements Channels {
   /** Lifecycle operations of one connection, one after the other. */
   private readonly lifecycle = new KeyedLanes<number>();
   private readonly starting = new Map<number, Promise<void>>();
+  /**
+   * Status writes of one connection, stored in the order reported: drivers report without waiting for the write
+   * before, and on PostgreSQL a write can end after a later one (a pairing's PAIRING after its CONNECTED).
+   */
+  private readonly statusWrites = new KeyedLanes<number>();
   private inbound?: InboundSink;
   private readonly connectedListeners = new Set<(connectionId: number) => void>();
   private takenHere?: (connectionId: number) => Promise<void>;
@@ -341,7 +346,11 @@ export class ConnectionManager implements Channels {
     }
   }
 
-  private async persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}) {
+  private persistStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo = {}): Promise<void> {
+    return this.statusWrites.run(connectionId, () => this.storeStatus(connectionId, status, info));
+  }
+
+  private async storeStatus(connectionId: number, status: ConnectionStatus, info: StatusInfo) {
     // What the phone shared belongs to the pairing that just ended.
     if (info.unpaired) await this.deps.records.forgetPhonebook(connectionId);
     if (!(await this.deps.records.saveStatus(connectionId, status, info))) return;

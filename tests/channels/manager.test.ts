@@ -174,6 +174,37 @@ describe("ConnectionManager with the sandbox driver", () => {
     expect((await rowOf(ctx, row.id)).status).toBe("DISCONNECTED");
   });
 
+  test("a connection's statuses are stored in the order reported: a pairing's PAIRING written slowly does not overwrite the CONNECTED reported after it", async () => {
+    const ctx = await makeTestApp();
+    const sinkHolder: { sink?: ChannelSink } = {};
+    const driver = {
+      kind: "baileys",
+      start: async (_c: ConnectionRef, sink: ChannelSink) => void (sinkHolder.sink = sink),
+      isRunning: () => false,
+    } as unknown as ChannelDriver;
+    const records = connectionRecords(ctx.db, ctx.deps.events);
+    const save = records.saveStatus.bind(records);
+    const others: Promise<boolean>[] = [];
+    let connectedReported = () => {};
+    const reported = new Promise<void>((resolve) => (connectedReported = resolve));
+    // A busy database server answers the PAIRING write last: it ends after every write started before the driver
+    // reported CONNECTED.
+    records.saveStatus = (id, status, info) => {
+      if (status === "PAIRING") return reported.then(() => Promise.all(others)).then(() => save(id, status, info));
+      const write = save(id, status, info);
+      others.push(write);
+      return write;
+    };
+    const manager = new ConnectionManager({ db: ctx.db, records, log: ctx.deps.log }).register(driver);
+    const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
+    await manager.start(row.id);
+    const pairing = sinkHolder.sink!.onStatus(row.id, "PAIRING", { qr: "" });
+    const connected = sinkHolder.sink!.onStatus(row.id, "CONNECTED", { qr: "", number: "5511900000000" });
+    connectedReported();
+    await Promise.all([pairing, connected]);
+    expect((await rowOf(ctx, row.id)).status).toBe("CONNECTED");
+  });
+
   test("startAll starts every connection not deliberately disconnected, including those left reconnecting", async () => {
     const ctx = await makeTestApp();
     const a = await one(ctx.db.insert(connections).values({ name: "A", provider: "sandbox" }).returning());
