@@ -3,7 +3,7 @@ import { first, one } from "../../src/db/client";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ConnectionManager } from "../../src/channels/manager";
-import type { ChannelDriver, ChannelSink, ConnectionRef } from "../../src/channels/types";
+import type { ChannelDriver, ChannelSink, ConnectionRecords, ConnectionRef } from "../../src/channels/types";
 import { connectionPhonebook, connections } from "../../src/db/tables";
 import { AppError } from "../../src/errors";
 import { connectionRecords } from "../../src/modules/connections/records";
@@ -11,6 +11,27 @@ import { createSandboxConnection, makeTestApp } from "../helpers";
 
 const rowOf = async (ctx: Awaited<ReturnType<typeof makeTestApp>>, id: number) =>
   (await first(ctx.db.select().from(connections).where(eq(connections.id, id))))!;
+
+/** A manager whose Baileys driver only keeps the sink it is started with, and a connection of it; `start` hands the sink. */
+async function withSinkOnly(ctx: Awaited<ReturnType<typeof makeTestApp>>, records?: ConnectionRecords) {
+  const held: { sink?: ChannelSink } = {};
+  const driver = {
+    kind: "baileys",
+    start: async (_c: ConnectionRef, sink: ChannelSink) => void (held.sink = sink),
+    isRunning: () => false,
+  } as unknown as ChannelDriver;
+  const manager = new ConnectionManager({
+    db: ctx.db,
+    records: records ?? connectionRecords(ctx.db, ctx.deps.events),
+    log: ctx.deps.log,
+  }).register(driver);
+  const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
+  const start = async () => {
+    await manager.start(row.id);
+    return held.sink!;
+  };
+  return { row, start };
+}
 
 describe("ConnectionManager with the sandbox driver", () => {
   test("start sets OPENING then qrcode with a QR, persisted and told to admins without the wavoip token", async () => {
@@ -151,37 +172,20 @@ describe("ConnectionManager with the sandbox driver", () => {
 
   test("a pairing the driver reports ended makes the connection forget its phone book; other disconnects keep it", async () => {
     const ctx = await makeTestApp();
-    const sinkHolder: { sink?: ChannelSink } = {};
-    const driver = {
-      kind: "baileys",
-      start: async (_c: ConnectionRef, sink: ChannelSink) => void (sinkHolder.sink = sink),
-      isRunning: () => false,
-    } as unknown as ChannelDriver;
-    const manager = new ConnectionManager({
-      db: ctx.db,
-      records: connectionRecords(ctx.db, ctx.deps.events),
-      log: ctx.deps.log,
-    }).register(driver);
-    const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
+    const { row, start } = await withSinkOnly(ctx);
     await ctx.db.insert(connectionPhonebook).values({ whatsappId: row.id, jid: "5511@s.whatsapp.net", phone: "5511" });
     const entries = async () =>
       await ctx.db.select().from(connectionPhonebook).where(eq(connectionPhonebook.whatsappId, row.id));
-    await manager.start(row.id);
-    await sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
+    const sink = await start();
+    await sink.onStatus(row.id, "DISCONNECTED", { reason: "replaced" });
     expect(await entries()).toHaveLength(1);
-    await sinkHolder.sink!.onStatus(row.id, "DISCONNECTED", { qr: "", reason: "logged out", unpaired: true });
+    await sink.onStatus(row.id, "DISCONNECTED", { qr: "", reason: "logged out", unpaired: true });
     expect(await entries()).toHaveLength(0);
     expect((await rowOf(ctx, row.id)).status).toBe("DISCONNECTED");
   });
 
   test("a connection's statuses are stored in the order reported: a pairing's PAIRING written slowly does not overwrite the CONNECTED reported after it", async () => {
     const ctx = await makeTestApp();
-    const sinkHolder: { sink?: ChannelSink } = {};
-    const driver = {
-      kind: "baileys",
-      start: async (_c: ConnectionRef, sink: ChannelSink) => void (sinkHolder.sink = sink),
-      isRunning: () => false,
-    } as unknown as ChannelDriver;
     const records = connectionRecords(ctx.db, ctx.deps.events);
     const save = records.saveStatus.bind(records);
     const others: Promise<boolean>[] = [];
@@ -195,11 +199,10 @@ describe("ConnectionManager with the sandbox driver", () => {
       others.push(write);
       return write;
     };
-    const manager = new ConnectionManager({ db: ctx.db, records, log: ctx.deps.log }).register(driver);
-    const row = await one(ctx.db.insert(connections).values({ name: "Real", provider: "baileys" }).returning());
-    await manager.start(row.id);
-    const pairing = sinkHolder.sink!.onStatus(row.id, "PAIRING", { qr: "" });
-    const connected = sinkHolder.sink!.onStatus(row.id, "CONNECTED", { qr: "", number: "5511900000000" });
+    const { row, start } = await withSinkOnly(ctx, records);
+    const sink = await start();
+    const pairing = sink.onStatus(row.id, "PAIRING", { qr: "" });
+    const connected = sink.onStatus(row.id, "CONNECTED", { qr: "", number: "5511900000000" });
     connectedReported();
     await Promise.all([pairing, connected]);
     expect((await rowOf(ctx, row.id)).status).toBe("CONNECTED");
