@@ -2,7 +2,9 @@
 import { waitFor } from "../wait-for";
 import { closeDatabase, type Db, execute, first, one, sqliteClient } from "../../src/db/client";
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { BufferJSON, encryptedStream, type proto } from "baileys";
+import { type BinaryNode, BufferJSON, encryptedStream, type proto } from "baileys";
+import { LIDMappingStore } from "baileys/lib/Signal/lid-mapping.js";
+import { WebSocketClient } from "baileys/lib/Socket/Client/websocket.js";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,6 +128,72 @@ describe("baileys inbound without head-of-line blocking", () => {
       (m) => m.wid,
     );
     expect(order).toEqual(["IMG-HANG", ...Array.from({ length: 20 }, (_, i) => `TXT-${i}`)]);
+  });
+
+  test("a message arriving while the one before it still stores its sender's LID mapping is stored after it", async () => {
+    const app = await connectedApp();
+    // The first message of a new sender stores the sender's LID mapping before Baileys decrypts it; that store
+    // waits here until the second message has arrived.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let storing = false;
+    const store = LIDMappingStore.prototype.storeLIDPNMappings;
+    const storeSpy = spyOn(LIDMappingStore.prototype, "storeLIDPNMappings").mockImplementation(async function (
+      this: LIDMappingStore,
+      ...args
+    ) {
+      if (!storing && args[0].some((pair) => pair.pn.startsWith(CUSTOMER))) {
+        storing = true;
+        await gate;
+      }
+      return await store.apply(this, args);
+    });
+    // Whether Baileys began the second message as it arrived (it looks the sender's mapping up at once then).
+    let arriving = false;
+    let begunOnArrival = false;
+    const getPn = LIDMappingStore.prototype.getPNForLID;
+    const getSpy = spyOn(LIDMappingStore.prototype, "getPNForLID").mockImplementation(async function (
+      this: LIDMappingStore,
+      ...args
+    ) {
+      if (arriving) begunOnArrival = true;
+      return await getPn.apply(this, args);
+    });
+    let arrived = false;
+    const emit = WebSocketClient.prototype.emit;
+    const emitSpy = spyOn(WebSocketClient.prototype, "emit").mockImplementation(function (
+      this: WebSocketClient,
+      event: string | symbol,
+      ...args: unknown[]
+    ) {
+      const second = event === "CB:message" && (args[0] as BinaryNode).attrs.id === "SECOND";
+      arriving = second;
+      try {
+        return emit.call(this, event, ...args);
+      } finally {
+        arriving = false;
+        if (second) arrived = true;
+      }
+    });
+    cleanup.push(() => {
+      storeSpy.mockRestore();
+      getSpy.mockRestore();
+      emitSpy.mockRestore();
+    });
+    // Delivered live, not again in the login's offline backlog.
+    await waitFor(() => app.fake.backlogsSent === app.fake.logins);
+    app.fake.deliver(CUSTOMER, "FIRST", { conversation: "primeira" });
+    await waitFor(() => storing);
+    app.fake.deliver(CUSTOMER, "SECOND", { conversation: "segunda" });
+    await waitFor(() => arrived);
+    // Begun at once, the second message needs nothing of the first to be stored: the first goes on only then.
+    if (begunOnArrival) await waitFor(() => app.stored("SECOND"));
+    release();
+    await waitFor(async () => (await app.stored("FIRST")) && (await app.stored("SECOND")));
+    const order = (await app.db.select({ wid: messages.wid }).from(messages).orderBy(asc(messages.id))).map(
+      (m) => m.wid,
+    );
+    expect(order).toEqual(["FIRST", "SECOND"]);
   });
 
   test("a burst of 100 texts from a contact is stored while it is still arriving, not once it has all been journaled", async () => {

@@ -12,6 +12,7 @@ import { type BaileysLogger, bridgeLogger } from "./logger";
 import { holdBeforeReceipts } from "./receipt-guard";
 import { lookUpSendersEarly } from "./sender-lids";
 import { type BackoffOptions, closeAction } from "./reconnect";
+import { handleMessagesInArrivalOrder } from "./arrival-order";
 import type { SentMessageStore } from "./sent-store";
 import { KeyedLanes } from "../../shared/lanes";
 import type { Session, SetTimer } from "./session";
@@ -136,6 +137,7 @@ export class Sockets {
     this.sessions.set(conn.id, s);
     const inbox = this.opts.inboxOf(conn.id);
     inbox.lidMapping = sock.signalRepository.lidMapping;
+    handleMessagesInArrivalOrder(sock);
     holdBeforeReceipts(sock, async (message, type) => await inbox.hold(message, type), this.opts.log);
     lookUpSendersEarly(sock, this.opts.log);
     sock.ev.process(

@@ -182,6 +182,8 @@ export class FakeWa {
   private undelivered = new Map<string, BinaryNode>();
   /** Clients logged in so far (with stored credentials, after pairing or a restart). */
   logins = 0;
+  /** Logins whose offline backlog has been sent (every message not receipted before, then the `offline` count). */
+  backlogsSent = 0;
   /** Ids of the delivered messages the client receipted or acked. */
   readonly receipted = new Set<string>();
   /** Called as each delivered message's receipt (or ack) reaches the server. */
@@ -567,6 +569,7 @@ export class FakeWa {
               attrs: {},
               content: [{ tag: "offline", attrs: { count: String(backlog.length) } }],
             });
+            this.backlogsSent++;
           }, 20);
         } else {
           const refs = Array.from({ length: this.opts.refs ?? 3 }, (_, i) => ({
