@@ -16,6 +16,6 @@ export function handleMessagesInArrivalOrder(sock: WASocket) {
   for (const listener of baileys) ws.off("CB:message", listener);
   let handled: Promise<unknown> = Promise.resolve();
   ws.on("CB:message", (node: BinaryNode) => {
-    handled = handled.then(() => Promise.allSettled(baileys.map((listener) => listener(node))));
+    handled = handled.then(() => Promise.allSettled(baileys.map(async (listener) => await listener(node))));
   });
 }
