@@ -41,8 +41,8 @@ export async function listMessages(deps: AppDeps, user: AuthUser, ticketId: numb
   const total = visible.reduce((sum, t) => sum + t.messageCount, 0);
   const offset = MESSAGE_PAGE_SIZE * (Math.max(1, Math.floor(pageNumber)) - 1);
   // A ticket with something to mark read shows its page and its card as the marking leaves them: they are read
-  // after it (the card's relations and the count beside it). One already read is not written: its page is read
-  // at once, and its card from the row just read.
+  // after it (the card's relations beside it). One already read is not written: its page is read at once, and its
+  // card from the row just read. The count is the visible tickets' kept counts, from the rows already read.
   const read = isRead(ticket, { messagesUnread });
   const [, cardRelations, pageOfRead] = await Promise.all([
     markTicketRead(deps, ticket, { messagesUnread }),
