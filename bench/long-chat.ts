@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { execute } from "../src/db/client";
 import { contacts, messages, onPostgres, tickets } from "../src/db/tables";
 import { type Figure, quantile } from "./figure";
-import { cpuPerRequest, withCpu } from "./pg-cpu";
+import { cpuPerRequest, timedRuns } from "./pg-cpu";
 import { startTempApp } from "./temp-app";
 
 const REQUESTS = 200;
@@ -77,15 +77,12 @@ async function chat(db: Awaited<ReturnType<typeof startTempApp>>["db"], number: 
 /** The p95 of `REQUESTS` runs of `request` after 20 to warm up, and the CPU those runs took. */
 async function p95Of(request: () => Promise<void>, postgresDataDir?: string) {
   for (let i = 0; i < 20; i++) await request();
-  const { result: samples, cpu } = await withCpu(async () => {
-    const samples: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const start = performance.now();
-      await request();
-      samples.push(performance.now() - start);
-    }
-    return samples;
-  }, postgresDataDir);
+  const once = async () => {
+    const start = performance.now();
+    await request();
+    return performance.now() - start;
+  };
+  const { samples, cpu } = await timedRuns(REQUESTS, once, postgresDataDir);
   return { p95: quantile(samples, 0.95), cpu };
 }
 

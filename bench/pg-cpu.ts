@@ -62,6 +62,20 @@ export async function withCpu<T>(
   return { result, cpu: { appUs: used.user + used.system, postgresUs } };
 }
 
+/** `rounds` runs of `once` one after the other (each returns its milliseconds), with the CPU they took. */
+export async function timedRuns(
+  rounds: number,
+  once: () => Promise<number>,
+  postgresDataDir?: string,
+): Promise<{ samples: number[]; cpu: RequestsCpu }> {
+  const { result: samples, cpu } = await withCpu(async () => {
+    const samples: number[] = [];
+    for (let i = 0; i < rounds; i++) samples.push(await once());
+    return samples;
+  }, postgresDataDir);
+  return { samples, cpu };
+}
+
 /** The CPU of several runs of requests together. */
 export function sumCpu(parts: RequestsCpu[]): RequestsCpu {
   const postgres = parts.map((p) => p.postgresUs).filter((us) => us !== undefined);

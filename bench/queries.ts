@@ -13,7 +13,7 @@ import { desc } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { contacts, messages, onPostgres, queues, tags, tickets } from "../src/db/tables";
 import { type BenchAuth, type Figure, quantile } from "./figure";
-import { cpuPerRequest, type RequestsCpu, sumCpu, withCpu } from "./pg-cpu";
+import { cpuPerRequest, type RequestsCpu, sumCpu, timedRuns, withCpu } from "./pg-cpu";
 import { measureReports } from "./reports";
 
 /** An admin's bearer token and session cookie on the served app. */
@@ -63,11 +63,7 @@ export async function measureQueries(
   // core, while the CPU shows what the request itself costs (server and client, when they share the process).
   const measure = async (path: string, headers: Record<string, string>, rounds = ROUNDS, warmup = WARMUP) => {
     for (let i = 0; i < warmup; i++) await get(path, headers);
-    const { result: samples, cpu } = await withCpu(async () => {
-      const samples: number[] = [];
-      for (let i = 0; i < rounds; i++) samples.push(await get(path, headers));
-      return samples;
-    }, postgresDataDir);
+    const { samples, cpu } = await timedRuns(rounds, () => get(path, headers), postgresDataDir);
     const cpuMs = cpu.appUs / 1000 / rounds;
     return { samples: [...samples], p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), cpu, cpuMs };
   };

@@ -9,7 +9,7 @@
 import type { Db } from "../src/db/client";
 import { type Figure, quantile } from "./figure";
 import type { BenchAuth } from "./figure";
-import { cpuPerRequest, type RequestsCpu, sumCpu, withCpu } from "./pg-cpu";
+import { cpuPerRequest, type RequestsCpu, sumCpu, timedRuns } from "./pg-cpu";
 
 const ROUNDS = 20;
 const WARMUP = 3;
@@ -66,11 +66,7 @@ async function measure(url: string, headers: Record<string, string>, postgresDat
     return performance.now() - start;
   };
   for (let i = 0; i < WARMUP; i++) await once();
-  const { result: samples, cpu } = await withCpu(async () => {
-    const samples: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) samples.push(await once());
-    return samples;
-  }, postgresDataDir);
+  const { samples, cpu } = await timedRuns(ROUNDS, once, postgresDataDir);
   return { samples: [...samples], p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), cpu };
 }
 
