@@ -6,6 +6,7 @@ import { gathered, readTogether } from "../src/db/gathered";
 import { contacts, messages, tags, tickets } from "../src/db/tables";
 import { findContact } from "../src/modules/contacts/lookup";
 import { GroupCommit } from "../src/modules/inbound/group-commit";
+import { arrivalOf } from "../src/modules/messages/arrival";
 import { gatheredDialog, saveDialog } from "../src/modules/tickets/dialogs";
 import { findTicket, gatheredTicket } from "../src/modules/tickets/records";
 import { createSandboxConnection, makeTestApp } from "./helpers";
@@ -57,6 +58,31 @@ describe("reads gathered in a group commit's batch", () => {
     const answers = await Promise.all([1, 2, 3].map((key) => readTogether(ctx.db, () => read(ctx.db, key))));
     expect(answers).toEqual([10, 20, 30]);
     expect(asked).toEqual(pipelinesStatements(ctx.db) ? [[1, 2, 3]] : [[1], [2], [3]]);
+  });
+
+  test("arrivals read together answer each message as it is answered alone: stored or not, its number's contact or none", async () => {
+    const ctx = await burstWithOtherChats([{ from: phone(1), id: "KNOWN-1", body: "hi" }]);
+    const conn = (await ctx.db.select({ id: messages.whatsappId }).from(messages).limit(1))[0]!.id!;
+    const asks: [number, string, string | null][] = [
+      [conn, "KNOWN-1", phone(1)],
+      [conn, "NEW-1", phone(1)],
+      [conn, "KNOWN-1", null],
+      [conn, 'NEW-"quoted\\', phone(99)],
+      [conn, "NEW-1", phone(1)],
+      [conn + 1, "KNOWN-1", phone(10)],
+    ];
+    const together = await Promise.all(asks.map((ask) => readTogether(ctx.db, () => arrivalOf(ctx.db, ...ask))));
+    const alone: Awaited<ReturnType<typeof arrivalOf>>[] = [];
+    for (const ask of asks) alone.push(await arrivalOf(ctx.db, ...ask));
+    expect(together).toEqual(alone);
+    expect(alone.map((arrival) => [arrival.storedForGood, arrival.contact?.number ?? null])).toEqual([
+      [true, phone(1)],
+      [false, phone(1)],
+      [true, null],
+      [false, null],
+      [false, phone(1)],
+      [false, phone(10)],
+    ]);
   });
 
   test("tickets and bot dialogues read together are each their own row; a ticket without a dialogue has none", async () => {

@@ -16,12 +16,14 @@ import { type Workbench, workbench } from "./units-of-work";
 const BUDGETS: Record<"sqlite" | "postgres", Record<string, StatementCount>> = {
   sqlite: {
     inboundOnOpenTicket: { statements: 23, transactions: 1 }, // 19, 1
+    inboundBurstText: { statements: 14.5, transactions: 0.1 }, // 12.1, 0.0 (32 open tickets at once, per text)
     firstMessageOfNewContact: { statements: 86, transactions: 6 }, // 72, 5
     agentReply: { statements: 58, transactions: 5 }, // 48, 4
     bulkRecipient: { statements: 74, transactions: 7.5 }, // 61.5, 6 (bench: a campaign of 20)
   },
   postgres: {
     inboundOnOpenTicket: { statements: 19, transactions: 1 }, // 16, 1
+    inboundBurstText: { statements: 2.3, transactions: 0.2 }, // 1.9, 0.1 (32 open tickets at once, per text)
     firstMessageOfNewContact: { statements: 76, transactions: 6 }, // 63, 5
     agentReply: { statements: 54, transactions: 5 }, // 45, 4
     bulkRecipient: { statements: 72, transactions: 7.5 }, // 59.5, 6 (bench: a campaign of 20)
@@ -55,10 +57,26 @@ function expectWithin(count: WorkCount, limit: StatementCount) {
   expect(count.app.transactions, log).toBeLessThanOrEqual(limit.transactions);
 }
 
+/** `count` was the work of `units` alike units: each unit's share stays within `limit`. */
+function expectEachWithin(count: WorkCount, units: number, limit: StatementCount) {
+  const each = { statements: count.app.statements / units, transactions: count.app.transactions / units };
+  expectWithin({ ...count, app: each }, limit);
+}
+
 describe("statements per unit of work", () => {
   test("a customer's text on a ticket an agent has open stays within its statement and transaction budget", async () => {
     const count = await countLast((b) => [b.inboundOnOpenTicket, b.agentReply, b.inboundOnOpenTicket]);
     expectWithin(count, budget.inboundOnOpenTicket!);
+  });
+
+  test("32 customers writing at once on open tickets share their statements: each text stays within its share", async () => {
+    const bench = await workbench();
+    try {
+      const customers = 32;
+      expectEachWithin(await bench.burstOnOpenTickets(customers), customers, budget.inboundBurstText!);
+    } finally {
+      await bench.close();
+    }
   });
 
   test("the first message of a new number (contact, ticket, chatbot menu) stays within its budget", async () => {
@@ -75,12 +93,7 @@ describe("statements per unit of work", () => {
     const bench = await workbench();
     try {
       const recipients = 10;
-      const count = await bench.bulk(recipients);
-      const each = {
-        statements: count.app.statements / recipients,
-        transactions: count.app.transactions / recipients,
-      };
-      expectWithin({ ...count, app: each }, budget.bulkRecipient!);
+      expectEachWithin(await bench.bulk(recipients), recipients, budget.bulkRecipient!);
     } finally {
       await bench.close();
     }

@@ -92,7 +92,10 @@ export class InboundPipeline {
     if (message.isGroup && (await getSetting(deps.db, "CheckMsgIsGroup")) === "enabled") return;
     if (!(await deps.channels.providerOf(connectionId))) return;
     const chat = chatReported(message);
-    const arrival = await arrivalOf(deps.db, connectionId, message.id, numberToLookUp(chat));
+    // Read with the other arrivals of the moment: the senders a batch answered write again together.
+    const arrival = await readTogether(deps.db, () =>
+      arrivalOf(deps.db, connectionId, message.id, numberToLookUp(chat)),
+    );
     if (arrival.storedForGood) return;
     if (message.oversizedMedia)
       deps.log.warn("inbound media over MAX_MEDIA_MB not stored", {
