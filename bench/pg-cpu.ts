@@ -22,6 +22,17 @@ export function processCpuMicros(pid: number): number {
   return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_US : 0;
 }
 
+/** CPU time the whole machine has spent busy so far, all cores together, in microseconds (/proc/stat's `cpu` line). */
+export function machineBusyMicros(): number {
+  const [user, nice, system, _idle, _iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * TICK_US;
+}
+
 /**
  * CPU time of the PostgreSQL server whose data directory is `dataDir`, in microseconds: its postmaster, the
  * backends running now, and those that ended (counted in the postmaster's children's time).

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshPgUrl, pgServer } from "../tests/pg-harness";
-import { processCpuMicros } from "./pg-cpu";
+import { machineBusyMicros, postgresCpuMicros, processCpuMicros } from "./pg-cpu";
 import { pairSandbox, sendInbound } from "./sandbox-load";
 import { login, ROOT, type ServerProcess, startServer } from "./server-process";
 
@@ -16,10 +16,25 @@ export interface NodesRate {
   rate: number;
   /** CPU of the server processes per message, in microseconds. */
   cpuUs: number;
+  /** CPU of PostgreSQL per message, in microseconds. */
+  postgresUs: number;
+  /** CPU of the senders (this process) per message, in microseconds. */
+  sendersUs: number;
+  /** CPU of the whole machine per message (servers, PostgreSQL, the senders), in microseconds. */
+  machineUs: number;
+  /** How many of the machine's cores were busy on average while the messages came in. */
+  busyCores: number;
 }
 
+const pgDataDir = () => join(pgServer().socketDir, "data");
+
 /** Inbound over HTTP through `nodes` server processes on one fresh PostgreSQL database. */
-export async function inboundOnNodes(nodes: number, messages: number, senders = 32, phones = 2_000) {
+export async function inboundOnNodes(
+  nodes: number,
+  messages: number,
+  senders = 32,
+  phones = 2_000,
+): Promise<NodesRate> {
   const url = await freshPgUrl();
   const dirs = Array.from({ length: nodes }, () => mkdtempSync(join(tmpdir(), "zapdesk-node-")));
   const media = mkdtempSync(join(tmpdir(), "zapdesk-media-"));
@@ -40,6 +55,9 @@ export async function inboundOnNodes(nodes: number, messages: number, senders = 
       loads.push(await pairSandbox(server.base, await relogin(), relogin));
     }
     const cpu = servers.map((server) => processCpuMicros(server.proc.pid));
+    const machine = machineBusyMicros();
+    const postgres = postgresCpuMicros(pgDataDir());
+    const sending = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       loads.map((load, i) =>
@@ -52,8 +70,17 @@ export async function inboundOnNodes(nodes: number, messages: number, senders = 
       ),
     );
     const seconds = (performance.now() - started) / 1000;
+    const busy = machineBusyMicros() - machine;
+    const sent = process.cpuUsage(sending);
     const used = servers.reduce((sum, server, i) => sum + processCpuMicros(server.proc.pid) - cpu[i]!, 0);
-    return { rate: messages / seconds, cpuUs: used / messages };
+    return {
+      rate: messages / seconds,
+      cpuUs: used / messages,
+      postgresUs: (postgresCpuMicros(pgDataDir()) - postgres) / messages,
+      sendersUs: (sent.user + sent.system) / messages,
+      machineUs: busy / messages,
+      busyCores: busy / 1e6 / seconds,
+    };
   } finally {
     for (const server of servers) await server.stop();
     for (const dir of [...dirs, media]) rmSync(dir, { recursive: true, force: true });
@@ -68,5 +95,12 @@ if (import.meta.main) {
   console.log(`one node:  ${one.rate.toFixed(0)} msg/s, ${one.cpuUs.toFixed(0)} µs server CPU per message`);
   console.log(`two nodes: ${two.rate.toFixed(0)} msg/s, ${two.cpuUs.toFixed(0)} µs server CPU per message`);
   console.log(`ratio: ${(two.rate / one.rate).toFixed(2)}`);
+  for (const [name, run] of [
+    ["one node", one],
+    ["two nodes", two],
+  ] as const)
+    console.log(
+      `${name}: ${run.busyCores.toFixed(2)} cores busy, ${run.machineUs.toFixed(0)} µs of the machine's CPU per message (servers ${run.cpuUs.toFixed(0)}, PostgreSQL ${run.postgresUs.toFixed(0)}, senders ${run.sendersUs.toFixed(0)})`,
+    );
   process.exit(0);
 }

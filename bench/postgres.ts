@@ -5,9 +5,11 @@
  * instead of SQLite: the tests' throwaway cluster on a loopback port (fsync off), a database per app
  * (tests/pg-harness.ts). Prints the figures and writes bench/results-pg.json beside the SQLite run's.
  */
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Figure } from "./figure";
 import type { Rate } from "./ingest";
+import type { NodesRate } from "./pg-nodes";
 import { postgresCpuMicros } from "./pg-cpu";
 import { printTable, writeResults } from "./report";
 import { pgServer } from "../tests/pg-harness";
@@ -43,7 +45,7 @@ try {
   const two = await inboundOnNodes(2, MESSAGES, SENDERS, PHONES);
   figures.push({
     id: "P1",
-    what: `PostgreSQL: inbound over HTTP, two server processes on one database (${cpu(two)} server CPU per message; one process: ${one.rate.toFixed(0)} msg/s at ${cpu(one)})`,
+    what: `PostgreSQL: inbound over HTTP, two server processes on one database (${cpu(two)} server CPU per message; one process: ${one.rate.toFixed(0)} msg/s at ${cpu(one)}; ${machineShare(two, one.rate)})`,
     value: two.rate,
     unit: "msg/s",
     target: "≥ 1.7× one node",
@@ -85,6 +87,16 @@ async function sqliteInbound(): Promise<{ http: Rate; pipeline: Rate }> {
   const out = await new Response(child.stdout).text();
   if ((await child.exited) !== 0) throw new Error("the SQLite inbound run failed");
   return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+/**
+ * How busy the machine was, and the most its cores allow at the run's CPU per message (servers, PostgreSQL and
+ * senders together), as a multiple of one node's rate.
+ */
+function machineShare(run: NodesRate, oneNode: number): string {
+  const cores = availableParallelism();
+  const ceiling = (cores * 1e6) / run.machineUs;
+  return `the machine: ${run.busyCores.toFixed(2)} of ${cores} cores busy, ${run.machineUs.toFixed(0)} µs of its CPU per message, so at most ${ceiling.toFixed(0)} msg/s = ${(ceiling / oneNode).toFixed(2)}× one node on ${cores} cores`;
 }
 
 function cpu(rate: { cpuUs: number }): string {
