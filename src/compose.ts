@@ -102,7 +102,16 @@ export async function composeDeps(opts: {
   if (opts.baileys) {
     const extra = opts.baileys === true ? {} : opts.baileys;
     channels.register(
-      new LazyBaileysDriver({ db, mediaDir: config.mediaDir, log, maxMediaBytes, version: config.waVersion, ...extra }),
+      new LazyBaileysDriver({
+        db,
+        mediaDir: config.mediaDir,
+        log,
+        maxMediaBytes,
+        version: config.waVersion,
+        waWebSocketUrl: config.waSocketUrl,
+        certRoot: config.waCertRoot,
+        ...extra,
+      }),
     );
   }
   const metrics = createAppMetrics(db, config);

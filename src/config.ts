@@ -62,6 +62,10 @@ export interface Config {
   logFormat: "text" | "json";
   /** WhatsApp Web version to present (WA_VERSION); absent means the latest published, else Baileys' own. */
   waVersion?: [number, number, number];
+  /** Where WhatsApp Web connections open their socket (WA_SOCKET_URL): a proxy, or a fake server in tests. */
+  waSocketUrl?: string;
+  /** The key the server's certificate chain must be signed by (WA_CERT_ROOT), in place of WhatsApp's own. */
+  waCertRoot?: Buffer;
   /** Origins (`https://host[:port]`) whose pages may call /api from the browser (CORS); empty means only our own. */
   corsOrigins: string[];
   /** The address browsers reach Zapdesk at (PUBLIC_URL), for absolute links such as media URLs; else the request's. */
@@ -140,6 +144,7 @@ export function readConfig(env: Env = process.env): Config {
     autoCloseHours: Math.max(0, Number(env.AUTO_CLOSE_HOURS) || 0),
     maxMediaMb: parseMediaMb(env.MAX_MEDIA_MB),
     waVersion: parseWaVersion(env.WA_VERSION),
+    ...parseWaSocket(env.WA_SOCKET_URL, env.WA_CERT_ROOT),
     metricsToken: env.METRICS_TOKEN || undefined,
     backupEveryHours: wholeNumber("BACKUP_EVERY_HOURS", env.BACKUP_EVERY_HOURS, 24),
     backupKeep: Math.max(1, wholeNumber("BACKUP_KEEP", env.BACKUP_KEEP, 7)),
@@ -248,6 +253,30 @@ function parseWaVersion(value: string | undefined): [number, number, number] | u
   const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(value.trim());
   if (!match) throw new Error(`WA_VERSION must be a WhatsApp Web version like 2.3000.1023456789, got "${value}"`);
   return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+/**
+ * WA_SOCKET_URL (a `ws://` or `wss://` address) and WA_CERT_ROOT (a 32-byte public key in base64), which only
+ * such an address may come with: WhatsApp's own servers are reached and checked as Baileys does by default.
+ */
+function parseWaSocket(url: string | undefined, root: string | undefined): Pick<Config, "waSocketUrl" | "waCertRoot"> {
+  const address = url?.trim();
+  const key = root?.trim();
+  if (!address) {
+    if (key) throw new Error("WA_CERT_ROOT is only used with WA_SOCKET_URL");
+    return {};
+  }
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(address).protocol;
+  } catch {}
+  if (protocol !== "ws:" && protocol !== "wss:")
+    throw new Error(`WA_SOCKET_URL must be a ws:// or wss:// address, got "${url}"`);
+  if (!key) return { waSocketUrl: address };
+  const bytes = Buffer.from(key, "base64");
+  if (bytes.length !== 32 || bytes.toString("base64") !== key)
+    throw new Error("WA_CERT_ROOT must be a 32-byte public key in base64");
+  return { waSocketUrl: address, waCertRoot: bytes };
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number): number {

@@ -77,6 +77,28 @@ describe("WhatsApp Web version", () => {
     }
   });
 
+  test("WA_SOCKET_URL and WA_CERT_ROOT are read from the environment; a key without an address, or malformed ones, stop the start", () => {
+    const dir = mkdtempSync(join(tmpdir(), "zapdesk-"));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const config = loadConfig({ DATA_DIR: dir, WA_SOCKET_URL: " ws://127.0.0.1:9/ws/chat ", WA_CERT_ROOT: key });
+    expect(config.waSocketUrl).toBe("ws://127.0.0.1:9/ws/chat");
+    expect(config.waCertRoot).toEqual(Buffer.alloc(32, 7));
+    expect(loadConfig({ DATA_DIR: dir, WA_SOCKET_URL: "wss://proxy.example/ws/chat" }).waCertRoot).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir })).not.toHaveProperty("waSocketUrl");
+    expect(() => loadConfig({ DATA_DIR: dir, WA_CERT_ROOT: key })).toThrow(
+      /WA_CERT_ROOT is only used with WA_SOCKET_URL/,
+    );
+    for (const bad of ["https://web.whatsapp.com/ws/chat", "127.0.0.1:9", "ws//x"])
+      expect(() => loadConfig({ DATA_DIR: dir, WA_SOCKET_URL: bad })).toThrow(
+        /WA_SOCKET_URL must be a ws:\/\/ or wss:\/\//,
+      );
+    for (const bad of ["abc", Buffer.alloc(31).toString("base64"), `${key}!`])
+      expect(() => loadConfig({ DATA_DIR: dir, WA_SOCKET_URL: "ws://127.0.0.1:9", WA_CERT_ROOT: bad })).toThrow(
+        /WA_CERT_ROOT must be a 32-byte public key in base64/,
+      );
+  });
+
   test("a version WhatsApp rejects (405) ends DISCONNECTED with creds kept and says what to do; the next start reads the latest again", async () => {
     const fake = new FakeWa();
     const db = openDatabase(":memory:");

@@ -15,6 +15,7 @@ import type {
   ReadRef,
 } from "../types";
 import { useSqliteAuthState } from "./auth-store";
+import { trustCertificateRoot } from "./cert-root";
 import { Sockets } from "./connection";
 import { DownloadPool } from "../download-pool";
 import { Inbox } from "./inbox";
@@ -33,8 +34,10 @@ export interface BaileysDriverOptions {
   db: Db;
   mediaDir: string;
   log: Logger;
-  /** Test-only: a local fake server instead of WhatsApp Web. */
+  /** Where the sockets connect instead of WhatsApp Web (WA_SOCKET_URL): a proxy, or a fake server in tests. */
   waWebSocketUrl?: string;
+  /** The key that server's certificate chain is signed by, in place of WhatsApp's own (WA_CERT_ROOT). */
+  certRoot?: Buffer;
   /** The WhatsApp Web version to present (WA_VERSION); otherwise the latest published is read once at first start. */
   version?: WaVersion;
   /** How the latest published version is read (default: from web.whatsapp.com); false uses Baileys' bundled one. */
@@ -73,6 +76,7 @@ export class BaileysDriver implements ChannelDriver {
   private readonly inboxes = new Map<number, Inbox>();
 
   constructor(private readonly opts: BaileysDriverOptions) {
+    if (opts.certRoot) trustCertificateRoot(opts.certRoot);
     const now = opts.now ?? Date.now;
     const sent = new SentMessageStore(opts.db, now);
     this.sockets = new Sockets({

@@ -17,16 +17,16 @@ import {
   NOISE_MODE,
   proto,
   sha256,
-  WA_CERT_DETAILS,
   type BinaryNode,
 } from "baileys";
 import type { ServerWebSocket } from "bun";
 import { deflateSync } from "node:zlib";
+import { trustCertificateRoot } from "../../../src/channels/baileys/cert-root";
 import { FakePeer } from "./peer";
 
 // Baileys pins WhatsApp's root key; tests swap in their own root (an internal, mutable object).
 const ROOT = Curve.generateKeyPair();
-(WA_CERT_DETAILS as { PUBLIC_KEY: Buffer }).PUBLIC_KEY = Buffer.from(ROOT.public);
+trustCertificateRoot(Buffer.from(ROOT.public));
 const INTERMEDIATE = Curve.generateKeyPair();
 const SERVER_STATIC = Curve.generateKeyPair();
 const CERT_CHAIN = (() => {
@@ -51,7 +51,7 @@ export const FAKE_ROOT_PUBLIC_KEY = Buffer.from(ROOT.public).toString("base64");
 
 /** Makes Baileys in this process trust a fake server started in another process (its root key, base64). */
 export function trustFakeRoot(publicKeyBase64: string) {
-  (WA_CERT_DETAILS as { PUBLIC_KEY: Buffer }).PUBLIC_KEY = Buffer.from(publicKeyBase64, "base64");
+  trustCertificateRoot(Buffer.from(publicKeyBase64, "base64"));
 }
 
 /** A stable fake LID for a phone number. */
