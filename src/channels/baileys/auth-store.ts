@@ -8,8 +8,9 @@ import {
   type SignalDataTypeMap,
   type SignalKeyStore,
 } from "baileys";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { atomically, type Db, first } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import { waAuthCreds, waAuthKeys, waSentMessages } from "../../db/tables";
 import { TtlCache } from "./cache";
 
@@ -40,10 +41,14 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
     const out: { [id: string]: SignalDataTypeMap[T] } = {};
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
-      const rows = await db
-        .select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value })
-        .from(waAuthKeys)
-        .where(and(ofConnection, eq(waAuthKeys.type, type), inArray(waAuthKeys.keyId, chunk)));
+      // One key is what Baileys asks for as a rule: that statement is prepared once, not built by drizzle each time.
+      const rows =
+        chunk.length === 1
+          ? ((await keyRow(db).all({ connectionId, type, keyId: chunk[0] })) as { keyId: string; value: string }[])
+          : await db
+              .select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value })
+              .from(waAuthKeys)
+              .where(and(ofConnection, eq(waAuthKeys.type, type), inArray(waAuthKeys.keyId, chunk)));
       for (const row of rows) {
         let value = JSON.parse(row.value, BufferJSON.reviver);
         if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value);
@@ -60,18 +65,9 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
         const entries = data[type];
         if (!entries) continue;
         for (const [keyId, value] of Object.entries(entries)) {
-          const key = and(ofConnection, eq(waAuthKeys.type, type), eq(waAuthKeys.keyId, keyId));
-          if (value === null || value === undefined) await tx.delete(waAuthKeys).where(key);
-          else {
-            const json = JSON.stringify(value, BufferJSON.replacer);
-            await tx
-              .insert(waAuthKeys)
-              .values({ whatsappId: connectionId, type, keyId, value: json })
-              .onConflictDoUpdate({
-                target: [waAuthKeys.whatsappId, waAuthKeys.type, waAuthKeys.keyId],
-                set: { value: json },
-              });
-          }
+          const key = { connectionId, type, keyId };
+          if (value === null || value === undefined) await deleteKey(tx).run(key);
+          else await upsertKey(tx).run({ ...key, value: JSON.stringify(value, BufferJSON.replacer) });
         }
       }
     });
@@ -115,6 +111,34 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
     },
   };
 }
+
+const keyOf = and(
+  eq(waAuthKeys.whatsappId, sql.placeholder("connectionId")),
+  eq(waAuthKeys.type, sql.placeholder("type")),
+  eq(waAuthKeys.keyId, sql.placeholder("keyId")),
+);
+
+const keyRow = prepared((db) =>
+  db.select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value }).from(waAuthKeys).where(keyOf).prepare(),
+);
+
+const upsertKey = prepared((db) =>
+  db
+    .insert(waAuthKeys)
+    .values({
+      whatsappId: sql.placeholder("connectionId"),
+      type: sql.placeholder("type"),
+      keyId: sql.placeholder("keyId"),
+      value: sql.placeholder("value"),
+    } as unknown as typeof waAuthKeys.$inferInsert)
+    .onConflictDoUpdate({
+      target: [waAuthKeys.whatsappId, waAuthKeys.type, waAuthKeys.keyId],
+      set: { value: sql`excluded.value` },
+    })
+    .prepare(),
+);
+
+const deleteKey = prepared((db) => db.delete(waAuthKeys).where(keyOf).prepare());
 
 /**
  * The key store a socket gets: Baileys' read cache over the SQLite store, bounded (5 minutes, 20 000 keys) so

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../deps";
 import { type ContactRow, contacts, storedInstant } from "../../db/tables";
 import { contactAddress, lidOfAddress } from "../../shared/address";
 import { lidFallbackName, linkLid } from "./lid";
-import { findContact } from "./lookup";
+import { contactByLid, contactByNumber, findContact } from "./lookup";
 
 /** A contact's picture is asked from the network at most this often. */
 export const PICTURE_REFRESH_MS = 6 * 3600 * 1000;
@@ -31,7 +31,7 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
   if (lidOnly) return await findOrCreateLidContact(deps, lidOnly, input.name);
   const number = input.address;
   const linked = input.lid && !input.isGroup ? await linkLid(deps, number, input.lid) : undefined;
-  const existing = linked ?? (await contactByNumber(deps.db).get({ number }));
+  const existing = linked ?? (await contactByNumber(deps.db, number));
   if (existing) {
     if (!input.isGroup || !input.name || input.name === existing.name) return existing;
     const updated = (await first(
@@ -41,14 +41,11 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
     return updated;
   }
   // A LID another contact holds stays with it: this number is then a different person for WhatsApp.
-  const lidFree =
-    input.lid &&
-    !input.isGroup &&
-    !(await first(deps.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.lid, input.lid))));
+  const lidFree = input.lid && !input.isGroup && !(await contactByLid(deps.db, input.lid));
   return await create(
     deps,
     { number, lid: lidFree ? input.lid! : null, name: input.name?.trim() || number, isGroup: input.isGroup },
-    eq(contacts.number, number),
+    () => contactByNumber(deps.db, number),
   );
 }
 
@@ -59,7 +56,7 @@ export async function findOrCreateContact(deps: AppDeps, input: ReportedContact)
  */
 export async function knownContact(db: Reader, input: ReportedContact): Promise<ContactRow | undefined> {
   const number = numberToLookUp(input);
-  return number === null ? undefined : knownAs(input, await contactByNumber(db).get({ number }));
+  return number === null ? undefined : knownAs(input, await contactByNumber(db, number));
 }
 
 /** The number knownContact looks a reported contact up by; null for a person known only by a LID. */
@@ -76,13 +73,11 @@ export function knownAs(input: ReportedContact, existing: ContactRow | undefined
 
 /** The contact of a person known only by their LID, named by their push name. */
 async function findOrCreateLidContact(deps: AppDeps, lid: string, name: string | undefined): Promise<ContactRow> {
-  const existing = await first(deps.db.select().from(contacts).where(eq(contacts.lid, lid)));
+  const existing = await contactByLid(deps.db, lid);
   const pushName = name?.trim();
   if (!existing)
-    return await create(
-      deps,
-      { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false },
-      eq(contacts.lid, lid),
+    return await create(deps, { number: null, lid, name: pushName || lidFallbackName(lid), isGroup: false }, () =>
+      contactByLid(deps.db, lid),
     );
   if (!pushName || existing.name !== lidFallbackName(lid)) return existing;
   const updated = (await first(
@@ -92,21 +87,14 @@ async function findOrCreateLidContact(deps: AppDeps, lid: string, name: string |
   return updated;
 }
 
-const contactByNumber = prepared((db) =>
-  db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.number, sql.placeholder("number")))
-    .prepare(),
-);
-
 async function create(
   deps: AppDeps,
   values: Pick<ContactRow, "number" | "lid" | "name" | "isGroup">,
-  sameKey: ReturnType<typeof eq>,
+  /** The contact that took the same number or LID first, when the insert finds one. */
+  sameKey: () => Promise<ContactRow | undefined>,
 ): Promise<ContactRow> {
   const created = (await insertContact(deps.db).get(values)) as ContactRow | undefined;
-  if (!created) return (await first(deps.db.select().from(contacts).where(sameKey)))!;
+  if (!created) return (await sameKey())!;
   deps.events.emit("contact.created", { contact: created });
   return created;
 }
@@ -118,9 +106,7 @@ async function create(
 export async function currentContact(deps: Pick<AppDeps, "db">, contact: ContactRow): Promise<ContactRow> {
   const same = await findContact(deps.db, contact.id);
   if (same) return same;
-  const merged = contact.lid
-    ? await first(deps.db.select().from(contacts).where(eq(contacts.lid, contact.lid)))
-    : undefined;
+  const merged = contact.lid ? await contactByLid(deps.db, contact.lid) : undefined;
   return merged ?? contact;
 }
 

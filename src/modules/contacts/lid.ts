@@ -7,6 +7,7 @@ import { reassignSender } from "../messages/records";
 import { reassignContactSchedules } from "../schedules/records";
 import { findTickets, lockContactTickets, moveContactTickets } from "../tickets/records";
 import { toTicketDtos } from "../tickets/serialize";
+import { contactByLid, contactByNumber } from "./lookup";
 
 type Tx = Writer;
 
@@ -67,8 +68,8 @@ export async function linkLids(deps: Pick<AppDeps, "db" | "events" | "log">, pai
 }
 
 async function link(tx: Tx, number: string, lid: string): Promise<Linked> {
-  const byNumber = await first(tx.select().from(contacts).where(eq(contacts.number, number)));
-  const byLid = await first(tx.select().from(contacts).where(eq(contacts.lid, lid)));
+  const byNumber = await contactByNumber(tx, number);
+  const byLid = await contactByLid(tx, lid);
   const none = { changed: false, removedTickets: [], movedTicketIds: [] };
   if (byNumber?.isGroup || byLid?.isGroup) return { contact: byNumber, ...none };
   if (!byLid) {

@@ -26,6 +26,32 @@ const contactById = prepared((db) =>
 /** The contacts of a batch by id (see gathered). */
 const gatheredContact = gatheredById<ContactRow>(contactById, contactsEachId);
 
+/** The contact holding this phone number (or group id). */
+export async function contactByNumber(db: Reader, number: string): Promise<ContactRow | undefined> {
+  return (await contactWithNumber(db).get({ number })) as ContactRow | undefined;
+}
+
+/** The contact holding this LID. */
+export async function contactByLid(db: Reader, lid: string): Promise<ContactRow | undefined> {
+  return (await contactWithLid(db).get({ lid })) as ContactRow | undefined;
+}
+
+const contactWithNumber = prepared((db) =>
+  db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.number, sql.placeholder("number")))
+    .prepare(),
+);
+
+const contactWithLid = prepared((db) =>
+  db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.lid, sql.placeholder("lid")))
+    .prepare(),
+);
+
 /** True when the contact exists. */
 export async function contactExists(db: Reader, id: number): Promise<boolean> {
   return !!(await first(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, id))));
