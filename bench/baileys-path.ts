@@ -203,8 +203,11 @@ export async function pathRun(contacts: number, each: number, { warmUp = false }
   }
 }
 
-/** The fake WhatsApp server in a child process (tests/channels/fakewa/server-process.ts), trusted by this one. */
-async function startFake() {
+/**
+ * The fake WhatsApp server in a child process (tests/channels/fakewa/server-process.ts), trusted by this one; `root`
+ * is its root key, for another process to trust it (WA_CERT_ROOT).
+ */
+export async function startFake() {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "../tests/channels/fakewa/server-process.ts")], {
     stdin: "pipe",
     stdout: "pipe",
@@ -215,6 +218,7 @@ async function startFake() {
   trustFakeRoot(root);
   return {
     url,
+    root,
     async command(command: object) {
       child.stdin.write(`${JSON.stringify(command)}\n`);
       await child.stdin.flush();

@@ -8,6 +8,7 @@
 import { rmSync } from "node:fs";
 import { measureAppAt10k } from "./app-at-10k";
 import { measureBaileysPath } from "./baileys-path";
+import { measureBaileysServer } from "./baileys-server";
 import { measureBaileysSessions } from "./baileys-sessions";
 import { createBigDataDir } from "./big-db";
 import { measureBinarySize } from "./binary-size";
@@ -54,6 +55,7 @@ const measures: Measure[] = soak
       { name: "memory", run: () => measureMemory({ messages, soakMinutes: 0 }) },
       { name: "memory per Baileys session", run: () => measureBaileysSessions() },
       { name: "the WhatsApp path through Baileys", run: () => measureBaileysPath() },
+      { name: "the WhatsApp path through the server process", run: () => measureBaileysServer() },
       {
         name: "cold start",
         run: async () =>
