@@ -22,6 +22,26 @@ export function processCpuMicros(pid: number): number {
   return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_US : 0;
 }
 
+/** PostgreSQL's processes count as idle below this much CPU in a second (a hundredth of a core). */
+const IDLE_US_PER_SECOND = 10_000;
+
+/**
+ * Waits until the PostgreSQL server of `dataDir` has been idle for a second, at most `maxMs`, and answers how long
+ * it waited: work what ran before left behind (autovacuum of a database just written, the checkpointer writing
+ * the pages of a load) would otherwise take the cores of the next measure and count in its CPU.
+ */
+export async function postgresSettled(dataDir: string, maxMs = 60_000): Promise<number> {
+  const started = performance.now();
+  let before = postgresCpuMicros(dataDir);
+  while (performance.now() - started < maxMs) {
+    await Bun.sleep(1_000);
+    const now = postgresCpuMicros(dataDir);
+    if (now - before < IDLE_US_PER_SECOND) break;
+    before = now;
+  }
+  return performance.now() - started;
+}
+
 /** CPU time the whole machine has spent busy so far, all cores together, in microseconds (/proc/stat's `cpu` line). */
 export function machineBusyMicros(): number {
   const [user, nice, system, _idle, _iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")

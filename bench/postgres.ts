@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Figure } from "./figure";
 import type { Rate } from "./ingest";
 import type { NodesRate } from "./pg-nodes";
-import { postgresCpuMicros } from "./pg-cpu";
+import { postgresCpuMicros, postgresSettled } from "./pg-cpu";
 import { printTable, writeResults } from "./report";
 import { pgServer } from "../tests/pg-harness";
 
@@ -29,8 +29,13 @@ const MESSAGES = 20_000;
 const SENDERS = 32;
 const PHONES = 2_000;
 const figures: Figure[] = [];
+const dataDir = join(pg.socketDir, "data");
+/** Before each measure: what the one before left PostgreSQL doing is done (see postgresSettled). */
+const settled = async (next: string) =>
+  console.error(`PostgreSQL idle after ${((await postgresSettled(dataDir)) / 1000).toFixed(0)} s, before ${next}`);
 try {
   const sqlite = await sqliteInbound();
+  await settled("P1");
   const http = await httpIngest(MESSAGES, SENDERS, PHONES);
   figures.push({
     id: "P1",
@@ -41,7 +46,9 @@ try {
     met: http.rate >= 1_000,
     baseline: { what: "the same on SQLite, same run", value: sqlite.http.rate },
   });
+  await settled("P1 on one node");
   const one = await inboundOnNodes(1, MESSAGES, SENDERS, PHONES);
+  await settled("P1 on two nodes");
   const two = await inboundOnNodes(2, MESSAGES, SENDERS, PHONES);
   figures.push({
     id: "P1",
@@ -52,9 +59,10 @@ try {
     met: two.rate >= 1.7 * one.rate,
     baseline: { what: "one server process, same run", value: one.rate },
   });
-  const serverCpu = postgresCpuMicros(join(pg.socketDir, "data"));
+  await settled("P2");
+  const serverCpu = postgresCpuMicros(dataDir);
   const pipeline = await pipelineIngestRate(MESSAGES, SENDERS, PHONES);
-  const serverUs = (postgresCpuMicros(join(pg.socketDir, "data")) - serverCpu) / MESSAGES;
+  const serverUs = (postgresCpuMicros(dataDir) - serverCpu) / MESSAGES;
   figures.push({
     id: "P2",
     what: `PostgreSQL: inbound through the pipeline, no HTTP (${cpu(pipeline)} CPU per message, and PostgreSQL's ${cpu({ cpuUs: serverUs })}; SQLite ${cpu(sqlite.pipeline)})`,
@@ -64,6 +72,7 @@ try {
     met: pipeline.rate >= 2_500,
     baseline: { what: "the same on SQLite, same run", value: sqlite.pipeline.rate },
   });
+  await settled("the app at 10,000 tickets");
   for (const figure of await measureAppAt10k()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
   for (const figure of await measureQueriesAtScale()) figures.push({ ...figure, what: `PostgreSQL: ${figure.what}` });
   figures.push(...(await measureStatements("postgres")));

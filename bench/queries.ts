@@ -1,4 +1,4 @@
-import { type Db, first, sqliteClient } from "../src/db/client";
+import { type Db, execute, first, sqliteClient } from "../src/db/client";
 /**
  * The query side of `npm run bench` at scale: the ticket list over every filter combination (M3), search over
  * message bodies, contact names and numbers (M4, and whether /health still answers while searches run), the first
@@ -9,11 +9,11 @@ import { type Db, first, sqliteClient } from "../src/db/client";
  * database instead, seeding it only when it holds no ticket yet, so one seeded database serves run after run
  * (seeding takes over a minute on PostgreSQL).
  */
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { contacts, messages, onPostgres, queues, tags, tickets } from "../src/db/tables";
 import { type BenchAuth, type Figure, quantile } from "./figure";
-import { cpuPerRequest, type RequestsCpu, sumCpu, timedRuns, withCpu } from "./pg-cpu";
+import { cpuPerRequest, postgresSettled, type RequestsCpu, sumCpu, timedRuns, withCpu } from "./pg-cpu";
 import { measureReports } from "./reports";
 
 /** An admin's bearer token and session cookie on the served app. */
@@ -331,6 +331,13 @@ export async function measureQueriesAtScale(
   const seedUnlessSeeded = async (db: Db) =>
     (await first(db.select({ id: tickets.id }).from(tickets).limit(1))) ? undefined : seedLarge(db, size);
   const app = await startTempApp({ seed: seedUnlessSeeded, sandbox: false, ...kept });
+  if (app.postgresDataDir) {
+    // The load's pages written now, and whatever autovacuum still does with it done, before anything is timed.
+    await execute(app.db, sql`checkpoint`);
+    console.error(
+      `PostgreSQL idle ${((await postgresSettled(app.postgresDataDir)) / 1000).toFixed(0)} s after the load`,
+    );
+  }
   const seedFigures: Figure[] = app.seeded
     ? [
         {
