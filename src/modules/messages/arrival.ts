@@ -60,30 +60,27 @@ const gatheredArrival = gathered<ArrivalKey, ArrivalRow>({
 });
 
 /** Whether the connection's message `wid` (a column or parameter) is stored for good: its id, or null. */
-function storedId(wid: SQL | Placeholder) {
-  return (db: Reader) =>
-    sql<number | null>`(${db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.whatsappId, sql.placeholder("connectionId")),
-          sql`${messages.wid} = ${wid}`,
-          ne(messages.mediaType, WAITING),
-        ),
-      )})`.mapWith(Number);
+function storedIdOf(db: Reader, wid: SQL | Placeholder) {
+  return sql<number | null>`(${db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.whatsappId, sql.placeholder("connectionId")),
+        sql`${messages.wid} = ${wid}`,
+        ne(messages.mediaType, WAITING),
+      ),
+    )})`.mapWith(Number);
 }
 
-const arrivalRow = prepared((db) => {
-  return (
-    db
-      .select({ storedId: storedId(sql.placeholder("wid"))(db), ...getTableColumns(contacts) })
-      // The number as a column of the one-row source: compared with a parameter in the join, SQLite took about 8 µs.
-      .from(sql`(select cast(${sql.placeholder("number")} as text) as number) as arrival`)
-      .leftJoin(contacts, eq(contacts.number, sql`arrival.number`))
-      .prepare()
-  );
-});
+const arrivalRow = prepared((db) =>
+  db
+    .select({ storedId: storedIdOf(db, sql.placeholder("wid")), ...getTableColumns(contacts) })
+    // The number as a column of the one-row source: compared with a parameter in the join, SQLite took about 8 µs.
+    .from(sql`(select cast(${sql.placeholder("number")} as text) as number) as arrival`)
+    .leftJoin(contacts, eq(contacts.number, sql`arrival.number`))
+    .prepare(),
+);
 
 /** The arrivals of `wids` (a `text[]`) and their `numbers` (a `text[]`, nulls allowed), each row under its key's place `n`. */
 const arrivalRows = prepared((db) => {
@@ -97,7 +94,7 @@ const arrivalRows = prepared((db) => {
   const fields = Object.fromEntries(Object.keys(getTableColumns(contacts)).map((name) => [name, contact[name]!]));
   const pg = db as unknown as PgDatabase<never>;
   const query = pg
-    .select({ n: sql<number>`k.n`.mapWith(Number), storedId: storedId(sql`k.wid`)(db), ...fields })
+    .select({ n: sql<number>`k.n`.mapWith(Number), storedId: storedIdOf(db, sql`k.wid`), ...fields })
     .from(
       sql`unnest(${sql.placeholder("wids")}::text[], ${sql.placeholder("numbers")}::text[]) with ordinality as k(wid, number, n)`,
     )
