@@ -15,7 +15,7 @@ import { startFake } from "./baileys-path";
 import type { Figure } from "./figure";
 import { printFigures } from "./ingest";
 import { processCpuMicros } from "./pg-cpu";
-import { login, ROOT, serverCommand, startServer } from "./server-process";
+import { login, serverCommand, startServer } from "./server-process";
 
 const RATE_TARGET = 1_000;
 const CONTACTS = 40;

@@ -4,60 +4,31 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SQL, type Subprocess } from "bun";
+import { SQL } from "bun";
 import { freshPgUrl } from "./pg-harness";
+import { type ServerProcess, startServerProcess } from "./server-process";
 import { hasPostgres } from "./sql-servers";
 import { TestSocket } from "./ws-client";
 
 const ADMIN = { email: "admin@cluster.test", password: "cluster-admin-password" };
-const root = join(import.meta.dir, "..");
 
-interface Node {
-  base: string;
-  proc: Subprocess;
+interface Node extends ServerProcess {
   dir: string;
-}
-
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = server;
-  server.stop(true);
-  return port;
 }
 
 /** A Zapdesk server in a process of its own, on the shared database and media directory. */
 async function startNode(databaseUrl: string, mediaDir: string): Promise<Node> {
-  const port = freePort();
   const dir = mkdtempSync(join(tmpdir(), "zapdesk-node-"));
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
-      MEDIA_DIR: mediaDir,
-      DATABASE_URL: databaseUrl,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "warn",
-      // The tests write as fast as they can through one admin's token, past a person's request rate.
-      API_USER_RATE: "0",
-    },
-    stdout: "ignore",
-    stderr: "inherit",
+  const node = await startServerProcess({
+    DATA_DIR: dir,
+    MEDIA_DIR: mediaDir,
+    DATABASE_URL: databaseUrl,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // The tests write as fast as they can through one admin's token, past a person's request rate.
+    API_USER_RATE: "0",
   });
-  const base = `http://127.0.0.1:${port}`;
-  for (const started = Date.now(); Date.now() - started < 30_000; ) {
-    const up = await fetch(`${base}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { base, proc, dir };
-    await Bun.sleep(100);
-  }
-  proc.kill("SIGKILL");
-  throw new Error(`node on ${port} did not start`);
+  return { ...node, dir };
 }
 
 async function api(node: Node, method: string, path: string, opts: { token?: string; body?: unknown } = {}) {

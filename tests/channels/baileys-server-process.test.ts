@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
+import { freePort, type ServerProcess, startServerProcess } from "../server-process";
 import { waitFor } from "../wait-for";
 
 /**
@@ -17,47 +17,19 @@ const ADMIN = { email: "admin@wa-socket.test", password: "wa-socket-admin-passwo
 const root = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "zapdesk-wa-socket-"));
 const fake = new FakeWa();
-let server: { base: string; proc: Subprocess } | undefined;
+let server: ServerProcess | undefined;
 let token = "";
 
-function freePort(): number {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = listener;
-  listener.stop(true);
-  return port;
-}
-
-async function startServer(env: Record<string, string> = {}) {
-  const port = freePort();
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "warn",
-      // No internet here: the version is given rather than read from web.whatsapp.com.
-      WA_VERSION: "2.3000.1023456789",
-      WA_SOCKET_URL: fake.url,
-      WA_CERT_ROOT: FAKE_ROOT_PUBLIC_KEY,
-      ...env,
-    },
-    stdout: "ignore",
-    stderr: "inherit",
+async function startServer() {
+  return await startServerProcess({
+    DATA_DIR: dir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // No internet here: the version is given rather than read from web.whatsapp.com.
+    WA_VERSION: "2.3000.1023456789",
+    WA_SOCKET_URL: fake.url,
+    WA_CERT_ROOT: FAKE_ROOT_PUBLIC_KEY,
   });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () =>
-      proc.exitCode === null &&
-      (await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )),
-  );
-  return { base, proc };
 }
 
 async function stopServer() {
