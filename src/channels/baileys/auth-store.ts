@@ -112,14 +112,16 @@ export async function useSqliteAuthState(db: Db, connectionId: number): Promise<
   };
 }
 
-const keyOf = and(
-  eq(waAuthKeys.whatsappId, sql.placeholder("connectionId")),
-  eq(waAuthKeys.type, sql.placeholder("type")),
-  eq(waAuthKeys.keyId, sql.placeholder("keyId")),
-);
+/** One key of one connection, by placeholders (built with the statements: the tables are chosen at composition). */
+const keyOf = () =>
+  and(
+    eq(waAuthKeys.whatsappId, sql.placeholder("connectionId")),
+    eq(waAuthKeys.type, sql.placeholder("type")),
+    eq(waAuthKeys.keyId, sql.placeholder("keyId")),
+  );
 
 const keyRow = prepared((db) =>
-  db.select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value }).from(waAuthKeys).where(keyOf).prepare(),
+  db.select({ keyId: waAuthKeys.keyId, value: waAuthKeys.value }).from(waAuthKeys).where(keyOf()).prepare(),
 );
 
 const upsertKey = prepared((db) =>
@@ -138,7 +140,7 @@ const upsertKey = prepared((db) =>
     .prepare(),
 );
 
-const deleteKey = prepared((db) => db.delete(waAuthKeys).where(keyOf).prepare());
+const deleteKey = prepared((db) => db.delete(waAuthKeys).where(keyOf()).prepare());
 
 /**
  * The key store a socket gets: Baileys' read cache over the SQLite store, bounded (5 minutes, 20 000 keys) so
