@@ -39,7 +39,8 @@ beforeAll(async () => {
       )
     ).id;
   resolved = await ticket({ csatRating: 5, csatAnsweredAt: new Date(Date.now() - 47 * HOUR) }, 48);
-  open = await ticket({ status: "open", lastMessage: "Oi de novo" }, 1);
+  // Active now, so the drawer shows its time of day: an hour ago is yesterday in the first hour of a day.
+  open = await ticket({ status: "open", lastMessage: "Oi de novo" }, 0);
   const vip = await one(db.insert(tags).values({ name: "VIP", color: "#f5c542" }).returning());
   await db.insert(ticketTags).values({ ticketId: resolved, tagId: vip.id });
   await db.insert(messages).values([
