@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
+import { freePort } from "./free-port";
 import { waitFor } from "./wait-for";
 
 /** A Zapdesk server run as it is deployed (`bun src/server.ts`), in a process of its own. */
@@ -9,14 +10,6 @@ export interface ServerProcess {
 }
 
 const root = join(import.meta.dir, "..");
-
-/** A loopback port nothing listens on right now. */
-export function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = server;
-  server.stop(true);
-  return port;
-}
 
 /**
  * Starts `bun src/server.ts` on a free loopback port with this process's environment and `env` over it (DATA_DIR

@@ -2,6 +2,7 @@ import { SQL } from "bun";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port";
 
 /** Whether this machine has PostgreSQL's server binaries (initdb, pg_ctl) on PATH. */
 export const hasPostgres = Boolean(Bun.which("initdb") && Bun.which("pg_ctl"));
@@ -14,13 +15,6 @@ function asServerUser(cmd: string[]): string[] {
 function run(cmd: string[]) {
   const done = Bun.spawnSync(asServerUser(cmd), { stderr: "pipe", stdout: "pipe" });
   if (done.exitCode !== 0) throw new Error(`${cmd[0]} failed: ${done.stderr.toString()}${done.stdout.toString()}`);
-}
-
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = server;
-  server.stop(true);
-  return port;
 }
 
 /**

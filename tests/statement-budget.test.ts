@@ -39,16 +39,23 @@ const tagByName = prepared((db) =>
     .prepare(),
 );
 
-/** Runs `steps` on a fresh workbench: the last one is counted, after the others warmed it up. */
-async function countLast(steps: (bench: Workbench) => (() => Promise<WorkCount>)[]): Promise<WorkCount> {
+/** Runs `work` on a fresh workbench, closed after it. */
+async function onWorkbench<T>(work: (bench: Workbench) => Promise<T>): Promise<T> {
   const bench = await workbench();
   try {
-    const units = steps(bench);
-    for (const unit of units.slice(0, -1)) await unit();
-    return await units.at(-1)!();
+    return await work(bench);
   } finally {
     await bench.close();
   }
+}
+
+/** Runs `steps` on a fresh workbench: the last one is counted, after the others warmed it up. */
+function countLast(steps: (bench: Workbench) => (() => Promise<WorkCount>)[]): Promise<WorkCount> {
+  return onWorkbench(async (bench) => {
+    const units = steps(bench);
+    for (const unit of units.slice(0, -1)) await unit();
+    return await units.at(-1)!();
+  });
 }
 
 function expectWithin(count: WorkCount, limit: StatementCount) {
@@ -70,13 +77,9 @@ describe("statements per unit of work", () => {
   });
 
   test("32 customers writing at once on open tickets share their statements: each text stays within its share", async () => {
-    const bench = await workbench();
-    try {
-      const customers = 32;
-      expectEachWithin(await bench.burstOnOpenTickets(customers), customers, budget.inboundBurstText!);
-    } finally {
-      await bench.close();
-    }
+    const customers = 32;
+    const count = await onWorkbench((bench) => bench.burstOnOpenTickets(customers));
+    expectEachWithin(count, customers, budget.inboundBurstText!);
   });
 
   test("the first message of a new number (contact, ticket, chatbot menu) stays within its budget", async () => {
@@ -90,18 +93,13 @@ describe("statements per unit of work", () => {
   });
 
   test("one recipient of a campaign (checked, stored in its ticket, sent, settled, its lane taken and freed) stays within its budget", async () => {
-    const bench = await workbench();
-    try {
-      const recipients = 10;
-      expectEachWithin(await bench.bulk(recipients), recipients, budget.bulkRecipient!);
-    } finally {
-      await bench.close();
-    }
+    const recipients = 10;
+    const count = await onWorkbench((bench) => bench.bulk(recipients));
+    expectEachWithin(count, recipients, budget.bulkRecipient!);
   });
 
   test("the count takes each statement the engine runs, one transaction per BEGIN, and the sandbox's tables apart", async () => {
-    const bench = await workbench();
-    try {
+    await onWorkbench(async (bench) => {
       const { db } = bench.ctx;
       // Nothing of the set-up still running (the simulated phones' acks) may fall into the count.
       await bench.ctx.sandbox.network.settle();
@@ -118,8 +116,6 @@ describe("statements per unit of work", () => {
       // BEGIN, select, insert, COMMIT; the prepared select. The simulated phones' table in a transaction of its own.
       expect(count.app).toEqual({ statements: 5, transactions: 1, ...trips(5) });
       expect(count.network).toEqual({ statements: 3, transactions: 1, ...trips(3) });
-    } finally {
-      await bench.close();
-    }
+    });
   });
 });

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FAKE_ROOT_PUBLIC_KEY, FakeWa } from "./fakewa/server";
-import { freePort, type ServerProcess, startServerProcess } from "../server-process";
+import { freePort } from "../free-port";
+import { type ServerProcess, startServerProcess } from "../server-process";
 import { waitFor } from "../wait-for";
 
 /**

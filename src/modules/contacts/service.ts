@@ -14,7 +14,7 @@ import { activeTicketsOfContact, ticketIdsOfContact } from "../tickets/records";
 import { userDefaultConnection } from "../users/lookup";
 import type { AuthUser } from "../../shared/auth-user";
 import { contains, hasMore, normalizeSearch, pageWindow } from "../../db/paging";
-import { findContact } from "./lookup";
+import { contactByNumber, findContact } from "./lookup";
 import type { ContactModel } from "./model";
 
 function assertEmail(email: string | undefined) {
@@ -80,7 +80,7 @@ async function checkOnWhatsapp(deps: AppDeps, number: string): Promise<string> {
 }
 
 async function assertNumberFree(db: Db, number: string, exceptId?: number) {
-  const row = await first(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.number, number)));
+  const row = await contactByNumber(db, number);
   if (row && row.id !== exceptId) throw new AppError("ERR_DUPLICATED_CONTACT", 400);
 }
 
@@ -181,7 +181,7 @@ export async function deleteContact(deps: AppDeps, id: number) {
 export async function getOrCreateContact(deps: AppDeps, input: ContactModel.GetOrCreate): Promise<ContactRow> {
   assertEmail(input.email);
   const number = cleanNumber(input.number);
-  const byNumber = () => first(deps.db.select().from(contacts).where(eq(contacts.number, number)));
+  const byNumber = () => contactByNumber(deps.db, number);
   const existing = await byNumber();
   if (existing) return existing;
   // Two callers creating one number at once: one inserts, the other gets that contact.
