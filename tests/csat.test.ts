@@ -154,7 +154,8 @@ describe("answers to the survey", () => {
     const late = await resolvedByAgent();
     late.ctx.clock.advance(24 * 3600_000 + 1000);
     await inbound(late, "5");
-    const lateRows = await late.ctx.db.select().from(tickets);
+    // Oldest first: PostgreSQL hands rows back in no fixed order once the resolved one has been updated.
+    const lateRows = await late.ctx.db.select().from(tickets).orderBy(asc(tickets.id));
     expect(lateRows.map((t) => [t.status, t.csatRating])).toEqual([
       ["closed", null],
       ["pending", null],

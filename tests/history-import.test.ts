@@ -44,7 +44,8 @@ function msg(
 
 const history = (ctx: TestContext, whatsappId: number, list: NormalizedMessage[]) =>
   ctx.channels.driverSink.onHistory!(whatsappId, list);
-const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets);
+/** Oldest first: PostgreSQL hands rows back in no fixed order once some were updated. */
+const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets).orderBy(asc(tickets.id));
 
 describe("history import at pairing", () => {
   test("stores the last N days of each chat in one closed ticket, with no unread count, bot reply or new-message event", async () => {

@@ -1,7 +1,7 @@
 // @engine each
 import { one, first as firstRow } from "../src/db/client";
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { chatbots, contacts, messages, queues, settings, tickets, users, connections } from "../src/db/tables";
 import { createIngest } from "../src/modules/inbound/ingest";
 import { call, createSandboxConnection, loginAs, makeTestApp, type TestContext } from "./helpers";
@@ -35,7 +35,8 @@ const outbox = async (ctx: TestContext, token: string, whatsappId: number, to: s
     body: string;
     ack: number;
   }[];
-const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets);
+/** Oldest first: PostgreSQL hands rows back in no fixed order once some were updated. */
+const ticketsOf = async (ctx: TestContext) => await ctx.db.select().from(tickets).orderBy(asc(tickets.id));
 
 describe("inbound pipeline", () => {
   test("a new number writing gets one pending ticket with unread 1 and the queue menu", async () => {
